@@ -1,0 +1,70 @@
+// Paths of a checked-out task folder (DESIGN §4). Everything a user may open is a file here.
+import * as path from 'node:path';
+import type { TaskSpec } from '../task/task-spec';
+
+export interface TaskLayout {
+  root: string;
+  /** `<task>/app`: the only folder an agent (or a container) sees. */
+  appDir: string;
+  /** `<task>/app/code`: the codebase under evolution, a git repo without upstream history. */
+  codeDir: string;
+  /** `<task>/app/non-passed`: summary.jsonl and one detail file per test. */
+  nonPassedDir: string;
+  summaryFile: string;
+  requirementFile: string;
+  /** `<task>/.sweci`: the extension's own state. */
+  sweciDir: string;
+  taskFile: string;
+  /** Reports of the current code's pytest runs. */
+  reportsDir: string;
+}
+
+export function taskLayout(root: string): TaskLayout {
+  const appDir = path.join(root, 'app');
+  const sweciDir = path.join(root, '.sweci');
+  return {
+    root,
+    appDir,
+    codeDir: path.join(appDir, 'code'),
+    nonPassedDir: path.join(appDir, 'non-passed'),
+    summaryFile: path.join(appDir, 'non-passed', 'summary.jsonl'),
+    requirementFile: path.join(appDir, 'requirement.xml'),
+    sweciDir,
+    taskFile: path.join(sweciDir, 'task.json'),
+    reportsDir: path.join(sweciDir, 'reports'),
+  };
+}
+
+/** The oracle: target code and its report, kept outside the workspace. */
+export interface OracleLayout {
+  root: string;
+  /** The target's code (no .git), used to run the target's tests and to restore `tests/`. */
+  targetCodeDir: string;
+  /** The target's tests/ folder, copied from the target; restored into app/code before each run. */
+  targetTestsDir: string;
+  /** Our TestReport of the target run (JSON). */
+  targetReportFile: string;
+  /** The upstream repository (with history), used for human-history replays. */
+  upstreamDir: string;
+}
+
+export function oracleLayout(root: string): OracleLayout {
+  return {
+    root,
+    targetCodeDir: path.join(root, 'target', 'code'),
+    targetTestsDir: path.join(root, 'target', 'code', 'tests'),
+    targetReportFile: path.join(root, 'target.report.json'),
+    upstreamDir: path.join(root, 'upstream'),
+  };
+}
+
+/** `.sweci/task.json`: identifies a folder as a task and points at its oracle. */
+export interface TaskRecord {
+  schema: 1;
+  task: TaskSpec;
+  /** Absolute path of the oracle folder (outside the workspace). */
+  oracleDir: string;
+  createdAt: string;
+  /** Sha of the first commit of app/code's fresh repository (the base). */
+  baseCommit: string;
+}
