@@ -1,0 +1,89 @@
+// Check out a task: materialise the folder, run the target's tests on the target (the
+// oracle) and on the base, and write app/non-passed. Each step reports progress and
+// honours cancellation.
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import { runPytest } from '../pytest/run-pytest';
+import type { Runtime } from '../runtime/runtime';
+import type { TaskSpec } from '../task/task-spec';
+import { UserError } from '../util/errors';
+import { writeFileAtomic } from '../util/fs-atomic';
+import { oracleLayout, type TaskRecord } from '../workspace/layout';
+import { materializeTask } from '../workspace/materialize';
+import { loadReport, saveReport } from './report-store';
+import { runCurrentTests, type PytestSettings, type RunCurrentTestsResult } from './run-current-tests';
+
+export interface CheckOutOptions extends PytestSettings {
+  taskDir: string;
+  oracleDir: string;
+  runtime: Runtime;
+  /** false: only materialise (e.g. in an untrusted window, where no task code may run). */
+  runTests: boolean;
+  signal?: AbortSignal;
+  onProgress?: (message: string) => void;
+  onOutput?: (chunk: string) => void;
+}
+
+export interface CheckOutResult {
+  record: TaskRecord;
+  /** The base run, when tests ran. */
+  current?: RunCurrentTestsResult;
+  /** Set when the dataset's test_gap disagrees with the gap measured here (only a warning). */
+  gapMismatch?: { expected: number; measured: number };
+}
+
+export async function checkOutTask(spec: TaskSpec, opts: CheckOutOptions): Promise<CheckOutResult> {
+  const progress = opts.onProgress ?? (() => undefined);
+  progress('Materialising the task folder');
+  const record = await materializeTask(spec, {
+    taskDir: opts.taskDir,
+    oracleDir: opts.oracleDir,
+    signal: opts.signal,
+    onProgress: progress,
+  });
+  if (!opts.runTests) return { record };
+
+  await ensureTargetReport(record, opts, progress);
+  progress('Running the target\'s tests on the base');
+  const current = await runCurrentTests({ ...opts, record });
+  const expected = record.task.expectedGap;
+  const measured = current.gap;
+  const gapMismatch =
+    expected !== undefined && measured !== undefined && expected !== measured ? { expected, measured } : undefined;
+  return { record, current, gapMismatch };
+}
+
+/**
+ * Runs pytest on the target once and keeps its report in the oracle. The reference harness
+ * refuses a task whose target run crashes; so do we, keeping pytest's output for the user.
+ */
+async function ensureTargetReport(
+  record: TaskRecord,
+  opts: CheckOutOptions,
+  progress: (message: string) => void,
+): Promise<void> {
+  const oracle = oracleLayout(record.oracleDir);
+  if (await loadReport(oracle.targetReportFile)) return;
+  progress('Running the target\'s tests on the target (the oracle)');
+  const outcome = await runPytest(opts.runtime, {
+    python: opts.python,
+    codeDir: oracle.targetCodeDir,
+    reportFile: path.join(oracle.root, 'target.raw-report'),
+    timeoutMs: opts.timeoutMs,
+    format: opts.format,
+    signal: opts.signal,
+    onOutput: opts.onOutput,
+  });
+  const outputFile = path.join(oracle.root, 'target.pytest-output.txt');
+  await fs.mkdir(oracle.root, { recursive: true });
+  await writeFileAtomic(outputFile, outcome.output);
+  if (outcome.kind === 'did-not-run') {
+    if (outcome.cancelled) throw new UserError('Checkout cancelled while the target\'s tests ran.');
+    throw new UserError(
+      `pytest did not run on the target (${outcome.reason}). The task cannot be initialised: ` +
+        `check the Python interpreter setting (sweci.python = ${opts.python}) has the packages the project needs. ` +
+        `pytest's output is in ${outputFile}.`,
+    );
+  }
+  await saveReport(oracle.targetReportFile, outcome.report);
+}

@@ -1,0 +1,44 @@
+// Everything a view needs about an open task, read from files (the loop and CLI write them).
+import { classify, type NonPassedEntry } from '../gap/non-passed';
+import { passedIds, type TestReport } from '../pytest/test-report';
+import { oracleLayout, taskLayout, type TaskRecord } from '../workspace/layout';
+import { readTaskRecord } from '../workspace/materialize';
+import { currentReportFile, currentRunFile, loadJson, loadReport, type LastRunRecord } from './report-store';
+
+export interface TaskState {
+  taskDir: string;
+  record: TaskRecord;
+  target?: TestReport;
+  current?: TestReport;
+  lastRun?: LastRunRecord;
+  /** The non-passed tests, as the tree shows them (empty until both reports exist). */
+  entries: NonPassedEntry[];
+  counts?: { passedNow: number; passedByTarget: number; gap: number };
+}
+
+/** undefined when the folder is not a task (no .sweci/task.json). */
+export async function loadTaskState(taskDir: string): Promise<TaskState | undefined> {
+  const record = await readTaskRecord(taskDir);
+  if (!record) return undefined;
+  const layout = taskLayout(taskDir);
+  const [target, current, lastRun] = await Promise.all([
+    loadReport(oracleLayout(record.oracleDir).targetReportFile),
+    loadReport(currentReportFile(layout)),
+    loadJson<LastRunRecord>(currentRunFile(layout)),
+  ]);
+  if (!target || !current) return { taskDir, record, target, current, lastRun, entries: [] };
+  const entries = classify(current, target, { detailDir: layout.nonPassedDir });
+  const targetPassed = passedIds(target);
+  const nowPassed = passedIds(current);
+  let passedNow = 0;
+  for (const id of targetPassed) if (nowPassed.has(id)) passedNow++;
+  return {
+    taskDir,
+    record,
+    target,
+    current,
+    lastRun,
+    entries,
+    counts: { passedNow, passedByTarget: targetPassed.size, gap: entries.length },
+  };
+}

@@ -1,0 +1,215 @@
+// SWE-CI: Check Out Task… — pick a task (dataset row or two refs of a local repo) and a
+// folder, materialise it, run the tests on target and base, and open the folder.
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { checkOutTask, type CheckOutResult } from '../../core/checkout/check-out-task';
+import type { Runtime } from '../../core/runtime/runtime';
+import { listSplits, readDatasetTasks } from '../../core/task/dataset';
+import { taskFromGitPair } from '../../core/task/git-pair';
+import type { TaskSpec } from '../../core/task/task-spec';
+import { UserError } from '../../core/util/errors';
+import { oracleRoot, pytestSettings } from '../config';
+import { showError } from '../errors';
+import { log } from '../log';
+import { withCancellableProgress } from '../progress';
+import type { TaskController } from '../task-controller';
+
+/** Inputs of the command; given as an argument they replace the prompts (tests, scripts, links). */
+export type CheckoutArgs = (
+  | { source: 'dataset'; datasetDir: string; split?: string; taskId: string }
+  | { source: 'git'; repoPath: string; baseRef: string; targetRef: string }
+) & {
+  targetDir: string;
+  /** Open the folder when it is not already this window's folder (default true). */
+  open?: boolean;
+};
+
+const LAST_DATASET = 'sweci.lastDatasetDir';
+
+export class CheckOutTaskCommand {
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly controller: TaskController,
+    private readonly runtime: Runtime,
+  ) {}
+
+  async run(args?: CheckoutArgs): Promise<CheckOutResult | undefined> {
+    try {
+      const chosen = args ? await this.fromArgs(args) : await this.prompt();
+      if (!chosen) return undefined;
+      return await this.checkOut(chosen.spec, chosen.targetDir, args?.open ?? true);
+    } catch (err) {
+      showError('Check out failed', err);
+      if (args) throw err; // programmatic callers want the failure, not only a notification
+      return undefined;
+    }
+  }
+
+  private async fromArgs(args: CheckoutArgs): Promise<{ spec: TaskSpec; targetDir: string }> {
+    const targetDir = path.resolve(args.targetDir);
+    if (args.source === 'git') return { spec: await taskFromGitPair(args.repoPath, args.baseRef, args.targetRef), targetDir };
+    const split = args.split ?? (await listSplits(args.datasetDir))[0];
+    const spec = (await readDatasetTasks(args.datasetDir, split)).find((t) => t.id === args.taskId);
+    if (!spec) throw new UserError(`Task ${args.taskId} is not in ${args.datasetDir} (split ${split}).`);
+    return { spec, targetDir };
+  }
+
+  private async prompt(): Promise<{ spec: TaskSpec; targetDir: string } | undefined> {
+    const source = await vscode.window.showQuickPick(
+      [
+        { label: '$(database) From a SWE-CI dataset folder…', detail: 'metadata/<split>.csv and data/<task_id>/code.zip', id: 'dataset' as const },
+        { label: '$(git-commit) From two refs of a local git repository…', detail: 'the base and the target commit of your own code', id: 'git' as const },
+      ],
+      { title: 'SWE-CI: Check Out Task', placeHolder: 'Where does the task come from?' },
+    );
+    if (!source) return undefined;
+    const spec = source.id === 'dataset' ? await this.pickDatasetTask() : await this.pickGitPair();
+    if (!spec) return undefined;
+    const targetDir = await this.pickTargetDir(spec);
+    return targetDir ? { spec, targetDir } : undefined;
+  }
+
+  private async pickDatasetTask(): Promise<TaskSpec | undefined> {
+    const last = this.context.globalState.get<string>(LAST_DATASET);
+    const picked = await vscode.window.showOpenDialog({
+      title: 'Choose a SWE-CI dataset folder (it holds metadata/ and data/)',
+      canSelectFolders: true,
+      canSelectFiles: false,
+      defaultUri: last ? vscode.Uri.file(last) : undefined,
+      openLabel: 'Use Dataset',
+    });
+    if (!picked?.[0]) return undefined;
+    const datasetDir = picked[0].fsPath;
+    const splits = await listSplits(datasetDir);
+    const split = splits.length === 1 ? splits[0] : await vscode.window.showQuickPick(splits, { title: 'Which split?' });
+    if (!split) return undefined;
+    const tasks = await readDatasetTasks(datasetDir, split);
+    await this.context.globalState.update(LAST_DATASET, datasetDir);
+    const item = await vscode.window.showQuickPick(
+      tasks.map((task) => ({
+        label: task.id,
+        description: task.repo,
+        detail: describeTask(task),
+        task,
+      })),
+      { title: `SWE-CI: ${tasks.length} tasks in ${path.basename(datasetDir)} (${split})`, matchOnDescription: true, matchOnDetail: true },
+    );
+    return item?.task;
+  }
+
+  private async pickGitPair(): Promise<TaskSpec | undefined> {
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const picked = await vscode.window.showOpenDialog({
+      title: 'Choose a local git repository',
+      canSelectFolders: true,
+      canSelectFiles: false,
+      defaultUri: folder,
+      openLabel: 'Use Repository',
+    });
+    if (!picked?.[0]) return undefined;
+    const repoPath = picked[0].fsPath;
+    const baseRef = await vscode.window.showInputBox({
+      title: 'Base ref (the code the agent starts from)',
+      prompt: 'A branch, tag or commit sha, e.g. v1.2.0 or HEAD~10',
+    });
+    if (!baseRef) return undefined;
+    const targetRef = await vscode.window.showInputBox({
+      title: 'Target ref (its tests are the yardstick)',
+      value: 'HEAD',
+    });
+    if (!targetRef) return undefined;
+    return taskFromGitPair(repoPath, baseRef.trim(), targetRef.trim());
+  }
+
+  private async pickTargetDir(spec: TaskSpec): Promise<string | undefined> {
+    const current = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const items: (vscode.QuickPickItem & { dir?: string })[] = [];
+    if (current?.scheme === 'file' && isEmptyDir(current.fsPath)) {
+      items.push({ label: `$(folder-opened) This window's folder`, description: current.fsPath, dir: current.fsPath });
+    }
+    items.push({ label: '$(new-folder) Choose a parent folder…', description: `creates <parent>/${spec.id}` });
+    const choice = items.length === 1 ? items[0] : await vscode.window.showQuickPick(items, { title: 'Check the task out into…' });
+    if (!choice) return undefined;
+    if (choice.dir) return choice.dir;
+    const parent = await vscode.window.showOpenDialog({
+      title: `Choose where to create the folder ${spec.id}`,
+      canSelectFolders: true,
+      canSelectFiles: false,
+      openLabel: 'Check Out Here',
+    });
+    return parent?.[0] ? path.join(parent[0].fsPath, spec.id) : undefined;
+  }
+
+  private async checkOut(spec: TaskSpec, targetDir: string, open: boolean): Promise<CheckOutResult> {
+    const settings = pytestSettings();
+    // Tests execute the task's code: only in a trusted window (a new folder opens under its own trust).
+    const runTests = vscode.workspace.isTrusted;
+    const oracleDir = path.join(oracleRoot(this.context), oracleKey(spec, targetDir));
+    log().info(`Checking out ${spec.id} into ${targetDir} (oracle ${oracleDir})`);
+    const result = await withCancellableProgress(`SWE-CI: checking out ${spec.id}`, ({ report, signal }) =>
+      checkOutTask(spec, {
+        ...settings,
+        taskDir: targetDir,
+        oracleDir,
+        runtime: this.runtime,
+        runTests,
+        signal,
+        onProgress: (message) => {
+          log().info(message);
+          report(message);
+        },
+        onOutput: (chunk) => log().trace(chunk.trimEnd()),
+      }),
+    );
+    this.announce(spec, result, runTests);
+    const isThisWindow = vscode.workspace.workspaceFolders?.some((f) => f.uri.fsPath === targetDir);
+    if (isThisWindow) await this.controller.reload();
+    else if (open) await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(targetDir));
+    return result;
+  }
+
+  private announce(spec: TaskSpec, result: CheckOutResult, ranTests: boolean): void {
+    if (!ranTests) {
+      void vscode.window.showWarningMessage(
+        `Checked out ${spec.id} without running tests: this window is not trusted. Trust the task folder and run SWE-CI: Run Tests.`,
+      );
+      return;
+    }
+    const run = result.current?.run;
+    if (run?.kind === 'did-not-run') {
+      void vscode.window.showWarningMessage(`Checked out ${spec.id}, but pytest did not run on the base: ${run.reason}.`);
+    } else {
+      log().info(`Checked out ${spec.id}: gap ${result.current?.gap}`);
+    }
+    if (result.gapMismatch) {
+      const { expected, measured } = result.gapMismatch;
+      log().warn(`The dataset expects a gap of ${expected} for ${spec.id}; this machine measured ${measured}.`);
+      void vscode.window.showWarningMessage(
+        `${spec.id}: the dataset expects ${expected} non-passed tests, this machine found ${measured}. The Python environment may differ from the task's.`,
+      );
+    }
+  }
+}
+
+function describeTask(task: TaskSpec): string {
+  const short = (sha: string) => sha.slice(0, 7);
+  const when = (d?: string) => (d ? ` (${d.slice(0, 10)})` : '');
+  const gap = task.expectedGap !== undefined ? ` · expected gap ${task.expectedGap}` : '';
+  return `base ${short(task.baseSha)}${when(task.baseDate)} → target ${short(task.targetSha)}${when(task.targetDate)}${gap}`;
+}
+
+function isEmptyDir(dir: string): boolean {
+  try {
+    return fs.readdirSync(dir).length === 0;
+  } catch {
+    return false;
+  }
+}
+
+/** One oracle per task folder, named so a person can tell which is which. */
+function oracleKey(spec: TaskSpec, targetDir: string): string {
+  const hash = crypto.createHash('sha256').update(targetDir).digest('hex').slice(0, 10);
+  return `${spec.id.replace(/[^A-Za-z0-9._-]/g, '_')}-${hash}`;
+}

@@ -1,0 +1,20 @@
+// Typed access to the extension's settings.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { PytestSettings } from '../core/checkout/run-current-tests';
+import type { PytestFormat } from '../core/pytest/run-pytest';
+
+export function pytestSettings(scope?: vscode.Uri): PytestSettings {
+  const cfg = vscode.workspace.getConfiguration('sweci', scope);
+  return {
+    python: cfg.get<string>('python')?.trim() || 'python3',
+    timeoutMs: Math.max(1, cfg.get<number>('pytest.timeoutSeconds') ?? 3600) * 1000,
+    format: cfg.get<PytestFormat>('pytest.reportFormat') ?? 'auto',
+  };
+}
+
+/** Root folder for oracles: the setting, else the extension's global storage (never the workspace). */
+export function oracleRoot(context: vscode.ExtensionContext): string {
+  const configured = vscode.workspace.getConfiguration('sweci').get<string>('oracleDirectory')?.trim();
+  return configured ? path.resolve(configured) : path.join(context.globalStorageUri.fsPath, 'oracles');
+}

@@ -1,0 +1,9 @@
+// The extension's one LogOutputChannel.
+import * as vscode from 'vscode';
+
+let channel: vscode.LogOutputChannel | undefined;
+
+export function log(): vscode.LogOutputChannel {
+  channel ??= vscode.window.createOutputChannel('SWE-CI', { log: true });
+  return channel;
+}

@@ -1,0 +1,144 @@
+// Owns what the extension knows about the open task. State comes from files on disk;
+// the controller re-reads them after its own runs and when another process writes them.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { currentOutputFile } from '../core/checkout/report-store';
+import { runCurrentTests } from '../core/checkout/run-current-tests';
+import { loadTaskState, type TaskState } from '../core/checkout/task-state';
+import type { Runtime } from '../core/runtime/runtime';
+import { taskLayout } from '../core/workspace/layout';
+import { pytestSettings } from './config';
+import { showError } from './errors';
+import { log } from './log';
+import { withCancellableProgress } from './progress';
+import { requireTrust } from './trust';
+
+export class TaskController implements vscode.Disposable {
+  private state: TaskState | undefined;
+  private readonly changed = new vscode.EventEmitter<TaskState | undefined>();
+  readonly onDidChange = this.changed.event;
+  private readonly disposables: vscode.Disposable[] = [this.changed];
+  private watcher: vscode.FileSystemWatcher | undefined;
+  private reloadTimer: NodeJS.Timeout | undefined;
+  private testRun: Promise<void> | undefined;
+
+  constructor(private readonly runtime: Runtime) {
+    this.disposables.push(
+      vscode.workspace.onDidChangeWorkspaceFolders(() => void this.reload()),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.reload()),
+    );
+  }
+
+  get current(): TaskState | undefined {
+    return this.state;
+  }
+
+  /** The workspace folder that holds a task, if any. */
+  taskDir(): string | undefined {
+    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+      if (folder.uri.scheme !== 'file') continue;
+      if (fs.existsSync(taskLayout(folder.uri.fsPath).taskFile)) return folder.uri.fsPath;
+    }
+    return undefined;
+  }
+
+  async reload(): Promise<TaskState | undefined> {
+    const dir = this.taskDir();
+    try {
+      this.state = dir ? await loadTaskState(dir) : undefined;
+    } catch (err) {
+      this.state = undefined;
+      showError('SWE-CI could not read the task', err);
+    }
+    this.watch(dir);
+    await this.updateContext();
+    this.changed.fire(this.state);
+    return this.state;
+  }
+
+  /** Restores the target's tests, runs pytest on app/code, and regenerates app/non-passed. */
+  runTests(): Promise<void> {
+    // One run at a time: a second request waits for the run in flight.
+    this.testRun ??= this.doRunTests().finally(() => (this.testRun = undefined));
+    return this.testRun;
+  }
+
+  private async doRunTests(): Promise<void> {
+    const state = this.state ?? (await this.reload());
+    if (!state) {
+      void vscode.window.showInformationMessage('No SWE-CI task is open. Check one out first.');
+      return;
+    }
+    if (!requireTrust('run the tests')) return;
+    const settings = pytestSettings(vscode.Uri.file(state.taskDir));
+    log().info(`Running pytest on ${taskLayout(state.taskDir).codeDir} with ${settings.python}`);
+    try {
+      const result = await withCancellableProgress('SWE-CI: running tests', ({ report, signal }) => {
+        report('pytest on app/code');
+        return runCurrentTests({
+          ...settings,
+          taskDir: state.taskDir,
+          record: state.record,
+          runtime: this.runtime,
+          signal,
+          onOutput: (chunk) => log().trace(chunk.trimEnd()),
+        });
+      });
+      if (result.restoredTests.length > 0) {
+        log().warn(`Restored the target's tests/ before running (changed: ${result.restoredTests.join(', ')})`);
+      }
+      if (result.run.kind === 'did-not-run') {
+        this.reportDidNotRun(state.taskDir, result.run.reason ?? 'unknown reason');
+      } else {
+        log().info(`pytest finished (exit ${result.run.exitCode}); gap ${result.gap}`);
+      }
+    } catch (err) {
+      showError('Running the tests failed', err);
+    }
+    await this.reload();
+  }
+
+  private reportDidNotRun(taskDir: string, reason: string): void {
+    const outputFile = currentOutputFile(taskLayout(taskDir));
+    const message = `pytest did not run: ${reason}. The previous report is kept; pytest's output is in ${path.basename(outputFile)}.`;
+    log().warn(`${message} (${outputFile})`);
+    void vscode.window.showWarningMessage(message, 'Show pytest Output').then((choice) => {
+      if (choice) void vscode.window.showTextDocument(vscode.Uri.file(outputFile));
+    });
+  }
+
+  private watch(dir: string | undefined): void {
+    this.watcher?.dispose();
+    this.watcher = undefined;
+    if (!dir) return;
+    // Another window or the CLI may run the tests: re-read when its files change.
+    this.watcher = vscode.workspace.createFileSystemWatcher(
+      new vscode.RelativePattern(vscode.Uri.file(dir), '.sweci/{task.json,reports/current.run.json}'),
+    );
+    const schedule = () => {
+      clearTimeout(this.reloadTimer);
+      this.reloadTimer = setTimeout(() => void this.reload(), 300);
+    };
+    this.watcher.onDidChange(schedule);
+    this.watcher.onDidCreate(schedule);
+    this.watcher.onDidDelete(schedule);
+  }
+
+  private async updateContext(): Promise<void> {
+    const s = this.state;
+    const set = (key: string, value: boolean) => vscode.commands.executeCommand('setContext', key, value);
+    await Promise.all([
+      set('sweci.taskOpen', !!s),
+      set('sweci.hasReport', !!s?.counts),
+      set('sweci.gapZero', s?.counts?.gap === 0),
+      set('sweci.untrusted', !vscode.workspace.isTrusted),
+    ]);
+  }
+
+  dispose(): void {
+    clearTimeout(this.reloadTimer);
+    this.watcher?.dispose();
+    for (const d of this.disposables) d.dispose();
+  }
+}

@@ -1,0 +1,28 @@
+// What activate() returns: a small, stable surface that integration tests (and other
+// extensions) use to drive and read the extension without scraping the UI.
+import type { CheckOutResult } from '../core/checkout/check-out-task';
+import type { TaskState } from '../core/checkout/task-state';
+import type { NonPassedEntry } from '../core/gap/non-passed';
+import type { CheckoutArgs } from './commands/check-out-task';
+
+export interface NonPassedTreeRow {
+  file: string;
+  nodeid: string;
+  kind: NonPassedEntry['kind'];
+  label: string;
+  description: string;
+  tooltip: string;
+  /** Command the row runs when clicked, with its arguments. */
+  command?: { command: string; arguments: unknown[] };
+}
+
+export interface SweciApi {
+  checkOutTask(args: CheckoutArgs): Promise<CheckOutResult | undefined>;
+  /** Re-runs pytest on the open task (what the view's Refresh does). */
+  refresh(): Promise<void>;
+  /** The Non-passed tree as the view shows it, read through its TreeDataProvider. */
+  nonPassedRows(): NonPassedTreeRow[];
+  /** The view's description (passed now / passed by target · gap). */
+  nonPassedDescription(): string | undefined;
+  taskState(): TaskState | undefined;
+}

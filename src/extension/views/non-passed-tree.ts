@@ -1,0 +1,125 @@
+// The Non-passed tests view: the tests the target passes and the current code does not,
+// grouped by test file. It renders the controller's state; it never runs anything.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { TaskState } from '../../core/checkout/task-state';
+import type { NonPassedEntry } from '../../core/gap/non-passed';
+import { taskLayout } from '../../core/workspace/layout';
+import type { TaskController } from '../task-controller';
+import { kindLabel, testLabel, testDescription } from './non-passed-labels';
+
+export type NonPassedNode =
+  | { type: 'file'; file: string; entries: NonPassedEntry[] }
+  | { type: 'test'; entry: NonPassedEntry };
+
+const KIND_ICON: Record<NonPassedEntry['kind'], [string, string]> = {
+  failed: ['close', 'testing.iconFailed'],
+  error: ['error', 'testing.iconErrored'],
+  'not-collected': ['question', 'testing.iconSkipped'],
+  skipped: ['debug-step-over', 'testing.iconSkipped'],
+};
+
+export class NonPassedTreeProvider implements vscode.TreeDataProvider<NonPassedNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<NonPassedNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private roots: NonPassedNode[] = [];
+  private state: TaskState | undefined;
+  private readonly sub: vscode.Disposable;
+
+  constructor(controller: TaskController) {
+    this.sub = controller.onDidChange((state) => this.render(state));
+    this.render(controller.current);
+  }
+
+  private render(state: TaskState | undefined): void {
+    this.state = state;
+    const byFile = new Map<string, NonPassedEntry[]>();
+    for (const entry of state?.entries ?? []) {
+      const list = byFile.get(entry.file) ?? [];
+      list.push(entry);
+      byFile.set(entry.file, list);
+    }
+    this.roots = [...byFile.keys()].sort().map((file) => ({
+      type: 'file' as const,
+      file,
+      entries: byFile.get(file)!.sort((a, b) => (a.lineno ?? 0) - (b.lineno ?? 0) || a.nodeid.localeCompare(b.nodeid)),
+    }));
+    this.changed.fire(undefined);
+  }
+
+  getChildren(node?: NonPassedNode): NonPassedNode[] {
+    if (!node) return this.roots;
+    return node.type === 'file' ? node.entries.map((entry) => ({ type: 'test' as const, entry })) : [];
+  }
+
+  getTreeItem(node: NonPassedNode): vscode.TreeItem {
+    const codeDir = this.state ? taskLayout(this.state.taskDir).codeDir : undefined;
+    if (node.type === 'file') {
+      const item = new vscode.TreeItem(node.file, vscode.TreeItemCollapsibleState.Expanded);
+      item.id = `file:${node.file}`;
+      item.description = `${node.entries.length}`;
+      item.iconPath = vscode.ThemeIcon.File;
+      if (codeDir) item.resourceUri = vscode.Uri.file(path.join(codeDir, node.file));
+      item.contextValue = 'test-file';
+      return item;
+    }
+    const { entry } = node;
+    const item = new vscode.TreeItem(testLabel(entry), vscode.TreeItemCollapsibleState.None);
+    item.id = `test:${entry.nodeid}`;
+    item.description = testDescription(entry);
+    const [icon, color] = KIND_ICON[entry.kind];
+    item.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(color));
+    item.tooltip = this.tooltip(entry);
+    item.accessibilityInformation = { label: `${kindLabel(entry)}: ${entry.nodeid}` };
+    const hasDetail = !!entry.detailFile && fs.existsSync(entry.detailFile);
+    item.contextValue = hasDetail ? 'test-detail' : 'test';
+    if (codeDir) {
+      const line = entry.lineno ?? 0;
+      item.command = {
+        title: 'Open Test',
+        command: 'vscode.open',
+        arguments: [
+          vscode.Uri.file(path.join(codeDir, entry.file)),
+          { selection: new vscode.Range(line, 0, line, 0), preview: true } satisfies vscode.TextDocumentShowOptions,
+        ],
+      };
+    }
+    return item;
+  }
+
+  private tooltip(entry: NonPassedEntry): vscode.MarkdownString {
+    const md = new vscode.MarkdownString();
+    md.appendMarkdown(`**${kindLabel(entry)}**\n\n`);
+    md.appendText(entry.nodeid);
+    md.appendMarkdown('\n\n');
+    if (entry.tracebackHead) md.appendCodeblock(entry.tracebackHead, 'text');
+    else if (entry.kind === 'not-collected') {
+      md.appendText('The target passes this test, but the current run did not collect or execute it.');
+    }
+    return md;
+  }
+
+  /** The view's description: passed now / passed by target · gap. */
+  describe(): string | undefined {
+    const c = this.state?.counts;
+    return c ? `${c.passedNow} / ${c.passedByTarget} passed · gap ${c.gap}` : undefined;
+  }
+
+  /** Flattened (file, entry) pairs in display order; the test API reads the tree through this. */
+  flatten(): { file: string; item: vscode.TreeItem; entry: NonPassedEntry }[] {
+    const out: { file: string; item: vscode.TreeItem; entry: NonPassedEntry }[] = [];
+    for (const root of this.getChildren()) {
+      if (root.type !== 'file') continue;
+      for (const child of this.getChildren(root)) {
+        if (child.type === 'test') out.push({ file: root.file, item: this.getTreeItem(child), entry: child.entry });
+      }
+    }
+    return out;
+  }
+
+  dispose(): void {
+    this.sub.dispose();
+    this.changed.dispose();
+  }
+}

@@ -1,0 +1,116 @@
+// In the real extension host: check out the demo task through the command, then read the
+// Non-passed tree through the extension's API and compare it with what the core computes.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { buildDemoDataset } from '../../scripts/demo-dataset';
+import { currentReportFile, loadReport } from '../../src/core/checkout/report-store';
+import { nonPassedIds } from '../../src/core/gap/non-passed';
+import { oracleLayout, taskLayout } from '../../src/core/workspace/layout';
+import type { SweciApi } from '../../src/extension/test-api';
+
+async function api(): Promise<SweciApi> {
+  const ext = vscode.extensions.getExtension<SweciApi>('swe-ci.swe-ci-vscode');
+  assert.ok(ext, 'the extension is installed in the host');
+  return ext.isActive ? ext.exports : await ext.activate();
+}
+
+function workspaceDir(): string {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(folder, 'the integration run opens a workspace folder');
+  return folder.uri.fsPath;
+}
+
+suite('Check out a task', function () {
+  this.timeout(300_000);
+  let datasetDir: string;
+  let taskId: string;
+  let expectedGap: number;
+
+  suiteSetup(async () => {
+    const demo = await buildDemoDataset(fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-it-dataset-')));
+    datasetDir = demo.datasetDir;
+    taskId = demo.taskId;
+    expectedGap = demo.expectedGap;
+  });
+
+  test('the command checks out the demo task into the open (empty) folder and the tree shows the core non-passed set', async () => {
+    const sweci = await api();
+    const dir = workspaceDir();
+    assert.deepEqual(fs.readdirSync(dir), [], 'the test workspace starts empty');
+
+    const result = (await vscode.commands.executeCommand('sweci.checkoutTask', {
+      source: 'dataset',
+      datasetDir,
+      taskId,
+      targetDir: dir,
+    })) as Awaited<ReturnType<SweciApi['checkOutTask']>>;
+    assert.ok(result, 'the command returns the checkout result');
+    assert.equal(result.current?.run.kind, 'ran');
+
+    const layout = taskLayout(dir);
+    const current = await loadReport(currentReportFile(layout));
+    const target = await loadReport(oracleLayout(result.record.oracleDir).targetReportFile);
+    assert.ok(current && target, 'both reports are on disk');
+    const coreSet = new Set(nonPassedIds(current, target));
+    assert.ok(coreSet.size >= 15, `the demo task shows at least 15 non-passed tests (got ${coreSet.size})`);
+    assert.equal(coreSet.size, expectedGap, 'the measured gap equals the dataset test_gap');
+
+    const rows = sweci.nonPassedRows();
+    assert.deepEqual(new Set(rows.map((r) => r.nodeid)), coreSet, 'tree rows = core non-passed set');
+    assert.equal(rows.length, coreSet.size, 'no test is listed twice');
+    for (const row of rows) assert.ok(row.nodeid.startsWith(`${row.file}::`), `${row.nodeid} is grouped under ${row.file}`);
+    assert.deepEqual(
+      new Set(rows.map((r) => r.kind)),
+      new Set(['failed', 'error', 'not-collected']),
+      'all three kinds are shown',
+    );
+
+    const summary = fs.readFileSync(layout.summaryFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { test: string });
+    assert.deepEqual(new Set(summary.map((l) => l.test)), coreSet, 'summary.jsonl lists the same tests');
+
+    const counts = sweci.taskState()?.counts;
+    assert.ok(counts);
+    assert.equal(sweci.nonPassedDescription(), `${counts.passedNow} / ${counts.passedByTarget} passed · gap ${coreSet.size}`);
+    assert.equal(counts.passedNow + counts.gap, counts.passedByTarget);
+
+    // No oracle file is under the workspace.
+    assert.ok(!path.resolve(result.record.oracleDir).startsWith(path.resolve(dir) + path.sep));
+  });
+
+  test('clicking a failed test opens its file at the test', async () => {
+    const sweci = await api();
+    const row = sweci.nonPassedRows().find((r) => r.kind === 'failed');
+    assert.ok(row?.command, 'a failed test row has a click command');
+    await vscode.commands.executeCommand(row.command.command, ...row.command.arguments);
+    const editor = vscode.window.activeTextEditor;
+    assert.ok(editor);
+    assert.equal(editor.document.uri.fsPath, path.join(taskLayout(workspaceDir()).codeDir, row.file));
+    const name = row.nodeid.split('::').pop()!.replace(/\[.*$/, '');
+    const line = editor.document.lineAt(editor.selection.active.line).text;
+    assert.match(line, new RegExp(`def ${name}\\b`), `the cursor is on the definition of ${name}`);
+  });
+
+  test('checking out the same task into the same folder again is idempotent', async () => {
+    const sweci = await api();
+    const dir = workspaceDir();
+    const before = fs.readFileSync(taskLayout(dir).taskFile, 'utf8');
+    await sweci.checkOutTask({ source: 'dataset', datasetDir, taskId, targetDir: dir });
+    assert.equal(fs.readFileSync(taskLayout(dir).taskFile, 'utf8'), before);
+    assert.equal(sweci.nonPassedRows().length, expectedGap);
+  });
+
+  test('Refresh re-runs pytest and keeps the tree in step with the code', async () => {
+    const sweci = await api();
+    const layout = taskLayout(workspaceDir());
+    const runFile = path.join(layout.reportsDir, 'current.run.json');
+    const before = JSON.parse(fs.readFileSync(runFile, 'utf8')) as { finishedAt: string };
+    await vscode.commands.executeCommand('sweci.refresh');
+    const after = JSON.parse(fs.readFileSync(runFile, 'utf8')) as { finishedAt: string; kind: string };
+    assert.equal(after.kind, 'ran');
+    assert.notEqual(after.finishedAt, before.finishedAt, 'a new pytest run was recorded');
+    assert.equal(sweci.nonPassedRows().length, expectedGap);
+  });
+});
