@@ -31,6 +31,7 @@ const builds = nodeEntries.map((e) => ({
   format: 'cjs',
   target: 'node20',
   external: [...e.external, ...nativeOptional],
+  ...(e.out === 'cli' ? { banner: { js: '#!/usr/bin/env node' } } : {}),
 }));
 
 // Browser bundle for the chart webview.
