@@ -1,0 +1,33 @@
+// Whether the pytest-json-report plugin is importable by an interpreter. Asked once per
+// runtime and interpreter: the answer only changes when someone installs the plugin.
+import type { Runtime } from '../runtime/runtime';
+
+const cache = new WeakMap<Runtime, Map<string, Promise<boolean>>>();
+
+const PROBE_TIMEOUT_MS = 60_000;
+
+export function hasJsonReport(runtime: Runtime, python: string, cwd: string): Promise<boolean> {
+  let perRuntime = cache.get(runtime);
+  if (!perRuntime) {
+    perRuntime = new Map();
+    cache.set(runtime, perRuntime);
+  }
+  const known = perRuntime.get(python);
+  if (known) return known;
+  const probe = runtime
+    .run({ command: python, args: ['-c', 'import pytest_jsonreport'], cwd, timeoutMs: PROBE_TIMEOUT_MS })
+    .then((r) => {
+      // A probe that hung or was killed says nothing about the plugin; don't remember it.
+      if (r.timedOut || r.cancelled) perRuntime?.delete(python);
+      return r.exitCode === 0;
+    });
+  perRuntime.set(python, probe);
+  // A failure to run the interpreter at all (bad path) is not an answer either.
+  probe.catch(() => perRuntime?.delete(python));
+  return probe;
+}
+
+/** Forgets cached answers (after the user installs the plugin or changes the environment). */
+export function forgetJsonReportDetection(runtime: Runtime): void {
+  cache.delete(runtime);
+}

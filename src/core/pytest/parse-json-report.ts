@@ -1,0 +1,77 @@
+// pytest-json-report's JSON → TestReport. Each test keeps its entry untouched in `raw`, so
+// the non-passed detail file can be written exactly as the reference writes it.
+import { TEST_PHASES, type PhaseResult, type TestCase, type TestOutcome, type TestReport } from './test-report';
+import { ReportParseError } from './report-error';
+
+type Json = Record<string, unknown>;
+
+function isObject(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function parseJsonReport(text: string): TestReport {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new ReportParseError(`The pytest-json-report file is not valid JSON: ${(err as Error).message}`);
+  }
+  return jsonReportFromObject(data);
+}
+
+export function jsonReportFromObject(data: unknown): TestReport {
+  if (!isObject(data) || !Array.isArray(data.tests)) {
+    throw new ReportParseError('The pytest-json-report file has no "tests" list; was it written by pytest-json-report?');
+  }
+  const tests: TestCase[] = [];
+  for (const entry of data.tests) {
+    if (!isObject(entry) || typeof entry.nodeid !== 'string' || typeof entry.outcome !== 'string') {
+      throw new ReportParseError('A test entry in the pytest-json-report file lacks "nodeid" or "outcome".');
+    }
+    tests.push(testFromEntry(entry));
+  }
+  const summary: Record<string, number> = {};
+  if (isObject(data.summary)) {
+    for (const [k, v] of Object.entries(data.summary)) if (typeof v === 'number') summary[k] = v;
+  }
+  return {
+    format: 'json-report',
+    exitCode: typeof data.exitcode === 'number' ? data.exitcode : undefined,
+    summary,
+    tests,
+    durationSec: typeof data.duration === 'number' ? data.duration : undefined,
+  };
+}
+
+function testFromEntry(entry: Json): TestCase {
+  const nodeid = entry.nodeid as string;
+  const sep = nodeid.indexOf('::');
+  const phases: TestCase['phases'] = {};
+  for (const phase of TEST_PHASES) {
+    const p = entry[phase];
+    if (isObject(p)) phases[phase] = phaseFrom(p);
+  }
+  return {
+    nodeid,
+    outcome: entry.outcome as TestOutcome,
+    file: sep >= 0 ? nodeid.slice(0, sep) : nodeid,
+    lineno: typeof entry.lineno === 'number' ? entry.lineno : undefined,
+    phases,
+    raw: entry,
+  };
+}
+
+function phaseFrom(p: Json): PhaseResult {
+  const result: PhaseResult = { outcome: typeof p.outcome === 'string' ? p.outcome : String(p.outcome) };
+  // The reference tests the key's presence, so an empty longrepr still counts.
+  if ('longrepr' in p) result.longrepr = typeof p.longrepr === 'string' ? p.longrepr : String(p.longrepr ?? '');
+  if (isObject(p.crash)) {
+    const c = p.crash;
+    result.crash = {
+      path: typeof c.path === 'string' ? c.path : undefined,
+      lineno: typeof c.lineno === 'number' ? c.lineno : undefined,
+      message: typeof c.message === 'string' ? c.message : undefined,
+    };
+  }
+  return result;
+}

@@ -1,0 +1,172 @@
+// pytest's JUnit XML (built into pytest, the fallback when pytest-json-report is missing) → TestReport.
+//
+// Differences from json-report that cannot be recovered from JUnit:
+// - there is no "xpassed": a non-strict xpass is a plain passing testcase, so it counts as
+//   passed (a strict xpass is a failure in both formats);
+// - a skip does not say in which phase it happened; it is recorded at setup (marker skips);
+// - only failing phases are reported; phases that must have passed before them are filled in.
+import { XMLParser } from 'fast-xml-parser';
+import type { PhaseResult, ReportSummary, TestCase, TestOutcome, TestPhase, TestReport } from './test-report';
+import { junitNodeId } from './junit-node-id';
+import { ReportParseError } from './report-error';
+
+export interface JunitParseOptions {
+  /**
+   * Tells whether a relative posix path is a test module. Used only where the file must be
+   * guessed from `classname` (xunit2 has no `file` attribute).
+   */
+  isTestFile?: (relPath: string) => boolean;
+  /** pytest's exit code, recorded on the report (JUnit does not carry it). */
+  exitCode?: number;
+}
+
+type Node = Record<string, unknown>;
+
+const ARRAY_TAGS = new Set(['testsuite', 'testcase', 'failure', 'error', 'skipped']);
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  textNodeName: '#text',
+  parseTagValue: false,
+  parseAttributeValue: false,
+  // Tracebacks keep their exact whitespace.
+  trimValues: false,
+  // Decodes numeric references such as &#10; that pytest writes inside attributes.
+  htmlEntities: true,
+  isArray: (tag) => ARRAY_TAGS.has(tag),
+});
+
+/** pytest's message for a strict xfail that passed, written as <skipped>; json-report calls it failed. */
+const STRICT_XPASS_MESSAGE = 'xfail-marked test passes unexpectedly';
+
+export function parseJunitXml(xml: string, options: JunitParseOptions = {}): TestReport {
+  let doc: Node;
+  try {
+    doc = parser.parse(xml) as Node;
+  } catch (err) {
+    throw new ReportParseError(`The JUnit XML report is not well-formed: ${(err as Error).message}`);
+  }
+  const suites = rootSuites(doc);
+  if (!suites) throw new ReportParseError('The JUnit XML report has no <testsuites> or <testsuite> element.');
+
+  const cases: Node[] = [];
+  let durationSec: number | undefined;
+  const visit = (suite: Node): void => {
+    const t = Number(suite.time);
+    if (Number.isFinite(t) && suite.time !== undefined) durationSec = (durationSec ?? 0) + t;
+    for (const tc of asArray(suite.testcase)) if (isNode(tc)) cases.push(tc);
+    for (const inner of asArray(suite.testsuite)) if (isNode(inner)) visit(inner);
+  };
+  for (const s of suites) visit(s);
+
+  // Files named by xunit1 `file` attributes resolve the module/class boundary for the rest.
+  const knownFiles = new Set<string>();
+  for (const tc of cases) if (typeof tc.file === 'string') knownFiles.add(tc.file.replace(/\\/g, '/'));
+  const isTestFile = (rel: string): boolean => knownFiles.has(rel) || (options.isTestFile?.(rel) ?? false);
+
+  const byId = new Map<string, TestCase>();
+  for (const tc of cases) {
+    const test = testFromCase(tc, isTestFile);
+    byId.set(test.nodeid, test);
+  }
+  const tests = [...byId.values()];
+  return { format: 'junit', exitCode: options.exitCode, summary: summarize(tests), tests, durationSec };
+}
+
+function rootSuites(doc: Node): Node[] | undefined {
+  if (isNode(doc.testsuites)) return asArray(doc.testsuites.testsuite).filter(isNode);
+  // <testsuites/> with no suite at all: an empty run.
+  if (doc.testsuites === '') return [];
+  if (doc.testsuite !== undefined) return asArray(doc.testsuite).filter(isNode);
+  return undefined;
+}
+
+function testFromCase(tc: Node, isTestFile: (rel: string) => boolean): TestCase {
+  const classname = str(tc.classname) ?? '';
+  const name = str(tc.name) ?? '';
+  const { nodeid, file } = junitNodeId({ classname, name, file: str(tc.file) }, isTestFile);
+  const line = Number(tc.line);
+  const phases: Partial<Record<TestPhase, PhaseResult>> = {};
+  let outcome: TestOutcome = 'passed';
+
+  for (const f of asArray(tc.failure)) {
+    phases.setup = { outcome: 'passed' };
+    phases.call = failed(f);
+    outcome = 'failed';
+  }
+  for (const e of asArray(tc.error)) {
+    const message = attr(e, 'message') ?? '';
+    // pytest writes "failed on teardown with ..." / "failed on setup with ..."; anything else
+    // (collection failure, internal error) happened before the test ran.
+    const phase: TestPhase = message.startsWith('failed on teardown') ? 'teardown' : 'setup';
+    if (phase === 'teardown') {
+      phases.setup ??= { outcome: 'passed' };
+      phases.call ??= { outcome: 'passed' };
+    }
+    phases[phase] = failed(e);
+    // As in json-report, a failing setup or teardown makes the whole test an error.
+    outcome = 'error';
+  }
+  const skip = asArray(tc.skipped)[0];
+  if (skip !== undefined && outcome === 'passed') {
+    const type = attr(skip, 'type');
+    const message = attr(skip, 'message') ?? '';
+    const longrepr = text(skip) || message;
+    if (type === 'pytest.xfail') {
+      outcome = 'xfailed';
+      phases.setup = { outcome: 'passed' };
+      phases.call = { outcome: 'skipped', longrepr };
+    } else if (message === STRICT_XPASS_MESSAGE) {
+      outcome = 'failed';
+      phases.setup = { outcome: 'passed' };
+      phases.call = { outcome: 'failed', longrepr };
+    } else {
+      outcome = 'skipped';
+      phases.setup = { outcome: 'skipped', longrepr };
+    }
+  }
+  return { nodeid, outcome, file, lineno: Number.isFinite(line) && tc.line !== undefined ? line : undefined, phases };
+}
+
+function failed(el: unknown): PhaseResult {
+  const message = attr(el, 'message');
+  return { outcome: 'failed', longrepr: text(el) || (message ?? ''), crash: message !== undefined ? { message } : undefined };
+}
+
+/** Counts in json-report's summary shape: non-zero outcomes, then total and collected. */
+function summarize(tests: TestCase[]): ReportSummary {
+  const counts = new Map<string, number>();
+  for (const t of tests) counts.set(t.outcome, (counts.get(t.outcome) ?? 0) + 1);
+  const summary: ReportSummary = {};
+  for (const k of ['passed', 'failed', 'error', 'skipped', 'xfailed', 'xpassed']) {
+    const n = counts.get(k);
+    if (n) summary[k] = n;
+  }
+  summary.total = tests.length;
+  summary.collected = tests.length;
+  return summary;
+}
+
+function isNode(v: unknown): v is Node {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function asArray(v: unknown): unknown[] {
+  if (v === undefined) return [];
+  return Array.isArray(v) ? v : [v];
+}
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+function attr(el: unknown, key: string): string | undefined {
+  return isNode(el) ? str(el[key]) : undefined;
+}
+
+/** Element text: the parser gives a bare string for an element without attributes. */
+function text(el: unknown): string {
+  if (typeof el === 'string') return el;
+  return isNode(el) ? (str(el['#text']) ?? '') : '';
+}
