@@ -1,0 +1,38 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as os from 'node:os';
+import type { Runtime, RunRequest, RunResult } from '../../../src/core/runtime/runtime';
+import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
+import { forgetJsonReportDetection, hasJsonReport } from '../../../src/core/pytest/detect-json-report';
+import { PYTHON } from './python-project';
+
+/** Counts how often the real runtime is asked. */
+class CountingRuntime implements Runtime {
+  readonly kind = 'local' as const;
+  readonly requests: RunRequest[] = [];
+  private readonly inner = new LocalRuntime();
+  run(req: RunRequest): Promise<RunResult> {
+    this.requests.push(req);
+    return this.inner.run(req);
+  }
+}
+
+test('hasJsonReport asks the interpreter once and caches per interpreter', async () => {
+  const rt = new CountingRuntime();
+  const probe = `import importlib.util, sys; sys.exit(0 if importlib.util.find_spec("pytest_jsonreport") else 1)`;
+  const expected = (await new LocalRuntime().run({ command: PYTHON, args: ['-c', probe], cwd: os.tmpdir() })).exitCode === 0;
+  assert.equal(await hasJsonReport(rt, PYTHON, os.tmpdir()), expected);
+  assert.equal(await hasJsonReport(rt, PYTHON, os.tmpdir()), expected);
+  assert.equal(rt.requests.length, 1);
+  assert.deepEqual(rt.requests[0].args, ['-c', 'import pytest_jsonreport']);
+  forgetJsonReportDetection(rt);
+  await hasJsonReport(rt, PYTHON, os.tmpdir());
+  assert.equal(rt.requests.length, 2);
+});
+
+test('an interpreter that cannot start is an error, and is not cached', async () => {
+  const rt = new CountingRuntime();
+  await assert.rejects(hasJsonReport(rt, 'sweci-no-such-python', os.tmpdir()), /"sweci-no-such-python".*PATH/);
+  await assert.rejects(hasJsonReport(rt, 'sweci-no-such-python', os.tmpdir()));
+  assert.equal(rt.requests.length, 2);
+});
