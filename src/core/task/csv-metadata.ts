@@ -22,11 +22,6 @@ export function isShaLike(value: string): boolean {
   return SHA_RE.test(value);
 }
 
-interface CsvInfoRecord {
-  record: Record<string, string>;
-  raw: string;
-  info: { lines: number };
-}
 
 /** Reads and validates one metadata CSV. Every problem is a UserError naming the file and the line. */
 export async function readMetadataCsv(file: string): Promise<MetadataRow[]> {
@@ -44,48 +39,46 @@ export async function readMetadataCsv(file: string): Promise<MetadataRow[]> {
 
 /** Parses metadata CSV text; `file` is only used in messages. */
 export function parseMetadataCsv(text: string, file: string): MetadataRow[] {
-  let headerProblem: string | undefined;
-  const columns = (header: string[]): string[] => {
-    const names = header.map((h) => h.trim());
-    const seen = new Set<string>();
-    for (const n of names) {
-      if (n === '') headerProblem = 'the header has an empty column name';
-      else if (seen.has(n)) headerProblem = `the header names column "${n}" twice`;
-      seen.add(n);
-    }
-    return names;
-  };
-
-  let records: CsvInfoRecord[];
+  // csv-parse's own line count is off for CRLF inside quoted fields, so lines are derived from
+  // the byte offsets it reports. Records are read as arrays so the header's end offset is known too.
+  const buf = Buffer.from(text, 'utf8');
+  let records: string[][];
+  const ends: number[] = []; // byte offset where each good record ends
   try {
     records = parse(text, {
       bom: true,
-      columns,
-      info: true,
-      raw: true,
       skip_empty_lines: true,
-    }) as unknown as CsvInfoRecord[];
+      on_record: (record: string[], ctx: { bytes: number }) => {
+        ends.push(ctx.bytes);
+        return record;
+      },
+    }) as string[][];
   } catch (err) {
-    const line = (err as { lines?: number }).lines;
+    // The offending record starts where the last good one ended.
+    const line = lineAtByte(buf, skipBreaks(buf, ends.length ? ends[ends.length - 1] : 0));
+    const why = errorMessage(err).replace(/\s*(?:at|on) line \d+/g, '');
     throw new UserError(
-      `${file}${line ? ` line ${line}` : ''}: the CSV is malformed (${errorMessage(err)}). Fix the file or re-download the dataset.`,
+      `${file} line ${line}: the CSV is malformed (${why}). Fix the file or re-download the dataset.`,
       { detail: errorMessage(err), cause: err },
     );
   }
-  if (headerProblem) {
-    throw new UserError(`${file} line 1: ${headerProblem}. Give every column a unique name.`);
-  }
   if (records.length === 0) {
-    // Distinguish "no header" from "header only" by looking for a header line.
-    if (text.replace(/^\uFEFF/, '').trim() === '') {
-      throw new UserError(`${file} is empty. A metadata CSV needs a header with ${REQUIRED_COLUMNS.join(', ')} and one row per task.`);
-    }
+    throw new UserError(`${file} is empty. A metadata CSV needs a header with ${REQUIRED_COLUMNS.join(', ')} and one row per task.`);
+  }
+  const headerLine = lineAtByte(buf, skipBreaks(buf, 0));
+  const names = records[0].map((h) => h.trim());
+  const seen = new Set<string>();
+  for (const n of names) {
+    if (n === '') throw new UserError(`${file} line ${headerLine}: the header has an empty column name. Give every column a name.`);
+    if (seen.has(n)) throw new UserError(`${file} line ${headerLine}: the header names column "${n}" twice. Give every column a unique name.`);
+    seen.add(n);
   }
 
   const out: MetadataRow[] = [];
-  for (const rec of records) {
-    const line = startLine(rec);
-    const row = rec.record;
+  for (let r = 1; r < records.length; r++) {
+    const line = lineAtByte(buf, skipBreaks(buf, ends[r - 1]));
+    const row: Record<string, string> = {};
+    names.forEach((n, i) => (row[n] = records[r][i] ?? ''));
     for (const col of REQUIRED_COLUMNS) {
       if (!(col in row)) {
         throw new UserError(
@@ -130,12 +123,22 @@ export function parseMetadataCsv(text: string, file: string): MetadataRow[] {
   return out;
 }
 
-/**
- * csv-parse reports the line where a record ends; subtract the line breaks inside the record
- * (quoted fields) to get where it starts. Leading breaks in `raw` are skipped empty lines.
- */
-function startLine(rec: CsvInfoRecord): number {
-  const body = rec.raw.replace(/^[\r\n]+/, '').replace(/\r?\n$|\r$/, '');
-  const inner = (body.match(/\r\n|\r|\n/g) ?? []).length;
-  return rec.info.lines - inner;
+/** 1-based line of a byte offset; \r\n, \n and a lone \r each end a line. */
+function lineAtByte(buf: Buffer, offset: number): number {
+  let line = 1;
+  const end = Math.min(offset, buf.length);
+  for (let i = 0; i < end; i++) {
+    if (buf[i] === 0x0a) line++;
+    else if (buf[i] === 0x0d) {
+      line++;
+      if (buf[i + 1] === 0x0a && i + 1 < end) i++;
+    }
+  }
+  return line;
+}
+
+/** Skips the line breaks of empty lines that csv-parse dropped before a record. */
+function skipBreaks(buf: Buffer, offset: number): number {
+  while (offset < buf.length && (buf[offset] === 0x0a || buf[offset] === 0x0d)) offset++;
+  return offset;
 }
