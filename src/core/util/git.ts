@@ -1,0 +1,34 @@
+// One way to run git: simple-git with settings that make results independent of the user's config.
+import { simpleGit, type SimpleGit } from 'simple-git';
+
+export interface GitRunOptions {
+  signal?: AbortSignal;
+  /** Extra environment (e.g. GIT_INDEX_FILE, GIT_AUTHOR_DATE); each key is allowed past simple-git's guard. */
+  env?: Readonly<Record<string, string>>;
+}
+
+// Line-ending conversion or signing from a global config would change what we check out or commit.
+const FIXED_CONFIG = ['core.autocrlf=false', 'core.safecrlf=false', 'commit.gpgsign=false', 'tag.gpgsign=false', 'advice.detachedHead=false'];
+
+/** Keys simple-git refuses to pass through; ambient ones are dropped, explicit ones must be allowed. */
+function isGuardedKey(key: string): boolean {
+  const k = key.toLowerCase();
+  return k.startsWith('git_') || k === 'pager' || k === 'prefix' || k === 'ssh_askpass' || k === 'editor' || k === 'visual';
+}
+
+/** A simple-git instance rooted at `dir` (which must exist). Ambient GIT_* variables are not inherited. */
+export function gitAt(dir: string, options: GitRunOptions = {}): SimpleGit {
+  const extra = options.env ?? {};
+  const git = simpleGit({
+    baseDir: dir,
+    config: FIXED_CONFIG,
+    trimmed: false,
+    allowEnvironment: ['GIT_TERMINAL_PROMPT', ...Object.keys(extra)],
+    ...(options.signal ? { abort: options.signal } : {}),
+  });
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !isGuardedKey(k)) env[k] = v;
+  // Never wait for a credential prompt: all our git work is local.
+  git.env({ ...env, GIT_TERMINAL_PROMPT: '0', ...extra });
+  return git;
+}
