@@ -1,0 +1,51 @@
+// Runs the integration tests (out/test/integration/**/*.test.js) inside a real VS Code
+// extension host through @vscode/test-electron's runTests().
+//
+// By default the "VS Code executable" is scripts/vscode-shim, which runs the tests in
+// code-server 1.139.1 (installed by scripts/setup.sh) driven by Debian's chromium, because
+// desktop VS Code cannot be downloaded on the project machines. With SWECI_VSCODE=desktop,
+// runTests downloads and uses desktop VS Code as usual.
+//
+// Environment:
+//   SWECI_TEST_WORKSPACE   folder to open (default: a fresh, empty temp folder)
+//   SWECI_VSCODE=desktop   use desktop VS Code instead of the code-server shim
+//   SWECI_TEST_TIMEOUT_MS  bound on the shim's run (default 10 min)
+//   SWECI_TEST_GREP        only run tests whose title matches (mocha grep)
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { runTests } from '@vscode/test-electron';
+import { repoRoot } from '../harness/code-server';
+
+async function main(): Promise<number> {
+  const root = repoRoot();
+  const extensionTestsPath = path.join(root, 'out', 'test', 'integration', 'index.js');
+  if (!fs.existsSync(path.join(root, 'dist', 'extension.js'))) {
+    console.error('dist/extension.js is missing; build first: npm run build');
+    return 1;
+  }
+  const tempWorkspace = process.env.SWECI_TEST_WORKSPACE
+    ? undefined
+    : fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-it-ws-'));
+  const workspace = path.resolve(process.env.SWECI_TEST_WORKSPACE ?? tempWorkspace!);
+  const desktop = process.env.SWECI_VSCODE === 'desktop';
+  const started = Date.now();
+  try {
+    await runTests({
+      extensionDevelopmentPath: root,
+      extensionTestsPath,
+      launchArgs: [workspace],
+      vscodeExecutablePath: desktop ? undefined : path.join(root, 'scripts', 'vscode-shim'),
+      extensionTestsEnv: { SWECI_INTEGRATION: '1' },
+    });
+    return 0;
+  } catch (err) {
+    console.error(`integration tests failed: ${err instanceof Error ? err.message : String(err)}`);
+    return 1;
+  } finally {
+    console.log(`integration run took ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    if (tempWorkspace) fs.rmSync(tempWorkspace, { recursive: true, force: true });
+  }
+}
+
+main().then((code) => process.exit(code));
