@@ -28,6 +28,9 @@ export function buildSummary(current: TestReport | undefined, target: TestReport
   const ids = nonPassedIds(current, target);
   const currentById = indexById(current);
   const names = detailFileNames(ids.filter((id) => currentById.has(id)));
+  // Plain concatenation: path.join's normalisation costs more than the rest of a line.
+  const sep = separatorFor(options.detailDir);
+  const dirPrefix = options.detailDir.endsWith(sep) ? options.detailDir : options.detailDir + sep;
   return ids.map((nodeid) => {
     const test = currentById.get(nodeid);
     if (!test) return { nodeid, line: jsonLine(nodeid, NOT_COLLECTED_DESCRIPTION) };
@@ -35,7 +38,7 @@ export function buildSummary(current: TestReport | undefined, target: TestReport
     const failure = firstLongrepr(test);
     const stage = failure ? ` at ${failure.phase} stage` : '';
     const reason = failure ? `Reason: ${lastLine(failure.longrepr)}` : '';
-    const where = joinShown(options.detailDir, detailName);
+    const where = dirPrefix + detailName;
     const description = `Test ${test.outcome}${stage}. ${reason}. Detailed traceback is recorded in ${where}`;
     return { nodeid, line: jsonLine(nodeid, description), detailName };
   });
@@ -54,6 +57,6 @@ function jsonLine(test: string, description: string): string {
 }
 
 /** A container path (`/app/...`) stays posix even on a Windows host. */
-function joinShown(dir: string, name: string): string {
-  return dir.startsWith('/') ? path.posix.join(dir, name) : path.join(dir, name);
+function separatorFor(dir: string): string {
+  return dir.startsWith('/') ? '/' : path.sep;
 }

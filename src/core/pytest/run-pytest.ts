@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Runtime } from '../runtime/runtime';
 import type { TestReport } from './test-report';
-import { buildPytestCommand, type PytestCommand, type ReportFormat } from './pytest-command';
+import { buildPytestCommand, formatCommandLine, type PytestCommand, type ReportFormat } from './pytest-command';
 import { hasJsonReport } from './detect-json-report';
 import { parseJsonReport } from './parse-json-report';
 import { parseJunitXml } from './parse-junit';
@@ -41,7 +41,10 @@ export type PytestRun =
       output: string;
       reportFile: string;
       format: ReportFormat;
-      command: PytestCommand;
+      /** The command line, for logs and records. */
+      command: string;
+      /** The exact command, arguments, cwd and added environment. */
+      invocation: PytestCommand;
       durationMs: number;
     }
   | {
@@ -53,7 +56,10 @@ export type PytestRun =
       timedOut: boolean;
       cancelled: boolean;
       format: ReportFormat;
-      command: PytestCommand;
+      /** The command line, for logs and records. */
+      command: string;
+      /** The exact command, arguments, cwd and added environment. */
+      invocation: PytestCommand;
       durationMs: number;
     };
 
@@ -72,7 +78,7 @@ const EXIT_MEANING: Record<number, string> = {
  */
 export async function runPytest(runtime: Runtime, o: RunPytestOptions): Promise<PytestRun> {
   const format = await resolveFormat(runtime, o);
-  const command = buildPytestCommand({
+  const invocation = buildPytestCommand({
     python: o.python,
     codeDir: o.codeDir,
     reportFile: o.reportFile,
@@ -86,16 +92,16 @@ export async function runPytest(runtime: Runtime, o: RunPytestOptions): Promise<
 
   const timeoutMs = o.timeoutMs ?? DEFAULT_PYTEST_TIMEOUT_MS;
   const result = await runtime.run({
-    command: command.command,
-    args: command.args,
-    cwd: command.cwd,
-    env: command.env,
+    command: invocation.command,
+    args: invocation.args,
+    cwd: invocation.cwd,
+    env: invocation.env,
     timeoutMs,
     signal: o.signal,
     onOutput: o.onOutput,
   });
   const output = joinOutput(result.stdout, result.stderr);
-  const base = { output, format, command, durationMs: result.durationMs };
+  const base = { output, format, command: formatCommandLine(invocation), invocation, durationMs: result.durationMs };
   const notRun = (reason: string): PytestRun => ({
     kind: 'did-not-run',
     reason,
