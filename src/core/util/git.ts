@@ -1,10 +1,12 @@
 // One way to run git: simple-git with settings that make results independent of the user's config.
-import { simpleGit, type SimpleGit } from 'simple-git';
+import { simpleGit, type SimpleGit, type SimpleGitOptions } from 'simple-git';
 
 export interface GitRunOptions {
   signal?: AbortSignal;
   /** Extra environment (e.g. GIT_INDEX_FILE, GIT_AUTHOR_DATE); each key is allowed past simple-git's guard. */
   env?: Readonly<Record<string, string>>;
+  /** simple-git's opt-ins for flags it blocks by default; only for constant, reviewed arguments. */
+  unsafe?: SimpleGitOptions['unsafe'];
 }
 
 // Line-ending conversion or signing from a global config would change what we check out or commit.
@@ -25,6 +27,7 @@ export function gitAt(dir: string, options: GitRunOptions = {}): SimpleGit {
     trimmed: false,
     allowEnvironment: ['GIT_TERMINAL_PROMPT', ...Object.keys(extra)],
     ...(options.signal ? { abort: options.signal } : {}),
+    ...(options.unsafe ? { unsafe: options.unsafe } : {}),
   });
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !isGuardedKey(k)) env[k] = v;

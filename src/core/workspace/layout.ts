@@ -46,6 +46,11 @@ export interface OracleLayout {
   targetReportFile: string;
   /** The upstream repository (with history), used for human-history replays. */
   upstreamDir: string;
+  /**
+   * `oracle.json`: written last when the oracle is complete; names the task and full shas it
+   * belongs to, so a second checkout of the same task can reuse it.
+   */
+  markerFile: string;
 }
 
 export function oracleLayout(root: string): OracleLayout {
@@ -55,8 +60,19 @@ export function oracleLayout(root: string): OracleLayout {
     targetTestsDir: path.join(root, 'target', 'code', 'tests'),
     targetReportFile: path.join(root, 'target.report.json'),
     upstreamDir: path.join(root, 'upstream'),
+    markerFile: path.join(root, 'oracle.json'),
   };
 }
+
+/**
+ * The upstream repository in the oracle is a bare clone (`upstreamDir` is its git dir) with
+ * these refs pinning the task's commits, so history replays can use them by name.
+ */
+export const UPSTREAM_BASE_REF = 'refs/sweci/base';
+export const UPSTREAM_TARGET_REF = 'refs/sweci/target';
+
+/** The branch of app/code's fresh repository that holds the base commit. */
+export const CODE_BASE_BRANCH = 'main';
 
 /** `.sweci/task.json`: identifies a folder as a task and points at its oracle. */
 export interface TaskRecord {

@@ -1,0 +1,225 @@
+// Materialise a task (DESIGN §4): the oracle outside the workspace, app/code as a fresh repository
+// at the base with the target's tests, and `.sweci/task.json` written last.
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { isFullSha, resolveCommit } from '../task/git-refs';
+import type { SafeUnzipOptions } from '../task/safe-unzip';
+import type { TaskSpec } from '../task/task-spec';
+import { copyTree } from '../util/copy-tree';
+import { AbortError, UserError, isAbortError, throwIfAborted } from '../util/errors';
+import { writeJsonAtomic } from '../util/fs-atomic';
+import { gitAt } from '../util/git';
+import { isSameOrInside, realpathLenient } from '../util/paths';
+import { initFreshRepo } from './fresh-repo';
+import {
+  oracleLayout,
+  taskLayout,
+  UPSTREAM_BASE_REF,
+  UPSTREAM_TARGET_REF,
+  type OracleLayout,
+  type TaskRecord,
+} from './layout';
+import { isTestArtifact } from './restore-tests';
+import { readTaskRecord, writeTaskRecord } from './task-record';
+import { cloneUpstream, exportTree, pruneTopLevel } from './upstream';
+
+export { readTaskRecord } from './task-record';
+export { restoreTargetTests, diffTestTrees } from './restore-tests';
+
+export interface MaterializeOptions {
+  /** The task folder (opened as the workspace). Must be missing, empty, or already this task. */
+  taskDir: string;
+  /** Where the oracle goes; must be outside `taskDir`. Missing, empty, or an oracle of this task. */
+  oracleDir: string;
+  signal?: AbortSignal;
+  onProgress?: (message: string) => void;
+  /** Limits for unpacking a dataset's code.zip. */
+  unzip?: SafeUnzipOptions;
+}
+
+/** `oracle.json`: which task and commits an oracle folder holds. */
+interface OracleMarker {
+  schema: 1;
+  taskId: string;
+  baseSha: string;
+  targetSha: string;
+  baseDate: string;
+}
+
+/** The dataset may give short shas; a record holds full ones. */
+function shaMatches(full: string, given: string): boolean {
+  return full.toLowerCase().startsWith(given.toLowerCase()) && given.length >= 7;
+}
+
+async function entriesOf(dir: string): Promise<string[] | undefined> {
+  try {
+    return await fs.readdir(dir);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ENOTDIR') throw new UserError(`${dir} is a file, not a folder. Choose a folder.`);
+    throw err;
+  }
+}
+
+async function readMarker(oracle: OracleLayout): Promise<OracleMarker | undefined> {
+  try {
+    const m = JSON.parse(await fs.readFile(oracle.markerFile, 'utf8')) as OracleMarker;
+    return m && m.schema === 1 && isFullSha(m.baseSha) && isFullSha(m.targetSha) ? m : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Removes what one materialisation created: the whole folder if it made it, else its own entries. */
+class Cleanup {
+  private readonly steps: Array<() => Promise<void>> = [];
+  removeLater(dir: string, createdDir: boolean, entries: readonly string[]): void {
+    this.steps.push(async () => {
+      if (createdDir) await fs.rm(dir, { recursive: true, force: true });
+      else for (const e of entries) await fs.rm(path.join(dir, e), { recursive: true, force: true });
+    });
+  }
+  async run(): Promise<void> {
+    for (const step of this.steps.reverse()) await step().catch(() => undefined);
+  }
+}
+
+/**
+ * Materialises `spec` into `taskDir` with its oracle in `oracleDir` and returns the task record.
+ * Idempotent: a folder that already holds this task is returned as is. On failure, everything this
+ * call created is removed again; pre-existing files are never touched.
+ */
+export async function materializeTask(spec: TaskSpec, options: MaterializeOptions): Promise<TaskRecord> {
+  const signal = options.signal;
+  const progress = options.onProgress ?? (() => undefined);
+  const taskDir = path.resolve(options.taskDir);
+  const oracleDir = path.resolve(options.oracleDir);
+  const layout = taskLayout(taskDir);
+  const oracle = oracleLayout(oracleDir);
+
+  const [taskReal, oracleReal] = await Promise.all([realpathLenient(taskDir), realpathLenient(oracleDir)]);
+  if (isSameOrInside(taskReal, oracleReal) || isSameOrInside(oracleReal, taskReal)) {
+    throw new UserError(
+      `The oracle folder ${oracleDir} must be outside the task folder ${taskDir} (an agent working in the task must not see the target). Choose separate folders.`,
+    );
+  }
+
+  // 1. What is in the task folder already?
+  const existing = await readTaskRecord(taskDir);
+  if (existing) {
+    if (shaMatches(existing.task.baseSha, spec.baseSha) && shaMatches(existing.task.targetSha, spec.targetSha)) return existing;
+    throw new UserError(
+      `${taskDir} already holds another task (${existing.task.id}, base ${existing.task.baseSha.slice(0, 12)}). Choose an empty folder for ${spec.id}.`,
+    );
+  }
+  const taskEntries = await entriesOf(taskDir);
+  if (taskEntries && taskEntries.length > 0) {
+    throw new UserError(`${taskDir} is not empty and is not a SWE-CI task folder. Choose an empty folder to check ${spec.id} out into.`);
+  }
+
+  // 2. The oracle: reuse a complete one of this task, else build it in an empty folder.
+  const cleanup = new Cleanup();
+  try {
+    throwIfAborted(signal);
+    let marker = await readMarker(oracle);
+    if (marker && !(shaMatches(marker.baseSha, spec.baseSha) && shaMatches(marker.targetSha, spec.targetSha))) {
+      throw new UserError(`The oracle folder ${oracleDir} holds the oracle of another task (${marker.taskId}). Choose another oracle folder.`);
+    }
+    if (marker) {
+      progress('Reusing the existing oracle');
+    } else {
+      const oracleEntries = await entriesOf(oracleDir);
+      if (oracleEntries && oracleEntries.length > 0) {
+        throw new UserError(`The oracle folder ${oracleDir} is not empty and holds no complete oracle. Choose an empty folder, or delete it to rebuild.`);
+      }
+      cleanup.removeLater(oracleDir, oracleEntries === undefined, ['upstream', 'target', '.unzip', 'oracle.json']);
+      await fs.mkdir(oracleDir, { recursive: true });
+      marker = await buildOracle(spec, oracle, options);
+    }
+
+    // 3. The task folder. Nothing was written here before the shas were known to exist.
+    throwIfAborted(signal);
+    cleanup.removeLater(taskDir, taskEntries === undefined, ['app', '.sweci']);
+    progress('Checking out the base');
+    await fs.mkdir(layout.codeDir, { recursive: true });
+    await exportTree(oracle.upstreamDir, marker.baseSha, layout.codeDir, signal);
+    await pruneTopLevel(layout.codeDir, ['test', 'tests']);
+
+    throwIfAborted(signal);
+    progress("Copying the target's tests");
+    await copyTree(oracle.targetTestsDir, path.join(layout.codeDir, 'tests'), { filter: (rel) => !isTestArtifact(rel) });
+
+    throwIfAborted(signal);
+    progress('Creating a fresh repository (no upstream history)');
+    const baseCommit = await initFreshRepo(layout.codeDir, `SWE-CI base ${marker.baseSha.slice(0, 12)}`, marker.baseDate, signal);
+
+    throwIfAborted(signal);
+    const record: TaskRecord = {
+      schema: 1,
+      task: { ...spec, baseSha: marker.baseSha, targetSha: marker.targetSha },
+      oracleDir,
+      createdAt: new Date().toISOString(),
+      baseCommit,
+    };
+    await writeTaskRecord(taskDir, record);
+    progress('Task folder ready');
+    return record;
+  } catch (err) {
+    await cleanup.run();
+    // simple-git reports a kill by the signal as its own error type; callers test for AbortError.
+    if (signal?.aborted && !isAbortError(err)) throw new AbortError();
+    throw err;
+  }
+}
+
+/** Clones the upstream, resolves and pins the shas, exports the target; writes oracle.json last. */
+async function buildOracle(spec: TaskSpec, oracle: OracleLayout, options: MaterializeOptions): Promise<OracleMarker> {
+  const signal = options.signal;
+  await cloneUpstream(spec, oracle.upstreamDir, path.join(oracle.root, '.unzip'), {
+    signal,
+    onProgress: options.onProgress,
+    unzip: options.unzip,
+  });
+  throwIfAborted(signal);
+  options.onProgress?.('Resolving the base and target commits');
+  const where = spec.source.kind === 'dataset' ? spec.source.zipPath : spec.source.repoPath;
+  const resolve = async (sha: string, what: string): Promise<string> => {
+    try {
+      return await resolveCommit(oracle.upstreamDir, sha, { what, signal });
+    } catch (err) {
+      if (err instanceof UserError) {
+        throw new UserError(`Task ${spec.id}: the ${what} "${sha}" is not a commit in ${where}. Check the task's shas, or re-download its code.zip.`, {
+          detail: err.message,
+          cause: err,
+        });
+      }
+      throw err;
+    }
+  };
+  const baseSha = await resolve(spec.baseSha, spec.source.kind === 'dataset' ? 'base sha (current_sha)' : 'base');
+  const targetSha = await resolve(spec.targetSha, spec.source.kind === 'dataset' ? 'target sha (target_sha)' : 'target');
+  if (baseSha === targetSha) {
+    throw new UserError(`Task ${spec.id}: the base and the target are the same commit (${baseSha.slice(0, 12)}). Fix the task's shas.`);
+  }
+  const upstream = gitAt(oracle.upstreamDir, { signal });
+  // Pinned refs keep both commits reachable (safe from gc) and easy to name in replays.
+  await upstream.raw(['update-ref', UPSTREAM_BASE_REF, baseSha]);
+  await upstream.raw(['update-ref', UPSTREAM_TARGET_REF, targetSha]);
+  const baseDate = (await upstream.raw(['show', '-s', '--format=%cI', baseSha])).trim();
+
+  throwIfAborted(signal);
+  options.onProgress?.('Exporting the target (the oracle)');
+  await exportTree(oracle.upstreamDir, targetSha, oracle.targetCodeDir, signal);
+  await pruneTopLevel(oracle.targetCodeDir, ['test']);
+  try {
+    if (!(await fs.stat(oracle.targetTestsDir)).isDirectory()) throw new Error('not a folder');
+  } catch {
+    throw new UserError(
+      `Task ${spec.id}: the target commit ${targetSha.slice(0, 12)} has no tests/ folder at its top level. SWE-CI runs the target's tests/; choose a target that has them.`,
+    );
+  }
+  const marker: OracleMarker = { schema: 1, taskId: spec.id, baseSha, targetSha, baseDate };
+  await writeJsonAtomic(oracle.markerFile, marker);
+  return marker;
+}
