@@ -93,6 +93,8 @@ export interface CodeServer {
   remoteUri(fsPath: string): string;
   /** All output lines printed so far. */
   output(): string[];
+  /** Settles when code-server exits (for whatever reason) with its exit code or signal. */
+  readonly exited: Promise<number | NodeJS.Signals | null>;
   /** Kills code-server's process group and removes the temp folder. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -117,15 +119,17 @@ export const QUIET_SETTINGS: Record<string, unknown> = {
   'extensions.autoUpdate': false,
   'extensions.ignoreRecommendations': true,
   'chat.disableAIFeatures': true,
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
   'git.openRepositoryInParentFolders': 'never',
 };
 
 /** Builds a workbench URL for a server base URL like http://127.0.0.1:1234. */
 export function workbenchUrl(baseUrl: string, opts: WorkbenchUrlOptions = {}): string {
-  const u = new URL(baseUrl.replace(/\/?$/, '/'));
-  if (opts.folder) u.searchParams.set('folder', path.resolve(opts.folder));
-  if (opts.payload) u.searchParams.set('payload', JSON.stringify(opts.payload));
-  return u.toString();
+  const query: string[] = [];
+  // Slashes stay readable in the folder path; everything else is percent-encoded.
+  if (opts.folder) query.push(`folder=${encodeURIComponent(path.resolve(opts.folder)).replace(/%2F/g, '/')}`);
+  if (opts.payload) query.push(`payload=${encodeURIComponent(JSON.stringify(opts.payload))}`);
+  return `${baseUrl.replace(/\/+$/, '')}/${query.length ? `?${query.join('&')}` : ''}`;
 }
 
 /** `vscode-remote://host:port/abs/path` with each segment percent-encoded. */
@@ -242,8 +246,11 @@ export async function startCodeServer(opts: StartCodeServerOptions = {}): Promis
   pipeLines(child, onLine);
 
   let exited: string | undefined;
-  child.on('exit', (code, signal) => {
-    exited = `code-server exited (${signal ?? code})`;
+  const exitedPromise = new Promise<number | NodeJS.Signals | null>((resolve) => {
+    child.on('exit', (code, signal) => {
+      exited = `code-server exited (${signal ?? code})`;
+      resolve(signal ?? code);
+    });
   });
   child.on('error', (err) => {
     exited = `cannot start code-server: ${err.message}`;
@@ -284,6 +291,7 @@ export async function startCodeServer(opts: StartCodeServerOptions = {}): Promis
       workbenchUrl: (o) => workbenchUrl(url, o),
       remoteUri: (p) => remoteUri(authority, p),
       output: () => lines.slice(),
+      exited: exitedPromise,
       stop,
     };
   } catch (err) {

@@ -134,15 +134,18 @@ async function main(): Promise<number> {
 
     browser = await launchChromium({ handleSignals: false });
     const page = await browser.newPage();
+    let testsDone = false;
     let resolveExit: (code: number) => void = () => undefined;
     const exitCode = new Promise<number>((resolve) => (resolveExit = resolve));
     await page.exposeFunction('codeAutomationExit', (code: unknown) => {
+      testsDone = true;
       resolveExit(typeof code === 'number' ? code : Number(code) || 0);
     });
     await page.exposeFunction('codeAutomationLog', (_level: unknown, logArgs: unknown) => {
       const parts = Array.isArray(logArgs) ? logArgs : [logArgs];
       const text = format(...parts);
-      if (!verbose && isWorkbenchChatter(text)) return;
+      // After the exit code only the workbench's own teardown noise follows.
+      if (!verbose && (testsDone || isWorkbenchChatter(text))) return;
       process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
     });
     page.on('pageerror', (err) => {

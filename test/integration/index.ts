@@ -36,7 +36,9 @@ export function run(): Promise<void> {
       runner.on('pass', () => passed++);
       runner.on('fail', () => failed++);
     } catch (err) {
+      // A test file failed to load (syntax error, missing module, ...).
       console.error(err);
+      console.log(`${passed} passed, ${failed} failed (the test files could not be loaded)`);
       reject(err);
     }
   });

@@ -15,6 +15,11 @@ suite('Smoke', () => {
     assert.match(vscode.version, /^\d+\.\d+\.\d+/);
   });
 
+  test('the environment of the test runner reaches the extension host', () => {
+    // test/integration/run.ts passes SWECI_INTEGRATION=1 through runTests' extensionTestsEnv.
+    assert.equal(process.env.SWECI_INTEGRATION, '1');
+  });
+
   test(`the extension ${EXTENSION_ID} is present and activates`, async () => {
     const ext = vscode.extensions.getExtension(EXTENSION_ID);
     assert.ok(ext, `${EXTENSION_ID} is installed in the extension host`);

@@ -1,0 +1,50 @@
+// End-to-end screenshots of the extension in a real VS Code workbench
+// (code-server + chromium, see test/harness/workbench.ts). Saves PNGs under
+// test-results/e2e/. Needs `bash scripts/setup.sh` and `npm run build`.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { withWorkbench } from '../harness/workbench';
+
+interface Scenario {
+  name: string;
+  run(): Promise<string>;
+}
+
+const scenarios: Scenario[] = [
+  {
+    // An empty folder: the SWE-CI container shows its welcome view with the check-out action.
+    name: 'welcome',
+    async run() {
+      const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-e2e-empty-'));
+      try {
+        return await withWorkbench({ folder, name: 'welcome' }, async (_page, wb) => {
+          await wb.openSweciView();
+          await wb.waitForWelcomeView('No SWE-CI task is open');
+          return wb.screenshot('welcome');
+        });
+      } finally {
+        fs.rmSync(folder, { recursive: true, force: true });
+      }
+    },
+  },
+];
+
+async function main(): Promise<number> {
+  const only = process.env.SWECI_E2E_ONLY;
+  let failed = 0;
+  for (const s of scenarios.filter((x) => !only || x.name === only)) {
+    const started = Date.now();
+    try {
+      const file = await s.run();
+      console.log(`✔ ${s.name}: ${path.relative(process.cwd(), file)} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    } catch (err) {
+      failed++;
+      console.error(`✘ ${s.name}: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+    }
+  }
+  console.log(failed ? `e2e: ${failed} failed` : 'e2e: all passed');
+  return failed ? 1 : 0;
+}
+
+main().then((code) => process.exit(code));

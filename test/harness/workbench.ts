@@ -1,0 +1,200 @@
+// Opens the real VS Code workbench (code-server + chromium) with this extension
+// installed, for screenshot / end-to-end tests.
+//
+//   await withWorkbench({ folder }, async (page, wb) => {
+//     await wb.openSweciView();                    // clicks the "SWE-CI" activity-bar item
+//     await wb.waitForTreeRow(/test_/);            // a row of the Non-passed tests view
+//     await wb.screenshot('non-passed');           // test-results/e2e/non-passed.png
+//   });
+//
+// Everything (browser, code-server, temp dirs) is cleaned up when the callback
+// returns or throws; on a throw a `<name>-failure.png` is saved first.
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { CodeServer, launchChromium, linkExtension, repoRoot, startCodeServer } from './code-server';
+
+export interface WorkbenchOptions {
+  /** Folder to open (absolute or relative to cwd). Default: no folder. */
+  folder?: string;
+  /**
+   * How the extension is loaded:
+   *  - 'installed' (default): symlinked into the server's extensions folder as
+   *    `swe-ci.swe-ci-vscode-<version>`, like a user install;
+   *  - 'development': as an extension under development (smoke-test payload);
+   *  - 'none': not loaded.
+   */
+  extension?: 'installed' | 'development' | 'none';
+  /** Extension folder; default: the repository root (needs `npm run build`). */
+  extensionPath?: string;
+  /** Extra user settings. */
+  settings?: Record<string, unknown>;
+  /** Extra environment for code-server / the extension host. */
+  env?: NodeJS.ProcessEnv;
+  /** Browser viewport; default 1440×900. */
+  viewport?: { width: number; height: number };
+  /** Name used for the failure screenshot; default 'workbench'. */
+  name?: string;
+  /** Print code-server output to stderr (also SWECI_E2E_VERBOSE=1). */
+  verbose?: boolean;
+}
+
+export interface Workbench {
+  readonly page: Page;
+  readonly server: CodeServer;
+  readonly browser: Browser;
+  /** Clicks the activity-bar item whose aria-label contains `label` and waits for the side bar. */
+  clickActivityBarItem(label: string): Promise<void>;
+  /** Opens the SWE-CI view container (activity-bar item "SWE-CI"). */
+  openSweciView(): Promise<void>;
+  /** Waits for a tree/list row in the side bar, optionally containing `text`; returns it. */
+  waitForTreeRow(text?: string | RegExp, timeoutMs?: number): Promise<Locator>;
+  /** Waits for the welcome content of a view in the side bar, optionally containing `text`. */
+  waitForWelcomeView(text?: string | RegExp, timeoutMs?: number): Promise<Locator>;
+  /** Runs a command from the command palette by its title (e.g. 'SWE-CI: Show Log'). */
+  runCommand(title: string): Promise<void>;
+  /** Waits until no extension is activating and no view shows a progress bar (bounded; never throws). */
+  waitForIdle(timeoutMs?: number): Promise<void>;
+  /** Waits for idle (above), saves test-results/e2e/<name>.png and returns its path. */
+  screenshot(name: string): Promise<string>;
+}
+
+export const SCREENSHOT_DIR = path.join(repoRoot(), 'test-results', 'e2e');
+
+/** Starts code-server + chromium, opens the workbench, runs `fn`, and always cleans up. */
+export async function withWorkbench<T>(opts: WorkbenchOptions, fn: (page: Page, wb: Workbench) => Promise<T>): Promise<T> {
+  const wb = await openWorkbench(opts);
+  try {
+    return await fn(wb.page, wb);
+  } catch (err) {
+    const file = await wb.screenshot(`${opts.name ?? 'workbench'}-failure`).catch(() => undefined);
+    if (file) console.error(`screenshot of the failure: ${file}`);
+    throw err;
+  } finally {
+    await wb.close();
+  }
+}
+
+/** Like withWorkbench but you call `close()` yourself. */
+export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbench & { close(): Promise<void> }> {
+  const mode = opts.extension ?? 'installed';
+  const extensionPath = path.resolve(opts.extensionPath ?? repoRoot());
+  if (mode !== 'none' && !fs.existsSync(path.join(extensionPath, 'dist', 'extension.js'))) {
+    throw new Error(`${extensionPath}/dist/extension.js is missing; build first: npm run build`);
+  }
+  const verbose = opts.verbose ?? process.env.SWECI_E2E_VERBOSE === '1';
+  const server = await startCodeServer({
+    settings: opts.settings,
+    env: opts.env,
+    onOutput: verbose ? (l) => process.stderr.write(`[code-server] ${l}\n`) : undefined,
+  });
+  let browser: Browser | undefined;
+  const close = async () => {
+    await browser?.close().catch(() => undefined);
+    await server.stop();
+  };
+  try {
+    if (mode === 'installed') linkExtension(server.extensionsDir, extensionPath);
+    browser = await launchChromium();
+    const page = await browser.newPage({ viewport: opts.viewport ?? { width: 1440, height: 900 } });
+    if (verbose) {
+      page.on('console', (m) => m.type() === 'error' && console.error(`[browser] ${m.text()}`));
+      page.on('pageerror', (e) => console.error(`[page error] ${e.message}`));
+    }
+    const payload: Array<[string, string]> = [['skipWelcome', 'true']];
+    if (mode === 'development') payload.push(['extensionDevelopmentPath', server.remoteUri(extensionPath)]);
+    await page.goto(server.workbenchUrl({ folder: opts.folder, payload }), { waitUntil: 'domcontentloaded', timeout: 120_000 });
+    await waitForWorkbench(page);
+    return { ...workbenchHelpers(page), page, server, browser, close };
+  } catch (err) {
+    await close();
+    throw err;
+  }
+}
+
+/** Waits until the workbench has rendered its activity bar and side bar parts. */
+export async function waitForWorkbench(page: Page, timeoutMs = 120_000): Promise<void> {
+  await page.locator('.monaco-workbench .part.activitybar').waitFor({ state: 'visible', timeout: timeoutMs });
+  await page.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout: timeoutMs });
+}
+
+function workbenchHelpers(page: Page): Omit<Workbench, 'page' | 'server' | 'browser'> {
+  const sideBar = page.locator('.monaco-workbench .part.sidebar');
+
+  const clickActivityBarItem = async (label: string) => {
+    const item = page.locator(`.part.activitybar .action-item:has(a[aria-label*="${cssString(label)}"])`).first();
+    // Contributed containers appear once the extension host has scanned extensions.
+    await item.waitFor({ state: 'visible', timeout: 60_000 });
+    // Clicking the item of the container already shown would hide the side bar.
+    const open = await item.evaluate((el) => el.classList.contains('checked') || el.getAttribute('aria-selected') === 'true');
+    if (!open) await item.click();
+    await sideBar.waitFor({ state: 'visible', timeout: 30_000 });
+  };
+
+  const waitForTreeRow = async (text?: string | RegExp, timeoutMs = 60_000) => {
+    let rows = sideBar.locator('.monaco-list-row');
+    if (text !== undefined) rows = rows.filter({ hasText: text });
+    const row = rows.first();
+    await row.waitFor({ state: 'visible', timeout: timeoutMs });
+    return row;
+  };
+
+  const waitForWelcomeView = async (text?: string | RegExp, timeoutMs = 60_000) => {
+    let views = sideBar.locator('.welcome-view-content');
+    if (text !== undefined) views = views.filter({ hasText: text });
+    const view = views.first();
+    await view.waitFor({ state: 'visible', timeout: timeoutMs });
+    return view;
+  };
+
+  const runCommand = async (title: string) => {
+    await page.locator('.monaco-workbench').click({ position: { x: 5, y: 5 } }).catch(() => undefined);
+    await page.keyboard.press('F1');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill(`>${title}`);
+    const row = page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: title }).first();
+    await row.waitFor({ state: 'visible', timeout: 10_000 });
+    await page.keyboard.press('Enter');
+  };
+
+  const waitForIdle = async (timeoutMs = 30_000) => {
+    await page
+      .waitForFunction(
+        () => {
+          const status = document.querySelector('.part.statusbar')?.textContent ?? '';
+          if (/Activating Extensions/i.test(status)) return false;
+          const busy = Array.from(document.querySelectorAll('.part.sidebar .monaco-progress-container.active, .part.panel .monaco-progress-container.active'));
+          return busy.every((el) => (el as HTMLElement).offsetParent === null);
+        },
+        undefined,
+        { timeout: timeoutMs, polling: 250 },
+      )
+      .catch(() => undefined);
+    // Let the last layout/animation settle.
+    await page.waitForTimeout(300);
+  };
+
+  const screenshot = async (name: string) => {
+    await waitForIdle();
+    fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    const file = path.join(SCREENSHOT_DIR, `${name.replace(/[^\w.-]+/g, '_')}.png`);
+    await page.screenshot({ path: file });
+    return file;
+  };
+
+  return {
+    clickActivityBarItem,
+    openSweciView: () => clickActivityBarItem('SWE-CI'),
+    waitForTreeRow,
+    waitForWelcomeView,
+    runCommand,
+    waitForIdle,
+    screenshot,
+  };
+}
+
+function cssString(s: string): string {
+  return s.replace(/["\\]/g, '\\$&');
+}
