@@ -71,6 +71,11 @@ export interface StartCodeServerOptions {
   env?: NodeJS.ProcessEnv;
   /** Extra code-server command-line arguments. */
   args?: string[];
+  /**
+   * Keep VS Code's workspace trust on (default false: every folder is trusted). With
+   * true, a newly opened folder is untrusted (restricted mode) until the user trusts it.
+   */
+  workspaceTrust?: boolean;
   /** Receives each line code-server prints (stdout and stderr). Default: kept in memory only. */
   onOutput?: (line: string) => void;
   /** How long to wait for the server to answer; default 60 s. */
@@ -204,7 +209,11 @@ export async function startCodeServer(opts: StartCodeServerOptions = {}): Promis
   for (const d of [userDataDir, extensionsDir, path.join(xdg, 'config'), path.join(xdg, 'data'), path.join(xdg, 'cache'), tmp]) {
     fs.mkdirSync(d, { recursive: true });
   }
-  writeSettings(userDataDir, { ...QUIET_SETTINGS, ...(opts.settings ?? {}) });
+  writeSettings(userDataDir, {
+    ...QUIET_SETTINGS,
+    ...(opts.workspaceTrust ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' } : {}),
+    ...(opts.settings ?? {}),
+  });
 
   const env: NodeJS.ProcessEnv = { ...process.env, ...(opts.env ?? {}) };
   for (const k of UNSAFE_ENV) delete env[k];
@@ -223,7 +232,7 @@ export async function startCodeServer(opts: StartCodeServerOptions = {}): Promis
     '--extensions-dir', extensionsDir,
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    ...(opts.workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override',
     '--ignore-last-opened',
     '--vscode-option', 'enable-smoke-test-driver',

@@ -32,6 +32,8 @@ export interface WorkbenchOptions {
   settings?: Record<string, unknown>;
   /** Extra environment for code-server / the extension host. */
   env?: NodeJS.ProcessEnv;
+  /** Keep workspace trust on, so the folder opens untrusted (restricted mode). Default false. */
+  workspaceTrust?: boolean;
   /** Browser viewport; default 1440×900. */
   viewport?: { width: number; height: number };
   /** Name used for the failure screenshot; default 'workbench'. */
@@ -56,8 +58,11 @@ export interface Workbench {
   runCommand(title: string): Promise<void>;
   /** Waits until no extension is activating and no view shows a progress bar (bounded; never throws). */
   waitForIdle(timeoutMs?: number): Promise<void>;
-  /** Waits for idle (above), saves test-results/e2e/<name>.png and returns its path. */
-  screenshot(name: string): Promise<string>;
+  /**
+   * Waits for idle (above), saves test-results/e2e/<name>.png and returns its path.
+   * With `target` (e.g. `page.locator('.part.sidebar')`) only that element is captured.
+   */
+  screenshot(name: string, target?: Locator): Promise<string>;
 }
 
 export const SCREENSHOT_DIR = path.join(repoRoot(), 'test-results', 'e2e');
@@ -87,6 +92,7 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
   const server = await startCodeServer({
     settings: opts.settings,
     env: opts.env,
+    workspaceTrust: opts.workspaceTrust,
     onOutput: verbose ? (l) => process.stderr.write(`[code-server] ${l}\n`) : undefined,
   });
   let browser: Browser | undefined;
@@ -176,11 +182,12 @@ function workbenchHelpers(page: Page): Omit<Workbench, 'page' | 'server' | 'brow
     await page.waitForTimeout(300);
   };
 
-  const screenshot = async (name: string) => {
+  const screenshot = async (name: string, target?: Locator) => {
     await waitForIdle();
     fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
     const file = path.join(SCREENSHOT_DIR, `${name.replace(/[^\w.-]+/g, '_')}.png`);
-    await page.screenshot({ path: file });
+    if (target) await target.screenshot({ path: file });
+    else await page.screenshot({ path: file });
     return file;
   };
 
