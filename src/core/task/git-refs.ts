@@ -6,9 +6,13 @@ const FULL_SHA = /^[0-9a-f]{40}$/;
 
 /**
  * Why `ref` is not acceptable, or undefined. Accepts what `git check-ref-format --allow-onelevel`
- * accepts (plus `HEAD` and hex shas), and never anything git could read as an option.
+ * accepts (plus `HEAD`, hex shas and `~N`/`^N` ancestry suffixes), and never anything git could
+ * read as an option.
  */
 export function refProblem(ref: string): string | undefined {
+  // Ancestry suffixes (HEAD~10, v1.2^2) are plain revision syntax, never options: check the name before them.
+  const suffix = /(?:[~^]\d*)+$/.exec(ref);
+  if (suffix && suffix.index > 0) return refProblem(ref.slice(0, suffix.index));
   if (ref === '') return 'it is empty';
   if (ref.length > 255) return 'it is longer than 255 characters';
   if (ref.startsWith('-')) return 'it starts with "-", so git would read it as an option';

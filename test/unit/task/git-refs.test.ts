@@ -26,11 +26,11 @@ describe('git refs', () => {
     await fs.rm(tmp, { recursive: true, force: true });
   });
 
-  test('refuses option-like, malformed and revision-syntax refs', () => {
-    for (const bad of ['--upload-pack=x', '-x', '', 'a b', 'a\tb', 'a\nb', 'a..b', 'x@{1}', '@', 'HEAD~1', 'a^', 'a:b', 'a?', 'a*', 'a[', 'a\\b', '/a', 'a/', 'a//b', 'a.', '.a', 'a/.b', 'a.lock', 'x\u0001']) {
+  test('refuses option-like and malformed refs, and revision syntax other than ~N/^N suffixes', () => {
+    for (const bad of ['--upload-pack=x', '-x', '-x~1', '~1', '^', '', 'a b', 'a\tb', 'a\nb', 'a..b', 'a..b~1', 'x@{1}', '@', 'a~b', 'a^{tree}', 'a:b', 'a?', 'a*', 'a[', 'a\\b', '/a', 'a/', 'a//b', 'a.', '.a', 'a/.b', 'a.lock', 'x\u0001']) {
       assert.ok(refProblem(bad), `should refuse ${JSON.stringify(bad)}`);
     }
-    for (const good of ['main', 'feature/x', 'v1.0', 'HEAD', first, first.slice(0, 7), 'release-2024_01']) {
+    for (const good of ['main', 'feature/x', 'v1.0', 'HEAD', 'HEAD~1', 'HEAD~', 'main^', 'v1.0^2~3', first, first.slice(0, 7), 'release-2024_01']) {
       assert.equal(refProblem(good), undefined, good);
     }
   });
@@ -48,6 +48,8 @@ describe('git refs', () => {
   test('resolves branches, tags, annotated tags, HEAD and short shas to full commit shas', async () => {
     assert.equal(await resolveCommit(repo.dir, 'main'), second);
     assert.equal(await resolveCommit(repo.dir, 'HEAD'), second);
+    assert.equal(await resolveCommit(repo.dir, 'HEAD~1'), first, 'ancestry suffixes work');
+    assert.equal(await resolveCommit(repo.dir, 'main^'), first);
     assert.equal(await resolveCommit(repo.dir, 'feature/x'), second);
     assert.equal(await resolveCommit(repo.dir, 'v1.0'), first);
     assert.equal(await resolveCommit(repo.dir, 'v1.0-ann'), first, 'peels the tag object to its commit');
