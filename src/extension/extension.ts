@@ -8,12 +8,15 @@ import { abortAllSteps } from './progress';
 import { TaskController } from './task-controller';
 import type { NonPassedTreeRow, SweciApi } from './test-api';
 import { NonPassedTreeProvider } from './views/non-passed-tree';
+import { TaskInfoTreeProvider } from './views/task-info-tree';
 
 export async function activate(context: vscode.ExtensionContext): Promise<SweciApi> {
   const runtime = new LocalRuntime();
   const controller = new TaskController(runtime);
   const tree = new NonPassedTreeProvider(controller);
   const view = vscode.window.createTreeView('sweci.nonPassed', { treeDataProvider: tree, showCollapseAll: true });
+  const info = new TaskInfoTreeProvider(controller);
+  const infoView = vscode.window.createTreeView('sweci.task', { treeDataProvider: info });
   const checkout = new CheckOutTaskCommand(context, controller, runtime);
 
   const updateView = () => {
@@ -26,6 +29,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<SweciA
     controller,
     tree,
     view,
+    info,
+    infoView,
     controller.onDidChange(updateView),
     vscode.commands.registerCommand('sweci.checkoutTask', (args?: CheckoutArgs) => checkout.run(args)),
     vscode.commands.registerCommand('sweci.refresh', () => controller.runTests()),

@@ -5,6 +5,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { withWorkbench } from '../harness/workbench';
+import { nonPassedScenario } from './scenarios/non-passed';
+import { untrustedScenario } from './scenarios/untrusted';
 
 interface Scenario {
   name: string;
@@ -28,6 +30,8 @@ const scenarios: Scenario[] = [
       }
     },
   },
+  { name: 'non-passed', run: nonPassedScenario },
+  { name: 'untrusted', run: untrustedScenario },
 ];
 
 async function main(): Promise<number> {

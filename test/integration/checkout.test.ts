@@ -68,6 +68,17 @@ suite('Check out a task', function () {
       'all three kinds are shown',
     );
 
+    // Kind, reason and traceback head are shown on each row.
+    const setupError = rows.find((r) => r.kind === 'error' && r.description.startsWith('setup:'));
+    assert.ok(setupError, 'an error at setup is described as such');
+    assert.match(setupError.tooltip, /\*\*Error at setup\*\*/);
+    assert.match(setupError.tooltip, /```/, 'the tooltip holds the head of the traceback');
+    const failed = rows.find((r) => r.kind === 'failed')!;
+    assert.match(failed.tooltip, /\*\*Failed\*\*/);
+    assert.ok(failed.description.length > 0, 'a failed test shows its error line');
+    const notCollected = rows.find((r) => r.kind === 'not-collected')!;
+    assert.match(notCollected.tooltip, /Not collected/);
+
     const summary = fs.readFileSync(layout.summaryFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { test: string });
     assert.deepEqual(new Set(summary.map((l) => l.test)), coreSet, 'summary.jsonl lists the same tests');
 

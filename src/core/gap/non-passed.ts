@@ -29,6 +29,11 @@ export interface NonPassedEntry {
   reason?: string;
   /** The first lines of that report. */
   tracebackHead?: string;
+  /**
+   * The error as a person reads it first: the first `E ` line of the report (e.g. the failed
+   * assert), else the crash message. The reference's reason (last line) is often a `+ where` line.
+   */
+  headline?: string;
   /** Test file relative to the code folder (posix). */
   file: string;
   /** 0-based line of the test definition, from the current report, else the target's. */
@@ -58,11 +63,18 @@ export function classify(current: TestReport | undefined, target: TestReport, op
       entry.stage = failure.phase;
       entry.reason = lastLine(failure.longrepr);
       entry.tracebackHead = headLines(failure.longrepr);
+      entry.headline = headlineOf(failure.longrepr, now.phases[failure.phase]?.crash?.message) ?? entry.reason;
     }
     const name = names.get(nodeid);
     if (options.detailDir && name) entry.detailFile = path.join(options.detailDir, name);
     return entry;
   });
+}
+
+function headlineOf(longrepr: string, crashMessage: string | undefined): string | undefined {
+  const eLine = longrepr.split('\n').find((line) => /^E\s/.test(line));
+  const text = eLine?.replace(/^E\s+/, '') ?? crashMessage?.split('\n')[0];
+  return text?.trim() || undefined;
 }
 
 function kindOf(outcome: TestOutcome): NonPassedKind {

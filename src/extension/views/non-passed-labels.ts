@@ -20,9 +20,9 @@ export function kindLabel(entry: NonPassedEntry): string {
   }
 }
 
-/** The reason line pytest printed, without its `E   ` gutter. */
+/** The error line pytest printed, without its `E   ` gutter. */
 export function testDescription(entry: NonPassedEntry): string {
-  const reason = entry.reason?.replace(/^E\s+/, '').trim();
+  const reason = (entry.headline ?? entry.reason)?.replace(/^E\s+/, '').trim();
   if (entry.kind === 'error') return `${entry.stage ?? 'error'}: ${reason ?? ''}`.trim();
   if (entry.kind === 'not-collected') return 'not collected in the current run';
   return reason ?? '';

@@ -96,3 +96,31 @@ describe('classify', () => {
     assert.deepEqual(pick(fromJunit), pick(entries));
   });
 });
+
+describe('headline (what the tree shows first)', () => {
+  const byId = (pair: typeof jsonPair) => new Map(classify(pair.current, pair.target).map((e) => [e.nodeid, e]));
+
+  test('is the first E line, not the reference reason (the last line)', () => {
+    const sub = byId(jsonPair).get('tests/test_ops.py::test_sub');
+    assert.equal(sub?.headline, 'assert -2 == 2');
+    assert.equal(sub?.reason, 'E    +  where -2 = sub(5, 3)');
+  });
+
+  test('an error at teardown shows its exception', () => {
+    const e = byId(jsonPair).get('tests/test_fixtures.py::test_teardown_error');
+    assert.equal(e?.stage, 'teardown');
+    assert.equal(e?.headline, 'RuntimeError: teardown saw no power');
+  });
+
+  test('JUnit gives the same headlines', () => {
+    const json = byId(jsonPair);
+    for (const [id, entry] of byId(junitPair)) {
+      if (entry.kind === 'not-collected') continue;
+      assert.equal(entry.headline, json.get(id)?.headline, id);
+    }
+  });
+
+  test('not-collected tests have none', () => {
+    for (const e of byId(jsonPair).values()) if (e.kind === 'not-collected') assert.equal(e.headline, undefined);
+  });
+});

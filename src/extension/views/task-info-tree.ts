@@ -1,0 +1,87 @@
+// The Task view: which task is open, where it came from, and how its last pytest run went.
+// Rows that name a file open it.
+import * as fs from 'node:fs';
+import * as vscode from 'vscode';
+import { currentOutputFile } from '../../core/checkout/report-store';
+import type { TaskState } from '../../core/checkout/task-state';
+import { taskLayout } from '../../core/workspace/layout';
+import type { TaskController } from '../task-controller';
+
+interface InfoRow {
+  id: string;
+  label: string;
+  description?: string;
+  tooltip?: string;
+  icon: string;
+  color?: string;
+  file?: string;
+}
+
+export class TaskInfoTreeProvider implements vscode.TreeDataProvider<InfoRow>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private rows: InfoRow[] = [];
+  private readonly sub: vscode.Disposable;
+
+  constructor(controller: TaskController) {
+    this.sub = controller.onDidChange((state) => this.render(state));
+    this.render(controller.current);
+  }
+
+  private render(state: TaskState | undefined): void {
+    this.rows = state ? taskRows(state) : [];
+    this.changed.fire(undefined);
+  }
+
+  getChildren(row?: InfoRow): InfoRow[] {
+    return row ? [] : this.rows;
+  }
+
+  getTreeItem(row: InfoRow): vscode.TreeItem {
+    const item = new vscode.TreeItem(row.label);
+    item.id = row.id;
+    item.description = row.description;
+    item.tooltip = row.tooltip;
+    item.iconPath = new vscode.ThemeIcon(row.icon, row.color ? new vscode.ThemeColor(row.color) : undefined);
+    if (row.file) item.command = { title: 'Open', command: 'vscode.open', arguments: [vscode.Uri.file(row.file)] };
+    return item;
+  }
+
+  dispose(): void {
+    this.sub.dispose();
+    this.changed.dispose();
+  }
+}
+
+function taskRows(state: TaskState): InfoRow[] {
+  const { task } = state.record;
+  const layout = taskLayout(state.taskDir);
+  const commit = (sha: string, date?: string) => `${sha.slice(0, 10)}${date ? ` · ${date.slice(0, 10)}` : ''}`;
+  const rows: InfoRow[] = [
+    { id: 'task', label: task.id, description: task.repo, icon: 'package', tooltip: sourceTooltip(state), file: layout.taskFile },
+    { id: 'base', label: 'Base', description: commit(task.baseSha, task.baseDate), tooltip: task.baseSha, icon: 'git-commit' },
+    { id: 'target', label: 'Target', description: commit(task.targetSha, task.targetDate), tooltip: `${task.targetSha}\nIts tests are the yardstick; its code stays outside the workspace.`, icon: 'target' },
+  ];
+  const run = state.lastRun;
+  if (run) {
+    const when = new Date(run.finishedAt).toLocaleTimeString();
+    const secs = (run.durationMs / 1000).toFixed(1);
+    rows.push(
+      run.kind === 'ran'
+        ? { id: 'run', label: 'Last pytest run', description: `exit ${run.exitCode} · ${secs} s · ${when}`, tooltip: run.command, icon: 'beaker', file: currentOutputFile(layout) }
+        : { id: 'run', label: 'pytest did not run', description: run.reason, tooltip: `${run.command}\n\nClick to open pytest's output.`, icon: 'warning', color: 'problemsWarningIcon.foreground', file: currentOutputFile(layout) },
+    );
+  }
+  if (state.counts) {
+    rows.push({ id: 'summary', label: 'summary.jsonl', description: `${state.counts.gap} tests for the Architect`, icon: 'list-flat', file: layout.summaryFile, tooltip: layout.summaryFile });
+  }
+  if (fs.existsSync(layout.requirementFile)) {
+    rows.push({ id: 'requirement', label: 'requirement.xml', icon: 'checklist', file: layout.requirementFile, tooltip: layout.requirementFile });
+  }
+  return rows;
+}
+
+function sourceTooltip(state: TaskState): string {
+  const s = state.record.task.source;
+  return s.kind === 'dataset' ? `From the dataset ${s.datasetDir} (split ${s.split})` : `From ${s.repoPath}: ${s.baseRef} → ${s.targetRef}`;
+}
