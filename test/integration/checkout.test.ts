@@ -123,5 +123,39 @@ suite('Check out a task', function () {
     assert.equal(after.kind, 'ran');
     assert.notEqual(after.finishedAt, before.finishedAt, 'a new pytest run was recorded');
     assert.equal(sweci.nonPassedRows().length, expectedGap);
+
+    // The user fixes one thing: after Refresh that test leaves the tree and the gap drops by one.
+    const init = path.join(layout.codeDir, 'src', 'tinyinventory', '__init__.py');
+    fs.writeFileSync(init, fs.readFileSync(init, 'utf8').replace('__version__ = "0.3.0"', '__version__ = "1.0.0"'));
+    await vscode.commands.executeCommand('sweci.refresh');
+    const ids = sweci.nonPassedRows().map((r) => r.nodeid);
+    assert.ok(!ids.includes('tests/test_package.py::test_version'), 'the fixed test is gone');
+    assert.equal(ids.length, expectedGap - 1);
+    assert.match(sweci.nonPassedDescription() ?? '', new RegExp(`gap ${expectedGap - 1}$`));
+  });
+
+  test('a test file the user changed is put back from the target before the run', async () => {
+    const sweci = await api();
+    const layout = taskLayout(workspaceDir());
+    const testFile = path.join(layout.codeDir, 'tests', 'test_package.py');
+    const original = fs.readFileSync(testFile, 'utf8');
+    fs.writeFileSync(testFile, 'def test_version():\n    assert True\n');
+    await sweci.refresh();
+    assert.equal(fs.readFileSync(testFile, 'utf8'), original, 'tests/ is the target\'s again');
+  });
+
+  test('bad input gives a clear error and writes nothing', async () => {
+    const sweci = await api();
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-it-bad-'));
+    const target = path.join(elsewhere, 'task');
+    await assert.rejects(
+      sweci.checkOutTask({ source: 'git', repoPath: taskLayout(workspaceDir()).codeDir, baseRef: '--upload-pack=x', targetRef: 'HEAD', targetDir: target }),
+      /starts with "-", so git would read it as an option/,
+    );
+    await assert.rejects(
+      sweci.checkOutTask({ source: 'dataset', datasetDir, taskId: 'no-such-task', targetDir: target }),
+      /no-such-task is not in/,
+    );
+    assert.deepEqual(fs.readdirSync(elsewhere), [], 'nothing was written');
   });
 });
