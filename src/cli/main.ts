@@ -26,7 +26,20 @@ options: --python <exe> (python3)  --timeout <seconds> (3600)  --format auto|jso
          --oracle <dir> (where the oracle is kept; default ~/.cache/swe-ci/oracles/<task>)`;
 
 export async function main(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
+  let parsed;
+  try {
+    parsed = parseCommandLine(argv);
+  } catch (err) {
+    // node:util's parseArgs explains the problem; say it plainly and show the usage.
+    console.error(`error: ${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  return run(values, positionals);
+}
+
+function parseCommandLine(argv: string[]) {
+  return parseArgs({
     args: argv,
     allowPositionals: true,
     options: {
@@ -44,6 +57,9 @@ export async function main(argv: string[]): Promise<number> {
       help: { type: 'boolean', short: 'h' },
     },
   });
+}
+
+async function run(values: ReturnType<typeof parseCommandLine>['values'], positionals: string[]): Promise<number> {
   const [command, dirArg] = positionals;
   if (values.help || !command) {
     console.log(USAGE);

@@ -1,0 +1,173 @@
+// checkOutTask end to end in plain node: real git, real pytest, real files.
+import assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { checkOutTask, type CheckOutOptions } from '../../../src/core/checkout/check-out-task';
+import { currentOutputFile, currentReportFile, currentRunFile, loadReport } from '../../../src/core/checkout/report-store';
+import { runCurrentTests } from '../../../src/core/checkout/run-current-tests';
+import { loadTaskState } from '../../../src/core/checkout/task-state';
+import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
+import { readDatasetTasks } from '../../../src/core/task/dataset';
+import { taskFromGitPair } from '../../../src/core/task/git-pair';
+import { UserError } from '../../../src/core/util/errors';
+import { oracleLayout, taskLayout } from '../../../src/core/workspace/layout';
+import { TestRepo } from '../task/git-fixture';
+import { writeZip } from '../task/zip-fixture';
+
+let tmp: string;
+let repo: TestRepo;
+let base: string;
+let target: string;
+let n = 0;
+const fresh = (name: string) => path.join(tmp, `${name}-${++n}`);
+
+const runtime = new LocalRuntime();
+const options = (name: string, extra: Partial<CheckOutOptions> = {}): CheckOutOptions => ({
+  python: 'python3',
+  timeoutMs: 120_000,
+  format: 'junit',
+  taskDir: fresh(name),
+  oracleDir: fresh(`${name}-oracle`),
+  runtime,
+  runTests: true,
+  ...extra,
+});
+
+async function listTree(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (d: string, rel: string): Promise<void> => {
+    for (const e of await fs.readdir(d, { withFileTypes: true })) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      out.push(r);
+      if (e.isDirectory()) await walk(path.join(d, e.name), r);
+    }
+  };
+  await walk(dir, '');
+  return out.sort();
+}
+
+describe('checkOutTask', () => {
+  before(async () => {
+    tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-checkout-')));
+    repo = await TestRepo.create(path.join(tmp, 'lib'));
+    base = await repo.commit('base', {
+      'src/lib/__init__.py': '',
+      'src/lib/core.py': 'def add(a, b):\n    return a - b\n',
+      'tests/test_core.py': 'from lib.core import add\n\ndef test_add():\n    assert add(1, 2) == 3\n',
+    });
+    target = await repo.commit('target', {
+      'src/lib/core.py': 'def add(a, b):\n    return a + b\n\ndef mul(a, b):\n    return a * b\n',
+      'tests/test_core.py':
+        'import pytest\nfrom lib.core import add\n\ndef test_add():\n    assert add(1, 2) == 3\n\n' +
+        'def test_mul():\n    from lib.core import mul\n    assert mul(2, 3) == 6\n\n' +
+        'def test_kept():\n    assert True\n',
+    });
+  });
+  after(async () => {
+    await fs.rm(tmp, { recursive: true, force: true });
+  });
+
+  test('materialises, runs the target and the base, and writes app/non-passed', async () => {
+    const spec = await taskFromGitPair(repo.dir, base, target);
+    const opts = options('ok');
+    const progress: string[] = [];
+    const result = await checkOutTask(spec, { ...opts, onProgress: (m) => progress.push(m) });
+    assert.equal(result.current?.run.kind, 'ran');
+    assert.equal(result.current?.gap, 2);
+    const layout = taskLayout(opts.taskDir);
+    const lines = (await fs.readFile(layout.summaryFile, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { test: string });
+    assert.deepEqual(lines.map((l) => l.test).sort(), ['tests/test_core.py::test_add', 'tests/test_core.py::test_mul']);
+    const oracleReport = await loadReport(oracleLayout(opts.oracleDir).targetReportFile);
+    assert.equal(oracleReport?.summary.passed, 3, 'the oracle report lives in the oracle folder');
+    assert.ok(progress.some((m) => /oracle/.test(m)) && progress.some((m) => /base/.test(m)), progress.join(' | '));
+
+    const state = await loadTaskState(opts.taskDir);
+    assert.deepEqual(state?.counts, { passedNow: 1, passedByTarget: 3, gap: 2 });
+    assert.deepEqual(state?.entries.map((e) => e.kind).sort(), ['failed', 'failed']);
+  });
+
+  test('without runTests (an untrusted window) it materialises and runs nothing', async () => {
+    const spec = await taskFromGitPair(repo.dir, base, target);
+    const opts = options('untrusted', { runTests: false });
+    const result = await checkOutTask(spec, opts);
+    assert.equal(result.current, undefined);
+    const layout = taskLayout(opts.taskDir);
+    await assert.rejects(fs.access(layout.reportsDir), 'no report was written');
+    await assert.rejects(fs.access(layout.summaryFile));
+    await assert.rejects(fs.access(oracleLayout(opts.oracleDir).targetReportFile), 'the target was not run either');
+    const state = await loadTaskState(opts.taskDir);
+    assert.equal(state?.counts, undefined);
+  });
+
+  test('a target whose tests cannot run refuses the task and keeps pytest output', async () => {
+    const brokenTarget = await repo.commit('broken target', { 'tests/test_core.py': 'def test_x(:\n    pass\n' });
+    const spec = await taskFromGitPair(repo.dir, base, brokenTarget);
+    const opts = options('broken');
+    await assert.rejects(checkOutTask(spec, opts), (err: unknown) => {
+      assert.ok(err instanceof UserError);
+      assert.match(err.message, /pytest did not run on the target/);
+      assert.match(err.message, /sweci\.python/);
+      return true;
+    });
+    const output = await fs.readFile(path.join(opts.oracleDir, 'target.pytest-output.txt'), 'utf8');
+    assert.match(output, /SyntaxError|invalid syntax|ERROR/);
+  });
+
+  test('a base run that times out is recorded as "did not run", its output kept, the last report untouched', async () => {
+    const spec = await taskFromGitPair(repo.dir, base, target);
+    const opts = options('timeout');
+    const first = await checkOutTask(spec, opts);
+    const layout = taskLayout(opts.taskDir);
+    const reportBefore = await fs.readFile(currentReportFile(layout), 'utf8');
+    const summaryBefore = await fs.readFile(layout.summaryFile, 'utf8');
+    assert.equal(first.current?.run.kind, 'ran');
+
+    // The code now hangs at import; the next run must be killed by the timeout.
+    await fs.writeFile(path.join(layout.codeDir, 'src/lib/core.py'), 'import time\ntime.sleep(60)\n');
+    const again = await runCurrentTests({ python: 'python3', timeoutMs: 1500, format: 'junit', taskDir: opts.taskDir, record: first.record, runtime });
+    assert.equal(again.run.kind, 'did-not-run');
+    assert.match(again.run.reason ?? '', /did not finish within \d+ s/);
+    assert.equal(again.report, undefined);
+    assert.equal(JSON.parse(await fs.readFile(currentRunFile(layout), 'utf8')).kind, 'did-not-run');
+    assert.equal(await fs.readFile(currentReportFile(layout), 'utf8'), reportBefore, 'the last good report is kept');
+    assert.equal(await fs.readFile(layout.summaryFile, 'utf8'), summaryBefore, 'non-passed is not rewritten');
+    await fs.access(currentOutputFile(layout));
+    const state = await loadTaskState(opts.taskDir);
+    assert.equal(state?.lastRun?.kind, 'did-not-run');
+    assert.equal(state?.counts?.gap, 2, 'the view keeps showing the last report');
+  });
+
+  test('a dataset with a hostile code.zip is refused and nothing lands outside the task folder', async () => {
+    const dataset = fresh('hostile-dataset');
+    const zip = path.join(dataset, 'data', 'evil-1', 'code.zip');
+    await fs.mkdir(path.dirname(zip), { recursive: true });
+    await fs.mkdir(path.join(dataset, 'metadata'));
+    await fs.writeFile(
+      path.join(dataset, 'metadata', 'default.csv'),
+      `task_id,current_sha,target_sha,test_gap\nevil-1,${base},${target},2\n`,
+    );
+    const cases: { name: string; entries: Parameters<typeof writeZip>[1]; pattern: RegExp }[] = [
+      { name: 'dotdot', entries: [{ name: 'repo/.git/HEAD', data: 'x' }, { name: '../../../escaped.txt', data: 'pwned' }], pattern: /unsafe entry/ },
+      { name: 'absolute', entries: [{ name: '/tmp/sweci-abs-escape.txt', data: 'pwned' }], pattern: /absolute path/ },
+      { name: 'symlink', entries: [{ name: 'repo/link', symlink: '../../../../..' }, { name: 'repo/link/escaped.txt', data: 'pwned' }], pattern: /unsafe entry/ },
+    ];
+    for (const c of cases) {
+      writeZip(zip, c.entries);
+      const spec = (await readDatasetTasks(dataset, 'default'))[0];
+      const opts = options(`hostile-${c.name}`);
+      const before = await listTree(tmp);
+      await assert.rejects(checkOutTask(spec, opts), (err: unknown) => {
+        assert.ok(err instanceof UserError, String(err));
+        assert.match(err.message, c.pattern);
+        return true;
+      });
+      const afterTree = (await listTree(tmp)).filter((p) => !p.startsWith(path.relative(tmp, opts.oracleDir)) && !p.startsWith(path.relative(tmp, opts.taskDir)));
+      assert.deepEqual(afterTree, before, `${c.name}: nothing new outside the task and oracle folders`);
+      await assert.rejects(fs.access('/tmp/sweci-abs-escape.txt'));
+      const leftovers = await listTree(opts.taskDir).catch(() => []);
+      assert.deepEqual(leftovers, [], `${c.name}: the task folder holds nothing`);
+    }
+  });
+});

@@ -1,0 +1,67 @@
+// The headless CLI as a user runs it: a real process, real git, real pytest.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { TestRepo } from '../task/git-fixture';
+
+const cli = path.resolve(__dirname, '../../../src/cli/main.js');
+let tmp: string;
+let repo: TestRepo;
+
+function sweci(...args: string[]) {
+  const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', env: { ...process.env, XDG_CACHE_HOME: path.join(tmp, 'cache') } });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+describe('sweci CLI', () => {
+  before(async () => {
+    tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-cli-')));
+    repo = await TestRepo.create(path.join(tmp, 'lib'));
+    await repo.commit('base', {
+      'src/lib/__init__.py': '',
+      'src/lib/core.py': 'def add(a, b):\n    return a - b\n',
+      'tests/test_core.py': 'from lib.core import add\n\ndef test_add():\n    assert add(1, 2) == 3\n',
+    });
+    await repo.commit('target', { 'src/lib/core.py': 'def add(a, b):\n    return a + b\n' });
+  });
+  after(async () => {
+    await fs.rm(tmp, { recursive: true, force: true });
+  });
+
+  test('checkout, status and test on a local git pair', () => {
+    const into = path.join(tmp, 'task');
+    const co = sweci('checkout', '--repo', repo.dir, '--base', 'HEAD~1', '--target', 'HEAD', '--into', into, '--format', 'junit');
+    assert.equal(co.code, 0, co.err);
+    assert.match(co.out, /pytest ran: gap 1/);
+    const st = sweci('status', into);
+    assert.equal(st.code, 0, st.err);
+    assert.match(st.out, /0 \/ 1 passed · gap 1/);
+    assert.match(st.out, /failed\s+tests\/test_core\.py::test_add/);
+    const t = sweci('test', into, '--format', 'junit');
+    assert.equal(t.code, 0, t.err);
+    assert.match(t.out, /gap 1/);
+    // The oracle went to the cache, not the task folder.
+    assert.ok(spawnSync('ls', [path.join(tmp, 'cache', 'swe-ci', 'oracles', 'task')]).status === 0);
+  });
+
+  test('bad input: a clear message and exit code 1, nothing written', async () => {
+    const into = path.join(tmp, 'never');
+    const r = sweci('checkout', '--repo', repo.dir, '--base=--upload-pack=x', '--target', 'HEAD', '--into', into);
+    assert.equal(r.code, 1);
+    assert.match(r.err, /^error: .*starts with "-"/m);
+    const ambiguous = sweci('checkout', '--repo', repo.dir, '--base', '--upload-pack=x', '--into', into);
+    assert.equal(ambiguous.code, 2, 'a malformed command line is a usage error');
+    assert.match(ambiguous.err, /^error: .*--base/m);
+    assert.doesNotMatch(ambiguous.err, /TypeError|\n\s+at /, 'no stack trace');
+    await assert.rejects(fs.access(into));
+    const notTask = sweci('test', tmp);
+    assert.equal(notTask.code, 1);
+    assert.match(notTask.err, /is not a SWE-CI task folder/);
+    const usage = sweci();
+    assert.equal(usage.code, 2);
+    assert.match(usage.out, /usage:/);
+  });
+});
