@@ -47,7 +47,12 @@ async function main(): Promise<number> {
       console.error(`✘ ${s.name}: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
     }
   }
-  console.log(failed ? `e2e: ${failed} failed` : 'e2e: all passed');
+  const ran = scenarios.filter((x) => !only || x.name === only).length;
+  if (ran === 0) {
+    console.error(`e2e: no scenario is named "${only}"`);
+    return 1;
+  }
+  console.log(`e2e: ${ran - failed} passed, ${failed} failed`);
   return failed ? 1 : 0;
 }
 
