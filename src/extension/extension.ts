@@ -22,7 +22,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SweciA
   const updateView = () => {
     view.description = tree.describe();
     const run = controller.current?.lastRun;
-    view.message = run?.kind === 'did-not-run' ? `pytest did not run: ${run.reason}. Showing the previous report.` : undefined;
+    view.message = run?.kind === 'did-not-run' ? `${run.reason} Showing the previous report.` : undefined;
   };
   context.subscriptions.push(
     log(),

@@ -101,7 +101,7 @@ export class TaskController implements vscode.Disposable {
 
   private reportDidNotRun(taskDir: string, reason: string): void {
     const outputFile = currentOutputFile(taskLayout(taskDir));
-    const message = `pytest did not run: ${reason}. The previous report is kept; pytest's output is in ${path.basename(outputFile)}.`;
+    const message = `${reason} The previous report is kept; pytest's output is in ${path.basename(outputFile)}.`;
     log().warn(`${message} (${outputFile})`);
     void vscode.window.showWarningMessage(message, 'Show pytest Output').then((choice) => {
       if (choice) void vscode.window.showTextDocument(vscode.Uri.file(outputFile));

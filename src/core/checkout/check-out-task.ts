@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { runPytest } from '../pytest/run-pytest';
 import type { Runtime } from '../runtime/runtime';
 import type { TaskSpec } from '../task/task-spec';
-import { UserError } from '../util/errors';
+import { AbortError, UserError } from '../util/errors';
 import { writeFileAtomic } from '../util/fs-atomic';
 import { oracleLayout, type TaskRecord } from '../workspace/layout';
 import { materializeTask } from '../workspace/materialize';
@@ -74,13 +74,13 @@ async function ensureTargetReport(
     signal: opts.signal,
     onOutput: opts.onOutput,
   });
+  if (outcome.kind === 'did-not-run' && outcome.cancelled) throw new AbortError();
   const outputFile = path.join(oracle.root, 'target.pytest-output.txt');
   await fs.mkdir(oracle.root, { recursive: true });
   await writeFileAtomic(outputFile, outcome.output);
   if (outcome.kind === 'did-not-run') {
-    if (outcome.cancelled) throw new UserError('Checkout cancelled while the target\'s tests ran.');
     throw new UserError(
-      `pytest did not run on the target (${outcome.reason}). The task cannot be initialised: ` +
+      `pytest did not run on the target: ${outcome.reason} The task cannot be initialised: ` +
         `check the Python interpreter setting (sweci.python = ${opts.python}) has the packages the project needs. ` +
         `pytest's output is in ${outputFile}.`,
     );

@@ -6,6 +6,7 @@ import { writeNonPassed } from '../gap/write-non-passed';
 import { runPytest, type PytestFormat } from '../pytest/run-pytest';
 import type { TestReport } from '../pytest/test-report';
 import type { Runtime } from '../runtime/runtime';
+import { AbortError } from '../util/errors';
 import { writeFileAtomic } from '../util/fs-atomic';
 import { oracleLayout, taskLayout, type TaskRecord } from '../workspace/layout';
 import { restoreTargetTests } from '../workspace/materialize';
@@ -65,6 +66,8 @@ export async function runCurrentTests(opts: RunCurrentTestsOptions): Promise<Run
     signal: opts.signal,
     onOutput: opts.onOutput && ((chunk) => opts.onOutput!(chunk)),
   });
+  // A cancelled run says nothing about the code: keep the previous run's record and files.
+  if (outcome.kind === 'did-not-run' && outcome.cancelled) throw new AbortError();
   await writeFileAtomic(currentOutputFile(layout), outcome.output);
 
   const run: LastRunRecord = {

@@ -179,7 +179,7 @@ export class CheckOutTaskCommand {
     }
     const run = result.current?.run;
     if (run?.kind === 'did-not-run') {
-      void vscode.window.showWarningMessage(`Checked out ${spec.id}, but pytest did not run on the base: ${run.reason}.`);
+      void vscode.window.showWarningMessage(`Checked out ${spec.id}, but pytest did not run on the base. ${run.reason}`);
     } else {
       log().info(`Checked out ${spec.id}: gap ${result.current?.gap}`);
     }

@@ -107,7 +107,7 @@ describe('checkOutTask', () => {
     const opts = options('broken');
     await assert.rejects(checkOutTask(spec, opts), (err: unknown) => {
       assert.ok(err instanceof UserError);
-      assert.match(err.message, /pytest did not run on the target/);
+      assert.match(err.message, /pytest did not run on the target: pytest exited with code 2/);
       assert.match(err.message, /sweci\.python/);
       return true;
     });
@@ -137,6 +137,26 @@ describe('checkOutTask', () => {
     const state = await loadTaskState(opts.taskDir);
     assert.equal(state?.lastRun?.kind, 'did-not-run');
     assert.equal(state?.counts?.gap, 2, 'the view keeps showing the last report');
+  });
+
+  test('cancelling a run kills pytest and records nothing: the previous run stays', async () => {
+    const spec = await taskFromGitPair(repo.dir, base, target);
+    const opts = options('cancel');
+    const first = await checkOutTask(spec, opts);
+    const layout = taskLayout(opts.taskDir);
+    const runBefore = await fs.readFile(currentRunFile(layout), 'utf8');
+    const outputBefore = await fs.readFile(currentOutputFile(layout), 'utf8');
+    await fs.writeFile(path.join(layout.codeDir, 'src/lib/core.py'), 'import time\ntime.sleep(60)\n');
+    const abort = new AbortController();
+    setTimeout(() => abort.abort(), 1000);
+    const started = Date.now();
+    await assert.rejects(
+      runCurrentTests({ python: 'python3', timeoutMs: 60_000, format: 'junit', taskDir: opts.taskDir, record: first.record, runtime, signal: abort.signal }),
+      (err: unknown) => err instanceof Error && err.name === 'AbortError',
+    );
+    assert.ok(Date.now() - started < 15_000, 'the sleeping pytest was killed, not waited for');
+    assert.equal(await fs.readFile(currentRunFile(layout), 'utf8'), runBefore);
+    assert.equal(await fs.readFile(currentOutputFile(layout), 'utf8'), outputBefore);
   });
 
   test('a dataset with a hostile code.zip is refused and nothing lands outside the task folder', async () => {
