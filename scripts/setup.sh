@@ -142,6 +142,9 @@ else
   # Build native modules against Node 24's headers (no header download) and run
   # the install scripts with Node 24, which code-server checks for.
   (
+    # Under `npm run …` the outer npm exports npm_config_* (user_agent names Node 20, and
+    # code-server's postinstall reads its Node version from there): start from a clean slate.
+    while IFS= read -r var; do unset "$var"; done < <(compgen -e | grep -E '^npm_(config|package|lifecycle)_' || true)
     export PATH="$NODE24_HOME/bin:$PATH"
     export npm_config_nodedir="$NODE24_HOME"
     quiet npm install --prefix "$CS_PREFIX" --no-save --no-package-lock "code-server@$CODE_SERVER_VERSION"
