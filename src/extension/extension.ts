@@ -50,6 +50,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SweciA
     checkOutTask: (args) => checkout.run(args),
     refresh: () => controller.runTests(),
     nonPassedDescription: () => view.description,
+    nonPassedMessage: () => view.message,
     taskState: () => controller.current,
     nonPassedRows: () =>
       tree.flatten().map(({ file, item, entry }): NonPassedTreeRow => ({

@@ -24,5 +24,7 @@ export interface SweciApi {
   nonPassedRows(): NonPassedTreeRow[];
   /** The view's description (passed now / passed by target · gap). */
   nonPassedDescription(): string | undefined;
+  /** The message shown above the tree (e.g. when pytest did not run). */
+  nonPassedMessage(): string | undefined;
   taskState(): TaskState | undefined;
 }

@@ -144,6 +144,29 @@ suite('Check out a task', function () {
     assert.equal(fs.readFileSync(testFile, 'utf8'), original, 'tests/ is the target\'s again');
   });
 
+  test('when pytest cannot run, the view says so and keeps the last report', async () => {
+    const sweci = await api();
+    const layout = taskLayout(workspaceDir());
+    const init = path.join(layout.codeDir, 'src', 'tinyinventory', '__init__.py');
+    const good = fs.readFileSync(init, 'utf8');
+    const rowsBefore = sweci.nonPassedRows().map((r) => r.nodeid);
+    try {
+      fs.writeFileSync(init, 'def broken(:\n');
+      await sweci.refresh();
+      const state = sweci.taskState();
+      assert.equal(state?.lastRun?.kind, 'did-not-run');
+      assert.match(sweci.nonPassedMessage() ?? '', /pytest exited with code [2-5] \(.*\); see its output\. Showing the previous report\./);
+      assert.deepEqual(sweci.nonPassedRows().map((r) => r.nodeid), rowsBefore, 'the last report stays on screen');
+      const output = fs.readFileSync(path.join(layout.reportsDir, 'current.pytest-output.txt'), 'utf8');
+      assert.match(output, /SyntaxError/, "pytest's output is kept");
+    } finally {
+      fs.writeFileSync(init, good);
+    }
+    await sweci.refresh();
+    assert.equal(sweci.taskState()?.lastRun?.kind, 'ran');
+    assert.equal(sweci.nonPassedMessage(), undefined);
+  });
+
   test('bad input gives a clear error and writes nothing', async () => {
     const sweci = await api();
     const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-it-bad-'));
