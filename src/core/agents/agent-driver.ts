@@ -1,0 +1,69 @@
+// One interface for every way a role gets played: a CLI agent preset, a custom command,
+// or a human. The loop only ever talks to this.
+
+export type AgentRole = 'architect' | 'programmer';
+
+export const AGENT_PRESETS = ['claude-code', 'codex', 'gemini', 'qwen', 'opencode', 'iflow', 'aider'] as const;
+export type AgentPresetId = (typeof AGENT_PRESETS)[number];
+
+interface AgentSettingsBase {
+  /** Model name handed to the agent (its --model flag or equivalent); empty: the agent's default. */
+  model?: string;
+  /** Extra arguments appended to the agent's command line. */
+  extraArgs?: string[];
+  /** Extra environment for the agent (API keys come from secret storage, not from here). */
+  env?: Record<string, string>;
+  /** Per attempt; default 3600 s. */
+  timeoutSec?: number;
+  /** Attempts before the step fails; default 10. */
+  maxTries?: number;
+  /** A file holding our own prompt template for this role, replacing the built-in one. */
+  promptTemplateFile?: string;
+}
+
+export type AgentSettings =
+  | (AgentSettingsBase & { kind: 'preset'; preset: AgentPresetId })
+  /** `command` is an argv template: words split like a shell would, no shell runs it. Placeholders: {promptFile} {model} {cwd} {role}. */
+  | (AgentSettingsBase & { kind: 'custom'; command: string; promptVia?: 'stdin' | 'file' })
+  | { kind: 'human' };
+
+/** Token usage and cost, when the agent reports them. */
+export interface AgentUsage {
+  inputTokens?: number;
+  outputTokens?: number;
+  costUsd?: number;
+}
+
+export interface AgentRunRequest {
+  role: AgentRole;
+  /** The prompt, already rendered with this run's real paths. */
+  prompt: string;
+  /** Where the prompt was written (agents that take a file read it here). */
+  promptFile: string;
+  /** The agent's working directory: the task's app/ folder (code/ below it). */
+  cwd: string;
+  /** Environment added for the agent: settings env + secrets. Never logged. */
+  env: Record<string, string>;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Live output for the output channel. */
+  onOutput?: (chunk: string, stream: 'stdout' | 'stderr') => void;
+  /** The full stdout+stderr of this attempt is written here. */
+  logFile: string;
+}
+
+export interface AgentRunResult {
+  exitCode: number | null;
+  timedOut: boolean;
+  cancelled: boolean;
+  durationMs: number;
+  usage?: AgentUsage;
+  /** The command line that ran (secrets never appear in it). */
+  command: string;
+  logFile: string;
+}
+
+export interface AgentDriver {
+  readonly label: string;
+  run(req: AgentRunRequest): Promise<AgentRunResult>;
+}
