@@ -1,0 +1,25 @@
+// A problem found in a requirement document, with a position a language server can show.
+
+export type DiagnosticSeverity = 'error' | 'warning';
+
+export type DiagnosticCode =
+  | 'missing-file'
+  | 'empty'
+  | 'not-well-formed'
+  | 'markdown-fence'
+  | 'no-items'
+  | 'too-many-items'
+  | 'root-is-item'
+  | 'missing-field'
+  | 'empty-field'
+  | 'duplicate-field';
+
+export interface Diagnostic {
+  message: string;
+  /** 1-based. */
+  line: number;
+  /** 1-based. */
+  column: number;
+  severity: DiagnosticSeverity;
+  code: DiagnosticCode;
+}

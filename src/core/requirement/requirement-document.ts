@@ -1,0 +1,227 @@
+// Parse and validate requirement.xml (DESIGN §1, §2): one XML document holding 1–5
+// requirements, each with location, description, contract and acceptance. Agents write
+// varied shapes, so any root is accepted and items are found by the fields they hold.
+// Positions are kept for the language server.
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import type { Diagnostic, DiagnosticCode } from './diagnostic';
+import { LineIndex } from './positions';
+
+export const REQUIREMENT_FIELDS = ['location', 'description', 'contract', 'acceptance'] as const;
+export type RequirementFieldName = (typeof REQUIREMENT_FIELDS)[number];
+
+/** The protocol's upper bound; more is a warning, not an error. */
+export const MAX_REQUIREMENTS = 5;
+
+export interface RequirementField {
+  /** Text content (descendant text joined), trimmed. */
+  text: string;
+  /** Where the field's start tag begins, 1-based. */
+  line: number;
+  column: number;
+}
+
+export interface RequirementItem {
+  /** 1-based position among the items. */
+  index: number;
+  /** The element's name as written, e.g. `requirement`, `item`, `change`. */
+  tag: string;
+  /** Where the item's start tag begins, 1-based. */
+  line: number;
+  column: number;
+  /** Where the item's end tag ends, 1-based. */
+  endLine: number;
+  endColumn: number;
+  attributes: Record<string, string>;
+  fields: Partial<Record<RequirementFieldName, RequirementField>>;
+}
+
+export type RequirementParseResult =
+  | { ok: true; rootTag: string; items: RequirementItem[]; warnings: Diagnostic[] }
+  | { ok: false; errors: Diagnostic[] };
+
+// fast-xml-parser's ordered output: one key naming the element, ':@' for attributes.
+type OrderedNode = Record<string, unknown>;
+const META = XMLParser.getMetaDataSymbol() as unknown as string;
+
+interface Element {
+  name: string;
+  children: OrderedNode[];
+  attributes: Record<string, string>;
+  start: number;
+  end: number;
+}
+
+export function parseRequirementDocument(input: string): RequirementParseResult {
+  const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
+  const lines = new LineIndex(text);
+  const diag = (code: DiagnosticCode, severity: Diagnostic['severity'], message: string, offset: number): Diagnostic => ({
+    message,
+    ...lines.at(offset),
+    severity,
+    code,
+  });
+
+  if (text.trim() === '') {
+    return { ok: false, errors: [{ message: 'requirement.xml is empty: it must hold one XML document with 1 to 5 requirements.', line: 1, column: 1, severity: 'error', code: 'empty' }] };
+  }
+  const fence = /^\s*```/.exec(text);
+  if (fence) {
+    return {
+      ok: false,
+      errors: [diag('markdown-fence', 'error', 'requirement.xml is wrapped in a Markdown code fence (```): write the bare XML document.', fence[0].length - 3)],
+    };
+  }
+  const valid = XMLValidator.validate(text, { allowBooleanAttributes: true });
+  if (valid !== true) {
+    const { msg, line, col } = valid.err;
+    return { ok: false, errors: [{ message: `Not well-formed XML: ${msg}`, line: line || 1, column: col || 1, severity: 'error', code: 'not-well-formed' }] };
+  }
+
+  let root: Element | undefined;
+  try {
+    root = rootElement(parser().parse(text) as OrderedNode[]);
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return { ok: false, errors: [{ message: `Not well-formed XML: ${message}`, line: 1, column: 1, severity: 'error', code: 'not-well-formed' }] };
+  }
+  if (!root) {
+    return { ok: false, errors: [{ message: 'requirement.xml has no root element.', line: 1, column: 1, severity: 'error', code: 'no-items' }] };
+  }
+
+  const warnings: Diagnostic[] = [];
+  let holder = root;
+  let itemElements = elementChildren(holder).filter(hasAnyField);
+  // A wrapper (<document><requirements>…) holds the items one level down.
+  while (itemElements.length === 0 && !hasAnyField(holder) && elementChildren(holder).length === 1) {
+    holder = elementChildren(holder)[0];
+    itemElements = elementChildren(holder).filter(hasAnyField);
+  }
+  if (itemElements.length === 0 && hasAnyField(holder)) {
+    warnings.push(
+      diag('root-is-item', 'warning', `<${holder.name}> holds the fields itself; it is read as a single requirement. Put each requirement in its own element under the root.`, holder.start),
+    );
+    itemElements = [holder];
+  }
+  if (itemElements.length === 0) {
+    return {
+      ok: false,
+      errors: [
+        diag(
+          'no-items',
+          'error',
+          `No requirement found under <${root.name}>: each requirement is an element holding <location>, <description>, <contract> and <acceptance>.`,
+          root.start,
+        ),
+      ],
+    };
+  }
+  if (itemElements.length > MAX_REQUIREMENTS) {
+    warnings.push(
+      diag(
+        'too-many-items',
+        'warning',
+        `${itemElements.length} requirements: the protocol allows at most ${MAX_REQUIREMENTS} per iteration.`,
+        itemElements[MAX_REQUIREMENTS].start,
+      ),
+    );
+  }
+
+  const items = itemElements.map((el, i): RequirementItem => {
+    const fields: RequirementItem['fields'] = {};
+    for (const child of elementChildren(el)) {
+      const name = fieldName(child.name);
+      if (!name) continue;
+      if (fields[name]) {
+        warnings.push(diag('duplicate-field', 'warning', `Requirement ${i + 1} has more than one <${name}>; only the first is used.`, child.start));
+        continue;
+      }
+      const fieldText = textOf(child.children).trim();
+      fields[name] = { text: fieldText, ...lines.at(child.start) };
+      if (fieldText === '') warnings.push(diag('empty-field', 'warning', `Requirement ${i + 1}: <${name}> is empty.`, child.start));
+    }
+    const missing = REQUIREMENT_FIELDS.filter((f) => !fields[f]);
+    if (missing.length > 0) {
+      const names = missing.map((m) => `<${m}>`).join(', ');
+      warnings.push(diag('missing-field', 'warning', `Requirement ${i + 1} (<${el.name}>) has no ${names}.`, el.start));
+    }
+    const start = lines.at(el.start);
+    const end = lines.at(Math.max(el.start, el.end - 1));
+    return {
+      index: i + 1,
+      tag: el.name,
+      line: start.line,
+      column: start.column,
+      endLine: end.line,
+      endColumn: end.column + 1,
+      attributes: el.attributes,
+      fields,
+    };
+  });
+  return { ok: true, rootTag: root.name, items, warnings };
+}
+
+function parser(): XMLParser {
+  return new XMLParser({
+    preserveOrder: true,
+    captureMetaData: true,
+    ignoreAttributes: false,
+    attributeNamePrefix: '',
+    allowBooleanAttributes: true,
+    parseTagValue: false,
+    parseAttributeValue: false,
+    trimValues: false,
+    ignoreDeclaration: true,
+    ignorePiTags: true,
+  });
+}
+
+function fieldName(tag: string): RequirementFieldName | undefined {
+  const lower = tag.toLowerCase();
+  return (REQUIREMENT_FIELDS as readonly string[]).includes(lower) ? (lower as RequirementFieldName) : undefined;
+}
+
+function hasAnyField(el: Element): boolean {
+  return elementChildren(el).some((c) => fieldName(c.name) !== undefined);
+}
+
+function toElement(node: OrderedNode): Element | undefined {
+  const name = Object.keys(node).find((k) => k !== ':@' && k !== '#text' && !k.startsWith('?'));
+  if (!name) return undefined;
+  const children = Array.isArray(node[name]) ? (node[name] as OrderedNode[]) : [];
+  const attrs = (node[':@'] ?? {}) as Record<string, unknown>;
+  const attributes: Record<string, string> = {};
+  for (const [k, v] of Object.entries(attrs)) attributes[k] = String(v);
+  const meta = (node as Record<string, unknown>)[META] as { startIndex?: number; endIndex?: number } | undefined;
+  const start = meta?.startIndex ?? 0;
+  return { name, children, attributes, start, end: meta?.endIndex ?? start };
+}
+
+function elementChildren(el: Element): Element[] {
+  const out: Element[] = [];
+  for (const c of el.children) {
+    const e = toElement(c);
+    if (e) out.push(e);
+  }
+  return out;
+}
+
+function rootElement(doc: OrderedNode[]): Element | undefined {
+  for (const node of doc) {
+    const e = toElement(node);
+    if (e) return e;
+  }
+  return undefined;
+}
+
+/** All descendant text in document order (markup inside a field, e.g. <code>, keeps its text). */
+function textOf(children: OrderedNode[]): string {
+  let out = '';
+  for (const c of children) {
+    if ('#text' in c) out += String(c['#text']);
+    else {
+      const e = toElement(c);
+      if (e) out += textOf(e.children);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,148 @@
+// requirement.xml parsing: the shapes agents write, and the mistakes they make.
+import assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { describe, test } from 'node:test';
+import { readRequirementFile } from '../../../src/core/requirement/read-requirement';
+import { parseRequirementDocument, type RequirementParseResult } from '../../../src/core/requirement/requirement-document';
+
+const item = (tag: string, n: number, extra = ''): string =>
+  `  <${tag} id="${n}">\n` +
+  `    <location>src/pkg/mod${n}.py: class Thing</location>\n` +
+  `    <description>Thing ${n} is missing.</description>\n` +
+  `    <contract>Thing ${n} exists.</contract>\n` +
+  `    <acceptance>tests/test_mod${n}.py passes.</acceptance>${extra}\n` +
+  `  </${tag}>\n`;
+
+function ok(r: RequirementParseResult): Extract<RequirementParseResult, { ok: true }> {
+  assert.ok(r.ok, `expected ok, got ${JSON.stringify(r)}`);
+  return r;
+}
+function bad(r: RequirementParseResult): Extract<RequirementParseResult, { ok: false }> {
+  assert.ok(!r.ok, `expected errors, got ${JSON.stringify(r)}`);
+  return r;
+}
+
+describe('parseRequirementDocument', () => {
+  test('a well-formed document: items, field text, positions, attributes', () => {
+    const doc = `<?xml version="1.0" encoding="UTF-8"?>\n<requirements>\n${item('requirement', 1)}${item('requirement', 2)}</requirements>\n`;
+    const r = ok(parseRequirementDocument(doc));
+    assert.equal(r.rootTag, 'requirements');
+    assert.equal(r.items.length, 2);
+    assert.deepEqual(r.warnings, []);
+    const [a, b] = r.items;
+    assert.equal(a.index, 1);
+    assert.equal(a.tag, 'requirement');
+    assert.equal(a.line, 3);
+    assert.equal(a.column, 3);
+    assert.equal(a.endLine, 8);
+    assert.deepEqual(a.attributes, { id: '1' });
+    assert.deepEqual(a.fields.location, { text: 'src/pkg/mod1.py: class Thing', line: 4, column: 5 });
+    assert.equal(a.fields.acceptance?.text, 'tests/test_mod1.py passes.');
+    assert.equal(b.line, 9);
+    assert.equal(b.fields.contract?.line, 12);
+  });
+
+  test('any root and item names; fields matched case-insensitively', () => {
+    const doc = `<plan>\n<change><Location>a.py</Location><DESCRIPTION>d</DESCRIPTION><contract>c</contract><acceptance>t</acceptance></change>\n<notes>free text</notes>\n</plan>`;
+    const r = ok(parseRequirementDocument(doc));
+    assert.equal(r.items.length, 1, 'elements without fields (notes) are not items');
+    assert.equal(r.items[0].tag, 'change');
+    assert.equal(r.items[0].fields.location?.text, 'a.py');
+    assert.equal(r.items[0].fields.description?.text, 'd');
+  });
+
+  test('markup, entities and CDATA inside a field keep their text', () => {
+    const doc = `<r><item><location>a.py</location><description>x &amp; <code>f()</code> &lt;= y</description><contract><![CDATA[returns <None>]]></contract><acceptance>ok</acceptance></item></r>`;
+    const r = ok(parseRequirementDocument(doc));
+    assert.equal(r.items[0].fields.description?.text, 'x & f() <= y');
+    assert.equal(r.items[0].fields.contract?.text, 'returns <None>');
+  });
+
+  test('CRLF line endings and a BOM give the same positions', () => {
+    const doc = '\ufeff<requirements>\r\n' + item('requirement', 1).replace(/\n/g, '\r\n') + '</requirements>\r\n';
+    const r = ok(parseRequirementDocument(doc));
+    assert.equal(r.items[0].line, 2);
+    assert.equal(r.items[0].fields.description?.line, 4);
+    assert.equal(r.items[0].fields.description?.column, 5);
+  });
+
+  test('a wrapper element around the items is looked through', () => {
+    const doc = `<document>\n<requirements>\n${item('requirement', 1)}</requirements>\n</document>`;
+    const r = ok(parseRequirementDocument(doc));
+    assert.equal(r.rootTag, 'document');
+    assert.equal(r.items.length, 1);
+  });
+
+  test('a root holding the fields itself is one requirement, with a warning', () => {
+    const doc = `<requirement><location>a</location><description>b</description><contract>c</contract><acceptance>d</acceptance></requirement>`;
+    const r = ok(parseRequirementDocument(doc));
+    assert.equal(r.items.length, 1);
+    assert.deepEqual(r.warnings.map((w) => w.code), ['root-is-item']);
+  });
+
+  test('warnings: more than five items, a missing field, an empty field, a duplicate field', () => {
+    const items = [1, 2, 3, 4, 5].map((n) => item('item', n)).join('');
+    const sixth = `  <item>\n    <location>x.py</location>\n    <description>  </description>\n    <contract>c</contract>\n    <contract>again</contract>\n  </item>\n`;
+    const r = ok(parseRequirementDocument(`<reqs>\n${items}${sixth}</reqs>`));
+    assert.equal(r.items.length, 6);
+    const byCode = new Map(r.warnings.map((w) => [w.code, w]));
+    assert.deepEqual([...byCode.keys()].sort(), ['duplicate-field', 'empty-field', 'missing-field', 'too-many-items']);
+    for (const w of r.warnings) assert.equal(w.severity, 'warning');
+    assert.equal(byCode.get('too-many-items')?.line, 32, 'points at the sixth item');
+    assert.match(byCode.get('missing-field')?.message ?? '', /Requirement 6 .*<acceptance>/);
+    assert.equal(byCode.get('empty-field')?.line, 34);
+    assert.equal(byCode.get('duplicate-field')?.line, 36);
+    assert.equal(r.items[5].fields.contract?.text, 'c', 'the first of duplicates is kept');
+    assert.equal(r.items[5].fields.acceptance, undefined);
+  });
+
+  test('errors: empty file, whitespace only', () => {
+    for (const text of ['', '  \n\t\n']) {
+      const r = bad(parseRequirementDocument(text));
+      assert.equal(r.errors[0].code, 'empty');
+      assert.equal(r.errors[0].severity, 'error');
+    }
+  });
+
+  test('errors: not well-formed, with the line and column of the problem', () => {
+    const r = bad(parseRequirementDocument('<requirements>\n  <requirement>\n    <location>a</location>\n  </requirements>\n'));
+    assert.equal(r.errors[0].code, 'not-well-formed');
+    assert.equal(r.errors[0].line, 4);
+    assert.ok(r.errors[0].column > 1);
+    assert.match(r.errors[0].message, /^Not well-formed XML: .*requirement/);
+  });
+
+  test('errors: plain text, two roots, a Markdown fence', () => {
+    assert.equal(bad(parseRequirementDocument('Here are the requirements.')).errors[0].code, 'not-well-formed');
+    assert.equal(bad(parseRequirementDocument('<a></a>\n<b></b>')).errors[0].code, 'not-well-formed');
+    const fenced = bad(parseRequirementDocument('```xml\n<requirements></requirements>\n```\n'));
+    assert.equal(fenced.errors[0].code, 'markdown-fence');
+    assert.match(fenced.errors[0].message, /code fence/);
+  });
+
+  test('errors: no requirement items', () => {
+    for (const doc of ['<requirements/>', '<requirements>\n  <note>nothing to do</note>\n  <note>really</note>\n</requirements>']) {
+      const r = bad(parseRequirementDocument(doc));
+      assert.equal(r.errors[0].code, 'no-items');
+      assert.equal(r.errors[0].line, 1);
+      assert.match(r.errors[0].message, /<requirements>/);
+    }
+  });
+});
+
+describe('readRequirementFile', () => {
+  test('a missing file is a diagnostic; a present one is parsed', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-req-'));
+    try {
+      const file = path.join(dir, 'requirement.xml');
+      const missing = bad(await readRequirementFile(file));
+      assert.equal(missing.errors[0].code, 'missing-file');
+      await fs.writeFile(file, `<r>${item('requirement', 1)}</r>`);
+      assert.equal(ok(await readRequirementFile(file)).items.length, 1);
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+});
