@@ -22,9 +22,20 @@ interface AgentSettingsBase {
 }
 
 export type AgentSettings =
-  | (AgentSettingsBase & { kind: 'preset'; preset: AgentPresetId })
+  | (AgentSettingsBase & {
+      kind: 'preset';
+      preset: AgentPresetId;
+      /** The agent's executable (a name on PATH or a path); default the preset's, e.g. `claude`. */
+      executable?: string;
+    })
   /** `command` is an argv template: words split like a shell would, no shell runs it. Placeholders: {promptFile} {model} {cwd} {role}. */
-  | (AgentSettingsBase & { kind: 'custom'; command: string; promptVia?: 'stdin' | 'file' })
+  | (AgentSettingsBase & {
+      kind: 'custom';
+      command: string;
+      promptVia?: 'stdin' | 'file';
+      /** Which agent's output format to read usage from; default 'auto' (try each). */
+      usageFormat?: 'auto' | 'none' | 'claude-code' | 'codex' | 'gemini' | 'qwen' | 'opencode' | 'iflow' | 'aider';
+    })
   | { kind: 'human' };
 
 /** Token usage and cost, when the agent reports them. */

@@ -1,0 +1,236 @@
+// Runs a CLI agent (a preset or the user's own command) for one attempt: writes the prompt
+// file, runs the argv through the Runtime (no shell; the whole tree is killed on timeout or
+// cancel), streams and logs the output, and reads token usage from it.
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import type { Runtime, RunResult } from '../runtime/runtime';
+import { SpawnError } from '../runtime/spawn-error';
+import { UserError } from '../util/errors';
+import type { AgentCommand, CommandContext } from './agent-command';
+import type { AgentDriver, AgentRunRequest, AgentRunResult, AgentSettings, AgentUsage } from './agent-driver';
+import { formatCommandLine, quoteWord } from './argv-tokenizer';
+import { buildCustomCommand } from './custom-command';
+import { buildPresetCommand, PRESET_INFO } from './presets';
+import { Redactor, StreamRedactor } from './redact';
+import { parseUsage } from './usage/parse-usage';
+
+export type CliAgentSettings = Exclude<AgentSettings, { kind: 'human' }>;
+
+export class CliAgentDriver implements AgentDriver {
+  readonly label: string;
+
+  constructor(
+    private readonly settings: CliAgentSettings,
+    private readonly runtime: Runtime,
+  ) {
+    this.label = settings.kind === 'preset' ? PRESET_INFO[settings.preset].label : `Custom command (${firstWord(settings.command)})`;
+  }
+
+  /** The argv for one attempt (exposed so the UI can show what will run). */
+  buildCommand(ctx: CommandContext): AgentCommand {
+    const s = this.settings;
+    return s.kind === 'preset'
+      ? buildPresetCommand(s.preset, ctx, s.executable)
+      : buildCustomCommand({ command: s.command, promptVia: s.promptVia, usageFormat: s.usageFormat }, ctx);
+  }
+
+  async run(req: AgentRunRequest): Promise<AgentRunResult> {
+    const cmd = this.buildCommand({
+      role: req.role,
+      prompt: req.prompt,
+      promptFile: req.promptFile,
+      cwd: req.cwd,
+      model: this.settings.model,
+      extraArgs: this.settings.extraArgs,
+    });
+    const redactor = new Redactor(Object.values(req.env));
+    const command = redactor.redact(displayCommand(cmd, req));
+
+    await fs.mkdir(path.dirname(req.promptFile), { recursive: true });
+    await fs.writeFile(req.promptFile, req.prompt);
+    if (!(await isDirectory(req.cwd))) {
+      throw new UserError(`Cannot run the ${req.role}: its working folder ${req.cwd} does not exist. Check the task out again.`);
+    }
+
+    const log = await LogFile.open(req.logFile);
+    const started = new Date();
+    try {
+      await log.write(
+        redactor.redact(
+          [
+            `# SWE-CI agent run`,
+            `# agent:   ${this.label}`,
+            `# role:    ${req.role}`,
+            `# command: ${command}`,
+            `# cwd:     ${req.cwd}`,
+            `# prompt:  ${req.promptFile} (${describePromptVia(cmd.promptVia)})`,
+            `# env:     ${Object.keys(req.env).sort().join(', ') || '(none added)'}${Object.keys(req.env).length ? ' (values hidden)' : ''}`,
+            `# timeout: ${Math.round(req.timeoutMs / 1000)} s`,
+            `# started: ${started.toISOString()}`,
+            '',
+            '',
+          ].join('\n'),
+        ),
+      );
+      const streams = {
+        stdout: new StreamRedactor(redactor, (t) => this.emit(log, req, t, 'stdout')),
+        stderr: new StreamRedactor(redactor, (t) => this.emit(log, req, t, 'stderr')),
+      };
+      let result: RunResult;
+      try {
+        result = await this.runtime.run({
+          command: cmd.command,
+          args: cmd.args,
+          cwd: req.cwd,
+          env: req.env,
+          stdin: cmd.stdin,
+          timeoutMs: req.timeoutMs,
+          signal: req.signal,
+          onOutput: (chunk, stream) => streams[stream].push(chunk),
+        });
+      } catch (err) {
+        const userError = this.startError(err, cmd.command, req);
+        await log.write(`\n# could not start: ${userError.message}\n`);
+        throw userError;
+      }
+      streams.stdout.flush();
+      streams.stderr.flush();
+
+      const usage = parseUsage(cmd.usageFormat, result.stdout, result.stderr);
+      await log.write(redactor.redact(footer(result, usage)));
+      return {
+        exitCode: result.exitCode,
+        timedOut: result.timedOut,
+        cancelled: result.cancelled,
+        durationMs: result.durationMs,
+        ...(usage ? { usage } : {}),
+        command,
+        logFile: req.logFile,
+      };
+    } finally {
+      await log.close();
+    }
+  }
+
+  private emit(log: LogFile, req: AgentRunRequest, text: string, stream: 'stdout' | 'stderr'): void {
+    log.append(text);
+    if (req.onOutput) {
+      try {
+        req.onOutput(text, stream);
+      } catch {
+        // A faulty listener must not break the run or lose its log.
+      }
+    }
+  }
+
+  /** A missing executable names the CLI to install or the setting to change. */
+  private startError(err: unknown, command: string, req: AgentRunRequest): Error {
+    if (!(err instanceof SpawnError)) return err instanceof Error ? err : new Error(String(err));
+    const s = this.settings;
+    const problem = err.code === 'ENOENT' ? 'was not found' : err.code === 'EACCES' ? 'is not executable' : `could not start (${err.message})`;
+    if (s.kind === 'preset') {
+      const info = PRESET_INFO[s.preset];
+      return new UserError(
+        `Cannot run ${info.label} as the ${req.role}: "${command}" ${problem}. ` +
+          `Install it (${info.install}), or set the path of its executable in the ${req.role} agent settings.`,
+        { cause: err },
+      );
+    }
+    return new UserError(
+      `Cannot run the custom ${req.role} agent: "${command}" ${problem}. ` +
+        `Fix the command in the ${req.role} agent settings (it runs without a shell: name a program, not shell syntax).`,
+      { cause: err },
+    );
+  }
+}
+
+/** The driver for a role's settings. The human role is played in the editor, not by a driver. */
+export function createDriver(settings: AgentSettings, runtime: Runtime): CliAgentDriver {
+  if (settings.kind === 'human') {
+    throw new Error('The human role has no agent driver: the loop waits for the user to submit instead.');
+  }
+  return new CliAgentDriver(settings, runtime);
+}
+
+/** A shell-equivalent of what runs, for people to read or paste; never holds the prompt text. */
+function displayCommand(cmd: AgentCommand, req: AgentRunRequest): string {
+  if (cmd.promptVia === 'argv') {
+    // The prompt element shows as a reference to its file.
+    const promptRef = `"$(cat ${quoteWord(req.promptFile)})"`;
+    const words = cmd.args.map((a) => (a === req.prompt || a === ` ${req.prompt}` ? promptRef : quoteWord(a)));
+    return [quoteWord(cmd.command), ...words].join(' ');
+  }
+  const line = formatCommandLine(cmd.command, cmd.args);
+  return cmd.stdin !== undefined ? `${line} < ${quoteWord(req.promptFile)}` : line;
+}
+
+function describePromptVia(via: AgentCommand['promptVia']): string {
+  return via === 'stdin' ? 'on stdin' : via === 'file' ? 'by file path' : 'as one argument';
+}
+
+function footer(r: RunResult, usage: AgentUsage | undefined): string {
+  const how = r.cancelled
+    ? 'cancelled (process tree killed)'
+    : r.timedOut
+      ? 'timed out (process tree killed)'
+      : r.exitCode !== null
+        ? `exit code ${r.exitCode}`
+        : `killed by ${r.signal ?? 'a signal'}`;
+  const used = usage
+    ? [
+        usage.inputTokens !== undefined ? `${usage.inputTokens} input tokens` : undefined,
+        usage.outputTokens !== undefined ? `${usage.outputTokens} output tokens` : undefined,
+        usage.costUsd !== undefined ? `$${usage.costUsd}` : undefined,
+      ]
+        .filter(Boolean)
+        .join(', ')
+    : 'not reported';
+  return `\n\n# ended:   ${how} after ${(r.durationMs / 1000).toFixed(1)} s\n# usage:   ${used}\n`;
+}
+
+function firstWord(command: string): string {
+  return command.trim().split(/\s+/)[0] ?? command;
+}
+
+async function isDirectory(p: string): Promise<boolean> {
+  try {
+    return (await fs.stat(p)).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The log on disk, written in arrival order; appends from output callbacks are queued. */
+class LogFile {
+  private queue: Promise<void> = Promise.resolve();
+  private failed = false;
+
+  private constructor(private readonly handle: fs.FileHandle) {}
+
+  static async open(file: string): Promise<LogFile> {
+    await fs.mkdir(path.dirname(file), { recursive: true });
+    return new LogFile(await fs.open(file, 'w'));
+  }
+
+  append(text: string): void {
+    this.queue = this.queue.then(async () => {
+      if (this.failed) return;
+      try {
+        await this.handle.write(text);
+      } catch {
+        // A full disk must not kill the agent run; the output channel still has it.
+        this.failed = true;
+      }
+    });
+  }
+
+  async write(text: string): Promise<void> {
+    this.append(text);
+    await this.queue;
+  }
+
+  async close(): Promise<void> {
+    await this.queue;
+    await this.handle.close();
+  }
+}
