@@ -1,10 +1,14 @@
 // One pytest run of the current code: restore the target's tests, run, store the report,
-// regenerate app/non-passed. Used by checkout, by Refresh, and later by the loop.
+// regenerate app/non-passed. `runPytestStep` is that step, shared by checkout, Refresh and the
+// loop; `runCurrentTests` is the stand-alone version (Refresh, CLI `test`, checkout), which takes
+// the task's lock and remembers the base's result.
 import * as fs from 'node:fs/promises';
 import { nonPassedIds } from '../gap/non-passed';
 import { writeNonPassed } from '../gap/write-non-passed';
+import { codeIsAtBase, saveBaseRun } from '../loop/base-report';
+import { taskLockFile, acquireLock } from '../loop/lock';
 import { runPytest, type PytestFormat } from '../pytest/run-pytest';
-import type { TestReport } from '../pytest/test-report';
+import { passedIds, type TestReport } from '../pytest/test-report';
 import type { Runtime } from '../runtime/runtime';
 import { AbortError } from '../util/errors';
 import { writeFileAtomic } from '../util/fs-atomic';
@@ -44,16 +48,44 @@ export interface RunCurrentTestsResult {
   gap?: number;
 }
 
-export async function runCurrentTests(opts: RunCurrentTestsOptions): Promise<RunCurrentTestsResult> {
-  const layout = taskLayout(opts.taskDir);
-  const oracle = oracleLayout(opts.record.oracleDir);
+export interface PytestStepOptions extends RunCurrentTestsOptions {
+  /**
+   * What app/non-passed shows when pytest did not run. 'keep' (Refresh): the previous run's list.
+   * 'all' (the loop): every test the target passes, described as not collected, so the next
+   * architect sees that nothing ran rather than an outdated list.
+   */
+  nonPassedWhenNotRun?: 'keep' | 'all';
+  /** The target's report when the caller has it already (the loop loads it once). */
+  target?: TestReport;
+  /** Called after tests/ is restored and before pytest starts. */
+  onTestsRestored?: () => Promise<void>;
+}
+
+export interface PytestStepResult extends RunCurrentTestsResult {
+  target: TestReport;
+  /** pytest's terminal output (stdout then stderr). */
+  output: string;
+  /** Tests passed now among those the target passes (undefined when pytest did not run). */
+  passedOfTarget?: number;
+}
+
+export async function loadTargetReport(record: TaskRecord): Promise<TestReport> {
+  const oracle = oracleLayout(record.oracleDir);
   const target = await loadReport(oracle.targetReportFile);
   if (!target) {
     throw new Error(
       `The target's report is missing (${oracle.targetReportFile}). Check the task out again to rebuild its oracle.`,
     );
   }
+  return target;
+}
+
+/** The pytest step without locking: the caller (the loop) holds the task's lock. */
+export async function runPytestStep(opts: PytestStepOptions): Promise<PytestStepResult> {
+  const layout = taskLayout(opts.taskDir);
+  const target = opts.target ?? (await loadTargetReport(opts.record));
   const restoredTests = await restoreTargetTests(opts.record, opts.taskDir);
+  await opts.onTestsRestored?.();
   await fs.mkdir(layout.reportsDir, { recursive: true });
 
   const started = Date.now();
@@ -79,11 +111,45 @@ export async function runCurrentTests(opts: RunCurrentTestsOptions): Promise<Run
     ...(outcome.kind === 'did-not-run' ? { reason: outcome.reason } : {}),
   };
   let gap: number | undefined;
+  let passedOfTarget: number | undefined;
   if (outcome.kind === 'ran') {
     await saveReport(currentReportFile(layout), outcome.report);
     await writeNonPassed(layout.nonPassedDir, outcome.report, target);
     gap = nonPassedIds(outcome.report, target).length;
+    passedOfTarget = passedIds(target).size - gap;
+  } else if (opts.nonPassedWhenNotRun === 'all') {
+    await writeNonPassed(layout.nonPassedDir, undefined, target);
   }
   await writeFileAtomic(currentRunFile(layout), JSON.stringify(run, null, 2));
-  return { run, report: outcome.kind === 'ran' ? outcome.report : undefined, restoredTests, gap };
+  return {
+    run,
+    report: outcome.kind === 'ran' ? outcome.report : undefined,
+    restoredTests,
+    gap,
+    target,
+    output: outcome.output,
+    passedOfTarget,
+  };
+}
+
+/**
+ * Runs the tests of the code as it is (Refresh, CLI, checkout). Holds the task's lock, so it
+ * cannot interleave with a loop; when app/code is exactly the base, the result is also kept as
+ * the base's (a run's iteration 0).
+ */
+export async function runCurrentTests(opts: RunCurrentTestsOptions): Promise<RunCurrentTestsResult> {
+  const lock = await acquireLock(taskLockFile(opts.taskDir), 'pytest');
+  try {
+    let atBase = false;
+    const result = await runPytestStep({
+      ...opts,
+      onTestsRestored: async () => {
+        atBase = await codeIsAtBase(opts.taskDir, opts.record);
+      },
+    });
+    if (atBase && result.report) await saveBaseRun(opts.taskDir, { report: result.report, run: result.run }, result.output);
+    return { run: result.run, report: result.report, restoredTests: result.restoredTests, gap: result.gap };
+  } finally {
+    await lock.release();
+  }
 }
