@@ -1,0 +1,150 @@
+// One line of iteration.jsonl: the reference harness's fields (gap, pytest, architect,
+// programmer) plus ours. A line is written only when its iteration is complete, with one
+// append of the whole line; a reader ignores a trailing partial line, so a crash cannot
+// half-record an iteration.
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { UserError } from '../util/errors';
+
+export type RoleKind = 'agent' | 'human';
+
+/** What one role did in an iteration. The snake_case keys are the reference's. */
+export interface RoleStepRecord {
+  /** Seconds: all tries of an agent, or the wall time until a human submitted. */
+  execution_time?: number;
+  input_tokens?: number;
+  output_tokens?: number;
+  cost_usd?: number;
+  kind: RoleKind;
+  /** The agent's label (preset, custom command) or "human". */
+  agent: string;
+  /** Attempts made (1 for a human). */
+  tries: number;
+  /**
+   * Code changes an architect agent made that were thrown away: the architect writes
+   * requirement.xml only (the reference runs it in a container whose code is not copied out).
+   */
+  discarded_changes?: string[];
+}
+
+/** pytest-json-report's `summary` object; `{}` when pytest did not run. */
+export type PytestSummary = Record<string, number>;
+
+export interface IterationRecord {
+  /** Size of the non-passed set; −1 when pytest did not run (crash, timeout, no report). */
+  gap: number;
+  pytest: PytestSummary;
+  architect?: RoleStepRecord;
+  programmer?: RoleStepRecord;
+  /** 0 = the base run at checkout; k = the k-th iteration of the run. */
+  iteration: number;
+  run: string;
+  started_at: string;
+  finished_at: string;
+  /** app/code commit of this iteration (for a human-history replay: the upstream sha). */
+  commit: string;
+  /** Tests passed now among those the target passes; null when pytest did not run. */
+  passed: number | null;
+  /** Tests the target passes. */
+  target_passed: number;
+  /** Node ids that passed in the last iteration whose pytest ran and do not pass now. */
+  regressions: string[];
+  /** Files under tests/ an agent changed; restored before pytest, never scored. */
+  tampered: string[];
+  /** Paths outside app/code (relative to the task folder) an agent changed. */
+  outside_changes: string[];
+  /** Why pytest did not run, when gap is −1. */
+  pytest_error?: string;
+  /** Seconds the pytest run took. */
+  pytest_time?: number;
+  /** A short note for views, e.g. an upstream commit's subject in a human-history replay. */
+  note?: string;
+}
+
+/** Parses iteration.jsonl text. A final line without its newline is a crash's leftover: ignored. */
+export function parseIterationLines(text: string, file: string): IterationRecord[] {
+  const end = text.lastIndexOf('\n');
+  if (end < 0) return [];
+  const records: IterationRecord[] = [];
+  const lines = text.slice(0, end).split('\n');
+  lines.forEach((line, i) => {
+    if (line.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      throw corrupt(file, i + 1, 'not valid JSON');
+    }
+    const problem = recordProblem(value);
+    if (problem) throw corrupt(file, i + 1, problem);
+    records.push(value as IterationRecord);
+  });
+  return records;
+}
+
+function corrupt(file: string, line: number, why: string): UserError {
+  return new UserError(
+    `${file} line ${line} is corrupt (${why}). Remove that line (and the ones after it) to continue the run from the iteration before it.`,
+  );
+}
+
+function recordProblem(v: unknown): string | undefined {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'not a JSON object';
+  const r = v as Record<string, unknown>;
+  if (typeof r.gap !== 'number') return '"gap" is missing';
+  if (typeof r.pytest !== 'object' || r.pytest === null) return '"pytest" is missing';
+  if (typeof r.iteration !== 'number') return '"iteration" is missing';
+  return undefined;
+}
+
+/** The complete lines of `file`; [] when it does not exist. */
+export async function readIterationRecords(file: string): Promise<IterationRecord[]> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  return parseIterationLines(text, file);
+}
+
+/** One JSON line, newline included. */
+export function formatIterationLine(record: IterationRecord): string {
+  return JSON.stringify(record) + '\n';
+}
+
+/**
+ * Appends `record` as one line with a single write, flushed before returning. A partial line a
+ * crash left at the end is cut off first, so the new line never fuses with it.
+ */
+export async function appendIterationRecord(file: string, record: IterationRecord): Promise<void> {
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  const handle = await fs.open(file, 'a+');
+  try {
+    const { size } = await handle.stat();
+    if (size > 0) {
+      const keep = await completeLength(handle, size);
+      if (keep < size) await handle.truncate(keep);
+    }
+    await handle.appendFile(formatIterationLine(record), 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Length of the file up to and including its last newline. */
+async function completeLength(handle: fs.FileHandle, size: number): Promise<number> {
+  const chunk = 64 * 1024;
+  let end = size;
+  while (end > 0) {
+    const start = Math.max(0, end - chunk);
+    const buf = Buffer.alloc(end - start);
+    await handle.read(buf, 0, buf.length, start);
+    const nl = buf.lastIndexOf(0x0a);
+    if (nl >= 0) return start + nl + 1;
+    end = start;
+  }
+  return 0;
+}

@@ -1,0 +1,68 @@
+// An agent may only change app/code (and the architect app/requirement.xml). Everything else
+// it can reach in the task folder is snapshotted before and after its step; what differs is
+// reported. Size + mtime (ns) + inode per entry: a rewrite, a replacement by rename, a new or a
+// deleted file all show, without reading file contents (the non-passed folder can hold
+// thousands of detail files).
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { taskLayout } from '../workspace/layout';
+import { HUMAN_HISTORY_RUN } from './run-name';
+
+/** Task-relative posix path → signature. */
+export type Snapshot = Map<string, string>;
+
+export interface SnapshotScope {
+  taskDir: string;
+  /** The run whose own folder (logs, journal, archive) the harness writes during the step. */
+  run: string;
+  /** The architect's product is app/requirement.xml: not an outside change for that step. */
+  allowRequirement: boolean;
+}
+
+export async function snapshotOutside(scope: SnapshotScope): Promise<Snapshot> {
+  const layout = taskLayout(scope.taskDir);
+  const skip = new Set<string>(['app/code', '.sweci/lock', `.sweci/runs/${scope.run}`, `.sweci/runs/${HUMAN_HISTORY_RUN}`]);
+  if (scope.allowRequirement) skip.add('app/requirement.xml');
+  const snap: Snapshot = new Map();
+  const walk = async (abs: string, rel: string): Promise<void> => {
+    let entries;
+    try {
+      entries = await fs.readdir(abs, { withFileTypes: true });
+    } catch (err) {
+      if (['ENOENT', 'ENOTDIR'].includes((err as NodeJS.ErrnoException).code ?? '')) return;
+      throw err;
+    }
+    await Promise.all(
+      entries.map(async (e) => {
+        const r = `${rel}/${e.name}`;
+        if (skip.has(r)) return;
+        const p = path.join(abs, e.name);
+        let st;
+        try {
+          st = await fs.lstat(p, { bigint: true });
+        } catch {
+          return; // vanished while walking: the after-snapshot tells
+        }
+        if (st.isDirectory()) {
+          snap.set(r, 'd');
+          await walk(p, r);
+        } else if (st.isSymbolicLink()) {
+          snap.set(r, `l:${await fs.readlink(p).catch(() => '')}`);
+        } else {
+          snap.set(r, `f:${st.size}:${st.mtimeNs}:${st.ino}:${st.mode}`);
+        }
+      }),
+    );
+  };
+  await walk(layout.appDir, 'app');
+  await walk(layout.sweciDir, '.sweci');
+  return snap;
+}
+
+/** Paths added, removed or changed between two snapshots, sorted. */
+export function diffSnapshots(before: Snapshot, after: Snapshot): string[] {
+  const changed: string[] = [];
+  for (const [p, sig] of after) if (before.get(p) !== sig) changed.push(p);
+  for (const p of before.keys()) if (!after.has(p)) changed.push(p);
+  return changed.sort();
+}

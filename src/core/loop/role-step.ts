@@ -1,0 +1,216 @@
+// One role's step of an iteration: an agent with its tries, timeouts and logs, or a human
+// who submits. Around it: what the step changed outside app/code, and (architect agents) code
+// changes thrown away, so each role can only produce what the protocol lets it produce.
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import type { AgentRole, AgentRunResult, AgentUsage } from '../agents/agent-driver';
+import { readRequirementFile } from '../requirement/read-requirement';
+import { AbortError, UserError, throwIfAborted } from '../util/errors';
+import { writeFileAtomic } from '../util/fs-atomic';
+import { isTestArtifact } from '../workspace/restore-tests';
+import { taskLayout } from '../workspace/layout';
+import type { CodeRepo } from './code-repo';
+import type { RoleStepRecord } from './iteration-record';
+import type { StepDone } from './journal';
+import type { HumanStep, LoopEvent, PromptRenderer, RoleSetup } from './loop-types';
+import { diffSnapshots, snapshotOutside } from './outside-changes';
+import { ARCHIVE } from './run-store';
+
+export const DEFAULT_AGENT_TIMEOUT_SEC = 3600;
+export const DEFAULT_AGENT_MAX_TRIES = 10;
+
+export interface RoleStepContext {
+  taskDir: string;
+  run: string;
+  iteration: number;
+  role: AgentRole;
+  setup: RoleSetup;
+  humanStep?: HumanStep;
+  renderPrompt: PromptRenderer;
+  signal: AbortSignal;
+  emit: (event: LoopEvent) => void;
+  /** runs/<run>/pending: logs and the prompt go here. */
+  pendingDir: string;
+  repo: CodeRepo;
+  branch: string;
+  /** The commit the iteration started from: HEAD must stay here; failed tries reset to it. */
+  startCommit: string;
+  /** The step ran before and was interrupted: whatever it left in app/code is not trusted. */
+  restarted: boolean;
+}
+
+const seconds = (ms: number): number => Math.round(ms) / 1000;
+
+/** Runs the role's step to success, or throws (UserError after the last failed try, AbortError on cancel). */
+export async function runRoleStep(ctx: RoleStepContext): Promise<StepDone> {
+  return ctx.setup.settings.kind === 'human' ? runHuman(ctx) : runAgent(ctx);
+}
+
+function why(result: AgentRunResult, timeoutSec: number): string | undefined {
+  if (result.timedOut) return `did not finish within ${timeoutSec} s and was stopped`;
+  if (result.exitCode === null) return 'was killed by a signal';
+  if (result.exitCode !== 0) return `exited with code ${result.exitCode}`;
+  return undefined;
+}
+
+async function requirementProblem(file: string): Promise<string | undefined> {
+  const parsed = await readRequirementFile(file);
+  if (parsed.ok) return undefined;
+  return parsed.errors
+    .slice(0, 3)
+    .map((e) => (e.code === 'missing-file' ? `wrote no ${path.basename(file)}` : `${path.basename(file)} line ${e.line}: ${e.message}`))
+    .join('; ');
+}
+
+async function runAgent(ctx: RoleStepContext): Promise<StepDone> {
+  const { settings, driver } = ctx.setup;
+  if (settings.kind === 'human') throw new Error('unreachable');
+  if (!driver) throw new Error(`No driver was given for the ${ctx.role} (${settings.kind} agent).`);
+  const layout = taskLayout(ctx.taskDir);
+  const maxTries = Math.max(1, settings.maxTries ?? DEFAULT_AGENT_MAX_TRIES);
+  const timeoutSec = settings.timeoutSec ?? DEFAULT_AGENT_TIMEOUT_SEC;
+  const prompt = await ctx.renderPrompt(ctx.role, ctx.taskDir, settings);
+  const promptFile = path.join(ctx.pendingDir, ARCHIVE.prompt(ctx.role));
+  await writeFileAtomic(promptFile, prompt);
+  await keepInterruptedLogs(ctx.pendingDir, ctx.role);
+  const env = { ...(settings.env ?? {}), ...(ctx.setup.secretEnv ?? {}) };
+
+  const scope = { taskDir: ctx.taskDir, run: ctx.run, allowRequirement: ctx.role === 'architect' };
+  const before = await snapshotOutside(scope);
+  const failures: string[] = [];
+  const usage: AgentUsage[] = [];
+  const outside = new Set<string>();
+  let totalMs = 0;
+  let tries = 0;
+  let ok = false;
+  for (let attempt = 1; attempt <= maxTries && !ok; attempt++) {
+    throwIfAborted(ctx.signal);
+    tries = attempt;
+    // Like the reference's fresh container per try: a failed try's edits do not carry over.
+    if (attempt > 1 || ctx.restarted) await ctx.repo.resetTo(ctx.branch, ctx.startCommit);
+    if (ctx.role === 'architect') await fs.rm(layout.requirementFile, { force: true });
+    const logFile = path.join(ctx.pendingDir, ARCHIVE.agentLog(ctx.role, attempt));
+    ctx.emit({ type: 'step-started', run: ctx.run, iteration: ctx.iteration, step: ctx.role, attempt, kind: 'agent', agent: driver.label, logFile });
+    const started = Date.now();
+    const result = await driver.run({
+      role: ctx.role,
+      prompt,
+      promptFile,
+      cwd: layout.appDir,
+      env,
+      timeoutMs: timeoutSec * 1000,
+      signal: ctx.signal,
+      logFile,
+      onOutput: (chunk, stream) =>
+        ctx.emit({ type: 'agent-output', run: ctx.run, iteration: ctx.iteration, role: ctx.role, attempt, chunk, stream }),
+    });
+    const durationMs = Date.now() - started;
+    totalMs += durationMs;
+    if (result.usage) usage.push(result.usage);
+    if (result.cancelled || ctx.signal.aborted) throw new AbortError();
+    if (await keepHistory(ctx)) outside.add('app/code/.git');
+    let problem = why(result, timeoutSec);
+    if (!problem && ctx.role === 'architect') problem = await requirementProblem(layout.requirementFile);
+    ok = problem === undefined;
+    if (problem) failures.push(`try ${attempt}: ${problem}`);
+    ctx.emit({ type: 'step-finished', run: ctx.run, iteration: ctx.iteration, step: ctx.role, attempt, ok, durationMs, message: problem, logFile });
+  }
+  if (!ok) {
+    throw new UserError(
+      `The ${ctx.role} (${driver.label}) failed ${tries === 1 ? 'its only try' : `all ${tries} tries`} in iteration ${ctx.iteration}: ${failures.join('; ')}. ` +
+        `Nothing was recorded; the agent's logs are in ${ctx.pendingDir}. Fix the agent's settings and resume the run to try this step again.`,
+    );
+  }
+  for (const p of diffSnapshots(before, await snapshotOutside(scope))) outside.add(p);
+
+  const record: RoleStepRecord = { execution_time: seconds(totalMs), ...sumUsage(usage), kind: 'agent', agent: driver.label, tries };
+  let tampered: string[] = [];
+  if (ctx.role === 'architect') {
+    // The architect's product is requirement.xml; its code edits are not kept (the reference
+    // runs it in a container whose code is not copied out).
+    const changed = await ctx.repo.changedPaths();
+    tampered = changed.filter((p) => p.startsWith('tests/') && !isTestArtifact(p));
+    const discarded = changed.filter((p) => !p.startsWith('tests/'));
+    if (changed.length > 0) await ctx.repo.resetTo(ctx.branch, ctx.startCommit);
+    if (discarded.length > 0) record.discarded_changes = discarded;
+  }
+  return { record, outside: [...outside].sort(), tampered };
+}
+
+async function runHuman(ctx: RoleStepContext): Promise<StepDone> {
+  if (!ctx.humanStep) {
+    throw new UserError(`The ${ctx.role} is played by a human, but nothing can ask one here. Run this loop in VS Code, or configure an agent for the ${ctx.role}.`);
+  }
+  const layout = taskLayout(ctx.taskDir);
+  const scope = { taskDir: ctx.taskDir, run: ctx.run, allowRequirement: ctx.role === 'architect' };
+  const before = await snapshotOutside(scope);
+  // A human's half-done work survives a reload: requirement.xml is removed only on a fresh start.
+  if (ctx.role === 'architect' && !ctx.restarted) await fs.rm(layout.requirementFile, { force: true });
+  let problems: string[] | undefined;
+  let totalMs = 0;
+  let attempt = 0;
+  for (;;) {
+    throwIfAborted(ctx.signal);
+    attempt++;
+    ctx.emit({ type: 'step-started', run: ctx.run, iteration: ctx.iteration, step: ctx.role, attempt, kind: 'human', agent: 'human' });
+    const started = Date.now();
+    await ctx.humanStep({
+      role: ctx.role,
+      run: ctx.run,
+      iteration: ctx.iteration,
+      taskDir: ctx.taskDir,
+      appDir: layout.appDir,
+      codeDir: layout.codeDir,
+      nonPassedDir: layout.nonPassedDir,
+      summaryFile: layout.summaryFile,
+      requirementFile: layout.requirementFile,
+      problems,
+      signal: ctx.signal,
+    });
+    throwIfAborted(ctx.signal);
+    const durationMs = Date.now() - started;
+    totalMs += durationMs;
+    const problem = ctx.role === 'architect' ? await requirementProblem(layout.requirementFile) : undefined;
+    ctx.emit({ type: 'step-finished', run: ctx.run, iteration: ctx.iteration, step: ctx.role, attempt, ok: !problem, durationMs, message: problem });
+    if (!problem) break;
+    problems = [problem];
+  }
+  // A human may commit with the editor's git tools: the commit is folded into the iteration's.
+  await keepHistory(ctx);
+  const outside = diffSnapshots(before, await snapshotOutside(scope));
+  return { record: { execution_time: seconds(totalMs), kind: 'human', agent: 'human', tries: attempt }, outside, tampered: [] };
+}
+
+/** Puts HEAD back on the run's branch at the iteration's start if the step moved it; true when it had. */
+async function keepHistory(ctx: RoleStepContext): Promise<boolean> {
+  const head = await ctx.repo.head();
+  if (head.ref === `refs/heads/${ctx.branch}` && head.sha === ctx.startCommit) return false;
+  await ctx.repo.reattach(ctx.branch, ctx.startCommit);
+  return true;
+}
+
+function sumUsage(list: AgentUsage[]): Pick<RoleStepRecord, 'input_tokens' | 'output_tokens' | 'cost_usd'> {
+  const out: Pick<RoleStepRecord, 'input_tokens' | 'output_tokens' | 'cost_usd'> = {};
+  for (const u of list) {
+    if (u.inputTokens !== undefined) out.input_tokens = (out.input_tokens ?? 0) + u.inputTokens;
+    if (u.outputTokens !== undefined) out.output_tokens = (out.output_tokens ?? 0) + u.outputTokens;
+    if (u.costUsd !== undefined) out.cost_usd = (out.cost_usd ?? 0) + u.costUsd;
+  }
+  return out;
+}
+
+/**
+ * A restarted step numbers its tries from 1 again; logs of the interrupted run are kept under
+ * another name rather than overwritten ("every agent run has a log on disk").
+ */
+async function keepInterruptedLogs(dir: string, role: AgentRole): Promise<void> {
+  const names = await fs.readdir(dir).catch(() => [] as string[]);
+  const re = new RegExp(`^${role}-try-(\\d+)\\.log$`);
+  const existing = names.filter((n) => re.test(n));
+  if (existing.length === 0) return;
+  let round = 1;
+  while (names.some((n) => n.startsWith(`${role}-interrupted-${round}-`))) round++;
+  for (const n of existing) {
+    await fs.rename(path.join(dir, n), path.join(dir, n.replace(`${role}-try-`, `${role}-interrupted-${round}-try-`)));
+  }
+}

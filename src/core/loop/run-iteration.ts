@@ -1,0 +1,204 @@
+// One iteration k of a run: architect → programmer → restore tests → pytest → non-passed →
+// commit → archive → append the line (last). Each completed step is journalled in pending/,
+// so a cancelled or crashed iteration continues from its last completed step and is recorded
+// once, or not at all.
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import type { AgentRole } from '../agents/agent-driver';
+import { runPytestStep } from '../checkout/run-current-tests';
+import { saveReport } from '../checkout/report-store';
+import { passedIds, type TestReport } from '../pytest/test-report';
+import { writeFileAtomic } from '../util/fs-atomic';
+import { restoreTargetTests } from '../workspace/materialize';
+import { taskLayout, type TaskRecord } from '../workspace/layout';
+import type { CodeRepo } from './code-repo';
+import { appendIterationRecord, type IterationRecord } from './iteration-record';
+import { readJournal, writeJournal, type Journal, type StepDone } from './journal';
+import type { LoopEvent, LoopOptions, PromptRenderer } from './loop-types';
+import { runRoleStep } from './role-step';
+import { ARCHIVE, iterDir, type RunLayout } from './run-store';
+
+export interface IterationContext {
+  opts: LoopOptions;
+  record: TaskRecord;
+  layout: RunLayout;
+  target: TestReport;
+  repo: CodeRepo;
+  branch: string;
+  signal: AbortSignal;
+  emit: (event: LoopEvent) => void;
+  renderPrompt: PromptRenderer;
+  /** Passed node ids of the last iteration whose pytest ran (regressions are counted against it). */
+  lastRan?: Set<string>;
+}
+
+export type IterationOutcome = { kind: 'recorded'; record: IterationRecord } | { kind: 'paused'; after: AgentRole };
+
+const union = (...lists: string[][]): string[] => [...new Set(lists.flat())].sort();
+
+/**
+ * Runs (or continues) iteration `iteration`, which starts from `startCommit`. A journal in
+ * pending/ for this iteration is continued; any other pending/ is stale and replaced.
+ */
+export async function runIteration(ctx: IterationContext, iteration: number, startCommit: string): Promise<IterationOutcome> {
+  const { layout } = ctx;
+  const taskDir = ctx.opts.taskDir;
+  let journal = await readJournal(layout.pendingDir);
+  if (!journal || journal.iteration !== iteration || journal.startCommit !== startCommit) {
+    await fs.rm(layout.pendingDir, { recursive: true, force: true });
+    await fs.mkdir(layout.pendingDir, { recursive: true });
+    journal = { schema: 1, run: layout.run, iteration, started_at: new Date().toISOString(), startCommit };
+    await writeJournal(layout.pendingDir, journal);
+  }
+  const j: Journal = journal;
+
+  if (!j.architect) {
+    j.architect = await roleStep(ctx, j, 'architect');
+    await fs.copyFile(taskLayout(taskDir).requirementFile, path.join(layout.pendingDir, ARCHIVE.requirement));
+    await writeJournal(layout.pendingDir, j);
+    if (ctx.opts.stopAfterStep === 'architect') return { kind: 'paused', after: 'architect' };
+  } else if (!j.programmer) {
+    // The programmer works from the requirement the architect wrote, whatever happened since.
+    await fs.copyFile(path.join(layout.pendingDir, ARCHIVE.requirement), taskLayout(taskDir).requirementFile);
+  }
+
+  if (!j.programmer) {
+    const done = await roleStep(ctx, j, 'programmer');
+    // Step (c): the target's tests go back before anything else looks at the code.
+    done.tampered = union(done.tampered, await restoreTargetTests(ctx.record, taskDir));
+    j.programmer = done;
+    await writeJournal(layout.pendingDir, j);
+    if (ctx.opts.stopAfterStep === 'programmer') return { kind: 'paused', after: 'programmer' };
+  }
+
+  if (!j.result) {
+    j.result = await testAndCommit(ctx, j);
+    await writeJournal(layout.pendingDir, j);
+  }
+  const record = j.result;
+  await archiveAndAppend(layout, record);
+  return { kind: 'recorded', record };
+}
+
+async function roleStep(ctx: IterationContext, j: Journal, role: AgentRole): Promise<StepDone> {
+  // Any file of this step already in pending/ means it ran before and was interrupted.
+  const names = await fs.readdir(ctx.layout.pendingDir).catch(() => [] as string[]);
+  const restarted = names.some((n) => n.startsWith(`${role}-`)) || (j.begun ?? []).includes(role);
+  if (!(j.begun ?? []).includes(role)) {
+    j.begun = [...(j.begun ?? []), role];
+    await writeJournal(ctx.layout.pendingDir, j);
+  }
+  return runRoleStep({
+    taskDir: ctx.opts.taskDir,
+    run: ctx.layout.run,
+    iteration: j.iteration,
+    role,
+    setup: ctx.opts.roles[role],
+    humanStep: ctx.opts.humanStep,
+    renderPrompt: ctx.renderPrompt,
+    signal: ctx.signal,
+    emit: ctx.emit,
+    pendingDir: ctx.layout.pendingDir,
+    repo: ctx.repo,
+    branch: ctx.branch,
+    startCommit: j.startCommit,
+    restarted,
+  });
+}
+
+/** Steps (c)–(g): restore tests, pytest, non-passed, commit; the archive files go into pending/. */
+async function testAndCommit(ctx: IterationContext, j: Journal): Promise<IterationRecord> {
+  const { layout, repo } = ctx;
+  const taskDir = ctx.opts.taskDir;
+  const run = layout.run;
+  ctx.emit({ type: 'step-started', run, iteration: j.iteration, step: 'pytest', attempt: 1 });
+  const started = Date.now();
+  const result = await runPytestStep({
+    ...ctx.opts.pytest,
+    taskDir,
+    record: ctx.record,
+    runtime: ctx.opts.runtime,
+    signal: ctx.signal,
+    target: ctx.target,
+    nonPassedWhenNotRun: 'all',
+    onOutput: (chunk) => ctx.emit({ type: 'pytest-output', run, iteration: j.iteration, chunk }),
+  });
+  ctx.emit({
+    type: 'step-finished',
+    run,
+    iteration: j.iteration,
+    step: 'pytest',
+    attempt: 1,
+    ok: result.run.kind === 'ran',
+    durationMs: Date.now() - started,
+    message: result.run.reason,
+  });
+
+  // (g) One commit per iteration; a resumed iteration whose commit exists reuses it.
+  let commit = j.commit;
+  if (!commit) {
+    const head = await repo.head();
+    const message = `iteration ${j.iteration}`;
+    if (head.sha !== j.startCommit && (await repo.parent(head.sha)) === j.startCommit && (await repo.subject(head.sha)) === message) {
+      commit = head.sha;
+    } else {
+      commit = await repo.commitAll(message);
+    }
+    j.commit = commit;
+    await writeJournal(layout.pendingDir, j);
+  }
+
+  // (h) The archive, staged in pending/ until the line is written.
+  const pending = layout.pendingDir;
+  await writeFileAtomic(path.join(pending, ARCHIVE.pytestOutput), result.output);
+  await writeFileAtomic(path.join(pending, ARCHIVE.codeDiff), await repo.diff(j.startCommit, commit));
+  if (result.report) await saveReport(path.join(pending, ARCHIVE.report), result.report);
+  await fs.copyFile(taskLayout(taskDir).summaryFile, path.join(pending, ARCHIVE.summary));
+
+  const now = result.report ? passedIds(result.report) : undefined;
+  const regressions = now && ctx.lastRan ? [...ctx.lastRan].filter((id) => !now.has(id)).sort() : [];
+  const record: IterationRecord = {
+    gap: result.gap ?? -1,
+    pytest: result.report ? { ...result.report.summary } : {},
+    ...(j.architect ? { architect: j.architect.record } : {}),
+    ...(j.programmer ? { programmer: j.programmer.record } : {}),
+    iteration: j.iteration,
+    run,
+    started_at: j.started_at,
+    finished_at: new Date().toISOString(),
+    commit,
+    passed: result.passedOfTarget ?? null,
+    target_passed: passedIds(ctx.target).size,
+    regressions,
+    tampered: union(j.architect?.tampered ?? [], j.programmer?.tampered ?? [], result.restoredTests),
+    outside_changes: union(j.architect?.outside ?? [], j.programmer?.outside ?? []),
+    ...(result.run.kind === 'did-not-run' ? { pytest_error: result.run.reason ?? 'pytest did not run.' } : {}),
+    pytest_time: Math.round(result.run.durationMs) / 1000,
+  };
+  return record;
+}
+
+/**
+ * pending/ becomes iter-NNN/ (one rename), then the line is appended, then the journal copy in
+ * the archive is dropped. A crash between any two of these is finished by `recoverArchived`.
+ */
+export async function archiveAndAppend(layout: RunLayout, record: IterationRecord): Promise<void> {
+  const dest = iterDir(layout, record.iteration);
+  await fs.rm(dest, { recursive: true, force: true });
+  await fs.rename(layout.pendingDir, dest);
+  await appendIterationRecord(layout.iterationsFile, record);
+  await fs.rm(path.join(dest, 'journal.json'), { force: true });
+}
+
+/**
+ * After a crash between the archive's rename and the append: the archive holds the finished
+ * line in its journal; append it. Returns the record when it did.
+ */
+export async function recoverArchived(layout: RunLayout, iteration: number): Promise<IterationRecord | undefined> {
+  const dir = iterDir(layout, iteration);
+  const journal = await readJournal(dir);
+  if (!journal?.result || journal.iteration !== iteration) return undefined;
+  await appendIterationRecord(layout.iterationsFile, journal.result);
+  await fs.rm(path.join(dir, 'journal.json'), { force: true });
+  return journal.result;
+}

@@ -1,0 +1,178 @@
+// Where a run lives on disk (DESIGN §4): .sweci/runs/<run>/ with run.json, iteration.jsonl,
+// one iter-NNN/ archive per completed iteration, and pending/ for the iteration in progress.
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import type { AgentRole, AgentSettings } from '../agents/agent-driver';
+import { UserError, errorMessage } from '../util/errors';
+import { writeJsonAtomic } from '../util/fs-atomic';
+import { taskLayout } from '../workspace/layout';
+import { readIterationRecords, type IterationRecord, type RoleKind } from './iteration-record';
+import { readJournal, type PendingStep } from './journal';
+import { assertRunName, runBranch, slugifyRunName } from './run-name';
+
+export const DEFAULT_MAX_ITERATIONS = 20;
+
+export interface RunLayout {
+  run: string;
+  dir: string;
+  /** run.json */
+  runFile: string;
+  /** iteration.jsonl */
+  iterationsFile: string;
+  /** The in-progress iteration's journal and files; renamed to iter-NNN/ when it completes. */
+  pendingDir: string;
+}
+
+/** Names of the files in an iteration's archive (and in pending/ while it runs). */
+export const ARCHIVE = {
+  requirement: 'requirement.xml',
+  /** Our TestReport of this iteration's pytest run. */
+  report: 'report.json',
+  summary: 'summary.jsonl',
+  pytestOutput: 'pytest-output.txt',
+  /** `git diff` of app/code from the previous iteration's commit. */
+  codeDiff: 'code.diff',
+  prompt: (role: AgentRole): string => `${role}.prompt.md`,
+  agentLog: (role: AgentRole, attempt: number): string => `${role}-try-${attempt}.log`,
+} as const;
+
+export function runsDir(taskDir: string): string {
+  return path.join(taskLayout(taskDir).sweciDir, 'runs');
+}
+
+export function runLayout(taskDir: string, run: string): RunLayout {
+  const dir = path.join(runsDir(taskDir), run);
+  return {
+    run,
+    dir,
+    runFile: path.join(dir, 'run.json'),
+    iterationsFile: path.join(dir, 'iteration.jsonl'),
+    pendingDir: path.join(dir, 'pending'),
+  };
+}
+
+export function iterDirName(iteration: number): string {
+  return `iter-${String(iteration).padStart(3, '0')}`;
+}
+
+export function iterDir(layout: RunLayout, iteration: number): string {
+  return path.join(layout.dir, iterDirName(iteration));
+}
+
+/** Who plays a role, as recorded in run.json: labels and limits, never environment values. */
+export interface RoleInfo {
+  kind: RoleKind;
+  label: string;
+  preset?: string;
+  command?: string;
+  model?: string;
+  timeoutSec?: number;
+  maxTries?: number;
+}
+
+export interface RunInfo {
+  schema: 1;
+  name: string;
+  created: string;
+  /** 'loop': agents/humans iterating in app/code; 'human-history': a replay of upstream commits. */
+  kind: 'loop' | 'human-history';
+  roles: Record<AgentRole, RoleInfo>;
+  maxIterations: number;
+  /** app/code commit the run started from (the base). */
+  baseCommit: string;
+  /** app/code branch holding the iteration commits (loop runs). */
+  branch?: string;
+}
+
+export function roleInfo(settings: AgentSettings, label: string): RoleInfo {
+  if (settings.kind === 'human') return { kind: 'human', label };
+  const info: RoleInfo = { kind: 'agent', label };
+  if (settings.kind === 'preset') info.preset = settings.preset;
+  else info.command = settings.command;
+  if (settings.model) info.model = settings.model;
+  if (settings.timeoutSec !== undefined) info.timeoutSec = settings.timeoutSec;
+  if (settings.maxTries !== undefined) info.maxTries = settings.maxTries;
+  return info;
+}
+
+export async function readRunInfo(taskDir: string, run: string): Promise<RunInfo | undefined> {
+  const file = runLayout(taskDir, run).runFile;
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (err) {
+    if (['ENOENT', 'ENOTDIR'].includes((err as NodeJS.ErrnoException).code ?? '')) return undefined;
+    throw err;
+  }
+  try {
+    const info = JSON.parse(text) as RunInfo;
+    if (info?.schema !== 1 || typeof info.name !== 'string' || !info.roles) throw new Error('unknown schema');
+    return info;
+  } catch (err) {
+    throw new UserError(`${file} is corrupt (${errorMessage(err)}). Delete the run's folder to start it over.`);
+  }
+}
+
+export async function writeRunInfo(taskDir: string, info: RunInfo): Promise<void> {
+  await writeJsonAtomic(runLayout(taskDir, info.name).runFile, info);
+}
+
+/** A run as a list of runs shows it. */
+export interface RunSummary {
+  info: RunInfo;
+  /** Completed iterations (complete lines − 1, as the reference counts epochs). */
+  iterations: number;
+  lastGap?: number;
+  solved: boolean;
+  /** The iteration in progress (after a cancel or a crash), and its last completed step. */
+  pending?: { iteration: number; lastCompletedStep?: PendingStep };
+}
+
+export async function readRunSummary(taskDir: string, run: string): Promise<RunSummary | undefined> {
+  const info = await readRunInfo(taskDir, run);
+  if (!info) return undefined;
+  const layout = runLayout(taskDir, run);
+  const records: IterationRecord[] = await readIterationRecords(layout.iterationsFile);
+  const last = records[records.length - 1];
+  const journal = await readJournal(layout.pendingDir).catch(() => undefined);
+  const iterations = Math.max(0, records.length - 1);
+  return {
+    info,
+    iterations,
+    lastGap: last?.gap,
+    solved: records.some((r) => r.gap === 0),
+    pending: journal && journal.iteration === records.length ? { iteration: journal.iteration, lastCompletedStep: journal.lastCompletedStep } : undefined,
+  };
+}
+
+/** Every run of the task, oldest first. Folders without a run.json are skipped. */
+export async function listRuns(taskDir: string): Promise<RunSummary[]> {
+  let names: string[];
+  try {
+    names = await fs.readdir(runsDir(taskDir));
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  const out: RunSummary[] = [];
+  for (const name of names.sort()) {
+    const summary = await readRunSummary(taskDir, name).catch(() => undefined);
+    if (summary) out.push(summary);
+  }
+  return out.sort((a, b) => a.info.created.localeCompare(b.info.created) || a.info.name.localeCompare(b.info.name));
+}
+
+/** A run name not yet used on this task, from a hint such as the agent's label. */
+export async function suggestRunName(taskDir: string, hint = 'run'): Promise<string> {
+  const stem = slugifyRunName(hint).slice(0, 56) || 'run';
+  const used = new Set((await fs.readdir(runsDir(taskDir)).catch(() => [] as string[])));
+  for (let i = 1; ; i++) {
+    const name = `${stem}-${i}`;
+    if (!used.has(name)) {
+      assertRunName(name);
+      return name;
+    }
+  }
+}
+
+export { runBranch };

@@ -1,0 +1,121 @@
+// The real demo task (scripts/demo-dataset.ts) checked out once per test file, then copied for
+// each test (a copy is a complete task: its task.json points at the shared, read-only oracle).
+import { execFile } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
+import { buildDemoDataset } from '../../../scripts/demo-dataset';
+import { createDriver } from '../../../src/core/agents/cli-driver';
+import type { AgentSettings } from '../../../src/core/agents/agent-driver';
+import { checkOutTask } from '../../../src/core/checkout/check-out-task';
+import { listFirstParentCommits } from '../../../src/core/history/upstream-commits';
+import type { LoopOptions, RoleSetup } from '../../../src/core/loop/loop-types';
+import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
+import { readDatasetTasks } from '../../../src/core/task/dataset';
+import { oracleLayout, type TaskRecord } from '../../../src/core/workspace/layout';
+import { fixturesDir } from '../helpers/repo-root';
+
+const run = promisify(execFile);
+
+export const PYTHON = process.env.SWECI_PYTHON ?? 'python3';
+export const runtime = new LocalRuntime({ orphanGraceMs: 500 });
+export const pytestSettings = { python: PYTHON, timeoutMs: 120_000, format: 'junit' as const };
+export const AGENTS_DIR = path.join(fixturesDir, 'agents');
+
+export interface DemoTask {
+  taskDir: string;
+  record: TaskRecord;
+  upstreamDir: string;
+  /** First-parent commits, base first, target last. */
+  commits: string[];
+}
+
+export class DemoWorld {
+  private n = 0;
+  private constructor(
+    readonly tmp: string,
+    private readonly pristine: DemoTask,
+  ) {}
+
+  static async create(label: string): Promise<DemoWorld> {
+    const tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), `sweci-${label}-`)));
+    const demo = await buildDemoDataset(path.join(tmp, 'dataset'), { python: PYTHON });
+    const [spec] = await readDatasetTasks(demo.datasetDir, 'default');
+    const taskDir = path.join(tmp, 'pristine');
+    const result = await checkOutTask(spec, {
+      ...pytestSettings,
+      taskDir,
+      oracleDir: path.join(tmp, 'oracle'),
+      runtime,
+      runTests: true,
+    });
+    const upstreamDir = oracleLayout(result.record.oracleDir).upstreamDir;
+    const commits = await listFirstParentCommits(upstreamDir);
+    return new DemoWorld(tmp, { taskDir, record: result.record, upstreamDir, commits });
+  }
+
+  /** A fresh copy of the checked-out task. */
+  async task(name = 'task'): Promise<DemoTask> {
+    const taskDir = path.join(this.tmp, `${name}-${++this.n}`);
+    await run('cp', ['-a', this.pristine.taskDir, taskDir]);
+    return { ...this.pristine, taskDir };
+  }
+
+  /** A scratch path outside every task folder. */
+  scratch(name: string): string {
+    return path.join(this.tmp, `${name}-${++this.n}`);
+  }
+
+  async dispose(): Promise<void> {
+    await fs.rm(this.tmp, { recursive: true, force: true });
+  }
+}
+
+export interface ScriptOptions {
+  env?: Record<string, string>;
+  timeoutSec?: number;
+  maxTries?: number;
+}
+
+/** A role played by a python script through the real CLI driver (custom command, prompt on stdin). */
+export function pythonScript(file: string, extra: ScriptOptions = {}): RoleSetup {
+  const settings: AgentSettings = {
+    kind: 'custom',
+    command: `${PYTHON} ${JSON.stringify(file)}`,
+    promptVia: 'stdin',
+    timeoutSec: extra.timeoutSec ?? 60,
+    maxTries: extra.maxTries ?? 2,
+    env: extra.env,
+  };
+  return { settings, driver: createDriver(settings, runtime) };
+}
+
+/** One of the scripted agents in test/fixtures/agents. */
+export function scripted(script: string, extra: ScriptOptions = {}): RoleSetup {
+  return pythonScript(path.join(AGENTS_DIR, script), extra);
+}
+
+/** The scripted programmer's inputs: the oracle's upstream and the first-parent commits. */
+export function programmerEnv(task: DemoTask, stateFile?: string): Record<string, string> {
+  return {
+    SWECI_SCRIPTED_UPSTREAM: task.upstreamDir,
+    SWECI_SCRIPTED_COMMITS: task.commits.join(','),
+    ...(stateFile ? { SWECI_SCRIPTED_STATE: stateFile } : {}),
+  };
+}
+
+export function loopOptions(task: DemoTask, run: string, roles: LoopOptions['roles'], extra: Partial<LoopOptions> = {}): LoopOptions {
+  return { taskDir: task.taskDir, run, roles, runtime, pytest: pytestSettings, ...extra };
+}
+
+export async function git(dir: string, ...args: string[]): Promise<string> {
+  return (await run('git', ['-C', dir, ...args])).stdout;
+}
+
+export async function exists(p: string): Promise<boolean> {
+  return fs.access(p).then(
+    () => true,
+    () => false,
+  );
+}

@@ -1,0 +1,216 @@
+// Agents that misbehave (hang, fail, write nothing, edit tests, write outside app/code), a
+// pytest that crashes mid-loop, and human roles: on the real demo task, real processes.
+import assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { readJournal } from '../../../src/core/loop/journal';
+import { readIterationRecords } from '../../../src/core/loop/iteration-record';
+import type { HumanStep, LoopEvent } from '../../../src/core/loop/loop-types';
+import { resumeRun, startRun } from '../../../src/core/loop/run-loop';
+import { iterDir, runLayout } from '../../../src/core/loop/run-store';
+import { UserError } from '../../../src/core/util/errors';
+import { oracleLayout, taskLayout } from '../../../src/core/workspace/layout';
+import { waitDead } from '../runtime/process-helpers';
+import { DemoWorld, exists, git, loopOptions, programmerEnv, pythonScript, scripted, type DemoTask, type ScriptOptions } from './demo-fixture';
+
+let world: DemoWorld;
+let scripts: string;
+
+const VALID_REQUIREMENT =
+  '<requirements><requirement id="1"><location>src/tinyinventory/inventory.py</location>' +
+  '<description>d</description><contract>c</contract><acceptance>a</acceptance></requirement></requirements>\n';
+
+/** A role played by a throwaway python script (its cwd is the task's app/ folder). */
+function inline(name: string, extra: ScriptOptions = {}) {
+  return pythonScript(path.join(scripts, name), extra);
+}
+
+async function lines(task: DemoTask, run: string) {
+  return readIterationRecords(runLayout(task.taskDir, run).iterationsFile);
+}
+
+describe('the loop when things go wrong', () => {
+  before(async () => {
+    world = await DemoWorld.create('loop-failures');
+    scripts = world.scratch('scripts');
+    await fs.mkdir(scripts, { recursive: true });
+    await fs.writeFile(path.join(scripts, 'bad-requirement.py'), "open('requirement.xml', 'w').write('<requirements></requirements>')\n");
+    await fs.writeFile(
+      path.join(scripts, 'architect-edits-code.py'),
+      [
+        `open('requirement.xml', 'w').write(${JSON.stringify(VALID_REQUIREMENT)})`,
+        "open('code/README.md', 'a').write('architect was here\\n')",
+        "open('code/tests/test_units.py', 'a').write('\\ndef test_by_architect():\\n    assert True\\n')",
+        "open('code/new_module.py', 'w').write('x = 1\\n')",
+      ].join('\n') + '\n',
+    );
+    // First call: a conftest.py that cannot be imported (pytest exits 4). Second: removes it and
+    // breaks the package, so tests that passed at the base fail (regressions).
+    await fs.writeFile(
+      path.join(scripts, 'crash-programmer.py'),
+      [
+        'import os, sys',
+        "state = os.environ['CRASH_STATE']",
+        'if not os.path.exists(state):',
+        "    open(state, 'w').write('1')",
+        "    open('code/conftest.py', 'w').write('raise RuntimeError(\"broken on purpose\")\\n')",
+        'else:',
+        "    os.remove('code/conftest.py')",
+        "    open('code/src/tinyinventory/units.py', 'a').write('\\ndef convert(*args, **kwargs):\\n    raise RuntimeError(\"broken\")\\n')",
+      ].join('\n') + '\n',
+    );
+  });
+  after(async () => {
+    await world.dispose();
+  });
+
+  test('an agent that hangs is stopped at its timeout, retried, then fails the iteration clearly; no process is left', async () => {
+    const task = await world.task();
+    const pids: number[] = [];
+    const events: LoopEvent[] = [];
+    const opts = loopOptions(task, 'hang', { architect: scripted('hang.py', { timeoutSec: 1, maxTries: 2 }), programmer: scripted('programmer.py') }, {
+      onEvent: (e) => {
+        events.push(e);
+        if (e.type === 'agent-output') for (const m of e.chunk.matchAll(/(?:pid|child)=(\d+)/g)) pids.push(Number(m[1]));
+      },
+    });
+    const err = await startRun(opts).then(
+      () => assert.fail('should fail'),
+      (e: unknown) => e,
+    );
+    assert.ok(err instanceof UserError, String(err));
+    assert.match(err.message, /architect .* failed all 2 tries in iteration 1: try 1: did not finish within 1 s and was stopped; try 2: did not finish within 1 s/);
+    assert.equal(pids.length, 4, 'two tries, each an agent and its child');
+    for (const pid of pids) assert.ok(await waitDead(pid), `process ${pid} left running`);
+    assert.equal((await lines(task, 'hang')).length, 1, 'nothing recorded after line 0');
+    const layout = runLayout(task.taskDir, 'hang');
+    assert.ok(await exists(path.join(layout.pendingDir, 'architect-try-2.log')));
+    const last = events[events.length - 1];
+    assert.equal(last.type === 'loop-finished' && last.reason, 'failed');
+  });
+
+  test('a programmer that exits non-zero fails after its tries; resuming retries only that step', async () => {
+    const task = await world.task();
+    const architect = scripted('architect.py');
+    const err = await startRun(loopOptions(task, 'fail', { architect, programmer: scripted('fail.py', { maxTries: 2 }) })).catch((e: unknown) => e);
+    assert.ok(err instanceof UserError);
+    assert.match(err.message, /programmer .* failed all 2 tries in iteration 1: try 1: exited with code 3; try 2: exited with code 3/);
+    assert.equal((await lines(task, 'fail')).length, 1);
+    const journal = await readJournal(runLayout(task.taskDir, 'fail').pendingDir);
+    assert.equal(journal?.lastCompletedStep, 'architect');
+
+    const events: LoopEvent[] = [];
+    const result = await resumeRun(
+      loopOptions(task, 'fail', { architect, programmer: scripted('programmer.py', { env: programmerEnv(task) }) }, { iterations: 1, onEvent: (e) => events.push(e) }),
+    );
+    assert.equal(result.reason, 'paused');
+    const records = await lines(task, 'fail');
+    assert.equal(records.length, 2);
+    assert.equal(records[1].iteration, 1);
+    assert.ok(records[1].gap < records[0].gap);
+    assert.equal(events.filter((e) => e.type === 'step-started' && e.step === 'architect').length, 0, 'the architect is not run again');
+    const archive = iterDir(runLayout(task.taskDir, 'fail'), 1);
+    assert.ok(await exists(path.join(archive, 'programmer-interrupted-1-try-2.log')), 'the failed tries keep their logs');
+  });
+
+  test('an architect that writes no requirement.xml, or an invalid one, fails with the reason', async () => {
+    const task = await world.task();
+    const none = await startRun(loopOptions(task, 'none', { architect: scripted('no-output.py', { maxTries: 1 }), programmer: scripted('programmer.py') })).catch((e: unknown) => e);
+    assert.ok(none instanceof UserError);
+    assert.match(none.message, /failed its only try in iteration 1: try 1: wrote no requirement\.xml/);
+
+    const task2 = await world.task();
+    const bad = await startRun(loopOptions(task2, 'bad', { architect: inline('bad-requirement.py', { maxTries: 1 }), programmer: scripted('programmer.py') })).catch((e: unknown) => e);
+    assert.ok(bad instanceof UserError);
+    assert.match(bad.message, /try 1: requirement\.xml line \d+: /);
+    assert.equal((await lines(task2, 'bad')).length, 1);
+  });
+
+  test('a programmer that edits tests/: restored before pytest, flagged in tampered, never scored', async () => {
+    const task = await world.task();
+    await startRun(loopOptions(task, 'tamper', { architect: scripted('architect.py'), programmer: scripted('tamper.py') }, { iterations: 1 }));
+    const [zero, one] = await lines(task, 'tamper');
+    assert.equal(one.tampered.length, 1);
+    assert.match(one.tampered[0], /^tests\/test_.*\.py$/);
+    assert.equal(one.gap, zero.gap, 'the added test does not count');
+    const report = JSON.parse(await fs.readFile(path.join(iterDir(runLayout(task.taskDir, 'tamper'), 1), 'report.json'), 'utf8')) as { tests: Array<{ nodeid: string }> };
+    assert.ok(report.tests.every((t) => !t.nodeid.includes('test_tampered_by_agent')));
+    const restored = await fs.readFile(path.join(taskLayout(task.taskDir).codeDir, one.tampered[0]), 'utf8');
+    const original = await fs.readFile(path.join(oracleLayout(task.record.oracleDir).targetCodeDir, one.tampered[0]), 'utf8');
+    assert.equal(restored, original);
+    assert.doesNotMatch(await git(taskLayout(task.taskDir).codeDir, 'show', '--stat', one.commit), /tests\//);
+  });
+
+  test('an architect that edits code: its edits are discarded and reported; its test edits are tampering', async () => {
+    const task = await world.task();
+    await startRun(loopOptions(task, 'arch-code', { architect: inline('architect-edits-code.py'), programmer: scripted('no-output.py') }, { iterations: 1 }));
+    const [, one] = await lines(task, 'arch-code');
+    assert.deepEqual(one.architect?.discarded_changes, ['README.md', 'new_module.py']);
+    assert.deepEqual(one.tampered, ['tests/test_units.py']);
+    const code = taskLayout(task.taskDir).codeDir;
+    assert.equal(await exists(path.join(code, 'new_module.py')), false);
+    assert.doesNotMatch(await fs.readFile(path.join(code, 'README.md'), 'utf8'), /architect was here/);
+    assert.equal((await git(code, 'diff', '--stat', `${one.commit}~1`, one.commit)).trim(), '', 'iteration 1 changed nothing');
+  });
+
+  test('an agent that writes outside app/code is flagged in outside_changes', async () => {
+    const task = await world.task();
+    await startRun(loopOptions(task, 'outside', { architect: scripted('architect.py'), programmer: scripted('outside.py') }, { iterations: 1 }));
+    const [, one] = await lines(task, 'outside');
+    assert.deepEqual(one.outside_changes, ['.sweci/stray', 'app/stray.txt']);
+    assert.deepEqual(one.tampered, []);
+  });
+
+  test('a pytest crash mid-loop records gap −1 as the reference does and the loop goes on', async () => {
+    const task = await world.task();
+    const state = world.scratch('crash-state');
+    const result = await startRun({
+      ...loopOptions(task, 'crash', { architect: scripted('architect.py'), programmer: inline('crash-programmer.py', { env: { CRASH_STATE: state } }) }),
+      maxIterations: 2,
+    });
+    assert.equal(result.reason, 'max-iterations');
+    const [zero, one, two] = await lines(task, 'crash');
+    assert.equal(one.gap, -1);
+    assert.deepEqual(one.pytest, {});
+    assert.equal(one.passed, null);
+    assert.match(one.pytest_error!, /pytest exited with code [234]/);
+    assert.deepEqual(one.regressions, [], 'a run that did not happen is not compared');
+    const summary1 = (await fs.readFile(path.join(iterDir(runLayout(task.taskDir, 'crash'), 1), 'summary.jsonl'), 'utf8')).split('\n').filter(Boolean);
+    assert.equal(summary1.length, zero.target_passed, 'the architect then sees every target test as not run');
+    assert.ok(await exists(path.join(iterDir(runLayout(task.taskDir, 'crash'), 1), 'pytest-output.txt')));
+    assert.ok(two.gap >= 0, 'iteration 2 ran again');
+    assert.ok(two.regressions.length > 0, 'compared against line 0, the last run that ran');
+    assert.ok(two.gap > zero.gap);
+  });
+
+  test('human roles: the callback is awaited, an invalid requirement is sent back, the kind is human', async () => {
+    const task = await world.task();
+    const asked: Array<{ role: string; problems?: string[] }> = [];
+    const human: HumanStep = async (req) => {
+      asked.push({ role: req.role, problems: req.problems });
+      await new Promise((r) => setTimeout(r, 150));
+      if (req.role === 'architect') {
+        await fs.writeFile(req.requirementFile, asked.length === 1 ? '<requirements>' : VALID_REQUIREMENT);
+      } else {
+        await fs.appendFile(path.join(req.codeDir, 'README.md'), 'edited by a human\n');
+      }
+    };
+    await startRun(loopOptions(task, 'human', { architect: { settings: { kind: 'human' } }, programmer: { settings: { kind: 'human' } } }, { humanStep: human, iterations: 1 }));
+    assert.deepEqual(asked.map((a) => a.role), ['architect', 'architect', 'programmer']);
+    assert.ok(asked[1].problems?.[0]?.includes('requirement.xml'));
+    const [, one] = await lines(task, 'human');
+    assert.equal(one.architect?.kind, 'human');
+    assert.equal(one.architect?.tries, 2);
+    assert.ok(one.architect!.execution_time! >= 0.3);
+    assert.equal(one.programmer?.kind, 'human');
+    assert.ok(one.programmer!.execution_time! >= 0.15);
+    assert.match(await git(taskLayout(task.taskDir).codeDir, 'show', '--stat', one.commit), /README\.md/);
+
+    const task2 = await world.task();
+    const err = await startRun(loopOptions(task2, 'nobody', { architect: { settings: { kind: 'human' } }, programmer: scripted('programmer.py') })).catch((e: unknown) => e);
+    assert.ok(err instanceof UserError);
+    assert.match(err.message, /played by a human, but nothing can ask one here/);
+  });
+
+});

@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { describe, test } from 'node:test';
+import { diffSnapshots, snapshotOutside } from '../../../src/core/loop/outside-changes';
+
+describe('outside-change snapshots', () => {
+  test('report added, changed and removed paths outside app/code; the run folder and code are not watched', async () => {
+    const task = await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-outside-'));
+    try {
+      const w = async (rel: string, text: string) => {
+        await fs.mkdir(path.dirname(path.join(task, rel)), { recursive: true });
+        await fs.writeFile(path.join(task, rel), text);
+      };
+      await w('app/code/src/a.py', 'a');
+      await w('app/non-passed/summary.jsonl', '{}\n');
+      await w('app/requirement.xml', '<r/>');
+      await w('.sweci/task.json', '{}');
+      await w('.sweci/runs/r1/iteration.jsonl', '');
+      await w('.sweci/runs/other/iteration.jsonl', '');
+      const scope = { taskDir: task, run: 'r1', allowRequirement: true };
+      const before = await snapshotOutside(scope);
+      await w('app/code/src/a.py', 'changed');
+      await w('app/code/new.py', 'new');
+      await w('app/requirement.xml', '<r>new</r>');
+      await w('.sweci/runs/r1/pending/architect-try-1.log', 'log');
+      await w('app/non-passed/summary.jsonl', '{"x": 1}\n');
+      await w('app/notes.txt', 'hi');
+      await w('.sweci/runs/other/iteration.jsonl', 'tampered');
+      await fs.rm(path.join(task, '.sweci/task.json'));
+      const after = await snapshotOutside(scope);
+      assert.deepEqual(diffSnapshots(before, after), [
+        '.sweci/runs/other/iteration.jsonl',
+        '.sweci/task.json',
+        'app/non-passed/summary.jsonl',
+        'app/notes.txt',
+      ]);
+      const strict = await snapshotOutside({ ...scope, allowRequirement: false });
+      await w('app/requirement.xml', '<r>newer, longer</r>');
+      assert.deepEqual(diffSnapshots(strict, await snapshotOutside({ ...scope, allowRequirement: false })), ['app/requirement.xml']);
+    } finally {
+      await fs.rm(task, { recursive: true, force: true });
+    }
+  });
+});
