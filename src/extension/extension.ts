@@ -9,6 +9,11 @@ import { TaskController } from './task-controller';
 import type { NonPassedTreeRow, SweciApi } from './test-api';
 import { NonPassedTreeProvider } from './views/non-passed-tree';
 import { TaskInfoTreeProvider } from './views/task-info-tree';
+import { ApiKeys } from './agents/api-keys';
+import { LoopController } from './loop/loop-controller';
+import { IterationsTreeProvider } from './views/iterations-tree';
+import { LoopStatusBar } from './views/status-bar';
+import { readRunSummary } from '../core/loop/run-store';
 
 export async function activate(context: vscode.ExtensionContext): Promise<SweciApi> {
   const runtime = new LocalRuntime();
@@ -18,6 +23,30 @@ export async function activate(context: vscode.ExtensionContext): Promise<SweciA
   const info = new TaskInfoTreeProvider(controller);
   const infoView = vscode.window.createTreeView('sweci.task', { treeDataProvider: info });
   const checkout = new CheckOutTaskCommand(context, controller, runtime);
+  const keys = new ApiKeys(context);
+  const loop = new LoopController(context, controller, runtime, keys);
+  const iterations = new IterationsTreeProvider(controller, loop);
+  const iterationsView = vscode.window.createTreeView('sweci.iterations', { treeDataProvider: iterations, showCollapseAll: true });
+  const statusBar = new LoopStatusBar(controller, loop);
+  const setRunning = (running: boolean) => vscode.commands.executeCommand('setContext', 'sweci.loopRunning', running);
+  const execute = async (req: Parameters<LoopController['execute']>[0]) => {
+    await setRunning(true);
+    try {
+      return await loop.execute(req);
+    } finally {
+      await setRunning(false);
+      iterations.refresh();
+      void statusBar.update();
+    }
+  };
+  // Run Tests finishes an iteration whose Programmer is done; otherwise it is a plain refresh.
+  const runTests = async () => {
+    const dir = controller.taskDir();
+    const run = loop.activeRun;
+    const pending = dir && run ? (await readRunSummary(dir, run).catch(() => undefined))?.pending : undefined;
+    if (pending?.lastCompletedStep === 'programmer') return execute({ title: 'Run Tests', iterations: 1 });
+    return controller.runTests();
+  };
 
   const updateView = () => {
     view.description = tree.describe();
@@ -31,6 +60,27 @@ export async function activate(context: vscode.ExtensionContext): Promise<SweciA
     view,
     info,
     infoView,
+    loop,
+    iterations,
+    iterationsView,
+    statusBar,
+    vscode.commands.registerCommand('sweci.runArchitect', () => execute({ title: 'Architect', stopAfterStep: 'architect' })),
+    vscode.commands.registerCommand('sweci.runProgrammer', () => execute({ title: 'Programmer', stopAfterStep: 'programmer' })),
+    vscode.commands.registerCommand('sweci.runTests', runTests),
+    vscode.commands.registerCommand('sweci.runIteration', () => execute({ title: 'Iteration', iterations: 1 })),
+    vscode.commands.registerCommand('sweci.runLoop', () => execute({ title: 'Loop' })),
+    vscode.commands.registerCommand('sweci.beProgrammer', () => execute({ title: 'Iteration (you are the Programmer)', iterations: 1, human: ['programmer'] })),
+    vscode.commands.registerCommand('sweci.beArchitect', () => execute({ title: 'Iteration (you are the Architect)', iterations: 1, human: ['architect'] })),
+    vscode.commands.registerCommand('sweci.submitIteration', () => loop.submit()),
+    vscode.commands.registerCommand('sweci.stop', () => loop.stop()),
+    vscode.commands.registerCommand('sweci.newRun', () => loop.newRun()),
+    vscode.commands.registerCommand('sweci.makeActiveRun', async (node?: { type: string; summary?: { info: { name: string } } }) => {
+      if (node?.summary) await loop.setActiveRun(node.summary.info.name);
+      iterations.refresh();
+      void statusBar.update();
+    }),
+    vscode.commands.registerCommand('sweci.setApiKey', () => keys.promptSet()),
+    vscode.commands.registerCommand('sweci.clearApiKey', () => keys.promptClear()),
     controller.onDidChange(updateView),
     vscode.commands.registerCommand('sweci.checkoutTask', (args?: CheckoutArgs) => checkout.run(args)),
     vscode.commands.registerCommand('sweci.refresh', () => controller.runTests()),
@@ -52,6 +102,27 @@ export async function activate(context: vscode.ExtensionContext): Promise<SweciA
     nonPassedDescription: () => view.description,
     nonPassedMessage: () => view.message,
     taskState: () => controller.current,
+    activeRun: () => loop.activeRun,
+    setActiveRun: (run) => loop.setActiveRun(run),
+    humanWaiting: () => {
+      const w = loop.humans.current;
+      return w && { role: w.role, iteration: w.iteration, run: w.run };
+    },
+    iterationRows: async () => {
+      const text = (v: string | vscode.TreeItemLabel | boolean | undefined) => (typeof v === 'string' ? v : v && typeof v === 'object' ? v.label : '');
+      const out = [];
+      for (const runNode of await iterations.getChildren()) {
+        const runItem = iterations.getTreeItem(runNode);
+        const its = [];
+        for (const it of await iterations.getChildren(runNode)) {
+          const item = iterations.getTreeItem(it);
+          const children = (await iterations.getChildren(it)).map((c) => text(iterations.getTreeItem(c).label));
+          its.push({ label: text(item.label), description: text(item.description), children });
+        }
+        out.push({ run: text(runItem.label), description: text(runItem.description), iterations: its });
+      }
+      return out;
+    },
     nonPassedRows: () =>
       tree.flatten().map(({ file, item, entry }): NonPassedTreeRow => ({
         file,

@@ -27,4 +27,11 @@ export interface SweciApi {
   /** The message shown above the tree (e.g. when pytest did not run). */
   nonPassedMessage(): string | undefined;
   taskState(): TaskState | undefined;
+  /** The run the loop commands record into. */
+  activeRun(): string | undefined;
+  setActiveRun(run: string | undefined): Promise<void>;
+  /** What a human step waits for (role, iteration), while the loop waits for Submit Iteration. */
+  humanWaiting(): { role: 'architect' | 'programmer'; iteration: number; run: string } | undefined;
+  /** The Iterations view: runs with their iterations' labels and descriptions, read through its provider. */
+  iterationRows(): Promise<{ run: string; description: string; iterations: { label: string; description: string; children: string[] }[] }[]>;
 }

@@ -1,0 +1,235 @@
+// Runs the CI loop from commands: one step, one iteration, or the loop, with agents or the
+// user in each role. The core loop owns the state (files); this class only starts it,
+// threads cancellation down, and forwards its events to the log and the views.
+import * as vscode from 'vscode';
+import type { AgentRole, AgentSettings } from '../../core/agents/agent-driver';
+import { createDriver } from '../../core/agents/cli-driver';
+import type { Runtime } from '../../core/runtime/runtime';
+import type { LoopEvent, LoopOptions, RoleSetup } from '../../core/loop/loop-types';
+import { createRun, runLoop, type LoopResult } from '../../core/loop/run-loop';
+import { readRunInfo, suggestRunName } from '../../core/loop/run-store';
+import { runNameProblem, HUMAN_HISTORY_RUN } from '../../core/loop/run-name';
+import { agentLabel, agentSettings } from '../agents/agent-settings';
+import type { ApiKeys } from '../agents/api-keys';
+import { pytestSettings } from '../config';
+import { showError } from '../errors';
+import { log } from '../log';
+import { withCancellableProgress } from '../progress';
+import type { TaskController } from '../task-controller';
+import { requireTrust } from '../trust';
+import { HumanSteps } from './human-step';
+import { LineSplitter } from './line-splitter';
+
+const ACTIVE_RUN = 'sweci.activeRun';
+
+export interface ExecuteRequest {
+  /** What the user asked for, for titles and logs. */
+  title: string;
+  /** Roles the user plays in this call (the others use their configured agent). */
+  human?: AgentRole[];
+  iterations?: number;
+  stopAfterStep?: AgentRole;
+}
+
+export class LoopController implements vscode.Disposable {
+  readonly humans = new HumanSteps();
+  private readonly emitter = new vscode.EventEmitter<LoopEvent>();
+  /** Every loop event, for views that follow a run live. */
+  readonly onEvent = this.emitter.event;
+  private running: { abort: AbortController; run: string; done: Promise<LoopResult | undefined> } | undefined;
+
+  constructor(
+    private readonly context: vscode.ExtensionContext,
+    private readonly tasks: TaskController,
+    private readonly runtime: Runtime,
+    private readonly keys: ApiKeys,
+  ) {}
+
+  get activeRun(): string | undefined {
+    return this.context.workspaceState.get<string>(ACTIVE_RUN);
+  }
+
+  get runningRun(): string | undefined {
+    return this.running?.run;
+  }
+
+  async setActiveRun(run: string | undefined): Promise<void> {
+    await this.context.workspaceState.update(ACTIVE_RUN, run);
+  }
+
+  /** SWE-CI: New Run… — the next loop command records into a new run. */
+  async newRun(): Promise<void> {
+    const taskDir = this.tasks.taskDir();
+    if (!taskDir) return void vscode.window.showInformationMessage('No SWE-CI task is open. Check one out first.');
+    const suggestion = await suggestRunName(taskDir, agentHint());
+    const name = await vscode.window.showInputBox({
+      title: 'Name of the new run',
+      value: suggestion,
+      validateInput: (v) => (v === HUMAN_HISTORY_RUN ? 'That name is kept for the human-history replay' : runNameProblem(v)),
+    });
+    if (!name) return;
+    await this.setActiveRun(name);
+    log().info(`The next iteration starts run ${name}`);
+  }
+
+  /** Stops the running loop: agents and pytest are killed, nothing partial is recorded. */
+  stop(): void {
+    if (!this.running) return void vscode.window.showInformationMessage('No SWE-CI run is in progress.');
+    log().info(`Stopping run ${this.running.run}`);
+    this.running.abort.abort();
+  }
+
+  submit(): void {
+    if (!this.humans.submit()) {
+      void vscode.window.showInformationMessage("Nothing waits for a submit. Start with \"SWE-CI: I'll Be the Programmer\" or \"I'll Be the Architect\".");
+    }
+  }
+
+  async execute(req: ExecuteRequest): Promise<LoopResult | undefined> {
+    const taskDir = this.tasks.taskDir();
+    if (!taskDir) {
+      void vscode.window.showInformationMessage('No SWE-CI task is open. Check one out first.');
+      return undefined;
+    }
+    if (!requireTrust('run agents')) return undefined;
+    if (this.running) {
+      void vscode.window.showWarningMessage(`Run ${this.running.run} is in progress. Stop it first, or wait for it.`);
+      return undefined;
+    }
+    const abort = new AbortController();
+    const done = this.executeIn(taskDir, req, abort);
+    this.running = { abort, run: this.activeRun ?? '…', done };
+    try {
+      return await done;
+    } finally {
+      this.running = undefined;
+      await this.tasks.reload();
+    }
+  }
+
+  private async executeIn(taskDir: string, req: ExecuteRequest, abort: AbortController): Promise<LoopResult | undefined> {
+    try {
+      const roles = await this.roles(req.human ?? []);
+      const run = await this.ensureRun(taskDir, roles);
+      if (this.running) this.running.run = run;
+      const outputs = new Map<string, LineSplitter>();
+      return await withCancellableProgress(`SWE-CI: ${req.title} · ${run}`, async ({ report, signal }) => {
+        signal.addEventListener('abort', () => abort.abort(), { once: true });
+        const onEvent = (event: LoopEvent) => {
+          this.follow(event, report, outputs);
+          this.emitter.fire(event);
+        };
+        const options: LoopOptions = {
+          taskDir,
+          run,
+          roles,
+          runtime: this.runtime,
+          pytest: pytestSettings(vscode.Uri.file(taskDir)),
+          humanStep: this.humans.step,
+          signal: abort.signal,
+          onEvent,
+          iterations: req.iterations,
+          stopAfterStep: req.stopAfterStep,
+        };
+        const result = await runLoop(options);
+        for (const s of outputs.values()) s.flush();
+        this.announce(result);
+        return result;
+      });
+    } catch (err) {
+      showError(`${req.title} failed`, err);
+      return undefined;
+    }
+  }
+
+  private async roles(human: AgentRole[]): Promise<Record<AgentRole, RoleSetup>> {
+    const secretEnv = await this.keys.environment();
+    const setup = (role: AgentRole): RoleSetup => {
+      const settings: AgentSettings = human.includes(role) ? { kind: 'human' } : agentSettings(role);
+      return settings.kind === 'human' ? { settings } : { settings, driver: createDriver(settings, this.runtime), secretEnv };
+    };
+    return { architect: setup('architect'), programmer: setup('programmer') };
+  }
+
+  /** The active run, created (branch at the base, line 0 = the base run) when it does not exist yet. */
+  private async ensureRun(taskDir: string, roles: Record<AgentRole, RoleSetup>): Promise<string> {
+    let run = this.activeRun;
+    if (run && (await readRunInfo(taskDir, run))) return run;
+    run ??= await suggestRunName(taskDir, agentHint());
+    log().info(`Creating run ${run}`);
+    await createRun({ taskDir, run, roles, runtime: this.runtime, pytest: pytestSettings(vscode.Uri.file(taskDir)), maxIterations: maxIterations() });
+    await this.setActiveRun(run);
+    return run;
+  }
+
+  private follow(event: LoopEvent, report: (message: string) => void, outputs: Map<string, LineSplitter>): void {
+    switch (event.type) {
+      case 'step-started': {
+        const who = event.kind === 'human' ? 'you' : (event.agent ?? event.step);
+        const attempt = event.attempt > 1 ? ` (try ${event.attempt})` : '';
+        report(`iteration ${event.iteration} · ${event.step}${event.step === 'pytest' ? '' : ` · ${who}`}${attempt}`);
+        log().info(`[${event.run} #${event.iteration}] ${event.step} started${attempt}${event.logFile ? ` — log: ${event.logFile}` : ''}`);
+        break;
+      }
+      case 'agent-output': {
+        const key = `${event.role}:${event.attempt}:${event.stream}`;
+        let splitter = outputs.get(key);
+        if (!splitter) {
+          splitter = new LineSplitter((line) => log().info(`${event.role} │ ${line}`));
+          outputs.set(key, splitter);
+        }
+        splitter.push(event.chunk);
+        break;
+      }
+      case 'pytest-output':
+        for (const line of event.chunk.split(/\r?\n/)) if (line) log().trace(`pytest │ ${line}`);
+        break;
+      case 'step-finished': {
+        const secs = (event.durationMs / 1000).toFixed(1);
+        const line = `[${event.run} #${event.iteration}] ${event.step} ${event.ok ? 'finished' : 'failed'} in ${secs} s${event.message ? `: ${event.message}` : ''}`;
+        if (event.ok) log().info(line);
+        else log().warn(line);
+        break;
+      }
+      case 'iteration-recorded': {
+        const r = event.record;
+        log().info(`[${event.run} #${r.iteration}] recorded: gap ${r.gap}${r.regressions.length ? `, ${r.regressions.length} regressions` : ''}${r.tampered.length ? `, tests/ tampered: ${r.tampered.join(', ')}` : ''}`);
+        if (r.tampered.length) void vscode.window.showWarningMessage(`Iteration ${r.iteration}: the agent changed ${r.tampered.length} test file(s). They were restored and the change is not scored.`);
+        if (r.outside_changes.length) void vscode.window.showWarningMessage(`Iteration ${r.iteration}: the agent changed files outside app/code: ${r.outside_changes.slice(0, 3).join(', ')}${r.outside_changes.length > 3 ? '…' : ''}`);
+        break;
+      }
+      case 'loop-finished':
+        log().info(`[${event.run}] stopped: ${event.reason}${event.error ? ` (${event.error})` : ''}`);
+        break;
+    }
+  }
+
+  private announce(result: LoopResult): void {
+    if (result.reason === 'solved') {
+      void vscode.window.showInformationMessage(`${result.run}: every target test passes (gap 0) after ${result.iterations} iteration(s).`);
+    } else if (result.reason === 'max-iterations') {
+      void vscode.window.showInformationMessage(`${result.run}: stopped after the maximum of ${result.iterations} iterations; gap ${result.lastGap}.`);
+    }
+  }
+
+  dispose(): void {
+    this.running?.abort.abort();
+    this.humans.dispose();
+    this.emitter.dispose();
+  }
+}
+
+function maxIterations(): number {
+  return Math.max(1, Math.floor(vscode.workspace.getConfiguration('sweci').get<number>('loop.maxIterations') ?? 20));
+}
+
+/** A run name hint from who plays the roles, e.g. "claude-code". */
+function agentHint(): string {
+  try {
+    const a = agentLabel(agentSettings('architect'));
+    const p = agentLabel(agentSettings('programmer'));
+    return a === p ? a : `${a}-${p}`;
+  } catch {
+    return 'run';
+  }
+}

@@ -1,0 +1,66 @@
+// Text for iterations in views and the status bar (no VS Code API, unit-tested).
+import type { IterationRecord, RoleStepRecord } from '../../core/loop/iteration-record';
+import { baselineOf, normalizedChange } from '../../core/metrics/normalized-change';
+
+/** a(c) of `record` against the run's line 0; undefined when either pytest run did not run. */
+export function changeOf(record: IterationRecord, line0: IterationRecord | undefined): number | undefined {
+  const baseline = line0 && baselineOf(line0);
+  if (!baseline || record.gap < 0) return undefined;
+  return normalizedChange(record.pytest.passed ?? 0, baseline);
+}
+
+export function formatChange(a: number | undefined): string {
+  return a === undefined ? 'a(c) –' : `a(c) ${a.toFixed(2)}`;
+}
+
+export function formatTokens(n: number | undefined): string | undefined {
+  if (n === undefined) return undefined;
+  return n >= 1000 ? `${(n / 1000).toFixed(n >= 10_000 ? 0 : 1)}k` : String(n);
+}
+
+export function roleBadge(letter: 'A' | 'P', step: RoleStepRecord | undefined): string | undefined {
+  if (!step) return undefined;
+  return `${letter}:${step.kind === 'human' ? 'human' : step.agent}`;
+}
+
+/** One line: a(c) · passed/target · gap · regressions · role badges. */
+export function iterationDescription(record: IterationRecord, line0: IterationRecord | undefined): string {
+  if (record.gap < 0) return `pytest did not run${record.pytest_error ? `: ${record.pytest_error}` : ''}`;
+  const parts = [formatChange(changeOf(record, line0)), `${record.passed ?? '–'}/${record.target_passed}`, `gap ${record.gap}`];
+  if (record.regressions.length) parts.push(`↓${record.regressions.length} regressed`);
+  if (record.tampered.length) parts.push('tests tampered');
+  const badges = [roleBadge('A', record.architect), roleBadge('P', record.programmer)].filter(Boolean);
+  if (badges.length) parts.push(badges.join(' '));
+  return parts.join(' · ');
+}
+
+function stepLine(name: string, s: RoleStepRecord | undefined): string | undefined {
+  if (!s) return undefined;
+  const bits = [s.kind === 'human' ? 'human' : s.agent];
+  if (s.execution_time !== undefined) bits.push(`${s.execution_time.toFixed(1)} s`);
+  const tin = formatTokens(s.input_tokens);
+  const tout = formatTokens(s.output_tokens);
+  if (tin || tout) bits.push(`${tin ?? '?'} in / ${tout ?? '?'} out tokens`);
+  if (s.cost_usd !== undefined) bits.push(`$${s.cost_usd.toFixed(2)}`);
+  if (s.tries > 1) bits.push(`${s.tries} tries`);
+  return `${name}: ${bits.join(', ')}`;
+}
+
+/** Markdown for the tooltip. */
+export function iterationTooltip(record: IterationRecord, line0: IterationRecord | undefined): string {
+  const lines = [`**${record.iteration === 0 ? 'Base run' : `Iteration ${record.iteration}`}** of ${record.run}`, ''];
+  if (record.gap < 0) lines.push(`pytest did not run: ${record.pytest_error ?? 'unknown reason'}`);
+  else lines.push(`${formatChange(changeOf(record, line0))} · ${record.passed}/${record.target_passed} target tests pass · gap ${record.gap}`);
+  for (const l of [stepLine('Architect', record.architect), stepLine('Programmer', record.programmer)]) if (l) lines.push('', l);
+  if (record.pytest_time !== undefined) lines.push('', `pytest: ${record.pytest_time.toFixed(1)} s`);
+  if (record.regressions.length) {
+    lines.push('', `Regressed (${record.regressions.length}):`);
+    for (const id of record.regressions.slice(0, 8)) lines.push(`- \`${id}\``);
+    if (record.regressions.length > 8) lines.push(`- … ${record.regressions.length - 8} more`);
+  }
+  if (record.tampered.length) lines.push('', `Test files changed by the agent (restored, not scored): ${record.tampered.join(', ')}`);
+  if (record.outside_changes.length) lines.push('', `Changed outside app/code: ${record.outside_changes.join(', ')}`);
+  if (record.note) lines.push('', record.note);
+  lines.push('', `commit \`${record.commit.slice(0, 12)}\``);
+  return lines.join('\n');
+}

@@ -1,0 +1,171 @@
+// The Iterations view: runs → iterations → the files of each iteration. It renders the
+// run folders on disk and refreshes on loop events and file changes.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { readIterationRecords, type IterationRecord } from '../../core/loop/iteration-record';
+import { ARCHIVE, iterDir, listRuns, runLayout, type RunSummary } from '../../core/loop/run-store';
+import type { LoopController } from '../loop/loop-controller';
+import type { TaskController } from '../task-controller';
+import { iterationDescription, iterationTooltip } from './iteration-text';
+
+export type IterationsNode =
+  | { type: 'run'; summary: RunSummary }
+  | { type: 'iteration'; run: string; record: IterationRecord; line0?: IterationRecord; previous?: IterationRecord }
+  | { type: 'file'; id: string; label: string; description?: string; icon: string; command: vscode.Command };
+
+export class IterationsTreeProvider implements vscode.TreeDataProvider<IterationsNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<IterationsNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly subs: vscode.Disposable[] = [];
+  private watcher: vscode.FileSystemWatcher | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private records = new Map<string, IterationRecord[]>();
+
+  constructor(
+    private readonly tasks: TaskController,
+    private readonly loop: LoopController,
+  ) {
+    this.subs.push(
+      tasks.onDidChange(() => this.rewatch()),
+      loop.onEvent((e) => {
+        if (e.type === 'iteration-recorded' || e.type === 'loop-finished' || e.type === 'step-started') this.refresh();
+      }),
+    );
+    this.rewatch();
+  }
+
+  refresh(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.changed.fire(undefined), 150);
+  }
+
+  private rewatch(): void {
+    this.watcher?.dispose();
+    const dir = this.tasks.taskDir();
+    this.watcher = dir ? vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(dir), '.sweci/runs/*/{run.json,iteration.jsonl}')) : undefined;
+    this.watcher?.onDidChange(() => this.refresh());
+    this.watcher?.onDidCreate(() => this.refresh());
+    this.watcher?.onDidDelete(() => this.refresh());
+    this.refresh();
+  }
+
+  async getChildren(node?: IterationsNode): Promise<IterationsNode[]> {
+    const taskDir = this.tasks.taskDir();
+    if (!taskDir) return [];
+    if (!node) return (await listRuns(taskDir)).map((summary) => ({ type: 'run' as const, summary }));
+    if (node.type === 'run') {
+      const records = await readIterationRecords(runLayout(taskDir, node.summary.info.name).iterationsFile);
+      this.records.set(node.summary.info.name, records);
+      // Newest first: the latest iteration is what a user looks at.
+      return records
+        .map((record, i) => ({ type: 'iteration' as const, run: node.summary.info.name, record, line0: records[0], previous: i > 0 ? records[i - 1] : undefined }))
+        .reverse();
+    }
+    if (node.type === 'iteration') return iterationFiles(taskDir, node);
+    return [];
+  }
+
+  getTreeItem(node: IterationsNode): vscode.TreeItem {
+    switch (node.type) {
+      case 'run': {
+        const { info, iterations, lastGap, solved, pending } = node.summary;
+        const item = new vscode.TreeItem(info.name, vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = `run:${info.name}`;
+        const active = this.loop.activeRun === info.name;
+        const running = this.loop.runningRun === info.name;
+        item.description = [
+          `${iterations} iteration${iterations === 1 ? '' : 's'}`,
+          lastGap !== undefined ? (lastGap < 0 ? 'pytest did not run' : `gap ${lastGap}`) : undefined,
+          solved ? 'solved' : undefined,
+          pending ? `#${pending.iteration} pending` : undefined,
+          running ? 'running' : active ? 'active' : undefined,
+        ]
+          .filter(Boolean)
+          .join(' · ');
+        item.iconPath = running
+          ? new vscode.ThemeIcon('sync~spin')
+          : info.kind === 'human-history'
+            ? new vscode.ThemeIcon('history')
+            : new vscode.ThemeIcon(solved ? 'pass' : 'run-all', solved ? new vscode.ThemeColor('testing.iconPassed') : undefined);
+        item.tooltip = new vscode.MarkdownString(
+          [`**${info.name}** (${info.kind})`, '', `Architect: ${info.roles.architect.label}`, '', `Programmer: ${info.roles.programmer.label}`, '', `Created ${info.created}`, info.branch ? `\n\nBranch \`${info.branch}\`` : ''].join('\n'),
+        );
+        item.contextValue = info.kind === 'human-history' ? 'run-history' : 'run';
+        return item;
+      }
+      case 'iteration': {
+        const { record, line0 } = node;
+        const label = record.iteration === 0 ? 'base' : `#${record.iteration}`;
+        const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
+        item.id = `iter:${node.run}:${record.iteration}`;
+        item.description = iterationDescription(record, line0);
+        item.tooltip = new vscode.MarkdownString(iterationTooltip(record, line0));
+        item.iconPath =
+          record.gap < 0
+            ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'))
+            : record.gap === 0
+              ? new vscode.ThemeIcon('pass-filled', new vscode.ThemeColor('testing.iconPassed'))
+              : record.regressions.length
+                ? new vscode.ThemeIcon('arrow-down', new vscode.ThemeColor('testing.iconFailed'))
+                : new vscode.ThemeIcon('circle-outline');
+        item.contextValue = 'iteration';
+        return item;
+      }
+      case 'file': {
+        const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
+        item.id = node.id;
+        item.description = node.description;
+        item.iconPath = new vscode.ThemeIcon(node.icon);
+        item.command = node.command;
+        return item;
+      }
+    }
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.watcher?.dispose();
+    for (const s of this.subs) s.dispose();
+    this.changed.dispose();
+  }
+}
+
+function iterationFiles(taskDir: string, node: Extract<IterationsNode, { type: 'iteration' }>): IterationsNode[] {
+  const layout = runLayout(taskDir, node.run);
+  const dir = iterDir(layout, node.record.iteration);
+  const id = (what: string) => `file:${node.run}:${node.record.iteration}:${what}`;
+  const open = (file: string): vscode.Command => ({ title: 'Open', command: 'vscode.open', arguments: [vscode.Uri.file(file)] });
+  const out: IterationsNode[] = [];
+  const has = (name: string) => fs.existsSync(path.join(dir, name));
+  if (has(ARCHIVE.requirement)) {
+    out.push({ type: 'file', id: id('req'), label: 'requirement.xml', icon: 'checklist', command: open(path.join(dir, ARCHIVE.requirement)) });
+    const prev = node.previous && path.join(iterDir(layout, node.previous.iteration), ARCHIVE.requirement);
+    if (prev && fs.existsSync(prev)) {
+      out.push({
+        type: 'file',
+        id: id('req-diff'),
+        label: 'requirement.xml changes',
+        description: `since #${node.previous!.iteration}`,
+        icon: 'diff',
+        command: {
+          title: 'Compare',
+          command: 'vscode.diff',
+          arguments: [vscode.Uri.file(prev), vscode.Uri.file(path.join(dir, ARCHIVE.requirement)), `requirement.xml #${node.previous!.iteration} ↔ #${node.record.iteration}`],
+        },
+      });
+    }
+  }
+  if (has(ARCHIVE.codeDiff)) out.push({ type: 'file', id: id('diff'), label: 'code changes', description: ARCHIVE.codeDiff, icon: 'git-compare', command: open(path.join(dir, ARCHIVE.codeDiff)) });
+  if (has(ARCHIVE.report)) out.push({ type: 'file', id: id('report'), label: 'test report', description: ARCHIVE.report, icon: 'beaker', command: open(path.join(dir, ARCHIVE.report)) });
+  if (has(ARCHIVE.summary)) out.push({ type: 'file', id: id('summary'), label: 'summary.jsonl', icon: 'list-flat', command: open(path.join(dir, ARCHIVE.summary)) });
+  if (has(ARCHIVE.pytestOutput)) out.push({ type: 'file', id: id('pytest'), label: 'pytest output', icon: 'output', command: open(path.join(dir, ARCHIVE.pytestOutput)) });
+  const entries = fs.existsSync(dir) ? fs.readdirSync(dir).sort() : [];
+  for (const name of entries.filter((n) => n.endsWith('.log'))) {
+    out.push({ type: 'file', id: id(name), label: name.replace(/\.log$/, '').replace('-try-', ' · try '), description: 'agent log', icon: 'terminal', command: open(path.join(dir, name)) });
+  }
+  for (const name of entries.filter((n) => n.endsWith('.prompt.md'))) {
+    out.push({ type: 'file', id: id(name), label: name.replace('.prompt.md', ' prompt'), icon: 'comment', command: open(path.join(dir, name)) });
+  }
+  return out;
+}

@@ -1,0 +1,54 @@
+// Status bar: task · run · iteration · a(c), and the step while a loop runs.
+import * as vscode from 'vscode';
+import { readIterationRecords } from '../../core/loop/iteration-record';
+import { runLayout } from '../../core/loop/run-store';
+import type { LoopController } from '../loop/loop-controller';
+import type { TaskController } from '../task-controller';
+import { changeOf, formatChange } from './iteration-text';
+
+export class LoopStatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('sweci.status', vscode.StatusBarAlignment.Left, 50);
+  private readonly subs: vscode.Disposable[] = [];
+  private step: string | undefined;
+
+  constructor(
+    private readonly tasks: TaskController,
+    private readonly loop: LoopController,
+  ) {
+    this.item.name = 'SWE-CI';
+    this.item.command = 'sweci.iterations.focus';
+    this.subs.push(
+      tasks.onDidChange(() => void this.update()),
+      loop.onEvent((e) => {
+        if (e.type === 'step-started') this.step = e.step;
+        if (e.type === 'loop-finished') this.step = undefined;
+        if (e.type !== 'agent-output' && e.type !== 'pytest-output') void this.update();
+      }),
+    );
+    void this.update();
+  }
+
+  async update(): Promise<void> {
+    const state = this.tasks.current;
+    if (!state) return this.item.hide();
+    const run = this.loop.runningRun ?? this.loop.activeRun;
+    const parts = [state.record.task.id];
+    if (run) {
+      parts.push(run);
+      const records = await readIterationRecords(runLayout(state.taskDir, run).iterationsFile).catch(() => []);
+      const last = records[records.length - 1];
+      if (last) parts.push(`#${last.iteration}`, formatChange(changeOf(last, records[0])));
+    } else if (state.counts) {
+      parts.push(`gap ${state.counts.gap}`);
+    }
+    const running = !!this.loop.runningRun;
+    this.item.text = `${running ? '$(sync~spin)' : '$(beaker)'} ${parts.join(' · ')}${running && this.step ? ` · ${this.step}` : ''}`;
+    this.item.tooltip = 'SWE-CI: task · run · iteration · normalized change a(c). Click for the Iterations view.';
+    this.item.show();
+  }
+
+  dispose(): void {
+    for (const s of this.subs) s.dispose();
+    this.item.dispose();
+  }
+}

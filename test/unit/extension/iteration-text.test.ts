@@ -1,0 +1,60 @@
+// The Iterations view's text (no VS Code API involved).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { IterationRecord } from '../../../src/core/loop/iteration-record';
+import { changeOf, formatTokens, iterationDescription, iterationTooltip } from '../../../src/extension/views/iteration-text';
+
+const rec = (r: Partial<IterationRecord>): IterationRecord => ({
+  gap: 42,
+  pytest: { passed: 18, failed: 42 },
+  iteration: 0,
+  run: 'r',
+  started_at: '',
+  finished_at: '',
+  commit: 'abcdef0123456789',
+  passed: 18,
+  target_passed: 60,
+  regressions: [],
+  tampered: [],
+  outside_changes: [],
+  ...r,
+});
+const line0 = rec({});
+
+test('a(c) of an iteration against line 0', () => {
+  assert.equal(changeOf(rec({ iteration: 1, gap: 21, pytest: { passed: 39 } }), line0), 0.5);
+  assert.equal(changeOf(rec({ iteration: 1, gap: -1, pytest: {} }), line0), undefined, 'pytest did not run');
+  assert.equal(changeOf(rec({ iteration: 1 }), rec({ gap: -1 })), undefined, 'no baseline');
+});
+
+test('the description carries a(c), passed/target, gap, regressions and role badges', () => {
+  const r = rec({
+    iteration: 2,
+    gap: 30,
+    pytest: { passed: 30 },
+    passed: 30,
+    regressions: ['t::a', 't::b'],
+    architect: { kind: 'agent', agent: 'claude-code', tries: 1, execution_time: 12.3, input_tokens: 4500, output_tokens: 800 },
+    programmer: { kind: 'human', agent: 'human', tries: 1, execution_time: 300 },
+  });
+  assert.equal(iterationDescription(r, line0), 'a(c) 0.29 · 30/60 · gap 30 · ↓2 regressed · A:claude-code P:human');
+  const tip = iterationTooltip(r, line0);
+  assert.match(tip, /\*\*Iteration 2\*\* of r/);
+  assert.match(tip, /Architect: claude-code, 12\.3 s, 4\.5k in \/ 800 out tokens/);
+  assert.match(tip, /Programmer: human, 300\.0 s/);
+  assert.match(tip, /Regressed \(2\):\n- `t::a`\n- `t::b`/);
+  assert.match(tip, /commit `abcdef012345`/);
+});
+
+test('a crashed pytest run says so', () => {
+  const r = rec({ iteration: 3, gap: -1, pytest: {}, passed: null, pytest_error: 'pytest exited with code 2' });
+  assert.equal(iterationDescription(r, line0), 'pytest did not run: pytest exited with code 2');
+  assert.match(iterationTooltip(r, line0), /pytest did not run: pytest exited with code 2/);
+});
+
+test('token counts are short', () => {
+  assert.equal(formatTokens(undefined), undefined);
+  assert.equal(formatTokens(950), '950');
+  assert.equal(formatTokens(4500), '4.5k');
+  assert.equal(formatTokens(123456), '123k');
+});
