@@ -79,7 +79,10 @@ function listPaths(paths: string[]): string {
 
 /** Creates run `opts.run` (see module comment) under the task's lock. */
 export async function createRun(opts: CreateRunOptions): Promise<RunInfo> {
-  return withTaskLock(opts.taskDir, LOOP_PURPOSE, `run "${opts.run}"`, () => createRunLocked(opts));
+  return withTaskLock(opts.taskDir, LOOP_PURPOSE, `run "${opts.run}"`, () => createRunLocked(opts)).catch((err: unknown) => {
+    // simple-git reports a kill by the signal as its own error; callers test for AbortError.
+    throw opts.signal?.aborted && !isAbortError(err) ? new AbortError() : err;
+  });
 }
 
 /** Creates the run and runs the loop, under one lock. */

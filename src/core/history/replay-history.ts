@@ -1,0 +1,205 @@
+// The human developers' trajectory (DESIGN §5 "Human history"): each first-parent commit from
+// base to target, with the target's tests put in, run like an iteration and recorded in the run
+// `human-history` (one iteration.jsonl line per commit, iteration = its position, 0 = base).
+// Everything happens in a scratch folder outside the workspace, from the oracle's upstream
+// repository, so the agent's workspace never holds upstream code. Commits already recorded
+// are skipped: a replay can be stopped and continued, or widened from N commits to all.
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { PytestSettings } from '../checkout/run-current-tests';
+import { loadTargetReport } from '../checkout/run-current-tests';
+import { loadReport, saveReport } from '../checkout/report-store';
+import { nonPassedIds } from '../gap/non-passed';
+import { acquireLock } from '../loop/lock';
+import { formatIterationLine, appendIterationRecord, readIterationRecords, type IterationRecord } from '../loop/iteration-record';
+import { HUMAN_HISTORY_RUN } from '../loop/run-name';
+import { ARCHIVE, iterDir, readRunInfo, runLayout, writeRunInfo, type RunInfo } from '../loop/run-store';
+import { runPytest } from '../pytest/run-pytest';
+import { passedIds, type TestReport } from '../pytest/test-report';
+import type { Runtime } from '../runtime/runtime';
+import { copyTree } from '../util/copy-tree';
+import { AbortError, UserError, isAbortError, throwIfAborted } from '../util/errors';
+import { writeFileAtomic } from '../util/fs-atomic';
+import { oracleLayout } from '../workspace/layout';
+import { readTaskRecord } from '../workspace/materialize';
+import { isTestArtifact } from '../workspace/restore-tests';
+import { exportTree, pruneTopLevel } from '../workspace/upstream';
+import { listUpstreamCommits, selectPositions, type UpstreamCommit } from './upstream-commits';
+
+export const DEFAULT_HISTORY_COMMITS = 20;
+
+export interface ReplayHistoryOptions extends PytestSettings {
+  taskDir: string;
+  runtime: Runtime;
+  /** Commits after the base to replay: N evenly spaced (default 20, always ending at the target), or 'all'. */
+  count?: number | 'all';
+  signal?: AbortSignal;
+  onEvent?: (event: HistoryEvent) => void;
+  /** Where the scratch folder is made; default the system's temp folder (never inside the task). */
+  scratchParent?: string;
+}
+
+export type HistoryEvent =
+  | { type: 'commit-started'; position: number; sha: string; subject: string; index: number; total: number }
+  | { type: 'pytest-output'; position: number; chunk: string }
+  | { type: 'commit-recorded'; record: IterationRecord }
+  | { type: 'replay-finished'; ran: number; cached: number; records: IterationRecord[] };
+
+export interface ReplayResult {
+  run: typeof HUMAN_HISTORY_RUN;
+  /** Every recorded line, by position (cached ones included). */
+  records: IterationRecord[];
+  /** Commits run by this call. */
+  ran: number;
+  /** Selected commits that were already recorded. */
+  cached: number;
+}
+
+const UPSTREAM_AUTHORS = 'upstream developers';
+
+export async function replayHumanHistory(opts: ReplayHistoryOptions): Promise<ReplayResult> {
+  const emit = (e: HistoryEvent): void => {
+    try {
+      opts.onEvent?.(e);
+    } catch {
+      // A view's bug must not stop the replay.
+    }
+  };
+  const record = await readTaskRecord(opts.taskDir);
+  if (!record) throw new UserError(`${opts.taskDir} is not a SWE-CI task folder (no .sweci/task.json). Check a task out first.`);
+  const oracle = oracleLayout(record.oracleDir);
+  const target = await loadTargetReport(record);
+  const layout = runLayout(opts.taskDir, HUMAN_HISTORY_RUN);
+  // Its own lock: a replay may run next to the loop (it never touches app/), not next to itself.
+  await fs.mkdir(layout.dir, { recursive: true });
+  const lock = await acquireLock(path.join(layout.dir, 'lock'), 'the human-history replay');
+  let scratch: string | undefined;
+  try {
+    const commits = await listUpstreamCommits(oracle.upstreamDir, opts.signal);
+    const count = opts.count === 'all' ? undefined : (opts.count ?? DEFAULT_HISTORY_COMMITS);
+    const positions = selectPositions(commits.length, count);
+    await ensureRunInfo(opts.taskDir, commits);
+
+    const recorded = new Map((await readIterationRecords(layout.iterationsFile)).map((r) => [r.commit, r]));
+    const todo = positions.filter((p) => !recorded.has(commits[p].sha));
+    scratch = await fs.mkdtemp(path.join(opts.scratchParent ?? os.tmpdir(), 'sweci-history-'));
+    let index = 0;
+    for (const position of todo) {
+      throwIfAborted(opts.signal);
+      const commit = commits[position];
+      emit({ type: 'commit-started', position, sha: commit.sha, subject: commit.subject, index: index++, total: todo.length });
+      const line = await replayCommit(opts, oracle.upstreamDir, oracle.targetTestsDir, target, commit, position, scratch, emit);
+      await appendIterationRecord(layout.iterationsFile, line);
+      recorded.set(line.commit, line);
+      emit({ type: 'commit-recorded', record: line });
+    }
+    const records = await normalise(layout, [...recorded.values()]);
+    emit({ type: 'replay-finished', ran: todo.length, cached: positions.length - todo.length, records });
+    return { run: HUMAN_HISTORY_RUN, records, ran: todo.length, cached: positions.length - todo.length };
+  } catch (err) {
+    // simple-git reports a kill by the signal as its own error; callers test for AbortError.
+    if (opts.signal?.aborted && !isAbortError(err)) throw new AbortError();
+    throw err;
+  } finally {
+    if (scratch) await fs.rm(scratch, { recursive: true, force: true });
+    await lock.release();
+  }
+}
+
+async function ensureRunInfo(taskDir: string, commits: UpstreamCommit[]): Promise<void> {
+  if (await readRunInfo(taskDir, HUMAN_HISTORY_RUN)) return;
+  const human = { kind: 'human' as const, label: UPSTREAM_AUTHORS };
+  const info: RunInfo = {
+    schema: 1,
+    name: HUMAN_HISTORY_RUN,
+    created: new Date().toISOString(),
+    kind: 'human-history',
+    roles: { architect: human, programmer: human },
+    maxIterations: commits.length - 1,
+    // The upstream base commit: this run's commits are upstream shas, not app/code commits.
+    baseCommit: commits[0].sha,
+  };
+  await writeRunInfo(taskDir, info);
+}
+
+/** One commit: its tree without tests/ and test/, the target's tests/ in, pytest, one line. */
+async function replayCommit(
+  opts: ReplayHistoryOptions,
+  upstreamDir: string,
+  targetTestsDir: string,
+  target: TestReport,
+  commit: UpstreamCommit,
+  position: number,
+  scratch: string,
+  emit: (e: HistoryEvent) => void,
+): Promise<IterationRecord> {
+  const started = new Date();
+  const code = path.join(scratch, 'code');
+  await fs.rm(code, { recursive: true, force: true });
+  await exportTree(upstreamDir, commit.sha, code, opts.signal);
+  // As the reference prepares the base: `.git*`, test/ and tests/ go, the target's tests come in.
+  await pruneTopLevel(code, ['test', 'tests']);
+  await copyTree(targetTestsDir, path.join(code, 'tests'), { filter: (rel) => !isTestArtifact(rel) });
+
+  const outcome = await runPytest(opts.runtime, {
+    python: opts.python,
+    codeDir: code,
+    reportFile: path.join(scratch, 'report'),
+    timeoutMs: opts.timeoutMs,
+    format: opts.format,
+    signal: opts.signal,
+    onOutput: (chunk) => emit({ type: 'pytest-output', position, chunk }),
+  });
+  if (outcome.kind === 'did-not-run' && outcome.cancelled) throw new AbortError();
+
+  const archive = iterDir(runLayout(opts.taskDir, HUMAN_HISTORY_RUN), position);
+  await fs.mkdir(archive, { recursive: true });
+  await writeFileAtomic(path.join(archive, ARCHIVE.pytestOutput), outcome.output);
+  const targetPassed = passedIds(target).size;
+  const human = { kind: 'human' as const, agent: commit.author || UPSTREAM_AUTHORS, tries: 1 };
+  const base: Omit<IterationRecord, 'gap' | 'pytest' | 'passed'> = {
+    architect: human,
+    programmer: human,
+    iteration: position,
+    run: HUMAN_HISTORY_RUN,
+    started_at: started.toISOString(),
+    finished_at: new Date().toISOString(),
+    commit: commit.sha,
+    target_passed: targetPassed,
+    regressions: [],
+    tampered: [],
+    outside_changes: [],
+    pytest_time: Math.round(outcome.durationMs) / 1000,
+    note: commit.subject,
+  };
+  if (outcome.kind === 'did-not-run') return { gap: -1, pytest: {}, ...base, passed: null, pytest_error: outcome.reason };
+  await saveReport(path.join(archive, ARCHIVE.report), outcome.report);
+  const gap = nonPassedIds(outcome.report, target).length;
+  return { gap, pytest: { ...outcome.report.summary }, ...base, passed: targetPassed - gap };
+}
+
+/**
+ * Lines by position, with regressions counted against the previous line whose pytest ran
+ * (a widened replay inserts lines between cached ones). Rewritten only when that changes it.
+ */
+async function normalise(layout: ReturnType<typeof runLayout>, lines: IterationRecord[]): Promise<IterationRecord[]> {
+  const sorted = [...lines].sort((a, b) => a.iteration - b.iteration);
+  let previous: Set<string> | undefined;
+  const out: IterationRecord[] = [];
+  for (const line of sorted) {
+    if (line.gap < 0) {
+      out.push({ ...line, regressions: [] });
+      continue;
+    }
+    const report = await loadReport(path.join(iterDir(layout, line.iteration), ARCHIVE.report)).catch(() => undefined);
+    const now = report ? passedIds(report) : undefined;
+    const regressions = now && previous ? [...previous].filter((id) => !now.has(id)).sort() : line.regressions;
+    out.push({ ...line, regressions });
+    if (now) previous = now;
+  }
+  const text = out.map(formatIterationLine).join('');
+  const current = await fs.readFile(layout.iterationsFile, 'utf8').catch(() => '');
+  if (text !== current) await writeFileAtomic(layout.iterationsFile, text);
+  return out;
+}

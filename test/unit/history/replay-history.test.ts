@@ -1,0 +1,129 @@
+// The human developers' trajectory on the real demo task: every upstream commit with the
+// target's tests, real pytest, cached on a second run.
+import assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { replayHumanHistory, type HistoryEvent } from '../../../src/core/history/replay-history';
+import { selectPositions } from '../../../src/core/history/upstream-commits';
+import { readIterationRecords } from '../../../src/core/loop/iteration-record';
+import { listRuns, runLayout, iterDir } from '../../../src/core/loop/run-store';
+import type { Runtime, RunRequest } from '../../../src/core/runtime/runtime';
+import { AbortError } from '../../../src/core/util/errors';
+import { taskLayout } from '../../../src/core/workspace/layout';
+import { DemoWorld, exists, git, pytestSettings, runtime, type DemoTask } from '../loop/demo-fixture';
+
+let world: DemoWorld;
+let task: DemoTask;
+let scratchParent: string;
+
+/** The local runtime, counting the commands it runs. */
+class CountingRuntime implements Runtime {
+  readonly kind = 'local' as const;
+  runs = 0;
+  run(req: RunRequest) {
+    this.runs++;
+    return runtime.run(req);
+  }
+}
+
+const options = (rt: Runtime, extra: Partial<Parameters<typeof replayHumanHistory>[0]> = {}) => ({
+  ...pytestSettings,
+  taskDir: task.taskDir,
+  runtime: rt,
+  scratchParent,
+  ...extra,
+});
+
+describe('human-history replay', () => {
+  before(async () => {
+    world = await DemoWorld.create('history');
+    task = await world.task();
+    scratchParent = world.scratch('scratch');
+    await fs.mkdir(scratchParent);
+  });
+  after(async () => {
+    await world.dispose();
+  });
+
+  test('positions: all, or N evenly spaced always ending at the target, the base always first', () => {
+    assert.deepEqual(selectPositions(11), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    assert.deepEqual(selectPositions(11, 20), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    assert.deepEqual(selectPositions(11, 3), [0, 3, 7, 10]);
+    assert.deepEqual(selectPositions(11, 1), [0, 10]);
+    assert.deepEqual(selectPositions(101, 20).length, 21);
+    assert.equal(selectPositions(101, 20).at(-1), 100);
+    assert.deepEqual(selectPositions(1), [0]);
+  });
+
+  test('N commits first; cancelling keeps what was recorded', async () => {
+    const abort = new AbortController();
+    const seen: number[] = [];
+    await assert.rejects(
+      replayHumanHistory(
+        options(runtime, {
+          count: 3,
+          signal: abort.signal,
+          onEvent: (e: HistoryEvent) => {
+            if (e.type === 'commit-started') {
+              seen.push(e.position);
+              if (seen.length === 3) abort.abort();
+            }
+          },
+        }),
+      ),
+      (e: unknown) => e instanceof AbortError,
+    );
+    const partial = await readIterationRecords(runLayout(task.taskDir, 'human-history').iterationsFile);
+    assert.deepEqual(partial.map((r) => r.iteration), [0, 3]);
+    const rt = new CountingRuntime();
+    const result = await replayHumanHistory(options(rt, { count: 3 }));
+    assert.equal(result.ran, 2);
+    assert.equal(result.cached, 2);
+    assert.equal(rt.runs, 2, 'only the two missing commits ran pytest');
+    assert.deepEqual(result.records.map((r) => r.iteration), [0, 3, 7, 10]);
+  });
+
+  test('all commits: the gap falls to 0 at the target, each line shaped like an iteration', async () => {
+    const result = await replayHumanHistory(options(runtime, { count: 'all' }));
+    assert.equal(result.ran, 7);
+    const records = result.records;
+    assert.deepEqual(records.map((r) => r.iteration), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    assert.deepEqual(records.map((r) => r.commit), task.commits);
+    assert.equal(records[0].gap, task.record.task.expectedGap);
+    assert.equal(records[records.length - 1].gap, 0);
+    for (let i = 1; i < records.length; i++) assert.ok(records[i].gap <= records[i - 1].gap, records.map((r) => r.gap).join(' '));
+    for (const r of records) {
+      assert.equal(r.run, 'human-history');
+      assert.equal(r.architect?.kind, 'human');
+      assert.equal(r.programmer?.kind, 'human');
+      assert.equal(r.passed, r.target_passed - r.gap);
+      assert.equal(typeof r.pytest.total, 'number');
+      assert.ok(r.note && r.note.length > 0, 'the commit subject');
+      assert.ok(await exists(path.join(iterDir(runLayout(task.taskDir, 'human-history'), r.iteration), 'report.json')));
+    }
+    const file = await readIterationRecords(runLayout(task.taskDir, 'human-history').iterationsFile);
+    assert.deepEqual(file, records, 'the file is in position order');
+    const runs = await listRuns(task.taskDir);
+    assert.equal(runs.find((r) => r.info.name === 'human-history')?.info.kind, 'human-history');
+  });
+
+  test('a second replay is served from the cache: no pytest runs', async () => {
+    const before = await fs.readFile(runLayout(task.taskDir, 'human-history').iterationsFile, 'utf8');
+    const rt = new CountingRuntime();
+    const result = await replayHumanHistory(options(rt, { count: 'all' }));
+    assert.equal(rt.runs, 0);
+    assert.equal(result.ran, 0);
+    assert.equal(result.cached, 11);
+    assert.equal(await fs.readFile(runLayout(task.taskDir, 'human-history').iterationsFile, 'utf8'), before);
+  });
+
+  test('the workspace is untouched and no scratch folder is left', async () => {
+    const code = taskLayout(task.taskDir).codeDir;
+    assert.equal((await git(code, 'status', '--porcelain')).trim(), '');
+    assert.equal((await git(code, 'rev-parse', 'HEAD')).trim(), task.record.baseCommit);
+    assert.deepEqual(await fs.readdir(scratchParent), []);
+    await assert.rejects(git(code, 'cat-file', '-e', `${task.record.task.targetSha}^{commit}`));
+    assert.equal(await exists(path.join(runLayout(task.taskDir, 'human-history').dir, 'lock')), false);
+  });
+});
