@@ -1,0 +1,148 @@
+// In the real extension host: the CI loop driven through the commands, with scripted agents
+// (real executables run by the real CLI driver) configured in settings, and a human turn.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { buildDemoDataset } from '../../scripts/demo-dataset';
+import { readIterationRecords } from '../../src/core/loop/iteration-record';
+import { runLayout } from '../../src/core/loop/run-store';
+import { oracleLayout, taskLayout } from '../../src/core/workspace/layout';
+import type { SweciApi } from '../../src/extension/test-api';
+
+const agentsDir = path.resolve(__dirname, '../../../test/fixtures/agents');
+const cfg = () => vscode.workspace.getConfiguration('sweci');
+const global = vscode.ConfigurationTarget.Global;
+
+async function api(): Promise<SweciApi> {
+  const ext = vscode.extensions.getExtension<SweciApi>('swe-ci.swe-ci-vscode')!;
+  return ext.isActive ? ext.exports : await ext.activate();
+}
+
+async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 60_000): Promise<T> {
+  const start = Date.now();
+  for (;;) {
+    const v = probe();
+    if (v) return v;
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function pidsOf(pattern: string): string[] {
+  try {
+    return execFileSync('pgrep', ['-f', pattern], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+suite('The CI loop through the commands', function () {
+  this.timeout(300_000);
+  let taskDir: string;
+  let run: string;
+
+  suiteSetup(async () => {
+    const sweci = await api();
+    taskDir = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    const demo = await buildDemoDataset(fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-it-loop-')));
+    // The checkout suite left the demo task here; checking out again is idempotent.
+    const result = await sweci.checkOutTask({ source: 'dataset', datasetDir: demo.datasetDir, taskId: demo.taskId, targetDir: taskDir });
+    assert.ok(result);
+    await cfg().update('architect.agent', 'custom', global);
+    await cfg().update('architect.customCommand', `python3 ${path.join(agentsDir, 'architect.py')}`, global);
+    await cfg().update('programmer.agent', 'custom', global);
+    await cfg().update('programmer.customCommand', `python3 ${path.join(agentsDir, 'programmer.py')}`, global);
+    await cfg().update(
+      'programmer.env',
+      { SWECI_SCRIPTED_UPSTREAM: oracleLayout(result.record.oracleDir).upstreamDir, SWECI_SCRIPTED_COMMITS: demo.commits.join(',') },
+      global,
+    );
+    run = 'scripted-it';
+    await sweci.setActiveRun(run);
+  });
+
+  suiteTeardown(async () => {
+    for (const key of ['architect.agent', 'architect.customCommand', 'architect.timeoutSeconds', 'architect.maxTries', 'programmer.agent', 'programmer.customCommand', 'programmer.env']) {
+      await cfg().update(key, undefined, global);
+    }
+  });
+
+  test('Run Iteration records iteration 1 with both agents, and the Iterations view shows it', async () => {
+    const sweci = await api();
+    await vscode.commands.executeCommand('sweci.runIteration');
+    const records = await readIterationRecords(runLayout(taskDir, run).iterationsFile);
+    assert.equal(records.length, 2, 'line 0 (the base) and iteration 1');
+    const [base, first] = records;
+    assert.equal(base.iteration, 0);
+    assert.equal(base.gap, 42);
+    assert.equal(first.iteration, 1);
+    assert.ok(first.gap >= 0 && first.gap < base.gap, `the gap shrank (${base.gap} → ${first.gap})`);
+    assert.equal(first.architect?.kind, 'agent');
+    assert.equal(first.programmer?.kind, 'agent');
+    assert.ok(first.architect?.input_tokens !== undefined, 'usage reported by the agent is recorded');
+
+    const rows = await sweci.iterationRows();
+    const row = rows.find((r) => r.run === run);
+    assert.ok(row, `the run ${run} is listed`);
+    assert.deepEqual(row.iterations.map((i) => i.label), ['#1', 'base']);
+    assert.match(row.iterations[0].description, new RegExp(`gap ${first.gap}`));
+    for (const child of ['requirement.xml', 'code changes', 'test report', 'pytest output']) {
+      assert.ok(row.iterations[0].children.includes(child), `iteration 1 offers ${child}: ${row.iterations[0].children.join(', ')}`);
+    }
+    assert.ok(row.iterations[0].children.some((c) => c.startsWith('architect')), 'the architect log is offered');
+    // The tree shows the new gap too.
+    assert.equal(sweci.nonPassedRows().length, first.gap);
+  });
+
+  test("I'll Be the Programmer: the agent architects, the user edits and submits, the iteration is recorded as human", async () => {
+    const sweci = await api();
+    const pending = vscode.commands.executeCommand('sweci.beProgrammer');
+    const waiting = await until('the human step', () => sweci.humanWaiting());
+    assert.equal(waiting.role, 'programmer');
+    assert.equal(waiting.iteration, 2);
+    assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, taskLayout(taskDir).requirementFile, 'requirement.xml is opened for the user');
+
+    const init = path.join(taskLayout(taskDir).codeDir, 'src', 'tinyinventory', '__init__.py');
+    fs.writeFileSync(init, fs.readFileSync(init, 'utf8').replace(/__version__ = "[^"]*"/, '__version__ = "1.0.0"'));
+    await vscode.commands.executeCommand('sweci.submitIteration');
+    await pending;
+
+    const records = await readIterationRecords(runLayout(taskDir, run).iterationsFile);
+    const second = records[2];
+    assert.equal(second.iteration, 2);
+    assert.equal(second.programmer?.kind, 'human');
+    assert.equal(second.architect?.kind, 'agent');
+    assert.ok(second.gap < records[1].gap, 'the version fix passed test_version');
+    assert.ok(!sweci.nonPassedRows().some((r) => r.nodeid === 'tests/test_package.py::test_version'));
+    assert.equal(sweci.humanWaiting(), undefined);
+  });
+
+  test('Stop kills a hanging agent and records nothing', async () => {
+    await cfg().update('architect.customCommand', `python3 ${path.join(agentsDir, 'hang.py')}`, global);
+    const before = fs.readFileSync(runLayout(taskDir, run).iterationsFile, 'utf8');
+    const started = Date.now();
+    const pending = vscode.commands.executeCommand('sweci.runIteration');
+    await until('the hanging agent', () => pidsOf('fixtures/agents/hang.py').length > 0 || undefined, 30_000);
+    await vscode.commands.executeCommand('sweci.stop');
+    await pending;
+    assert.ok(Date.now() - started < 60_000, 'Stop ends the step at once');
+    await until('the agent process tree to be gone', () => pidsOf('fixtures/agents/hang.py').length === 0 || undefined, 10_000);
+    assert.equal(fs.readFileSync(runLayout(taskDir, run).iterationsFile, 'utf8'), before, 'nothing partial is recorded');
+    await cfg().update('architect.customCommand', `python3 ${path.join(agentsDir, 'architect.py')}`, global);
+  });
+
+  test('Run Loop goes on until every target test passes', async () => {
+    const sweci = await api();
+    await vscode.commands.executeCommand('sweci.runLoop');
+    const records = await readIterationRecords(runLayout(taskDir, run).iterationsFile);
+    const last = records[records.length - 1];
+    assert.equal(last.gap, 0, `solved: ${records.map((r) => r.gap).join(' → ')}`);
+    for (let i = 1; i < records.length; i++) assert.equal(records[i].iteration, i, 'one line per iteration, in order');
+    assert.equal(sweci.nonPassedRows().length, 0);
+    const row = (await sweci.iterationRows()).find((r) => r.run === run)!;
+    assert.match(row.description, /solved/);
+  });
+});
