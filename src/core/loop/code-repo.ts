@@ -4,6 +4,10 @@ import type { SimpleGit } from 'simple-git';
 import { gitAt } from '../util/git';
 import { SWECI_AUTHOR_EMAIL, SWECI_AUTHOR_NAME } from '../workspace/fresh-repo';
 
+/**
+ * QUIET_COST: simple-git waits an extra 50 ms after a git process that printed nothing (in case
+ * output is late). The per-iteration commands are therefore run in forms that always print.
+ */
 const IDENTITY = {
   GIT_AUTHOR_NAME: SWECI_AUTHOR_NAME,
   GIT_AUTHOR_EMAIL: SWECI_AUTHOR_EMAIL,
@@ -43,10 +47,11 @@ export class CodeRepo {
 
   /** Paths changed, added or deleted against HEAD (untracked files included, ignored ones not). */
   async changedPaths(): Promise<string[]> {
-    const out = await this.git.raw(['status', '--porcelain', '-z', '--no-renames', '--untracked-files=all']);
+    // --branch: the "## <branch>" header makes git always print something (see QUIET_COST).
+    const out = await this.git.raw(['status', '--porcelain', '-z', '--branch', '--no-renames', '--untracked-files=all']);
     return out
       .split('\0')
-      .filter((e) => e.length > 3)
+      .filter((e) => e.length > 3 && !e.startsWith('## '))
       .map((e) => e.slice(3))
       .sort();
   }
@@ -79,11 +84,16 @@ export class CodeRepo {
     await this.git.raw(['clean', '-d', '--force', '--quiet']);
   }
 
-  /** Commits everything in the working tree (respecting ignore rules), even when nothing changed. */
-  async commitAll(message: string): Promise<string> {
-    await this.git.raw(['add', '--all', '--', '.']);
-    await this.git.raw(['commit', '--quiet', '--no-verify', '--allow-empty', '-m', message]);
-    return (await this.git.raw(['rev-parse', 'HEAD'])).trim();
+  /**
+   * Commits everything in the working tree (respecting ignore rules), even when nothing changed.
+   * Returns the commit and the paths it changed.
+   */
+  async commitAll(message: string): Promise<{ sha: string; changed: string[] }> {
+    const changed = await this.changedPaths();
+    // --verbose / no --quiet: git prints, so simple-git does not wait (see QUIET_COST).
+    if (changed.length > 0) await this.git.raw(['add', '--all', '--verbose', '--', '.']);
+    await this.git.raw(['commit', '--no-verify', '--allow-empty', '-m', message]);
+    return { sha: (await this.git.raw(['rev-parse', 'HEAD'])).trim(), changed };
   }
 
   async subject(commit: string): Promise<string> {

@@ -136,22 +136,24 @@ async function testAndCommit(ctx: IterationContext, j: Journal): Promise<Iterati
 
   // (g) One commit per iteration; a resumed iteration whose commit exists reuses it.
   let commit = j.commit;
+  let unchanged = false;
   if (!commit) {
     const head = await repo.head();
     const message = `iteration ${j.iteration}`;
     if (head.sha !== j.startCommit && (await repo.parent(head.sha)) === j.startCommit && (await repo.subject(head.sha)) === message) {
       commit = head.sha;
     } else {
-      commit = await repo.commitAll(message);
+      const made = await repo.commitAll(message);
+      commit = made.sha;
+      unchanged = made.changed.length === 0;
     }
     j.commit = commit;
-    await writeJournal(layout.pendingDir, j);
   }
 
   // (h) The archive, staged in pending/ until the line is written.
   const pending = layout.pendingDir;
   await writeFileAtomic(path.join(pending, ARCHIVE.pytestOutput), result.output);
-  await writeFileAtomic(path.join(pending, ARCHIVE.codeDiff), await repo.diff(j.startCommit, commit));
+  await writeFileAtomic(path.join(pending, ARCHIVE.codeDiff), unchanged ? '' : await repo.diff(j.startCommit, commit));
   if (result.report) await saveReport(path.join(pending, ARCHIVE.report), result.report);
   await fs.copyFile(taskLayout(taskDir).summaryFile, path.join(pending, ARCHIVE.summary));
 

@@ -1,0 +1,139 @@
+// Benchmark: the loop's own cost per iteration — everything but the agents and pytest (journal,
+// snapshots, restoring tests, non-passed, git commit and diff, archive, the iteration line).
+// Instant in-process agents (a requirement.xml, a one-line code change) on the demo task with
+// the local runtime; the time spent inside runtime processes (pytest) and inside the agents is
+// subtracted from each iteration's wall time. Budget: median < 300 ms per iteration.
+//
+//   npm run compile && node out/bench/overhead.js
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { buildDemoDataset } from '../scripts/demo-dataset';
+import type { AgentDriver, AgentRunRequest, AgentRunResult } from '../src/core/agents/agent-driver';
+import { checkOutTask } from '../src/core/checkout/check-out-task';
+import type { LoopEvent } from '../src/core/loop/loop-types';
+import { createRun, runLoop } from '../src/core/loop/run-loop';
+import { LocalRuntime } from '../src/core/runtime/local-runtime';
+import type { Runtime, RunRequest, RunResult } from '../src/core/runtime/runtime';
+import { readDatasetTasks } from '../src/core/task/dataset';
+
+const ITERATIONS = 11; // the first is a warm-up
+const BUDGET_MS = 300;
+const PYTHON = process.env.SWECI_PYTHON ?? 'python3';
+
+const REQUIREMENT =
+  '<requirements><requirement id="1"><location>README.md</location><description>d</description>' +
+  '<contract>c</contract><acceptance>a</acceptance></requirement></requirements>\n';
+
+/** Returns at once after a tiny file change, like an agent that is infinitely fast. */
+class InstantAgent implements AgentDriver {
+  readonly label = 'instant';
+  private n = 0;
+  async run(req: AgentRunRequest): Promise<AgentRunResult> {
+    const started = performance.now();
+    if (req.role === 'architect') await fs.writeFile(path.join(req.cwd, 'requirement.xml'), REQUIREMENT);
+    else await fs.appendFile(path.join(req.cwd, 'code', 'README.md'), `change ${++this.n}\n`);
+    await fs.writeFile(req.logFile, 'instant agent\n');
+    return { exitCode: 0, timedOut: false, cancelled: false, durationMs: performance.now() - started, command: 'instant', logFile: req.logFile };
+  }
+}
+
+/** The local runtime, adding up the wall time spent in processes (pytest). */
+class TimedRuntime implements Runtime {
+  readonly kind = 'local' as const;
+  spentMs = 0;
+  constructor(private readonly inner: Runtime) {}
+  async run(req: RunRequest): Promise<RunResult> {
+    const t = performance.now();
+    try {
+      return await this.inner.run(req);
+    } finally {
+      this.spentMs += performance.now() - t;
+    }
+  }
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const pad = (v: string | number, n: number): string => String(v).padStart(n);
+
+interface Sample {
+  total: number;
+  agents: number;
+  processes: number;
+  /** Harness phases: before the architect, architect→programmer, programmer→pytest, pytest step minus pytest, commit+archive+line. */
+  phases: number[];
+}
+
+async function main(): Promise<void> {
+  const tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-bench-overhead-')));
+  try {
+    const demo = await buildDemoDataset(path.join(tmp, 'dataset'), { python: PYTHON });
+    const [spec] = await readDatasetTasks(demo.datasetDir, 'default');
+    const runtime = new TimedRuntime(new LocalRuntime());
+    const pytest = { python: PYTHON, timeoutMs: 120_000, format: 'junit' as const };
+    const taskDir = path.join(tmp, 'task');
+    await checkOutTask(spec, { ...pytest, taskDir, oracleDir: path.join(tmp, 'oracle'), runtime, runTests: true });
+    const agent = new InstantAgent();
+    const roles = { architect: { settings: { kind: 'custom' as const, command: 'instant' }, driver: agent }, programmer: { settings: { kind: 'custom' as const, command: 'instant' }, driver: agent } };
+    await createRun({ taskDir, run: 'bench', roles, runtime, pytest, maxIterations: ITERATIONS });
+
+    const samples: Sample[] = [];
+    let mark = performance.now();
+    let agents = 0;
+    let processesAtStart = runtime.spentMs;
+    const t: Record<string, number> = {};
+    const onEvent = (e: LoopEvent): void => {
+      const now = performance.now();
+      if (e.type === 'step-started') t[`${e.step}-start`] = now;
+      if (e.type === 'step-finished') {
+        t[`${e.step}-end`] = now;
+        if (e.step !== 'pytest') agents += e.durationMs;
+        else t['pytest-process'] = runtime.spentMs - processesAtStart;
+      }
+      if (e.type === 'iteration-recorded') {
+        const processes = runtime.spentMs - processesAtStart;
+        const phases = [
+          t['architect-start'] - mark,
+          t['programmer-start'] - t['architect-end'],
+          t['pytest-start'] - t['programmer-end'],
+          t['pytest-end'] - t['pytest-start'] - t['pytest-process'],
+          now - t['pytest-end'],
+        ];
+        samples.push({ total: now - mark, agents, processes, phases });
+        mark = now;
+        agents = 0;
+        processesAtStart = runtime.spentMs;
+      }
+    };
+    mark = performance.now();
+    processesAtStart = runtime.spentMs;
+    await runLoop({ taskDir, run: 'bench', roles, runtime, pytest, onEvent, renderPrompt: async (role) => `instant ${role}` });
+
+    const measured = samples.slice(1);
+    const overhead = measured.map((s) => s.total - s.agents - s.processes);
+    console.log(`Loop overhead benchmark: demo task, instant in-process agents, local runtime; node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu'}`);
+    console.log(`${measured.length} iterations after 1 warm-up. overhead = iteration wall time − agent time − time inside processes (pytest).\n`);
+    console.log(`${'iter'.padEnd(6)}${pad('wall ms', 9)}${pad('pytest ms', 11)}${pad('agents ms', 11)}${pad('overhead ms', 13)}`);
+    measured.forEach((s, i) => {
+      console.log(`${String(i + 2).padEnd(6)}${pad(s.total.toFixed(0), 9)}${pad(s.processes.toFixed(0), 11)}${pad(s.agents.toFixed(1), 11)}${pad(overhead[i].toFixed(1), 13)}`);
+    });
+    const names = ['start→architect', 'architect→programmer', 'programmer→pytest', 'pytest step − pytest', 'commit+archive+line'];
+    console.log('\nMedian harness time by phase (ms):');
+    names.forEach((n, i) => console.log(`  ${n.padEnd(22)}${pad(median(measured.map((s) => s.phases[i])).toFixed(1), 8)}`));
+    const med = median(overhead);
+    const ok = med < BUDGET_MS;
+    console.log(`\nmedian overhead ${med.toFixed(1)} ms per iteration (${(med / median(measured.map((s) => s.total))).toFixed(2)} of the wall time): ${ok ? 'within' : 'OVER'} the ${BUDGET_MS} ms budget`);
+    if (!ok) process.exitCode = 1;
+  } finally {
+    await fs.rm(tmp, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
