@@ -4,11 +4,14 @@
 // or a window reload) continues where this one stopped.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { currentOutputFile, currentReportFile, currentRunFile, loadReport, saveReport } from '../checkout/report-store';
+import { currentOutputFile, currentReportFile, currentRunFile, loadReport, saveReport, type LastRunRecord } from '../checkout/report-store';
+import { createDriver } from '../agents/cli-driver';
+import type { AgentRole } from '../agents/agent-driver';
 import { loadTargetReport, runPytestStep } from '../checkout/run-current-tests';
 import { nonPassedIds } from '../gap/non-passed';
 import { writeNonPassed } from '../gap/write-non-passed';
 import { passedIds, type TestReport } from '../pytest/test-report';
+import type { Runtime } from '../runtime/runtime';
 import { AbortError, UserError, isAbortError } from '../util/errors';
 import { writeFileAtomic } from '../util/fs-atomic';
 import { restoreTargetTests, readTaskRecord } from '../workspace/materialize';
@@ -32,6 +35,7 @@ import {
   runLayout,
   writeRunInfo,
   type RunInfo,
+  type RunLayout,
   type RunSummary,
 } from './run-store';
 export interface LoopResult {
@@ -69,6 +73,13 @@ async function requireTask(taskDir: string): Promise<TaskRecord> {
   return record;
 }
 
+/** Agent roles without a driver get the CLI driver for their settings. */
+function resolveRoles(roles: Record<AgentRole, RoleSetup>, runtime: Runtime): Record<AgentRole, RoleSetup> {
+  const resolve = (setup: RoleSetup): RoleSetup =>
+    setup.settings.kind === 'human' || setup.driver ? setup : { ...setup, driver: createDriver(setup.settings, runtime) };
+  return { architect: resolve(roles.architect), programmer: resolve(roles.programmer) };
+}
+
 function roleLabel(setup: RoleSetup): string {
   return setup.settings.kind === 'human' ? 'human' : (setup.driver?.label ?? setup.settings.kind);
 }
@@ -88,7 +99,13 @@ export async function createRun(opts: CreateRunOptions): Promise<RunInfo> {
 /** Creates the run and runs the loop, under one lock. */
 export async function startRun(opts: StartRunOptions): Promise<LoopResult> {
   return withTaskLock(opts.taskDir, LOOP_PURPOSE, `run "${opts.run}"`, async () => {
-    await createRunLocked(opts);
+    try {
+      await createRunLocked(opts);
+    } catch (err) {
+      const cancelled = opts.signal?.aborted || isAbortError(err);
+      emitter(opts.onEvent)({ type: 'loop-finished', run: opts.run, reason: cancelled ? 'cancelled' : 'failed', iterations: 0, ...(cancelled ? {} : { error: err instanceof Error ? err.message : String(err) }) });
+      throw cancelled && !isAbortError(err) ? new AbortError() : err;
+    }
     return runLoopLocked(opts);
   });
 }
@@ -106,7 +123,8 @@ export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
 /** After a crash, a reload or a cancel: continues the run (same as runLoop). */
 export const resumeRun = runLoop;
 
-async function createRunLocked(opts: CreateRunOptions): Promise<RunInfo> {
+async function createRunLocked(options: CreateRunOptions): Promise<RunInfo> {
+  const opts = { ...options, roles: resolveRoles(options.roles, options.runtime) };
   const { taskDir, run } = opts;
   assertRunName(run);
   if (run === HUMAN_HISTORY_RUN) throw new UserError(`"${HUMAN_HISTORY_RUN}" is the name of the human-history replay. Choose another run name.`);
@@ -212,7 +230,8 @@ async function baseRun(opts: CreateRunOptions, record: TaskRecord, target: TestR
   return base;
 }
 
-async function runLoopLocked(opts: LoopOptions): Promise<LoopResult> {
+async function runLoopLocked(options: LoopOptions): Promise<LoopResult> {
+  const opts = { ...options, roles: resolveRoles(options.roles, options.runtime) };
   const emit = emitter(opts.onEvent);
   const { taskDir, run } = opts;
   const recorded: IterationRecord[] = [];
@@ -238,8 +257,8 @@ async function runLoopLocked(opts: LoopOptions): Promise<LoopResult> {
 
     const branch = info.branch ?? runBranch(run);
     const repo = new CodeRepo(taskLayout(taskDir).codeDir, signal);
-    await prepareCode(layout.pendingDir, records, record, taskDir, repo, branch);
-    await syncNonPassed(layout, records[records.length - 1], target, taskDir);
+    const switched = await prepareCode(layout.pendingDir, records, record, taskDir, repo, branch);
+    await syncWithRun(layout, records[records.length - 1], target, taskDir, switched);
 
     const ctx: IterationContext = {
       opts,
@@ -278,9 +297,10 @@ async function runLoopLocked(opts: LoopOptions): Promise<LoopResult> {
 /**
  * Makes app/code what the next step expects. Continuing a pending iteration: HEAD back on the
  * run's branch at the iteration's start (the working tree is the interrupted step's). Starting
- * one: the branch at the last iteration's commit with nothing uncommitted.
+ * one: the branch at the last iteration's commit with nothing uncommitted. Returns true when
+ * it switched app/code from another branch.
  */
-async function prepareCode(pendingDir: string, records: IterationRecord[], record: TaskRecord, taskDir: string, repo: CodeRepo, branch: string): Promise<void> {
+async function prepareCode(pendingDir: string, records: IterationRecord[], record: TaskRecord, taskDir: string, repo: CodeRepo, branch: string): Promise<boolean> {
   const last = records[records.length - 1];
   const journal = await readJournal(pendingDir);
   const resuming = journal !== undefined && journal.iteration === records.length && journal.startCommit === last.commit;
@@ -288,11 +308,11 @@ async function prepareCode(pendingDir: string, records: IterationRecord[], recor
   const head = await repo.head();
   const onBranch = head.ref === `refs/heads/${branch}`;
   if (resuming) {
-    if (onBranch && head.sha === last.commit) return;
+    if (onBranch && head.sha === last.commit) return false;
     // The interrupted iteration may have committed already (testAndCommit reuses that commit).
-    if (onBranch && (await repo.parent(head.sha)) === last.commit && (await repo.subject(head.sha)) === `iteration ${records.length}`) return;
+    if (onBranch && (await repo.parent(head.sha)) === last.commit && (await repo.subject(head.sha)) === `iteration ${records.length}`) return false;
     await repo.reattach(branch, journal!.commit ?? last.commit);
-    return;
+    return !onBranch;
   }
   await restoreTargetTests(record, taskDir);
   const dirty = await repo.changedPaths();
@@ -308,22 +328,41 @@ async function prepareCode(pendingDir: string, records: IterationRecord[], recor
         `Every iteration starts from the last iteration's commit: discard them (or the run's pending state) first.`,
     );
   }
-  if (!onBranch) await repo.checkout(branch);
+  if (onBranch) return false;
+  await repo.checkout(branch);
+  return true;
 }
 
-/** app/non-passed as the last recorded iteration left it (another run or a Refresh may have rewritten it). */
-async function syncNonPassed(layout: ReturnType<typeof runLayout>, last: IterationRecord, target: TestReport, taskDir: string): Promise<void> {
+/**
+ * app/non-passed as the run's last iteration left it (another run or a Refresh may have
+ * rewritten it); after a switch of branch, the current report too, so views show this run.
+ */
+async function syncWithRun(layout: RunLayout, last: IterationRecord, target: TestReport, taskDir: string, switched: boolean): Promise<void> {
   const report = last.gap >= 0 ? await loadReport(path.join(iterDir(layout, last.iteration), ARCHIVE.report)).catch(() => undefined) : undefined;
   if (last.gap >= 0 && !report) return; // archive missing: keep what is there
-  await writeNonPassed(taskLayout(taskDir).nonPassedDir, report, target);
+  const task = taskLayout(taskDir);
+  await writeNonPassed(task.nonPassedDir, report, target);
+  if (!switched) return;
+  if (report) await saveReport(currentReportFile(task), report);
+  const run: LastRunRecord = {
+    kind: report ? 'ran' : 'did-not-run',
+    finishedAt: last.finished_at,
+    exitCode: report?.exitCode ?? null,
+    command: `(iteration ${last.iteration} of run "${layout.run}")`,
+    durationMs: Math.round((last.pytest_time ?? 0) * 1000),
+    ...(last.pytest_error ? { reason: last.pytest_error } : {}),
+  };
+  await writeFileAtomic(currentRunFile(task), JSON.stringify(run, null, 2));
+  const output = await fs.readFile(path.join(iterDir(layout, last.iteration), ARCHIVE.pytestOutput), 'utf8').catch(() => '');
+  await writeFileAtomic(currentOutputFile(task), output);
 }
 
-async function archivedPassed(layout: ReturnType<typeof runLayout>, iteration: number): Promise<Set<string> | undefined> {
+async function archivedPassed(layout: RunLayout, iteration: number): Promise<Set<string> | undefined> {
   const report = await loadReport(path.join(iterDir(layout, iteration), ARCHIVE.report)).catch(() => undefined);
   return report ? passedIds(report) : undefined;
 }
 
-async function lastRanPassed(layout: ReturnType<typeof runLayout>, records: IterationRecord[]): Promise<Set<string> | undefined> {
+async function lastRanPassed(layout: RunLayout, records: IterationRecord[]): Promise<Set<string> | undefined> {
   for (let i = records.length - 1; i >= 0; i--) {
     if (records[i].gap >= 0) return archivedPassed(layout, records[i].iteration);
   }

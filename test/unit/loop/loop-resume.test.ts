@@ -11,6 +11,7 @@ import type { LoopEvent } from '../../../src/core/loop/loop-types';
 import { discardPendingIteration, findPendingRuns, resumeRun, runLoop, startRun } from '../../../src/core/loop/run-loop';
 import { iterDir, listRuns, runLayout } from '../../../src/core/loop/run-store';
 import { AbortError, UserError } from '../../../src/core/util/errors';
+import { currentReportFile, currentRunFile, loadReport } from '../../../src/core/checkout/report-store';
 import { taskLayout } from '../../../src/core/workspace/layout';
 import { waitDead } from '../runtime/process-helpers';
 import { DemoWorld, exists, git, loopOptions, programmerEnv, scripted, type DemoTask } from './demo-fixture';
@@ -143,7 +144,9 @@ describe('cancel, crash and resume', () => {
 
   test('one step at a time: stopAfterStep pauses with the iteration pending', async () => {
     const task = await world.task();
-    const r = await startRun(loopOptions(task, 's', roles(task), { stopAfterStep: 'architect' }));
+    // Roles given as settings only: the loop makes their CLI drivers.
+    const settingsOnly = { architect: { settings: roles(task).architect.settings }, programmer: { settings: roles(task).programmer.settings } };
+    const r = await startRun(loopOptions(task, 's', settingsOnly, { stopAfterStep: 'architect' }));
     assert.equal(r.reason, 'paused');
     assert.equal(r.iterations, 0);
     assert.ok(await exists(taskLayout(task.taskDir).requirementFile));
@@ -201,6 +204,15 @@ describe('cancel, crash and resume', () => {
     const [twoZero, twoOne] = await lines(task, 'two');
     assert.equal(twoZero.commit, task.record.baseCommit, 'a new run starts from the base');
     assert.equal((await git(code, 'rev-parse', `${twoOne.commit}~1`)).trim(), task.record.baseCommit);
+
+    // Switching back (no iteration yet): code, non-passed and the current report are run one's.
+    const paused = await runLoop(loopOptions(task, 'one', roles(task), { iterations: 0 }));
+    assert.equal(paused.reason, 'paused');
+    assert.equal((await git(code, 'rev-parse', 'HEAD')).trim(), oneTwo.commit);
+    const current = await loadReport(currentReportFile(taskLayout(task.taskDir)));
+    assert.equal(current?.summary.passed, oneTwo.pytest.passed);
+    const currentRun = JSON.parse(await fs.readFile(currentRunFile(taskLayout(task.taskDir)), 'utf8'));
+    assert.equal(currentRun.finishedAt, oneTwo.finished_at);
 
     let summaryAtStart = '';
     await runLoop(
