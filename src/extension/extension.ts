@@ -74,6 +74,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<SweciA
     vscode.commands.registerCommand('sweci.submitIteration', () => loop.submit()),
     vscode.commands.registerCommand('sweci.stop', () => loop.stop()),
     vscode.commands.registerCommand('sweci.newRun', () => loop.newRun()),
+    vscode.commands.registerCommand('sweci.recordHumanHistory', async () => {
+      await setRunning(true);
+      try {
+        await loop.recordHumanHistory();
+      } finally {
+        await setRunning(false);
+        iterations.refresh();
+      }
+    }),
     vscode.commands.registerCommand('sweci.makeActiveRun', async (node?: { type: string; summary?: { info: { name: string } } }) => {
       if (node?.summary) await loop.setActiveRun(node.summary.info.name);
       iterations.refresh();

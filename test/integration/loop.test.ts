@@ -145,4 +145,16 @@ suite('The CI loop through the commands', function () {
     const row = (await sweci.iterationRows()).find((r) => r.run === run)!;
     assert.match(row.description, /solved/);
   });
+
+  test('Record Human History replays the upstream commits as the run human-history', async () => {
+    const sweci = await api();
+    await vscode.commands.executeCommand('sweci.recordHumanHistory');
+    const records = await readIterationRecords(runLayout(taskDir, 'human-history').iterationsFile);
+    assert.equal(records.length, 11, 'the base and its 10 first-parent successors up to the target');
+    assert.equal(records[records.length - 1].gap, 0, 'the target passes its own tests');
+    for (const r of records.slice(1)) assert.equal(r.programmer?.kind ?? 'human', 'human');
+    const row = (await sweci.iterationRows()).find((r) => r.run === 'human-history');
+    assert.ok(row, 'the replay is listed in the Iterations view');
+    assert.equal(row.iterations.length, 11);
+  });
 });

@@ -6,6 +6,7 @@ import type { AgentRole, AgentSettings } from '../../core/agents/agent-driver';
 import { createDriver } from '../../core/agents/cli-driver';
 import type { Runtime } from '../../core/runtime/runtime';
 import type { LoopEvent, LoopOptions, RoleSetup } from '../../core/loop/loop-types';
+import { replayHumanHistory } from '../../core/history/replay-history';
 import { createRun, runLoop, type LoopResult } from '../../core/loop/run-loop';
 import { readRunInfo, suggestRunName } from '../../core/loop/run-store';
 import { runNameProblem, HUMAN_HISTORY_RUN } from '../../core/loop/run-name';
@@ -139,6 +140,41 @@ export class LoopController implements vscode.Disposable {
     } catch (err) {
       showError(`${req.title} failed`, err);
       return undefined;
+    }
+  }
+
+  /** SWE-CI: Record Human History — replays the upstream first-parent commits as the run `human-history`. */
+  async recordHumanHistory(): Promise<void> {
+    const taskDir = this.tasks.taskDir();
+    if (!taskDir) return void vscode.window.showInformationMessage('No SWE-CI task is open. Check one out first.');
+    if (!requireTrust('replay the human history')) return;
+    const cfg = vscode.workspace.getConfiguration('sweci', vscode.Uri.file(taskDir));
+    const commits = Math.floor(cfg.get<number>('history.commits') ?? 20);
+    const timeoutMs = Math.max(1, cfg.get<number>('history.timeoutSeconds') ?? 3600) * 1000;
+    try {
+      const result = await withCancellableProgress('SWE-CI: recording the human history', ({ report, signal }) =>
+        replayHumanHistory({
+          ...pytestSettings(vscode.Uri.file(taskDir)),
+          timeoutMs,
+          taskDir,
+          runtime: this.runtime,
+          count: commits > 0 ? commits : 'all',
+          signal,
+          onEvent: (e) => {
+            if (e.type === 'commit-started') {
+              report(`commit ${e.index + 1} of ${e.total}: ${e.sha.slice(0, 10)} ${e.subject}`);
+              log().info(`[human-history] ${e.sha.slice(0, 10)} ${e.subject}`);
+            } else if (e.type === 'commit-recorded') {
+              log().info(`[human-history #${e.record.iteration}] gap ${e.record.gap}`);
+              this.emitter.fire({ type: 'iteration-recorded', run: HUMAN_HISTORY_RUN, record: e.record });
+            }
+          },
+        }),
+      );
+      log().info(`Human history: ${result.ran} commits run, ${result.cached} from the cache`);
+      void vscode.window.showInformationMessage(`Human history recorded: ${result.records.length - 1} commits (${result.ran} run now, ${result.cached} cached).`);
+    } catch (err) {
+      showError('Recording the human history failed', err);
     }
   }
 
