@@ -7,12 +7,13 @@ import { after, before, describe, test } from 'node:test';
 import { readJournal } from '../../../src/core/loop/journal';
 import { readIterationRecords } from '../../../src/core/loop/iteration-record';
 import type { HumanStep, LoopEvent } from '../../../src/core/loop/loop-types';
-import { resumeRun, startRun } from '../../../src/core/loop/run-loop';
+import { createRun, resumeRun, startRun } from '../../../src/core/loop/run-loop';
+import { runCurrentTests } from '../../../src/core/checkout/run-current-tests';
 import { iterDir, runLayout } from '../../../src/core/loop/run-store';
 import { UserError } from '../../../src/core/util/errors';
 import { oracleLayout, taskLayout } from '../../../src/core/workspace/layout';
 import { waitDead } from '../runtime/process-helpers';
-import { DemoWorld, exists, git, loopOptions, programmerEnv, pythonScript, scripted, type DemoTask, type ScriptOptions } from './demo-fixture';
+import { DemoWorld, exists, git, loopOptions, programmerEnv, pytestSettings, pythonScript, runtime, scripted, type DemoTask, type ScriptOptions } from './demo-fixture';
 
 let world: DemoWorld;
 let scripts: string;
@@ -182,6 +183,27 @@ describe('the loop when things go wrong', () => {
     assert.ok(two.gap >= 0, 'iteration 2 ran again');
     assert.ok(two.regressions.length > 0, 'compared against line 0, the last run that ran');
     assert.ok(two.gap > zero.gap);
+  });
+
+  test("line 0 comes from the checkout's base run; without it, the base is measured when the run is created", async () => {
+    const task = await world.task();
+    const reports = taskLayout(task.taskDir).reportsDir;
+    assert.ok(await exists(path.join(reports, 'base.report.json')), 'the checkout kept the base result');
+    // A Refresh on changed code does not replace the base's result.
+    await fs.appendFile(path.join(taskLayout(task.taskDir).codeDir, 'README.md'), 'edit\n');
+    const before = await fs.readFile(path.join(reports, 'base.run.json'), 'utf8');
+    await runCurrentTests({ ...pytestSettings, taskDir: task.taskDir, record: task.record, runtime });
+    assert.equal(await fs.readFile(path.join(reports, 'base.run.json'), 'utf8'), before);
+    await git(taskLayout(task.taskDir).codeDir, 'checkout', '--', 'README.md');
+
+    for (const f of ['base.report.json', 'base.run.json']) await fs.rm(path.join(reports, f));
+    const events: LoopEvent[] = [];
+    await createRun({ taskDir: task.taskDir, run: 'measured', roles: { architect: scripted('architect.py'), programmer: scripted('programmer.py') }, runtime, pytest: pytestSettings, onEvent: (e) => events.push(e) });
+    assert.deepEqual(events.filter((e) => e.type === 'step-started').map((e) => e.type === 'step-started' && `${e.iteration}:${e.step}`), ['0:pytest']);
+    const [zero] = await lines(task, 'measured');
+    assert.equal(zero.gap, task.record.task.expectedGap);
+    assert.equal(zero.commit, task.record.baseCommit);
+    assert.ok(await exists(path.join(reports, 'base.report.json')), 'kept for the next run');
   });
 
   test('human roles: the callback is awaited, an invalid requirement is sent back, the kind is human', async () => {

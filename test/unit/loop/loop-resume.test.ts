@@ -12,9 +12,10 @@ import { discardPendingIteration, findPendingRuns, resumeRun, runLoop, startRun 
 import { iterDir, listRuns, runLayout } from '../../../src/core/loop/run-store';
 import { AbortError, UserError } from '../../../src/core/util/errors';
 import { currentReportFile, currentRunFile, loadReport } from '../../../src/core/checkout/report-store';
+import { runCurrentTests } from '../../../src/core/checkout/run-current-tests';
 import { taskLayout } from '../../../src/core/workspace/layout';
 import { waitDead } from '../runtime/process-helpers';
-import { DemoWorld, exists, git, loopOptions, programmerEnv, scripted, type DemoTask } from './demo-fixture';
+import { DemoWorld, exists, git, loopOptions, programmerEnv, pytestSettings, runtime, scripted, type DemoTask } from './demo-fixture';
 
 let world: DemoWorld;
 
@@ -177,6 +178,8 @@ describe('cancel, crash and resume', () => {
     assert.ok(second instanceof UserError);
     assert.match(second.message, new RegExp(`another window or process is running the loop on this task \\(pid ${process.pid}, run "a"`, 'i'));
     await assert.rejects(runLoop(loopOptions(task, 'a', roles(task))), /running the loop on this task/);
+    // Refresh (runCurrentTests) waits its turn too: it would rewrite the files the loop owns.
+    await assert.rejects(runCurrentTests({ ...pytestSettings, taskDir: task.taskDir, record: task.record, runtime }), /running the loop on this task/);
     abort.abort();
     await assert.rejects(first, (e: unknown) => e instanceof AbortError);
     assert.equal(await exists(runLayout(task.taskDir, 'b').dir), false, 'the refused run created nothing');
