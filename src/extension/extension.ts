@@ -104,6 +104,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SweciA
     }),
   );
   await controller.reload();
+  void loop.offerResume(() => execute({ title: 'Resume', iterations: 1 }));
 
   return {
     checkOutTask: (args) => checkout.run(args),

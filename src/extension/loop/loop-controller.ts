@@ -7,7 +7,7 @@ import { createDriver } from '../../core/agents/cli-driver';
 import type { Runtime } from '../../core/runtime/runtime';
 import type { LoopEvent, LoopOptions, RoleSetup } from '../../core/loop/loop-types';
 import { replayHumanHistory } from '../../core/history/replay-history';
-import { createRun, runLoop, type LoopResult } from '../../core/loop/run-loop';
+import { createRun, discardPendingIteration, findPendingRuns, runLoop, type LoopResult } from '../../core/loop/run-loop';
 import { readRunInfo, suggestRunName } from '../../core/loop/run-store';
 import { runNameProblem, HUMAN_HISTORY_RUN } from '../../core/loop/run-name';
 import { agentLabel, agentSettings } from '../agents/agent-settings';
@@ -140,6 +140,36 @@ export class LoopController implements vscode.Disposable {
     } catch (err) {
       showError(`${req.title} failed`, err);
       return undefined;
+    }
+  }
+
+  /**
+   * After a window reload or a crash: a run with an iteration in progress is offered to the
+   * user (resume it, or discard that iteration). Never started unasked: agents cost money.
+   */
+  async offerResume(resume: () => Promise<unknown>): Promise<void> {
+    const taskDir = this.tasks.taskDir();
+    if (!taskDir || !vscode.workspace.isTrusted) return;
+    for (const summary of await findPendingRuns(taskDir).catch(() => [])) {
+      const { name } = summary.info;
+      const pending = summary.pending!;
+      const where = pending.lastCompletedStep ? `after its ${pending.lastCompletedStep} step` : 'before its first step finished';
+      const choice = await vscode.window.showInformationMessage(
+        `SWE-CI: run ${name} stopped in iteration ${pending.iteration}, ${where}. Resume it from there?`,
+        'Resume',
+        'Discard Iteration',
+      );
+      if (choice === 'Resume') {
+        await this.setActiveRun(name);
+        await resume();
+      } else if (choice === 'Discard Iteration') {
+        try {
+          await discardPendingIteration(taskDir, name);
+          log().info(`Discarded the pending iteration ${pending.iteration} of ${name}`);
+        } catch (err) {
+          showError('Discarding the iteration failed', err);
+        }
+      }
     }
   }
 
