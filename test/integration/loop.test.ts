@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { buildDemoDataset } from '../../scripts/demo-dataset';
 import { readIterationRecords } from '../../src/core/loop/iteration-record';
-import { runLayout } from '../../src/core/loop/run-store';
+import { readRunSummary, runLayout } from '../../src/core/loop/run-store';
 import { oracleLayout, taskLayout } from '../../src/core/workspace/layout';
 import type { SweciApi } from '../../src/extension/test-api';
 
@@ -132,6 +132,29 @@ suite('The CI loop through the commands', function () {
     await until('the agent process tree to be gone', () => pidsOf('fixtures/agents/hang.py').length === 0 || undefined, 10_000);
     assert.equal(fs.readFileSync(runLayout(taskDir, run).iterationsFile, 'utf8'), before, 'nothing partial is recorded');
     await cfg().update('architect.customCommand', `python3 ${path.join(agentsDir, 'architect.py')}`, global);
+  });
+
+  test('one step at a time: Run Architect, Run Programmer, then Run Tests records the iteration', async () => {
+    const file = runLayout(taskDir, run).iterationsFile;
+    const before = (await readIterationRecords(file)).length;
+    const requirement = taskLayout(taskDir).requirementFile;
+
+    await vscode.commands.executeCommand('sweci.runArchitect');
+    assert.ok(fs.existsSync(requirement), 'the Architect wrote requirement.xml');
+    let summary = await readRunSummary(taskDir, run);
+    assert.equal(summary?.pending?.lastCompletedStep, 'architect');
+    assert.equal((await readIterationRecords(file)).length, before, 'nothing recorded yet');
+
+    await vscode.commands.executeCommand('sweci.runProgrammer');
+    summary = await readRunSummary(taskDir, run);
+    assert.equal(summary?.pending?.lastCompletedStep, 'programmer');
+    assert.equal((await readIterationRecords(file)).length, before, 'still nothing recorded');
+
+    await vscode.commands.executeCommand('sweci.runTests');
+    const records = await readIterationRecords(file);
+    assert.equal(records.length, before + 1, 'Run Tests completed the iteration');
+    assert.equal((await readRunSummary(taskDir, run))?.pending, undefined);
+    assert.equal(records[records.length - 1].programmer?.kind, 'agent');
   });
 
   test('Run Loop goes on until every target test passes', async () => {
