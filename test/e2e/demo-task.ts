@@ -10,6 +10,9 @@ import { buildDemoDataset } from '../../scripts/demo-dataset';
 
 export interface PreparedTask {
   taskDir: string;
+  oracleDir: string;
+  /** First-parent commits base..target of the demo history. */
+  commits: string[];
   expectedGap: number;
   passedNow: number;
   passedByTarget: number;
@@ -37,5 +40,5 @@ export async function prepareDemoTask(name: string): Promise<PreparedTask> {
   if (result.current?.gap !== demo.expectedGap) {
     throw new Error(`the demo task's gap is ${result.current?.gap}, expected ${demo.expectedGap}`);
   }
-  return { taskDir, expectedGap: demo.expectedGap, passedNow: demo.targetPassed - demo.expectedGap, passedByTarget: demo.targetPassed };
+  return { taskDir, oracleDir: path.join(scratch, `${name}.oracle`), commits: demo.commits, expectedGap: demo.expectedGap, passedNow: demo.targetPassed - demo.expectedGap, passedByTarget: demo.targetPassed };
 }

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { withWorkbench } from '../harness/workbench';
 import { nonPassedScenario } from './scenarios/non-passed';
 import { untrustedScenario } from './scenarios/untrusted';
+import { iterationsScenario } from './scenarios/iterations';
 
 interface Scenario {
   name: string;
@@ -32,6 +33,7 @@ const scenarios: Scenario[] = [
   },
   { name: 'non-passed', run: nonPassedScenario },
   { name: 'untrusted', run: untrustedScenario },
+  { name: 'iterations', run: iterationsScenario },
 ];
 
 async function main(): Promise<number> {

@@ -8,7 +8,7 @@ import { SpawnError } from '../runtime/spawn-error';
 import { UserError } from '../util/errors';
 import type { AgentCommand, CommandContext } from './agent-command';
 import type { AgentDriver, AgentRunRequest, AgentRunResult, AgentSettings, AgentUsage } from './agent-driver';
-import { formatCommandLine, quoteWord } from './argv-tokenizer';
+import { formatCommandLine, quoteWord, tokenizeCommand } from './argv-tokenizer';
 import { buildCustomCommand } from './custom-command';
 import { buildPresetCommand, PRESET_INFO } from './presets';
 import { Redactor, StreamRedactor } from './redact';
@@ -23,7 +23,7 @@ export class CliAgentDriver implements AgentDriver {
     private readonly settings: CliAgentSettings,
     private readonly runtime: Runtime,
   ) {
-    this.label = settings.kind === 'preset' ? PRESET_INFO[settings.preset].label : `Custom command (${firstWord(settings.command)})`;
+    this.label = settings.kind === 'preset' ? PRESET_INFO[settings.preset].label : customLabel(settings.command);
   }
 
   /** The argv for one attempt (exposed so the UI can show what will run). */
@@ -188,8 +188,20 @@ function footer(r: RunResult, usage: AgentUsage | undefined): string {
   return `\n\n# ended:   ${how} after ${(r.durationMs / 1000).toFixed(1)} s\n# usage:   ${used}\n`;
 }
 
-function firstWord(command: string): string {
-  return command.trim().split(/\s+/)[0] ?? command;
+const INTERPRETERS = /^(python[\d.]*|node|bash|sh|zsh|ruby|perl|deno|bun|uv|npx|pipx)$/;
+
+/** A short name for views: the program's file name, looking past an interpreter ("python3 x/agent.py" → "custom: agent.py"). */
+export function customLabel(command: string): string {
+  let words: string[];
+  try {
+    words = tokenizeCommand(command);
+  } catch {
+    words = command.trim().split(/\s+/);
+  }
+  const base = (w: string | undefined) => (w ?? '').split(/[\\/]/).pop() ?? '';
+  const first = base(words[0]);
+  const program = INTERPRETERS.test(first) && words[1] && !words[1].startsWith('-') ? base(words[1]) : first;
+  return `custom: ${program || 'command'}`;
 }
 
 async function isDirectory(p: string): Promise<boolean> {

@@ -24,13 +24,16 @@ export function roleBadge(letter: 'A' | 'P', step: RoleStepRecord | undefined): 
 }
 
 /** One line: a(c) · passed/target · gap · regressions · role badges. */
-export function iterationDescription(record: IterationRecord, line0: IterationRecord | undefined): string {
+export function iterationDescription(record: IterationRecord, line0: IterationRecord | undefined, showRoles = true): string {
   if (record.gap < 0) return `pytest did not run${record.pytest_error ? `: ${record.pytest_error}` : ''}`;
   const parts = [formatChange(changeOf(record, line0)), `${record.passed ?? '–'}/${record.target_passed}`, `gap ${record.gap}`];
   if (record.regressions.length) parts.push(`↓${record.regressions.length} regressed`);
   if (record.tampered.length) parts.push('tests tampered');
   const badges = [roleBadge('A', record.architect), roleBadge('P', record.programmer)].filter(Boolean);
-  if (badges.length) parts.push(badges.join(' '));
+  // The base run has no roles; a replay of the developers' history has only humans.
+  if (showRoles && record.iteration > 0 && badges.length) parts.push(badges.join(' '));
+  // In a replay the note is the upstream commit's subject: what the developers changed.
+  if (!showRoles && record.iteration > 0 && record.note) parts.push(record.note);
   return parts.join(' · ');
 }
 

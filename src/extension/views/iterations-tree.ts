@@ -11,7 +11,7 @@ import { iterationDescription, iterationTooltip } from './iteration-text';
 
 export type IterationsNode =
   | { type: 'run'; summary: RunSummary }
-  | { type: 'iteration'; run: string; record: IterationRecord; line0?: IterationRecord; previous?: IterationRecord }
+  | { type: 'iteration'; run: string; history: boolean; record: IterationRecord; line0?: IterationRecord; previous?: IterationRecord }
   | { type: 'file'; id: string; label: string; description?: string; icon: string; command: vscode.Command };
 
 export class IterationsTreeProvider implements vscode.TreeDataProvider<IterationsNode>, vscode.Disposable {
@@ -59,7 +59,7 @@ export class IterationsTreeProvider implements vscode.TreeDataProvider<Iteration
       this.records.set(node.summary.info.name, records);
       // Newest first: the latest iteration is what a user looks at.
       return records
-        .map((record, i) => ({ type: 'iteration' as const, run: node.summary.info.name, record, line0: records[0], previous: i > 0 ? records[i - 1] : undefined }))
+        .map((record, i) => ({ type: 'iteration' as const, run: node.summary.info.name, history: node.summary.info.kind === 'human-history', record, line0: records[0], previous: i > 0 ? records[i - 1] : undefined }))
         .reverse();
     }
     if (node.type === 'iteration') return iterationFiles(taskDir, node);
@@ -99,7 +99,7 @@ export class IterationsTreeProvider implements vscode.TreeDataProvider<Iteration
         const label = record.iteration === 0 ? 'base' : `#${record.iteration}`;
         const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `iter:${node.run}:${record.iteration}`;
-        item.description = iterationDescription(record, line0);
+        item.description = iterationDescription(record, line0, !node.history);
         item.tooltip = new vscode.MarkdownString(iterationTooltip(record, line0));
         item.iconPath =
           record.gap < 0

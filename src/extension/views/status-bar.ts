@@ -1,10 +1,15 @@
 // Status bar: task · run · iteration · a(c), and the step while a loop runs.
 import * as vscode from 'vscode';
 import { readIterationRecords } from '../../core/loop/iteration-record';
-import { runLayout } from '../../core/loop/run-store';
+import { listRuns, runLayout } from '../../core/loop/run-store';
 import type { LoopController } from '../loop/loop-controller';
 import type { TaskController } from '../task-controller';
 import { changeOf, formatChange } from './iteration-text';
+
+async function latestLoopRun(taskDir: string): Promise<string | undefined> {
+  const runs = (await listRuns(taskDir).catch(() => [])).filter((r) => r.info.kind === 'loop');
+  return runs[runs.length - 1]?.info.name;
+}
 
 export class LoopStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('sweci.status', vscode.StatusBarAlignment.Left, 50);
@@ -31,7 +36,8 @@ export class LoopStatusBar implements vscode.Disposable {
   async update(): Promise<void> {
     const state = this.tasks.current;
     if (!state) return this.item.hide();
-    const run = this.loop.runningRun ?? this.loop.activeRun;
+    // With no run chosen yet, show the run worked on last.
+    const run = this.loop.runningRun ?? this.loop.activeRun ?? (await latestLoopRun(state.taskDir));
     const parts = [state.record.task.id];
     if (run) {
       parts.push(run);

@@ -313,7 +313,9 @@ describe('CliAgentDriver with scripted agents', { skip: !posix && 'POSIX process
 
   test('labels; the human role has no driver', () => {
     assert.equal(new CliAgentDriver({ kind: 'preset', preset: 'codex' }, runtime).label, 'Codex CLI');
-    assert.equal(createDriver(custom('/x/my-agent --fast'), runtime).label, 'Custom command (/x/my-agent)');
+    assert.equal(createDriver(custom('/x/my-agent --fast'), runtime).label, 'custom: my-agent');
+    assert.equal(createDriver(custom('python3 "/a b/architect.py" --x'), runtime).label, 'custom: architect.py', 'looks past the interpreter');
+    assert.equal(createDriver(custom('node -e 1'), runtime).label, 'custom: node', 'an interpreter flag is not a program');
     assert.throws(() => createDriver({ kind: 'human' }, runtime), /human/);
   });
 });

@@ -46,6 +46,15 @@ test('the description carries a(c), passed/target, gap, regressions and role bad
   assert.match(tip, /commit `abcdef012345`/);
 });
 
+test('no role badges on the base run or when asked not to', () => {
+  const withRoles = rec({ iteration: 0, architect: { kind: 'human', agent: 'human', tries: 1 } });
+  assert.equal(iterationDescription(withRoles, line0), 'a(c) 0.00 · 18/60 · gap 42');
+  const later = rec({ iteration: 3, architect: { kind: 'human', agent: 'human', tries: 1 } });
+  assert.equal(iterationDescription(later, line0, false), 'a(c) 0.00 · 18/60 · gap 42');
+  assert.match(iterationDescription(later, line0), /A:human$/);
+  assert.equal(iterationDescription({ ...later, note: 'Add CSV import' }, line0, false), 'a(c) 0.00 · 18/60 · gap 42 · Add CSV import', 'a replay shows the commit subject');
+});
+
 test('a crashed pytest run says so', () => {
   const r = rec({ iteration: 3, gap: -1, pytest: {}, passed: null, pytest_error: 'pytest exited with code 2' });
   assert.equal(iterationDescription(r, line0), 'pytest did not run: pytest exited with code 2');

@@ -70,7 +70,7 @@ describe('the loop on the demo task with scripted CLI agents', () => {
       for (const role of ['architect', 'programmer'] as const) {
         const step = r[role]!;
         assert.equal(step.kind, 'agent');
-        assert.match(step.agent, /Custom command/);
+        assert.match(step.agent, /^custom: (architect|programmer)\.py$/);
         assert.equal(step.tries, 1);
         assert.ok(step.execution_time! > 0 && step.execution_time! < 60);
         // The scripted agents report usage in iFlow's format; the driver parses it.

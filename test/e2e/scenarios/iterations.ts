@@ -1,0 +1,60 @@
+// The Iterations view and the status bar after a scripted agent run and the human-history
+// replay (both recorded through the core loop, as the extension's commands do).
+import * as path from 'node:path';
+import type { AgentSettings } from '../../../src/core/agents/agent-driver';
+import { replayHumanHistory } from '../../../src/core/history/replay-history';
+import type { RoleSetup } from '../../../src/core/loop/loop-types';
+import { startRun } from '../../../src/core/loop/run-loop';
+import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
+import { oracleLayout } from '../../../src/core/workspace/layout';
+import { withWorkbench } from '../../harness/workbench';
+import { prepareDemoTask } from '../demo-task';
+
+const agents = path.resolve(__dirname, '../../../../test/fixtures/agents');
+
+function scripted(script: string, env: Record<string, string> = {}): RoleSetup {
+  const settings: AgentSettings = { kind: 'custom', command: `python3 ${path.join(agents, script)}`, promptVia: 'stdin', timeoutSec: 120, maxTries: 2, env };
+  return { settings };
+}
+
+export async function iterationsScenario(): Promise<string> {
+  const task = await prepareDemoTask('iterations');
+  const runtime = new LocalRuntime();
+  const pytest = { python: 'python3', timeoutMs: 120_000, format: 'junit' as const };
+  const env = { SWECI_SCRIPTED_UPSTREAM: oracleLayout(task.oracleDir).upstreamDir, SWECI_SCRIPTED_COMMITS: task.commits.join(',') };
+  await startRun({
+    taskDir: task.taskDir,
+    run: 'scripted-agents',
+    roles: { architect: scripted('architect.py'), programmer: scripted('programmer.py', env) },
+    runtime,
+    pytest,
+    iterations: 4,
+  });
+  await replayHumanHistory({ ...pytest, taskDir: task.taskDir, runtime });
+
+  return withWorkbench({ folder: task.taskDir, name: 'iterations', viewport: { width: 1400, height: 860 } }, async (page, wb) => {
+    await wb.openSweciView();
+    // Give the Iterations view the room: fold the two views above it.
+    for (const title of ['Task', 'Non-Passed Tests']) {
+      const header = page.locator('.part.sidebar .pane-header').filter({ hasText: title }).first();
+      if ((await header.getAttribute('aria-expanded')) === 'true') await header.click();
+    }
+    const box = await page.locator('.part.sidebar').boundingBox();
+    if (box) {
+      await page.mouse.move(box.x + box.width + 1, box.y + 200);
+      await page.mouse.down();
+      await page.mouse.move(box.x + 700, box.y + 200, { steps: 8 });
+      await page.mouse.up();
+    }
+    const runRow = await wb.waitForTreeRow('scripted-agents');
+    await runRow.click();
+    const latest = await wb.waitForTreeRow(/#4.*a\(c\)/);
+    await latest.click();
+    await wb.waitForTreeRow('requirement.xml changes');
+    await (await wb.waitForTreeRow('human-history')).click();
+    await wb.waitForTreeRow(/#10.*gap 0/);
+    // The status bar names task · run · iteration · a(c).
+    await page.locator('.part.statusbar').filter({ hasText: /demo__tinyinventory-0001 · scripted-agents · #4 · a\(c\)/ }).first().waitFor({ timeout: 30_000 });
+    return wb.screenshot('iterations');
+  });
+}
