@@ -112,6 +112,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<SweciA
     nonPassedDescription: () => view.description,
     nonPassedMessage: () => view.message,
     taskState: () => controller.current,
+    setApiKey: (name, value) => keys.set(name, value),
+    clearApiKey: (name) => keys.clear(name),
     activeRun: () => loop.activeRun,
     setActiveRun: (run) => loop.setActiveRun(run),
     humanWaiting: () => {

@@ -27,6 +27,9 @@ export interface SweciApi {
   /** The message shown above the tree (e.g. when pytest did not run). */
   nonPassedMessage(): string | undefined;
   taskState(): TaskState | undefined;
+  /** Stores an API key in secret storage, as SWE-CI: Set API Key… does. */
+  setApiKey(name: string, value: string): Promise<void>;
+  clearApiKey(name: string): Promise<void>;
   /** The run the loop commands record into. */
   activeRun(): string | undefined;
   setActiveRun(run: string | undefined): Promise<void>;

@@ -157,6 +157,28 @@ suite('The CI loop through the commands', function () {
     assert.equal(records[records.length - 1].programmer?.kind, 'agent');
   });
 
+  test('an API key from secret storage reaches the agent as an environment variable and is masked in its log', async () => {
+    const sweci = await api();
+    const secret = 'sk-test-7f3a9b2c4d5e6f70';
+    await sweci.setApiKey('SWECI_PROBE_KEY', secret);
+    await cfg().update('architect.customCommand', `python3 ${path.join(agentsDir, 'env-probe.py')}`, global);
+    try {
+      await vscode.commands.executeCommand('sweci.runArchitect');
+      const pendingDir = runLayout(taskDir, run).pendingDir;
+      const log = fs.readFileSync(path.join(pendingDir, 'architect-try-1.log'), 'utf8');
+      assert.match(log, new RegExp(`SWECI_PROBE_KEY is set, ${secret.length} characters`), 'the agent got the key');
+      assert.ok(!log.includes(secret), 'the value is masked in the agent log');
+      for (const file of ['run.json', 'iteration.jsonl']) {
+        assert.ok(!fs.readFileSync(path.join(runLayout(taskDir, run).dir, file), 'utf8').includes(secret), `${file} holds no secret`);
+      }
+      const settings = JSON.stringify(vscode.workspace.getConfiguration('sweci'));
+      assert.ok(!settings.includes(secret), 'settings hold no secret');
+    } finally {
+      await sweci.clearApiKey('SWECI_PROBE_KEY');
+      await cfg().update('architect.customCommand', `python3 ${path.join(agentsDir, 'architect.py')}`, global);
+    }
+  });
+
   test('Run Loop goes on until every target test passes', async () => {
     const sweci = await api();
     await vscode.commands.executeCommand('sweci.runLoop');
