@@ -54,6 +54,10 @@ export interface Workbench {
   waitForTreeRow(text?: string | RegExp, timeoutMs?: number): Promise<Locator>;
   /** Waits for the welcome content of a view in the side bar, optionally containing `text`. */
   waitForWelcomeView(text?: string | RegExp, timeoutMs?: number): Promise<Locator>;
+  /** Folds the side bar's views with these titles (e.g. 'Task'), leaving the room to the others. */
+  foldViews(...titles: string[]): Promise<void>;
+  /** Drags the side bar's edge so it is `width` pixels wide, as a user would to read long rows. */
+  widenSideBar(width: number): Promise<void>;
   /** Runs a command from the command palette by its title (e.g. 'SWE-CI: Show Log'). */
   runCommand(title: string): Promise<void>;
   /** Waits until no extension is activating and no view shows a progress bar (bounded; never throws). */
@@ -165,6 +169,25 @@ function workbenchHelpers(page: Page): Omit<Workbench, 'page' | 'server' | 'brow
     await page.keyboard.press('Enter');
   };
 
+  const widenSideBar = async (width: number) => {
+    const box = await sideBar.boundingBox();
+    if (!box) return;
+    await page.mouse.move(box.x + box.width + 1, box.y + 200);
+    await page.mouse.down();
+    await page.mouse.move(box.x + width, box.y + 200, { steps: 8 });
+    await page.mouse.up();
+    // Off the sash, so its hover highlight is not in screenshots.
+    await page.mouse.move(box.x + width + 300, box.y + 400);
+  };
+
+  const foldViews = async (...titles: string[]) => {
+    for (const title of titles) {
+      const header = sideBar.locator('.pane-header').filter({ hasText: title }).first();
+      await header.waitFor({ state: 'visible', timeout: 30_000 });
+      if ((await header.getAttribute('aria-expanded')) === 'true') await header.click();
+    }
+  };
+
   const waitForIdle = async (timeoutMs = 30_000) => {
     await page
       .waitForFunction(
@@ -183,6 +206,9 @@ function workbenchHelpers(page: Page): Omit<Workbench, 'page' | 'server' | 'brow
   };
 
   const screenshot = async (name: string, target?: Locator) => {
+    // Park the mouse over the editor area so no hover tooltip covers the views.
+    const size = page.viewportSize();
+    if (size) await page.mouse.move(size.width - 40, size.height - 80);
     await waitForIdle();
     fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
     const file = path.join(SCREENSHOT_DIR, `${name.replace(/[^\w.-]+/g, '_')}.png`);
@@ -196,6 +222,8 @@ function workbenchHelpers(page: Page): Omit<Workbench, 'page' | 'server' | 'brow
     openSweciView: () => clickActivityBarItem('SWE-CI'),
     waitForTreeRow,
     waitForWelcomeView,
+    widenSideBar,
+    foldViews,
     runCommand,
     waitForIdle,
     screenshot,

@@ -35,17 +35,8 @@ export async function iterationsScenario(): Promise<string> {
   return withWorkbench({ folder: task.taskDir, name: 'iterations', viewport: { width: 1400, height: 860 } }, async (page, wb) => {
     await wb.openSweciView();
     // Give the Iterations view the room: fold the two views above it.
-    for (const title of ['Task', 'Non-Passed Tests']) {
-      const header = page.locator('.part.sidebar .pane-header').filter({ hasText: title }).first();
-      if ((await header.getAttribute('aria-expanded')) === 'true') await header.click();
-    }
-    const box = await page.locator('.part.sidebar').boundingBox();
-    if (box) {
-      await page.mouse.move(box.x + box.width + 1, box.y + 200);
-      await page.mouse.down();
-      await page.mouse.move(box.x + 700, box.y + 200, { steps: 8 });
-      await page.mouse.up();
-    }
+    await wb.foldViews('Task', 'Non-Passed Tests');
+    await wb.widenSideBar(700);
     const runRow = await wb.waitForTreeRow('scripted-agents');
     await runRow.click();
     const latest = await wb.waitForTreeRow(/#4.*a\(c\)/);

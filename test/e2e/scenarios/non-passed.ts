@@ -8,13 +8,8 @@ export async function nonPassedScenario(): Promise<string> {
     await wb.openSweciView();
     await wb.waitForTreeRow('test_csvio.py');
     // Widen the side bar so the reasons are readable, as a user would.
-    const box = await page.locator('.part.sidebar').boundingBox();
-    if (box) {
-      await page.mouse.move(box.x + box.width + 1, box.y + 200);
-      await page.mouse.down();
-      await page.mouse.move(box.x + 640, box.y + 200, { steps: 8 });
-      await page.mouse.up();
-    }
+    await wb.foldViews('Iterations');
+    await wb.widenSideBar(640);
     // The header shows passed now / passed by target · gap.
     const header = `${task.passedNow} / ${task.passedByTarget} passed · gap ${task.expectedGap}`;
     await page.locator('.part.sidebar .pane-header:not(.hidden)').filter({ hasText: header }).first().waitFor({ timeout: 30_000 });

@@ -15,6 +15,7 @@ import { UserError } from '../../../src/core/util/errors';
 import { oracleLayout, taskLayout } from '../../../src/core/workspace/layout';
 import { TestRepo } from '../task/git-fixture';
 import { writeZip } from '../task/zip-fixture';
+import { listTree } from '../helpers/list-tree';
 
 let tmp: string;
 let repo: TestRepo;
@@ -35,18 +36,6 @@ const options = (name: string, extra: Partial<CheckOutOptions> = {}): CheckOutOp
   ...extra,
 });
 
-async function listTree(dir: string): Promise<string[]> {
-  const out: string[] = [];
-  const walk = async (d: string, rel: string): Promise<void> => {
-    for (const e of await fs.readdir(d, { withFileTypes: true })) {
-      const r = rel ? `${rel}/${e.name}` : e.name;
-      out.push(r);
-      if (e.isDirectory()) await walk(path.join(d, e.name), r);
-    }
-  };
-  await walk(dir, '');
-  return out.sort();
-}
 
 describe('checkOutTask', () => {
   before(async () => {

@@ -7,24 +7,13 @@ import { execFileSync } from 'node:child_process';
 import { safeUnzip, entrySegments } from '../../../src/core/task/safe-unzip';
 import { UserError } from '../../../src/core/util/errors';
 import { writeZip, zipFolder, type ZipEntrySpec } from './zip-fixture';
+import { listTree } from '../helpers/list-tree';
 
 let tmp: string;
 // Layout: <tmp>/sentinel/{keep.txt, work/dest}. Anything escaping dest lands in sentinel or above.
 let sentinel: string;
 let dest: string;
 
-async function listTree(dir: string, filesOnly = false): Promise<string[]> {
-  const out: string[] = [];
-  const walk = async (d: string, rel: string): Promise<void> => {
-    for (const e of await fs.readdir(d, { withFileTypes: true })) {
-      const r = rel ? `${rel}/${e.name}` : e.name;
-      if (!filesOnly || !e.isDirectory()) out.push(r);
-      if (e.isDirectory()) await walk(path.join(d, e.name), r);
-    }
-  };
-  await walk(dir, '');
-  return out.sort();
-}
 
 async function expectRejected(entries: ZipEntrySpec[], pattern: RegExp): Promise<void> {
   const zip = path.join(tmp, 'hostile.zip');

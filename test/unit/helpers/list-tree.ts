@@ -1,0 +1,16 @@
+// Every path under a folder, sorted and relative ('a/b.txt'): tests compare trees with it.
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+
+export async function listTree(dir: string, filesOnly = false): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (d: string, rel: string): Promise<void> => {
+    for (const e of await fs.readdir(d, { withFileTypes: true })) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (!filesOnly || !e.isDirectory()) out.push(r);
+      if (e.isDirectory()) await walk(path.join(d, e.name), r);
+    }
+  };
+  await walk(dir, '');
+  return out.sort();
+}
