@@ -12,6 +12,7 @@ export async function untrustedScenario(): Promise<string> {
   return withWorkbench({ folder: task.taskDir, name: 'untrusted', workspaceTrust: true }, async (page, wb) => {
     await wb.openSweciView();
     await wb.waitForTreeRow('test_csvio.py');
+    await wb.waitForWelcomeView('SWE-CI runs no agent and no pytest here');
     await wb.runCommand('SWE-CI: Run Tests and Refresh');
     // The warning may already have left the toasts; the notification center keeps it.
     await wb.runCommand('Notifications: Show Notifications');
