@@ -120,6 +120,38 @@ suite('The CI loop through the commands', function () {
     assert.equal(sweci.humanWaiting(), undefined);
   });
 
+  test("I'll Be the Architect: an invalid requirement.xml is sent back, a valid one goes to the Programmer agent", async () => {
+    const sweci = await api();
+    const requirement = taskLayout(taskDir).requirementFile;
+    const pending = vscode.commands.executeCommand('sweci.beArchitect');
+    const first = await until('the human architect step', () => sweci.humanWaiting());
+    assert.equal(first.role, 'architect');
+    assert.match(fs.readFileSync(requirement, 'utf8'), /<location>/, 'a skeleton is offered');
+    assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, requirement);
+
+    fs.writeFileSync(requirement, '<requirements><requirement>unclosed');
+    await vscode.commands.executeCommand('sweci.submitIteration');
+    // The loop checks the document and asks again.
+    await until('the second ask', () => {
+      const w = sweci.humanWaiting();
+      return w && w !== first && w.role === 'architect' ? w : undefined;
+    });
+
+    fs.writeFileSync(
+      requirement,
+      '<requirements>\n  <requirement id="1">\n    <location>src/tinyinventory/inventory.py: Inventory.low_stock</location>\n' +
+        '    <description>Items exactly at the threshold are left out.</description>\n    <contract>low_stock(n) lists items with quantity at or below n.</contract>\n' +
+        '    <acceptance>tests/test_inventory.py low-stock tests pass.</acceptance>\n  </requirement>\n</requirements>\n',
+    );
+    await vscode.commands.executeCommand('sweci.submitIteration');
+    await pending;
+    const records = await readIterationRecords(runLayout(taskDir, run).iterationsFile);
+    const last = records[records.length - 1];
+    assert.equal(last.architect?.kind, 'human');
+    assert.equal(last.programmer?.kind, 'agent');
+    assert.match(fs.readFileSync(path.join(runLayout(taskDir, run).dir, `iter-${String(last.iteration).padStart(3, '0')}`, 'requirement.xml'), 'utf8'), /Inventory\.low_stock/, 'the human requirement is archived');
+  });
+
   test('Stop kills a hanging agent and records nothing', async () => {
     await cfg().update('architect.customCommand', `python3 ${path.join(agentsDir, 'hang.py')}`, global);
     const before = fs.readFileSync(runLayout(taskDir, run).iterationsFile, 'utf8');
@@ -155,6 +187,22 @@ suite('The CI loop through the commands', function () {
     assert.equal(records.length, before + 1, 'Run Tests completed the iteration');
     assert.equal((await readRunSummary(taskDir, run))?.pending, undefined);
     assert.equal(records[records.length - 1].programmer?.kind, 'agent');
+  });
+
+  test("the Architect's prompt template setting is used, with this task's real paths", async () => {
+    const template = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-it-tpl-')), 'architect.md');
+    fs.writeFileSync(template, 'MY OWN ARCHITECT PROMPT\nRead `{{summaryFile}}` and write `{{requirementFile}}`.\n');
+    await cfg().update('architect.promptTemplateFile', template, global);
+    try {
+      await vscode.commands.executeCommand('sweci.runArchitect');
+      const prompt = fs.readFileSync(path.join(runLayout(taskDir, run).pendingDir, 'architect.prompt.md'), 'utf8');
+      assert.match(prompt, /^MY OWN ARCHITECT PROMPT/);
+      assert.ok(prompt.includes(`\`${taskLayout(taskDir).summaryFile}\``), 'the placeholder became the real path');
+      await vscode.commands.executeCommand('sweci.runIteration');
+      assert.equal((await readRunSummary(taskDir, run))?.pending, undefined, 'the iteration was completed');
+    } finally {
+      await cfg().update('architect.promptTemplateFile', undefined, global);
+    }
   });
 
   test('an API key from secret storage reaches the agent as an environment variable and is masked in its log', async () => {
