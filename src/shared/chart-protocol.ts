@@ -1,0 +1,118 @@
+// The one message protocol between the chart webview and the extension host, both ways.
+// Both sides validate every message on receipt (isHostMessage / isWebviewMessage) and drop
+// anything else: a webview is untrusted content as far as the host is concerned, and the
+// webview must not act on a half-formed message. Browser-safe: no node or vscode imports.
+import type { ChartData, Heatmap } from './chart-data-adapter';
+
+/** Host → webview. */
+export type HostMessage =
+  /** The full picture, sent when the webview says it is ready. */
+  | { type: 'init'; data: ChartData; gamma: number }
+  /** New data after a pytest run (loop event or iteration.jsonl changed on disk). */
+  | { type: 'update'; data: ChartData }
+  /** The per-test heatmap of one run, answering heatmap-requested. */
+  | { type: 'heatmap'; heatmap: Heatmap }
+  /** The colour theme changed (the webview also watches its body class; this is a nudge). */
+  | { type: 'theme-changed' }
+  /** Answer to point-clicked: whether the iteration could be revealed. */
+  | { type: 'reveal-ack'; run: string; iteration: number; ok: boolean; message?: string }
+  /** Answer to export-requested. */
+  | { type: 'export-done'; ok: boolean; folder?: string; message?: string };
+
+/** Webview → host. */
+export type WebviewMessage =
+  | { type: 'ready' }
+  | { type: 'point-clicked'; run: string; iteration: number }
+  | { type: 'gamma-changed'; gamma: number }
+  | { type: 'heatmap-requested'; run: string }
+  | { type: 'export-requested' }
+  /** What the webview drew, echoed so tests (and logs) can check it against the data sent. */
+  | { type: 'rendered'; runs: string[]; points: number; heatmapRun?: string };
+
+export const GAMMA_MIN = 0.5;
+export const GAMMA_MAX = 2;
+export const DEFAULT_GAMMA = 1;
+
+type Obj = Record<string, unknown>;
+const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
+const isStr = (x: unknown): x is string => typeof x === 'string';
+const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
+const isInt = (x: unknown): x is number => Number.isInteger(x) && (x as number) >= 0;
+const isNumOrNull = (x: unknown): boolean => x === null || isNum(x);
+const isGamma = (x: unknown): x is number => isNum(x) && x >= GAMMA_MIN && x <= GAMMA_MAX;
+const RUN_KINDS = new Set(['agent', 'human', 'human-history']);
+
+function isPoint(x: unknown): boolean {
+  return (
+    isObj(x) &&
+    isInt(x.iteration) &&
+    isNumOrNull(x.a) &&
+    isNumOrNull(x.passed) &&
+    isNum(x.targetPassed) &&
+    isNum(x.gap) &&
+    isNum(x.regressions) &&
+    typeof x.crashed === 'boolean' &&
+    isNum(x.tokensIn) &&
+    isNum(x.tokensOut) &&
+    isNum(x.timeSec) &&
+    isStr(x.commit) &&
+    (x.note === undefined || isStr(x.note))
+  );
+}
+
+function isSeries(x: unknown): boolean {
+  return isObj(x) && isStr(x.run) && RUN_KINDS.has(x.kind as string) && Array.isArray(x.points) && x.points.every(isPoint);
+}
+
+function isMetricsRow(x: unknown): boolean {
+  return isObj(x) && isStr(x.run) && RUN_KINDS.has(x.kind as string) && typeof x.solved === 'boolean' && isNum(x.iterations);
+}
+
+export function isChartData(x: unknown): x is ChartData {
+  return isObj(x) && Array.isArray(x.series) && x.series.every(isSeries) && Array.isArray(x.metrics) && x.metrics.every(isMetricsRow) && isInt(x.maxIterations);
+}
+
+export function isHeatmap(x: unknown): x is Heatmap {
+  if (!isObj(x) || !isStr(x.run) || !Array.isArray(x.tests) || !Array.isArray(x.iterations) || !isStr(x.cells)) return false;
+  if (!x.tests.every(isStr) || !x.iterations.every(isInt)) return false;
+  return x.cells.length === x.tests.length * x.iterations.length && /^[pfem]*$/.test(x.cells);
+}
+
+export function isHostMessage(x: unknown): x is HostMessage {
+  if (!isObj(x)) return false;
+  switch (x.type) {
+    case 'init':
+      return isChartData(x.data) && isGamma(x.gamma);
+    case 'update':
+      return isChartData(x.data);
+    case 'heatmap':
+      return isHeatmap(x.heatmap);
+    case 'theme-changed':
+      return true;
+    case 'reveal-ack':
+      return isStr(x.run) && isInt(x.iteration) && typeof x.ok === 'boolean' && (x.message === undefined || isStr(x.message));
+    case 'export-done':
+      return typeof x.ok === 'boolean' && (x.folder === undefined || isStr(x.folder)) && (x.message === undefined || isStr(x.message));
+    default:
+      return false;
+  }
+}
+
+export function isWebviewMessage(x: unknown): x is WebviewMessage {
+  if (!isObj(x)) return false;
+  switch (x.type) {
+    case 'ready':
+    case 'export-requested':
+      return true;
+    case 'point-clicked':
+      return isStr(x.run) && isInt(x.iteration);
+    case 'gamma-changed':
+      return isGamma(x.gamma);
+    case 'heatmap-requested':
+      return isStr(x.run);
+    case 'rendered':
+      return Array.isArray(x.runs) && x.runs.every(isStr) && isInt(x.points) && (x.heatmapRun === undefined || isStr(x.heatmapRun));
+    default:
+      return false;
+  }
+}
