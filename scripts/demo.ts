@@ -40,6 +40,8 @@ async function main(): Promise<void> {
     console.log(`  gap ${result.current?.gap} (the dataset says ${spec.expectedGap})`);
   }
 
+  writeDemoAgentSettings(taskDir, path.join(demoDir, 'oracle'));
+
   const desktop = !values['code-server'] && hasDesktopCode();
   if (desktop) {
     console.log(`Opening ${taskDir} in VS Code with the extension under development…`);
@@ -52,6 +54,34 @@ async function main(): Promise<void> {
     port: values.port ? Number(values.port) : Number(process.env.PORT ?? 8080),
     userDataDir: path.join(demoDir, 'user-data'),
   });
+}
+
+/**
+ * The demo works without an API key: its workspace settings make the scripted stand-in agents
+ * of the test suite play both roles. They are not real agents — the Programmer replays the
+ * developers' next commit from the oracle — so the loop can be watched end to end. Pick a
+ * real agent in the settings (sweci.architect.agent / sweci.programmer.agent) to replace them.
+ */
+function writeDemoAgentSettings(taskDir: string, oracleDir: string): void {
+  const file = path.join(taskDir, '.vscode', 'settings.json');
+  if (fs.existsSync(file)) return; // the user's own choices win
+  const agents = path.join(root, 'test', 'fixtures', 'agents');
+  const upstream = path.join(oracleDir, 'upstream');
+  const git = (...args: string[]) => spawnSync('git', ['--git-dir', upstream, ...args], { encoding: 'utf8' });
+  const base = git('rev-parse', 'refs/sweci/base');
+  const after = git('rev-list', '--first-parent', '--reverse', 'refs/sweci/base..refs/sweci/target');
+  if (base.status !== 0 || after.status !== 0) return;
+  const commits = [base.stdout.trim(), ...after.stdout.trim().split('\n').filter(Boolean)];
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const settings = {
+    'sweci.architect.agent': 'custom',
+    'sweci.architect.customCommand': `python3 ${JSON.stringify(path.join(agents, 'architect.py'))}`,
+    'sweci.programmer.agent': 'custom',
+    'sweci.programmer.customCommand': `python3 ${JSON.stringify(path.join(agents, 'programmer.py'))}`,
+    'sweci.programmer.env': { SWECI_SCRIPTED_UPSTREAM: upstream, SWECI_SCRIPTED_COMMITS: commits.join(',') },
+  };
+  fs.writeFileSync(file, `// Demo only: scripted stand-in agents (see README, "The demo's agents").\n${JSON.stringify(settings, null, 2)}\n`);
+  console.log(`Demo agents: scripted stand-ins configured in ${file}`);
 }
 
 function hasDesktopCode(): boolean {
