@@ -1,0 +1,75 @@
+// Regressions as the authors' later framework counts them: an iteration regresses when its
+// pytest.passed is below that of the last iteration whose pytest RAN. An iteration whose pytest
+// did not run (gap −1) is not compared and is not a comparison point: the next iteration that
+// ran is compared with the one before the crash. Amplitude = drop / previous passed.
+// Pure: no node imports.
+import { referencePassed, type ReferenceLine } from './reference-summary';
+
+export interface RegressionEvent {
+  /** The iteration that regressed (the line's `iteration`, or its index when absent). */
+  iteration: number;
+  /** The iteration it was compared with: the last one before it whose pytest ran. */
+  comparedWith: number;
+  from: number;
+  to: number;
+  /** from − to (> 0). */
+  drop: number;
+  /** drop / from, in (0, 1]. */
+  amplitude: number;
+}
+
+export interface RegressionSummary {
+  /** Number of regressing iterations. */
+  count: number;
+  /** Amplitude of each regression, in order. */
+  amplitudes: number[];
+  events: RegressionEvent[];
+}
+
+/**
+ * Regressions of a sequence of passed counts, index 0 = the base; null = pytest did not run.
+ * `iterations[i]` names value i (default: i).
+ */
+export function regressionsOf(values: ReadonlyArray<number | null>, iterations?: readonly number[]): RegressionSummary {
+  const events: RegressionEvent[] = [];
+  let last: { value: number; iteration: number } | undefined;
+  values.forEach((v, i) => {
+    if (v === null || !Number.isFinite(v)) return;
+    const iteration = iterations?.[i] ?? i;
+    if (last && v < last.value) {
+      const drop = last.value - v;
+      events.push({ iteration, comparedWith: last.iteration, from: last.value, to: v, drop, amplitude: drop / last.value });
+    }
+    last = { value: v, iteration };
+  });
+  return { count: events.length, amplitudes: events.map((e) => e.amplitude), events };
+}
+
+/** pytest.passed of a line, null when its pytest did not run (gap −1). */
+export function ranPassed(line: ReferenceLine): number | null {
+  return line.gap < 0 ? null : referencePassed(line);
+}
+
+/** Regressions over iteration.jsonl lines (line 0 = the base), by pytest.passed. */
+export function lineRegressions(lines: ReadonlyArray<ReferenceLine & { iteration?: number }>): RegressionSummary {
+  return regressionsOf(
+    lines.map(ranPassed),
+    lines.map((l, i) => l.iteration ?? i),
+  );
+}
+
+/**
+ * "Solved" as the later framework defines it: the last value == target. The last value is
+ * pytest.passed of the last line (missing → 0, as the reference reads a line whose pytest did
+ * not run), clamped to [0, target] like every reference value; the base's when there is no
+ * line after it. Unlike the reference's `solved` (max == target), a run that reached the target
+ * and then regressed is not solved.
+ */
+export function solvedLast(lines: readonly ReferenceLine[]): boolean {
+  const [line0] = lines;
+  if (!line0 || line0.gap < 0) return false;
+  const init = referencePassed(line0);
+  const target = init + line0.gap;
+  const last = lines.length > 1 ? referencePassed(lines[lines.length - 1]) : init;
+  return Math.min(Math.max(last, 0), target) === target;
+}

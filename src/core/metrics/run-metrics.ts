@@ -1,0 +1,112 @@
+// One run's row of the comparison table. Pure: no node imports (the webview recomputes rows
+// when γ moves). Takes iteration.jsonl lines; IterationRecord fits RunLine.
+import { assertGamma, evoScore } from './evo-score';
+import { normalizedChange } from './normalized-change';
+import { summarize, type ReferenceLine } from './reference-summary';
+import { lineRegressions, solvedLast } from './regressions';
+
+/** What a role step contributes (IterationRecord's RoleStepRecord fits it). */
+export interface RoleStepUsage {
+  execution_time?: number;
+  input_tokens?: number;
+  output_tokens?: number;
+}
+
+/** The fields of an iteration.jsonl line the metrics read (IterationRecord fits it). */
+export interface RunLine extends ReferenceLine {
+  iteration?: number;
+  architect?: RoleStepUsage;
+  programmer?: RoleStepUsage;
+  pytest_time?: number;
+  regressions?: readonly string[];
+}
+
+export interface RunMetricsRow {
+  /** EvoScore(γ) over the reference's padded a values (N = maxIterations); null without a baseline. */
+  evoScore: number | null;
+  gamma: number;
+  /** EvoScore(γ=1) exactly as the reference computes it (sum(a) / max_epoch). */
+  evoScoreReference: number | null;
+  /** The reference's solved: max([init] + values) == target. */
+  solved: boolean;
+  /** The later framework's solved: last value == target. */
+  solvedLast: boolean;
+  /** The reference's zero_regression: no value below its predecessor (clamped, padded, truncated). */
+  zeroRegression: boolean;
+  /** Regressions as the later framework counts them (against the last iteration whose pytest ran). */
+  regressions: number;
+  /** Amplitude (drop / previous passed) of each regression. */
+  regressionAmplitudes: number[];
+  /** Tests that regressed, summed over iterations (the lines' `regressions` node ids). */
+  regressedTests: number;
+  /** a(c) of the last line whose pytest ran (0 when only the base ran); null without a baseline. */
+  finalA: number | null;
+  /** Completed iterations: lines − 1. */
+  iterations: number;
+  /** Iterations whose pytest did not run. */
+  crashed: number;
+  /** N used for padding. */
+  maxIterations: number;
+  /** Input/output tokens summed over both roles and every iteration (unknown counts as 0). */
+  tokensIn: number;
+  tokensOut: number;
+  /** Seconds: the roles' execution_time plus pytest_time, summed over iterations 1.. (the base run is shared by all runs). */
+  timeSec: number;
+}
+
+export interface RunMetricsOptions {
+  /** N (the reference's max_epoch), ≥ 1. */
+  maxIterations: number;
+  /** γ > 0; default 1. */
+  gamma?: number;
+}
+
+const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+
+export function runMetrics(lines: readonly RunLine[], { maxIterations, gamma = 1 }: RunMetricsOptions): RunMetricsRow {
+  assertGamma(gamma);
+  const summary = summarize(lines, maxIterations);
+  const regs = lineRegressions(lines);
+  let finalA: number | null = null;
+  if (summary) {
+    const lastRan = [...lines].reverse().find((l) => l.gap >= 0)!;
+    finalA = normalizedChange(num(lastRan.pytest.passed), summary);
+  }
+  let tokensIn = 0;
+  let tokensOut = 0;
+  let timeSec = 0;
+  lines.forEach((l, i) => {
+    for (const step of [l.architect, l.programmer]) {
+      if (!step) continue;
+      tokensIn += num(step.input_tokens);
+      tokensOut += num(step.output_tokens);
+      if (i > 0) timeSec += num(step.execution_time);
+    }
+    if (i > 0) timeSec += num(l.pytest_time);
+  });
+  return {
+    evoScore: summary ? evoScore(summary.a, gamma) : null,
+    gamma,
+    evoScoreReference: summary ? summary.evoScore : null,
+    solved: summary?.solved === 1,
+    solvedLast: solvedLast(lines),
+    zeroRegression: summary?.zeroRegression === 1,
+    regressions: regs.count,
+    regressionAmplitudes: regs.amplitudes,
+    regressedTests: lines.slice(1).reduce((s, l) => s + (l.regressions?.length ?? 0), 0),
+    finalA,
+    iterations: Math.max(0, lines.length - 1),
+    crashed: lines.slice(1).filter((l) => l.gap < 0).length,
+    maxIterations,
+    tokensIn,
+    tokensOut,
+    timeSec,
+  };
+}
+
+/** EvoScore(γ) of a run for another γ without the rest of the row (the γ slider). */
+export function runEvoScore(lines: readonly RunLine[], maxIterations: number, gamma: number): number | null {
+  assertGamma(gamma);
+  const summary = summarize(lines, maxIterations);
+  return summary ? evoScore(summary.a, gamma) : null;
+}
