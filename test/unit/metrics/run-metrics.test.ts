@@ -1,0 +1,80 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { runEvoScore, runMetrics, type RunLine } from '../../../src/core/metrics/run-metrics';
+
+const close = (actual: number | null, expected: number, msg?: string): void =>
+  assert.ok(actual !== null && Math.abs(actual - expected) < 1e-12, `${msg ?? ''} ${actual} ≠ ${expected}`);
+
+const agent = (inTok: number, outTok: number, sec: number) => ({ input_tokens: inTok, output_tokens: outTok, execution_time: sec });
+
+// init 4, gap 4 (target 8); then 6, a crash, 8 → reference values [6, 0, 8, 8] with N = 4.
+const LINES: RunLine[] = [
+  { iteration: 0, gap: 4, pytest: { passed: 4, failed: 4 }, pytest_time: 100, regressions: [] },
+  { iteration: 1, gap: 2, pytest: { passed: 6, failed: 2 }, architect: agent(100, 10, 5), programmer: agent(1000, 200, 20), pytest_time: 2, regressions: [] },
+  { iteration: 2, gap: -1, pytest: {}, architect: agent(50, 5, 3), programmer: { input_tokens: 7 }, regressions: [] },
+  { iteration: 3, gap: 0, pytest: { passed: 8 }, architect: agent(1, 1, 1), programmer: agent(2, 2, 2), pytest_time: 1.5, regressions: ['t::x'] },
+];
+
+test('the comparison row of a run', () => {
+  const row = runMetrics(LINES, { maxIterations: 4, gamma: 1.2 });
+  // a = [0.5, −1, 1, 1] → reference EvoScore 1.5 / 4
+  close(row.evoScoreReference, 0.375);
+  const w = [1.2, 1.2 ** 2, 1.2 ** 3, 1.2 ** 4];
+  close(row.evoScore, (0.5 * w[0] - w[1] + w[2] + w[3]) / (w[0] + w[1] + w[2] + w[3]));
+  assert.equal(row.gamma, 1.2);
+  assert.equal(row.solved, true);
+  assert.equal(row.solvedLast, true);
+  assert.equal(row.zeroRegression, false, 'the reference reads the crash as 0 passed');
+  assert.equal(row.regressions, 0, 'the later framework does not compare a crashed iteration');
+  assert.deepEqual(row.regressionAmplitudes, []);
+  assert.equal(row.regressedTests, 1);
+  assert.equal(row.finalA, 1);
+  assert.equal(row.iterations, 3);
+  assert.equal(row.crashed, 1);
+  assert.equal(row.maxIterations, 4);
+  assert.equal(row.tokensIn, 100 + 1000 + 50 + 7 + 1 + 2);
+  assert.equal(row.tokensOut, 10 + 200 + 5 + 1 + 2);
+  assert.equal(row.timeSec, 5 + 20 + 2 + 3 + 1 + 2 + 1.5, 'the base run\'s pytest time is left out');
+});
+
+test('γ defaults to 1, where both EvoScores agree; runEvoScore recomputes for a γ', () => {
+  const row = runMetrics(LINES, { maxIterations: 4 });
+  close(row.evoScore, 0.375);
+  close(runEvoScore(LINES, 4, 1), 0.375);
+  close(runEvoScore(LINES, 4, 1.2), runMetrics(LINES, { maxIterations: 4, gamma: 1.2 }).evoScore!);
+  assert.throws(() => runMetrics(LINES, { maxIterations: 4, gamma: 0 }), /γ/);
+  assert.throws(() => runEvoScore(LINES, 4, -2), /γ/);
+});
+
+test('final a is the last iteration whose pytest ran; regressions with amplitudes', () => {
+  const lines: RunLine[] = [
+    { gap: 10, pytest: { passed: 10 } },
+    { gap: 5, pytest: { passed: 15 } },
+    { gap: 8, pytest: { passed: 12 } },
+    { gap: -1, pytest: {} },
+  ];
+  const row = runMetrics(lines, { maxIterations: 20 });
+  close(row.finalA, 0.2, '(12 − 10) / 10');
+  assert.equal(row.regressions, 1);
+  assert.deepEqual(row.regressionAmplitudes, [3 / 15]);
+  assert.equal(row.solved, false);
+  assert.equal(row.solvedLast, false);
+  // reference: [15, 12, 0] padded with 0 to 20 → a = 0.5, 0.2, then 18 × −1 → (0.7 − 18) / 20
+  close(row.evoScoreReference, (0.7 - 18) / 20);
+});
+
+test('only the base: 0 iterations, a 0; a base that crashed: no scores', () => {
+  const only = runMetrics([{ gap: 3, pytest: { passed: 1 } }], { maxIterations: 5 });
+  assert.equal(only.iterations, 0);
+  assert.equal(only.finalA, 0);
+  assert.equal(only.evoScore, 0);
+  assert.equal(only.zeroRegression, true);
+  const none = runMetrics([{ gap: -1, pytest: {} }, { gap: 1, pytest: { passed: 2 } }], { maxIterations: 5 });
+  assert.equal(none.evoScore, null);
+  assert.equal(none.evoScoreReference, null);
+  assert.equal(none.finalA, null);
+  assert.equal(none.solved, false);
+  assert.equal(none.zeroRegression, false);
+  assert.equal(none.iterations, 1);
+  assert.deepEqual(runMetrics([], { maxIterations: 5 }).iterations, 0);
+});

@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  STATUS,
+  buildTransitionMatrix,
+  decodeCells,
+  encodeCells,
+  passedPerColumn,
+  regressedTests,
+  statusAt,
+  testRow,
+  transitionsOf,
+  type ReportTests,
+} from '../../../src/core/metrics/transitions';
+
+const report = (entries: Record<string, string>): ReportTests => ({ tests: Object.entries(entries).map(([nodeid, outcome]) => ({ nodeid, outcome })) });
+
+// Target passes a, b, c (d is not scored). Columns: base, 1, 2 (crashed), 3.
+const columns = [
+  { iteration: 0, report: report({ 't::a': 'passed', 't::b': 'failed', 't::d': 'passed' }) }, // c missing
+  { iteration: 1, report: report({ 't::a': 'passed', 't::b': 'passed', 't::c': 'error' }) },
+  { iteration: 2, report: undefined },
+  { iteration: 3, report: report({ 't::a': 'failed', 't::b': 'passed', 't::c': 'passed' }) },
+];
+const m = buildTransitionMatrix(['t::c', 't::a', 't::b', 't::a'], columns);
+
+test('rows are the target\'s passed tests, sorted; columns the lines; cells row-major', () => {
+  assert.deepEqual(m.tests, ['t::a', 't::b', 't::c']);
+  assert.deepEqual(m.columns, [
+    { iteration: 0, ran: true },
+    { iteration: 1, ran: true },
+    { iteration: 2, ran: false },
+    { iteration: 3, ran: true },
+  ]);
+  assert.equal(m.cells.length, 3 * 4);
+  assert.deepEqual(testRow(m, 0), ['passed', 'passed', 'missing', 'failed']);
+  assert.deepEqual(testRow(m, 1), ['failed', 'passed', 'missing', 'passed']);
+  assert.deepEqual(testRow(m, 2), ['missing', 'error', 'missing', 'passed']);
+  assert.equal(m.cells[1 * 4 + 0], STATUS.failed, 'cells[t * columns + c]');
+  assert.equal(statusAt(m, 2, 1), 'error');
+  assert.deepEqual(passedPerColumn(m), [1, 2, 0, 2]);
+});
+
+test('transitions skip the crashed column: the next ran one compares with the one before it', () => {
+  assert.deepEqual(transitionsOf(m), [
+    { test: 1, from: 'failed', to: 'passed', iteration: 1, fromIteration: 0 },
+    { test: 2, from: 'missing', to: 'error', iteration: 1, fromIteration: 0 },
+    { test: 0, from: 'passed', to: 'failed', iteration: 3, fromIteration: 1 },
+    { test: 2, from: 'error', to: 'passed', iteration: 3, fromIteration: 1 },
+  ]);
+});
+
+test('which tests regressed when: passed at the last ran iteration, not passed now', () => {
+  assert.deepEqual(regressedTests(m), [{ iteration: 3, comparedWith: 1, tests: [0] }]);
+  const missing = buildTransitionMatrix(['x'], [
+    { iteration: 0, report: report({ x: 'passed' }) },
+    { iteration: 1, report: report({}) },
+  ]);
+  assert.deepEqual(regressedTests(missing), [{ iteration: 1, comparedWith: 0, tests: [0] }], 'disappearing from a report is a regression');
+});
+
+test('outcomes: skipped, xfailed, xpassed count as failed; duplicates: passed, then error, wins', () => {
+  const o = buildTransitionMatrix(['s', 'xf', 'xp', 'dup', 'dup2'], [
+    {
+      iteration: 0,
+      report: { tests: [
+        { nodeid: 's', outcome: 'skipped' },
+        { nodeid: 'xf', outcome: 'xfailed' },
+        { nodeid: 'xp', outcome: 'xpassed' },
+        { nodeid: 'dup', outcome: 'failed' },
+        { nodeid: 'dup', outcome: 'passed' },
+        { nodeid: 'dup', outcome: 'error' },
+        { nodeid: 'dup2', outcome: 'failed' },
+        { nodeid: 'dup2', outcome: 'error' },
+      ] },
+    },
+  ]);
+  assert.deepEqual(o.tests.map((_, t) => statusAt(o, t, 0)), ['passed', 'error', 'failed', 'failed', 'failed']);
+  assert.deepEqual(o.tests, ['dup', 'dup2', 's', 'xf', 'xp']);
+});
+
+test('cells round-trip through the JSON string form', () => {
+  const text = encodeCells(m.cells);
+  assert.equal(text, '1102' + '2101' + '0301');
+  assert.deepEqual(decodeCells(text), m.cells);
+  assert.throws(() => decodeCells('12x'), /Not a test status code at 2/);
+});
+
+test('5,000 tests × 20 iterations build and encode quickly', () => {
+  const ids = Array.from({ length: 5000 }, (_, i) => `tests/test_m.py::test_${i}`);
+  const cols = Array.from({ length: 21 }, (_, c) => ({
+    iteration: c,
+    report: c === 7 ? undefined : { tests: ids.map((nodeid, i) => ({ nodeid, outcome: (i + c) % 5 === 0 ? 'failed' : 'passed' })) },
+  }));
+  const started = performance.now();
+  const big = buildTransitionMatrix(ids, cols);
+  const text = encodeCells(big.cells);
+  const back = decodeCells(text);
+  const trans = transitionsOf(big);
+  const ms = performance.now() - started;
+  assert.equal(big.cells.length, 5000 * 21);
+  assert.equal(text.length, 5000 * 21);
+  assert.deepEqual(back, big.cells);
+  assert.ok(trans.length > 0);
+  assert.ok(ms < 2000, `${ms.toFixed(0)} ms`);
+});
