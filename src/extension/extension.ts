@@ -14,6 +14,9 @@ import { LoopController } from './loop/loop-controller';
 import { IterationsTreeProvider } from './views/iterations-tree';
 import { LoopStatusBar } from './views/status-bar';
 import { readRunSummary } from '../core/loop/run-store';
+import { ChartPanelHost } from './chart/chart-panel';
+import { exportReportCommand, type ExportArgs } from './chart/export-command';
+import { openIteration } from './chart/open-iteration';
 
 export async function activate(context: vscode.ExtensionContext): Promise<SweciApi> {
   const runtime = new LocalRuntime();
@@ -47,6 +50,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<SweciA
     if (pending?.lastCompletedStep === 'programmer') return execute({ title: 'Run Tests', iterations: 1 });
     return controller.runTests();
   };
+
+  const chart = new ChartPanelHost({
+    context,
+    tasks: controller,
+    loop,
+    openIteration: async (run, iteration) => {
+      const dir = controller.taskDir();
+      return dir ? openIteration(dir, iterationsView, run, iteration) : 'No SWE-CI task is open.';
+    },
+  });
+  const exportReport = (args?: ExportArgs) => exportReportCommand(context, controller.taskDir(), chart.gamma, args);
 
   const updateView = () => {
     view.description = tree.describe();
@@ -88,6 +102,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<SweciA
       iterations.refresh();
       void statusBar.update();
     }),
+    chart,
+    vscode.commands.registerCommand('sweci.showChart', () => chart.show()),
+    vscode.commands.registerCommand('sweci.exportReport', (args?: ExportArgs) => exportReport(args)),
     vscode.commands.registerCommand('sweci.setApiKey', () => keys.promptSet()),
     vscode.commands.registerCommand('sweci.clearApiKey', () => keys.promptClear()),
     controller.onDidChange(updateView),
@@ -135,6 +152,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<SweciA
       }
       return out;
     },
+    showChart: () => chart.show(),
+    chartMessages: () => ({ posted: [...chart.posted], received: [...chart.received] }),
+    chartHtml: () => chart.currentHtml,
+    exportReport: (folder) => exportReport({ folder }),
     nonPassedRows: () =>
       tree.flatten().map(({ file, item, entry }): NonPassedTreeRow => ({
         file,

@@ -3,7 +3,9 @@
 import type { CheckOutResult } from '../core/checkout/check-out-task';
 import type { TaskState } from '../core/checkout/task-state';
 import type { NonPassedEntry } from '../core/gap/non-passed';
+import type { HostMessage, WebviewMessage } from '../shared/chart-protocol';
 import type { CheckoutArgs } from './commands/check-out-task';
+import type { ExportResult } from './chart/export-report';
 
 export interface NonPassedTreeRow {
   file: string;
@@ -36,5 +38,13 @@ export interface SweciApi {
   /** What a human step waits for (role, iteration), while the loop waits for Submit Iteration. */
   humanWaiting(): { role: 'architect' | 'programmer'; iteration: number; run: string } | undefined;
   /** The Iterations view: runs with their iterations' labels and descriptions, read through its provider. */
+  /** Opens (or reveals) the chart webview, as SWE-CI: Show Chart does. */
+  showChart(): void;
+  /** The last messages posted to the chart webview and received from it (validated ones), oldest first. */
+  chartMessages(): { posted: HostMessage[]; received: WebviewMessage[] };
+  /** The chart webview's HTML as set (for its CSP). */
+  chartHtml(): string | undefined;
+  /** Writes the report into `folder` without asking, as SWE-CI: Export Report does. */
+  exportReport(folder: string): Promise<ExportResult | undefined>;
   iterationRows(): Promise<{ run: string; description: string; iterations: { label: string; description: string; children: string[] }[] }[]>;
 }

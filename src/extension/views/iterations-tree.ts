@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { readIterationRecords, type IterationRecord } from '../../core/loop/iteration-record';
-import { ARCHIVE, iterDir, listRuns, runLayout, type RunSummary } from '../../core/loop/run-store';
+import { ARCHIVE, iterDir, listRuns, readRunSummary, runLayout, type RunSummary } from '../../core/loop/run-store';
 import type { LoopController } from '../loop/loop-controller';
 import type { TaskController } from '../task-controller';
 import { iterationDescription, iterationTooltip } from './iteration-text';
@@ -64,6 +64,14 @@ export class IterationsTreeProvider implements vscode.TreeDataProvider<Iteration
     }
     if (node.type === 'iteration') return iterationFiles(taskDir, node);
     return [];
+  }
+
+  /** Needed by TreeView.reveal (the chart reveals the iteration of a clicked point). */
+  async getParent(node: IterationsNode): Promise<IterationsNode | undefined> {
+    const taskDir = this.tasks.taskDir();
+    if (!taskDir || node.type !== 'iteration') return undefined;
+    const summary = await readRunSummary(taskDir, node.run);
+    return summary && { type: 'run', summary };
   }
 
   getTreeItem(node: IterationsNode): vscode.TreeItem {

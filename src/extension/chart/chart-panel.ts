@@ -1,0 +1,173 @@
+// The chart webview's host: one panel (opened or revealed by SWE-CI: Show Chart, restored after
+// a window reload by the serializer), fed with the runs' data and kept live by loop events and
+// a watcher on the runs' iteration.jsonl files. Every message from the webview is validated.
+import * as vscode from 'vscode';
+import type { ChartData } from '../../shared/chart-data-adapter';
+import { DEFAULT_GAMMA, isWebviewMessage, type HostMessage, type WebviewMessage } from '../../shared/chart-protocol';
+import { log } from '../log';
+import type { LoopController } from '../loop/loop-controller';
+import type { TaskController } from '../task-controller';
+import { loadChartData, loadHeatmap } from './chart-data-loader';
+import { makeNonce, webviewHtml } from './chart-html';
+
+export const CHART_VIEW_TYPE = 'sweci.chart';
+const GAMMA_KEY = 'sweci.chart.gamma';
+/** Messages kept for the test API (and for a look in a debugger). */
+const KEEP = 50;
+
+export interface ChartPanelDeps {
+  context: vscode.ExtensionContext;
+  tasks: TaskController;
+  loop: LoopController;
+  /** Reveals an iteration in the Iterations view and opens its code diff; returns why not, if it could not. */
+  openIteration(run: string, iteration: number): Promise<string | undefined>;
+}
+
+export class ChartPanelHost implements vscode.Disposable {
+  private panel: vscode.WebviewPanel | undefined;
+  private panelSubs: vscode.Disposable[] = [];
+  private readonly subs: vscode.Disposable[] = [];
+  private watcher: vscode.FileSystemWatcher | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private html: string | undefined;
+  readonly posted: HostMessage[] = [];
+  readonly received: WebviewMessage[] = [];
+
+  constructor(private readonly deps: ChartPanelDeps) {
+    this.subs.push(
+      deps.loop.onEvent((e) => {
+        if (e.type === 'iteration-recorded') this.scheduleUpdate();
+      }),
+      deps.tasks.onDidChange(() => this.rewatch()),
+      vscode.window.onDidChangeActiveColorTheme(() => this.post({ type: 'theme-changed' })),
+      vscode.window.registerWebviewPanelSerializer(CHART_VIEW_TYPE, {
+        // After a window reload VS Code recreates the panel; the webview restores its own state
+        // (γ, hidden series, heatmap run) through setState, the data is sent afresh.
+        deserializeWebviewPanel: async (panel) => this.adopt(panel),
+      }),
+    );
+    this.rewatch();
+  }
+
+  get gamma(): number {
+    return this.deps.context.workspaceState.get<number>(GAMMA_KEY) ?? DEFAULT_GAMMA;
+  }
+
+  /** The webview's HTML as last set (tests check its CSP). */
+  get currentHtml(): string | undefined {
+    return this.html;
+  }
+
+  show(): void {
+    if (this.panel) return this.panel.reveal(undefined, false);
+    const panel = vscode.window.createWebviewPanel(CHART_VIEW_TYPE, 'SWE-CI Chart', vscode.ViewColumn.Active, {
+      enableScripts: true,
+      retainContextWhenHidden: false,
+    });
+    this.adopt(panel);
+  }
+
+  private adopt(panel: vscode.WebviewPanel): void {
+    this.panel?.dispose();
+    this.panel = panel;
+    const root = this.deps.context.extensionUri;
+    panel.webview.options = {
+      enableScripts: true,
+      localResourceRoots: [vscode.Uri.joinPath(root, 'dist'), vscode.Uri.joinPath(root, 'media')],
+    };
+    panel.iconPath = vscode.Uri.joinPath(root, 'media', 'sweci.svg');
+    this.html = webviewHtml({
+      cspSource: panel.webview.cspSource,
+      nonce: makeNonce(),
+      scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, 'dist', 'webview.js')).toString(),
+      styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, 'media', 'chart.css')).toString(),
+    });
+    panel.webview.html = this.html;
+    this.panelSubs.push(
+      panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m)),
+      panel.onDidDispose(() => {
+        if (this.panel === panel) this.panel = undefined;
+        for (const s of this.panelSubs.splice(0)) s.dispose();
+      }),
+    );
+  }
+
+  private async receive(raw: unknown): Promise<void> {
+    if (!isWebviewMessage(raw)) {
+      log().warn(`Chart: ignored a malformed message from the webview: ${JSON.stringify(raw)?.slice(0, 200)}`);
+      return;
+    }
+    this.keep(this.received, raw);
+    try {
+      switch (raw.type) {
+        case 'ready':
+          this.post({ type: 'init', data: await this.load(), gamma: this.gamma });
+          break;
+        case 'gamma-changed':
+          await this.deps.context.workspaceState.update(GAMMA_KEY, raw.gamma);
+          break;
+        case 'heatmap-requested': {
+          const dir = this.deps.tasks.taskDir();
+          if (dir) this.post({ type: 'heatmap', heatmap: await loadHeatmap(dir, raw.run) });
+          break;
+        }
+        case 'point-clicked': {
+          const problem = await this.deps.openIteration(raw.run, raw.iteration);
+          this.post({ type: 'reveal-ack', run: raw.run, iteration: raw.iteration, ok: !problem, ...(problem ? { message: problem } : {}) });
+          break;
+        }
+        case 'export-requested':
+          await vscode.commands.executeCommand('sweci.exportReport');
+          break;
+        case 'rendered':
+          break;
+      }
+    } catch (err) {
+      log().error(`Chart: ${raw.type} failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  /** Sends the chart data again (after a pytest run). */
+  scheduleUpdate(): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      if (!this.panel) return;
+      this.load()
+        .then((data) => this.post({ type: 'update', data }))
+        .catch((err: unknown) => log().error(`Chart: could not read the runs: ${err instanceof Error ? err.message : String(err)}`));
+    }, 200);
+  }
+
+  private async load(): Promise<ChartData> {
+    const dir = this.deps.tasks.taskDir();
+    return dir ? loadChartData(dir) : { series: [], metrics: [], maxIterations: 0 };
+  }
+
+  private post(msg: HostMessage): void {
+    if (!this.panel) return;
+    this.keep(this.posted, msg);
+    void this.panel.webview.postMessage(msg);
+  }
+
+  private keep<T>(list: T[], m: T): void {
+    list.push(m);
+    if (list.length > KEEP) list.splice(0, list.length - KEEP);
+  }
+
+  private rewatch(): void {
+    this.watcher?.dispose();
+    const dir = this.deps.tasks.taskDir();
+    this.watcher = dir ? vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(dir), '.sweci/runs/*/iteration.jsonl')) : undefined;
+    this.watcher?.onDidChange(() => this.scheduleUpdate());
+    this.watcher?.onDidCreate(() => this.scheduleUpdate());
+    this.watcher?.onDidDelete(() => this.scheduleUpdate());
+    this.scheduleUpdate();
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.watcher?.dispose();
+    this.panel?.dispose();
+    for (const s of [...this.subs, ...this.panelSubs]) s.dispose();
+  }
+}

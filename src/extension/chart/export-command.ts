@@ -1,0 +1,47 @@
+// SWE-CI: Export Report — asks where (the task's .sweci/reports/export-<time>/ by default, or a
+// folder the user picks), writes the report there and offers to open it.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { defaultExportFolder, writeReport, type ExportResult } from './export-report';
+
+export interface ExportArgs {
+  /** Write here without asking (tests, scripts). */
+  folder?: string;
+}
+
+export async function exportReportCommand(
+  context: vscode.ExtensionContext,
+  taskDir: string | undefined,
+  gamma: number,
+  args?: ExportArgs,
+): Promise<ExportResult | undefined> {
+  if (!taskDir) {
+    void vscode.window.showInformationMessage('No SWE-CI task is open. Check one out first.');
+    return undefined;
+  }
+  let folder = args?.folder;
+  if (!folder) {
+    const suggested = defaultExportFolder(taskDir);
+    const pick = await vscode.window.showQuickPick(
+      [
+        { label: `$(folder) ${path.relative(taskDir, suggested)}`, description: 'in the task folder', folder: suggested },
+        { label: '$(folder-opened) Choose a Folder…', folder: undefined },
+      ],
+      { title: 'Export the SWE-CI report to' },
+    );
+    if (!pick) return undefined;
+    folder = pick.folder;
+    if (!folder) {
+      const chosen = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, openLabel: 'Export Here', defaultUri: vscode.Uri.file(taskDir) });
+      if (!chosen?.[0]) return undefined;
+      folder = path.join(chosen[0].fsPath, path.basename(suggested));
+    }
+  }
+  const result = await writeReport({ taskDir, folder, extensionRoot: context.extensionUri.fsPath, gamma, title: `SWE-CI report · ${path.basename(taskDir)}` });
+  if (!args?.folder) {
+    void vscode.window.showInformationMessage(`SWE-CI report written to ${folder}`, 'Reveal Folder').then((choice) => {
+      if (choice) void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(result.html));
+    });
+  }
+  return result;
+}

@@ -1,0 +1,94 @@
+// Export Report: one self-contained HTML file (the bundled chart script and CSS inlined, the
+// data as JSON) that renders offline, plus the runs' metrics as CSV and JSON. Node only, so
+// it can be written without the editor (tests, scripts).
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { evoScore, type ChartData, type Heatmap } from '../../shared/chart-data-adapter';
+import { taskLayout } from '../../core/workspace/layout';
+import { loadChartData, loadHeatmap } from './chart-data-loader';
+import { reportHtml } from './chart-html';
+
+export interface ExportResult {
+  folder: string;
+  html: string;
+  csv: string;
+  json: string;
+}
+
+export function defaultExportFolder(taskDir: string, now = new Date()): string {
+  const stamp = now.toISOString().replace(/[:.]/g, '-').replace(/Z$/, '');
+  return path.join(taskLayout(taskDir).sweciDir, 'reports', `export-${stamp}`);
+}
+
+interface MetricsExportRow {
+  run: string;
+  kind: string;
+  gamma: number;
+  evoscore_gamma: number;
+  evoscore_1: number;
+  solved: boolean;
+  zero_regression: boolean;
+  regressions: number;
+  final_a: number | null;
+  iterations: number;
+  tokens_in: number;
+  tokens_out: number;
+  time_sec: number;
+}
+
+export function metricsRows(data: ChartData, gamma: number): MetricsExportRow[] {
+  return data.metrics.map((m) => {
+    const as = (data.series.find((s) => s.run === m.run)?.points ?? []).filter((p) => p.iteration > 0).map((p) => p.a);
+    return {
+      run: m.run,
+      kind: m.kind,
+      gamma,
+      evoscore_gamma: round(evoScore(as, gamma, data.maxIterations)),
+      evoscore_1: round(evoScore(as, 1, data.maxIterations)),
+      solved: m.solved,
+      zero_regression: m.zeroRegression,
+      regressions: m.regressions,
+      final_a: m.finalA === null ? null : round(m.finalA),
+      iterations: m.iterations,
+      tokens_in: m.tokensIn,
+      tokens_out: m.tokensOut,
+      time_sec: round(m.timeSec),
+    };
+  });
+}
+
+const round = (x: number) => Math.round(x * 1e6) / 1e6;
+
+function csvCell(v: unknown): string {
+  const s = v === null || v === undefined ? '' : String(v);
+  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export function metricsCsv(rows: MetricsExportRow[]): string {
+  const head: (keyof MetricsExportRow)[] = ['run', 'kind', 'gamma', 'evoscore_gamma', 'evoscore_1', 'solved', 'zero_regression', 'regressions', 'final_a', 'iterations', 'tokens_in', 'tokens_out', 'time_sec'];
+  return [head.join(','), ...rows.map((r) => head.map((k) => csvCell(r[k])).join(','))].join('\n') + '\n';
+}
+
+export async function writeReport(opts: { taskDir: string; folder: string; extensionRoot: string; gamma: number; title: string }): Promise<ExportResult> {
+  const data = await loadChartData(opts.taskDir);
+  const heatmaps: Heatmap[] = [];
+  for (const s of data.series) heatmaps.push(await loadHeatmap(opts.taskDir, s.run));
+  const [script, css] = await Promise.all([
+    fs.readFile(path.join(opts.extensionRoot, 'dist', 'webview.js'), 'utf8'),
+    fs.readFile(path.join(opts.extensionRoot, 'media', 'chart.css'), 'utf8'),
+  ]);
+  // The bundle's source-map comment would point at a file the report does not carry.
+  const bare = script.replace(/\/\/# sourceMappingURL=\S+\s*$/, '');
+  await fs.mkdir(opts.folder, { recursive: true });
+  const out: ExportResult = {
+    folder: opts.folder,
+    html: path.join(opts.folder, 'report.html'),
+    csv: path.join(opts.folder, 'metrics.csv'),
+    json: path.join(opts.folder, 'metrics.json'),
+  };
+  const rows = metricsRows(data, opts.gamma);
+  await fs.writeFile(out.html, reportHtml({ title: opts.title, script: bare, css, payload: { data, gamma: opts.gamma, heatmaps, title: opts.title } }));
+  await fs.writeFile(out.csv, metricsCsv(rows));
+  await fs.writeFile(out.json, JSON.stringify({ exported: new Date().toISOString(), gamma: opts.gamma, runs: rows, chart: data }, null, 2) + '\n');
+  return out;
+}

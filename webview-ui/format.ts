@@ -1,0 +1,18 @@
+// Number formats shared by the chart's tooltips and the runs table.
+
+export function formatA(a: number | null): string {
+  return a === null ? '—' : (a >= 0 ? '+' : '−') + Math.abs(a).toFixed(3);
+}
+
+export function formatTokens(n: number): string {
+  if (n >= 1e6) return `${(n / 1e6).toFixed(1)}M`;
+  if (n >= 1e4) return `${Math.round(n / 1e3)}k`;
+  return String(n);
+}
+
+export function formatDuration(sec: number): string {
+  if (sec < 60) return `${sec.toFixed(1)} s`;
+  const m = Math.floor(sec / 60);
+  if (m < 60) return `${m} min ${Math.round(sec % 60)} s`;
+  return `${Math.floor(m / 60)} h ${m % 60} min`;
+}

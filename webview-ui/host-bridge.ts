@@ -1,0 +1,63 @@
+// How the webview talks to its host. Inside VS Code: acquireVsCodeApi (messages + persisted
+// state). In an exported report there is no host: the data comes from a JSON script tag and
+// nothing is posted or persisted.
+import type { HostMessage, WebviewMessage } from '../src/shared/chart-protocol';
+import { isHostMessage } from '../src/shared/chart-protocol';
+import type { ChartData, Heatmap } from '../src/shared/chart-data-adapter';
+
+export interface ViewState {
+  gamma: number;
+  hidden: string[];
+  heatmapRun?: string;
+}
+
+export interface Bridge {
+  readonly standalone: boolean;
+  post(msg: WebviewMessage): void;
+  getState(): Partial<ViewState> | undefined;
+  setState(s: ViewState): void;
+  onMessage(fn: (msg: HostMessage) => void): void;
+}
+
+/** What an exported report embeds in <script type="application/json" id="sweci-report-data">. */
+export interface ReportPayload {
+  data: ChartData;
+  gamma: number;
+  heatmaps: Heatmap[];
+  title: string;
+}
+
+interface VsCodeApi {
+  postMessage(msg: unknown): void;
+  getState(): unknown;
+  setState(s: unknown): void;
+}
+declare const acquireVsCodeApi: (() => VsCodeApi) | undefined;
+
+export function createBridge(): Bridge {
+  if (typeof acquireVsCodeApi === 'function') {
+    const api = acquireVsCodeApi();
+    return {
+      standalone: false,
+      post: (msg) => api.postMessage(msg),
+      getState: () => (api.getState() as Partial<ViewState> | undefined) ?? undefined,
+      setState: (s) => api.setState(s),
+      onMessage: (fn) =>
+        window.addEventListener('message', (e: MessageEvent) => {
+          if (isHostMessage(e.data)) fn(e.data);
+          else console.warn('SWE-CI chart: ignored a malformed message', e.data);
+        }),
+    };
+  }
+  return { standalone: true, post: () => undefined, getState: () => undefined, setState: () => undefined, onMessage: () => undefined };
+}
+
+export function readReportPayload(): ReportPayload | undefined {
+  const el = document.getElementById('sweci-report-data');
+  if (!el?.textContent) return undefined;
+  try {
+    return JSON.parse(el.textContent) as ReportPayload;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,192 @@
+// The a(c) line chart: one series per run (x = iteration, 0 = the base), y ∈ [−1, 1] with
+// reference lines at 0 (the base) and 1 (the target). Regressed points are red triangles,
+// iterations where pytest did not run are crosses at the last measured value.
+import {
+  Chart,
+  LineController,
+  LineElement,
+  PointElement,
+  LinearScale,
+  Legend,
+  Tooltip,
+  type ChartDataset,
+  type Plugin,
+  type ScriptableContext,
+  type TooltipItem,
+} from 'chart.js';
+import type { ChartData, ChartPoint, ChartSeries } from '../src/shared/chart-data-adapter';
+import type { Palette } from './palette';
+import { formatA, formatDuration, formatTokens } from './format';
+
+Chart.register(LineController, LineElement, PointElement, LinearScale, Legend, Tooltip);
+
+interface XY {
+  x: number;
+  y: number;
+  p: ChartPoint;
+}
+
+export interface LineChartOptions {
+  hidden: Set<string>;
+  onToggle(run: string, hidden: boolean): void;
+  onPointClick?(run: string, iteration: number): void;
+}
+
+/** Horizontal reference lines at a(c) = 0 and 1, drawn under the series. */
+function referenceLines(palette: () => Palette): Plugin<'line'> {
+  return {
+    id: 'sweciReferenceLines',
+    beforeDatasetsDraw(chart) {
+      const y = chart.scales.y;
+      const { left, right } = chart.chartArea;
+      const ctx = chart.ctx;
+      ctx.save();
+      ctx.strokeStyle = palette().muted;
+      ctx.setLineDash([4, 4]);
+      ctx.lineWidth = 1;
+      for (const v of [0, 1]) {
+        const py = Math.round(y.getPixelForValue(v)) + 0.5;
+        ctx.beginPath();
+        ctx.moveTo(left, py);
+        ctx.lineTo(right, py);
+        ctx.stroke();
+      }
+      ctx.restore();
+    },
+  };
+}
+
+function seriesColour(s: ChartSeries, i: number, p: Palette): string {
+  return s.kind === 'human-history' ? p.historySeries : p.series[i % p.series.length];
+}
+
+/** Points to plot: a crashed iteration sits at the last measured a(c), so the line goes on. */
+function toXY(s: ChartSeries): XY[] {
+  let last = 0;
+  return s.points.map((p) => {
+    if (p.a !== null) last = p.a;
+    return { x: p.iteration, y: p.a ?? last, p };
+  });
+}
+
+export class LineChart {
+  private chart: Chart<'line', XY[]> | undefined;
+  private data: ChartData | undefined;
+
+  constructor(
+    private readonly canvas: HTMLCanvasElement,
+    private palette: Palette,
+    private readonly opts: LineChartOptions,
+  ) {}
+
+  setPalette(p: Palette): void {
+    this.palette = p;
+    if (this.data) this.render(this.data);
+  }
+
+  /** Draws `data`; returns the number of points drawn. */
+  render(data: ChartData): number {
+    this.data = data;
+    const p = this.palette;
+    const pointColour = (base: string) => (ctx: ScriptableContext<'line'>) => {
+      const xy = ctx.raw as XY | undefined;
+      return xy?.p.crashed ? p.crash : xy && xy.p.regressions > 0 ? p.regression : base;
+    };
+    const datasets: ChartDataset<'line', XY[]>[] = data.series.map((s, i) => {
+      const colour = seriesColour(s, i, p);
+      return {
+        label: s.kind === 'agent' || s.run === s.kind ? s.run : `${s.run} (${s.kind})`,
+        data: toXY(s),
+        hidden: this.opts.hidden.has(s.run),
+        borderColor: colour,
+        backgroundColor: colour,
+        borderWidth: 2,
+        borderDash: s.kind === 'human-history' ? [6, 3] : undefined,
+        tension: 0,
+        pointStyle: (ctx: ScriptableContext<'line'>) => {
+          const xy = ctx.raw as XY | undefined;
+          return xy?.p.crashed ? 'crossRot' : xy && xy.p.regressions > 0 ? 'triangle' : 'circle';
+        },
+        pointRadius: (ctx: ScriptableContext<'line'>) => {
+          const xy = ctx.raw as XY | undefined;
+          return xy && (xy.p.crashed || xy.p.regressions > 0) ? 6 : 3;
+        },
+        pointRotation: (ctx: ScriptableContext<'line'>) => ((ctx.raw as XY | undefined)?.p.regressions ? 180 : 0),
+        pointBorderWidth: (ctx: ScriptableContext<'line'>) => ((ctx.raw as XY | undefined)?.p.crashed ? 2.5 : 1),
+        pointBackgroundColor: pointColour(colour),
+        pointBorderColor: pointColour(colour),
+        pointHoverRadius: 7,
+        segment: { borderDash: (ctx) => ((ctx.p1 as unknown as { raw?: XY }).raw?.p.crashed ? [2, 3] : undefined) },
+      };
+    });
+    const maxX = Math.max(1, data.maxIterations, ...data.series.map((s) => s.points.length - 1));
+    const grid = { color: p.grid };
+    const ticks = { color: p.foreground, font: { family: p.font } };
+    if (this.chart) this.chart.destroy();
+    this.chart = new Chart<'line', XY[]>(this.canvas, {
+      type: 'line',
+      data: { datasets },
+      plugins: [referenceLines(() => this.palette)],
+      options: {
+        animation: false,
+        maintainAspectRatio: false,
+        responsive: true,
+        parsing: false,
+        normalized: true,
+        interaction: { mode: 'nearest', intersect: true },
+        scales: {
+          x: { type: 'linear', min: 0, max: maxX, title: { display: true, text: 'iteration (0 = base)', color: p.muted }, ticks: { ...ticks, stepSize: 1, precision: 0 }, grid },
+          y: { type: 'linear', min: -1, max: 1, title: { display: true, text: 'normalized change a(c)', color: p.muted }, ticks: { ...ticks, stepSize: 0.25, callback: (v) => formatA(Number(v)).replace('+', '') }, grid },
+        },
+        plugins: {
+          legend: {
+            labels: { color: p.foreground, font: { family: p.font }, usePointStyle: true, pointStyle: 'line' },
+            onClick: (_e, item, legend) => {
+              const i = item.datasetIndex ?? -1;
+              const s = data.series[i];
+              if (!s) return;
+              const hide = legend.chart.isDatasetVisible(i);
+              legend.chart.setDatasetVisibility(i, !hide);
+              legend.chart.update();
+              this.opts.onToggle(s.run, hide);
+            },
+          },
+          tooltip: {
+            callbacks: {
+              title: (items: TooltipItem<'line'>[]) => {
+                const xy = items[0]?.raw as XY | undefined;
+                return xy ? (xy.p.iteration === 0 ? 'base' : `iteration ${xy.p.iteration}`) : '';
+              },
+              label: (item: TooltipItem<'line'>) => {
+                const xy = item.raw as XY;
+                return `${data.series[item.datasetIndex].run}: ${xy.p.crashed ? 'pytest did not run' : `a(c) ${formatA(xy.p.a)}`}`;
+              },
+              afterLabel: (item: TooltipItem<'line'>) => pointDetails((item.raw as XY).p),
+            },
+          },
+        },
+        onClick: (event) => {
+          if (!this.chart || !this.opts.onPointClick) return;
+          const hit = this.chart.getElementsAtEventForMode(event.native as Event, 'nearest', { intersect: true }, false)[0];
+          const s = hit && data.series[hit.datasetIndex];
+          const point = s?.points[hit.index];
+          if (s && point) this.opts.onPointClick(s.run, point.iteration);
+        },
+      },
+    });
+    return datasets.reduce((n, d) => n + d.data.length, 0);
+  }
+}
+
+export function pointDetails(p: ChartPoint): string[] {
+  const lines = [
+    p.passed === null ? `passed — / target ${p.targetPassed}` : `passed ${p.passed} / target ${p.targetPassed}`,
+    p.gap < 0 ? 'gap — (pytest did not run)' : `gap ${p.gap}`,
+    `regressions ${p.regressions}`,
+    `tokens ${formatTokens(p.tokensIn)} in · ${formatTokens(p.tokensOut)} out`,
+    `time ${formatDuration(p.timeSec)}`,
+  ];
+  if (p.note) lines.push(p.note);
+  if (p.commit) lines.push(p.commit.slice(0, 10));
+  return lines;
+}

@@ -1,0 +1,196 @@
+// The chart webview: the a(c) line chart, the γ control with the runs table, and the per-test
+// heatmap. Runs inside VS Code (data from the host) or standalone in an exported report.
+import type { ChartData, Heatmap } from '../src/shared/chart-data-adapter';
+import { DEFAULT_GAMMA, GAMMA_MAX, GAMMA_MIN, isChartData, isHeatmap, type HostMessage } from '../src/shared/chart-protocol';
+import { createBridge, readReportPayload, type ViewState } from './host-bridge';
+import { drawHeatmap, heatmapHit, type HeatmapLayout } from './heatmap';
+import { LineChart } from './line-chart';
+import { standalonePalette, themePalette, type Palette } from './palette';
+import { renderRunsTable } from './runs-table';
+
+const bridge = createBridge();
+const saved = bridge.getState();
+const state: ViewState = { gamma: saved?.gamma ?? DEFAULT_GAMMA, hidden: saved?.hidden ?? [], heatmapRun: saved?.heatmapRun };
+const palette = (): Palette => (bridge.standalone ? standalonePalette() : themePalette());
+let data: ChartData | undefined;
+let heatmap: Heatmap | undefined;
+let heatmapLayoutNow: HeatmapLayout | undefined;
+/** Exported reports carry every run's heatmap. */
+const embeddedHeatmaps = new Map<string, Heatmap>();
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+// --- layout -------------------------------------------------------------------------------
+const app = document.getElementById('app') ?? document.body.appendChild(el('div', { id: 'app' }));
+if (bridge.standalone) document.body.classList.add('sweci-standalone');
+const header = el('header');
+const title = el('h1', {}, 'Normalized change a(c) per pytest run');
+const gammaLabel = el('label', { for: 'gamma' }, 'γ');
+const gammaRange = el('input', { id: 'gamma', type: 'range', min: String(GAMMA_MIN), max: String(GAMMA_MAX), step: '0.05', 'aria-label': 'EvoScore γ' });
+const gammaNumber = el('input', { id: 'gamma-number', type: 'number', min: String(GAMMA_MIN), max: String(GAMMA_MAX), step: '0.05', 'aria-label': 'EvoScore γ value' });
+const exportButton = el('button', { id: 'export', type: 'button' }, 'Export Report…');
+const status = el('span', { id: 'status', role: 'status' });
+header.append(title, el('span', { class: 'spacer' }), gammaLabel, gammaRange, gammaNumber, ...(bridge.standalone ? [] : [exportButton]), status);
+const chartBox = el('div', { class: 'chart-box' });
+const chartCanvas = el('canvas', { id: 'chart', 'aria-label': 'a(c) per iteration and run', role: 'img' });
+chartBox.append(chartCanvas);
+const legendNote = el('p', { class: 'note' }, '▼ tests regressed · ✕ pytest did not run (drawn at the last measured value) · dashed: human history. Click a point to open that iteration.');
+const table = el('table', { id: 'runs' });
+const heatHeader = el('div', { class: 'heat-header' });
+const heatSelect = el('select', { id: 'heatmap-run', 'aria-label': 'Run of the heatmap' });
+const heatKey = el('span', { class: 'heat-key' });
+heatHeader.append(el('h2', {}, 'Per-test results'), heatSelect, heatKey);
+const heatInfo = el('div', { class: 'heat-info' });
+const heatBox = el('div', { class: 'heat-box' });
+const heatColumns = el('div', { class: 'heat-columns', 'aria-hidden': 'true' });
+const heatCanvas = el('canvas', { id: 'heatmap', 'aria-label': 'tests × iterations', role: 'img' });
+heatBox.append(heatColumns, heatCanvas);
+const empty = el('p', { class: 'empty' }, 'No runs yet. Run an iteration, or Record Human History, and the chart fills in.');
+app.append(header, chartBox, legendNote, el('h2', {}, 'Runs'), table, heatHeader, heatInfo, heatBox, empty);
+
+// --- behaviour ----------------------------------------------------------------------------
+const chart = new LineChart(chartCanvas, palette(), {
+  hidden: new Set(state.hidden),
+  onToggle: (run, hidden) => {
+    state.hidden = hidden ? [...new Set([...state.hidden, run])] : state.hidden.filter((r) => r !== run);
+    bridge.setState(state);
+  },
+  onPointClick: bridge.standalone ? undefined : (run, iteration) => bridge.post({ type: 'point-clicked', run, iteration }),
+});
+
+function setGamma(g: number, fromHost = false): void {
+  if (!Number.isFinite(g)) return;
+  state.gamma = Math.min(GAMMA_MAX, Math.max(GAMMA_MIN, g));
+  gammaRange.value = String(state.gamma);
+  gammaNumber.value = state.gamma.toFixed(2);
+  bridge.setState(state);
+  if (data) renderRunsTable(table, data, state.gamma);
+  if (!fromHost) bridge.post({ type: 'gamma-changed', gamma: state.gamma });
+}
+gammaRange.addEventListener('input', () => setGamma(Number(gammaRange.value)));
+gammaNumber.addEventListener('change', () => setGamma(Number(gammaNumber.value)));
+exportButton.addEventListener('click', () => bridge.post({ type: 'export-requested' }));
+heatSelect.addEventListener('change', () => chooseHeatmapRun(heatSelect.value));
+
+function chooseHeatmapRun(run: string): void {
+  state.heatmapRun = run;
+  bridge.setState(state);
+  const embedded = embeddedHeatmaps.get(run);
+  if (embedded) showHeatmap(embedded);
+  else bridge.post({ type: 'heatmap-requested', run });
+}
+
+function renderKey(p: Palette): void {
+  heatKey.replaceChildren();
+  for (const [name, colour] of [['passed', p.passed], ['failed', p.failed], ['error', p.error], ['missing', p.missing]] as const) {
+    const swatch = el('canvas', { class: 'swatch', width: '10', height: '10' });
+    const ctx = swatch.getContext('2d');
+    if (ctx) {
+      ctx.fillStyle = colour;
+      ctx.fillRect(0, 0, 10, 10);
+    }
+    heatKey.append(swatch, el('span', {}, name));
+  }
+}
+
+function showHeatmap(h: Heatmap): void {
+  heatmap = h;
+  const p = palette();
+  heatmapLayoutNow = drawHeatmap(heatCanvas, h, { ...p }, Math.max(200, heatBox.clientWidth - 8));
+  const l = heatmapLayoutNow;
+  // Column labels (iteration numbers) in the DOM, sized to the canvas cells.
+  const every = Math.ceil(24 / l.cellWidth);
+  heatColumns.replaceChildren(
+    ...h.iterations.map((it, i) => {
+      const label = el('span', {}, i % every === 0 ? (it === 0 ? 'base' : String(it)) : '');
+      label.style.width = `${l.cellWidth}px`;
+      return label;
+    }),
+  );
+  heatInfo.textContent = `${h.tests.length} tests × ${h.iterations.length} pytest runs of ${h.run}` + (l.testsPerRow > 1 ? ` (${l.testsPerRow} tests per row, worst shown)` : '') + '. Tests that changed come first. Hover a cell for its test.';
+  reportRendered();
+}
+
+heatCanvas.addEventListener('mousemove', (e) => {
+  if (!heatmap || !heatmapLayoutNow) return;
+  const r = heatCanvas.getBoundingClientRect();
+  const hit = heatmapHit(heatmap, heatmapLayoutNow, ((e.clientX - r.left) * heatCanvas.width) / r.width, ((e.clientY - r.top) * heatCanvas.height) / r.height);
+  heatCanvas.title = hit ? `${hit.tests.slice(0, 5).join('\n')}${hit.tests.length > 5 ? `\n… and ${hit.tests.length - 5} more` : ''}\n${hit.iteration === 0 ? 'base' : `iteration ${hit.iteration}`}: ${hit.status}` : '';
+});
+
+function renderAll(d: ChartData): void {
+  data = d;
+  empty.hidden = d.series.length > 0;
+  const points = chart.render(d);
+  renderRunsTable(table, d, state.gamma);
+  const runs = d.series.map((s) => s.run);
+  heatSelect.replaceChildren(...runs.map((r) => el('option', { value: r }, r)));
+  const chosen = state.heatmapRun && runs.includes(state.heatmapRun) ? state.heatmapRun : runs[0];
+  if (chosen) {
+    heatSelect.value = chosen;
+    chooseHeatmapRun(chosen);
+  }
+  renderedPoints = points;
+  reportRendered();
+}
+
+let renderedPoints = 0;
+function reportRendered(): void {
+  if (!data) return;
+  bridge.post({ type: 'rendered', runs: data.series.map((s) => s.run), points: renderedPoints, ...(heatmap ? { heatmapRun: heatmap.run } : {}) });
+}
+
+function redrawForTheme(): void {
+  const p = palette();
+  chart.setPalette(p);
+  renderKey(p);
+  if (heatmap) showHeatmap(heatmap);
+}
+
+function onHostMessage(msg: HostMessage): void {
+  switch (msg.type) {
+    case 'init':
+      if (saved?.gamma === undefined) state.gamma = msg.gamma;
+      setGamma(state.gamma, true);
+      renderAll(msg.data);
+      break;
+    case 'update':
+      renderAll(msg.data);
+      break;
+    case 'heatmap':
+      if (msg.heatmap.run === state.heatmapRun) showHeatmap(msg.heatmap);
+      break;
+    case 'theme-changed':
+      redrawForTheme();
+      break;
+    case 'reveal-ack':
+      status.textContent = msg.ok ? '' : (msg.message ?? `Could not open iteration ${msg.iteration} of ${msg.run}.`);
+      break;
+    case 'export-done':
+      status.textContent = msg.ok ? `Exported to ${msg.folder}` : (msg.message ?? '');
+      break;
+  }
+}
+
+renderKey(palette());
+setGamma(state.gamma, true);
+if (bridge.standalone) {
+  const payload = readReportPayload();
+  if (payload && isChartData(payload.data)) {
+    title.textContent = payload.title;
+    for (const h of payload.heatmaps ?? []) if (isHeatmap(h)) embeddedHeatmaps.set(h.run, h);
+    setGamma(payload.gamma, true);
+    renderAll(payload.data);
+  }
+} else {
+  bridge.onMessage(onHostMessage);
+  // VS Code marks the theme on <body> (vscode-light / vscode-dark / vscode-high-contrast):
+  // re-read the variables and redraw whenever that class changes.
+  new MutationObserver(() => redrawForTheme()).observe(document.body, { attributes: true, attributeFilter: ['class', 'data-vscode-theme-id'] });
+  bridge.post({ type: 'ready' });
+}
