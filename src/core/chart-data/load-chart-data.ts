@@ -1,0 +1,143 @@
+// The node side of the chart: reads a task's runs (iteration.jsonl, run.json, the archived
+// reports, the oracle's target report) and builds the JSON the webview draws.
+import * as path from 'node:path';
+import { loadReport } from '../checkout/report-store';
+import { readIterationRecords, type IterationRecord } from '../loop/iteration-record';
+import { ARCHIVE, DEFAULT_MAX_ITERATIONS, iterDir, listRuns, readRunInfo, runLayout, type RunInfo } from '../loop/run-store';
+import { normalizedChange, type Baseline } from '../metrics/normalized-change';
+import { averageRow, referencePassed, summarize } from '../metrics/reference-summary';
+import { runMetrics } from '../metrics/run-metrics';
+import { buildTransitionMatrix, encodeCells, regressedTests, type ReportTests } from '../metrics/transitions';
+import { passedIds } from '../pytest/test-report';
+import { UserError } from '../util/errors';
+import { oracleLayout } from '../workspace/layout';
+import { readTaskRecord } from '../workspace/materialize';
+import type { ChartData, ChartPoint, ChartRun, ChartRunKind, HeatmapData } from './chart-types';
+
+export * from './chart-types';
+
+export interface ChartDataOptions {
+  /** γ for the metrics rows; default 1. */
+  gamma?: number;
+  /** N instead of the one derived from the runs. */
+  maxIterations?: number;
+}
+
+const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+
+/** Every run of the task as chart series, with its comparison row. */
+export async function loadChartData(taskDir: string, opts: ChartDataOptions = {}): Promise<ChartData> {
+  const gamma = opts.gamma ?? 1;
+  const loaded: Array<{ info: RunInfo; records: IterationRecord[]; pending: boolean }> = [];
+  for (const summary of await listRuns(taskDir)) {
+    const records = await readIterationRecords(runLayout(taskDir, summary.info.name).iterationsFile);
+    loaded.push({ info: summary.info, records, pending: summary.pending !== undefined });
+  }
+  const maxIterations = opts.maxIterations ?? scoredIterations(loaded);
+  const runs = loaded.map(({ info, records, pending }) => chartRun(info, records, pending, maxIterations, gamma));
+  const maxX = Math.max(maxIterations, ...runs.flatMap((r) => r.points.map((p) => p.iteration)));
+  return {
+    maxIterations,
+    maxX,
+    gamma,
+    runs,
+    average: averageRow(loaded.map(({ records }) => summarize(records, maxIterations))),
+  };
+}
+
+/** N: the largest loop maxIterations; a human-history run counts with its replayed commits. */
+export function scoredIterations(runs: ReadonlyArray<{ info: RunInfo; records: readonly IterationRecord[] }>): number {
+  const ns = runs.map(({ info, records }) => (info.kind === 'human-history' ? records.length - 1 : info.maxIterations));
+  const n = Math.max(0, ...ns.filter((v) => Number.isInteger(v)));
+  return n >= 1 ? n : DEFAULT_MAX_ITERATIONS;
+}
+
+export function runKind(info: RunInfo, records: readonly IterationRecord[]): ChartRunKind {
+  if (info.kind === 'human-history') return 'human-history';
+  const steps = records.flatMap((r) => [r.architect, r.programmer]).filter((s) => s !== undefined);
+  if (steps.length > 0) return steps.every((s) => s!.kind === 'human') ? 'human' : 'agent';
+  return info.roles.architect.kind === 'human' && info.roles.programmer.kind === 'human' ? 'human' : 'agent';
+}
+
+function runLabel(info: RunInfo): string {
+  const { architect, programmer } = info.roles;
+  return architect.label === programmer.label ? architect.label : `architect: ${architect.label} · programmer: ${programmer.label}`;
+}
+
+export function chartPoint(r: IterationRecord, baseline: Baseline | undefined): ChartPoint {
+  const crashed = r.gap < 0;
+  let tokensIn = 0;
+  let tokensOut = 0;
+  let timeSec = num(r.pytest_time);
+  for (const step of [r.architect, r.programmer]) {
+    if (!step) continue;
+    tokensIn += num(step.input_tokens);
+    tokensOut += num(step.output_tokens);
+    timeSec += num(step.execution_time);
+  }
+  const point: ChartPoint = {
+    iteration: r.iteration,
+    a: crashed || !baseline ? null : normalizedChange(referencePassed(r), baseline),
+    passed: crashed ? null : (r.passed ?? null),
+    targetPassed: r.target_passed,
+    pytestPassed: crashed ? null : referencePassed(r),
+    gap: r.gap,
+    regressions: r.regressions?.length ?? 0,
+    crashed,
+    tokensIn,
+    tokensOut,
+    timeSec,
+    commit: r.commit,
+    finishedAt: r.finished_at,
+  };
+  if (crashed && r.pytest_error) point.pytestError = r.pytest_error;
+  if (r.note) point.note = r.note;
+  return point;
+}
+
+export function chartRun(info: RunInfo, records: IterationRecord[], pending: boolean, maxIterations: number, gamma: number): ChartRun {
+  const summary = summarize(records, maxIterations);
+  const baseline = summary ? { init: summary.init, target: summary.target } : undefined;
+  return {
+    run: info.name,
+    kind: runKind(info, records),
+    label: runLabel(info),
+    created: info.created,
+    runMaxIterations: info.maxIterations,
+    baseline: baseline ?? null,
+    points: records.map((r) => chartPoint(r, baseline)),
+    evoA: summary ? summary.a : [],
+    metrics: runMetrics(records, { maxIterations, gamma }),
+    pending,
+  };
+}
+
+/**
+ * The per-test heatmap of `run`: the status of every test the target passes (the oracle's
+ * target report) in each iteration's archived report (iter-NNN/report.json; iter-000 = the
+ * base). An iteration whose pytest did not run, or whose report is missing, is a column of
+ * 'missing' with ran = false.
+ */
+export async function loadHeatmap(taskDir: string, run: string): Promise<HeatmapData> {
+  const record = await readTaskRecord(taskDir);
+  if (!record) throw new UserError(`${taskDir} is not a SWE-CI task folder (no .sweci/task.json).`);
+  const targetFile = oracleLayout(record.oracleDir).targetReportFile;
+  const target = await loadReport(targetFile);
+  if (!target) throw new UserError(`The target's report is missing (${targetFile}). Check the task out again to rebuild its oracle.`);
+  if (!(await readRunInfo(taskDir, run))) throw new UserError(`There is no run "${run}" in ${taskDir}.`);
+  const layout = runLayout(taskDir, run);
+  const records = await readIterationRecords(layout.iterationsFile);
+  const columns: Array<{ iteration: number; report: ReportTests | undefined }> = [];
+  for (const r of records) {
+    const report = r.gap < 0 ? undefined : await loadReport(path.join(iterDir(layout, r.iteration), ARCHIVE.report)).catch(() => undefined);
+    columns.push({ iteration: r.iteration, report });
+  }
+  const matrix = buildTransitionMatrix(passedIds(target), columns);
+  return {
+    run,
+    tests: matrix.tests,
+    columns: matrix.columns,
+    cells: encodeCells(matrix.cells),
+    regressions: regressedTests(matrix),
+  };
+}
