@@ -155,6 +155,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SweciA
     showChart: () => chart.show(),
     chartMessages: () => ({ posted: [...chart.posted], received: [...chart.received] }),
     chartHtml: () => chart.currentHtml,
+    chartReceive: (message) => chart.receive(message),
     exportReport: (folder) => exportReport({ folder }),
     nonPassedRows: () =>
       tree.flatten().map(({ file, item, entry }): NonPassedTreeRow => ({

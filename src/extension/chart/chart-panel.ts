@@ -92,7 +92,8 @@ export class ChartPanelHost implements vscode.Disposable {
     );
   }
 
-  private async receive(raw: unknown): Promise<void> {
+  /** Handles one message from the webview (also how tests act as the webview). */
+  async receive(raw: unknown): Promise<void> {
     if (!isWebviewMessage(raw)) {
       log().warn(`Chart: ignored a malformed message from the webview: ${JSON.stringify(raw)?.slice(0, 200)}`);
       return;

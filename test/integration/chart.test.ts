@@ -1,0 +1,189 @@
+// In the real extension host: the chart webview gets what iteration.jsonl implies, follows a
+// new pytest run live, answers a point click, has a strict CSP with no remote resource, and
+// Export Report writes a self-contained report.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { buildDemoDataset } from '../../scripts/demo-dataset';
+import type { AgentSettings } from '../../src/core/agents/agent-driver';
+import { readIterationRecords, type IterationRecord } from '../../src/core/loop/iteration-record';
+import type { RoleSetup } from '../../src/core/loop/loop-types';
+import { runLoop, startRun } from '../../src/core/loop/run-loop';
+import { iterDir, runLayout } from '../../src/core/loop/run-store';
+import { baselineOf, normalizedChange } from '../../src/core/metrics/normalized-change';
+import { LocalRuntime } from '../../src/core/runtime/local-runtime';
+import { oracleLayout, taskLayout } from '../../src/core/workspace/layout';
+import type { ChartData } from '../../src/shared/chart-data-adapter';
+import type { HostMessage } from '../../src/shared/chart-protocol';
+import type { SweciApi } from '../../src/extension/test-api';
+
+const agentsDir = path.resolve(__dirname, '../../../test/fixtures/agents');
+const RUN = 'chart-it';
+
+async function api(): Promise<SweciApi> {
+  const ext = vscode.extensions.getExtension<SweciApi>('swe-ci.swe-ci-vscode')!;
+  return ext.isActive ? ext.exports : await ext.activate();
+}
+
+async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 60_000): Promise<T> {
+  const start = Date.now();
+  for (;;) {
+    const v = probe();
+    if (v) return v;
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function scripted(script: string, env: Record<string, string> = {}): RoleSetup {
+  const settings: AgentSettings = { kind: 'custom', command: `python3 ${path.join(agentsDir, script)}`, promptVia: 'stdin', timeoutSec: 120, maxTries: 2, env };
+  return { settings };
+}
+
+/** The chart point each iteration.jsonl line implies, by the reference rules. */
+function expectedPoints(records: IterationRecord[]) {
+  const base = baselineOf(records[0])!;
+  return records.map((r) => ({
+    iteration: r.iteration,
+    a: r.gap < 0 ? null : normalizedChange(r.pytest.passed ?? 0, base),
+    passed: r.gap < 0 ? null : r.passed,
+    targetPassed: r.target_passed,
+    gap: r.gap,
+    regressions: r.regressions.length,
+    crashed: r.gap < 0,
+    commit: r.commit,
+  }));
+}
+
+function pick(data: ChartData) {
+  const s = data.series.find((x) => x.run === RUN);
+  return s?.points.map(({ iteration, a, passed, targetPassed, gap, regressions, crashed, commit }) => ({ iteration, a, passed, targetPassed, gap, regressions, crashed, commit }));
+}
+
+function lastData(sweci: SweciApi): ChartData | undefined {
+  const msgs = sweci.chartMessages().posted.filter((m): m is Extract<HostMessage, { type: 'init' | 'update' }> => m.type === 'init' || m.type === 'update');
+  return msgs[msgs.length - 1]?.data;
+}
+
+suite('The chart webview', function () {
+  this.timeout(300_000);
+  let taskDir: string;
+  let loopOpts: Parameters<typeof runLoop>[0];
+  let branchBefore: string;
+
+  suiteSetup(async () => {
+    const sweci = await api();
+    taskDir = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    const demo = await buildDemoDataset(fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-it-chart-')));
+    const result = await sweci.checkOutTask({ source: 'dataset', datasetDir: demo.datasetDir, taskId: demo.taskId, targetDir: taskDir });
+    assert.ok(result);
+    const codeDir = taskLayout(taskDir).codeDir;
+    branchBefore = execFileSync('git', ['-C', codeDir, 'rev-parse', '--abbrev-ref', 'HEAD'], { encoding: 'utf8' }).trim();
+    const env = { SWECI_SCRIPTED_UPSTREAM: oracleLayout(result.record.oracleDir).upstreamDir, SWECI_SCRIPTED_COMMITS: demo.commits.join(',') };
+    loopOpts = {
+      taskDir,
+      run: RUN,
+      roles: { architect: scripted('architect.py'), programmer: scripted('programmer.py', env) },
+      runtime: new LocalRuntime(),
+      pytest: { python: 'python3', timeoutMs: 120_000, format: 'junit' },
+      iterations: 2,
+    };
+    await startRun(loopOpts);
+  });
+
+  suiteTeardown(async () => {
+    // Later suites expect app/code where the checkout left it (a new run starts from the base anyway).
+    if (branchBefore && branchBefore !== 'HEAD') execFileSync('git', ['-C', taskLayout(taskDir).codeDir, 'checkout', '-q', branchBefore]);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  test('Show Chart sends the runs as iteration.jsonl records them, and the webview draws them', async () => {
+    const sweci = await api();
+    await vscode.commands.executeCommand('sweci.showChart');
+    const rendered = await until('the webview to draw', () => sweci.chartMessages().received.find((m) => m.type === 'rendered' && m.runs.includes(RUN)));
+    const records = await readIterationRecords(runLayout(taskDir, RUN).iterationsFile);
+    assert.equal(records.length, 3, 'the base and two iterations');
+    const data = lastData(sweci)!;
+    assert.deepEqual(pick(data), expectedPoints(records));
+    const series = data.series.find((s) => s.run === RUN)!;
+    assert.equal(series.kind, 'agent');
+    const row = data.metrics.find((m) => m.run === RUN)!;
+    assert.equal(row.iterations, 2);
+    assert.equal(row.regressions, records.reduce((n, r) => n + r.regressions.length, 0));
+    assert.ok(row.tokensIn > 0, 'the scripted agents report tokens');
+    assert.equal(rendered.type === 'rendered' && rendered.points, data.series.reduce((n, s) => n + s.points.length, 0), 'the webview drew every point it was sent');
+    assert.ok(sweci.chartMessages().received.some((m) => m.type === 'ready'));
+  });
+
+  test('a new pytest run reaches the open chart without reopening it', async () => {
+    const sweci = await api();
+    await runLoop({ ...loopOpts, iterations: 1 });
+    const records = await readIterationRecords(runLayout(taskDir, RUN).iterationsFile);
+    assert.equal(records.length, 4);
+    await until('the update', () => (pick(lastData(sweci)!)?.length === 4 ? true : undefined), 30_000);
+    assert.deepEqual(pick(lastData(sweci)!), expectedPoints(records));
+    await until('the webview to draw the update', () => sweci.chartMessages().received.some((m) => m.type === 'rendered' && m.points >= 4) || undefined);
+  });
+
+  test('a clicked point opens that iteration’s code diff; malformed messages are dropped', async () => {
+    const sweci = await api();
+    await sweci.chartReceive({ type: 'point-clicked', run: RUN, iteration: 2 });
+    const ack = sweci.chartMessages().posted.filter((m) => m.type === 'reveal-ack').pop();
+    assert.deepEqual(ack, { type: 'reveal-ack', run: RUN, iteration: 2, ok: true });
+    const diff = path.join(iterDir(runLayout(taskDir, RUN), 2), 'code.diff');
+    await until('the diff editor', () => vscode.window.visibleTextEditors.some((e) => e.document.uri.fsPath === diff) || undefined, 10_000);
+
+    const before = sweci.chartMessages().received.length;
+    await sweci.chartReceive({ type: 'point-clicked', run: RUN });
+    await sweci.chartReceive({ type: 'run-this', code: 'x' });
+    assert.equal(sweci.chartMessages().received.length, before, 'nothing malformed is accepted');
+  });
+
+  test('the webview HTML has a strict CSP (nonce’d script, default-src none) and references no remote resource', async () => {
+    const sweci = await api();
+    const html = sweci.chartHtml()!;
+    const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)?.[1];
+    assert.ok(csp, 'a CSP meta tag');
+    const directives = new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k, v] as const));
+    assert.deepEqual(directives.get('default-src'), ["'none'"]);
+    const script = directives.get('script-src')!;
+    assert.equal(script.length, 1);
+    const nonce = /^'nonce-([A-Za-z0-9]{16,})'$/.exec(script[0])?.[1];
+    assert.ok(nonce, `script-src is a nonce only: ${script.join(' ')}`);
+    assert.ok(!csp.includes('unsafe-inline') && !csp.includes('unsafe-eval'), csp);
+    for (const k of ['style-src', 'img-src', 'font-src']) assert.ok(!directives.get(k)!.some((v) => /^https?:\/\/(?!.*vscode)/.test(v)), `${k} allows only the webview's own source`);
+    const scripts = [...html.matchAll(/<script\b([^>]*)>/g)].map((m) => m[1]);
+    assert.ok(scripts.length > 0);
+    for (const attrs of scripts) assert.ok(attrs.includes(`nonce="${nonce}"`), `every script carries the nonce: ${attrs}`);
+    assert.ok(!/\sstyle=/.test(html), 'no inline style attributes');
+    const urls = [...html.matchAll(/\b(?:src|href)="([^"]+)"/g)].map((m) => decodeURIComponent(m[1]));
+    assert.equal(urls.length, 2, urls.join(', '));
+    const ext = vscode.extensions.getExtension('swe-ci.swe-ci-vscode')!.extensionUri.path;
+    for (const url of urls) {
+      const u = vscode.Uri.parse(url);
+      assert.ok(u.path.startsWith(`${ext}/dist/`) || u.path.startsWith(`${ext}/media/`), `${url} is a local resource of the extension`);
+      assert.match(u.authority, /vscode-resource|vscode-cdn|^$/, `${url} is served by the webview, not the network`);
+    }
+  });
+
+  test('Export Report writes one self-contained HTML file with the data, and the metrics as CSV and JSON', async () => {
+    const sweci = await api();
+    const folder = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-it-export-')), 'report');
+    const out = (await sweci.exportReport(folder))!;
+    const html = fs.readFileSync(out.html, 'utf8');
+    assert.ok(!/<(?:script|link|img)\b[^>]*\b(?:src|href)=/i.test(html), 'nothing is loaded from outside the file');
+    assert.match(html, /default-src 'none'/);
+    const payload = JSON.parse(/<script type="application\/json" id="sweci-report-data">([\s\S]*?)<\/script>/.exec(html)![1]);
+    const records = await readIterationRecords(runLayout(taskDir, RUN).iterationsFile);
+    assert.deepEqual(pick(payload.data), expectedPoints(records));
+    assert.ok(payload.heatmaps.some((h: { run: string }) => h.run === RUN));
+    const csv = fs.readFileSync(out.csv, 'utf8').trim().split('\n');
+    assert.match(csv[0], /^run,kind,gamma,evoscore_gamma,evoscore_1,solved/);
+    assert.ok(csv.some((l) => l.startsWith(`${RUN},agent,`)));
+    const json = JSON.parse(fs.readFileSync(out.json, 'utf8'));
+    assert.ok(json.runs.some((r: { run: string; iterations: number }) => r.run === RUN && r.iterations === 3));
+  });
+});
