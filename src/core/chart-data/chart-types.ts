@@ -84,6 +84,8 @@ export interface ChartData {
   runs: ChartRun[];
   /** The reference table's average row over the runs with a baseline. */
   average: SummaryAverage;
+  /** Runs left out because their iteration.jsonl could not be read (e.g. a corrupt line), and why. */
+  skipped: Array<{ run: string; reason: string }>;
 }
 
 /** The per-test heatmap of one run. Decode `cells` with decodeCells (metrics/transitions). */

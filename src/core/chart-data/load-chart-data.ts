@@ -1,15 +1,16 @@
 // The node side of the chart: reads a task's runs (iteration.jsonl, run.json, the archived
 // reports, the oracle's target report) and builds the JSON the webview draws.
+import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { loadReport } from '../checkout/report-store';
 import { readIterationRecords, type IterationRecord } from '../loop/iteration-record';
-import { ARCHIVE, DEFAULT_MAX_ITERATIONS, iterDir, listRuns, readRunInfo, runLayout, type RunInfo } from '../loop/run-store';
+import { ARCHIVE, DEFAULT_MAX_ITERATIONS, iterDir, listRuns, readRunInfo, readRunSummary, runLayout, runsDir, type RunInfo } from '../loop/run-store';
 import { normalizedChange, type Baseline } from '../metrics/normalized-change';
 import { averageRow, referencePassed, summarize } from '../metrics/reference-summary';
 import { runMetrics } from '../metrics/run-metrics';
 import { buildTransitionMatrix, encodeCells, regressedTests, type ReportTests } from '../metrics/transitions';
 import { passedIds } from '../pytest/test-report';
-import { UserError } from '../util/errors';
+import { UserError, errorMessage } from '../util/errors';
 import { oracleLayout } from '../workspace/layout';
 import { readTaskRecord } from '../workspace/materialize';
 import type { ChartData, ChartPoint, ChartRun, ChartRunKind, HeatmapData } from './chart-types';
@@ -29,9 +30,22 @@ const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v)
 export async function loadChartData(taskDir: string, opts: ChartDataOptions = {}): Promise<ChartData> {
   const gamma = opts.gamma ?? 1;
   const loaded: Array<{ info: RunInfo; records: IterationRecord[]; pending: boolean }> = [];
-  for (const summary of await listRuns(taskDir)) {
-    const records = await readIterationRecords(runLayout(taskDir, summary.info.name).iterationsFile);
-    loaded.push({ info: summary.info, records, pending: summary.pending !== undefined });
+  const skipped: ChartData['skipped'] = [];
+  const summaries = await listRuns(taskDir);
+  // listRuns leaves out a run it cannot read: say which and why.
+  const listed = new Set(summaries.map((s) => s.info.name));
+  for (const name of (await fs.readdir(runsDir(taskDir)).catch(() => [] as string[])).sort()) {
+    if (listed.has(name)) continue;
+    await readRunSummary(taskDir, name).catch((err) => skipped.push({ run: name, reason: errorMessage(err) }));
+  }
+  for (const summary of summaries) {
+    try {
+      const records = await readIterationRecords(runLayout(taskDir, summary.info.name).iterationsFile);
+      loaded.push({ info: summary.info, records, pending: summary.pending !== undefined });
+    } catch (err) {
+      // One corrupt iteration.jsonl must not hide the other runs.
+      skipped.push({ run: summary.info.name, reason: errorMessage(err) });
+    }
   }
   const maxIterations = opts.maxIterations ?? scoredIterations(loaded);
   const runs = loaded.map(({ info, records, pending }) => chartRun(info, records, pending, maxIterations, gamma));
@@ -42,6 +56,7 @@ export async function loadChartData(taskDir: string, opts: ChartDataOptions = {}
     gamma,
     runs,
     average: averageRow(loaded.map(({ records }) => summarize(records, maxIterations))),
+    skipped,
   };
 }
 

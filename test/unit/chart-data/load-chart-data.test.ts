@@ -205,6 +205,17 @@ describe('chart data from a real task', () => {
     assert.deepEqual(heat.regressions, [{ iteration: 2, comparedWith: 0, tests: [heat.tests.indexOf(lost)] }]);
   });
 
+  test('a run whose iteration.jsonl is corrupt is skipped with the reason; the others are drawn', async () => {
+    const copy = await world.task('corrupt');
+    await fs.cp(path.join(task.taskDir, '.sweci', 'runs'), path.join(copy.taskDir, '.sweci', 'runs'), { recursive: true });
+    await fs.appendFile(runLayout(copy.taskDir, HUMAN).iterationsFile, '{not json\n');
+    const d = await loadChartData(copy.taskDir);
+    assert.deepEqual(d.runs.map((r) => r.run), [AGENT, HISTORY]);
+    assert.equal(d.skipped.length, 1);
+    assert.equal(d.skipped[0].run, HUMAN);
+    assert.match(d.skipped[0].reason, /line 4 is corrupt/);
+  });
+
   test('an unknown run is a clear error', async () => {
     await assert.rejects(loadHeatmap(task.taskDir, 'nope'), /There is no run "nope"/);
     await assert.rejects(loadHeatmap(world.scratch('not-a-task'), AGENT), /not a SWE-CI task folder/);
@@ -215,6 +226,6 @@ describe('chart data from a real task', () => {
     await fs.rm(runLayout(empty.taskDir, AGENT).dir, { recursive: true, force: true }).catch(() => undefined);
     await fs.rm(path.dirname(runLayout(empty.taskDir, AGENT).dir), { recursive: true, force: true });
     const d = await loadChartData(empty.taskDir);
-    assert.deepEqual(d, { maxIterations: 20, maxX: 20, gamma: 1, runs: [], average: { count: 0, evoScore: 0, solved: 0, zeroRegression: 0 } });
+    assert.deepEqual(d, { maxIterations: 20, maxX: 20, gamma: 1, runs: [], average: { count: 0, evoScore: 0, solved: 0, zeroRegression: 0 }, skipped: [] });
   });
 });
