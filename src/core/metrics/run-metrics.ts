@@ -110,3 +110,43 @@ export function runEvoScore(lines: readonly RunLine[], maxIterations: number, ga
   const summary = summarize(lines, maxIterations);
   return summary ? evoScore(summary.a, gamma) : null;
 }
+
+/** The table's average row over runs: the mean of each numeric column; booleans as rates in [0, 1]. */
+export interface RunMetricsAverage {
+  count: number;
+  /** Means over the rows where the value is not null (null when none has one). */
+  evoScore: number | null;
+  evoScoreReference: number | null;
+  finalA: number | null;
+  solved: number;
+  solvedLast: number;
+  zeroRegression: number;
+  regressions: number;
+  iterations: number;
+  tokensIn: number;
+  tokensOut: number;
+  timeSec: number;
+}
+
+export function averageMetrics(rows: readonly RunMetricsRow[]): RunMetricsAverage {
+  const n = rows.length;
+  const mean = (f: (r: RunMetricsRow) => number): number => (n ? rows.reduce((s, r) => s + f(r), 0) / n : 0);
+  const meanOf = (f: (r: RunMetricsRow) => number | null): number | null => {
+    const vs = rows.map(f).filter((v): v is number => v !== null);
+    return vs.length ? vs.reduce((s, v) => s + v, 0) / vs.length : null;
+  };
+  return {
+    count: n,
+    evoScore: meanOf((r) => r.evoScore),
+    evoScoreReference: meanOf((r) => r.evoScoreReference),
+    finalA: meanOf((r) => r.finalA),
+    solved: mean((r) => (r.solved ? 1 : 0)),
+    solvedLast: mean((r) => (r.solvedLast ? 1 : 0)),
+    zeroRegression: mean((r) => (r.zeroRegression ? 1 : 0)),
+    regressions: mean((r) => r.regressions),
+    iterations: mean((r) => r.iterations),
+    tokensIn: mean((r) => r.tokensIn),
+    tokensOut: mean((r) => r.tokensOut),
+    timeSec: mean((r) => r.timeSec),
+  };
+}

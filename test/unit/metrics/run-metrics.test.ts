@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { runEvoScore, runMetrics, type RunLine } from '../../../src/core/metrics/run-metrics';
+import { averageMetrics, runEvoScore, runMetrics, type RunLine } from '../../../src/core/metrics/run-metrics';
 
 const close = (actual: number | null, expected: number, msg?: string): void =>
   assert.ok(actual !== null && Math.abs(actual - expected) < 1e-12, `${msg ?? ''} ${actual} ≠ ${expected}`);
@@ -77,4 +77,21 @@ test('only the base: 0 iterations, a 0; a base that crashed: no scores', () => {
   assert.equal(none.zeroRegression, false);
   assert.equal(none.iterations, 1);
   assert.deepEqual(runMetrics([], { maxIterations: 5 }).iterations, 0);
+});
+
+test('the average row: means of the columns, booleans as rates, nulls left out', () => {
+  const a = runMetrics(LINES, { maxIterations: 4 }); // 0.375, solved, not zero-regression, 3 iterations
+  const b = runMetrics([{ gap: 2, pytest: { passed: 2 } }], { maxIterations: 4 }); // 0, not solved, zero-regression, 0 iterations
+  const c = runMetrics([{ gap: -1, pytest: {} }], { maxIterations: 4 }); // no baseline
+  const avg = averageMetrics([a, b, c]);
+  assert.equal(avg.count, 3);
+  close(avg.evoScore, 0.375 / 2, 'mean over the two rows with a score');
+  close(avg.evoScoreReference, 0.375 / 2);
+  close(avg.finalA, 1 / 2);
+  close(avg.solved, 1 / 3);
+  close(avg.zeroRegression, 1 / 3);
+  close(avg.iterations, 1);
+  const none = averageMetrics([]);
+  assert.equal(none.evoScore, null);
+  assert.equal(none.solved, 0);
 });
