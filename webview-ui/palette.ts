@@ -54,7 +54,8 @@ export function themePalette(el: Element = document.body): Palette {
     crash: v('editorWarning-foreground', LIGHT.crash),
     passed: v('testing-iconPassed', LIGHT.passed),
     failed: v('testing-iconFailed', LIGHT.failed),
-    error: v('testing-iconErrored', LIGHT.error),
+    // Themes give errored and failed tests the same icon colour; the heatmap must tell them apart.
+    error: v('charts-orange', LIGHT.error),
     missing: v('disabledForeground', LIGHT.missing),
   };
 }

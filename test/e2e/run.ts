@@ -8,6 +8,7 @@ import { withWorkbench } from '../harness/workbench';
 import { nonPassedScenario } from './scenarios/non-passed';
 import { untrustedScenario } from './scenarios/untrusted';
 import { iterationsScenario } from './scenarios/iterations';
+import { chartScenario } from './scenarios/chart';
 
 interface Scenario {
   name: string;
@@ -34,6 +35,7 @@ const scenarios: Scenario[] = [
   { name: 'non-passed', run: nonPassedScenario },
   { name: 'untrusted', run: untrustedScenario },
   { name: 'iterations', run: iterationsScenario },
+  { name: 'chart', run: chartScenario },
 ];
 
 async function main(): Promise<number> {

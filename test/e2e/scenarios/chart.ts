@@ -1,0 +1,133 @@
+// The chart webview with a scripted agent run and the human-history replay, in the light and
+// the dark theme; then Export Report, and the exported HTML opened offline in chromium.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { Frame, Page } from 'playwright-core';
+import type { AgentSettings } from '../../../src/core/agents/agent-driver';
+import { replayHumanHistory } from '../../../src/core/history/replay-history';
+import type { RoleSetup } from '../../../src/core/loop/loop-types';
+import { startRun } from '../../../src/core/loop/run-loop';
+import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
+import { oracleLayout } from '../../../src/core/workspace/layout';
+import { launchChromium } from '../../harness/code-server';
+import { SCREENSHOT_DIR, withWorkbench } from '../../harness/workbench';
+import { prepareDemoTask } from '../demo-task';
+
+const agents = path.resolve(__dirname, '../../../../test/fixtures/agents');
+
+function scripted(script: string, env: Record<string, string> = {}): RoleSetup {
+  const settings: AgentSettings = { kind: 'custom', command: `python3 ${path.join(agents, script)}`, promptVia: 'stdin', timeoutSec: 120, maxTries: 2, env };
+  return { settings };
+}
+
+/** Distinct colours on a canvas: more than one means something was drawn. */
+async function canvasColours(frame: Frame | Page, selector: string): Promise<number> {
+  return frame.evaluate((sel) => {
+    const c = document.querySelector(sel) as HTMLCanvasElement | null;
+    if (!c || c.width === 0 || c.height === 0) return 0;
+    const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+    const seen = new Set<number>();
+    for (let i = 0; i < d.length && seen.size < 50; i += 16) seen.add((d[i] << 24) | (d[i + 1] << 16) | (d[i + 2] << 8) | d[i + 3]);
+    return seen.size;
+  }, selector);
+}
+
+/** The webview is an iframe inside an iframe: find the frame that holds the chart canvas. */
+async function chartFrame(page: Page, timeoutMs = 60_000): Promise<Frame> {
+  const start = Date.now();
+  for (;;) {
+    for (const f of page.frames()) {
+      if (await f.$('canvas#chart').catch(() => null)) {
+        if ((await canvasColours(f, 'canvas#chart').catch(() => 0)) > 1) return f;
+      }
+    }
+    if (Date.now() - start > timeoutMs) throw new Error('the chart webview did not draw its canvas');
+    await page.waitForTimeout(250);
+  }
+}
+
+/** report.html of the newest export under the task's .sweci/reports/, once all three files are written. */
+function exportedReport(taskDir: string): string | undefined {
+  const reports = path.join(taskDir, '.sweci', 'reports');
+  const folder = fs.existsSync(reports) ? fs.readdirSync(reports).filter((n) => n.startsWith('export-')).sort().pop() : undefined;
+  const html = folder && path.join(reports, folder, 'report.html');
+  return html && fs.existsSync(path.join(reports, folder, 'metrics.json')) ? html : undefined;
+}
+
+export async function chartScenario(): Promise<string> {
+  const task = await prepareDemoTask('chart');
+  const runtime = new LocalRuntime();
+  const pytest = { python: 'python3', timeoutMs: 120_000, format: 'junit' as const };
+  const env = { SWECI_SCRIPTED_UPSTREAM: oracleLayout(task.oracleDir).upstreamDir, SWECI_SCRIPTED_COMMITS: task.commits.join(',') };
+  await startRun({ taskDir: task.taskDir, run: 'scripted-agents', roles: { architect: scripted('architect.py'), programmer: scripted('programmer.py', env) }, runtime, pytest, iterations: 4 });
+  await replayHumanHistory({ ...pytest, taskDir: task.taskDir, runtime });
+
+  const shots: string[] = [];
+  for (const [theme, name] of [
+    ['Default Light Modern', 'chart-light'],
+    ['Default Dark Modern', 'chart-dark'],
+  ] as const) {
+    shots.push(
+      await withWorkbench({ folder: task.taskDir, name, viewport: { width: 1400, height: 960 }, settings: { 'workbench.colorTheme': theme } }, async (page, wb) => {
+        await wb.openSweciView();
+        await wb.waitForTreeRow('scripted-agents');
+        await wb.runCommand('SWE-CI: Show Chart');
+        const frame = await chartFrame(page);
+        await frame.locator('#runs tbody tr').nth(1).waitFor({ timeout: 30_000 });
+        await frame.locator('.heat-columns span').first().waitFor({ timeout: 30_000 });
+        // Room for the chart: hide the side bar.
+        await page.keyboard.press('Control+B');
+        await page.waitForTimeout(800);
+        const shot = await wb.screenshot(name);
+        if (name === 'chart-light') {
+          // Export Report from the palette, default folder (the first choice).
+          await wb.runCommand('SWE-CI: Export Report');
+          const first = page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: 'in the task folder' }).first();
+          await first.waitFor({ timeout: 10_000 });
+          await first.click();
+          const start = Date.now();
+          while (!exportedReport(task.taskDir)) {
+            if (Date.now() - start > 30_000) throw new Error('Export Report wrote no report.html');
+            await page.waitForTimeout(250);
+          }
+        }
+        return shot;
+      }),
+    );
+  }
+
+  // The exported report, opened with the network off.
+  const html = exportedReport(task.taskDir)!;
+  for (const f of ['report.html', 'metrics.csv', 'metrics.json']) if (!fs.existsSync(path.join(path.dirname(html), f))) throw new Error(`the export has no ${f}`);
+  const browser = await launchChromium();
+  try {
+    const context = await browser.newContext({ viewport: { width: 1200, height: 1000 } });
+    await context.setOffline(true);
+    const requests: string[] = [];
+    await context.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith('file:')) return route.continue();
+      requests.push(url);
+      return route.abort();
+    });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`file://${html}`);
+    await page.locator('#runs tbody tr').nth(1).waitFor({ timeout: 15_000 });
+    const colours = await canvasColours(page, 'canvas#chart');
+    const heat = await canvasColours(page, 'canvas#heatmap');
+    if (colours <= 1) throw new Error('the exported chart canvas is blank');
+    if (heat <= 1) throw new Error('the exported heatmap canvas is blank');
+    if (requests.length) throw new Error(`the report tried the network: ${requests.join(', ')}`);
+    if (errors.length) throw new Error(`the report threw: ${errors.join('; ')}`);
+    fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    const file = path.join(SCREENSHOT_DIR, 'chart-export.png');
+    await page.screenshot({ path: file, fullPage: true });
+    shots.push(file);
+  } finally {
+    await browser.close();
+  }
+  for (const f of shots.slice(1)) console.log(`  also ${path.relative(process.cwd(), f)}`);
+  return shots[0];
+}
