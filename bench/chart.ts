@@ -4,7 +4,7 @@
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 import { launchChromium, repoRoot } from '../test/harness/code-server';
-import type { Heatmap } from '../src/shared/chart-data-adapter';
+import type { HeatmapData } from '../src/core/chart-data/chart-types';
 
 const TESTS = 5000;
 const ITERATIONS = 20;
@@ -12,7 +12,7 @@ const BUDGET_MS = 500;
 const RUNS = 5;
 
 /** A deterministic matrix with realistic structure: most tests pass, some flip and regress. */
-function syntheticHeatmap(): Heatmap {
+function syntheticHeatmap(): HeatmapData {
   let seed = 42;
   const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
   let cells = '';
@@ -20,10 +20,11 @@ function syntheticHeatmap(): Heatmap {
     const fixedAt = rand() < 0.3 ? Math.floor(rand() * ITERATIONS) : rand() < 0.9 ? 0 : ITERATIONS;
     for (let i = 0; i < ITERATIONS; i++) {
       const r = rand();
-      cells += i < fixedAt ? (r < 0.1 ? 'e' : r < 0.15 ? 'm' : 'f') : r < 0.02 ? 'f' : 'p';
+      // '0' missing, '1' passed, '2' failed, '3' error.
+      cells += i < fixedAt ? (r < 0.1 ? '3' : r < 0.15 ? '0' : '2') : r < 0.02 ? '2' : '1';
     }
   }
-  return { run: 'bench', tests: Array.from({ length: TESTS }, (_, t) => `tests/test_mod_${Math.floor(t / 50)}.py::test_case_${t}`), iterations: Array.from({ length: ITERATIONS }, (_, i) => i), cells };
+  return { run: 'bench', tests: Array.from({ length: TESTS }, (_, t) => `tests/test_mod_${Math.floor(t / 50)}.py::test_case_${t}`), columns: Array.from({ length: ITERATIONS }, (_, i) => ({ iteration: i, ran: true })), cells, regressions: [{ iteration: 5, comparedWith: 4, tests: [7, 70, 700] }] };
 }
 
 async function main(): Promise<number> {

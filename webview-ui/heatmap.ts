@@ -1,7 +1,7 @@
 // The per-test heatmap (tests × iterations) on a canvas. Pixels are written straight into an
 // ImageData, one rectangle per cell, so 5,000 × 20 cells draw in a few milliseconds; with more
 // tests than pixel rows, one row shows several tests by their worst status.
-import type { Heatmap } from '../src/shared/chart-data-adapter';
+import type { HeatmapData as Heatmap } from '../src/core/chart-data/chart-types';
 
 export interface HeatmapColours {
   passed: string;
@@ -21,26 +21,31 @@ export interface HeatmapLayout {
   height: number;
 }
 
-const RANK: Record<string, number> = { p: 0, m: 1, f: 2, e: 3 };
+// Cells are status digits: '0' missing, '1' passed, '2' failed, '3' error. A row standing
+// for several tests shows the worst: error > failed > missing > passed.
+const RANK: Record<string, number> = { '1': 0, '0': 1, '2': 2, '3': 3 };
+const NAMES: Record<string, string> = { '0': 'missing', '1': 'passed', '2': 'failed', '3': 'error' };
 
-/** Tests whose status changes come first (that is where regressions show), then failing, then passing. */
+/** Tests that regressed come first, then the others whose status changed, then failing, then passing. */
 export function heatmapOrder(h: Heatmap): number[] {
-  const n = h.iterations.length;
+  const n = h.columns.length;
+  const regressed = new Set(h.regressions.flatMap((r) => r.tests));
   const score = (t: number): number => {
+    if (regressed.has(t)) return 0;
     const row = h.cells.slice(t * n, t * n + n);
-    if (/^(.)\1*$/.test(row)) return row[0] === 'p' ? 2 : 1;
-    return 0;
+    if (/^(.)\1*$/.test(row)) return row[0] === '1' ? 3 : 2;
+    return 1;
   };
   const scores = h.tests.map((_, t) => score(t));
   return h.tests.map((_, t) => t).sort((a, b) => scores[a] - scores[b] || (h.tests[a] < h.tests[b] ? -1 : 1));
 }
 
 export function heatmapLayout(h: Heatmap, maxWidth: number, maxHeight = 480): HeatmapLayout {
-  const cellWidth = Math.max(4, Math.min(48, Math.floor(maxWidth / Math.max(1, h.iterations.length))));
+  const cellWidth = Math.max(4, Math.min(48, Math.floor(maxWidth / Math.max(1, h.columns.length))));
   const rowHeight = Math.max(1, Math.min(14, Math.floor(maxHeight / Math.max(1, h.tests.length))));
   const testsPerRow = Math.max(1, Math.ceil((h.tests.length * rowHeight) / maxHeight));
   const rows = Math.ceil(h.tests.length / testsPerRow);
-  return { order: heatmapOrder(h), rowHeight, testsPerRow, cellWidth, width: cellWidth * h.iterations.length, height: Math.max(1, rows * rowHeight) };
+  return { order: heatmapOrder(h), rowHeight, testsPerRow, cellWidth, width: cellWidth * h.columns.length, height: Math.max(1, rows * rowHeight) };
 }
 
 function rgba(colour: string, ctx: CanvasRenderingContext2D): [number, number, number, number] {
@@ -49,7 +54,8 @@ function rgba(colour: string, ctx: CanvasRenderingContext2D): [number, number, n
   ctx.fillStyle = colour;
   ctx.fillRect(0, 0, 1, 1);
   const d = ctx.getImageData(0, 0, 1, 1).data;
-  return [d[0], d[1], d[2], d[3]];
+  // Opaque: putImageData does not blend, so a translucent theme colour would come out dark.
+  return [d[0], d[1], d[2], 255];
 }
 
 /** Draws `h` into `canvas` and returns the layout (for hit-testing). */
@@ -59,19 +65,19 @@ export function drawHeatmap(canvas: HTMLCanvasElement, h: Heatmap, colours: Heat
   canvas.height = layout.height;
   const ctx = canvas.getContext('2d', { willReadFrequently: false })!;
   const codes: Record<string, [number, number, number, number]> = {
-    p: rgba(colours.passed, ctx),
-    f: rgba(colours.failed, ctx),
-    e: rgba(colours.error, ctx),
-    m: rgba(colours.missing, ctx),
+    '0': rgba(colours.missing, ctx),
+    '1': rgba(colours.passed, ctx),
+    '2': rgba(colours.failed, ctx),
+    '3': rgba(colours.error, ctx),
   };
   const img = ctx.createImageData(layout.width, layout.height);
   const px = img.data;
-  const n = h.iterations.length;
+  const n = h.columns.length;
   const { order, testsPerRow, rowHeight, cellWidth, width } = layout;
   const gap = cellWidth > 6 ? 1 : 0;
   for (let row = 0, first = 0; first < order.length; row++, first += testsPerRow) {
     for (let it = 0; it < n; it++) {
-      let worst = 'p';
+      let worst = '1';
       for (let k = first; k < Math.min(order.length, first + testsPerRow); k++) {
         const c = h.cells[order[k] * n + it];
         if (RANK[c] > RANK[worst]) worst = c;
@@ -99,10 +105,9 @@ export function heatmapHit(h: Heatmap, layout: HeatmapLayout, x: number, y: numb
   const col = Math.floor(x / layout.cellWidth);
   const row = Math.floor(y / layout.rowHeight);
   const first = row * layout.testsPerRow;
-  if (col < 0 || col >= h.iterations.length || first < 0 || first >= layout.order.length) return undefined;
+  if (col < 0 || col >= h.columns.length || first < 0 || first >= layout.order.length) return undefined;
   const idx = layout.order.slice(first, first + layout.testsPerRow);
-  const n = h.iterations.length;
-  const names: Record<string, string> = { p: 'passed', f: 'failed', e: 'error', m: 'missing' };
+  const n = h.columns.length;
   const status = idx.map((t) => h.cells[t * n + col]).sort((a, b) => RANK[b] - RANK[a])[0];
-  return { tests: idx.map((t) => h.tests[t]), iteration: h.iterations[col], status: names[status] };
+  return { tests: idx.map((t) => h.tests[t]), iteration: h.columns[col].iteration, status: NAMES[status] };
 }

@@ -3,7 +3,7 @@
 // nothing is posted or persisted.
 import type { HostMessage, WebviewMessage } from '../src/shared/chart-protocol';
 import { isHostMessage } from '../src/shared/chart-protocol';
-import type { ChartData, Heatmap } from '../src/shared/chart-data-adapter';
+import type { ChartData, HeatmapData } from '../src/core/chart-data/chart-types';
 
 export interface ViewState {
   gamma: number;
@@ -23,7 +23,7 @@ export interface Bridge {
 export interface ReportPayload {
   data: ChartData;
   gamma: number;
-  heatmaps: Heatmap[];
+  heatmaps: HeatmapData[];
   title: string;
 }
 

@@ -14,7 +14,7 @@ import {
   type ScriptableContext,
   type TooltipItem,
 } from 'chart.js';
-import type { ChartData, ChartPoint, ChartSeries } from '../src/shared/chart-data-adapter';
+import type { ChartData, ChartPoint, ChartRun as ChartSeries } from '../src/core/chart-data/chart-types';
 import type { Palette } from './palette';
 import { formatA, formatDuration, formatTokens } from './format';
 
@@ -92,7 +92,7 @@ export class LineChart {
       const xy = ctx.raw as XY | undefined;
       return xy?.p.crashed ? p.crash : xy && xy.p.regressions > 0 ? p.regression : base;
     };
-    const datasets: ChartDataset<'line', XY[]>[] = data.series.map((s, i) => {
+    const datasets: ChartDataset<'line', XY[]>[] = data.runs.map((s, i) => {
       const colour = seriesColour(s, i, p);
       return {
         label: s.kind === 'agent' || s.run === s.kind ? s.run : `${s.run} (${s.kind})`,
@@ -119,7 +119,7 @@ export class LineChart {
         segment: { borderDash: (ctx) => ((ctx.p1 as unknown as { raw?: XY }).raw?.p.crashed ? [2, 3] : undefined) },
       };
     });
-    const maxX = Math.max(1, data.maxIterations, ...data.series.map((s) => s.points.length - 1));
+    const maxX = Math.max(1, data.maxX);
     const grid = { color: p.grid };
     const ticks = { color: p.foreground, font: { family: p.font } };
     if (this.chart) this.chart.destroy();
@@ -143,7 +143,7 @@ export class LineChart {
             labels: { color: p.foreground, font: { family: p.font }, usePointStyle: true, pointStyle: 'line' },
             onClick: (_e, item, legend) => {
               const i = item.datasetIndex ?? -1;
-              const s = data.series[i];
+              const s = data.runs[i];
               if (!s) return;
               const hide = legend.chart.isDatasetVisible(i);
               legend.chart.setDatasetVisibility(i, !hide);
@@ -159,7 +159,7 @@ export class LineChart {
               },
               label: (item: TooltipItem<'line'>) => {
                 const xy = item.raw as XY;
-                return `${data.series[item.datasetIndex].run}: ${xy.p.crashed ? 'pytest did not run' : `a(c) ${formatA(xy.p.a)}`}`;
+                return `${data.runs[item.datasetIndex].run}: ${xy.p.crashed ? 'pytest did not run' : `a(c) ${formatA(xy.p.a)}`}`;
               },
               afterLabel: (item: TooltipItem<'line'>) => pointDetails((item.raw as XY).p),
             },
@@ -168,7 +168,7 @@ export class LineChart {
         onClick: (event) => {
           if (!this.chart || !this.opts.onPointClick) return;
           const hit = this.chart.getElementsAtEventForMode(event.native as Event, 'nearest', { intersect: true }, false)[0];
-          const s = hit && data.series[hit.datasetIndex];
+          const s = hit && data.runs[hit.datasetIndex];
           const point = s?.points[hit.index];
           if (s && point) this.opts.onPointClick(s.run, point.iteration);
         },
@@ -181,7 +181,7 @@ export class LineChart {
 export function pointDetails(p: ChartPoint): string[] {
   const lines = [
     p.passed === null ? `passed — / target ${p.targetPassed}` : `passed ${p.passed} / target ${p.targetPassed}`,
-    p.gap < 0 ? 'gap — (pytest did not run)' : `gap ${p.gap}`,
+    p.gap < 0 ? `gap — (pytest did not run${p.pytestError ? `: ${p.pytestError}` : ''})` : `gap ${p.gap}`,
     `regressions ${p.regressions}`,
     `tokens ${formatTokens(p.tokensIn)} in · ${formatTokens(p.tokensOut)} out`,
     `time ${formatDuration(p.timeSec)}`,

@@ -1,6 +1,6 @@
 // The chart webview: the a(c) line chart, the γ control with the runs table, and the per-test
 // heatmap. Runs inside VS Code (data from the host) or standalone in an exported report.
-import type { ChartData, Heatmap } from '../src/shared/chart-data-adapter';
+import type { ChartData, HeatmapData as Heatmap } from '../src/core/chart-data/chart-types';
 import { DEFAULT_GAMMA, GAMMA_MAX, GAMMA_MIN, isChartData, isHeatmap, type HostMessage } from '../src/shared/chart-protocol';
 import { createBridge, readReportPayload, type ViewState } from './host-bridge';
 import { drawHeatmap, heatmapHit, type HeatmapLayout } from './heatmap';
@@ -51,7 +51,9 @@ const heatColumns = el('div', { class: 'heat-columns', 'aria-hidden': 'true' });
 const heatCanvas = el('canvas', { id: 'heatmap', 'aria-label': 'tests × iterations', role: 'img' });
 heatBox.append(heatColumns, heatCanvas);
 const empty = el('p', { class: 'empty' }, 'No runs yet. Run an iteration, or Record Human History, and the chart fills in.');
-app.append(header, chartBox, legendNote, el('h2', {}, 'Runs'), table, heatHeader, heatInfo, heatBox, empty);
+const tableBox = el('div', { class: 'table-box' });
+tableBox.append(table);
+app.append(header, chartBox, legendNote, el('h2', {}, 'Runs'), tableBox, heatHeader, heatInfo, heatBox, empty);
 
 // --- behaviour ----------------------------------------------------------------------------
 const chart = new LineChart(chartCanvas, palette(), {
@@ -106,13 +108,13 @@ function showHeatmap(h: Heatmap): void {
   // Column labels (iteration numbers) in the DOM, sized to the canvas cells.
   const every = Math.ceil(24 / l.cellWidth);
   heatColumns.replaceChildren(
-    ...h.iterations.map((it, i) => {
+    ...h.columns.map(({ iteration: it }, i) => {
       const label = el('span', {}, i % every === 0 ? (it === 0 ? 'base' : String(it)) : '');
       label.style.width = `${l.cellWidth}px`;
       return label;
     }),
   );
-  heatInfo.textContent = `${h.tests.length} tests × ${h.iterations.length} pytest runs of ${h.run}` + (l.testsPerRow > 1 ? ` (${l.testsPerRow} tests per row, worst shown)` : '') + '. Tests that changed come first. Hover a cell for its test.';
+  heatInfo.textContent = `${h.tests.length} tests the target passes × ${h.columns.length} pytest runs of ${h.run}` + (l.testsPerRow > 1 ? ` (${l.testsPerRow} tests per row, worst shown)` : '') + `. ${h.regressions.reduce((n, r) => n + r.tests.length, 0)} regressions; tests that regressed come first, then those that changed. Hover a cell for its test.`;
   reportRendered();
 }
 
@@ -125,10 +127,10 @@ heatCanvas.addEventListener('mousemove', (e) => {
 
 function renderAll(d: ChartData): void {
   data = d;
-  empty.hidden = d.series.length > 0;
+  empty.hidden = d.runs.length > 0;
   const points = chart.render(d);
   renderRunsTable(table, d, state.gamma);
-  const runs = d.series.map((s) => s.run);
+  const runs = d.runs.map((s) => s.run);
   heatSelect.replaceChildren(...runs.map((r) => el('option', { value: r }, r)));
   const chosen = state.heatmapRun && runs.includes(state.heatmapRun) ? state.heatmapRun : runs[0];
   if (chosen) {
@@ -142,7 +144,7 @@ function renderAll(d: ChartData): void {
 let renderedPoints = 0;
 function reportRendered(): void {
   if (!data) return;
-  bridge.post({ type: 'rendered', runs: data.series.map((s) => s.run), points: renderedPoints, ...(heatmap ? { heatmapRun: heatmap.run } : {}) });
+  bridge.post({ type: 'rendered', runs: data.runs.map((s) => s.run), points: renderedPoints, ...(heatmap ? { heatmapRun: heatmap.run } : {}) });
 }
 
 function redrawForTheme(): void {

@@ -1,10 +1,10 @@
 // The table comparing runs. EvoScore is recomputed here for the chosen γ (and γ = 1 as the
 // reference reports it) with the same metric functions the extension uses.
-import type { ChartData } from '../src/shared/chart-data-adapter';
-import { evoScore } from '../src/shared/chart-data-adapter';
+import type { ChartData } from '../src/core/chart-data/chart-types';
+import { evoScore } from '../src/core/metrics/evo-score';
 import { formatA, formatDuration, formatTokens } from './format';
 
-const HEAD = ['run', 'kind', 'EvoScore(γ)', 'EvoScore(γ=1)', 'solved', 'zero-regression', 'regressions', 'final a(c)', 'iterations', 'tokens in / out', 'time'];
+const HEAD = ['run', 'who', 'EvoScore(γ)', 'EvoScore(γ=1) ref.', 'solved', 'zero-regression', 'regressions', 'final a(c)', 'iterations', 'tokens in / out', 'time'];
 
 function cell(tag: 'td' | 'th', text: string, cls?: string): HTMLElement {
   const el = document.createElement(tag);
@@ -18,24 +18,28 @@ export function renderRunsTable(table: HTMLTableElement, data: ChartData, gamma:
   const head = table.createTHead().insertRow();
   HEAD.forEach((h) => head.appendChild(cell('th', h === 'EvoScore(γ)' ? `EvoScore(γ=${gamma.toFixed(2)})` : h)));
   const body = table.createTBody();
-  for (const m of data.metrics) {
-    const series = data.series.find((s) => s.run === m.run);
-    const as = (series?.points ?? []).filter((p) => p.iteration > 0).map((p) => p.a);
+  for (const r of data.runs) {
+    const m = r.metrics;
     const row = body.insertRow();
-    row.dataset.run = m.run;
+    row.dataset.run = r.run;
+    // γ moves in the webview: EvoScore(γ) is recomputed from the run's padded a values.
+    const evo = r.evoA.length ? evoScore(r.evoA, gamma).toFixed(3) : '—';
     const cells: Array<[string, string?]> = [
-      [m.run],
-      [m.kind],
-      [evoScore(as, gamma, data.maxIterations).toFixed(3), 'num'],
-      [evoScore(as, 1, data.maxIterations).toFixed(3), 'num'],
+      [r.run + (r.pending ? ' (iteration pending)' : '')],
+      [r.kind === 'human-history' ? 'upstream developers' : r.label, 'who'],
+      [evo, 'num'],
+      [m.evoScoreReference === null ? '—' : m.evoScoreReference.toFixed(3), 'num'],
       [m.solved ? 'yes' : 'no'],
       [m.zeroRegression ? 'yes' : 'no'],
       [String(m.regressions), 'num'],
       [formatA(m.finalA), 'num'],
-      [String(m.iterations), 'num'],
+      [String(m.iterations) + (m.crashed ? ` (${m.crashed} crashed)` : ''), 'num'],
       [`${formatTokens(m.tokensIn)} / ${formatTokens(m.tokensOut)}`, 'num'],
       [formatDuration(m.timeSec), 'num'],
     ];
-    for (const [text, cls] of cells) row.appendChild(cell('td', text, cls));
+    for (const [text, cls] of cells) {
+      const td = row.appendChild(cell('td', text, cls));
+      if (cls === 'who') td.title = text;
+    }
   }
 }

@@ -2,7 +2,7 @@
 // Both sides validate every message on receipt (isHostMessage / isWebviewMessage) and drop
 // anything else: a webview is untrusted content as far as the host is concerned, and the
 // webview must not act on a half-formed message. Browser-safe: no node or vscode imports.
-import type { ChartData, Heatmap } from './chart-data-adapter';
+import type { ChartData, HeatmapData } from '../core/chart-data/chart-types';
 
 /** Host → webview. */
 export type HostMessage =
@@ -11,7 +11,7 @@ export type HostMessage =
   /** New data after a pytest run (loop event or iteration.jsonl changed on disk). */
   | { type: 'update'; data: ChartData }
   /** The per-test heatmap of one run, answering heatmap-requested. */
-  | { type: 'heatmap'; heatmap: Heatmap }
+  | { type: 'heatmap'; heatmap: HeatmapData }
   /** The colour theme changed (the webview also watches its body class; this is a nudge). */
   | { type: 'theme-changed' }
   /** Answer to point-clicked: whether the iteration could be revealed. */
@@ -60,22 +60,46 @@ function isPoint(x: unknown): boolean {
   );
 }
 
-function isSeries(x: unknown): boolean {
-  return isObj(x) && isStr(x.run) && RUN_KINDS.has(x.kind as string) && Array.isArray(x.points) && x.points.every(isPoint);
+function isMetricsRow(x: unknown): boolean {
+  return (
+    isObj(x) &&
+    isNumOrNull(x.evoScore) &&
+    isNumOrNull(x.evoScoreReference) &&
+    typeof x.solved === 'boolean' &&
+    typeof x.zeroRegression === 'boolean' &&
+    isNum(x.regressions) &&
+    isNumOrNull(x.finalA) &&
+    isInt(x.iterations) &&
+    isNum(x.tokensIn) &&
+    isNum(x.tokensOut) &&
+    isNum(x.timeSec)
+  );
 }
 
-function isMetricsRow(x: unknown): boolean {
-  return isObj(x) && isStr(x.run) && RUN_KINDS.has(x.kind as string) && typeof x.solved === 'boolean' && isNum(x.iterations);
+function isRun(x: unknown): boolean {
+  return (
+    isObj(x) &&
+    isStr(x.run) &&
+    RUN_KINDS.has(x.kind as string) &&
+    isStr(x.label) &&
+    Array.isArray(x.points) &&
+    x.points.every(isPoint) &&
+    Array.isArray(x.evoA) &&
+    x.evoA.every(isNum) &&
+    isMetricsRow(x.metrics) &&
+    typeof x.pending === 'boolean'
+  );
 }
 
 export function isChartData(x: unknown): x is ChartData {
-  return isObj(x) && Array.isArray(x.series) && x.series.every(isSeries) && Array.isArray(x.metrics) && x.metrics.every(isMetricsRow) && isInt(x.maxIterations);
+  return isObj(x) && isInt(x.maxIterations) && isInt(x.maxX) && isNum(x.gamma) && Array.isArray(x.runs) && x.runs.every(isRun) && Array.isArray(x.skipped);
 }
 
-export function isHeatmap(x: unknown): x is Heatmap {
-  if (!isObj(x) || !isStr(x.run) || !Array.isArray(x.tests) || !Array.isArray(x.iterations) || !isStr(x.cells)) return false;
-  if (!x.tests.every(isStr) || !x.iterations.every(isInt)) return false;
-  return x.cells.length === x.tests.length * x.iterations.length && /^[pfem]*$/.test(x.cells);
+/** A heatmap whose cells are one status digit ('0' missing … '3' error) per test × column. */
+export function isHeatmap(x: unknown): x is HeatmapData {
+  if (!isObj(x) || !isStr(x.run) || !Array.isArray(x.tests) || !Array.isArray(x.columns) || !isStr(x.cells) || !Array.isArray(x.regressions)) return false;
+  if (!x.tests.every(isStr) || !x.columns.every((c) => isObj(c) && isInt(c.iteration) && typeof c.ran === 'boolean')) return false;
+  return x.cells.length === x.tests.length * x.columns.length && /^[0-3]*$/.test(x.cells);
 }
 
 export function isHostMessage(x: unknown): x is HostMessage {

@@ -16,7 +16,7 @@ import { iterDir, runLayout } from '../../src/core/loop/run-store';
 import { baselineOf, normalizedChange } from '../../src/core/metrics/normalized-change';
 import { LocalRuntime } from '../../src/core/runtime/local-runtime';
 import { oracleLayout, taskLayout } from '../../src/core/workspace/layout';
-import type { ChartData } from '../../src/shared/chart-data-adapter';
+import type { ChartData } from '../../src/core/chart-data/chart-types';
 import type { HostMessage } from '../../src/shared/chart-protocol';
 import type { SweciApi } from '../../src/extension/test-api';
 
@@ -59,7 +59,7 @@ function expectedPoints(records: IterationRecord[]) {
 }
 
 function pick(data: ChartData) {
-  const s = data.series.find((x) => x.run === RUN);
+  const s = data.runs.find((x) => x.run === RUN);
   return s?.points.map(({ iteration, a, passed, targetPassed, gap, regressions, crashed, commit }) => ({ iteration, a, passed, targetPassed, gap, regressions, crashed, commit }));
 }
 
@@ -108,13 +108,13 @@ suite('The chart webview', function () {
     assert.equal(records.length, 3, 'the base and two iterations');
     const data = lastData(sweci)!;
     assert.deepEqual(pick(data), expectedPoints(records));
-    const series = data.series.find((s) => s.run === RUN)!;
+    const series = data.runs.find((s) => s.run === RUN)!;
     assert.equal(series.kind, 'agent');
-    const row = data.metrics.find((m) => m.run === RUN)!;
+    const row = series.metrics;
     assert.equal(row.iterations, 2);
-    assert.equal(row.regressions, records.reduce((n, r) => n + r.regressions.length, 0));
+    assert.equal(row.regressedTests, records.reduce((n, r) => n + r.regressions.length, 0));
     assert.ok(row.tokensIn > 0, 'the scripted agents report tokens');
-    assert.equal(rendered.type === 'rendered' && rendered.points, data.series.reduce((n, s) => n + s.points.length, 0), 'the webview drew every point it was sent');
+    assert.equal(rendered.type === 'rendered' && rendered.points, data.runs.reduce((n, s) => n + s.points.length, 0), 'the webview drew every point it was sent');
     assert.ok(sweci.chartMessages().received.some((m) => m.type === 'ready'));
   });
 
@@ -181,7 +181,7 @@ suite('The chart webview', function () {
     assert.deepEqual(pick(payload.data), expectedPoints(records));
     assert.ok(payload.heatmaps.some((h: { run: string }) => h.run === RUN));
     const csv = fs.readFileSync(out.csv, 'utf8').trim().split('\n');
-    assert.match(csv[0], /^run,kind,gamma,evoscore_gamma,evoscore_1,solved/);
+    assert.match(csv[0], /^run,kind,label,gamma,evoscore_gamma,evoscore_1,solved/);
     assert.ok(csv.some((l) => l.startsWith(`${RUN},agent,`)));
     const json = JSON.parse(fs.readFileSync(out.json, 'utf8'));
     assert.ok(json.runs.some((r: { run: string; iterations: number }) => r.run === RUN && r.iterations === 3));

@@ -2,12 +2,11 @@
 // a window reload by the serializer), fed with the runs' data and kept live by loop events and
 // a watcher on the runs' iteration.jsonl files. Every message from the webview is validated.
 import * as vscode from 'vscode';
-import type { ChartData } from '../../shared/chart-data-adapter';
 import { DEFAULT_GAMMA, isWebviewMessage, type HostMessage, type WebviewMessage } from '../../shared/chart-protocol';
 import { log } from '../log';
 import type { LoopController } from '../loop/loop-controller';
 import type { TaskController } from '../task-controller';
-import { loadChartData, loadHeatmap } from './chart-data-loader';
+import { loadChartData, loadHeatmap, type ChartData } from '../../core/chart-data/load-chart-data';
 import { makeNonce, webviewHtml } from './chart-html';
 
 export const CHART_VIEW_TYPE = 'sweci.chart';
@@ -141,7 +140,9 @@ export class ChartPanelHost implements vscode.Disposable {
 
   private async load(): Promise<ChartData> {
     const dir = this.deps.tasks.taskDir();
-    return dir ? loadChartData(dir) : { series: [], metrics: [], maxIterations: 0 };
+    return dir
+      ? loadChartData(dir, { gamma: this.gamma })
+      : { maxIterations: 0, maxX: 0, gamma: this.gamma, runs: [], average: { count: 0, evoScore: 0, solved: 0, zeroRegression: 0 }, skipped: [] };
   }
 
   private post(msg: HostMessage): void {

@@ -3,9 +3,9 @@
 // it can be written without the editor (tests, scripts).
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { evoScore, type ChartData, type Heatmap } from '../../shared/chart-data-adapter';
+import { loadChartData, loadHeatmap, type ChartData, type HeatmapData } from '../../core/chart-data/load-chart-data';
+import { evoScore } from '../../core/metrics/evo-score';
 import { taskLayout } from '../../core/workspace/layout';
-import { loadChartData, loadHeatmap } from './chart-data-loader';
 import { reportHtml } from './chart-html';
 
 export interface ExportResult {
@@ -23,9 +23,10 @@ export function defaultExportFolder(taskDir: string, now = new Date()): string {
 interface MetricsExportRow {
   run: string;
   kind: string;
+  label: string;
   gamma: number;
-  evoscore_gamma: number;
-  evoscore_1: number;
+  evoscore_gamma: number | null;
+  evoscore_1: number | null;
   solved: boolean;
   zero_regression: boolean;
   regressions: number;
@@ -37,24 +38,22 @@ interface MetricsExportRow {
 }
 
 export function metricsRows(data: ChartData, gamma: number): MetricsExportRow[] {
-  return data.metrics.map((m) => {
-    const as = (data.series.find((s) => s.run === m.run)?.points ?? []).filter((p) => p.iteration > 0).map((p) => p.a);
-    return {
-      run: m.run,
-      kind: m.kind,
-      gamma,
-      evoscore_gamma: round(evoScore(as, gamma, data.maxIterations)),
-      evoscore_1: round(evoScore(as, 1, data.maxIterations)),
-      solved: m.solved,
-      zero_regression: m.zeroRegression,
-      regressions: m.regressions,
-      final_a: m.finalA === null ? null : round(m.finalA),
-      iterations: m.iterations,
-      tokens_in: m.tokensIn,
-      tokens_out: m.tokensOut,
-      time_sec: round(m.timeSec),
-    };
-  });
+  return data.runs.map(({ run, kind, label, evoA, metrics: m }) => ({
+    run,
+    kind,
+    label,
+    gamma,
+    evoscore_gamma: evoA.length ? round(evoScore(evoA, gamma)) : null,
+    evoscore_1: m.evoScoreReference === null ? null : round(m.evoScoreReference),
+    solved: m.solved,
+    zero_regression: m.zeroRegression,
+    regressions: m.regressions,
+    final_a: m.finalA === null ? null : round(m.finalA),
+    iterations: m.iterations,
+    tokens_in: m.tokensIn,
+    tokens_out: m.tokensOut,
+    time_sec: round(m.timeSec),
+  }));
 }
 
 const round = (x: number) => Math.round(x * 1e6) / 1e6;
@@ -65,14 +64,14 @@ function csvCell(v: unknown): string {
 }
 
 export function metricsCsv(rows: MetricsExportRow[]): string {
-  const head: (keyof MetricsExportRow)[] = ['run', 'kind', 'gamma', 'evoscore_gamma', 'evoscore_1', 'solved', 'zero_regression', 'regressions', 'final_a', 'iterations', 'tokens_in', 'tokens_out', 'time_sec'];
+  const head: (keyof MetricsExportRow)[] = ['run', 'kind', 'label', 'gamma', 'evoscore_gamma', 'evoscore_1', 'solved', 'zero_regression', 'regressions', 'final_a', 'iterations', 'tokens_in', 'tokens_out', 'time_sec'];
   return [head.join(','), ...rows.map((r) => head.map((k) => csvCell(r[k])).join(','))].join('\n') + '\n';
 }
 
 export async function writeReport(opts: { taskDir: string; folder: string; extensionRoot: string; gamma: number; title: string }): Promise<ExportResult> {
-  const data = await loadChartData(opts.taskDir);
-  const heatmaps: Heatmap[] = [];
-  for (const s of data.series) heatmaps.push(await loadHeatmap(opts.taskDir, s.run));
+  const data = await loadChartData(opts.taskDir, { gamma: opts.gamma });
+  const heatmaps: HeatmapData[] = [];
+  for (const s of data.runs) heatmaps.push(await loadHeatmap(opts.taskDir, s.run));
   const [script, css] = await Promise.all([
     fs.readFile(path.join(opts.extensionRoot, 'dist', 'webview.js'), 'utf8'),
     fs.readFile(path.join(opts.extensionRoot, 'media', 'chart.css'), 'utf8'),

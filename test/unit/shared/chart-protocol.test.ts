@@ -1,19 +1,46 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { isHeatmap, isHostMessage, isWebviewMessage } from '../../../src/shared/chart-protocol';
-import type { ChartData } from '../../../src/shared/chart-data-adapter';
+import type { ChartData, ChartRun } from '../../../src/core/chart-data/chart-types';
 
-const point = { iteration: 0, a: 0, passed: 3, targetPassed: 10, gap: 7, regressions: 0, crashed: false, tokensIn: 0, tokensOut: 0, timeSec: 1.5, commit: 'abc' };
-const data: ChartData = {
-  series: [{ run: 'r1', kind: 'agent', points: [point, { ...point, iteration: 1, a: null, passed: null, gap: -1, crashed: true }] }],
-  metrics: [{ run: 'r1', kind: 'agent', solved: false, zeroRegression: true, regressions: 0, finalA: 0, iterations: 1, tokensIn: 0, tokensOut: 0, timeSec: 1.5 }],
+const point = { iteration: 0, a: 0, passed: 3, targetPassed: 10, pytestPassed: 5, gap: 7, regressions: 0, crashed: false, tokensIn: 0, tokensOut: 0, timeSec: 1.5, commit: 'abc', finishedAt: '2026-01-01T00:00:00Z' };
+const metrics: ChartRun['metrics'] = {
+  evoScore: 0,
+  gamma: 1,
+  evoScoreReference: 0,
+  solved: false,
+  solvedLast: false,
+  zeroRegression: true,
+  regressions: 0,
+  regressionAmplitudes: [],
+  regressedTests: 0,
+  finalA: 0,
+  iterations: 1,
+  crashed: 1,
   maxIterations: 1,
+  tokensIn: 0,
+  tokensOut: 0,
+  timeSec: 1.5,
 };
+const run: ChartRun = {
+  run: 'r1',
+  kind: 'agent',
+  label: 'claude-code',
+  created: '2026-01-01T00:00:00Z',
+  runMaxIterations: 20,
+  baseline: { init: 5, target: 12 },
+  points: [point, { ...point, iteration: 1, a: null, passed: null, pytestPassed: null, gap: -1, crashed: true }],
+  evoA: [0],
+  metrics,
+  pending: false,
+};
+const data: ChartData = { maxIterations: 1, maxX: 1, gamma: 1, runs: [run], average: { count: 1, evoScore: 0, solved: 0, zeroRegression: 1 }, skipped: [] };
+const heatmap = { run: 'r1', tests: ['a', 'b'], columns: [{ iteration: 0, ran: true }, { iteration: 1, ran: false }], cells: '1200', regressions: [] };
 
 test('host messages of every kind are accepted when well formed', () => {
   assert.ok(isHostMessage({ type: 'init', data, gamma: 1 }));
   assert.ok(isHostMessage({ type: 'update', data }));
-  assert.ok(isHostMessage({ type: 'heatmap', heatmap: { run: 'r1', tests: ['a', 'b'], iterations: [0, 1], cells: 'pfem' } }));
+  assert.ok(isHostMessage({ type: 'heatmap', heatmap }));
   assert.ok(isHostMessage({ type: 'theme-changed' }));
   assert.ok(isHostMessage({ type: 'reveal-ack', run: 'r1', iteration: 2, ok: true }));
   assert.ok(isHostMessage({ type: 'export-done', ok: false, message: 'no folder' }));
@@ -29,9 +56,11 @@ test('malformed host messages are rejected', () => {
     { type: 'init', data },
     { type: 'init', data, gamma: 9 },
     { type: 'init', data: { ...data, maxIterations: -1 }, gamma: 1 },
-    { type: 'update', data: { series: [{ run: 'r', kind: 'robot', points: [] }], metrics: [], maxIterations: 0 } },
-    { type: 'update', data: { ...data, series: [{ run: 'r', kind: 'agent', points: [{ ...point, a: 'x' }] }] } },
-    { type: 'update', data: { ...data, series: [{ run: 'r', kind: 'agent', points: [{ ...point, iteration: 1.5 }] }] } },
+    { type: 'update', data: { ...data, runs: [{ ...run, kind: 'robot' }] } },
+    { type: 'update', data: { ...data, runs: [{ ...run, points: [{ ...point, a: 'x' }] }] } },
+    { type: 'update', data: { ...data, runs: [{ ...run, points: [{ ...point, iteration: 1.5 }] }] } },
+    { type: 'update', data: { ...data, runs: [{ ...run, metrics: { ...metrics, evoScore: 'high' } }] } },
+    { type: 'update', data: { ...data, runs: [{ ...run, evoA: [Number.NaN] }] } },
     { type: 'reveal-ack', run: 'r', iteration: 1 },
     { type: 'export-done', ok: true, folder: 3 },
   ]) {
@@ -39,11 +68,13 @@ test('malformed host messages are rejected', () => {
   }
 });
 
-test('a heatmap whose cells do not match tests × iterations, or hold unknown codes, is rejected', () => {
-  assert.equal(isHeatmap({ run: 'r', tests: ['a'], iterations: [0, 1], cells: 'p' }), false);
-  assert.equal(isHeatmap({ run: 'r', tests: ['a'], iterations: [0, 1], cells: 'px' }), false);
-  assert.equal(isHeatmap({ run: 'r', tests: [1], iterations: [0], cells: 'p' }), false);
-  assert.ok(isHeatmap({ run: 'r', tests: [], iterations: [], cells: '' }));
+test('a heatmap whose cells do not match tests × columns, or hold unknown codes, is rejected', () => {
+  assert.ok(isHeatmap(heatmap));
+  assert.equal(isHeatmap({ ...heatmap, cells: '120' }), false);
+  assert.equal(isHeatmap({ ...heatmap, cells: '1204' }), false);
+  assert.equal(isHeatmap({ ...heatmap, tests: [1, 2] }), false);
+  assert.equal(isHeatmap({ ...heatmap, columns: [{ iteration: 0 }, { iteration: 1, ran: true }] }), false);
+  assert.ok(isHeatmap({ run: 'r', tests: [], columns: [], cells: '', regressions: [] }));
 });
 
 test('webview messages of every kind are accepted when well formed', () => {
