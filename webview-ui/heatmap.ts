@@ -58,6 +58,14 @@ function rgba(colour: string, ctx: CanvasRenderingContext2D): [number, number, n
   return [d[0], d[1], d[2], 255];
 }
 
+/** `colour` without its alpha, as the heatmap draws it (for the key's swatches). */
+export function opaqueColour(colour: string): string {
+  const ctx = document.createElement('canvas').getContext('2d');
+  if (!ctx) return colour;
+  const [r, g, b] = rgba(colour, ctx);
+  return `rgb(${r}, ${g}, ${b})`;
+}
+
 /** Draws `h` into `canvas` and returns the layout (for hit-testing). */
 export function drawHeatmap(canvas: HTMLCanvasElement, h: Heatmap, colours: HeatmapColours, maxWidth: number): HeatmapLayout {
   const layout = heatmapLayout(h, maxWidth);

@@ -3,7 +3,7 @@
 import type { ChartData, HeatmapData as Heatmap } from '../src/core/chart-data/chart-types';
 import { DEFAULT_GAMMA, GAMMA_MAX, GAMMA_MIN, isChartData, isHeatmap, type HostMessage } from '../src/shared/chart-protocol';
 import { createBridge, readReportPayload, type ViewState } from './host-bridge';
-import { drawHeatmap, heatmapHit, type HeatmapLayout } from './heatmap';
+import { drawHeatmap, heatmapHit, opaqueColour, type HeatmapLayout } from './heatmap';
 import { LineChart } from './line-chart';
 import { standalonePalette, themePalette, type Palette } from './palette';
 import { renderRunsTable } from './runs-table';
@@ -93,7 +93,7 @@ function renderKey(p: Palette): void {
     const swatch = el('canvas', { class: 'swatch', width: '10', height: '10' });
     const ctx = swatch.getContext('2d');
     if (ctx) {
-      ctx.fillStyle = colour;
+      ctx.fillStyle = opaqueColour(colour);
       ctx.fillRect(0, 0, 10, 10);
     }
     heatKey.append(swatch, el('span', {}, name));

@@ -10,7 +10,7 @@ import { startRun } from '../../../src/core/loop/run-loop';
 import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
 import { oracleLayout } from '../../../src/core/workspace/layout';
 import { launchChromium } from '../../harness/code-server';
-import { SCREENSHOT_DIR, withWorkbench } from '../../harness/workbench';
+import { SCREENSHOT_DIR, waitForWorkbench, withWorkbench } from '../../harness/workbench';
 import { prepareDemoTask } from '../demo-task';
 
 const agents = path.resolve(__dirname, '../../../../test/fixtures/agents');
@@ -79,6 +79,12 @@ export async function chartScenario(): Promise<string> {
         await page.keyboard.press('Control+B');
         await page.waitForTimeout(800);
         const shot = await wb.screenshot(name);
+        if (name === 'chart-dark') {
+          // The serializer brings the panel back after a window reload.
+          await page.reload({ waitUntil: 'domcontentloaded' });
+          await waitForWorkbench(page);
+          await chartFrame(page, 90_000);
+        }
         if (name === 'chart-light') {
           // Export Report from the palette, default folder (the first choice).
           await wb.runCommand('SWE-CI: Export Report');
