@@ -2,7 +2,6 @@
 // new pytest run live, answers a point click, has a strict CSP with no remote resource, and
 // Export Report writes a self-contained report.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -15,7 +14,7 @@ import { runLoop, startRun } from '../../src/core/loop/run-loop';
 import { iterDir, runLayout } from '../../src/core/loop/run-store';
 import { baselineOf, normalizedChange } from '../../src/core/metrics/normalized-change';
 import { LocalRuntime } from '../../src/core/runtime/local-runtime';
-import { oracleLayout, taskLayout } from '../../src/core/workspace/layout';
+import { oracleLayout } from '../../src/core/workspace/layout';
 import type { ChartData } from '../../src/core/chart-data/chart-types';
 import type { HostMessage } from '../../src/shared/chart-protocol';
 import type { SweciApi } from '../../src/extension/test-api';
@@ -72,7 +71,6 @@ suite('The chart webview', function () {
   this.timeout(300_000);
   let taskDir: string;
   let loopOpts: Parameters<typeof runLoop>[0];
-  let branchBefore: string;
 
   suiteSetup(async () => {
     const sweci = await api();
@@ -80,8 +78,6 @@ suite('The chart webview', function () {
     const demo = await buildDemoDataset(fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-it-chart-')));
     const result = await sweci.checkOutTask({ source: 'dataset', datasetDir: demo.datasetDir, taskId: demo.taskId, targetDir: taskDir });
     assert.ok(result);
-    const codeDir = taskLayout(taskDir).codeDir;
-    branchBefore = execFileSync('git', ['-C', codeDir, 'rev-parse', '--abbrev-ref', 'HEAD'], { encoding: 'utf8' }).trim();
     const env = { SWECI_SCRIPTED_UPSTREAM: oracleLayout(result.record.oracleDir).upstreamDir, SWECI_SCRIPTED_COMMITS: demo.commits.join(',') };
     loopOpts = {
       taskDir,
@@ -95,9 +91,10 @@ suite('The chart webview', function () {
   });
 
   suiteTeardown(async () => {
-    // Later suites expect app/code where the checkout left it (a new run starts from the base anyway).
-    if (branchBefore && branchBefore !== 'HEAD') execFileSync('git', ['-C', taskLayout(taskDir).codeDir, 'checkout', '-q', branchBefore]);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    // This suite runs first (files run in name order) and the checkout suite expects the
+    // workspace as the runner made it: empty. Leave nothing behind.
+    for (const name of fs.readdirSync(taskDir)) fs.rmSync(path.join(taskDir, name), { recursive: true, force: true });
   });
 
   test('Show Chart sends the runs as iteration.jsonl records them, and the webview draws them', async () => {
