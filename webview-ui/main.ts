@@ -144,7 +144,7 @@ function renderAll(d: ChartData): void {
 let renderedPoints = 0;
 function reportRendered(): void {
   if (!data) return;
-  bridge.post({ type: 'rendered', runs: data.runs.map((s) => s.run), points: renderedPoints, ...(heatmap ? { heatmapRun: heatmap.run } : {}) });
+  bridge.post({ type: 'rendered', runs: data.runs.map((s) => s.run), points: renderedPoints, ...(heatmap ? { heatmapRun: heatmap.run } : {}), gamma: state.gamma, foreground: palette().foreground });
 }
 
 function redrawForTheme(): void {
@@ -152,6 +152,7 @@ function redrawForTheme(): void {
   chart.setPalette(p);
   renderKey(p);
   if (heatmap) showHeatmap(heatmap);
+  else reportRendered();
 }
 
 function onHostMessage(msg: HostMessage): void {

@@ -27,7 +27,7 @@ export type WebviewMessage =
   | { type: 'heatmap-requested'; run: string }
   | { type: 'export-requested' }
   /** What the webview drew, echoed so tests (and logs) can check it against the data sent. */
-  | { type: 'rendered'; runs: string[]; points: number; heatmapRun?: string };
+  | { type: 'rendered'; runs: string[]; points: number; heatmapRun?: string; gamma: number; foreground: string };
 
 export const GAMMA_MIN = 0.5;
 export const GAMMA_MAX = 2;
@@ -135,7 +135,7 @@ export function isWebviewMessage(x: unknown): x is WebviewMessage {
     case 'heatmap-requested':
       return isStr(x.run);
     case 'rendered':
-      return Array.isArray(x.runs) && x.runs.every(isStr) && isInt(x.points) && (x.heatmapRun === undefined || isStr(x.heatmapRun));
+      return Array.isArray(x.runs) && x.runs.every(isStr) && isInt(x.points) && (x.heatmapRun === undefined || isStr(x.heatmapRun)) && isGamma(x.gamma) && isStr(x.foreground);
     default:
       return false;
   }

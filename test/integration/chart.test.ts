@@ -125,6 +125,25 @@ suite('The chart webview', function () {
     await until('the webview to draw the update', () => sweci.chartMessages().received.some((m) => m.type === 'rendered' && m.points >= 4) || undefined);
   });
 
+  test('a theme change redraws the chart in the new theme’s colours', async () => {
+    const sweci = await api();
+    const workbench = vscode.workspace.getConfiguration('workbench');
+    const drawn = () => sweci.chartMessages().received.filter((m) => m.type === 'rendered').pop();
+    const before = drawn();
+    assert.ok(before?.type === 'rendered');
+    const dark = /dark/i.test(String(workbench.get('colorTheme') ?? ''));
+    await workbench.update('colorTheme', dark ? 'Default Light Modern' : 'Default Dark Modern', vscode.ConfigurationTarget.Global);
+    try {
+      const after = await until('a redraw in other colours', () => {
+        const m = drawn();
+        return m?.type === 'rendered' && m.foreground !== before.foreground ? m : undefined;
+      }, 30_000);
+      assert.ok(after.foreground.length > 0, 'the foreground comes from the theme');
+    } finally {
+      await workbench.update('colorTheme', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   test('a clicked point opens that iteration’s code diff; malformed messages are dropped', async () => {
     const sweci = await api();
     await sweci.chartReceive({ type: 'point-clicked', run: RUN, iteration: 2 });

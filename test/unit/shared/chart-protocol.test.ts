@@ -83,7 +83,7 @@ test('webview messages of every kind are accepted when well formed', () => {
   assert.ok(isWebviewMessage({ type: 'gamma-changed', gamma: 1.25 }));
   assert.ok(isWebviewMessage({ type: 'heatmap-requested', run: 'human-history' }));
   assert.ok(isWebviewMessage({ type: 'export-requested' }));
-  assert.ok(isWebviewMessage({ type: 'rendered', runs: ['a', 'b'], points: 7, heatmapRun: 'a' }));
+  assert.ok(isWebviewMessage({ type: 'rendered', runs: ['a', 'b'], points: 7, heatmapRun: 'a', gamma: 1, foreground: '#333' }));
 });
 
 test('malformed webview messages are rejected', () => {
@@ -96,7 +96,8 @@ test('malformed webview messages are rejected', () => {
     { type: 'gamma-changed', gamma: Number.NaN },
     { type: 'gamma-changed', gamma: 0 },
     { type: 'heatmap-requested' },
-    { type: 'rendered', runs: 'a', points: 1 },
+    { type: 'rendered', runs: 'a', points: 1, gamma: 1, foreground: '#333' },
+    { type: 'rendered', runs: ['a'], points: 1 },
     { type: 'eval', code: 'alert(1)' },
   ]) {
     assert.equal(isWebviewMessage(bad), false, JSON.stringify(bad));
