@@ -80,10 +80,17 @@ export async function chartScenario(): Promise<string> {
         await page.waitForTimeout(800);
         const shot = await wb.screenshot(name);
         if (name === 'chart-dark') {
-          // The serializer brings the panel back after a window reload.
-          await page.reload({ waitUntil: 'domcontentloaded' });
+          // The serializer brings the panel back after a window reload, and the webview its state (γ).
+          await frame.locator('#gamma-number').fill('1.5');
+          await frame.locator('#gamma-number').dispatchEvent('change');
+          await frame.locator('#runs th').filter({ hasText: 'EvoScore(γ=1.50)' }).waitFor({ timeout: 10_000 });
+          // Through the workbench, so it shuts down as on a real reload (state saved first).
+          const reloaded = page.waitForEvent('load', { timeout: 60_000 });
+          await wb.runCommand('Developer: Reload Window');
+          await reloaded;
           await waitForWorkbench(page);
-          await chartFrame(page, 90_000);
+          const restored = await chartFrame(page, 90_000);
+          await restored.locator('#runs th').filter({ hasText: 'EvoScore(γ=1.50)' }).waitFor({ timeout: 30_000 });
         }
         if (name === 'chart-light') {
           // Export Report from the palette, default folder (the first choice).
