@@ -50,10 +50,12 @@ const heatBox = el('div', { class: 'heat-box' });
 const heatColumns = el('div', { class: 'heat-columns', 'aria-hidden': 'true' });
 const heatCanvas = el('canvas', { id: 'heatmap', 'aria-label': 'tests × iterations', role: 'img' });
 heatBox.append(heatColumns, heatCanvas);
+const skippedNote = el('p', { class: 'note skipped' });
+skippedNote.hidden = true;
 const empty = el('p', { class: 'empty' }, 'No runs yet. Run an iteration, or Record Human History, and the chart fills in.');
 const tableBox = el('div', { class: 'table-box' });
 tableBox.append(table);
-app.append(header, chartBox, legendNote, el('h2', {}, 'Runs'), tableBox, heatHeader, heatInfo, heatBox, empty);
+app.append(header, skippedNote, chartBox, legendNote, el('h2', {}, 'Runs'), tableBox, heatHeader, heatInfo, heatBox, empty);
 
 // --- behaviour ----------------------------------------------------------------------------
 const chart = new LineChart(chartCanvas, palette(), {
@@ -128,6 +130,9 @@ heatCanvas.addEventListener('mousemove', (e) => {
 function renderAll(d: ChartData): void {
   data = d;
   empty.hidden = d.runs.length > 0;
+  // Runs the host could not read (e.g. a corrupt iteration.jsonl line) are named, not silently dropped.
+  skippedNote.textContent = d.skipped.map((s) => `Run ${s.run} is not shown: ${s.reason}`).join(' ');
+  skippedNote.hidden = d.skipped.length === 0;
   const points = chart.render(d);
   renderRunsTable(table, d, state.gamma);
   const runs = d.runs.map((s) => s.run);

@@ -7,6 +7,7 @@ import { log } from '../log';
 import type { LoopController } from '../loop/loop-controller';
 import type { TaskController } from '../task-controller';
 import { loadChartData, loadHeatmap, type ChartData } from '../../core/chart-data/load-chart-data';
+import { listRuns } from '../../core/loop/run-store';
 import { makeNonce, webviewHtml } from './chart-html';
 
 export const CHART_VIEW_TYPE = 'sweci.chart';
@@ -29,6 +30,7 @@ export class ChartPanelHost implements vscode.Disposable {
   private watcher: vscode.FileSystemWatcher | undefined;
   private timer: NodeJS.Timeout | undefined;
   private html: string | undefined;
+  private hasRuns: boolean | undefined;
   readonly posted: HostMessage[] = [];
   readonly received: WebviewMessage[] = [];
 
@@ -116,9 +118,11 @@ export class ChartPanelHost implements vscode.Disposable {
           this.post({ type: 'reveal-ack', run: raw.run, iteration: raw.iteration, ok: !problem, ...(problem ? { message: problem } : {}) });
           break;
         }
-        case 'export-requested':
-          await vscode.commands.executeCommand('sweci.exportReport');
+        case 'export-requested': {
+          const result = await vscode.commands.executeCommand<{ folder: string } | undefined>('sweci.exportReport');
+          this.post(result ? { type: 'export-done', ok: true, folder: result.folder } : { type: 'export-done', ok: false });
           break;
+        }
         case 'rendered':
           break;
       }
@@ -131,11 +135,25 @@ export class ChartPanelHost implements vscode.Disposable {
   scheduleUpdate(): void {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
+      void this.updateContext();
       if (!this.panel) return;
       this.load()
         .then((data) => this.post({ type: 'update', data }))
         .catch((err: unknown) => log().error(`Chart: could not read the runs: ${err instanceof Error ? err.message : String(err)}`));
     }, 200);
+  }
+
+  /**
+   * sweci.hasRuns: the Iterations view shows the Show Chart button only when there is
+   * something to chart (its title bar stays as it was on a task without runs).
+   */
+  private async updateContext(): Promise<void> {
+    const dir = this.deps.tasks.taskDir();
+    const has = dir ? (await listRuns(dir).catch(() => [])).length > 0 : false;
+    if (has !== this.hasRuns) {
+      this.hasRuns = has;
+      await vscode.commands.executeCommand('setContext', 'sweci.hasRuns', has);
+    }
   }
 
   private async load(): Promise<ChartData> {
