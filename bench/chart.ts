@@ -24,7 +24,7 @@ function syntheticHeatmap(): HeatmapData {
       cells += i < fixedAt ? (r < 0.1 ? '3' : r < 0.15 ? '0' : '2') : r < 0.02 ? '2' : '1';
     }
   }
-  return { run: 'bench', tests: Array.from({ length: TESTS }, (_, t) => `tests/test_mod_${Math.floor(t / 50)}.py::test_case_${t}`), columns: Array.from({ length: ITERATIONS }, (_, i) => ({ iteration: i, ran: true })), cells, regressions: [{ iteration: 5, comparedWith: 4, tests: [7, 70, 700] }] };
+  return { run: 'bench', tests: Array.from({ length: TESTS }, (_, t) => `tests/test_mod_${Math.floor(t / 50)}.py::test_case_${t}`), columns: Array.from({ length: ITERATIONS }, (_, i) => ({ iteration: i, ran: true })), cells, regressions: Array.from({ length: ITERATIONS - 1 }, (_, i) => ({ iteration: i + 1, comparedWith: i, tests: Array.from({ length: 100 }, (_, k) => (k * 47 + i * 13) % TESTS) })) };
 }
 
 async function main(): Promise<number> {
@@ -46,7 +46,7 @@ async function main(): Promise<number> {
     const times = await page.evaluate(
       ({ h, runs }) => {
         const canvas = document.getElementById('heatmap') as HTMLCanvasElement;
-        const colours = { passed: '#388a34', failed: '#e51400', error: '#d18616', missing: '#d4d4d4', background: '#ffffff' };
+        const colours = { passed: '#388a34', failed: '#e51400', error: '#d18616', missing: '#d4d4d4', background: '#ffffff', foreground: '#3b3b3b' };
         const api = (window as unknown as { SweciHeatmap: typeof import('../webview-ui/heatmap') }).SweciHeatmap;
         const out: number[] = [];
         for (let i = 0; i < runs; i++) {

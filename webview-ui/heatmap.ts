@@ -9,6 +9,8 @@ export interface HeatmapColours {
   error: string;
   missing: string;
   background: string;
+  /** Marks the cells where a test regressed (drawn over the status colour). */
+  foreground?: string;
 }
 
 export interface HeatmapLayout {
@@ -105,6 +107,22 @@ export function drawHeatmap(canvas: HTMLCanvasElement, h: Heatmap, colours: Heat
     }
   }
   ctx.putImageData(img, 0, 0);
+  // Regressions: a bar at the left of the cell of each test that stopped passing there.
+  if (colours.foreground && h.regressions.length) {
+    const rowOf = new Map<number, number>();
+    order.forEach((t, k) => rowOf.set(t, Math.floor(k / testsPerRow)));
+    const colOf = new Map(h.columns.map((c, i) => [c.iteration, i]));
+    ctx.fillStyle = colours.foreground;
+    const bar = Math.max(2, Math.floor(cellWidth / 5));
+    for (const r of h.regressions) {
+      const col = colOf.get(r.iteration);
+      if (col === undefined) continue;
+      for (const t of r.tests) {
+        const row = rowOf.get(t);
+        if (row !== undefined) ctx.fillRect(col * cellWidth, row * rowHeight, bar, Math.max(1, rowHeight - (rowHeight > 3 ? 1 : 0)));
+      }
+    }
+  }
   return layout;
 }
 

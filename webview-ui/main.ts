@@ -100,6 +100,15 @@ function renderKey(p: Palette): void {
     }
     heatKey.append(swatch, el('span', {}, name));
   }
+  const bar = el('canvas', { class: 'swatch', width: '10', height: '10' });
+  const bctx = bar.getContext('2d');
+  if (bctx) {
+    bctx.fillStyle = opaqueColour(p.failed);
+    bctx.fillRect(0, 0, 10, 10);
+    bctx.fillStyle = p.foreground;
+    bctx.fillRect(0, 0, 3, 10);
+  }
+  heatKey.append(bar, el('span', {}, 'regressed here'));
 }
 
 function showHeatmap(h: Heatmap): void {
