@@ -152,6 +152,13 @@ export class LineChart {
             },
           },
           tooltip: {
+            backgroundColor: p.hoverBackground,
+            titleColor: p.hoverForeground,
+            bodyColor: p.hoverForeground,
+            borderColor: p.hoverBorder,
+            borderWidth: 1,
+            titleFont: { family: p.font },
+            bodyFont: { family: p.font },
             callbacks: {
               title: (items: TooltipItem<'line'>[]) => {
                 const xy = items[0]?.raw as XY | undefined;

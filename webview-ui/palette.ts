@@ -16,6 +16,9 @@ export interface Palette {
   failed: string;
   error: string;
   missing: string;
+  hoverBackground: string;
+  hoverForeground: string;
+  hoverBorder: string;
 }
 
 const LIGHT: Palette = {
@@ -32,6 +35,9 @@ const LIGHT: Palette = {
   failed: '#e51400',
   error: '#d18616',
   missing: '#d4d4d4',
+  hoverBackground: '#f8f8f8',
+  hoverForeground: '#3b3b3b',
+  hoverBorder: '#c8c8c8',
 };
 
 export function standalonePalette(): Palette {
@@ -57,5 +63,8 @@ export function themePalette(el: Element = document.body): Palette {
     // Themes give errored and failed tests the same icon colour; the heatmap must tell them apart.
     error: v('charts-orange', LIGHT.error),
     missing: v('disabledForeground', LIGHT.missing),
+    hoverBackground: v('editorHoverWidget-background', LIGHT.hoverBackground),
+    hoverForeground: v('editorHoverWidget-foreground', v('foreground', LIGHT.hoverForeground)),
+    hoverBorder: v('editorHoverWidget-border', LIGHT.hoverBorder),
   };
 }
