@@ -156,6 +156,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SweciA
     chartMessages: () => ({ posted: [...chart.posted], received: [...chart.received] }),
     chartHtml: () => chart.currentHtml,
     chartReceive: (message) => chart.receive(message),
+    iterationsSelection: () => iterationsView.selection.map((n) => (n.type === 'iteration' ? `${n.run} #${n.record.iteration}` : n.type === 'run' ? n.summary.info.name : n.label)),
     exportReport: (folder) => exportReport({ folder }),
     nonPassedRows: () =>
       tree.flatten().map(({ file, item, entry }): NonPassedTreeRow => ({

@@ -44,6 +44,8 @@ export interface SweciApi {
   chartMessages(): { posted: HostMessage[]; received: WebviewMessage[] };
   /** The chart webview's HTML as set (for its CSP). */
   chartHtml(): string | undefined;
+  /** The Iterations view's selected rows as `run #iteration` (the chart reveals a clicked point there). */
+  iterationsSelection(): string[];
   /** Handles `message` as if the chart webview had sent it (validated like one). */
   chartReceive(message: unknown): Promise<void>;
   /** Writes the report into `folder` without asking, as SWE-CI: Export Report does. */

@@ -144,13 +144,14 @@ suite('The chart webview', function () {
     }
   });
 
-  test('a clicked point opens that iteration’s code diff; malformed messages are dropped', async () => {
+  test('a clicked point selects that iteration in the Iterations view and opens its code diff; malformed messages are dropped', async () => {
     const sweci = await api();
     await sweci.chartReceive({ type: 'point-clicked', run: RUN, iteration: 2 });
     const ack = sweci.chartMessages().posted.filter((m) => m.type === 'reveal-ack').pop();
     assert.deepEqual(ack, { type: 'reveal-ack', run: RUN, iteration: 2, ok: true });
     const diff = path.join(iterDir(runLayout(taskDir, RUN), 2), 'code.diff');
     await until('the diff editor', () => vscode.window.visibleTextEditors.some((e) => e.document.uri.fsPath === diff) || undefined, 10_000);
+    await until('the iteration selected in the Iterations view', () => sweci.iterationsSelection().includes(`${RUN} #2`) || undefined, 10_000);
 
     const before = sweci.chartMessages().received.length;
     await sweci.chartReceive({ type: 'point-clicked', run: RUN });
