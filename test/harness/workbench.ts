@@ -184,7 +184,8 @@ function workbenchHelpers(page: Page): Omit<Workbench, 'page' | 'server' | 'brow
     for (const title of titles) {
       const header = sideBar.locator('.pane-header').filter({ hasText: title }).first();
       await header.waitFor({ state: 'visible', timeout: 30_000 });
-      if ((await header.getAttribute('aria-expanded')) === 'true') await header.click();
+      // Click the title, not the header's middle, where the view's action buttons sit.
+      if ((await header.getAttribute('aria-expanded')) === 'true') await header.locator('.title').first().click();
     }
   };
 
