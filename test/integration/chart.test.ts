@@ -18,24 +18,11 @@ import { oracleLayout } from '../../src/core/workspace/layout';
 import type { ChartData } from '../../src/core/chart-data/chart-types';
 import type { HostMessage } from '../../src/shared/chart-protocol';
 import type { SweciApi } from '../../src/extension/test-api';
+import { agentsDir, api, until } from './helpers';
 
-const agentsDir = path.resolve(__dirname, '../../../test/fixtures/agents');
 const RUN = 'chart-it';
 
-async function api(): Promise<SweciApi> {
-  const ext = vscode.extensions.getExtension<SweciApi>('swe-ci.swe-ci-vscode')!;
-  return ext.isActive ? ext.exports : await ext.activate();
-}
 
-async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 60_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const v = probe();
-    if (v) return v;
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 function scripted(script: string, env: Record<string, string> = {}): RoleSetup {
   const settings: AgentSettings = { kind: 'custom', command: `python3 ${path.join(agentsDir, script)}`, promptVia: 'stdin', timeoutSec: 120, maxTries: 2, env };

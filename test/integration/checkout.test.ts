@@ -10,12 +10,8 @@ import { currentReportFile, loadReport } from '../../src/core/checkout/report-st
 import { nonPassedIds } from '../../src/core/gap/non-passed';
 import { oracleLayout, taskLayout } from '../../src/core/workspace/layout';
 import type { SweciApi } from '../../src/extension/test-api';
+import { api } from './helpers';
 
-async function api(): Promise<SweciApi> {
-  const ext = vscode.extensions.getExtension<SweciApi>('swe-ci.swe-ci-vscode');
-  assert.ok(ext, 'the extension is installed in the host');
-  return ext.isActive ? ext.exports : await ext.activate();
-}
 
 function workspaceDir(): string {
   const folder = vscode.workspace.workspaceFolders?.[0];

@@ -10,26 +10,12 @@ import { buildDemoDataset } from '../../scripts/demo-dataset';
 import { readIterationRecords } from '../../src/core/loop/iteration-record';
 import { readRunSummary, runLayout } from '../../src/core/loop/run-store';
 import { oracleLayout, taskLayout } from '../../src/core/workspace/layout';
-import type { SweciApi } from '../../src/extension/test-api';
+import { agentsDir, api, until } from './helpers';
 
-const agentsDir = path.resolve(__dirname, '../../../test/fixtures/agents');
 const cfg = () => vscode.workspace.getConfiguration('sweci');
 const global = vscode.ConfigurationTarget.Global;
 
-async function api(): Promise<SweciApi> {
-  const ext = vscode.extensions.getExtension<SweciApi>('swe-ci.swe-ci-vscode')!;
-  return ext.isActive ? ext.exports : await ext.activate();
-}
 
-async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 60_000): Promise<T> {
-  const start = Date.now();
-  for (;;) {
-    const v = probe();
-    if (v) return v;
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 function pidsOf(pattern: string): string[] {
   try {
