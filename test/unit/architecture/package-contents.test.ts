@@ -1,0 +1,34 @@
+// The .vsix must hold every file the extension loads at run time and every image its README
+// and manifest name; .vscodeignore keeps it small, so a new file is easy to leave out.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { repoRoot } from '../helpers/repo-root';
+
+test('the packaged extension holds its bundles, webview assets and every referenced image', () => {
+  const vsce = path.join(repoRoot, 'node_modules', '.bin', 'vsce');
+  const r = spawnSync(vsce, ['ls', '--no-dependencies'], { cwd: repoRoot, encoding: 'utf8' });
+  assert.equal(r.status, 0, `vsce ls failed: ${r.stderr}`);
+  const packaged = new Set(r.stdout.split('\n').map((l) => l.trim()).filter(Boolean));
+
+  const manifest = fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8');
+  const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
+  const needed = new Set([
+    'package.json',
+    'README.md',
+    'dist/extension.js',
+    'dist/webview.js',
+    'dist/cli.js',
+    'media/chart.css',
+    ...[...manifest.matchAll(/"(media\/[^"]+)"/g)].map((m) => m[1]),
+    ...[...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1]),
+  ]);
+  assert.ok(needed.size > 8, 'the manifest and README references were found');
+  const missing = [...needed].filter((f) => !packaged.has(f));
+  assert.deepEqual(missing, [], `missing from the .vsix (see .vscodeignore): ${missing.join(', ')}`);
+  for (const f of packaged) {
+    assert.ok(!/^(src|test|out|node_modules|\.vscode-test|scripts|bench|webview-ui)\//.test(f), `${f} should not be packaged`);
+  }
+});
