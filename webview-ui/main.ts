@@ -39,7 +39,8 @@ header.append(title, el('span', { class: 'spacer' }), gammaLabel, gammaRange, ga
 const chartBox = el('div', { class: 'chart-box' });
 const chartCanvas = el('canvas', { id: 'chart', 'aria-label': 'a(c) per iteration and run', role: 'img' });
 chartBox.append(chartCanvas);
-const legendNote = el('p', { class: 'note' }, '▼ tests regressed · ✕ pytest did not run (drawn at the last measured value) · dashed: human history. Click a point to open that iteration.');
+// Clicking a point opens the iteration in VS Code; an exported report has nothing to open.
+const legendNote = el('p', { class: 'note' }, `▼ tests regressed · ✕ pytest did not run (drawn at the last measured value) · dashed: human history.${bridge.standalone ? '' : ' Click a point to open that iteration.'}`);
 const table = el('table', { id: 'runs' });
 const heatHeader = el('div', { class: 'heat-header' });
 const heatSelect = el('select', { id: 'heatmap-run', 'aria-label': 'Run of the heatmap' });

@@ -36,7 +36,6 @@ const options = (name: string, extra: Partial<CheckOutOptions> = {}): CheckOutOp
   ...extra,
 });
 
-
 describe('checkOutTask', () => {
   before(async () => {
     tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-checkout-')));
