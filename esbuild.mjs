@@ -1,6 +1,6 @@
 // Bundles every entry point. `node esbuild.mjs` builds once; `--watch` rebuilds on change.
 import * as esbuild from 'esbuild';
-import { existsSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -65,6 +65,11 @@ if (existsSync('webview-ui/main.ts')) {
     target: 'es2022',
   });
 }
+
+// Our pytest report plugin is Python, loaded by pytest from a folder next to the bundles.
+const reportPlugin = 'src/core/pytest/report-plugin/sweci_pytest_report.py';
+mkdirSync('dist/report-plugin', { recursive: true });
+copyFileSync(reportPlugin, 'dist/report-plugin/sweci_pytest_report.py');
 
 if (watch) {
   for (const b of builds) (await esbuild.context(b)).watch();

@@ -7,9 +7,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parseArgs } from 'node:util';
 import { checkOutTask } from '../core/checkout/check-out-task';
-import { runCurrentTests, type PytestSettings } from '../core/checkout/run-current-tests';
+import { runCurrentTests } from '../core/checkout/run-current-tests';
 import { loadTaskState } from '../core/checkout/task-state';
-import type { PytestFormat } from '../core/pytest/run-pytest';
+import { readPytestSettings, type PytestSettings } from '../core/pytest/pytest-settings';
 import { readRuntimeSettings, type RuntimeSettings } from '../core/runtime/runtime-settings';
 import { describeEnvironment, openTaskEnvironment, type TaskEnvironment } from '../core/runtime/task-environment';
 import { readEnvironmentRecord } from '../core/workspace/environment-record';
@@ -26,7 +26,8 @@ const USAGE = `usage:
   sweci checkout --repo <dir> --base <ref> --target <ref> --into <dir>
   sweci test <task-dir>
   sweci status <task-dir>
-options: --python <exe> (python3)  --timeout <seconds> (3600)  --format auto|json-report|junit
+options: --python <exe> (python3)  --timeout <seconds> (3600)  --format auto|json-report|builtin|junit
+         --env NAME=VALUE (added to pytest's clean environment; may be repeated)
          --oracle <dir> (where the oracle is kept; default ~/.cache/swe-ci/oracles/<task id>)
          --runtime auto|docker|local (checkout: auto; test: what the task was checked out with)
          --image <tag> (an image the engine has, instead of the task's image.tar.gz)
@@ -59,9 +60,10 @@ function parseCommandLine(argv: string[]) {
       target: { type: 'string' },
       into: { type: 'string' },
       oracle: { type: 'string' },
-      python: { type: 'string', default: 'python3' },
-      timeout: { type: 'string', default: '3600' },
-      format: { type: 'string', default: 'auto' },
+      python: { type: 'string' },
+      timeout: { type: 'string' },
+      format: { type: 'string' },
+      env: { type: 'string', multiple: true },
       runtime: { type: 'string' },
       image: { type: 'string' },
       'docker-python': { type: 'string' },
@@ -79,10 +81,7 @@ async function run(values: ReturnType<typeof parseCommandLine>['values'], positi
     console.log(USAGE);
     return values.help ? 0 : 2;
   }
-  const timeoutSec = Number(values.timeout);
-  if (!Number.isFinite(timeoutSec) || timeoutSec <= 0) throw new UserError(`--timeout must be a positive number of seconds, not "${values.timeout}".`);
-  if (!['auto', 'json-report', 'junit'].includes(values.format!)) throw new UserError(`--format must be auto, json-report or junit.`);
-  const settings: PytestSettings = { python: values.python!, timeoutMs: timeoutSec * 1000, format: values.format as PytestFormat };
+  const settings = pytestSettingsFrom(values);
   const abort = new AbortController();
   process.once('SIGINT', () => abort.abort());
   process.once('SIGTERM', () => abort.abort());
@@ -191,6 +190,26 @@ async function resolveSpec(values: { dataset?: string; split?: string; task?: st
     return taskFromGitPair(values.repo, values.base, values.target);
   }
   throw new UserError('checkout needs either --dataset <dir> --task <id>, or --repo <dir> --base <ref> --target <ref>.');
+}
+
+/** The command line's pytest options, read by the same parser as the extension's settings. */
+function pytestSettingsFrom(values: ReturnType<typeof parseCommandLine>['values']): PytestSettings {
+  const env: Record<string, string> = {};
+  for (const pair of values.env ?? []) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new UserError(`--env takes NAME=VALUE, not "${pair}".`);
+    env[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  const options: Record<string, [string, unknown]> = {
+    python: ['--python', values.python],
+    'pytest.timeoutSeconds': ['--timeout', values.timeout],
+    'pytest.reportFormat': ['--format', values.format],
+    'pytest.env': ['--env', env],
+  };
+  return readPytestSettings(
+    (key) => options[key]?.[1],
+    (key) => options[key]?.[0] ?? key,
+  );
 }
 
 /** The command line's runtime options, read by the same parser as the extension's settings. */

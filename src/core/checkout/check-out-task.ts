@@ -12,7 +12,8 @@ import { oracleLayout, type TaskRecord } from '../workspace/layout';
 import { materializeTask } from '../workspace/materialize';
 import { writeEnvironmentRecord, type EnvironmentRecord } from '../workspace/environment-record';
 import { loadReport, saveReport } from './report-store';
-import { runCurrentTests, type PytestSettings, type RunCurrentTestsResult } from './run-current-tests';
+import { runCurrentTests, type RunCurrentTestsResult } from './run-current-tests';
+import type { PytestSettings } from '../pytest/pytest-settings';
 
 export interface CheckOutOptions extends PytestSettings {
   taskDir: string;

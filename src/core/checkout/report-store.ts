@@ -2,6 +2,7 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { TestReport } from '../pytest/test-report';
+import type { ReportFormat } from '../pytest/pytest-command';
 import { writeFileAtomic } from '../util/fs-atomic';
 import type { TaskLayout } from '../workspace/layout';
 
@@ -14,6 +15,8 @@ export interface LastRunRecord {
   reason?: string;
   /** The command line, for the log and for reproducing by hand. */
   command: string;
+  /** Which report pytest wrote: pytest-json-report, our plugin (same format) or JUnit XML (lossy). */
+  reportFormat?: ReportFormat;
   durationMs: number;
 }
 

@@ -7,7 +7,8 @@ import { nonPassedIds } from '../gap/non-passed';
 import { writeNonPassed } from '../gap/write-non-passed';
 import { codeIsAtBase, saveBaseRun } from '../loop/base-report';
 import { taskLockFile, acquireLock } from '../loop/lock';
-import { runPytest, type PytestFormat } from '../pytest/run-pytest';
+import { runPytest } from '../pytest/run-pytest';
+import type { PytestSettings } from '../pytest/pytest-settings';
 import { passedIds, type TestReport } from '../pytest/test-report';
 import type { Runtime } from '../runtime/runtime';
 import { AbortError } from '../util/errors';
@@ -24,13 +25,6 @@ import {
   type LastRunRecord,
 } from './report-store';
 
-export interface PytestSettings {
-  python: string;
-  timeoutMs: number;
-  format: PytestFormat;
-  /** Variables added to pytest's clean environment (sweci.pytest.env). */
-  env?: Record<string, string>;
-}
 
 export interface RunCurrentTestsOptions extends PytestSettings {
   taskDir: string;
@@ -110,6 +104,7 @@ export async function runPytestStep(opts: PytestStepOptions): Promise<PytestStep
     finishedAt: new Date().toISOString(),
     exitCode: outcome.exitCode,
     command: outcome.command,
+    reportFormat: outcome.format,
     durationMs: Date.now() - started,
     ...(outcome.kind === 'did-not-run' ? { reason: outcome.reason } : {}),
   };

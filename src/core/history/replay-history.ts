@@ -7,7 +7,7 @@
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { PytestSettings } from '../checkout/run-current-tests';
+import type { PytestSettings } from '../pytest/pytest-settings';
 import { loadTargetReport } from '../checkout/run-current-tests';
 import { loadReport, saveReport } from '../checkout/report-store';
 import { nonPassedIds } from '../gap/non-passed';

@@ -1,7 +1,7 @@
 // What the loop is given (roles, runtime, pytest settings) and what it tells its listeners.
 // Views follow a loop only through these events and the files it writes.
 import type { AgentDriver, AgentRole, AgentSettings } from '../agents/agent-driver';
-import type { PytestSettings } from '../checkout/run-current-tests';
+import type { PytestSettings } from '../pytest/pytest-settings';
 import type { Runtime } from '../runtime/runtime';
 import type { AgentRuntimes } from '../agents/cli-driver';
 import type { IterationRecord, RoleKind } from './iteration-record';

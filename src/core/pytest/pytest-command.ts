@@ -1,7 +1,12 @@
 // The reference harness's pytest command, plus the report option of the chosen format.
 import * as path from 'node:path';
+import { REPORT_PLUGIN_MODULE } from './report-plugin';
 
-export type ReportFormat = 'json-report' | 'junit';
+/**
+ * Who writes the report: pytest-json-report (the reference's plugin, when installed), our own
+ * plugin writing the same format (`builtin`), or pytest's JUnit XML (lossy, explicit only).
+ */
+export type ReportFormat = 'json-report' | 'builtin' | 'junit';
 
 export interface PytestCommandOptions {
   /** Interpreter, e.g. `python3` or a venv's `bin/python` (as the runtime sees it). */
@@ -11,6 +16,8 @@ export interface PytestCommandOptions {
   /** Where pytest writes the report, as the runtime sees it. */
   reportFile: string;
   format: ReportFormat;
+  /** `builtin` only: the folder holding our report plugin, as the runtime sees it. */
+  reportPluginDir?: string;
   /**
    * Folders outside the code (as the runtime sees them) for pytest's cache and for bytecode.
    * Both stay on, as in the reference (switching them off changes outcomes: the `cache`
@@ -41,21 +48,28 @@ export function buildPytestCommand(o: PytestCommandOptions): PytestCommand {
     // show .pytest_cache in every iteration's diff and commit.
     ...(o.cacheDir ? ['-o', `cache_dir=${o.cacheDir}`] : []),
   ];
+  const delimiter = o.pathDelimiter ?? path.delimiter;
+  // Exactly the reference's value: an inherited PYTHONPATH is replaced, not extended.
+  let pythonPath = `src${delimiter}.`;
   if (o.format === 'json-report') {
     args.push('--json-report', `--json-report-file=${o.reportFile}`);
+  } else if (o.format === 'builtin') {
+    if (!o.reportPluginDir) throw new Error('The builtin report format needs the report plugin folder.');
+    args.push('-p', REPORT_PLUGIN_MODULE, `--sweci-report=${o.reportFile}`);
+    // Not in the reference: -p needs the plugin importable. It comes last, so the project's own
+    // modules always win over it.
+    pythonPath += `${delimiter}${o.reportPluginDir}`;
   } else {
     // xunit1 carries `file` and `line` per testcase, which node ids are rebuilt from.
     args.push(`--junitxml=${o.reportFile}`, '-o', 'junit_family=xunit1');
   }
-  const delimiter = o.pathDelimiter ?? path.delimiter;
   return {
     command: o.python,
     args,
     cwd: o.codeDir,
     env: {
       ...(o.extraEnv ?? {}),
-      // Exactly the reference's value: an inherited PYTHONPATH is replaced, not extended.
-      PYTHONPATH: `src${delimiter}.`,
+      PYTHONPATH: pythonPath,
       // Bytecode is still written (as in the reference), but not into the code repository.
       ...(o.pycachePrefix ? { PYTHONPYCACHEPREFIX: o.pycachePrefix } : {}),
     },

@@ -5,14 +5,16 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Mount, Runtime } from '../runtime/runtime';
 import type { TestReport } from './test-report';
+import type { PytestFormat } from './pytest-settings';
 import { buildPytestCommand, formatCommandLine, type PytestCommand, type ReportFormat } from './pytest-command';
 import { hasJsonReport } from './detect-json-report';
+import { CONTAINER_REPORT_PLUGIN_DIR, reportPluginDir } from './report-plugin';
 import { parseJsonReport } from './parse-json-report';
 import { parseJunitXml } from './parse-junit';
 import { isDockerUnavailable } from '../runtime/docker/docker-errors';
 import type { RunResult } from '../runtime/runtime';
 
-export type PytestFormat = 'auto' | ReportFormat;
+export type { PytestFormat } from './pytest-settings';
 
 export interface RunPytestOptions {
   python: string;
@@ -27,7 +29,7 @@ export interface RunPytestOptions {
   timeoutMs?: number;
   signal?: AbortSignal;
   onOutput?: (chunk: string, stream: 'stdout' | 'stderr') => void;
-  /** 'auto' (default): json-report when the plugin is importable, else JUnit XML. */
+  /** 'auto' (default): pytest-json-report when the interpreter has it, else our own plugin. */
   format?: PytestFormat;
   /** PYTHONPATH separator where pytest runs (see buildPytestCommand). */
   pathDelimiter?: string;
@@ -74,11 +76,12 @@ export const DEFAULT_PYTEST_TIMEOUT_MS = 3600_000;
 export const CONTAINER_CODE_DIR = '/app/code';
 export const CONTAINER_REPORT_DIR = '/sweci/report';
 
-/** What a pytest run needs to see: the code, and the folder its report goes to. */
-export function pytestMounts(codeDir: string, reportFile: string): Mount[] {
+/** What a pytest run needs to see: the code, the folder its report goes to, and our plugin (read-only) when used. */
+export function pytestMounts(codeDir: string, reportFile: string, format?: ReportFormat): Mount[] {
   return [
     { source: path.resolve(codeDir), target: CONTAINER_CODE_DIR },
     { source: path.resolve(path.dirname(reportFile)), target: CONTAINER_REPORT_DIR },
+    ...(format === 'builtin' ? [{ source: reportPluginDir(), target: CONTAINER_REPORT_PLUGIN_DIR, readOnly: true }] : []),
   ];
 }
 
@@ -106,16 +109,16 @@ export async function runPytest(runtime: Runtime, o: RunPytestOptions): Promise<
   for (const name of await fs.promises.readdir(outDir)) await fs.promises.rm(path.join(outDir, name), { recursive: true, force: true });
   const cacheDir = path.join(outDir, 'pytest-cache');
   const pycacheDir = path.join(outDir, 'pycache');
-  const mounts = pytestMounts(o.codeDir, o.reportFile);
-  const codeDir = runtime.pathIn(mounts, o.codeDir);
   const started = Date.now();
   let format: ReportFormat;
   try {
-    format = await resolveFormat(runtime, o, mounts, codeDir);
+    format = await resolveFormat(runtime, o, pytestMounts(o.codeDir, o.reportFile));
   } catch (err) {
     if (!isDockerUnavailable(err)) throw err;
-    return engineGone(err, o, 'junit', Date.now() - started);
+    return engineGone(err, o, (o.format ?? 'auto') === 'auto' ? 'builtin' : (o.format as ReportFormat), Date.now() - started);
   }
+  const mounts = pytestMounts(o.codeDir, o.reportFile, format);
+  const codeDir = runtime.pathIn(mounts, o.codeDir);
   const invocation = buildPytestCommand({
     python: o.python,
     codeDir,
@@ -124,6 +127,7 @@ export async function runPytest(runtime: Runtime, o: RunPytestOptions): Promise<
     pycachePrefix: runtime.pathIn(mounts, pycacheDir),
     extraEnv: o.env,
     format,
+    ...(format === 'builtin' ? { reportPluginDir: runtime.pathIn(mounts, reportPluginDir()) } : {}),
     pathDelimiter: runtime.kind === 'docker' ? ':' : o.pathDelimiter,
   });
   const timeoutMs = o.timeoutMs ?? DEFAULT_PYTEST_TIMEOUT_MS;
@@ -179,7 +183,7 @@ export async function runPytest(runtime: Runtime, o: RunPytestOptions): Promise<
   let report: TestReport;
   try {
     report =
-      format === 'json-report'
+      format !== 'junit'
         ? parseJsonReport(text)
         : parseJunitXml(text, {
             exitCode: result.exitCode,
@@ -210,10 +214,11 @@ function engineGone(err: Error, o: RunPytestOptions, format: ReportFormat, durat
   };
 }
 
-async function resolveFormat(runtime: Runtime, o: RunPytestOptions, mounts: Mount[], cwd: string): Promise<ReportFormat> {
+/** `auto` prefers the reference's own plugin, then ours (same format); JUnit only when asked for. */
+async function resolveFormat(runtime: Runtime, o: RunPytestOptions, mounts: Mount[]): Promise<ReportFormat> {
   const wanted = o.format ?? 'auto';
   if (wanted !== 'auto') return wanted;
-  return (await hasJsonReport(runtime, o.python, cwd, mounts)) ? 'json-report' : 'junit';
+  return (await hasJsonReport(runtime, o.python, runtime.pathIn(mounts, o.codeDir), mounts)) ? 'json-report' : 'builtin';
 }
 
 /**

@@ -2,7 +2,10 @@
 // settings (`sweci.runtime`, `sweci.docker.*`) and the command line's options, so both mean
 // the same by the same words.
 import { UserError } from '../util/errors';
+import { cap, readCount, readFlag, readText, settingName, type SettingLabel, type SettingReader } from '../util/setting-reader';
 import { DEFAULT_DOCKER_LIMITS, type DockerLimits } from './docker/docker-runtime';
+
+export type { SettingLabel, SettingReader } from '../util/setting-reader';
 
 export const RUNTIME_CHOICES = ['auto', 'docker', 'local'] as const;
 export type RuntimeChoice = (typeof RUNTIME_CHOICES)[number];
@@ -30,39 +33,6 @@ export const DEFAULT_RUNTIME_SETTINGS: RuntimeSettings = {
   docker: { image: '', socketPath: '', python: 'python', network: false, agentImage: '', ...DEFAULT_DOCKER_LIMITS },
 };
 
-/** Reads one setting by its key below `sweci.` (e.g. `docker.memoryMb`); undefined: not set. */
-export type SettingReader = (key: string) => unknown;
-
-/** How errors name a setting: `sweci.docker.memoryMb` in the editor, `--memory-mb` on the command line. */
-export type SettingLabel = (key: string) => string;
-
-const settingName: SettingLabel = (key) => `the setting sweci.${key}`;
-
-function text(read: SettingReader, label: SettingLabel, key: string, fallback: string): string {
-  const v = read(key);
-  if (v === undefined || v === null) return fallback;
-  if (typeof v !== 'string') throw new UserError(`${cap(label(key))} must be text, not ${JSON.stringify(v)}.`);
-  return v.trim();
-}
-
-function count(read: SettingReader, label: SettingLabel, key: string, fallback: number, unit: string): number {
-  const v = read(key);
-  if (v === undefined || v === null || v === '') return fallback;
-  const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : NaN;
-  if (!Number.isFinite(n) || n < 0) throw new UserError(`${cap(label(key))} must be a number of ${unit}, 0 or more (0: no limit), not ${JSON.stringify(v)}.`);
-  return n;
-}
-
-function flag(read: SettingReader, label: SettingLabel, key: string, fallback: boolean): boolean {
-  const v = read(key);
-  if (v === undefined || v === null) return fallback;
-  if (typeof v === 'boolean') return v;
-  if (v === 'true' || v === 'false') return v === 'true';
-  throw new UserError(`${cap(label(key))} must be true or false, not ${JSON.stringify(v)}.`);
-}
-
-const cap = (t: string): string => t.charAt(0).toUpperCase() + t.slice(1);
-
 export function parseRuntimeChoice(v: unknown, where = settingName('runtime')): RuntimeChoice {
   if (typeof v === 'string' && (RUNTIME_CHOICES as readonly string[]).includes(v)) return v as RuntimeChoice;
   throw new UserError(`${cap(where)} must be one of ${RUNTIME_CHOICES.join(', ')}, not ${JSON.stringify(v)}.`);
@@ -74,14 +44,14 @@ export function readRuntimeSettings(read: SettingReader, label: SettingLabel = s
   return {
     runtime: choice === undefined || choice === null || choice === '' ? DEFAULT_RUNTIME_SETTINGS.runtime : parseRuntimeChoice(choice, label('runtime')),
     docker: {
-      image: text(read, label, 'docker.image', d.image),
-      socketPath: text(read, label, 'docker.socketPath', d.socketPath),
-      python: text(read, label, 'docker.python', d.python) || d.python,
-      network: flag(read, label, 'docker.network', d.network),
-      agentImage: text(read, label, 'docker.agentImage', d.agentImage),
-      memoryMb: count(read, label, 'docker.memoryMb', d.memoryMb, 'MiB'),
-      cpus: count(read, label, 'docker.cpus', d.cpus, 'CPUs'),
-      pidsLimit: count(read, label, 'docker.pidsLimit', d.pidsLimit, 'processes'),
+      image: readText(read, label, 'docker.image', d.image),
+      socketPath: readText(read, label, 'docker.socketPath', d.socketPath),
+      python: readText(read, label, 'docker.python', d.python) || d.python,
+      network: readFlag(read, label, 'docker.network', d.network),
+      agentImage: readText(read, label, 'docker.agentImage', d.agentImage),
+      memoryMb: readCount(read, label, 'docker.memoryMb', d.memoryMb, 'MiB'),
+      cpus: readCount(read, label, 'docker.cpus', d.cpus, 'CPUs'),
+      pidsLimit: readCount(read, label, 'docker.pidsLimit', d.pidsLimit, 'processes'),
     },
   };
 }

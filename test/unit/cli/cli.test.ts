@@ -32,18 +32,22 @@ describe('sweci CLI', () => {
     await fs.rm(tmp, { recursive: true, force: true });
   });
 
-  test('checkout, status and test on a local git pair', () => {
+  test('checkout, status and test on a local git pair', async () => {
     const into = path.join(tmp, 'task');
-    const co = sweci('checkout', '--repo', repo.dir, '--base', 'HEAD~1', '--target', 'HEAD', '--into', into, '--format', 'junit');
+    // The default report format: pytest-json-report if installed, else our own plugin.
+    const co = sweci('checkout', '--repo', repo.dir, '--base', 'HEAD~1', '--target', 'HEAD', '--into', into);
     assert.equal(co.code, 0, co.err);
     assert.match(co.out, /pytest ran: gap 1/);
     const st = sweci('status', into);
     assert.equal(st.code, 0, st.err);
     assert.match(st.out, /0 \/ 1 passed · gap 1/);
     assert.match(st.out, /failed\s+tests\/test_core\.py::test_add/);
-    const t = sweci('test', into, '--format', 'junit');
+    const t = sweci('test', into, '--format', 'builtin');
     assert.equal(t.code, 0, t.err);
     assert.match(t.out, /gap 1/);
+    const last = JSON.parse(await fs.readFile(path.join(into, '.sweci', 'reports', 'current.run.json'), 'utf8')) as { command: string; reportFormat: string };
+    assert.equal(last.reportFormat, 'builtin');
+    assert.match(last.command, / -p sweci_pytest_report --sweci-report=/);
     // The oracle went to the cache, not the task folder, in a folder named by the task's id.
     const id = /checked out (\S+) into/.exec(co.out)?.[1];
     assert.ok(id, co.out);
@@ -121,6 +125,12 @@ describe('sweci CLI', () => {
     const notTask = sweci('test', tmp);
     assert.equal(notTask.code, 1);
     assert.match(notTask.err, /is not a SWE-CI task folder/);
+    const format = sweci('test', tmp, '--format', 'xml');
+    assert.equal(format.code, 1);
+    assert.match(format.err, /^error: --format must be one of auto, json-report, builtin, junit, not "xml"\./m);
+    const env = sweci('test', tmp, '--env', 'NOVALUE');
+    assert.equal(env.code, 1);
+    assert.match(env.err, /^error: --env takes NAME=VALUE, not "NOVALUE"\./m);
     const usage = sweci();
     assert.equal(usage.code, 2);
     assert.match(usage.out, /usage:/);

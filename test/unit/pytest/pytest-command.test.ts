@@ -29,6 +29,14 @@ test("the user's variables are added; the reference's PYTHONPATH wins", () => {
   assert.deepEqual(c.env, { DJANGO_SETTINGS_MODULE: 's', PYTHONPATH: 'src:.' });
 });
 
+test('builtin: our plugin by -p, importable from its folder placed after the reference PYTHONPATH', () => {
+  const c = buildPytestCommand({ python: 'python', codeDir: '/app/code', reportFile: '/sweci/report/r', format: 'builtin', reportPluginDir: '/sweci/report-plugin', pathDelimiter: ':', extraEnv: { PYTHONPATH: 'mine' } });
+  assert.deepEqual(c.args.slice(8), ['-p', 'sweci_pytest_report', '--sweci-report=/sweci/report/r']);
+  assert.equal(c.env.PYTHONPATH, 'src:.:/sweci/report-plugin', "the project's modules come first; the user's PYTHONPATH still loses");
+  assert.ok(!c.args.includes('--json-report'));
+  assert.throws(() => buildPytestCommand({ python: 'python', codeDir: '/c', reportFile: '/r', format: 'builtin' }), /needs the report plugin folder/);
+});
+
 test('junit: xunit1 family so testcases carry file and line', () => {
   const c = buildPytestCommand({ python: '/venv/bin/python', codeDir: '/w/code', reportFile: '/w/r.xml', format: 'junit', pathDelimiter: ';' });
   assert.deepEqual(c.args.slice(-3), ['--junitxml=/w/r.xml', '-o', 'junit_family=xunit1']);

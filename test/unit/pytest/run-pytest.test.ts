@@ -9,6 +9,7 @@ import type { Runtime } from '../../../src/core/runtime/runtime';
 import { DEMO_IMAGE, dockerForTests } from '../helpers/docker';
 import { firstErrorLine, runPytest } from '../../../src/core/pytest/run-pytest';
 import { hasJsonReport } from '../../../src/core/pytest/detect-json-report';
+import { reportPluginDir } from '../../../src/core/pytest/report-plugin';
 import { waitDead } from '../runtime/process-helpers';
 import { CALC_SRC, MIXED_TESTS, PYTHON, listTree, makeProject, removeProject } from './python-project';
 
@@ -64,12 +65,13 @@ describe('runPytest with real pytest (JUnit)', () => {
     assert.deepEqual(listTree(code).filter((p) => /pytest_cache|__pycache__|\.pyc$/.test(p)), []);
   });
 
-  test('format auto falls back to JUnit when pytest-json-report is not importable', async (t) => {
+  test('format auto uses our own report plugin when pytest-json-report is not importable', async (t) => {
     if (await hasJsonReport(rt, PYTHON, process.cwd())) return t.skip('pytest-json-report is installed here');
     const root = project({ ...CALC_SRC, 'tests/test_one.py': 'def test_one():\n    assert True\n' });
     const run = await runPytest(rt, { python: PYTHON, codeDir: root, reportFile: path.join(root, '.report', 'r.xml') });
     assert.equal(run.kind, 'ran');
-    assert.equal(run.format, 'junit');
+    assert.equal(run.format, 'builtin');
+    assert.equal(run.report.format, 'json-report', 'the same format as the reference reads');
     if (run.kind === 'ran') {
       assert.equal(run.exitCode, 0);
       assert.deepEqual(run.report.summary, { passed: 1, total: 1, collected: 1 });
@@ -206,7 +208,7 @@ const REFERENCE_LIKE = {
 describe('pytest runs as the reference runs it, and leaves the code folder as it was', () => {
   const hostVars = { PYTEST_ADDOPTS: '-k plain', PYTHONDONTWRITEBYTECODE: '1', SWECI_HOST_ONLY: 'leak' };
 
-  async function check(runtime: Runtime, python: string): Promise<void> {
+  async function check(runtime: Runtime, python: string, format: 'builtin' | 'junit'): Promise<void> {
     const root = project(REFERENCE_LIKE);
     const files = (dir: string) => listTree(dir).filter((p) => fs.statSync(path.join(dir, p)).isFile());
     const before = files(root);
@@ -215,10 +217,11 @@ describe('pytest runs as the reference runs it, and leaves the code folder as it
     Object.assign(process.env, hostVars);
     let run;
     try {
-      run = await runPytest(runtime, { python, codeDir: root, reportFile, format: 'junit', env: { SWECI_USER_VAR: 'yes' } });
+      run = await runPytest(runtime, { python, codeDir: root, reportFile, format, env: { SWECI_USER_VAR: 'yes' } });
     } finally {
       for (const k of Object.keys(hostVars)) delete process.env[k];
     }
+    assert.equal(run.format, format);
     assert.equal(run.kind, 'ran', run.kind === 'did-not-run' ? `${run.reason}\n${run.output}` : '');
     // Every test ran (PYTEST_ADDOPTS did not deselect, --lf did not fail) and passed.
     assert.equal(run.report.summary.passed, 5, run.output);
@@ -230,17 +233,23 @@ describe('pytest runs as the reference runs it, and leaves the code folder as it
     assert.ok(fs.existsSync(path.join(path.dirname(reportFile), 'pycache')), 'bytecode went beside the report');
     assert.ok(fs.existsSync(path.join(path.dirname(reportFile), 'pytest-cache')), 'the cache went beside the report');
     // A second run starts from a fresh cache, as the reference's fresh container does.
-    const again = await runPytest(runtime, { python, codeDir: root, reportFile, format: 'junit', env: { SWECI_USER_VAR: 'yes' } });
+    const again = await runPytest(runtime, { python, codeDir: root, reportFile, format, env: { SWECI_USER_VAR: 'yes' } });
     assert.equal(again.kind === 'ran' && again.report.summary.passed, 5);
+    // Our plugin's folder (the extension's own, or read-only in a container) is left as shipped.
+    assert.deepEqual(fs.readdirSync(reportPluginDir()), ['sweci_pytest_report.py']);
   }
 
-  test('locally', () => check(rt, PYTHON));
+  test('locally, with our report plugin and with JUnit', async () => {
+    await check(rt, PYTHON, 'builtin');
+    await check(rt, PYTHON, 'junit');
+  });
 
   test('in the task image (Docker)', async () => {
     const conn = await dockerForTests();
     const docker = new DockerRuntime({ connection: conn, image: DEMO_IMAGE, purpose: 'pytest-test' });
     try {
-      await check(docker, 'python');
+      await check(docker, 'python', 'builtin');
+      await check(docker, 'python', 'junit');
     } finally {
       await docker.dispose();
     }
