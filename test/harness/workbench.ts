@@ -66,7 +66,7 @@ export interface Workbench {
    * Waits for idle (above), saves test-results/e2e/<name>.png and returns its path.
    * With `target` (e.g. `page.locator('.part.sidebar')`) only that element is captured.
    */
-  screenshot(name: string, target?: Locator): Promise<string>;
+  screenshot(name: string, target?: Locator, opts?: { keepHover?: boolean }): Promise<string>;
 }
 
 export const SCREENSHOT_DIR = path.join(repoRoot(), 'test-results', 'e2e');
@@ -206,10 +206,11 @@ function workbenchHelpers(page: Page): Omit<Workbench, 'page' | 'server' | 'brow
     await page.waitForTimeout(300);
   };
 
-  const screenshot = async (name: string, target?: Locator) => {
-    // Park the mouse over the editor area so no hover tooltip covers the views.
+  const screenshot = async (name: string, target?: Locator, opts: { keepHover?: boolean } = {}) => {
+    // Park the mouse over the editor area so no hover tooltip covers the views (unless the
+    // tooltip is what the picture is of).
     const size = page.viewportSize();
-    if (size) await page.mouse.move(size.width - 40, size.height - 80);
+    if (size && !opts.keepHover) await page.mouse.move(size.width - 40, size.height - 80);
     await waitForIdle();
     fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
     const file = path.join(SCREENSHOT_DIR, `${name.replace(/[^\w.-]+/g, '_')}.png`);

@@ -57,6 +57,12 @@ suite('A task in its own Docker environment', function () {
     const bar = await until('the status bar to show Docker', () => (sweci.statusBar().text.includes('docker') ? sweci.statusBar() : undefined));
     assert.match(bar.text, /\$\(vm\) docker/);
     assert.match(bar.tooltip, new RegExp(`Runtime: docker · ${DEMO_IMAGE.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    // The image has no pytest-json-report: our plugin wrote the report (the same format), and the view says so.
+    assert.match(result.current?.run.command ?? '', / -p sweci_pytest_report --sweci-report=\/sweci\/report\//);
+    const run = sweci.taskInfoRows().find((r) => r.label === 'Last pytest run');
+    assert.ok(run);
+    assert.match(run.tooltip, /Report: SWE-CI's report plugin \(pytest-json-report's format\)/);
+    assert.doesNotMatch(run.description, /lossy/);
   });
 
   test('Run Iteration with scripted agents records an iteration whose pytest ran in the container', async () => {
@@ -86,6 +92,16 @@ suite('A task in its own Docker environment', function () {
     assert.equal(after.kind, 'ran');
     assert.match(after.command, /--rootdir=\/app\/code/);
     assert.ok(sweci.nonPassedRows().length > 0);
+
+    // JUnit, when chosen, is said to be lossy where the run is shown.
+    await cfg().update('pytest.reportFormat', 'junit', global);
+    try {
+      await vscode.commands.executeCommand('sweci.refresh');
+      const row = await until('the Task view to say the report was JUnit', () => sweci.taskInfoRows().find((r) => r.label === 'Last pytest run' && r.description.endsWith('JUnit (lossy)')));
+      assert.match(row.tooltip, /Report: JUnit XML, which is lossy/);
+    } finally {
+      await cfg().update('pytest.reportFormat', undefined, global);
+    }
   });
 
   test('Record Human History replays every commit in the container, ending at gap 0', async () => {

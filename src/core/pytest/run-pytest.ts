@@ -76,12 +76,16 @@ export const DEFAULT_PYTEST_TIMEOUT_MS = 3600_000;
 export const CONTAINER_CODE_DIR = '/app/code';
 export const CONTAINER_REPORT_DIR = '/sweci/report';
 
-/** What a pytest run needs to see: the code, the folder its report goes to, and our plugin (read-only) when used. */
-export function pytestMounts(codeDir: string, reportFile: string, format?: ReportFormat): Mount[] {
+/**
+ * What a pytest run needs to see: the code, the folder its report goes to, and our report plugin
+ * (read-only). The plugin is there whichever format runs, so the probe for pytest-json-report and
+ * the run share one set of mounts (and the container started ahead for it).
+ */
+export function pytestMounts(codeDir: string, reportFile: string): Mount[] {
   return [
     { source: path.resolve(codeDir), target: CONTAINER_CODE_DIR },
     { source: path.resolve(path.dirname(reportFile)), target: CONTAINER_REPORT_DIR },
-    ...(format === 'builtin' ? [{ source: reportPluginDir(), target: CONTAINER_REPORT_PLUGIN_DIR, readOnly: true }] : []),
+    { source: reportPluginDir(), target: CONTAINER_REPORT_PLUGIN_DIR, readOnly: true },
   ];
 }
 
@@ -109,16 +113,16 @@ export async function runPytest(runtime: Runtime, o: RunPytestOptions): Promise<
   for (const name of await fs.promises.readdir(outDir)) await fs.promises.rm(path.join(outDir, name), { recursive: true, force: true });
   const cacheDir = path.join(outDir, 'pytest-cache');
   const pycacheDir = path.join(outDir, 'pycache');
+  const mounts = pytestMounts(o.codeDir, o.reportFile);
+  const codeDir = runtime.pathIn(mounts, o.codeDir);
   const started = Date.now();
   let format: ReportFormat;
   try {
-    format = await resolveFormat(runtime, o, pytestMounts(o.codeDir, o.reportFile));
+    format = await resolveFormat(runtime, o, mounts);
   } catch (err) {
     if (!isDockerUnavailable(err)) throw err;
     return engineGone(err, o, (o.format ?? 'auto') === 'auto' ? 'builtin' : (o.format as ReportFormat), Date.now() - started);
   }
-  const mounts = pytestMounts(o.codeDir, o.reportFile, format);
-  const codeDir = runtime.pathIn(mounts, o.codeDir);
   const invocation = buildPytestCommand({
     python: o.python,
     codeDir,

@@ -8,6 +8,7 @@ import { taskLayout } from '../../core/workspace/layout';
 import type { TaskController } from '../task-controller';
 import type { EnvironmentManager } from '../environment/environment-manager';
 import { describeEnvironment } from '../../core/runtime/task-environment';
+import type { ReportFormat } from '../../core/pytest/pytest-command';
 
 interface InfoRow {
   id: string;
@@ -77,7 +78,15 @@ function taskRows(state: TaskState, inUse: EnvironmentManager['description']): I
     const secs = (run.durationMs / 1000).toFixed(1);
     rows.push(
       run.kind === 'ran'
-        ? { id: 'run', label: 'Last pytest run', description: `exit ${run.exitCode} · ${secs} s · ${when}`, tooltip: run.command, icon: 'beaker', file: currentOutputFile(layout) }
+        ? {
+            id: 'run',
+            label: 'Last pytest run',
+            // A lossy report is said where it is seen: its counts may differ from the reference's.
+            description: `exit ${run.exitCode} · ${secs} s · ${when}${run.reportFormat === 'junit' ? ' · JUnit (lossy)' : ''}`,
+            tooltip: `${run.command}${run.reportFormat ? `\n\nReport: ${REPORT_WRITERS[run.reportFormat]}` : ''}`,
+            icon: 'beaker',
+            file: currentOutputFile(layout),
+          }
         : { id: 'run', label: 'pytest did not run', description: run.reason, tooltip: `${run.command}\n\nClick to open pytest's output.`, icon: 'warning', color: 'problemsWarningIcon.foreground', file: currentOutputFile(layout) },
     );
   }
@@ -89,6 +98,12 @@ function taskRows(state: TaskState, inUse: EnvironmentManager['description']): I
   }
   return rows;
 }
+
+const REPORT_WRITERS: Record<ReportFormat, string> = {
+  'json-report': 'pytest-json-report (as the reference)',
+  builtin: "SWE-CI's report plugin (pytest-json-report's format)",
+  junit: 'JUnit XML, which is lossy: an xpassed test counts as passed and some node ids are guessed (sweci.pytest.reportFormat)',
+};
 
 /** Where the tests run: the environment in use, else the one recorded at checkout. */
 function runtimeRow(state: TaskState, inUse: EnvironmentManager['description']): InfoRow {

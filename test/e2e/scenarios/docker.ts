@@ -1,5 +1,6 @@
 // A task checked out in its Docker environment: the Task view's Runtime row names the image,
-// Run Tests runs in a container, and the status bar says Docker.
+// Run Tests runs in a container, the status bar says Docker, and the last run says which
+// report plugin wrote its report.
 import { withWorkbench } from '../../harness/workbench';
 import { prepareDemoTask } from '../demo-task';
 
@@ -17,6 +18,12 @@ export async function dockerScenario(): Promise<string> {
     // The tooltip of the Runtime row tells the image id and where the setting is.
     await (await wb.waitForTreeRow(/Runtime/)).hover();
     await page.locator('.monaco-hover, .workbench-hover').filter({ hasText: 'At checkout' }).first().waitFor({ timeout: 15_000 });
-    return wb.screenshot('docker');
+    const main = await wb.screenshot('docker');
+    // The image has no pytest-json-report: the Last pytest run row says our plugin wrote the report.
+    await page.mouse.move(900, 600);
+    await (await wb.waitForTreeRow(/Last pytest run/)).hover();
+    await page.locator('.monaco-hover, .workbench-hover').filter({ hasText: "Report: SWE-CI's report plugin" }).first().waitFor({ timeout: 15_000 });
+    console.log(`  also ${await wb.screenshot('docker-report', undefined, { keepHover: true })}`);
+    return main;
   });
 }
