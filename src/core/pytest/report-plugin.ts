@@ -1,14 +1,11 @@
-// Where our own pytest report plugin (report-plugin/sweci_pytest_report.py) is on this machine.
-// The bundles (dist/) carry a copy next to them; compiled sources (out/src/core/pytest/) use
-// the one in the source tree.
+// Our own pytest report plugin (report-plugin/sweci_pytest_report.py): where the installation
+// has it, and the fresh copy each run imports. The bundles (dist/) carry it next to them;
+// compiled sources (out/src/core/pytest/) use the one in the source tree.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
 /** The module pytest loads with `-p`. */
 export const REPORT_PLUGIN_MODULE = 'sweci_pytest_report';
-
-/** Where a container sees the plugin's folder (mounted read-only). */
-export const CONTAINER_REPORT_PLUGIN_DIR = '/sweci/report-plugin';
 
 let found: string | undefined;
 
@@ -22,5 +19,18 @@ export function reportPluginDir(): string {
     throw new Error(`SWE-CI's pytest report plugin (${file}) is missing from this installation (looked in ${candidates.join(', ')}). Reinstall the extension, or set sweci.pytest.reportFormat to json-report or junit.`);
   }
   found = dir;
+  return dir;
+}
+
+/**
+ * Copies the plugin into `runDir/report-plugin` and returns that folder. A run imports its own
+ * copy, beside its report: the installed file is never on a path the code under test runs with,
+ * so nothing it does (bytecode, edits) reaches the next run or the installation.
+ */
+export async function copyReportPlugin(runDir: string): Promise<string> {
+  const dir = path.join(runDir, 'report-plugin');
+  await fs.promises.mkdir(dir, { recursive: true });
+  const file = `${REPORT_PLUGIN_MODULE}.py`;
+  await fs.promises.copyFile(path.join(reportPluginDir(), file), path.join(dir, file));
   return dir;
 }

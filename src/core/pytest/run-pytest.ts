@@ -8,7 +8,7 @@ import type { TestReport } from './test-report';
 import type { PytestFormat } from './pytest-settings';
 import { buildPytestCommand, formatCommandLine, type PytestCommand, type ReportFormat } from './pytest-command';
 import { hasJsonReport } from './detect-json-report';
-import { CONTAINER_REPORT_PLUGIN_DIR, reportPluginDir } from './report-plugin';
+import { copyReportPlugin } from './report-plugin';
 import { parseJsonReport } from './parse-json-report';
 import { parseJunitXml } from './parse-junit';
 import { isDockerUnavailable } from '../runtime/docker/docker-errors';
@@ -76,16 +76,11 @@ export const DEFAULT_PYTEST_TIMEOUT_MS = 3600_000;
 export const CONTAINER_CODE_DIR = '/app/code';
 export const CONTAINER_REPORT_DIR = '/sweci/report';
 
-/**
- * What a pytest run needs to see: the code, the folder its report goes to, and our report plugin
- * (read-only). The plugin is there whichever format runs, so the probe for pytest-json-report and
- * the run share one set of mounts (and the container started ahead for it).
- */
+/** What a pytest run needs to see: the code, and the folder its report goes to (which holds our plugin's copy). */
 export function pytestMounts(codeDir: string, reportFile: string): Mount[] {
   return [
     { source: path.resolve(codeDir), target: CONTAINER_CODE_DIR },
     { source: path.resolve(path.dirname(reportFile)), target: CONTAINER_REPORT_DIR },
-    { source: reportPluginDir(), target: CONTAINER_REPORT_PLUGIN_DIR, readOnly: true },
   ];
 }
 
@@ -131,7 +126,7 @@ export async function runPytest(runtime: Runtime, o: RunPytestOptions): Promise<
     pycachePrefix: runtime.pathIn(mounts, pycacheDir),
     extraEnv: o.env,
     format,
-    ...(format === 'builtin' ? { reportPluginDir: runtime.pathIn(mounts, reportPluginDir()) } : {}),
+    ...(format === 'builtin' ? { reportPluginDir: runtime.pathIn(mounts, await copyReportPlugin(outDir)) } : {}),
     pathDelimiter: runtime.kind === 'docker' ? ':' : o.pathDelimiter,
   });
   const timeoutMs = o.timeoutMs ?? DEFAULT_PYTEST_TIMEOUT_MS;

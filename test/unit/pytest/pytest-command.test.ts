@@ -30,9 +30,9 @@ test("the user's variables are added; the reference's PYTHONPATH wins", () => {
 });
 
 test('builtin: our plugin by -p, importable from its folder placed after the reference PYTHONPATH', () => {
-  const c = buildPytestCommand({ python: 'python', codeDir: '/app/code', reportFile: '/sweci/report/r', format: 'builtin', reportPluginDir: '/sweci/report-plugin', pathDelimiter: ':', extraEnv: { PYTHONPATH: 'mine' } });
+  const c = buildPytestCommand({ python: 'python', codeDir: '/app/code', reportFile: '/sweci/report/r', format: 'builtin', reportPluginDir: '/sweci/report/report-plugin', pathDelimiter: ':', extraEnv: { PYTHONPATH: 'mine' } });
   assert.deepEqual(c.args.slice(8), ['-p', 'sweci_pytest_report', '--sweci-report=/sweci/report/r']);
-  assert.equal(c.env.PYTHONPATH, 'src:.:/sweci/report-plugin', "the project's modules come first; the user's PYTHONPATH still loses");
+  assert.equal(c.env.PYTHONPATH, 'src:.:/sweci/report/report-plugin', "the project's modules come first; the user's PYTHONPATH still loses");
   assert.ok(!c.args.includes('--json-report'));
   assert.throws(() => buildPytestCommand({ python: 'python', codeDir: '/c', reportFile: '/r', format: 'builtin' }), /needs the report plugin folder/);
 });
