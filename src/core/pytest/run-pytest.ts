@@ -170,7 +170,12 @@ export async function runPytest(runtime: Runtime, o: RunPytestOptions): Promise<
   if (result.exitCode > 1) {
     const meaning = EXIT_MEANING[result.exitCode];
     const cause = firstErrorLine(output);
-    return notRun(`pytest exited with code ${result.exitCode}${meaning ? ` (${meaning})` : ''}${cause ? `: ${cause}` : ''}; see its output.`);
+    // The reference's plugin asked for by name but not installed: say what to do about it.
+    const hint =
+      format === 'json-report' && /unrecognized arguments: .*--json-report/.test(output)
+        ? ` pytest-json-report is not installed for ${o.python}: install it there, or set sweci.pytest.reportFormat to auto (SWE-CI's own plugin writes the same report).`
+        : '';
+    return notRun(`pytest exited with code ${result.exitCode}${meaning ? ` (${meaning})` : ''}${cause ? `: ${cause}` : ''}; see its output.${hint}`);
   }
 
   let text: string;

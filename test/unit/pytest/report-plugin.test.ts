@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { REPORT_PLUGIN_MODULE, reportPluginDir } from '../../../src/core/pytest/report-plugin';
 import { runPytest } from '../../../src/core/pytest/run-pytest';
+import { hasJsonReport } from '../../../src/core/pytest/detect-json-report';
 import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
 import { CALC_SRC, PYTHON, makeProject, removeProject } from './python-project';
 
@@ -71,4 +72,15 @@ test('pytest older than 7 is refused with a message that says what to do', () =>
   const r = spawnSync(PYTHON, ['-c', script], { env: { ...process.env, PYTHONPATH: reportPluginDir(), PYTHONDONTWRITEBYTECODE: '1' }, encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
   assert.match(r.stdout, /^refused: SWE-CI's report plugin needs pytest 7 or later; this interpreter has pytest 6\.2\.5\. Install pytest-json-report, or set sweci\.pytest\.reportFormat to junit\./);
+});
+
+test('json-report asked for where the plugin is not installed: did not run, and the reason says what to do', async (t) => {
+  if (await hasJsonReport(rt, PYTHON, process.cwd())) return t.skip('pytest-json-report is installed here');
+  const root = project({ 'tests/test_one.py': 'def test_one():\n    pass\n' });
+  const run = await runPytest(rt, { python: PYTHON, codeDir: root, reportFile: path.join(`${root}-out`, 'raw-report'), format: 'json-report' });
+  assert.equal(run.kind, 'did-not-run');
+  if (run.kind === 'did-not-run') {
+    assert.match(run.reason, /^pytest exited with code 4 \(command line usage error\): unrecognized arguments: --json-report/);
+    assert.ok(run.reason.endsWith(`pytest-json-report is not installed for ${PYTHON}: install it there, or set sweci.pytest.reportFormat to auto (SWE-CI's own plugin writes the same report).`), run.reason);
+  }
 });
