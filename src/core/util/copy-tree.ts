@@ -7,8 +7,10 @@ export interface CopyTreeOptions {
   filter?: (rel: string, isDir: boolean) => boolean;
 }
 
-/** Copies the contents of `src` into `dest` (created when missing). Never follows symlinks. */
+/** Copies the contents of `src` into `dest` (created when missing). Never follows symlinks, `src` included. */
 export async function copyTree(src: string, dest: string, options: CopyTreeOptions = {}): Promise<void> {
+  // readdir would follow a linked `src`: a repository's `tests -> /home/me` must not copy a home folder.
+  if ((await fs.lstat(src)).isSymbolicLink()) throw new Error(`${src} is a symbolic link; it is not copied (a link may point anywhere on this machine).`);
   const walk = async (from: string, to: string, rel: string): Promise<void> => {
     await fs.mkdir(to, { recursive: true });
     for (const e of await fs.readdir(from, { withFileTypes: true })) {

@@ -212,9 +212,15 @@ async function buildOracle(spec: TaskSpec, oracle: OracleLayout, options: Materi
   options.onProgress?.('Exporting the target (the oracle)');
   await exportTree(oracle.upstreamDir, targetSha, oracle.targetCodeDir, signal);
   await pruneTopLevel(oracle.targetCodeDir, ['test']);
-  try {
-    if (!(await fs.stat(oracle.targetTestsDir)).isDirectory()) throw new Error('not a folder');
-  } catch {
+  const tests = await fs.lstat(oracle.targetTestsDir).catch(() => undefined);
+  if (tests?.isSymbolicLink()) {
+    // Following it would copy a folder of this machine into the workspace (and commit it).
+    const to = await fs.readlink(oracle.targetTestsDir).catch(() => '?');
+    throw new UserError(
+      `Task ${spec.id}: the target commit ${targetSha.slice(0, 12)} has tests as a symbolic link (to ${to}), not a folder. SWE-CI copies only a real tests/ folder, never what a link points to; choose a target whose tests/ is a folder.`,
+    );
+  }
+  if (!tests?.isDirectory()) {
     throw new UserError(
       `Task ${spec.id}: the target commit ${targetSha.slice(0, 12)} has no tests/ folder at its top level. SWE-CI runs the target's tests/; choose a target that has them.`,
     );

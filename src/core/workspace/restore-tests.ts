@@ -43,7 +43,8 @@ export async function restoreTargetTests(record: TaskRecord, taskDir: string): P
   const source = oracleLayout(record.oracleDir).targetTestsDir;
   const dest = path.join(taskLayout(taskDir).codeDir, 'tests');
   try {
-    if (!(await fs.stat(source)).isDirectory()) throw new Error('not a folder');
+    // lstat: a linked tests folder in the oracle is damage, never something to follow.
+    if (!(await fs.lstat(source)).isDirectory()) throw new Error('not a folder');
   } catch {
     throw new UserError(
       `The target's tests of task ${record.task.id} are missing from its oracle (${source}). Check the task out again to rebuild the oracle.`,

@@ -9,7 +9,7 @@ import { oracleLayout, taskLayout, UPSTREAM_BASE_REF, UPSTREAM_TARGET_REF } from
 import { taskFromGitPair } from '../../../src/core/task/git-pair';
 import type { TaskSpec } from '../../../src/core/task/task-spec';
 import { UserError } from '../../../src/core/util/errors';
-import { listFiles } from '../../../src/core/util/copy-tree';
+import { copyTree, listFiles } from '../../../src/core/util/copy-tree';
 import { TestRepo, git } from '../task/git-fixture';
 import { zipFolder } from '../task/zip-fixture';
 
@@ -211,6 +211,36 @@ describe('materializeTask', () => {
     await assert.rejects(materializeTask(s2, { taskDir, oracleDir }), /has no tests\/ folder at its top level/);
     assert.equal(await exists(taskDir), false);
     assert.deepEqual(await fs.readdir(oracleDir), [], 'pre-existing empty oracle folder emptied again');
+  });
+
+  test("a target whose tests/ is a symbolic link to a host folder is refused; nothing of that folder is copied", async () => {
+    // A hostile repository: the target commit's tests/ points at a folder of this machine.
+    const host = fresh('host-secrets');
+    await fs.mkdir(host);
+    await fs.writeFile(path.join(host, 'test_secret.py'), `KEY = "${SECRET}-host"\n`);
+    const r2 = await TestRepo.create(path.join(tmp, 'linked-tests'));
+    const b = await r2.commit('b', { 'src/a.py': 'A = 1\n', 'tests/test_a.py': 'def test_a():\n    pass\n' });
+    await fs.rm(path.join(r2.dir, 'tests'), { recursive: true });
+    await fs.symlink(host, path.join(r2.dir, 'tests'));
+    const t = await r2.commit('t', { 'src/a.py': 'A = 2\n' });
+    const s2 = await taskFromGitPair(r2.dir, b, t);
+    const taskDir = fresh('task');
+    const oracleDir = fresh('oracle');
+    await assert.rejects(
+      materializeTask(s2, { taskDir, oracleDir }),
+      (err: unknown) => err instanceof UserError && /the target commit [0-9a-f]{12} has tests as a symbolic link \(to .*host-secrets.*\), not a folder/.test(err.message),
+    );
+    assert.equal(await exists(taskDir), false, 'no task folder (so no commit of the host folder)');
+    assert.equal(await exists(oracleDir), false);
+  });
+
+  test('copyTree never follows a symbolic link, not even the folder it is asked to copy', async () => {
+    const host = fresh('host-folder');
+    await fs.mkdir(host);
+    await fs.writeFile(path.join(host, 'secret.txt'), SECRET);
+    const link = fresh('link');
+    await fs.symlink(host, link);
+    await assert.rejects(copyTree(link, fresh('dest')), /is a symbolic link; it is not copied/);
   });
 
   test('cancellation removes everything and throws AbortError', async () => {
