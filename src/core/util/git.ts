@@ -10,7 +10,17 @@ export interface GitRunOptions {
 }
 
 // Line-ending conversion or signing from a global config would change what we check out or commit.
-const FIXED_CONFIG = ['core.autocrlf=false', 'core.safecrlf=false', 'commit.gpgsign=false', 'tag.gpgsign=false', 'advice.detachedHead=false'];
+// Hooks and an fsmonitor come from the repository itself, which an agent can write: our git never
+// runs them (command-line config outranks the repository's own).
+const FIXED_CONFIG = [
+  'core.autocrlf=false',
+  'core.safecrlf=false',
+  'commit.gpgsign=false',
+  'tag.gpgsign=false',
+  'advice.detachedHead=false',
+  'core.hooksPath=/dev/null',
+  'core.fsmonitor=false',
+];
 
 /** Keys simple-git refuses to pass through; ambient ones are dropped, explicit ones must be allowed. */
 function isGuardedKey(key: string): boolean {
@@ -27,7 +37,8 @@ export function gitAt(dir: string, options: GitRunOptions = {}): SimpleGit {
     trimmed: false,
     allowEnvironment: ['GIT_TERMINAL_PROMPT', ...Object.keys(extra)],
     ...(options.signal ? { abort: options.signal } : {}),
-    ...(options.unsafe ? { unsafe: options.unsafe } : {}),
+    // simple-git guards these keys; our constant values above only ever switch them off.
+    unsafe: { allowUnsafeHooksPath: true, allowUnsafeFsMonitor: true, ...options.unsafe },
   });
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !isGuardedKey(k)) env[k] = v;

@@ -61,9 +61,45 @@ describe('the loop when things go wrong', () => {
         "    open('code/src/tinyinventory/units.py', 'a').write('\\ndef convert(*args, **kwargs):\\n    raise RuntimeError(\"broken\")\\n')",
       ].join('\n') + '\n',
     );
+    // Plants git hooks and an fsmonitor command in the code repository, then changes the code:
+    // each writes its name to HOOK_MARKER if the loop's own git runs it after the agent exited.
+    await fs.writeFile(
+      path.join(scripts, 'plant-hooks.py'),
+      [
+        'import os, subprocess',
+        "marker = os.environ['HOOK_MARKER']",
+        "hooks = os.path.abspath(os.path.join('code', '.git', 'hooks'))",
+        'os.makedirs(hooks, exist_ok=True)',
+        "for name in ['pre-commit', 'commit-msg', 'post-commit', 'post-index-change', 'reference-transaction', 'post-checkout', 'pre-auto-gc']:",
+        '    path = os.path.join(hooks, name)',
+        `    open(path, 'w').write('#!/bin/sh\\necho %s $(ps -o args= $PPID) >> "%s"\\n' % (name, marker))`,
+        '    os.chmod(path, 0o755)',
+        "monitor = os.path.join(hooks, '..', 'monitor.sh')",
+        `open(monitor, 'w').write('#!/bin/sh\\necho fsmonitor >> "%s"\\nexit 1\\n' % marker)`,
+        'os.chmod(monitor, 0o755)',
+        "subprocess.run(['git', '-C', 'code', 'config', 'core.fsmonitor', os.path.abspath(monitor)], check=True)",
+        "open('code/README.md', 'a').write('changed by a hostile agent\\n')",
+      ].join('\n') + '\n',
+    );
   });
   after(async () => {
     await world.dispose();
+  });
+
+  test("hooks and an fsmonitor the agent planted in app/code/.git never run on the loop's git", async () => {
+    const task = await world.task();
+    const marker = world.scratch('hook-marker');
+    // This interpreter's pytest-benchmark runs `git describe` in the code folder during pytest: that is
+    // the code under test's own process (for the sandbox to confine), not the loop's git; off here.
+    const pytest = { ...pytestSettings, env: { PYTEST_ADDOPTS: '-p no:benchmark' } };
+    await startRun(loopOptions(task, 'hooks', { architect: scripted('architect.py'), programmer: inline('plant-hooks.py', { env: { HOOK_MARKER: marker } }) }, { iterations: 1, pytest }));
+    // Read before this test runs git itself (plain git would run them).
+    const ran = await fs.readFile(marker, 'utf8').catch(() => '');
+    assert.equal(ran, '', `hooks ran: ${ran.trim().split('\n').join(', ')}`);
+    const [, one] = await lines(task, 'hooks');
+    assert.ok(one.commit, 'the iteration was committed');
+    const code = taskLayout(task.taskDir).codeDir;
+    assert.match(await git(code, 'show', '--stat', one.commit!), /README\.md/, "the agent's change is in the iteration's commit");
   });
 
   test('an agent that hangs is stopped at its timeout, retried, then fails the iteration clearly; no process is left', async () => {
