@@ -25,7 +25,6 @@ import {
   type LastRunRecord,
 } from './report-store';
 
-
 export interface RunCurrentTestsOptions extends PytestSettings {
   taskDir: string;
   record: TaskRecord;

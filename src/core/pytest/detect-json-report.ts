@@ -1,5 +1,7 @@
 // Whether the pytest-json-report plugin is importable by an interpreter. Asked once per
-// runtime and interpreter: the answer only changes when someone installs the plugin.
+// runtime and interpreter: the answer only changes when someone installs the plugin. The probe
+// runs with pytest's clean environment, from a folder the code under test does not control
+// (`python -c` imports from its working folder: a planted module must not pass for the plugin).
 import type { Mount, Runtime } from '../runtime/runtime';
 
 const cache = new WeakMap<Runtime, Map<string, Promise<boolean>>>();
@@ -15,7 +17,7 @@ export function hasJsonReport(runtime: Runtime, python: string, cwd: string, mou
   const known = perRuntime.get(python);
   if (known) return known;
   const probe = runtime
-    .run({ command: python, args: ['-c', 'import pytest_jsonreport'], cwd, timeoutMs: PROBE_TIMEOUT_MS, mounts })
+    .run({ command: python, args: ['-c', 'import pytest_jsonreport'], cwd, cleanEnv: true, timeoutMs: PROBE_TIMEOUT_MS, mounts })
     .then((r) => {
       // A probe that hung or was killed says nothing about the plugin; don't remember it.
       if (r.timedOut || r.cancelled) perRuntime?.delete(python);

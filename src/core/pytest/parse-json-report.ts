@@ -1,5 +1,5 @@
 // pytest-json-report's JSON → TestReport. Each test that did not pass keeps its entry as the
-// reference's detail file holds it (`detail`), numbers and key order as Python writes them.
+// reference's detail file holds it (`source`), numbers and key order as Python writes them.
 import { TEST_PHASES, type PhaseResult, type TestCase, type TestOutcome, type TestReport } from './test-report';
 import { ReportParseError } from './report-error';
 import { arrayElementTexts } from '../util/python-json';

@@ -84,4 +84,3 @@ export function formatCommandLine(cmd: { command: string; args: readonly string[
 function quoteForDisplay(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
-

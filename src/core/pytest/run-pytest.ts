@@ -111,12 +111,15 @@ export async function runPytest(runtime: Runtime, o: RunPytestOptions): Promise<
   const mounts = pytestMounts(o.codeDir, o.reportFile);
   const codeDir = runtime.pathIn(mounts, o.codeDir);
   const started = Date.now();
+  const wanted = o.format ?? 'auto';
   let format: ReportFormat;
   try {
-    format = await resolveFormat(runtime, o, mounts);
+    // `auto` prefers the reference's own plugin, then ours (same format); JUnit only when asked for.
+    // The probe runs in the (just emptied) report folder, never in the code folder.
+    format = wanted !== 'auto' ? wanted : (await hasJsonReport(runtime, o.python, runtime.pathIn(mounts, outDir), mounts)) ? 'json-report' : 'builtin';
   } catch (err) {
     if (!isDockerUnavailable(err)) throw err;
-    return engineGone(err, o, (o.format ?? 'auto') === 'auto' ? 'builtin' : (o.format as ReportFormat), Date.now() - started);
+    return engineGone(err, o, wanted === 'auto' ? 'builtin' : wanted, Date.now() - started);
   }
   const invocation = buildPytestCommand({
     python: o.python,
@@ -216,13 +219,6 @@ function engineGone(err: Error, o: RunPytestOptions, format: ReportFormat, durat
     invocation: inv,
     durationMs,
   };
-}
-
-/** `auto` prefers the reference's own plugin, then ours (same format); JUnit only when asked for. */
-async function resolveFormat(runtime: Runtime, o: RunPytestOptions, mounts: Mount[]): Promise<ReportFormat> {
-  const wanted = o.format ?? 'auto';
-  if (wanted !== 'auto') return wanted;
-  return (await hasJsonReport(runtime, o.python, runtime.pathIn(mounts, o.codeDir), mounts)) ? 'json-report' : 'builtin';
 }
 
 /**

@@ -1,11 +1,8 @@
 // Where a task's commands run, as the user configured it: one parser for the extension's
 // settings (`sweci.runtime`, `sweci.docker.*`) and the command line's options, so both mean
 // the same by the same words.
-import { UserError } from '../util/errors';
-import { cap, readCount, readFlag, readText, settingName, type SettingLabel, type SettingReader } from '../util/setting-reader';
+import { readChoice, readCount, readFlag, readText, settingName, type SettingLabel, type SettingReader } from '../util/setting-reader';
 import { DEFAULT_DOCKER_LIMITS, type DockerLimits } from './docker/docker-runtime';
-
-export type { SettingLabel, SettingReader } from '../util/setting-reader';
 
 export const RUNTIME_CHOICES = ['auto', 'docker', 'local'] as const;
 export type RuntimeChoice = (typeof RUNTIME_CHOICES)[number];
@@ -33,16 +30,11 @@ export const DEFAULT_RUNTIME_SETTINGS: RuntimeSettings = {
   docker: { image: '', socketPath: '', python: 'python', network: false, agentImage: '', ...DEFAULT_DOCKER_LIMITS },
 };
 
-export function parseRuntimeChoice(v: unknown, where = settingName('runtime')): RuntimeChoice {
-  if (typeof v === 'string' && (RUNTIME_CHOICES as readonly string[]).includes(v)) return v as RuntimeChoice;
-  throw new UserError(`${cap(where)} must be one of ${RUNTIME_CHOICES.join(', ')}, not ${JSON.stringify(v)}.`);
-}
-
 export function readRuntimeSettings(read: SettingReader, label: SettingLabel = settingName): RuntimeSettings {
   const d = DEFAULT_RUNTIME_SETTINGS.docker;
-  const choice = read('runtime');
   return {
-    runtime: choice === undefined || choice === null || choice === '' ? DEFAULT_RUNTIME_SETTINGS.runtime : parseRuntimeChoice(choice, label('runtime')),
+    // The first choice, auto, is the default.
+    runtime: readChoice(read, label, 'runtime', RUNTIME_CHOICES),
     docker: {
       image: readText(read, label, 'docker.image', d.image),
       socketPath: readText(read, label, 'docker.socketPath', d.socketPath),

@@ -60,4 +60,4 @@ export function readStringMap(read: SettingReader, label: SettingLabel, key: str
   return out;
 }
 
-export const cap = (t: string): string => t.charAt(0).toUpperCase() + t.slice(1);
+const cap = (t: string): string => t.charAt(0).toUpperCase() + t.slice(1);

@@ -84,3 +84,12 @@ test('json-report asked for where the plugin is not installed: did not run, and 
     assert.ok(run.reason.endsWith(`pytest-json-report is not installed for ${PYTHON}: install it there, or set sweci.pytest.reportFormat to auto (SWE-CI's own plugin writes the same report).`), run.reason);
   }
 });
+
+test("auto's probe for pytest-json-report is not fooled by a module the code under test plants", async () => {
+  // A fake pytest_jsonreport next to the code: importable from the code folder, but no pytest plugin.
+  const root = project({ 'pytest_jsonreport.py': 'FAKE = True\n', 'tests/test_one.py': 'def test_one():\n    pass\n' });
+  const fresh = new LocalRuntime(); // the probe's answer is kept per runtime
+  const run = await runPytest(fresh, { python: PYTHON, codeDir: root, reportFile: path.join(`${root}-out`, 'raw-report') });
+  assert.equal(run.kind, 'ran', run.kind === 'did-not-run' ? run.reason : '');
+  assert.equal(run.format, 'builtin');
+});

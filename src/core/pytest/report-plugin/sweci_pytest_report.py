@@ -147,9 +147,6 @@ class ReportWriter:
 
     def _phase(self, item, when):
         item._sweci_extras[when] = {}
-        if self._omits("log"):
-            yield
-            return
         collector = RecordCollector()
         self.root_logger.addHandler(collector)
         try:
@@ -236,7 +233,8 @@ class ReportWriter:
         crash = getattr(report.longrepr, "reprcrash", None)
         if crash is not None:
             stage["crash"] = _location(crash)
-            if not self._omits("traceback"):
+            # Like pytest-json-report, --tb=no leaves tracebacks out.
+            if self.config.option.tbstyle != "no":
                 try:
                     stage["traceback"] = [_location(e.reprfileloc) for e in report.longrepr.reprtraceback.reprentries]
                 except AttributeError:
@@ -310,7 +308,3 @@ class ReportWriter:
         if self.saved:
             terminalreporter.write_sep("-", "SWE-CI report")
             terminalreporter.write_line(self.saved)
-
-    def _omits(self, field):
-        # Like pytest-json-report, --tb=no leaves tracebacks out; nothing else is ever omitted.
-        return field == "traceback" and self.config.option.tbstyle == "no"
