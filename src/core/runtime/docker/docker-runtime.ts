@@ -86,6 +86,7 @@ async function identity(p: string): Promise<string> {
 }
 
 export class DockerRuntime implements Runtime {
+  readonly isolation = 'container' as const;
   readonly kind = 'docker' as const;
   readonly description: string;
   private readonly docker: Docker;
@@ -330,10 +331,11 @@ export class DockerRuntime implements Runtime {
     let timedOut = false;
     let cancelled = false;
     let killed = false;
+    let killing: Promise<unknown> | undefined;
     let engineGone: unknown;
     const kill = (): void => {
       killed = true;
-      void box.container.kill().catch(() => undefined);
+      killing ??= box.container.kill().catch(() => undefined);
     };
     const onAbort = (): void => {
       cancelled = true;
@@ -405,8 +407,11 @@ export class DockerRuntime implements Runtime {
         `The Docker engine at ${address} stopped the container while it ran ${req.command} (the engine was stopped or restarted); the run is lost. ${ENGINE_HINT}`,
       );
     }
-    // Nothing the command started may outlive it (a daemon writing into later runs).
-    if (!killed) await box.container.kill().catch(() => undefined);
+    // Nothing the command started may outlive it (a daemon writing into later runs): the run
+    // returns only once the container has stopped, not when the kill was merely sent.
+    kill();
+    await killing;
+    await stopped(box.container);
 
     if ((exitCode === 126 || exitCode === 127) && /OCI runtime exec failed|executable file not found/i.test(stdout.text() + stderr.text())) {
       const missing = notFound;
@@ -469,4 +474,14 @@ export class DockerRuntime implements Runtime {
       return false;
     }
   }
+}
+
+/** Resolves when the container no longer runs (or after 5 s, or when the engine cannot say). */
+async function stopped(container: Docker.Container): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    container.wait({ condition: 'not-running' }).catch(() => undefined),
+    new Promise<void>((resolve) => (timer = setTimeout(resolve, 5000))),
+  ]);
+  if (timer) clearTimeout(timer);
 }
