@@ -19,6 +19,11 @@ export interface LockInfo {
   detail?: string;
   /** Tells this holder from a later one with the same pid. */
   token: string;
+  /**
+   * The holder's start time in clock ticks since boot (Linux /proc/<pid>/stat): a process that
+   * got the dead holder's pid later has another, so it is not taken for the holder.
+   */
+  pidStart?: string;
 }
 
 export interface HeldLock {
@@ -39,6 +44,16 @@ export async function readLock(file: string): Promise<LockInfo | undefined> {
   try {
     const info = JSON.parse(await fs.readFile(file, 'utf8')) as LockInfo;
     return typeof info?.pid === 'number' && typeof info.token === 'string' ? info : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Field 22 of /proc/<pid>/stat (after the command name, which may hold spaces and parentheses). */
+function processStart(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
   } catch {
     return undefined;
   }
@@ -66,7 +81,10 @@ function isAlive(pid: number): boolean {
 export function isStale(info: LockInfo): boolean {
   if (info.hostname !== os.hostname()) return false;
   if (info.pid === process.pid) return !heldHere.has(info.token);
-  return !isAlive(info.pid);
+  if (!isAlive(info.pid)) return true;
+  // Alive, but another process than the one that wrote the lock (its pid was reused).
+  const start = info.pidStart !== undefined ? processStart(info.pid) : undefined;
+  return start !== undefined && start !== info.pidStart;
 }
 
 /** A lock file that cannot be read is a write that failed half-way; after a grace period it is stale. */
@@ -120,6 +138,8 @@ export async function acquireLock(file: string, purpose: string, detail?: string
     ...(detail ? { detail } : {}),
     token: randomBytes(8).toString('hex'),
   };
+  const pidStart = processStart(process.pid);
+  if (pidStart !== undefined) info.pidStart = pidStart;
   await fs.mkdir(path.dirname(file), { recursive: true });
   const content = JSON.stringify(info, null, 2) + '\n';
   for (let attempt = 0; attempt < 5; attempt++) {

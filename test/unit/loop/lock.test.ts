@@ -126,6 +126,26 @@ describe('task lock', () => {
     await (await acquireLock(file, 'the loop')).release();
   });
 
+  test("a live process that only reuses a dead holder's pid does not hold the lock (its start time differs)", async (t) => {
+    if (process.platform !== 'linux') return t.skip('start times come from /proc');
+    const dir = await taskDir();
+    const file = taskLockFile(dir);
+    const child = await holder(file);
+    try {
+      const real = (await readLock(file))!;
+      assert.match(real.pidStart ?? '', /^\d+$/, 'the holder recorded its start time');
+      // The same live pid with the recorded start time: refused.
+      await assert.rejects(acquireLock(file, 'pytest'), UserError);
+      // The same live pid, but the lock was written by an earlier process with that pid.
+      await fs.writeFile(file, JSON.stringify({ ...real, pidStart: String(Number(real.pidStart) - 1), token: 'earlier' }));
+      const lock = await acquireLock(file, 'pytest');
+      assert.equal((await readLock(file))?.pid, process.pid, 'taken over');
+      await lock.release();
+    } finally {
+      await kill(child);
+    }
+  });
+
   test('a lock from another host is never taken over', async () => {
     const dir = await taskDir();
     const file = taskLockFile(dir);
