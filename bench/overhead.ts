@@ -29,6 +29,7 @@ const REQUIREMENT =
 /** Returns at once after a tiny file change, like an agent that is infinitely fast. */
 class InstantAgent implements AgentDriver {
   readonly label = 'instant';
+  readonly isolation = 'none' as const;
   private n = 0;
   async run(req: AgentRunRequest): Promise<AgentRunResult> {
     const started = performance.now();

@@ -59,7 +59,7 @@ async function main(): Promise<void> {
     }
   }
 
-  writeDemoAgentSettings(taskDir, path.join(demoDir, 'oracle'));
+  writeDemoAgentSettings(taskDir, path.join(demoDir, 'oracle'), path.join(demoDir, 'scripted-answers.git'));
 
   const desktop = !values['code-server'] && hasDesktopCode();
   if (desktop) {
@@ -80,8 +80,10 @@ async function main(): Promise<void> {
  * of the test suite play both roles. They are not real agents — the Programmer replays the
  * developers' next commit from the oracle — so the loop can be watched end to end. Pick a
  * real agent in the settings (sweci.architect.agent / sweci.programmer.agent) to replace them.
+ * Agents run sandboxed and cannot read the oracle, so the stand-in gets its own copy of the
+ * upstream history (`answersDir`), outside the oracle: a test device, never given to a real agent.
  */
-function writeDemoAgentSettings(taskDir: string, oracleDir: string): void {
+function writeDemoAgentSettings(taskDir: string, oracleDir: string, answersDir: string): void {
   const file = path.join(taskDir, '.vscode', 'settings.json');
   if (fs.existsSync(file)) return; // the user's own choices win
   const agents = path.join(root, 'test', 'fixtures', 'agents');
@@ -91,13 +93,14 @@ function writeDemoAgentSettings(taskDir: string, oracleDir: string): void {
   const after = git('rev-list', '--first-parent', '--reverse', 'refs/sweci/base..refs/sweci/target');
   if (base.status !== 0 || after.status !== 0) return;
   const commits = [base.stdout.trim(), ...after.stdout.trim().split('\n').filter(Boolean)];
+  if (!fs.existsSync(answersDir) && spawnSync('git', ['clone', '--bare', '--quiet', upstream, answersDir]).status !== 0) return;
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const settings = {
     'sweci.architect.agent': 'custom',
     'sweci.architect.customCommand': `python3 ${JSON.stringify(path.join(agents, 'architect.py'))}`,
     'sweci.programmer.agent': 'custom',
     'sweci.programmer.customCommand': `python3 ${JSON.stringify(path.join(agents, 'programmer.py'))}`,
-    'sweci.programmer.env': { SWECI_SCRIPTED_UPSTREAM: upstream, SWECI_SCRIPTED_COMMITS: commits.join(',') },
+    'sweci.programmer.env': { SWECI_SCRIPTED_UPSTREAM: answersDir, SWECI_SCRIPTED_COMMITS: commits.join(',') },
   };
   fs.writeFileSync(file, `// Demo only: scripted stand-in agents (see README, "The demo's agents").\n${JSON.stringify(settings, null, 2)}\n`);
   console.log(`Demo agents: scripted stand-ins configured in ${file}`);

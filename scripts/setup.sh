@@ -30,6 +30,7 @@ CS_MARKER="$CS_PREFIX/.sweci-installed"
 
 # Debian packages always needed, as "command-or-path:package". Add a line to add one.
 APT_NEEDS=(
+  "/usr/bin/bwrap:bubblewrap"
   "/usr/bin/chromium:chromium"
   "/usr/include/krb5.h:libkrb5-dev"
   "git:git"

@@ -105,11 +105,13 @@ export class LineChart {
         tension: 0,
         pointStyle: (ctx: ScriptableContext<'line'>) => {
           const xy = ctx.raw as XY | undefined;
-          return xy?.p.crashed ? 'crossRot' : xy && xy.p.regressions > 0 ? 'triangle' : 'circle';
+          if (xy?.p.crashed) return 'crossRot';
+          if (xy && xy.p.regressions > 0) return 'triangle';
+          return xy?.p.harnessTampering?.length ? 'rectRot' : 'circle';
         },
         pointRadius: (ctx: ScriptableContext<'line'>) => {
           const xy = ctx.raw as XY | undefined;
-          return xy && (xy.p.crashed || xy.p.regressions > 0) ? 6 : 3;
+          return xy && (xy.p.crashed || xy.p.regressions > 0 || xy.p.harnessTampering?.length) ? 6 : 3;
         },
         pointRotation: (ctx: ScriptableContext<'line'>) => ((ctx.raw as XY | undefined)?.p.regressions ? 180 : 0),
         pointBorderWidth: (ctx: ScriptableContext<'line'>) => ((ctx.raw as XY | undefined)?.p.crashed ? 2.5 : 1),
@@ -193,6 +195,7 @@ export function pointDetails(p: ChartPoint): string[] {
     `tokens ${formatTokens(p.tokensIn)} in · ${formatTokens(p.tokensOut)} out`,
     `time ${formatDuration(p.timeSec)}`,
   ];
+  if (p.harnessTampering?.length) lines.push(`harness changed: ${p.harnessTampering.join(', ')}`);
   if (p.note) lines.push(p.note);
   if (p.commit) lines.push(p.commit.slice(0, 10));
   return lines;

@@ -40,7 +40,7 @@ const chartBox = el('div', { class: 'chart-box' });
 const chartCanvas = el('canvas', { id: 'chart', 'aria-label': 'a(c) per iteration and run', role: 'img' });
 chartBox.append(chartCanvas);
 // Clicking a point opens the iteration in VS Code; an exported report has nothing to open.
-const legendNote = el('p', { class: 'note' }, `▼ tests regressed · ✕ pytest did not run (drawn at the last measured value) · dashed: human history.${bridge.standalone ? '' : ' Click a point to open that iteration.'}`);
+const legendNote = el('p', { class: 'note' }, `▼ tests regressed · ✕ pytest did not run (drawn at the last measured value) · ◆ the code changes how pytest runs (harness tampering) · dashed: human history.${bridge.standalone ? '' : ' Click a point to open that iteration.'}`);
 const table = el('table', { id: 'runs' });
 const heatHeader = el('div', { class: 'heat-header' });
 const heatSelect = el('select', { id: 'heatmap-run', 'aria-label': 'Run of the heatmap' });

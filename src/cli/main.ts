@@ -30,6 +30,7 @@ options: --python <exe> (python3)  --timeout <seconds> (3600)  --format auto|jso
          --env NAME=VALUE (added to pytest's clean environment; may be repeated)
          --oracle <dir> (where the oracle is kept; default ~/.cache/swe-ci/oracles/<task id>)
          --runtime auto|docker|local (checkout: auto; test: what the task was checked out with)
+         --sandbox auto|bubblewrap|off (local runs confined with bubblewrap; auto: when it works here)
          --image <tag> (an image the engine has, instead of the task's image.tar.gz)
          --docker-python <exe> (python)  --memory-mb <MiB> (8192)  --cpus <n> (0: no limit)
          --socket <path> (the Docker engine; default DOCKER_HOST, else /var/run/docker.sock)`;
@@ -65,6 +66,7 @@ function parseCommandLine(argv: string[]) {
       format: { type: 'string' },
       env: { type: 'string', multiple: true },
       runtime: { type: 'string' },
+      sandbox: { type: 'string' },
       image: { type: 'string' },
       'docker-python': { type: 'string' },
       'memory-mb': { type: 'string' },
@@ -216,6 +218,7 @@ function pytestSettingsFrom(values: ReturnType<typeof parseCommandLine>['values'
 function runtimeSettingsFrom(values: ReturnType<typeof parseCommandLine>['values'], defaultRuntime: string): RuntimeSettings {
   const options: Record<string, [string, string | undefined]> = {
     runtime: ['--runtime', values.runtime ?? defaultRuntime],
+    sandbox: ['--sandbox', values.sandbox],
     'docker.image': ['--image', values.image],
     'docker.python': ['--docker-python', values['docker-python']],
     'docker.memoryMb': ['--memory-mb', values['memory-mb']],

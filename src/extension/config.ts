@@ -1,6 +1,7 @@
 // Typed access to the extension's settings.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { readIntegritySettings, type IntegritySettings } from '../core/chart-data/integrity-settings';
 import { readPytestSettings, type PytestSettings } from '../core/pytest/pytest-settings';
 import { readRuntimeSettings, type RuntimeSettings } from '../core/runtime/runtime-settings';
 
@@ -19,4 +20,10 @@ export function oracleRoot(context: vscode.ExtensionContext): string {
 export function runtimeSettings(scope?: vscode.Uri): RuntimeSettings {
   const cfg = vscode.workspace.getConfiguration('sweci', scope);
   return readRuntimeSettings((key) => cfg.get(key));
+}
+
+/** sweci.integrity.*, through the core's parser. */
+export function integritySettings(scope?: vscode.Uri): IntegritySettings {
+  const cfg = vscode.workspace.getConfiguration('sweci', scope);
+  return readIntegritySettings((key) => cfg.get(key));
 }

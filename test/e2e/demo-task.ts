@@ -1,6 +1,7 @@
 // A checked-out demo task for e2e scenarios, prepared once per run with the core engine
 // (the integration tests cover checking out through the command).
 import { imageArchiveOf } from '../../src/core/task/task-spec';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -8,6 +9,7 @@ import { checkOutTask } from '../../src/core/checkout/check-out-task';
 import { DEFAULT_RUNTIME_SETTINGS } from '../../src/core/runtime/runtime-settings';
 import { openTaskEnvironment } from '../../src/core/runtime/task-environment';
 import { readDatasetTasks } from '../../src/core/task/dataset';
+import { oracleLayout } from '../../src/core/workspace/layout';
 import { buildDemoDataset } from '../../scripts/demo-dataset';
 import { demoImageArchive } from '../../scripts/demo-image';
 
@@ -19,6 +21,8 @@ export interface PreparedTask {
   expectedGap: number;
   passedNow: number;
   passedByTarget: number;
+  /** Environment for the scripted programmer: its own copy of the upstream, outside the (hidden) oracle. */
+  programmerEnv: Record<string, string>;
 }
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-e2e-'));
@@ -58,5 +62,16 @@ export async function prepareDemoTask(name: string, opts: { docker?: boolean } =
   if (result.current?.gap !== demo.expectedGap) {
     throw new Error(`the demo task's gap is ${result.current?.gap}, expected ${demo.expectedGap}`);
   }
-  return { taskDir, oracleDir: path.join(scratch, `${name}.oracle`), commits: demo.commits, expectedGap: demo.expectedGap, passedNow: demo.targetPassed - demo.expectedGap, passedByTarget: demo.targetPassed };
+  const oracleDir = path.join(scratch, `${name}.oracle`);
+  const answers = path.join(scratch, `${name}.scripted-answers.git`);
+  execFileSync('git', ['clone', '--bare', '--quiet', oracleLayout(oracleDir).upstreamDir, answers]);
+  return {
+    taskDir,
+    oracleDir,
+    commits: demo.commits,
+    expectedGap: demo.expectedGap,
+    passedNow: demo.targetPassed - demo.expectedGap,
+    passedByTarget: demo.targetPassed,
+    programmerEnv: { SWECI_SCRIPTED_UPSTREAM: answers, SWECI_SCRIPTED_COMMITS: demo.commits.join(',') },
+  };
 }

@@ -13,7 +13,7 @@ import { HUMAN_HISTORY_RUN } from '../../src/core/loop/run-name';
 import { runLayout } from '../../src/core/loop/run-store';
 import { oracleLayout, taskLayout } from '../../src/core/workspace/layout';
 import { DEMO_IMAGE, demoImageArchive, dockerForTests, ourContainers } from '../unit/helpers/docker';
-import { agentsDir, api, until } from './helpers';
+import { agentsDir, api, scriptedAnswers, until } from './helpers';
 
 const cfg = () => vscode.workspace.getConfiguration('sweci');
 const global = vscode.ConfigurationTarget.Global;
@@ -67,7 +67,7 @@ suite('A task in its own Docker environment', function () {
 
   test('Run Iteration with scripted agents records an iteration whose pytest ran in the container', async () => {
     const sweci = await api();
-    const upstream = oracleLayout(sweci.taskState()!.record.oracleDir).upstreamDir;
+    const upstream = scriptedAnswers(oracleLayout(sweci.taskState()!.record.oracleDir).upstreamDir);
     await cfg().update('architect.agent', 'custom', global);
     await cfg().update('architect.customCommand', `python3 ${path.join(agentsDir, 'architect.py')}`, global);
     await cfg().update('programmer.agent', 'custom', global);

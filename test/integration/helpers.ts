@@ -1,5 +1,8 @@
 // Shared by the integration suites: the extension's API, polling, and the scripted agents.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SweciApi } from '../../src/extension/test-api';
@@ -22,4 +25,14 @@ export async function until<T>(what: string, probe: () => T | undefined, timeout
     if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * The scripted programmer's own copy of the upstream (its "knowledge" of the answers): agents
+ * run sandboxed and cannot read the oracle, where the upstream lives.
+ */
+export function scriptedAnswers(oracleUpstream: string): string {
+  const dest = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-it-answers-')), 'upstream.git');
+  execFileSync('git', ['clone', '--bare', '--quiet', oracleUpstream, dest]);
+  return dest;
 }

@@ -10,7 +10,7 @@ import { buildDemoDataset } from '../../scripts/demo-dataset';
 import { readIterationRecords } from '../../src/core/loop/iteration-record';
 import { readRunSummary, runLayout } from '../../src/core/loop/run-store';
 import { oracleLayout, taskLayout } from '../../src/core/workspace/layout';
-import { agentsDir, api, until } from './helpers';
+import { agentsDir, api, scriptedAnswers, until } from './helpers';
 
 const cfg = () => vscode.workspace.getConfiguration('sweci');
 const global = vscode.ConfigurationTarget.Global;
@@ -43,7 +43,7 @@ suite('The CI loop through the commands', function () {
     await cfg().update('programmer.customCommand', `python3 ${path.join(agentsDir, 'programmer.py')}`, global);
     await cfg().update(
       'programmer.env',
-      { SWECI_SCRIPTED_UPSTREAM: oracleLayout(result.record.oracleDir).upstreamDir, SWECI_SCRIPTED_COMMITS: demo.commits.join(',') },
+      { SWECI_SCRIPTED_UPSTREAM: scriptedAnswers(oracleLayout(result.record.oracleDir).upstreamDir), SWECI_SCRIPTED_COMMITS: demo.commits.join(',') },
       global,
     );
     run = 'scripted-it';

@@ -1,5 +1,6 @@
 // One interface for every way a role gets played: a CLI agent preset, a custom command,
 // or a human. The loop only ever talks to this.
+import type { Confinement, Isolation } from '../runtime/runtime';
 
 export type AgentRole = 'architect' | 'programmer';
 
@@ -68,6 +69,8 @@ export interface AgentRunRequest {
   onOutput?: (chunk: string, stream: 'stdout' | 'stderr') => void;
   /** The full stdout+stderr of this attempt is written here. */
   logFile: string;
+  /** What a sandboxed agent must not see (see runtime/task-confinement.ts). */
+  confine?: Confinement;
 }
 
 export interface AgentRunResult {
@@ -83,5 +86,7 @@ export interface AgentRunResult {
 
 export interface AgentDriver {
   readonly label: string;
+  /** How the agent is kept from the task's records and oracle (recorded on every iteration). */
+  readonly isolation: Isolation;
   run(req: AgentRunRequest): Promise<AgentRunResult>;
 }

@@ -40,6 +40,10 @@ export function runtimeForAgent(settings: CliAgentSettings, runtimes: AgentRunti
 export class CliAgentDriver implements AgentDriver {
   readonly label: string;
 
+  get isolation(): Runtime['isolation'] {
+    return this.runtime.isolation;
+  }
+
   constructor(
     private readonly settings: CliAgentSettings,
     private readonly runtime: Runtime,
@@ -56,14 +60,12 @@ export class CliAgentDriver implements AgentDriver {
   }
 
   async run(req: AgentRunRequest): Promise<AgentRunResult> {
-    // In a container the agent sees app/ at /app and its prompt file read-only beside it.
-    const mounts: Mount[] =
-      this.runtime.kind === 'docker'
-        ? [
-            { source: path.resolve(req.cwd), target: CONTAINER_APP_DIR },
-            { source: path.resolve(req.promptFile), target: `${CONTAINER_PROMPT_DIR}/${path.basename(req.promptFile)}`, readOnly: true },
-          ]
-        : [];
+    // The agent sees app/ (at /app in a container) and its prompt file read-only beside it; a
+    // sandbox shows them at their own paths and hides the rest of the task (req.confine).
+    const mounts: Mount[] = [
+      { source: path.resolve(req.cwd), target: CONTAINER_APP_DIR },
+      { source: path.resolve(req.promptFile), target: `${CONTAINER_PROMPT_DIR}/${path.basename(req.promptFile)}`, readOnly: true },
+    ];
     const cwd = this.runtime.pathIn(mounts, req.cwd);
     const promptFile = this.runtime.pathIn(mounts, req.promptFile);
     const cmd = this.buildCommand({
@@ -114,6 +116,7 @@ export class CliAgentDriver implements AgentDriver {
           args: cmd.args,
           cwd,
           mounts,
+          ...(req.confine ? { confine: req.confine } : {}),
           env: req.env,
           stdin: cmd.stdin,
           timeoutMs: req.timeoutMs,

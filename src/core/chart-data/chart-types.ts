@@ -34,6 +34,8 @@ export interface ChartPoint {
   crashed: boolean;
   /** Why pytest did not run. */
   pytestError?: string;
+  /** Files of this iteration's code that change how pytest collects or reports tests (see harness-tampering.ts). */
+  harnessTampering?: readonly string[];
   /** Architect + programmer tokens of this iteration (0 when unknown; the base has none). */
   tokensIn: number;
   tokensOut: number;

@@ -8,6 +8,7 @@ import { ARCHIVE, DEFAULT_MAX_ITERATIONS, iterDir, listRuns, readRunInfo, readRu
 import { normalizedChange, type Baseline } from '../metrics/normalized-change';
 import { averageRow, referencePassed, summarize } from '../metrics/reference-summary';
 import { runMetrics } from '../metrics/run-metrics';
+import { scoredLine } from '../metrics/scored-line';
 import { buildTransitionMatrix, encodeCells, regressedTests, type ReportTests } from '../metrics/transitions';
 import { passedIds } from '../pytest/test-report';
 import { UserError, errorMessage } from '../util/errors';
@@ -22,6 +23,8 @@ export interface ChartDataOptions {
   gamma?: number;
   /** N instead of the one derived from the runs. */
   maxIterations?: number;
+  /** Score iterations flagged for harness tampering as not run (sweci.integrity.excludeHarnessTampering). */
+  excludeHarnessTampering?: boolean;
 }
 
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
@@ -40,7 +43,8 @@ export async function loadChartData(taskDir: string, opts: ChartDataOptions = {}
   }
   for (const summary of summaries) {
     try {
-      const records = await readIterationRecords(runLayout(taskDir, summary.info.name).iterationsFile);
+      const exclude = opts.excludeHarnessTampering ?? false;
+      const records = (await readIterationRecords(runLayout(taskDir, summary.info.name).iterationsFile)).map((r) => scoredLine(r, exclude));
       loaded.push({ info: summary.info, records, pending: summary.pending !== undefined });
     } catch (err) {
       // One corrupt iteration.jsonl must not hide the other runs.
@@ -106,6 +110,7 @@ export function chartPoint(r: IterationRecord, baseline: Baseline | undefined): 
     finishedAt: r.finished_at,
   };
   if (crashed && r.pytest_error) point.pytestError = r.pytest_error;
+  if (r.harness_tampering?.length) point.harnessTampering = r.harness_tampering;
   if (r.note) point.note = r.note;
   return point;
 }

@@ -14,6 +14,7 @@ import type { Runtime } from '../runtime/runtime';
 import { AbortError } from '../util/errors';
 import { writeFileAtomic } from '../util/fs-atomic';
 import { oracleLayout, taskLayout, type TaskRecord } from '../workspace/layout';
+import { pytestConfinement } from '../runtime/task-confinement';
 import { restoreTargetTests } from '../workspace/materialize';
 import {
   currentOutputFile,
@@ -54,6 +55,11 @@ export interface PytestStepOptions extends RunCurrentTestsOptions {
   target?: TestReport;
   /** Called after tests/ is restored and before pytest starts. */
   onTestsRestored?: () => Promise<void>;
+  /**
+   * The folder pytest runs on, instead of app/code: the loop's clean checkout of the iteration's
+   * commit. Its tests/ are put back as well.
+   */
+  codeDir?: string;
 }
 
 export interface PytestStepResult extends RunCurrentTestsResult {
@@ -79,18 +85,20 @@ export async function loadTargetReport(record: TaskRecord): Promise<TestReport> 
 export async function runPytestStep(opts: PytestStepOptions): Promise<PytestStepResult> {
   const layout = taskLayout(opts.taskDir);
   const target = opts.target ?? (await loadTargetReport(opts.record));
-  const restoredTests = await restoreTargetTests(opts.record, opts.taskDir);
+  const codeDir = opts.codeDir ?? layout.codeDir;
+  const restoredTests = await restoreTargetTests(opts.record, opts.taskDir, codeDir);
   await opts.onTestsRestored?.();
   await fs.mkdir(layout.reportsDir, { recursive: true });
 
   const started = Date.now();
   const outcome = await runPytest(opts.runtime, {
     python: opts.python,
-    codeDir: layout.codeDir,
+    codeDir,
     reportFile: currentRawReportFile(layout),
     timeoutMs: opts.timeoutMs,
     format: opts.format,
     env: opts.env,
+    confine: pytestConfinement(opts.taskDir, opts.record),
     signal: opts.signal,
     onOutput: opts.onOutput && ((chunk) => opts.onOutput!(chunk)),
   });

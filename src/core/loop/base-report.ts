@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import type { LastRunRecord } from '../checkout/report-store';
 import type { TestReport } from '../pytest/test-report';
 import { writeFileAtomic } from '../util/fs-atomic';
-import { gitAt } from '../util/git';
+import { ensureHistory, historyGit } from '../workspace/history-store';
 import { taskLayout, type TaskRecord } from '../workspace/layout';
 
 export interface BaseRun {
@@ -51,7 +51,8 @@ export async function saveBaseRun(taskDir: string, base: BaseRun, output: string
  */
 export async function codeIsAtBase(taskDir: string, record: TaskRecord): Promise<boolean> {
   try {
-    const git = gitAt(taskLayout(taskDir).codeDir);
+    await ensureHistory(taskDir);
+    const git = historyGit(taskDir);
     const head = (await git.raw(['rev-parse', 'HEAD'])).trim();
     if (head !== record.baseCommit) return false;
     return (await git.raw(['status', '--porcelain', '--untracked-files=all'])).trim() === '';

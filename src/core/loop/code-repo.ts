@@ -1,20 +1,18 @@
-// The git side of the loop in app/code: one branch per run (sweci/<run>), one commit per
-// iteration, diffs between iterations, and putting the tree back after an agent's failed try.
+// The git side of the loop: one branch per run (sweci/<run>), one commit per iteration, diffs
+// between iterations, and putting the tree back after an agent's failed try. Everything goes
+// through the task's history store (history-store.ts) with app/code as its work tree; the
+// working repository app/code/.git is made again from it before anyone uses it (syncWorkingRepo).
+import * as path from 'node:path';
 import type { SimpleGit } from 'simple-git';
-import { gitAt } from '../util/git';
-import { SWECI_AUTHOR_EMAIL, SWECI_AUTHOR_NAME } from '../workspace/fresh-repo';
+import { treeSignature } from '../util/tree-signature';
+import { ensureHistory, historyGit } from '../workspace/history-store';
+import { taskLayout } from '../workspace/layout';
+import { rebuildWorkingRepo } from '../workspace/working-repo';
 
 /**
  * QUIET_COST: simple-git waits an extra 50 ms after a git process that printed nothing (in case
  * output is late). The per-iteration commands are therefore run in forms that always print.
  */
-const IDENTITY = {
-  GIT_AUTHOR_NAME: SWECI_AUTHOR_NAME,
-  GIT_AUTHOR_EMAIL: SWECI_AUTHOR_EMAIL,
-  GIT_COMMITTER_NAME: SWECI_AUTHOR_NAME,
-  GIT_COMMITTER_EMAIL: SWECI_AUTHOR_EMAIL,
-};
-
 export interface HeadInfo {
   sha: string;
   /** e.g. refs/heads/sweci/run-1; undefined when HEAD is detached. */
@@ -23,12 +21,34 @@ export interface HeadInfo {
 
 export class CodeRepo {
   private readonly git: SimpleGit;
+  readonly codeDir: string;
+  /** app/code/.git's fingerprint right after we built it, while it matches the store's HEAD. */
+  private built?: string;
 
-  constructor(
-    readonly codeDir: string,
-    signal?: AbortSignal,
+  private constructor(
+    readonly taskDir: string,
+    private readonly signal?: AbortSignal,
   ) {
-    this.git = gitAt(codeDir, { signal, env: IDENTITY });
+    this.codeDir = taskLayout(taskDir).codeDir;
+    this.git = historyGit(taskDir, { signal });
+  }
+
+  /** The task's code history (a task checked out before the store existed gets one now). */
+  static async open(taskDir: string, signal?: AbortSignal): Promise<CodeRepo> {
+    await ensureHistory(taskDir, signal);
+    return new CodeRepo(taskDir, signal);
+  }
+
+  /**
+   * app/code/.git as the store says: the current branch at its commit, nothing an agent planted.
+   * Made again unless it is untouched since we made it and HEAD has not moved since.
+   */
+  async syncWorkingRepo(): Promise<void> {
+    const dotGit = path.join(this.codeDir, '.git');
+    if (this.built !== undefined && this.built === (await treeSignature(dotGit))) return;
+    this.built = undefined;
+    await rebuildWorkingRepo(this.taskDir, this.signal);
+    this.built = await treeSignature(dotGit);
   }
 
   async head(): Promise<HeadInfo> {
@@ -63,25 +83,29 @@ export class CodeRepo {
   /** Switches to `branch`; the caller made sure nothing uncommitted is in the way. */
   async checkout(branch: string): Promise<void> {
     await this.git.raw(['checkout', '--quiet', branch, '--']);
+    this.built = undefined;
   }
 
   /**
-   * Points HEAD at `branch` = `commit` again without touching the working tree: an agent that
-   * committed or switched branches leaves its files, but the run's history stays ours.
+   * Points HEAD at `branch` = `commit` again without touching the working tree (a step that was
+   * interrupted keeps its files).
    */
   async reattach(branch: string, commit: string): Promise<void> {
     await this.git.raw(['update-ref', `refs/heads/${branch}`, commit]);
     await this.git.raw(['symbolic-ref', 'HEAD', `refs/heads/${branch}`]);
     await this.git.raw(['reset', '--quiet', '--mixed', commit]);
+    this.built = undefined;
   }
 
   /**
    * `branch` = `commit`, checked out, with the working tree exactly that commit: tracked files
-   * reset, untracked ones removed (ignored ones, like caches, stay). Whatever branch HEAD was on.
+   * reset, untracked ones removed (ignored ones, like caches, stay; app/code/.git is left to
+   * syncWorkingRepo). Whatever branch HEAD was on.
    */
   async resetTo(branch: string, commit: string): Promise<void> {
     await this.git.raw(['checkout', '--quiet', '--force', '-B', branch, commit, '--']);
     await this.git.raw(['clean', '-d', '--force', '--quiet']);
+    this.built = undefined;
   }
 
   /**
@@ -93,6 +117,7 @@ export class CodeRepo {
     // --verbose / no --quiet: git prints, so simple-git does not wait (see QUIET_COST).
     if (changed.length > 0) await this.git.raw(['add', '--all', '--verbose', '--', '.']);
     await this.git.raw(['commit', '--no-verify', '--allow-empty', '-m', message]);
+    this.built = undefined;
     return { sha: (await this.git.raw(['rev-parse', 'HEAD'])).trim(), changed };
   }
 
@@ -108,7 +133,23 @@ export class CodeRepo {
     }
   }
 
+  /** Paths that differ between two commits (added, changed or deleted), sorted. */
+  async changedBetween(from: string, to: string): Promise<string[]> {
+    // Silent only when nothing changed (then simple-git's 50 ms wait is paid; see QUIET_COST).
+    const out = await this.git.raw(['diff', '--name-only', '-z', '--no-renames', from, to, '--']);
+    return out.split('\0').filter(Boolean).sort();
+  }
+
+  /** A file's text at `commit`; '' when the commit has no such file. */
+  async fileAt(commit: string, rel: string): Promise<string> {
+    try {
+      return await this.git.raw(['cat-file', 'blob', `${commit}:${rel}`]);
+    } catch {
+      return '';
+    }
+  }
+
   async diff(from: string, to: string): Promise<string> {
-    return this.git.raw(['diff', '--no-color', '--no-ext-diff', '--binary', from, to, '--']);
+    return this.git.raw(['diff', '--no-color', '--no-ext-diff', '--no-textconv', '--binary', from, to, '--']);
   }
 }

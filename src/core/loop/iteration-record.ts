@@ -53,12 +53,23 @@ export interface IterationRecord {
   tampered: string[];
   /** Paths outside app/code (relative to the task folder) an agent changed. */
   outside_changes: string[];
+  /**
+   * Files of this iteration's code, outside tests/, that change how pytest collects or reports
+   * tests compared with the base (conftest.py, pytest's config sections, sitecustomize, .pth).
+   * Scored like any code unless sweci.integrity.excludeHarnessTampering is on.
+   */
+  harness_tampering?: string[];
   /** Why pytest did not run, when gap is −1. */
   pytest_error?: string;
   /** Seconds the pytest run took. */
   pytest_time?: number;
   /** A short note for views, e.g. an upstream commit's subject in a human-history replay. */
   note?: string;
+  /**
+   * How the agents and pytest of this iteration were kept from the oracle and the records: the
+   * weakest of them ('none': not isolated, so the score rests on the agents' good faith).
+   */
+  isolation?: 'container' | 'sandbox' | 'none';
 }
 
 /** Parses iteration.jsonl text. A final line without its newline is a crash's leftover: ignored. */

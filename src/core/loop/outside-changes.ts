@@ -21,7 +21,17 @@ export interface SnapshotScope {
 
 export async function snapshotOutside(scope: SnapshotScope): Promise<Snapshot> {
   const layout = taskLayout(scope.taskDir);
-  const skip = new Set<string>(['app/code', '.sweci/lock', `.sweci/runs/${scope.run}`, `.sweci/runs/${HUMAN_HISTORY_RUN}`]);
+  // The harness itself writes the history store, the scoring checkout and the working repository's
+  // staging folder during a step (a failed try is reset); a sandboxed agent cannot reach .sweci.
+  const skip = new Set<string>([
+    'app/code',
+    '.sweci/lock',
+    `.sweci/runs/${scope.run}`,
+    `.sweci/runs/${HUMAN_HISTORY_RUN}`,
+    '.sweci/history.git',
+    '.sweci/scoring',
+    '.sweci/working-git.tmp',
+  ]);
   if (scope.allowRequirement) skip.add('app/requirement.xml');
   const snap: Snapshot = new Map();
   const walk = async (abs: string, rel: string): Promise<void> => {

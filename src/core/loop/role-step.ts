@@ -8,7 +8,8 @@ import { readRequirementFile } from '../requirement/read-requirement';
 import { AbortError, UserError, throwIfAborted } from '../util/errors';
 import { writeFileAtomic } from '../util/fs-atomic';
 import { isTestArtifact } from '../workspace/restore-tests';
-import { taskLayout } from '../workspace/layout';
+import { agentConfinement } from '../runtime/task-confinement';
+import { taskLayout, type TaskRecord } from '../workspace/layout';
 import type { CodeRepo } from './code-repo';
 import type { RoleStepRecord } from './iteration-record';
 import type { StepDone } from './journal';
@@ -33,10 +34,11 @@ export interface RoleStepContext {
   pendingDir: string;
   repo: CodeRepo;
   branch: string;
-  /** The commit the iteration started from: HEAD must stay here; failed tries reset to it. */
+  /** The commit the iteration started from: failed tries reset to it. */
   startCommit: string;
   /** The step ran before and was interrupted: whatever it left in app/code is not trusted. */
   restarted: boolean;
+  record: TaskRecord;
 }
 
 const seconds = (ms: number): number => Math.round(ms) / 1000;
@@ -87,7 +89,9 @@ async function runAgent(ctx: RoleStepContext): Promise<StepDone> {
     throwIfAborted(ctx.signal);
     tries = attempt;
     // Like the reference's fresh container per try: a failed try's edits do not carry over.
+    // Each try also gets a fresh app/code/.git: nothing planted by an earlier step or try stays.
     if (attempt > 1 || ctx.restarted) await ctx.repo.resetTo(ctx.branch, ctx.startCommit);
+    await ctx.repo.syncWorkingRepo();
     if (ctx.role === 'architect') await fs.rm(layout.requirementFile, { force: true });
     const logFile = path.join(ctx.pendingDir, ARCHIVE.agentLog(ctx.role, attempt));
     ctx.emit({ type: 'step-started', run: ctx.run, iteration: ctx.iteration, step: ctx.role, attempt, kind: 'agent', agent: driver.label, logFile });
@@ -101,6 +105,7 @@ async function runAgent(ctx: RoleStepContext): Promise<StepDone> {
       timeoutMs: timeoutSec * 1000,
       signal: ctx.signal,
       logFile,
+      confine: agentConfinement(ctx.taskDir, ctx.record),
       onOutput: (chunk, stream) =>
         ctx.emit({ type: 'agent-output', run: ctx.run, iteration: ctx.iteration, role: ctx.role, attempt, chunk, stream }),
     });
@@ -108,7 +113,6 @@ async function runAgent(ctx: RoleStepContext): Promise<StepDone> {
     totalMs += durationMs;
     if (result.usage) usage.push(result.usage);
     if (result.cancelled || ctx.signal.aborted) throw new AbortError();
-    if (await keepHistory(ctx)) outside.add('app/code/.git');
     let problem = why(result, timeoutSec);
     if (!problem && ctx.role === 'architect') problem = await requirementProblem(layout.requirementFile);
     ok = problem === undefined;
@@ -144,6 +148,7 @@ async function runHuman(ctx: RoleStepContext): Promise<StepDone> {
   const layout = taskLayout(ctx.taskDir);
   const scope = { taskDir: ctx.taskDir, run: ctx.run, allowRequirement: ctx.role === 'architect' };
   const before = await snapshotOutside(scope);
+  await ctx.repo.syncWorkingRepo();
   // A human's half-done work survives a reload: requirement.xml is removed only on a fresh start.
   if (ctx.role === 'architect' && !ctx.restarted) await fs.rm(layout.requirementFile, { force: true });
   let problems: string[] | undefined;
@@ -175,18 +180,10 @@ async function runHuman(ctx: RoleStepContext): Promise<StepDone> {
     if (!problem) break;
     problems = [problem];
   }
-  // A human may commit with the editor's git tools: the commit is folded into the iteration's.
-  await keepHistory(ctx);
+  // A human may commit with the editor's git tools: that only touches app/code/.git; the
+  // iteration's commit is made from the files, in the history store.
   const outside = diffSnapshots(before, await snapshotOutside(scope));
   return { record: { execution_time: seconds(totalMs), kind: 'human', agent: 'human', tries: attempt }, outside, tampered: [] };
-}
-
-/** Puts HEAD back on the run's branch at the iteration's start if the step moved it; true when it had. */
-async function keepHistory(ctx: RoleStepContext): Promise<boolean> {
-  const head = await ctx.repo.head();
-  if (head.ref === `refs/heads/${ctx.branch}` && head.sha === ctx.startCommit) return false;
-  await ctx.repo.reattach(ctx.branch, ctx.startCommit);
-  return true;
 }
 
 function sumUsage(list: AgentUsage[]): Pick<RoleStepRecord, 'input_tokens' | 'output_tokens' | 'cost_usd'> {

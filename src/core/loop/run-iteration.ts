@@ -5,13 +5,16 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { AgentRole } from '../agents/agent-driver';
+import type { Isolation } from '../runtime/runtime';
 import { runPytestStep } from '../checkout/run-current-tests';
 import { saveReport } from '../checkout/report-store';
 import { passedIds, type TestReport } from '../pytest/test-report';
 import { writeFileAtomic } from '../util/fs-atomic';
+import { exportCommit } from '../workspace/history-store';
 import { restoreTargetTests } from '../workspace/materialize';
 import { taskLayout, type TaskRecord } from '../workspace/layout';
 import type { CodeRepo } from './code-repo';
+import { findHarnessTampering } from './harness-tampering';
 import { appendIterationRecord, type IterationRecord } from './iteration-record';
 import { readJournal, writeJournal, type Journal, type StepDone } from './journal';
 import type { LoopEvent, LoopOptions, PromptRenderer } from './loop-types';
@@ -35,6 +38,20 @@ export interface IterationContext {
 export type IterationOutcome = { kind: 'recorded'; record: IterationRecord } | { kind: 'paused'; after: AgentRole };
 
 const union = (...lists: string[][]): string[] => [...new Set(lists.flat())].sort();
+
+const ISOLATION_ORDER: Isolation[] = ['none', 'sandbox', 'container'];
+
+function weakestIsolation(list: Isolation[]): Isolation {
+  return list.reduce((a, b) => (ISOLATION_ORDER.indexOf(b) < ISOLATION_ORDER.indexOf(a) ? b : a), 'container');
+}
+
+/** Agents' isolation (a human plays in the open editor: nothing to confine). */
+function agentIsolations(ctx: IterationContext): Isolation[] {
+  return (['architect', 'programmer'] as const).flatMap((role) => {
+    const setup = ctx.opts.roles[role];
+    return setup.settings.kind !== 'human' && setup.driver ? [setup.driver.isolation] : [];
+  });
+}
 
 /**
  * Runs (or continues) iteration `iteration`, which starts from `startCommit`. A journal in
@@ -103,19 +120,46 @@ async function roleStep(ctx: IterationContext, j: Journal, role: AgentRole): Pro
     branch: ctx.branch,
     startCommit: j.startCommit,
     restarted,
+    record: ctx.record,
   });
 }
 
-/** Steps (c)–(g): restore tests, pytest, non-passed, commit; the archive files go into pending/. */
+/**
+ * Steps (c)–(g): commit, then pytest on a clean checkout of that commit, non-passed; the archive
+ * files go into pending/. What is scored is exactly what is committed: nothing ignored or
+ * untracked in app/code (bytecode, build output) reaches the run.
+ */
 async function testAndCommit(ctx: IterationContext, j: Journal): Promise<IterationRecord> {
   const { layout, repo } = ctx;
   const taskDir = ctx.opts.taskDir;
   const run = layout.run;
+
+  // (g) One commit per iteration; a resumed iteration whose commit exists reuses it.
+  let unchanged = false;
+  if (!j.commit) {
+    const head = await repo.head();
+    const message = `iteration ${j.iteration}`;
+    if (head.sha !== j.startCommit && (await repo.parent(head.sha)) === j.startCommit && (await repo.subject(head.sha)) === message) {
+      j.commit = head.sha;
+    } else {
+      const made = await repo.commitAll(message);
+      j.commit = made.sha;
+      unchanged = made.changed.length === 0;
+    }
+    await writeJournal(layout.pendingDir, j);
+  }
+  const commit = j.commit;
+  const scoring = taskLayout(taskDir).scoringCodeDir;
+  await exportCommit(taskDir, commit, scoring, ctx.signal);
+  // The next agent's app/code/.git, made while pytest runs (a failure is retried before that agent).
+  const syncing = repo.syncWorkingRepo().catch(() => undefined);
+
   ctx.emit({ type: 'step-started', run, iteration: j.iteration, step: 'pytest', attempt: 1 });
   const started = Date.now();
   const result = await runPytestStep({
     ...ctx.opts.pytest,
     taskDir,
+    codeDir: scoring,
     record: ctx.record,
     runtime: ctx.opts.runtime,
     signal: ctx.signal,
@@ -134,28 +178,15 @@ async function testAndCommit(ctx: IterationContext, j: Journal): Promise<Iterati
     message: result.run.reason,
   });
 
-  // (g) One commit per iteration; a resumed iteration whose commit exists reuses it.
-  let commit = j.commit;
-  let unchanged = false;
-  if (!commit) {
-    const head = await repo.head();
-    const message = `iteration ${j.iteration}`;
-    if (head.sha !== j.startCommit && (await repo.parent(head.sha)) === j.startCommit && (await repo.subject(head.sha)) === message) {
-      commit = head.sha;
-    } else {
-      const made = await repo.commitAll(message);
-      commit = made.sha;
-      unchanged = made.changed.length === 0;
-    }
-    j.commit = commit;
-  }
-
   // (h) The archive, staged in pending/ until the line is written.
   const pending = layout.pendingDir;
   await writeFileAtomic(path.join(pending, ARCHIVE.pytestOutput), result.output);
   await writeFileAtomic(path.join(pending, ARCHIVE.codeDiff), unchanged ? '' : await repo.diff(j.startCommit, commit));
   if (result.report) await saveReport(path.join(pending, ARCHIVE.report), result.report);
   await fs.copyFile(taskLayout(taskDir).summaryFile, path.join(pending, ARCHIVE.summary));
+
+  await syncing;
+  const harness = await findHarnessTampering(repo, ctx.record.baseCommit, commit);
 
   const now = result.report ? passedIds(result.report) : undefined;
   const regressions = now && ctx.lastRan ? [...ctx.lastRan].filter((id) => !now.has(id)).sort() : [];
@@ -174,8 +205,10 @@ async function testAndCommit(ctx: IterationContext, j: Journal): Promise<Iterati
     regressions,
     tampered: union(j.architect?.tampered ?? [], j.programmer?.tampered ?? [], result.restoredTests),
     outside_changes: union(j.architect?.outside ?? [], j.programmer?.outside ?? []),
+    harness_tampering: harness,
     ...(result.run.kind === 'did-not-run' ? { pytest_error: result.run.reason ?? 'pytest did not run.' } : {}),
     pytest_time: Math.round(result.run.durationMs) / 1000,
+    isolation: weakestIsolation([ctx.opts.runtime.isolation, ...agentIsolations(ctx)]),
   };
   return record;
 }

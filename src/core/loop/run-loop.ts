@@ -139,7 +139,7 @@ async function createRunLocked(options: CreateRunOptions): Promise<RunInfo> {
   const signal = opts.signal ?? new AbortController().signal;
   const task = taskLayout(taskDir);
   const target = await loadTargetReport(record);
-  const repo = new CodeRepo(task.codeDir, signal);
+  const repo = await CodeRepo.open(taskDir, signal);
 
   // Every run starts from the base; uncommitted work in app/code would be lost or carried over.
   await restoreTargetTests(record, taskDir);
@@ -156,6 +156,7 @@ async function createRunLocked(options: CreateRunOptions): Promise<RunInfo> {
   }
   if (!existing) await repo.createBranch(branch, record.baseCommit);
   await repo.checkout(branch);
+  await repo.syncWorkingRepo();
   await fs.rm(layout.dir, { recursive: true, force: true });
 
   const base = await baseRun(opts, record, target);
@@ -248,6 +249,7 @@ async function runLoopLocked(options: LoopOptions): Promise<LoopResult> {
     return result;
   };
   const signal = opts.signal ?? new AbortController().signal;
+  let repo: CodeRepo | undefined;
   try {
     const info = await readRunInfo(taskDir, run);
     if (!info) throw new UserError(`This task has no run named "${run}". Start a new run instead.`);
@@ -261,7 +263,7 @@ async function runLoopLocked(options: LoopOptions): Promise<LoopResult> {
     if (again) records.push(again);
 
     const branch = info.branch ?? runBranch(run);
-    const repo = new CodeRepo(taskLayout(taskDir).codeDir, signal);
+    repo = await CodeRepo.open(taskDir, signal);
     const switched = await prepareCode(layout.pendingDir, records, record, taskDir, repo, branch);
     await syncWithRun(layout, records[records.length - 1], target, taskDir, switched);
 
@@ -296,6 +298,10 @@ async function runLoopLocked(options: LoopOptions): Promise<LoopResult> {
     }
     finish('failed', err instanceof Error ? err.message : String(err));
     throw err;
+  } finally {
+    // However the call ended, app/code/.git is the run's branch at its last commit again (it may
+    // have been deleted or tampered with since the last agent step, or before this call).
+    if (repo && !signal.aborted) await repo.syncWorkingRepo().catch(() => undefined);
   }
 }
 
@@ -393,7 +399,9 @@ export async function discardPendingIteration(taskDir: string, run: string): Pro
     const last = records[records.length - 1];
     if (!last) throw new UserError(`${layout.iterationsFile} has no line 0. Delete the run's folder and start it again.`);
     await fs.rm(layout.pendingDir, { recursive: true, force: true });
-    await new CodeRepo(taskLayout(taskDir).codeDir).resetTo(info.branch ?? runBranch(run), last.commit);
+    const repo = await CodeRepo.open(taskDir);
+    await repo.resetTo(info.branch ?? runBranch(run), last.commit);
+    await repo.syncWorkingRepo();
   });
 }
 

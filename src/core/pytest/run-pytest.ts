@@ -3,7 +3,7 @@
 // anything else is "did not run" (the iteration is recorded with gap −1), output kept.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Mount, Runtime } from '../runtime/runtime';
+import type { Confinement, Mount, Runtime } from '../runtime/runtime';
 import type { TestReport } from './test-report';
 import type { PytestFormat } from './pytest-settings';
 import { buildPytestCommand, formatCommandLine, type PytestCommand, type ReportFormat } from './pytest-command';
@@ -35,6 +35,8 @@ export interface RunPytestOptions {
   pathDelimiter?: string;
   /** Variables the user adds to pytest's clean environment (sweci.pytest.env). */
   env?: Readonly<Record<string, string>>;
+  /** What the code under test must not see, when the runtime can sandbox (see runtime/task-confinement.ts). */
+  confine?: Confinement;
 }
 
 export type PytestRun =
@@ -147,6 +149,7 @@ export async function runPytest(runtime: Runtime, o: RunPytestOptions): Promise<
       signal: o.signal,
       onOutput: o.onOutput,
       mounts,
+      ...(o.confine ? { confine: o.confine } : {}),
     });
   } catch (err) {
     // The engine went away: the code under test did nothing wrong, and nothing ran to the end.

@@ -3,7 +3,8 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import type { Mount } from './mounts';
-import type { Runtime, RunRequest, RunResult } from './runtime';
+import type { Isolation, Runtime, RunRequest, RunResult } from './runtime';
+import { bubblewrapCommand } from './sandbox';
 import { cleanEnvironment } from './clean-env';
 import { killProcessTree } from './kill-tree';
 import { SpawnError, spawnErrorFor } from './spawn-error';
@@ -18,6 +19,11 @@ export interface LocalRuntimeOptions {
    * grace its process group is killed. Default 2000 ms.
    */
   orphanGraceMs?: number;
+  /**
+   * The bubblewrap executable (see findBubblewrap): requests that say what to hide (`confine`)
+   * run in a sandbox. Without it every process runs plain.
+   */
+  bwrap?: string;
 }
 
 const DEFAULT_MAX_OUTPUT = 4 * 1024 * 1024;
@@ -25,7 +31,9 @@ const DEFAULT_ORPHAN_GRACE_MS = 2000;
 
 export class LocalRuntime implements Runtime {
   readonly kind = 'local' as const;
-  readonly description = 'local';
+  readonly description: string;
+  readonly isolation: Extract<Isolation, 'sandbox' | 'none'>;
+  private readonly bwrap?: string;
   private readonly maxOutputChars: number;
   private readonly orphanGraceMs: number;
   /** Process groups still running, killed by dispose (window closed, CLI exiting). */
@@ -34,6 +42,9 @@ export class LocalRuntime implements Runtime {
   constructor(options: LocalRuntimeOptions = {}) {
     this.maxOutputChars = options.maxOutputChars ?? DEFAULT_MAX_OUTPUT;
     this.orphanGraceMs = options.orphanGraceMs ?? DEFAULT_ORPHAN_GRACE_MS;
+    this.bwrap = options.bwrap;
+    this.isolation = this.bwrap ? 'sandbox' : 'none';
+    this.description = this.bwrap ? 'local · sandboxed' : 'local';
   }
 
   /** A local process sees every path where it is. */
@@ -54,6 +65,9 @@ export class LocalRuntime implements Runtime {
     if (req.signal?.aborted) {
       return { exitCode: null, signal: null, stdout: '', stderr: '', timedOut: false, cancelled: true, durationMs: 0 };
     }
+    const sandboxed = this.bwrap && req.confine ? await bubblewrapCommand(this.bwrap, req, req.confine) : undefined;
+    const command = sandboxed?.command ?? req.command;
+    const args = sandboxed?.args ?? [...req.args];
     return new Promise<RunResult>((resolve, reject) => {
       const started = Date.now();
       const stdout = new TailBuffer(this.maxOutputChars);
@@ -66,7 +80,7 @@ export class LocalRuntime implements Runtime {
       let timeoutTimer: NodeJS.Timeout | undefined;
       let graceTimer: NodeJS.Timeout | undefined;
 
-      const child = spawn(req.command, [...req.args], {
+      const child = spawn(command, args, {
         cwd: req.cwd,
         env: { ...(req.cleanEnv ? cleanEnvironment(process.env) : process.env), ...req.env },
         stdio: [req.stdin !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe'],
@@ -127,7 +141,7 @@ export class LocalRuntime implements Runtime {
           // The process never started.
           settled = true;
           cleanup();
-          reject(spawnErrorFor(req.command, err));
+          reject(spawnErrorFor(command, err));
         }
       });
       child.on('exit', (code, signal) => {

@@ -7,6 +7,10 @@ import { DEFAULT_DOCKER_LIMITS, type DockerLimits } from './docker/docker-runtim
 export const RUNTIME_CHOICES = ['auto', 'docker', 'local'] as const;
 export type RuntimeChoice = (typeof RUNTIME_CHOICES)[number];
 
+/** Local confinement: bubblewrap when it works here (auto), always (an error without it), or never. */
+export const SANDBOX_CHOICES = ['auto', 'bubblewrap', 'off'] as const;
+export type SandboxChoice = (typeof SANDBOX_CHOICES)[number];
+
 export interface DockerSettings extends DockerLimits {
   /** An image the engine has; empty: the task's own image.tar.gz. */
   image: string;
@@ -22,11 +26,13 @@ export interface DockerSettings extends DockerLimits {
 
 export interface RuntimeSettings {
   runtime: RuntimeChoice;
+  sandbox: SandboxChoice;
   docker: DockerSettings;
 }
 
 export const DEFAULT_RUNTIME_SETTINGS: RuntimeSettings = {
   runtime: 'auto',
+  sandbox: 'auto',
   docker: { image: '', socketPath: '', python: 'python', network: false, agentImage: '', ...DEFAULT_DOCKER_LIMITS },
 };
 
@@ -35,6 +41,7 @@ export function readRuntimeSettings(read: SettingReader, label: SettingLabel = s
   return {
     // The first choice, auto, is the default.
     runtime: readChoice(read, label, 'runtime', RUNTIME_CHOICES),
+    sandbox: readChoice(read, label, 'sandbox', SANDBOX_CHOICES),
     docker: {
       image: readText(read, label, 'docker.image', d.image),
       socketPath: readText(read, label, 'docker.socketPath', d.socketPath),

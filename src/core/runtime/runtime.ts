@@ -2,10 +2,18 @@
 // runs each command in a fresh container from the task's image. Callers say which host paths a
 // command needs (mounts) and use `pathIn` for the paths they hand it, so one call site serves both.
 import type { Mount } from './mounts';
+import type { Confinement } from './sandbox';
 
 export type { Mount } from './mounts';
+export type { Confinement } from './sandbox';
 
 export type RuntimeKind = 'local' | 'docker';
+
+/**
+ * How a command is kept from what it must not see: a container, a local sandbox (bubblewrap),
+ * or nothing (a plain local process sees and may change everything its user can).
+ */
+export type Isolation = 'container' | 'sandbox' | 'none';
 
 export interface RunRequest {
   command: string;
@@ -38,6 +46,12 @@ export interface RunRequest {
   mounts?: readonly Mount[];
   /** Containers only: whether the command may reach the network (default: no). */
   network?: boolean;
+  /**
+   * A sandboxed local run: paths the command must not see (the task's records, the oracle, the
+   * dataset) and broad folders it may write besides its mounts. A container sees only its
+   * mounts anyway; a plain local process ignores this (its isolation is 'none').
+   */
+  confine?: Confinement;
 }
 
 export interface RunResult {
@@ -57,6 +71,7 @@ export interface Runtime {
   readonly kind: RuntimeKind;
   /** One line for views, logs and records: "local", or "docker · <image>". */
   readonly description: string;
+  readonly isolation: Isolation;
   /** Where `hostPath` appears to a command run with `mounts` (locally: the path itself). */
   pathIn(mounts: readonly Mount[], hostPath: string): string;
   run(req: RunRequest): Promise<RunResult>;

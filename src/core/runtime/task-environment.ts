@@ -10,7 +10,8 @@ import { DockerRuntime } from './docker/docker-runtime';
 import { ensureImage } from './docker/ensure-image';
 import { LocalRuntime } from './local-runtime';
 import type { Runtime } from './runtime';
-import type { RuntimeSettings } from './runtime-settings';
+import type { RuntimeSettings, SandboxChoice } from './runtime-settings';
+import { findBubblewrap } from './sandbox';
 
 export interface TaskEnvironment {
   /** Where pytest runs. */
@@ -45,7 +46,8 @@ export interface OpenEnvironmentOptions {
 
 /** One line for the Task view, the status bar and logs: "docker · image" or "local". */
 export function describeEnvironment(record: EnvironmentRecord): string {
-  return record.runtime === 'docker' ? `docker · ${record.image ?? '?'}` : 'local';
+  if (record.runtime === 'docker') return `docker · ${record.image ?? '?'}`;
+  return record.isolation === 'none' ? 'local · not isolated' : record.isolation === 'sandbox' ? 'local · sandboxed' : 'local';
 }
 
 function local(hostPython: string, host: LocalRuntime, note?: string): TaskEnvironment {
@@ -53,14 +55,26 @@ function local(hostPython: string, host: LocalRuntime, note?: string): TaskEnvir
     tests: host,
     python: hostPython,
     host,
-    record: { schema: 1, runtime: 'local', python: hostPython, recordedAt: new Date().toISOString() },
+    record: { schema: 1, runtime: 'local', python: hostPython, isolation: host.isolation, recordedAt: new Date().toISOString() },
     ...(note ? { note } : {}),
     dispose: () => host.dispose(),
   };
 }
 
+/** The local runtime as sweci.sandbox asks: sandboxed with bubblewrap when it can (or must) be. */
+export async function openHostRuntime(choice: SandboxChoice): Promise<LocalRuntime> {
+  if (choice === 'off') return new LocalRuntime();
+  const bwrap = await findBubblewrap();
+  if (!bwrap && choice === 'bubblewrap') {
+    throw new UserError(
+      'sweci.sandbox is "bubblewrap", but bubblewrap cannot run here (not installed, or user namespaces are off). Install it (Debian/Ubuntu: apt-get install bubblewrap), or set sweci.sandbox to "auto" or "off" (runs are then not isolated).',
+    );
+  }
+  return new LocalRuntime({ bwrap });
+}
+
 export async function openTaskEnvironment(settings: RuntimeSettings, task: TaskImageSource, opts: OpenEnvironmentOptions): Promise<TaskEnvironment> {
-  const host = new LocalRuntime();
+  const host = await openHostRuntime(settings.sandbox);
   const named = settings.docker.image;
   // A task checked out with Docker keeps its image even when the dataset folder moved.
   const recordedImage = task.recorded?.runtime === 'docker' ? task.recorded.image : undefined;

@@ -21,7 +21,7 @@ async function repoTopLevel(repoPath: string, signal?: AbortSignal): Promise<str
   try {
     const st = await fs.stat(repoPath);
     if (!st.isDirectory()) throw new Error('not a folder');
-    const top = (await gitAt(repoPath, { signal }).raw(['rev-parse', '--show-toplevel'])).trim();
+    const top = (await gitAt(repoPath, { signal, userConfig: true }).raw(['rev-parse', '--show-toplevel'])).trim();
     if (!top) throw new Error('no work tree');
     return top;
   } catch (err) {
@@ -38,14 +38,14 @@ async function repoTopLevel(repoPath: string, signal?: AbortSignal): Promise<str
  */
 export async function taskFromGitPair(repoPath: string, baseRef: string, targetRef: string, options: GitPairOptions = {}): Promise<TaskSpec> {
   const top = await repoTopLevel(path.resolve(repoPath), options.signal);
-  const baseSha = await resolveCommit(top, baseRef, { what: 'base ref', signal: options.signal });
-  const targetSha = await resolveCommit(top, targetRef, { what: 'target ref', signal: options.signal });
+  const baseSha = await resolveCommit(top, baseRef, { what: 'base ref', signal: options.signal, userConfig: true });
+  const targetSha = await resolveCommit(top, targetRef, { what: 'target ref', signal: options.signal, userConfig: true });
   if (baseSha === targetSha) {
     throw new UserError(
       `The base "${baseRef}" and the target "${targetRef}" are the same commit (${baseSha.slice(0, 12)}). Choose a target that comes after the base.`,
     );
   }
-  const git = gitAt(top, { signal: options.signal });
+  const git = gitAt(top, { signal: options.signal, userConfig: true });
   const dateOf = async (sha: string): Promise<string> => (await git.raw(['show', '-s', '--format=%cI', sha])).trim();
   const spec: TaskSpec = {
     id: `${slugForId(path.basename(top))}-${baseSha.slice(0, 7)}-${targetSha.slice(0, 7)}`,

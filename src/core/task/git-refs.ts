@@ -47,6 +47,8 @@ export interface ResolveOptions {
   signal?: AbortSignal;
   /** Names the ref in messages, e.g. "base ref". */
   what?: string;
+  /** The user's own repository (a git pair's source): read with the user's git config. */
+  userConfig?: boolean;
 }
 
 /** Resolves `ref` in the repository at `repoPath` to a full commit sha; unknown refs are UserErrors. */
@@ -56,7 +58,7 @@ export async function resolveCommit(repoPath: string, ref: string, options: Reso
   let out: string;
   try {
     // --end-of-options: even a ref that slipped past validation cannot become an option.
-    out = await gitAt(repoPath, { signal: options.signal }).raw(['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]);
+    out = await gitAt(repoPath, { signal: options.signal, userConfig: options.userConfig }).raw(['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]);
   } catch (err) {
     if (options.signal?.aborted) throw new AbortError();
     if (isAbortError(err)) throw err;

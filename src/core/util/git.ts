@@ -7,6 +7,12 @@ export interface GitRunOptions {
   env?: Readonly<Record<string, string>>;
   /** simple-git's opt-ins for flags it blocks by default; only for constant, reviewed arguments. */
   unsafe?: SimpleGitOptions['unsafe'];
+  /**
+   * Read the user's global and system git config. Only for the user's own repositories (a git
+   * pair's source); the task's repositories never do, because an agent can write ~/.gitconfig
+   * (a filter or textconv command there would run on the harness's next `git add` or diff).
+   */
+  userConfig?: boolean;
 }
 
 // Line-ending conversion or signing from a global config would change what we check out or commit.
@@ -35,14 +41,16 @@ export function gitAt(dir: string, options: GitRunOptions = {}): SimpleGit {
     baseDir: dir,
     config: FIXED_CONFIG,
     trimmed: false,
-    allowEnvironment: ['GIT_TERMINAL_PROMPT', ...Object.keys(extra)],
+    allowEnvironment: ['GIT_TERMINAL_PROMPT', 'GIT_CONFIG_NOSYSTEM', 'GIT_CONFIG_GLOBAL', ...Object.keys(extra)],
     ...(options.signal ? { abort: options.signal } : {}),
-    // simple-git guards these keys; our constant values above only ever switch them off.
-    unsafe: { allowUnsafeHooksPath: true, allowUnsafeFsMonitor: true, ...options.unsafe },
+    // simple-git guards these keys; our constant values only ever switch them off (hooks, fsmonitor)
+    // or point the global config at nothing (GIT_CONFIG_GLOBAL=/dev/null).
+    unsafe: { allowUnsafeHooksPath: true, allowUnsafeFsMonitor: true, allowUnsafeConfigPaths: !options.userConfig, ...options.unsafe },
   });
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !isGuardedKey(k)) env[k] = v;
   // Never wait for a credential prompt: all our git work is local.
-  git.env({ ...env, GIT_TERMINAL_PROMPT: '0', ...extra });
+  const isolation: Record<string, string> = options.userConfig ? {} : { GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
+  git.env({ ...env, GIT_TERMINAL_PROMPT: '0', ...isolation, ...extra });
   return git;
 }

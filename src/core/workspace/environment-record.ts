@@ -14,6 +14,11 @@ export interface EnvironmentRecord {
   imageId?: string;
   /** The interpreter that runs pytest (in the image, or on the host). */
   python: string;
+  /**
+   * Local runs: 'sandbox' (bubblewrap) or 'none' (not isolated: agents and the code under test
+   * could read the oracle and change the records). Missing in records older than the sandbox.
+   */
+  isolation?: 'sandbox' | 'none';
   recordedAt: string;
 }
 

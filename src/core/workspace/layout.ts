@@ -6,7 +6,10 @@ export interface TaskLayout {
   root: string;
   /** `<task>/app`: the only folder an agent (or a container) sees. */
   appDir: string;
-  /** `<task>/app/code`: the codebase under evolution, a git repo without upstream history. */
+  /**
+   * `<task>/app/code`: the codebase under evolution, without upstream history. Its `.git` is a
+   * working copy of the run's history for agents and people; the record is `historyDir`.
+   */
   codeDir: string;
   /** `<task>/app/non-passed`: summary.jsonl and one detail file per test. */
   nonPassedDir: string;
@@ -15,6 +18,16 @@ export interface TaskLayout {
   /** `<task>/.sweci`: the extension's own state. */
   sweciDir: string;
   taskFile: string;
+  /**
+   * `.sweci/history.git`: the bare repository that holds app/code's history (every run's
+   * branch); app/code is its work tree. Only the harness writes it (history-store.ts).
+   */
+  historyDir: string;
+  /**
+   * `.sweci/scoring/code`: a clean checkout of the iteration's commit, which the loop's pytest
+   * runs on (hidden bytecode or untracked files in app/code never count).
+   */
+  scoringCodeDir: string;
   /** `.sweci/environment.json`: where the task's tests run (runtime, image). */
   environmentFile: string;
   /** Reports of the current code's pytest runs. */
@@ -33,6 +46,8 @@ export function taskLayout(root: string): TaskLayout {
     requirementFile: path.join(appDir, 'requirement.xml'),
     sweciDir,
     taskFile: path.join(sweciDir, 'task.json'),
+    historyDir: path.join(sweciDir, 'history.git'),
+    scoringCodeDir: path.join(sweciDir, 'scoring', 'code'),
     environmentFile: path.join(sweciDir, 'environment.json'),
     reportsDir: path.join(sweciDir, 'reports'),
   };

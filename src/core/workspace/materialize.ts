@@ -10,7 +10,8 @@ import { AbortError, UserError, isAbortError, throwIfAborted } from '../util/err
 import { writeJsonAtomic } from '../util/fs-atomic';
 import { gitAt } from '../util/git';
 import { isSameOrInside, realpathLenient } from '../util/paths';
-import { initFreshRepo } from './fresh-repo';
+import { createHistory } from './history-store';
+import { rebuildWorkingRepo } from './working-repo';
 import {
   oracleLayout,
   taskLayout,
@@ -152,7 +153,8 @@ export async function materializeTask(spec: TaskSpec, options: MaterializeOption
 
     throwIfAborted(signal);
     progress('Creating a fresh repository (no upstream history)');
-    const baseCommit = await initFreshRepo(layout.codeDir, `SWE-CI base ${marker.baseSha.slice(0, 12)}`, marker.baseDate, signal);
+    const baseCommit = await createHistory(taskDir, `SWE-CI base ${marker.baseSha.slice(0, 12)}`, marker.baseDate, signal);
+    await rebuildWorkingRepo(taskDir, signal);
 
     throwIfAborted(signal);
     const record: TaskRecord = {

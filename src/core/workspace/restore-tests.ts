@@ -36,12 +36,13 @@ export async function diffTestTrees(expectedDir: string, actualDir: string): Pro
 }
 
 /**
- * Replaces `app/code/tests` with the oracle's copy of the target's tests. Returns the files that
- * differed (paths relative to app/code, e.g. `tests/test_x.py`), empty when nothing was touched.
+ * Replaces `app/code/tests` (or `tests` of `codeDir`) with the oracle's copy of the target's
+ * tests. Returns the files that differed (paths relative to the code folder, e.g.
+ * `tests/test_x.py`), empty when nothing was touched.
  */
-export async function restoreTargetTests(record: TaskRecord, taskDir: string): Promise<string[]> {
+export async function restoreTargetTests(record: TaskRecord, taskDir: string, codeDir = taskLayout(taskDir).codeDir): Promise<string[]> {
   const source = oracleLayout(record.oracleDir).targetTestsDir;
-  const dest = path.join(taskLayout(taskDir).codeDir, 'tests');
+  const dest = path.join(codeDir, 'tests');
   try {
     // lstat: a linked tests folder in the oracle is damage, never something to follow.
     if (!(await fs.lstat(source)).isDirectory()) throw new Error('not a folder');

@@ -60,7 +60,8 @@ export async function cloneUpstream(
   throwIfAborted(options.signal);
   try {
     // A local clone copies every object (reachable or not), so dataset shas on no branch survive.
-    await gitAt(path.dirname(upstreamDir), { signal: options.signal }).raw([
+    // A git pair's source is the user's own repository (their config applies, e.g. safe.directory).
+    await gitAt(path.dirname(upstreamDir), { signal: options.signal, userConfig: spec.source.kind !== 'dataset' }).raw([
       'clone', '--bare', '--no-hardlinks', '--quiet', '--', source, upstreamDir,
     ]);
   } catch (err) {

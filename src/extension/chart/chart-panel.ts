@@ -8,6 +8,7 @@ import type { LoopController } from '../loop/loop-controller';
 import type { TaskController } from '../task-controller';
 import { loadChartData, loadHeatmap, type ChartData } from '../../core/chart-data/load-chart-data';
 import { listRuns } from '../../core/loop/run-store';
+import { integritySettings } from '../config';
 import { makeNonce, webviewHtml } from './chart-html';
 
 export const CHART_VIEW_TYPE = 'sweci.chart';
@@ -159,7 +160,7 @@ export class ChartPanelHost implements vscode.Disposable {
   private async load(): Promise<ChartData> {
     const dir = this.deps.tasks.taskDir();
     return dir
-      ? loadChartData(dir, { gamma: this.gamma })
+      ? loadChartData(dir, { gamma: this.gamma, ...integritySettings(vscode.Uri.file(dir)) })
       : { maxIterations: 0, maxX: 0, gamma: this.gamma, runs: [], average: { count: 0, evoScore: 0, solved: 0, zeroRegression: 0 }, skipped: [] };
   }
 

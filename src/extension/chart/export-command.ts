@@ -2,6 +2,7 @@
 // folder the user picks), writes the report there and offers to open it.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { integritySettings } from '../config';
 import { defaultExportFolder, writeReport, type ExportResult } from './export-report';
 
 export interface ExportArgs {
@@ -37,7 +38,14 @@ export async function exportReportCommand(
       folder = path.join(chosen[0].fsPath, path.basename(suggested));
     }
   }
-  const result = await writeReport({ taskDir, folder, extensionRoot: context.extensionUri.fsPath, gamma, title: `SWE-CI report · ${path.basename(taskDir)}` });
+  const result = await writeReport({
+    taskDir,
+    folder,
+    extensionRoot: context.extensionUri.fsPath,
+    gamma,
+    title: `SWE-CI report · ${path.basename(taskDir)}`,
+    ...integritySettings(vscode.Uri.file(taskDir)),
+  });
   if (!args?.folder) {
     void vscode.window.showInformationMessage(`SWE-CI report written to ${folder}`, 'Reveal Folder').then((choice) => {
       if (choice) void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(result.html));

@@ -68,8 +68,16 @@ export function metricsCsv(rows: MetricsExportRow[]): string {
   return [head.join(','), ...rows.map((r) => head.map((k) => csvCell(r[k])).join(','))].join('\n') + '\n';
 }
 
-export async function writeReport(opts: { taskDir: string; folder: string; extensionRoot: string; gamma: number; title: string }): Promise<ExportResult> {
-  const data = await loadChartData(opts.taskDir, { gamma: opts.gamma });
+export async function writeReport(opts: {
+  taskDir: string;
+  folder: string;
+  extensionRoot: string;
+  gamma: number;
+  title: string;
+  /** sweci.integrity.excludeHarnessTampering, as the chart applies it. */
+  excludeHarnessTampering?: boolean;
+}): Promise<ExportResult> {
+  const data = await loadChartData(opts.taskDir, { gamma: opts.gamma, excludeHarnessTampering: opts.excludeHarnessTampering });
   const heatmaps: HeatmapData[] = [];
   for (const s of data.runs) heatmaps.push(await loadHeatmap(opts.taskDir, s.run));
   const [script, css] = await Promise.all([

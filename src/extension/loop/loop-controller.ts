@@ -273,6 +273,11 @@ export class LoopController implements vscode.Disposable {
         const r = event.record;
         log().info(`[${event.run} #${r.iteration}] recorded: gap ${r.gap}${r.regressions.length ? `, ${r.regressions.length} regressions` : ''}${r.tampered.length ? `, tests/ tampered: ${r.tampered.join(', ')}` : ''}`);
         if (r.tampered.length) void vscode.window.showWarningMessage(`Iteration ${r.iteration}: the agent changed ${r.tampered.length} test file(s). They were restored and the change is not scored.`);
+        if (r.harness_tampering?.length) {
+          void vscode.window.showWarningMessage(
+            `Iteration ${r.iteration}: the code changes how pytest collects or reports tests (${r.harness_tampering.slice(0, 3).join(', ')}). It is flagged; sweci.integrity.excludeHarnessTampering decides whether it is scored.`,
+          );
+        }
         if (r.outside_changes.length) void vscode.window.showWarningMessage(`Iteration ${r.iteration}: the agent changed files outside app/code: ${r.outside_changes.slice(0, 3).join(', ')}${r.outside_changes.length > 3 ? '…' : ''}`);
         break;
       }

@@ -29,6 +29,8 @@ export function iterationDescription(record: IterationRecord, line0: IterationRe
   const parts = [formatChange(changeOf(record, line0)), `${record.passed ?? '–'}/${record.target_passed}`, `gap ${record.gap}`];
   if (record.regressions.length) parts.push(`↓${record.regressions.length} regressed`);
   if (record.tampered.length) parts.push('tests tampered');
+  if (record.harness_tampering?.length) parts.push('harness changed');
+  if (record.isolation === 'none' && record.iteration > 0) parts.push('not isolated');
   const badges = [roleBadge('A', record.architect), roleBadge('P', record.programmer)].filter(Boolean);
   // The base run has no roles; a replay of the developers' history has only humans.
   if (showRoles && record.iteration > 0 && badges.length) parts.push(badges.join(' '));
@@ -71,6 +73,10 @@ export function iterationTooltip(record: IterationRecord, line0: IterationRecord
   }
   if (record.tampered.length) lines.push('', `Test files changed by the agent (restored, not scored): ${escapeMarkdown(record.tampered.join(', '))}`);
   if (record.outside_changes.length) lines.push('', `Changed outside app/code: ${escapeMarkdown(record.outside_changes.join(', '))}`);
+  if (record.harness_tampering?.length) {
+    lines.push('', `Changes how pytest collects or reports tests (harness tampering): ${escapeMarkdown(record.harness_tampering.join(', '))}`);
+  }
+  if (record.isolation === 'none' && record.iteration > 0) lines.push('', 'Not isolated: the agents and the code under test could read the oracle and change the records.');
   if (record.note) lines.push('', escapeMarkdown(record.note));
   lines.push('', `commit \`${record.commit.slice(0, 12)}\``);
   return lines.join('\n');

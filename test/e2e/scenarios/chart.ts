@@ -8,7 +8,7 @@ import { replayHumanHistory } from '../../../src/core/history/replay-history';
 import type { RoleSetup } from '../../../src/core/loop/loop-types';
 import { startRun } from '../../../src/core/loop/run-loop';
 import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
-import { oracleLayout } from '../../../src/core/workspace/layout';
+import { findBubblewrap } from '../../../src/core/runtime/sandbox';
 import { launchChromium } from '../../harness/code-server';
 import { SCREENSHOT_DIR, waitForWorkbench, withWorkbench } from '../../harness/workbench';
 import { prepareDemoTask } from '../demo-task';
@@ -56,9 +56,10 @@ function exportedReport(taskDir: string): string | undefined {
 
 export async function chartScenario(): Promise<string> {
   const task = await prepareDemoTask('chart');
-  const runtime = new LocalRuntime();
+  // Confined as users run it (bubblewrap when it works here).
+  const runtime = new LocalRuntime({ bwrap: await findBubblewrap() });
   const pytest = { python: 'python3', timeoutMs: 120_000, format: 'junit' as const };
-  const env = { SWECI_SCRIPTED_UPSTREAM: oracleLayout(task.oracleDir).upstreamDir, SWECI_SCRIPTED_COMMITS: task.commits.join(',') };
+  const env = task.programmerEnv;
   await startRun({ taskDir: task.taskDir, run: 'scripted-agents', roles: { architect: scripted('architect.py'), programmer: scripted('programmer.py', env) }, runtime, pytest, iterations: 4 });
   await replayHumanHistory({ ...pytest, taskDir: task.taskDir, runtime });
 

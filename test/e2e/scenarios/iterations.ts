@@ -6,7 +6,7 @@ import { replayHumanHistory } from '../../../src/core/history/replay-history';
 import type { RoleSetup } from '../../../src/core/loop/loop-types';
 import { startRun } from '../../../src/core/loop/run-loop';
 import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
-import { oracleLayout } from '../../../src/core/workspace/layout';
+import { findBubblewrap } from '../../../src/core/runtime/sandbox';
 import { withWorkbench } from '../../harness/workbench';
 import { prepareDemoTask } from '../demo-task';
 
@@ -19,9 +19,10 @@ function scripted(script: string, env: Record<string, string> = {}): RoleSetup {
 
 export async function iterationsScenario(): Promise<string> {
   const task = await prepareDemoTask('iterations');
-  const runtime = new LocalRuntime();
+  // Confined as users run it (bubblewrap when it works here).
+  const runtime = new LocalRuntime({ bwrap: await findBubblewrap() });
   const pytest = { python: 'python3', timeoutMs: 120_000, format: 'junit' as const };
-  const env = { SWECI_SCRIPTED_UPSTREAM: oracleLayout(task.oracleDir).upstreamDir, SWECI_SCRIPTED_COMMITS: task.commits.join(',') };
+  const env = task.programmerEnv;
   await startRun({
     taskDir: task.taskDir,
     run: 'scripted-agents',

@@ -79,3 +79,12 @@ test('token counts are short', () => {
   assert.equal(formatTokens(4500), '4.5k');
   assert.equal(formatTokens(123456), '123k');
 });
+
+test('harness tampering and a run without isolation are said in the row and its tooltip', () => {
+  const r = rec({ iteration: 1, gap: 0, pytest: { passed: 60 }, passed: 60, harness_tampering: ['conftest.py'], isolation: 'none' });
+  assert.equal(iterationDescription(r, line0), 'a(c) 1.00 · 60/60 · gap 0 · harness changed · not isolated');
+  const tip = iterationTooltip(r, line0);
+  assert.match(tip, /harness tampering\): conftest\\\.py/, 'the path, escaped for markdown');
+  assert.match(tip, /Not isolated: the agents and the code under test could read the oracle/);
+  assert.doesNotMatch(iterationDescription(rec({ iteration: 1, isolation: 'sandbox' }), line0), /isolated|harness/);
+});

@@ -19,6 +19,10 @@ export class ObservedRuntime implements Runtime {
     return this.inner.description;
   }
 
+  get isolation(): Runtime['isolation'] {
+    return this.inner.isolation;
+  }
+
   get runs(): number {
     return this.requests.length;
   }

@@ -1,7 +1,7 @@
 // The real demo task (scripts/demo-dataset.ts) checked out once per test file, then copied for
 // each test (a copy is a complete task: its task.json points at the shared, read-only oracle).
 import { execFile } from 'node:child_process';
-import { promises as fs } from 'node:fs';
+import { existsSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
@@ -13,13 +13,18 @@ import { listFirstParentCommits } from '../../../src/core/history/upstream-commi
 import type { LoopOptions, RoleSetup } from '../../../src/core/loop/loop-types';
 import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
 import { readDatasetTasks } from '../../../src/core/task/dataset';
-import { oracleLayout, type TaskRecord } from '../../../src/core/workspace/layout';
+import { oracleLayout, taskLayout, type TaskRecord } from '../../../src/core/workspace/layout';
 import { fixturesDir } from '../helpers/repo-root';
 
 const run = promisify(execFile);
 
 export const PYTHON = process.env.SWECI_PYTHON ?? 'python3';
-export const runtime = new LocalRuntime({ orphanGraceMs: 500 });
+/**
+ * Agents and pytest run confined, as users get them (bubblewrap, installed by scripts/setup.sh);
+ * SWECI_TEST_SANDBOX=off runs the same tests without it.
+ */
+export const SANDBOX = process.env.SWECI_TEST_SANDBOX !== 'off' && existsSync('/usr/bin/bwrap') ? '/usr/bin/bwrap' : undefined;
+export const runtime = new LocalRuntime({ orphanGraceMs: 500, bwrap: SANDBOX });
 export const pytestSettings = { python: PYTHON, timeoutMs: 120_000, format: 'junit' as const };
 export const AGENTS_DIR = path.join(fixturesDir, 'agents');
 
@@ -27,6 +32,8 @@ export interface DemoTask {
   taskDir: string;
   record: TaskRecord;
   upstreamDir: string;
+  /** A copy of the upstream outside the oracle, for the scripted programmer (a sandbox hides the oracle). */
+  answersDir: string;
   /** First-parent commits, base first, target last. */
   commits: string[];
 }
@@ -52,7 +59,10 @@ export class DemoWorld {
     });
     const upstreamDir = oracleLayout(result.record.oracleDir).upstreamDir;
     const commits = await listFirstParentCommits(upstreamDir);
-    return new DemoWorld(tmp, { taskDir, record: result.record, upstreamDir, commits });
+    // The scripted programmer knows the answers from its own copy: the oracle is hidden from agents.
+    const answersDir = path.join(tmp, 'scripted-answers.git');
+    await run('git', ['clone', '--bare', '--quiet', upstreamDir, answersDir]);
+    return new DemoWorld(tmp, { taskDir, record: result.record, upstreamDir, answersDir, commits });
   }
 
   /** A fresh copy of the checked-out task. */
@@ -99,7 +109,7 @@ export function scripted(script: string, extra: ScriptOptions = {}): RoleSetup {
 /** The scripted programmer's inputs: the oracle's upstream and the first-parent commits. */
 export function programmerEnv(task: DemoTask, stateFile?: string): Record<string, string> {
   return {
-    SWECI_SCRIPTED_UPSTREAM: task.upstreamDir,
+    SWECI_SCRIPTED_UPSTREAM: task.answersDir,
     SWECI_SCRIPTED_COMMITS: task.commits.join(','),
     ...(stateFile ? { SWECI_SCRIPTED_STATE: stateFile } : {}),
   };
@@ -111,6 +121,12 @@ export function loopOptions(task: DemoTask, run: string, roles: LoopOptions['rol
 
 export async function git(dir: string, ...args: string[]): Promise<string> {
   return (await run('git', ['-C', dir, ...args])).stdout;
+}
+
+/** git on the task's history store (the record of every run), with app/code as its work tree. */
+export async function historyGit(taskDir: string, ...args: string[]): Promise<string> {
+  const layout = taskLayout(taskDir);
+  return (await run('git', [`--git-dir=${layout.historyDir}`, `--work-tree=${layout.codeDir}`, '-C', layout.codeDir, ...args])).stdout;
 }
 
 export async function exists(p: string): Promise<boolean> {

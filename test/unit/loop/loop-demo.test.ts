@@ -10,7 +10,7 @@ import type { LoopEvent } from '../../../src/core/loop/loop-types';
 import { listRuns, readRunInfo, runLayout, iterDir } from '../../../src/core/loop/run-store';
 import { startRun } from '../../../src/core/loop/run-loop';
 import { oracleLayout, taskLayout } from '../../../src/core/workspace/layout';
-import { DemoWorld, exists, git, loopOptions, programmerEnv, scripted, type DemoTask } from './demo-fixture';
+import { DemoWorld, exists, git, historyGit, loopOptions, programmerEnv, scripted, type DemoTask } from './demo-fixture';
 
 let world: DemoWorld;
 let task: DemoTask;
@@ -91,7 +91,10 @@ describe('the loop on the demo task with scripted CLI agents', () => {
     records.slice(1).forEach((r, i) => assert.equal(log[i + 1], `${r.commit} SWE-CI <sweci@localhost> iteration ${r.iteration}`));
     assert.equal((await git(code, 'rev-parse', '--abbrev-ref', 'HEAD')).trim(), `sweci/${RUN}`);
     assert.equal((await git(code, 'status', '--porcelain')).trim(), '');
-    assert.equal((await git(code, 'rev-parse', 'main')).trim(), task.record.baseCommit, 'main stays at the base');
+    assert.equal((await historyGit(task.taskDir, 'rev-parse', 'main')).trim(), task.record.baseCommit, 'main stays at the base');
+    // The working repository holds the run's branch only; the store holds every branch.
+    assert.equal((await git(code, 'for-each-ref', '--format=%(refname)')).trim(), `refs/heads/sweci/${RUN}`);
+    assert.equal((await historyGit(task.taskDir, 'rev-parse', `sweci/${RUN}`)).trim(), records[records.length - 1].commit);
   });
 
   test('each iteration is archived: requirement, report, summary, logs, pytest output, code diff', async () => {

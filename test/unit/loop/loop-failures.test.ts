@@ -12,8 +12,8 @@ import { runCurrentTests } from '../../../src/core/checkout/run-current-tests';
 import { iterDir, runLayout } from '../../../src/core/loop/run-store';
 import { UserError } from '../../../src/core/util/errors';
 import { oracleLayout, taskLayout } from '../../../src/core/workspace/layout';
-import { waitDead } from '../runtime/process-helpers';
-import { DemoWorld, exists, git, loopOptions, programmerEnv, pytestSettings, pythonScript, runtime, scripted, type DemoTask, type ScriptOptions } from './demo-fixture';
+import { waitDead, waitNoneMatching } from '../runtime/process-helpers';
+import { AGENTS_DIR, DemoWorld, SANDBOX, exists, git, loopOptions, programmerEnv, pytestSettings, pythonScript, runtime, scripted, type DemoTask, type ScriptOptions } from './demo-fixture';
 
 let world: DemoWorld;
 let scripts: string;
@@ -119,7 +119,10 @@ describe('the loop when things go wrong', () => {
     assert.ok(err instanceof UserError, String(err));
     assert.match(err.message, /architect .* failed all 2 tries in iteration 1: try 1: did not finish within 1 s and was stopped; try 2: did not finish within 1 s/);
     assert.equal(pids.length, 4, 'two tries, each an agent and its child');
-    for (const pid of pids) assert.ok(await waitDead(pid), `process ${pid} left running`);
+    // In a sandbox the printed pids are its own namespace's: look for the processes themselves.
+    if (!SANDBOX) for (const pid of pids) assert.ok(await waitDead(pid), `process ${pid} left running`);
+    assert.deepEqual(await waitNoneMatching(path.join(AGENTS_DIR, 'hang.py')), [], 'no agent left running');
+    assert.deepEqual(await waitNoneMatching('while True: time.sleep(60)'), [], "no agent's child left running");
     assert.equal((await lines(task, 'hang')).length, 1, 'nothing recorded after line 0');
     const layout = runLayout(task.taskDir, 'hang');
     assert.ok(await exists(path.join(layout.pendingDir, 'architect-try-2.log')));
@@ -195,7 +198,9 @@ describe('the loop when things go wrong', () => {
     const task = await world.task();
     await startRun(loopOptions(task, 'outside', { architect: scripted('architect.py'), programmer: scripted('outside.py') }, { iterations: 1 }));
     const [, one] = await lines(task, 'outside');
-    assert.deepEqual(one.outside_changes, ['.sweci/stray', 'app/stray.txt']);
+    // A sandboxed agent's write into .sweci lands in an empty stand-in that is thrown away.
+    assert.deepEqual(one.outside_changes, SANDBOX ? ['app/stray.txt'] : ['.sweci/stray', 'app/stray.txt']);
+    assert.equal(await exists(path.join(task.taskDir, '.sweci', 'stray')), !SANDBOX);
     assert.deepEqual(one.tampered, []);
   });
 

@@ -14,8 +14,8 @@ import { AbortError, UserError } from '../../../src/core/util/errors';
 import { currentReportFile, currentRunFile, loadReport } from '../../../src/core/checkout/report-store';
 import { runCurrentTests } from '../../../src/core/checkout/run-current-tests';
 import { taskLayout } from '../../../src/core/workspace/layout';
-import { waitDead } from '../runtime/process-helpers';
-import { DemoWorld, exists, git, loopOptions, programmerEnv, pytestSettings, runtime, scripted, type DemoTask } from './demo-fixture';
+import { waitDead, waitNoneMatching } from '../runtime/process-helpers';
+import { AGENTS_DIR, DemoWorld, SANDBOX, exists, git, historyGit, loopOptions, programmerEnv, pytestSettings, runtime, scripted, type DemoTask } from './demo-fixture';
 
 let world: DemoWorld;
 
@@ -31,7 +31,7 @@ async function lines(task: DemoTask, run: string) {
 }
 
 async function iterationCommits(task: DemoTask, run: string): Promise<string[]> {
-  return (await git(taskLayout(task.taskDir).codeDir, 'log', '--format=%s', `sweci/${run}`)).trim().split('\n').filter((s) => s.startsWith('iteration'));
+  return (await historyGit(task.taskDir, 'log', '--format=%s', `sweci/${run}`)).trim().split('\n').filter((s) => s.startsWith('iteration'));
 }
 
 describe('cancel, crash and resume', () => {
@@ -60,7 +60,10 @@ describe('cancel, crash and resume', () => {
       }),
     );
     await assert.rejects(first, (e: unknown) => e instanceof AbortError);
-    for (const pid of pids) assert.ok(await waitDead(pid), `process ${pid} left running`);
+    // In a sandbox the printed pids are its own namespace's: look for the processes themselves.
+    if (!SANDBOX) for (const pid of pids) assert.ok(await waitDead(pid), `process ${pid} left running`);
+    assert.deepEqual(await waitNoneMatching(path.join(AGENTS_DIR, 'hang.py')), [], 'no agent left running');
+    assert.deepEqual(await waitNoneMatching('while True: time.sleep(60)'), [], "no agent's child left running");
     const last = events[events.length - 1];
     assert.equal(last.type === 'loop-finished' && last.reason, 'cancelled');
     assert.equal((await lines(task, 'r')).length, 1, 'no partial line');
@@ -119,10 +122,9 @@ describe('cancel, crash and resume', () => {
     const task = await world.task();
     // Stop after the programmer, then commit as the loop would have just before a crash.
     await startRun(loopOptions(task, 'c', roles(task), { stopAfterStep: 'programmer' }));
-    const code = taskLayout(task.taskDir).codeDir;
-    await git(code, 'add', '--all');
-    await git(code, '-c', 'user.name=SWE-CI', '-c', 'user.email=sweci@localhost', 'commit', '-q', '-m', 'iteration 1');
-    const crashedCommit = (await git(code, 'rev-parse', 'HEAD')).trim();
+    await historyGit(task.taskDir, 'add', '--all');
+    await historyGit(task.taskDir, '-c', 'user.name=SWE-CI', '-c', 'user.email=sweci@localhost', 'commit', '-q', '-m', 'iteration 1');
+    const crashedCommit = (await historyGit(task.taskDir, 'rev-parse', 'HEAD')).trim();
     await resumeRun(loopOptions(task, 'c', roles(task), { iterations: 1 }));
     let records = await lines(task, 'c');
     assert.equal(records[1].commit, crashedCommit, 'the existing iteration commit is reused');

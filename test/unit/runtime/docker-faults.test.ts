@@ -41,7 +41,7 @@ async function project(name: string, body?: string): Promise<string> {
 const pytestIn = (rt: DockerRuntime | LocalRuntime, code: string, extra: Partial<Parameters<typeof runPytest>[1]> = {}) =>
   runPytest(rt, { python: 'python', codeDir: code, reportFile: path.join(path.dirname(code), 'out', 'report'), format: 'junit', timeoutMs: 120_000, ...extra });
 
-const docker = (extra: Partial<RuntimeSettings['docker']> = {}): RuntimeSettings => ({ runtime: 'docker', docker: { ...DEFAULT_RUNTIME_SETTINGS.docker, ...extra } });
+const docker = (extra: Partial<RuntimeSettings['docker']> = {}): RuntimeSettings => ({ ...DEFAULT_RUNTIME_SETTINGS, runtime: 'docker', docker: { ...DEFAULT_RUNTIME_SETTINGS.docker, ...extra } });
 
 async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -3,6 +3,8 @@
 // iterations, the human history, and agents in containers. Docker's numbers must equal the
 // local runtime's on the same task.
 import { after, before, describe, test } from 'node:test';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
@@ -28,6 +30,7 @@ import { AGENTS_DIR, PYTHON, scripted } from '../loop/demo-fixture';
 
 const pytest = { python: PYTHON, timeoutMs: 300_000, format: 'auto' as const };
 const docker = (extra: Partial<RuntimeSettings['docker']> = {}): RuntimeSettings => ({
+  ...DEFAULT_RUNTIME_SETTINGS,
   runtime: 'docker',
   docker: { ...DEFAULT_RUNTIME_SETTINGS.docker, ...extra },
 });
@@ -129,8 +132,12 @@ describe('a SWE-CI task in its Docker environment (real engine)', () => {
   });
 
   test('iterations with scripted agents record the same counts in Docker as locally', async () => {
-    const upstream = oracleLayout(local.record.oracleDir).upstreamDir;
-    const commits = await listFirstParentCommits(upstream);
+    const oracleUpstream = oracleLayout(local.record.oracleDir).upstreamDir;
+    const commits = await listFirstParentCommits(oracleUpstream);
+    // The scripted programmer's own copy of the answers: a sandboxed agent cannot see the oracle.
+    const upstream = path.join(tmp, 'scripted-answers.git');
+    await fs.rm(upstream, { recursive: true, force: true });
+    await promisify(execFile)('git', ['clone', '--bare', '--quiet', oracleUpstream, upstream]);
     const runOn = async (taskDir: string, runtime: TaskEnvironment['tests'], python: string): Promise<IterationRecord[]> => {
       const roles = { architect: scripted('architect.py'), programmer: programmerSetup(taskDir, upstream, commits) };
       const opts = { taskDir, run: 'scripted', roles, runtime, pytest: { ...pytest, python } };

@@ -27,3 +27,32 @@ export async function waitDead(pid: number, timeoutMs = 3000): Promise<boolean> 
   }
   return !isAlive(pid);
 }
+
+/** Live processes (zombies excluded) whose command line contains `needle`, by host pid. */
+export function processesMatching(needle: string): number[] {
+  const found: number[] = [];
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    let cmdline: string;
+    try {
+      cmdline = fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').replace(/\0/g, ' ');
+    } catch {
+      continue;
+    }
+    if (cmdline.includes(needle) && isAlive(Number(name))) found.push(Number(name));
+  }
+  return found;
+}
+
+/**
+ * Waits until no live process's command line contains `needle` (pids printed inside a sandbox
+ * are its namespace's, so the host is searched by command line instead). Returns the survivors.
+ */
+export async function waitNoneMatching(needle: string, timeoutMs = 3000): Promise<number[]> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (processesMatching(needle).length === 0) return [];
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return processesMatching(needle);
+}

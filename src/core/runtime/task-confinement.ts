@@ -1,0 +1,29 @@
+// What a task's agents and its code under test must never see, and so what a sandbox hides:
+// the task folder's records (.sweci: runs, history, task.json naming the oracle), the oracle,
+// every oracle kept beside it, and where the task came from (the dataset's task folder with
+// code.zip, which holds the whole history; or a git pair's repository). What a command may use
+// is then given back by its mounts (app/ for agents; the code and the report folder for pytest).
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Confinement } from './sandbox';
+import type { TaskRecord } from '../workspace/layout';
+
+export function taskSecrets(taskDir: string, record: TaskRecord): string[] {
+  const hide = [path.resolve(taskDir), path.resolve(record.oracleDir)];
+  const store = path.dirname(path.resolve(record.oracleDir));
+  // The extension and the CLI keep oracles side by side in an `oracles` folder.
+  if (path.basename(store) === 'oracles') hide.push(store);
+  const source = record.task.source;
+  hide.push(source.kind === 'dataset' ? path.dirname(path.resolve(source.zipPath)) : path.resolve(source.repoPath));
+  return hide;
+}
+
+/** pytest: writes only its code folder, its report folder and the temp folder. */
+export function pytestConfinement(taskDir: string, record: TaskRecord): Confinement {
+  return { hide: taskSecrets(taskDir, record), writable: [os.tmpdir()] };
+}
+
+/** An agent: also its home (its login and config), and the network (no namespace for it). */
+export function agentConfinement(taskDir: string, record: TaskRecord): Confinement {
+  return { hide: taskSecrets(taskDir, record), writable: [os.tmpdir(), os.homedir()] };
+}

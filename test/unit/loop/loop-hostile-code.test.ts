@@ -1,0 +1,186 @@
+// Code under test that tries to change its own score (issue 9): files git ignores that change
+// how pytest runs. Real scripted agents, real pytest, the real loop.
+import assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { runCurrentTests } from '../../../src/core/checkout/run-current-tests';
+import { readIterationRecords } from '../../../src/core/loop/iteration-record';
+import { startRun } from '../../../src/core/loop/run-loop';
+import { harnessKind, pytestSection } from '../../../src/core/loop/harness-tampering';
+import { loadChartData } from '../../../src/core/chart-data/load-chart-data';
+import { iterDir, runLayout } from '../../../src/core/loop/run-store';
+import { taskLayout } from '../../../src/core/workspace/layout';
+import { DemoWorld, SANDBOX, exists, loopOptions, pytestSettings, pythonScript, runtime, scripted } from './demo-fixture';
+
+let world: DemoWorld;
+let scripts: string;
+
+/** A pytest plugin (or conftest.py) that turns every failure into a pass. */
+const FORCEPASS_PLUGIN = [
+  'import pytest',
+  '@pytest.hookimpl(hookwrapper=True)',
+  'def pytest_runtest_makereport(item, call):',
+  '    outcome = yield',
+  '    report = outcome.get_result()',
+  '    if report.failed:',
+  '        report.outcome = "passed"',
+  '        report.longrepr = None',
+  '',
+].join('\n');
+
+describe('code under test that tries to change its score', () => {
+  before(async () => {
+    world = await DemoWorld.create('loop-hostile-code');
+    scripts = world.scratch('scripts');
+    await fs.mkdir(scripts, { recursive: true });
+    // Sourceless bytecode, which git ignores (*.pyc): a sitecustomize that loads a pytest plugin
+    // turning every failure into a pass. No source file changes, so the code diff is empty.
+    await fs.writeFile(
+      path.join(scripts, 'hidden-bytecode.py'),
+      [
+        'import os, py_compile, tempfile',
+        'src = tempfile.mkdtemp()',
+        'plugin = os.path.join(src, "forcepass.py")',
+        `open(plugin, 'w').write(${JSON.stringify(FORCEPASS_PLUGIN)})`,
+        'py_compile.compile(plugin, cfile="code/sweci_forcepass.pyc", doraise=True)',
+        'site = os.path.join(src, "site.py")',
+        'open(site, "w").write("import os\\nos.environ[\'PYTEST_PLUGINS\'] = \'sweci_forcepass\'\\n")',
+        'py_compile.compile(site, cfile="code/sitecustomize.pyc", doraise=True)',
+      ].join('\n') + '\n',
+    );
+    // Reads what no agent may see, forges the run's records, and leaves a daemon behind that
+    // would keep changing the code in later iterations.
+    await fs.writeFile(
+      path.join(scripts, 'snoop-and-forge.py'),
+      [
+        'import json, os, time',
+        "task_json = os.path.join('..', '.sweci', 'task.json')",
+        'def peek(p):',
+        '    try:',
+        '        if os.path.isdir(p): return "dir %s" % sorted(os.listdir(p))',
+        '        return "file %d bytes" % len(open(p, "rb").read())',
+        '    except OSError as e:',
+        '        return "unreadable %s" % e.errno',
+        "for p in [task_json, os.environ['ORACLE'], os.environ['DATASET']]:",
+        '    print("peek", p, peek(p), flush=True)',
+        "lines = os.path.join('..', '.sweci', 'runs', os.environ['RUN'], 'iteration.jsonl')",
+        'try:',
+        "    open(lines, 'a').write(json.dumps({'gap': 0, 'iteration': 1, 'run': os.environ['RUN']}) + '\\n')",
+        "    open(task_json, 'w').write('{}')",
+        "    print('forged', flush=True)",
+        'except OSError as e:',
+        "    print('forge refused', e.errno, flush=True)",
+        'if os.fork() == 0:',
+        '    os.setsid()',
+        '    if os.fork() == 0:',
+        '        for _ in range(600):',
+        "            open('daemon.log', 'a').write('beat\\n')",
+        '            time.sleep(0.05)',
+        '        os._exit(0)',
+        '    os._exit(0)',
+        "open('code/README.md', 'a').write('an honest-looking change\\n')",
+      ].join('\n') + '\n',
+    );
+    // A conftest.py next to the code that turns failures into passes, plus a pytest section in
+    // setup.cfg: committed, so scored like the reference would, but flagged.
+    await fs.writeFile(
+      path.join(scripts, 'forcepass-conftest.py'),
+      [
+        'import os',
+        "if not os.path.exists('code/conftest.py'):",
+        `    open('code/conftest.py', 'w').write(${JSON.stringify(FORCEPASS_PLUGIN)})`,
+        "    open('code/setup.cfg', 'a').write('\\n[tool:pytest]\\naddopts = -p no:cacheprovider\\n')",
+      ].join('\n') + '\n',
+    );
+  });
+  after(async () => {
+    await world.dispose();
+  });
+
+  test('a sandboxed agent cannot read the oracle or the records, cannot forge them, and leaves no process behind', async (t) => {
+    if (!SANDBOX) return t.skip('bubblewrap cannot run here: the loop is not isolated');
+    const task = await world.task();
+    const layout = taskLayout(task.taskDir);
+    const taskJson = await fs.readFile(layout.taskFile, 'utf8');
+    const source = task.record.task.source;
+    const env = { ORACLE: task.record.oracleDir, DATASET: source.kind === 'dataset' ? source.zipPath : source.repoPath, RUN: 'forge' };
+    await startRun(loopOptions(task, 'forge', { architect: scripted('architect.py'), programmer: pythonScript(path.join(scripts, 'snoop-and-forge.py'), { env }) }, { iterations: 1 }));
+
+    const records = await readIterationRecords(runLayout(task.taskDir, 'forge').iterationsFile);
+    assert.deepEqual(records.map((r) => r.iteration), [0, 1], 'no forged line');
+    assert.equal(records[1].gap, records[0].gap, 'the real score');
+    assert.equal(records[1].isolation, 'sandbox');
+    assert.equal(await fs.readFile(layout.taskFile, 'utf8'), taskJson, 'task.json untouched');
+    const log = await fs.readFile(path.join(iterDir(runLayout(task.taskDir, 'forge'), 1), 'programmer-try-1.log'), 'utf8');
+    assert.match(log, /peek \.\.\/\.sweci\/task\.json unreadable 2/, 'no .sweci to read');
+    // The log hides environment values (the paths given in ORACLE and DATASET) as ***, in order.
+    const peeks = log.split('\n').filter((l) => l.startsWith('peek '));
+    assert.deepEqual(peeks.slice(1), ['peek *** dir []', 'peek *** unreadable 2'], "the oracle looks empty; the dataset's task folder is not there");
+
+    const beat = path.join(layout.appDir, 'daemon.log');
+    const count = async () => (await fs.readFile(beat, 'utf8').catch(() => '')).length;
+    const before = await count();
+    await new Promise((r) => setTimeout(r, 400));
+    assert.equal(await count(), before, 'the daemon died with the agent');
+  });
+
+  test('ignored bytecode that would pass every test is not scored: pytest runs on a clean checkout of the commit', async () => {
+    const task = await world.task();
+    const result = await startRun(
+      loopOptions(task, 'bytecode', { architect: scripted('architect.py'), programmer: pythonScript(path.join(scripts, 'hidden-bytecode.py')) }, { iterations: 1 }),
+    );
+    assert.equal(result.reason, 'paused');
+    const [zero, one] = await readIterationRecords(runLayout(task.taskDir, 'bytecode').iterationsFile);
+    assert.ok(zero.gap > 0);
+    const diff = await fs.readFile(path.join(iterDir(runLayout(task.taskDir, 'bytecode'), 1), 'code.diff'), 'utf8');
+    assert.equal(diff, '', 'nothing the agent did is in the commit');
+    assert.equal(one.gap, zero.gap, 'scored as committed: the same gap as the base');
+    const code = taskLayout(task.taskDir).codeDir;
+    assert.ok(await exists(path.join(code, 'sitecustomize.pyc')), "the agent's files stay in app/code");
+
+    // The attack is real: pytest on app/code as it is (Refresh) turns failures into passes
+    // (what still fails to be collected cannot be forged this way).
+    const refresh = await runCurrentTests({ ...pytestSettings, taskDir: task.taskDir, record: task.record, runtime });
+    assert.ok(refresh.gap! < zero.gap / 2, `the working tree, bytecode included, forges a better score (gap ${refresh.gap} against ${zero.gap})`);
+  });
+
+  test('a conftest.py that forges passes is flagged as harness tampering on every iteration that has it, and can be left out of scores', async () => {
+    const task = await world.task();
+    const roles = { architect: scripted('architect.py'), programmer: pythonScript(path.join(scripts, 'forcepass-conftest.py')) };
+    await startRun(loopOptions(task, 'harness', roles, { iterations: 2 }));
+    const [zero, one, two] = await readIterationRecords(runLayout(task.taskDir, 'harness').iterationsFile);
+    assert.deepEqual(one.harness_tampering, ['conftest.py', 'setup.cfg']);
+    assert.deepEqual(two.harness_tampering, ['conftest.py', 'setup.cfg'], 'still flagged while the code has it');
+    assert.deepEqual(zero.harness_tampering ?? [], []);
+    assert.ok(one.gap < zero.gap, 'scored as the reference would: the forged passes count');
+
+    const scored = await loadChartData(task.taskDir, {});
+    const excluded = await loadChartData(task.taskDir, { excludeHarnessTampering: true });
+    const point = (d: typeof scored, i: number) => d.runs.find((r) => r.run === 'harness')!.points[i];
+    assert.ok(point(scored, 1).a! > 0);
+    assert.deepEqual(point(scored, 1).harnessTampering, ['conftest.py', 'setup.cfg']);
+    assert.equal(point(excluded, 1).a, null, 'left out of the score');
+    assert.match(point(excluded, 1).pytestError ?? '', /Not scored: .*conftest\.py/);
+    assert.equal(point(excluded, 0).a, 0, 'the base is untouched');
+  });
+
+  test('config sections: only a change to pytest\'s own section counts', () => {
+    assert.equal(harnessKind('conftest.py'), 'file');
+    assert.equal(harnessKind('src/pkg/conftest.py'), 'file');
+    assert.equal(harnessKind('tests/conftest.py'), undefined, 'tests/ is restored, not flagged here');
+    assert.equal(harnessKind('src/evil.pth'), 'file');
+    assert.equal(harnessKind('sitecustomize.py'), 'file');
+    assert.equal(harnessKind('pyproject.toml'), 'section');
+    assert.equal(harnessKind('sub/pyproject.toml'), undefined);
+    assert.equal(harnessKind('pytest.ini'), 'file');
+    const before = '[project]\nname = "x"\n\n[tool.pytest.ini_options]\naddopts = "-q"\n\n[tool.black]\nline-length = 88\n';
+    const sameSection = before.replace('line-length = 88', 'line-length = 100').replace('name = "x"', 'name = "y"');
+    const changed = before.replace('addopts = "-q"', 'addopts = "-q -p evil"');
+    assert.equal(pytestSection('pyproject.toml', sameSection), pytestSection('pyproject.toml', before));
+    assert.notEqual(pytestSection('pyproject.toml', changed), pytestSection('pyproject.toml', before));
+    assert.equal(pytestSection('setup.cfg', '[metadata]\nname = x\n'), '');
+    assert.equal(pytestSection('setup.cfg', '[tool:pytest]\naddopts = -x\n[flake8]\n'), 'addopts = -x');
+    assert.equal(pytestSection('tox.ini', '[tox]\n[pytest]\nmarkers = a\n'), 'markers = a');
+  });
+});
