@@ -12,6 +12,7 @@ test('nothing set gives the defaults: auto, the reference memory limit, no netwo
   const s = from({});
   assert.deepEqual(s, DEFAULT_RUNTIME_SETTINGS);
   assert.equal(s.runtime, 'auto');
+  assert.equal(s.sandbox, 'auto');
   assert.equal(s.docker.memoryMb, 8192);
   assert.equal(s.docker.network, false);
   assert.equal(s.docker.python, 'python');
@@ -20,6 +21,7 @@ test('nothing set gives the defaults: auto, the reference memory limit, no netwo
 test('values are read, trimmed and converted (the CLI passes text)', () => {
   const s = from({ runtime: 'docker', 'docker.image': ' img:1 ', 'docker.memoryMb': '2048', 'docker.cpus': 1.5, 'docker.network': 'true', 'docker.python': '' });
   assert.equal(s.runtime, 'docker');
+  assert.equal(from({ sandbox: 'off' }).sandbox, 'off');
   assert.equal(s.docker.image, 'img:1');
   assert.equal(s.docker.memoryMb, 2048);
   assert.equal(s.docker.cpus, 1.5);
@@ -29,6 +31,7 @@ test('values are read, trimmed and converted (the CLI passes text)', () => {
 
 test('bad values name the setting, or the option the caller calls it', () => {
   assert.throws(() => from({ runtime: 'podman' }), (e: unknown) => e instanceof UserError && /sweci\.runtime must be one of auto, docker, local, not "podman"/.test(e.message));
+  assert.throws(() => from({ sandbox: 'firejail' }), /sweci\.sandbox must be one of auto, bubblewrap, off, not "firejail"/);
   assert.throws(() => from({ 'docker.memoryMb': -1 }), /The setting sweci\.docker\.memoryMb must be a number of MiB, 0 or more/);
   assert.throws(() => from({ 'docker.network': 'yes' }), /sweci\.docker\.network must be true or false/);
   assert.throws(

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
 import { findBubblewrap } from '../../../src/core/runtime/sandbox';
+import { describeEnvironment, openHostRuntime } from '../../../src/core/runtime/task-environment';
 
 const PYTHON = process.env.SWECI_PYTHON ?? 'python3';
 
@@ -115,5 +116,20 @@ describe('the bubblewrap sandbox', () => {
     await new Promise((r) => setTimeout(r, 500));
     assert.ok((await lines()) > plainAfter, 'the unconfined daemon still writes');
     await fs.rm(p.work, { recursive: true, force: true }); // the heartbeat stops with its folder's writes failing
+  });
+
+  test('sweci.sandbox: auto confines where bubblewrap works, off never does, and the environment says which', async (t) => {
+    const auto = await openHostRuntime('auto');
+    assert.equal(auto.isolation, bwrap ? 'sandbox' : 'none');
+    assert.equal((await openHostRuntime('off')).isolation, 'none');
+    const local = { schema: 1 as const, runtime: 'local' as const, python: 'python3', recordedAt: '' };
+    assert.equal(describeEnvironment({ ...local, isolation: 'sandbox' }), 'local · sandboxed');
+    assert.equal(describeEnvironment({ ...local, isolation: 'none' }), 'local · not isolated');
+    assert.equal(describeEnvironment(local), 'local', 'a record from before the sandbox says nothing it does not know');
+    if (!bwrap) {
+      await assert.rejects(openHostRuntime('bubblewrap'), /apt-get install bubblewrap/);
+      return t.skip('bubblewrap cannot run here');
+    }
+    assert.equal((await openHostRuntime('bubblewrap')).description, 'local · sandboxed');
   });
 });
