@@ -1,6 +1,7 @@
 // The bubblewrap sandbox, for real: what a confined process can read, write and reach, and that
 // nothing it starts outlives it. Skipped (with the reason) where bubblewrap cannot run.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -131,5 +132,43 @@ describe('the bubblewrap sandbox', () => {
       return t.skip('bubblewrap cannot run here');
     }
     assert.equal((await openHostRuntime('bubblewrap')).description, 'local · sandboxed');
+  });
+
+  test('killing the process that started a sandboxed command (kill -9) kills the command and what it started', async (t) => {
+    if (!bwrap) return t.skip('bubblewrap cannot run here');
+    const p = await layout('orphan');
+    const beat = path.join(p.work, 'beat.log');
+    const agent = [
+      'import os, time',
+      'if os.fork() == 0:',
+      '    os.setsid()',
+      '    while True:',
+      `        open(${JSON.stringify(beat)}, 'a').write('daemon\\n')`,
+      '        time.sleep(0.05)',
+      'while True:',
+      `    open(${JSON.stringify(beat)}, 'a').write('agent\\n')`,
+      '    time.sleep(0.05)',
+    ].join('\n');
+    // A node process standing in for the extension host or the CLI: it starts the command, then dies hard.
+    const host = [
+      `const { LocalRuntime } = require(${JSON.stringify(require.resolve('../../../src/core/runtime/local-runtime'))});`,
+      `new LocalRuntime({ bwrap: ${JSON.stringify(bwrap)} }).run({ command: ${JSON.stringify(PYTHON)}, args: ['-c', ${JSON.stringify(agent)}], cwd: ${JSON.stringify(p.work)},`,
+      `  mounts: [{ source: ${JSON.stringify(p.work)}, target: '/app' }], confine: { hide: [], writable: [] } });`,
+      'setInterval(() => {}, 1000);',
+    ].join('\n');
+    const child = spawn(process.execPath, ['-e', host], { stdio: 'ignore' });
+    const size = async () => (await fs.stat(beat).catch(() => undefined))?.size ?? 0;
+    const deadline = Date.now() + 10_000;
+    while ((await fs.readFile(beat, 'utf8').catch(() => '')).split('\n').filter((l) => l === 'daemon').length < 2) {
+      if (Date.now() > deadline) assert.fail('the sandboxed command never started');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGKILL');
+    await exited;
+    await new Promise((r) => setTimeout(r, 500));
+    const after = await size();
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(await size(), after, 'nothing writes once the process that started it is gone');
   });
 });
