@@ -89,6 +89,12 @@ function roleLabel(setup: RoleSetup): string {
   return setup.settings.kind === 'human' ? 'human' : (setup.driver?.label ?? setup.settings.kind);
 }
 
+/** Values run.json must never hold: the role's environment and API keys. */
+function roleSecrets(setup: RoleSetup): string[] {
+  const env = setup.settings.kind === 'human' ? {} : (setup.settings.env ?? {});
+  return [...Object.values(env), ...Object.values(setup.secretEnv ?? {})];
+}
+
 function listPaths(paths: string[]): string {
   return paths.slice(0, 5).join(', ') + (paths.length > 5 ? ` and ${paths.length - 5} more` : '');
 }
@@ -197,8 +203,8 @@ async function createRunLocked(options: CreateRunOptions): Promise<RunInfo> {
     created: new Date().toISOString(),
     kind: 'loop',
     roles: {
-      architect: roleInfo(opts.roles.architect.settings, roleLabel(opts.roles.architect)),
-      programmer: roleInfo(opts.roles.programmer.settings, roleLabel(opts.roles.programmer)),
+      architect: roleInfo(opts.roles.architect.settings, roleLabel(opts.roles.architect), roleSecrets(opts.roles.architect)),
+      programmer: roleInfo(opts.roles.programmer.settings, roleLabel(opts.roles.programmer), roleSecrets(opts.roles.programmer)),
     },
     maxIterations: opts.maxIterations ?? DEFAULT_MAX_ITERATIONS,
     baseCommit: record.baseCommit,

@@ -3,6 +3,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { AgentRole, AgentSettings } from '../agents/agent-driver';
+import { Redactor } from '../agents/redact';
 import { UserError, errorMessage } from '../util/errors';
 import { writeJsonAtomic } from '../util/fs-atomic';
 import { taskLayout } from '../workspace/layout';
@@ -84,12 +85,17 @@ export interface RunInfo {
   branch?: string;
 }
 
-export function roleInfo(settings: AgentSettings, label: string): RoleInfo {
+/**
+ * `secrets`: the role's environment values (settings env and API keys). A command line or a
+ * model name that contains one is recorded with *** in its place.
+ */
+export function roleInfo(settings: AgentSettings, label: string, secrets: Iterable<string> = []): RoleInfo {
+  const hide = new Redactor(secrets);
   if (settings.kind === 'human') return { kind: 'human', label };
-  const info: RoleInfo = { kind: 'agent', label };
+  const info: RoleInfo = { kind: 'agent', label: hide.redact(label) };
   if (settings.kind === 'preset') info.preset = settings.preset;
-  else info.command = settings.command;
-  if (settings.model) info.model = settings.model;
+  else info.command = hide.redact(settings.command);
+  if (settings.model) info.model = hide.redact(settings.model);
   if (settings.timeoutSec !== undefined) info.timeoutSec = settings.timeoutSec;
   if (settings.maxTries !== undefined) info.maxTries = settings.maxTries;
   return info;

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runCurrentTests } from '../../../src/core/checkout/run-current-tests';
 import { readIterationRecords } from '../../../src/core/loop/iteration-record';
-import { startRun } from '../../../src/core/loop/run-loop';
+import { createRun, startRun } from '../../../src/core/loop/run-loop';
 import { harnessKind, pytestSection } from '../../../src/core/loop/harness-tampering';
 import { loadChartData } from '../../../src/core/chart-data/load-chart-data';
 import { iterDir, runLayout } from '../../../src/core/loop/run-store';
@@ -182,5 +182,17 @@ describe('code under test that tries to change its score', () => {
     assert.equal(pytestSection('setup.cfg', '[metadata]\nname = x\n'), '');
     assert.equal(pytestSection('setup.cfg', '[tool:pytest]\naddopts = -x\n[flake8]\n'), 'addopts = -x');
     assert.equal(pytestSection('tox.ini', '[tox]\n[pytest]\nmarkers = a\n'), 'markers = a');
+  });
+
+  test('a secret in the command line or the model is never written to run.json', async () => {
+    const task = await world.task();
+    const secret = 'sk-test-0123456789abcdef';
+    const programmer = pythonScript(path.join(scripts, 'forcepass-conftest.py'));
+    const settings = { ...programmer.settings, command: `${(programmer.settings as { command: string }).command} --api-key ${secret}`, model: `acme/${secret}` };
+    const info = await createRun(loopOptions(task, 'secret', { architect: scripted('architect.py'), programmer: { ...programmer, settings, secretEnv: { ACME_API_KEY: secret } } }));
+    const text = await fs.readFile(runLayout(task.taskDir, 'secret').runFile, 'utf8');
+    assert.ok(!text.includes(secret), text);
+    assert.match(info.roles.programmer.command ?? '', /--api-key \*\*\*$/);
+    assert.equal(info.roles.programmer.model, 'acme/***');
   });
 });
