@@ -1,5 +1,5 @@
 // Extracts an untrusted zip (a dataset's code.zip) so that nothing can land outside the destination.
-import { promises as fs, constants as fsc, createWriteStream } from 'node:fs';
+import { promises as fs, constants as fsc } from 'node:fs';
 import * as path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -44,6 +44,50 @@ function invalidZip(zipPath: string, err: unknown): UserError {
     `${zipPath} is not a valid zip (${errorMessage(err)}). Re-download the task; the file may be truncated or corrupt.`,
     { detail: errorMessage(err), cause: err },
   );
+}
+
+interface Survey {
+  /** The sum of the entries' declared uncompressed sizes. */
+  declared: number;
+  /** Two entries whose compressed data overlap (a zip bomb that reuses one stream many times). */
+  overlapping?: [string, string];
+}
+
+/**
+ * Reads the central directory once, before anything is written: what the entries claim to
+ * expand to, and whether any two share compressed bytes. In a well-formed zip each entry's
+ * local header and data end before the next entry's header begins.
+ */
+async function survey(zipPath: string, signal?: AbortSignal): Promise<Survey> {
+  const zip = await yauzl.openPromise(zipPath, { lazyEntries: true, decodeStrings: false, autoClose: true });
+  const spans: Array<{ name: string; start: number; end: number }> = [];
+  let declared = 0;
+  try {
+    for await (const entry of zip.eachEntry()) {
+      throwIfAborted(signal);
+      declared += entry.uncompressedSize;
+      const name = yauzl.getFileNameLowLevel(entry.generalPurposeBitFlag, entry.fileNameRaw, entry.extraFields, true);
+      spans.push({ name, start: entry.relativeOffsetOfLocalHeader, end: entry.relativeOffsetOfLocalHeader + entry.compressedSize });
+    }
+  } finally {
+    zip.close();
+  }
+  spans.sort((a, b) => a.start - b.start);
+  for (let i = 1; i < spans.length; i++) {
+    const [prev, cur] = [spans[i - 1], spans[i]];
+    if (cur.start < prev.end || cur.start === prev.start) return { declared, overlapping: [prev.name, cur.name] };
+  }
+  return { declared };
+}
+
+/** Bytes free for an unprivileged writer at `dir`, or undefined where the system cannot say. */
+async function freeBytes(dir: string): Promise<number | undefined> {
+  try {
+    const st = await fs.statfs(dir);
+    return Number(st.bavail) * Number(st.bsize);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Splits an entry name into safe path segments, or explains why it is unsafe. */
@@ -133,8 +177,35 @@ export async function safeUnzip(zipPath: string, destDir: string, options: SafeU
       `${zipPath} has ${zip.entryCount} entries, more than the limit of ${maxEntries}. Raise the entry limit if you trust this archive.`,
     );
   }
-
+  // Everything that can be known before writing is checked before writing.
+  let planned: Survey;
+  try {
+    planned = await survey(zipPath, options.signal);
+  } catch (err) {
+    zip.close();
+    if (err instanceof Error && err.name === 'AbortError') throw err;
+    throw invalidZip(zipPath, err);
+  }
+  const refuse = (message: string): never => {
+    zip.close();
+    throw new UserError(message);
+  };
+  if (planned.overlapping) {
+    refuse(
+      `${zipPath} has entries that share their compressed data ("${planned.overlapping[0]}" and "${planned.overlapping[1]}"), the shape of a zip bomb. Nothing was extracted; re-download the task from a trusted source.`,
+    );
+  }
+  if (planned.declared > maxBytes) {
+    refuse(`${zipPath} expands to ${planned.declared} bytes, more than ${maxBytes} bytes, the extraction limit. Nothing was extracted. Raise the size limit if you trust this archive.`);
+  }
   await fs.mkdir(path.dirname(path.resolve(destDir)), { recursive: true });
+  const free = await freeBytes(path.dirname(path.resolve(destDir)));
+  if (free !== undefined && planned.declared > free) {
+    refuse(
+      `${zipPath} expands to ${planned.declared} bytes, but only ${free} bytes are free at ${path.dirname(path.resolve(destDir))}. Nothing was extracted. Free some space, or check the task out elsewhere.`,
+    );
+  }
+
   await fs.mkdir(destDir); // not recursive: fails if someone created it meanwhile
   const root = await fs.realpath(destDir);
   const result: SafeUnzipResult = { files: 0, dirs: 0, symlinks: 0, bytes: 0 };
@@ -237,11 +308,13 @@ export async function safeUnzip(zipPath: string, destDir: string, options: SafeU
         },
       });
       try {
-        const stream = await zip.openReadStreamPromise(entry);
-        await pipeline(stream, counter, createWriteStream('', { fd: handle.fd, autoClose: false }));
         if (executable) await handle.chmod(0o755);
+        const stream = await zip.openReadStreamPromise(entry);
+        // The handle's own stream closes it, also on error, so the real error is what is thrown
+        // (closing it again is a no-op on a FileHandle, never a close of a reused descriptor).
+        await pipeline(stream, counter, handle.createWriteStream());
       } finally {
-        await handle.close();
+        await handle.close().catch(() => undefined);
       }
       result.files++;
     }

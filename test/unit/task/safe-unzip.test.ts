@@ -15,6 +15,29 @@ let sentinel: string;
 let dest: string;
 
 
+/**
+ * Zips crafted by Python's zipfile, then patched: 'overlap' points three central-directory
+ * entries at one 1 MiB stream; 'lying' declares 1000 bytes for an entry of 1 MiB.
+ */
+function craftZip(file: string, kind: 'overlap' | 'lying'): void {
+  const script = [
+    'import struct, sys, zipfile',
+    'path, kind = sys.argv[1], sys.argv[2]',
+    "with zipfile.ZipFile(path, 'w', zipfile.ZIP_DEFLATED) as z:",
+    "    for n in ('a', 'b', 'c'): z.writestr('repo/%s.bin' % n, bytes(1024 * 1024))",
+    "data = bytearray(open(path, 'rb').read())",
+    "cds = [i for i in range(len(data)) if data[i:i+4] == b'PK\\x01\\x02']",
+    "if kind == 'overlap':",
+    '    first = struct.unpack_from("<I", data, cds[0] + 42)[0]',
+    '    for cd in cds[1:]: struct.pack_into("<I", data, cd + 42, first)',
+    'else:',
+    '    struct.pack_into("<I", data, 22, 1000)',
+    '    struct.pack_into("<I", data, cds[0] + 24, 1000)',
+    "open(path, 'wb').write(data)",
+  ].join('\n');
+  execFileSync(process.env.SWECI_PYTHON ?? 'python3', ['-c', script, file, kind]);
+}
+
 async function expectRejected(entries: ZipEntrySpec[], pattern: RegExp): Promise<void> {
   const zip = path.join(tmp, 'hostile.zip');
   writeZip(zip, entries);
@@ -151,6 +174,36 @@ describe('safeUnzip', () => {
     ]);
     await assert.rejects(safeUnzip(zip, dest, { maxEntries: 2 }), /3 entries, more than the limit of 2/);
     await assert.rejects(safeUnzip(zip, dest, { maxTotalBytes: 1500 }), /more than 1500 bytes/);
+    await assert.rejects(fs.lstat(dest));
+  });
+
+  test('a zip bomb whose entries share one compressed stream is refused before anything is written', async () => {
+    const zip = path.join(tmp, 'overlap.zip');
+    craftZip(zip, 'overlap');
+    await assert.rejects(safeUnzip(zip, dest), (err: unknown) => {
+      assert.ok(err instanceof UserError);
+      assert.match(err.message, /entries that share their compressed data \("repo\/a\.bin" and "repo\/(b|c)\.bin"\).*Nothing was extracted.*re-download/);
+      return true;
+    });
+    await assert.rejects(fs.lstat(dest), 'nothing was created');
+  });
+
+  test('an entry larger than it declares is named as such, not as a disk problem', async () => {
+    const zip = path.join(tmp, 'lying.zip');
+    craftZip(zip, 'lying');
+    await assert.rejects(safeUnzip(zip, dest), (err: unknown) => {
+      assert.ok(err instanceof UserError);
+      assert.match(err.message, /is not a valid zip \(too many bytes in the stream/);
+      assert.doesNotMatch(err.message, /EBADF|disk space/);
+      return true;
+    });
+    await assert.rejects(fs.lstat(dest));
+  });
+
+  test('what the entries declare is checked against the limit before writing', async () => {
+    const zip = path.join(tmp, 'declared.zip');
+    writeZip(zip, [{ name: 'a.txt', data: 'a'.repeat(1000) }, { name: 'b.txt', data: 'b'.repeat(1000) }]);
+    await assert.rejects(safeUnzip(zip, dest, { maxTotalBytes: 1500 }), /expands to 2000 bytes, more than 1500 bytes, the extraction limit\. Nothing was extracted/);
     await assert.rejects(fs.lstat(dest));
   });
 
