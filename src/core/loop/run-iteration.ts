@@ -5,6 +5,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { AgentRole } from '../agents/agent-driver';
+import type { Redactor } from '../agents/redact';
 import type { Isolation } from '../runtime/runtime';
 import { runPytestStep } from '../checkout/run-current-tests';
 import { saveReport } from '../checkout/report-store';
@@ -33,6 +34,8 @@ export interface IterationContext {
   renderPrompt: PromptRenderer;
   /** Passed node ids of the last iteration whose pytest ran (regressions are counted against it). */
   lastRan?: Set<string>;
+  /** The roles' environment values and API keys: never in an archived file or the line. */
+  secrets: Redactor;
 }
 
 export type IterationOutcome = { kind: 'recorded'; record: IterationRecord } | { kind: 'paused'; after: AgentRole };
@@ -184,6 +187,11 @@ async function testAndCommit(ctx: IterationContext, j: Journal): Promise<Iterati
   await writeFileAtomic(path.join(pending, ARCHIVE.codeDiff), unchanged ? '' : await repo.diff(j.startCommit, commit));
   if (result.report) await saveReport(path.join(pending, ARCHIVE.report), result.report);
   await fs.copyFile(taskLayout(taskDir).summaryFile, path.join(pending, ARCHIVE.summary));
+  // An agent (or the code it wrote) may echo a secret it was given; the archive is what gets
+  // kept and shared. The requirement is redacted only now: the programmer has used it.
+  for (const name of [ARCHIVE.requirement, ARCHIVE.pytestOutput, ARCHIVE.codeDiff, ARCHIVE.report, ARCHIVE.summary]) {
+    await redactFile(path.join(pending, name), ctx.secrets);
+  }
 
   await syncing;
   const harness = await findHarnessTampering(repo, ctx.record.baseCommit, commit);
@@ -206,11 +214,18 @@ async function testAndCommit(ctx: IterationContext, j: Journal): Promise<Iterati
     tampered: union(j.architect?.tampered ?? [], j.programmer?.tampered ?? [], result.restoredTests),
     outside_changes: union(j.architect?.outside ?? [], j.programmer?.outside ?? []),
     harness_tampering: harness,
-    ...(result.run.kind === 'did-not-run' ? { pytest_error: result.run.reason ?? 'pytest did not run.' } : {}),
+    ...(result.run.kind === 'did-not-run' ? { pytest_error: ctx.secrets.redact(result.run.reason ?? 'pytest did not run.') } : {}),
     pytest_time: Math.round(result.run.durationMs) / 1000,
     isolation: weakestIsolation([ctx.opts.runtime.isolation, ...agentIsolations(ctx)]),
   };
   return record;
+}
+
+async function redactFile(file: string, secrets: Redactor): Promise<void> {
+  const text = await fs.readFile(file, 'utf8').catch(() => undefined);
+  if (text === undefined) return;
+  const clean = secrets.redact(text);
+  if (clean !== text) await writeFileAtomic(file, clean);
 }
 
 /**

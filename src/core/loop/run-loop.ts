@@ -6,6 +6,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { currentOutputFile, currentReportFile, currentRunFile, loadReport, saveReport, type LastRunRecord } from '../checkout/report-store';
 import { createDriver, type AgentRuntimes } from '../agents/cli-driver';
+import { Redactor } from '../agents/redact';
 import { LocalRuntime } from '../runtime/local-runtime';
 import type { AgentRole } from '../agents/agent-driver';
 import { loadTargetReport, runPytestStep } from '../checkout/run-current-tests';
@@ -284,6 +285,7 @@ async function runLoopLocked(options: LoopOptions): Promise<LoopResult> {
       emit,
       renderPrompt: opts.renderPrompt ?? renderDefaultPrompt,
       lastRan: await lastRanPassed(layout, records),
+      secrets: new Redactor([...roleSecrets(opts.roles.architect), ...roleSecrets(opts.roles.programmer)]),
     };
     for (;;) {
       const last = records[records.length - 1];

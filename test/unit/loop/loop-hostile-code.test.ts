@@ -93,6 +93,25 @@ describe('code under test that tries to change its score', () => {
         "    open('code/setup.cfg', 'a').write('\\n[tool:pytest]\\naddopts = -p no:cacheprovider\\n')",
       ].join('\n') + '\n',
     );
+    // Agents that echo the API key they were given into everything the iteration archives.
+    await fs.writeFile(
+      path.join(scripts, 'leak-architect.py'),
+      [
+        'import os',
+        "key = os.environ['ACME_API_KEY']",
+        "open('requirement.xml', 'w').write('<requirements><requirement id=\"1\"><location>README.md</location><description>key ' + key + '</description><contract>c</contract><acceptance>a</acceptance></requirement></requirements>\\n')",
+        "print('architect saw', key)",
+      ].join('\n') + '\n',
+    );
+    await fs.writeFile(
+      path.join(scripts, 'leak-programmer.py'),
+      [
+        'import os',
+        "key = os.environ['ACME_API_KEY']",
+        "open('code/leak.txt', 'w').write(key + '\\n')",
+        "open('code/conftest.py', 'w').write('def pytest_report_header(config):\\n    return \"leaked %s\"\\n' % key)",
+      ].join('\n') + '\n',
+    );
   });
   after(async () => {
     await world.dispose();
@@ -194,5 +213,23 @@ describe('code under test that tries to change its score', () => {
     assert.ok(!text.includes(secret), text);
     assert.match(info.roles.programmer.command ?? '', /--api-key \*\*\*$/);
     assert.equal(info.roles.programmer.model, 'acme/***');
+  });
+
+  test('a secret an agent echoes into its outputs is archived as ***: requirement, code diff, pytest output, report, logs', async () => {
+    const task = await world.task();
+    const secret = 'sk-live-abcdef0123456789';
+    const withKey = (setup: ReturnType<typeof pythonScript>) => ({ ...setup, secretEnv: { ACME_API_KEY: secret } });
+    const roles = { architect: withKey(pythonScript(path.join(scripts, 'leak-architect.py'))), programmer: withKey(pythonScript(path.join(scripts, 'leak-programmer.py'))) };
+    await startRun(loopOptions(task, 'leak', roles, { iterations: 1, pytest: { ...pytestSettings, format: 'builtin' } }));
+    const archive = iterDir(runLayout(task.taskDir, 'leak'), 1);
+    const names = await fs.readdir(archive);
+    for (const name of ['requirement.xml', 'code.diff', 'pytest-output.txt', 'report.json', 'summary.jsonl']) assert.ok(names.includes(name), name);
+    for (const name of names) {
+      const text = await fs.readFile(path.join(archive, name), 'utf8');
+      assert.ok(!text.includes(secret), `${name} holds the secret`);
+    }
+    assert.match(await fs.readFile(path.join(archive, 'code.diff'), 'utf8'), /\+\*\*\*/);
+    assert.match(await fs.readFile(path.join(archive, 'pytest-output.txt'), 'utf8'), /leaked \*\*\*/);
+    assert.ok(!(await fs.readFile(runLayout(task.taskDir, 'leak').iterationsFile, 'utf8')).includes(secret));
   });
 });
