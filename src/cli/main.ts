@@ -85,8 +85,8 @@ async function run(values: ReturnType<typeof parseCommandLine>['values'], positi
   }
   const settings = pytestSettingsFrom(values);
   const abort = new AbortController();
-  process.once('SIGINT', () => abort.abort());
-  process.once('SIGTERM', () => abort.abort());
+  // Stopped by a user, a job runner or a closed terminal: every process it started stops too.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => abort.abort());
   let env: TaskEnvironment | undefined;
   const open = async (runtime: RuntimeSettings, task: Parameters<typeof openTaskEnvironment>[1]): Promise<TaskEnvironment> => {
     env = await openTaskEnvironment(runtime, task, {

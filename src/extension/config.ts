@@ -1,7 +1,7 @@
 // Typed access to the extension's settings.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { readIntegritySettings, type IntegritySettings } from '../core/chart-data/integrity-settings';
+import { readIntegritySettings, type IntegritySettings } from '../core/loop/integrity-settings';
 import { readPytestSettings, type PytestSettings } from '../core/pytest/pytest-settings';
 import { readRuntimeSettings, type RuntimeSettings } from '../core/runtime/runtime-settings';
 

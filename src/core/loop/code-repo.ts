@@ -2,6 +2,7 @@
 // between iterations, and putting the tree back after an agent's failed try. Everything goes
 // through the task's history store (history-store.ts) with app/code as its work tree; the
 // working repository app/code/.git is made again from it before anyone uses it (syncWorkingRepo).
+import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { SimpleGit } from 'simple-git';
 import { treeSignature } from '../util/tree-signature';
@@ -109,16 +110,33 @@ export class CodeRepo {
   }
 
   /**
-   * Commits everything in the working tree (respecting ignore rules), even when nothing changed.
-   * Returns the commit and the paths it changed.
+   * Commits everything in the working tree (respecting ignore rules), even when nothing changed,
+   * except files larger than `maxFileBytes` (0: no limit), which keep their committed version
+   * (or stay out). Returns the commit, the paths it changed and the files left out.
    */
-  async commitAll(message: string): Promise<{ sha: string; changed: string[] }> {
+  async commitAll(message: string, maxFileBytes = 0): Promise<{ sha: string; changed: string[]; oversized: string[] }> {
     const changed = await this.changedPaths();
+    const oversized: string[] = [];
+    if (maxFileBytes > 0) {
+      for (const rel of changed) {
+        const st = await fs.lstat(path.join(this.codeDir, rel)).catch(() => undefined);
+        if (st?.isFile() && st.size > maxFileBytes) oversized.push(rel);
+      }
+    }
     // --verbose / no --quiet: git prints, so simple-git does not wait (see QUIET_COST).
-    if (changed.length > 0) await this.git.raw(['add', '--all', '--verbose', '--', '.']);
+    if (oversized.length > 0) {
+      // Pathspecs from a file: any number of them, any characters in the names.
+      const list = path.join(taskLayout(this.taskDir).sweciDir, 'oversized.pathspec');
+      await fs.writeFile(list, ['.', ...oversized.map((p) => `:(exclude,literal)${p}`)].join('\0'));
+      try {
+        await this.git.raw(['add', '--all', '--verbose', `--pathspec-from-file=${list}`, '--pathspec-file-nul']);
+      } finally {
+        await fs.rm(list, { force: true });
+      }
+    } else if (changed.length > 0) await this.git.raw(['add', '--all', '--verbose', '--', '.']);
     await this.git.raw(['commit', '--no-verify', '--allow-empty', '-m', message]);
     this.built = undefined;
-    return { sha: (await this.git.raw(['rev-parse', 'HEAD'])).trim(), changed };
+    return { sha: (await this.git.raw(['rev-parse', 'HEAD'])).trim(), changed: changed.filter((p) => !oversized.includes(p)), oversized };
   }
 
   async subject(commit: string): Promise<string> {
@@ -149,7 +167,18 @@ export class CodeRepo {
     }
   }
 
-  async diff(from: string, to: string): Promise<string> {
-    return this.git.raw(['diff', '--no-color', '--no-ext-diff', '--no-textconv', '--binary', from, to, '--']);
+  /**
+   * Writes `git diff from to` into `file` (git writes it; it is never one string here), cut at
+   * `maxBytes` with a last line that says so and how to see the rest.
+   */
+  async diffToFile(from: string, to: string, file: string, maxBytes: number): Promise<void> {
+    await this.git.raw(['diff', '--no-color', '--no-ext-diff', '--no-textconv', '--binary', `--output=${file}`, from, to, '--']);
+    const size = (await fs.stat(file)).size;
+    if (size <= maxBytes) return;
+    await fs.truncate(file, maxBytes);
+    await fs.appendFile(
+      file,
+      `\n# code.diff cut at ${maxBytes} of ${size} bytes; the whole diff: git --git-dir=.sweci/history.git diff ${from.slice(0, 12)} ${to.slice(0, 12)}\n`,
+    );
   }
 }

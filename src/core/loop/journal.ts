@@ -30,6 +30,8 @@ export interface Journal {
   programmer?: StepDone;
   /** Set once the iteration commit exists, so a resumed iteration never commits twice. */
   commit?: string;
+  /** Files left out of that commit for their size. */
+  oversized?: string[];
   /** The finished line, written once every archive file is in place; archived, then appended. */
   result?: IterationRecord;
   lastCompletedStep?: PendingStep;

@@ -93,6 +93,8 @@ export interface LoopOptions {
   /** Where agents run (runIn host / container); default: this machine. */
   agentRuntimes?: AgentRuntimes;
   pytest: PytestSettings;
+  /** Files larger than this many MiB are flagged and left out of the iteration's commit (sweci.integrity.maxFileMb; default 50; 0: no limit). */
+  maxFileMb?: number;
   humanStep?: HumanStep;
   renderPrompt?: PromptRenderer;
   signal?: AbortSignal;

@@ -16,6 +16,7 @@ import { restoreTargetTests } from '../workspace/materialize';
 import { taskLayout, type TaskRecord } from '../workspace/layout';
 import type { CodeRepo } from './code-repo';
 import { findHarnessTampering } from './harness-tampering';
+import { DEFAULT_MAX_FILE_MB } from './integrity-settings';
 import { appendIterationRecord, type IterationRecord } from './iteration-record';
 import { readJournal, writeJournal, type Journal, type StepDone } from './journal';
 import type { LoopEvent, LoopOptions, PromptRenderer } from './loop-types';
@@ -41,6 +42,13 @@ export interface IterationContext {
 export type IterationOutcome = { kind: 'recorded'; record: IterationRecord } | { kind: 'paused'; after: AgentRole };
 
 const union = (...lists: string[][]): string[] => [...new Set(lists.flat())].sort();
+
+/** code.diff is cut here (a last line says so): an archive stays readable whatever was committed. */
+export const MAX_DIFF_BYTES = 16 * 1024 * 1024;
+
+function maxFileBytes(opts: LoopOptions): number {
+  return (opts.maxFileMb ?? DEFAULT_MAX_FILE_MB) * 1024 * 1024;
+}
 
 const ISOLATION_ORDER: Isolation[] = ['none', 'sandbox', 'container'];
 
@@ -145,8 +153,9 @@ async function testAndCommit(ctx: IterationContext, j: Journal): Promise<Iterati
     if (head.sha !== j.startCommit && (await repo.parent(head.sha)) === j.startCommit && (await repo.subject(head.sha)) === message) {
       j.commit = head.sha;
     } else {
-      const made = await repo.commitAll(message);
+      const made = await repo.commitAll(message, maxFileBytes(ctx.opts));
       j.commit = made.sha;
+      j.oversized = made.oversized;
       unchanged = made.changed.length === 0;
     }
     await writeJournal(layout.pendingDir, j);
@@ -184,7 +193,8 @@ async function testAndCommit(ctx: IterationContext, j: Journal): Promise<Iterati
   // (h) The archive, staged in pending/ until the line is written.
   const pending = layout.pendingDir;
   await writeFileAtomic(path.join(pending, ARCHIVE.pytestOutput), result.output);
-  await writeFileAtomic(path.join(pending, ARCHIVE.codeDiff), unchanged ? '' : await repo.diff(j.startCommit, commit));
+  if (unchanged) await writeFileAtomic(path.join(pending, ARCHIVE.codeDiff), '');
+  else await repo.diffToFile(j.startCommit, commit, path.join(pending, ARCHIVE.codeDiff), MAX_DIFF_BYTES);
   if (result.report) await saveReport(path.join(pending, ARCHIVE.report), result.report);
   await fs.copyFile(taskLayout(taskDir).summaryFile, path.join(pending, ARCHIVE.summary));
   // An agent (or the code it wrote) may echo a secret it was given; the archive is what gets
@@ -214,6 +224,7 @@ async function testAndCommit(ctx: IterationContext, j: Journal): Promise<Iterati
     tampered: union(j.architect?.tampered ?? [], j.programmer?.tampered ?? [], result.restoredTests),
     outside_changes: union(j.architect?.outside ?? [], j.programmer?.outside ?? []),
     harness_tampering: harness,
+    ...(j.oversized?.length ? { oversized: j.oversized } : {}),
     ...(result.run.kind === 'did-not-run' ? { pytest_error: ctx.secrets.redact(result.run.reason ?? 'pytest did not run.') } : {}),
     pytest_time: Math.round(result.run.durationMs) / 1000,
     isolation: weakestIsolation([ctx.opts.runtime.isolation, ...agentIsolations(ctx)]),

@@ -44,7 +44,7 @@ export async function exportReportCommand(
     extensionRoot: context.extensionUri.fsPath,
     gamma,
     title: `SWE-CI report · ${path.basename(taskDir)}`,
-    ...integritySettings(vscode.Uri.file(taskDir)),
+    excludeHarnessTampering: integritySettings(vscode.Uri.file(taskDir)).excludeHarnessTampering,
   });
   if (!args?.folder) {
     void vscode.window.showInformationMessage(`SWE-CI report written to ${folder}`, 'Reveal Folder').then((choice) => {

@@ -13,7 +13,7 @@ import { readRunInfo, suggestRunName } from '../../core/loop/run-store';
 import { runNameProblem, HUMAN_HISTORY_RUN } from '../../core/loop/run-name';
 import { agentLabel, agentSettings } from '../agents/agent-settings';
 import type { ApiKeys } from '../agents/api-keys';
-import { pytestSettings } from '../config';
+import { integritySettings, pytestSettings } from '../config';
 import { showError } from '../errors';
 import { log } from '../log';
 import { withCancellableProgress } from '../progress';
@@ -133,6 +133,7 @@ export class LoopController implements vscode.Disposable {
             onEvent,
             iterations: req.iterations,
             stopAfterStep: req.stopAfterStep,
+            maxFileMb: integritySettings(vscode.Uri.file(taskDir)).maxFileMb,
           };
           const result = await runLoop(options);
           for (const s of outputs.values()) s.flush();

@@ -30,6 +30,7 @@ export function iterationDescription(record: IterationRecord, line0: IterationRe
   if (record.regressions.length) parts.push(`↓${record.regressions.length} regressed`);
   if (record.tampered.length) parts.push('tests tampered');
   if (record.harness_tampering?.length) parts.push('harness changed');
+  if (record.oversized?.length) parts.push('files too large');
   if (record.isolation === 'none' && record.iteration > 0) parts.push('not isolated');
   const badges = [roleBadge('A', record.architect), roleBadge('P', record.programmer)].filter(Boolean);
   // The base run has no roles; a replay of the developers' history has only humans.
@@ -75,6 +76,9 @@ export function iterationTooltip(record: IterationRecord, line0: IterationRecord
   if (record.outside_changes.length) lines.push('', `Changed outside app/code: ${escapeMarkdown(record.outside_changes.join(', '))}`);
   if (record.harness_tampering?.length) {
     lines.push('', `Changes how pytest collects or reports tests (harness tampering): ${escapeMarkdown(record.harness_tampering.join(', '))}`);
+  }
+  if (record.oversized?.length) {
+    lines.push('', `Too large to commit (sweci.integrity.maxFileMb), not scored: ${escapeMarkdown(record.oversized.join(', '))}`);
   }
   if (record.isolation === 'none' && record.iteration > 0) lines.push('', 'Not isolated: the agents and the code under test could read the oracle and change the records.');
   if (record.note) lines.push('', escapeMarkdown(record.note));

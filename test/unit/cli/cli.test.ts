@@ -1,6 +1,6 @@
 // The headless CLI as a user runs it: a real process, real git, real pytest.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -52,6 +52,43 @@ describe('sweci CLI', () => {
     const id = /checked out (\S+) into/.exec(co.out)?.[1];
     assert.ok(id, co.out);
     assert.ok(spawnSync('ls', [path.join(tmp, 'cache', 'swe-ci', 'oracles', id)]).status === 0);
+  });
+
+  test('SIGTERM or SIGHUP to `sweci test` stops pytest and everything the tests started', async () => {
+    const into = path.join(tmp, 'task-signal');
+    const co = sweci('checkout', '--repo', repo.dir, '--base', 'HEAD~1', '--target', 'HEAD', '--into', into);
+    assert.equal(co.code, 0, co.err);
+    const beat = path.join(into, 'app', 'code', 'beat.log');
+    // A conftest that starts a detached daemon and then hangs the session: both write a heartbeat.
+    await fs.writeFile(
+      path.join(into, 'app', 'code', 'conftest.py'),
+      [
+        'import os, time',
+        'def pytest_sessionstart(session):',
+        '    if os.fork() == 0:',
+        '        os.setsid()',
+        '        while True:',
+        `            open(${JSON.stringify(beat)}, 'a').write('daemon\\n'); time.sleep(0.05)`,
+        '    while True:',
+        `        open(${JSON.stringify(beat)}, 'a').write('pytest\\n'); time.sleep(0.05)`,
+      ].join('\n') + '\n',
+    );
+    for (const signal of ['SIGTERM', 'SIGHUP'] as const) {
+      await fs.rm(beat, { force: true });
+      const child = spawn(process.execPath, [cli, 'test', into], { stdio: 'ignore', env: { ...process.env, XDG_CACHE_HOME: path.join(tmp, 'cache') } });
+      const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+      const deadline = Date.now() + 30_000;
+      while (!(await fs.readFile(beat, 'utf8').catch(() => '')).includes('daemon')) {
+        if (Date.now() > deadline) assert.fail('pytest never started');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      child.kill(signal);
+      await exited;
+      await new Promise((r) => setTimeout(r, 500));
+      const size = (await fs.stat(beat)).size;
+      await new Promise((r) => setTimeout(r, 500));
+      assert.equal((await fs.stat(beat)).size, size, `after ${signal}, nothing writes any more`);
+    }
   });
 
   test('checkout --runtime docker --image runs in the image; test reuses the recorded runtime; --runtime local overrides', async () => {

@@ -8,10 +8,11 @@ import { runCurrentTests } from '../../../src/core/checkout/run-current-tests';
 import { readIterationRecords } from '../../../src/core/loop/iteration-record';
 import { createRun, startRun } from '../../../src/core/loop/run-loop';
 import { harnessKind, pytestSection } from '../../../src/core/loop/harness-tampering';
+import { CodeRepo } from '../../../src/core/loop/code-repo';
 import { loadChartData } from '../../../src/core/chart-data/load-chart-data';
 import { iterDir, runLayout } from '../../../src/core/loop/run-store';
 import { taskLayout } from '../../../src/core/workspace/layout';
-import { DemoWorld, SANDBOX, exists, loopOptions, pytestSettings, pythonScript, runtime, scripted } from './demo-fixture';
+import { DemoWorld, SANDBOX, exists, historyGit, loopOptions, pytestSettings, pythonScript, runtime, scripted } from './demo-fixture';
 
 let world: DemoWorld;
 let scripts: string;
@@ -111,6 +112,11 @@ describe('code under test that tries to change its score', () => {
         "open('code/leak.txt', 'w').write(key + '\\n')",
         "open('code/conftest.py', 'w').write('def pytest_report_header(config):\\n    return \"leaked %s\"\\n' % key)",
       ].join('\n') + '\n',
+    );
+    // Leaves a 2 MiB file beside an ordinary change.
+    await fs.writeFile(
+      path.join(scripts, 'big-file.py'),
+      ["open('code/big.bin', 'wb').write(bytes(2 * 1024 * 1024))", "open('code/README.md', 'a').write('an ordinary change\\n')"].join('\n') + '\n',
     );
   });
   after(async () => {
@@ -231,5 +237,26 @@ describe('code under test that tries to change its score', () => {
     assert.match(await fs.readFile(path.join(archive, 'code.diff'), 'utf8'), /\+\*\*\*/);
     assert.match(await fs.readFile(path.join(archive, 'pytest-output.txt'), 'utf8'), /leaked \*\*\*/);
     assert.ok(!(await fs.readFile(runLayout(task.taskDir, 'leak').iterationsFile, 'utf8')).includes(secret));
+  });
+
+  test('a file over the size limit is flagged and left out of the commit and code.diff; a diff past its cap is cut with a note', async () => {
+    const task = await world.task();
+    const roles = { architect: scripted('architect.py'), programmer: pythonScript(path.join(scripts, 'big-file.py')) };
+    await startRun(loopOptions(task, 'big', roles, { iterations: 1, maxFileMb: 1 }));
+    const [zero, one] = await readIterationRecords(runLayout(task.taskDir, 'big').iterationsFile);
+    assert.deepEqual(one.oversized, ['big.bin']);
+    assert.match(await historyGit(task.taskDir, 'show', `${one.commit}:README.md`), /an ordinary change\n$/);
+    assert.equal((await historyGit(task.taskDir, 'ls-tree', '--name-only', one.commit)).split('\n').includes('big.bin'), false, 'not committed');
+    const diff = await fs.readFile(path.join(iterDir(runLayout(task.taskDir, 'big'), 1), 'code.diff'), 'utf8');
+    assert.match(diff, /\+an ordinary change/);
+    assert.doesNotMatch(diff, /big\.bin/);
+    assert.ok(await exists(path.join(taskLayout(task.taskDir).codeDir, 'big.bin')), "the agent's file stays in app/code");
+
+    const repo = await CodeRepo.open(task.taskDir);
+    const cut = world.scratch('cut.diff');
+    await repo.diffToFile(zero.commit, one.commit, cut, 40);
+    const text = await fs.readFile(cut, 'utf8');
+    assert.match(text, /\n# code\.diff cut at 40 of \d+ bytes; the whole diff: git --git-dir=\.sweci\/history\.git diff [0-9a-f]{12} [0-9a-f]{12}\n$/);
+    assert.ok(text.length < 300);
   });
 });

@@ -1,0 +1,19 @@
+// sweci.integrity.*: how the loop treats what an agent leaves behind and how scores treat
+// iterations whose integrity is in doubt. One parser for the extension's settings and the CLI.
+import { readCount, readFlag, settingName, type SettingLabel, type SettingReader } from '../util/setting-reader';
+
+export interface IntegritySettings {
+  /** Score iterations flagged for harness tampering as not run (default: flagged, scored, like the reference). */
+  excludeHarnessTampering: boolean;
+  /** Files larger than this (MiB) are flagged and left out of commits and diffs; 0: no limit. */
+  maxFileMb: number;
+}
+
+export const DEFAULT_MAX_FILE_MB = 50;
+
+export function readIntegritySettings(read: SettingReader, label: SettingLabel = settingName): IntegritySettings {
+  return {
+    excludeHarnessTampering: readFlag(read, label, 'integrity.excludeHarnessTampering', false),
+    maxFileMb: readCount(read, label, 'integrity.maxFileMb', DEFAULT_MAX_FILE_MB, 'MiB'),
+  };
+}
