@@ -21,6 +21,7 @@ export interface SnapshotScope {
 
 export async function snapshotOutside(scope: SnapshotScope): Promise<Snapshot> {
   const layout = taskLayout(scope.taskDir);
+  const rel = (p: string): string => path.relative(scope.taskDir, p).split(path.sep).join('/');
   // The harness itself writes the history store, the scoring checkout and the working repository's
   // staging folder during a step (a failed try is reset); a sandboxed agent cannot reach .sweci.
   const skip = new Set<string>([
@@ -28,9 +29,9 @@ export async function snapshotOutside(scope: SnapshotScope): Promise<Snapshot> {
     '.sweci/lock',
     `.sweci/runs/${scope.run}`,
     `.sweci/runs/${HUMAN_HISTORY_RUN}`,
-    '.sweci/history.git',
-    '.sweci/scoring',
-    '.sweci/working-git.tmp',
+    rel(layout.historyDir),
+    rel(path.dirname(layout.scoringCodeDir)),
+    rel(layout.workingGitStaging),
   ]);
   if (scope.allowRequirement) skip.add('app/requirement.xml');
   const snap: Snapshot = new Map();

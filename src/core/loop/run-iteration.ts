@@ -192,14 +192,14 @@ async function testAndCommit(ctx: IterationContext, j: Journal): Promise<Iterati
 
   // (h) The archive, staged in pending/ until the line is written.
   const pending = layout.pendingDir;
-  await writeFileAtomic(path.join(pending, ARCHIVE.pytestOutput), result.output);
+  await writeFileAtomic(path.join(pending, ARCHIVE.pytestOutput), ctx.secrets.redact(result.output));
   if (unchanged) await writeFileAtomic(path.join(pending, ARCHIVE.codeDiff), '');
   else await repo.diffToFile(j.startCommit, commit, path.join(pending, ARCHIVE.codeDiff), MAX_DIFF_BYTES);
   if (result.report) await saveReport(path.join(pending, ARCHIVE.report), result.report);
   await fs.copyFile(taskLayout(taskDir).summaryFile, path.join(pending, ARCHIVE.summary));
   // An agent (or the code it wrote) may echo a secret it was given; the archive is what gets
   // kept and shared. The requirement is redacted only now: the programmer has used it.
-  for (const name of [ARCHIVE.requirement, ARCHIVE.pytestOutput, ARCHIVE.codeDiff, ARCHIVE.report, ARCHIVE.summary]) {
+  for (const name of [ARCHIVE.requirement, ARCHIVE.codeDiff, ARCHIVE.report, ARCHIVE.summary]) {
     await redactFile(path.join(pending, name), ctx.secrets);
   }
 

@@ -28,6 +28,8 @@ export interface TaskLayout {
    * runs on (hidden bytecode or untracked files in app/code never count).
    */
   scoringCodeDir: string;
+  /** Where app/code/.git is built before it is moved in (working-repo.ts). */
+  workingGitStaging: string;
   /** `.sweci/environment.json`: where the task's tests run (runtime, image). */
   environmentFile: string;
   /** Reports of the current code's pytest runs. */
@@ -48,6 +50,7 @@ export function taskLayout(root: string): TaskLayout {
     taskFile: path.join(sweciDir, 'task.json'),
     historyDir: path.join(sweciDir, 'history.git'),
     scoringCodeDir: path.join(sweciDir, 'scoring', 'code'),
+    workingGitStaging: path.join(sweciDir, 'working-git.tmp'),
     environmentFile: path.join(sweciDir, 'environment.json'),
     reportsDir: path.join(sweciDir, 'reports'),
   };

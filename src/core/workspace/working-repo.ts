@@ -21,11 +21,10 @@ const WORKING_CONFIG = [
 ].join('\n');
 
 export async function rebuildWorkingRepo(taskDir: string, signal?: AbortSignal): Promise<void> {
-  const { codeDir, historyDir, sweciDir } = taskLayout(taskDir);
+  const { codeDir, historyDir, sweciDir, workingGitStaging: staging } = taskLayout(taskDir);
   const ref = (await historyGit(taskDir, { signal }).raw(['symbolic-ref', '--quiet', 'HEAD'])).trim();
   const branch = ref.replace(/^refs\/heads\//, '');
   // Built in .sweci (out of the agent's reach while it runs), then moved in with one rename.
-  const staging = path.join(sweciDir, 'working-git.tmp');
   await fs.rm(staging, { recursive: true, force: true });
   try {
     // Two git processes, both of which print (simple-git waits 50 ms after a silent one); the
