@@ -1,20 +1,12 @@
 // API keys live in VS Code's secret storage, keyed by the environment variable the agent
 // reads. Only the names are kept in global state (secret storage cannot list its keys).
 import * as vscode from 'vscode';
+import { KNOWN_API_KEYS as KNOWN } from '../../core/agents/api-key-names';
 import { log } from '../log';
 
 const NAMES_KEY = 'sweci.apiKeyNames';
 const secretKey = (name: string) => `sweci.env.${name}`;
 
-/** Variables the presets' agents read, offered first. */
-const KNOWN = [
-  { name: 'ANTHROPIC_API_KEY', detail: 'Claude Code' },
-  { name: 'OPENAI_API_KEY', detail: 'Codex CLI, Aider, opencode (OpenAI-compatible)' },
-  { name: 'GEMINI_API_KEY', detail: 'Gemini CLI' },
-  { name: 'DASHSCOPE_API_KEY', detail: 'Qwen Code' },
-  { name: 'IFLOW_API_KEY', detail: 'iFlow CLI' },
-  { name: 'OPENROUTER_API_KEY', detail: 'OpenRouter-backed agents' },
-];
 
 export class ApiKeys {
   constructor(private readonly context: vscode.ExtensionContext) {}

@@ -2,8 +2,10 @@
 // user in each role. The core loop owns the state (files); this class only starts it,
 // threads cancellation down, and forwards its events to the log and the views.
 import * as vscode from 'vscode';
-import type { AgentRole, AgentSettings } from '../../core/agents/agent-driver';
-import { createDriver, type AgentRuntimes } from '../../core/agents/cli-driver';
+import type { AgentRole } from '../../core/agents/agent-driver';
+import { agentHint as hintFor } from '../../core/agents/agent-settings';
+import { readLoopSettings, type LoopSettings } from '../../core/loop/loop-settings';
+import { setUpRoles } from '../../core/loop/role-setup';
 import type { TaskEnvironment } from '../../core/runtime/task-environment';
 import type { EnvironmentManager } from '../environment/environment-manager';
 import type { LoopEvent, LoopOptions, RoleSetup } from '../../core/loop/loop-types';
@@ -11,7 +13,7 @@ import { replayHumanHistory } from '../../core/history/replay-history';
 import { createRun, discardPendingIteration, findPendingRuns, runLoop, type LoopResult } from '../../core/loop/run-loop';
 import { readRunInfo, suggestRunName } from '../../core/loop/run-store';
 import { runNameProblem, HUMAN_HISTORY_RUN } from '../../core/loop/run-name';
-import { agentLabel, agentSettings } from '../agents/agent-settings';
+import { agentSettings } from '../agents/agent-settings';
 import type { ApiKeys } from '../agents/api-keys';
 import { integritySettings, pytestSettings } from '../config';
 import { showError } from '../errors';
@@ -182,19 +184,17 @@ export class LoopController implements vscode.Disposable {
     const taskDir = this.tasks.taskDir();
     if (!taskDir) return void vscode.window.showInformationMessage('No SWE-CI task is open. Check one out first.');
     if (!requireTrust('replay the human history')) return;
-    const cfg = vscode.workspace.getConfiguration('sweci', vscode.Uri.file(taskDir));
-    const commits = Math.floor(cfg.get<number>('history.commits') ?? 20);
-    const timeoutMs = Math.max(1, cfg.get<number>('history.timeoutSeconds') ?? 3600) * 1000;
     try {
+      const { historyCommits, historyTimeoutMs } = loopSettings(vscode.Uri.file(taskDir));
       const result = await withCancellableProgress('SWE-CI: recording the human history', ({ report, signal }) =>
         this.environments.use(taskDir, { signal, report }, (env) =>
           replayHumanHistory({
             ...pytestSettings(vscode.Uri.file(taskDir)),
             runtime: env.tests,
             python: env.python,
-            timeoutMs,
+            timeoutMs: historyTimeoutMs,
             taskDir,
-            count: commits > 0 ? commits : 'all',
+            count: historyCommits,
             signal,
             onEvent: (e) => {
               if (e.type === 'commit-started') {
@@ -216,12 +216,11 @@ export class LoopController implements vscode.Disposable {
   }
 
   private async roles(human: AgentRole[], env: TaskEnvironment): Promise<Record<AgentRole, RoleSetup>> {
-    const secretEnv = await this.keys.environment();
-    const setup = (role: AgentRole): RoleSetup => {
-      const settings: AgentSettings = human.includes(role) ? { kind: 'human' } : agentSettings(role);
-      return settings.kind === 'human' ? { settings } : { settings, driver: createDriver(settings, agentRuntimesOf(env), role), secretEnv };
+    const agents = {
+      architect: human.includes('architect') ? { kind: 'human' as const } : agentSettings('architect'),
+      programmer: human.includes('programmer') ? { kind: 'human' as const } : agentSettings('programmer'),
     };
-    return { architect: setup('architect'), programmer: setup('programmer') };
+    return setUpRoles(agents, env, await this.keys.environment());
   }
 
   /** The active run, created (branch at the base, line 0 = the base run) when it does not exist yet. */
@@ -235,7 +234,7 @@ export class LoopController implements vscode.Disposable {
       run,
       roles,
       ...testsIn(taskDir, env),
-      maxIterations: maxIterations(),
+      maxIterations: loopSettings().maxIterations,
     });
     await this.setActiveRun(run);
     return run;
@@ -303,16 +302,16 @@ export class LoopController implements vscode.Disposable {
   }
 }
 
-function maxIterations(): number {
-  return Math.max(1, Math.floor(vscode.workspace.getConfiguration('sweci').get<number>('loop.maxIterations') ?? 20));
+/** sweci.loop.* and sweci.history.*, through the core's parser. */
+function loopSettings(scope?: vscode.Uri): LoopSettings {
+  const cfg = vscode.workspace.getConfiguration('sweci', scope);
+  return readLoopSettings((key) => cfg.get(key));
 }
 
 /** A run name hint from who plays the roles, e.g. "claude-code". */
 function agentHint(): string {
   try {
-    const a = agentLabel(agentSettings('architect'));
-    const p = agentLabel(agentSettings('programmer'));
-    return a === p ? a : `${a}-${p}`;
+    return hintFor(agentSettings('architect'), agentSettings('programmer'));
   } catch {
     return 'run';
   }
@@ -321,9 +320,4 @@ function agentHint(): string {
 /** Where pytest runs and with what; agents come with their drivers (see roles()). */
 function testsIn(taskDir: string, env: TaskEnvironment): Pick<LoopOptions, 'runtime' | 'pytest'> {
   return { runtime: env.tests, pytest: { ...pytestSettings(vscode.Uri.file(taskDir)), python: env.python } };
-}
-
-/** Agents run on this machine, or (runIn "container") in the task's containers. */
-function agentRuntimesOf(env: TaskEnvironment): AgentRuntimes {
-  return { host: env.host, ...(env.agents ? { container: env.agents } : {}) };
 }

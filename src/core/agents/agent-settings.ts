@@ -1,0 +1,62 @@
+// Who plays each role, as configured (sweci.architect.*, sweci.programmer.*): one parser for
+// the extension's settings, a CLI config file and the CLI's flags.
+import { readChoice, readCount, readStringMap, readText, settingName, type SettingLabel, type SettingReader } from '../util/setting-reader';
+import { UserError } from '../util/errors';
+import { AGENT_PRESETS, type AgentPresetId, type AgentRole, type AgentSettings } from './agent-driver';
+
+export const AGENT_CHOICES = [...AGENT_PRESETS, 'custom', 'human'] as const;
+export type AgentChoice = (typeof AGENT_CHOICES)[number];
+
+export const DEFAULT_AGENT_TIMEOUT_SEC = 3600;
+export const DEFAULT_AGENT_MAX_TRIES = 10;
+
+function readArgs(read: SettingReader, label: SettingLabel, key: string): string[] {
+  const v = read(key);
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v) || v.some((a) => typeof a !== 'string')) {
+    throw new UserError(`${label(key)} must be a list of text arguments, e.g. ["--verbose"], not ${JSON.stringify(v)}.`);
+  }
+  return v as string[];
+}
+
+/** The role's settings; `human` when the user plays it. Throws a UserError naming the setting at fault. */
+export function readAgentSettings(role: AgentRole, read: SettingReader, label: SettingLabel = settingName): AgentSettings {
+  const key = (k: string) => `${role}.${k}`;
+  const choice = readChoice(read, label, key('agent'), AGENT_CHOICES);
+  if (choice === 'human') return { kind: 'human' };
+  const model = readText(read, label, key('model'), '');
+  const template = readText(read, label, key('promptTemplateFile'), '');
+  const common = {
+    ...(model ? { model } : {}),
+    extraArgs: readArgs(read, label, key('extraArgs')),
+    env: readStringMap(read, label, key('env')),
+    timeoutSec: readCount(read, label, key('timeoutSeconds'), DEFAULT_AGENT_TIMEOUT_SEC, 'seconds', 1),
+    maxTries: Math.floor(readCount(read, label, key('maxTries'), DEFAULT_AGENT_MAX_TRIES, 'tries', 1)),
+    ...(template ? { promptTemplateFile: template } : {}),
+    runIn: readChoice(read, label, key('runIn'), ['host', 'container'] as const),
+  };
+  if (choice === 'custom') {
+    const command = readText(read, label, key('customCommand'), '');
+    if (!command) {
+      throw new UserError(
+        `${label(key('agent'))} is "custom" but ${label(key('customCommand'))} is empty. Set the command line to run, e.g. "my-agent --prompt-file {promptFile}".`,
+      );
+    }
+    return { kind: 'custom', command, promptVia: readChoice(read, label, key('promptVia'), ['stdin', 'file'] as const), ...common };
+  }
+  return { kind: 'preset', preset: choice as AgentPresetId, ...common };
+}
+
+/** A short name for logs, records and the status bar, e.g. "claude-code (opus)". */
+export function agentLabel(settings: AgentSettings): string {
+  if (settings.kind === 'human') return 'human';
+  const name = settings.kind === 'preset' ? settings.preset : 'custom';
+  return settings.model ? `${name} (${settings.model})` : name;
+}
+
+/** A run name hint from who plays the roles, e.g. "claude-code" or "codex-aider". */
+export function agentHint(architect: AgentSettings, programmer: AgentSettings): string {
+  const a = agentLabel(architect);
+  const p = agentLabel(programmer);
+  return a === p ? a : `${a}-${p}`;
+}

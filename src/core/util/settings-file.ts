@@ -1,0 +1,62 @@
+// A settings file for the CLI: JSON with the same keys as the extension's settings.json
+// ("sweci.architect.agent": "codex", …). Keys are checked after parsing: a key no parser read
+// is a typo or a setting that does not exist, and saying so beats ignoring it.
+import { promises as fs } from 'node:fs';
+import { UserError } from './errors';
+import type { SettingReader } from './setting-reader';
+
+export interface SettingsFile {
+  read: SettingReader;
+  /** Keys of the file (without `sweci.`) no parser has read so far. */
+  unread(): string[];
+}
+
+const PREFIX = 'sweci.';
+
+export function settingsFromObject(values: Record<string, unknown>, source: string): SettingsFile {
+  const entries = new Map<string, unknown>();
+  for (const [key, value] of Object.entries(values)) {
+    if (!key.startsWith(PREFIX)) {
+      throw new UserError(`${source}: "${key}" is not a SWE-CI setting. Keys are written as in settings.json, e.g. "sweci.architect.agent".`);
+    }
+    entries.set(key.slice(PREFIX.length), value);
+  }
+  const seen = new Set<string>();
+  return {
+    read: (key) => {
+      seen.add(key);
+      return entries.get(key);
+    },
+    unread: () => [...entries.keys()].filter((k) => !seen.has(k)),
+  };
+}
+
+export async function readSettingsFile(file: string): Promise<SettingsFile> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (err) {
+    throw new UserError(`Cannot read the settings file ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}.`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    throw new UserError(`${file} is not valid JSON (${err instanceof Error ? err.message : String(err)}). Write it like VS Code's settings.json, without comments.`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new UserError(`${file} must hold one JSON object of settings, e.g. {"sweci.architect.agent": "codex"}.`);
+  }
+  return settingsFromObject(parsed as Record<string, unknown>, file);
+}
+
+/** Reads `key` from the first reader that has it (command-line flags over the file). */
+export function layered(...readers: SettingReader[]): SettingReader {
+  return (key) => {
+    for (const read of readers) {
+      const v = read(key);
+      if (v !== undefined) return v;
+    }
+    return undefined;
+  };
+}
