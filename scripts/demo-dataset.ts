@@ -1,6 +1,8 @@
 // Builds a small SWE-CI dataset offline: one task ("tinyinventory") with a real git history from
 // base to target, packed like the real dataset (metadata/default.csv + data/<task_id>/code.zip).
-// Usage: node out/scripts/demo-dataset.js [outDir]   (default .vscode-test/demo-dataset)
+// With --batch (or `batch: true`) it adds three smaller tasks, windows of the same history, for
+// headless batch runs that need tasks of different sizes.
+// Usage: node out/scripts/demo-dataset.js [--batch] [outDir]   (default .vscode-test/demo-dataset)
 import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
@@ -17,12 +19,50 @@ export const DEMO_TASK_ID = 'demo__tinyinventory-0001';
 export const DEMO_REPO = 'demo/tinyinventory';
 export const DEMO_SPLIT = 'default';
 
+/** A task cut from the demo history: indexes into DEMO_HISTORY (0 = base release). */
+export interface DemoTaskWindow {
+  taskId: string;
+  base: number;
+  target: number;
+}
+
+/** The one task every dataset holds: the whole history. */
+export const DEMO_TASK_WINDOW: DemoTaskWindow = { taskId: DEMO_TASK_ID, base: 0, target: DEMO_HISTORY.length - 1 };
+
+/**
+ * The extra tasks of a batch dataset, in CSV order after DEMO_TASK_ID: a short, a middle and a
+ * long window (2, 4 and 4 commits, but the later commits add more tests, so the gaps differ).
+ */
+export const DEMO_BATCH_WINDOWS: readonly DemoTaskWindow[] = [
+  { taskId: 'demo__tinyinventory-0002', base: 0, target: 2 },
+  { taskId: 'demo__tinyinventory-0003', base: 2, target: 6 },
+  { taskId: 'demo__tinyinventory-0004', base: 6, target: 10 },
+];
+
+export const DEMO_BATCH_TASK_IDS: readonly string[] = DEMO_BATCH_WINDOWS.map((w) => w.taskId);
+
 export interface DemoNonPassedKinds {
   failed: number;
   errorAtSetup: number;
   errorAtTeardown: number;
   notCollected: number;
   other: number;
+}
+
+/** One task of the dataset, as measured while building it. */
+export interface DemoTaskInfo {
+  taskId: string;
+  baseSha: string;
+  targetSha: string;
+  /** First-parent commits from base to target, both included, oldest first. */
+  commits: string[];
+  /** Non-passed tests of the base run with the target's tests. */
+  expectedGap: number;
+  kinds: DemoNonPassedKinds;
+  /** Tests the target passes. */
+  targetPassed: number;
+  /** Target tests the base passes. */
+  basePassed: number;
 }
 
 export interface DemoDataset {
@@ -40,6 +80,8 @@ export interface DemoDataset {
   targetPassed: number;
   /** Target tests the base passes. */
   basePassed: number;
+  /** Every task of the dataset in CSV order; the first is the one the fields above describe. */
+  tasks: DemoTaskInfo[];
 }
 
 export interface BuildDemoOptions {
@@ -51,6 +93,8 @@ export interface BuildDemoOptions {
    * be, else symlinked: it is 70 MB). Default none: the task then runs on this machine.
    */
   imageArchive?: string;
+  /** Also add the DEMO_BATCH_WINDOWS tasks (default false: the one-task dataset). */
+  batch?: boolean;
 }
 
 // Nothing from the machine's git config may change the shas.
@@ -194,49 +238,92 @@ async function prepareOutDir(outDir: string): Promise<void> {
   for (const e of entries) await fs.rm(path.join(outDir, e), { recursive: true, force: true });
 }
 
+/** Measures one window of the history; the target must pass all its own tests (measure throws). */
+async function measureWindow(repo: string, shas: readonly string[], window: DemoTaskWindow, python: string, scratch: string): Promise<DemoTaskInfo> {
+  const baseSha = shas[window.base];
+  const targetSha = shas[window.target];
+  const measured = await measure(repo, baseSha, targetSha, python, scratch);
+  if (measured.gap === 0) throw new Error(`The demo task ${window.taskId} has no gap: its base already passes its target's tests.`);
+  return {
+    taskId: window.taskId,
+    baseSha,
+    targetSha,
+    commits: shas.slice(window.base, window.target + 1),
+    expectedGap: measured.gap,
+    kinds: measured.kinds,
+    targetPassed: measured.targetPassed,
+    basePassed: measured.basePassed,
+  };
+}
+
+function csvRow(window: DemoTaskWindow, task: DemoTaskInfo): string {
+  const row = [task.taskId, DEMO_REPO, task.baseSha, task.targetSha, DEMO_HISTORY[window.base].date, DEMO_HISTORY[window.target].date, String(task.expectedGap)];
+  return row.map(csvField).join(',');
+}
+
+/** Gives `dest` the contents of `source` without copying when the file system allows it. */
+async function linkOrCopy(source: string, dest: string): Promise<void> {
+  await fs.link(source, dest).catch(() => fs.copyFile(source, dest));
+}
+
 export async function buildDemoDataset(outDir: string, options: BuildDemoOptions = {}): Promise<DemoDataset> {
   const python = options.python ?? process.env.SWECI_PYTHON ?? 'python3';
   const progress = options.onProgress ?? (() => undefined);
+  const windows = [DEMO_TASK_WINDOW, ...(options.batch ? DEMO_BATCH_WINDOWS : [])];
   const datasetDir = path.resolve(outDir);
   await prepareOutDir(datasetDir);
   const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-demo-'));
   try {
     progress('Writing the tinyinventory history');
     const repo = path.join(scratch, 'tinyinventory');
-    const commits = await buildDemoRepo(repo);
-    const baseSha = commits[0];
-    const targetSha = commits[commits.length - 1];
+    const shas = await buildDemoRepo(repo);
 
-    progress('Measuring the gap (pytest on target and base)');
-    const measured = await measure(repo, baseSha, targetSha, python, path.join(scratch, 'measure'));
+    progress(windows.length > 1 ? `Measuring the gaps of ${windows.length} tasks (pytest on target and base)` : 'Measuring the gap (pytest on target and base)');
+    // Each window exports into its own scratch folder, so the runs may overlap; all of them
+    // settle before a failure is reported, so none is still writing when scratch is removed.
+    const settled = await Promise.allSettled(windows.map((w) => measureWindow(repo, shas, w, python, path.join(scratch, 'measure', w.taskId))));
+    const tasks = settled.map((r) => {
+      if (r.status === 'rejected') throw r.reason;
+      return r.value;
+    });
 
     progress('Packing code.zip');
     const zipPath = path.join(datasetDir, 'data', DEMO_TASK_ID, 'code.zip');
     await fs.mkdir(path.dirname(zipPath), { recursive: true });
     zipRepo(python, repo, zipPath, 'tinyinventory');
-
-    const header = ['task_id', 'repo', 'current_sha', 'target_sha', 'current_date', 'target_date', 'test_gap'];
-    const row = [DEMO_TASK_ID, DEMO_REPO, baseSha, targetSha, DEMO_HISTORY[0].date, DEMO_HISTORY[DEMO_HISTORY.length - 1].date, String(measured.gap)];
-    await fs.mkdir(path.join(datasetDir, 'metadata'), { recursive: true });
-    await fs.writeFile(path.join(datasetDir, 'metadata', `${DEMO_SPLIT}.csv`), `${header.join(',')}\n${row.map(csvField).join(',')}\n`);
-    if (options.imageArchive) {
-      progress('Adding image.tar.gz');
-      const dest = path.join(datasetDir, 'data', DEMO_TASK_ID, 'image.tar.gz');
-      const source = path.resolve(options.imageArchive);
-      await fs.link(source, dest).catch(() => fs.symlink(source, dest));
+    // Every task is the same upstream repository at other commits: one zip, linked.
+    for (const task of tasks.slice(1)) {
+      const dest = path.join(datasetDir, 'data', task.taskId, 'code.zip');
+      await fs.mkdir(path.dirname(dest), { recursive: true });
+      await linkOrCopy(zipPath, dest);
     }
 
+    const header = ['task_id', 'repo', 'current_sha', 'target_sha', 'current_date', 'target_date', 'test_gap'];
+    const rows = windows.map((w, i) => csvRow(w, tasks[i]));
+    await fs.mkdir(path.join(datasetDir, 'metadata'), { recursive: true });
+    await fs.writeFile(path.join(datasetDir, 'metadata', `${DEMO_SPLIT}.csv`), `${header.join(',')}\n${rows.map((r) => `${r}\n`).join('')}`);
+    if (options.imageArchive) {
+      progress('Adding image.tar.gz');
+      const source = path.resolve(options.imageArchive);
+      for (const task of tasks) {
+        const dest = path.join(datasetDir, 'data', task.taskId, 'image.tar.gz');
+        await fs.link(source, dest).catch(() => fs.symlink(source, dest));
+      }
+    }
+
+    const [first] = tasks;
     return {
       datasetDir,
       split: 'default',
-      taskId: DEMO_TASK_ID,
-      baseSha,
-      targetSha,
-      expectedGap: measured.gap,
-      commits,
-      kinds: measured.kinds,
-      targetPassed: measured.targetPassed,
-      basePassed: measured.basePassed,
+      taskId: first.taskId,
+      baseSha: first.baseSha,
+      targetSha: first.targetSha,
+      expectedGap: first.expectedGap,
+      commits: first.commits,
+      kinds: first.kinds,
+      targetPassed: first.targetPassed,
+      basePassed: first.basePassed,
+      tasks,
     };
   } finally {
     await fs.rm(scratch, { recursive: true, force: true });
@@ -244,8 +331,12 @@ export async function buildDemoDataset(outDir: string, options: BuildDemoOptions
 }
 
 async function main(): Promise<void> {
-  const outDir = process.argv[2] ?? path.join('.vscode-test', 'demo-dataset');
-  const result = await buildDemoDataset(outDir, { onProgress: (m) => console.error(`… ${m}`) });
+  const args = process.argv.slice(2);
+  const batch = args.includes('--batch');
+  const unknown = args.filter((a) => a.startsWith('--') && a !== '--batch');
+  if (unknown.length > 0) throw new Error(`Unknown option ${unknown.join(', ')}. Usage: demo-dataset.js [--batch] [outDir]`);
+  const outDir = args.find((a) => !a.startsWith('--')) ?? path.join('.vscode-test', 'demo-dataset');
+  const result = await buildDemoDataset(outDir, { batch, onProgress: (m) => console.error(`… ${m}`) });
   console.log(JSON.stringify(result, null, 2));
 }
 

@@ -4,7 +4,16 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { buildDemoDataset, buildDemoRepo, countKinds, DEMO_TASK_ID, type DemoDataset } from '../../../scripts/demo-dataset';
+import {
+  buildDemoDataset,
+  buildDemoRepo,
+  countKinds,
+  DEMO_BATCH_TASK_IDS,
+  DEMO_BATCH_WINDOWS,
+  DEMO_TASK_ID,
+  type DemoDataset,
+} from '../../../scripts/demo-dataset';
+import { DEMO_HISTORY } from '../../../scripts/demo-dataset/history';
 import { readDatasetTasks } from '../../../src/core/task/dataset';
 import { materializeTask } from '../../../src/core/workspace/materialize';
 import { oracleLayout, taskLayout } from '../../../src/core/workspace/layout';
@@ -50,6 +59,16 @@ describe('demo dataset', () => {
     assert.equal(t.repo, 'demo/tinyinventory');
     assert.equal(t.baseDate, '2024-03-04T09:12:00+01:00');
     assert.equal(demo.commits.length, 11);
+  });
+
+  test('without batch, one CSV row, and tasks holds the one task the top-level fields describe', async () => {
+    const csv = await fs.readFile(path.join(demo.datasetDir, 'metadata', 'default.csv'), 'utf8');
+    assert.equal(csv.split('\n').length, 3, 'a header, one row and the final newline');
+    assert.deepEqual(await fs.readdir(path.join(demo.datasetDir, 'data')), [DEMO_TASK_ID]);
+    const { datasetDir, split, tasks, ...top } = demo;
+    assert.equal(datasetDir, path.join(tmp, 'dataset'));
+    assert.equal(split, 'default');
+    assert.deepEqual(tasks, [top]);
   });
 
   test('shas are deterministic', async () => {
@@ -125,5 +144,82 @@ describe('demo dataset', () => {
     // Authors alternate between two developers; the repo has one branch, main.
     const authors = execFileSync('git', ['log', '--format=%an'], { cwd: repo, encoding: 'utf8' }).trim().split('\n');
     assert.deepEqual([...new Set(authors)].sort(), ['Mara Lind', 'Theo Okafor']);
+  });
+});
+
+describe('demo dataset with batch: true', () => {
+  let dir: string;
+  let batch: DemoDataset;
+  let history: string[];
+
+  before(async () => {
+    dir = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-demo-batch-test-')));
+    // An earlier demo dataset in the output folder must be replaced, stale files and all.
+    const earlier = path.join(dir, 'dataset', 'data', DEMO_TASK_ID);
+    await fs.mkdir(earlier, { recursive: true });
+    await fs.writeFile(path.join(earlier, 'code.zip'), 'earlier');
+    await fs.writeFile(path.join(dir, 'dataset', 'stale.txt'), 'earlier');
+    batch = await buildDemoDataset(path.join(dir, 'dataset'), { python: PYTHON, batch: true });
+    history = await buildDemoRepo(path.join(dir, 'history'));
+  });
+  after(async () => {
+    await fs.rm(dir, { recursive: true, force: true });
+  });
+
+  const ids = [DEMO_TASK_ID, ...DEMO_BATCH_TASK_IDS];
+  const windows = [{ taskId: DEMO_TASK_ID, base: 0, target: DEMO_HISTORY.length - 1 }, ...DEMO_BATCH_WINDOWS];
+
+  test('writes four CSV rows, the one-task dataset first, with measured gaps of different sizes', async () => {
+    assert.deepEqual(DEMO_BATCH_TASK_IDS, ['demo__tinyinventory-0002', 'demo__tinyinventory-0003', 'demo__tinyinventory-0004']);
+    const csv = await fs.readFile(path.join(batch.datasetDir, 'metadata', 'default.csv'), 'utf8');
+    const [header, ...rows] = csv.trim().split('\n');
+    assert.equal(header, 'task_id,repo,current_sha,target_sha,current_date,target_date,test_gap');
+    assert.deepEqual(rows.map((r) => r.split(',')[0]), ids);
+    assert.deepEqual(batch.tasks.map((t) => t.taskId), ids);
+    for (const [i, t] of batch.tasks.entries()) {
+      const w = windows[i];
+      assert.ok(t.expectedGap > 0, `${t.taskId}: gap ${t.expectedGap}`);
+      assert.equal(rows[i], [t.taskId, 'demo/tinyinventory', t.baseSha, t.targetSha, DEMO_HISTORY[w.base].date, DEMO_HISTORY[w.target].date, t.expectedGap].join(','));
+    }
+    const gaps = batch.tasks.map((t) => t.expectedGap);
+    assert.ok(new Set(gaps).size > 1, `gaps ${gaps.join(', ')}`);
+    await assert.rejects(fs.stat(path.join(batch.datasetDir, 'stale.txt')), 'the earlier dataset was replaced');
+  });
+
+  test('each task is a window of the same history', () => {
+    assert.equal(history.length, DEMO_HISTORY.length);
+    for (const [i, t] of batch.tasks.entries()) {
+      const w = windows[i];
+      assert.ok(w.target > w.base, t.taskId);
+      assert.equal(t.baseSha, history[w.base], `${t.taskId} base`);
+      assert.equal(t.targetSha, history[w.target], `${t.taskId} target`);
+      assert.deepEqual(t.commits, history.slice(w.base, w.target + 1), `${t.taskId} commits`);
+      assert.ok(t.targetPassed > t.basePassed, t.taskId);
+    }
+    // The top-level fields still describe task 0001, the whole history.
+    const { datasetDir: _dir, split: _split, tasks: _tasks, ...top } = batch;
+    assert.deepEqual(top, batch.tasks[0]);
+    assert.deepEqual(batch.commits, history);
+  });
+
+  test('every task has its code.zip, the same repository', async () => {
+    const first = await fs.readFile(path.join(batch.datasetDir, 'data', DEMO_TASK_ID, 'code.zip'));
+    assert.ok(first.length > 1000, 'the earlier placeholder zip was replaced');
+    for (const id of ids) {
+      const zip = await fs.readFile(path.join(batch.datasetDir, 'data', id, 'code.zip'));
+      assert.ok(zip.equals(first), id);
+    }
+  });
+
+  test("reads back with the product's reader as four task specs", async () => {
+    const specs = await readDatasetTasks(batch.datasetDir, 'default');
+    assert.deepEqual(
+      specs.map((s) => ({ id: s.id, baseSha: s.baseSha, targetSha: s.targetSha, expectedGap: s.expectedGap, repo: s.repo })),
+      batch.tasks.map((t) => ({ id: t.taskId, baseSha: t.baseSha, targetSha: t.targetSha, expectedGap: t.expectedGap, repo: 'demo/tinyinventory' })),
+    );
+    for (const s of specs) {
+      assert.equal(s.source.kind, 'dataset');
+      if (s.source.kind === 'dataset') assert.equal(s.source.zipPath, path.join(batch.datasetDir, 'data', s.id, 'code.zip'));
+    }
   });
 });
