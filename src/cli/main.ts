@@ -1,249 +1,122 @@
-// sweci: the same engine as the extension, headless.
-//   sweci checkout --dataset <dir> --task <id> --into <dir> [--split <name>] [--runtime auto|docker|local] [--image <tag>]
-//   sweci checkout --repo <dir> --base <ref> --target <ref> --into <dir>
-//   sweci test <task-dir>        re-run pytest (where the task was checked out), regenerate app/non-passed
-//   sweci status <task-dir>      print the non-passed tests
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { parseArgs } from 'node:util';
-import { checkOutTask } from '../core/checkout/check-out-task';
-import { runCurrentTests } from '../core/checkout/run-current-tests';
-import { loadTaskState } from '../core/checkout/task-state';
-import { readPytestSettings, type PytestSettings } from '../core/pytest/pytest-settings';
-import { readRuntimeSettings, type RuntimeSettings } from '../core/runtime/runtime-settings';
-import { describeEnvironment, openTaskEnvironment, type TaskEnvironment } from '../core/runtime/task-environment';
-import { readEnvironmentRecord } from '../core/workspace/environment-record';
-import { listSplits, readDatasetTasks } from '../core/task/dataset';
-import { taskFromGitPair } from '../core/task/git-pair';
-import { imageArchiveOf, type TaskSpec } from '../core/task/task-spec';
+// sweci: the same engine as the extension, headless. `sweci --help` lists the commands;
+// `sweci <command> --help` their options.
+import { Command, CommanderError } from 'commander';
 import { UserError } from '../core/util/errors';
-import { OracleFolderError, readTaskRecord } from '../core/workspace/materialize';
-import { taskLayout } from '../core/workspace/layout';
-import { currentOutputFile } from '../core/checkout/report-store';
+import { addPytestOptions, addRuntimeOptions, assertNoOptionLikeValues, UsageError } from './cli-settings';
+import { runCommand, type RunValues } from './commands/run-command';
+import { summarizeCommand, type SummarizeValues } from './commands/summarize-command';
+import { checkoutCommand, statusCommand, testCommand, withEnvironments, type CheckoutValues } from './commands/task-commands';
 
-const USAGE = `usage:
-  sweci checkout --dataset <dir> --task <id> --into <dir> [--split <name>]
-  sweci checkout --repo <dir> --base <ref> --target <ref> --into <dir>
-  sweci test <task-dir>
-  sweci status <task-dir>
-options: --python <exe> (python3)  --timeout <seconds> (3600)  --format auto|json-report|builtin|junit
-         --env NAME=VALUE (added to pytest's clean environment; may be repeated)
-         --oracle <dir> (where the oracle is kept; default ~/.cache/swe-ci/oracles/<task id>)
-         --runtime auto|docker|local (checkout: auto; test: what the task was checked out with)
-         --sandbox auto|bubblewrap|off (local runs confined with bubblewrap; auto: when it works here)
-         --image <tag> (an image the engine has, instead of the task's image.tar.gz)
-         --docker-python <exe> (python)  --memory-mb <MiB> (8192)  --cpus <n> (0: no limit)
-         --socket <path> (the Docker engine; default DOCKER_HOST, else /var/run/docker.sock)`;
+/** The command line, with each command's action bound to `signal` and its exit code kept in `result`. */
+function program(signal: AbortSignal, result: { code: Promise<number> | undefined }): Command {
+  const root = new Command('sweci')
+    .description('SWE-CI for VS Code, headless: check out SWE-CI tasks, run the CI loop over a dataset, summarise the scores.')
+    .exitOverride()
+    .showHelpAfterError('(sweci --help lists the commands; sweci <command> --help their options)')
+    .configureOutput({ writeErr: (s) => process.stderr.write(s), writeOut: (s) => process.stdout.write(s) });
+  const set = (p: Promise<number>) => {
+    result.code = p;
+  };
+
+  addRuntimeOptions(
+    addPytestOptions(
+      root
+        .command('checkout')
+        .description('check one task out into a folder and run its tests (a dataset task, or a base/target pair of a git repository)')
+        .option('--dataset <dir>', 'a SWE-CI dataset folder')
+        .option('--split <name>', 'the dataset split (default: the first)')
+        .option('--task <id>', 'the task_id to check out')
+        .option('--repo <dir>', 'a git repository (instead of a dataset)')
+        .option('--base <ref>', 'the base commit of the git pair')
+        .option('--target <ref>', 'the target commit of the git pair')
+        .option('--into <dir>', 'the folder to create the task in')
+        .option('--oracle <dir>', 'where the oracle is kept (default ~/.cache/swe-ci/oracles/<task id>)'),
+    ),
+    'auto',
+  ).action((values: CheckoutValues) => set(withEnvironments(signal, (ctx) => checkoutCommand(values, ctx))));
+
+  addRuntimeOptions(
+    addPytestOptions(root.command('test').argument('<task-dir>').description("re-run pytest where the task was checked out and regenerate app/non-passed")),
+    'what the task was checked out with',
+  ).action((dir: string, values: Record<string, unknown>) => set(withEnvironments(signal, (ctx) => testCommand(dir, values, ctx))));
+
+  root
+    .command('status')
+    .argument('<task-dir>')
+    .description('print the non-passed tests of a task folder')
+    .action((dir: string) => set(statusCommand(dir)));
+
+  addRuntimeOptions(
+    addPytestOptions(
+      root
+        .command('run')
+        .description('run the benchmark: check out each task into the experiment folder and run its loop; run it again to continue')
+        .option('--dataset <dir>', 'a SWE-CI dataset folder')
+        .option('--split <name>', 'the dataset split (default: the first)')
+        .option('--tasks <ids>', 'only these task ids, separated by commas')
+        .option('--tasks-file <file>', 'only the task ids in this file, one per line (# comments)')
+        .option('--task-index <n>', 'only the n-th selected task, from 0 (a Kubernetes pod: $JOB_COMPLETION_INDEX)')
+        .option('--experiment <dir>', 'the folder tasks and runs go to (created if missing)')
+        .option('--run <name>', "the run each task records into (default: the experiment's, else from the agents)")
+        .option('--workers <n>', 'tasks at once (1)')
+        .option('--max-iterations <n>', 'iterations per task (20)')
+        .option('--architect <agent>', 'claude-code, codex, gemini, qwen, opencode, iflow, aider or custom')
+        .option('--programmer <agent>', 'as --architect')
+        .option('--architect-command <cmd>', 'the custom Architect command line ({promptFile} {model} {cwd} {role})')
+        .option('--programmer-command <cmd>', 'the custom Programmer command line')
+        .option('--architect-model <name>', "the Architect's model")
+        .option('--programmer-model <name>', "the Programmer's model")
+        .option('--config <file>', 'settings as JSON with the extension\'s keys, e.g. {"sweci.architect.agent": "codex"}; flags win')
+        .option('--api-key-env <NAME>', 'also pass this environment variable to agents as a secret; may be repeated', (v: string, p: string[] = []) => [...p, v])
+        .option('--human-history', "also replay each task's upstream commits as the run human-history")
+        .option('--history-commits <n>', 'commits the human-history replay runs (20; 0: all)')
+        .option('--max-file-mb <MiB>', 'files larger than this are left out of commits (50; 0: no limit)')
+        .option('--json', 'print one JSON event per line instead of the live table'),
+    ),
+    'auto',
+  ).action((values: RunValues) => set(runCommand(values, signal)));
+
+  root
+    .command('summarize')
+    .argument('<experiment-dir>')
+    .description("the reference's table: per task EvoScore, solved and zero regression, with their averages")
+    .option('--gamma <list>', 'more γ values for EvoScore, e.g. 0.8,1.2 (γ = 1 is always shown)')
+    .option('--format <format>', 'table, markdown, csv or json (table)')
+    .option('--run <name>', 'only this run (default: every run, grouped by name)')
+    .option('--max-epoch <n>', "N, the iterations scores are padded to (default: the experiment's maximum)")
+    .option('--exclude-harness-tampering', 'score iterations flagged for harness tampering as not run')
+    .action((dir: string, values: SummarizeValues) => set(summarizeCommand(dir, values)));
+  return root;
+}
 
 export async function main(argv: string[]): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseCommandLine(argv);
-  } catch (err) {
-    // node:util's parseArgs explains the problem; say it plainly and show the usage.
-    console.error(`error: ${err instanceof Error ? err.message : String(err)}\n${USAGE}`);
-    return 2;
-  }
-  const { values, positionals } = parsed;
-  return run(values, positionals);
-}
-
-function parseCommandLine(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      dataset: { type: 'string' },
-      split: { type: 'string' },
-      task: { type: 'string' },
-      repo: { type: 'string' },
-      base: { type: 'string' },
-      target: { type: 'string' },
-      into: { type: 'string' },
-      oracle: { type: 'string' },
-      python: { type: 'string' },
-      timeout: { type: 'string' },
-      format: { type: 'string' },
-      env: { type: 'string', multiple: true },
-      runtime: { type: 'string' },
-      sandbox: { type: 'string' },
-      image: { type: 'string' },
-      'docker-python': { type: 'string' },
-      'memory-mb': { type: 'string' },
-      cpus: { type: 'string' },
-      socket: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-}
-
-async function run(values: ReturnType<typeof parseCommandLine>['values'], positionals: string[]): Promise<number> {
-  const [command, dirArg] = positionals;
-  if (values.help || !command) {
-    console.log(USAGE);
-    return values.help ? 0 : 2;
-  }
-  const settings = pytestSettingsFrom(values);
   const abort = new AbortController();
   // Stopped by a user, a job runner or a closed terminal: every process it started stops too.
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => abort.abort());
-  let env: TaskEnvironment | undefined;
-  const open = async (runtime: RuntimeSettings, task: Parameters<typeof openTaskEnvironment>[1]): Promise<TaskEnvironment> => {
-    env = await openTaskEnvironment(runtime, task, {
-      hostPython: settings.python,
-      signal: abort.signal,
-      onProgress: (m) => console.error(`… ${m}`),
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.once(signal, () => {
+      process.stderr.write(`\n${signal}: stopping (running steps are stopped; nothing half-done is recorded)…\n`);
+      abort.abort();
     });
-    console.error(`runtime: ${describeEnvironment(env.record)}`);
-    if (env.note) console.error(`note: ${env.note}`);
-    return env;
-  };
+  }
+  const result: { code: Promise<number> | undefined } = { code: undefined };
+  const cli = program(abort.signal, result);
+  if (argv.length === 0) {
+    cli.outputHelp();
+    return 2;
+  }
   try {
-    return await runCommand(command, dirArg, values, settings, abort, open);
-  } finally {
-    // Containers go with the command, whatever happened.
-    await env?.dispose();
-  }
-}
-
-async function runCommand(
-  command: string,
-  dirArg: string | undefined,
-  values: ReturnType<typeof parseCommandLine>['values'],
-  settings: PytestSettings,
-  abort: AbortController,
-  open: (runtime: RuntimeSettings, task: Parameters<typeof openTaskEnvironment>[1]) => Promise<TaskEnvironment>,
-): Promise<number> {
-
-  switch (command) {
-    case 'checkout': {
-      if (!values.into) throw new UserError('checkout needs --into <dir>: the folder to create the task in.');
-      const spec = await resolveSpec(values);
-      const taskDir = path.resolve(values.into);
-      // One oracle per task: folders of the same task share it, folders of other tasks never do.
-      const oracleDir = path.resolve(values.oracle ?? path.join(defaultCacheDir(), 'oracles', spec.id.replace(/[^A-Za-z0-9._-]/g, '_')));
-      const env = await open(runtimeSettingsFrom(values, 'auto'), { imageArchive: imageArchiveOf(spec) });
-      const result = await checkOutTask(spec, {
-        ...settings,
-        python: env.python,
-        taskDir,
-        oracleDir,
-        runtime: env.tests,
-        environment: env.record,
-        runTests: true,
-        signal: abort.signal,
-        onProgress: (m) => console.error(`… ${m}`),
-      }).catch((err: unknown) => {
-        throw err instanceof OracleFolderError ? new UserError(`${err.message} Give it with --oracle <dir>.`) : err;
-      });
-      console.log(`checked out ${spec.id} into ${taskDir}`);
-      if (result.current) printRun(result.current.run.kind, result.current.gap, result.current.run.reason, taskDir);
-      if (result.gapMismatch) console.error(`warning: the dataset expects a gap of ${result.gapMismatch.expected}, measured ${result.gapMismatch.measured}`);
-      return 0;
+    const sub = cli.commands.find((c) => c.name() === argv[0]);
+    if (sub) assertNoOptionLikeValues(sub, argv.slice(1));
+    await cli.parseAsync(argv, { from: 'user' });
+  } catch (err) {
+    if (err instanceof CommanderError) return err.code === 'commander.helpDisplayed' || err.code === 'commander.version' ? 0 : 2;
+    if (err instanceof UsageError) {
+      process.stderr.write(`error: ${err.message}\n`);
+      return 2;
     }
-    case 'test': {
-      const taskDir = requireTaskDir(dirArg);
-      const record = await readTaskRecord(taskDir);
-      if (!record) throw new UserError(`${taskDir} is not a SWE-CI task folder (no .sweci/task.json). Check a task out first.`);
-      // The task runs where it was checked out, unless told otherwise.
-      const recorded = await readEnvironmentRecord(taskDir);
-      const env = await open(runtimeSettingsFrom(values, recorded?.runtime ?? 'auto'), {
-        imageArchive: imageArchiveOf(record.task),
-        recorded,
-      });
-      const result = await runCurrentTests({ ...settings, python: env.python, taskDir, record, runtime: env.tests, signal: abort.signal });
-      if (result.restoredTests.length) console.error(`restored the target's tests: ${result.restoredTests.join(', ')}`);
-      printRun(result.run.kind, result.gap, result.run.reason, taskDir);
-      return result.run.kind === 'ran' ? 0 : 1;
-    }
-    case 'status': {
-      const taskDir = requireTaskDir(dirArg);
-      const state = await loadTaskState(taskDir);
-      if (!state) throw new UserError(`${taskDir} is not a SWE-CI task folder (no .sweci/task.json).`);
-      const last = state.lastRun;
-      if (last?.kind === 'did-not-run') {
-        console.log(`last run (${last.finishedAt}): pytest did not run: ${last.reason}`);
-        console.log(`  pytest's output: ${currentOutputFile(taskLayout(taskDir))}`);
-      }
-      if (!state.counts) {
-        console.log(`${state.record.task.id}: no report yet (run: sweci test ${taskDir})`);
-        return 0;
-      }
-      if (last?.kind === 'did-not-run') console.log('the report below is from the last run where pytest ran:');
-      console.log(`${state.record.task.id}: ${state.counts.passedNow} / ${state.counts.passedByTarget} passed · gap ${state.counts.gap}`);
-      for (const e of state.entries) console.log(`  ${e.kind.padEnd(13)} ${e.nodeid}`);
-      return 0;
-    }
-    default:
-      throw new UserError(`unknown command "${command}".\n${USAGE}`);
+    throw err;
   }
-}
-
-async function resolveSpec(values: { dataset?: string; split?: string; task?: string; repo?: string; base?: string; target?: string }): Promise<TaskSpec> {
-  if (values.dataset) {
-    if (!values.task) throw new UserError('checkout --dataset needs --task <task_id>.');
-    const split = values.split ?? (await listSplits(values.dataset))[0];
-    const spec = (await readDatasetTasks(values.dataset, split)).find((t) => t.id === values.task);
-    if (!spec) throw new UserError(`task ${values.task} is not in ${values.dataset} (split ${split}).`);
-    return spec;
-  }
-  if (values.repo) {
-    if (!values.base || !values.target) throw new UserError('checkout --repo needs --base <ref> and --target <ref>.');
-    return taskFromGitPair(values.repo, values.base, values.target);
-  }
-  throw new UserError('checkout needs either --dataset <dir> --task <id>, or --repo <dir> --base <ref> --target <ref>.');
-}
-
-/** The command line's pytest options, read by the same parser as the extension's settings. */
-function pytestSettingsFrom(values: ReturnType<typeof parseCommandLine>['values']): PytestSettings {
-  const env: Record<string, string> = {};
-  for (const pair of values.env ?? []) {
-    const eq = pair.indexOf('=');
-    if (eq <= 0) throw new UserError(`--env takes NAME=VALUE, not "${pair}".`);
-    env[pair.slice(0, eq)] = pair.slice(eq + 1);
-  }
-  const options: Record<string, [string, unknown]> = {
-    python: ['--python', values.python],
-    'pytest.timeoutSeconds': ['--timeout', values.timeout],
-    'pytest.reportFormat': ['--format', values.format],
-    'pytest.env': ['--env', env],
-  };
-  return readPytestSettings(
-    (key) => options[key]?.[1],
-    (key) => options[key]?.[0] ?? key,
-  );
-}
-
-/** The command line's runtime options, read by the same parser as the extension's settings. */
-function runtimeSettingsFrom(values: ReturnType<typeof parseCommandLine>['values'], defaultRuntime: string): RuntimeSettings {
-  const options: Record<string, [string, string | undefined]> = {
-    runtime: ['--runtime', values.runtime ?? defaultRuntime],
-    sandbox: ['--sandbox', values.sandbox],
-    'docker.image': ['--image', values.image],
-    'docker.python': ['--docker-python', values['docker-python']],
-    'docker.memoryMb': ['--memory-mb', values['memory-mb']],
-    'docker.cpus': ['--cpus', values.cpus],
-    'docker.socketPath': ['--socket', values.socket],
-  };
-  return readRuntimeSettings(
-    (key) => options[key]?.[1],
-    (key) => options[key]?.[0] ?? key,
-  );
-}
-
-function requireTaskDir(dir: string | undefined): string {
-  if (!dir) throw new UserError('give the task folder, e.g. sweci test ./my-task');
-  return path.resolve(dir);
-}
-
-function printRun(kind: string, gap: number | undefined, reason: string | undefined, taskDir: string): void {
-  if (kind === 'ran') return console.log(`pytest ran: gap ${gap}`);
-  console.log(`pytest did not run: ${reason}`);
-  console.log(`  pytest's output: ${currentOutputFile(taskLayout(taskDir))}`);
-}
-
-function defaultCacheDir(): string {
-  return process.env.XDG_CACHE_HOME ? path.join(process.env.XDG_CACHE_HOME, 'swe-ci') : path.join(os.homedir(), '.cache', 'swe-ci');
+  return (await result.code) ?? 0;
 }
 
 if (require.main === module) {

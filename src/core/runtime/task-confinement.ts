@@ -3,16 +3,21 @@
 // every oracle kept beside it, and where the task came from (the dataset's task folder with
 // code.zip, which holds the whole history; or a git pair's repository). What a command may use
 // is then given back by its mounts (app/ for agents; the code and the report folder for pytest).
+import { existsSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Confinement } from './sandbox';
-import type { TaskRecord } from '../workspace/layout';
+import { EXPERIMENT_FILE, type TaskRecord } from '../workspace/layout';
 
 export function taskSecrets(taskDir: string, record: TaskRecord): string[] {
   const hide = [path.resolve(taskDir), path.resolve(record.oracleDir)];
   const store = path.dirname(path.resolve(record.oracleDir));
   // The extension and the CLI keep oracles side by side in an `oracles` folder.
   if (path.basename(store) === 'oracles') hide.push(store);
+  // A task of a benchmark run: the experiment folder holds every other task, their oracles and
+  // their runs. Hidden as a whole; the command's own folders come back through its mounts.
+  const parent = path.dirname(path.resolve(taskDir));
+  if (existsSync(path.join(parent, EXPERIMENT_FILE))) hide.push(parent);
   const source = record.task.source;
   hide.push(source.kind === 'dataset' ? path.dirname(path.resolve(source.zipPath)) : path.resolve(source.repoPath));
   return hide;

@@ -89,6 +89,12 @@ export function oracleLayout(root: string): OracleLayout {
  * The upstream repository in the oracle is a bare clone (`upstreamDir` is its git dir) with
  * these refs pinning the task's commits, so history replays can use them by name.
  */
+/**
+ * Marks a benchmark run's experiment folder (see batch/experiment.ts). Every task folder in it
+ * sits beside the others, so what confines one task hides the whole folder.
+ */
+export const EXPERIMENT_FILE = 'sweci-experiment.json';
+
 export const UPSTREAM_BASE_REF = 'refs/sweci/base';
 export const UPSTREAM_TARGET_REF = 'refs/sweci/target';
 

@@ -170,6 +170,6 @@ describe('sweci CLI', () => {
     assert.match(env.err, /^error: --env takes NAME=VALUE, not "NOVALUE"\./m);
     const usage = sweci();
     assert.equal(usage.code, 2);
-    assert.match(usage.out, /usage:/);
+    assert.match(usage.out, /^Usage: sweci \[options\] \[command\]/m);
   });
 });

@@ -1,0 +1,104 @@
+// The command line's options as settings: each flag names one key of the extension's settings,
+// a --config file may hold any of them, a flag wins over the file, and every value goes through
+// the core's one parser, whose errors then name the flag (or the file) the value came from.
+import type { Command } from 'commander';
+import { layered, type SettingsFile } from '../core/util/settings-file';
+import type { SettingLabel, SettingReader } from '../core/util/setting-reader';
+import { UserError } from '../core/util/errors';
+
+/** Setting key → the flag that sets it. */
+export const FLAG_KEYS: Record<string, string> = {
+  python: '--python',
+  'pytest.timeoutSeconds': '--timeout',
+  'pytest.reportFormat': '--format',
+  'pytest.env': '--env',
+  runtime: '--runtime',
+  sandbox: '--sandbox',
+  'docker.image': '--image',
+  'docker.python': '--docker-python',
+  'docker.memoryMb': '--memory-mb',
+  'docker.cpus': '--cpus',
+  'docker.socketPath': '--socket',
+  'loop.maxIterations': '--max-iterations',
+  'architect.agent': '--architect',
+  'programmer.agent': '--programmer',
+  'architect.customCommand': '--architect-command',
+  'programmer.customCommand': '--programmer-command',
+  'architect.model': '--architect-model',
+  'programmer.model': '--programmer-model',
+  'history.commits': '--history-commits',
+  'integrity.maxFileMb': '--max-file-mb',
+};
+
+/** commander's camelCase attribute for a flag, e.g. --memory-mb → memoryMb. */
+const attribute = (flag: string): string => flag.replace(/^--/, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+
+export interface CliSettings {
+  read: SettingReader;
+  label: SettingLabel;
+}
+
+/** `defaults` fill keys neither a flag nor the file sets (e.g. the runtime a task was checked out with). */
+export function cliSettings(values: Record<string, unknown>, file?: { path: string; settings: SettingsFile }, defaults: Record<string, unknown> = {}): CliSettings {
+  const flags: SettingReader = (key) => {
+    const flag = FLAG_KEYS[key];
+    if (!flag) return undefined;
+    const v = values[attribute(flag)];
+    return key === 'pytest.env' && Array.isArray(v) ? envPairs(v as string[]) : v;
+  };
+  const fromFlag = (key: string) => flags(key) !== undefined;
+  return {
+    read: layered(flags, file?.settings.read ?? (() => undefined), (key) => defaults[key]),
+    label: (key) => (fromFlag(key) || !file ? (FLAG_KEYS[key] ?? `sweci.${key}`) : `sweci.${key} in ${file.path}`),
+  };
+}
+
+function envPairs(pairs: string[]): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new UserError(`--env takes NAME=VALUE, not "${pair}".`);
+    env[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return env;
+}
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+export function addPytestOptions(cmd: Command): Command {
+  return cmd
+    .option('--python <exe>', 'the interpreter pytest runs with on this machine (python3)')
+    .option('--timeout <seconds>', "pytest's time limit per run (3600)")
+    .option('--format <format>', "pytest's report: auto, json-report, builtin or junit (auto)")
+    .option('--env <NAME=VALUE>', "added to pytest's clean environment; may be repeated", collect);
+}
+
+export function addRuntimeOptions(cmd: Command, runtimeDefault: string): Command {
+  return cmd
+    .option('--runtime <where>', `where the task runs: auto, docker or local (${runtimeDefault})`)
+    .option('--sandbox <mode>', 'local runs confined with bubblewrap: auto, bubblewrap or off (auto)')
+    .option('--image <tag>', "an image the engine has, instead of the task's image.tar.gz")
+    .option('--docker-python <exe>', 'the interpreter inside the image (python)')
+    .option('--memory-mb <MiB>', 'memory limit of each container (8192)')
+    .option('--cpus <n>', 'CPU limit of each container (0: no limit)')
+    .option('--socket <path>', 'the Docker engine (default DOCKER_HOST, else /var/run/docker.sock)');
+}
+
+/**
+ * A value that looks like an option after an option that takes one (`--base --upload-pack=x`)
+ * is a mistake far more often than a value: refuse it as a usage error. `--base=-x` still works.
+ */
+export function assertNoOptionLikeValues(cmd: Command, args: readonly string[]): void {
+  for (let i = 0; i < args.length - 1; i++) {
+    const arg = args[i];
+    if (!arg.startsWith('--') || arg.includes('=')) continue;
+    const option = cmd.options.find((o) => o.long === arg);
+    const next = args[i + 1];
+    if (option && (option.required || option.optional) && next.startsWith('-') && !/^-\d/.test(next)) {
+      throw new UsageError(`option ${arg} needs a value, and "${next}" looks like an option. To pass a value that starts with "-", write ${arg}=${next}.`);
+    }
+  }
+}
+
+/** A malformed command line: exit code 2 and the usage. */
+export class UsageError extends Error {}

@@ -1,0 +1,37 @@
+// sweci summarize: the reference's table over an experiment, in the format asked for.
+import * as path from 'node:path';
+import { summarizeExperiment } from '../../core/batch/experiment-summary';
+import { formatSummary, SUMMARY_FORMATS, type SummaryFormat } from '../../core/batch/summary-format';
+import { UserError } from '../../core/util/errors';
+
+export interface SummarizeValues {
+  gamma?: string;
+  format?: string;
+  run?: string;
+  maxEpoch?: string;
+  excludeHarnessTampering?: boolean;
+}
+
+export function parseGammas(text: string | undefined): number[] {
+  if (!text) return [];
+  return text.split(',').map((part) => {
+    const g = Number(part.trim());
+    if (!Number.isFinite(g) || g <= 0) throw new UserError(`--gamma takes numbers greater than 0 separated by commas, e.g. 1,1.2; "${part}" is not one.`);
+    return g;
+  });
+}
+
+export async function summarizeCommand(dir: string, values: SummarizeValues): Promise<number> {
+  const format = (values.format ?? 'table') as SummaryFormat;
+  if (!SUMMARY_FORMATS.includes(format)) throw new UserError(`--format must be one of ${SUMMARY_FORMATS.join(', ')}, not "${values.format}".`);
+  const maxEpoch = values.maxEpoch === undefined ? undefined : Number(values.maxEpoch);
+  if (maxEpoch !== undefined && (!Number.isInteger(maxEpoch) || maxEpoch < 1)) throw new UserError(`--max-epoch must be a whole number of 1 or more, not "${values.maxEpoch}".`);
+  const summary = await summarizeExperiment(path.resolve(dir), {
+    gammas: parseGammas(values.gamma),
+    ...(values.run ? { run: values.run } : {}),
+    ...(maxEpoch ? { maxEpoch } : {}),
+    excludeHarnessTampering: !!values.excludeHarnessTampering,
+  });
+  process.stdout.write(formatSummary(summary, format));
+  return 0;
+}

@@ -1,0 +1,32 @@
+// What a batch run is given and what it tells its display.
+import type { LoopEvent } from '../loop/loop-types';
+import type { LoopSettings } from '../loop/loop-settings';
+import type { AgentChoices } from '../loop/role-setup';
+import type { PytestSettings } from '../pytest/pytest-settings';
+import type { RuntimeSettings } from '../runtime/runtime-settings';
+import type { TaskStatus } from './task-status';
+
+export interface BatchSettings {
+  experimentDir: string;
+  /** The run every task records into. */
+  run: string;
+  agents: AgentChoices;
+  /** API keys for the agents: reach them, masked in what is archived. */
+  secretEnv: Record<string, string>;
+  runtime: RuntimeSettings;
+  /** `python` is this machine's interpreter; a container's comes from the runtime settings. */
+  pytest: PytestSettings;
+  loop: LoopSettings;
+  maxFileMb: number;
+  /** Also replay each task's human history (run `human-history`), from its cache when it has one. */
+  humanHistory: boolean;
+  signal: AbortSignal;
+  onEvent?: (event: BatchEvent) => void;
+}
+
+export type BatchEvent =
+  /** A task's state changed (also its iteration count, gap and a(c) after each iteration). */
+  | { type: 'task-status'; status: TaskStatus }
+  /** What a running task is doing now, e.g. "iteration 3 · programmer". */
+  | { type: 'task-activity'; task: string; activity: string }
+  | { type: 'loop-event'; task: string; event: LoopEvent };

@@ -1,0 +1,103 @@
+// `sweci summarize`: the reference's table over an experiment's tasks (EvoScore(γ=1), solved,
+// zero regression, and their averages), with EvoScore at more γ values, regressions, tokens
+// and time. Each row is the chart's own row for that run (loadChartData with the experiment's
+// N), so the terminal and the editor never disagree.
+import { loadChartData, type ChartRunKind, type RunMetricsRow } from '../chart-data/load-chart-data';
+import { evoScore } from '../metrics/evo-score';
+import { averageMetrics, type RunMetricsAverage } from '../metrics/run-metrics';
+import { promises as fs } from 'node:fs';
+import { experimentLayout, experimentTaskIds, readExperiment } from './experiment';
+import { readTaskStatus, type TaskState } from './task-status';
+
+export interface SummaryOptions {
+  /** γ values besides 1 (always reported, as the reference's EvoScore). */
+  gammas?: readonly number[];
+  /** Only this run; default every run of the experiment's tasks, grouped by name. */
+  run?: string;
+  /** N (the reference's max_epoch); default the experiment's maxIterations, else each task's chart N. */
+  maxEpoch?: number;
+  excludeHarnessTampering?: boolean;
+}
+
+export interface SummaryRow {
+  task: string;
+  metrics: RunMetricsRow;
+  /** EvoScore by γ, in the order of `gammas`. */
+  evo: (number | null)[];
+}
+
+export interface SummaryGroup {
+  run: string;
+  kind: ChartRunKind;
+  rows: SummaryRow[];
+  average: RunMetricsAverage;
+  /** Mean EvoScore by γ over rows that have one. */
+  averageEvo: (number | null)[];
+}
+
+export interface ExperimentSummary {
+  experiment: string;
+  /** The experiment's own run, listed first (undefined for a folder of tasks made elsewhere). */
+  run?: string;
+  gammas: number[];
+  maxEpoch?: number;
+  groups: SummaryGroup[];
+  /** Tasks with no scored run, and why (e.g. initialisation failed, as the reference drops them). */
+  unscored: { task: string; state?: TaskState; reason: string }[];
+}
+
+export async function summarizeExperiment(dir: string, opts: SummaryOptions = {}): Promise<ExperimentSummary> {
+  const experiment = await readExperiment(dir);
+  const gammas = [1, ...(opts.gammas ?? []).filter((g) => g !== 1)];
+  const maxEpoch = opts.maxEpoch ?? experiment?.maxIterations;
+  const groups = new Map<string, SummaryGroup>();
+  const unscored: ExperimentSummary['unscored'] = [];
+  const taskIds = new Set(await experimentTaskIds(dir));
+  for (const id of taskIds) {
+    const data = await loadChartData(experimentLayout(dir).taskDir(id), { gamma: 1, ...(maxEpoch ? { maxIterations: maxEpoch } : {}), excludeHarnessTampering: opts.excludeHarnessTampering ?? false });
+    const runs = data.runs.filter((r) => (opts.run ? r.run === opts.run : true) && r.points.length > 0);
+    if (runs.length === 0) {
+      const status = await readTaskStatus(dir, id);
+      unscored.push({ task: id, ...(status ? { state: status.state } : {}), reason: status?.reason ?? (opts.run ? `no run named ${opts.run}` : 'no run yet') });
+      continue;
+    }
+    for (const r of runs) {
+      let group = groups.get(r.run);
+      if (!group) {
+        group = { run: r.run, kind: r.kind, rows: [], average: averageMetrics([]), averageEvo: [] };
+        groups.set(r.run, group);
+      }
+      group.rows.push({ task: id, metrics: r.metrics, evo: gammas.map((g) => (r.baseline ? evoScore(r.evoA, g) : null)) });
+    }
+  }
+  // Tasks the batch tried but could not check out have a state and no folder.
+  for (const status of await statusesWithoutFolder(dir, taskIds)) unscored.push(status);
+  for (const g of groups.values()) {
+    g.average = averageMetrics(g.rows.map((r) => r.metrics));
+    g.averageEvo = gammas.map((_, i) => mean(g.rows.map((r) => r.evo[i])));
+  }
+  const ordered = [...groups.values()].sort((a, b) => rank(a, experiment?.run) - rank(b, experiment?.run) || a.run.localeCompare(b.run));
+  return { experiment: dir, ...(experiment ? { run: experiment.run } : {}), gammas, ...(maxEpoch ? { maxEpoch } : {}), groups: ordered, unscored };
+}
+
+function rank(g: SummaryGroup, own: string | undefined): number {
+  return g.run === own ? 0 : g.kind === 'human-history' ? 2 : 1;
+}
+
+function mean(values: (number | null)[]): number | null {
+  const vs = values.filter((v): v is number => v !== null);
+  return vs.length ? vs.reduce((s, v) => s + v, 0) / vs.length : null;
+}
+
+async function statusesWithoutFolder(dir: string, withFolder: Set<string>): Promise<ExperimentSummary['unscored']> {
+  const names = await fs.readdir(experimentLayout(dir).statusDir).catch(() => [] as string[]);
+  const out: ExperimentSummary['unscored'] = [];
+  for (const name of names.sort()) {
+    if (!name.endsWith('.json')) continue;
+    const id = name.slice(0, -'.json'.length);
+    if (withFolder.has(id)) continue;
+    const status = await readTaskStatus(dir, id);
+    if (status) out.push({ task: id, state: status.state, reason: status.reason ?? status.state });
+  }
+  return out;
+}

@@ -1,0 +1,94 @@
+// An experiment folder: what `sweci run` writes for a benchmark run over a dataset.
+//   <E>/sweci-experiment.json   what was run: dataset, split, run name, tasks, agents (one writer: the first run)
+//   <E>/<task_id>/              a normal task folder (opens in the extension: chart, iterations, diffs)
+//   <E>/oracles/<task_id>/      each task's oracle, outside its task folder and hidden from agents
+//   <E>/.sweci-batch/<task_id>.json   the task's batch state (one writer: the worker holding <task_id>.lock)
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { UserError } from '../util/errors';
+import { writeFileAtomic } from '../util/fs-atomic';
+import { EXPERIMENT_FILE } from '../workspace/layout';
+
+export { EXPERIMENT_FILE };
+
+export interface ExperimentLayout {
+  dir: string;
+  file: string;
+  statusDir: string;
+  oraclesDir: string;
+  taskDir(taskId: string): string;
+  oracleDir(taskId: string): string;
+  statusFile(taskId: string): string;
+  lockFile(taskId: string): string;
+}
+
+export function experimentLayout(dir: string): ExperimentLayout {
+  const root = path.resolve(dir);
+  const statusDir = path.join(root, '.sweci-batch');
+  const oraclesDir = path.join(root, 'oracles');
+  return {
+    dir: root,
+    file: path.join(root, EXPERIMENT_FILE),
+    statusDir,
+    oraclesDir,
+    taskDir: (id) => path.join(root, id),
+    oracleDir: (id) => path.join(oraclesDir, id),
+    statusFile: (id) => path.join(statusDir, `${id}.json`),
+    lockFile: (id) => path.join(statusDir, `${id}.lock`),
+  };
+}
+
+export interface ExperimentRecord {
+  schema: 1;
+  created: string;
+  /** The dataset folder and split the tasks come from. */
+  dataset: string;
+  split: string;
+  /** The run every task records into (its branch is sweci/<run>). */
+  run: string;
+  /** Agents by label (never their environment or keys). */
+  agents: { architect: string; programmer: string };
+  maxIterations: number;
+}
+
+export async function readExperiment(dir: string): Promise<ExperimentRecord | undefined> {
+  const file = experimentLayout(dir).file;
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+  try {
+    const record = JSON.parse(text) as ExperimentRecord;
+    if (record.schema !== 1 || typeof record.run !== 'string') throw new Error('unknown schema');
+    return record;
+  } catch (err) {
+    throw new UserError(`${file} is not an experiment record SWE-CI can read (${err instanceof Error ? err.message : String(err)}). Use another --experiment folder.`);
+  }
+}
+
+export async function writeExperiment(dir: string, record: ExperimentRecord): Promise<void> {
+  await fs.mkdir(dir, { recursive: true });
+  await writeFileAtomic(experimentLayout(dir).file, JSON.stringify(record, null, 2) + '\n');
+}
+
+/** Task folders of an experiment: subfolders with a .sweci/task.json, by name. */
+export async function experimentTaskIds(dir: string): Promise<string[]> {
+  const layout = experimentLayout(dir);
+  let names: string[];
+  try {
+    names = await fs.readdir(layout.dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new UserError(`${layout.dir} does not exist. Give the folder a "sweci run --experiment" wrote.`);
+    throw err;
+  }
+  const ids: string[] = [];
+  for (const name of names.sort()) {
+    if (name.startsWith('.') || name === 'oracles') continue;
+    const ok = await fs.stat(path.join(layout.dir, name, '.sweci', 'task.json')).then((s) => s.isFile(), () => false);
+    if (ok) ids.push(name);
+  }
+  return ids;
+}

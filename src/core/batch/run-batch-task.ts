@@ -1,0 +1,212 @@
+// One task of a batch: check it out into the experiment (once), replay its human history when
+// asked, then run or continue its loop run. Everything it records is a normal task folder; the
+// task's batch state file says what the folder cannot (why it failed, that it is done).
+import { checkOutTask } from '../checkout/check-out-task';
+import { replayHumanHistory } from '../history/replay-history';
+import { loadBaseRun } from '../loop/base-report';
+import { readIterationRecords, type IterationRecord } from '../loop/iteration-record';
+import { acquireLock, type HeldLock } from '../loop/lock';
+import type { LoopEvent } from '../loop/loop-types';
+import { runLoop, startRun } from '../loop/run-loop';
+import { readRunInfo, readRunSummary, runLayout } from '../loop/run-store';
+import { agentRuntimesOf, setUpRoles } from '../loop/role-setup';
+import { baselineOf, normalizedChange } from '../metrics/normalized-change';
+import { openTaskEnvironment, type TaskEnvironment } from '../runtime/task-environment';
+import { imageArchiveOf, type TaskSpec } from '../task/task-spec';
+import { isAbortError, UserError } from '../util/errors';
+import { readEnvironmentRecord } from '../workspace/environment-record';
+import { readTaskRecord } from '../workspace/materialize';
+import type { BatchEvent, BatchSettings } from './batch-types';
+import { experimentLayout } from './experiment';
+import { readTaskStatus, writeTaskStatus, type TaskState, type TaskStatus } from './task-status';
+
+const LOCK_PURPOSE = 'sweci run';
+
+/** A task that cannot be initialised the reference's way: it is reported and never retried. */
+class InitialisationFailure extends Error {}
+
+export async function runBatchTask(spec: TaskSpec, s: BatchSettings): Promise<TaskStatus> {
+  const emit = (e: BatchEvent) => {
+    try {
+      s.onEvent?.(e);
+    } catch {
+      // A display's bug must not stop the batch.
+    }
+  };
+  const layout = experimentLayout(s.experimentDir);
+  let lock: HeldLock;
+  try {
+    lock = await acquireLock(layout.lockFile(spec.id), LOCK_PURPOSE, spec.id);
+  } catch (err) {
+    // Another process runs this task: say so, write nothing (its worker owns the state file).
+    const status: TaskStatus = { schema: 1, task: spec.id, state: 'busy', updated: new Date().toISOString(), reason: err instanceof Error ? err.message : String(err) };
+    emit({ type: 'task-status', status });
+    return status;
+  }
+  const task = new TaskProgress(spec.id, s, emit);
+  try {
+    return await runLocked(spec, s, task);
+  } finally {
+    await lock.release();
+  }
+}
+
+/** The task's state as the display and the state file see it; this worker is its one writer. */
+class TaskProgress {
+  status: Omit<TaskStatus, 'schema' | 'updated'>;
+  constructor(
+    readonly id: string,
+    private readonly s: BatchSettings,
+    readonly emit: (e: BatchEvent) => void,
+  ) {
+    this.status = { task: id, state: 'queued' };
+  }
+
+  /** Writes and announces a new state, after every earlier write (writes land in call order). */
+  set(state: TaskState, extra: Partial<Omit<TaskStatus, 'schema' | 'updated' | 'task' | 'state'>> = {}): Promise<TaskStatus> {
+    const next = this.chain.then(() => this.write(state, extra));
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+
+  /** After an iteration: iterations, gap and a(c) from the run's records (queued like `set`). */
+  follow(iterationsFile: string): void {
+    this.chain = this.chain
+      .then(async () => this.write('running', progressOf(await readIterationRecords(iterationsFile))))
+      .catch(() => undefined);
+  }
+
+  private chain: Promise<unknown> = Promise.resolve();
+
+  private async write(state: TaskState, extra: Partial<TaskStatus>): Promise<TaskStatus> {
+    this.status = { ...this.status, state, ...extra };
+    if (state !== 'failed' && state !== 'init-failed' && state !== 'cancelled') delete this.status.reason;
+    await writeTaskStatus(this.s.experimentDir, this.status);
+    const full: TaskStatus = { schema: 1, ...this.status, updated: new Date().toISOString() };
+    this.emit({ type: 'task-status', status: full });
+    return full;
+  }
+
+  activity(activity: string): void {
+    this.emit({ type: 'task-activity', task: this.id, activity });
+  }
+}
+
+async function runLocked(spec: TaskSpec, s: BatchSettings, task: TaskProgress): Promise<TaskStatus> {
+  const layout = experimentLayout(s.experimentDir);
+  const taskDir = layout.taskDir(spec.id);
+  const previous = await readTaskStatus(s.experimentDir, spec.id);
+  if (previous?.state === 'init-failed') return task.set('init-failed', { reason: previous.reason });
+  const finished = await finishedState(taskDir, s.run);
+  if (finished) return task.set(finished.state, finished.progress);
+
+  let env: TaskEnvironment | undefined;
+  try {
+    env = await openTaskEnvironment(
+      s.runtime,
+      { imageArchive: imageArchiveOf(spec), recorded: await readEnvironmentRecord(taskDir) },
+      { hostPython: s.pytest.python, signal: s.signal, onProgress: (m) => task.activity(m) },
+    );
+    if (!(await readTaskRecord(taskDir)) || !(await loadBaseRun(taskDir))) await checkOut(spec, s, env, task);
+    if (s.humanHistory) await humanHistory(taskDir, s, env, task);
+    return await loop(taskDir, s, env, task);
+  } catch (err) {
+    if (s.signal.aborted || isAbortError(err)) return task.set('cancelled', { reason: 'stopped' });
+    if (err instanceof InitialisationFailure) return task.set('init-failed', { reason: err.message });
+    return task.set('failed', { reason: err instanceof Error ? err.message : String(err) });
+  } finally {
+    await env?.dispose().catch(() => undefined);
+  }
+}
+
+/** The run's end state when it has one: gap 0, or its maximum of iterations, with nothing pending. */
+async function finishedState(taskDir: string, run: string): Promise<{ state: TaskState; progress: Partial<TaskStatus> } | undefined> {
+  const summary = await readRunSummary(taskDir, run).catch(() => undefined);
+  if (!summary || summary.pending || summary.info.kind !== 'loop') return undefined;
+  const done = summary.solved ? 'solved' : summary.iterations >= summary.info.maxIterations ? 'max-iterations' : undefined;
+  if (!done) return undefined;
+  const records = await readIterationRecords(runLayout(taskDir, run).iterationsFile);
+  return { state: done, progress: progressOf(records) };
+}
+
+/** Iterations, gap and a(c) of the run's last line. */
+function progressOf(records: readonly IterationRecord[]): Partial<TaskStatus> {
+  const last = records[records.length - 1];
+  const baseline = records[0] ? baselineOf(records[0]) : undefined;
+  if (!last) return {};
+  const passed = last.gap >= 0 ? (last.pytest.passed ?? 0) : 0;
+  return { iterations: records.length - 1, gap: last.gap, ...(baseline ? { a: normalizedChange(passed, baseline) } : {}) };
+}
+
+async function checkOut(spec: TaskSpec, s: BatchSettings, env: TaskEnvironment, task: TaskProgress): Promise<void> {
+  const layout = experimentLayout(s.experimentDir);
+  await task.set('checking-out');
+  const result = await checkOutTask(spec, {
+    ...s.pytest,
+    python: env.python,
+    taskDir: layout.taskDir(spec.id),
+    oracleDir: layout.oracleDir(spec.id),
+    runtime: env.tests,
+    environment: env.record,
+    runTests: true,
+    signal: s.signal,
+    onProgress: (m) => task.activity(m),
+  }).catch((err: unknown) => {
+    // The target's own tests cannot run: the reference drops the task at initialisation.
+    if (err instanceof UserError && /^pytest did not run on the target/.test(err.message)) throw new InitialisationFailure(err.message);
+    throw err;
+  });
+  if (s.signal.aborted) throw new UserError('stopped');
+  if (result.current?.run.kind !== 'ran') {
+    throw new InitialisationFailure(`pytest did not run on the base: ${result.current?.run.reason ?? 'no report'}`);
+  }
+}
+
+async function humanHistory(taskDir: string, s: BatchSettings, env: TaskEnvironment, task: TaskProgress): Promise<void> {
+  const record = await readTaskRecord(taskDir);
+  if (!record) throw new UserError(`${taskDir} has no task record.`);
+  await task.set('human-history');
+  await replayHumanHistory({
+    ...s.pytest,
+    python: env.python,
+    runtime: env.tests,
+    timeoutMs: s.loop.historyTimeoutMs,
+    taskDir,
+    count: s.loop.historyCommits,
+    signal: s.signal,
+    onEvent: (e) => {
+      if (e.type === 'commit-started') task.activity(`human history ${e.index + 1}/${e.total}`);
+    },
+  });
+}
+
+async function loop(taskDir: string, s: BatchSettings, env: TaskEnvironment, task: TaskProgress): Promise<TaskStatus> {
+  const iterationsFile = runLayout(taskDir, s.run).iterationsFile;
+  const exists = !!(await readRunInfo(taskDir, s.run));
+  await task.set('running', exists ? progressOf(await readIterationRecords(iterationsFile)) : {});
+  const onEvent = (event: LoopEvent) => {
+    task.emit({ type: 'loop-event', task: task.id, event });
+    if (event.type === 'step-started') {
+      task.activity(`iteration ${event.iteration} · ${event.step}${event.attempt > 1 ? ` (try ${event.attempt})` : ''}`);
+    } else if (event.type === 'iteration-recorded') {
+      // The state file follows the run line by line; its records stay the truth.
+      task.follow(iterationsFile);
+    }
+  };
+  const opts = {
+    taskDir,
+    run: s.run,
+    roles: setUpRoles(s.agents, env, s.secretEnv),
+    runtime: env.tests,
+    agentRuntimes: agentRuntimesOf(env),
+    pytest: { ...s.pytest, python: env.python },
+    maxFileMb: s.maxFileMb,
+    signal: s.signal,
+    onEvent,
+  };
+  const result = exists ? await runLoop(opts) : await startRun({ ...opts, maxIterations: s.loop.maxIterations });
+  const progress = progressOf(await readIterationRecords(iterationsFile));
+  if (result.reason === 'solved' || result.reason === 'max-iterations') return task.set(result.reason, progress);
+  if (result.reason === 'cancelled') return task.set('cancelled', { ...progress, reason: 'stopped' });
+  return task.set('failed', { ...progress, reason: `the loop stopped: ${result.reason}` });
+}

@@ -1,0 +1,63 @@
+// A benchmark run over many tasks: `workers` tasks at once, each with its own lock, each
+// resumable. Stopping (the signal) lets running tasks stop cleanly and starts no more.
+import { agentLabel } from '../agents/agent-settings';
+import { assertRunName } from '../loop/run-name';
+import type { TaskSpec } from '../task/task-spec';
+import { UserError } from '../util/errors';
+import type { BatchSettings } from './batch-types';
+import { readExperiment, writeExperiment, type ExperimentRecord } from './experiment';
+import { runBatchTask } from './run-batch-task';
+import type { TaskStatus } from './task-status';
+
+export interface ExperimentSource {
+  dataset: string;
+  split: string;
+}
+
+/**
+ * The experiment's record, written on its first run. A later run must record into the same
+ * run name, or its tasks would hold two half runs each.
+ */
+export async function openExperiment(s: Pick<BatchSettings, 'experimentDir' | 'run' | 'agents' | 'loop'>, source: ExperimentSource): Promise<ExperimentRecord> {
+  assertRunName(s.run);
+  const existing = await readExperiment(s.experimentDir);
+  if (existing) {
+    if (existing.run !== s.run) {
+      throw new UserError(
+        `${s.experimentDir} records run "${existing.run}", not "${s.run}". Continue it with --run ${existing.run} (or no --run), or give another --experiment folder.`,
+      );
+    }
+    return existing;
+  }
+  const record: ExperimentRecord = {
+    schema: 1,
+    created: new Date().toISOString(),
+    dataset: source.dataset,
+    split: source.split,
+    run: s.run,
+    agents: { architect: agentLabel(s.agents.architect), programmer: agentLabel(s.agents.programmer) },
+    maxIterations: s.loop.maxIterations,
+  };
+  await writeExperiment(s.experimentDir, record);
+  return record;
+}
+
+/** Runs every task (at most `workers` at once) and returns their states in the order given. */
+export async function runBatch(specs: readonly TaskSpec[], s: BatchSettings, workers: number): Promise<TaskStatus[]> {
+  if (!Number.isInteger(workers) || workers < 1) throw new UserError(`--workers must be a whole number of 1 or more, not ${workers}.`);
+  const results: TaskStatus[] = new Array(specs.length);
+  for (const spec of specs) s.onEvent?.({ type: 'task-status', status: { schema: 1, task: spec.id, state: 'queued', updated: new Date().toISOString() } });
+  let next = 0;
+  const worker = async () => {
+    while (!s.signal.aborted && next < specs.length) {
+      const i = next++;
+      results[i] = await runBatchTask(specs[i], s);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(workers, specs.length) }, worker));
+  // Tasks never started because of a stop.
+  for (let i = 0; i < specs.length; i++) {
+    results[i] ??= { schema: 1, task: specs[i].id, state: 'cancelled', updated: new Date().toISOString(), reason: 'not started' };
+  }
+  return results;
+}

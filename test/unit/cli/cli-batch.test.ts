@@ -1,0 +1,201 @@
+// `sweci run` and `sweci summarize` as a user runs them: real processes, the demo dataset's four
+// tasks, the scripted agents (real programs the real agent driver runs), real git and pytest.
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { buildDemoDataset, type DemoDataset } from '../../../scripts/demo-dataset';
+import { repoRoot } from '../helpers/repo-root';
+import { waitNoneMatching } from '../runtime/process-helpers';
+
+const cli = path.resolve(__dirname, '../../../src/cli/main.js');
+const agents = path.join(repoRoot, 'test', 'fixtures', 'agents');
+const RUN = 'scripted';
+let tmp: string;
+let demo: DemoDataset;
+let config: string;
+
+interface Line {
+  iteration: number;
+  gap: number;
+  passed: number;
+  pytest: Record<string, number>;
+  [key: string]: unknown;
+}
+
+function sweci(...args: string[]) {
+  const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', cwd: tmp });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+async function lines(experiment: string, task: string): Promise<Line[]> {
+  const text = await fs.readFile(path.join(experiment, task, '.sweci', 'runs', RUN, 'iteration.jsonl'), 'utf8');
+  return text.trim().split('\n').map((l) => JSON.parse(l) as Line);
+}
+
+/** A line without what differs between two runs of the same agents: clocks, durations and shas. */
+function comparable(line: Line): unknown {
+  const { started_at: _s, finished_at: _f, commit: _c, pytest_time: _p, ...rest } = line;
+  for (const role of ['architect', 'programmer']) {
+    const step = rest[role] as Record<string, unknown> | undefined;
+    if (step) rest[role] = { ...step, execution_time: undefined };
+  }
+  return rest;
+}
+
+async function runArgs(experiment: string, ...more: string[]): Promise<string[]> {
+  return [cli, 'run', '--dataset', demo.datasetDir, '--experiment', experiment, '--run', RUN, '--config', config, '--runtime', 'local', ...more];
+}
+
+describe('sweci run over a dataset', () => {
+  before(async () => {
+    tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-batch-')));
+    demo = await buildDemoDataset(path.join(tmp, 'dataset'), { batch: true });
+    // The scripted Programmer's own copy of the upstream (agents cannot read the oracle).
+    const unpacked = path.join(tmp, 'unpacked');
+    spawnSync('python3', ['-c', 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])', path.join(demo.datasetDir, 'data', demo.taskId, 'code.zip'), unpacked]);
+    const answers = path.join(tmp, 'answers.git');
+    assert.equal(spawnSync('git', ['clone', '--bare', '--quiet', path.join(unpacked, 'tinyinventory'), answers]).status, 0);
+    config = path.join(tmp, 'settings.json');
+    await fs.writeFile(
+      config,
+      JSON.stringify({
+        'sweci.architect.agent': 'custom',
+        'sweci.architect.customCommand': `python3 ${JSON.stringify(path.join(agents, 'architect.py'))}`,
+        'sweci.programmer.agent': 'custom',
+        'sweci.programmer.customCommand': `python3 ${JSON.stringify(path.join(agents, 'programmer.py'))}`,
+        'sweci.programmer.env': { SWECI_SCRIPTED_UPSTREAM: answers, SWECI_SCRIPTED_COMMITS: demo.commits.join(',') },
+      }),
+    );
+  });
+  after(async () => {
+    await fs.rm(tmp, { recursive: true, force: true });
+  });
+
+  test('interrupted with SIGINT and run again, every task ends as an uninterrupted run does', async () => {
+    const whole = path.join(tmp, 'exp-a');
+    const first = spawnSync(process.execPath, await runArgs(whole, '--workers', '2'), { encoding: 'utf8', cwd: tmp });
+    assert.equal(first.status, 0, first.stderr + first.stdout);
+    assert.match(first.stdout, /finished: 4 solved/);
+
+    // The same run, stopped once two iterations are recorded somewhere, then started again.
+    const broken = path.join(tmp, 'exp-b');
+    const child = spawn(process.execPath, await runArgs(broken, '--workers', '2', '--json'), { cwd: tmp, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+    let recorded = 0;
+    let buffer = '';
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.stdout.on('data', (d: Buffer) => {
+      buffer += d.toString();
+      for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
+        const event = JSON.parse(buffer.slice(0, nl)) as { type: string; event?: { type: string } };
+        buffer = buffer.slice(nl + 1);
+        if (event.type === 'loop-event' && event.event?.type === 'iteration-recorded' && ++recorded === 3) child.kill('SIGINT');
+      }
+    });
+    assert.equal(await exited, 130, `a stopped batch exits 130\n${stderr}`);
+    assert.ok(recorded >= 3);
+    assert.deepEqual(await waitNoneMatching(agents, 5000), [], 'no agent outlives the stop');
+    const states = await Promise.all(demo.tasks.map(async (t) => JSON.parse(await fs.readFile(path.join(broken, '.sweci-batch', `${t.taskId}.json`), 'utf8').catch(() => '{}')) as { state?: string }));
+    assert.ok(states.some((s) => s.state === 'cancelled'), `some task was stopped: ${JSON.stringify(states)}`);
+
+    const again = spawnSync(process.execPath, await runArgs(broken, '--workers', '2'), { encoding: 'utf8', cwd: tmp });
+    assert.equal(again.status, 0, again.stderr + again.stdout);
+    for (const t of demo.tasks) {
+      const a = await lines(whole, t.taskId);
+      const b = await lines(broken, t.taskId);
+      assert.deepEqual(b.map((l) => l.iteration), [...Array(b.length).keys()], `${t.taskId}: no line lost or repeated`);
+      assert.deepEqual(b.map(comparable), a.map(comparable), `${t.taskId}: same lines as the uninterrupted run`);
+      // The scripted Programmer replays one upstream commit per iteration: solved at the target.
+      assert.equal(a.length, t.commits.length, `${t.taskId}: one iteration per upstream commit`);
+      assert.equal(a[a.length - 1].gap, 0);
+    }
+
+    // A finished experiment: nothing runs again, nothing changes.
+    const before = await lines(whole, demo.taskId);
+    const done = sweci('run', '--dataset', demo.datasetDir, '--experiment', whole, '--config', config, '--runtime', 'local');
+    assert.equal(done.code, 0, done.err);
+    assert.match(done.out, /finished: 4 solved/);
+    assert.deepEqual(await lines(whole, demo.taskId), before);
+    const other = sweci('run', '--dataset', demo.datasetDir, '--experiment', whole, '--run', 'other', '--config', config);
+    assert.equal(other.code, 1);
+    assert.match(other.err, /records run "scripted", not "other"/);
+  });
+
+  test('summarize: the reference table, checked against values computed here from the lines', async () => {
+    const experiment = path.join(tmp, 'exp-a');
+    const json = sweci('summarize', experiment, '--format', 'json', '--gamma', '1.2');
+    assert.equal(json.code, 0, json.err);
+    const summary = JSON.parse(json.out) as {
+      maxEpoch: number;
+      gammas: number[];
+      groups: { run: string; rows: { task: string; evo: number[]; metrics: { evoScoreReference: number; solved: boolean; zeroRegression: boolean; iterations: number } }[]; averageEvo: number[] }[];
+    };
+    assert.equal(summary.maxEpoch, 20);
+    assert.deepEqual(summary.gammas, [1, 1.2]);
+    const group = summary.groups.find((g) => g.run === RUN)!;
+    assert.equal(group.rows.length, 4);
+    const byHand: number[] = [];
+    for (const t of demo.tasks) {
+      const ls = await lines(experiment, t.taskId);
+      // The paper's formulas, written out again: a from passed against line 0, padded to N = 20.
+      const init = ls[0].pytest.passed;
+      const target = init + ls[0].gap;
+      const values = ls.slice(1).map((l) => Math.min(Math.max(l.pytest.passed ?? 0, 0), target));
+      while (values.length < 20) values.push(values[values.length - 1]);
+      const a = values.map((p) => (p > init ? (p - init) / (target - init) : p < init ? (p - init) / init : 0));
+      const evo1 = a.reduce((s, v) => s + v, 0) / 20;
+      let num = 0;
+      let den = 0;
+      a.forEach((v, i) => {
+        num += 1.2 ** (i + 1) * v;
+        den += 1.2 ** (i + 1);
+      });
+      const row = group.rows.find((r) => r.task === t.taskId)!;
+      assert.ok(Math.abs(row.metrics.evoScoreReference - evo1) < 1e-12, `${t.taskId}: EvoScore(γ=1) ${row.metrics.evoScoreReference} vs ${evo1}`);
+      assert.ok(Math.abs(row.evo[1] - num / den) < 1e-12, `${t.taskId}: EvoScore(γ=1.2)`);
+      assert.equal(row.metrics.solved, true);
+      assert.equal(row.metrics.zeroRegression, values.every((v, i) => v >= (i === 0 ? init : values[i - 1])));
+      assert.equal(row.metrics.iterations, t.commits.length - 1);
+      byHand.push(evo1);
+    }
+    assert.ok(Math.abs(group.averageEvo[0] - byHand.reduce((s, v) => s + v, 0) / 4) < 1e-12);
+    // The small task by its numbers: base passes 15 of 19, then 17, then all.
+    const small = group.rows.find((r) => r.task === demo.tasks[1].taskId)!;
+    assert.equal(small.metrics.evoScoreReference, (0.5 + 19 * 1) / 20);
+
+    const table = sweci('summarize', experiment);
+    assert.equal(table.code, 0, table.err);
+    assert.match(table.out, new RegExp(`${demo.tasks[1].taskId} +0\\.9750 +1 +1 `));
+    assert.match(table.out, /^average \(4\)/m);
+    const csv = sweci('summarize', experiment, '--format', 'csv');
+    assert.equal(csv.out.split('\n')[0], 'run,task,EvoScore(γ=1),solved,zero_regression,regressions,iterations,tokens_in,tokens_out,time_s');
+    const bad = sweci('summarize', experiment, '--gamma', '0,x');
+    assert.equal(bad.code, 1);
+    assert.match(bad.err, /--gamma takes numbers greater than 0/);
+  });
+
+  test('a task whose tests cannot run is marked init-failed, the batch goes on, and a rerun does not retry it', async () => {
+    const experiment = path.join(tmp, 'exp-init');
+    // An interpreter that fails the way a broken environment does (pytest exit > 1).
+    const broken = path.join(tmp, 'broken-python');
+    await fs.writeFile(broken, '#!/bin/sh\necho "ImportError: the environment is broken" >&2\nexit 4\n', { mode: 0o755 });
+    const r = sweci('run', '--dataset', demo.datasetDir, '--experiment', experiment, '--run', RUN, '--config', config, '--runtime', 'local', '--tasks', `${demo.tasks[1].taskId},${demo.tasks[2].taskId}`, '--python', broken);
+    assert.equal(r.code, 0, r.err + r.out);
+    assert.match(r.out, /finished: 2 init-failed/);
+    const status = JSON.parse(await fs.readFile(path.join(experiment, '.sweci-batch', `${demo.tasks[1].taskId}.json`), 'utf8')) as { state: string; reason: string };
+    assert.equal(status.state, 'init-failed');
+    assert.match(status.reason, /pytest did not run on the target/);
+    const again = sweci('run', '--dataset', demo.datasetDir, '--experiment', experiment, '--config', config, '--runtime', 'local', '--tasks', demo.tasks[1].taskId);
+    assert.equal(again.code, 0);
+    assert.match(again.out, /init-failed/);
+    const summary = sweci('summarize', experiment);
+    assert.match(summary.out, /not scored:\n {2}demo__tinyinventory-0002: init-failed: pytest did not run on the target/);
+    const unknown = sweci('run', '--dataset', demo.datasetDir, '--experiment', experiment, '--config', config, '--tasks', 'nope');
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.err, /has no task nope/);
+  });
+});
