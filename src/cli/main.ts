@@ -3,6 +3,7 @@
 import { Command, CommanderError } from 'commander';
 import { UserError } from '../core/util/errors';
 import { addPytestOptions, addRuntimeOptions, assertNoOptionLikeValues, UsageError } from './cli-settings';
+import { k8sCommand, type K8sValues } from './commands/k8s-command';
 import { runCommand, type RunValues } from './commands/run-command';
 import { summarizeCommand, type SummarizeValues } from './commands/summarize-command';
 import { checkoutCommand, statusCommand, testCommand, withEnvironments, type CheckoutValues } from './commands/task-commands';
@@ -86,6 +87,30 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
     .option('--max-epoch <n>', "N, the iterations scores are padded to (default: the experiment's maximum)")
     .option('--exclude-harness-tampering', 'score iterations flagged for harness tampering as not run')
     .action((dir: string, values: SummarizeValues) => set(summarizeCommand(dir, values)));
+
+  root
+    .command('k8s')
+    .description('write a Kubernetes Indexed Job that runs the benchmark, one task per pod (flags after -- go to sweci run in each pod)')
+    .argument('[run-args...]', 'sweci run flags for the pods, after --, e.g. -- --architect codex --programmer codex --max-iterations 20')
+    .option('--dataset <dir>', 'the dataset on this machine (its tasks are counted here)')
+    .option('--split <name>', 'the dataset split (default: the first)')
+    .option('--tasks <ids>', 'only these task ids, separated by commas')
+    .option('--tasks-file <file>', '(not for k8s: use --tasks)')
+    .option('--experiment <name>', 'names the Job and the results folder')
+    .option('--image <image>', 'the pods\' image: sweci on its PATH, Node 20, the tasks\' Python')
+    .option('--workers <n>', 'pods at once (1)')
+    .option('--name <job>', 'the Job name (default sweci-<experiment>)')
+    .option('--namespace <ns>', 'the namespace')
+    .option('--dataset-path <dir>', 'the dataset inside the pods (/data/dataset)')
+    .option('--experiment-path <dir>', 'the results inside the pods (/results/<experiment>)')
+    .option('--claim <pvc>', 'a ReadWriteMany PersistentVolumeClaim for the results (and the dataset unless --dataset-claim)')
+    .option('--dataset-claim <pvc>', 'a claim holding the dataset, mounted read-only')
+    .option('--sync-command <cmd>', 'instead of a shared claim: run this in each pod after sweci, e.g. an object-store upload')
+    .option('--secret <name>', 'a Secret with the API keys, as environment variables')
+    .option('--memory-mb <MiB>', 'memory limit per pod (8192)')
+    .option('--cpus <n>', 'CPU limit per pod (0: no limit)')
+    .option('-o, --out <dir>', 'where to write the manifest and its README (.)')
+    .action((runArgs: string[], values: K8sValues) => set(k8sCommand(runArgs, values)));
   return root;
 }
 

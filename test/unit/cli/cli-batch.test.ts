@@ -198,4 +198,28 @@ describe('sweci run over a dataset', () => {
     assert.equal(unknown.code, 1);
     assert.match(unknown.err, /has no task nope/);
   });
+
+  test('k8s: an Indexed Job with one completion per selected task, valid against the Job schema', async () => {
+    const out = path.join(tmp, 'k8s');
+    const r = sweci('k8s', '--dataset', demo.datasetDir, '--tasks', `${demo.tasks[0].taskId},${demo.tasks[3].taskId}`, '--experiment', 'codex run', '--image', 'registry.example/sweci:1', '--workers', '5', '--claim', 'results', '--secret', 'keys', '-o', out, '--', '--architect', 'codex', '--programmer', 'codex');
+    assert.equal(r.code, 0, r.err);
+    const files = (await fs.readdir(out)).sort();
+    assert.deepEqual(files, ['sweci-codex-run.README.md', 'sweci-codex-run.job.json']);
+    const manifest = JSON.parse(await fs.readFile(path.join(out, files[1]), 'utf8')) as { spec: { completions: number; parallelism: number; template: { spec: { containers: { args: string[] }[] } } } };
+    const { Job } = require('kubernetes-models/batch/v1/Job') as { Job: new (o: unknown) => { validate(): void } };
+    new Job(manifest).validate();
+    assert.equal(manifest.spec.completions, 2);
+    assert.equal(manifest.spec.parallelism, 2);
+    const args = manifest.spec.template.spec.containers[0].args;
+    assert.deepEqual(args.slice(args.indexOf('--task-index'), args.indexOf('--task-index') + 2), ['--task-index', '$(JOB_COMPLETION_INDEX)']);
+    assert.deepEqual(args.slice(args.indexOf('--tasks'), args.indexOf('--tasks') + 2), ['--tasks', `${demo.tasks[0].taskId},${demo.tasks[3].taskId}`]);
+    assert.ok(args.includes('codex'));
+    // The pod for index 1 selects the same second task this machine counted.
+    const index1 = sweci('run', '--dataset', demo.datasetDir, '--experiment', path.join(tmp, 'exp-index'), '--tasks', `${demo.tasks[0].taskId},${demo.tasks[3].taskId}`, '--task-index', '2', '--config', config);
+    assert.equal(index1.code, 1);
+    assert.match(index1.err, /--task-index 2 is outside the 2 selected task\(s\)/);
+    const noResults = sweci('k8s', '--dataset', demo.datasetDir, '--experiment', 'e', '--image', 'i');
+    assert.equal(noResults.code, 1);
+    assert.match(noResults.err, /--claim <pvc>.*or --sync-command/);
+  });
 });
