@@ -3,7 +3,9 @@
 import { Command, CommanderError } from 'commander';
 import { UserError } from '../core/util/errors';
 import { addPytestOptions, addRuntimeOptions, assertNoOptionLikeValues, UsageError } from './cli-settings';
+import { compareCommand, type CompareValues } from './commands/compare-command';
 import { k8sCommand, type K8sValues } from './commands/k8s-command';
+import { reportCommand, type ReportValues } from './commands/report-command';
 import { runCommand, type RunValues } from './commands/run-command';
 import { summarizeCommand, type SummarizeValues } from './commands/summarize-command';
 import { checkoutCommand, statusCommand, testCommand, withEnvironments, type CheckoutValues } from './commands/task-commands';
@@ -87,6 +89,28 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
     .option('--max-epoch <n>', "N, the iterations scores are padded to (default: the experiment's maximum)")
     .option('--exclude-harness-tampering', 'score iterations flagged for harness tampering as not run')
     .action((dir: string, values: SummarizeValues) => set(summarizeCommand(dir, values)));
+
+  root
+    .command('report')
+    .argument('<dir>', 'an experiment folder, or one task folder')
+    .description("self-contained HTML: the extension's report for each task, and an index with the summary tables")
+    .option('-o, --out <dir>', 'the folder to write to')
+    .option('--gamma <list>', 'more γ values for the summary tables, e.g. 0.8,1.2')
+    .option('--max-epoch <n>', "N, the iterations scores are padded to (default: the experiment's maximum)")
+    .option('--exclude-harness-tampering', 'score iterations flagged for harness tampering as not run')
+    .action((dir: string, values: ReportValues) => set(reportCommand(dir, values)));
+
+  root
+    .command('compare')
+    .argument('<experiment-a>')
+    .argument('<experiment-b>')
+    .description('two experiments side by side: EvoScore, solved and zero regression per task and on average')
+    .option('--run-a <name>', "the run of A to compare (default: A's own)")
+    .option('--run-b <name>', "the run of B to compare (default: B's own)")
+    .option('--max-epoch <n>', 'N, the iterations scores are padded to (needed when the two differ)')
+    .option('--format <format>', 'table or json (table)')
+    .option('--exclude-harness-tampering', 'score iterations flagged for harness tampering as not run')
+    .action((a: string, b: string, values: CompareValues) => set(compareCommand(a, b, values)));
 
   root
     .command('k8s')

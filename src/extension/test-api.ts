@@ -5,7 +5,7 @@ import type { TaskState } from '../core/checkout/task-state';
 import type { NonPassedEntry } from '../core/gap/non-passed';
 import type { HostMessage, WebviewMessage } from '../shared/chart-protocol';
 import type { CheckoutArgs } from './commands/check-out-task';
-import type { ExportResult } from './chart/export-report';
+import type { ExportResult } from '../core/report/export-report';
 
 export interface NonPassedTreeRow {
   file: string;

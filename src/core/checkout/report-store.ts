@@ -43,6 +43,27 @@ export async function saveReport(file: string, report: TestReport): Promise<void
   await writeFileAtomic(file, JSON.stringify(report));
 }
 
+/** The current pytest result: what app/code's last run gave, as the views show it. */
+export interface CurrentResult {
+  run: LastRunRecord;
+  /** The report when pytest ran; without one the last report stays (the views say it is older). */
+  report?: TestReport;
+  /** pytest's terminal output, kept whether or not it ran. */
+  output: string;
+}
+
+/**
+ * The one way the current result is recorded (a Refresh, a checkout, a new run's base, a switch
+ * between runs): the output, the report, then the run record, which readers take as the sign
+ * that the other two are this run's.
+ */
+export async function recordCurrentResult(layout: TaskLayout, result: CurrentResult): Promise<void> {
+  await fs.mkdir(layout.reportsDir, { recursive: true });
+  await writeFileAtomic(currentOutputFile(layout), result.output);
+  if (result.report) await saveReport(currentReportFile(layout), result.report);
+  await writeFileAtomic(currentRunFile(layout), JSON.stringify(result.run, null, 2));
+}
+
 export async function loadReport(file: string): Promise<TestReport | undefined> {
   let text: string;
   try {

@@ -12,19 +12,10 @@ import type { PytestSettings } from '../pytest/pytest-settings';
 import { passedIds, type TestReport } from '../pytest/test-report';
 import type { Runtime } from '../runtime/runtime';
 import { AbortError } from '../util/errors';
-import { writeFileAtomic } from '../util/fs-atomic';
 import { oracleLayout, taskLayout, type TaskRecord } from '../workspace/layout';
 import { pytestConfinement } from '../runtime/task-confinement';
 import { restoreTargetTests } from '../workspace/materialize';
-import {
-  currentOutputFile,
-  currentRawReportFile,
-  currentReportFile,
-  currentRunFile,
-  loadReport,
-  saveReport,
-  type LastRunRecord,
-} from './report-store';
+import { currentRawReportFile, loadReport, recordCurrentResult, type LastRunRecord } from './report-store';
 
 export interface RunCurrentTestsOptions extends PytestSettings {
   taskDir: string;
@@ -104,7 +95,6 @@ export async function runPytestStep(opts: PytestStepOptions): Promise<PytestStep
   });
   // A cancelled run says nothing about the code: keep the previous run's record and files.
   if (outcome.kind === 'did-not-run' && outcome.cancelled) throw new AbortError();
-  await writeFileAtomic(currentOutputFile(layout), outcome.output);
 
   const run: LastRunRecord = {
     kind: outcome.kind,
@@ -118,14 +108,13 @@ export async function runPytestStep(opts: PytestStepOptions): Promise<PytestStep
   let gap: number | undefined;
   let passedOfTarget: number | undefined;
   if (outcome.kind === 'ran') {
-    await saveReport(currentReportFile(layout), outcome.report);
     await writeNonPassed(layout.nonPassedDir, outcome.report, target);
     gap = nonPassedIds(outcome.report, target).length;
     passedOfTarget = passedIds(target).size - gap;
   } else if (opts.nonPassedWhenNotRun === 'all') {
     await writeNonPassed(layout.nonPassedDir, undefined, target);
   }
-  await writeFileAtomic(currentRunFile(layout), JSON.stringify(run, null, 2));
+  await recordCurrentResult(layout, { run, ...(outcome.kind === 'ran' ? { report: outcome.report } : {}), output: outcome.output });
   return {
     run,
     report: outcome.kind === 'ran' ? outcome.report : undefined,

@@ -47,7 +47,7 @@ export interface IterationRecord {
   passed: number | null;
   /** Tests the target passes. */
   target_passed: number;
-  /** Node ids that passed in the last iteration whose pytest ran and do not pass now. */
+  /** Tests the target passes that passed in the last iteration whose pytest ran and do not pass now (metrics/regressions.ts regressedIds). */
   regressions: string[];
   /** Files under tests/ an agent changed; restored before pytest, never scored. */
   tampered: string[];

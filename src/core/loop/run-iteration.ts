@@ -10,6 +10,7 @@ import type { Isolation } from '../runtime/runtime';
 import { runPytestStep } from '../checkout/run-current-tests';
 import { saveReport } from '../checkout/report-store';
 import { passedIds, type TestReport } from '../pytest/test-report';
+import { regressedIds } from '../metrics/regressions';
 import { writeFileAtomic } from '../util/fs-atomic';
 import { exportCommit } from '../workspace/history-store';
 import { restoreTargetTests } from '../workspace/materialize';
@@ -207,7 +208,7 @@ async function testAndCommit(ctx: IterationContext, j: Journal): Promise<Iterati
   const harness = await findHarnessTampering(repo, ctx.record.baseCommit, commit);
 
   const now = result.report ? passedIds(result.report) : undefined;
-  const regressions = now && ctx.lastRan ? [...ctx.lastRan].filter((id) => !now.has(id)).sort() : [];
+  const regressions = now && ctx.lastRan ? regressedIds(ctx.lastRan, now, passedIds(ctx.target)) : [];
   const record: IterationRecord = {
     gap: result.gap ?? -1,
     pytest: result.report ? { ...result.report.summary } : {},

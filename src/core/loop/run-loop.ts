@@ -4,7 +4,7 @@
 // or a window reload) continues where this one stopped.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { currentOutputFile, currentReportFile, currentRunFile, loadReport, saveReport, type LastRunRecord } from '../checkout/report-store';
+import { loadReport, recordCurrentResult, saveReport, type LastRunRecord } from '../checkout/report-store';
 import { createDriver, type AgentRuntimes } from '../agents/cli-driver';
 import { Redactor } from '../agents/redact';
 import { LocalRuntime } from '../runtime/local-runtime';
@@ -168,11 +168,9 @@ async function createRunLocked(options: CreateRunOptions): Promise<RunInfo> {
 
   const base = await baseRun(opts, record, target);
   // The current report, app/non-passed and the views now show the base, which is what app/code holds.
-  await saveReport(currentReportFile(task), base.report);
-  await writeFileAtomic(currentRunFile(task), JSON.stringify(base.run, null, 2));
   const output = await fs.readFile(baseOutputFile(taskDir), 'utf8').catch(() => '');
-  await writeFileAtomic(currentOutputFile(task), output);
   await writeNonPassed(task.nonPassedDir, base.report, target);
+  await recordCurrentResult(task, { run: base.run, report: base.report, output });
 
   const archive = iterDir(layout, 0);
   await fs.mkdir(archive, { recursive: true });
@@ -362,7 +360,6 @@ async function syncWithRun(layout: RunLayout, last: IterationRecord, target: Tes
   const task = taskLayout(taskDir);
   await writeNonPassed(task.nonPassedDir, report, target);
   if (!switched) return;
-  if (report) await saveReport(currentReportFile(task), report);
   const run: LastRunRecord = {
     kind: report ? 'ran' : 'did-not-run',
     finishedAt: last.finished_at,
@@ -371,9 +368,8 @@ async function syncWithRun(layout: RunLayout, last: IterationRecord, target: Tes
     durationMs: Math.round((last.pytest_time ?? 0) * 1000),
     ...(last.pytest_error ? { reason: last.pytest_error } : {}),
   };
-  await writeFileAtomic(currentRunFile(task), JSON.stringify(run, null, 2));
   const output = await fs.readFile(path.join(iterDir(layout, last.iteration), ARCHIVE.pytestOutput), 'utf8').catch(() => '');
-  await writeFileAtomic(currentOutputFile(task), output);
+  await recordCurrentResult(task, { run, ...(report ? { report } : {}), output });
 }
 
 async function archivedPassed(layout: RunLayout, iteration: number): Promise<Set<string> | undefined> {

@@ -45,6 +45,15 @@ export function regressionsOf(values: ReadonlyArray<number | null>, iterations?:
   return { count: events.length, amplitudes: events.map((e) => e.amplitude), events };
 }
 
+/**
+ * The one definition of a regressed test, for iteration records and the heatmap alike: one of
+ * the scored tests (those the target passes) that passed in the last iteration whose pytest
+ * ran and does not pass now. Sorted.
+ */
+export function regressedIds(lastRanPassed: ReadonlySet<string>, nowPassed: ReadonlySet<string>, scored: ReadonlySet<string>): string[] {
+  return [...lastRanPassed].filter((id) => scored.has(id) && !nowPassed.has(id)).sort();
+}
+
 /** pytest.passed of a line, null when its pytest did not run (gap −1). */
 export function ranPassed(line: ReferenceLine): number | null {
   return line.gap < 0 ? null : referencePassed(line);

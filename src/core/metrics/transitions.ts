@@ -129,7 +129,11 @@ export interface TestRegressions {
   tests: number[];
 }
 
-/** Which tests regressed when: one entry per ran column with at least one regressed test. */
+/**
+ * Which tests regressed when: one entry per ran column with at least one regressed test. The
+ * rows are the scored tests, so a cell test is regressions.ts's `regressedIds` read off the
+ * matrix (a test suite checks the two agree).
+ */
 export function regressedTests(m: TransitionMatrix): TestRegressions[] {
   const out: TestRegressions[] = [];
   const width = m.columns.length;

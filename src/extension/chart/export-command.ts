@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { integritySettings } from '../config';
-import { defaultExportFolder, writeReport, type ExportResult } from './export-report';
+import { defaultExportFolder, writeReport, type ExportResult } from '../../core/report/export-report';
 
 export interface ExportArgs {
   /** Write here without asking (tests, scripts). */

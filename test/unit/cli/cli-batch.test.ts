@@ -167,12 +167,40 @@ describe('sweci run over a dataset', () => {
     const small = group.rows.find((r) => r.task === demo.tasks[1].taskId)!;
     assert.equal(small.metrics.evoScoreReference, (0.5 + 19 * 1) / 20);
 
-    const table = sweci('summarize', experiment);
-    assert.equal(table.code, 0, table.err);
-    assert.match(table.out, new RegExp(`${demo.tasks[1].taskId} +0\\.9750 +1 +1 `));
-    assert.match(table.out, /^average \(4\)/m);
+    const summaryTable = sweci('summarize', experiment);
+    assert.equal(summaryTable.code, 0, summaryTable.err);
+    assert.match(summaryTable.out, new RegExp(`${demo.tasks[1].taskId} +0\\.9750 +1 +1 `));
+    assert.match(summaryTable.out, /^average \(4\)/m);
     const csv = sweci('summarize', experiment, '--format', 'csv');
     assert.equal(csv.out.split('\n')[0], 'run,task,EvoScore(γ=1),solved,zero_regression,regressions,iterations,tokens_in,tokens_out,time_s');
+
+    // compare: the interrupted-and-resumed experiment scores the same as the uninterrupted one.
+    const cmp = sweci('compare', experiment, path.join(tmp, 'exp-b'), '--format', 'json');
+    assert.equal(cmp.code, 0, cmp.err);
+    const comparison = JSON.parse(cmp.out) as { rows: { task: string; a: number; b: number }[]; average: { a: number; b: number }; onlyA: string[] };
+    assert.deepEqual(comparison.rows.map((r) => r.task), demo.tasks.map((t) => t.taskId).sort());
+    for (const r of comparison.rows) assert.equal(r.a, group.rows.find((g) => g.task === r.task)!.metrics.evoScoreReference);
+    for (const r of comparison.rows) assert.equal(r.b, r.a);
+    assert.ok(Math.abs(comparison.average.a - group.averageEvo[0]) < 1e-12);
+    const table = sweci('compare', experiment, path.join(tmp, 'exp-b'));
+    assert.match(table.out, /^average \(4\) +0\.\d{4} +0\.\d{4} +\+0\.0000 /m);
+    const none = JSON.parse(sweci('compare', experiment, path.join(tmp, 'exp-b'), '--run-b', 'nope', '--format', 'json').out) as { rows: unknown[]; onlyA: string[] };
+    assert.equal(none.rows.length, 0);
+    assert.equal(none.onlyA.length, 4);
+
+    // report: an index with the summary's numbers, each task name opening the task's own report.
+    const reportDir = path.join(tmp, 'report');
+    const rep = sweci('report', experiment, '-o', reportDir);
+    assert.equal(rep.code, 0, rep.err);
+    const index = await fs.readFile(path.join(reportDir, 'index.html'), 'utf8');
+    for (const row of group.rows) {
+      assert.ok(index.includes(`<a href="tasks/${row.task}/report.html">${row.task}</a></td><td>${row.metrics.evoScoreReference.toFixed(4)}</td>`), `${row.task} in the index`);
+      const html = await fs.readFile(path.join(reportDir, 'tasks', row.task, 'report.html'), 'utf8');
+      assert.match(html, /<script type="application\/json" id="sweci-report-data">/);
+      assert.match(html, /Content-Security-Policy" content="default-src 'none'/);
+    }
+    assert.equal(await fs.readFile(path.join(reportDir, 'summary.md'), 'utf8'), sweci('summarize', experiment, '--format', 'markdown').out);
+
     const bad = sweci('summarize', experiment, '--gamma', '0,x');
     assert.equal(bad.code, 1);
     assert.match(bad.err, /--gamma takes numbers greater than 0/);

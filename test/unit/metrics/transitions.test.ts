@@ -12,6 +12,7 @@ import {
   transitionsOf,
   type ReportTests,
 } from '../../../src/core/metrics/transitions';
+import { regressedIds } from '../../../src/core/metrics/regressions';
 
 const report = (entries: Record<string, string>): ReportTests => ({ tests: Object.entries(entries).map(([nodeid, outcome]) => ({ nodeid, outcome })) });
 
@@ -103,4 +104,36 @@ test('5,000 tests × 20 iterations build and encode quickly', () => {
   assert.deepEqual(back, big.cells);
   assert.ok(trans.length > 0);
   assert.ok(ms < 2000, `${ms.toFixed(0)} ms`);
+});
+
+test('the heatmap and the iteration records share one definition of a regressed test', () => {
+  // A seeded generator: the same random runs every time.
+  let seed = 7;
+  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const outcomes = ['passed', 'failed', 'error', 'skipped'];
+  for (let round = 0; round < 50; round++) {
+    const ids = Array.from({ length: 12 }, (_, i) => `t::${i}`);
+    const scored = new Set(ids.filter(() => rand() < 0.7));
+    const cols = Array.from({ length: 6 }, (_, c) => ({
+      iteration: c,
+      // Some columns did not run; some tests are absent from a report.
+      report: c > 0 && rand() < 0.2 ? undefined : report(Object.fromEntries(ids.filter(() => rand() < 0.9).map((id) => [id, outcomes[Math.floor(rand() * 4)]]))),
+    }));
+    const m = buildTransitionMatrix(scored, cols);
+    const fromMatrix = regressedTests(m).map((r) => ({ iteration: r.iteration, tests: r.tests.map((t) => m.tests[t]) }));
+    const fromRecords: { iteration: number; tests: string[] }[] = [];
+    let lastRan: Set<string> | undefined;
+    for (const col of cols) {
+      if (!col.report) continue;
+      const now = new Set(col.report.tests.filter((t) => t.outcome === 'passed').map((t) => t.nodeid));
+      const ids = lastRan ? regressedIds(lastRan, now, scored) : [];
+      if (ids.length) fromRecords.push({ iteration: col.iteration, tests: ids });
+      lastRan = now;
+    }
+    assert.deepEqual(fromMatrix, fromRecords, `round ${round}`);
+  }
+});
+
+test('regressedIds counts only the scored tests', () => {
+  assert.deepEqual(regressedIds(new Set(['a', 'b', 'x']), new Set(['a']), new Set(['a', 'b'])), ['b']);
 });

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { makeNonce, reportHtml, webviewCsp, webviewHtml } from '../../../src/extension/chart/chart-html';
-import { metricsCsv } from '../../../src/extension/chart/export-report';
+import { makeNonce, webviewCsp, webviewHtml } from '../../../src/extension/chart/chart-html';
+import { metricsCsv } from '../../../src/core/report/export-report';
+import { reportHtml } from '../../../src/core/report/report-html';
 
 test('the webview CSP allows only the nonce’d script and the webview’s own sources', () => {
   const csp = webviewCsp('vscode-webview://abc', 'N0NCE');

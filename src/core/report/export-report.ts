@@ -1,12 +1,12 @@
 // Export Report: one self-contained HTML file (the bundled chart script and CSS inlined, the
-// data as JSON) that renders offline, plus the runs' metrics as CSV and JSON. Node only, so
-// it can be written without the editor (tests, scripts).
+// data as JSON) that renders offline, plus the runs' metrics as CSV and JSON. Written by the
+// extension's Export Report and by `sweci report`.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { loadChartData, loadHeatmap, type ChartData, type HeatmapData } from '../../core/chart-data/load-chart-data';
-import { evoScore } from '../../core/metrics/evo-score';
-import { taskLayout } from '../../core/workspace/layout';
-import { reportHtml } from './chart-html';
+import { loadChartData, loadHeatmap, type ChartData, type HeatmapData } from '../chart-data/load-chart-data';
+import { evoScore } from '../metrics/evo-score';
+import { taskLayout } from '../workspace/layout';
+import { reportHtml } from './report-html';
 
 export interface ExportResult {
   folder: string;

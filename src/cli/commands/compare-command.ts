@@ -1,0 +1,27 @@
+// sweci compare: two experiments side by side.
+import * as path from 'node:path';
+import { compareExperiments, formatComparison } from '../../core/batch/compare-experiments';
+import { UserError } from '../../core/util/errors';
+
+export interface CompareValues {
+  runA?: string;
+  runB?: string;
+  maxEpoch?: string;
+  format?: string;
+  excludeHarnessTampering?: boolean;
+}
+
+export async function compareCommand(a: string, b: string, values: CompareValues): Promise<number> {
+  const format = values.format ?? 'table';
+  if (format !== 'table' && format !== 'json') throw new UserError(`--format must be table or json, not "${format}".`);
+  const maxEpoch = values.maxEpoch === undefined ? undefined : Number(values.maxEpoch);
+  if (maxEpoch !== undefined && (!Number.isInteger(maxEpoch) || maxEpoch < 1)) throw new UserError(`--max-epoch must be a whole number of 1 or more, not "${values.maxEpoch}".`);
+  const comparison = await compareExperiments(path.resolve(a), path.resolve(b), {
+    ...(values.runA ? { runA: values.runA } : {}),
+    ...(values.runB ? { runB: values.runB } : {}),
+    ...(maxEpoch ? { maxEpoch } : {}),
+    excludeHarnessTampering: !!values.excludeHarnessTampering,
+  });
+  process.stdout.write(formatComparison(comparison, format));
+  return 0;
+}

@@ -1,0 +1,50 @@
+// sweci report: the same self-contained HTML report as the extension's Export Report, for one
+// task folder or for every task of an experiment (with an index that drills down per task).
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { writeExperimentReport } from '../../core/report/experiment-report';
+import { writeReport } from '../../core/report/export-report';
+import { UserError } from '../../core/util/errors';
+import { readTaskRecord } from '../../core/workspace/materialize';
+import { parseGammas } from './summarize-command';
+
+export interface ReportValues {
+  out?: string;
+  gamma?: string;
+  maxEpoch?: string;
+  excludeHarnessTampering?: boolean;
+}
+
+/** The package folder holding dist/webview.js and media/chart.css (bundled CLI or compiled sources). */
+export function assetRoot(from = __dirname): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'media', 'chart.css')) && existsSync(path.join(dir, 'dist', 'webview.js'))) return dir;
+    if (path.dirname(dir) === dir) throw new UserError('The chart bundle (dist/webview.js) is missing: run "npm run build" first.');
+  }
+}
+
+export async function reportCommand(dir: string, values: ReportValues): Promise<number> {
+  if (!values.out) throw new UserError('report needs -o <dir>: the folder to write the report to.');
+  const [gamma, ...more] = [1, ...parseGammas(values.gamma)];
+  const maxEpoch = values.maxEpoch === undefined ? undefined : Number(values.maxEpoch);
+  if (maxEpoch !== undefined && (!Number.isInteger(maxEpoch) || maxEpoch < 1)) throw new UserError(`--max-epoch must be a whole number of 1 or more, not "${values.maxEpoch}".`);
+  const source = path.resolve(dir);
+  const folder = path.resolve(values.out);
+  if (await readTaskRecord(source)) {
+    const out = await writeReport({ taskDir: source, folder, extensionRoot: assetRoot(), gamma, title: `${path.basename(source)} · SWE-CI`, excludeHarnessTampering: !!values.excludeHarnessTampering });
+    console.log(`wrote ${out.html}`);
+    return 0;
+  }
+  const result = await writeExperimentReport({
+    experimentDir: source,
+    folder,
+    assetRoot: assetRoot(),
+    gamma,
+    gammas: more,
+    ...(maxEpoch ? { maxEpoch } : {}),
+    excludeHarnessTampering: !!values.excludeHarnessTampering,
+    onProgress: (m) => console.error(`… ${m}`),
+  });
+  console.log(`wrote ${result.index} (${result.tasks.length} task report(s))`);
+  return 0;
+}
