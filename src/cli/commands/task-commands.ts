@@ -8,12 +8,12 @@ import { loadTaskState } from '../../core/checkout/task-state';
 import { readPytestSettings } from '../../core/pytest/pytest-settings';
 import { readRuntimeSettings } from '../../core/runtime/runtime-settings';
 import { describeEnvironment, openTaskEnvironment, type TaskEnvironment, type TaskImageSource } from '../../core/runtime/task-environment';
-import { listSplits, readDatasetTasks } from '../../core/task/dataset';
-import { taskFromGitPair } from '../../core/task/git-pair';
+import { resolveTask } from '../../core/task/resolve-task';
 import { imageArchiveOf, type TaskSpec } from '../../core/task/task-spec';
 import { UserError } from '../../core/util/errors';
 import { readEnvironmentRecord } from '../../core/workspace/environment-record';
 import { taskLayout } from '../../core/workspace/layout';
+import { oracleFolderName } from '../../core/workspace/oracle-name';
 import { OracleFolderError, readTaskRecord } from '../../core/workspace/materialize';
 import { cliSettings, type CliSettings } from '../cli-settings';
 
@@ -70,7 +70,7 @@ export async function checkoutCommand(values: CheckoutValues, ctx: CommandContex
   const spec = await resolveSpec(values);
   const taskDir = path.resolve(values.into);
   // One oracle per task: folders of the same task share it, folders of other tasks never do.
-  const oracleDir = path.resolve(values.oracle ?? path.join(defaultCacheDir(), 'oracles', spec.id.replace(/[^A-Za-z0-9._-]/g, '_')));
+  const oracleDir = path.resolve(values.oracle ?? path.join(defaultCacheDir(), 'oracles', oracleFolderName(spec.id)));
   const env = await ctx.open(cliSettings(values, undefined, { runtime: 'auto' }), { imageArchive: imageArchiveOf(spec) });
   const result = await checkOutTask(spec, {
     ...pytest,
@@ -129,14 +129,11 @@ export async function statusCommand(dir: string): Promise<number> {
 async function resolveSpec(values: CheckoutValues): Promise<TaskSpec> {
   if (values.dataset) {
     if (!values.task) throw new UserError('checkout --dataset needs --task <task_id>.');
-    const split = values.split ?? (await listSplits(values.dataset))[0];
-    const spec = (await readDatasetTasks(values.dataset, split)).find((t) => t.id === values.task);
-    if (!spec) throw new UserError(`task ${values.task} is not in ${values.dataset} (split ${split}).`);
-    return spec;
+    return resolveTask({ kind: 'dataset', datasetDir: values.dataset, split: values.split, taskId: values.task });
   }
   if (values.repo) {
     if (!values.base || !values.target) throw new UserError('checkout --repo needs --base <ref> and --target <ref>.');
-    return taskFromGitPair(values.repo, values.base, values.target);
+    return resolveTask({ kind: 'git', repoPath: values.repo, baseRef: values.base, targetRef: values.target });
   }
   throw new UserError('checkout needs either --dataset <dir> --task <id>, or --repo <dir> --base <ref> --target <ref>.');
 }

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { UserError } from '../util/errors';
 import { writeFileAtomic } from '../util/fs-atomic';
 import { EXPERIMENT_FILE } from '../workspace/layout';
+import { oracleFolderName } from '../workspace/oracle-name';
 
 export { EXPERIMENT_FILE };
 
@@ -32,7 +33,7 @@ export function experimentLayout(dir: string): ExperimentLayout {
     statusDir,
     oraclesDir,
     taskDir: (id) => path.join(root, id),
-    oracleDir: (id) => path.join(oraclesDir, id),
+    oracleDir: (id) => path.join(oraclesDir, oracleFolderName(id)),
     statusFile: (id) => path.join(statusDir, `${id}.json`),
     lockFile: (id) => path.join(statusDir, `${id}.lock`),
   };

@@ -1,6 +1,5 @@
 // SWE-CI: Check Out Task… — pick a task (dataset row or two refs of a local repo) and a
 // folder, materialise it, run the tests on target and base, and open the folder.
-import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -8,8 +7,9 @@ import { checkOutTask, type CheckOutResult } from '../../core/checkout/check-out
 import type { TaskEnvironment } from '../../core/runtime/task-environment';
 import { listSplits, readDatasetTasks } from '../../core/task/dataset';
 import { taskFromGitPair } from '../../core/task/git-pair';
+import { resolveTask, type TaskSource } from '../../core/task/resolve-task';
+import { oracleFolderName } from '../../core/workspace/oracle-name';
 import type { TaskSpec } from '../../core/task/task-spec';
-import { UserError } from '../../core/util/errors';
 import { oracleRoot, pytestSettings } from '../config';
 import { showError } from '../errors';
 import { log } from '../log';
@@ -50,11 +50,11 @@ export class CheckOutTaskCommand {
 
   private async fromArgs(args: CheckoutArgs): Promise<{ spec: TaskSpec; targetDir: string }> {
     const targetDir = path.resolve(args.targetDir);
-    if (args.source === 'git') return { spec: await taskFromGitPair(args.repoPath, args.baseRef, args.targetRef), targetDir };
-    const split = args.split ?? (await listSplits(args.datasetDir))[0];
-    const spec = (await readDatasetTasks(args.datasetDir, split)).find((t) => t.id === args.taskId);
-    if (!spec) throw new UserError(`Task ${args.taskId} is not in ${args.datasetDir} (split ${split}).`);
-    return { spec, targetDir };
+    const source: TaskSource =
+      args.source === 'git'
+        ? { kind: 'git', repoPath: args.repoPath, baseRef: args.baseRef, targetRef: args.targetRef }
+        : { kind: 'dataset', datasetDir: args.datasetDir, split: args.split, taskId: args.taskId };
+    return { spec: await resolveTask(source), targetDir };
   }
 
   private async prompt(): Promise<{ spec: TaskSpec; targetDir: string } | undefined> {
@@ -147,7 +147,7 @@ export class CheckOutTaskCommand {
     const settings = pytestSettings();
     // Tests execute the task's code: only in a trusted window (a new folder opens under its own trust).
     const runTests = vscode.workspace.isTrusted;
-    const oracleDir = path.join(oracleRoot(this.context), oracleKey(spec, targetDir));
+    const oracleDir = path.join(oracleRoot(this.context), oracleFolderName(spec.id, targetDir));
     log().info(`Checking out ${spec.id} into ${targetDir} (oracle ${oracleDir})`);
     let env: TaskEnvironment | undefined;
     let result: CheckOutResult;
@@ -220,10 +220,4 @@ function isEmptyDir(dir: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** One oracle per task folder, named so a person can tell which is which. */
-function oracleKey(spec: TaskSpec, targetDir: string): string {
-  const hash = crypto.createHash('sha256').update(targetDir).digest('hex').slice(0, 10);
-  return `${spec.id.replace(/[^A-Za-z0-9._-]/g, '_')}-${hash}`;
 }
