@@ -26,7 +26,9 @@ const DONE: readonly TaskState[] = ['solved', 'max-iterations', 'init-failed', '
 
 export function openBatchDisplay(opts: { json: boolean; tasks: readonly string[]; workers: number }): BatchDisplay {
   if (opts.json) return jsonDisplay();
-  return process.stdout.isTTY ? liveDisplay(opts.tasks, opts.workers) : lineDisplay();
+  // A terminal of no size (a pty nobody sized, as in some CI runners) would show an empty frame.
+  const sized = process.stdout.isTTY && process.stdout.columns > 0 && process.stdout.rows > 0;
+  return sized ? liveDisplay(opts.tasks, opts.workers) : lineDisplay();
 }
 
 function jsonDisplay(): BatchDisplay {
@@ -79,7 +81,7 @@ function liveDisplay(tasks: readonly string[], workers: number): BatchDisplay {
     start(t) {
       title = t;
       render();
-      // Redraw at most 5 times a second, and every second for the clock.
+      // Every second for the clock; events redraw within 200 ms (see event()).
       timer = setInterval(() => render(), 1000);
     },
     event(e) {

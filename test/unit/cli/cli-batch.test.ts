@@ -206,6 +206,24 @@ describe('sweci run over a dataset', () => {
     assert.match(bad.err, /--gamma takes numbers greater than 0/);
   });
 
+  test('on a terminal: a live table with the state, iteration, a(c) and gap of each task and the overall progress', async () => {
+    const experiment = path.join(tmp, 'exp-tty');
+    const command = [process.execPath, ...(await runArgs(experiment, '--tasks', demo.tasks[1].taskId))].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
+    // script(1) gives the command a pseudo-terminal, sized as a person's terminal would be.
+    const r = spawnSync('script', ['-qec', `stty cols 160 rows 40; ${command}`, '/dev/null'], { encoding: 'utf8', cwd: tmp });
+    assert.equal(r.status, 0, r.stdout + r.stderr);
+    const screen = r.stdout.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
+    assert.match(screen, /task +state +iter +a\(c\) +gap +activity/);
+    assert.match(screen, /iteration \d+ · (architect|programmer|pytest)/, 'the current step shows while it runs');
+    assert.match(screen, new RegExp(`${demo.tasks[1].taskId} +solved +2 +1\\.000 +0`));
+    assert.match(screen, /1\/1 done · \d+s elapsed/);
+    assert.match(screen, /finished: 1 solved/);
+    // A pseudo-terminal nobody sized (some CI runners): a line per change instead of an empty frame.
+    const unsized = spawnSync('script', ['-qec', command, '/dev/null'], { encoding: 'utf8', cwd: tmp });
+    assert.equal(unsized.status, 0);
+    assert.match(unsized.stdout, new RegExp(`${demo.tasks[1].taskId} · solved · iteration 2 · a\\(c\\) 1\\.000 · gap 0`));
+  });
+
   test('a task whose tests cannot run is marked init-failed, the batch goes on, and a rerun does not retry it', async () => {
     const experiment = path.join(tmp, 'exp-init');
     // An interpreter that fails the way a broken environment does (pytest exit > 1).
