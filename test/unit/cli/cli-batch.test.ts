@@ -125,6 +125,33 @@ describe('sweci run over a dataset', () => {
     assert.match(other.err, /records run "scripted", not "other"/);
   });
 
+  test('killed outright (SIGKILL, a node lost) and run again: its locks are taken over and the task ends as an uninterrupted run does', async () => {
+    const task = demo.tasks[2].taskId;
+    const crashed = path.join(tmp, 'exp-kill');
+    const child = spawn(process.execPath, await runArgs(crashed, '--tasks', task, '--json'), { cwd: tmp, stdio: ['ignore', 'pipe', 'ignore'] });
+    const exited = new Promise<NodeJS.Signals | null>((r) => child.once('exit', (_code, signal) => r(signal)));
+    let buffer = '';
+    let recorded = 0;
+    child.stdout.on('data', (d: Buffer) => {
+      buffer += d.toString();
+      for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
+        const event = JSON.parse(buffer.slice(0, nl)) as { type: string; event?: { type: string; step?: string } };
+        buffer = buffer.slice(nl + 1);
+        if (event.type === 'loop-event' && event.event?.type === 'iteration-recorded') recorded++;
+        // Mid-iteration: the architect of the third iteration has started.
+        if (recorded === 2 && event.type === 'loop-event' && event.event?.type === 'step-started' && event.event.step === 'architect') child.kill('SIGKILL');
+      }
+    });
+    assert.equal(await exited, 'SIGKILL');
+    await fs.access(path.join(crashed, '.sweci-batch', `${task}.lock`));
+    const again = sweci('run', '--dataset', demo.datasetDir, '--experiment', crashed, '--config', config, '--runtime', 'local', '--tasks', task);
+    assert.equal(again.code, 0, again.err + again.out);
+    const b = await lines(crashed, task);
+    assert.deepEqual(b.map((l) => l.iteration), [...Array(b.length).keys()]);
+    assert.deepEqual(b.map(comparable), (await lines(path.join(tmp, 'exp-a'), task)).map(comparable));
+    await assert.rejects(fs.access(path.join(crashed, '.sweci-batch', `${task}.lock`)), 'the lock is released at the end');
+  });
+
   test('summarize: the reference table, checked against values computed here from the lines', async () => {
     const experiment = path.join(tmp, 'exp-a');
     const json = sweci('summarize', experiment, '--format', 'json', '--gamma', '1.2');
@@ -243,6 +270,23 @@ describe('sweci run over a dataset', () => {
     const unknown = sweci('run', '--dataset', demo.datasetDir, '--experiment', experiment, '--config', config, '--tasks', 'nope');
     assert.equal(unknown.code, 1);
     assert.match(unknown.err, /has no task nope/);
+  });
+
+  test('--human-history also replays each task\'s upstream commits, and summarize lists that run on its own', async () => {
+    const experiment = path.join(tmp, 'exp-history');
+    const r = sweci('run', '--dataset', demo.datasetDir, '--experiment', experiment, '--run', RUN, '--config', config, '--runtime', 'local', '--tasks', demo.tasks[1].taskId, '--human-history', '--max-iterations', '1');
+    assert.equal(r.code, 0, r.err + r.out);
+    type Groups = { groups: { run: string; kind: string; rows: { metrics: { iterations: number; solved: boolean } }[] }[] };
+    const summary = JSON.parse(sweci('summarize', experiment, '--format', 'json').out) as Groups;
+    assert.deepEqual(summary.groups.map((g) => [g.run, g.kind]), [[RUN, 'agent'], ['human-history', 'human-history']]);
+    // The upstream developers reach the target in two commits; the agents got one iteration.
+    assert.equal(summary.groups[1].rows[0].metrics.iterations, 2);
+    assert.equal(summary.groups[0].rows[0].metrics.iterations, 1);
+    // Scored over the experiment's N = 1, as the reference truncates, neither is solved; over N = 2 the developers are.
+    assert.equal(summary.groups[1].rows[0].metrics.solved, false);
+    const two = JSON.parse(sweci('summarize', experiment, '--format', 'json', '--max-epoch', '2').out) as Groups;
+    assert.equal(two.groups[1].rows[0].metrics.solved, true);
+    assert.equal(two.groups[0].rows[0].metrics.solved, false);
   });
 
   test('k8s: an Indexed Job with one completion per selected task, valid against the Job schema', async () => {
