@@ -3,9 +3,9 @@
 // task's batch state file says what the folder cannot (why it failed, that it is done).
 import { checkOutTask } from '../checkout/check-out-task';
 import { replayHumanHistory } from '../history/replay-history';
-import { loadBaseRun } from '../loop/base-report';
+import { loadBaseRun } from '../checkout/base-report';
 import { readIterationRecords, type IterationRecord } from '../loop/iteration-record';
-import { acquireLock, type HeldLock } from '../loop/lock';
+import { acquireLock, type HeldLock } from '../workspace/lock';
 import type { LoopEvent } from '../loop/loop-types';
 import { runLoop, startRun } from '../loop/run-loop';
 import { readRunInfo, readRunSummary, runLayout } from '../loop/run-store';

@@ -5,8 +5,8 @@
 import * as fs from 'node:fs/promises';
 import { nonPassedIds } from '../gap/non-passed';
 import { writeNonPassed } from '../gap/write-non-passed';
-import { codeIsAtBase, saveBaseRun } from '../loop/base-report';
-import { taskLockFile, acquireLock } from '../loop/lock';
+import { codeIsAtBase, saveBaseRun } from './base-report';
+import { taskLockFile, acquireLock } from '../workspace/lock';
 import { runPytest } from '../pytest/run-pytest';
 import type { PytestSettings } from '../pytest/pytest-settings';
 import { passedIds, type TestReport } from '../pytest/test-report';

@@ -11,7 +11,7 @@ import type { PytestSettings } from '../pytest/pytest-settings';
 import { loadTargetReport } from '../checkout/run-current-tests';
 import { loadReport, saveReport } from '../checkout/report-store';
 import { nonPassedIds } from '../gap/non-passed';
-import { acquireLock } from '../loop/lock';
+import { acquireLock } from '../workspace/lock';
 import { formatIterationLine, appendIterationRecord, readIterationRecords, type IterationRecord } from '../loop/iteration-record';
 import { HUMAN_HISTORY_RUN } from '../loop/run-name';
 import { ARCHIVE, iterDir, readRunInfo, runLayout, writeRunInfo, type RunInfo } from '../loop/run-store';

@@ -6,12 +6,12 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { acquireLock, readLock, taskLockFile, withTaskLock, type LockInfo } from '../../../src/core/loop/lock';
+import { acquireLock, readLock, taskLockFile, withTaskLock, type LockInfo } from '../../../src/core/workspace/lock';
 import { UserError } from '../../../src/core/util/errors';
 
 let tmp: string;
 let n = 0;
-const lockModule = require.resolve('../../../src/core/loop/lock');
+const lockModule = require.resolve('../../../src/core/workspace/lock');
 
 async function taskDir(): Promise<string> {
   const dir = path.join(tmp, `task-${++n}`);

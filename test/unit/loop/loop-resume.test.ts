@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { formatIterationLine, readIterationRecords } from '../../../src/core/loop/iteration-record';
 import { readJournal, writeJournal } from '../../../src/core/loop/journal';
-import { taskLockFile } from '../../../src/core/loop/lock';
+import { taskLockFile } from '../../../src/core/workspace/lock';
 import type { LoopEvent } from '../../../src/core/loop/loop-types';
 import { discardPendingIteration, findPendingRuns, resumeRun, runLoop, startRun } from '../../../src/core/loop/run-loop';
 import { iterDir, listRuns, runLayout } from '../../../src/core/loop/run-store';

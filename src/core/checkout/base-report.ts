@@ -2,7 +2,7 @@
 // overwrite): a run's line 0 is the base run, whenever the run is created.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type { LastRunRecord } from '../checkout/report-store';
+import type { LastRunRecord } from './report-store';
 import type { TestReport } from '../pytest/test-report';
 import { writeFileAtomic } from '../util/fs-atomic';
 import { ensureHistory, historyGit } from '../workspace/history-store';

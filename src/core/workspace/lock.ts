@@ -7,7 +7,7 @@ import { promises as fs, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { UserError } from '../util/errors';
-import { taskLayout } from '../workspace/layout';
+import { taskLayout } from './layout';
 
 export interface LockInfo {
   pid: number;
