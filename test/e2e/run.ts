@@ -10,6 +10,7 @@ import { untrustedScenario } from './scenarios/untrusted';
 import { iterationsScenario } from './scenarios/iterations';
 import { chartScenario } from './scenarios/chart';
 import { dockerScenario } from './scenarios/docker';
+import { batchScenario } from './scenarios/batch';
 
 interface Scenario {
   name: string;
@@ -38,6 +39,7 @@ const scenarios: Scenario[] = [
   { name: 'iterations', run: iterationsScenario },
   { name: 'chart', run: chartScenario },
   { name: 'docker', run: dockerScenario },
+  { name: 'batch', run: batchScenario },
 ];
 
 async function main(): Promise<number> {

@@ -38,6 +38,8 @@ export async function openExperiment(s: Pick<BatchSettings, 'experimentDir' | 'r
     agents: { architect: agentLabel(s.agents.architect), programmer: agentLabel(s.agents.programmer) },
     maxIterations: s.loop.maxIterations,
   };
+  // Pods of a Kubernetes Job may all get here at once: each writes the same record atomically
+  // (only `created` differs), so whichever lands last is as good as the first.
   await writeExperiment(s.experimentDir, record);
   return record;
 }

@@ -21,7 +21,7 @@ function scripted(script: string, env: Record<string, string> = {}): RoleSetup {
 }
 
 /** Distinct colours on a canvas: more than one means something was drawn. */
-async function canvasColours(frame: Frame | Page, selector: string): Promise<number> {
+export async function canvasColours(frame: Frame | Page, selector: string): Promise<number> {
   return frame.evaluate((sel) => {
     const c = document.querySelector(sel) as HTMLCanvasElement | null;
     if (!c || c.width === 0 || c.height === 0) return 0;
@@ -33,7 +33,7 @@ async function canvasColours(frame: Frame | Page, selector: string): Promise<num
 }
 
 /** The webview is an iframe inside an iframe: find the frame that holds the chart canvas. */
-async function chartFrame(page: Page, timeoutMs = 60_000): Promise<Frame> {
+export async function chartFrame(page: Page, timeoutMs = 60_000): Promise<Frame> {
   const start = Date.now();
   for (;;) {
     for (const f of page.frames()) {
