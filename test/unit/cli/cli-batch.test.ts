@@ -290,6 +290,39 @@ describe('sweci run over a dataset', () => {
     assert.equal(two.groups[0].rows[0].metrics.solved, false);
   });
 
+  test('a hostile agent in an experiment sees only its own app/: not the other tasks, their oracles or its own', async () => {
+    const experiment = path.join(tmp, 'exp-snoop');
+    const snoop = path.join(tmp, 'snoop-experiment.py');
+    // Walks the whole experiment folder and names every file it can see.
+    await fs.writeFile(
+      snoop,
+      // (Its working folder is <experiment>/<task>/app; a path given in its environment would be masked in the log.)
+      ['import os, sys', 'sys.stdin.read()', 'experiment = os.path.dirname(os.path.dirname(os.getcwd()))', 'for root, dirs, files in os.walk(experiment):', '    for f in files:', "        print('seen: ' + os.path.relpath(os.path.join(root, f), experiment))"].join('\n') + '\n',
+    );
+    const settings = path.join(tmp, 'snoop-settings.json');
+    await fs.writeFile(
+      settings,
+      JSON.stringify({
+        'sweci.architect.agent': 'custom',
+        'sweci.architect.customCommand': `python3 ${JSON.stringify(path.join(agents, 'architect.py'))}`,
+        'sweci.programmer.agent': 'custom',
+        'sweci.programmer.customCommand': `python3 ${JSON.stringify(snoop)}`,
+      }),
+    );
+    const tasks = [demo.tasks[1].taskId, demo.tasks[3].taskId];
+    const r = sweci('run', '--dataset', demo.datasetDir, '--experiment', experiment, '--run', RUN, '--config', settings, '--runtime', 'local', '--sandbox', 'bubblewrap', '--tasks', tasks.join(','), '--max-iterations', '1');
+    assert.equal(r.code, 0, r.err + r.out);
+    for (const task of tasks) {
+      const log = await fs.readFile(path.join(experiment, task, '.sweci', 'runs', RUN, 'iter-001', 'programmer-try-1.log'), 'utf8');
+      const seen = [...log.matchAll(/^seen: (.*)$/gm)].map((m) => m[1]);
+      const own = `${task}/app/`;
+      // Besides app/, only its own prompt (the file its command line names) is given back.
+      const prompt = `${task}/.sweci/runs/${RUN}/pending/programmer.prompt.md`;
+      assert.ok(seen.some((f) => f.startsWith(own)), `${task}: the agent sees its own app/ (so the walk worked)`);
+      assert.deepEqual(seen.filter((f) => !f.startsWith(own) && f !== prompt), [], `${task}: nothing else of the experiment is visible`);
+    }
+  });
+
   test('k8s: an Indexed Job with one completion per selected task, valid against the Job schema', async () => {
     const out = path.join(tmp, 'k8s');
     const r = sweci('k8s', '--dataset', demo.datasetDir, '--tasks', `${demo.tasks[0].taskId},${demo.tasks[3].taskId}`, '--experiment', 'codex run', '--image', 'registry.example/sweci:1', '--workers', '5', '--claim', 'results', '--secret', 'keys', '-o', out, '--', '--architect', 'codex', '--programmer', 'codex');
