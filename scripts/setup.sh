@@ -35,6 +35,7 @@ APT_NEEDS=(
   "/usr/include/krb5.h:libkrb5-dev"
   "git:git"
   "python3:python3"
+  "script:bsdutils"            # the CLI tests give sweci run a pseudo-terminal with script(1)
 )
 
 cd "$ROOT"
