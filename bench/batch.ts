@@ -11,31 +11,17 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { buildDemoDataset } from '../scripts/demo-dataset';
+import { writeScriptedSettings } from '../test/unit/helpers/scripted-settings';
 
 const ROUNDS = Math.max(1, Number(process.env.SWECI_BENCH_ROUNDS ?? 2));
 const root = path.resolve(__dirname, '..', '..');
 const cli = path.join(root, 'dist', 'cli.js');
-const agents = path.join(root, 'test', 'fixtures', 'agents');
 
 async function main(): Promise<void> {
   const tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-bench-batch-')));
   try {
     const demo = await buildDemoDataset(path.join(tmp, 'dataset'), { batch: true });
-    const unpacked = path.join(tmp, 'unpacked');
-    spawnSync('python3', ['-c', 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])', path.join(demo.datasetDir, 'data', demo.taskId, 'code.zip'), unpacked]);
-    const answers = path.join(tmp, 'answers.git');
-    spawnSync('git', ['clone', '--bare', '--quiet', path.join(unpacked, 'tinyinventory'), answers]);
-    const config = path.join(tmp, 'settings.json');
-    await fs.writeFile(
-      config,
-      JSON.stringify({
-        'sweci.architect.agent': 'custom',
-        'sweci.architect.customCommand': `python3 ${JSON.stringify(path.join(agents, 'architect.py'))}`,
-        'sweci.programmer.agent': 'custom',
-        'sweci.programmer.customCommand': `python3 ${JSON.stringify(path.join(agents, 'programmer.py'))}`,
-        'sweci.programmer.env': { SWECI_SCRIPTED_UPSTREAM: answers, SWECI_SCRIPTED_COMMITS: demo.commits.join(',') },
-      }),
-    );
+    const config = await writeScriptedSettings(demo, tmp);
     const tasks = demo.tasks.length;
     const iterations = demo.tasks.reduce((s, t) => s + t.commits.length - 1, 0);
     console.log(`${tasks} tasks, ${iterations} iterations in all; ${ROUNDS} round(s) of 1 worker, then 2 workers, alternating`);

@@ -7,6 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { buildDemoDataset } from '../../../scripts/demo-dataset';
 import { repoRoot } from '../../unit/helpers/repo-root';
+import { writeScriptedSettings } from '../../unit/helpers/scripted-settings';
 import { withWorkbench } from '../../harness/workbench';
 import { chartFrame } from './chart';
 
@@ -15,22 +16,7 @@ export async function batchScenario(): Promise<string> {
   try {
     const demo = await buildDemoDataset(path.join(scratch, 'dataset'), { batch: true });
     const task = demo.tasks[2];
-    const unpacked = path.join(scratch, 'unpacked');
-    spawnSync('python3', ['-c', 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])', path.join(demo.datasetDir, 'data', demo.taskId, 'code.zip'), unpacked]);
-    const answers = path.join(scratch, 'answers.git');
-    spawnSync('git', ['clone', '--bare', '--quiet', path.join(unpacked, 'tinyinventory'), answers]);
-    const agents = path.join(repoRoot, 'test', 'fixtures', 'agents');
-    const config = path.join(scratch, 'settings.json');
-    fs.writeFileSync(
-      config,
-      JSON.stringify({
-        'sweci.architect.agent': 'custom',
-        'sweci.architect.customCommand': `python3 ${JSON.stringify(path.join(agents, 'architect.py'))}`,
-        'sweci.programmer.agent': 'custom',
-        'sweci.programmer.customCommand': `python3 ${JSON.stringify(path.join(agents, 'programmer.py'))}`,
-        'sweci.programmer.env': { SWECI_SCRIPTED_UPSTREAM: answers, SWECI_SCRIPTED_COMMITS: demo.commits.join(',') },
-      }),
-    );
+    const config = await writeScriptedSettings(demo, scratch);
     const experiment = path.join(scratch, 'experiment');
     const cli = path.join(repoRoot, 'dist', 'cli.js');
     const run = spawnSync(process.execPath, [cli, 'run', '--dataset', demo.datasetDir, '--experiment', experiment, '--run', 'headless', '--config', config, '--runtime', 'local', '--tasks', task.taskId], { encoding: 'utf8' });

@@ -7,11 +7,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { buildDemoDataset, type DemoDataset } from '../../../scripts/demo-dataset';
-import { repoRoot } from '../helpers/repo-root';
+import { FIXTURE_AGENTS as agents, writeScriptedSettings } from '../helpers/scripted-settings';
 import { waitNoneMatching } from '../runtime/process-helpers';
 
 const cli = path.resolve(__dirname, '../../../src/cli/main.js');
-const agents = path.join(repoRoot, 'test', 'fixtures', 'agents');
 const RUN = 'scripted';
 let tmp: string;
 let demo: DemoDataset;
@@ -53,22 +52,7 @@ describe('sweci run over a dataset', () => {
   before(async () => {
     tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-batch-')));
     demo = await buildDemoDataset(path.join(tmp, 'dataset'), { batch: true });
-    // The scripted Programmer's own copy of the upstream (agents cannot read the oracle).
-    const unpacked = path.join(tmp, 'unpacked');
-    spawnSync('python3', ['-c', 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])', path.join(demo.datasetDir, 'data', demo.taskId, 'code.zip'), unpacked]);
-    const answers = path.join(tmp, 'answers.git');
-    assert.equal(spawnSync('git', ['clone', '--bare', '--quiet', path.join(unpacked, 'tinyinventory'), answers]).status, 0);
-    config = path.join(tmp, 'settings.json');
-    await fs.writeFile(
-      config,
-      JSON.stringify({
-        'sweci.architect.agent': 'custom',
-        'sweci.architect.customCommand': `python3 ${JSON.stringify(path.join(agents, 'architect.py'))}`,
-        'sweci.programmer.agent': 'custom',
-        'sweci.programmer.customCommand': `python3 ${JSON.stringify(path.join(agents, 'programmer.py'))}`,
-        'sweci.programmer.env': { SWECI_SCRIPTED_UPSTREAM: answers, SWECI_SCRIPTED_COMMITS: demo.commits.join(',') },
-      }),
-    );
+    config = await writeScriptedSettings(demo, tmp);
   });
   after(async () => {
     await fs.rm(tmp, { recursive: true, force: true });
@@ -299,16 +283,7 @@ describe('sweci run over a dataset', () => {
       // (Its working folder is <experiment>/<task>/app; a path given in its environment would be masked in the log.)
       ['import os, sys', 'sys.stdin.read()', 'experiment = os.path.dirname(os.path.dirname(os.getcwd()))', 'for root, dirs, files in os.walk(experiment):', '    for f in files:', "        print('seen: ' + os.path.relpath(os.path.join(root, f), experiment))"].join('\n') + '\n',
     );
-    const settings = path.join(tmp, 'snoop-settings.json');
-    await fs.writeFile(
-      settings,
-      JSON.stringify({
-        'sweci.architect.agent': 'custom',
-        'sweci.architect.customCommand': `python3 ${JSON.stringify(path.join(agents, 'architect.py'))}`,
-        'sweci.programmer.agent': 'custom',
-        'sweci.programmer.customCommand': `python3 ${JSON.stringify(snoop)}`,
-      }),
-    );
+    const settings = await writeScriptedSettings(demo, tmp, { name: 'snoop-settings.json', programmer: snoop });
     const tasks = [demo.tasks[1].taskId, demo.tasks[3].taskId];
     const r = sweci('run', '--dataset', demo.datasetDir, '--experiment', experiment, '--run', RUN, '--config', settings, '--runtime', 'local', '--sandbox', 'bubblewrap', '--tasks', tasks.join(','), '--max-iterations', '1');
     assert.equal(r.code, 0, r.err + r.out);
