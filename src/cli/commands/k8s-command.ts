@@ -36,13 +36,14 @@ export async function k8sCommand(runArgs: string[], values: K8sValues): Promise<
   if (!values.claim && !values.syncCommand) {
     throw new UserError('k8s needs somewhere for results: --claim <pvc> (a ReadWriteMany volume shared by the pods) or --sync-command "<cmd>" (run in each pod after sweci, e.g. an object-store upload).');
   }
+  if (values.tasksFile) throw new UserError('k8s takes --tasks id,id rather than --tasks-file: the pods have no copy of the file. Write the ids with --tasks.');
   const settings = cliSettings(values);
   const { docker } = readRuntimeSettings(settings.read, settings.label);
   const datasetDir = path.resolve(values.dataset);
   const split = values.split ?? (await listSplits(datasetDir))[0];
   const specs = await selectTasks(
     await readDatasetTasks(datasetDir, split),
-    { ids: values.tasks ? values.tasks.split(',').map((t) => t.trim()).filter(Boolean) : undefined, idsFile: values.tasksFile },
+    { ids: values.tasks ? values.tasks.split(',').map((t) => t.trim()).filter(Boolean) : undefined },
     `${datasetDir} (split ${split})`,
   );
   const experimentName = path.basename(path.resolve(values.experiment));
@@ -53,7 +54,6 @@ export async function k8sCommand(runArgs: string[], values: K8sValues): Promise<
     '--split', split,
     ...(values.tasks ? ['--tasks', values.tasks] : []),
   ];
-  if (values.tasksFile) throw new UserError('k8s takes --tasks id,id rather than --tasks-file: the pods have no copy of the file. Write the ids with --tasks.');
   const options: K8sJobOptions = {
     name: values.name ?? k8sJobName(experimentName),
     ...(values.namespace ? { namespace: values.namespace } : {}),

@@ -63,7 +63,8 @@ export async function runCommand(values: RunValues, signal: AbortSignal): Promis
     { ids: values.tasks ? values.tasks.split(',').map((t) => t.trim()).filter(Boolean) : undefined, idsFile: values.tasksFile, index },
     `${datasetDir} (split ${split})`,
   );
-  const run = values.run ?? (await readExperiment(experimentDir))?.run ?? agentHint(agents.architect, agents.programmer).replace(/[^A-Za-z0-9._-]+/g, '-');
+  // Default: the experiment's run, else the agents' label as a run name ("claude-code (opus)" → "claude-code-opus").
+  const run = values.run ?? (await readExperiment(experimentDir))?.run ?? agentHint(agents.architect, agents.programmer).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '');
   const display = openBatchDisplay({ json: !!values.json, tasks: specs.map((s) => s.id), workers });
   const batch: BatchSettings = {
     experimentDir,

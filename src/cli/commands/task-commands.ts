@@ -65,13 +65,13 @@ export interface CheckoutValues extends Record<string, unknown> {
 
 export async function checkoutCommand(values: CheckoutValues, ctx: CommandContext): Promise<number> {
   if (!values.into) throw new UserError('checkout needs --into <dir>: the folder to create the task in.');
-  const settings = cliSettings(values);
+  const settings = cliSettings(values, undefined, { runtime: 'auto' });
   const pytest = readPytestSettings(settings.read, settings.label);
   const spec = await resolveSpec(values);
   const taskDir = path.resolve(values.into);
   // One oracle per task: folders of the same task share it, folders of other tasks never do.
   const oracleDir = path.resolve(values.oracle ?? path.join(defaultCacheDir(), 'oracles', oracleFolderName(spec.id)));
-  const env = await ctx.open(cliSettings(values, undefined, { runtime: 'auto' }), { imageArchive: imageArchiveOf(spec) });
+  const env = await ctx.open(settings, { imageArchive: imageArchiveOf(spec) });
   const result = await checkOutTask(spec, {
     ...pytest,
     python: env.python,

@@ -25,14 +25,19 @@ const LOCK_PURPOSE = 'sweci run';
 /** A task that cannot be initialised the reference's way: it is reported and never retried. */
 class InitialisationFailure extends Error {}
 
-export async function runBatchTask(spec: TaskSpec, s: BatchSettings): Promise<TaskStatus> {
-  const emit = (e: BatchEvent) => {
+/** The batch's listener, made safe: a display's bug must not stop the batch. */
+export function batchEmitter(s: Pick<BatchSettings, 'onEvent'>): (e: BatchEvent) => void {
+  return (e) => {
     try {
       s.onEvent?.(e);
     } catch {
-      // A display's bug must not stop the batch.
+      // ignored, see above
     }
   };
+}
+
+export async function runBatchTask(spec: TaskSpec, s: BatchSettings): Promise<TaskStatus> {
+  const emit = batchEmitter(s);
   const layout = experimentLayout(s.experimentDir);
   let lock: HeldLock;
   try {

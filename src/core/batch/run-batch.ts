@@ -6,7 +6,7 @@ import type { TaskSpec } from '../task/task-spec';
 import { UserError } from '../util/errors';
 import type { BatchSettings } from './batch-types';
 import { readExperiment, writeExperiment, type ExperimentRecord } from './experiment';
-import { runBatchTask } from './run-batch-task';
+import { batchEmitter, runBatchTask } from './run-batch-task';
 import type { TaskStatus } from './task-status';
 
 export interface ExperimentSource {
@@ -48,7 +48,8 @@ export async function openExperiment(s: Pick<BatchSettings, 'experimentDir' | 'r
 export async function runBatch(specs: readonly TaskSpec[], s: BatchSettings, workers: number): Promise<TaskStatus[]> {
   if (!Number.isInteger(workers) || workers < 1) throw new UserError(`--workers must be a whole number of 1 or more, not ${workers}.`);
   const results: TaskStatus[] = new Array(specs.length);
-  for (const spec of specs) s.onEvent?.({ type: 'task-status', status: { schema: 1, task: spec.id, state: 'queued', updated: new Date().toISOString() } });
+  const emit = batchEmitter(s);
+  for (const spec of specs) emit({ type: 'task-status', status: { schema: 1, task: spec.id, state: 'queued', updated: new Date().toISOString() } });
   let next = 0;
   const worker = async () => {
     while (!s.signal.aborted && next < specs.length) {
