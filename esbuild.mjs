@@ -54,11 +54,12 @@ const builds = nodeEntries.map((e) => ({
   ...(e.out === 'cli' ? { banner: { js: '#!/usr/bin/env node' } } : {}),
 }));
 
-// Browser bundle for the chart webview.
-if (existsSync('webview-ui/main.ts')) {
+// Browser bundles: the chart webview and the iteration view's click handler.
+for (const [out, entry] of [['webview', 'webview-ui/main.ts'], ['iteration-view', 'webview-ui/iteration-view.ts']]) {
+  if (!existsSync(entry)) continue;
   builds.push({
     ...common,
-    entryPoints: { webview: 'webview-ui/main.ts' },
+    entryPoints: { [out]: entry },
     outdir: 'dist',
     platform: 'browser',
     format: 'iife',

@@ -20,6 +20,8 @@ import { formatA, formatDuration, formatTokens } from './format';
 
 Chart.register(LineController, LineElement, PointElement, LinearScale, Legend, Tooltip);
 
+import { dodgeCoinciding } from './dodge';
+
 interface XY {
   x: number;
   y: number;
@@ -92,11 +94,15 @@ export class LineChart {
       const xy = ctx.raw as XY | undefined;
       return xy?.p.crashed ? p.crash : xy && xy.p.regressions > 0 ? p.regression : base;
     };
+    const placed = dodgeCoinciding(data.runs.map(toXY));
     const datasets: ChartDataset<'line', XY[]>[] = data.runs.map((s, i) => {
       const colour = seriesColour(s, i, p);
+      const replay = s.kind === 'human-history';
       return {
         label: s.kind === 'agent' || s.run === s.kind ? s.run : `${s.run} (${s.kind})`,
-        data: toXY(s),
+        data: placed[i],
+        // The developers' dashed line is drawn over the agents' (lower order is on top).
+        order: replay ? 0 : 1,
         hidden: this.opts.hidden.has(s.run),
         borderColor: colour,
         backgroundColor: colour,
@@ -107,7 +113,8 @@ export class LineChart {
           const xy = ctx.raw as XY | undefined;
           if (xy?.p.crashed) return 'crossRot';
           if (xy && xy.p.regressions > 0) return 'triangle';
-          return xy?.p.harnessTampering?.length ? 'rectRot' : 'circle';
+          if (xy?.p.harnessTampering?.length) return 'rectRot';
+          return replay ? 'rect' : 'circle';
         },
         pointRadius: (ctx: ScriptableContext<'line'>) => {
           const xy = ctx.raw as XY | undefined;
@@ -115,7 +122,8 @@ export class LineChart {
         },
         pointRotation: (ctx: ScriptableContext<'line'>) => ((ctx.raw as XY | undefined)?.p.regressions ? 180 : 0),
         pointBorderWidth: (ctx: ScriptableContext<'line'>) => ((ctx.raw as XY | undefined)?.p.crashed ? 2.5 : 1),
-        pointBackgroundColor: pointColour(colour),
+        // Hollow squares for the replay: they stay readable over an agent's filled circles.
+        pointBackgroundColor: replay ? p.background : pointColour(colour),
         pointBorderColor: pointColour(colour),
         pointHoverRadius: 7,
         segment: { borderDash: (ctx) => ((ctx.p1 as unknown as { raw?: XY }).raw?.p.crashed ? [2, 3] : undefined) },

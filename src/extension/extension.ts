@@ -16,7 +16,9 @@ import { LoopStatusBar } from './views/status-bar';
 import { readRunSummary } from '../core/loop/run-store';
 import { ChartPanelHost } from './chart/chart-panel';
 import { exportReportCommand, type ExportArgs } from './chart/export-command';
-import { openIteration } from './chart/open-iteration';
+import { revealIteration } from './chart/open-iteration';
+import { activateInspect } from './inspect/activate-inspect';
+import { iterationNonPassed } from '../core/inspect/iteration-details';
 
 export async function activate(context: vscode.ExtensionContext): Promise<SweciApi> {
   const environments = new EnvironmentManager();
@@ -52,21 +54,64 @@ export async function activate(context: vscode.ExtensionContext): Promise<SweciA
     return controller.runTests();
   };
 
+  const inspect = activateInspect({
+    context,
+    taskDir: () => controller.taskDir(),
+    onDidChangeRuns: (listener) => iterations.onDidChangeTreeData(() => listener()),
+    reveal: async ({ run, iteration }) => {
+      const dir = controller.taskDir();
+      if (dir) await revealIteration(dir, iterationsView, run, iteration);
+    },
+    selectedRow: () => {
+      const node = iterationsView.selection[0];
+      return node?.type === 'iteration' || node?.type === 'run' ? node : undefined;
+    },
+  });
   const chart = new ChartPanelHost({
     context,
     tasks: controller,
     loop,
+    // A clicked point opens that iteration in the iteration view (which reveals its row).
     openIteration: async (run, iteration) => {
-      const dir = controller.taskDir();
-      return dir ? openIteration(dir, iterationsView, run, iteration) : 'No SWE-CI task is open.';
+      if (!controller.taskDir()) return 'No SWE-CI task is open.';
+      try {
+        await inspect.view.show({ run, iteration });
+        return undefined;
+      } catch (err) {
+        return err instanceof Error ? err.message : String(err);
+      }
     },
   });
   const exportReport = (args?: ExportArgs) => exportReportCommand(context, controller.taskDir(), chart.gamma, args);
 
+  // The Non-passed view follows the iteration view (unless the user asked for the current code).
+  const FOLLOW_KEY = 'sweci.nonPassed.followIteration';
+  let followed = 0;
+  const follow = async (ref: { run: string; iteration: number } | undefined) => {
+    const dir = controller.taskDir();
+    const on = context.workspaceState.get<boolean>(FOLLOW_KEY, true);
+    const call = ++followed;
+    const data = on && ref && dir ? await iterationNonPassed(dir, ref.run, ref.iteration).catch(() => undefined) : undefined;
+    // Quick steps: only the latest iteration's tests are shown, whichever load finishes last.
+    if (call !== followed) return;
+    tree.showIteration(data && ref ? { label: `${ref.run} ${ref.iteration === 0 ? 'base' : `#${ref.iteration}`}`, data } : undefined);
+    updateView();
+    await vscode.commands.executeCommand('setContext', 'sweci.nonPassedAtIteration', !!data);
+    await vscode.commands.executeCommand('setContext', 'sweci.nonPassedFollows', on);
+  };
+  const shownRef = () => {
+    const shown = inspect.view.shown;
+    return shown?.kind === 'iteration' ? { run: shown.details.run, iteration: shown.details.iteration } : undefined;
+  };
   const updateView = () => {
     view.description = tree.describe();
     const run = controller.current?.lastRun;
-    view.message = run?.kind === 'did-not-run' ? `${run.reason} Showing the previous report.` : undefined;
+    const at = tree.iterationShown;
+    view.message = at
+      ? `The tests as they were at ${at}, the iteration the iteration view shows.`
+      : run?.kind === 'did-not-run'
+        ? `${run.reason} Showing the previous report.`
+        : undefined;
   };
   context.subscriptions.push(
     log(),
@@ -105,11 +150,21 @@ export async function activate(context: vscode.ExtensionContext): Promise<SweciA
       void statusBar.update();
     }),
     chart,
+    ...inspect.disposables,
     vscode.commands.registerCommand('sweci.showChart', () => chart.show()),
     vscode.commands.registerCommand('sweci.exportReport', (args?: ExportArgs) => exportReport(args)),
     vscode.commands.registerCommand('sweci.setApiKey', () => keys.promptSet()),
     vscode.commands.registerCommand('sweci.clearApiKey', () => keys.promptClear()),
     controller.onDidChange(updateView),
+    inspect.view.onDidShowIteration((ref) => void follow(ref)),
+    vscode.commands.registerCommand('sweci.showCurrentNonPassed', async () => {
+      await context.workspaceState.update(FOLLOW_KEY, false);
+      await follow(undefined);
+    }),
+    vscode.commands.registerCommand('sweci.followIterationView', async () => {
+      await context.workspaceState.update(FOLLOW_KEY, true);
+      await follow(shownRef());
+    }),
     vscode.commands.registerCommand('sweci.checkoutTask', (args?: CheckoutArgs) => checkout.run(args)),
     vscode.commands.registerCommand('sweci.refresh', () => controller.runTests()),
     vscode.commands.registerCommand('sweci.showLog', () => log().show()),
@@ -122,6 +177,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SweciA
       if (file) await vscode.window.showTextDocument(vscode.Uri.file(file));
     }),
   );
+  void vscode.commands.executeCommand('setContext', 'sweci.nonPassedFollows', context.workspaceState.get<boolean>(FOLLOW_KEY, true));
   await controller.reload();
   void loop.offerResume(() => execute({ title: 'Resume', iterations: 1 }));
 
@@ -129,6 +185,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SweciA
     checkOutTask: (args) => checkout.run(args),
     refresh: () => controller.runTests(),
     nonPassedDescription: () => view.description,
+    nonPassedIteration: () => tree.iterationShown,
     nonPassedMessage: () => view.message,
     taskState: () => controller.current,
     setApiKey: (name, value) => keys.set(name, value),
@@ -164,6 +221,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<SweciA
     chartReceive: (message) => chart.receive(message),
     iterationsSelection: () => iterationsView.selection.map((n) => (n.type === 'iteration' ? `${n.run} #${n.record.iteration}` : n.type === 'run' ? n.summary.info.name : n.label)),
     exportReport: (folder) => exportReport({ folder }),
+    iterationView: () => {
+      const shown = inspect.view.shown;
+      const label = shown?.kind === 'iteration' ? `${shown.details.run} #${shown.details.iteration}` : shown && `${shown.comparison.left.label} ↔ ${shown.comparison.right.label}`;
+      return { shown: label, details: shown, received: [...inspect.view.received] };
+    },
+    iterationViewReceive: (message) => inspect.view.receive(message),
     nonPassedRows: () =>
       tree.flatten().map(({ file, item, entry }): NonPassedTreeRow => ({
         file,

@@ -6,6 +6,10 @@ import type { NonPassedEntry } from '../core/gap/non-passed';
 import type { HostMessage, WebviewMessage } from '../shared/chart-protocol';
 import type { CheckoutArgs } from './commands/check-out-task';
 import type { ExportResult } from '../core/report/export-report';
+import type { IterationViewMessage } from '../shared/iteration-protocol';
+import type { IterationViewHost } from './inspect/iteration-view';
+
+export type IterationViewShown = NonNullable<IterationViewHost['shown']>;
 
 export interface NonPassedTreeRow {
   file: string;
@@ -26,6 +30,8 @@ export interface SweciApi {
   nonPassedRows(): NonPassedTreeRow[];
   /** The view's description (passed now / passed by target · gap). */
   nonPassedDescription(): string | undefined;
+  /** The iteration the Non-passed view shows instead of the current code (it follows the iteration view), e.g. `agent-1 #3`. */
+  nonPassedIteration(): string | undefined;
   /** The message shown above the tree (e.g. when pytest did not run). */
   nonPassedMessage(): string | undefined;
   taskState(): TaskState | undefined;
@@ -56,5 +62,9 @@ export interface SweciApi {
   statusBar(): { text: string; tooltip: string };
   /** Disposes the open task's environment (its containers are removed), as closing the window does. */
   releaseEnvironment(): Promise<void>;
+  /** What the iteration view shows (`run #k`, or `A ↔ B` when comparing), its data, and the messages it received. */
+  iterationView(): { shown: string | undefined; details: IterationViewShown | undefined; received: IterationViewMessage[] };
+  /** Handles `message` as if the iteration view's webview had sent it (validated like one). */
+  iterationViewReceive(message: unknown): Promise<void>;
   iterationRows(): Promise<{ run: string; description: string; iterations: { label: string; description: string; children: string[] }[] }[]>;
 }

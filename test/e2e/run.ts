@@ -11,6 +11,7 @@ import { iterationsScenario } from './scenarios/iterations';
 import { chartScenario } from './scenarios/chart';
 import { dockerScenario } from './scenarios/docker';
 import { batchScenario } from './scenarios/batch';
+import { inspectScenario } from './scenarios/inspect';
 
 interface Scenario {
   name: string;
@@ -38,6 +39,7 @@ const scenarios: Scenario[] = [
   { name: 'untrusted', run: untrustedScenario },
   { name: 'iterations', run: iterationsScenario },
   { name: 'chart', run: chartScenario },
+  { name: 'inspect', run: inspectScenario },
   { name: 'docker', run: dockerScenario },
   { name: 'batch', run: batchScenario },
 ];

@@ -11,7 +11,7 @@ import type { AgentSettings } from '../../src/core/agents/agent-driver';
 import { readIterationRecords, type IterationRecord } from '../../src/core/loop/iteration-record';
 import type { RoleSetup } from '../../src/core/loop/loop-types';
 import { runLoop, startRun } from '../../src/core/loop/run-loop';
-import { iterDir, runLayout } from '../../src/core/loop/run-store';
+import { runLayout } from '../../src/core/loop/run-store';
 import { baselineOf, normalizedChange } from '../../src/core/metrics/normalized-change';
 import { LocalRuntime } from '../../src/core/runtime/local-runtime';
 import { oracleLayout } from '../../src/core/workspace/layout';
@@ -131,13 +131,15 @@ suite('The chart webview', function () {
     }
   });
 
-  test('a clicked point selects that iteration in the Iterations view and opens its code diff; malformed messages are dropped', async () => {
+  test('a clicked point opens that iteration in the iteration view and selects it in the Iterations view; malformed messages are dropped', async () => {
     const sweci = await api();
     await sweci.chartReceive({ type: 'point-clicked', run: RUN, iteration: 2 });
     const ack = sweci.chartMessages().posted.filter((m) => m.type === 'reveal-ack').pop();
     assert.deepEqual(ack, { type: 'reveal-ack', run: RUN, iteration: 2, ok: true });
-    const diff = path.join(iterDir(runLayout(taskDir, RUN), 2), 'code.diff');
-    await until('the diff editor', () => vscode.window.visibleTextEditors.some((e) => e.document.uri.fsPath === diff) || undefined, 10_000);
+    assert.equal(sweci.iterationView().shown, `${RUN} #2`);
+    const details = sweci.iterationView().details;
+    assert.ok(details?.kind === 'iteration');
+    assert.equal(details.details.record.commit, (await readIterationRecords(runLayout(taskDir, RUN).iterationsFile))[2].commit);
     await until('the iteration selected in the Iterations view', () => sweci.iterationsSelection().includes(`${RUN} #2`) || undefined, 10_000);
 
     const before = sweci.chartMessages().received.length;

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { readIterationRecords, type IterationRecord } from '../../core/loop/iteration-record';
 import { ARCHIVE, iterDir, listRuns, readRunSummary, runLayout, type RunSummary } from '../../core/loop/run-store';
+import { archivedRequirementUri } from '../inspect/revision-content';
 import type { LoopController } from '../loop/loop-controller';
 import type { TaskController } from '../task-controller';
 import { iterationDescription, iterationTooltip } from './iteration-text';
@@ -118,6 +119,8 @@ export class IterationsTreeProvider implements vscode.TreeDataProvider<Iteration
                 ? new vscode.ThemeIcon('arrow-down', new vscode.ThemeColor('testing.iconFailed'))
                 : new vscode.ThemeIcon('circle-outline');
         item.contextValue = 'iteration';
+        // A click opens the iteration view there; the twistie still lists the archived files.
+        item.command = { title: 'Open Iteration', command: 'sweci.openIteration', arguments: [node] };
         return item;
       }
       case 'file': {
@@ -147,7 +150,7 @@ function iterationFiles(taskDir: string, node: Extract<IterationsNode, { type: '
   const out: IterationsNode[] = [];
   const has = (name: string) => fs.existsSync(path.join(dir, name));
   if (has(ARCHIVE.requirement)) {
-    out.push({ type: 'file', id: id('req'), label: 'requirement.xml', icon: 'checklist', command: open(path.join(dir, ARCHIVE.requirement)) });
+    out.push({ type: 'file', id: id('req'), label: 'requirement.xml', icon: 'checklist', command: { title: 'Open', command: 'vscode.open', arguments: [archivedRequirementUri({ run: node.run, iteration: node.record.iteration })] } });
     const prev = node.previous && path.join(iterDir(layout, node.previous.iteration), ARCHIVE.requirement);
     if (prev && fs.existsSync(prev)) {
       out.push({
@@ -159,12 +162,20 @@ function iterationFiles(taskDir: string, node: Extract<IterationsNode, { type: '
         command: {
           title: 'Compare',
           command: 'vscode.diff',
-          arguments: [vscode.Uri.file(prev), vscode.Uri.file(path.join(dir, ARCHIVE.requirement)), `requirement.xml #${node.previous!.iteration} ↔ #${node.record.iteration}`],
+          arguments: [
+            archivedRequirementUri({ run: node.run, iteration: node.previous!.iteration }),
+            archivedRequirementUri({ run: node.run, iteration: node.record.iteration }),
+            `requirement.xml #${node.previous!.iteration} ↔ #${node.record.iteration}`,
+          ],
         },
       });
     }
   }
-  if (has(ARCHIVE.codeDiff)) out.push({ type: 'file', id: id('diff'), label: 'code changes', description: ARCHIVE.codeDiff, icon: 'git-compare', command: open(path.join(dir, ARCHIVE.codeDiff)) });
+  if (node.record.iteration > 0 || node.previous) {
+    // The multi-file diff editor between this iteration's commit and the previous one's.
+    out.push({ type: 'file', id: id('diff'), label: 'code changes', icon: 'git-compare', command: { title: 'Code Changes', command: 'sweci.openCodeChanges', arguments: [{ run: node.run, iteration: node.record.iteration }] } });
+  }
+  if (has(ARCHIVE.codeDiff)) out.push({ type: 'file', id: id('patch'), label: 'code.diff', description: 'as a patch', icon: 'diff', command: open(path.join(dir, ARCHIVE.codeDiff)) });
   if (has(ARCHIVE.report)) out.push({ type: 'file', id: id('report'), label: 'test report', description: ARCHIVE.report, icon: 'beaker', command: open(path.join(dir, ARCHIVE.report)) });
   if (has(ARCHIVE.summary)) out.push({ type: 'file', id: id('summary'), label: 'summary.jsonl', icon: 'list-flat', command: open(path.join(dir, ARCHIVE.summary)) });
   if (has(ARCHIVE.pytestOutput)) out.push({ type: 'file', id: id('pytest'), label: 'pytest output', icon: 'output', command: open(path.join(dir, ARCHIVE.pytestOutput)) });

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TaskState } from '../../core/checkout/task-state';
 import type { NonPassedEntry } from '../../core/gap/non-passed';
+import type { IterationNonPassed } from '../../core/inspect/iteration-details';
 import { taskLayout } from '../../core/workspace/layout';
 import type { TaskController } from '../task-controller';
 import { kindLabel, testLabel, testDescription } from './non-passed-labels';
@@ -25,17 +26,33 @@ export class NonPassedTreeProvider implements vscode.TreeDataProvider<NonPassedN
   readonly onDidChangeTreeData = this.changed.event;
   private roots: NonPassedNode[] = [];
   private state: TaskState | undefined;
+  /** An iteration the view shows instead of the current code (it follows the iteration view). */
+  private shownIteration: { label: string; data: IterationNonPassed } | undefined;
   private readonly sub: vscode.Disposable;
 
   constructor(controller: TaskController) {
-    this.sub = controller.onDidChange((state) => this.render(state));
-    this.render(controller.current);
+    this.sub = controller.onDidChange((state) => {
+      this.state = state;
+      this.render();
+    });
+    this.state = controller.current;
+    this.render();
   }
 
-  private render(state: TaskState | undefined): void {
-    this.state = state;
+  /** Shows the tests as they were at an iteration (`label`, e.g. `agent-1 #3`); undefined goes back to the current code. */
+  showIteration(shown: { label: string; data: IterationNonPassed } | undefined): void {
+    this.shownIteration = shown;
+    this.render();
+  }
+
+  /** The iteration shown instead of the current code, if any. */
+  get iterationShown(): string | undefined {
+    return this.shownIteration?.label;
+  }
+
+  private render(): void {
     const byFile = new Map<string, NonPassedEntry[]>();
-    for (const entry of state?.entries ?? []) {
+    for (const entry of this.shownIteration?.data.entries ?? this.state?.entries ?? []) {
       const list = byFile.get(entry.file) ?? [];
       list.push(entry);
       byFile.set(entry.file, list);
@@ -102,8 +119,9 @@ export class NonPassedTreeProvider implements vscode.TreeDataProvider<NonPassedN
 
   /** The view's description: passed now / passed by target · gap. */
   describe(): string | undefined {
-    const c = this.state?.counts;
-    return c ? `${c.passedNow} / ${c.passedByTarget} passed · gap ${c.gap}` : undefined;
+    const c = this.shownIteration?.data.counts ?? this.state?.counts;
+    const at = this.shownIteration ? `at ${this.shownIteration.label}: ` : '';
+    return c ? `${at}${c.passedNow} / ${c.passedByTarget} passed · gap ${c.gap}` : undefined;
   }
 
   /** Flattened (file, entry) pairs in display order; the test API reads the tree through this. */

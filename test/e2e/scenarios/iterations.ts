@@ -41,7 +41,9 @@ export async function iterationsScenario(): Promise<string> {
     const runRow = await wb.waitForTreeRow('scripted-agents');
     await runRow.click();
     const latest = await wb.waitForTreeRow(/#4.*a\(c\)/);
+    // A click opens the iteration view; the arrow key (focus stays in the tree) lists its files.
     await latest.click();
+    await page.keyboard.press('ArrowRight');
     await wb.waitForTreeRow('requirement.xml changes');
     await (await wb.waitForTreeRow('human-history')).click();
     await wb.waitForTreeRow(/#10.*gap 0/);

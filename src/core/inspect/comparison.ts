@@ -1,0 +1,55 @@
+// Two iterations side by side, possibly of different runs (an agent's #5 against the developers'
+// #5): their scores, and the scored tests on which they differ.
+import { readIterationRecords, type IterationRecord } from '../loop/iteration-record';
+import { runLayout } from '../loop/run-store';
+import { baselineOf, normalizedChange } from '../metrics/normalized-change';
+import { passedIds } from '../pytest/test-report';
+import { UserError } from '../util/errors';
+import { reportOf, targetReport } from './iteration-details';
+import { revisionLabel, type Revision } from './revisions';
+
+export interface ComparedSide {
+  run: string;
+  iteration: number;
+  label: string;
+  record: IterationRecord;
+  change?: number;
+}
+
+export interface Comparison {
+  left: ComparedSide;
+  right: ComparedSide;
+  /** Scored tests the left side passes and the right side does not. */
+  onlyLeft: string[];
+  /** Scored tests the right side passes and the left side does not. */
+  onlyRight: string[];
+  /** False when either pytest run did not run (or its report is gone): no per-test difference. */
+  testsCompared: boolean;
+}
+
+type Ref = Pick<Revision, 'run' | 'iteration'>;
+
+async function side(taskDir: string, ref: Ref): Promise<ComparedSide> {
+  const records = await readIterationRecords(runLayout(taskDir, ref.run).iterationsFile);
+  const record = records.find((r) => r.iteration === ref.iteration);
+  if (!record) throw new UserError(`Run ${ref.run} has no iteration ${ref.iteration}.`);
+  const baseline = records[0] && baselineOf(records[0]);
+  const change = baseline && record.gap >= 0 ? normalizedChange(record.pytest.passed ?? 0, baseline) : undefined;
+  return { run: ref.run, iteration: ref.iteration, label: revisionLabel(ref.run, ref.iteration), record, change };
+}
+
+export async function loadComparison(taskDir: string, left: Ref, right: Ref): Promise<Comparison> {
+  const [l, r] = await Promise.all([side(taskDir, left), side(taskDir, right)]);
+  const [target, lr, rr] = await Promise.all([targetReport(taskDir), reportOf(taskDir, l.run, l.record), reportOf(taskDir, r.run, r.record)]);
+  if (!target || !lr || !rr) return { left: l, right: r, onlyLeft: [], onlyRight: [], testsCompared: false };
+  const scored = [...passedIds(target)].sort();
+  const pl = passedIds(lr);
+  const pr = passedIds(rr);
+  return {
+    left: l,
+    right: r,
+    onlyLeft: scored.filter((id) => pl.has(id) && !pr.has(id)),
+    onlyRight: scored.filter((id) => pr.has(id) && !pl.has(id)),
+    testsCompared: true,
+  };
+}

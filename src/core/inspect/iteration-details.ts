@@ -1,0 +1,163 @@
+// Everything the iteration view shows about one iteration of a run, read from the run's files:
+// its scores, the tests it newly passed and newly regressed, its requirement.xml next to the one
+// before it, what each role did, and the files it archived. Pure reading: no writes.
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { loadReport } from '../checkout/report-store';
+import { classify, type NonPassedEntry } from '../gap/non-passed';
+import type { IterationRecord, RoleStepRecord } from '../loop/iteration-record';
+import { ARCHIVE, iterDir, runLayout, type RunInfo } from '../loop/run-store';
+import { baselineOf, normalizedChange } from '../metrics/normalized-change';
+import { passedIds, type TestReport } from '../pytest/test-report';
+import { oracleLayout } from '../workspace/layout';
+import { readTaskRecord } from '../workspace/task-record';
+import { runRevisions } from './revisions';
+
+export interface ArchivedFile {
+  label: string;
+  file: string;
+}
+
+export interface RoleStepDetails {
+  role: 'architect' | 'programmer';
+  step: RoleStepRecord;
+}
+
+export interface IterationDetails {
+  run: string;
+  runKind: RunInfo['kind'];
+  iteration: number;
+  /** The run's iterations in order, for stepping. */
+  iterations: number[];
+  record: IterationRecord;
+  /** a(c) against the run's line 0; undefined when either pytest run did not run. */
+  change?: number;
+  /** Scored tests passing now that did not at the last iteration before whose pytest ran. */
+  newlyPassing: string[];
+  /** Scored tests that passed at the last iteration before whose pytest ran and do not now. */
+  newlyRegressed: string[];
+  /** The iteration's requirement.xml archive, and the previous iteration's (for a diff). */
+  requirement?: { file: string; text: string; previousFile?: string; previousIteration?: number; changed: boolean };
+  steps: RoleStepDetails[];
+  /** Logs, prompts, report and pytest output archived with the iteration. */
+  files: ArchivedFile[];
+  /** Whether the iteration has code changes to show (it is not the base). */
+  hasCodeChanges: boolean;
+}
+
+async function readText(file: string): Promise<string | undefined> {
+  return fs.readFile(file, 'utf8').catch((err: NodeJS.ErrnoException) => {
+    if (err.code === 'ENOENT') return undefined;
+    throw err;
+  });
+}
+
+export async function reportOf(taskDir: string, run: string, r: IterationRecord): Promise<TestReport | undefined> {
+  if (r.gap < 0) return undefined;
+  return loadReport(path.join(iterDir(runLayout(taskDir, run), r.iteration), ARCHIVE.report)).catch(() => undefined);
+}
+
+/** The target's report, from the task's oracle; undefined when it is missing. */
+export async function targetReport(taskDir: string): Promise<TestReport | undefined> {
+  const task = await readTaskRecord(taskDir);
+  return task ? loadReport(oracleLayout(task.oracleDir).targetReportFile).catch(() => undefined) : undefined;
+}
+
+export async function loadIterationDetails(taskDir: string, run: string, iteration: number): Promise<IterationDetails> {
+  const { info, records } = await runRevisions(taskDir, run);
+  const i = records.findIndex((r) => r.iteration === iteration);
+  if (i < 0) throw new Error(`Run ${run} has no iteration ${iteration}.`);
+  const record = records[i];
+  const layout = runLayout(taskDir, run);
+  const dir = iterDir(layout, iteration);
+
+  const baseline = baselineOf(records[0]);
+  const change = baseline && record.gap >= 0 ? normalizedChange(record.pytest.passed ?? 0, baseline) : undefined;
+
+  // The comparison point is the last earlier iteration whose pytest ran, as for regressions.
+  let newlyPassing: string[] = [];
+  const earlier = records.slice(0, i).reverse().find((r) => r.gap >= 0);
+  const target = await targetReport(taskDir);
+  const now = await reportOf(taskDir, run, record);
+  if (target && now && earlier) {
+    const before = await reportOf(taskDir, run, earlier);
+    const passedBefore = before ? passedIds(before) : new Set<string>();
+    const passedNow = passedIds(now);
+    newlyPassing = [...passedIds(target)].filter((id) => passedNow.has(id) && !passedBefore.has(id)).sort();
+  }
+
+  let requirement: IterationDetails['requirement'];
+  const reqFile = path.join(dir, ARCHIVE.requirement);
+  const reqText = await readText(reqFile);
+  if (reqText !== undefined) {
+    const prev = records
+      .slice(0, i)
+      .reverse()
+      .find((r) => r.iteration > 0);
+    const prevFile = prev && path.join(iterDir(layout, prev.iteration), ARCHIVE.requirement);
+    const prevText = prevFile ? await readText(prevFile) : undefined;
+    requirement = {
+      file: reqFile,
+      text: reqText,
+      previousFile: prevText === undefined ? undefined : prevFile,
+      previousIteration: prevText === undefined ? undefined : prev?.iteration,
+      changed: prevText !== reqText,
+    };
+  }
+
+  const steps: RoleStepDetails[] = [];
+  if (record.architect) steps.push({ role: 'architect', step: record.architect });
+  if (record.programmer) steps.push({ role: 'programmer', step: record.programmer });
+
+  const files: ArchivedFile[] = [];
+  const names = (await fs.readdir(dir).catch(() => [] as string[])).sort();
+  const add = (name: string, label: string) => {
+    if (names.includes(name)) files.push({ label, file: path.join(dir, name) });
+  };
+  for (const n of names.filter((n) => n.endsWith('.prompt.md'))) add(n, n.replace('.prompt.md', ' prompt'));
+  for (const n of names.filter((n) => n.endsWith('.log'))) add(n, n.replace(/\.log$/, '').replace('-try-', ' log, try '));
+  add(ARCHIVE.pytestOutput, 'pytest output');
+  add(ARCHIVE.report, 'test report');
+  add(ARCHIVE.summary, 'summary.jsonl');
+
+  return {
+    run,
+    runKind: info.kind,
+    iteration,
+    iterations: records.map((r) => r.iteration),
+    record,
+    change,
+    newlyPassing,
+    newlyRegressed: [...record.regressions].sort(),
+    requirement,
+    steps,
+    files,
+    hasCodeChanges: i > 0,
+  };
+}
+
+/** The iteration after (+1) or before (−1) `iteration` in `iterations`; undefined at either end. */
+export function stepIteration(iterations: readonly number[], iteration: number, direction: 1 | -1): number | undefined {
+  const i = iterations.indexOf(iteration);
+  if (i < 0) return undefined;
+  return iterations[i + direction];
+}
+
+export interface IterationNonPassed {
+  entries: NonPassedEntry[];
+  counts: { passedNow: number; passedByTarget: number; gap: number };
+}
+
+/**
+ * The non-passed tests as they were at an iteration, from its archived report, classified as the
+ * current code's are. Undefined when pytest did not run there or the report is gone.
+ */
+export async function iterationNonPassed(taskDir: string, run: string, iteration: number): Promise<IterationNonPassed | undefined> {
+  const { records } = await runRevisions(taskDir, run);
+  const record = records.find((r) => r.iteration === iteration);
+  const [target, report] = await Promise.all([targetReport(taskDir), record ? reportOf(taskDir, run, record) : undefined]);
+  if (!target || !report) return undefined;
+  const entries = classify(report, target);
+  const scored = passedIds(target);
+  return { entries, counts: { passedNow: scored.size - entries.length, passedByTarget: scored.size, gap: entries.length } };
+}

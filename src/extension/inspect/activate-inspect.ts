@@ -1,0 +1,103 @@
+// Stepping, diffs and comparisons: the iteration view, the `sweci:` documents and their commands.
+import * as vscode from 'vscode';
+import { readIterationRecords } from '../../core/loop/iteration-record';
+import { runLayout } from '../../core/loop/run-store';
+import { stepIteration } from '../../core/inspect/iteration-details';
+import { openIterationChanges } from './code-changes';
+import { IterationViewHost } from './iteration-view';
+import { registerRevisionContent, type RevisionRef } from './revision-content';
+
+/** What the commands get: a row of the Iterations view (iteration or run), or a reference. */
+type Target = { type: 'iteration'; run: string; record: { iteration: number } } | { type: 'run'; summary: { info: { name: string } } } | RevisionRef | undefined;
+
+export interface InspectDeps {
+  context: vscode.ExtensionContext;
+  taskDir(): string | undefined;
+  onDidChangeRuns: vscode.Event<void>;
+  reveal(ref: RevisionRef): Promise<void>;
+  /** The row selected in the Iterations view, for commands run from the palette or a keybinding. */
+  selectedRow(): Target;
+}
+
+/** A run's row stands for its last iteration. */
+async function refOf(taskDir: string, target: Target): Promise<RevisionRef | undefined> {
+  if (!target) return undefined;
+  if ('type' in target) {
+    if (target.type === 'iteration') return { run: target.run, iteration: target.record.iteration };
+    if (target.type === 'run') {
+      const records = await readIterationRecords(runLayout(taskDir, target.summary.info.name).iterationsFile);
+      const last = records[records.length - 1];
+      return last && { run: target.summary.info.name, iteration: last.iteration };
+    }
+    return undefined;
+  }
+  return typeof target.run === 'string' && Number.isInteger(target.iteration) ? { run: target.run, iteration: target.iteration } : undefined;
+}
+
+export function activateInspect(deps: InspectDeps): { view: IterationViewHost; disposables: vscode.Disposable[] } {
+  const view = new IterationViewHost(deps);
+  const say = (why: string | undefined) => {
+    if (why) void vscode.window.showInformationMessage(why);
+    return why;
+  };
+  /** The iteration a command acts on: its argument, else the iteration view's, else the selected row. */
+  const resolve = async (target: Target): Promise<{ dir: string; ref: RevisionRef } | string> => {
+    const dir = deps.taskDir();
+    if (!dir) return 'No SWE-CI task is open.';
+    const shown = view.shown;
+    const ref =
+      (await refOf(dir, target)) ??
+      (shown?.kind === 'iteration' ? { run: shown.details.run, iteration: shown.details.iteration } : undefined) ??
+      (await refOf(dir, deps.selectedRow()));
+    return ref ? { dir, ref } : 'Choose an iteration first: click one in the Iterations view.';
+  };
+  /** Steps the iteration view; with none open, opens the one next to the selected row. */
+  const step = async (direction: 1 | -1): Promise<string | undefined> => {
+    if (view.shown?.kind === 'iteration') return view.step(direction);
+    const r = await resolve(undefined);
+    if (typeof r === 'string') return r;
+    const records = await readIterationRecords(runLayout(r.dir, r.ref.run).iterationsFile);
+    const next = stepIteration(records.map((x) => x.iteration), r.ref.iteration, direction);
+    if (next === undefined) return `There is no ${direction > 0 ? 'later' : 'earlier'} iteration in ${r.ref.run}.`;
+    await view.show({ run: r.ref.run, iteration: next });
+    return undefined;
+  };
+  const command = (id: string, fn: (target: Target) => Promise<unknown>) =>
+    vscode.commands.registerCommand(id, async (target: Target) => {
+      try {
+        return await fn(target);
+      } catch (err) {
+        void vscode.window.showErrorMessage(err instanceof Error ? err.message : String(err));
+        return undefined;
+      }
+    });
+  const disposables = [
+    view,
+    registerRevisionContent(() => deps.taskDir()),
+    command('sweci.openIteration', async (target) => {
+      const r = await resolve(target);
+      return typeof r === 'string' ? say(r) : view.show(r.ref);
+    }),
+    command('sweci.nextIteration', async () => say(await step(1))),
+    command('sweci.previousIteration', async () => say(await step(-1))),
+    command('sweci.openCodeChanges', async (target) => {
+      const r = await resolve(target);
+      if (typeof r === 'string') return say(r);
+      const opened = await openIterationChanges(r.dir, r.ref);
+      return typeof opened === 'string' ? say(opened) : opened;
+    }),
+    command('sweci.selectForCompare', async (target) => {
+      const r = await resolve(target);
+      if (typeof r === 'string') return say(r);
+      await view.selectForCompare(r.ref);
+      return r.ref;
+    }),
+    command('sweci.compareWithSelected', async (target) => {
+      const r = await resolve(target);
+      if (typeof r === 'string') return say(r);
+      const c = await view.compareWithSelected(r.ref);
+      return typeof c === 'string' ? say(c) : c;
+    }),
+  ];
+  return { view, disposables };
+}

@@ -1,0 +1,224 @@
+// The iteration view: one editor that steps along a run (Next / Previous Iteration) and shows an
+// iteration like a code review, or two iterations compared. It re-renders when the user steps or
+// a run's records change; every message from its webview is validated and acts only on what the
+// view itself rendered.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { loadComparison, type Comparison } from '../../core/inspect/comparison';
+import { loadIterationDetails, stepIteration, type IterationDetails } from '../../core/inspect/iteration-details';
+import { revisionLabel } from '../../core/inspect/revisions';
+import { testLocation } from '../../core/inspect/test-location';
+import { taskLayout } from '../../core/workspace/layout';
+import { isIterationViewMessage, type IterationViewMessage } from '../../shared/iteration-protocol';
+import { makeNonce } from '../chart/chart-html';
+import { log } from '../log';
+import { compareRequirements, compareRevisions, openIterationChanges } from './code-changes';
+import { comparisonHtml, comparisonTitle, iterationHtml, iterationTitle } from './iteration-html';
+import { archivedRequirementUri, type RevisionRef } from './revision-content';
+
+export const ITERATION_VIEW_TYPE = 'sweci.iteration';
+
+type Shown = { kind: 'iteration'; details: IterationDetails } | { kind: 'compare'; comparison: Comparison };
+
+export interface IterationViewDeps {
+  context: vscode.ExtensionContext;
+  taskDir(): string | undefined;
+  /** Fires when a run's records may have changed (an iteration recorded, a run removed). */
+  onDidChangeRuns: vscode.Event<void>;
+  /** Reveals the shown iteration in the Iterations view. */
+  reveal(ref: RevisionRef): Promise<void>;
+}
+
+export class IterationViewHost implements vscode.Disposable {
+  private panel: vscode.WebviewPanel | undefined;
+  private shownValue: Shown | undefined;
+  private selection: RevisionRef | undefined;
+  private readonly subs: vscode.Disposable[] = [];
+  private readonly changed = new vscode.EventEmitter<RevisionRef | undefined>();
+  /** The iteration shown (undefined in compare mode or when closed); the Non-passed view can follow it. */
+  readonly onDidShowIteration = this.changed.event;
+  readonly received: IterationViewMessage[] = [];
+
+  constructor(private readonly deps: IterationViewDeps) {
+    this.subs.push(deps.onDidChangeRuns(() => void this.rerender()));
+  }
+
+  get shown(): Shown | undefined {
+    return this.panel ? this.shownValue : undefined;
+  }
+
+  get selectedForCompare(): RevisionRef | undefined {
+    return this.selection;
+  }
+
+  async show(ref: RevisionRef): Promise<IterationDetails> {
+    const dir = this.requireTask();
+    const details = await loadIterationDetails(dir, ref.run, ref.iteration);
+    this.present({ kind: 'iteration', details });
+    void this.deps.reveal(ref);
+    this.changed.fire(ref);
+    return details;
+  }
+
+  /** Moves the view one iteration along its run; returns why it did not move. */
+  async step(direction: 1 | -1): Promise<string | undefined> {
+    const shown = this.shown;
+    if (shown?.kind !== 'iteration') return 'Open an iteration first (click one in the Iterations view).';
+    const { details } = shown;
+    const next = stepIteration(details.iterations, details.iteration, direction);
+    if (next === undefined) return direction > 0 ? `${iterationTitle(details)} is the run's last iteration.` : `${iterationTitle(details)} is the run's first.`;
+    await this.show({ run: details.run, iteration: next });
+    return undefined;
+  }
+
+  async selectForCompare(ref: RevisionRef): Promise<void> {
+    this.selection = ref;
+    await vscode.commands.executeCommand('setContext', 'sweci.hasCompareSelection', true);
+    await this.rerender();
+  }
+
+  /** Compares the selection (left) with `ref` (right): the comparison in the view, the code in the multi-file diff. */
+  async compareWithSelected(ref: RevisionRef): Promise<Comparison | string> {
+    if (!this.selection) return 'Choose Select for Compare on an iteration or a run first.';
+    const dir = this.requireTask();
+    const comparison = await loadComparison(dir, this.selection, ref);
+    this.present({ kind: 'compare', comparison });
+    this.changed.fire(undefined);
+    return comparison;
+  }
+
+  private requireTask(): string {
+    const dir = this.deps.taskDir();
+    if (!dir) throw new Error('No SWE-CI task is open.');
+    return dir;
+  }
+
+  private present(shown: Shown): void {
+    this.shownValue = shown;
+    if (!this.panel) {
+      // Focus stays where the user was (the Iterations view), so the keys keep stepping there.
+      this.panel = vscode.window.createWebviewPanel(ITERATION_VIEW_TYPE, 'Iteration', { viewColumn: vscode.ViewColumn.Active, preserveFocus: true }, {
+        enableScripts: true,
+        localResourceRoots: [vscode.Uri.joinPath(this.deps.context.extensionUri, 'dist'), vscode.Uri.joinPath(this.deps.context.extensionUri, 'media')],
+      });
+      this.panel.iconPath = vscode.Uri.joinPath(this.deps.context.extensionUri, 'media', 'sweci.svg');
+      this.panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m));
+      this.panel.onDidDispose(() => {
+        this.panel = undefined;
+        this.changed.fire(undefined);
+      });
+    } else {
+      this.panel.reveal(undefined, true);
+    }
+    this.render();
+  }
+
+  private render(): void {
+    const panel = this.panel;
+    const shown = this.shownValue;
+    if (!panel || !shown) return;
+    const root = this.deps.context.extensionUri;
+    const opts = {
+      cspSource: panel.webview.cspSource,
+      nonce: makeNonce(),
+      scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, 'dist', 'iteration-view.js')).toString(),
+      styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, 'media', 'iteration-view.css')).toString(),
+      selectedForCompare: this.selection && revisionLabel(this.selection.run, this.selection.iteration),
+    };
+    if (shown.kind === 'iteration') {
+      panel.title = iterationTitle(shown.details);
+      panel.webview.html = iterationHtml(shown.details, opts);
+    } else {
+      panel.title = comparisonTitle(shown.comparison);
+      panel.webview.html = comparisonHtml(shown.comparison, opts);
+    }
+  }
+
+  /** Reloads what is shown from disk (a run changed); closes nothing if it is gone, just says so in the log. */
+  private async rerender(): Promise<void> {
+    const shown = this.shown;
+    const dir = this.deps.taskDir();
+    if (!shown || !dir) return;
+    try {
+      if (shown.kind === 'iteration') this.shownValue = { kind: 'iteration', details: await loadIterationDetails(dir, shown.details.run, shown.details.iteration) };
+      else {
+        const { left, right } = shown.comparison;
+        this.shownValue = { kind: 'compare', comparison: await loadComparison(dir, left, right) };
+      }
+      this.render();
+    } catch (err) {
+      log().warn(`Iteration view: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  /** Handles a message from the webview (tests call this to click). */
+  async receive(message: unknown): Promise<void> {
+    if (!isIterationViewMessage(message)) return;
+    this.received.push(message);
+    const why = await this.act(message).catch((err: unknown) => (err instanceof Error ? err.message : String(err)));
+    if (why) void vscode.window.showInformationMessage(why);
+  }
+
+  private async act(m: IterationViewMessage): Promise<string | undefined> {
+    const shown = this.shown;
+    const dir = this.deps.taskDir();
+    if (!shown || !dir) return undefined;
+    switch (m.type) {
+      case 'step':
+        return this.step(m.direction);
+      case 'open-test':
+        return openTest(dir, m.nodeid);
+      case 'open-file': {
+        if (shown.kind !== 'iteration') return undefined;
+        const f = shown.details.files[m.index];
+        if (f) await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(f.file), { preview: true });
+        return undefined;
+      }
+      case 'open-code-changes': {
+        if (shown.kind === 'compare') {
+          await compareRevisions(dir, shown.comparison.left, shown.comparison.right);
+          return undefined;
+        }
+        const r = await openIterationChanges(dir, shown.details);
+        return typeof r === 'string' ? r : undefined;
+      }
+      case 'open-requirement':
+        if (shown.kind !== 'iteration' || !shown.details.requirement) return undefined;
+        await vscode.window.showTextDocument(archivedRequirementUri(shown.details), { preview: true });
+        return undefined;
+      case 'open-requirement-diff': {
+        if (shown.kind === 'compare') return compareRequirements(dir, shown.comparison.left, shown.comparison.right);
+        const prev = shown.details.requirement?.previousIteration;
+        if (prev === undefined) return 'This iteration has no earlier requirement.xml to compare with.';
+        return compareRequirements(dir, { run: shown.details.run, iteration: prev }, shown.details);
+      }
+      case 'select-for-compare':
+        if (shown.kind === 'iteration') await this.selectForCompare({ run: shown.details.run, iteration: shown.details.iteration });
+        return undefined;
+      case 'compare-with-selected':
+        if (shown.kind === 'iteration') {
+          const r = await this.compareWithSelected({ run: shown.details.run, iteration: shown.details.iteration });
+          if (typeof r === 'string') return r;
+        }
+        return undefined;
+    }
+  }
+
+  dispose(): void {
+    this.panel?.dispose();
+    for (const s of this.subs) s.dispose();
+    this.changed.dispose();
+  }
+}
+
+/** Opens a test at its definition in app/code; a reason when it cannot be found. */
+async function openTest(taskDir: string, nodeid: string): Promise<string | undefined> {
+  const codeDir = taskLayout(taskDir).codeDir;
+  const loc = await testLocation(codeDir, nodeid);
+  if (!loc) return `${nodeid} is not in app/code any more.`;
+  await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(path.join(codeDir, loc.file)), {
+    selection: new vscode.Range(loc.line, 0, loc.line, 0),
+    preview: true,
+  } satisfies vscode.TextDocumentShowOptions);
+  return undefined;
+}

@@ -1,0 +1,84 @@
+// Stepping through a run like a code review: the iteration view opened from the Iterations view,
+// Next with its key, the iteration's code changes in the multi-file diff editor, and the
+// developers' last commit compared with the agent's first iteration.
+import * as path from 'node:path';
+import type { Frame, Page } from 'playwright-core';
+import type { AgentSettings } from '../../../src/core/agents/agent-driver';
+import { replayHumanHistory } from '../../../src/core/history/replay-history';
+import type { RoleSetup } from '../../../src/core/loop/loop-types';
+import { startRun } from '../../../src/core/loop/run-loop';
+import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
+import { findBubblewrap } from '../../../src/core/runtime/sandbox';
+import { withWorkbench } from '../../harness/workbench';
+import { prepareDemoTask } from '../demo-task';
+
+const agents = path.resolve(__dirname, '../../../../test/fixtures/agents');
+
+function scripted(script: string, env: Record<string, string> = {}): RoleSetup {
+  const settings: AgentSettings = { kind: 'custom', command: `python3 ${path.join(agents, script)}`, promptVia: 'stdin', timeoutSec: 120, maxTries: 2, env };
+  return { settings };
+}
+
+/** The iteration view's frame (a webview is an iframe in an iframe), once it shows `heading`. */
+async function iterationFrame(page: Page, heading: RegExp, timeoutMs = 30_000): Promise<Frame> {
+  const start = Date.now();
+  for (;;) {
+    for (const f of page.frames()) {
+      const h1 = await f.$('header h1').catch(() => null);
+      if (h1 && heading.test((await h1.textContent().catch(() => '')) ?? '')) return f;
+    }
+    if (Date.now() - start > timeoutMs) throw new Error(`the iteration view did not show ${heading}`);
+    await page.waitForTimeout(250);
+  }
+}
+
+export async function inspectScenario(): Promise<string> {
+  const task = await prepareDemoTask('inspect');
+  const runtime = new LocalRuntime({ bwrap: await findBubblewrap() });
+  const pytest = { python: 'python3', timeoutMs: 120_000, format: 'junit' as const };
+  await startRun({
+    taskDir: task.taskDir,
+    run: 'scripted-agents',
+    roles: { architect: scripted('architect.py'), programmer: scripted('programmer.py', task.programmerEnv) },
+    runtime,
+    pytest,
+    iterations: 4,
+  });
+  await replayHumanHistory({ ...pytest, taskDir: task.taskDir, runtime });
+
+  return withWorkbench({ folder: task.taskDir, name: 'inspect', viewport: { width: 1500, height: 960 } }, async (page, wb) => {
+    await wb.openSweciView();
+    await wb.foldViews('Task', 'Non-Passed Tests');
+    await (await wb.waitForTreeRow('scripted-agents')).click();
+    await (await wb.waitForTreeRow(/#1.*a\(c\)/)).click();
+    await iterationFrame(page, /scripted-agents\s+iteration 1 of 4/);
+    // Focus stays in the Iterations view: Alt+] steps the one view to the next iteration.
+    await page.keyboard.press('Alt+BracketRight');
+    const frame = await iterationFrame(page, /scripted-agents\s+iteration 2 of 4/);
+    await frame.locator('.tests.passing li').first().waitFor({ timeout: 10_000 });
+    const shots = [await wb.screenshot('iteration-view')];
+
+    // Its code changes, in the multi-file diff editor.
+    await frame.locator('button[data-action="open-code-changes"]').click();
+    await page.locator('.tab').filter({ hasText: 'scripted-agents #2: code changes since #1' }).first().waitFor({ timeout: 30_000 });
+    await page.locator('.multiDiffEditor .monaco-editor, .multi-diff-editor .monaco-editor').first().waitFor({ timeout: 30_000 });
+    await page.waitForTimeout(1500);
+    shots.push(await wb.screenshot('code-changes'));
+
+    // The developers' last commit against the agent's first iteration.
+    await (await wb.waitForTreeRow('human-history')).click();
+    const last = await wb.waitForTreeRow(/#10.*gap 0/);
+    await last.click();
+    await iterationFrame(page, /human-history\s+iteration 10 of 10/);
+    await wb.runCommand('SWE-CI: Select for Compare');
+    await (await wb.waitForTreeRow(/#1.*a\(c\).*A:/)).click();
+    await iterationFrame(page, /scripted-agents\s+iteration 1 of 4/);
+    await wb.runCommand('SWE-CI: Compare with Selected');
+    const compare = await iterationFrame(page, /human-history #10\s*↔\s*scripted-agents #1/);
+    await compare.locator('.tests li').first().waitFor({ timeout: 10_000 });
+    await page.waitForTimeout(800);
+    shots.push(await wb.screenshot('compare'));
+    for (const f of shots.slice(1)) console.log(`  also ${path.relative(process.cwd(), f)}`);
+    return shots[0];
+  });
+}

@@ -1,0 +1,97 @@
+// The iteration view's HTML and its messages: recorded text is escaped, clicks map to validated
+// messages, and a message names what to open by index or node id, never by path.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Comparison } from '../../../src/core/inspect/comparison';
+import type { IterationDetails } from '../../../src/core/inspect/iteration-details';
+import { stepIteration } from '../../../src/core/inspect/iteration-details';
+import { comparisonHtml, iterationHtml } from '../../../src/extension/inspect/iteration-html';
+import { ITERATION_VIEW_ACTIONS, isIterationViewMessage, messageForAction } from '../../../src/shared/iteration-protocol';
+import type { IterationRecord } from '../../../src/core/loop/iteration-record';
+
+const HOSTILE = '</pre><script>alert(1)</script><img src=x onerror=alert(2)>';
+
+function record(over: Partial<IterationRecord> = {}): IterationRecord {
+  return {
+    gap: 3, pytest: { passed: 7 }, iteration: 2, run: 'agent-1', started_at: '', finished_at: '', commit: 'abcdef1234567890',
+    passed: 7, target_passed: 10, regressions: [], tampered: [], outside_changes: [], ...over,
+  };
+}
+
+function details(over: Partial<IterationDetails> = {}): IterationDetails {
+  return {
+    run: 'agent-1', runKind: 'loop', iteration: 2, iterations: [0, 1, 2, 3], record: record(), change: 0.5,
+    newlyPassing: ['tests/test_a.py::test_ok'], newlyRegressed: [`tests/test_b.py::test_${HOSTILE}`],
+    requirement: { file: '/x/requirement.xml', text: `<requirement>${HOSTILE}</requirement>`, previousFile: '/x/prev.xml', previousIteration: 1, changed: true },
+    steps: [{ role: 'programmer', step: { kind: 'agent', agent: `evil ${HOSTILE}`, tries: 2, execution_time: 12.34, input_tokens: 12_000, output_tokens: 800 } }],
+    files: [{ label: `log ${HOSTILE}`, file: '/x/a.log' }],
+    hasCodeChanges: true,
+    ...over,
+  };
+}
+
+const OPTS = { cspSource: 'vscode-webview://x', nonce: 'N0NCE123456789abcdef', scriptUri: 'vscode-webview://x/dist/iteration-view.js', styleUri: 'vscode-webview://x/media/iteration-view.css' };
+
+test('recorded text is escaped: one script element (ours), no element an agent wrote', () => {
+  const html = iterationHtml(details({ record: record({ note: HOSTILE, pytest_error: HOSTILE }) }), OPTS);
+  assert.equal(html.match(/<script/g)?.length, 1);
+  assert.match(html, /<script nonce="N0NCE123456789abcdef" src="vscode-webview:\/\/x\/dist\/iteration-view.js"><\/script>/);
+  assert.ok(!html.includes('<img'));
+  assert.ok(html.includes('&lt;/pre&gt;&lt;script&gt;'));
+  assert.match(html, /default-src 'none'/);
+});
+
+test('the view shows the scores, the newly passing and regressed tests as links, and the roles', () => {
+  const html = iterationHtml(details(), { ...OPTS, selectedForCompare: 'human-history #2' });
+  assert.match(html, /<dd>0\.50<\/dd>/);
+  assert.match(html, /<dd>7 \/ 10<\/dd>/);
+  assert.match(html, /data-action="open-test" data-arg="tests\/test_a.py::test_ok"/);
+  assert.match(html, /Newly regressed \(1\)/);
+  assert.match(html, /12\.3 s/);
+  assert.match(html, /12k in \/ 800 out/);
+  assert.match(html, /Compare with human-history #2/);
+  assert.match(html, /data-action="open-file" data-arg="0"/);
+  assert.match(html, /changed since #1/);
+});
+
+test('Previous is disabled at the first iteration and Next at the last', () => {
+  const first = iterationHtml(details({ iteration: 0, iterations: [0, 1], hasCodeChanges: false, requirement: undefined, steps: [] }), OPTS);
+  assert.match(first, /data-action="step" data-arg="-1" title="Previous iteration" disabled/);
+  assert.doesNotMatch(first, /data-arg="1" title="Next iteration" disabled/);
+  assert.doesNotMatch(first, /open-code-changes/, 'the base has no code changes');
+  const last = iterationHtml(details({ iteration: 1, iterations: [0, 1] }), OPTS);
+  assert.match(last, /data-arg="1" title="Next iteration" disabled/);
+  assert.equal(stepIteration([0, 1, 3], 1, 1), 3, 'steps follow the recorded iterations, gaps included');
+  assert.equal(stepIteration([0, 1, 3], 3, 1), undefined);
+  assert.equal(stepIteration([0, 1, 3], 0, -1), undefined);
+  assert.equal(stepIteration([0, 1, 3], 2, 1), undefined);
+});
+
+test('a comparison lists both sides and the tests only one passes', () => {
+  const c: Comparison = {
+    left: { run: 'human-history', iteration: 5, label: 'human-history #5', record: record({ passed: 9 }), change: 0.8 },
+    right: { run: 'agent-1', iteration: 5, label: 'agent-1 #5', record: record({ gap: -1, passed: null, pytest_error: HOSTILE }) },
+    onlyLeft: ['t::a', 't::b'], onlyRight: [], testsCompared: true,
+  };
+  const html = comparisonHtml(c, OPTS);
+  assert.match(html, /Pass in human-history #5 only \(2\)/);
+  assert.match(html, /Pass in agent-1 #5 only \(0\)/);
+  assert.match(html, /pytest did not run/);
+  assert.equal(html.match(/<script/g)?.length, 1);
+});
+
+test('clicks become validated messages; anything else is dropped', () => {
+  assert.deepEqual(messageForAction('step', '1'), { type: 'step', direction: 1 });
+  assert.deepEqual(messageForAction('step', '-1'), { type: 'step', direction: -1 });
+  assert.equal(messageForAction('step', '2'), undefined);
+  assert.deepEqual(messageForAction('open-file', '3'), { type: 'open-file', index: 3 });
+  assert.equal(messageForAction('open-file', '../x'), undefined);
+  assert.equal(messageForAction('open-file', '-1'), undefined);
+  assert.deepEqual(messageForAction('open-test', 't.py::x'), { type: 'open-test', nodeid: 't.py::x' });
+  assert.equal(messageForAction('open-test', ''), undefined);
+  assert.equal(messageForAction('run-shell', 'rm'), undefined);
+  for (const a of ITERATION_VIEW_ACTIONS) assert.ok(isIterationViewMessage(messageForAction(a, a === 'step' ? '1' : a === 'open-file' ? '0' : 'x')), a);
+  assert.equal(isIterationViewMessage({ type: 'open-file', index: 1.5 }), false);
+  assert.equal(isIterationViewMessage(null), false);
+  assert.equal(isIterationViewMessage([]), false);
+});

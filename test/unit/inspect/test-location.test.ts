@@ -1,0 +1,48 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { definitionLine, testLocation } from '../../../src/core/inspect/test-location';
+
+const SOURCE = [
+  'import pytest',
+  '',
+  'def test_top():',
+  '    pass',
+  '',
+  'class TestA:',
+  '    def test_x(self):',
+  '        pass',
+  '',
+  'class TestB:',
+  '    async def test_x(self):',
+  '        pass',
+  '',
+  '@pytest.mark.parametrize("v", [1, 2])',
+  'def test_param(v):',
+  '    pass',
+].join('\n');
+
+test('definitionLine finds a function, a method inside its own class, and falls back sensibly', () => {
+  assert.equal(definitionLine(SOURCE, ['test_top']), 2);
+  assert.equal(definitionLine(SOURCE, ['TestA', 'test_x']), 6);
+  assert.equal(definitionLine(SOURCE, ['TestB', 'test_x']), 10, 'the method of TestB, not the first test_x');
+  assert.equal(definitionLine(SOURCE, ['test_param']), 14);
+  assert.equal(definitionLine(SOURCE, ['TestB', 'test_gone']), 9, 'a missing method points at its class');
+  assert.equal(definitionLine(SOURCE, ['NoClass', 'test_x']), 0);
+  assert.equal(definitionLine(SOURCE, ['test_to']), 0, 'a prefix is not a match');
+});
+
+test('testLocation strips parameters and refuses ids that leave the code folder', async () => {
+  const code = fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-loc-'));
+  fs.mkdirSync(path.join(code, 'tests'));
+  fs.writeFileSync(path.join(code, 'tests', 'test_m.py'), SOURCE);
+  fs.writeFileSync(path.join(path.dirname(code), 'secret.py'), 'def test_x(): pass\n');
+  assert.deepEqual(await testLocation(code, 'tests/test_m.py::test_param[1-::x]'), { file: 'tests/test_m.py', line: 14 });
+  assert.deepEqual(await testLocation(code, 'tests/test_m.py::TestB::test_x'), { file: 'tests/test_m.py', line: 10 });
+  assert.deepEqual(await testLocation(code, 'tests/test_m.py'), { file: 'tests/test_m.py', line: 0 });
+  assert.equal(await testLocation(code, `../${path.basename(path.dirname(code))}/secret.py::test_x`), undefined);
+  assert.equal(await testLocation(code, '/etc/passwd::x'), undefined);
+  assert.equal(await testLocation(code, 'tests/missing.py::test_x'), undefined);
+});
