@@ -9,6 +9,8 @@ export interface ViewState {
   gamma: number;
   hidden: string[];
   heatmapRun?: string;
+  /** A second run: the heatmap then shows where the two differ test by test. */
+  heatmapCompare?: string;
 }
 
 export interface Bridge {

@@ -4,19 +4,24 @@ import type { ChartData, HeatmapData as Heatmap } from '../src/core/chart-data/c
 import { DEFAULT_GAMMA, GAMMA_MAX, GAMMA_MIN, isChartData, isHeatmap, type HostMessage } from '../src/shared/chart-protocol';
 import { createBridge, readReportPayload, type ViewState } from './host-bridge';
 import { drawHeatmap, heatmapHit, opaqueColour, type HeatmapLayout } from './heatmap';
+import { DIFF_NAMES, diffHeatmaps, differingTests } from './heatmap-diff';
 import { LineChart } from './line-chart';
 import { standalonePalette, themePalette, type Palette } from './palette';
 import { renderRunsTable } from './runs-table';
 
 const bridge = createBridge();
 const saved = bridge.getState();
-const state: ViewState = { gamma: saved?.gamma ?? DEFAULT_GAMMA, hidden: saved?.hidden ?? [], heatmapRun: saved?.heatmapRun };
+const state: ViewState = { gamma: saved?.gamma ?? DEFAULT_GAMMA, hidden: saved?.hidden ?? [], heatmapRun: saved?.heatmapRun, heatmapCompare: saved?.heatmapCompare };
 const palette = (): Palette => (bridge.standalone ? standalonePalette() : themePalette());
 let data: ChartData | undefined;
 let heatmap: Heatmap | undefined;
 let heatmapLayoutNow: HeatmapLayout | undefined;
 /** Exported reports carry every run's heatmap. */
 const embeddedHeatmaps = new Map<string, Heatmap>();
+/** Heatmaps received from the host, by run, until the data changes (a comparison needs two). */
+const received = new Map<string, Heatmap>();
+/** Whether the heatmap drawn is a comparison of two runs. */
+let comparing = false;
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] {
   const e = document.createElement(tag);
@@ -44,8 +49,9 @@ const legendNote = el('p', { class: 'note' }, `▼ tests regressed · ✕ pytest
 const table = el('table', { id: 'runs' });
 const heatHeader = el('div', { class: 'heat-header' });
 const heatSelect = el('select', { id: 'heatmap-run', 'aria-label': 'Run of the heatmap' });
+const heatCompare = el('select', { id: 'heatmap-compare', 'aria-label': 'Compare the heatmap’s run with' });
 const heatKey = el('span', { class: 'heat-key' });
-heatHeader.append(el('h2', {}, 'Per-test results'), heatSelect, heatKey);
+heatHeader.append(el('h2', {}, 'Per-test results'), heatSelect, heatCompare, heatKey);
 const heatInfo = el('div', { class: 'heat-info' });
 const heatBox = el('div', { class: 'heat-box' });
 const heatColumns = el('div', { class: 'heat-columns', 'aria-hidden': 'true' });
@@ -81,18 +87,46 @@ gammaRange.addEventListener('input', () => setGamma(Number(gammaRange.value)));
 gammaNumber.addEventListener('change', () => setGamma(Number(gammaNumber.value)));
 exportButton.addEventListener('click', () => bridge.post({ type: 'export-requested' }));
 heatSelect.addEventListener('change', () => chooseHeatmapRun(heatSelect.value));
+heatCompare.addEventListener('change', () => chooseHeatmapRun(heatSelect.value, heatCompare.value || undefined));
 
-function chooseHeatmapRun(run: string): void {
+/** Shows `run`'s heatmap, or where it differs from `compare`'s; asks the host for what it lacks. */
+function chooseHeatmapRun(run: string, compare = state.heatmapCompare): void {
   state.heatmapRun = run;
+  const known = (data?.runs ?? []).map((s) => s.run);
+  state.heatmapCompare = compare && compare !== run && known.includes(compare) ? compare : undefined;
   bridge.setState(state);
-  const embedded = embeddedHeatmaps.get(run);
-  if (embedded) showHeatmap(embedded);
-  else bridge.post({ type: 'heatmap-requested', run });
+  fillCompareSelect();
+  for (const r of [run, state.heatmapCompare]) {
+    if (!r || received.has(r)) continue;
+    const embedded = embeddedHeatmaps.get(r);
+    if (embedded) received.set(r, embedded);
+    else bridge.post({ type: 'heatmap-requested', run: r });
+  }
+  showChosenHeatmap();
+}
+
+function showChosenHeatmap(): void {
+  const a = state.heatmapRun && received.get(state.heatmapRun);
+  if (!a) return;
+  if (!state.heatmapCompare) return showHeatmap(a, false);
+  const b = received.get(state.heatmapCompare);
+  if (b) showHeatmap(diffHeatmaps(a, b), true);
+}
+
+function fillCompareSelect(): void {
+  const runs = (data?.runs ?? []).map((s) => s.run).filter((r) => r !== state.heatmapRun);
+  heatCompare.replaceChildren(el('option', { value: '' }, 'compare with…'), ...runs.map((r) => el('option', { value: r }, `vs ${r}`)));
+  heatCompare.value = state.heatmapCompare ?? '';
 }
 
 function renderKey(p: Palette): void {
   heatKey.replaceChildren();
-  for (const [name, colour] of [['passed', p.passed], ['failed', p.failed], ['error', p.error], ['missing', p.missing]] as const) {
+  const a = state.heatmapRun ?? 'first';
+  const b = state.heatmapCompare ?? 'second';
+  const entries: (readonly [string, string])[] = comparing
+    ? [['both pass', p.passed], [`only ${a}`, p.series[0]], [`only ${b}`, p.series[1] ?? p.failed], ['neither', p.missing]]
+    : [['passed', p.passed], ['failed', p.failed], ['error', p.error], ['missing', p.missing]];
+  for (const [name, colour] of entries) {
     const swatch = el('canvas', { class: 'swatch', width: '10', height: '10' });
     const ctx = swatch.getContext('2d');
     if (ctx) {
@@ -109,13 +143,17 @@ function renderKey(p: Palette): void {
     bctx.fillStyle = p.foreground;
     bctx.fillRect(0, 0, 3, 10);
   }
-  heatKey.append(bar, el('span', {}, 'regressed here'));
+  if (!comparing) heatKey.append(bar, el('span', {}, 'regressed here'));
 }
 
-function showHeatmap(h: Heatmap): void {
+function showHeatmap(h: Heatmap, diff: boolean): void {
   heatmap = h;
+  comparing = diff;
   const p = palette();
-  heatmapLayoutNow = drawHeatmap(heatCanvas, h, { ...p }, Math.max(200, heatBox.clientWidth - 8));
+  renderKey(p);
+  // A comparison's codes: 1 both pass, 2 only the first, 3 only the second, 0 neither.
+  const colours = diff ? { ...p, failed: p.series[0], error: p.series[1] ?? p.failed } : { ...p };
+  heatmapLayoutNow = drawHeatmap(heatCanvas, h, colours, Math.max(200, heatBox.clientWidth - 8));
   const l = heatmapLayoutNow;
   // Column labels (iteration numbers) in the DOM, sized to the canvas cells.
   const every = Math.ceil(24 / l.cellWidth);
@@ -126,7 +164,10 @@ function showHeatmap(h: Heatmap): void {
       return label;
     }),
   );
-  heatInfo.textContent = `${h.tests.length} tests the target passes × ${h.columns.length} pytest runs of ${h.run}` + (l.testsPerRow > 1 ? ` (${l.testsPerRow} tests per row, worst shown)` : '') + `. ${h.regressions.reduce((n, r) => n + r.tests.length, 0)} regressions; tests that regressed come first, then those that changed. Hover a cell for its test.`;
+  const perRow = l.testsPerRow > 1 ? ` (${l.testsPerRow} tests per row, worst shown)` : '';
+  heatInfo.textContent = diff
+    ? `${h.tests.length} tests the target passes × the ${h.columns.length} iterations both runs recorded: ${h.run}${perRow}. The runs differ on ${differingTests(h)} tests; those come first. Hover a cell for its test.`
+    : `${h.tests.length} tests the target passes × ${h.columns.length} pytest runs of ${h.run}${perRow}. ${h.regressions.reduce((n, r) => n + r.tests.length, 0)} regressions; tests that regressed come first, then those that changed. Hover a cell for its test.`;
   reportRendered();
 }
 
@@ -134,11 +175,20 @@ heatCanvas.addEventListener('mousemove', (e) => {
   if (!heatmap || !heatmapLayoutNow) return;
   const r = heatCanvas.getBoundingClientRect();
   const hit = heatmapHit(heatmap, heatmapLayoutNow, ((e.clientX - r.left) * heatCanvas.width) / r.width, ((e.clientY - r.top) * heatCanvas.height) / r.height);
-  heatCanvas.title = hit ? `${hit.tests.slice(0, 5).join('\n')}${hit.tests.length > 5 ? `\n… and ${hit.tests.length - 5} more` : ''}\n${hit.iteration === 0 ? 'base' : `iteration ${hit.iteration}`}: ${hit.status}` : '';
+  const status = hit && comparing ? diffStatus(hit.status) : hit?.status;
+  heatCanvas.title = hit ? `${hit.tests.slice(0, 5).join('\n')}${hit.tests.length > 5 ? `\n… and ${hit.tests.length - 5} more` : ''}\n${hit.iteration === 0 ? 'base' : `iteration ${hit.iteration}`}: ${status}` : '';
 });
+
+/** A comparison cell's meaning, from the status name heatmapHit gives its code. */
+function diffStatus(name: string): string {
+  const code = { missing: '0', passed: '1', failed: '2', error: '3' }[name] ?? '0';
+  return DIFF_NAMES[code].replace('the first', state.heatmapRun ?? 'the first').replace('the second', state.heatmapCompare ?? 'the second');
+}
 
 function renderAll(d: ChartData): void {
   data = d;
+  // New data (a pytest run, or the runs changed): heatmaps are asked for again.
+  received.clear();
   empty.hidden = d.runs.length > 0;
   // Runs the host could not read (e.g. a corrupt iteration.jsonl line) are named, not silently dropped.
   skippedNote.textContent = d.skipped.map((s) => `Run ${s.run} is not shown: ${s.reason}`).join(' ');
@@ -166,7 +216,7 @@ function redrawForTheme(): void {
   const p = palette();
   chart.setPalette(p);
   renderKey(p);
-  if (heatmap) showHeatmap(heatmap);
+  if (heatmap) showHeatmap(heatmap, comparing);
   else reportRendered();
 }
 
@@ -181,7 +231,8 @@ function onHostMessage(msg: HostMessage): void {
       renderAll(msg.data);
       break;
     case 'heatmap':
-      if (msg.heatmap.run === state.heatmapRun) showHeatmap(msg.heatmap);
+      received.set(msg.heatmap.run, msg.heatmap);
+      if (msg.heatmap.run === state.heatmapRun || msg.heatmap.run === state.heatmapCompare) showChosenHeatmap();
       break;
     case 'theme-changed':
       redrawForTheme();

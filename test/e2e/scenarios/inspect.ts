@@ -10,6 +10,7 @@ import { startRun } from '../../../src/core/loop/run-loop';
 import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
 import { findBubblewrap } from '../../../src/core/runtime/sandbox';
 import { withWorkbench } from '../../harness/workbench';
+import { canvasColours, chartFrame } from './chart';
 import { prepareDemoTask } from '../demo-task';
 
 const agents = path.resolve(__dirname, '../../../../test/fixtures/agents');
@@ -78,6 +79,18 @@ export async function inspectScenario(): Promise<string> {
     await compare.locator('.tests li').first().waitFor({ timeout: 10_000 });
     await page.waitForTimeout(800);
     shots.push(await wb.screenshot('compare'));
+
+    // The chart's heatmap, comparing the two runs test by test.
+    await wb.runCommand('SWE-CI: Show Chart');
+    const chart = await chartFrame(page);
+    await chart.locator('#heatmap-run').selectOption('scripted-agents');
+    await chart.locator('#heatmap-compare').selectOption('human-history');
+    await chart.locator('.heat-info').filter({ hasText: /scripted-agents vs human-history.*The runs differ on \d+ tests/ }).waitFor({ timeout: 30_000 });
+    await chart.locator('.heat-key').filter({ hasText: 'only human-history' }).waitFor({ timeout: 10_000 });
+    if ((await canvasColours(chart, 'canvas#heatmap')) <= 2) throw new Error('the comparison heatmap is blank');
+    await chart.locator('.heat-header').scrollIntoViewIfNeeded();
+    await page.waitForTimeout(800);
+    shots.push(await wb.screenshot('chart-compare'));
     for (const f of shots.slice(1)) console.log(`  also ${path.relative(process.cwd(), f)}`);
     return shots[0];
   });
