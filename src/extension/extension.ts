@@ -4,6 +4,7 @@ import { taskLayout } from '../core/workspace/layout';
 import { EnvironmentManager } from './environment/environment-manager';
 import { CheckOutTaskCommand, type CheckoutArgs } from './commands/check-out-task';
 import { log } from './log';
+import { lastMessages } from './messages';
 import { abortAllSteps } from './progress';
 import { TaskController } from './task-controller';
 import type { NonPassedTreeRow, SweciApi } from './test-api';
@@ -158,6 +159,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SweciA
       info.getChildren().map((row) => ({ label: row.label, description: row.description ?? '', tooltip: row.tooltip ?? '' })),
     statusBar: () => statusBar.shown,
     releaseEnvironment: () => environments.release(),
+    lastMessages: () => lastMessages(),
     showChart: () => chart.show(),
     chartMessages: () => ({ posted: [...chart.posted], received: [...chart.received] }),
     chartHtml: () => chart.currentHtml,

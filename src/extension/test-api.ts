@@ -56,5 +56,7 @@ export interface SweciApi {
   statusBar(): { text: string; tooltip: string };
   /** Disposes the open task's environment (its containers are removed), as closing the window does. */
   releaseEnvironment(): Promise<void>;
+  /** The information, warning and error messages the extension showed, oldest first (the last 50). */
+  lastMessages(): { level: 'info' | 'warning' | 'error'; text: string }[];
   iterationRows(): Promise<{ run: string; description: string; iterations: { label: string; description: string; children: string[] }[] }[]>;
 }

@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import * as messages from '../messages';
 import { checkOutTask, type CheckOutResult } from '../../core/checkout/check-out-task';
 import type { TaskEnvironment } from '../../core/runtime/task-environment';
 import { listSplits, readDatasetTasks } from '../../core/task/dataset';
@@ -186,21 +187,21 @@ export class CheckOutTaskCommand {
 
   private announce(spec: TaskSpec, result: CheckOutResult, ranTests: boolean): void {
     if (!ranTests) {
-      void vscode.window.showWarningMessage(
+      void messages.showWarningMessage(
         `Checked out ${spec.id} without running tests: this window is not trusted. Trust the task folder and run SWE-CI: Run Tests.`,
       );
       return;
     }
     const run = result.current?.run;
     if (run?.kind === 'did-not-run') {
-      void vscode.window.showWarningMessage(`Checked out ${spec.id}, but pytest did not run on the base. ${run.reason}`);
+      void messages.showWarningMessage(`Checked out ${spec.id}, but pytest did not run on the base. ${run.reason}`);
     } else {
       log().info(`Checked out ${spec.id}: gap ${result.current?.gap}`);
     }
     if (result.gapMismatch) {
       const { expected, measured } = result.gapMismatch;
       log().warn(`The dataset expects a gap of ${expected} for ${spec.id}; this machine measured ${measured}.`);
-      void vscode.window.showWarningMessage(
+      void messages.showWarningMessage(
         `${spec.id}: the dataset expects ${expected} non-passed tests, this machine found ${measured}. The Python environment may differ from the task's.`,
       );
     }
