@@ -158,25 +158,33 @@ export class CliAgentDriver implements AgentDriver {
     }
   }
 
-  /** A missing executable names the CLI to install or the setting to change. */
+  /** A missing executable names the CLI to install or the setting to change (a real key). */
   private startError(err: unknown, command: string, req: AgentRunRequest): Error {
     if (!(err instanceof SpawnError)) return err instanceof Error ? err : new Error(String(err));
-    const s = this.settings;
-    const problem = err.code === 'ENOENT' ? 'was not found' : err.code === 'EACCES' ? 'is not executable' : `could not start (${err.message})`;
-    if (s.kind === 'preset') {
-      const info = PRESET_INFO[s.preset];
-      return new UserError(
-        `Cannot run ${info.label} as the ${req.role}: "${command}" ${problem}. ` +
-          `Install it (${info.install}), or set the path of its executable in the ${req.role} agent settings.`,
-        { cause: err },
-      );
-    }
+    return agentStartError(this.settings, req.role, command, err.code === 'ENOENT' ? 'was not found' : err.code === 'EACCES' ? 'is not executable' : `could not start (${err.message})`, err);
+  }
+}
+
+/**
+ * Why an agent did not start and which setting fixes it: for a preset, the role's agent
+ * choice (presets have no executable setting); for a custom agent, its command line.
+ */
+export function agentStartError(settings: CliAgentSettings, role: AgentRole, command: string, problem: string, cause?: unknown): UserError {
+  if (settings.kind === 'preset') {
+    const info = PRESET_INFO[settings.preset];
+    const setting = `${role}.agent`;
     return new UserError(
-      `Cannot run the custom ${req.role} agent: "${command}" ${problem}. ` +
-        `Fix the command in the ${req.role} agent settings (it runs without a shell: name a program, not shell syntax).`,
-      { cause: err },
+      `Cannot run ${info.label} as the ${role}: "${command}" ${problem}. ` +
+        `Install it (${info.install}) so that "${command}" is on the PATH VS Code sees, or choose another agent in the setting sweci.${setting}.`,
+      { cause, setting },
     );
   }
+  const setting = `${role}.customCommand`;
+  return new UserError(
+    `Cannot run the custom ${role} agent: "${command}" ${problem}. ` +
+      `Fix the setting sweci.${setting} (it runs without a shell: name a program, not shell syntax).`,
+    { cause, setting },
+  );
 }
 
 /** The driver for a role's settings. The human role is played in the editor, not by a driver. */
