@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { taskLayout } from '../core/workspace/layout';
 import { EnvironmentManager } from './environment/environment-manager';
-import { CheckOutTaskCommand, type CheckoutArgs } from './commands/check-out-task';
+import { CheckOutTaskCommand, revealViewOnce, type CheckoutArgs } from './commands/check-out-task';
 import { log } from './log';
 import { lastMessages } from './messages';
 import { abortAllSteps } from './progress';
@@ -124,6 +124,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SweciA
     }),
   );
   await controller.reload();
+  void revealViewOnce(context, controller.taskDir());
   void loop.offerResume(() => execute({ title: 'Resume', iterations: 1 }));
 
   return {
