@@ -42,6 +42,9 @@ export class LoopController implements vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<LoopEvent>();
   /** Every loop event, for views that follow a run live. */
   readonly onEvent = this.emitter.event;
+  private readonly progressEmitter = new vscode.EventEmitter<string>();
+  /** Each message the progress notification shows, at the same moment (the status bar follows it). */
+  readonly onProgress = this.progressEmitter.event;
   private running: { abort: AbortController; run: string; done: Promise<LoopResult | undefined> } | undefined;
 
   constructor(
@@ -117,7 +120,12 @@ export class LoopController implements vscode.Disposable {
   private async executeIn(taskDir: string, req: ExecuteRequest, abort: AbortController): Promise<LoopResult | undefined> {
     try {
       const outputs = new Map<string, LineSplitter>();
-      return await withCancellableProgress(`SWE-CI: ${req.title}`, async ({ report, signal }) => {
+      return await withCancellableProgress(`SWE-CI: ${req.title}`, async ({ report: toast, signal }) => {
+        // One report for the toast and the status bar, so neither lags the other.
+        const report = (message: string) => {
+          toast(message);
+          this.progressEmitter.fire(message);
+        };
         signal.addEventListener('abort', () => abort.abort(), { once: true });
         return this.environments.use(taskDir, { signal: abort.signal, report }, async (env) => {
           const roles = await this.roles(req.human ?? [], env);
@@ -334,6 +342,7 @@ export class LoopController implements vscode.Disposable {
     this.running?.abort.abort();
     this.humans.dispose();
     this.emitter.dispose();
+    this.progressEmitter.dispose();
   }
 }
 
