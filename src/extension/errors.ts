@@ -1,7 +1,10 @@
-// One way to show a failure: a clear message to the user, the whole story in the log.
+// One way to show a failure: a clear message to the user, the whole story in the log, and
+// when a setting is the fix, a button that opens the settings UI at that key.
 import * as vscode from 'vscode';
 import { isAbortError, UserError } from '../core/util/errors';
+import { errorButtons, OPEN_SETTINGS, settingOf } from './error-actions';
 import { log } from './log';
+import * as messages from './messages';
 
 export function showError(what: string, err: unknown): void {
   if (isAbortError(err)) {
@@ -14,7 +17,9 @@ export function showError(what: string, err: unknown): void {
   } else {
     log().error(`${what}: ${err instanceof Error ? (err.stack ?? message) : message}`);
   }
-  void vscode.window.showErrorMessage(`${what}: ${message}`, 'Show Log').then((choice) => {
-    if (choice) log().show();
+  const setting = settingOf(err);
+  void messages.showErrorMessage(`${what}: ${message}`, ...errorButtons(err)).then((choice) => {
+    if (choice === OPEN_SETTINGS && setting) void vscode.commands.executeCommand('workbench.action.openSettings', setting);
+    else if (choice) log().show();
   });
 }

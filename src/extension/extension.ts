@@ -2,8 +2,9 @@
 import * as vscode from 'vscode';
 import { taskLayout } from '../core/workspace/layout';
 import { EnvironmentManager } from './environment/environment-manager';
-import { CheckOutTaskCommand, type CheckoutArgs } from './commands/check-out-task';
+import { CheckOutTaskCommand, revealViewOnce, type CheckoutArgs } from './commands/check-out-task';
 import { log } from './log';
+import { lastMessages } from './messages';
 import { abortAllSteps } from './progress';
 import { TaskController } from './task-controller';
 import type { NonPassedTreeRow, SweciApi } from './test-api';
@@ -179,6 +180,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SweciA
   );
   void vscode.commands.executeCommand('setContext', 'sweci.nonPassedFollows', context.workspaceState.get<boolean>(FOLLOW_KEY, true));
   await controller.reload();
+  void revealViewOnce(context, controller.taskDir());
   void loop.offerResume(() => execute({ title: 'Resume', iterations: 1 }));
 
   return {
@@ -215,6 +217,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SweciA
       info.getChildren().map((row) => ({ label: row.label, description: row.description ?? '', tooltip: row.tooltip ?? '' })),
     statusBar: () => statusBar.shown,
     releaseEnvironment: () => environments.release(),
+    lastMessages: () => lastMessages(),
     showChart: () => chart.show(),
     chartMessages: () => ({ posted: [...chart.posted], received: [...chart.received] }),
     chartHtml: () => chart.currentHtml,

@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import * as messages from './messages';
 import { currentOutputFile } from '../core/checkout/report-store';
 import { runCurrentTests } from '../core/checkout/run-current-tests';
 import { loadTaskState, type TaskState } from '../core/checkout/task-state';
@@ -67,7 +68,7 @@ export class TaskController implements vscode.Disposable {
   private async doRunTests(): Promise<void> {
     const state = this.state ?? (await this.reload());
     if (!state) {
-      void vscode.window.showInformationMessage('No SWE-CI task is open. Check one out first.');
+      void messages.showInformationMessage('No SWE-CI task is open. Check one out first.');
       return;
     }
     if (!requireTrust('run the tests')) return;
@@ -106,7 +107,7 @@ export class TaskController implements vscode.Disposable {
     const outputFile = currentOutputFile(taskLayout(taskDir));
     const message = `${reason} The previous report is kept; pytest's output is in ${path.basename(outputFile)}.`;
     log().warn(`${message} (${outputFile})`);
-    void vscode.window.showWarningMessage(message, 'Show pytest Output').then((choice) => {
+    void messages.showWarningMessage(message, 'Show pytest Output').then((choice) => {
       if (choice) void vscode.window.showTextDocument(vscode.Uri.file(outputFile));
     });
   }

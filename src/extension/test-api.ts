@@ -66,5 +66,7 @@ export interface SweciApi {
   iterationView(): { shown: string | undefined; details: IterationViewShown | undefined; received: IterationViewMessage[] };
   /** Handles `message` as if the iteration view's webview had sent it (validated like one). */
   iterationViewReceive(message: unknown): Promise<void>;
+  /** The information, warning and error messages the extension showed, oldest first (the last 50). */
+  lastMessages(): { level: 'info' | 'warning' | 'error'; text: string }[];
   iterationRows(): Promise<{ run: string; description: string; iterations: { label: string; description: string; children: string[] }[] }[]>;
 }

@@ -81,6 +81,11 @@ export interface StartCodeServerOptions {
   onOutput?: (line: string) => void;
   /** How long to wait for the server to answer; default 60 s. */
   startTimeoutMs?: number;
+  /**
+   * Start VS Code with its smoke-test driver (default true, for the tests). The driver
+   * suppresses every notification toast, so a server meant for a person must turn it off.
+   */
+  smokeTestDriver?: boolean;
 }
 
 export interface CodeServer {
@@ -238,7 +243,7 @@ export async function startCodeServer(opts: StartCodeServerOptions = {}): Promis
     ...(opts.workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override',
     '--ignore-last-opened',
-    '--vscode-option', 'enable-smoke-test-driver',
+    ...(opts.smokeTestDriver === false ? [] : ['--vscode-option', 'enable-smoke-test-driver']),
     ...(opts.args ?? []),
   ];
 

@@ -38,6 +38,8 @@ export async function startCodeServerForUser(opts: UserServerOptions): Promise<v
     userDataDir: opts.userDataDir,
     settings: opts.settings,
     env: opts.env,
+    // A person needs the progress, Cancel and error toasts the smoke-test driver would hide.
+    smokeTestDriver: false,
   });
   try {
     linkExtension(server.extensionsDir, opts.extensionPath ?? repoRoot());

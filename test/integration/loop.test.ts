@@ -236,4 +236,37 @@ suite('The CI loop through the commands', function () {
     assert.ok(row, 'the replay is listed in the Iterations view');
     assert.equal(row.iterations.length, 11);
   });
+  test('Run Iteration on a solved run says why nothing ran; Clear API Key with no keys says so', async () => {
+    const sweci = await api();
+    await sweci.setActiveRun(run);
+    const before = fs.readFileSync(runLayout(taskDir, run).iterationsFile, 'utf8');
+    await vscode.commands.executeCommand('sweci.runIteration');
+    assert.equal(fs.readFileSync(runLayout(taskDir, run).iterationsFile, 'utf8'), before, 'nothing ran');
+    const said = sweci.lastMessages().at(-1);
+    assert.equal(said?.level, 'info');
+    assert.match(said?.text ?? '', new RegExp(`${run} is already solved \\(gap 0`));
+
+    await vscode.commands.executeCommand('sweci.clearApiKey');
+    assert.match(sweci.lastMessages().at(-1)?.text ?? '', /No API keys are stored/);
+  });
+
+  test('a missing agent at the first step leaves no run behind, and the error names the real setting', async () => {
+    const sweci = await api();
+    const fresh = 'missing-agent-it';
+    await cfg().update('architect.customCommand', 'sweci-no-such-agent --go', global);
+    try {
+      await sweci.setActiveRun(fresh);
+      await vscode.commands.executeCommand('sweci.runIteration');
+      assert.equal(await readRunSummary(taskDir, fresh), undefined, 'the run is not listed');
+      assert.ok(!fs.existsSync(runLayout(taskDir, fresh).dir), 'its folder is gone (no pending iteration either)');
+      const error = sweci.lastMessages().filter((m) => m.level === 'error').at(-1);
+      assert.match(error?.text ?? '', /sweci-no-such-agent/);
+      assert.match(error?.text ?? '', /the setting sweci\.architect\.customCommand\b/);
+      assert.ok(!(await sweci.iterationRows()).some((r) => r.run === fresh), 'the Iterations view does not list it');
+      assert.equal(sweci.activeRun(), fresh, 'the chosen name is kept for the next try');
+    } finally {
+      await cfg().update('architect.customCommand', `python3 ${path.join(agentsDir, 'architect.py')}`, global);
+      await sweci.setActiveRun(run);
+    }
+  });
 });

@@ -14,7 +14,7 @@ function readArgs(read: SettingReader, label: SettingLabel, key: string): string
   const v = read(key);
   if (v === undefined || v === null) return [];
   if (!Array.isArray(v) || v.some((a) => typeof a !== 'string')) {
-    throw new UserError(`${label(key)} must be a list of text arguments, e.g. ["--verbose"], not ${JSON.stringify(v)}.`);
+    throw new UserError(`${label(key)} must be a list of text arguments, e.g. ["--verbose"], not ${JSON.stringify(v)}.`, { setting: key });
   }
   return v as string[];
 }
@@ -40,6 +40,7 @@ export function readAgentSettings(role: AgentRole, read: SettingReader, label: S
     if (!command) {
       throw new UserError(
         `${label(key('agent'))} is "custom" but ${label(key('customCommand'))} is empty. Set the command line to run, e.g. "my-agent --prompt-file {promptFile}".`,
+        { setting: key('customCommand') },
       );
     }
     return { kind: 'custom', command, promptVia: readChoice(read, label, key('promptVia'), ['stdin', 'file'] as const), ...common };

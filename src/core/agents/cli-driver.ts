@@ -1,7 +1,7 @@
 // Runs a CLI agent (a preset or the user's own command) for one attempt: writes the prompt
 // file, runs the argv through the Runtime (no shell; the whole tree is killed on timeout or
 // cancel), streams and logs the output, and reads token usage from it.
-import { promises as fs } from 'node:fs';
+import { constants as fsConstants, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Mount, Runtime, RunResult } from '../runtime/runtime';
 import { SpawnError } from '../runtime/spawn-error';
@@ -111,6 +111,11 @@ export class CliAgentDriver implements AgentDriver {
       };
       let result: RunResult;
       try {
+        // A sandbox reports a missing program only as exit code 1, try after try: look it up first.
+        if (this.runtime.kind === 'local') {
+          const missing = await missingProgram(cmd.command, req.cwd, req.env.PATH ?? process.env.PATH ?? '');
+          if (missing) throw new SpawnError(`Cannot run "${cmd.command}"`, cmd.command, missing);
+        }
         result = await this.runtime.run({
           command: cmd.command,
           args: cmd.args,
@@ -158,25 +163,57 @@ export class CliAgentDriver implements AgentDriver {
     }
   }
 
-  /** A missing executable names the CLI to install or the setting to change. */
+  /** A missing executable names the CLI to install or the setting to change (a real key). */
   private startError(err: unknown, command: string, req: AgentRunRequest): Error {
     if (!(err instanceof SpawnError)) return err instanceof Error ? err : new Error(String(err));
-    const s = this.settings;
-    const problem = err.code === 'ENOENT' ? 'was not found' : err.code === 'EACCES' ? 'is not executable' : `could not start (${err.message})`;
-    if (s.kind === 'preset') {
-      const info = PRESET_INFO[s.preset];
-      return new UserError(
-        `Cannot run ${info.label} as the ${req.role}: "${command}" ${problem}. ` +
-          `Install it (${info.install}), or set the path of its executable in the ${req.role} agent settings.`,
-        { cause: err },
-      );
-    }
+    return agentStartError(this.settings, req.role, command, err.code === 'ENOENT' ? 'was not found' : err.code === 'EACCES' ? 'is not executable' : `could not start (${err.message})`, err);
+  }
+}
+
+/**
+ * Why an agent did not start and which setting fixes it: for a preset, the role's agent
+ * choice (presets have no executable setting); for a custom agent, its command line.
+ */
+export function agentStartError(settings: CliAgentSettings, role: AgentRole, command: string, problem: string, cause?: unknown): UserError {
+  if (settings.kind === 'preset') {
+    const info = PRESET_INFO[settings.preset];
+    const setting = `${role}.agent`;
     return new UserError(
-      `Cannot run the custom ${req.role} agent: "${command}" ${problem}. ` +
-        `Fix the command in the ${req.role} agent settings (it runs without a shell: name a program, not shell syntax).`,
-      { cause: err },
+      `Cannot run ${info.label} as the ${role}: "${command}" ${problem}. ` +
+        `Install it (${info.install}) so that "${command}" is on the PATH VS Code sees, or choose another agent in the setting sweci.${setting}.`,
+      { cause, setting },
     );
   }
+  const setting = `${role}.customCommand`;
+  return new UserError(
+    `Cannot run the custom ${role} agent: "${command}" ${problem}. ` +
+      `Fix the setting sweci.${setting} (it runs without a shell: name a program, not shell syntax).`,
+    { cause, setting },
+  );
+}
+
+/**
+ * Why `program` cannot start on this machine ('ENOENT' or 'EACCES'), or undefined when it can
+ * as far as a PATH lookup tells. A name with a slash is taken relative to `cwd`.
+ */
+async function missingProgram(program: string, cwd: string, searchPath: string): Promise<'ENOENT' | 'EACCES' | undefined> {
+  const candidates = program.includes('/') ? [path.resolve(cwd, program)] : searchPath.split(path.delimiter).filter(Boolean).map((d) => path.join(d, program));
+  let found = false;
+  for (const file of candidates) {
+    try {
+      if (!(await fs.stat(file)).isFile()) continue;
+    } catch {
+      continue;
+    }
+    found = true;
+    try {
+      await fs.access(file, fsConstants.X_OK);
+      return undefined;
+    } catch {
+      // not executable here; another PATH entry may be
+    }
+  }
+  return found ? 'EACCES' : 'ENOENT';
 }
 
 /** The driver for a role's settings. The human role is played in the editor, not by a driver. */

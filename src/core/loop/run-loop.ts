@@ -409,3 +409,26 @@ export async function discardPendingIteration(taskDir: string, run: string): Pro
   });
 }
 
+
+/**
+ * Removes run `run` when nothing of it is worth keeping: only its line 0 (the base) and no
+ * completed step of iteration 1 (e.g. the first agent was not found). app/code is reset to
+ * the base on the run's branch, which createRun reuses. Returns whether it removed the run;
+ * a run with a recorded iteration or a completed step is always kept.
+ */
+export async function removeRunWithoutIterations(taskDir: string, run: string): Promise<boolean> {
+  return withTaskLock(taskDir, LOOP_PURPOSE, `run "${run}"`, async () => {
+    const info = await readRunInfo(taskDir, run);
+    if (!info || info.kind !== 'loop') return false;
+    const layout = runLayout(taskDir, run);
+    const records = await readIterationRecords(layout.iterationsFile);
+    if (records.length > 1) return false;
+    const journal = await readJournal(layout.pendingDir).catch(() => undefined);
+    if (journal?.lastCompletedStep) return false;
+    const repo = await CodeRepo.open(taskDir);
+    await repo.resetTo(info.branch ?? runBranch(run), info.baseCommit);
+    await repo.syncWorkingRepo();
+    await fs.rm(layout.dir, { recursive: true, force: true });
+    return true;
+  });
+}

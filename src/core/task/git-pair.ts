@@ -17,7 +17,8 @@ export function repoNameFromRemote(url: string): string | undefined {
   return m ? `${m[1]}/${m[2]}` : undefined;
 }
 
-async function repoTopLevel(repoPath: string, signal?: AbortSignal): Promise<string> {
+/** The work tree holding `repoPath`, or a UserError saying it is not a git repository. */
+export async function repoTopLevel(repoPath: string, signal?: AbortSignal): Promise<string> {
   try {
     const st = await fs.stat(repoPath);
     if (!st.isDirectory()) throw new Error('not a folder');

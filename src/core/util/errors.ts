@@ -7,11 +7,17 @@
  */
 export class UserError extends Error {
   readonly detail?: string;
+  /**
+   * The setting to change, as its key under `sweci.` (e.g. "architect.agent"), when one is at
+   * fault or is the fix: the extension offers to open it.
+   */
+  readonly setting?: string;
 
-  constructor(message: string, options?: { detail?: string; cause?: unknown }) {
+  constructor(message: string, options?: { detail?: string; cause?: unknown; setting?: string }) {
     super(message, options?.cause !== undefined ? { cause: options.cause } : undefined);
     this.name = 'UserError';
     if (options?.detail !== undefined) this.detail = options.detail;
+    if (options?.setting !== undefined) this.setting = options.setting;
   }
 }
 

@@ -15,7 +15,7 @@ const unset = (v: unknown): boolean => v === undefined || v === null;
 export function readText(read: SettingReader, label: SettingLabel, key: string, fallback: string): string {
   const v = read(key);
   if (unset(v)) return fallback;
-  if (typeof v !== 'string') throw new UserError(`${cap(label(key))} must be text, not ${JSON.stringify(v)}.`);
+  if (typeof v !== 'string') throw new UserError(`${cap(label(key))} must be text, not ${JSON.stringify(v)}.`, { setting: key });
   return v.trim();
 }
 
@@ -26,7 +26,7 @@ export function readCount(read: SettingReader, label: SettingLabel, key: string,
   const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : NaN;
   if (!Number.isFinite(n) || n < min) {
     const floor = min === 0 ? '0 or more (0: no limit)' : `at least ${min}`;
-    throw new UserError(`${cap(label(key))} must be a number of ${unit}, ${floor}, not ${JSON.stringify(v)}.`);
+    throw new UserError(`${cap(label(key))} must be a number of ${unit}, ${floor}, not ${JSON.stringify(v)}.`, { setting: key });
   }
   return n;
 }
@@ -36,7 +36,7 @@ export function readFlag(read: SettingReader, label: SettingLabel, key: string, 
   if (unset(v)) return fallback;
   if (typeof v === 'boolean') return v;
   if (v === 'true' || v === 'false') return v === 'true';
-  throw new UserError(`${cap(label(key))} must be true or false, not ${JSON.stringify(v)}.`);
+  throw new UserError(`${cap(label(key))} must be true or false, not ${JSON.stringify(v)}.`, { setting: key });
 }
 
 /** One of `choices`; unset or empty gives the first. */
@@ -44,17 +44,17 @@ export function readChoice<T extends string>(read: SettingReader, label: Setting
   const v = read(key);
   if (unset(v) || v === '') return choices[0];
   if (typeof v === 'string' && (choices as readonly string[]).includes(v)) return v as T;
-  throw new UserError(`${cap(label(key))} must be one of ${choices.join(', ')}, not ${JSON.stringify(v)}.`);
+  throw new UserError(`${cap(label(key))} must be one of ${choices.join(', ')}, not ${JSON.stringify(v)}.`, { setting: key });
 }
 
 /** An object of text values (a number typed into settings.json would not reach a process as meant). */
 export function readStringMap(read: SettingReader, label: SettingLabel, key: string): Record<string, string> {
   const v = read(key);
   if (unset(v)) return {};
-  if (typeof v !== 'object' || Array.isArray(v)) throw new UserError(`${cap(label(key))} must be an object of names to text values, not ${JSON.stringify(v)}.`);
+  if (typeof v !== 'object' || Array.isArray(v)) throw new UserError(`${cap(label(key))} must be an object of names to text values, not ${JSON.stringify(v)}.`, { setting: key });
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(v as Record<string, unknown>)) {
-    if (typeof value !== 'string') throw new UserError(`${cap(label(key))}: the value of ${name} must be text, not ${JSON.stringify(value)}.`);
+    if (typeof value !== 'string') throw new UserError(`${cap(label(key))}: the value of ${name} must be text, not ${JSON.stringify(value)}.`, { setting: key });
     out[name] = value;
   }
   return out;

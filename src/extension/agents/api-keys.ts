@@ -1,6 +1,7 @@
 // API keys live in VS Code's secret storage, keyed by the environment variable the agent
 // reads. Only the names are kept in global state (secret storage cannot list its keys).
 import * as vscode from 'vscode';
+import * as messages from '../messages';
 import { KNOWN_API_KEYS as KNOWN } from '../../core/agents/api-key-names';
 import { log } from '../log';
 
@@ -63,12 +64,19 @@ export class ApiKeys {
     const value = await vscode.window.showInputBox({ title: `Value of ${name}`, password: true, ignoreFocusOut: true, prompt: 'Kept in VS Code secret storage; passed to agents as an environment variable; never written to settings or logs.' });
     if (!value) return;
     await this.set(name, value);
-    void vscode.window.showInformationMessage(`${name} is stored. Agents receive it as an environment variable.`);
+    void messages.showInformationMessage(`${name} is stored. Agents receive it as an environment variable.`);
   }
 
   /** SWE-CI: Clear API Key… */
   async promptClear(): Promise<void> {
-    const name = await vscode.window.showQuickPick(this.names(), { title: 'SWE-CI: remove which key?' });
-    if (name) await this.clear(name);
+    const names = this.names();
+    if (names.length === 0) {
+      void messages.showInformationMessage('No API keys are stored, so there is nothing to clear. "SWE-CI: Set API Key…" stores one.');
+      return;
+    }
+    const name = await vscode.window.showQuickPick(names, { title: 'SWE-CI: remove which key?' });
+    if (!name) return;
+    await this.clear(name);
+    void messages.showInformationMessage(`${name} is removed from secret storage. Agents no longer receive it.`);
   }
 }

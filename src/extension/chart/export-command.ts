@@ -2,6 +2,7 @@
 // folder the user picks), writes the report there and offers to open it.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import * as messages from '../messages';
 import { integritySettings } from '../config';
 import { defaultExportFolder, writeReport, type ExportResult } from '../../core/report/export-report';
 
@@ -17,7 +18,7 @@ export async function exportReportCommand(
   args?: ExportArgs,
 ): Promise<ExportResult | undefined> {
   if (!taskDir) {
-    void vscode.window.showInformationMessage('No SWE-CI task is open. Check one out first.');
+    void messages.showInformationMessage('No SWE-CI task is open. Check one out first.');
     return undefined;
   }
   let folder = args?.folder;
@@ -47,7 +48,7 @@ export async function exportReportCommand(
     excludeHarnessTampering: integritySettings(vscode.Uri.file(taskDir)).excludeHarnessTampering,
   });
   if (!args?.folder) {
-    void vscode.window.showInformationMessage(`SWE-CI report written to ${folder}`, 'Reveal Folder').then((choice) => {
+    void messages.showInformationMessage(`SWE-CI report written to ${folder}`, 'Reveal Folder').then((choice) => {
       if (choice) void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(result.html));
     });
   }

@@ -3,10 +3,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import * as messages from '../messages';
 import { checkOutTask, type CheckOutResult } from '../../core/checkout/check-out-task';
 import type { TaskEnvironment } from '../../core/runtime/task-environment';
 import { listSplits, readDatasetTasks } from '../../core/task/dataset';
-import { taskFromGitPair } from '../../core/task/git-pair';
+import { repoTopLevel, taskFromGitPair } from '../../core/task/git-pair';
+import { errorMessage } from '../../core/util/errors';
 import { resolveTask, type TaskSource } from '../../core/task/resolve-task';
 import { oracleFolderName } from '../../core/workspace/oracle-name';
 import type { TaskSpec } from '../../core/task/task-spec';
@@ -16,6 +18,7 @@ import { log } from '../log';
 import { withCancellableProgress } from '../progress';
 import type { TaskController } from '../task-controller';
 import type { EnvironmentManager } from '../environment/environment-manager';
+import { plural, startFolder } from './checkout-choices';
 
 /** Inputs of the command; given as an argument they replace the prompts (tests, scripts, links). */
 export type CheckoutArgs = (
@@ -28,6 +31,19 @@ export type CheckoutArgs = (
 };
 
 const LAST_DATASET = 'sweci.lastDatasetDir';
+const LAST_REPO = 'sweci.lastRepoDir';
+const LAST_PARENT = 'sweci.lastCheckoutParent';
+const VIEW_SHOWN = 'sweci.viewShown';
+
+/**
+ * The first time a window opens a task folder, the SWE-CI view comes to the front: a person
+ * who just checked a task out should see its gap, not the Explorer.
+ */
+export async function revealViewOnce(context: vscode.ExtensionContext, taskDir: string | undefined): Promise<void> {
+  if (!taskDir || context.workspaceState.get<boolean>(VIEW_SHOWN)) return;
+  await context.workspaceState.update(VIEW_SHOWN, true);
+  await vscode.commands.executeCommand('workbench.view.extension.sweci');
+}
 
 export class CheckOutTaskCommand {
   constructor(
@@ -73,17 +89,14 @@ export class CheckOutTaskCommand {
   }
 
   private async pickDatasetTask(): Promise<TaskSpec | undefined> {
-    const last = this.context.globalState.get<string>(LAST_DATASET);
-    const picked = await vscode.window.showOpenDialog({
+    const chosen = await this.pickFolder({
       title: 'Choose a SWE-CI dataset folder (it holds metadata/ and data/)',
-      canSelectFolders: true,
-      canSelectFiles: false,
-      defaultUri: last ? vscode.Uri.file(last) : undefined,
       openLabel: 'Use Dataset',
+      lastKey: LAST_DATASET,
+      check: (dir) => listSplits(dir),
     });
-    if (!picked?.[0]) return undefined;
-    const datasetDir = picked[0].fsPath;
-    const splits = await listSplits(datasetDir);
+    if (!chosen) return undefined;
+    const { dir: datasetDir, value: splits } = chosen;
     const split = splits.length === 1 ? splits[0] : await vscode.window.showQuickPick(splits, { title: 'Which split?' });
     if (!split) return undefined;
     const tasks = await readDatasetTasks(datasetDir, split);
@@ -95,22 +108,20 @@ export class CheckOutTaskCommand {
         detail: describeTask(task),
         task,
       })),
-      { title: `SWE-CI: ${tasks.length} tasks in ${path.basename(datasetDir)} (${split})`, matchOnDescription: true, matchOnDetail: true },
+      { title: `SWE-CI: ${plural(tasks.length, 'task')} in ${path.basename(datasetDir)} (${split})`, matchOnDescription: true, matchOnDetail: true },
     );
     return item?.task;
   }
 
   private async pickGitPair(): Promise<TaskSpec | undefined> {
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-    const picked = await vscode.window.showOpenDialog({
+    const chosen = await this.pickFolder({
       title: 'Choose a local git repository',
-      canSelectFolders: true,
-      canSelectFiles: false,
-      defaultUri: folder,
       openLabel: 'Use Repository',
+      lastKey: LAST_REPO,
+      check: (dir) => repoTopLevel(dir),
     });
-    if (!picked?.[0]) return undefined;
-    const repoPath = picked[0].fsPath;
+    if (!chosen) return undefined;
+    const repoPath = chosen.value;
     const baseRef = await vscode.window.showInputBox({
       title: 'Base ref (the code the agent starts from)',
       prompt: 'A branch, tag or commit sha, e.g. v1.2.0 or HEAD~10',
@@ -134,13 +145,55 @@ export class CheckOutTaskCommand {
     const choice = items.length === 1 ? items[0] : await vscode.window.showQuickPick(items, { title: 'Check the task out into…' });
     if (!choice) return undefined;
     if (choice.dir) return choice.dir;
-    const parent = await vscode.window.showOpenDialog({
+    const parent = await this.pickFolder({
       title: `Choose where to create the folder ${spec.id}`,
-      canSelectFolders: true,
-      canSelectFiles: false,
       openLabel: 'Check Out Here',
+      lastKey: LAST_PARENT,
+      check: async (dir) => dir,
     });
-    return parent?.[0] ? path.join(parent[0].fsPath, spec.id) : undefined;
+    return parent ? path.join(parent.dir, spec.id) : undefined;
+  }
+
+  /**
+   * A folder dialog that starts somewhere sensible (see startFolder) and, when the folder is
+   * not what is needed, says why and asks again instead of failing the command. The folder
+   * that passed is remembered under `lastKey` for the next time.
+   */
+  private async pickFolder<T>(opts: {
+    title: string;
+    openLabel: string;
+    lastKey: string;
+    check: (dir: string) => Promise<T>;
+  }): Promise<{ dir: string; value: T } | undefined> {
+    const workspace = vscode.workspace.workspaceFolders?.[0]?.uri;
+    let start = startFolder({
+      last: this.context.globalState.get<string>(opts.lastKey),
+      workspaceFolder: workspace?.scheme === 'file' ? workspace.fsPath : undefined,
+    });
+    let title = opts.title;
+    for (;;) {
+      const picked = await vscode.window.showOpenDialog({
+        title,
+        canSelectFolders: true,
+        canSelectFiles: false,
+        defaultUri: vscode.Uri.file(start),
+        openLabel: opts.openLabel,
+      });
+      if (!picked?.[0]) return undefined;
+      const dir = picked[0].fsPath;
+      try {
+        const value = await opts.check(dir);
+        await this.context.globalState.update(opts.lastKey, dir);
+        return { dir, value };
+      } catch (err) {
+        const why = errorMessage(err);
+        log().warn(`${opts.title}: ${why}`);
+        void messages.showWarningMessage(why);
+        // Again, from the same place, with the reason in the dialog's title.
+        title = `${why} ${opts.title}`;
+        start = dir;
+      }
+    }
   }
 
   private async checkOut(spec: TaskSpec, targetDir: string, open: boolean): Promise<CheckOutResult> {
@@ -179,28 +232,31 @@ export class CheckOutTaskCommand {
     const isThisWindow = vscode.workspace.workspaceFolders?.some((f) => f.uri.fsPath === targetDir);
     if (isThisWindow && env) this.environments.adopt(targetDir, env);
     else await env?.dispose();
-    if (isThisWindow) await this.controller.reload();
+    if (isThisWindow) {
+      await this.controller.reload();
+      await revealViewOnce(this.context, this.controller.taskDir());
+    }
     else if (open) await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(targetDir));
     return result;
   }
 
   private announce(spec: TaskSpec, result: CheckOutResult, ranTests: boolean): void {
     if (!ranTests) {
-      void vscode.window.showWarningMessage(
+      void messages.showWarningMessage(
         `Checked out ${spec.id} without running tests: this window is not trusted. Trust the task folder and run SWE-CI: Run Tests.`,
       );
       return;
     }
     const run = result.current?.run;
     if (run?.kind === 'did-not-run') {
-      void vscode.window.showWarningMessage(`Checked out ${spec.id}, but pytest did not run on the base. ${run.reason}`);
+      void messages.showWarningMessage(`Checked out ${spec.id}, but pytest did not run on the base. ${run.reason}`);
     } else {
       log().info(`Checked out ${spec.id}: gap ${result.current?.gap}`);
     }
     if (result.gapMismatch) {
       const { expected, measured } = result.gapMismatch;
       log().warn(`The dataset expects a gap of ${expected} for ${spec.id}; this machine measured ${measured}.`);
-      void vscode.window.showWarningMessage(
+      void messages.showWarningMessage(
         `${spec.id}: the dataset expects ${expected} non-passed tests, this machine found ${measured}. The Python environment may differ from the task's.`,
       );
     }

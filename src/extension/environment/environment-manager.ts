@@ -2,6 +2,7 @@
 // settings and the task's own image, kept while the settings stay the same, and disposed
 // (containers removed) when they change, when another task opens, and when the window closes.
 import * as vscode from 'vscode';
+import * as messages from '../messages';
 import { describeEnvironment, openTaskEnvironment, type TaskEnvironment } from '../../core/runtime/task-environment';
 import { readEnvironmentRecord } from '../../core/workspace/environment-record';
 import { readTaskRecord } from '../../core/workspace/materialize';
@@ -115,7 +116,7 @@ export class EnvironmentManager implements vscode.Disposable {
     });
     const description = describeEnvironment(env.record);
     log().info(`Runtime: ${description}${env.note ? ` (${env.note})` : ''}`);
-    if (env.note) void vscode.window.showWarningMessage(`SWE-CI: ${env.note}`);
+    if (env.note) void messages.showWarningMessage(`SWE-CI: ${env.note}`);
     this.opened = { description, ...(env.note ? { note: env.note } : {}) };
     this.changed.fire();
     return env;

@@ -1,6 +1,7 @@
 // The user plays a role: SWE-CI opens the files, then waits for Submit Iteration (or Stop).
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
+import * as messages from '../messages';
 import type { HumanStepRequest } from '../../core/loop/loop-types';
 import { AbortError } from '../../core/util/errors';
 import { log } from '../log';
@@ -67,7 +68,7 @@ export class HumanSteps implements vscode.Disposable {
       await vscode.window.showTextDocument(vscode.Uri.file(request.requirementFile), { preview: false });
     }
     if (request.problems?.length) {
-      void vscode.window.showErrorMessage(`requirement.xml is not a valid requirement document: ${request.problems.join('; ')}. Fix it and submit again.`);
+      void messages.showErrorMessage(`requirement.xml is not a valid requirement document: ${request.problems.join('; ')}. Fix it and submit again.`);
     }
     log().info(`Iteration ${request.iteration} of ${request.run}: waiting for you to ${what}`);
     void vscode.window

@@ -2,6 +2,7 @@
 // user in each role. The core loop owns the state (files); this class only starts it,
 // threads cancellation down, and forwards its events to the log and the views.
 import * as vscode from 'vscode';
+import * as messages from '../messages';
 import type { AgentRole } from '../../core/agents/agent-driver';
 import { agentHint as hintFor } from '../../core/agents/agent-settings';
 import { readLoopSettings, type LoopSettings } from '../../core/loop/loop-settings';
@@ -10,12 +11,13 @@ import type { TaskEnvironment } from '../../core/runtime/task-environment';
 import type { EnvironmentManager } from '../environment/environment-manager';
 import type { LoopEvent, LoopOptions, RoleSetup } from '../../core/loop/loop-types';
 import { replayHumanHistory } from '../../core/history/replay-history';
-import { createRun, discardPendingIteration, findPendingRuns, runLoop, type LoopResult } from '../../core/loop/run-loop';
+import { createRun, discardPendingIteration, findPendingRuns, removeRunWithoutIterations, runLoop, type LoopResult } from '../../core/loop/run-loop';
 import { readRunInfo, suggestRunName } from '../../core/loop/run-store';
 import { runNameProblem, HUMAN_HISTORY_RUN } from '../../core/loop/run-name';
 import { agentSettings } from '../agents/agent-settings';
 import type { ApiKeys } from '../agents/api-keys';
 import { integritySettings, pytestSettings } from '../config';
+import { isAbortError } from '../../core/util/errors';
 import { showError } from '../errors';
 import { log } from '../log';
 import { withCancellableProgress } from '../progress';
@@ -40,6 +42,9 @@ export class LoopController implements vscode.Disposable {
   private readonly emitter = new vscode.EventEmitter<LoopEvent>();
   /** Every loop event, for views that follow a run live. */
   readonly onEvent = this.emitter.event;
+  private readonly progressEmitter = new vscode.EventEmitter<string>();
+  /** Each message the progress notification shows, at the same moment (the status bar follows it). */
+  readonly onProgress = this.progressEmitter.event;
   private running: { abort: AbortController; run: string; done: Promise<LoopResult | undefined> } | undefined;
 
   constructor(
@@ -64,7 +69,7 @@ export class LoopController implements vscode.Disposable {
   /** SWE-CI: New Run… — the next loop command records into a new run. */
   async newRun(): Promise<void> {
     const taskDir = this.tasks.taskDir();
-    if (!taskDir) return void vscode.window.showInformationMessage('No SWE-CI task is open. Check one out first.');
+    if (!taskDir) return void messages.showInformationMessage('No SWE-CI task is open. Check one out first.');
     const suggestion = await suggestRunName(taskDir, agentHint());
     const name = await vscode.window.showInputBox({
       title: 'Name of the new run',
@@ -74,30 +79,31 @@ export class LoopController implements vscode.Disposable {
     if (!name) return;
     await this.setActiveRun(name);
     log().info(`The next iteration starts run ${name}`);
+    void messages.showInformationMessage(`The next Run Iteration or Run Loop starts run ${name} (from the base commit).`);
   }
 
   /** Stops the running loop: agents and pytest are killed, nothing partial is recorded. */
   stop(): void {
-    if (!this.running) return void vscode.window.showInformationMessage('No SWE-CI run is in progress.');
+    if (!this.running) return void messages.showInformationMessage('No SWE-CI run is in progress.');
     log().info(`Stopping run ${this.running.run}`);
     this.running.abort.abort();
   }
 
   submit(): void {
     if (!this.humans.submit()) {
-      void vscode.window.showInformationMessage("Nothing waits for a submit. Start with \"SWE-CI: I'll Be the Programmer\" or \"I'll Be the Architect\".");
+      void messages.showInformationMessage("Nothing waits for a submit. Start with \"SWE-CI: I'll Be the Programmer\" or \"I'll Be the Architect\".");
     }
   }
 
   async execute(req: ExecuteRequest): Promise<LoopResult | undefined> {
     const taskDir = this.tasks.taskDir();
     if (!taskDir) {
-      void vscode.window.showInformationMessage('No SWE-CI task is open. Check one out first.');
+      void messages.showInformationMessage('No SWE-CI task is open. Check one out first.');
       return undefined;
     }
     if (!requireTrust('run agents')) return undefined;
     if (this.running) {
-      void vscode.window.showWarningMessage(`Run ${this.running.run} is in progress. Stop it first, or wait for it.`);
+      void messages.showWarningMessage(`Run ${this.running.run} is in progress. Stop it first, or wait for it.`);
       return undefined;
     }
     const abort = new AbortController();
@@ -114,11 +120,16 @@ export class LoopController implements vscode.Disposable {
   private async executeIn(taskDir: string, req: ExecuteRequest, abort: AbortController): Promise<LoopResult | undefined> {
     try {
       const outputs = new Map<string, LineSplitter>();
-      return await withCancellableProgress(`SWE-CI: ${req.title}`, async ({ report, signal }) => {
+      return await withCancellableProgress(`SWE-CI: ${req.title}`, async ({ report: toast, signal }) => {
+        // One report for the toast and the status bar, so neither lags the other.
+        const report = (message: string) => {
+          toast(message);
+          this.progressEmitter.fire(message);
+        };
         signal.addEventListener('abort', () => abort.abort(), { once: true });
         return this.environments.use(taskDir, { signal: abort.signal, report }, async (env) => {
           const roles = await this.roles(req.human ?? [], env);
-          const run = await this.ensureRun(taskDir, roles, env);
+          const { run, created } = await this.ensureRun(taskDir, roles, env);
           if (this.running) this.running.run = run;
           report(`run ${run}`);
           const onEvent = (event: LoopEvent) => {
@@ -137,15 +148,40 @@ export class LoopController implements vscode.Disposable {
             stopAfterStep: req.stopAfterStep,
             maxFileMb: integritySettings(vscode.Uri.file(taskDir)).maxFileMb,
           };
-          const result = await runLoop(options);
+          let result: LoopResult;
+          try {
+            result = await runLoop(options);
+          } catch (err) {
+            for (const s of outputs.values()) s.flush();
+            if (created) await this.removeEmptyRun(taskDir, run);
+            throw err;
+          }
           for (const s of outputs.values()) s.flush();
           this.announce(result);
           return result;
         });
       });
     } catch (err) {
-      showError(`${req.title} failed`, err);
+      if (isAbortError(err)) {
+        log().info(`${req.title}: cancelled`);
+        void messages.showInformationMessage(`SWE-CI: ${req.title} cancelled. Nothing partial was recorded.`);
+      } else {
+        showError(`${req.title} failed`, err);
+      }
       return undefined;
+    }
+  }
+
+  /**
+   * A run this call created whose first iteration never completed a step (an agent missing,
+   * a cancel) holds nothing: remove it rather than leave an empty run with a pending iteration.
+   * The active run keeps its name, so the next call creates it again.
+   */
+  private async removeEmptyRun(taskDir: string, run: string): Promise<void> {
+    try {
+      if (await removeRunWithoutIterations(taskDir, run)) log().info(`Removed run ${run}: it had no completed step yet`);
+    } catch (err) {
+      log().warn(`Could not remove the empty run ${run}: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
 
@@ -160,7 +196,7 @@ export class LoopController implements vscode.Disposable {
       const { name } = summary.info;
       const pending = summary.pending!;
       const where = pending.lastCompletedStep ? `after its ${pending.lastCompletedStep} step` : 'before its first step finished';
-      const choice = await vscode.window.showInformationMessage(
+      const choice = await messages.showInformationMessage(
         `SWE-CI: run ${name} stopped in iteration ${pending.iteration}, ${where}. Resume it from there?`,
         'Resume',
         'Discard Iteration',
@@ -182,7 +218,7 @@ export class LoopController implements vscode.Disposable {
   /** SWE-CI: Record Human History — replays the upstream first-parent commits as the run `human-history`. */
   async recordHumanHistory(): Promise<void> {
     const taskDir = this.tasks.taskDir();
-    if (!taskDir) return void vscode.window.showInformationMessage('No SWE-CI task is open. Check one out first.');
+    if (!taskDir) return void messages.showInformationMessage('No SWE-CI task is open. Check one out first.');
     if (!requireTrust('replay the human history')) return;
     try {
       const { historyCommits, historyTimeoutMs } = loopSettings(vscode.Uri.file(taskDir));
@@ -209,7 +245,7 @@ export class LoopController implements vscode.Disposable {
         ),
       );
       log().info(`Human history: ${result.ran} commits run, ${result.cached} from the cache`);
-      void vscode.window.showInformationMessage(`Human history recorded: ${result.records.length - 1} commits (${result.ran} run now, ${result.cached} cached).`);
+      void messages.showInformationMessage(`Human history recorded: ${result.records.length - 1} commits (${result.ran} run now, ${result.cached} cached).`);
     } catch (err) {
       showError('Recording the human history failed', err);
     }
@@ -224,9 +260,9 @@ export class LoopController implements vscode.Disposable {
   }
 
   /** The active run, created (branch at the base, line 0 = the base run) when it does not exist yet. */
-  private async ensureRun(taskDir: string, roles: Record<AgentRole, RoleSetup>, env: TaskEnvironment): Promise<string> {
+  private async ensureRun(taskDir: string, roles: Record<AgentRole, RoleSetup>, env: TaskEnvironment): Promise<{ run: string; created: boolean }> {
     let run = this.activeRun;
-    if (run && (await readRunInfo(taskDir, run))) return run;
+    if (run && (await readRunInfo(taskDir, run))) return { run, created: false };
     run ??= await suggestRunName(taskDir, agentHint());
     log().info(`Creating run ${run}`);
     await createRun({
@@ -237,7 +273,7 @@ export class LoopController implements vscode.Disposable {
       maxIterations: loopSettings().maxIterations,
     });
     await this.setActiveRun(run);
-    return run;
+    return { run, created: true };
   }
 
   private follow(event: LoopEvent, report: (message: string) => void, outputs: Map<string, LineSplitter>): void {
@@ -272,13 +308,13 @@ export class LoopController implements vscode.Disposable {
       case 'iteration-recorded': {
         const r = event.record;
         log().info(`[${event.run} #${r.iteration}] recorded: gap ${r.gap}${r.regressions.length ? `, ${r.regressions.length} regressions` : ''}${r.tampered.length ? `, tests/ tampered: ${r.tampered.join(', ')}` : ''}`);
-        if (r.tampered.length) void vscode.window.showWarningMessage(`Iteration ${r.iteration}: the agent changed ${r.tampered.length} test file(s). They were restored and the change is not scored.`);
+        if (r.tampered.length) void messages.showWarningMessage(`Iteration ${r.iteration}: the agent changed ${r.tampered.length} test file(s). They were restored and the change is not scored.`);
         if (r.harness_tampering?.length) {
-          void vscode.window.showWarningMessage(
+          void messages.showWarningMessage(
             `Iteration ${r.iteration}: the code changes how pytest collects or reports tests (${r.harness_tampering.slice(0, 3).join(', ')}). It is flagged; sweci.integrity.excludeHarnessTampering decides whether it is scored.`,
           );
         }
-        if (r.outside_changes.length) void vscode.window.showWarningMessage(`Iteration ${r.iteration}: the agent changed files outside app/code: ${r.outside_changes.slice(0, 3).join(', ')}${r.outside_changes.length > 3 ? '…' : ''}`);
+        if (r.outside_changes.length) void messages.showWarningMessage(`Iteration ${r.iteration}: the agent changed files outside app/code: ${r.outside_changes.slice(0, 3).join(', ')}${r.outside_changes.length > 3 ? '…' : ''}`);
         break;
       }
       case 'loop-finished':
@@ -288,10 +324,17 @@ export class LoopController implements vscode.Disposable {
   }
 
   private announce(result: LoopResult): void {
-    if (result.reason === 'solved') {
-      void vscode.window.showInformationMessage(`${result.run}: every target test passes (gap 0) after ${result.iterations} iteration(s).`);
+    if (result.recorded.length === 0 && (result.reason === 'solved' || result.reason === 'max-iterations')) {
+      // Nothing ran: say why instead of finishing silently.
+      void messages.showInformationMessage(
+        result.reason === 'solved'
+          ? `${result.run} is already solved (gap 0 after ${result.iterations} iteration(s)): there is nothing left to run. Use "SWE-CI: New Run…" to start another run.`
+          : `${result.run} already has its maximum of ${result.iterations} iterations (gap ${result.lastGap}): nothing was run. Raise sweci.loop.maxIterations for new runs, or use "SWE-CI: New Run…".`,
+      );
+    } else if (result.reason === 'solved') {
+      void messages.showInformationMessage(`${result.run}: every target test passes (gap 0) after ${result.iterations} iteration(s).`);
     } else if (result.reason === 'max-iterations') {
-      void vscode.window.showInformationMessage(`${result.run}: stopped after the maximum of ${result.iterations} iterations; gap ${result.lastGap}.`);
+      void messages.showInformationMessage(`${result.run}: stopped after the maximum of ${result.iterations} iterations; gap ${result.lastGap}.`);
     }
   }
 
@@ -299,6 +342,7 @@ export class LoopController implements vscode.Disposable {
     this.running?.abort.abort();
     this.humans.dispose();
     this.emitter.dispose();
+    this.progressEmitter.dispose();
   }
 }
 

@@ -9,11 +9,12 @@ import { archivedRequirementUri } from '../inspect/revision-content';
 import type { LoopController } from '../loop/loop-controller';
 import type { TaskController } from '../task-controller';
 import { iterationDescription, iterationTooltip } from './iteration-text';
+import { relativePaths, shortDescription } from './view-text';
 
 export type IterationsNode =
   | { type: 'run'; summary: RunSummary }
   | { type: 'iteration'; run: string; history: boolean; record: IterationRecord; line0?: IterationRecord; previous?: IterationRecord }
-  | { type: 'file'; id: string; label: string; description?: string; icon: string; command: vscode.Command };
+  | { type: 'file'; id: string; label: string; description?: string; tooltip?: string; icon: string; command: vscode.Command };
 
 export class IterationsTreeProvider implements vscode.TreeDataProvider<IterationsNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<IterationsNode | undefined>();
@@ -108,7 +109,8 @@ export class IterationsTreeProvider implements vscode.TreeDataProvider<Iteration
         const label = record.iteration === 0 ? 'base' : `#${record.iteration}`;
         const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `iter:${node.run}:${record.iteration}`;
-        item.description = iterationDescription(record, line0, !node.history);
+        // Roles, notes and pytest's error are whole in the tooltip; the row keeps what fits.
+        item.description = shortDescription(iterationDescription(record, line0, !node.history), this.tasks.taskDir());
         item.tooltip = new vscode.MarkdownString(iterationTooltip(record, line0));
         item.iconPath =
           record.gap < 0
@@ -127,6 +129,7 @@ export class IterationsTreeProvider implements vscode.TreeDataProvider<Iteration
         const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
         item.id = node.id;
         item.description = node.description;
+        item.tooltip = node.tooltip;
         item.iconPath = new vscode.ThemeIcon(node.icon);
         item.command = node.command;
         return item;
@@ -148,6 +151,9 @@ function iterationFiles(taskDir: string, node: Extract<IterationsNode, { type: '
   const id = (what: string) => `file:${node.run}:${node.record.iteration}:${what}`;
   const open = (file: string): vscode.Command => ({ title: 'Open', command: 'vscode.open', arguments: [vscode.Uri.file(file)] });
   const out: IterationsNode[] = [];
+  // Every file row says where the file is, from the task folder.
+  const withTooltips = (nodes: IterationsNode[]): IterationsNode[] =>
+    nodes.map((n) => (n.type === 'file' && n.command.command === 'vscode.open' && n.command.arguments?.[0] instanceof vscode.Uri ? { ...n, tooltip: relativePaths(n.command.arguments[0].fsPath, taskDir) } : n));
   const has = (name: string) => fs.existsSync(path.join(dir, name));
   if (has(ARCHIVE.requirement)) {
     out.push({ type: 'file', id: id('req'), label: 'requirement.xml', icon: 'checklist', command: { title: 'Open', command: 'vscode.open', arguments: [archivedRequirementUri({ run: node.run, iteration: node.record.iteration })] } });
@@ -186,5 +192,5 @@ function iterationFiles(taskDir: string, node: Extract<IterationsNode, { type: '
   for (const name of entries.filter((n) => n.endsWith('.prompt.md'))) {
     out.push({ type: 'file', id: id(name), label: name.replace('.prompt.md', ' prompt'), icon: 'comment', command: open(path.join(dir, name)) });
   }
-  return out;
+  return withTooltips(out);
 }

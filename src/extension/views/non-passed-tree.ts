@@ -9,6 +9,7 @@ import type { IterationNonPassed } from '../../core/inspect/iteration-details';
 import { taskLayout } from '../../core/workspace/layout';
 import type { TaskController } from '../task-controller';
 import { kindLabel, testLabel, testDescription } from './non-passed-labels';
+import { relativePaths, shortDescription } from './view-text';
 
 export type NonPassedNode =
   | { type: 'file'; file: string; entries: NonPassedEntry[] }
@@ -84,7 +85,8 @@ export class NonPassedTreeProvider implements vscode.TreeDataProvider<NonPassedN
     const { entry } = node;
     const item = new vscode.TreeItem(testLabel(entry), vscode.TreeItemCollapsibleState.None);
     item.id = `test:${entry.nodeid}`;
-    item.description = testDescription(entry);
+    // The error line, short and with task-relative paths; the whole of it is in the tooltip.
+    item.description = shortDescription(testDescription(entry), this.state?.taskDir);
     const [icon, color] = KIND_ICON[entry.kind];
     item.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(color));
     item.tooltip = this.tooltip(entry);
@@ -110,7 +112,13 @@ export class NonPassedTreeProvider implements vscode.TreeDataProvider<NonPassedN
     md.appendMarkdown(`**${kindLabel(entry)}**\n\n`);
     md.appendText(entry.nodeid);
     md.appendMarkdown('\n\n');
-    if (entry.tracebackHead) md.appendCodeblock(entry.tracebackHead, 'text');
+    const rel = (text: string) => (this.state ? relativePaths(text, this.state.taskDir) : text);
+    const line = testDescription(entry);
+    if (line && entry.kind !== 'not-collected') {
+      md.appendText(rel(line));
+      md.appendMarkdown('\n\n');
+    }
+    if (entry.tracebackHead) md.appendCodeblock(rel(entry.tracebackHead), 'text');
     else if (entry.kind === 'not-collected') {
       md.appendText('The target passes this test, but the current run did not collect or execute it.');
     }

@@ -7,6 +7,7 @@ import { listRuns, runLayout } from '../../core/loop/run-store';
 import type { LoopController } from '../loop/loop-controller';
 import type { TaskController } from '../task-controller';
 import { changeOf, formatChange } from './iteration-text';
+import { statusText } from './status-text';
 
 async function latestLoopRun(taskDir: string): Promise<string | undefined> {
   const runs = (await listRuns(taskDir).catch(() => [])).filter((r) => r.info.kind === 'loop');
@@ -16,7 +17,13 @@ async function latestLoopRun(taskDir: string): Promise<string | undefined> {
 export class LoopStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('sweci.status', vscode.StatusBarAlignment.Left, 50);
   private readonly subs: vscode.Disposable[] = [];
-  private step: string | undefined;
+  /** The progress toast's message while a loop runs; shown as soon as the toast shows it. */
+  private progress: string | undefined;
+  private parts: string[] = [];
+  private docker = false;
+  private runtime: string | undefined;
+  /** Only the latest update() may write what it read: an older, slower one would show stale runs. */
+  private generation = 0;
 
   constructor(
     private readonly tasks: TaskController,
@@ -28,16 +35,21 @@ export class LoopStatusBar implements vscode.Disposable {
     this.subs.push(
       tasks.onDidChange(() => void this.update()),
       environments.onDidChange(() => void this.update()),
+      loop.onProgress((message) => {
+        this.progress = message;
+        this.render();
+      }),
       loop.onEvent((e) => {
-        if (e.type === 'step-started') this.step = e.step;
-        if (e.type === 'loop-finished') this.step = undefined;
-        if (e.type !== 'agent-output' && e.type !== 'pytest-output') void this.update();
+        if (e.type === 'loop-finished') this.progress = undefined;
+        // Iterations change the run's numbers; steps only the progress text (rendered above).
+        if (e.type === 'iteration-recorded' || e.type === 'loop-finished') void this.update();
       }),
     );
     void this.update();
   }
 
   async update(): Promise<void> {
+    const generation = ++this.generation;
     const state = this.tasks.current;
     if (!state) return this.item.hide();
     // With no run chosen yet, show the run worked on last.
@@ -51,11 +63,21 @@ export class LoopStatusBar implements vscode.Disposable {
     } else if (state.counts) {
       parts.push(`gap ${state.counts.gap}`);
     }
+    if (generation !== this.generation) return;
+    this.parts = parts;
+    this.runtime = this.environments.description?.description ?? (state.environment ? describeEnvironment(state.environment) : undefined);
+    this.docker = !!this.runtime?.startsWith('docker');
+    this.render();
+  }
+
+  /** Writes the item from what is known now, without reading files (progress must not wait). */
+  private render(): void {
+    if (!this.tasks.current) return this.item.hide();
     const running = !!this.loop.runningRun;
-    const runtime = this.environments.description?.description ?? (state.environment ? describeEnvironment(state.environment) : undefined);
-    const where = runtime?.startsWith('docker') ? ' · $(vm) docker' : '';
-    this.item.text = `${running ? '$(sync~spin)' : '$(beaker)'} ${parts.join(' · ')}${running && this.step ? ` · ${this.step}` : ''}${where}`;
-    this.item.tooltip = `SWE-CI: task · run · iteration · normalized change a(c).\nRuntime: ${runtime ?? 'not chosen yet'}.\nClick for the Iterations view.`;
+    if (!running) this.progress = undefined;
+    this.item.text = statusText({ parts: this.parts, running, progress: this.progress, docker: this.docker });
+    const now = running && this.progress ? `\nNow: ${this.progress}.` : '';
+    this.item.tooltip = `SWE-CI: task · run · iteration · normalized change a(c).${now}\nRuntime: ${this.runtime ?? 'not chosen yet'}.\nClick for the Iterations view.`;
     this.item.show();
   }
 

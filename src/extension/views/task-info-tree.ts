@@ -9,6 +9,7 @@ import type { TaskController } from '../task-controller';
 import type { EnvironmentManager } from '../environment/environment-manager';
 import { describeEnvironment } from '../../core/runtime/task-environment';
 import type { ReportFormat } from '../../core/pytest/pytest-command';
+import { relativePaths, shortDescription } from './view-text';
 
 interface InfoRow {
   id: string;
@@ -65,11 +66,13 @@ export class TaskInfoTreeProvider implements vscode.TreeDataProvider<InfoRow>, v
 function taskRows(state: TaskState, inUse: EnvironmentManager['description']): InfoRow[] {
   const { task } = state.record;
   const layout = taskLayout(state.taskDir);
-  const commit = (sha: string, date?: string) => `${sha.slice(0, 10)}${date ? ` · ${date.slice(0, 10)}` : ''}`;
+  // Short in the row, whole in the tooltip: the side bar is narrow.
+  const commit = (sha: string, date?: string) => `${sha.slice(0, 7)}${date ? ` · ${date.slice(0, 10)}` : ''}`;
+  const rel = (text: string) => relativePaths(text, state.taskDir);
   const rows: InfoRow[] = [
     { id: 'task', label: task.id, description: task.repo, icon: 'package', tooltip: sourceTooltip(state), file: layout.taskFile },
-    { id: 'base', label: 'Base', description: commit(task.baseSha, task.baseDate), tooltip: task.baseSha, icon: 'git-commit' },
-    { id: 'target', label: 'Target', description: commit(task.targetSha, task.targetDate), tooltip: `${task.targetSha}\nIts tests are the yardstick; its code stays outside the workspace.`, icon: 'target' },
+    { id: 'base', label: 'Base', description: commit(task.baseSha, task.baseDate), tooltip: `${task.baseSha}${task.baseDate ? `\n${task.baseDate}` : ''}`, icon: 'git-commit' },
+    { id: 'target', label: 'Target', description: commit(task.targetSha, task.targetDate), tooltip: `${task.targetSha}${task.targetDate ? `\n${task.targetDate}` : ''}\nIts tests are the yardstick; its code stays outside the workspace.`, icon: 'target' },
     runtimeRow(state, inUse),
   ];
   const run = state.lastRun;
@@ -82,19 +85,27 @@ function taskRows(state: TaskState, inUse: EnvironmentManager['description']): I
             id: 'run',
             label: 'Last pytest run',
             // A lossy report is said where it is seen: its counts may differ from the reference's.
-            description: `exit ${run.exitCode} · ${secs} s · ${when}${run.reportFormat === 'junit' ? ' · JUnit (lossy)' : ''}`,
-            tooltip: `${run.command}${run.reportFormat ? `\n\nReport: ${REPORT_WRITERS[run.reportFormat]}` : ''}`,
+            description: `exit ${run.exitCode} · ${secs} s${run.reportFormat === 'junit' ? ' · JUnit (lossy)' : ''}`,
+            tooltip: `Finished at ${when}.\n\n${rel(run.command)}${run.reportFormat ? `\n\nReport: ${REPORT_WRITERS[run.reportFormat]}` : ''}`,
             icon: 'beaker',
             file: currentOutputFile(layout),
           }
-        : { id: 'run', label: 'pytest did not run', description: run.reason, tooltip: `${run.command}\n\nClick to open pytest's output.`, icon: 'warning', color: 'problemsWarningIcon.foreground', file: currentOutputFile(layout) },
+        : {
+            id: 'run',
+            label: 'pytest did not run',
+            description: shortDescription(run.reason ?? '', state.taskDir),
+            tooltip: `${run.reason ? `${rel(run.reason)}\n\n` : ''}${rel(run.command)}\n\nFinished at ${when}. Click to open pytest's output.`,
+            icon: 'warning',
+            color: 'problemsWarningIcon.foreground',
+            file: currentOutputFile(layout),
+          },
     );
   }
   if (state.counts) {
-    rows.push({ id: 'summary', label: 'summary.jsonl', description: `${state.counts.gap} tests for the Architect`, icon: 'list-flat', file: layout.summaryFile, tooltip: layout.summaryFile });
+    rows.push({ id: 'summary', label: 'summary.jsonl', description: `${state.counts.gap} tests for the Architect`, icon: 'list-flat', file: layout.summaryFile, tooltip: rel(layout.summaryFile) });
   }
   if (fs.existsSync(layout.requirementFile)) {
-    rows.push({ id: 'requirement', label: 'requirement.xml', icon: 'checklist', file: layout.requirementFile, tooltip: layout.requirementFile });
+    rows.push({ id: 'requirement', label: 'requirement.xml', icon: 'checklist', file: layout.requirementFile, tooltip: rel(layout.requirementFile) });
   }
   return rows;
 }
@@ -108,8 +119,10 @@ const REPORT_WRITERS: Record<ReportFormat, string> = {
 /** Where the tests run: the environment in use, else the one recorded at checkout. */
 function runtimeRow(state: TaskState, inUse: EnvironmentManager['description']): InfoRow {
   const recorded = state.environment ? describeEnvironment(state.environment) : undefined;
-  const description = inUse?.description ?? recorded ?? 'chosen at the first run (sweci.runtime)';
+  const full = inUse?.description ?? recorded ?? 'chosen at the first run (sweci.runtime)';
+  const description = shortDescription(full, state.taskDir);
   const lines = [
+    description !== full ? full : undefined,
     inUse ? `In use: ${inUse.description}` : undefined,
     recorded ? `At checkout: ${recorded}${state.environment?.imageId ? ` (${state.environment.imageId.slice(0, 19)})` : ''}` : undefined,
     inUse?.note,

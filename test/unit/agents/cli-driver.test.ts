@@ -297,12 +297,16 @@ describe('CliAgentDriver with scripted agents', { skip: !posix && 'POSIX process
     const req = request(shared, 'architect');
     await assert.rejects(
       createDriver({ kind: 'preset', preset: 'claude-code', executable: path.join(tmp, 'no-such-claude') }, { host: runtime }).run(req),
-      (e: unknown) => e instanceof UserError && /Claude Code/.test(e.message) && /npm install -g @anthropic-ai\/claude-code/.test(e.message) && /architect agent settings/.test(e.message),
+      (e: unknown) => e instanceof UserError && /Claude Code/.test(e.message) && /npm install -g @anthropic-ai\/claude-code/.test(e.message) &&
+        // The setting named is one that exists (presets have no executable setting).
+        /the setting sweci\.architect\.agent\b/.test(e.message) && e.setting === 'architect.agent',
     );
     assert.match(await fs.readFile(req.logFile, 'utf8'), /# could not start: Cannot run Claude Code/);
     await assert.rejects(
       createDriver(custom('sweci-no-such-agent --go'), { host: runtime }).run(request(shared, 'programmer')),
-      (e: unknown) => e instanceof UserError && /custom programmer agent/.test(e.message) && /sweci-no-such-agent/.test(e.message),
+      (e: unknown) =>
+        e instanceof UserError && /custom programmer agent/.test(e.message) && /sweci-no-such-agent/.test(e.message) &&
+        /the setting sweci\.programmer\.customCommand\b/.test(e.message) && e.setting === 'programmer.customCommand',
     );
   });
 

@@ -1,0 +1,24 @@
+// Making rows fit the side bar (no VS Code API involved): paths relative to the task, and
+// one short line in the description with the whole text left to the tooltip.
+import * as path from 'node:path';
+
+/**
+ * `text` with absolute paths inside the task written relative to it: app/code's files as
+ * pytest names them (`src/x.py`), the rest from the task folder (`.sweci/…`).
+ */
+export function relativePaths(text: string, taskDir: string): string {
+  const root = taskDir.replace(/[\\/]+$/, '');
+  const code = path.join(root, 'app', 'code');
+  return text.split(`${code}${path.sep}`).join('').split(`${code}`).join('app/code').split(`${root}${path.sep}`).join('').split(root).join('.');
+}
+
+/** The first line of `text`, at most `max` characters (cut with an ellipsis). */
+export function oneLine(text: string, max = 72): string {
+  const first = text.split(/\r?\n/, 1)[0].trim();
+  return first.length > max ? `${first.slice(0, max - 1).trimEnd()}…` : first;
+}
+
+/** A description that fits, from `text` that may hold paths of the task. */
+export function shortDescription(text: string, taskDir: string | undefined, max = 72): string {
+  return oneLine(taskDir ? relativePaths(text, taskDir) : text, max);
+}

@@ -1,0 +1,57 @@
+// Agent and settings errors name a setting that exists, and the toast offers to open it.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { agentStartError } from '../../../src/core/agents/cli-driver';
+import { readAgentSettings } from '../../../src/core/agents/agent-settings';
+import { UserError } from '../../../src/core/util/errors';
+import { errorButtons, OPEN_SETTINGS, settingOf, SHOW_LOG } from '../../../src/extension/error-actions';
+import { contributedSettings } from './contributed-settings';
+
+const contributedKeys = (): Set<string> => new Set(contributedSettings().keys());
+
+test('a preset agent that does not start points at the role\'s agent setting, which exists', () => {
+  const keys = contributedKeys();
+  for (const role of ['architect', 'programmer'] as const) {
+    const err = agentStartError({ kind: 'preset', preset: 'claude-code' }, role, 'claude', 'was not found');
+    const key = settingOf(err);
+    assert.equal(key, `sweci.${role}.agent`);
+    assert.ok(keys.has(key!), `${key} is contributed`);
+    assert.ok(err.message.includes(key!), err.message);
+    assert.deepEqual(errorButtons(err), [OPEN_SETTINGS, SHOW_LOG]);
+  }
+});
+
+test('a custom agent that does not start points at its command setting, which exists', () => {
+  const err = agentStartError({ kind: 'custom', command: 'my-agent {promptFile}' }, 'programmer', 'my-agent', 'is not executable');
+  assert.equal(settingOf(err), 'sweci.programmer.customCommand');
+  assert.ok(contributedKeys().has(settingOf(err)!));
+  assert.match(err.message, /sweci\.programmer\.customCommand/);
+});
+
+test('a bad value in the agent settings names its own key', () => {
+  const keys = contributedKeys();
+  const cases: Record<string, unknown>[] = [
+    { 'architect.agent': 'nobody' },
+    { 'architect.agent': 'custom' },
+    { 'architect.timeoutSeconds': -3 },
+    { 'architect.extraArgs': 'not-a-list' },
+    { 'architect.env': { A: 1 } },
+  ];
+  for (const values of cases) {
+    let caught: unknown;
+    try {
+      readAgentSettings('architect', (k) => values[k]);
+    } catch (err) {
+      caught = err;
+    }
+    assert.ok(caught instanceof UserError, JSON.stringify(values));
+    const key = settingOf(caught);
+    assert.ok(key && keys.has(key), `${JSON.stringify(values)} → ${key}`);
+  }
+});
+
+test('errors without a setting offer only the log', () => {
+  assert.deepEqual(errorButtons(new UserError('no task here')), [SHOW_LOG]);
+  assert.deepEqual(errorButtons(new Error('bug')), [SHOW_LOG]);
+  assert.equal(settingOf('text'), undefined);
+});
