@@ -1,11 +1,22 @@
 // Stepping, diffs and comparisons: the iteration view, the `sweci:` documents and their commands.
 import * as vscode from 'vscode';
+import { showError } from '../errors';
+import * as messages from '../messages';
 import { readIterationRecords } from '../../core/loop/iteration-record';
 import { runLayout } from '../../core/loop/run-store';
 import { stepIteration } from '../../core/inspect/iteration-details';
 import { openIterationChanges } from './code-changes';
 import { IterationViewHost } from './iteration-view';
 import { registerRevisionContent, type RevisionRef } from './revision-content';
+
+const COMMAND_TITLES: Record<string, string> = {
+  'sweci.openIteration': 'Open Iteration',
+  'sweci.openCodeChanges': 'Code Changes',
+  'sweci.selectForCompare': 'Select for Compare',
+  'sweci.compareWithSelected': 'Compare with Selected',
+  'sweci.nextIteration': 'Next Iteration',
+  'sweci.previousIteration': 'Previous Iteration',
+};
 
 /** What the commands get: a row of the Iterations view (iteration or run), or a reference. */
 type Target = { type: 'iteration'; run: string; record: { iteration: number } } | { type: 'run'; summary: { info: { name: string } } } | RevisionRef | undefined;
@@ -37,7 +48,7 @@ async function refOf(taskDir: string, target: Target): Promise<RevisionRef | und
 export function activateInspect(deps: InspectDeps): { view: IterationViewHost; disposables: vscode.Disposable[] } {
   const view = new IterationViewHost(deps);
   const say = (why: string | undefined) => {
-    if (why) void vscode.window.showInformationMessage(why);
+    if (why) void messages.showInformationMessage(why);
     return why;
   };
   /** The iteration a command acts on: its argument, else the iteration view's, else the selected row. */
@@ -67,7 +78,7 @@ export function activateInspect(deps: InspectDeps): { view: IterationViewHost; d
       try {
         return await fn(target);
       } catch (err) {
-        void vscode.window.showErrorMessage(err instanceof Error ? err.message : String(err));
+        showError(COMMAND_TITLES[id] ?? 'SWE-CI', err);
         return undefined;
       }
     });

@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import * as messages from '../messages';
 import { iterationRevision, revisionLabel, type Revision } from '../../core/inspect/revisions';
 import { diffRevisions, type FileChange } from '../../core/inspect/tree-diff';
 import { ARCHIVE, iterDir, runLayout } from '../../core/loop/run-store';
@@ -21,7 +22,7 @@ function changeTuples(before: RevisionRef, after: RevisionRef, changes: FileChan
 async function openChanges(before: Revision, after: Revision, title: string): Promise<OpenedChanges> {
   const changes = await diffRevisions(before, after);
   if (changes.length === 0) {
-    void vscode.window.showInformationMessage(`${title}: no file differs.`);
+    void messages.showInformationMessage(`${title}: no file differs.`);
     return { title, changes };
   }
   await vscode.commands.executeCommand('vscode.changes', title, changeTuples(before, after, changes));

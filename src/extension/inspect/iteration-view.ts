@@ -4,6 +4,7 @@
 // view itself rendered.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import * as messages from '../messages';
 import { loadComparison, type Comparison } from '../../core/inspect/comparison';
 import { loadIterationDetails, stepIteration, type IterationDetails } from '../../core/inspect/iteration-details';
 import { revisionLabel } from '../../core/inspect/revisions';
@@ -156,7 +157,7 @@ export class IterationViewHost implements vscode.Disposable {
     if (!isIterationViewMessage(message)) return;
     this.received.push(message);
     const why = await this.act(message).catch((err: unknown) => (err instanceof Error ? err.message : String(err)));
-    if (why) void vscode.window.showInformationMessage(why);
+    if (why) void messages.showInformationMessage(why);
   }
 
   private async act(m: IterationViewMessage): Promise<string | undefined> {
