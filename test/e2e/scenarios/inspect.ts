@@ -2,7 +2,7 @@
 // Next with its key, the iteration's code changes in the multi-file diff editor, and the
 // developers' last commit compared with the agent's first iteration.
 import * as path from 'node:path';
-import type { Frame, Page } from 'playwright-core';
+import type { Frame, Locator, Page } from 'playwright-core';
 import type { AgentSettings } from '../../../src/core/agents/agent-driver';
 import { replayHumanHistory } from '../../../src/core/history/replay-history';
 import type { RoleSetup } from '../../../src/core/loop/loop-types';
@@ -33,6 +33,13 @@ async function iterationFrame(page: Page, heading: RegExp, timeoutMs = 30_000): 
   }
 }
 
+/** Clicks a side-bar row once the pointer has left the row before it (whose hover would cover this one). */
+async function clickRow(page: Page, row: Locator): Promise<void> {
+  await page.mouse.move(900, 700);
+  await page.waitForTimeout(400);
+  await row.click();
+}
+
 export async function inspectScenario(): Promise<string> {
   const task = await prepareDemoTask('inspect');
   const runtime = new LocalRuntime({ bwrap: await findBubblewrap() });
@@ -50,8 +57,8 @@ export async function inspectScenario(): Promise<string> {
   return withWorkbench({ folder: task.taskDir, name: 'inspect', viewport: { width: 1500, height: 960 } }, async (page, wb) => {
     await wb.openSweciView();
     await wb.foldViews('Task', 'Non-Passed Tests');
-    await (await wb.waitForTreeRow('scripted-agents')).click();
-    await (await wb.waitForTreeRow(/#1.*a\(c\)/)).click();
+    await clickRow(page, await wb.waitForTreeRow('scripted-agents'));
+    await clickRow(page, await wb.waitForTreeRow(/#1.*a\(c\)/));
     await iterationFrame(page, /scripted-agents\s+iteration 1 of 4/);
     // Focus stays in the Iterations view: Alt+] steps the one view to the next iteration.
     await page.keyboard.press('Alt+BracketRight');
@@ -67,12 +74,11 @@ export async function inspectScenario(): Promise<string> {
     shots.push(await wb.screenshot('code-changes'));
 
     // The developers' last commit against the agent's first iteration.
-    await (await wb.waitForTreeRow('human-history')).click();
-    const last = await wb.waitForTreeRow(/#10.*gap 0/);
-    await last.click();
+    await clickRow(page, await wb.waitForTreeRow('human-history'));
+    await clickRow(page, await wb.waitForTreeRow(/#10.*gap 0/));
     await iterationFrame(page, /human-history\s+iteration 10 of 10/);
     await wb.runCommand('SWE-CI: Select for Compare');
-    await (await wb.waitForTreeRow(/#1.*a\(c\).*A:/)).click();
+    await clickRow(page, await wb.waitForTreeRow(/#1.*a\(c\).*A:/));
     await iterationFrame(page, /scripted-agents\s+iteration 1 of 4/);
     await wb.runCommand('SWE-CI: Compare with Selected');
     const compare = await iterationFrame(page, /human-history #10\s*↔\s*scripted-agents #1/);
