@@ -17,6 +17,7 @@ import { readRunSummary } from '../core/loop/run-store';
 import { ChartPanelHost } from './chart/chart-panel';
 import { exportReportCommand, type ExportArgs } from './chart/export-command';
 import { openIteration } from './chart/open-iteration';
+import { activateTesting } from './testing/test-controller';
 
 export async function activate(context: vscode.ExtensionContext): Promise<SweciApi> {
   const environments = new EnvironmentManager();
@@ -32,6 +33,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SweciA
   const iterations = new IterationsTreeProvider(controller, loop);
   const iterationsView = vscode.window.createTreeView('sweci.iterations', { treeDataProvider: iterations, showCollapseAll: true });
   const statusBar = new LoopStatusBar(controller, loop, environments);
+  const testing = activateTesting(context, controller, environments);
   const setRunning = (running: boolean) => vscode.commands.executeCommand('setContext', 'sweci.loopRunning', running);
   const execute = async (req: Parameters<LoopController['execute']>[0]) => {
     await setRunning(true);
@@ -164,6 +166,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<SweciA
     chartReceive: (message) => chart.receive(message),
     iterationsSelection: () => iterationsView.selection.map((n) => (n.type === 'iteration' ? `${n.run} #${n.record.iteration}` : n.type === 'run' ? n.summary.info.name : n.label)),
     exportReport: (folder) => exportReport({ folder }),
+    testItems: () => testing.rows(),
+    lastTestResults: () => testing.lastResults(),
+    runTestItems: (ids) => testing.runIds(ids),
     nonPassedRows: () =>
       tree.flatten().map(({ file, item, entry }): NonPassedTreeRow => ({
         file,

@@ -6,6 +6,8 @@ import type { NonPassedEntry } from '../core/gap/non-passed';
 import type { HostMessage, WebviewMessage } from '../shared/chart-protocol';
 import type { CheckoutArgs } from './commands/check-out-task';
 import type { ExportResult } from '../core/report/export-report';
+import type { TestItemRow } from './testing/test-controller';
+import type { PublishedResult } from './testing/test-results';
 
 export interface NonPassedTreeRow {
   file: string;
@@ -56,5 +58,11 @@ export interface SweciApi {
   statusBar(): { text: string; tooltip: string };
   /** Disposes the open task's environment (its containers are removed), as closing the window does. */
   releaseEnvironment(): Promise<void>;
+  /** Test Explorer's items (file → class → test → parametrized case), lines 1-based. */
+  testItems(): TestItemRow[];
+  /** The results Test Explorer last received: of the last current-code run, or of a Run on some items. */
+  lastTestResults(): PublishedResult[];
+  /** Runs these items through the SWE-CI Run profile's handler, as Run Test does; resolves with their results. */
+  runTestItems(ids: string[]): Promise<PublishedResult[]>;
   iterationRows(): Promise<{ run: string; description: string; iterations: { label: string; description: string; children: string[] }[] }[]>;
 }
