@@ -102,6 +102,17 @@ export function definitionLine(source: string, names: readonly string[]): number
   return found;
 }
 
+/**
+ * pytest's line of a decorated test is its first decorator's: the `def` (or `class`) below the
+ * decorators is where a person looks for the test. Other lines are returned as they are.
+ */
+export function pastDecorators(source: string, line: number): number {
+  const lines = source.split(/\r?\n/);
+  if (!/^\s*@/.test(lines[line] ?? '')) return line;
+  for (let n = line; n < lines.length; n++) if (/^\s*(?:async\s+def|def|class)\s/.test(lines[n])) return n;
+  return line;
+}
+
 function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -3,7 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { definitionLine, splitNodeId, type TestNode } from '../../core/pytest/test-tree';
+import { definitionLine, pastDecorators, splitNodeId, type TestNode } from '../../core/pytest/test-tree';
 
 /** Replaces `collection`'s items with `nodes`' (same ids keep their TestItem). */
 export function syncItems(ctrl: vscode.TestController, collection: vscode.TestItemCollection, nodes: readonly TestNode[], codeDir: string): void {
@@ -40,10 +40,10 @@ export function syncItems(ctrl: vscode.TestController, collection: vscode.TestIt
 
 function lineOf(node: TestNode, parentLine: number | undefined, source: (file: string) => string | undefined): number | undefined {
   if (node.kind === 'file') return undefined;
-  if (node.lineno !== undefined) return node.lineno;
   // A parametrized case is defined where its function is.
-  if (node.kind === 'case') return parentLine;
+  if (node.kind === 'case') return parentLine ?? node.lineno;
   const text = source(node.file);
+  if (node.lineno !== undefined) return text === undefined ? node.lineno : pastDecorators(text, node.lineno);
   return text === undefined ? undefined : definitionLine(text, splitNodeId(node.id).names);
 }
 

@@ -63,6 +63,8 @@ test('pytest on chosen node ids runs those tests only, and their failures are lo
     'tests/test_ops.py::test_sub',
   ]);
   assert.equal(results.get('tests/test_ops.py::TestMore::test_param[weird id [1]::x]')?.state, 'passed');
+  // pytest's line of a decorated test is its decorator's (what pastDecorators corrects).
+  assert.equal(run.report.tests.find((t) => t.nodeid.startsWith('tests/test_ops.py::TestMore::test_param'))?.lineno, 13);
   assert.deepEqual([results.get('tests/test_ops.py::test_sub')?.state, results.get('tests/test_ops.py::test_sub')?.location?.line], ['failed', 10]);
   // The fixtures raise on lines 6 (setup) and 12 (after the yield); the tests are at 15 and 19.
   const setup = results.get('tests/test_fixtures.py::test_setup_error');

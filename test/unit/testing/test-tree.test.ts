@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { buildTestTree, definitionLine, splitNodeId, type TestNode } from '../../../src/core/pytest/test-tree';
+import { buildTestTree, definitionLine, pastDecorators, splitNodeId, type TestNode } from '../../../src/core/pytest/test-tree';
 import { parseJsonReport } from '../../../src/core/pytest/parse-json-report';
 import { fixturesDir } from '../helpers/repo-root';
 import { MIXED_TESTS } from '../pytest/python-project';
@@ -79,4 +79,13 @@ test('a definition line is found by scanning the source, inside its class', () =
   assert.equal(definitionLine(src, ['TestMore', 'test_add']), undefined, 'test_add is not in TestMore');
   assert.equal(definitionLine(src, ['test_nothing']), undefined);
   assert.equal(definitionLine('async def test_a():\n    pass\n', ['test_a']), 0);
+});
+
+test('a decorated test\'s line (pytest gives the decorator\'s) moves down to its def', () => {
+  const src = MIXED_TESTS['tests/test_ops.py'];
+  // Line 13 is TestMore.test_param's @pytest.mark.parametrize, line 21 test_xfail's @xfail.
+  assert.equal(pastDecorators(src, 13), 14);
+  assert.equal(pastDecorators(src, 21), 22);
+  assert.equal(pastDecorators(src, 8), 8, 'an undecorated def stays');
+  assert.equal(pastDecorators(src, 12), 12, 'a class line stays');
 });
