@@ -62,7 +62,10 @@ export interface SweciApi {
   testItems(): TestItemRow[];
   /** The results Test Explorer last received: of the last current-code run, or of a Run on some items. */
   lastTestResults(): PublishedResult[];
-  /** Runs these items through the SWE-CI Run profile's handler, as Run Test does; resolves with their results. */
-  runTestItems(ids: string[]): Promise<PublishedResult[]>;
+  /**
+   * Runs these items through the SWE-CI Run profile's handler, as Run Test does (without ids, as
+   * Run All does: the task's full, recorded run); resolves with their results.
+   */
+  runTestItems(ids?: string[]): Promise<PublishedResult[]>;
   iterationRows(): Promise<{ run: string; description: string; iterations: { label: string; description: string; children: string[] }[] }[]>;
 }

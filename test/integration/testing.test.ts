@@ -199,6 +199,17 @@ suite('Test Explorer', function () {
       });
       assert.equal(after.find((r) => r.id === 'tests/test_ops.py::test_div')?.state, 'passed');
       assert.equal(after.find((r) => r.id === 'tests/test_fixtures.py::test_version')?.state, 'errored');
+
+      // Run All through the profile is that same full run: div() broken again is recorded.
+      fs.writeFileSync(ops, OPS_BASE);
+      const refreshedAt = sweci.taskState()?.lastRun?.finishedAt;
+      const all = await sweci.runTestItems();
+      assert.notEqual(sweci.taskState()?.lastRun?.finishedAt, refreshedAt, 'Run All recorded a current-code run');
+      assert.equal(all.length, 7);
+      assert.equal(all.find((r) => r.id === 'tests/test_ops.py::test_div')?.state, 'failed');
+      const onDisk = JSON.parse(fs.readFileSync(reportFile, 'utf8')) as { tests: { nodeid: string; outcome: string }[] };
+      assert.equal(onDisk.tests.find((t) => t.nodeid === 'tests/test_ops.py::test_div')?.outcome, 'failed', 'Run All recorded its report');
+      assert.ok(sweci.nonPassedRows().some((r) => r.nodeid === 'tests/test_ops.py::test_div'));
     } finally {
       fs.writeFileSync(ops, OPS_BASE);
     }

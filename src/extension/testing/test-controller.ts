@@ -66,10 +66,13 @@ export class SweciTesting implements vscode.Disposable {
     return [...this.published];
   }
 
-  /** Runs `ids` through the Run profile, as Test Explorer's Run on those items does. */
-  async runIds(ids: readonly string[], token?: vscode.CancellationToken): Promise<PublishedResult[]> {
+  /**
+   * Runs `ids` through the Run profile, as Test Explorer's Run on those items does; without ids,
+   * as Run All does.
+   */
+  async runIds(ids?: readonly string[], token?: vscode.CancellationToken): Promise<PublishedResult[]> {
     const byId = indexItems(this.ctrl.items);
-    const include = ids.map((id) => {
+    const include = ids?.map((id) => {
       const item = byId.get(id);
       if (!item) throw new Error(`Test Explorer has no item ${id}`);
       return item;
