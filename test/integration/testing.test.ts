@@ -2,13 +2,14 @@
 // failure's message at the line where it failed (a fixture's line for setup/teardown errors),
 // and its Run profile runs one test without changing the task's recorded report.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { currentReportFile } from '../../src/core/checkout/report-store';
 import { taskLayout } from '../../src/core/workspace/layout';
+import { taskLockFile, type LockInfo } from '../../src/core/workspace/lock';
 import type { TestItemRow } from '../../src/extension/testing/test-controller';
 import { api, until } from './helpers';
 
@@ -212,6 +213,25 @@ suite('Test Explorer', function () {
       assert.ok(sweci.nonPassedRows().some((r) => r.nodeid === 'tests/test_ops.py::test_div'));
     } finally {
       fs.writeFileSync(ops, OPS_BASE);
+    }
+  });
+
+  test('a Run while another process holds the task errors on the test and runs nothing', async () => {
+    const sweci = await api();
+    // A live process of another "window" holds the task's lock.
+    const holder = spawn('sleep', ['300'], { stdio: 'ignore' });
+    const lockFile = taskLockFile(taskDir);
+    const info: LockInfo = { pid: holder.pid!, hostname: os.hostname(), started: new Date().toISOString(), purpose: 'the loop', token: 'it-holder' };
+    fs.writeFileSync(lockFile, JSON.stringify(info));
+    const finishedAt = sweci.taskState()?.lastRun?.finishedAt;
+    try {
+      const results = await sweci.runTestItems(['tests/test_ops.py::test_add']);
+      assert.deepEqual(results.map((r) => [r.id, r.state]), [['tests/test_ops.py::test_add', 'errored']]);
+      assert.match(results[0].message ?? '', /Another window or process is running the loop on this task/);
+      assert.equal(sweci.taskState()?.lastRun?.finishedAt, finishedAt);
+    } finally {
+      holder.kill();
+      fs.rmSync(lockFile, { force: true });
     }
   });
 });

@@ -38,7 +38,10 @@ export class SweciTesting implements vscode.Disposable {
     private readonly environments: EnvironmentManager,
   ) {
     this.runProfile = this.ctrl.createRunProfile('Run', vscode.TestRunProfileKind.Run, (request, token) => this.run(request, token), true);
-    this.ctrl.refreshHandler = () => this.controller.runTests();
+    // The items come from the reports on disk: refreshing re-reads them (Run All runs pytest).
+    this.ctrl.refreshHandler = async () => {
+      await this.controller.reload();
+    };
     this.disposables.push(controller.onDidChange((state) => this.update(state)));
     this.update(controller.current);
   }
@@ -157,26 +160,36 @@ export class SweciTesting implements vscode.Disposable {
     const nodeIds = excluded.size === 0 ? outermost(chosen).map((i) => i.id) : tests.map((i) => i.id);
     for (const t of tests) run.started(t);
     const codeDir = taskLayout(state.taskDir).codeDir;
-    const result = await this.environments.use(state.taskDir, { signal }, (env) =>
-      runSelectedTests({
-        ...pytestSettings(vscode.Uri.file(state.taskDir)),
-        python: env.python,
-        taskDir: state.taskDir,
-        record: state.record,
-        runtime: env.tests,
-        nodeIds,
-        signal,
-        onOutput: (chunk) => run.appendOutput(terminalText(chunk)),
-      }),
-    );
-    if (result.run.kind === 'did-not-run') {
-      const published: PublishedResult[] = [];
+    const failAll = (outcome: 'errored' | 'skipped', reason: string) => {
       for (const t of tests) {
-        if (result.run.cancelled) run.skipped(t);
-        else run.errored(t, new vscode.TestMessage(result.run.reason));
-        published.push({ id: t.id, state: result.run.cancelled ? 'skipped' : 'errored', message: result.run.reason });
+        if (outcome === 'skipped') run.skipped(t);
+        else run.errored(t, new vscode.TestMessage(reason));
       }
-      this.published = published;
+      this.published = tests.map((t) => ({ id: t.id, state: outcome, message: reason }));
+    };
+    let result: Awaited<ReturnType<typeof runSelectedTests>>;
+    try {
+      result = await this.environments.use(state.taskDir, { signal }, (env) =>
+        runSelectedTests({
+          ...pytestSettings(vscode.Uri.file(state.taskDir)),
+          python: env.python,
+          taskDir: state.taskDir,
+          record: state.record,
+          runtime: env.tests,
+          nodeIds,
+          signal,
+          onOutput: (chunk) => run.appendOutput(terminalText(chunk)),
+        }),
+      );
+    } catch (err) {
+      // E.g. the loop holds the task's lock, or the environment could not start.
+      const reason = err instanceof Error ? err.message : String(err);
+      failAll(signal.aborted ? 'skipped' : 'errored', reason);
+      log().warn(`Test Explorer's run did not run: ${reason}`);
+      return;
+    }
+    if (result.run.kind === 'did-not-run') {
+      failAll(result.run.cancelled ? 'skipped' : 'errored', result.run.reason);
       return;
     }
     const results = testResults(result.run.report, { codeDir });
