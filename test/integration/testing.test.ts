@@ -234,4 +234,26 @@ suite('Test Explorer', function () {
       fs.rmSync(lockFile, { force: true });
     }
   });
+
+  test('when pytest cannot run, Run and Run All error on their tests with the reason and show no stale result', async () => {
+    const sweci = await api();
+    const init = path.join(codeDir, 'src', 'calc', '__init__.py');
+    const good = fs.readFileSync(init, 'utf8');
+    try {
+      fs.writeFileSync(init, 'def broken(:\n');
+      const one = await sweci.runTestItems(['tests/test_ops.py::test_add']);
+      assert.deepEqual(one.map((r) => [r.id, r.state]), [['tests/test_ops.py::test_add', 'errored']]);
+      assert.match(one[0].message ?? '', /pytest exited with code [2-5]/);
+      const all = await sweci.runTestItems();
+      assert.equal(sweci.taskState()?.lastRun?.kind, 'did-not-run');
+      assert.equal(all.length, 7);
+      assert.ok(all.every((r) => r.state === 'errored' && /pytest exited with code [2-5]/.test(r.message ?? '')), JSON.stringify(all));
+    } finally {
+      fs.writeFileSync(init, good);
+    }
+    await sweci.refresh();
+    assert.equal(sweci.taskState()?.lastRun?.kind, 'ran');
+    const results = await until('the results after a good run', () => (sweci.lastTestResults().some((r) => r.state === 'passed') ? sweci.lastTestResults() : undefined));
+    assert.equal(results.find((r) => r.id === 'tests/test_ops.py::test_add')?.state, 'passed');
+  });
 });

@@ -100,8 +100,9 @@ export class SweciTesting implements vscode.Disposable {
     const key = state.lastRun?.finishedAt;
     if (!state.current || key === this.publishedRun) return;
     this.publishedRun = key;
-    // Run All's handler reports this run in its own TestRun.
-    if (this.runningAll) return;
+    // Run All's handler reports this run in its own TestRun. A run that did not happen left the
+    // previous report, whose results are already shown (the Non-passed view says it is older).
+    if (this.runningAll || state.lastRun?.kind === 'did-not-run') return;
     const run = this.ctrl.createTestRun(new vscode.TestRunRequest(), 'pytest on the current code', false);
     this.publish(run, this.currentResults(state), codeDir);
     run.end();
@@ -144,6 +145,14 @@ export class SweciTesting implements vscode.Disposable {
     }
     const state = this.controller.current;
     if (!state || signal.aborted) return;
+    const notRun = state.lastRun?.kind === 'did-not-run' ? state.lastRun.reason ?? 'pytest did not run.' : undefined;
+    if (notRun) {
+      // The report on disk is the previous run's: this run has no results to show.
+      const tests = leaves(gather(this.ctrl.items));
+      for (const t of tests) run.errored(t, new vscode.TestMessage(notRun));
+      this.published = tests.map((t) => ({ id: t.id, state: 'errored', message: notRun }));
+      return;
+    }
     this.publish(run, this.currentResults(state), taskLayout(state.taskDir).codeDir);
   }
 
