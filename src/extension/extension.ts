@@ -20,6 +20,7 @@ import { exportReportCommand, type ExportArgs } from './chart/export-command';
 import { revealIteration } from './chart/open-iteration';
 import { activateInspect } from './inspect/activate-inspect';
 import { iterationNonPassed } from '../core/inspect/iteration-details';
+import { activateTesting } from './testing/test-controller';
 
 export async function activate(context: vscode.ExtensionContext): Promise<SweciApi> {
   const environments = new EnvironmentManager();
@@ -35,6 +36,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SweciA
   const iterations = new IterationsTreeProvider(controller, loop);
   const iterationsView = vscode.window.createTreeView('sweci.iterations', { treeDataProvider: iterations, showCollapseAll: true });
   const statusBar = new LoopStatusBar(controller, loop, environments);
+  const testing = activateTesting(context, controller, environments);
   const setRunning = (running: boolean) => vscode.commands.executeCommand('setContext', 'sweci.loopRunning', running);
   const execute = async (req: Parameters<LoopController['execute']>[0]) => {
     await setRunning(true);
@@ -230,6 +232,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<SweciA
       return { shown: label, details: shown, received: [...inspect.view.received] };
     },
     iterationViewReceive: (message) => inspect.view.receive(message),
+    testItems: () => testing.rows(),
+    lastTestResults: () => testing.lastResults(),
+    runTestItems: (ids) => testing.runIds(ids),
     nonPassedRows: () =>
       tree.flatten().map(({ file, item, entry }): NonPassedTreeRow => ({
         file,

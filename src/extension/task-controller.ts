@@ -58,14 +58,18 @@ export class TaskController implements vscode.Disposable {
     return this.state;
   }
 
-  /** Restores the target's tests, runs pytest on app/code, and regenerates app/non-passed. */
-  runTests(): Promise<void> {
+  /**
+   * Restores the target's tests, runs pytest on app/code, and regenerates app/non-passed.
+   * `signal` cancels it as the notification's Cancel does (Test Explorer's Run All passes its
+   * token's); a request that joins a run in flight cannot cancel that run.
+   */
+  runTests(signal?: AbortSignal): Promise<void> {
     // One run at a time: a second request waits for the run in flight.
-    this.testRun ??= this.doRunTests().finally(() => (this.testRun = undefined));
+    this.testRun ??= this.doRunTests(signal).finally(() => (this.testRun = undefined));
     return this.testRun;
   }
 
-  private async doRunTests(): Promise<void> {
+  private async doRunTests(cancel?: AbortSignal): Promise<void> {
     const state = this.state ?? (await this.reload());
     if (!state) {
       void messages.showInformationMessage('No SWE-CI task is open. Check one out first.');
@@ -74,8 +78,9 @@ export class TaskController implements vscode.Disposable {
     if (!requireTrust('run the tests')) return;
     const settings = pytestSettings(vscode.Uri.file(state.taskDir));
     try {
-      const result = await withCancellableProgress('SWE-CI: running tests', ({ report, signal }) =>
-        this.environments.use(state.taskDir, { signal, report }, (env) => {
+      const result = await withCancellableProgress('SWE-CI: running tests', ({ report, signal: own }) => {
+        const signal = cancel ? AbortSignal.any([own, cancel]) : own;
+        return this.environments.use(state.taskDir, { signal, report }, (env) => {
           log().info(`Running pytest on ${taskLayout(state.taskDir).codeDir} with ${env.python} (${env.tests.description})`);
           report('pytest on app/code');
           return runCurrentTests({
@@ -87,8 +92,8 @@ export class TaskController implements vscode.Disposable {
             signal,
             onOutput: (chunk) => log().trace(chunk.trimEnd()),
           });
-        }),
-      );
+        });
+      });
       if (result.restoredTests.length > 0) {
         log().warn(`Restored the target's tests/ before running (changed: ${result.restoredTests.join(', ')})`);
       }

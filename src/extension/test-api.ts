@@ -10,6 +10,8 @@ import type { IterationViewMessage } from '../shared/iteration-protocol';
 import type { IterationViewHost } from './inspect/iteration-view';
 
 export type IterationViewShown = NonNullable<IterationViewHost['shown']>;
+import type { TestItemRow } from './testing/test-controller';
+import type { PublishedResult } from './testing/test-results';
 
 export interface NonPassedTreeRow {
   file: string;
@@ -68,5 +70,14 @@ export interface SweciApi {
   iterationViewReceive(message: unknown): Promise<void>;
   /** The information, warning and error messages the extension showed, oldest first (the last 50). */
   lastMessages(): { level: 'info' | 'warning' | 'error'; text: string }[];
+  /** Test Explorer's items (file → class → test → parametrized case), lines 1-based. */
+  testItems(): TestItemRow[];
+  /** The results Test Explorer last received: of the last current-code run, or of a Run on some items. */
+  lastTestResults(): PublishedResult[];
+  /**
+   * Runs these items through the SWE-CI Run profile's handler, as Run Test does (without ids, as
+   * Run All does: the task's full, recorded run); resolves with their results.
+   */
+  runTestItems(ids?: string[]): Promise<PublishedResult[]>;
   iterationRows(): Promise<{ run: string; description: string; iterations: { label: string; description: string; children: string[] }[] }[]>;
 }

@@ -30,6 +30,11 @@ export interface PytestCommandOptions {
   pathDelimiter?: string;
   /** Variables the user adds (sweci.pytest.env); the reference's PYTHONPATH wins over them. */
   extraEnv?: Readonly<Record<string, string>>;
+  /**
+   * Not in the reference: node ids to run instead of the whole `tests` folder (Test Explorer's
+   * partial runs). Empty or absent: `tests`, as the reference.
+   */
+  nodeIds?: readonly string[];
 }
 
 export interface PytestCommand {
@@ -41,7 +46,7 @@ export interface PytestCommand {
 
 export function buildPytestCommand(o: PytestCommandOptions): PytestCommand {
   const args = [
-    '-m', 'pytest', 'tests',
+    '-m', 'pytest', ...(o.nodeIds?.length ? o.nodeIds : ['tests']),
     '--color=no', '--tb=short', '--disable-warnings', '-rfE',
     `--rootdir=${o.codeDir}`,
     // Not in the reference: the cache goes outside the code repository, which would otherwise

@@ -37,6 +37,8 @@ export interface RunPytestOptions {
   env?: Readonly<Record<string, string>>;
   /** What the code under test must not see, when the runtime can sandbox (see runtime/task-confinement.ts). */
   confine?: Confinement;
+  /** Only these node ids (relative to the code folder) instead of `tests` (see buildPytestCommand). */
+  nodeIds?: readonly string[];
 }
 
 export type PytestRun =
@@ -133,6 +135,7 @@ export async function runPytest(runtime: Runtime, o: RunPytestOptions): Promise<
     format,
     ...(format === 'builtin' ? { reportPluginDir: runtime.pathIn(mounts, await copyReportPlugin(outDir)) } : {}),
     pathDelimiter: runtime.kind === 'docker' ? ':' : o.pathDelimiter,
+    ...(o.nodeIds?.length ? { nodeIds: o.nodeIds } : {}),
   });
   const timeoutMs = o.timeoutMs ?? DEFAULT_PYTEST_TIMEOUT_MS;
   const command = formatCommandLine(invocation);

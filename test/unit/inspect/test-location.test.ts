@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { definitionLine, testLocation } from '../../../src/core/inspect/test-location';
+import { testLocation } from '../../../src/core/inspect/test-location';
 
 const SOURCE = [
   'import pytest',
@@ -24,16 +24,6 @@ const SOURCE = [
   '    pass',
 ].join('\n');
 
-test('definitionLine finds a function, a method inside its own class, and falls back sensibly', () => {
-  assert.equal(definitionLine(SOURCE, ['test_top']), 2);
-  assert.equal(definitionLine(SOURCE, ['TestA', 'test_x']), 6);
-  assert.equal(definitionLine(SOURCE, ['TestB', 'test_x']), 10, 'the method of TestB, not the first test_x');
-  assert.equal(definitionLine(SOURCE, ['test_param']), 14);
-  assert.equal(definitionLine(SOURCE, ['TestB', 'test_gone']), 9, 'a missing method points at its class');
-  assert.equal(definitionLine(SOURCE, ['NoClass', 'test_x']), 0);
-  assert.equal(definitionLine(SOURCE, ['test_to']), 0, 'a prefix is not a match');
-});
-
 test('testLocation strips parameters and refuses ids that leave the code folder', async () => {
   const code = fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-loc-'));
   fs.mkdirSync(path.join(code, 'tests'));
@@ -44,5 +34,10 @@ test('testLocation strips parameters and refuses ids that leave the code folder'
   assert.deepEqual(await testLocation(code, 'tests/test_m.py'), { file: 'tests/test_m.py', line: 0 });
   assert.equal(await testLocation(code, `../${path.basename(path.dirname(code))}/secret.py::test_x`), undefined);
   assert.equal(await testLocation(code, '/etc/passwd::x'), undefined);
+  // A method inside its own class, not the first of that name; a missing one points at its class.
+  assert.deepEqual(await testLocation(code, 'tests/test_m.py::TestA::test_x'), { file: 'tests/test_m.py', line: 6 });
+  assert.deepEqual(await testLocation(code, 'tests/test_m.py::TestB::test_gone'), { file: 'tests/test_m.py', line: 9 });
+  assert.deepEqual(await testLocation(code, 'tests/test_m.py::NoClass::test_x'), { file: 'tests/test_m.py', line: 0 });
+  assert.deepEqual(await testLocation(code, 'tests/test_m.py::test_to'), { file: 'tests/test_m.py', line: 0 }, 'a prefix is not a match');
   assert.equal(await testLocation(code, 'tests/missing.py::test_x'), undefined);
 });
