@@ -9,6 +9,7 @@ import { runCurrentTests } from '../core/checkout/run-current-tests';
 import { loadTaskState, type TaskState } from '../core/checkout/task-state';
 import { taskLayout } from '../core/workspace/layout';
 import { pytestSettings } from './config';
+import type { ChangeFeed } from './change-feed';
 import type { EnvironmentManager } from './environment/environment-manager';
 import { showError } from './errors';
 import { log } from './log';
@@ -20,12 +21,15 @@ export class TaskController implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<TaskState | undefined>();
   readonly onDidChange = this.changed.event;
   private readonly disposables: vscode.Disposable[] = [this.changed];
-  private watcher: vscode.FileSystemWatcher | undefined;
-  private reloadTimer: NodeJS.Timeout | undefined;
   private testRun: Promise<void> | undefined;
 
-  constructor(private readonly environments: EnvironmentManager) {
+  constructor(
+    private readonly environments: EnvironmentManager,
+    private readonly feed: ChangeFeed,
+  ) {
     this.disposables.push(
+      // Another window or the CLI may run the tests: re-read when its files change.
+      feed.onDidChangeTaskFiles(() => void this.reload()),
       vscode.workspace.onDidChangeWorkspaceFolders(() => void this.reload()),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.reload()),
     );
@@ -52,7 +56,7 @@ export class TaskController implements vscode.Disposable {
       this.state = undefined;
       showError('SWE-CI could not read the task', err);
     }
-    this.watch(dir);
+    this.feed.watch(dir);
     await this.updateContext();
     this.changed.fire(this.state);
     return this.state;
@@ -117,23 +121,6 @@ export class TaskController implements vscode.Disposable {
     });
   }
 
-  private watch(dir: string | undefined): void {
-    this.watcher?.dispose();
-    this.watcher = undefined;
-    if (!dir) return;
-    // Another window or the CLI may run the tests: re-read when its files change.
-    this.watcher = vscode.workspace.createFileSystemWatcher(
-      new vscode.RelativePattern(vscode.Uri.file(dir), '.sweci/{task.json,reports/current.run.json}'),
-    );
-    const schedule = () => {
-      clearTimeout(this.reloadTimer);
-      this.reloadTimer = setTimeout(() => void this.reload(), 300);
-    };
-    this.watcher.onDidChange(schedule);
-    this.watcher.onDidCreate(schedule);
-    this.watcher.onDidDelete(schedule);
-  }
-
   private async updateContext(): Promise<void> {
     const s = this.state;
     const set = (key: string, value: boolean) => vscode.commands.executeCommand('setContext', key, value);
@@ -146,8 +133,6 @@ export class TaskController implements vscode.Disposable {
   }
 
   dispose(): void {
-    clearTimeout(this.reloadTimer);
-    this.watcher?.dispose();
     for (const d of this.disposables) d.dispose();
   }
 }

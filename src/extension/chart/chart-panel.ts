@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { DEFAULT_GAMMA, isWebviewMessage, type HostMessage, type WebviewMessage } from '../../shared/chart-protocol';
 import { log } from '../log';
-import type { LoopController } from '../loop/loop-controller';
+import type { ChangeFeed } from '../change-feed';
 import type { TaskController } from '../task-controller';
 import { loadChartData, loadHeatmap, type ChartData } from '../../core/chart-data/load-chart-data';
 import { listRuns } from '../../core/loop/run-store';
@@ -19,7 +19,8 @@ const KEEP = 50;
 export interface ChartPanelDeps {
   context: vscode.ExtensionContext;
   tasks: TaskController;
-  loop: LoopController;
+  /** Says when the runs' records changed (this window's loop, another window, the CLI). */
+  feed: ChangeFeed;
   /** Reveals an iteration in the Iterations view and opens its code diff; returns why not, if it could not. */
   openIteration(run: string, iteration: number): Promise<string | undefined>;
 }
@@ -28,7 +29,6 @@ export class ChartPanelHost implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private panelSubs: vscode.Disposable[] = [];
   private readonly subs: vscode.Disposable[] = [];
-  private watcher: vscode.FileSystemWatcher | undefined;
   private timer: NodeJS.Timeout | undefined;
   private html: string | undefined;
   private hasRuns: boolean | undefined;
@@ -37,10 +37,7 @@ export class ChartPanelHost implements vscode.Disposable {
 
   constructor(private readonly deps: ChartPanelDeps) {
     this.subs.push(
-      deps.loop.onEvent((e) => {
-        if (e.type === 'iteration-recorded') this.scheduleUpdate();
-      }),
-      deps.tasks.onDidChange(() => this.rewatch()),
+      deps.feed.onDidChangeRuns(() => this.scheduleUpdate()),
       vscode.window.onDidChangeActiveColorTheme(() => this.post({ type: 'theme-changed' })),
       vscode.window.registerWebviewPanelSerializer(CHART_VIEW_TYPE, {
         // After a window reload VS Code recreates the panel; the webview restores its own state
@@ -48,7 +45,7 @@ export class ChartPanelHost implements vscode.Disposable {
         deserializeWebviewPanel: async (panel) => this.adopt(panel),
       }),
     );
-    this.rewatch();
+    this.scheduleUpdate();
   }
 
   get gamma(): number {
@@ -175,19 +172,8 @@ export class ChartPanelHost implements vscode.Disposable {
     if (list.length > KEEP) list.splice(0, list.length - KEEP);
   }
 
-  private rewatch(): void {
-    this.watcher?.dispose();
-    const dir = this.deps.tasks.taskDir();
-    this.watcher = dir ? vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(dir), '.sweci/runs/*/iteration.jsonl')) : undefined;
-    this.watcher?.onDidChange(() => this.scheduleUpdate());
-    this.watcher?.onDidCreate(() => this.scheduleUpdate());
-    this.watcher?.onDidDelete(() => this.scheduleUpdate());
-    this.scheduleUpdate();
-  }
-
   dispose(): void {
     clearTimeout(this.timer);
-    this.watcher?.dispose();
     this.panel?.dispose();
     for (const s of [...this.subs, ...this.panelSubs]) s.dispose();
   }

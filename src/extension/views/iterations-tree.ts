@@ -1,11 +1,12 @@
 // The Iterations view: runs → iterations → the files of each iteration. It renders the
-// run folders on disk and refreshes on loop events and file changes.
+// run folders on disk and refreshes when the change feed says the runs changed.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { readIterationRecords, type IterationRecord } from '../../core/loop/iteration-record';
 import { ARCHIVE, iterDir, listRuns, readRunSummary, runLayout, type RunSummary } from '../../core/loop/run-store';
 import { archivedRequirementUri } from '../inspect/revision-content';
+import type { ChangeFeed } from '../change-feed';
 import type { LoopController } from '../loop/loop-controller';
 import type { TaskController } from '../task-controller';
 import { iterationDescription, iterationTooltip } from './iteration-text';
@@ -20,36 +21,21 @@ export class IterationsTreeProvider implements vscode.TreeDataProvider<Iteration
   private readonly changed = new vscode.EventEmitter<IterationsNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly subs: vscode.Disposable[] = [];
-  private watcher: vscode.FileSystemWatcher | undefined;
   private timer: NodeJS.Timeout | undefined;
   private records = new Map<string, IterationRecord[]>();
 
   constructor(
     private readonly tasks: TaskController,
     private readonly loop: LoopController,
+    feed: ChangeFeed,
   ) {
-    this.subs.push(
-      tasks.onDidChange(() => this.rewatch()),
-      loop.onEvent((e) => {
-        if (e.type === 'iteration-recorded' || e.type === 'loop-finished' || e.type === 'step-started') this.refresh();
-      }),
-    );
-    this.rewatch();
+    this.subs.push(feed.onDidChangeRuns(() => this.refresh()));
+    this.refresh();
   }
 
   refresh(): void {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.changed.fire(undefined), 150);
-  }
-
-  private rewatch(): void {
-    this.watcher?.dispose();
-    const dir = this.tasks.taskDir();
-    this.watcher = dir ? vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(dir), '.sweci/runs/*/{run.json,iteration.jsonl}')) : undefined;
-    this.watcher?.onDidChange(() => this.refresh());
-    this.watcher?.onDidCreate(() => this.refresh());
-    this.watcher?.onDidDelete(() => this.refresh());
-    this.refresh();
   }
 
   async getChildren(node?: IterationsNode): Promise<IterationsNode[]> {
@@ -139,7 +125,6 @@ export class IterationsTreeProvider implements vscode.TreeDataProvider<Iteration
 
   dispose(): void {
     clearTimeout(this.timer);
-    this.watcher?.dispose();
     for (const s of this.subs) s.dispose();
     this.changed.dispose();
   }

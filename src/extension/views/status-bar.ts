@@ -4,6 +4,7 @@ import { describeEnvironment } from '../../core/runtime/task-environment';
 import * as vscode from 'vscode';
 import { readIterationRecords } from '../../core/loop/iteration-record';
 import { listRuns, runLayout } from '../../core/loop/run-store';
+import type { ChangeFeed } from '../change-feed';
 import type { LoopController } from '../loop/loop-controller';
 import type { TaskController } from '../task-controller';
 import { changeOf, formatChange } from './iteration-text';
@@ -29,6 +30,7 @@ export class LoopStatusBar implements vscode.Disposable {
     private readonly tasks: TaskController,
     private readonly loop: LoopController,
     private readonly environments: EnvironmentManager,
+    feed: ChangeFeed,
   ) {
     this.item.name = 'SWE-CI';
     this.item.command = 'sweci.iterations.focus';
@@ -41,9 +43,9 @@ export class LoopStatusBar implements vscode.Disposable {
       }),
       loop.onEvent((e) => {
         if (e.type === 'loop-finished') this.progress = undefined;
-        // Iterations change the run's numbers; steps only the progress text (rendered above).
-        if (e.type === 'iteration-recorded' || e.type === 'loop-finished') void this.update();
       }),
+      // Recorded iterations change the run's numbers; steps only the progress text (rendered above).
+      feed.onDidChangeRuns(() => void this.update()),
     );
     void this.update();
   }

@@ -1,0 +1,37 @@
+// The chart webview and Export Report.
+import * as vscode from 'vscode';
+import type { ChangeFeed } from '../change-feed';
+import { ChartPanelHost } from '../chart/chart-panel';
+import { exportReportCommand, type ExportArgs } from '../chart/export-command';
+import type { IterationViewHost } from '../inspect/iteration-view';
+import type { TaskController } from '../task-controller';
+
+export interface ChartFeature {
+  chart: ChartPanelHost;
+  exportReport(args?: ExportArgs): ReturnType<typeof exportReportCommand>;
+}
+
+export function activateChart(context: vscode.ExtensionContext, controller: TaskController, feed: ChangeFeed, iterationView: IterationViewHost): ChartFeature {
+  const chart = new ChartPanelHost({
+    context,
+    tasks: controller,
+    feed,
+    // A clicked point opens that iteration in the iteration view (which reveals its row).
+    openIteration: async (run, iteration) => {
+      if (!controller.taskDir()) return 'No SWE-CI task is open.';
+      try {
+        await iterationView.show({ run, iteration });
+        return undefined;
+      } catch (err) {
+        return err instanceof Error ? err.message : String(err);
+      }
+    },
+  });
+  const exportReport = (args?: ExportArgs) => exportReportCommand(context, controller.taskDir(), chart.gamma, args);
+  context.subscriptions.push(
+    chart,
+    vscode.commands.registerCommand('sweci.showChart', () => chart.show()),
+    vscode.commands.registerCommand('sweci.exportReport', (args?: ExportArgs) => exportReport(args)),
+  );
+  return { chart, exportReport };
+}

@@ -1,0 +1,82 @@
+// The CI loop: API keys, the loop controller, the Iterations view, the status bar and the
+// commands that run steps, iterations, loops and human roles.
+import * as vscode from 'vscode';
+import { readRunSummary } from '../../core/loop/run-store';
+import { ApiKeys } from '../agents/api-keys';
+import type { ChangeFeed } from '../change-feed';
+import type { EnvironmentManager } from '../environment/environment-manager';
+import { LoopController } from '../loop/loop-controller';
+import type { TaskController } from '../task-controller';
+import { IterationsTreeProvider, type IterationsNode } from '../views/iterations-tree';
+import { LoopStatusBar } from '../views/status-bar';
+
+export interface LoopFeature {
+  keys: ApiKeys;
+  loop: LoopController;
+  iterations: IterationsTreeProvider;
+  iterationsView: vscode.TreeView<IterationsNode>;
+  statusBar: LoopStatusBar;
+  /** Runs a loop request with the loopRunning context set, refreshing the views after. */
+  execute(req: Parameters<LoopController['execute']>[0]): ReturnType<LoopController['execute']>;
+}
+
+export function activateLoop(context: vscode.ExtensionContext, controller: TaskController, environments: EnvironmentManager, feed: ChangeFeed): LoopFeature {
+  const keys = new ApiKeys(context);
+  const loop = new LoopController(context, controller, environments, keys);
+  const iterations = new IterationsTreeProvider(controller, loop, feed);
+  const iterationsView = vscode.window.createTreeView('sweci.iterations', { treeDataProvider: iterations, showCollapseAll: true });
+  const statusBar = new LoopStatusBar(controller, loop, environments, feed);
+  const setRunning = (running: boolean) => vscode.commands.executeCommand('setContext', 'sweci.loopRunning', running);
+  const execute = async (req: Parameters<LoopController['execute']>[0]) => {
+    await setRunning(true);
+    try {
+      return await loop.execute(req);
+    } finally {
+      await setRunning(false);
+      iterations.refresh();
+      void statusBar.update();
+    }
+  };
+  // Run Tests finishes an iteration whose Programmer is done; otherwise it is a plain refresh.
+  const runTests = async () => {
+    const dir = controller.taskDir();
+    const run = loop.activeRun;
+    const pending = dir && run ? (await readRunSummary(dir, run).catch(() => undefined))?.pending : undefined;
+    if (pending?.lastCompletedStep === 'programmer') return execute({ title: 'Run Tests', iterations: 1 });
+    return controller.runTests();
+  };
+  context.subscriptions.push(
+    loop,
+    loop.onEvent((e) => feed.loopEvent(e)),
+    iterations,
+    iterationsView,
+    statusBar,
+    vscode.commands.registerCommand('sweci.runArchitect', () => execute({ title: 'Architect', stopAfterStep: 'architect' })),
+    vscode.commands.registerCommand('sweci.runProgrammer', () => execute({ title: 'Programmer', stopAfterStep: 'programmer' })),
+    vscode.commands.registerCommand('sweci.runTests', runTests),
+    vscode.commands.registerCommand('sweci.runIteration', () => execute({ title: 'Iteration', iterations: 1 })),
+    vscode.commands.registerCommand('sweci.runLoop', () => execute({ title: 'Loop' })),
+    vscode.commands.registerCommand('sweci.beProgrammer', () => execute({ title: 'Iteration (you are the Programmer)', iterations: 1, human: ['programmer'] })),
+    vscode.commands.registerCommand('sweci.beArchitect', () => execute({ title: 'Iteration (you are the Architect)', iterations: 1, human: ['architect'] })),
+    vscode.commands.registerCommand('sweci.submitIteration', () => loop.submit()),
+    vscode.commands.registerCommand('sweci.stop', () => loop.stop()),
+    vscode.commands.registerCommand('sweci.newRun', () => loop.newRun()),
+    vscode.commands.registerCommand('sweci.recordHumanHistory', async () => {
+      await setRunning(true);
+      try {
+        await loop.recordHumanHistory();
+      } finally {
+        await setRunning(false);
+        iterations.refresh();
+      }
+    }),
+    vscode.commands.registerCommand('sweci.makeActiveRun', async (node?: { type: string; summary?: { info: { name: string } } }) => {
+      if (node?.summary) await loop.setActiveRun(node.summary.info.name);
+      iterations.refresh();
+      void statusBar.update();
+    }),
+    vscode.commands.registerCommand('sweci.setApiKey', () => keys.promptSet()),
+    vscode.commands.registerCommand('sweci.clearApiKey', () => keys.promptClear()),
+  );
+  return { keys, loop, iterations, iterationsView, statusBar, execute };
+}

@@ -1,0 +1,86 @@
+// What activate() returns (test-api.ts): read through the same providers and hosts the views use.
+import * as vscode from 'vscode';
+import type { EnvironmentManager } from '../environment/environment-manager';
+import type { IterationViewHost } from '../inspect/iteration-view';
+import { lastMessages } from '../messages';
+import type { NonPassedTreeRow, SweciApi } from '../test-api';
+import type { activateTesting } from '../testing/test-controller';
+import type { ChartFeature } from './chart-feature';
+import type { LoopFeature } from './loop-feature';
+import type { TaskFeature } from './task-feature';
+
+export interface ApiParts {
+  task: TaskFeature;
+  loop: LoopFeature;
+  chart: ChartFeature;
+  iterationView: IterationViewHost;
+  testing: ReturnType<typeof activateTesting>;
+  environments: EnvironmentManager;
+}
+
+const text = (v: string | vscode.TreeItemLabel | boolean | undefined): string => (typeof v === 'string' ? v : v && typeof v === 'object' ? v.label : '');
+
+export function sweciApi({ task, loop: l, chart: c, iterationView, testing, environments }: ApiParts): SweciApi {
+  const { controller, tree, view, info, checkout } = task;
+  const { loop, keys, iterations, iterationsView, statusBar } = l;
+  const { chart, exportReport } = c;
+  return {
+    checkOutTask: (args) => checkout.run(args),
+    refresh: () => controller.runTests(),
+    nonPassedDescription: () => view.description,
+    nonPassedIteration: () => tree.iterationShown,
+    nonPassedMessage: () => view.message,
+    taskState: () => controller.current,
+    setApiKey: (name, value) => keys.set(name, value),
+    clearApiKey: (name) => keys.clear(name),
+    activeRun: () => loop.activeRun,
+    setActiveRun: (run) => loop.setActiveRun(run),
+    humanWaiting: () => {
+      const w = loop.humans.current;
+      return w && { role: w.role, iteration: w.iteration, run: w.run };
+    },
+    iterationRows: async () => {
+      const out = [];
+      for (const runNode of await iterations.getChildren()) {
+        const runItem = iterations.getTreeItem(runNode);
+        const its = [];
+        for (const it of await iterations.getChildren(runNode)) {
+          const item = iterations.getTreeItem(it);
+          const children = (await iterations.getChildren(it)).map((ch) => text(iterations.getTreeItem(ch).label));
+          its.push({ label: text(item.label), description: text(item.description), children });
+        }
+        out.push({ run: text(runItem.label), description: text(runItem.description), iterations: its });
+      }
+      return out;
+    },
+    taskInfoRows: () => info.getChildren().map((row) => ({ label: row.label, description: row.description ?? '', tooltip: row.tooltip ?? '' })),
+    statusBar: () => statusBar.shown,
+    releaseEnvironment: () => environments.release(),
+    lastMessages: () => lastMessages(),
+    showChart: () => chart.show(),
+    chartMessages: () => ({ posted: [...chart.posted], received: [...chart.received] }),
+    chartHtml: () => chart.currentHtml,
+    chartReceive: (message) => chart.receive(message),
+    iterationsSelection: () => iterationsView.selection.map((n) => (n.type === 'iteration' ? `${n.run} #${n.record.iteration}` : n.type === 'run' ? n.summary.info.name : n.label)),
+    exportReport: (folder) => exportReport({ folder }),
+    iterationView: () => {
+      const shown = iterationView.shown;
+      const label = shown?.kind === 'iteration' ? `${shown.details.run} #${shown.details.iteration}` : shown && `${shown.comparison.left.label} ↔ ${shown.comparison.right.label}`;
+      return { shown: label, details: shown, received: [...iterationView.received] };
+    },
+    iterationViewReceive: (message) => iterationView.receive(message),
+    testItems: () => testing.rows(),
+    lastTestResults: () => testing.lastResults(),
+    runTestItems: (ids) => testing.runIds(ids),
+    nonPassedRows: () =>
+      tree.flatten().map(({ file, item, entry }): NonPassedTreeRow => ({
+        file,
+        nodeid: entry.nodeid,
+        kind: entry.kind,
+        label: typeof item.label === 'string' ? item.label : (item.label?.label ?? ''),
+        description: typeof item.description === 'string' ? item.description : '',
+        tooltip: item.tooltip instanceof vscode.MarkdownString ? item.tooltip.value : String(item.tooltip ?? ''),
+        command: item.command ? { command: item.command.command, arguments: item.command.arguments ?? [] } : undefined,
+      })),
+  };
+}
