@@ -1,8 +1,10 @@
 // The one message protocol between the chart webview and the extension host, both ways.
-// Both sides validate every message on receipt (isHostMessage / isWebviewMessage) and drop
-// anything else: a webview is untrusted content as far as the host is concerned, and the
-// webview must not act on a half-formed message. Browser-safe: no node or vscode imports.
+// Both sides validate every message on receipt (isHostMessage / isWebviewMessage, derived from
+// the schemas below) and drop anything else: a webview is untrusted content as far as the host
+// is concerned, and the webview must not act on a half-formed message. A request the webview
+// sends carries a requestId that the host's reply returns. Browser-safe: no node or vscode imports.
 import type { ChartData, HeatmapData } from '../core/chart-data/chart-types';
+import { arrayOf, bool, guardFor, int, optional, requestId, str, type MessageSchema } from './message-schema';
 
 /** Host → webview. */
 export type HostMessage =
@@ -11,21 +13,21 @@ export type HostMessage =
   /** New data after a pytest run (loop event or iteration.jsonl changed on disk). */
   | { type: 'update'; data: ChartData }
   /** The per-test heatmap of one run, answering heatmap-requested. */
-  | { type: 'heatmap'; heatmap: HeatmapData }
+  | { type: 'heatmap'; requestId: number; heatmap: HeatmapData }
   /** The colour theme changed (the webview also watches its body class; this is a nudge). */
   | { type: 'theme-changed' }
   /** Answer to point-clicked: whether the iteration could be revealed. */
-  | { type: 'reveal-ack'; run: string; iteration: number; ok: boolean; message?: string }
+  | { type: 'reveal-ack'; requestId: number; run: string; iteration: number; ok: boolean; message?: string }
   /** Answer to export-requested. */
-  | { type: 'export-done'; ok: boolean; folder?: string; message?: string };
+  | { type: 'export-done'; requestId: number; ok: boolean; folder?: string; message?: string };
 
 /** Webview → host. */
 export type WebviewMessage =
   | { type: 'ready' }
-  | { type: 'point-clicked'; run: string; iteration: number }
+  | { type: 'point-clicked'; requestId: number; run: string; iteration: number }
   | { type: 'gamma-changed'; gamma: number }
-  | { type: 'heatmap-requested'; run: string }
-  | { type: 'export-requested' }
+  | { type: 'heatmap-requested'; requestId: number; run: string }
+  | { type: 'export-requested'; requestId: number }
   /** What the webview drew, echoed so tests (and logs) can check it against the data sent. */
   | { type: 'rendered'; runs: string[]; points: number; heatmapRun?: string; gamma: number; foreground: string };
 
@@ -102,41 +104,23 @@ export function isHeatmap(x: unknown): x is HeatmapData {
   return x.cells.length === x.tests.length * x.columns.length && /^[0-3]*$/.test(x.cells);
 }
 
-export function isHostMessage(x: unknown): x is HostMessage {
-  if (!isObj(x)) return false;
-  switch (x.type) {
-    case 'init':
-      return isChartData(x.data) && isGamma(x.gamma);
-    case 'update':
-      return isChartData(x.data);
-    case 'heatmap':
-      return isHeatmap(x.heatmap);
-    case 'theme-changed':
-      return true;
-    case 'reveal-ack':
-      return isStr(x.run) && isInt(x.iteration) && typeof x.ok === 'boolean' && (x.message === undefined || isStr(x.message));
-    case 'export-done':
-      return typeof x.ok === 'boolean' && (x.folder === undefined || isStr(x.folder)) && (x.message === undefined || isStr(x.message));
-    default:
-      return false;
-  }
-}
+const HOST_SCHEMA: MessageSchema<HostMessage> = {
+  init: { data: isChartData, gamma: isGamma },
+  update: { data: isChartData },
+  heatmap: { requestId, heatmap: isHeatmap },
+  'theme-changed': {},
+  'reveal-ack': { requestId, run: str, iteration: int, ok: bool, message: optional(str) },
+  'export-done': { requestId, ok: bool, folder: optional(str), message: optional(str) },
+};
 
-export function isWebviewMessage(x: unknown): x is WebviewMessage {
-  if (!isObj(x)) return false;
-  switch (x.type) {
-    case 'ready':
-    case 'export-requested':
-      return true;
-    case 'point-clicked':
-      return isStr(x.run) && isInt(x.iteration);
-    case 'gamma-changed':
-      return isGamma(x.gamma);
-    case 'heatmap-requested':
-      return isStr(x.run);
-    case 'rendered':
-      return Array.isArray(x.runs) && x.runs.every(isStr) && isInt(x.points) && (x.heatmapRun === undefined || isStr(x.heatmapRun)) && isGamma(x.gamma) && isStr(x.foreground);
-    default:
-      return false;
-  }
-}
+const WEBVIEW_SCHEMA: MessageSchema<WebviewMessage> = {
+  ready: {},
+  'point-clicked': { requestId, run: str, iteration: int },
+  'gamma-changed': { gamma: isGamma },
+  'heatmap-requested': { requestId, run: str },
+  'export-requested': { requestId },
+  rendered: { runs: arrayOf(str), points: int, heatmapRun: optional(str), gamma: isGamma, foreground: str },
+};
+
+export const isHostMessage = guardFor(HOST_SCHEMA);
+export const isWebviewMessage = guardFor(WEBVIEW_SCHEMA);

@@ -3,6 +3,8 @@
 // names what to open by index or id into the data the host rendered, never by a path, so a
 // message cannot make the host open a file the view did not show. Browser-safe.
 
+import { guardFor, int, oneOf, type MessageSchema } from './message-schema';
+
 export type IterationViewMessage =
   | { type: 'step'; direction: 1 | -1 }
   | { type: 'open-test'; nodeid: string }
@@ -14,39 +16,21 @@ export type IterationViewMessage =
   | { type: 'select-for-compare' }
   | { type: 'compare-with-selected' };
 
-export const ITERATION_VIEW_ACTIONS = [
-  'step',
-  'open-test',
-  'open-file',
-  'open-code-changes',
-  'open-requirement',
-  'open-requirement-diff',
-  'select-for-compare',
-  'compare-with-selected',
-] as const satisfies readonly IterationViewMessage['type'][];
+const nodeId = (x: unknown): boolean => typeof x === 'string' && x.length > 0 && x.length < 4096;
 
-type Obj = Record<string, unknown>;
+const SCHEMA: MessageSchema<IterationViewMessage> = {
+  step: { direction: oneOf(1, -1) },
+  'open-test': { nodeid: nodeId },
+  'open-file': { index: int },
+  'open-code-changes': {},
+  'open-requirement': {},
+  'open-requirement-diff': {},
+  'select-for-compare': {},
+  'compare-with-selected': {},
+};
 
-export function isIterationViewMessage(x: unknown): x is IterationViewMessage {
-  if (typeof x !== 'object' || x === null || Array.isArray(x)) return false;
-  const m = x as Obj;
-  switch (m.type) {
-    case 'step':
-      return m.direction === 1 || m.direction === -1;
-    case 'open-test':
-      return typeof m.nodeid === 'string' && m.nodeid.length > 0 && m.nodeid.length < 4096;
-    case 'open-file':
-      return Number.isInteger(m.index) && (m.index as number) >= 0;
-    case 'open-code-changes':
-    case 'open-requirement':
-    case 'open-requirement-diff':
-    case 'select-for-compare':
-    case 'compare-with-selected':
-      return true;
-    default:
-      return false;
-  }
-}
+export const isIterationViewMessage = guardFor(SCHEMA);
+export const ITERATION_VIEW_ACTIONS = Object.keys(SCHEMA) as IterationViewMessage['type'][];
 
 /**
  * The message a clicked element asks for: its `data-action`, plus `data-arg` as the action's

@@ -133,9 +133,9 @@ suite('The chart webview', function () {
 
   test('a clicked point opens that iteration in the iteration view and selects it in the Iterations view; malformed messages are dropped', async () => {
     const sweci = await api();
-    await sweci.chartReceive({ type: 'point-clicked', run: RUN, iteration: 2 });
+    await sweci.chartReceive({ type: 'point-clicked', requestId: 41, run: RUN, iteration: 2 });
     const ack = sweci.chartMessages().posted.filter((m) => m.type === 'reveal-ack').pop();
-    assert.deepEqual(ack, { type: 'reveal-ack', run: RUN, iteration: 2, ok: true });
+    assert.deepEqual(ack, { type: 'reveal-ack', requestId: 41, run: RUN, iteration: 2, ok: true }, 'the reply carries the request’s id');
     assert.equal(sweci.iterationView().shown, `${RUN} #2`);
     const details = sweci.iterationView().details;
     assert.ok(details?.kind === 'iteration');
@@ -143,7 +143,8 @@ suite('The chart webview', function () {
     await until('the iteration selected in the Iterations view', () => sweci.iterationsSelection().includes(`${RUN} #2`) || undefined, 10_000);
 
     const before = sweci.chartMessages().received.length;
-    await sweci.chartReceive({ type: 'point-clicked', run: RUN });
+    await sweci.chartReceive({ type: 'point-clicked', requestId: 42, run: RUN });
+    await sweci.chartReceive({ type: 'point-clicked', run: RUN, iteration: 1 });
     await sweci.chartReceive({ type: 'run-this', code: 'x' });
     assert.equal(sweci.chartMessages().received.length, before, 'nothing malformed is accepted');
   });

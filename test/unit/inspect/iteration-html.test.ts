@@ -94,4 +94,6 @@ test('clicks become validated messages; anything else is dropped', () => {
   assert.equal(isIterationViewMessage({ type: 'open-file', index: 1.5 }), false);
   assert.equal(isIterationViewMessage(null), false);
   assert.equal(isIterationViewMessage([]), false);
+  assert.equal(isIterationViewMessage({ type: 'open-test', nodeid: 't::x', path: '/etc/passwd' }), false, 'a field the protocol does not have');
+  assert.equal(isIterationViewMessage({ type: 'toString' }), false, 'no inherited key is a message type');
 });

@@ -40,10 +40,10 @@ const heatmap = { run: 'r1', tests: ['a', 'b'], columns: [{ iteration: 0, ran: t
 test('host messages of every kind are accepted when well formed', () => {
   assert.ok(isHostMessage({ type: 'init', data, gamma: 1 }));
   assert.ok(isHostMessage({ type: 'update', data }));
-  assert.ok(isHostMessage({ type: 'heatmap', heatmap }));
+  assert.ok(isHostMessage({ type: 'heatmap', requestId: 4, heatmap }));
   assert.ok(isHostMessage({ type: 'theme-changed' }));
-  assert.ok(isHostMessage({ type: 'reveal-ack', run: 'r1', iteration: 2, ok: true }));
-  assert.ok(isHostMessage({ type: 'export-done', ok: false, message: 'no folder' }));
+  assert.ok(isHostMessage({ type: 'reveal-ack', requestId: 1, run: 'r1', iteration: 2, ok: true }));
+  assert.ok(isHostMessage({ type: 'export-done', requestId: 2, ok: false, message: 'no folder' }));
 });
 
 test('malformed host messages are rejected', () => {
@@ -61,8 +61,15 @@ test('malformed host messages are rejected', () => {
     { type: 'update', data: { ...data, runs: [{ ...run, points: [{ ...point, iteration: 1.5 }] }] } },
     { type: 'update', data: { ...data, runs: [{ ...run, metrics: { ...metrics, evoScore: 'high' } }] } },
     { type: 'update', data: { ...data, runs: [{ ...run, evoA: [Number.NaN] }] } },
-    { type: 'reveal-ack', run: 'r', iteration: 1 },
-    { type: 'export-done', ok: true, folder: 3 },
+    { type: 'reveal-ack', requestId: 1, run: 'r', iteration: 1 },
+    { type: 'export-done', requestId: 1, ok: true, folder: 3 },
+    // A reply without the id of the request it answers.
+    { type: 'heatmap', heatmap },
+    { type: 'reveal-ack', run: 'r1', iteration: 2, ok: true },
+    { type: 'export-done', requestId: -1, ok: true },
+    // A field the protocol does not have.
+    { type: 'theme-changed', html: '<script>' },
+    { type: 'update', data, extra: 1 },
   ]) {
     assert.equal(isHostMessage(bad), false, JSON.stringify(bad));
   }
@@ -79,10 +86,10 @@ test('a heatmap whose cells do not match tests × columns, or hold unknown codes
 
 test('webview messages of every kind are accepted when well formed', () => {
   assert.ok(isWebviewMessage({ type: 'ready' }));
-  assert.ok(isWebviewMessage({ type: 'point-clicked', run: 'r', iteration: 3 }));
+  assert.ok(isWebviewMessage({ type: 'point-clicked', requestId: 1, run: 'r', iteration: 3 }));
   assert.ok(isWebviewMessage({ type: 'gamma-changed', gamma: 1.25 }));
-  assert.ok(isWebviewMessage({ type: 'heatmap-requested', run: 'human-history' }));
-  assert.ok(isWebviewMessage({ type: 'export-requested' }));
+  assert.ok(isWebviewMessage({ type: 'heatmap-requested', requestId: 2, run: 'human-history' }));
+  assert.ok(isWebviewMessage({ type: 'export-requested', requestId: 3 }));
   assert.ok(isWebviewMessage({ type: 'rendered', runs: ['a', 'b'], points: 7, heatmapRun: 'a', gamma: 1, foreground: '#333' }));
 });
 
@@ -90,12 +97,17 @@ test('malformed webview messages are rejected', () => {
   for (const bad of [
     undefined,
     42,
-    { type: 'point-clicked', run: 'r' },
-    { type: 'point-clicked', run: 'r', iteration: -1 },
-    { type: 'point-clicked', run: 7, iteration: 1 },
+    { type: 'point-clicked', requestId: 1, run: 'r' },
+    { type: 'point-clicked', requestId: 1, run: 'r', iteration: -1 },
+    { type: 'point-clicked', requestId: 1, run: 7, iteration: 1 },
+    { type: 'point-clicked', run: 'r', iteration: 1 },
+    { type: 'point-clicked', requestId: 1.5, run: 'r', iteration: 1 },
+    { type: 'export-requested' },
+    { type: 'ready', then: 'eval' },
+    { type: 'heatmap-requested', requestId: 1, run: 'r', path: '/etc/passwd' },
     { type: 'gamma-changed', gamma: Number.NaN },
     { type: 'gamma-changed', gamma: 0 },
-    { type: 'heatmap-requested' },
+    { type: 'heatmap-requested', requestId: 1 },
     { type: 'rendered', runs: 'a', points: 1, gamma: 1, foreground: '#333' },
     { type: 'rendered', runs: ['a'], points: 1 },
     { type: 'eval', code: 'alert(1)' },
