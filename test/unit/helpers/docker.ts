@@ -8,6 +8,7 @@ import { connectDocker, pingEngine, type DockerConnection } from '../../../src/c
 import { ensureImage } from '../../../src/core/runtime/docker/ensure-image';
 import { listManagedContainers, ownerLabel } from '../../../src/core/runtime/docker/container-owner';
 import { DEMO_IMAGE, demoImageArchive } from '../../../scripts/demo-image';
+import { repoRoot } from './repo-root';
 
 export { DEMO_IMAGE, demoImageArchive };
 
@@ -125,6 +126,11 @@ export class SpareEngine {
   async dispose(): Promise<void> {
     await this.stop();
     spawnSync('ip', ['link', 'delete', this.bridge], { stdio: 'ignore' });
+    // The engine's own log outlives it (test-results/ is not committed): when a fault test fails
+    // on something the engine did, this is what says why.
+    const kept = path.join(repoRoot, 'test-results', 'spare-engine-dockerd.log');
+    await fs.mkdir(path.dirname(kept), { recursive: true });
+    await fs.copyFile(path.join(this.root, 'dockerd.log'), kept).catch(() => undefined);
     await fs.rm(this.root, { recursive: true, force: true }).catch(() => undefined);
     await fs.rm(this.runDir, { recursive: true, force: true }).catch(() => undefined);
   }
