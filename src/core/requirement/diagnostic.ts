@@ -12,7 +12,11 @@ export type DiagnosticCode =
   | 'root-is-item'
   | 'missing-field'
   | 'empty-field'
-  | 'duplicate-field';
+  | 'duplicate-field'
+  | 'duplicate-requirement'
+  | 'too-large'
+  | 'missing-location-file'
+  | 'unknown-test';
 
 export interface Diagnostic {
   message: string;
@@ -20,6 +24,9 @@ export interface Diagnostic {
   line: number;
   /** 1-based. */
   column: number;
+  /** Where the offending text ends (1-based, exclusive); absent when only a point is known. */
+  endLine?: number;
+  endColumn?: number;
   severity: DiagnosticSeverity;
   code: DiagnosticCode;
 }

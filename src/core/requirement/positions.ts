@@ -5,10 +5,18 @@ export interface Position {
   column: number;
 }
 
+/** A span of text, 1-based; the end is exclusive (the column just after the last character). */
+export interface TextRange {
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+}
+
 export class LineIndex {
   private readonly starts: number[] = [0];
 
-  constructor(text: string) {
+  constructor(private readonly text: string) {
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
       // \r\n counts once; a lone \r ends a line too (as XML normalises it).
@@ -27,5 +35,22 @@ export class LineIndex {
       else hi = mid - 1;
     }
     return { line: lo + 1, column: Math.max(0, offset - this.starts[lo]) + 1 };
+  }
+
+  /** The range of offsets [start, end), clamped to the text. */
+  range(start: number, end: number): TextRange {
+    const s = Math.max(0, Math.min(start, this.text.length));
+    const e = Math.max(s, Math.min(end, this.text.length));
+    const a = this.at(s);
+    const b = this.at(e);
+    return { line: a.line, column: a.column, endLine: b.line, endColumn: b.column };
+  }
+
+  /** The 0-based offset of a 1-based position (clamped to its line). */
+  offsetOf(line: number, column: number): number {
+    const l = Math.max(1, Math.min(line, this.starts.length));
+    const start = this.starts[l - 1];
+    const next = l < this.starts.length ? this.starts[l] : this.text.length;
+    return Math.min(start + Math.max(0, column - 1), next);
   }
 }

@@ -4,7 +4,7 @@
 // Positions are kept for the language server.
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { Diagnostic, DiagnosticCode } from './diagnostic';
-import { LineIndex } from './positions';
+import { LineIndex, type TextRange } from './positions';
 
 export const REQUIREMENT_FIELDS = ['location', 'description', 'contract', 'acceptance'] as const;
 export type RequirementFieldName = (typeof REQUIREMENT_FIELDS)[number];
@@ -20,6 +20,18 @@ export interface RequirementField {
   column: number;
 }
 
+/** Where a field sits in the text, for language-server ranges and links. */
+export interface RequirementFieldSpan {
+  /** The whole element, from its start tag to the end of its end tag. */
+  element: TextRange;
+  /** The raw content between the tags (a self-closing element has an empty one). */
+  content: TextRange;
+  /** Offsets of that content in the text without its BOM (see stripBom). */
+  contentStart: number;
+  contentEnd: number;
+  attributes: Record<string, string>;
+}
+
 export interface RequirementItem {
   /** 1-based position among the items. */
   index: number;
@@ -33,6 +45,10 @@ export interface RequirementItem {
   endColumn: number;
   attributes: Record<string, string>;
   fields: Partial<Record<RequirementFieldName, RequirementField>>;
+  /** The item's start tag. */
+  startTag: TextRange;
+  /** Spans of the fields in `fields` (the first of duplicates). */
+  spans: Partial<Record<RequirementFieldName, RequirementFieldSpan>>;
 }
 
 export type RequirementParseResult =
@@ -51,30 +67,49 @@ interface Element {
   end: number;
 }
 
+/** Offsets in the parse result count from after a leading BOM. */
+export function stripBom(input: string): string {
+  return input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
+}
+
 export function parseRequirementDocument(input: string): RequirementParseResult {
-  const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
+  const text = stripBom(input);
   const lines = new LineIndex(text);
-  const diag = (code: DiagnosticCode, severity: Diagnostic['severity'], message: string, offset: number): Diagnostic => ({
-    message,
-    ...lines.at(offset),
-    severity,
-    code,
-  });
+  // `end` (exclusive) gives the diagnostic a range, not just a point.
+  const diag = (code: DiagnosticCode, severity: Diagnostic['severity'], message: string, offset: number, end?: number): Diagnostic => {
+    const d: Diagnostic = { message, ...lines.at(offset), severity, code };
+    if (end !== undefined) {
+      const r = lines.range(offset, end);
+      d.endLine = r.endLine;
+      d.endColumn = r.endColumn;
+    }
+    return d;
+  };
+  const startTagOf = (el: Element) => ({ start: el.start, end: startTagEnd(text, el.start) });
 
   if (text.trim() === '') {
-    return { ok: false, errors: [{ message: 'requirement.xml is empty: it must hold one XML document with 1 to 5 requirements.', line: 1, column: 1, severity: 'error', code: 'empty' }] };
+    const whole = lines.range(0, text.length);
+    return {
+      ok: false,
+      errors: [
+        { message: 'requirement.xml is empty: it must hold one XML document with 1 to 5 requirements.', line: 1, column: 1, endLine: whole.endLine, endColumn: whole.endColumn, severity: 'error', code: 'empty' },
+      ],
+    };
   }
   const fence = /^\s*```/.exec(text);
   if (fence) {
     return {
       ok: false,
-      errors: [diag('markdown-fence', 'error', 'requirement.xml is wrapped in a Markdown code fence (```): write the bare XML document.', fence[0].length - 3)],
+      errors: [diag('markdown-fence', 'error', 'requirement.xml is wrapped in a Markdown code fence (```): write the bare XML document.', fence[0].length - 3, lineEnd(text, fence[0].length))],
     };
   }
   const valid = XMLValidator.validate(text, { allowBooleanAttributes: true });
   if (valid !== true) {
     const { msg, line, col } = valid.err;
-    return { ok: false, errors: [{ message: `Not well-formed XML: ${msg}`, line: line || 1, column: col || 1, severity: 'error', code: 'not-well-formed' }] };
+    const at = lines.offsetOf(line || 1, col || 1);
+    const d = diag('not-well-formed', 'error', `Not well-formed XML: ${msg}`, at, errorEnd(text, at));
+    // The validator's own position is kept as it was (it may point past the end of a line).
+    return { ok: false, errors: [{ ...d, line: line || 1, column: col || 1 }] };
   }
 
   let root: Element | undefined;
@@ -82,7 +117,8 @@ export function parseRequirementDocument(input: string): RequirementParseResult 
     root = rootElement(parser().parse(text) as OrderedNode[]);
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    return { ok: false, errors: [{ message: `Not well-formed XML: ${message}`, line: 1, column: 1, severity: 'error', code: 'not-well-formed' }] };
+    // The parser names no position (e.g. nesting too deep): point at the first line.
+    return { ok: false, errors: [diag('not-well-formed', 'error', `Not well-formed XML: ${message}`, 0, Math.max(1, lineEnd(text, 0)))] };
   }
   if (!root) {
     return { ok: false, errors: [{ message: 'requirement.xml has no root element.', line: 1, column: 1, severity: 'error', code: 'no-items' }] };
@@ -98,7 +134,7 @@ export function parseRequirementDocument(input: string): RequirementParseResult 
   }
   if (itemElements.length === 0 && hasAnyField(holder)) {
     warnings.push(
-      diag('root-is-item', 'warning', `<${holder.name}> holds the fields itself; it is read as a single requirement. Put each requirement in its own element under the root.`, holder.start),
+      diag('root-is-item', 'warning', `<${holder.name}> holds the fields itself; it is read as a single requirement. Put each requirement in its own element under the root.`, startTagOf(holder).start, startTagOf(holder).end),
     );
     itemElements = [holder];
   }
@@ -111,6 +147,7 @@ export function parseRequirementDocument(input: string): RequirementParseResult 
           'error',
           `No requirement found under <${root.name}>: each requirement is an element holding <location>, <description>, <contract> and <acceptance>.`,
           root.start,
+          startTagEnd(text, root.start),
         ),
       ],
     };
@@ -122,27 +159,31 @@ export function parseRequirementDocument(input: string): RequirementParseResult 
         'warning',
         `${itemElements.length} requirements: the protocol allows at most ${MAX_REQUIREMENTS} per iteration.`,
         itemElements[MAX_REQUIREMENTS].start,
+        startTagEnd(text, itemElements[MAX_REQUIREMENTS].start),
       ),
     );
   }
 
   const items = itemElements.map((el, i): RequirementItem => {
     const fields: RequirementItem['fields'] = {};
+    const spans: RequirementItem['spans'] = {};
     for (const child of elementChildren(el)) {
       const name = fieldName(child.name);
       if (!name) continue;
       if (fields[name]) {
-        warnings.push(diag('duplicate-field', 'warning', `Requirement ${i + 1} has more than one <${name}>; only the first is used.`, child.start));
+        warnings.push(diag('duplicate-field', 'warning', `Requirement ${i + 1} has more than one <${name}>; only the first is used.`, child.start, child.end));
         continue;
       }
       const fieldText = textOf(child.children).trim();
       fields[name] = { text: fieldText, ...lines.at(child.start) };
-      if (fieldText === '') warnings.push(diag('empty-field', 'warning', `Requirement ${i + 1}: <${name}> is empty.`, child.start));
+      spans[name] = fieldSpan(text, lines, child);
+      if (fieldText === '') warnings.push(diag('empty-field', 'warning', `Requirement ${i + 1}: <${name}> is empty.`, child.start, child.end));
     }
+    const tag = startTagOf(el);
     const missing = REQUIREMENT_FIELDS.filter((f) => !fields[f]);
     if (missing.length > 0) {
       const names = missing.map((m) => `<${m}>`).join(', ');
-      warnings.push(diag('missing-field', 'warning', `Requirement ${i + 1} (<${el.name}>) has no ${names}.`, el.start));
+      warnings.push(diag('missing-field', 'warning', `Requirement ${i + 1} (<${el.name}>) has no ${names}.`, tag.start, tag.end));
     }
     const start = lines.at(el.start);
     const end = lines.at(Math.max(el.start, el.end - 1));
@@ -155,6 +196,8 @@ export function parseRequirementDocument(input: string): RequirementParseResult 
       endColumn: end.column + 1,
       attributes: el.attributes,
       fields,
+      startTag: lines.range(tag.start, tag.end),
+      spans,
     };
   });
   return { ok: true, rootTag: root.name, items, warnings };
@@ -172,6 +215,9 @@ function parser(): XMLParser {
     trimValues: false,
     ignoreDeclaration: true,
     ignorePiTags: true,
+    // A requirement needs no DTD entities: tight bounds so "billion laughs" cannot blow up.
+    processEntities: { enabled: true, maxEntitySize: 1000, maxEntityCount: 50, maxExpansionDepth: 5, maxTotalExpansions: 1000, maxExpandedLength: 20000 },
+    maxNestedTags: 100,
   });
 }
 
@@ -224,4 +270,41 @@ function textOf(children: OrderedNode[]): string {
     }
   }
   return out;
+}
+
+/** Offset just after the `>` of the tag starting at `start` (quotes in attributes respected). */
+function startTagEnd(text: string, start: number): number {
+  let quote = 0;
+  for (let i = start + 1; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (quote) {
+      if (c === quote) quote = 0;
+    } else if (c === 34 || c === 39) quote = c;
+    else if (c === 62) return i + 1;
+  }
+  return text.length;
+}
+
+function lineEnd(text: string, from: number): number {
+  const m = /[\r\n]/.exec(text.slice(from, from + 10000));
+  return m ? from + m.index : Math.min(text.length, from + 10000);
+}
+
+/** An XML error's range: the tag at the error, else the rest of its line (at least one character). */
+function errorEnd(text: string, at: number): number {
+  if (text[at] === '<') return Math.min(startTagEnd(text, at), lineEnd(text, at) + 1, text.length);
+  return Math.max(lineEnd(text, at), Math.min(at + 1, text.length));
+}
+
+function fieldSpan(text: string, lines: LineIndex, el: Element): RequirementFieldSpan {
+  const open = startTagEnd(text, el.start);
+  const selfClosing = text.charCodeAt(open - 2) === 47; // "/>"
+  const contentEnd = selfClosing ? open : Math.max(open, text.lastIndexOf('<', el.end - 1));
+  return {
+    element: lines.range(el.start, el.end),
+    content: lines.range(open, contentEnd),
+    contentStart: open,
+    contentEnd,
+    attributes: el.attributes,
+  };
 }

@@ -1,0 +1,56 @@
+// Warnings that need the task: a <location> naming a file app/code does not have (unless the
+// location marks it new, see locationIsNew) and an <acceptance> naming a test nobody knows.
+// Pure, so the language server and the loop share it.
+import type { Diagnostic } from './diagnostic';
+import { findLocationRefs, locationIsNew } from './location-refs';
+import { baseNodeId, findNodeIds } from './node-ids';
+import { LineIndex } from './positions';
+import { stripBom, type RequirementParseResult } from './requirement-document';
+
+export interface RequirementCheckContext {
+  codeFiles: ReadonlySet<string>;
+  /** When false, a file missing from codeFiles may still exist: no warning is given. */
+  codeFilesComplete: boolean;
+  knownTests: ReadonlySet<string>;
+}
+
+/** `input` is the text that was parsed into `result`. */
+export function checkRequirementContext(input: string, result: RequirementParseResult, context: RequirementCheckContext): Diagnostic[] {
+  if (!result.ok) return [];
+  const text = stripBom(input);
+  const lines = new LineIndex(text);
+  const out: Diagnostic[] = [];
+  const warn = (code: Diagnostic['code'], message: string, start: number, end: number) => {
+    const r = lines.range(start, end);
+    out.push({ message, line: r.line, column: r.column, endLine: r.endLine, endColumn: r.endColumn, severity: 'warning', code });
+  };
+  for (const item of result.items) {
+    const location = item.spans.location;
+    if (location && context.codeFilesComplete && !locationIsNew(item.fields.location?.text ?? '', location.attributes)) {
+      const raw = text.slice(location.contentStart, location.contentEnd);
+      for (const ref of findLocationRefs(raw)) {
+        if (context.codeFiles.has(ref.file)) continue;
+        warn(
+          'missing-location-file',
+          `Requirement ${item.index}: ${ref.file} does not exist under app/code. If the requirement creates it, write new="true" on <location> or "(new)" after the path.`,
+          location.contentStart + ref.start,
+          location.contentStart + ref.end,
+        );
+      }
+    }
+    const acceptance = item.spans.acceptance;
+    if (acceptance) {
+      const raw = text.slice(acceptance.contentStart, acceptance.contentEnd);
+      for (const ref of findNodeIds(raw)) {
+        if (context.knownTests.has(ref.id) || context.knownTests.has(baseNodeId(ref.id))) continue;
+        warn(
+          'unknown-test',
+          `Requirement ${item.index}: ${ref.id} is not a known test (neither in summary.jsonl nor found in app/code's test files).`,
+          acceptance.contentStart + ref.start,
+          acceptance.contentStart + ref.end,
+        );
+      }
+    }
+  }
+  return out;
+}
