@@ -13,6 +13,7 @@ import { EnvironmentManager } from './environment/environment-manager';
 import { activateInspect } from './inspect/activate-inspect';
 import { log } from './log';
 import { abortAllSteps } from './progress';
+import { activateRequirementLanguage } from './requirement/requirement-language';
 import type { SweciApi } from './test-api';
 import { activateTesting } from './testing/test-controller';
 
@@ -42,11 +43,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<SweciA
   context.subscriptions.push(...inspect.disposables);
   activateNonPassedFollow(context, controller, task.tree, inspect.view, task.updateView);
   const chart = activateChart(context, controller, feed, inspect.view);
+  const requirementLanguage = activateRequirementLanguage(context);
+  context.subscriptions.push(requirementLanguage);
 
   await controller.reload();
   void revealViewOnce(context, controller.taskDir());
   void loop.loop.offerResume(() => loop.execute({ title: 'Resume', iterations: 1 }));
-  return sweciApi({ task, loop, chart, iterationView: inspect.view, testing, environments });
+  return sweciApi({ task, loop, chart, iterationView: inspect.view, testing, environments, requirementLanguage });
 }
 
 let activeEnvironments: EnvironmentManager | undefined;

@@ -80,4 +80,6 @@ export interface SweciApi {
    */
   runTestItems(ids?: string[]): Promise<PublishedResult[]>;
   iterationRows(): Promise<{ run: string; description: string; iterations: { label: string; description: string; children: string[] }[] }[]>;
+  /** Starts the requirement.xml language server if it is not running, and resolves when it answers. */
+  requirementServerReady(): Promise<void>;
 }

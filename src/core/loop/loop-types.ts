@@ -40,7 +40,7 @@ export type LoopEvent =
       attempt: number;
       ok: boolean;
       durationMs: number;
-      /** Why a try failed, or why pytest did not run. */
+      /** Why a try failed, why pytest did not run, or the warnings on the requirement an Architect wrote. */
       message?: string;
       logFile?: string;
     }

@@ -4,7 +4,8 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { AgentRole, AgentRunResult, AgentUsage } from '../agents/agent-driver';
-import { readRequirementFile } from '../requirement/read-requirement';
+import { loadRequirementContext } from '../requirement/requirement-context';
+import { validateRequirementFile } from '../requirement/validate-requirement';
 import { AbortError, UserError, throwIfAborted } from '../util/errors';
 import { writeFileAtomic } from '../util/fs-atomic';
 import { isTestArtifact } from '../workspace/restore-tests';
@@ -55,13 +56,21 @@ function why(result: AgentRunResult, timeoutSec: number): string | undefined {
   return undefined;
 }
 
-async function requirementProblem(file: string): Promise<string | undefined> {
-  const parsed = await readRequirementFile(file);
-  if (parsed.ok) return undefined;
-  return parsed.errors
-    .slice(0, 3)
-    .map((e) => (e.code === 'missing-file' ? `wrote no ${path.basename(file)}` : `${path.basename(file)} line ${e.line}: ${e.message}`))
-    .join('; ');
+/**
+ * The language server's validation of what the Architect wrote: errors fail the try (and say
+ * why); warnings (a location naming no file, an unknown test) are only reported.
+ */
+async function checkRequirement(taskDir: string): Promise<{ problem?: string; warnings?: string }> {
+  const file = taskLayout(taskDir).requirementFile;
+  const { errors, warnings } = await validateRequirementFile(file, await loadRequirementContext(taskDir));
+  const name = path.basename(file);
+  const say = (list: typeof errors) =>
+    list
+      .slice(0, 3)
+      .map((e) => (e.code === 'missing-file' ? `wrote no ${name}` : `${name} line ${e.line}: ${e.message}`))
+      .join('; ') + (list.length > 3 ? ` (and ${list.length - 3} more)` : '');
+  if (errors.length > 0) return { problem: say(errors) };
+  return warnings.length > 0 ? { warnings: `${warnings.length} warning${warnings.length === 1 ? '' : 's'}: ${say(warnings)}` } : {};
 }
 
 async function runAgent(ctx: RoleStepContext): Promise<StepDone> {
@@ -114,10 +123,11 @@ async function runAgent(ctx: RoleStepContext): Promise<StepDone> {
     if (result.usage) usage.push(result.usage);
     if (result.cancelled || ctx.signal.aborted) throw new AbortError();
     let problem = why(result, timeoutSec);
-    if (!problem && ctx.role === 'architect') problem = await requirementProblem(layout.requirementFile);
+    let warnings: string | undefined;
+    if (!problem && ctx.role === 'architect') ({ problem, warnings } = await checkRequirement(ctx.taskDir));
     ok = problem === undefined;
     if (problem) failures.push(`try ${attempt}: ${problem}`);
-    ctx.emit({ type: 'step-finished', run: ctx.run, iteration: ctx.iteration, step: ctx.role, attempt, ok, durationMs, message: problem, logFile });
+    ctx.emit({ type: 'step-finished', run: ctx.run, iteration: ctx.iteration, step: ctx.role, attempt, ok, durationMs, message: problem ?? warnings, logFile });
   }
   if (!ok) {
     throw new UserError(
@@ -175,8 +185,8 @@ async function runHuman(ctx: RoleStepContext): Promise<StepDone> {
     throwIfAborted(ctx.signal);
     const durationMs = Date.now() - started;
     totalMs += durationMs;
-    const problem = ctx.role === 'architect' ? await requirementProblem(layout.requirementFile) : undefined;
-    ctx.emit({ type: 'step-finished', run: ctx.run, iteration: ctx.iteration, step: ctx.role, attempt, ok: !problem, durationMs, message: problem });
+    const { problem, warnings } = ctx.role === 'architect' ? await checkRequirement(ctx.taskDir) : {};
+    ctx.emit({ type: 'step-finished', run: ctx.run, iteration: ctx.iteration, step: ctx.role, attempt, ok: !problem, durationMs, message: problem ?? warnings });
     if (!problem) break;
     problems = [problem];
   }

@@ -35,6 +35,8 @@ export async function loadRequirementContext(taskRoot: string): Promise<Requirem
     try {
       entries = await fs.readdir(path.join(layout.codeDir, rel), { withFileTypes: true });
     } catch {
+      // Without app/code itself nothing can be said to be missing from it.
+      if (rel === '') complete = false;
       continue;
     }
     for (const e of entries) {
@@ -55,8 +57,9 @@ export async function loadRequirementContext(taskRoot: string): Promise<Requirem
   const knownTests = new Set(summary.keys());
   for (const rel of testFiles) {
     const file = path.join(layout.codeDir, rel);
-    const stat = await fs.stat(file).catch(() => undefined);
-    if (!stat || stat.size > MAX_TEST_FILE_BYTES) continue;
+    // lstat: a test file that is a symlink is not followed (it could point at the oracle).
+    const stat = await fs.lstat(file).catch(() => undefined);
+    if (!stat?.isFile() || stat.size > MAX_TEST_FILE_BYTES) continue;
     const source = await fs.readFile(file, 'utf8').catch(() => '');
     for (const id of testIdsInSource(rel, source)) knownTests.add(id);
   }

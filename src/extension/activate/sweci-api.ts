@@ -4,6 +4,7 @@ import type { EnvironmentManager } from '../environment/environment-manager';
 import type { IterationViewHost } from '../inspect/iteration-view';
 import { lastMessages } from '../messages';
 import type { NonPassedTreeRow, SweciApi } from '../test-api';
+import type { RequirementLanguage } from '../requirement/requirement-language';
 import type { activateTesting } from '../testing/test-controller';
 import type { ChartFeature } from './chart-feature';
 import type { LoopFeature } from './loop-feature';
@@ -16,11 +17,12 @@ export interface ApiParts {
   iterationView: IterationViewHost;
   testing: ReturnType<typeof activateTesting>;
   environments: EnvironmentManager;
+  requirementLanguage: RequirementLanguage;
 }
 
 const text = (v: string | vscode.TreeItemLabel | boolean | undefined): string => (typeof v === 'string' ? v : v && typeof v === 'object' ? v.label : '');
 
-export function sweciApi({ task, loop: l, chart: c, iterationView, testing, environments }: ApiParts): SweciApi {
+export function sweciApi({ task, loop: l, chart: c, iterationView, testing, environments, requirementLanguage }: ApiParts): SweciApi {
   const { controller, tree, view, info, checkout } = task;
   const { loop, keys, iterations, iterationsView, statusBar } = l;
   const { chart, exportReport } = c;
@@ -72,6 +74,7 @@ export function sweciApi({ task, loop: l, chart: c, iterationView, testing, envi
     testItems: () => testing.rows(),
     lastTestResults: () => testing.lastResults(),
     runTestItems: (ids) => testing.runIds(ids),
+    requirementServerReady: () => requirementLanguage.ready(),
     nonPassedRows: () =>
       tree.flatten().map(({ file, item, entry }): NonPassedTreeRow => ({
         file,

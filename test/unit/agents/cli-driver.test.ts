@@ -12,7 +12,7 @@ import { CliAgentDriver, createDriver } from '../../../src/core/agents/cli-drive
 import { promptPathsFor, renderPrompt } from '../../../src/core/agents/prompts';
 import { checkOutTask } from '../../../src/core/checkout/check-out-task';
 import { runCurrentTests } from '../../../src/core/checkout/run-current-tests';
-import { readRequirementFile } from '../../../src/core/requirement/read-requirement';
+import { validateRequirementFile } from '../../../src/core/requirement/validate-requirement';
 import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
 import { taskFromGitPair } from '../../../src/core/task/git-pair';
 import { UserError } from '../../../src/core/util/errors';
@@ -113,7 +113,7 @@ describe('CliAgentDriver with scripted agents', { skip: !posix && 'POSIX process
     assert.equal(r.command, `${agent('architect.py')} < ${quoteWord(req.promptFile)}`);
     assert.equal(await fs.readFile(req.promptFile, 'utf8'), req.prompt);
 
-    const doc = await readRequirementFile(taskLayout(shared.dir).requirementFile);
+    const doc = (await validateRequirementFile(taskLayout(shared.dir).requirementFile)).result;
     assert.ok(doc.ok, JSON.stringify(doc));
     assert.equal(doc.items.length, 1);
     assert.deepEqual(doc.warnings, []);
@@ -135,7 +135,7 @@ describe('CliAgentDriver with scripted agents', { skip: !posix && 'POSIX process
     const r = await createDriver(custom(`${agent('architect.py')} {promptFile}`, { promptVia: 'file' }), { host: runtime }).run(req);
     assert.equal(r.exitCode, 0);
     assert.equal(r.command, `${agent('architect.py')} ${quoteWord(req.promptFile)}`);
-    assert.ok((await readRequirementFile(taskLayout(shared.dir).requirementFile)).ok);
+    assert.ok(((await validateRequirementFile(taskLayout(shared.dir).requirementFile)).result).ok);
     await fs.rm(taskLayout(shared.dir).requirementFile);
   });
 
@@ -148,7 +148,7 @@ describe('CliAgentDriver with scripted agents', { skip: !posix && 'POSIX process
     assert.equal(r.usage?.inputTokens, req.prompt.length, 'the prompt arrived whole as one argument');
     assert.equal(r.command, `${quoteWord(executable)} -y --model glm-4.6 -p "$(cat ${quoteWord(req.promptFile)})"`);
     assert.ok(!r.command.includes('You are the architect'));
-    assert.ok((await readRequirementFile(taskLayout(shared.dir).requirementFile)).ok);
+    assert.ok(((await validateRequirementFile(taskLayout(shared.dir).requirementFile)).result).ok);
     await fs.rm(taskLayout(shared.dir).requirementFile);
   });
 
@@ -249,7 +249,7 @@ describe('CliAgentDriver with scripted agents', { skip: !posix && 'POSIX process
     const r = await createDriver(custom(agent('no-output.py')), { host: runtime }).run(request(shared, 'architect'));
     assert.equal(r.exitCode, 0);
     assert.equal(r.usage?.outputTokens, 3);
-    const doc = await readRequirementFile(taskLayout(shared.dir).requirementFile);
+    const doc = (await validateRequirementFile(taskLayout(shared.dir).requirementFile)).result;
     assert.ok(!doc.ok && doc.errors[0].code === 'missing-file');
   });
 

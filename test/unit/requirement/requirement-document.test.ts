@@ -4,7 +4,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
-import { readRequirementFile } from '../../../src/core/requirement/read-requirement';
+import { validateRequirementFile } from '../../../src/core/requirement/validate-requirement';
 import { parseRequirementDocument, type RequirementParseResult } from '../../../src/core/requirement/requirement-document';
 
 const item = (tag: string, n: number, extra = ''): string =>
@@ -132,15 +132,15 @@ describe('parseRequirementDocument', () => {
   });
 });
 
-describe('readRequirementFile', () => {
+describe('validateRequirementFile', () => {
   test('a missing file is a diagnostic; a present one is parsed', async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-req-'));
     try {
       const file = path.join(dir, 'requirement.xml');
-      const missing = bad(await readRequirementFile(file));
+      const missing = bad((await validateRequirementFile(file)).result);
       assert.equal(missing.errors[0].code, 'missing-file');
       await fs.writeFile(file, `<r>${item('requirement', 1)}</r>`);
-      assert.equal(ok(await readRequirementFile(file)).items.length, 1);
+      assert.equal(ok((await validateRequirementFile(file)).result).items.length, 1);
     } finally {
       await fs.rm(dir, { recursive: true, force: true });
     }

@@ -1,0 +1,55 @@
+// The one validation of requirement.xml: the loop's Architect step (agent or human) and the
+// language server both call it, so what the editor underlines is what the loop refuses.
+// Errors make the document unusable; warnings are shown and recorded but do not fail a step.
+import { promises as fs } from 'node:fs';
+import { checkRequirementContext, type RequirementCheckContext } from './check-requirement-context';
+import type { Diagnostic } from './diagnostic';
+import { duplicateRequirementWarnings } from './duplicate-requirements';
+import { parseRequirementDocument, type RequirementParseResult } from './requirement-document';
+
+/**
+ * A requirement document (1 to 5 short items) is a few kilobytes; far beyond that it is not one,
+ * and the parser would keep the editor waiting (about 1 ms per 4 KB of elements).
+ */
+export const MAX_REQUIREMENT_CHARS = 64 * 1024;
+
+export interface RequirementValidation {
+  result: RequirementParseResult;
+  errors: Diagnostic[];
+  warnings: Diagnostic[];
+}
+
+/** `context` adds the checks that need the task (files under app/code, known tests). */
+export function validateRequirement(text: string, context?: RequirementCheckContext): RequirementValidation {
+  if (text.length > MAX_REQUIREMENT_CHARS) {
+    const tooLarge: Diagnostic = {
+      message: `requirement.xml has ${text.length} characters; a requirement document is at most ${MAX_REQUIREMENT_CHARS}. Write 1 to 5 short requirements.`,
+      line: 1,
+      column: 1,
+      endLine: 1,
+      endColumn: 1 + Math.min(text.length, /[\r\n]/.exec(text.slice(0, 10_000))?.index ?? 10_000),
+      severity: 'error',
+      code: 'too-large',
+    };
+    const result: RequirementParseResult = { ok: false, errors: [tooLarge] };
+    return { result, errors: result.errors, warnings: [] };
+  }
+  const result = parseRequirementDocument(text);
+  if (!result.ok) return { result, errors: result.errors, warnings: [] };
+  const warnings = [...result.warnings, ...duplicateRequirementWarnings(result), ...(context ? checkRequirementContext(text, result, context) : [])];
+  warnings.sort((a, b) => a.line - b.line || a.column - b.column);
+  return { result, errors: [], warnings };
+}
+
+/** The file on disk; a missing file is an error of its own ("the Architect wrote nothing"). */
+export async function validateRequirementFile(file: string, context?: RequirementCheckContext): Promise<RequirementValidation> {
+  let text: string;
+  try {
+    text = await fs.readFile(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    const missing: Diagnostic = { message: `${file} was not written.`, line: 1, column: 1, severity: 'error', code: 'missing-file' };
+    return { result: { ok: false, errors: [missing] }, errors: [missing], warnings: [] };
+  }
+  return validateRequirement(text, context);
+}

@@ -1,0 +1,52 @@
+// The client of the requirement.xml language server (dist/server.js). It starts when the first
+// <task>/app/requirement.xml opens, so a window without one runs no server process.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { log } from '../log';
+
+export const REQUIREMENT_PATTERN = '**/app/requirement.xml';
+
+export interface RequirementLanguage extends vscode.Disposable {
+  /** Resolves once the server answers (starting it if needed); for tests. */
+  ready(): Promise<void>;
+}
+
+export function activateRequirementLanguage(context: vscode.ExtensionContext): RequirementLanguage {
+  let client: LanguageClient | undefined;
+  let starting: Promise<void> | undefined;
+
+  const start = (): Promise<void> => {
+    starting ??= (async () => {
+      const module = context.asAbsolutePath(path.join('dist', 'server.js'));
+      const server: ServerOptions = {
+        run: { module, transport: TransportKind.ipc },
+        debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
+      };
+      const options: LanguageClientOptions = {
+        documentSelector: [{ scheme: 'file', pattern: REQUIREMENT_PATTERN }],
+        // The server's context: files appearing or going under app/code, and a new summary.jsonl.
+        synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher('**/app/{code/**,non-passed/summary.jsonl}') },
+        outputChannel: log(),
+      };
+      client = new LanguageClient('sweci.requirement', 'SWE-CI requirement.xml', server, options);
+      await client.start();
+    })();
+    return starting;
+  };
+
+  const matches = (doc: vscode.TextDocument) => doc.uri.scheme === 'file' && vscode.languages.match({ pattern: REQUIREMENT_PATTERN }, doc) > 0;
+  const startFor = (doc: vscode.TextDocument) => {
+    if (matches(doc)) start().catch((err: unknown) => log().error(`The requirement.xml language server did not start: ${err instanceof Error ? err.message : String(err)}`));
+  };
+  const opened = vscode.workspace.onDidOpenTextDocument(startFor);
+  vscode.workspace.textDocuments.forEach(startFor);
+
+  return {
+    ready: start,
+    dispose: () => {
+      opened.dispose();
+      void client?.stop();
+    },
+  };
+}
