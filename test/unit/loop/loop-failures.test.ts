@@ -37,6 +37,13 @@ describe('the loop when things go wrong', () => {
     scripts = world.scratch('scripts');
     await fs.mkdir(scripts, { recursive: true });
     await fs.writeFile(path.join(scripts, 'bad-requirement.py'), "open('requirement.xml', 'w').write('<requirements></requirements>')\n");
+    // A hostile architect: 10 MB, so parsing it would stall the loop and the editor.
+    await fs.writeFile(path.join(scripts, 'huge-requirement.py'), "open('requirement.xml', 'w').write('<requirements>' + 'x' * 10_000_000 + '</requirements>')\n");
+    // Valid, but names a file app/code does not have and a test nobody knows: warnings only.
+    await fs.writeFile(
+      path.join(scripts, 'warned-requirement.py'),
+      `open('requirement.xml', 'w').write(${JSON.stringify(VALID_REQUIREMENT.replace('inventory.py', 'nowhere.py').replace('<acceptance>a</acceptance>', '<acceptance>tests/test_units.py::test_no_such_thing</acceptance>'))})\n`,
+    );
     await fs.writeFile(
       path.join(scripts, 'architect-edits-code.py'),
       [
@@ -165,6 +172,21 @@ describe('the loop when things go wrong', () => {
     assert.ok(bad instanceof UserError);
     assert.match(bad.message, /try 1: requirement\.xml line \d+: /);
     assert.equal((await lines(task2, 'bad')).length, 1);
+
+    const task3 = await world.task();
+    const huge = await startRun(loopOptions(task3, 'huge', { architect: inline('huge-requirement.py', { maxTries: 1 }), programmer: scripted('programmer.py') })).catch((e: unknown) => e);
+    assert.ok(huge instanceof UserError);
+    assert.match(huge.message, /try 1: requirement\.xml line 1: requirement\.xml has 10000029 characters; a requirement document is at most 65536/);
+  });
+
+  test('the Architect\'s requirement is checked as the editor checks it: warnings are reported, not failed', async () => {
+    const task = await world.task();
+    const events: LoopEvent[] = [];
+    await startRun(loopOptions(task, 'warned', { architect: inline('warned-requirement.py', { maxTries: 1 }), programmer: scripted('programmer.py', { env: programmerEnv(task) }) }, { iterations: 1, onEvent: (e) => events.push(e) }));
+    const finished = events.find((e) => e.type === 'step-finished' && e.step === 'architect');
+    assert.ok(finished?.type === 'step-finished' && finished.ok);
+    assert.match(finished.message ?? '', /^2 warnings: requirement\.xml line 1: Requirement 1: src\/tinyinventory\/nowhere\.py does not exist under app\/code.*; requirement\.xml line 1: Requirement 1: tests\/test_units\.py::test_no_such_thing is not a known test/);
+    assert.equal((await lines(task, 'warned')).length, 2, 'the iteration was recorded');
   });
 
   test('a programmer that edits tests/: restored before pytest, flagged in tampered, never scored', async () => {
