@@ -106,10 +106,32 @@ export class SpareEngine {
     for (;;) {
       try {
         await pingEngine(this.connection, 1000);
-        return;
+        break;
       } catch (err) {
         if (Date.now() > deadline) throw new Error(`the spare engine did not start: ${(err as Error).message}; see ${this.root}/dockerd.log`);
         await new Promise((r) => setTimeout(r, 250));
+      }
+    }
+    await this.untilItMakesContainers(deadline);
+  }
+
+  /**
+   * A restarted engine answers pings while it still cleans up the containers it lost; once, in
+   * CI, its first container then failed with "error creating overlay mount … invalid argument".
+   * Started means able to make a container: that is what the tests restart it for.
+   */
+  private async untilItMakesContainers(deadline: number): Promise<void> {
+    const { docker } = this.connection;
+    if ((await docker.listImages({ filters: { reference: [DEMO_IMAGE] } })).length === 0) return; // first start: no image yet
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const probe = await docker.createContainer({ Image: DEMO_IMAGE, Cmd: ['true'] });
+        await probe.remove({ force: true });
+        if (attempt > 1) await fs.appendFile(path.join(this.root, 'dockerd.log'), `[test] the engine made a container at attempt ${attempt}\n`);
+        return;
+      } catch (err) {
+        if (Date.now() > deadline) throw new Error(`the spare engine answers but cannot make a container: ${(err as Error).message}; see ${this.root}/dockerd.log`);
+        await new Promise((r) => setTimeout(r, 500));
       }
     }
   }
