@@ -12,6 +12,7 @@ import { chartScenario } from './scenarios/chart';
 import { dockerScenario } from './scenarios/docker';
 import { batchScenario } from './scenarios/batch';
 import { inspectScenario } from './scenarios/inspect';
+import { requirementScenario } from './scenarios/requirement';
 
 interface Scenario {
   name: string;
@@ -40,6 +41,7 @@ const scenarios: Scenario[] = [
   { name: 'iterations', run: iterationsScenario },
   { name: 'chart', run: chartScenario },
   { name: 'inspect', run: inspectScenario },
+  { name: 'requirement', run: requirementScenario },
   { name: 'docker', run: dockerScenario },
   { name: 'batch', run: batchScenario },
 ];

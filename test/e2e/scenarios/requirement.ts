@@ -1,0 +1,72 @@
+// requirement.xml in the editor: the language server's squiggles and the Problems panel on a
+// document with a missing file and an unknown test, and the hover on a non-passed node id.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { taskLayout } from '../../../src/core/workspace/layout';
+import { withWorkbench } from '../../harness/workbench';
+import { prepareDemoTask } from '../demo-task';
+
+export async function requirementScenario(): Promise<string> {
+  const task = await prepareDemoTask('requirement');
+  const layout = taskLayout(task.taskDir);
+  const nonPassed = fs
+    .readFileSync(layout.summaryFile, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => (JSON.parse(l) as { test: string; description: string }))
+    .find((e) => e.description.startsWith('Test failed'));
+  if (!nonPassed) throw new Error('the demo task has no failed test to show');
+  const source = fs.readdirSync(path.join(layout.codeDir, 'src', 'tinyinventory')).find((f) => f.endsWith('.py') && f !== '__init__.py');
+  const text = [
+    '<requirements>',
+    '  <requirement>',
+    `    <location>src/tinyinventory/${source}</location>`,
+    '    <description>Make the failing test pass.</description>',
+    '    <contract>The behaviour the target\'s test expects.</contract>',
+    `    <acceptance>${nonPassed.test}</acceptance>`,
+    '  </requirement>',
+    '  <requirement>',
+    '    <location>src/tinyinventory/reports.py</location>',
+    '    <description>Add a report of the stock.</description>',
+    '    <acceptance>tests/test_reports.py::test_stock_report</acceptance>',
+    '  </requirement>',
+    '</requirements>',
+    '',
+  ].join('\n');
+  fs.writeFileSync(layout.requirementFile, text);
+
+  return withWorkbench({ folder: task.taskDir, name: 'requirement', viewport: { width: 1500, height: 900 } }, async (page, wb) => {
+    await wb.openSweciView();
+    // Quick Open the document, as a person would.
+    // The file search may still be indexing the folder: ask again until it lists the file.
+    for (let attempt = 1; ; attempt++) {
+      await page.keyboard.press('Control+P');
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor({ state: 'visible', timeout: 10_000 });
+      await input.fill('app/requirement.xml');
+      const row = page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: 'requirement.xml' }).first();
+      if (await row.waitFor({ timeout: 15_000 }).then(() => true, () => false)) break;
+      if (attempt === 4) throw new Error('Quick Open never listed app/requirement.xml');
+      await page.keyboard.press('Escape');
+    }
+    await page.keyboard.press('Enter');
+    await page.locator('.tab').filter({ hasText: 'requirement.xml' }).first().waitFor({ timeout: 30_000 });
+    // The server's three warnings reach the Problems panel.
+    await wb.runCommand('View: Focus Problems (Errors, Warnings, Infos)');
+    const problems = page.locator('.markers-panel .monaco-list-row');
+    for (const expected of ['reports.py does not exist under app/code', 'has no <contract>', 'test_stock_report is not a known test']) {
+      await problems.filter({ hasText: expected }).first().waitFor({ timeout: 60_000 });
+    }
+    // Hover the non-passed node id: its kind and pytest's reason.
+    const idName = nonPassed.test.split('::').pop()!;
+    // The innermost span: Monaco wraps each line in one span and each token in another.
+    const token = page.locator('.monaco-editor .view-line span span').filter({ hasText: idName }).first();
+    await token.waitFor({ timeout: 10_000 });
+    const box = (await token.boundingBox())!;
+    await page.mouse.move(box.x + 10, box.y + box.height / 2);
+    await page.waitForTimeout(200);
+    await page.mouse.move(box.x + 30, box.y + box.height / 2);
+    await page.locator('.monaco-hover').filter({ hasText: 'at call stage' }).first().waitFor({ timeout: 30_000 });
+    return wb.screenshot('requirement-language-server', undefined, { keepHover: true });
+  });
+}
