@@ -166,7 +166,7 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)];
 }
 
-async function measure(fn: () => unknown | Promise<unknown>): Promise<number> {
+async function measure(fn: () => unknown): Promise<number> {
   await fn(); // warm-up
   const times: number[] = [];
   for (let i = 0; i < RUNS; i++) {

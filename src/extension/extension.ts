@@ -41,7 +41,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SweciA
     },
   });
   context.subscriptions.push(...inspect.disposables);
-  activateNonPassedFollow(context, controller, task.tree, inspect.view, task.updateView);
+  activateNonPassedFollow(context, controller, task.tree, inspect.view, () => task.updateView());
   const chart = activateChart(context, controller, feed, inspect.view);
   const requirementLanguage = activateRequirementLanguage(context);
   context.subscriptions.push(requirementLanguage);

@@ -9,7 +9,8 @@ export function abortAllSteps(): void {
 }
 
 export interface StepContext {
-  report(message: string): void;
+  // A property, not a method: steps destructure it ({ report, signal }).
+  report: (message: string) => void;
   signal: AbortSignal;
 }
 

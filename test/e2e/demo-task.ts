@@ -36,7 +36,7 @@ const datasets: Partial<Record<'plain' | 'docker', Promise<Awaited<ReturnType<ty
 export async function prepareDemoTask(name: string, opts: { docker?: boolean } = {}): Promise<PreparedTask> {
   const kind = opts.docker ? 'docker' : 'plain';
   datasets[kind] ??= buildDemoDataset(path.join(scratch, `dataset-${kind}`), opts.docker ? { imageArchive: demoImageArchive() } : {});
-  const demo = await datasets[kind]!;
+  const demo = await datasets[kind];
   const spec = (await readDatasetTasks(demo.datasetDir, demo.split)).find((t) => t.id === demo.taskId)!;
   const taskDir = path.join(scratch, name);
   const env = await openTaskEnvironment(

@@ -68,4 +68,4 @@ async function main(): Promise<number> {
   return failed ? 1 : 0;
 }
 
-main().then((code) => process.exit(code));
+void main().then((code) => process.exit(code));

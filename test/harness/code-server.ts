@@ -26,7 +26,7 @@ export function repoRoot(): string {
     const pkg = path.join(dir, 'package.json');
     if (fs.existsSync(pkg)) {
       try {
-        if (JSON.parse(fs.readFileSync(pkg, 'utf8')).name === 'swe-ci-vscode') return dir;
+        if ((JSON.parse(fs.readFileSync(pkg, 'utf8')) as { name?: string }).name === 'swe-ci-vscode') return dir;
       } catch {
         // not ours; keep walking up
       }
@@ -323,7 +323,7 @@ export function writeSettings(userDataDir: string, settings: Record<string, unkn
   fs.mkdirSync(path.dirname(file), { recursive: true });
   let current: Record<string, unknown> = {};
   try {
-    current = JSON.parse(fs.readFileSync(file, 'utf8'));
+    current = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
   } catch {
     // absent or not plain JSON: start over
   }
@@ -336,7 +336,7 @@ export function writeSettings(userDataDir: string, settings: Record<string, unkn
  * dist/ is picked up at the next window load). Returns the extension id.
  */
 export function linkExtension(extensionsDir: string, extensionRoot = repoRoot()): string {
-  const pkg = JSON.parse(fs.readFileSync(path.join(extensionRoot, 'package.json'), 'utf8'));
+  const pkg = JSON.parse(fs.readFileSync(path.join(extensionRoot, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
   const id = `${pkg.publisher}.${pkg.name}`;
   fs.mkdirSync(extensionsDir, { recursive: true });
   const link = path.join(extensionsDir, `${id}-${pkg.version}`);

@@ -142,7 +142,7 @@ async function main(): Promise<number> {
       resolveExit(typeof code === 'number' ? code : Number(code) || 0);
     });
     await page.exposeFunction('codeAutomationLog', (_level: unknown, logArgs: unknown) => {
-      const parts = Array.isArray(logArgs) ? logArgs : [logArgs];
+      const parts: unknown[] = Array.isArray(logArgs) ? logArgs : [logArgs];
       const text = format(...parts);
       // After the exit code only the workbench's own teardown noise follows.
       if (!verbose && (testsDone || isWorkbenchChatter(text))) return;

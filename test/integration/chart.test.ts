@@ -183,14 +183,14 @@ suite('The chart webview', function () {
     const html = fs.readFileSync(out.html, 'utf8');
     assert.ok(!/<(?:script|link|img)\b[^>]*\b(?:src|href)=/i.test(html), 'nothing is loaded from outside the file');
     assert.match(html, /default-src 'none'/);
-    const payload = JSON.parse(/<script type="application\/json" id="sweci-report-data">([\s\S]*?)<\/script>/.exec(html)![1]);
+    const payload = JSON.parse(/<script type="application\/json" id="sweci-report-data">([\s\S]*?)<\/script>/.exec(html)![1]) as { data: Parameters<typeof pick>[0]; heatmaps: { run: string }[] };
     const records = await readIterationRecords(runLayout(taskDir, RUN).iterationsFile);
     assert.deepEqual(pick(payload.data), expectedPoints(records));
-    assert.ok(payload.heatmaps.some((h: { run: string }) => h.run === RUN));
+    assert.ok(payload.heatmaps.some((h) => h.run === RUN));
     const csv = fs.readFileSync(out.csv, 'utf8').trim().split('\n');
     assert.match(csv[0], /^run,kind,label,gamma,evoscore_gamma,evoscore_1,solved/);
     assert.ok(csv.some((l) => l.startsWith(`${RUN},agent,`)));
-    const json = JSON.parse(fs.readFileSync(out.json, 'utf8'));
-    assert.ok(json.runs.some((r: { run: string; iterations: number }) => r.run === RUN && r.iterations === 3));
+    const json = JSON.parse(fs.readFileSync(out.json, 'utf8')) as { runs: { run: string; iterations: number }[] };
+    assert.ok(json.runs.some((r) => r.run === RUN && r.iterations === 3));
   });
 });

@@ -37,12 +37,12 @@ suite('Check out a task', function () {
     const dir = workspaceDir();
     assert.deepEqual(fs.readdirSync(dir), [], 'the test workspace starts empty');
 
-    const result = (await vscode.commands.executeCommand('sweci.checkoutTask', {
+    const result = await vscode.commands.executeCommand<Awaited<ReturnType<SweciApi['checkOutTask']>>>('sweci.checkoutTask', {
       source: 'dataset',
       datasetDir,
       taskId,
       targetDir: dir,
-    })) as Awaited<ReturnType<SweciApi['checkOutTask']>>;
+    });
     assert.ok(result, 'the command returns the checkout result');
     assert.equal(result.current?.run.kind, 'ran');
 

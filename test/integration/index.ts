@@ -39,7 +39,7 @@ export function run(): Promise<void> {
       // A test file failed to load (syntax error, missing module, ...).
       console.error(err);
       console.log(`${passed} passed, ${failed} failed (the test files could not be loaded)`);
-      reject(err);
+      reject(err instanceof Error ? err : new Error(String(err)));
     }
   });
 }

@@ -96,7 +96,7 @@ suite('requirement.xml language server', function () {
       return d.length >= 4 ? d : undefined;
     });
     const at = (needle: string) => new vscode.Range(doc.positionAt(text.indexOf(needle)), doc.positionAt(text.indexOf(needle) + needle.length));
-    const byCode = new Map(diags.map((d) => [String(d.code), d]));
+    const byCode = new Map(diags.map((d) => [String(typeof d.code === 'object' ? d.code.value : d.code), d]));
     assert.deepEqual([...byCode.keys()].sort(), ['empty-field', 'missing-field', 'missing-location-file', 'unknown-test'], JSON.stringify(diags));
     assert.ok(byCode.get('missing-location-file')!.range.isEqual(at('src/shop/basket.py')));
     assert.ok(byCode.get('unknown-test')!.range.isEqual(at('tests/test_cart.py::test_nothing')));

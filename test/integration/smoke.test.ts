@@ -25,6 +25,6 @@ suite('Smoke', () => {
     assert.ok(ext, `${EXTENSION_ID} is installed in the extension host`);
     await ext.activate();
     assert.equal(ext.isActive, true, 'the extension is active after activate()');
-    console.log(`activated ${ext.id} ${ext.packageJSON.version} from ${ext.extensionUri.toString()}`);
+    console.log(`activated ${ext.id} ${(ext.packageJSON as { version: string }).version} from ${ext.extensionUri.toString()}`);
   });
 });

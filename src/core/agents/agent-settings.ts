@@ -2,7 +2,7 @@
 // the extension's settings, a CLI config file and the CLI's flags.
 import { readChoice, readCount, readStringMap, readText, settingName, type SettingLabel, type SettingReader } from '../util/setting-reader';
 import { UserError } from '../util/errors';
-import { AGENT_PRESETS, type AgentPresetId, type AgentRole, type AgentSettings } from './agent-driver';
+import { AGENT_PRESETS, type AgentRole, type AgentSettings } from './agent-driver';
 
 export const AGENT_CHOICES = [...AGENT_PRESETS, 'custom', 'human'] as const;
 export type AgentChoice = (typeof AGENT_CHOICES)[number];
@@ -45,7 +45,7 @@ export function readAgentSettings(role: AgentRole, read: SettingReader, label: S
     }
     return { kind: 'custom', command, promptVia: readChoice(read, label, key('promptVia'), ['stdin', 'file'] as const), ...common };
   }
-  return { kind: 'preset', preset: choice as AgentPresetId, ...common };
+  return { kind: 'preset', preset: choice, ...common };
 }
 
 /** A short name for logs, records and the status bar, e.g. "claude-code (opus)". */

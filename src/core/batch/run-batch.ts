@@ -47,7 +47,7 @@ export async function openExperiment(s: Pick<BatchSettings, 'experimentDir' | 'r
 /** Runs every task (at most `workers` at once) and returns their states in the order given. */
 export async function runBatch(specs: readonly TaskSpec[], s: BatchSettings, workers: number): Promise<TaskStatus[]> {
   if (!Number.isInteger(workers) || workers < 1) throw new UserError(`--workers must be a whole number of 1 or more, not ${workers}.`);
-  const results: TaskStatus[] = new Array(specs.length);
+  const results = new Array<TaskStatus>(specs.length);
   const emit = batchEmitter(s);
   for (const spec of specs) emit({ type: 'task-status', status: { schema: 1, task: spec.id, state: 'queued', updated: new Date().toISOString() } });
   let next = 0;

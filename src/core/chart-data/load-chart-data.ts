@@ -74,7 +74,7 @@ export function scoredIterations(runs: ReadonlyArray<{ info: RunInfo; records: r
 export function runKind(info: RunInfo, records: readonly IterationRecord[]): ChartRunKind {
   if (info.kind === 'human-history') return 'human-history';
   const steps = records.flatMap((r) => [r.architect, r.programmer]).filter((s) => s !== undefined);
-  if (steps.length > 0) return steps.every((s) => s!.kind === 'human') ? 'human' : 'agent';
+  if (steps.length > 0) return steps.every((s) => s.kind === 'human') ? 'human' : 'agent';
   return info.roles.architect.kind === 'human' && info.roles.programmer.kind === 'human' ? 'human' : 'agent';
 }
 

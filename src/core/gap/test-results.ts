@@ -1,6 +1,6 @@
 // Each test's result as Test Explorer shows it, from a report (and the target's, for the tests
 // the current code does not collect).
-import { passedIds, type TestOutcome, type TestReport } from '../pytest/test-report';
+import { passedIds, type TestReport } from '../pytest/test-report';
 import { failureLocation, type FailureLocation } from './failure-location';
 import { firstLongrepr } from './longrepr';
 
@@ -19,7 +19,7 @@ export interface TestResult {
  * xfailed counts as skipped and xpassed as passed, as pytest's own summary colours them (the
  * gap still counts only `passed`: the Non-passed view says so).
  */
-export function stateOf(outcome: TestOutcome | string): TestResultState {
+export function stateOf(outcome: string): TestResultState {
   switch (outcome) {
     case 'passed':
     case 'xpassed':

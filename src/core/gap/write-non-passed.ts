@@ -46,7 +46,7 @@ export async function writeNonPassed(
       await Promise.all(
         details.slice(i, i + WRITE_CONCURRENCY).map((s) => {
           const test = currentById.get(s.nodeid);
-          return test ? fs.promises.writeFile(path.join(staging, s.detailName as string), detailContent(test), 'utf8') : undefined;
+          return test ? fs.promises.writeFile(path.join(staging, s.detailName as string), detailContent(test), 'utf8') : Promise.resolve();
         }),
       );
     }

@@ -76,5 +76,5 @@ export async function readFileAt(gitDir: string, commit: string, file: string, s
     () => false,
   );
   if (!exists) return undefined;
-  return git.binaryCatFile(['blob', spec]);
+  return (await git.binaryCatFile(['blob', spec])) as Buffer;
 }

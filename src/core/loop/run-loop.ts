@@ -328,7 +328,7 @@ async function prepareCode(pendingDir: string, records: IterationRecord[], recor
     if (onBranch && head.sha === last.commit) return false;
     // The interrupted iteration may have committed already (testAndCommit reuses that commit).
     if (onBranch && (await repo.parent(head.sha)) === last.commit && (await repo.subject(head.sha)) === `iteration ${records.length}`) return false;
-    await repo.reattach(branch, journal!.commit ?? last.commit);
+    await repo.reattach(branch, journal.commit ?? last.commit);
     return !onBranch;
   }
   await restoreTargetTests(record, taskDir);

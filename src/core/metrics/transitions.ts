@@ -7,7 +7,6 @@
 // 5,000 tests × 20 iterations is 100 kB. For postMessage/JSON, encodeCells turns it into a
 // string of one digit per cell ('0'..'3', same order) and decodeCells back.
 // Pure: no node imports (bundled into the chart webview).
-import type { TestOutcome } from '../pytest/test-report';
 
 export type TestStatus = 'missing' | 'passed' | 'failed' | 'error';
 
@@ -18,7 +17,7 @@ export const STATUS_NAMES: readonly TestStatus[] = ['missing', 'passed', 'failed
 
 /** What a column needs from a TestReport. */
 export interface ReportTests {
-  tests: ReadonlyArray<{ nodeid: string; outcome: TestOutcome | string }>;
+  tests: ReadonlyArray<{ nodeid: string; outcome: string }>;
 }
 
 export interface TransitionColumn {

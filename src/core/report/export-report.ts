@@ -58,7 +58,7 @@ export function metricsRows(data: ChartData, gamma: number): MetricsExportRow[] 
 
 const round = (x: number) => Math.round(x * 1e6) / 1e6;
 
-function csvCell(v: unknown): string {
+function csvCell(v: MetricsExportRow[keyof MetricsExportRow]): string {
   const s = v === null || v === undefined ? '' : String(v);
   return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }

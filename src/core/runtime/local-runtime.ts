@@ -52,9 +52,10 @@ export class LocalRuntime implements Runtime {
     return hostPath;
   }
 
-  async dispose(): Promise<void> {
+  dispose(): Promise<void> {
     for (const pid of this.running) killProcessTree(pid);
     this.running.clear();
+    return Promise.resolve();
   }
 
   async run(req: RunRequest): Promise<RunResult> {

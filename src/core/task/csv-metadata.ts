@@ -52,7 +52,7 @@ export function parseMetadataCsv(text: string, file: string): MetadataRow[] {
         ends.push(ctx.bytes);
         return record;
       },
-    }) as string[][];
+    });
   } catch (err) {
     // The offending record starts where the last good one ended.
     const line = lineAtByte(buf, skipBreaks(buf, ends.length ? ends[ends.length - 1] : 0));

@@ -25,7 +25,7 @@ const text = (v: string | vscode.TreeItemLabel | boolean | undefined): string =>
 export function sweciApi({ task, loop: l, chart: c, iterationView, testing, environments, requirementLanguage }: ApiParts): SweciApi {
   const { controller, tree, view, info, checkout } = task;
   const { loop, keys, iterations, iterationsView, statusBar } = l;
-  const { chart, exportReport } = c;
+  const { chart } = c;
   return {
     checkOutTask: (args) => checkout.run(args),
     refresh: () => controller.runTests(),
@@ -64,7 +64,7 @@ export function sweciApi({ task, loop: l, chart: c, iterationView, testing, envi
     chartHtml: () => chart.currentHtml,
     chartReceive: (message) => chart.receive(message),
     iterationsSelection: () => iterationsView.selection.map((n) => (n.type === 'iteration' ? `${n.run} #${n.record.iteration}` : n.type === 'run' ? n.summary.info.name : n.label)),
-    exportReport: (folder) => exportReport({ folder }),
+    exportReport: (folder) => c.exportReport({ folder }),
     iterationView: () => {
       const shown = iterationView.shown;
       const label = shown?.kind === 'iteration' ? `${shown.details.run} #${shown.details.iteration}` : shown && `${shown.comparison.left.label} ↔ ${shown.comparison.right.label}`;

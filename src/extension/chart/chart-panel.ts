@@ -42,7 +42,7 @@ export class ChartPanelHost implements vscode.Disposable {
       vscode.window.registerWebviewPanelSerializer(CHART_VIEW_TYPE, {
         // After a window reload VS Code recreates the panel; the webview restores its own state
         // (γ, hidden series, heatmap run) through setState, the data is sent afresh.
-        deserializeWebviewPanel: async (panel) => this.adopt(panel),
+        deserializeWebviewPanel: (panel) => Promise.resolve(this.adopt(panel)),
       }),
     );
     this.scheduleUpdate();

@@ -149,7 +149,7 @@ export class CheckOutTaskCommand {
       title: `Choose where to create the folder ${spec.id}`,
       openLabel: 'Check Out Here',
       lastKey: LAST_PARENT,
-      check: async (dir) => dir,
+      check: (dir) => Promise.resolve(dir),
     });
     return parent ? path.join(parent.dir, spec.id) : undefined;
   }

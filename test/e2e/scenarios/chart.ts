@@ -23,7 +23,7 @@ function scripted(script: string, env: Record<string, string> = {}): RoleSetup {
 /** Distinct colours on a canvas: more than one means something was drawn. */
 export async function canvasColours(frame: Frame | Page, selector: string): Promise<number> {
   return frame.evaluate((sel) => {
-    const c = document.querySelector(sel) as HTMLCanvasElement | null;
+    const c = document.querySelector<HTMLCanvasElement>(sel);
     if (!c || c.width === 0 || c.height === 0) return 0;
     const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
     const seen = new Set<number>();

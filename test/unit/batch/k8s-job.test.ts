@@ -8,7 +8,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { Job, type IJob } from 'kubernetes-models/batch/v1/Job';
+import { Job } from 'kubernetes-models/batch/v1/Job';
 import {
   DEFAULT_RETRIES_PER_TASK,
   k8sJobManifest,
@@ -49,7 +49,7 @@ function syncOptions(overrides: Partial<K8sJobOptions> = {}): K8sJobOptions {
 
 /** Throws (with the schema's message) when the object is not a valid Job. */
 function validateJob(manifest: Record<string, unknown>): void {
-  new Job(manifest as unknown as IJob).validate();
+  new Job(manifest).validate();
 }
 
 // ---- reading the manifest ----

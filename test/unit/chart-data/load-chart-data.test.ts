@@ -134,9 +134,9 @@ describe('chart data from a real task', () => {
         assert.equal(p.note, r.note);
         assert.equal(p.pytestError, crashed ? r.pytest_error : undefined);
         const steps = [r.architect, r.programmer].filter((s) => s !== undefined);
-        assert.equal(p.tokensIn, steps.reduce((s, x) => s + (x!.input_tokens ?? 0), 0));
-        assert.equal(p.tokensOut, steps.reduce((s, x) => s + (x!.output_tokens ?? 0), 0));
-        assert.ok(Math.abs(p.timeSec - ((r.pytest_time ?? 0) + steps.reduce((s, x) => s + (x!.execution_time ?? 0), 0))) < 1e-9);
+        assert.equal(p.tokensIn, steps.reduce((s, x) => s + (x.input_tokens ?? 0), 0));
+        assert.equal(p.tokensOut, steps.reduce((s, x) => s + (x.output_tokens ?? 0), 0));
+        assert.ok(Math.abs(p.timeSec - ((r.pytest_time ?? 0) + steps.reduce((s, x) => s + (x.execution_time ?? 0), 0))) < 1e-9);
       });
     }
     const agent = data.runs.find((r) => r.run === AGENT)!;

@@ -118,7 +118,7 @@ describe('checkOutTask', () => {
     assert.equal(again.run.kind, 'did-not-run');
     assert.match(again.run.reason ?? '', /did not finish within \d+ s/);
     assert.equal(again.report, undefined);
-    assert.equal(JSON.parse(await fs.readFile(currentRunFile(layout), 'utf8')).kind, 'did-not-run');
+    assert.equal((JSON.parse(await fs.readFile(currentRunFile(layout), 'utf8')) as { kind: string }).kind, 'did-not-run');
     assert.equal(await fs.readFile(currentReportFile(layout), 'utf8'), reportBefore, 'the last good report is kept');
     assert.equal(await fs.readFile(layout.summaryFile, 'utf8'), summaryBefore, 'non-passed is not rewritten');
     await fs.access(currentOutputFile(layout));

@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { buildDemoDataset, type DemoDataset } from '../../../scripts/demo-dataset';
 import { FIXTURE_AGENTS as agents, writeScriptedSettings } from '../helpers/scripted-settings';
 import { waitNoneMatching } from '../runtime/process-helpers';
+import { Job } from 'kubernetes-models/batch/v1/Job';
 
 const cli = path.resolve(__dirname, '../../../src/cli/main.js');
 const RUN = 'scripted';
@@ -44,7 +45,7 @@ function comparable(line: Line): unknown {
   return rest;
 }
 
-async function runArgs(experiment: string, ...more: string[]): Promise<string[]> {
+function runArgs(experiment: string, ...more: string[]): string[] {
   return [cli, 'run', '--dataset', demo.datasetDir, '--experiment', experiment, '--run', RUN, '--config', config, '--runtime', 'local', ...more];
 }
 
@@ -60,13 +61,13 @@ describe('sweci run over a dataset', () => {
 
   test('interrupted with SIGINT and run again, every task ends as an uninterrupted run does', async () => {
     const whole = path.join(tmp, 'exp-a');
-    const first = spawnSync(process.execPath, await runArgs(whole, '--workers', '2'), { encoding: 'utf8', cwd: tmp });
+    const first = spawnSync(process.execPath, runArgs(whole, '--workers', '2'), { encoding: 'utf8', cwd: tmp });
     assert.equal(first.status, 0, first.stderr + first.stdout);
     assert.match(first.stdout, /finished: 4 solved/);
 
     // The same run, stopped once two iterations are recorded somewhere, then started again.
     const broken = path.join(tmp, 'exp-b');
-    const child = spawn(process.execPath, await runArgs(broken, '--workers', '2', '--json'), { cwd: tmp, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, runArgs(broken, '--workers', '2', '--json'), { cwd: tmp, stdio: ['ignore', 'pipe', 'pipe'] });
     const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
     let recorded = 0;
     let buffer = '';
@@ -86,7 +87,7 @@ describe('sweci run over a dataset', () => {
     const states = await Promise.all(demo.tasks.map(async (t) => JSON.parse(await fs.readFile(path.join(broken, '.sweci-batch', `${t.taskId}.json`), 'utf8').catch(() => '{}')) as { state?: string }));
     assert.ok(states.some((s) => s.state === 'cancelled'), `some task was stopped: ${JSON.stringify(states)}`);
 
-    const again = spawnSync(process.execPath, await runArgs(broken, '--workers', '2'), { encoding: 'utf8', cwd: tmp });
+    const again = spawnSync(process.execPath, runArgs(broken, '--workers', '2'), { encoding: 'utf8', cwd: tmp });
     assert.equal(again.status, 0, again.stderr + again.stdout);
     for (const t of demo.tasks) {
       const a = await lines(whole, t.taskId);
@@ -113,7 +114,7 @@ describe('sweci run over a dataset', () => {
     const task = demo.tasks[2].taskId;
     // The same path length as exp-a: the prompts name the task's paths, and their length is in the token counts.
     const crashed = path.join(tmp, 'exp-k');
-    const child = spawn(process.execPath, await runArgs(crashed, '--tasks', task, '--json'), { cwd: tmp, stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(process.execPath, runArgs(crashed, '--tasks', task, '--json'), { cwd: tmp, stdio: ['ignore', 'pipe', 'ignore'] });
     const exited = new Promise<NodeJS.Signals | null>((r) => child.once('exit', (_code, signal) => r(signal)));
     let buffer = '';
     let recorded = 0;
@@ -218,12 +219,13 @@ describe('sweci run over a dataset', () => {
     assert.match(bad.err, /--gamma takes numbers greater than 0/);
   });
 
-  test('on a terminal: a live table with the state, iteration, a(c) and gap of each task and the overall progress', async () => {
+  test('on a terminal: a live table with the state, iteration, a(c) and gap of each task and the overall progress', () => {
     const experiment = path.join(tmp, 'exp-tty');
-    const command = [process.execPath, ...(await runArgs(experiment, '--tasks', demo.tasks[1].taskId))].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
+    const command = [process.execPath, ...(runArgs(experiment, '--tasks', demo.tasks[1].taskId))].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
     // script(1) gives the command a pseudo-terminal, sized as a person's terminal would be.
     const r = spawnSync('script', ['-qec', `stty cols 160 rows 40; ${command}`, '/dev/null'], { encoding: 'utf8', cwd: tmp });
     assert.equal(r.status, 0, r.stdout + r.stderr);
+    // eslint-disable-next-line no-control-regex -- ANSI escape sequences are exactly what this strips
     const screen = r.stdout.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, '');
     assert.match(screen, /task +state +iter +a\(c\) +gap +activity/);
     assert.match(screen, /iteration \d+ · (architect|programmer|pytest)/, 'the current step shows while it runs');
@@ -257,7 +259,7 @@ describe('sweci run over a dataset', () => {
     assert.match(unknown.err, /has no task nope/);
   });
 
-  test('--human-history also replays each task\'s upstream commits, and summarize lists that run on its own', async () => {
+  test('--human-history also replays each task\'s upstream commits, and summarize lists that run on its own', () => {
     const experiment = path.join(tmp, 'exp-history');
     const r = sweci('run', '--dataset', demo.datasetDir, '--experiment', experiment, '--run', RUN, '--config', config, '--runtime', 'local', '--tasks', demo.tasks[1].taskId, '--human-history', '--max-iterations', '1');
     assert.equal(r.code, 0, r.err + r.out);
@@ -305,8 +307,7 @@ describe('sweci run over a dataset', () => {
     const files = (await fs.readdir(out)).sort();
     assert.deepEqual(files, ['sweci-codex-run.README.md', 'sweci-codex-run.job.json']);
     const manifest = JSON.parse(await fs.readFile(path.join(out, files[1]), 'utf8')) as { spec: { completions: number; parallelism: number; template: { spec: { containers: { args: string[] }[] } } } };
-    const { Job } = require('kubernetes-models/batch/v1/Job') as { Job: new (o: unknown) => { validate(): void } };
-    new Job(manifest).validate();
+    new Job(manifest as unknown as ConstructorParameters<typeof Job>[0]).validate();
     assert.equal(manifest.spec.completions, 2);
     assert.equal(manifest.spec.parallelism, 2);
     const args = manifest.spec.template.spec.containers[0].args;

@@ -124,7 +124,7 @@ describe('demo dataset', () => {
       const run = await pytest(withTarget, path.join(tmp, 'reports', `with-target-${i}`, 'r.xml'));
       return passedIds(run.report).size;
     };
-    const passedCounts: number[] = new Array(shas.length);
+    const passedCounts = new Array<number>(shas.length);
     const width = Math.max(1, Math.min(4, os.cpus().length));
     let next = 0;
     await Promise.all(

@@ -15,8 +15,8 @@ test('a preset agent that does not start points at the role\'s agent setting, wh
     const err = agentStartError({ kind: 'preset', preset: 'claude-code' }, role, 'claude', 'was not found');
     const key = settingOf(err);
     assert.equal(key, `sweci.${role}.agent`);
-    assert.ok(keys.has(key!), `${key} is contributed`);
-    assert.ok(err.message.includes(key!), err.message);
+    assert.ok(keys.has(key), `${key} is contributed`);
+    assert.ok(err.message.includes(key), err.message);
     assert.deepEqual(errorButtons(err), [OPEN_SETTINGS, SHOW_LOG]);
   }
 });

@@ -27,7 +27,7 @@ test('floats: repr of 3,000 random doubles and the edge cases equals Python\'s',
 test('dumps with indent 4 and ensure_ascii off equals json.dumps on awkward input', () => {
   const source = JSON.stringify({
     nodeid: 'tests/test_ü.py::test_x[\u{10428}-a\\"b]',
-    ints: [0, -3, 12345678901234567890],
+    ints: [0, -3, Number('12345678901234567890')], // more digits than a double holds, on purpose
     floats: [4.0, 1e-7, 8.7e-5, 2.5],
     '10': 'a digit key keeps its place', b: { '2': [], '1': {} },
     ctl: '\u0000\u0001\b\f\n\r\t\u001f\u007f \u2028 /',

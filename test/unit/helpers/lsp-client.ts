@@ -63,9 +63,9 @@ export class LspClient {
 
   static async start(): Promise<LspClient> {
     const proc = spawn(process.execPath, [SERVER_BUNDLE, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
-    const conn = createProtocolConnection(new StreamMessageReader(proc.stdout!), new StreamMessageWriter(proc.stdin!));
+    const conn = createProtocolConnection(new StreamMessageReader(proc.stdout), new StreamMessageWriter(proc.stdin));
     const client = new LspClient(proc, conn);
-    proc.stderr!.on('data', (d: Buffer) => client.stderr.push(d.toString()));
+    proc.stderr.on('data', (d: Buffer) => client.stderr.push(d.toString()));
     conn.listen();
     const init = await conn.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, capabilities: {}, workspaceFolders: null });
     client.capabilities = init.capabilities;

@@ -50,7 +50,7 @@ describe('iteration.jsonl', () => {
   });
 
   test('the reference fields come first: gap, pytest, then ours', () => {
-    const keys = Object.keys(JSON.parse(formatIterationLine(line(0, 1))));
+    const keys = Object.keys(JSON.parse(formatIterationLine(line(0, 1))) as object);
     assert.deepEqual(keys.slice(0, 2), ['gap', 'pytest']);
   });
 

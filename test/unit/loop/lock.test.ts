@@ -29,7 +29,7 @@ async function holder(file: string, purpose = 'the loop', detail = 'run "r1"'): 
   const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
   const first = await new Promise<string>((resolve, reject) => {
     let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
+    child.stdout.on('data', (d: Buffer) => {
       out += d.toString();
       if (out.includes('\n')) resolve(out.trim());
     });
@@ -83,7 +83,7 @@ describe('task lock', () => {
           .then(() => process.exit(0), (e) => { process.stdout.write(e.message); process.exit(3); });`;
       const child = spawn(process.execPath, ['-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
       let out = '';
-      child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
       const status = await new Promise((r) => child.on('exit', r));
       assert.equal(status, 3);
       assert.match(out, new RegExp(`running the loop on this task \\(pid ${process.pid}, run "mine"`));

@@ -50,7 +50,7 @@ describe('the loop on the demo task with scripted CLI agents', () => {
     assert.ok(records.length - 1 <= task.commits.length - 1, 'one upstream commit per iteration at most');
   });
 
-  test('line 0 is the base run; every line has the reference fields and ours', async () => {
+  test('line 0 is the base run; every line has the reference fields and ours', () => {
     const [zero, ...rest] = records;
     assert.equal(zero.iteration, 0);
     assert.equal(zero.commit, task.record.baseCommit);
@@ -113,7 +113,7 @@ describe('the loop on the demo task with scripted CLI agents', () => {
       const prev = records[r.iteration - 1].commit;
       assert.equal(diff, await git(taskLayout(task.taskDir).codeDir, 'diff', '--no-color', '--binary', prev, r.commit, '--'));
       assert.doesNotMatch(diff, /^diff --git a\/tests\//m, 'no test changes in an iteration');
-      const report = JSON.parse(await fs.readFile(path.join(dir, 'report.json'), 'utf8'));
+      const report = JSON.parse(await fs.readFile(path.join(dir, 'report.json'), 'utf8')) as { summary: { total: number } };
       assert.equal(report.summary.total, r.pytest.total);
     }
     assert.equal(await exists(layout.pendingDir), false);
@@ -126,7 +126,7 @@ describe('the loop on the demo task with scripted CLI agents', () => {
     assert.equal(info?.maxIterations, 20);
     assert.equal(info?.branch, `sweci/${RUN}`);
     assert.equal(info?.roles.architect.kind, 'agent');
-    assert.match(info!.roles.programmer.command!, /programmer\.py/);
+    assert.match(info.roles.programmer.command!, /programmer\.py/);
     assert.equal(JSON.stringify(info).includes('SWECI_SCRIPTED_UPSTREAM'), false, 'environment is never recorded');
     const runs = await listRuns(task.taskDir);
     assert.equal(runs.length, 1);

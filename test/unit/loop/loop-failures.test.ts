@@ -106,7 +106,7 @@ describe('the loop when things go wrong', () => {
     const [, one] = await lines(task, 'hooks');
     assert.ok(one.commit, 'the iteration was committed');
     const code = taskLayout(task.taskDir).codeDir;
-    assert.match(await git(code, 'show', '--stat', one.commit!), /README\.md/, "the agent's change is in the iteration's commit");
+    assert.match(await git(code, 'show', '--stat', one.commit), /README\.md/, "the agent's change is in the iteration's commit");
   });
 
   test('an agent that hangs is stopped at its timeout, retried, then fails the iteration clearly; no process is left', async () => {
@@ -287,9 +287,9 @@ describe('the loop when things go wrong', () => {
     const [, one] = await lines(task, 'human');
     assert.equal(one.architect?.kind, 'human');
     assert.equal(one.architect?.tries, 2);
-    assert.ok(one.architect!.execution_time! >= 0.3);
+    assert.ok(one.architect.execution_time! >= 0.3);
     assert.equal(one.programmer?.kind, 'human');
-    assert.ok(one.programmer!.execution_time! >= 0.15);
+    assert.ok(one.programmer.execution_time! >= 0.15);
     assert.match(await git(taskLayout(task.taskDir).codeDir, 'show', '--stat', one.commit), /README\.md/);
 
     const task2 = await world.task();

@@ -1,7 +1,7 @@
 // Cancelling, crashing and resuming: a partial iteration is never recorded, a resumed one is
 // recorded once; one runner per task; switching between runs. Real demo task, real agents.
 import assert from 'node:assert/strict';
-import { promises as fs } from 'node:fs';
+import { promises as fs, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { formatIterationLine, readIterationRecords } from '../../../src/core/loop/iteration-record';
@@ -216,15 +216,16 @@ describe('cancel, crash and resume', () => {
     assert.equal((await git(code, 'rev-parse', 'HEAD')).trim(), oneTwo.commit);
     const current = await loadReport(currentReportFile(taskLayout(task.taskDir)));
     assert.equal(current?.summary.passed, oneTwo.pytest.passed);
-    const currentRun = JSON.parse(await fs.readFile(currentRunFile(taskLayout(task.taskDir)), 'utf8'));
+    const currentRun = JSON.parse(await fs.readFile(currentRunFile(taskLayout(task.taskDir)), 'utf8')) as { finishedAt: string };
     assert.equal(currentRun.finishedAt, oneTwo.finished_at);
 
     let summaryAtStart = '';
     await runLoop(
       loopOptions(task, 'one', roles(task), {
         iterations: 1,
-        onEvent: async (e) => {
-          if (e.type === 'step-started' && e.step === 'architect') summaryAtStart = await fs.readFile(taskLayout(task.taskDir).summaryFile, 'utf8');
+        // Read at the event itself: onEvent is not awaited.
+        onEvent: (e) => {
+          if (e.type === 'step-started' && e.step === 'architect') summaryAtStart = readFileSync(taskLayout(task.taskDir).summaryFile, 'utf8');
         },
       }),
     );

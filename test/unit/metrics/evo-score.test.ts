@@ -33,7 +33,7 @@ test('γ > 1 favours runs that improve late, γ < 1 runs that improve early', ()
 test('a constant sequence scores its constant for any γ, even for a long sequence', () => {
   const ones = new Array(2000).fill(1);
   for (const g of [0.5, 1, 2, 10]) close(evoScore(ones, g), 1, `γ=${g}`);
-  assert.ok(Number.isFinite(evoScore([...new Array(1999).fill(0), 1], 2)));
+  assert.ok(Number.isFinite(evoScore([...new Array<number>(1999).fill(0), 1], 2)));
 });
 
 test('an empty sequence scores 0', () => {

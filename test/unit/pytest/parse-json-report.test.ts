@@ -51,7 +51,7 @@ describe('parseJsonReport on the real fixture reports', () => {
     assert.equal(td.phases.setup?.longrepr, undefined);
     assert.equal(td.phases.call?.outcome, 'passed');
     assert.equal(td.phases.teardown?.outcome, 'failed');
-    assert.match(td.phases.teardown?.longrepr ?? '', /E   RuntimeError: teardown saw no power$/);
+    assert.match(td.phases.teardown?.longrepr ?? '', /E {3}RuntimeError: teardown saw no power$/);
     assert.equal(td.phases.teardown?.crash?.lineno, 16);
     const setupErr = base.tests.find((t) => t.nodeid === 'tests/test_fixtures.py::test_uses_power');
     assert.equal(setupErr?.phases.call, undefined);

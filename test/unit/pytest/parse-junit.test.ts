@@ -74,10 +74,10 @@ describe('parseJunitXml, xunit1 (our fallback format)', () => {
     assert.equal(tdErr?.outcome, 'error');
     assert.equal(tdErr?.phases.teardown?.outcome, 'failed');
     assert.equal(tdErr?.phases.call?.outcome, 'passed');
-    assert.match(tdErr?.phases.teardown?.longrepr ?? '', /E   RuntimeError: teardown saw no power$/);
+    assert.match(tdErr?.phases.teardown?.longrepr ?? '', /E {3}RuntimeError: teardown saw no power$/);
     // Same last line as json-report's longrepr, so the reference description is the same.
     const div = get('tests/test_ops.py::TestDiv::test_div_by_zero');
-    assert.match(div?.phases.call?.longrepr ?? '', /E   Failed: DID NOT RAISE <class 'ZeroDivisionError'>$/);
+    assert.match(div?.phases.call?.longrepr ?? '', /E {3}Failed: DID NOT RAISE <class 'ZeroDivisionError'>$/);
   });
 
   test('skip and xfail', () => {

@@ -28,7 +28,7 @@ export interface EnsuredImage {
 
 async function inspectImage(conn: DockerConnection, reference: string): Promise<{ Id: string } | undefined> {
   try {
-    return (await conn.docker.getImage(reference).inspect()) as { Id: string };
+    return (await conn.docker.getImage(reference).inspect());
   } catch (err) {
     if (statusOf(err) === 404) return undefined;
     if (isConnectionError(err)) throw unavailable(conn.address, `looking for the image ${reference}`, err);
