@@ -33,7 +33,11 @@ const unused = {
 const stubUnused = {
   name: 'stub-unused',
   setup(build) {
-    const filter = new RegExp(`^(${Object.keys(unused).map((m) => m.replace(/[/.]/g, '\\$&')).join('|')})$`);
+    const filter = new RegExp(
+      `^(${Object.keys(unused)
+        .map((m) => m.replace(/[/.]/g, '\\$&'))
+        .join('|')})$`,
+    );
     build.onResolve({ filter }, (args) => ({ path: args.path, namespace: 'stub-unused' }));
     build.onLoad({ filter: /.*/, namespace: 'stub-unused' }, (args) => ({
       contents: `const fail = () => { throw new Error(${JSON.stringify(unused[args.path])}); };\nmodule.exports = new Proxy({}, { get: (_t, key) => (key === '__esModule' ? false : fail) });\n`,
@@ -55,7 +59,10 @@ const builds = nodeEntries.map((e) => ({
 }));
 
 // Browser bundles: the chart webview and the iteration view's click handler.
-for (const [out, entry] of [['webview', 'webview-ui/main.ts'], ['iteration-view', 'webview-ui/iteration-view.ts']]) {
+for (const [out, entry] of [
+  ['webview', 'webview-ui/main.ts'],
+  ['iteration-view', 'webview-ui/iteration-view.ts'],
+]) {
   if (!existsSync(entry)) continue;
   builds.push({
     ...common,

@@ -30,9 +30,14 @@ async function main(): Promise<void> {
       for (const workers of [1, 2] as const) {
         const experiment = path.join(tmp, `exp-${round}-${workers}`);
         const started = performance.now();
-        const r = spawnSync(process.execPath, [cli, 'run', '--dataset', demo.datasetDir, '--experiment', experiment, '--config', config, '--runtime', 'local', '--workers', String(workers)], { encoding: 'utf8' });
+        const r = spawnSync(
+          process.execPath,
+          [cli, 'run', '--dataset', demo.datasetDir, '--experiment', experiment, '--config', config, '--runtime', 'local', '--workers', String(workers)],
+          { encoding: 'utf8' },
+        );
         const seconds = (performance.now() - started) / 1000;
-        if (r.status !== 0 || !r.stdout.includes(`finished: ${tasks} solved`)) throw new Error(`sweci run failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
+        if (r.status !== 0 || !r.stdout.includes(`finished: ${tasks} solved`))
+          throw new Error(`sweci run failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
         times[workers].push(seconds);
         console.log(`round ${round + 1}, ${workers} worker(s): ${seconds.toFixed(1)} s, ${((tasks / seconds) * 60).toFixed(2)} tasks/minute`);
         await fs.rm(experiment, { recursive: true, force: true });

@@ -14,7 +14,7 @@ const RUNS = 5;
 /** A deterministic matrix with realistic structure: most tests pass, some flip and regress. */
 function syntheticHeatmap(): HeatmapData {
   let seed = 42;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
   let cells = '';
   for (let t = 0; t < TESTS; t++) {
     const fixedAt = rand() < 0.3 ? Math.floor(rand() * ITERATIONS) : rand() < 0.9 ? 0 : ITERATIONS;
@@ -24,7 +24,17 @@ function syntheticHeatmap(): HeatmapData {
       cells += i < fixedAt ? (r < 0.1 ? '3' : r < 0.15 ? '0' : '2') : r < 0.02 ? '2' : '1';
     }
   }
-  return { run: 'bench', tests: Array.from({ length: TESTS }, (_, t) => `tests/test_mod_${Math.floor(t / 50)}.py::test_case_${t}`), columns: Array.from({ length: ITERATIONS }, (_, i) => ({ iteration: i, ran: true })), cells, regressions: Array.from({ length: ITERATIONS - 1 }, (_, i) => ({ iteration: i + 1, comparedWith: i, tests: Array.from({ length: 100 }, (_, k) => (k * 47 + i * 13) % TESTS) })) };
+  return {
+    run: 'bench',
+    tests: Array.from({ length: TESTS }, (_, t) => `tests/test_mod_${Math.floor(t / 50)}.py::test_case_${t}`),
+    columns: Array.from({ length: ITERATIONS }, (_, i) => ({ iteration: i, ran: true })),
+    cells,
+    regressions: Array.from({ length: ITERATIONS - 1 }, (_, i) => ({
+      iteration: i + 1,
+      comparedWith: i,
+      tests: Array.from({ length: 100 }, (_, k) => (k * 47 + i * 13) % TESTS),
+    })),
+  };
 }
 
 async function main(): Promise<number> {
@@ -62,7 +72,9 @@ async function main(): Promise<number> {
     );
     const first = times[0];
     const best = Math.min(...times);
-    console.log(`heatmap ${TESTS} tests × ${ITERATIONS} iterations: first draw ${first.toFixed(1)} ms, best of ${RUNS} ${best.toFixed(1)} ms (budget ${BUDGET_MS} ms)`);
+    console.log(
+      `heatmap ${TESTS} tests × ${ITERATIONS} iterations: first draw ${first.toFixed(1)} ms, best of ${RUNS} ${best.toFixed(1)} ms (budget ${BUDGET_MS} ms)`,
+    );
     if (first > BUDGET_MS) {
       console.error(`over budget: ${first.toFixed(1)} ms > ${BUDGET_MS} ms`);
       return 1;

@@ -53,7 +53,15 @@ async function main(): Promise<void> {
   const demo = await buildDemoDataset(path.join(tmp, 'dataset'));
   const [spec] = await readDatasetTasks(demo.datasetDir, 'default');
   const taskDir = path.join(tmp, 'task');
-  await checkOutTask(spec, { python: 'python3', timeoutMs: 600_000, format: 'junit', taskDir, oracleDir: path.join(tmp, 'oracle'), runtime: new LocalRuntime(), runTests: true });
+  await checkOutTask(spec, {
+    python: 'python3',
+    timeoutMs: 600_000,
+    format: 'junit',
+    taskDir,
+    oracleDir: path.join(tmp, 'oracle'),
+    runtime: new LocalRuntime(),
+    runTests: true,
+  });
   const layout = taskLayout(taskDir);
   await fs.writeFile(layout.requirementFile, '<requirements/>\n');
   const reportFile = path.join(tmp, 'report', 'raw-report');
@@ -65,7 +73,13 @@ async function main(): Promise<void> {
   const pytestInContainer = (report: string) =>
     buildPytestCommand({ python: 'python', codeDir: '/app/code', reportFile: report, format: 'junit', pathDelimiter: ':' });
   const mounts = pytestMounts(layout.codeDir, reportFile);
-  const ours = buildPytestCommand({ python: 'python', codeDir: tests.pathIn(mounts, layout.codeDir), reportFile: tests.pathIn(mounts, reportFile), format: 'junit', pathDelimiter: ':' });
+  const ours = buildPytestCommand({
+    python: 'python',
+    codeDir: tests.pathIn(mounts, layout.codeDir),
+    reportFile: tests.pathIn(mounts, reportFile),
+    format: 'junit',
+    pathDelimiter: ':',
+  });
   const appMount = [{ source: layout.appDir, target: '/app' }];
 
   const runPytest = async (rt: Runtime) => {
@@ -97,7 +111,13 @@ async function main(): Promise<void> {
     },
     'exec pytest': async () => {
       const cmd = pytestInContainer('/tmp/floor-report.xml');
-      await execIn(conn.docker, floorBox, [cmd.command, ...cmd.args], cmd.cwd, Object.entries(cmd.env).map(([k, v]) => `${k}=${v}`));
+      await execIn(
+        conn.docker,
+        floorBox,
+        [cmd.command, ...cmd.args],
+        cmd.cwd,
+        Object.entries(cmd.env).map(([k, v]) => `${k}=${v}`),
+      );
     },
     'host true': async () => {
       await agentStep(host, false);
@@ -219,7 +239,13 @@ async function referenceIteration(docker: Docker, appDir: string, tmp: string, p
   const steps: Array<{ copyIn: string[]; cmd: string[]; cwd: string; env: string[]; copyOut?: string }> = [
     { copyIn: ['code', 'non-passed'], cmd: ['true'], cwd: '/app', env: [] },
     { copyIn: ['code', 'requirement.xml'], cmd: ['true'], cwd: '/app', env: [], copyOut: '/app/code' },
-    { copyIn: ['code'], cmd: [pytest.command, ...pytest.args], cwd: pytest.cwd, env: Object.entries(pytest.env).map(([k, v]) => `${k}=${v}`), copyOut: '/tmp/test_report.xml' },
+    {
+      copyIn: ['code'],
+      cmd: [pytest.command, ...pytest.args],
+      cwd: pytest.cwd,
+      env: Object.entries(pytest.env).map(([k, v]) => `${k}=${v}`),
+      copyOut: '/tmp/test_report.xml',
+    },
   ];
   for (const step of steps) {
     const c = await startContainer(docker, []);

@@ -64,7 +64,10 @@ async function main(): Promise<void> {
     const taskDir = path.join(tmp, 'task');
     await checkOutTask(spec, { ...pytest, taskDir, oracleDir: path.join(tmp, 'oracle'), runtime, runTests: true });
     const agent = new InstantAgent();
-    const roles = { architect: { settings: { kind: 'custom' as const, command: 'instant' }, driver: agent }, programmer: { settings: { kind: 'custom' as const, command: 'instant' }, driver: agent } };
+    const roles = {
+      architect: { settings: { kind: 'custom' as const, command: 'instant' }, driver: agent },
+      programmer: { settings: { kind: 'custom' as const, command: 'instant' }, driver: agent },
+    };
     await createRun({ taskDir, run: 'bench', roles, runtime, pytest, maxIterations: ITERATIONS });
 
     const samples: Sample[] = [];
@@ -105,14 +108,18 @@ async function main(): Promise<void> {
     console.log(`${measured.length} iterations after 1 warm-up. overhead = iteration wall time − agent time − time inside processes (pytest).\n`);
     console.log(`${'iter'.padEnd(6)}${pad('wall ms', 9)}${pad('pytest ms', 11)}${pad('agents ms', 11)}${pad('overhead ms', 13)}`);
     measured.forEach((s, i) => {
-      console.log(`${String(i + 2).padEnd(6)}${pad(s.total.toFixed(0), 9)}${pad(s.processes.toFixed(0), 11)}${pad(s.agents.toFixed(1), 11)}${pad(overhead[i].toFixed(1), 13)}`);
+      console.log(
+        `${String(i + 2).padEnd(6)}${pad(s.total.toFixed(0), 9)}${pad(s.processes.toFixed(0), 11)}${pad(s.agents.toFixed(1), 11)}${pad(overhead[i].toFixed(1), 13)}`,
+      );
     });
     const names = ['start→architect', 'architect→programmer', 'programmer→pytest', 'pytest step − pytest', 'commit+archive+line'];
     console.log('\nMedian harness time by phase (ms):');
     names.forEach((n, i) => console.log(`  ${n.padEnd(22)}${pad(median(measured.map((s) => s.phases[i])).toFixed(1), 8)}`));
     const med = median(overhead);
     const ok = med < BUDGET_MS;
-    console.log(`\nmedian overhead ${med.toFixed(1)} ms per iteration (${(med / median(measured.map((s) => s.total))).toFixed(2)} of the wall time): ${ok ? 'within' : 'OVER'} the ${BUDGET_MS} ms budget`);
+    console.log(
+      `\nmedian overhead ${med.toFixed(1)} ms per iteration (${(med / median(measured.map((s) => s.total))).toFixed(2)} of the wall time): ${ok ? 'within' : 'OVER'} the ${BUDGET_MS} ms budget`,
+    );
     if (!ok) process.exitCode = 1;
   } finally {
     await fs.rm(tmp, { recursive: true, force: true });

@@ -51,7 +51,8 @@ async function main(): Promise<void> {
         const pair: Partial<Record<ReportFormat, number>> = {};
         for (const format of ['builtin', 'junit'] as const) {
           const run = await runPytest(rt, { python: PYTHON, codeDir: code, reportFile: path.join(tmp, `p${size}`, 'out', 'raw-report'), format });
-          if (run.kind !== 'ran' || run.report.tests.length !== size) throw new Error(`${format} at ${size}: ${run.kind === 'ran' ? `${run.report.tests.length} tests` : run.reason}`);
+          if (run.kind !== 'ran' || run.report.tests.length !== size)
+            throw new Error(`${format} at ${size}: ${run.kind === 'ran' ? `${run.report.tests.length} tests` : run.reason}`);
           pair[format] = run.durationMs;
         }
         if (i === 0) continue; // warm-up: the interpreter's files into the page cache
@@ -60,10 +61,14 @@ async function main(): Promise<void> {
         ratios.push(pair.builtin! / pair.junit!);
       }
       builtinAt.set(size, median(times.builtin));
-      console.log(`${String(size).padStart(5)}    ${median(times.builtin).toFixed(0).padStart(12)}   ${median(times.junit).toFixed(0).padStart(10)}   ${median(ratios).toFixed(2).padStart(13)}`);
+      console.log(
+        `${String(size).padStart(5)}    ${median(times.builtin).toFixed(0).padStart(12)}   ${median(times.junit).toFixed(0).padStart(10)}   ${median(ratios).toFixed(2).padStart(13)}`,
+      );
     }
     const [small, , large] = SIZES;
-    console.log(`\nscaling of builtin: ${large / small}× the tests took ${(builtinAt.get(large)! / builtinAt.get(small)!).toFixed(2)}× the time (pytest's start-up included)`);
+    console.log(
+      `\nscaling of builtin: ${large / small}× the tests took ${(builtinAt.get(large)! / builtinAt.get(small)!).toFixed(2)}× the time (pytest's start-up included)`,
+    );
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });
     await rt.dispose();

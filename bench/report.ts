@@ -92,7 +92,10 @@ function jsonReport(tests: SynthTest[]): string {
     if (outcome === 'failed') {
       const tb = traceback(t!);
       p.crash = { path: `/app/code/${t!.file}`, lineno: t!.lineno + 3, message: tb.slice(tb.lastIndexOf('E   ') + 4) };
-      p.traceback = [{ path: t!.file, lineno: t!.lineno + 3, message: 'in test' }, { path: 'src/pkg/core.py', lineno: 120, message: 'in compute' }];
+      p.traceback = [
+        { path: t!.file, lineno: t!.lineno + 3, message: 'in test' },
+        { path: 'src/pkg/core.py', lineno: 120, message: 'in compute' },
+      ];
       p.longrepr = tb;
     }
     return p;
@@ -113,7 +116,10 @@ function jsonReport(tests: SynthTest[]): string {
         else Object.assign(e, { setup: phase('passed', t), call: phase('passed', t), teardown: phase('failed', t) });
         break;
       case 'skipped':
-        Object.assign(e, { setup: { ...phase('skipped', t), longrepr: `('/app/code/${t.file}', ${t.lineno}, 'Skipped: not relevant')` }, teardown: phase('passed', t) });
+        Object.assign(e, {
+          setup: { ...phase('skipped', t), longrepr: `('/app/code/${t.file}', ${t.lineno}, 'Skipped: not relevant')` },
+          teardown: phase('passed', t),
+        });
         break;
       case 'xfailed':
         Object.assign(e, { setup: phase('passed', t), call: { ...phase('skipped', t), longrepr: traceback(t) }, teardown: phase('passed', t) });
@@ -237,7 +243,9 @@ async function main(): Promise<void> {
   console.log("parse = parse the current report (the target's is parsed once per task); nonpass = size of the non-passed set;");
   console.log('gap+sum = non-passed set + summary.jsonl lines; total = parse + gap + summary, timed together;');
   console.log('write = writeNonPassed (summary.jsonl + one detail file per test that ran, atomic folder swap).\n');
-  console.log(`${'format'.padEnd(12)}${pad('tests', 7)}${pad('MB', 7)}${pad('nonpass', 9)}${pad('parse ms', 10)}${pad('gap+sum ms', 12)}${pad('total ms', 10)}${pad('write ms', 10)}`);
+  console.log(
+    `${'format'.padEnd(12)}${pad('tests', 7)}${pad('MB', 7)}${pad('nonpass', 9)}${pad('parse ms', 10)}${pad('gap+sum ms', 12)}${pad('total ms', 10)}${pad('write ms', 10)}`,
+  );
   for (const r of rows) {
     console.log(
       `${r.format.padEnd(12)}${pad(r.size, 7)}${pad(r.mb.toFixed(1), 7)}${pad(r.nonPassed, 9)}${pad(r.parse.toFixed(1), 10)}${pad(r.gap.toFixed(1), 12)}${pad(r.total.toFixed(1), 10)}${pad(r.write.toFixed(1), 10)}`,

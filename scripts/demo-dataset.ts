@@ -257,7 +257,15 @@ async function measureWindow(repo: string, shas: readonly string[], window: Demo
 }
 
 function csvRow(window: DemoTaskWindow, task: DemoTaskInfo): string {
-  const row = [task.taskId, DEMO_REPO, task.baseSha, task.targetSha, DEMO_HISTORY[window.base].date, DEMO_HISTORY[window.target].date, String(task.expectedGap)];
+  const row = [
+    task.taskId,
+    DEMO_REPO,
+    task.baseSha,
+    task.targetSha,
+    DEMO_HISTORY[window.base].date,
+    DEMO_HISTORY[window.target].date,
+    String(task.expectedGap),
+  ];
   return row.map(csvField).join(',');
 }
 
@@ -278,7 +286,9 @@ export async function buildDemoDataset(outDir: string, options: BuildDemoOptions
     const repo = path.join(scratch, 'tinyinventory');
     const shas = await buildDemoRepo(repo);
 
-    progress(windows.length > 1 ? `Measuring the gaps of ${windows.length} tasks (pytest on target and base)` : 'Measuring the gap (pytest on target and base)');
+    progress(
+      windows.length > 1 ? `Measuring the gaps of ${windows.length} tasks (pytest on target and base)` : 'Measuring the gap (pytest on target and base)',
+    );
     // Each window exports into its own scratch folder, so the runs may overlap; all of them
     // settle before a failure is reported, so none is still writing when scratch is removed.
     const settled = await Promise.allSettled(windows.map((w) => measureWindow(repo, shas, w, python, path.join(scratch, 'measure', w.taskId))));

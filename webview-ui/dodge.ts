@@ -31,4 +31,3 @@ export function dodgeCoinciding<T extends Placed>(series: T[][]): T[][] {
     }),
   );
 }
-

@@ -145,8 +145,22 @@ export class LineChart {
         normalized: true,
         interaction: { mode: 'nearest', intersect: true },
         scales: {
-          x: { type: 'linear', min: 0, max: maxX, title: { display: true, text: 'iteration (0 = base)', color: p.muted }, ticks: { ...ticks, stepSize: 1, precision: 0 }, grid },
-          y: { type: 'linear', min: -1, max: 1, title: { display: true, text: 'normalized change a(c)', color: p.muted }, ticks: { ...ticks, stepSize: 0.25, callback: (v) => formatA(Number(v)).replace('+', '') }, grid },
+          x: {
+            type: 'linear',
+            min: 0,
+            max: maxX,
+            title: { display: true, text: 'iteration (0 = base)', color: p.muted },
+            ticks: { ...ticks, stepSize: 1, precision: 0 },
+            grid,
+          },
+          y: {
+            type: 'linear',
+            min: -1,
+            max: 1,
+            title: { display: true, text: 'normalized change a(c)', color: p.muted },
+            ticks: { ...ticks, stepSize: 0.25, callback: (v) => formatA(Number(v)).replace('+', '') },
+            grid,
+          },
         },
         plugins: {
           legend: {

@@ -11,7 +11,12 @@ import { renderRunsTable } from './runs-table';
 
 const bridge = createBridge();
 const saved = bridge.getState();
-const state: ViewState = { gamma: saved?.gamma ?? DEFAULT_GAMMA, hidden: saved?.hidden ?? [], heatmapRun: saved?.heatmapRun, heatmapCompare: saved?.heatmapCompare };
+const state: ViewState = {
+  gamma: saved?.gamma ?? DEFAULT_GAMMA,
+  hidden: saved?.hidden ?? [],
+  heatmapRun: saved?.heatmapRun,
+  heatmapCompare: saved?.heatmapCompare,
+};
 const palette = (): Palette => (bridge.standalone ? standalonePalette() : themePalette());
 let data: ChartData | undefined;
 let heatmap: Heatmap | undefined;
@@ -49,7 +54,14 @@ const header = el('header');
 const title = el('h1', {}, 'Normalized change a(c) per pytest run');
 const gammaLabel = el('label', { for: 'gamma' }, 'γ');
 const gammaRange = el('input', { id: 'gamma', type: 'range', min: String(GAMMA_MIN), max: String(GAMMA_MAX), step: '0.05', 'aria-label': 'EvoScore γ' });
-const gammaNumber = el('input', { id: 'gamma-number', type: 'number', min: String(GAMMA_MIN), max: String(GAMMA_MAX), step: '0.05', 'aria-label': 'EvoScore γ value' });
+const gammaNumber = el('input', {
+  id: 'gamma-number',
+  type: 'number',
+  min: String(GAMMA_MIN),
+  max: String(GAMMA_MAX),
+  step: '0.05',
+  'aria-label': 'EvoScore γ value',
+});
 const exportButton = el('button', { id: 'export', type: 'button' }, 'Export Report…');
 const status = el('span', { id: 'status', role: 'status' });
 header.append(title, el('span', { class: 'spacer' }), gammaLabel, gammaRange, gammaNumber, ...(bridge.standalone ? [] : [exportButton]), status);
@@ -57,7 +69,11 @@ const chartBox = el('div', { class: 'chart-box' });
 const chartCanvas = el('canvas', { id: 'chart', 'aria-label': 'a(c) per iteration and run', role: 'img' });
 chartBox.append(chartCanvas);
 // Clicking a point opens the iteration in VS Code; an exported report has nothing to open.
-const legendNote = el('p', { class: 'note' }, `▼ tests regressed · ✕ pytest did not run (drawn at the last measured value) · ◆ the code changes how pytest runs (harness tampering) · dashed: human history.${bridge.standalone ? '' : ' Click a point to open that iteration.'}`);
+const legendNote = el(
+  'p',
+  { class: 'note' },
+  `▼ tests regressed · ✕ pytest did not run (drawn at the last measured value) · ◆ the code changes how pytest runs (harness tampering) · dashed: human history.${bridge.standalone ? '' : ' Click a point to open that iteration.'}`,
+);
 const table = el('table', { id: 'runs' });
 const heatHeader = el('div', { class: 'heat-header' });
 const heatSelect = el('select', { id: 'heatmap-run', 'aria-label': 'Run of the heatmap' });
@@ -136,8 +152,18 @@ function renderKey(p: Palette): void {
   const a = state.heatmapRun ?? 'first';
   const b = state.heatmapCompare ?? 'second';
   const entries: (readonly [string, string])[] = comparing
-    ? [['both pass', p.passed], [`only ${a}`, p.series[0]], [`only ${b}`, p.series[1] ?? p.failed], ['neither', p.missing]]
-    : [['passed', p.passed], ['failed', p.failed], ['error', p.error], ['missing', p.missing]];
+    ? [
+        ['both pass', p.passed],
+        [`only ${a}`, p.series[0]],
+        [`only ${b}`, p.series[1] ?? p.failed],
+        ['neither', p.missing],
+      ]
+    : [
+        ['passed', p.passed],
+        ['failed', p.failed],
+        ['error', p.error],
+        ['missing', p.missing],
+      ];
   for (const [name, colour] of entries) {
     const swatch = el('canvas', { class: 'swatch', width: '10', height: '10' });
     const ctx = swatch.getContext('2d');
@@ -188,7 +214,9 @@ heatCanvas.addEventListener('mousemove', (e) => {
   const r = heatCanvas.getBoundingClientRect();
   const hit = heatmapHit(heatmap, heatmapLayoutNow, ((e.clientX - r.left) * heatCanvas.width) / r.width, ((e.clientY - r.top) * heatCanvas.height) / r.height);
   const status = hit && comparing ? diffStatus(hit.status) : hit?.status;
-  heatCanvas.title = hit ? `${hit.tests.slice(0, 5).join('\n')}${hit.tests.length > 5 ? `\n… and ${hit.tests.length - 5} more` : ''}\n${hit.iteration === 0 ? 'base' : `iteration ${hit.iteration}`}: ${status}` : '';
+  heatCanvas.title = hit
+    ? `${hit.tests.slice(0, 5).join('\n')}${hit.tests.length > 5 ? `\n… and ${hit.tests.length - 5} more` : ''}\n${hit.iteration === 0 ? 'base' : `iteration ${hit.iteration}`}: ${status}`
+    : '';
 });
 
 /** A comparison cell's meaning, from the status name heatmapHit gives its code. */
@@ -223,7 +251,14 @@ function renderAll(d: ChartData): void {
 let renderedPoints = 0;
 function reportRendered(): void {
   if (!data) return;
-  bridge.post({ type: 'rendered', runs: data.runs.map((s) => s.run), points: renderedPoints, ...(heatmap ? { heatmapRun: heatmap.run } : {}), gamma: state.gamma, foreground: palette().foreground });
+  bridge.post({
+    type: 'rendered',
+    runs: data.runs.map((s) => s.run),
+    points: renderedPoints,
+    ...(heatmap ? { heatmapRun: heatmap.run } : {}),
+    gamma: state.gamma,
+    foreground: palette().foreground,
+  });
 }
 
 function redrawForTheme(): void {

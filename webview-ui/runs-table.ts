@@ -4,7 +4,19 @@ import type { ChartData } from '../src/core/chart-data/chart-types';
 import { evoScore } from '../src/core/metrics/evo-score';
 import { formatA, formatDuration, formatTokens } from './format';
 
-const HEAD = ['run', 'who', 'EvoScore(γ)', 'EvoScore(γ=1) ref.', 'solved', 'zero-regression', 'regressions', 'final a(c)', 'iterations', 'tokens in / out', 'time'];
+const HEAD = [
+  'run',
+  'who',
+  'EvoScore(γ)',
+  'EvoScore(γ=1) ref.',
+  'solved',
+  'zero-regression',
+  'regressions',
+  'final a(c)',
+  'iterations',
+  'tokens in / out',
+  'time',
+];
 
 function cell(tag: 'td' | 'th', text: string, cls?: string): HTMLElement {
   const el = document.createElement(tag);

@@ -94,7 +94,9 @@ const CHANGES = [
 ];
 
 function changelog(done: number, released = false): string {
-  const lines = CHANGES.slice(0, done).map((c) => `- ${c}`).join('\n');
+  const lines = CHANGES.slice(0, done)
+    .map((c) => `- ${c}`)
+    .join('\n');
   if (done === 0) return CHANGELOG_HEAD + CHANGELOG_030;
   return `${CHANGELOG_HEAD}## ${released ? '1.0.0' : 'Unreleased'}\n\n${lines}\n\n${CHANGELOG_030}`;
 }

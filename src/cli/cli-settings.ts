@@ -39,7 +39,11 @@ export interface CliSettings {
 }
 
 /** `defaults` fill keys neither a flag nor the file sets (e.g. the runtime a task was checked out with). */
-export function cliSettings(values: Record<string, unknown>, file?: { path: string; settings: SettingsFile }, defaults: Record<string, unknown> = {}): CliSettings {
+export function cliSettings(
+  values: Record<string, unknown>,
+  file?: { path: string; settings: SettingsFile },
+  defaults: Record<string, unknown> = {},
+): CliSettings {
   const flags: SettingReader = (key) => {
     const flag = FLAG_KEYS[key];
     if (!flag) return undefined;

@@ -39,7 +39,7 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
   ).action((values: CheckoutValues) => set(withEnvironments(signal, (ctx) => checkoutCommand(values, ctx))));
 
   addRuntimeOptions(
-    addPytestOptions(root.command('test').argument('<task-dir>').description("re-run pytest where the task was checked out and regenerate app/non-passed")),
+    addPytestOptions(root.command('test').argument('<task-dir>').description('re-run pytest where the task was checked out and regenerate app/non-passed')),
     'what the task was checked out with',
   ).action((dir: string, values: Record<string, unknown>) => set(withEnvironments(signal, (ctx) => testCommand(dir, values, ctx))));
 
@@ -70,7 +70,10 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
         .option('--architect-model <name>', "the Architect's model")
         .option('--programmer-model <name>', "the Programmer's model")
         .option('--config <file>', 'settings as JSON with the extension\'s keys, e.g. {"sweci.architect.agent": "codex"}; flags win')
-        .option('--api-key-env <NAME>', 'also pass this environment variable to agents as a secret; may be repeated', (v: string, p: string[] = []) => [...p, v])
+        .option('--api-key-env <NAME>', 'also pass this environment variable to agents as a secret; may be repeated', (v: string, p: string[] = []) => [
+          ...p,
+          v,
+        ])
         .option('--human-history', "also replay each task's upstream commits as the run human-history")
         .option('--history-commits <n>', 'commits the human-history replay runs (20; 0: all)')
         .option('--max-file-mb <MiB>', 'files larger than this are left out of commits (50; 0: no limit)')
@@ -121,7 +124,7 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
     .option('--tasks <ids>', 'only these task ids, separated by commas')
     .option('--tasks-file <file>', '(not for k8s: use --tasks)')
     .option('--experiment <name>', 'names the Job and the results folder')
-    .option('--image <image>', 'the pods\' image: sweci on its PATH, Node 20, the tasks\' Python')
+    .option('--image <image>', "the pods' image: sweci on its PATH, Node 20, the tasks' Python")
     .option('--workers <n>', 'pods at once (1)')
     .option('--name <job>', 'the Job name (default sweci-<experiment>)')
     .option('--namespace <ns>', 'the namespace')

@@ -16,18 +16,15 @@ export interface StepContext {
 
 export function withCancellableProgress<T>(title: string, step: (ctx: StepContext) => Promise<T>): Promise<T> {
   return Promise.resolve(
-    vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title, cancellable: true },
-      async (progress, token) => {
-        const abort = new AbortController();
-        const sub = token.onCancellationRequested(() => abort.abort());
-        try {
-          const signal = AbortSignal.any([abort.signal, shutdown.signal]);
-          return await step({ report: (message) => progress.report({ message }), signal });
-        } finally {
-          sub.dispose();
-        }
-      },
-    ),
+    vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, token) => {
+      const abort = new AbortController();
+      const sub = token.onCancellationRequested(() => abort.abort());
+      try {
+        const signal = AbortSignal.any([abort.signal, shutdown.signal]);
+        return await step({ report: (message) => progress.report({ message }), signal });
+      } finally {
+        sub.dispose();
+      }
+    }),
   );
 }

@@ -6,9 +6,7 @@ import { log } from './log';
 
 export function requireTrust(action: string): boolean {
   if (vscode.workspace.isTrusted) return true;
-  const message =
-    `SWE-CI did not ${action}: this workspace is not trusted, and running tests executes the task's code. ` +
-    'Trust the workspace to run tests.';
+  const message = `SWE-CI did not ${action}: this workspace is not trusted, and running tests executes the task's code. ` + 'Trust the workspace to run tests.';
   log().warn(message);
   void messages.showWarningMessage(message, 'Manage Workspace Trust').then((choice) => {
     if (choice) void vscode.commands.executeCommand('workbench.trust.manage');

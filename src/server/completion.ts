@@ -38,11 +38,27 @@ export function completionsAt(doc: TextDocument, offset: number, context: Requir
   if (cursor.tagName) {
     const at = cursor.tagName.start;
     if (open.length === 0) {
-      return [{ label: 'requirements', kind: CompletionItemKind.Module, detail: 'The root: 1 to 5 requirements', insertTextFormat: InsertTextFormat.Snippet, textEdit: { range: range(at), newText: `requirements>\n\t<${REQUIREMENT_SNIPPET.replace(/\n/g, '\n\t')}\n</requirements>` } }];
+      return [
+        {
+          label: 'requirements',
+          kind: CompletionItemKind.Module,
+          detail: 'The root: 1 to 5 requirements',
+          insertTextFormat: InsertTextFormat.Snippet,
+          textEdit: { range: range(at), newText: `requirements>\n\t<${REQUIREMENT_SNIPPET.replace(/\n/g, '\n\t')}\n</requirements>` },
+        },
+      ];
     }
     if ((REQUIREMENT_FIELDS as readonly string[]).includes(top)) return [];
     if (open.length === 1) {
-      return [{ label: 'requirement', kind: CompletionItemKind.Class, detail: 'One requirement with its four fields', insertTextFormat: InsertTextFormat.Snippet, textEdit: { range: range(at), newText: REQUIREMENT_SNIPPET } }];
+      return [
+        {
+          label: 'requirement',
+          kind: CompletionItemKind.Class,
+          detail: 'One requirement with its four fields',
+          insertTextFormat: InsertTextFormat.Snippet,
+          textEdit: { range: range(at), newText: REQUIREMENT_SNIPPET },
+        },
+      ];
     }
     return REQUIREMENT_FIELDS.map((field, i) => ({
       label: field,

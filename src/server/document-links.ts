@@ -38,7 +38,7 @@ export async function documentLinks(doc: TextDocument, parsed: RequirementParseR
       links.push({
         range: { start: doc.positionAt(start), end: doc.positionAt(shift + span.contentStart + ref.end) },
         target: pathToFileURL(file).href + (line !== undefined ? `#L${line + 1}` : ''),
-        tooltip: `Open app/code/${ref.file}${ref.symbol ? line !== undefined ? ` at ${ref.symbol.join('.')} (line ${line + 1})` : ` (${ref.symbol.join('.')} not found in it)` : ''}`,
+        tooltip: `Open app/code/${ref.file}${ref.symbol ? (line !== undefined ? ` at ${ref.symbol.join('.')} (line ${line + 1})` : ` (${ref.symbol.join('.')} not found in it)`) : ''}`,
       });
     }
   }

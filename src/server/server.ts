@@ -77,7 +77,7 @@ async function flush(): Promise<void> {
 }
 
 function describe(err: unknown): string {
-  return err instanceof Error ? err.stack ?? err.message : String(err);
+  return err instanceof Error ? (err.stack ?? err.message) : String(err);
 }
 
 connection.onInitialize(() => ({

@@ -25,7 +25,10 @@ export class TaskContexts {
   private readonly entries = new Map<string, Entry>();
 
   /** `onReloaded` runs after a context changed under documents already answered from the old one. */
-  constructor(private readonly onReloaded: (taskRoot: string) => void, private readonly onError: (message: string) => void) {}
+  constructor(
+    private readonly onReloaded: (taskRoot: string) => void,
+    private readonly onError: (message: string) => void,
+  ) {}
 
   async get(taskRoot: string): Promise<RequirementContext> {
     let entry = this.entries.get(taskRoot);

@@ -22,7 +22,8 @@ export function xmlCursor(text: string, offset: number): XmlCursor {
     if (m.index + whole.length === before.length && close !== '>') {
       // The token runs to the cursor unfinished.
       if (name === undefined) return { open, inMarkup: true };
-      if (attrs === '' && !whole.endsWith(' ')) return { open, tagName: { closing: slash === '/', prefix: name, start: m.index + 1 + slash.length }, inMarkup: false };
+      if (attrs === '' && !whole.endsWith(' '))
+        return { open, tagName: { closing: slash === '/', prefix: name, start: m.index + 1 + slash.length }, inMarkup: false };
       return { open, inMarkup: true };
     }
     if (name === undefined) continue;

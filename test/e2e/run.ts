@@ -56,7 +56,7 @@ async function main(): Promise<number> {
       console.log(`✔ ${s.name}: ${path.relative(process.cwd(), file)} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
     } catch (err) {
       failed++;
-      console.error(`✘ ${s.name}: ${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+      console.error(`✘ ${s.name}: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
     }
   }
   const ran = scenarios.filter((x) => !only || x.name === only).length;

@@ -234,10 +234,14 @@ export async function startCodeServer(opts: StartCodeServerOptions = {}): Promis
 
   const args = [
     install.entry,
-    '--bind-addr', `${host}:${opts.port ?? 0}`,
-    '--auth', 'none',
-    '--user-data-dir', userDataDir,
-    '--extensions-dir', extensionsDir,
+    '--bind-addr',
+    `${host}:${opts.port ?? 0}`,
+    '--auth',
+    'none',
+    '--user-data-dir',
+    userDataDir,
+    '--extensions-dir',
+    extensionsDir,
     '--disable-telemetry',
     '--disable-update-check',
     ...(opts.workspaceTrust ? [] : ['--disable-workspace-trust']),

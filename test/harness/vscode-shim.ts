@@ -160,13 +160,16 @@ async function main(): Promise<number> {
 
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<number>((resolve) => {
-      timer = setTimeout(() => {
-        console.error(
-          `vscode-shim: the tests did not finish within ${timeoutMs} ms (SWECI_TEST_TIMEOUT_MS); giving up.\n` +
-            `Last code-server output:\n${s.output().slice(-15).join('\n')}`,
-        );
-        resolve(1);
-      }, Math.max(0, timeoutMs - (Date.now() - started)));
+      timer = setTimeout(
+        () => {
+          console.error(
+            `vscode-shim: the tests did not finish within ${timeoutMs} ms (SWECI_TEST_TIMEOUT_MS); giving up.\n` +
+              `Last code-server output:\n${s.output().slice(-15).join('\n')}`,
+          );
+          resolve(1);
+        },
+        Math.max(0, timeoutMs - (Date.now() - started)),
+      );
     });
     const code = await Promise.race([exitCode, timeout]);
     clearTimeout(timer);

@@ -159,7 +159,10 @@ function workbenchHelpers(page: Page): Omit<Workbench, 'page' | 'server' | 'brow
   };
 
   const runCommand = async (title: string) => {
-    await page.locator('.monaco-workbench').click({ position: { x: 5, y: 5 } }).catch(() => undefined);
+    await page
+      .locator('.monaco-workbench')
+      .click({ position: { x: 5, y: 5 } })
+      .catch(() => undefined);
     await page.keyboard.press('F1');
     const input = page.locator('.quick-input-widget input');
     await input.waitFor({ state: 'visible', timeout: 10_000 });

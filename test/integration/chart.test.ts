@@ -22,8 +22,6 @@ import { agentsDir, api, until } from './helpers';
 
 const RUN = 'chart-it';
 
-
-
 function scripted(script: string, env: Record<string, string> = {}): RoleSetup {
   const settings: AgentSettings = { kind: 'custom', command: `python3 ${path.join(agentsDir, script)}`, promptVia: 'stdin', timeoutSec: 120, maxTries: 2, env };
   return { settings };
@@ -46,7 +44,16 @@ function expectedPoints(records: IterationRecord[]) {
 
 function pick(data: ChartData) {
   const s = data.runs.find((x) => x.run === RUN);
-  return s?.points.map(({ iteration, a, passed, targetPassed, gap, regressions, crashed, commit }) => ({ iteration, a, passed, targetPassed, gap, regressions, crashed, commit }));
+  return s?.points.map(({ iteration, a, passed, targetPassed, gap, regressions, crashed, commit }) => ({
+    iteration,
+    a,
+    passed,
+    targetPassed,
+    gap,
+    regressions,
+    crashed,
+    commit,
+  }));
 }
 
 function lastData(sweci: SweciApi): ChartData | undefined {
@@ -96,9 +103,16 @@ suite('The chart webview', function () {
     assert.equal(series.kind, 'agent');
     const row = series.metrics;
     assert.equal(row.iterations, 2);
-    assert.equal(row.regressedTests, records.reduce((n, r) => n + r.regressions.length, 0));
+    assert.equal(
+      row.regressedTests,
+      records.reduce((n, r) => n + r.regressions.length, 0),
+    );
     assert.ok(row.tokensIn > 0, 'the scripted agents report tokens');
-    assert.equal(rendered.type === 'rendered' && rendered.points, data.runs.reduce((n, s) => n + s.points.length, 0), 'the webview drew every point it was sent');
+    assert.equal(
+      rendered.type === 'rendered' && rendered.points,
+      data.runs.reduce((n, s) => n + s.points.length, 0),
+      'the webview drew every point it was sent',
+    );
     assert.ok(sweci.chartMessages().received.some((m) => m.type === 'ready'));
   });
 
@@ -115,16 +129,24 @@ suite('The chart webview', function () {
   test('a theme change redraws the chart in the new theme’s colours', async () => {
     const sweci = await api();
     const workbench = vscode.workspace.getConfiguration('workbench');
-    const drawn = () => sweci.chartMessages().received.filter((m) => m.type === 'rendered').pop();
+    const drawn = () =>
+      sweci
+        .chartMessages()
+        .received.filter((m) => m.type === 'rendered')
+        .pop();
     const before = drawn();
     assert.ok(before?.type === 'rendered');
     const dark = /dark/i.test(String(workbench.get('colorTheme') ?? ''));
     await workbench.update('colorTheme', dark ? 'Default Light Modern' : 'Default Dark Modern', vscode.ConfigurationTarget.Global);
     try {
-      const after = await until('a redraw in other colours', () => {
-        const m = drawn();
-        return m?.type === 'rendered' && m.foreground !== before.foreground ? m : undefined;
-      }, 30_000);
+      const after = await until(
+        'a redraw in other colours',
+        () => {
+          const m = drawn();
+          return m?.type === 'rendered' && m.foreground !== before.foreground ? m : undefined;
+        },
+        30_000,
+      );
       assert.ok(after.foreground.length > 0, 'the foreground comes from the theme');
     } finally {
       await workbench.update('colorTheme', undefined, vscode.ConfigurationTarget.Global);
@@ -134,7 +156,10 @@ suite('The chart webview', function () {
   test('a clicked point opens that iteration in the iteration view and selects it in the Iterations view; malformed messages are dropped', async () => {
     const sweci = await api();
     await sweci.chartReceive({ type: 'point-clicked', requestId: 41, run: RUN, iteration: 2 });
-    const ack = sweci.chartMessages().posted.filter((m) => m.type === 'reveal-ack').pop();
+    const ack = sweci
+      .chartMessages()
+      .posted.filter((m) => m.type === 'reveal-ack')
+      .pop();
     assert.deepEqual(ack, { type: 'reveal-ack', requestId: 41, run: RUN, iteration: 2, ok: true }, 'the reply carries the request’s id');
     assert.equal(sweci.iterationView().shown, `${RUN} #2`);
     const details = sweci.iterationView().details;
@@ -154,14 +179,20 @@ suite('The chart webview', function () {
     const html = sweci.chartHtml()!;
     const csp = /<meta http-equiv="Content-Security-Policy" content="([^"]+)">/.exec(html)?.[1];
     assert.ok(csp, 'a CSP meta tag');
-    const directives = new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k, v] as const));
+    const directives = new Map(
+      csp
+        .split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .map(([k, ...v]) => [k, v] as const),
+    );
     assert.deepEqual(directives.get('default-src'), ["'none'"]);
     const script = directives.get('script-src')!;
     assert.equal(script.length, 1);
     const nonce = /^'nonce-([A-Za-z0-9]{16,})'$/.exec(script[0])?.[1];
     assert.ok(nonce, `script-src is a nonce only: ${script.join(' ')}`);
     assert.ok(!csp.includes('unsafe-inline') && !csp.includes('unsafe-eval'), csp);
-    for (const k of ['style-src', 'img-src', 'font-src']) assert.ok(!directives.get(k)!.some((v) => /^https?:\/\/(?!.*vscode)/.test(v)), `${k} allows only the webview's own source`);
+    for (const k of ['style-src', 'img-src', 'font-src'])
+      assert.ok(!directives.get(k)!.some((v) => /^https?:\/\/(?!.*vscode)/.test(v)), `${k} allows only the webview's own source`);
     const scripts = [...html.matchAll(/<script\b([^>]*)>/g)].map((m) => m[1]);
     assert.ok(scripts.length > 0);
     for (const attrs of scripts) assert.ok(attrs.includes(`nonce="${nonce}"`), `every script carries the nonce: ${attrs}`);
@@ -183,7 +214,10 @@ suite('The chart webview', function () {
     const html = fs.readFileSync(out.html, 'utf8');
     assert.ok(!/<(?:script|link|img)\b[^>]*\b(?:src|href)=/i.test(html), 'nothing is loaded from outside the file');
     assert.match(html, /default-src 'none'/);
-    const payload = JSON.parse(/<script type="application\/json" id="sweci-report-data">([\s\S]*?)<\/script>/.exec(html)![1]) as { data: Parameters<typeof pick>[0]; heatmaps: { run: string }[] };
+    const payload = JSON.parse(/<script type="application\/json" id="sweci-report-data">([\s\S]*?)<\/script>/.exec(html)![1]) as {
+      data: Parameters<typeof pick>[0];
+      heatmaps: { run: string }[];
+    };
     const records = await readIterationRecords(runLayout(taskDir, RUN).iterationsFile);
     assert.deepEqual(pick(payload.data), expectedPoints(records));
     assert.ok(payload.heatmaps.some((h) => h.run === RUN));

@@ -12,7 +12,6 @@ import { oracleLayout, taskLayout } from '../../src/core/workspace/layout';
 import type { SweciApi } from '../../src/extension/test-api';
 import { api } from './helpers';
 
-
 function workspaceDir(): string {
   const folder = vscode.workspace.workspaceFolders?.[0];
   assert.ok(folder, 'the integration run opens a workspace folder');
@@ -58,11 +57,7 @@ suite('Check out a task', function () {
     assert.deepEqual(new Set(rows.map((r) => r.nodeid)), coreSet, 'tree rows = core non-passed set');
     assert.equal(rows.length, coreSet.size, 'no test is listed twice');
     for (const row of rows) assert.ok(row.nodeid.startsWith(`${row.file}::`), `${row.nodeid} is grouped under ${row.file}`);
-    assert.deepEqual(
-      new Set(rows.map((r) => r.kind)),
-      new Set(['failed', 'error', 'not-collected']),
-      'all three kinds are shown',
-    );
+    assert.deepEqual(new Set(rows.map((r) => r.kind)), new Set(['failed', 'error', 'not-collected']), 'all three kinds are shown');
 
     // Kind, reason and traceback head are shown on each row.
     const setupError = rows.find((r) => r.kind === 'error' && r.description.startsWith('setup:'));
@@ -75,7 +70,11 @@ suite('Check out a task', function () {
     const notCollected = rows.find((r) => r.kind === 'not-collected')!;
     assert.match(notCollected.tooltip, /Not collected/);
 
-    const summary = fs.readFileSync(layout.summaryFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { test: string });
+    const summary = fs
+      .readFileSync(layout.summaryFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { test: string });
     assert.deepEqual(new Set(summary.map((l) => l.test)), coreSet, 'summary.jsonl lists the same tests');
 
     const counts = sweci.taskState()?.counts;
@@ -142,7 +141,7 @@ suite('Check out a task', function () {
     const original = fs.readFileSync(testFile, 'utf8');
     fs.writeFileSync(testFile, 'def test_version():\n    assert True\n');
     await sweci.refresh();
-    assert.equal(fs.readFileSync(testFile, 'utf8'), original, 'tests/ is the target\'s again');
+    assert.equal(fs.readFileSync(testFile, 'utf8'), original, "tests/ is the target's again");
   });
 
   test('when pytest cannot run, the view says so and keeps the last report', async () => {
@@ -157,7 +156,11 @@ suite('Check out a task', function () {
       const state = sweci.taskState();
       assert.equal(state?.lastRun?.kind, 'did-not-run');
       assert.match(sweci.nonPassedMessage() ?? '', /pytest exited with code [2-5] \(.*\): SyntaxError: .*; see its output\. Showing the previous report\./);
-      assert.deepEqual(sweci.nonPassedRows().map((r) => r.nodeid), rowsBefore, 'the last report stays on screen');
+      assert.deepEqual(
+        sweci.nonPassedRows().map((r) => r.nodeid),
+        rowsBefore,
+        'the last report stays on screen',
+      );
       const output = fs.readFileSync(path.join(layout.reportsDir, 'current.pytest-output.txt'), 'utf8');
       assert.match(output, /SyntaxError/, "pytest's output is kept");
     } finally {
@@ -176,10 +179,7 @@ suite('Check out a task', function () {
       sweci.checkOutTask({ source: 'git', repoPath: taskLayout(workspaceDir()).codeDir, baseRef: '--upload-pack=x', targetRef: 'HEAD', targetDir: target }),
       /starts with "-", so git would read it as an option/,
     );
-    await assert.rejects(
-      sweci.checkOutTask({ source: 'dataset', datasetDir, taskId: 'no-such-task', targetDir: target }),
-      /no-such-task is not in/,
-    );
+    await assert.rejects(sweci.checkOutTask({ source: 'dataset', datasetDir, taskId: 'no-such-task', targetDir: target }), /no-such-task is not in/);
     assert.deepEqual(fs.readdirSync(elsewhere), [], 'nothing was written');
   });
 });

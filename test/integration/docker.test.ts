@@ -52,7 +52,9 @@ suite('A task in its own Docker environment', function () {
     const recorded = JSON.parse(fs.readFileSync(taskLayout(taskDir).environmentFile, 'utf8')) as { runtime: string; image: string };
     assert.deepEqual([recorded.runtime, recorded.image], ['docker', DEMO_IMAGE]);
 
-    const row = await until('the Task view to show the runtime', () => sweci.taskInfoRows().find((r) => r.label === 'Runtime' && r.description.startsWith('docker')));
+    const row = await until('the Task view to show the runtime', () =>
+      sweci.taskInfoRows().find((r) => r.label === 'Runtime' && r.description.startsWith('docker')),
+    );
     assert.equal(row.description, `docker · ${DEMO_IMAGE}`);
     const bar = await until('the status bar to show Docker', () => (sweci.statusBar().text.includes('docker') ? sweci.statusBar() : undefined));
     assert.match(bar.text, /\$\(vm\) docker/);
@@ -97,7 +99,9 @@ suite('A task in its own Docker environment', function () {
     await cfg().update('pytest.reportFormat', 'junit', global);
     try {
       await vscode.commands.executeCommand('sweci.refresh');
-      const row = await until('the Task view to say the report was JUnit', () => sweci.taskInfoRows().find((r) => r.label === 'Last pytest run' && r.description.endsWith('JUnit (lossy)')));
+      const row = await until('the Task view to say the report was JUnit', () =>
+        sweci.taskInfoRows().find((r) => r.label === 'Last pytest run' && r.description.endsWith('JUnit (lossy)')),
+      );
       assert.match(row.tooltip, /Report: JUnit XML, which is lossy/);
     } finally {
       await cfg().update('pytest.reportFormat', undefined, global);
@@ -115,6 +119,9 @@ suite('A task in its own Docker environment', function () {
     assert.equal(records.length, demo.commits.length);
     assert.equal(records[0].gap, demo.expectedGap);
     assert.equal(records[records.length - 1].gap, 0);
-    assert.ok(records.every((r) => r.gap >= 0), 'pytest ran for every commit');
+    assert.ok(
+      records.every((r) => r.gap >= 0),
+      'pytest ran for every commit',
+    );
   });
 });

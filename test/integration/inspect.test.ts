@@ -116,7 +116,10 @@ suite('Stepping and comparing iterations', function () {
     // The Non-passed view follows: the tests as they were at #1 (its gap), until asked for the current code.
     await until('the Non-passed view to follow', () => (sweci.nonPassedIteration() === `${RUN} #1` ? true : undefined), 10_000);
     assert.equal(sweci.nonPassedRows().length, records[1].gap);
-    assert.match(sweci.nonPassedDescription() ?? '', new RegExp(`^at ${RUN} #1: ${records[1].passed} / ${records[1].target_passed} passed · gap ${records[1].gap}$`));
+    assert.match(
+      sweci.nonPassedDescription() ?? '',
+      new RegExp(`^at ${RUN} #1: ${records[1].passed} / ${records[1].target_passed} passed · gap ${records[1].gap}$`),
+    );
     await vscode.commands.executeCommand('sweci.showCurrentNonPassed');
     assert.equal(sweci.nonPassedIteration(), undefined);
     assert.equal(sweci.nonPassedRows().length, sweci.taskState()?.entries.length);
@@ -152,7 +155,10 @@ suite('Stepping and comparing iterations', function () {
     const opened = await vscode.commands.executeCommand<{ title: string; changes: { path: string }[] }>('sweci.openCodeChanges', { run: RUN, iteration: 2 });
     const expected = changedFiles(store, records[1].commit, records[2].commit);
     assert.ok(expected.length > 0, 'the demo programmer changed files');
-    assert.deepEqual(opened.changes.map((c) => c.path), expected);
+    assert.deepEqual(
+      opened.changes.map((c) => c.path),
+      expected,
+    );
     // The multi-file diff editor's tab adds the file count to the title.
     const tab = await tabOpened(`${opened.title} (${expected.length} file${expected.length === 1 ? '' : 's'})`);
     const input = tab.input as Partial<MultiDiffInput>;
@@ -188,10 +194,13 @@ suite('Stepping and comparing iterations', function () {
     const k = history[history.length - 1].iteration;
     const j = 1;
     await vscode.commands.executeCommand('sweci.selectForCompare', { run: HISTORY, iteration: k });
-    const comparison = await vscode.commands.executeCommand<{ left: { label: string }; right: { label: string }; onlyLeft: string[]; onlyRight: string[]; testsCompared: boolean }>(
-      'sweci.compareWithSelected',
-      { run: RUN, iteration: j },
-    );
+    const comparison = await vscode.commands.executeCommand<{
+      left: { label: string };
+      right: { label: string };
+      onlyLeft: string[];
+      onlyRight: string[];
+      testsCompared: boolean;
+    }>('sweci.compareWithSelected', { run: RUN, iteration: j });
     assert.equal(sweci.iterationView().shown, `${HISTORY} #${k} ↔ ${RUN} #${j}`);
     assert.ok(comparison.testsCompared);
     // Each side's passed count equals the other's plus what only it passes, minus what only the other passes.
@@ -201,15 +210,27 @@ suite('Stepping and comparing iterations', function () {
 
     await sweci.iterationViewReceive({ type: 'open-code-changes' });
     const title = `${HISTORY} #${k} ↔ ${RUN} #${j} (tests/ left out)`;
-    const tab = await until('the comparison’s diff editor', () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label.startsWith(`${title} (`)), 15_000);
+    const tab = await until(
+      'the comparison’s diff editor',
+      () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).find((t) => t.label.startsWith(`${title} (`)),
+      15_000,
+    );
     const input = tab.input as Partial<MultiDiffInput>;
     assert.ok(Array.isArray(input.textDiffs) && input.textDiffs.length > 0, 'the developers’ and the agent’s code differ');
     assert.equal(tab.label, `${title} (${input.textDiffs.length} file${input.textDiffs.length === 1 ? '' : 's'})`);
     for (const d of input.textDiffs) {
       const file = d.modified.path.slice(1);
       assert.ok(!/^tests?\//.test(file), `${file}: tests are left out of a comparison with a replay`);
-      assert.equal((await vscode.workspace.openTextDocument(d.original)).getText(), show(upstreamDir, h.commit, file), `${file}: left is the developers’ commit`);
-      assert.equal((await vscode.workspace.openTextDocument(d.modified)).getText(), show(taskLayout(taskDir).historyDir, a.commit, file), `${file}: right is the agent’s`);
+      assert.equal(
+        (await vscode.workspace.openTextDocument(d.original)).getText(),
+        show(upstreamDir, h.commit, file),
+        `${file}: left is the developers’ commit`,
+      );
+      assert.equal(
+        (await vscode.workspace.openTextDocument(d.modified)).getText(),
+        show(taskLayout(taskDir).historyDir, a.commit, file),
+        `${file}: right is the agent’s`,
+      );
     }
 
     // A replay has no requirement.xml: the view says so instead of opening an empty diff.

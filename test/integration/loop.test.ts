@@ -15,8 +15,6 @@ import { agentsDir, api, scriptedAnswers, until } from './helpers';
 const cfg = () => vscode.workspace.getConfiguration('sweci');
 const global = vscode.ConfigurationTarget.Global;
 
-
-
 function pidsOf(pattern: string): string[] {
   try {
     return execFileSync('pgrep', ['-f', pattern], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
@@ -51,7 +49,15 @@ suite('The CI loop through the commands', function () {
   });
 
   suiteTeardown(async () => {
-    for (const key of ['architect.agent', 'architect.customCommand', 'architect.timeoutSeconds', 'architect.maxTries', 'programmer.agent', 'programmer.customCommand', 'programmer.env']) {
+    for (const key of [
+      'architect.agent',
+      'architect.customCommand',
+      'architect.timeoutSeconds',
+      'architect.maxTries',
+      'programmer.agent',
+      'programmer.customCommand',
+      'programmer.env',
+    ]) {
       await cfg().update(key, undefined, global);
     }
   });
@@ -73,12 +79,18 @@ suite('The CI loop through the commands', function () {
     const rows = await sweci.iterationRows();
     const row = rows.find((r) => r.run === run);
     assert.ok(row, `the run ${run} is listed`);
-    assert.deepEqual(row.iterations.map((i) => i.label), ['#1', 'base']);
+    assert.deepEqual(
+      row.iterations.map((i) => i.label),
+      ['#1', 'base'],
+    );
     assert.match(row.iterations[0].description, new RegExp(`gap ${first.gap}`));
     for (const child of ['requirement.xml', 'code changes', 'test report', 'pytest output']) {
       assert.ok(row.iterations[0].children.includes(child), `iteration 1 offers ${child}: ${row.iterations[0].children.join(', ')}`);
     }
-    assert.ok(row.iterations[0].children.some((c) => c.startsWith('architect')), 'the architect log is offered');
+    assert.ok(
+      row.iterations[0].children.some((c) => c.startsWith('architect')),
+      'the architect log is offered',
+    );
     // The tree shows the new gap too.
     assert.equal(sweci.nonPassedRows().length, first.gap);
   });
@@ -135,7 +147,11 @@ suite('The CI loop through the commands', function () {
     const last = records[records.length - 1];
     assert.equal(last.architect?.kind, 'human');
     assert.equal(last.programmer?.kind, 'agent');
-    assert.match(fs.readFileSync(path.join(runLayout(taskDir, run).dir, `iter-${String(last.iteration).padStart(3, '0')}`, 'requirement.xml'), 'utf8'), /Inventory\.low_stock/, 'the human requirement is archived');
+    assert.match(
+      fs.readFileSync(path.join(runLayout(taskDir, run).dir, `iter-${String(last.iteration).padStart(3, '0')}`, 'requirement.xml'), 'utf8'),
+      /Inventory\.low_stock/,
+      'the human requirement is archived',
+    );
   });
 
   test('Stop kills a hanging agent and records nothing', async () => {
@@ -259,7 +275,10 @@ suite('The CI loop through the commands', function () {
       await vscode.commands.executeCommand('sweci.runIteration');
       assert.equal(await readRunSummary(taskDir, fresh), undefined, 'the run is not listed');
       assert.ok(!fs.existsSync(runLayout(taskDir, fresh).dir), 'its folder is gone (no pending iteration either)');
-      const error = sweci.lastMessages().filter((m) => m.level === 'error').at(-1);
+      const error = sweci
+        .lastMessages()
+        .filter((m) => m.level === 'error')
+        .at(-1);
       assert.match(error?.text ?? '', /sweci-no-such-agent/);
       assert.match(error?.text ?? '', /the setting sweci\.architect\.customCommand\b/);
       assert.ok(!(await sweci.iterationRows()).some((r) => r.run === fresh), 'the Iterations view does not list it');

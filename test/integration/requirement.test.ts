@@ -91,7 +91,7 @@ suite('requirement.xml language server', function () {
       '',
     ].join('\n');
     const doc = await openWith(text);
-    const diags = await until('the server\'s diagnostics', () => {
+    const diags = await until("the server's diagnostics", () => {
       const d = ours(doc.uri);
       return d.length >= 4 ? d : undefined;
     });
@@ -101,7 +101,13 @@ suite('requirement.xml language server', function () {
     assert.ok(byCode.get('missing-location-file')!.range.isEqual(at('src/shop/basket.py')));
     assert.ok(byCode.get('unknown-test')!.range.isEqual(at('tests/test_cart.py::test_nothing')));
     assert.ok(byCode.get('empty-field')!.range.isEqual(at('<description>   </description>')));
-    assert.ok(byCode.get('missing-field')!.range.isEqual(new vscode.Range(doc.positionAt(text.lastIndexOf('<requirement>')), doc.positionAt(text.lastIndexOf('<requirement>') + '<requirement>'.length))));
+    assert.ok(
+      byCode
+        .get('missing-field')!
+        .range.isEqual(
+          new vscode.Range(doc.positionAt(text.lastIndexOf('<requirement>')), doc.positionAt(text.lastIndexOf('<requirement>') + '<requirement>'.length)),
+        ),
+    );
     assert.match(byCode.get('missing-field')!.message, /<contract>, <acceptance>/);
     assert.equal(byCode.get('missing-field')!.severity, vscode.DiagnosticSeverity.Warning);
   });
@@ -133,7 +139,10 @@ suite('requirement.xml language server', function () {
 
     const inAcceptance = doc.positionAt(text.indexOf('tests/test_cart.py::test_total'));
     const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', doc.uri, inAcceptance);
-    assert.ok(list.items.some((i) => (typeof i.label === 'string' ? i.label : i.label.label) === 'tests/test_cart.py::test_total'), 'the non-passed test is offered');
+    assert.ok(
+      list.items.some((i) => (typeof i.label === 'string' ? i.label : i.label.label) === 'tests/test_cart.py::test_total'),
+      'the non-passed test is offered',
+    );
 
     const links = await vscode.commands.executeCommand<vscode.DocumentLink[]>('vscode.executeLinkProvider', doc.uri);
     const cart = links.find((l) => l.target?.fsPath === path.join(taskLayout(taskDir).codeDir, 'src', 'shop', 'cart.py'));

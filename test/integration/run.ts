@@ -24,9 +24,7 @@ async function main(): Promise<number> {
     console.error('dist/extension.js is missing; build first: npm run build');
     return 1;
   }
-  const tempWorkspace = process.env.SWECI_TEST_WORKSPACE
-    ? undefined
-    : fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-it-ws-'));
+  const tempWorkspace = process.env.SWECI_TEST_WORKSPACE ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-it-ws-'));
   const workspace = path.resolve(process.env.SWECI_TEST_WORKSPACE ?? tempWorkspace!);
   const desktop = process.env.SWECI_VSCODE === 'desktop';
   const started = Date.now();

@@ -77,7 +77,11 @@ function write(root: string, files: Record<string, string>): void {
 function makeRepo(): { repo: string; base: string; target: string } {
   const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-it-testing-repo-'));
   git(repo, 'init', '--quiet', '-b', 'main');
-  write(repo, { 'src/calc/__init__.py': 'from .ops import add, div\n', 'src/calc/ops.py': OPS_BASE, 'tests/test_ops.py': 'def test_placeholder():\n    pass\n' });
+  write(repo, {
+    'src/calc/__init__.py': 'from .ops import add, div\n',
+    'src/calc/ops.py': OPS_BASE,
+    'tests/test_ops.py': 'def test_placeholder():\n    pass\n',
+  });
   git(repo, 'add', '-A');
   git(repo, 'commit', '--quiet', '-m', 'base');
   const base = git(repo, 'rev-parse', 'HEAD');
@@ -124,38 +128,44 @@ suite('Test Explorer', function () {
     for (const name of fs.readdirSync(taskDir)) fs.rmSync(path.join(taskDir, name), { recursive: true, force: true });
   });
 
-  test('the items are the report\'s tests: files, a class, parametrized cases, at their definition lines', async () => {
+  test("the items are the report's tests: files, a class, parametrized cases, at their definition lines", async () => {
     const sweci = await api();
     const rows = await until('Test Explorer items', () => (find(sweci.testItems(), 'tests/test_ops.py::test_div') ? sweci.testItems() : undefined));
     assert.deepEqual(rows.map((r) => r.id).sort(), ['tests/test_fixtures.py', 'tests/test_ops.py']);
     const file = find(rows, 'tests/test_ops.py')!;
     assert.equal(file.uri, path.join(codeDir, 'tests', 'test_ops.py'));
-    assert.deepEqual(file.children.map((c) => c.id), ['tests/test_ops.py::test_add', 'tests/test_ops.py::test_div', 'tests/test_ops.py::TestMath']);
+    assert.deepEqual(
+      file.children.map((c) => c.id),
+      ['tests/test_ops.py::test_add', 'tests/test_ops.py::test_div', 'tests/test_ops.py::TestMath'],
+    );
     assert.equal(find(rows, 'tests/test_ops.py::test_div')?.line, 9);
     const cls = find(rows, 'tests/test_ops.py::TestMath')!;
     assert.equal(cls.line, 13, 'a class is found by scanning its file');
     const pairs = find(rows, 'tests/test_ops.py::TestMath::test_add_pairs')!;
     assert.equal(pairs.line, 15);
-    assert.deepEqual(pairs.children.map((c) => [c.label, c.line]), [['[1-2]', 15], ['[3-4]', 15]]);
+    assert.deepEqual(
+      pairs.children.map((c) => [c.label, c.line]),
+      [
+        ['[1-2]', 15],
+        ['[3-4]', 15],
+      ],
+    );
     assert.equal(find(rows, 'tests/test_fixtures.py::test_checked')?.line, 20);
   });
 
-  test('the current run\'s results: states, and messages at the failing line (a fixture\'s for setup and teardown errors)', async () => {
+  test("the current run's results: states, and messages at the failing line (a fixture's for setup and teardown errors)", async () => {
     const sweci = await api();
     const results = await until('the results', () => (sweci.lastTestResults().length >= 7 ? sweci.lastTestResults() : undefined));
     const byId = new Map(results.map((r) => [r.id, r]));
-    assert.deepEqual(
-      Object.fromEntries([...byId].map(([id, r]) => [id, r.state])),
-      {
-        'tests/test_ops.py::test_add': 'passed',
-        'tests/test_ops.py::test_div': 'failed',
-        'tests/test_ops.py::TestMath::test_add_pairs[1-2]': 'passed',
-        'tests/test_ops.py::TestMath::test_add_pairs[3-4]': 'passed',
-        'tests/test_ops.py::TestMath::test_div_one': 'failed',
-        'tests/test_fixtures.py::test_version': 'errored',
-        'tests/test_fixtures.py::test_checked': 'errored',
-      },
-    );
+    assert.deepEqual(Object.fromEntries([...byId].map(([id, r]) => [id, r.state])), {
+      'tests/test_ops.py::test_add': 'passed',
+      'tests/test_ops.py::test_div': 'failed',
+      'tests/test_ops.py::TestMath::test_add_pairs[1-2]': 'passed',
+      'tests/test_ops.py::TestMath::test_add_pairs[3-4]': 'passed',
+      'tests/test_ops.py::TestMath::test_div_one': 'failed',
+      'tests/test_fixtures.py::test_version': 'errored',
+      'tests/test_fixtures.py::test_checked': 'errored',
+    });
     // div() raises in the code under test: the message points there, not at the test.
     const div = byId.get('tests/test_ops.py::test_div')!;
     assert.deepEqual([div.file, div.line], ['src/calc/ops.py', 6]);
@@ -168,7 +178,7 @@ suite('Test Explorer', function () {
     assert.match(teardown.message ?? '', /^Error at teardown:[\s\S]*calc has no VERSION/);
   });
 
-  test('Run on one test runs it alone in the task\'s environment and leaves the recorded report alone', async () => {
+  test("Run on one test runs it alone in the task's environment and leaves the recorded report alone", async () => {
     const sweci = await api();
     const reportFile = currentReportFile(taskLayout(taskDir));
     const recorded = fs.readFileSync(reportFile, 'utf8');
@@ -178,10 +188,16 @@ suite('Test Explorer', function () {
     fs.writeFileSync(ops, OPS_TARGET);
     try {
       const results = await sweci.runTestItems(['tests/test_ops.py::test_div']);
-      assert.deepEqual(results.map((r) => [r.id, r.state]), [['tests/test_ops.py::test_div', 'passed']]);
+      assert.deepEqual(
+        results.map((r) => [r.id, r.state]),
+        [['tests/test_ops.py::test_div', 'passed']],
+      );
       assert.equal(fs.readFileSync(reportFile, 'utf8'), recorded, 'current.report.json is untouched');
       assert.equal(sweci.taskState()?.lastRun?.finishedAt, finishedAt, 'no current-code run was recorded');
-      assert.ok(sweci.nonPassedRows().some((r) => r.nodeid === 'tests/test_ops.py::test_div'), 'the gap still counts it');
+      assert.ok(
+        sweci.nonPassedRows().some((r) => r.nodeid === 'tests/test_ops.py::test_div'),
+        'the gap still counts it',
+      );
 
       // A group runs all of its tests: the class with its parametrized cases.
       const group = await sweci.runTestItems(['tests/test_ops.py::TestMath']);
@@ -194,7 +210,7 @@ suite('Test Explorer', function () {
       // A full run (Refresh) records the report and Test Explorer follows it.
       await sweci.refresh();
       assert.notEqual(sweci.taskState()?.lastRun?.finishedAt, finishedAt);
-      const after = await until('the new run\'s results', () => {
+      const after = await until("the new run's results", () => {
         const r = sweci.lastTestResults();
         return r.length >= 7 ? r : undefined;
       });
@@ -226,7 +242,10 @@ suite('Test Explorer', function () {
     const finishedAt = sweci.taskState()?.lastRun?.finishedAt;
     try {
       const results = await sweci.runTestItems(['tests/test_ops.py::test_add']);
-      assert.deepEqual(results.map((r) => [r.id, r.state]), [['tests/test_ops.py::test_add', 'errored']]);
+      assert.deepEqual(
+        results.map((r) => [r.id, r.state]),
+        [['tests/test_ops.py::test_add', 'errored']],
+      );
       assert.match(results[0].message ?? '', /Another window or process is running the loop on this task/);
       assert.equal(sweci.taskState()?.lastRun?.finishedAt, finishedAt);
     } finally {
@@ -242,18 +261,26 @@ suite('Test Explorer', function () {
     try {
       fs.writeFileSync(init, 'def broken(:\n');
       const one = await sweci.runTestItems(['tests/test_ops.py::test_add']);
-      assert.deepEqual(one.map((r) => [r.id, r.state]), [['tests/test_ops.py::test_add', 'errored']]);
+      assert.deepEqual(
+        one.map((r) => [r.id, r.state]),
+        [['tests/test_ops.py::test_add', 'errored']],
+      );
       assert.match(one[0].message ?? '', /pytest exited with code [2-5]/);
       const all = await sweci.runTestItems();
       assert.equal(sweci.taskState()?.lastRun?.kind, 'did-not-run');
       assert.equal(all.length, 7);
-      assert.ok(all.every((r) => r.state === 'errored' && /pytest exited with code [2-5]/.test(r.message ?? '')), JSON.stringify(all));
+      assert.ok(
+        all.every((r) => r.state === 'errored' && /pytest exited with code [2-5]/.test(r.message ?? '')),
+        JSON.stringify(all),
+      );
     } finally {
       fs.writeFileSync(init, good);
     }
     await sweci.refresh();
     assert.equal(sweci.taskState()?.lastRun?.kind, 'ran');
-    const results = await until('the results after a good run', () => (sweci.lastTestResults().some((r) => r.state === 'passed') ? sweci.lastTestResults() : undefined));
+    const results = await until('the results after a good run', () =>
+      sweci.lastTestResults().some((r) => r.state === 'passed') ? sweci.lastTestResults() : undefined,
+    );
     assert.equal(results.find((r) => r.id === 'tests/test_ops.py::test_add')?.state, 'passed');
   });
 });

@@ -15,7 +15,8 @@ export async function compareCommand(a: string, b: string, values: CompareValues
   const format = values.format ?? 'table';
   if (format !== 'table' && format !== 'json') throw new UserError(`--format must be table or json, not "${format}".`);
   const maxEpoch = values.maxEpoch === undefined ? undefined : Number(values.maxEpoch);
-  if (maxEpoch !== undefined && (!Number.isInteger(maxEpoch) || maxEpoch < 1)) throw new UserError(`--max-epoch must be a whole number of 1 or more, not "${values.maxEpoch}".`);
+  if (maxEpoch !== undefined && (!Number.isInteger(maxEpoch) || maxEpoch < 1))
+    throw new UserError(`--max-epoch must be a whole number of 1 or more, not "${values.maxEpoch}".`);
   const comparison = await compareExperiments(path.resolve(a), path.resolve(b), {
     ...(values.runA ? { runA: values.runA } : {}),
     ...(values.runB ? { runB: values.runB } : {}),

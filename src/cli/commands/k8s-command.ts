@@ -30,11 +30,14 @@ export interface K8sValues extends Record<string, unknown> {
 }
 
 export async function k8sCommand(runArgs: string[], values: K8sValues): Promise<number> {
-  if (!values.dataset) throw new UserError('k8s needs --dataset <dir>: the dataset on this machine, to count its tasks (the pods read their copy at --dataset-path).');
+  if (!values.dataset)
+    throw new UserError('k8s needs --dataset <dir>: the dataset on this machine, to count its tasks (the pods read their copy at --dataset-path).');
   if (!values.experiment) throw new UserError('k8s needs --experiment <name>: it names the Job and the results folder.');
-  if (!values.image) throw new UserError('k8s needs --image <image>: an image with sweci on its PATH, Node 20 and the tasks\' Python.');
+  if (!values.image) throw new UserError("k8s needs --image <image>: an image with sweci on its PATH, Node 20 and the tasks' Python.");
   if (!values.claim && !values.syncCommand) {
-    throw new UserError('k8s needs somewhere for results: --claim <pvc> (a ReadWriteMany volume shared by the pods) or --sync-command "<cmd>" (run in each pod after sweci, e.g. an object-store upload).');
+    throw new UserError(
+      'k8s needs somewhere for results: --claim <pvc> (a ReadWriteMany volume shared by the pods) or --sync-command "<cmd>" (run in each pod after sweci, e.g. an object-store upload).',
+    );
   }
   if (values.tasksFile) throw new UserError('k8s takes --tasks id,id rather than --tasks-file: the pods have no copy of the file. Write the ids with --tasks.');
   const settings = cliSettings(values);
@@ -43,17 +46,21 @@ export async function k8sCommand(runArgs: string[], values: K8sValues): Promise<
   const split = values.split ?? (await listSplits(datasetDir))[0];
   const specs = await selectTasks(
     await readDatasetTasks(datasetDir, split),
-    { ids: values.tasks ? values.tasks.split(',').map((t) => t.trim()).filter(Boolean) : undefined },
+    {
+      ids: values.tasks
+        ? values.tasks
+            .split(',')
+            .map((t) => t.trim())
+            .filter(Boolean)
+        : undefined,
+    },
     `${datasetDir} (split ${split})`,
   );
   const experimentName = path.basename(path.resolve(values.experiment));
   const workers = Number(values.workers ?? '1');
   if (!Number.isInteger(workers) || workers < 1) throw new UserError(`--workers must be a whole number of 1 or more, not "${values.workers}".`);
   // Each pod selects the same list: the selection flags go along with the user's run flags.
-  const selection = [
-    '--split', split,
-    ...(values.tasks ? ['--tasks', values.tasks] : []),
-  ];
+  const selection = ['--split', split, ...(values.tasks ? ['--tasks', values.tasks] : [])];
   const options: K8sJobOptions = {
     name: values.name ?? k8sJobName(experimentName),
     ...(values.namespace ? { namespace: values.namespace } : {}),
@@ -70,7 +77,9 @@ export async function k8sCommand(runArgs: string[], values: K8sValues): Promise<
       ? {
           kind: 'volume',
           claimName: values.claim,
-          ...(values.datasetClaim ? { datasetClaimName: values.datasetClaim } : { datasetSubPath: 'dataset', experimentSubPath: `experiments/${experimentName}` }),
+          ...(values.datasetClaim
+            ? { datasetClaimName: values.datasetClaim }
+            : { datasetSubPath: 'dataset', experimentSubPath: `experiments/${experimentName}` }),
         }
       : { kind: 'sync', command: values.syncCommand!, ...(values.datasetClaim ? { datasetClaimName: values.datasetClaim } : {}) },
     ...(values.secret ? { secretName: values.secret } : {}),

@@ -27,11 +27,19 @@ export async function reportCommand(dir: string, values: ReportValues): Promise<
   if (!values.out) throw new UserError('report needs -o <dir>: the folder to write the report to.');
   const [gamma, ...more] = [1, ...parseGammas(values.gamma)];
   const maxEpoch = values.maxEpoch === undefined ? undefined : Number(values.maxEpoch);
-  if (maxEpoch !== undefined && (!Number.isInteger(maxEpoch) || maxEpoch < 1)) throw new UserError(`--max-epoch must be a whole number of 1 or more, not "${values.maxEpoch}".`);
+  if (maxEpoch !== undefined && (!Number.isInteger(maxEpoch) || maxEpoch < 1))
+    throw new UserError(`--max-epoch must be a whole number of 1 or more, not "${values.maxEpoch}".`);
   const source = path.resolve(dir);
   const folder = path.resolve(values.out);
   if (await readTaskRecord(source)) {
-    const out = await writeReport({ taskDir: source, folder, extensionRoot: assetRoot(), gamma, title: `${path.basename(source)} · SWE-CI`, excludeHarnessTampering: !!values.excludeHarnessTampering });
+    const out = await writeReport({
+      taskDir: source,
+      folder,
+      extensionRoot: assetRoot(),
+      gamma,
+      title: `${path.basename(source)} · SWE-CI`,
+      excludeHarnessTampering: !!values.excludeHarnessTampering,
+    });
     console.log(`wrote ${out.html}`);
     return 0;
   }

@@ -40,16 +40,23 @@ export async function runCommand(values: RunValues, signal: AbortSignal): Promis
   const experimentDir = path.resolve(values.experiment);
   const file = values.config ? { path: values.config, settings: await readSettingsFile(values.config) } : undefined;
   const settings = cliSettings(values, file, { runtime: 'auto' });
-  const agents = { architect: readAgentSettings('architect', settings.read, settings.label), programmer: readAgentSettings('programmer', settings.read, settings.label) };
+  const agents = {
+    architect: readAgentSettings('architect', settings.read, settings.label),
+    programmer: readAgentSettings('programmer', settings.read, settings.label),
+  };
   for (const role of ['architect', 'programmer'] as const) {
-    if (agents[role].kind === 'human') throw new UserError(`A headless run has nobody to play the ${role}: choose an agent with --${role} <preset|custom> (or in the --config file).`);
+    if (agents[role].kind === 'human')
+      throw new UserError(`A headless run has nobody to play the ${role}: choose an agent with --${role} <preset|custom> (or in the --config file).`);
   }
   const pytest = readPytestSettings(settings.read, settings.label);
   const runtime = readRuntimeSettings(settings.read, settings.label);
   const loop = readLoopSettings(settings.read, settings.label);
   const integrity = readIntegritySettings(settings.read, settings.label);
   const unread = file?.settings.unread() ?? [];
-  if (unread.length > 0) throw new UserError(`${file!.path} has settings SWE-CI does not know: ${unread.map((k) => `sweci.${k}`).join(', ')}. Check their spelling against the README's settings table.`);
+  if (unread.length > 0)
+    throw new UserError(
+      `${file!.path} has settings SWE-CI does not know: ${unread.map((k) => `sweci.${k}`).join(', ')}. Check their spelling against the README's settings table.`,
+    );
   const workers = Number(values.workers ?? '1');
   if (!Number.isInteger(workers) || workers < 1) throw new UserError(`--workers must be a whole number of 1 or more, not "${values.workers}".`);
 
@@ -60,11 +67,25 @@ export async function runCommand(values: RunValues, signal: AbortSignal): Promis
   if (index !== undefined && !Number.isInteger(index)) throw new UserError(`--task-index must be a whole number, not "${values.taskIndex}".`);
   const specs = await selectTasks(
     all,
-    { ids: values.tasks ? values.tasks.split(',').map((t) => t.trim()).filter(Boolean) : undefined, idsFile: values.tasksFile, index },
+    {
+      ids: values.tasks
+        ? values.tasks
+            .split(',')
+            .map((t) => t.trim())
+            .filter(Boolean)
+        : undefined,
+      idsFile: values.tasksFile,
+      index,
+    },
     `${datasetDir} (split ${split})`,
   );
   // Default: the experiment's run, else the agents' label as a run name ("claude-code (opus)" → "claude-code-opus").
-  const run = values.run ?? (await readExperiment(experimentDir))?.run ?? agentHint(agents.architect, agents.programmer).replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '');
+  const run =
+    values.run ??
+    (await readExperiment(experimentDir))?.run ??
+    agentHint(agents.architect, agents.programmer)
+      .replace(/[^A-Za-z0-9._-]+/g, '-')
+      .replace(/^-+|-+$/g, '');
   const display = openBatchDisplay({ json: !!values.json, tasks: specs.map((s) => s.id), workers });
   const batch: BatchSettings = {
     experimentDir,

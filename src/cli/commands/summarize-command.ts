@@ -25,7 +25,8 @@ export async function summarizeCommand(dir: string, values: SummarizeValues): Pr
   const format = (values.format ?? 'table') as SummaryFormat;
   if (!SUMMARY_FORMATS.includes(format)) throw new UserError(`--format must be one of ${SUMMARY_FORMATS.join(', ')}, not "${values.format}".`);
   const maxEpoch = values.maxEpoch === undefined ? undefined : Number(values.maxEpoch);
-  if (maxEpoch !== undefined && (!Number.isInteger(maxEpoch) || maxEpoch < 1)) throw new UserError(`--max-epoch must be a whole number of 1 or more, not "${values.maxEpoch}".`);
+  if (maxEpoch !== undefined && (!Number.isInteger(maxEpoch) || maxEpoch < 1))
+    throw new UserError(`--max-epoch must be a whole number of 1 or more, not "${values.maxEpoch}".`);
   const summary = await summarizeExperiment(path.resolve(dir), {
     gammas: parseGammas(values.gamma),
     ...(values.run ? { run: values.run } : {}),

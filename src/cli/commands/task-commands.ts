@@ -34,7 +34,11 @@ export async function withEnvironments<T>(signal: AbortSignal, fn: (ctx: Command
     signal,
     async open(settings, task) {
       const pytest = readPytestSettings(settings.read, settings.label);
-      const env = await openTaskEnvironment(readRuntimeSettings(settings.read, settings.label), task, { hostPython: pytest.python, signal, onProgress: progressLine });
+      const env = await openTaskEnvironment(readRuntimeSettings(settings.read, settings.label), task, {
+        hostPython: pytest.python,
+        signal,
+        onProgress: progressLine,
+      });
       opened.push(env);
       console.error(`runtime: ${describeEnvironment(env.record)}`);
       if (env.note) console.error(`note: ${env.note}`);

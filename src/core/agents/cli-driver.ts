@@ -166,7 +166,13 @@ export class CliAgentDriver implements AgentDriver {
   /** A missing executable names the CLI to install or the setting to change (a real key). */
   private startError(err: unknown, command: string, req: AgentRunRequest): Error {
     if (!(err instanceof SpawnError)) return err instanceof Error ? err : new Error(String(err));
-    return agentStartError(this.settings, req.role, command, err.code === 'ENOENT' ? 'was not found' : err.code === 'EACCES' ? 'is not executable' : `could not start (${err.message})`, err);
+    return agentStartError(
+      this.settings,
+      req.role,
+      command,
+      err.code === 'ENOENT' ? 'was not found' : err.code === 'EACCES' ? 'is not executable' : `could not start (${err.message})`,
+      err,
+    );
   }
 }
 
@@ -197,7 +203,12 @@ export function agentStartError(settings: CliAgentSettings, role: AgentRole, com
  * as far as a PATH lookup tells. A name with a slash is taken relative to `cwd`.
  */
 async function missingProgram(program: string, cwd: string, searchPath: string): Promise<'ENOENT' | 'EACCES' | undefined> {
-  const candidates = program.includes('/') ? [path.resolve(cwd, program)] : searchPath.split(path.delimiter).filter(Boolean).map((d) => path.join(d, program));
+  const candidates = program.includes('/')
+    ? [path.resolve(cwd, program)]
+    : searchPath
+        .split(path.delimiter)
+        .filter(Boolean)
+        .map((d) => path.join(d, program));
   let found = false;
   for (const file of candidates) {
     try {

@@ -30,9 +30,7 @@ export function buildCustomCommand(opts: CustomCommandOptions, ctx: CommandConte
   const substitute = (word: string): string =>
     word.replace(PLACEHOLDER, (whole, name: string) => {
       if (!(CUSTOM_PLACEHOLDERS as readonly string[]).includes(name)) {
-        throw new UserError(
-          `The custom agent command uses an unknown placeholder {${name}}. Known: ${CUSTOM_PLACEHOLDERS.map((p) => `{${p}}`).join(' ')}.`,
-        );
+        throw new UserError(`The custom agent command uses an unknown placeholder {${name}}. Known: ${CUSTOM_PLACEHOLDERS.map((p) => `{${p}}`).join(' ')}.`);
       }
       used.add(name);
       const value = values[name as Placeholder];
@@ -43,7 +41,9 @@ export function buildCustomCommand(opts: CustomCommandOptions, ctx: CommandConte
     });
   const [command, ...args] = words.map(substitute);
   if (promptVia === 'file' && !used.has('promptFile')) {
-    throw new UserError('The custom agent command takes its prompt from a file but does not mention {promptFile}. Add {promptFile} where the agent expects the file, or take the prompt on stdin.');
+    throw new UserError(
+      'The custom agent command takes its prompt from a file but does not mention {promptFile}. Add {promptFile} where the agent expects the file, or take the prompt on stdin.',
+    );
   }
   if (command === '') throw new UserError('The custom agent command starts with an empty word. Name the executable first.');
   return {

@@ -17,7 +17,13 @@ export interface PresetInfo {
 }
 
 export const PRESET_INFO: Readonly<Record<AgentPresetId, PresetInfo>> = {
-  'claude-code': { id: 'claude-code', label: 'Claude Code', executable: 'claude', install: 'npm install -g @anthropic-ai/claude-code', usageFormat: 'claude-code' },
+  'claude-code': {
+    id: 'claude-code',
+    label: 'Claude Code',
+    executable: 'claude',
+    install: 'npm install -g @anthropic-ai/claude-code',
+    usageFormat: 'claude-code',
+  },
   codex: { id: 'codex', label: 'Codex CLI', executable: 'codex', install: 'npm install -g @openai/codex', usageFormat: 'codex' },
   gemini: { id: 'gemini', label: 'Gemini CLI', executable: 'gemini', install: 'npm install -g @google/gemini-cli', usageFormat: 'gemini' },
   qwen: { id: 'qwen', label: 'Qwen Code', executable: 'qwen', install: 'npm install -g @qwen-code/qwen-code', usageFormat: 'qwen' },
@@ -88,14 +94,17 @@ export function buildPresetCommand(preset: AgentPresetId, ctx: CommandContext, e
       return {
         ...base,
         args: [
-          '--message-file', ctx.promptFile,
+          '--message-file',
+          ctx.promptFile,
           '--yes-always',
           '--no-auto-commits',
           '--no-git',
           '--no-check-update',
           '--no-pretty',
-          '--chat-history-file', path.join(dir, 'aider.chat.history.md'),
-          '--input-history-file', path.join(dir, 'aider.input.history'),
+          '--chat-history-file',
+          path.join(dir, 'aider.chat.history.md'),
+          '--input-history-file',
+          path.join(dir, 'aider.input.history'),
           ...model('--model', m),
           ...extra,
         ],

@@ -200,9 +200,12 @@ export async function loadPromptTemplate(file: string): Promise<string> {
   try {
     return await fs.readFile(file, 'utf8');
   } catch (err) {
-    throw new UserError(`Cannot read the prompt template ${file}: ${(err as Error).message}. Fix the path in the agent's prompt template setting, or clear it to use the built-in prompt.`, {
-      cause: err,
-    });
+    throw new UserError(
+      `Cannot read the prompt template ${file}: ${(err as Error).message}. Fix the path in the agent's prompt template setting, or clear it to use the built-in prompt.`,
+      {
+        cause: err,
+      },
+    );
   }
 }
 

@@ -31,17 +31,31 @@ export interface ExperimentComparison {
   onlyB: string[];
 }
 
-async function side(dir: string, run: string | undefined, opts: SummaryOptions): Promise<{ side: CompareSide; group: SummaryGroup | undefined; maxEpoch?: number }> {
+async function side(
+  dir: string,
+  run: string | undefined,
+  opts: SummaryOptions,
+): Promise<{ side: CompareSide; group: SummaryGroup | undefined; maxEpoch?: number }> {
   const summary = await summarizeExperiment(dir, { ...opts, ...(run ? { run } : {}) });
   const name = run ?? summary.run ?? summary.groups.find((g) => g.kind !== 'human-history')?.run;
   if (!name) throw new UserError(`${dir} has no run to compare. Give one with --run-a / --run-b, or run sweci run first.`);
-  return { side: { experiment: dir, run: name }, group: summary.groups.find((g) => g.run === name), ...(summary.maxEpoch ? { maxEpoch: summary.maxEpoch } : {}) };
+  return {
+    side: { experiment: dir, run: name },
+    group: summary.groups.find((g) => g.run === name),
+    ...(summary.maxEpoch ? { maxEpoch: summary.maxEpoch } : {}),
+  };
 }
 
-export async function compareExperiments(dirA: string, dirB: string, opts: SummaryOptions & { runA?: string; runB?: string } = {}): Promise<ExperimentComparison> {
+export async function compareExperiments(
+  dirA: string,
+  dirB: string,
+  opts: SummaryOptions & { runA?: string; runB?: string } = {},
+): Promise<ExperimentComparison> {
   const [A, B] = await Promise.all([side(dirA, opts.runA, opts), side(dirB, opts.runB, opts)]);
   if (A.maxEpoch !== undefined && B.maxEpoch !== undefined && A.maxEpoch !== B.maxEpoch && opts.maxEpoch === undefined) {
-    throw new UserError(`The experiments allow different numbers of iterations (${A.maxEpoch} and ${B.maxEpoch}); their EvoScores are not comparable as they are. Give --max-epoch N to score both over N.`);
+    throw new UserError(
+      `The experiments allow different numbers of iterations (${A.maxEpoch} and ${B.maxEpoch}); their EvoScores are not comparable as they are. Give --max-epoch N to score both over N.`,
+    );
   }
   const rowsA = new Map((A.group?.rows ?? []).map((r) => [r.task, r]));
   const rowsB = new Map((B.group?.rows ?? []).map((r) => [r.task, r]));
@@ -68,7 +82,7 @@ export async function compareExperiments(dirA: string, dirB: string, opts: Summa
   return {
     a: A.side,
     b: B.side,
-    ...(opts.maxEpoch ?? A.maxEpoch ? { maxEpoch: opts.maxEpoch ?? A.maxEpoch } : {}),
+    ...((opts.maxEpoch ?? A.maxEpoch) ? { maxEpoch: opts.maxEpoch ?? A.maxEpoch } : {}),
     rows,
     average: {
       a: mean(rows.map((r) => r.a)),
@@ -92,7 +106,16 @@ export function formatComparison(c: ExperimentComparison, format: 'table' | 'jso
   const table = [['task', 'EvoScore A', 'EvoScore B', 'B − A', 'solved A', 'solved B', 'zero_reg A', 'zero_reg B']];
   for (const r of c.rows) table.push([r.task, f(r.a), f(r.b), delta(r.a, r.b), yes(r.solvedA), yes(r.solvedB), yes(r.zeroRegressionA), yes(r.zeroRegressionB)]);
   const av = c.average;
-  table.push([`average (${c.rows.length})`, f(av.a), f(av.b), delta(av.a, av.b), av.solvedA.toFixed(4), av.solvedB.toFixed(4), av.zeroRegressionA.toFixed(4), av.zeroRegressionB.toFixed(4)]);
+  table.push([
+    `average (${c.rows.length})`,
+    f(av.a),
+    f(av.b),
+    delta(av.a, av.b),
+    av.solvedA.toFixed(4),
+    av.solvedB.toFixed(4),
+    av.zeroRegressionA.toFixed(4),
+    av.zeroRegressionB.toFixed(4),
+  ]);
   const widths = table[0].map((_, i) => Math.max(...table.map((r) => [...r[i]].length)));
   const lines = [
     `A: ${c.a.experiment} (run ${c.a.run})`,

@@ -54,7 +54,11 @@ export async function summarizeExperiment(dir: string, opts: SummaryOptions = {}
   const unscored: ExperimentSummary['unscored'] = [];
   const taskIds = new Set(await experimentTaskIds(dir));
   for (const id of taskIds) {
-    const data = await loadChartData(experimentLayout(dir).taskDir(id), { gamma: 1, ...(maxEpoch ? { maxIterations: maxEpoch } : {}), excludeHarnessTampering: opts.excludeHarnessTampering ?? false });
+    const data = await loadChartData(experimentLayout(dir).taskDir(id), {
+      gamma: 1,
+      ...(maxEpoch ? { maxIterations: maxEpoch } : {}),
+      excludeHarnessTampering: opts.excludeHarnessTampering ?? false,
+    });
     const runs = data.runs.filter((r) => (opts.run ? r.run === opts.run : true) && r.points.length > 0);
     if (runs.length === 0) {
       const status = await readTaskStatus(dir, id);

@@ -66,7 +66,9 @@ export async function readExperiment(dir: string): Promise<ExperimentRecord | un
     if (record.schema !== 1 || typeof record.run !== 'string') throw new Error('unknown schema');
     return record;
   } catch (err) {
-    throw new UserError(`${file} is not an experiment record SWE-CI can read (${err instanceof Error ? err.message : String(err)}). Use another --experiment folder.`);
+    throw new UserError(
+      `${file} is not an experiment record SWE-CI can read (${err instanceof Error ? err.message : String(err)}). Use another --experiment folder.`,
+    );
   }
 }
 
@@ -82,13 +84,17 @@ export async function experimentTaskIds(dir: string): Promise<string[]> {
   try {
     names = await fs.readdir(layout.dir);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new UserError(`${layout.dir} does not exist. Give the folder a "sweci run --experiment" wrote.`);
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new UserError(`${layout.dir} does not exist. Give the folder a "sweci run --experiment" wrote.`);
     throw err;
   }
   const ids: string[] = [];
   for (const name of names.sort()) {
     if (name.startsWith('.') || name === 'oracles') continue;
-    const ok = await fs.stat(path.join(layout.dir, name, '.sweci', 'task.json')).then((s) => s.isFile(), () => false);
+    const ok = await fs.stat(path.join(layout.dir, name, '.sweci', 'task.json')).then(
+      (s) => s.isFile(),
+      () => false,
+    );
     if (ok) ids.push(name);
   }
   return ids;

@@ -71,7 +71,11 @@ const DERIVED_NAME_MAX = 52;
 /** A valid Job name for an experiment folder: `sweci-<slug>`, with a short hash if cut. */
 export function k8sJobName(experimentName: string): string {
   const base = experimentName.split(/[\\/]/).filter(Boolean).pop() ?? '';
-  const slug = base.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').replace(/^sweci(-|$)/, '');
+  const slug = base
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .replace(/^sweci(-|$)/, '');
   const name = slug ? `sweci-${slug}` : 'sweci';
   if (name.length <= DERIVED_NAME_MAX) return name;
   // Cut names of different experiments could collide; the hash of the full name keeps them apart.
@@ -238,7 +242,10 @@ function checkedOptions(opts: K8sJobOptions): K8sJobOptions {
   if (opts.imagePullPolicy !== undefined && !['Always', 'IfNotPresent', 'Never'].includes(opts.imagePullPolicy)) {
     throw new UserError(`The image pull policy "${opts.imagePullPolicy}" is not one of Always, IfNotPresent, Never.`);
   }
-  for (const [value, what] of [[opts.secretName, 'The secret name'], [opts.serviceAccountName, 'The service account name']] as const) {
+  for (const [value, what] of [
+    [opts.secretName, 'The secret name'],
+    [opts.serviceAccountName, 'The service account name'],
+  ] as const) {
     if (value !== undefined) checkDnsSubdomain(value, what);
   }
   const datasetPath = checkedPodPath(opts.datasetPath, 'The dataset path');
@@ -250,7 +257,9 @@ function checkedOptions(opts: K8sJobOptions): K8sJobOptions {
 
 function checkDnsLabel(value: string, what: string, todo: string): void {
   if (value.length <= 63 && DNS_LABEL.test(value)) return;
-  throw new UserError(`${what} "${value}" is not valid in Kubernetes: it needs lowercase letters, digits and '-', starting and ending with a letter or digit, at most 63 characters; ${todo}.`);
+  throw new UserError(
+    `${what} "${value}" is not valid in Kubernetes: it needs lowercase letters, digits and '-', starting and ending with a letter or digit, at most 63 characters; ${todo}.`,
+  );
 }
 
 function checkDnsSubdomain(value: string, what: string): void {
@@ -281,7 +290,9 @@ function checkedPodPath(p: string, what: string): string {
 
 function checkPathsApart(datasetPath: string, experimentPath: string): void {
   if (!contains(datasetPath, experimentPath) && !contains(experimentPath, datasetPath)) return;
-  throw new UserError(`The dataset path "${datasetPath}" and the experiment path "${experimentPath}" must not contain each other: mount them at separate folders, such as /data/dataset and /data/experiment.`);
+  throw new UserError(
+    `The dataset path "${datasetPath}" and the experiment path "${experimentPath}" must not contain each other: mount them at separate folders, such as /data/dataset and /data/experiment.`,
+  );
 }
 
 /** Whether folder `outer` is `inner` or holds it. */
@@ -303,14 +314,17 @@ function checkNoSecret(text: string, what: string): void {
   const looksLikeKey = /\bsk-(?:ant-)?[A-Za-z0-9_-]{20,}/.test(text);
   if (!assignment && !looksLikeKey) return;
   const which = assignment ? ` (${assignment[1]}=…)` : '';
-  throw new UserError(`${what} seems to hold a secret${which}: put it in the Kubernetes Secret instead; the pod gets the Secret's keys as environment variables.`);
+  throw new UserError(
+    `${what} seems to hold a secret${which}: put it in the Kubernetes Secret instead; the pod gets the Secret's keys as environment variables.`,
+  );
 }
 
 function checkedResults(r: K8sJobResults): K8sJobResults {
   if (r.datasetClaimName !== undefined) checkDnsSubdomain(r.datasetClaimName, 'The dataset claim name');
   const datasetSubPath = checkedSubPath(r.datasetSubPath, 'The dataset sub-path');
   if (r.kind === 'sync') {
-    if (!r.command.trim()) throw new UserError('The sync command is empty: give the shell command that copies the experiment folder out, e.g. an "aws s3 sync".');
+    if (!r.command.trim())
+      throw new UserError('The sync command is empty: give the shell command that copies the experiment folder out, e.g. an "aws s3 sync".');
     checkNoSecret(r.command, 'The sync command');
     return { ...r, datasetSubPath };
   }
@@ -318,7 +332,9 @@ function checkedResults(r: K8sJobResults): K8sJobResults {
   const experimentSubPath = checkedSubPath(r.experimentSubPath, 'The experiment sub-path');
   const oneClaim = (r.datasetClaimName ?? r.claimName) === r.claimName;
   if (oneClaim && subPathsOverlap(experimentSubPath, datasetSubPath)) {
-    throw new UserError(`The dataset and the experiment would share a folder on the claim "${r.claimName}": keep the dataset in its own folder there and give its datasetSubPath (e.g. "dataset") and an experimentSubPath (e.g. "experiments/run-1"), or give a separate datasetClaimName.`);
+    throw new UserError(
+      `The dataset and the experiment would share a folder on the claim "${r.claimName}": keep the dataset in its own folder there and give its datasetSubPath (e.g. "dataset") and an experimentSubPath (e.g. "experiments/run-1"), or give a separate datasetClaimName.`,
+    );
   }
   return { ...r, experimentSubPath, datasetSubPath };
 }
@@ -409,11 +425,7 @@ function storageSteps(o: K8sJobOptions): string[] {
 }
 
 function collectSteps(o: K8sJobOptions): string[] {
-  const where = o.results.kind === 'volume'
-    ? `mount or copy the claim's experiment folder to this machine`
-    : `sync the results down from where the pods copied them`;
-  return [
-    `5. When the Job is done: ${where}, then score the runs: \`sweci summarize <experiment folder>\`.`,
-    '',
-  ];
+  const where =
+    o.results.kind === 'volume' ? `mount or copy the claim's experiment folder to this machine` : `sync the results down from where the pods copied them`;
+  return [`5. When the Job is done: ${where}, then score the runs: \`sweci summarize <experiment folder>\`.`, ''];
 }

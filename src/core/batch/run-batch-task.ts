@@ -44,7 +44,13 @@ export async function runBatchTask(spec: TaskSpec, s: BatchSettings): Promise<Ta
     lock = await acquireLock(layout.lockFile(spec.id), LOCK_PURPOSE, spec.id);
   } catch (err) {
     // Another process runs this task: say so, write nothing (its worker owns the state file).
-    const status: TaskStatus = { schema: 1, task: spec.id, state: 'busy', updated: new Date().toISOString(), reason: err instanceof Error ? err.message : String(err) };
+    const status: TaskStatus = {
+      schema: 1,
+      task: spec.id,
+      state: 'busy',
+      updated: new Date().toISOString(),
+      reason: err instanceof Error ? err.message : String(err),
+    };
     emit({ type: 'task-status', status });
     return status;
   }
@@ -76,9 +82,7 @@ class TaskProgress {
 
   /** After an iteration: iterations, gap and a(c) from the run's records (queued like `set`). */
   follow(iterationsFile: string): void {
-    this.chain = this.chain
-      .then(async () => this.write('running', progressOf(await readIterationRecords(iterationsFile))))
-      .catch(() => undefined);
+    this.chain = this.chain.then(async () => this.write('running', progressOf(await readIterationRecords(iterationsFile)))).catch(() => undefined);
   }
 
   private chain: Promise<unknown> = Promise.resolve();

@@ -31,14 +31,18 @@ export async function selectTasks(all: readonly TaskSpec[], sel: TaskSelection, 
     const known = new Set(all.map((t) => t.id));
     const unknown = wanted.filter((id) => !known.has(id));
     if (unknown.length > 0) {
-      throw new UserError(`${where} has no task ${unknown.slice(0, 5).join(', ')}${unknown.length > 5 ? ` and ${unknown.length - 5} more` : ''}. Check the ids (they are the task_id column of the split's CSV).`);
+      throw new UserError(
+        `${where} has no task ${unknown.slice(0, 5).join(', ')}${unknown.length > 5 ? ` and ${unknown.length - 5} more` : ''}. Check the ids (they are the task_id column of the split's CSV).`,
+      );
     }
     const set = new Set(wanted);
     chosen = chosen.filter((t) => set.has(t.id));
   }
   if (sel.index !== undefined) {
     if (!Number.isInteger(sel.index) || sel.index < 0 || sel.index >= chosen.length) {
-      throw new UserError(`--task-index ${sel.index} is outside the ${chosen.length} selected task(s) (0 to ${chosen.length - 1}). The Job's completions must equal the number of tasks.`);
+      throw new UserError(
+        `--task-index ${sel.index} is outside the ${chosen.length} selected task(s) (0 to ${chosen.length - 1}). The Job's completions must equal the number of tasks.`,
+      );
     }
     chosen = [chosen[sel.index]];
   }

@@ -59,9 +59,7 @@ function title(s: ExperimentSummary, g: SummaryGroup): string {
 
 function aligned(table: string[][]): string {
   const widths = table[0].map((_, c) => Math.max(...table.map((r) => [...r[c]].length)));
-  return table
-    .map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  '))
-    .join('\n');
+  return table.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ')).join('\n');
 }
 
 function markdownCell(text: string): string {

@@ -46,21 +46,17 @@ export async function checkOutTask(spec: TaskSpec, opts: CheckOutOptions): Promi
     signal: opts.signal,
     onProgress: progress,
   });
-  await writeEnvironmentRecord(
-    opts.taskDir,
-    opts.environment ?? { schema: 1, runtime: 'local', python: opts.python, recordedAt: new Date().toISOString() },
-  );
+  await writeEnvironmentRecord(opts.taskDir, opts.environment ?? { schema: 1, runtime: 'local', python: opts.python, recordedAt: new Date().toISOString() });
   if (!opts.runTests) return { record };
   if (!opts.runtime) throw new Error('checkOutTask was asked to run the tests without a runtime to run them in.');
 
   const withRuntime = { ...opts, runtime: opts.runtime };
   await ensureTargetReport(record, withRuntime, progress);
-  progress('Running the target\'s tests on the base');
+  progress("Running the target's tests on the base");
   const current = await runCurrentTests({ ...withRuntime, record });
   const expected = record.task.expectedGap;
   const measured = current.gap;
-  const gapMismatch =
-    expected !== undefined && measured !== undefined && expected !== measured ? { expected, measured } : undefined;
+  const gapMismatch = expected !== undefined && measured !== undefined && expected !== measured ? { expected, measured } : undefined;
   return { record, current, gapMismatch };
 }
 
@@ -68,14 +64,10 @@ export async function checkOutTask(spec: TaskSpec, opts: CheckOutOptions): Promi
  * Runs pytest on the target once and keeps its report in the oracle. The reference harness
  * refuses a task whose target run crashes; so do we, keeping pytest's output for the user.
  */
-async function ensureTargetReport(
-  record: TaskRecord,
-  opts: CheckOutOptions & { runtime: Runtime },
-  progress: (message: string) => void,
-): Promise<void> {
+async function ensureTargetReport(record: TaskRecord, opts: CheckOutOptions & { runtime: Runtime }, progress: (message: string) => void): Promise<void> {
   const oracle = oracleLayout(record.oracleDir);
   if (await loadReport(oracle.targetReportFile)) return;
-  progress('Running the target\'s tests on the target (the oracle)');
+  progress("Running the target's tests on the target (the oracle)");
   const outcome = await runPytest(opts.runtime, {
     python: opts.python,
     codeDir: oracle.targetCodeDir,

@@ -65,9 +65,7 @@ export async function loadTargetReport(record: TaskRecord): Promise<TestReport> 
   const oracle = oracleLayout(record.oracleDir);
   const target = await loadReport(oracle.targetReportFile);
   if (!target) {
-    throw new Error(
-      `The target's report is missing (${oracle.targetReportFile}). Check the task out again to rebuild its oracle.`,
-    );
+    throw new Error(`The target's report is missing (${oracle.targetReportFile}). Check the task out again to rebuild its oracle.`);
   }
   return target;
 }

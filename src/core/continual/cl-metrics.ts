@@ -153,7 +153,7 @@ export function clMetrics(inputs: ClInputs, weights: ClWeights = DEFAULT_CL_WEIG
     return value;
   };
   const noEarlier = n < 2 ? 'needs at least 2 tasks' : 'no task measured both when first done and after the last';
-  const acc = note('acc', accuracy(m), 'the last task\'s row has no result');
+  const acc = note('acc', accuracy(m), "the last task's row has no result");
   const f = note('forgetting', forgetting(m), noEarlier);
   const bwt = note('bwt', backwardTransfer(m), noEarlier);
   const fwt = note('fwt', forwardTransfer(m, inputs.zeroShot), inputs.zeroShot ? noEarlier : 'needs the zero-shot results of a run without memory');

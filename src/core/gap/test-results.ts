@@ -49,7 +49,11 @@ export function testResults(report: TestReport, options: TestResultsOptions = {}
     const result: TestResult = { nodeid: test.nodeid, state };
     if (state === 'failed' || state === 'errored') {
       const failure = firstLongrepr(test);
-      result.message = failure ? (failure.phase === 'call' ? failure.longrepr : `Error at ${failure.phase}:\n${failure.longrepr}`) : `pytest says ${test.outcome}.`;
+      result.message = failure
+        ? failure.phase === 'call'
+          ? failure.longrepr
+          : `Error at ${failure.phase}:\n${failure.longrepr}`
+        : `pytest says ${test.outcome}.`;
       const location = failureLocation(test, options.codeDir);
       if (location) result.location = location;
     } else if (state === 'skipped') {

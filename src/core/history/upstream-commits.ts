@@ -42,7 +42,9 @@ export async function listUpstreamCommits(upstreamDir: string, signal?: AbortSig
   const [baseCommit] = parse(await git.raw(['show', '-s', format, base]));
   const after = parse(await git.raw(['rev-list', '--first-parent', '--reverse', format, `${base}..${target}`]).then(stripCommitLines));
   if (after.length === 0 || after[after.length - 1].sha !== target) {
-    throw new UserError(`The target ${target.slice(0, 12)} does not descend from the base ${base.slice(0, 12)} in ${upstreamDir}: there is no history to replay.`);
+    throw new UserError(
+      `The target ${target.slice(0, 12)} does not descend from the base ${base.slice(0, 12)} in ${upstreamDir}: there is no history to replay.`,
+    );
   }
   return [baseCommit, ...after];
 }

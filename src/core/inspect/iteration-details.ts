@@ -76,7 +76,10 @@ export async function loadIterationDetails(taskDir: string, run: string, iterati
 
   // The comparison point is the last earlier iteration whose pytest ran, as for regressions.
   let newlyPassing: string[] = [];
-  const earlier = records.slice(0, i).reverse().find((r) => r.gap >= 0);
+  const earlier = records
+    .slice(0, i)
+    .reverse()
+    .find((r) => r.gap >= 0);
   const target = await targetReport(taskDir);
   const now = await reportOf(taskDir, run, record);
   if (target && now && earlier) {

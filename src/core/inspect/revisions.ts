@@ -46,7 +46,14 @@ export async function iterationRevision(taskDir: string, run: string, iteration:
   const revs = await runRevisions(taskDir, run);
   const i = revs.records.findIndex((r) => r.iteration === iteration);
   if (i < 0) throw new UserError(`Run ${run} has no iteration ${iteration}.`);
-  const at = (r: IterationRecord): Revision => ({ ...checkedCommit(r, taskDir), gitDir: revs.gitDir, store: revs.store, label: revisionLabel(run, r.iteration), run, iteration: r.iteration });
+  const at = (r: IterationRecord): Revision => ({
+    ...checkedCommit(r, taskDir),
+    gitDir: revs.gitDir,
+    store: revs.store,
+    label: revisionLabel(run, r.iteration),
+    run,
+    iteration: r.iteration,
+  });
   return { revision: at(revs.records[i]), previous: i > 0 ? at(revs.records[i - 1]) : undefined };
 }
 

@@ -96,9 +96,7 @@ export function parseIterationLines(text: string, file: string): IterationRecord
 }
 
 function corrupt(file: string, line: number, why: string): UserError {
-  return new UserError(
-    `${file} line ${line} is corrupt (${why}). Remove that line (and the ones after it) to continue the run from the iteration before it.`,
-  );
+  return new UserError(`${file} line ${line} is corrupt (${why}). Remove that line (and the ones after it) to continue the run from the iteration before it.`);
 }
 
 function recordProblem(v: unknown): string | undefined {

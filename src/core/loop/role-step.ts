@@ -115,8 +115,7 @@ async function runAgent(ctx: RoleStepContext): Promise<StepDone> {
       signal: ctx.signal,
       logFile,
       confine: agentConfinement(ctx.taskDir, ctx.record),
-      onOutput: (chunk, stream) =>
-        ctx.emit({ type: 'agent-output', run: ctx.run, iteration: ctx.iteration, role: ctx.role, attempt, chunk, stream }),
+      onOutput: (chunk, stream) => ctx.emit({ type: 'agent-output', run: ctx.run, iteration: ctx.iteration, role: ctx.role, attempt, chunk, stream }),
     });
     const durationMs = Date.now() - started;
     totalMs += durationMs;
@@ -153,7 +152,9 @@ async function runAgent(ctx: RoleStepContext): Promise<StepDone> {
 
 async function runHuman(ctx: RoleStepContext): Promise<StepDone> {
   if (!ctx.humanStep) {
-    throw new UserError(`The ${ctx.role} is played by a human, but nothing can ask one here. Run this loop in VS Code, or configure an agent for the ${ctx.role}.`);
+    throw new UserError(
+      `The ${ctx.role} is played by a human, but nothing can ask one here. Run this loop in VS Code, or configure an agent for the ${ctx.role}.`,
+    );
   }
   const layout = taskLayout(ctx.taskDir);
   const scope = { taskDir: ctx.taskDir, run: ctx.run, allowRequirement: ctx.role === 'architect' };
@@ -186,7 +187,16 @@ async function runHuman(ctx: RoleStepContext): Promise<StepDone> {
     const durationMs = Date.now() - started;
     totalMs += durationMs;
     const { problem, warnings } = ctx.role === 'architect' ? await checkRequirement(ctx.taskDir) : {};
-    ctx.emit({ type: 'step-finished', run: ctx.run, iteration: ctx.iteration, step: ctx.role, attempt, ok: !problem, durationMs, message: problem ?? warnings });
+    ctx.emit({
+      type: 'step-finished',
+      run: ctx.run,
+      iteration: ctx.iteration,
+      step: ctx.role,
+      attempt,
+      ok: !problem,
+      durationMs,
+      message: problem ?? warnings,
+    });
     if (!problem) break;
     problems = [problem];
   }

@@ -115,7 +115,13 @@ export async function startRun(opts: StartRunOptions): Promise<LoopResult> {
       await createRunLocked(opts);
     } catch (err) {
       const cancelled = opts.signal?.aborted || isAbortError(err);
-      emitter(opts.onEvent)({ type: 'loop-finished', run: opts.run, reason: cancelled ? 'cancelled' : 'failed', iterations: 0, ...(cancelled ? {} : { error: err instanceof Error ? err.message : String(err) }) });
+      emitter(opts.onEvent)({
+        type: 'loop-finished',
+        run: opts.run,
+        reason: cancelled ? 'cancelled' : 'failed',
+        iterations: 0,
+        ...(cancelled ? {} : { error: err instanceof Error ? err.message : String(err) }),
+      });
       throw cancelled && !isAbortError(err) ? new AbortError() : err;
     }
     return runLoopLocked(opts);
@@ -152,9 +158,7 @@ async function createRunLocked(options: CreateRunOptions): Promise<RunInfo> {
   await restoreTargetTests(record, taskDir);
   const dirty = await repo.changedPaths();
   if (dirty.length > 0) {
-    throw new UserError(
-      `app/code has uncommitted changes (${listPaths(dirty)}). A new run starts from the base commit: commit or discard them first.`,
-    );
+    throw new UserError(`app/code has uncommitted changes (${listPaths(dirty)}). A new run starts from the base commit: commit or discard them first.`);
   }
   const branch = runBranch(run);
   const existing = await repo.branchSha(branch);
@@ -229,7 +233,16 @@ async function baseRun(opts: CreateRunOptions, record: TaskRecord, target: TestR
     target,
     onOutput: (chunk) => emit({ type: 'pytest-output', run: opts.run, iteration: 0, chunk }),
   });
-  emit({ type: 'step-finished', run: opts.run, iteration: 0, step: 'pytest', attempt: 1, ok: !!result.report, durationMs: result.run.durationMs, message: result.run.reason });
+  emit({
+    type: 'step-finished',
+    run: opts.run,
+    iteration: 0,
+    step: 'pytest',
+    attempt: 1,
+    ok: !!result.report,
+    durationMs: result.run.durationMs,
+    message: result.run.reason,
+  });
   if (!result.report) {
     throw new UserError(
       `pytest did not run on the base: ${result.run.reason ?? 'no report'} A run needs the base's result as its iteration 0 (the reference refuses such a task too). ` +
@@ -317,7 +330,14 @@ async function runLoopLocked(options: LoopOptions): Promise<LoopResult> {
  * one: the branch at the last iteration's commit with nothing uncommitted. Returns true when
  * it switched app/code from another branch.
  */
-async function prepareCode(pendingDir: string, records: IterationRecord[], record: TaskRecord, taskDir: string, repo: CodeRepo, branch: string): Promise<boolean> {
+async function prepareCode(
+  pendingDir: string,
+  records: IterationRecord[],
+  record: TaskRecord,
+  taskDir: string,
+  repo: CodeRepo,
+  branch: string,
+): Promise<boolean> {
   const last = records[records.length - 1];
   const journal = await readJournal(pendingDir);
   const resuming = journal !== undefined && journal.iteration === records.length && journal.startCommit === last.commit;
@@ -408,7 +428,6 @@ export async function discardPendingIteration(taskDir: string, run: string): Pro
     await repo.syncWorkingRepo();
   });
 }
-
 
 /**
  * Removes run `run` when nothing of it is worth keeping: only its line 0 (the base) and no

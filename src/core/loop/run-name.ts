@@ -34,7 +34,10 @@ export function slugifyRunName(text: string): string {
     .replace(/[^a-z0-9._-]+/g, '-')
     .replace(/\.{2,}/g, '.')
     .replace(/-{2,}/g, '-');
-  s = s.replace(/^[^a-z0-9]+/, '').slice(0, 64).replace(/[^a-z0-9]+$/, '');
+  s = s
+    .replace(/^[^a-z0-9]+/, '')
+    .slice(0, 64)
+    .replace(/[^a-z0-9]+$/, '');
   if (s.endsWith('.lock')) s = s.slice(0, -5).replace(/[^a-z0-9]+$/, '');
   if (RESERVED.test(s)) s = `run-${s}`;
   return runNameProblem(s) ? '' : s;

@@ -171,7 +171,7 @@ export async function listRuns(taskDir: string): Promise<RunSummary[]> {
 /** A run name not yet used on this task, from a hint such as the agent's label. */
 export async function suggestRunName(taskDir: string, hint = 'run'): Promise<string> {
   const stem = slugifyRunName(hint).slice(0, 56) || 'run';
-  const used = new Set((await fs.readdir(runsDir(taskDir)).catch(() => [] as string[])));
+  const used = new Set(await fs.readdir(runsDir(taskDir)).catch(() => [] as string[]));
   for (let i = 1; ; i++) {
     const name = `${stem}-${i}`;
     if (!used.has(name)) {

@@ -112,7 +112,8 @@ export function transitionsOf(m: TransitionMatrix): Transition[] {
       for (let t = 0; t < m.tests.length; t++) {
         const a = m.cells[t * width + prev];
         const b = m.cells[t * width + c];
-        if (a !== b) out.push({ test: t, from: STATUS_NAMES[a], to: STATUS_NAMES[b], iteration: m.columns[c].iteration, fromIteration: m.columns[prev].iteration });
+        if (a !== b)
+          out.push({ test: t, from: STATUS_NAMES[a], to: STATUS_NAMES[b], iteration: m.columns[c].iteration, fromIteration: m.columns[prev].iteration });
       }
     }
     prev = c;

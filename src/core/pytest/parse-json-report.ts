@@ -85,7 +85,8 @@ function sourceOf(entry: Json, text: string | undefined): { source?: string } {
 function phaseFrom(p: Json): PhaseResult {
   const result: PhaseResult = { outcome: typeof p.outcome === 'string' ? p.outcome : String(p.outcome) };
   // The reference tests the key's presence, so an empty longrepr still counts.
-  if ('longrepr' in p) result.longrepr = typeof p.longrepr === 'string' ? p.longrepr : (p.longrepr === undefined || p.longrepr === null ? '' : JSON.stringify(p.longrepr));
+  if ('longrepr' in p)
+    result.longrepr = typeof p.longrepr === 'string' ? p.longrepr : p.longrepr === undefined || p.longrepr === null ? '' : JSON.stringify(p.longrepr);
   if (isObject(p.crash)) {
     const c = p.crash;
     result.crash = {

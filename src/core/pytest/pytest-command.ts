@@ -46,8 +46,13 @@ export interface PytestCommand {
 
 export function buildPytestCommand(o: PytestCommandOptions): PytestCommand {
   const args = [
-    '-m', 'pytest', ...(o.nodeIds?.length ? o.nodeIds : ['tests']),
-    '--color=no', '--tb=short', '--disable-warnings', '-rfE',
+    '-m',
+    'pytest',
+    ...(o.nodeIds?.length ? o.nodeIds : ['tests']),
+    '--color=no',
+    '--tb=short',
+    '--disable-warnings',
+    '-rfE',
     `--rootdir=${o.codeDir}`,
     // Not in the reference: the cache goes outside the code repository, which would otherwise
     // show .pytest_cache in every iteration's diff and commit.

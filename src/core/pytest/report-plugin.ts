@@ -16,7 +16,9 @@ export function reportPluginDir(): string {
   const candidates = [path.join(__dirname, 'report-plugin'), path.resolve(__dirname, '../../../../src/core/pytest/report-plugin')];
   const dir = candidates.find((d) => fs.existsSync(path.join(d, file)));
   if (!dir) {
-    throw new Error(`SWE-CI's pytest report plugin (${file}) is missing from this installation (looked in ${candidates.join(', ')}). Reinstall the extension, or set sweci.pytest.reportFormat to json-report or junit.`);
+    throw new Error(
+      `SWE-CI's pytest report plugin (${file}) is missing from this installation (looked in ${candidates.join(', ')}). Reinstall the extension, or set sweci.pytest.reportFormat to json-report or junit.`,
+    );
   }
   found = dir;
   return dir;

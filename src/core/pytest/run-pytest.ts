@@ -173,7 +173,9 @@ export async function runPytest(runtime: Runtime, o: RunPytestOptions): Promise<
   if (result.cancelled) return notRun('The pytest run was cancelled.');
   if (result.timedOut) return notRun(`pytest did not finish within ${Math.round(timeoutMs / 1000)} s and was stopped.`);
   if (result.memoryLimitHit) {
-    return notRun(`pytest was killed when its container reached the memory limit (exit code ${result.exitCode}). Raise sweci.docker.memoryMb if the tests need more.`);
+    return notRun(
+      `pytest was killed when its container reached the memory limit (exit code ${result.exitCode}). Raise sweci.docker.memoryMb if the tests need more.`,
+    );
   }
   if (result.exitCode === null) return notRun(`pytest was killed by ${result.signal ?? 'a signal'}.`);
   if (result.exitCode > 1) {

@@ -61,7 +61,10 @@ const fixed = (v: number | null, digits = 4) => (v === null ? '–' : v.toFixed(
 function indexHtml(s: ExperimentSummary, withReport: Set<string>): string {
   const link = (task: string) =>
     withReport.has(task) ? `<a href="${escapeAttr(`tasks/${encodeURIComponent(task)}/report.html`)}">${escapeText(task)}</a>` : escapeText(task);
-  const gammaHeads = s.gammas.slice(1).map((g) => `<th>EvoScore(γ=${g})</th>`).join('');
+  const gammaHeads = s.gammas
+    .slice(1)
+    .map((g) => `<th>EvoScore(γ=${g})</th>`)
+    .join('');
   const groups = s.groups
     .map((g) => {
       const rows = g.rows
@@ -70,14 +73,18 @@ function indexHtml(s: ExperimentSummary, withReport: Set<string>): string {
             `<tr><td>${link(r.task)}</td><td>${fixed(r.metrics.evoScoreReference)}</td>${r.evo
               .slice(1)
               .map((v) => `<td>${fixed(v)}</td>`)
-              .join('')}<td>${r.metrics.solved ? 1 : 0}</td><td>${r.metrics.zeroRegression ? 1 : 0}</td><td>${r.metrics.regressions}</td><td>${r.metrics.iterations}</td><td>${r.metrics.tokensIn}</td><td>${r.metrics.tokensOut}</td><td>${r.metrics.timeSec.toFixed(1)}</td></tr>`,
+              .join(
+                '',
+              )}<td>${r.metrics.solved ? 1 : 0}</td><td>${r.metrics.zeroRegression ? 1 : 0}</td><td>${r.metrics.regressions}</td><td>${r.metrics.iterations}</td><td>${r.metrics.tokensIn}</td><td>${r.metrics.tokensOut}</td><td>${r.metrics.timeSec.toFixed(1)}</td></tr>`,
         )
         .join('\n');
       const a = g.average;
       const avg = `<tr class="average"><td>average (${a.count})</td><td>${fixed(a.evoScoreReference)}</td>${g.averageEvo
         .slice(1)
         .map((v) => `<td>${fixed(v)}</td>`)
-        .join('')}<td>${fixed(a.solved)}</td><td>${fixed(a.zeroRegression)}</td><td>${a.regressions.toFixed(2)}</td><td>${a.iterations.toFixed(2)}</td><td>${a.tokensIn.toFixed(0)}</td><td>${a.tokensOut.toFixed(0)}</td><td>${a.timeSec.toFixed(1)}</td></tr>`;
+        .join(
+          '',
+        )}<td>${fixed(a.solved)}</td><td>${fixed(a.zeroRegression)}</td><td>${a.regressions.toFixed(2)}</td><td>${a.iterations.toFixed(2)}</td><td>${a.tokensIn.toFixed(0)}</td><td>${a.tokensOut.toFixed(0)}</td><td>${a.timeSec.toFixed(1)}</td></tr>`;
       const note = g.run === s.run ? ' (this experiment)' : g.kind === 'human-history' ? ' (the upstream developers)' : '';
       return `<h2>Run ${escapeText(g.run)}${note}</h2>
 <table>

@@ -64,7 +64,22 @@ function csvCell(v: MetricsExportRow[keyof MetricsExportRow]): string {
 }
 
 export function metricsCsv(rows: MetricsExportRow[]): string {
-  const head: (keyof MetricsExportRow)[] = ['run', 'kind', 'label', 'gamma', 'evoscore_gamma', 'evoscore_1', 'solved', 'zero_regression', 'regressions', 'final_a', 'iterations', 'tokens_in', 'tokens_out', 'time_sec'];
+  const head: (keyof MetricsExportRow)[] = [
+    'run',
+    'kind',
+    'label',
+    'gamma',
+    'evoscore_gamma',
+    'evoscore_1',
+    'solved',
+    'zero_regression',
+    'regressions',
+    'final_a',
+    'iterations',
+    'tokens_in',
+    'tokens_out',
+    'time_sec',
+  ];
   return [head.join(','), ...rows.map((r) => head.map((k) => csvCell(r[k])).join(','))].join('\n') + '\n';
 }
 

@@ -8,7 +8,10 @@ function inlineSafe(text: string, tag: 'script' | 'style'): string {
 
 /** A JSON payload inside <script type="application/json">: `<` escaped so no tag can be formed. */
 function jsonInScript(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 export function reportHtml(opts: { title: string; script: string; css: string; payload: unknown }): string {

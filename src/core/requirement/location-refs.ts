@@ -23,7 +23,10 @@ export function findLocationRefs(raw: string): LocationRef[] {
   for (const m of raw.matchAll(FILE_RE)) {
     const start = m.index ?? 0;
     const end = start + m[0].length;
-    const file = m[0].replace(/^\/?app\/code\//, '').replace(/^(?:\.\/)+/, '').replace(/^\/+/, '');
+    const file = m[0]
+      .replace(/^\/?app\/code\//, '')
+      .replace(/^(?:\.\/)+/, '')
+      .replace(/^\/+/, '');
     const ref: LocationRef = { file, start, end };
     const sym = SYMBOL_RE.exec(raw.slice(end, end + 200));
     if (sym) ref.symbol = sym[1].split(/\.|::/);

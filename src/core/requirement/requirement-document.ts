@@ -51,9 +51,7 @@ export interface RequirementItem {
   spans: Partial<Record<RequirementFieldName, RequirementFieldSpan>>;
 }
 
-export type RequirementParseResult =
-  | { ok: true; rootTag: string; items: RequirementItem[]; warnings: Diagnostic[] }
-  | { ok: false; errors: Diagnostic[] };
+export type RequirementParseResult = { ok: true; rootTag: string; items: RequirementItem[]; warnings: Diagnostic[] } | { ok: false; errors: Diagnostic[] };
 
 // fast-xml-parser's ordered output: one key naming the element, ':@' for attributes.
 type OrderedNode = Record<string, unknown>;
@@ -92,7 +90,15 @@ export function parseRequirementDocument(input: string): RequirementParseResult 
     return {
       ok: false,
       errors: [
-        { message: 'requirement.xml is empty: it must hold one XML document with 1 to 5 requirements.', line: 1, column: 1, endLine: whole.endLine, endColumn: whole.endColumn, severity: 'error', code: 'empty' },
+        {
+          message: 'requirement.xml is empty: it must hold one XML document with 1 to 5 requirements.',
+          line: 1,
+          column: 1,
+          endLine: whole.endLine,
+          endColumn: whole.endColumn,
+          severity: 'error',
+          code: 'empty',
+        },
       ],
     };
   }
@@ -100,7 +106,15 @@ export function parseRequirementDocument(input: string): RequirementParseResult 
   if (fence) {
     return {
       ok: false,
-      errors: [diag('markdown-fence', 'error', 'requirement.xml is wrapped in a Markdown code fence (```): write the bare XML document.', fence[0].length - 3, lineEnd(text, fence[0].length))],
+      errors: [
+        diag(
+          'markdown-fence',
+          'error',
+          'requirement.xml is wrapped in a Markdown code fence (```): write the bare XML document.',
+          fence[0].length - 3,
+          lineEnd(text, fence[0].length),
+        ),
+      ],
     };
   }
   const valid = XMLValidator.validate(text, { allowBooleanAttributes: true });
@@ -134,7 +148,13 @@ export function parseRequirementDocument(input: string): RequirementParseResult 
   }
   if (itemElements.length === 0 && hasAnyField(holder)) {
     warnings.push(
-      diag('root-is-item', 'warning', `<${holder.name}> holds the fields itself; it is read as a single requirement. Put each requirement in its own element under the root.`, startTagOf(holder).start, startTagOf(holder).end),
+      diag(
+        'root-is-item',
+        'warning',
+        `<${holder.name}> holds the fields itself; it is read as a single requirement. Put each requirement in its own element under the root.`,
+        startTagOf(holder).start,
+        startTagOf(holder).end,
+      ),
     );
     itemElements = [holder];
   }

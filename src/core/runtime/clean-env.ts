@@ -5,13 +5,38 @@
 
 /** Variables kept by name. */
 const KEEP = new Set([
-  'PATH', 'HOME', 'USER', 'LOGNAME', 'SHELL', 'LANG', 'LANGUAGE', 'TZ', 'TERM',
-  'TMPDIR', 'TMP', 'TEMP',
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'SHELL',
+  'LANG',
+  'LANGUAGE',
+  'TZ',
+  'TERM',
+  'TMPDIR',
+  'TMP',
+  'TEMP',
   // An active virtual environment or conda environment, and pyenv's shims.
-  'VIRTUAL_ENV', 'CONDA_PREFIX', 'CONDA_DEFAULT_ENV', 'CONDA_EXE', 'CONDA_SHLVL',
-  'PYENV_ROOT', 'PYENV_VERSION', 'PYENV_DIR', 'PYENV_SHELL',
+  'VIRTUAL_ENV',
+  'CONDA_PREFIX',
+  'CONDA_DEFAULT_ENV',
+  'CONDA_EXE',
+  'CONDA_SHLVL',
+  'PYENV_ROOT',
+  'PYENV_VERSION',
+  'PYENV_DIR',
+  'PYENV_SHELL',
   // Windows needs these to start anything at all.
-  'SYSTEMROOT', 'SYSTEMDRIVE', 'WINDIR', 'COMSPEC', 'PATHEXT', 'USERPROFILE', 'APPDATA', 'LOCALAPPDATA', 'PROGRAMDATA',
+  'SYSTEMROOT',
+  'SYSTEMDRIVE',
+  'WINDIR',
+  'COMSPEC',
+  'PATHEXT',
+  'USERPROFILE',
+  'APPDATA',
+  'LOCALAPPDATA',
+  'PROGRAMDATA',
 ]);
 
 /** Variables kept by prefix: the locale categories. */

@@ -65,10 +65,19 @@ export function findBubblewrap(): Promise<string | undefined> {
     if (process.platform !== 'linux') return undefined;
     for (const dir of (process.env.PATH ?? '').split(path.delimiter).filter(Boolean)) {
       const bwrap = path.join(dir, 'bwrap');
-      if (!(await fs.access(bwrap, fs.constants.X_OK).then(() => true, () => false))) continue;
+      if (
+        !(await fs.access(bwrap, fs.constants.X_OK).then(
+          () => true,
+          () => false,
+        ))
+      )
+        continue;
       const ok = await new Promise<boolean>((resolve) => {
-        execFile(bwrap, ['--die-with-parent', '--unshare-pid', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--', 'true'], { timeout: 10_000 }, (err) =>
-          resolve(!err),
+        execFile(
+          bwrap,
+          ['--die-with-parent', '--unshare-pid', '--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--', 'true'],
+          { timeout: 10_000 },
+          (err) => resolve(!err),
         );
       });
       return ok ? bwrap : undefined;

@@ -14,11 +14,7 @@ export class SpawnError extends Error {
 export function spawnErrorFor(command: string, err: NodeJS.ErrnoException): SpawnError {
   switch (err.code) {
     case 'ENOENT':
-      return new SpawnError(
-        `Cannot run "${command}": executable not found. Check the setting that names it, or your PATH.`,
-        command,
-        err.code,
-      );
+      return new SpawnError(`Cannot run "${command}": executable not found. Check the setting that names it, or your PATH.`, command, err.code);
     case 'EACCES':
       return new SpawnError(
         `Cannot run "${command}": permission denied. Check that the file is executable, or fix the setting that names it.`,

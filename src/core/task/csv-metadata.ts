@@ -22,7 +22,6 @@ export function isShaLike(value: string): boolean {
   return SHA_RE.test(value);
 }
 
-
 /** Reads and validates one metadata CSV. Every problem is a UserError naming the file and the line. */
 export async function readMetadataCsv(file: string): Promise<MetadataRow[]> {
   let text: string;
@@ -57,10 +56,10 @@ export function parseMetadataCsv(text: string, file: string): MetadataRow[] {
     // The offending record starts where the last good one ended.
     const line = lineAtByte(buf, skipBreaks(buf, ends.length ? ends[ends.length - 1] : 0));
     const why = errorMessage(err).replace(/\s*(?:at|on) line \d+/g, '');
-    throw new UserError(
-      `${file} line ${line}: the CSV is malformed (${why}). Fix the file or re-download the dataset.`,
-      { detail: errorMessage(err), cause: err },
-    );
+    throw new UserError(`${file} line ${line}: the CSV is malformed (${why}). Fix the file or re-download the dataset.`, {
+      detail: errorMessage(err),
+      cause: err,
+    });
   }
   if (records.length === 0) {
     throw new UserError(`${file} is empty. A metadata CSV needs a header with ${REQUIRED_COLUMNS.join(', ')} and one row per task.`);
@@ -81,9 +80,7 @@ export function parseMetadataCsv(text: string, file: string): MetadataRow[] {
     names.forEach((n, i) => (row[n] = records[r][i] ?? ''));
     for (const col of REQUIRED_COLUMNS) {
       if (!(col in row)) {
-        throw new UserError(
-          `${file} line ${line}: column "${col}" is missing. The header must include ${REQUIRED_COLUMNS.join(', ')}.`,
-        );
+        throw new UserError(`${file} line ${line}: column "${col}" is missing. The header must include ${REQUIRED_COLUMNS.join(', ')}.`);
       }
       if (row[col].trim() === '') {
         throw new UserError(`${file} line ${line}: "${col}" is empty. Fill it in or remove the row.`);
@@ -97,9 +94,7 @@ export function parseMetadataCsv(text: string, file: string): MetadataRow[] {
       ['target_sha', targetSha],
     ] as const) {
       if (!isShaLike(sha)) {
-        throw new UserError(
-          `${file} line ${line}: ${col} "${sha}" is not a commit sha (7 to 40 hexadecimal characters). Fix the row.`,
-        );
+        throw new UserError(`${file} line ${line}: ${col} "${sha}" is not a commit sha (7 to 40 hexadecimal characters). Fix the row.`);
       }
     }
     let testGap: number | undefined;

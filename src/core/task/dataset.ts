@@ -24,9 +24,7 @@ export function taskDataDir(datasetDir: string, taskId: string): string {
 }
 
 function notADataset(datasetDir: string, why: string): UserError {
-  return new UserError(
-    `${datasetDir} is not a SWE-CI dataset: ${why}. Choose the folder that holds metadata/<split>.csv and data/<task_id>/code.zip.`,
-  );
+  return new UserError(`${datasetDir} is not a SWE-CI dataset: ${why}. Choose the folder that holds metadata/<split>.csv and data/<task_id>/code.zip.`);
 }
 
 /** Names of the splits (`metadata/<split>.csv`), sorted. */
@@ -73,9 +71,7 @@ function firstColumn(row: Record<string, string>, names: readonly string[]): str
 export async function readDatasetTasks(datasetDir: string, split: string): Promise<TaskSpec[]> {
   const splits = await listSplits(datasetDir);
   if (!splits.includes(split)) {
-    throw new UserError(
-      `The dataset ${datasetDir} has no split "${split}". Available: ${splits.join(', ')}.`,
-    );
+    throw new UserError(`The dataset ${datasetDir} has no split "${split}". Available: ${splits.join(', ')}.`);
   }
   const file = metadataFile(datasetDir, split);
   const rows = await readMetadataCsv(file);

@@ -58,7 +58,13 @@ export async function resolveCommit(repoPath: string, ref: string, options: Reso
   let out: string;
   try {
     // --end-of-options: even a ref that slipped past validation cannot become an option.
-    out = await gitAt(repoPath, { signal: options.signal, userConfig: options.userConfig }).raw(['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]);
+    out = await gitAt(repoPath, { signal: options.signal, userConfig: options.userConfig }).raw([
+      'rev-parse',
+      '--verify',
+      '--quiet',
+      '--end-of-options',
+      `${ref}^{commit}`,
+    ]);
   } catch (err) {
     if (options.signal?.aborted) throw new AbortError();
     if (isAbortError(err)) throw err;

@@ -7,8 +7,7 @@ import { taskFromGitPair } from './git-pair';
 import type { TaskSpec } from './task-spec';
 
 export type TaskSource =
-  | { kind: 'dataset'; datasetDir: string; split?: string; taskId: string }
-  | { kind: 'git'; repoPath: string; baseRef: string; targetRef: string };
+  { kind: 'dataset'; datasetDir: string; split?: string; taskId: string } | { kind: 'git'; repoPath: string; baseRef: string; targetRef: string };
 
 export async function resolveTask(source: TaskSource): Promise<TaskSpec> {
   if (source.kind === 'git') return taskFromGitPair(source.repoPath, source.baseRef, source.targetRef);

@@ -40,10 +40,10 @@ function hostile(zipPath: string, entryName: string, why: string): HostileEntry 
 }
 
 function invalidZip(zipPath: string, err: unknown): UserError {
-  return new UserError(
-    `${zipPath} is not a valid zip (${errorMessage(err)}). Re-download the task; the file may be truncated or corrupt.`,
-    { detail: errorMessage(err), cause: err },
-  );
+  return new UserError(`${zipPath} is not a valid zip (${errorMessage(err)}). Re-download the task; the file may be truncated or corrupt.`, {
+    detail: errorMessage(err),
+    cause: err,
+  });
 }
 
 interface Survey {
@@ -173,9 +173,7 @@ export async function safeUnzip(zipPath: string, destDir: string, options: SafeU
   }
   if (zip.entryCount > maxEntries) {
     zip.close();
-    throw new UserError(
-      `${zipPath} has ${zip.entryCount} entries, more than the limit of ${maxEntries}. Raise the entry limit if you trust this archive.`,
-    );
+    throw new UserError(`${zipPath} has ${zip.entryCount} entries, more than the limit of ${maxEntries}. Raise the entry limit if you trust this archive.`);
   }
   // Everything that can be known before writing is checked before writing.
   let planned: Survey;
@@ -196,7 +194,9 @@ export async function safeUnzip(zipPath: string, destDir: string, options: SafeU
     );
   }
   if (planned.declared > maxBytes) {
-    refuse(`${zipPath} expands to ${planned.declared} bytes, more than ${maxBytes} bytes, the extraction limit. Nothing was extracted. Raise the size limit if you trust this archive.`);
+    refuse(
+      `${zipPath} expands to ${planned.declared} bytes, more than ${maxBytes} bytes, the extraction limit. Nothing was extracted. Raise the size limit if you trust this archive.`,
+    );
   }
   await fs.mkdir(path.dirname(path.resolve(destDir)), { recursive: true });
   const free = await freeBytes(path.dirname(path.resolve(destDir)));
@@ -213,9 +213,7 @@ export async function safeUnzip(zipPath: string, destDir: string, options: SafeU
   let declared = 0;
 
   const tooBig = (): UserError =>
-    new UserError(
-      `${zipPath} expands to more than ${maxBytes} bytes, the extraction limit. Raise the size limit if you trust this archive.`,
-    );
+    new UserError(`${zipPath} expands to more than ${maxBytes} bytes, the extraction limit. Raise the size limit if you trust this archive.`);
 
   /** Walks (creating folders) to the parent of `segs`, refusing to pass through a symlink or a file. */
   const ensureParent = async (name: string, segs: string[]): Promise<string> => {

@@ -46,12 +46,12 @@ class Parser {
     if (c === '{') return this.object();
     if (c === '[') return this.array();
     if (c === '"') return this.string();
-    if (this.s.startsWith('true', this.i)) return (this.i += 4), true;
-    if (this.s.startsWith('false', this.i)) return (this.i += 5), false;
-    if (this.s.startsWith('null', this.i)) return (this.i += 4), null;
+    if (this.s.startsWith('true', this.i)) return ((this.i += 4), true);
+    if (this.s.startsWith('false', this.i)) return ((this.i += 5), false);
+    if (this.s.startsWith('null', this.i)) return ((this.i += 4), null);
     // Python writes these for float('nan') and float('inf') (allow_nan is on by default).
     for (const word of ['NaN', 'Infinity', '-Infinity']) {
-      if (this.s.startsWith(word, this.i)) return (this.i += word.length), new JsonNumber(word);
+      if (this.s.startsWith(word, this.i)) return ((this.i += word.length), new JsonNumber(word));
     }
     NUMBER.lastIndex = this.i;
     const m = NUMBER.exec(this.s);
@@ -81,7 +81,7 @@ class Parser {
     this.i++;
     const out: JsonValue[] = [];
     this.ws();
-    if (this.s[this.i] === ']') return this.i++, out;
+    if (this.s[this.i] === ']') return (this.i++, out);
     for (;;) {
       out.push(this.value());
       this.ws();
@@ -95,7 +95,7 @@ class Parser {
     this.i++;
     const entries: Array<[string, JsonValue]> = [];
     this.ws();
-    if (this.s[this.i] === '}') return this.i++, new JsonObject(entries);
+    if (this.s[this.i] === '}') return (this.i++, new JsonObject(entries));
     for (;;) {
       this.ws();
       if (this.s[this.i] !== '"') this.fail('expected a key');

@@ -51,10 +51,12 @@ export function readChoice<T extends string>(read: SettingReader, label: Setting
 export function readStringMap(read: SettingReader, label: SettingLabel, key: string): Record<string, string> {
   const v = read(key);
   if (unset(v)) return {};
-  if (typeof v !== 'object' || Array.isArray(v)) throw new UserError(`${cap(label(key))} must be an object of names to text values, not ${JSON.stringify(v)}.`, { setting: key });
+  if (typeof v !== 'object' || Array.isArray(v))
+    throw new UserError(`${cap(label(key))} must be an object of names to text values, not ${JSON.stringify(v)}.`, { setting: key });
   const out: Record<string, string> = {};
   for (const [name, value] of Object.entries(v as Record<string, unknown>)) {
-    if (typeof value !== 'string') throw new UserError(`${cap(label(key))}: the value of ${name} must be text, not ${JSON.stringify(value)}.`, { setting: key });
+    if (typeof value !== 'string')
+      throw new UserError(`${cap(label(key))}: the value of ${name} must be text, not ${JSON.stringify(value)}.`, { setting: key });
     out[name] = value;
   }
   return out;

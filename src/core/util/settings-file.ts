@@ -42,7 +42,9 @@ export async function readSettingsFile(file: string): Promise<SettingsFile> {
   try {
     parsed = JSON.parse(text);
   } catch (err) {
-    throw new UserError(`${file} is not valid JSON (${err instanceof Error ? err.message : String(err)}). Write it like VS Code's settings.json, without comments.`);
+    throw new UserError(
+      `${file} is not valid JSON (${err instanceof Error ? err.message : String(err)}). Write it like VS Code's settings.json, without comments.`,
+    );
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new UserError(`${file} must hold one JSON object of settings, e.g. {"sweci.architect.agent": "codex"}.`);

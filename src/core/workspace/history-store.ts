@@ -54,7 +54,12 @@ async function initStore(storeDir: string, branch: string, signal?: AbortSignal)
   await fs.mkdir(path.dirname(storeDir), { recursive: true });
   // `--template=` (empty) copies nothing: a global init.templateDir cannot inject hooks.
   await gitAt(path.dirname(storeDir), { signal, unsafe: { allowUnsafeTemplateDir: true } }).raw([
-    'init', '--quiet', '--bare', '--template=', `--initial-branch=${branch}`, storeDir,
+    'init',
+    '--quiet',
+    '--bare',
+    '--template=',
+    `--initial-branch=${branch}`,
+    storeDir,
   ]);
   const git = gitAt(path.dirname(storeDir), { signal, env: { GIT_DIR: storeDir } });
   // gc.auto 0: the harness never prunes on its own; history is kept whole.
@@ -127,7 +132,11 @@ export async function exportCommit(taskDir: string, commit: string, dest: string
   try {
     // One process that prints ("Updated N paths"), with a throwaway index: the store's own stays.
     await gitAt(dest, { signal, env: { GIT_DIR: taskLayout(taskDir).historyDir, GIT_WORK_TREE: dest, GIT_INDEX_FILE: path.join(scratch, 'index') } }).raw([
-      'checkout', '--force', commit, '--', '.',
+      'checkout',
+      '--force',
+      commit,
+      '--',
+      '.',
     ]);
   } finally {
     await fs.rm(scratch, { recursive: true, force: true });

@@ -116,9 +116,7 @@ async function createExclusive(file: string, content: string): Promise<boolean> 
 
 function refusal(file: string, holder: LockInfo | undefined): UserError {
   if (!holder) {
-    return new UserError(
-      `Another window or process is starting work on this task (${file} is being written). Try again in a moment.`,
-    );
+    return new UserError(`Another window or process is starting work on this task (${file} is being written). Try again in a moment.`);
   }
   const where = holder.hostname !== os.hostname() ? ` on ${holder.hostname}` : '';
   const detail = holder.detail ? `, ${holder.detail}` : '';
@@ -150,7 +148,10 @@ export async function acquireLock(file: string, purpose: string, detail?: string
     const holder = await readLock(file);
     if (holder && !isStale(holder)) throw refusal(file, holder);
     if (!holder) {
-      const age = await fs.stat(file).then((s) => Date.now() - s.mtimeMs, () => 0);
+      const age = await fs.stat(file).then(
+        (s) => Date.now() - s.mtimeMs,
+        () => 0,
+      );
       if (age < UNREADABLE_GRACE_MS) throw refusal(file, undefined);
     }
     await takeOver(file, holder);

@@ -12,14 +12,7 @@ import { gitAt } from '../util/git';
 import { isSameOrInside, realpathLenient } from '../util/paths';
 import { createHistory } from './history-store';
 import { rebuildWorkingRepo } from './working-repo';
-import {
-  oracleLayout,
-  taskLayout,
-  UPSTREAM_BASE_REF,
-  UPSTREAM_TARGET_REF,
-  type OracleLayout,
-  type TaskRecord,
-} from './layout';
+import { oracleLayout, taskLayout, UPSTREAM_BASE_REF, UPSTREAM_TARGET_REF, type OracleLayout, type TaskRecord } from './layout';
 import { isTestArtifact } from './restore-tests';
 import { readTaskRecord, writeTaskRecord } from './task-record';
 import { cloneUpstream, exportTree, pruneTopLevel } from './upstream';
@@ -132,7 +125,9 @@ export async function materializeTask(spec: TaskSpec, options: MaterializeOption
     } else {
       const oracleEntries = await entriesOf(oracleDir);
       if (oracleEntries && oracleEntries.length > 0) {
-        throw new OracleFolderError(`The oracle folder ${oracleDir} is not empty and holds no complete oracle. Choose an empty folder, or delete it to rebuild.`);
+        throw new OracleFolderError(
+          `The oracle folder ${oracleDir} is not empty and holds no complete oracle. Choose an empty folder, or delete it to rebuild.`,
+        );
       }
       cleanup.removeLater(oracleDir, oracleEntries === undefined, ['upstream', 'target', '.unzip', 'oracle.json']);
       await fs.mkdir(oracleDir, { recursive: true });

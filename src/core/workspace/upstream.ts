@@ -62,7 +62,13 @@ export async function cloneUpstream(
     // A local clone copies every object (reachable or not), so dataset shas on no branch survive.
     // A git pair's source is the user's own repository (their config applies, e.g. safe.directory).
     await gitAt(path.dirname(upstreamDir), { signal: options.signal, userConfig: spec.source.kind !== 'dataset' }).raw([
-      'clone', '--bare', '--no-hardlinks', '--quiet', '--', source, upstreamDir,
+      'clone',
+      '--bare',
+      '--no-hardlinks',
+      '--quiet',
+      '--',
+      source,
+      upstreamDir,
     ]);
   } catch (err) {
     throwIfAborted(options.signal);

@@ -29,9 +29,7 @@ export async function rebuildWorkingRepo(taskDir: string, signal?: AbortSignal):
   try {
     // Two git processes, both of which print (simple-git waits 50 ms after a silent one); the
     // rest is plain files.
-    await gitAt(sweciDir, { signal, unsafe: { allowUnsafeTemplateDir: true } }).raw([
-      'init', '--bare', '--template=', `--initial-branch=${branch}`, staging,
-    ]);
+    await gitAt(sweciDir, { signal, unsafe: { allowUnsafeTemplateDir: true } }).raw(['init', '--bare', '--template=', `--initial-branch=${branch}`, staging]);
     // git init probed the file system (filemode, symlinks); keep that, make it a working repo.
     const config = (await fs.readFile(path.join(staging, 'config'), 'utf8')).replace(/^([ \t]*bare[ \t]*=[ \t]*)true[ \t]*$/m, '$1false');
     await fs.writeFile(path.join(staging, 'config'), config + WORKING_CONFIG);

@@ -63,11 +63,15 @@ export function sweciApi({ task, loop: l, chart: c, iterationView, testing, envi
     chartMessages: () => ({ posted: [...chart.posted], received: [...chart.received] }),
     chartHtml: () => chart.currentHtml,
     chartReceive: (message) => chart.receive(message),
-    iterationsSelection: () => iterationsView.selection.map((n) => (n.type === 'iteration' ? `${n.run} #${n.record.iteration}` : n.type === 'run' ? n.summary.info.name : n.label)),
+    iterationsSelection: () =>
+      iterationsView.selection.map((n) => (n.type === 'iteration' ? `${n.run} #${n.record.iteration}` : n.type === 'run' ? n.summary.info.name : n.label)),
     exportReport: (folder) => c.exportReport({ folder }),
     iterationView: () => {
       const shown = iterationView.shown;
-      const label = shown?.kind === 'iteration' ? `${shown.details.run} #${shown.details.iteration}` : shown && `${shown.comparison.left.label} ↔ ${shown.comparison.right.label}`;
+      const label =
+        shown?.kind === 'iteration'
+          ? `${shown.details.run} #${shown.details.iteration}`
+          : shown && `${shown.comparison.left.label} ↔ ${shown.comparison.right.label}`;
       return { shown: label, details: shown, received: [...iterationView.received] };
     },
     iterationViewReceive: (message) => iterationView.receive(message),

@@ -8,7 +8,6 @@ import { log } from '../log';
 const NAMES_KEY = 'sweci.apiKeyNames';
 const secretKey = (name: string) => `sweci.env.${name}`;
 
-
 export class ApiKeys {
   constructor(private readonly context: vscode.ExtensionContext) {}
 
@@ -37,7 +36,10 @@ export class ApiKeys {
 
   async clear(name: string): Promise<void> {
     await this.context.secrets.delete(secretKey(name));
-    await this.context.globalState.update(NAMES_KEY, this.names().filter((n) => n !== name));
+    await this.context.globalState.update(
+      NAMES_KEY,
+      this.names().filter((n) => n !== name),
+    );
     log().info(`Removed the API key ${name} from secret storage`);
   }
 
@@ -61,7 +63,12 @@ export class ApiKeys {
       if (!typed) return;
       name = typed;
     }
-    const value = await vscode.window.showInputBox({ title: `Value of ${name}`, password: true, ignoreFocusOut: true, prompt: 'Kept in VS Code secret storage; passed to agents as an environment variable; never written to settings or logs.' });
+    const value = await vscode.window.showInputBox({
+      title: `Value of ${name}`,
+      password: true,
+      ignoreFocusOut: true,
+      prompt: 'Kept in VS Code secret storage; passed to agents as an environment variable; never written to settings or logs.',
+    });
     if (!value) return;
     await this.set(name, value);
     void messages.showInformationMessage(`${name} is stored. Agents receive it as an environment variable.`);

@@ -4,7 +4,9 @@ import { randomBytes } from 'node:crypto';
 import { escapeAttr } from '../../core/report/report-html';
 
 export function makeNonce(): string {
-  return randomBytes(18).toString('base64').replace(/[^A-Za-z0-9]/g, '');
+  return randomBytes(18)
+    .toString('base64')
+    .replace(/[^A-Za-z0-9]/g, '');
 }
 
 export function webviewCsp(cspSource: string, nonce: string): string {

@@ -113,12 +113,23 @@ export class ChartPanelHost implements vscode.Disposable {
         }
         case 'point-clicked': {
           const problem = await this.deps.openIteration(raw.run, raw.iteration);
-          this.post({ type: 'reveal-ack', requestId: raw.requestId, run: raw.run, iteration: raw.iteration, ok: !problem, ...(problem ? { message: problem } : {}) });
+          this.post({
+            type: 'reveal-ack',
+            requestId: raw.requestId,
+            run: raw.run,
+            iteration: raw.iteration,
+            ok: !problem,
+            ...(problem ? { message: problem } : {}),
+          });
           break;
         }
         case 'export-requested': {
           const result = await vscode.commands.executeCommand<{ folder: string } | undefined>('sweci.exportReport');
-          this.post(result ? { type: 'export-done', requestId: raw.requestId, ok: true, folder: result.folder } : { type: 'export-done', requestId: raw.requestId, ok: false });
+          this.post(
+            result
+              ? { type: 'export-done', requestId: raw.requestId, ok: true, folder: result.folder }
+              : { type: 'export-done', requestId: raw.requestId, ok: false },
+          );
           break;
         }
         case 'rendered':

@@ -34,7 +34,12 @@ export async function exportReportCommand(
     if (!pick) return undefined;
     folder = pick.folder;
     if (!folder) {
-      const chosen = await vscode.window.showOpenDialog({ canSelectFolders: true, canSelectFiles: false, openLabel: 'Export Here', defaultUri: vscode.Uri.file(taskDir) });
+      const chosen = await vscode.window.showOpenDialog({
+        canSelectFolders: true,
+        canSelectFiles: false,
+        openLabel: 'Export Here',
+        defaultUri: vscode.Uri.file(taskDir),
+      });
       if (!chosen?.[0]) return undefined;
       folder = path.join(chosen[0].fsPath, path.basename(suggested));
     }

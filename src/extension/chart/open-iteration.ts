@@ -12,7 +12,14 @@ export async function revealIteration(taskDir: string, view: vscode.TreeView<Ite
   const i = records.findIndex((r) => r.iteration === iteration);
   if (i < 0) return `Run ${run} has no iteration ${iteration}.`;
   // The node the Iterations view would build for this row (same id), so reveal finds it.
-  const node: IterationsNode = { type: 'iteration', run, history: info.kind === 'human-history', record: records[i], line0: records[0], previous: i > 0 ? records[i - 1] : undefined };
+  const node: IterationsNode = {
+    type: 'iteration',
+    run,
+    history: info.kind === 'human-history',
+    record: records[i],
+    line0: records[0],
+    previous: i > 0 ? records[i - 1] : undefined,
+  };
   try {
     await view.reveal(node, { select: true, focus: false, expand: false });
   } catch (err) {

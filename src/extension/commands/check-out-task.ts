@@ -22,8 +22,7 @@ import { plural, startFolder } from './checkout-choices';
 
 /** Inputs of the command; given as an argument they replace the prompts (tests, scripts, links). */
 export type CheckoutArgs = (
-  | { source: 'dataset'; datasetDir: string; split?: string; taskId: string }
-  | { source: 'git'; repoPath: string; baseRef: string; targetRef: string }
+  { source: 'dataset'; datasetDir: string; split?: string; taskId: string } | { source: 'git'; repoPath: string; baseRef: string; targetRef: string }
 ) & {
   targetDir: string;
   /** Open the folder when it is not already this window's folder (default true). */
@@ -235,8 +234,7 @@ export class CheckOutTaskCommand {
     if (isThisWindow) {
       await this.controller.reload();
       await revealViewOnce(this.context, this.controller.taskDir());
-    }
-    else if (open) await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(targetDir));
+    } else if (open) await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(targetDir));
     return result;
   }
 

@@ -19,7 +19,8 @@ const COMMAND_TITLES: Record<string, string> = {
 };
 
 /** What the commands get: a row of the Iterations view (iteration or run), or a reference. */
-type Target = { type: 'iteration'; run: string; record: { iteration: number } } | { type: 'run'; summary: { info: { name: string } } } | RevisionRef | undefined;
+type Target =
+  { type: 'iteration'; run: string; record: { iteration: number } } | { type: 'run'; summary: { info: { name: string } } } | RevisionRef | undefined;
 
 export interface InspectDeps {
   context: vscode.ExtensionContext;
@@ -68,7 +69,11 @@ export function activateInspect(deps: InspectDeps): { view: IterationViewHost; d
     const r = await resolve(undefined);
     if (typeof r === 'string') return r;
     const records = await readIterationRecords(runLayout(r.dir, r.ref.run).iterationsFile);
-    const next = stepIteration(records.map((x) => x.iteration), r.ref.iteration, direction);
+    const next = stepIteration(
+      records.map((x) => x.iteration),
+      r.ref.iteration,
+      direction,
+    );
     if (next === undefined) return `There is no ${direction > 0 ? 'later' : 'earlier'} iteration in ${r.ref.run}.`;
     await view.show({ run: r.ref.run, iteration: next });
     return undefined;

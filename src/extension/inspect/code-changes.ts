@@ -53,7 +53,8 @@ export async function compareRequirements(taskDir: string, left: RevisionRef, ri
   const a = archivedRequirement(taskDir, left);
   const b = archivedRequirement(taskDir, right);
   const missing = [!a && revisionLabel(left.run, left.iteration), !b && revisionLabel(right.run, right.iteration)].filter(Boolean);
-  if (missing.length) return `No requirement.xml to compare: ${missing.join(' and ')} archived none (the base and a replay of the developers' commits have none).`;
+  if (missing.length)
+    return `No requirement.xml to compare: ${missing.join(' and ')} archived none (the base and a replay of the developers' commits have none).`;
   await vscode.commands.executeCommand(
     'vscode.diff',
     archivedRequirementUri(left),

@@ -45,7 +45,9 @@ function stepsSection(d: IterationDetails): string {
       step.cost_usd === undefined ? '–' : `$${step.cost_usd.toFixed(2)}`,
       String(step.tries),
     ];
-    const discarded = step.discarded_changes?.length ? `<tr><td></td><td colspan="5" class="muted">Code changes thrown away (the Architect writes requirement.xml only): ${escapeText(step.discarded_changes.join(', '))}</td></tr>` : '';
+    const discarded = step.discarded_changes?.length
+      ? `<tr><td></td><td colspan="5" class="muted">Code changes thrown away (the Architect writes requirement.xml only): ${escapeText(step.discarded_changes.join(', '))}</td></tr>`
+      : '';
     return `<tr>${cells.map((c) => `<td>${escapeText(c)}</td>`).join('')}</tr>${discarded}`;
   });
   return `<section><h2>Roles</h2><table class="steps"><thead><tr><th>Role</th><th>Who</th><th>Time</th><th>Tokens</th><th>Cost</th><th>Tries</th></tr></thead><tbody>${rows.join('')}</tbody></table></section>`;
@@ -53,7 +55,10 @@ function stepsSection(d: IterationDetails): string {
 
 function requirementSection(d: IterationDetails): string {
   const r = d.requirement;
-  if (!r) return d.iteration === 0 || d.runKind === 'human-history' ? '' : '<section><h2>requirement.xml</h2><p class="muted">This iteration archived no requirement.xml.</p></section>';
+  if (!r)
+    return d.iteration === 0 || d.runKind === 'human-history'
+      ? ''
+      : '<section><h2>requirement.xml</h2><p class="muted">This iteration archived no requirement.xml.</p></section>';
   const diff = r.previousFile
     ? button('open-requirement-diff', `Diff with #${r.previousIteration}`, { title: 'Open requirement.xml side by side with the previous iteration’s' })
     : '';
@@ -93,9 +98,13 @@ export function iterationBody(d: IterationDetails, selectedForCompare?: string):
     r.gap < 0
       ? `<p class="error">pytest did not run${r.pytest_error ? `: ${escapeText(r.pytest_error)}` : ''}</p>`
       : `<dl class="score"><div><dt>a(c)</dt><dd>${escapeText(formatChange(d.change).replace('a(c) ', ''))}</dd></div><div><dt>passed / target</dt><dd>${r.passed ?? '–'} / ${r.target_passed}</dd></div><div><dt>gap</dt><dd>${r.gap}</dd></div><div><dt>regressed</dt><dd>${r.regressions.length}</dd></div>${r.pytest_time === undefined ? '' : `<div><dt>pytest</dt><dd>${r.pytest_time.toFixed(1)} s</dd></div>`}</dl>`;
-  const warn = flags(d).map((f) => `<p class="warning">${escapeText(f)}</p>`).join('');
+  const warn = flags(d)
+    .map((f) => `<p class="warning">${escapeText(f)}</p>`)
+    .join('');
   const note = r.note ? `<p class="note">${escapeText(r.note)}</p>` : '';
-  const code = d.hasCodeChanges ? `<div class="actions">${button('open-code-changes', 'Code Changes', { title: 'Open the files this iteration changed in a multi-file diff editor' })}</div>` : '';
+  const code = d.hasCodeChanges
+    ? `<div class="actions">${button('open-code-changes', 'Code Changes', { title: 'Open the files this iteration changed in a multi-file diff editor' })}</div>`
+    : '';
   const files = d.files.length
     ? `<section><h2>Files</h2><ul class="files">${d.files.map((f, i) => `<li><a href="#" data-action="open-file" data-arg="${i}">${escapeText(f.label)}</a></li>`).join('')}</ul></section>`
     : '';
@@ -125,7 +134,10 @@ export function comparisonTitle(c: Comparison): string {
 
 export function comparisonBody(c: Comparison): string {
   const heads = ['', 'a(c)', 'passed / target', 'gap', 'regressed'];
-  const row = (s: ComparedSide) => `<tr><th>${escapeText(s.label)}</th>${sideCells(s).map((x) => `<td>${escapeText(x)}</td>`).join('')}</tr>`;
+  const row = (s: ComparedSide) =>
+    `<tr><th>${escapeText(s.label)}</th>${sideCells(s)
+      .map((x) => `<td>${escapeText(x)}</td>`)
+      .join('')}</tr>`;
   const tests = c.testsCompared
     ? `<div class="columns">${testList(`Pass in ${c.left.label} only`, c.onlyLeft, 'side')}${testList(`Pass in ${c.right.label} only`, c.onlyRight, 'side')}</div>`
     : '<p class="muted">The tests cannot be compared one by one: pytest did not run on one side, or its report was not archived.</p>';

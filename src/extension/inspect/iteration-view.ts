@@ -98,10 +98,15 @@ export class IterationViewHost implements vscode.Disposable {
     this.shownValue = shown;
     if (!this.panel) {
       // Focus stays where the user was (the Iterations view), so the keys keep stepping there.
-      this.panel = vscode.window.createWebviewPanel(ITERATION_VIEW_TYPE, 'Iteration', { viewColumn: vscode.ViewColumn.Active, preserveFocus: true }, {
-        enableScripts: true,
-        localResourceRoots: [vscode.Uri.joinPath(this.deps.context.extensionUri, 'dist'), vscode.Uri.joinPath(this.deps.context.extensionUri, 'media')],
-      });
+      this.panel = vscode.window.createWebviewPanel(
+        ITERATION_VIEW_TYPE,
+        'Iteration',
+        { viewColumn: vscode.ViewColumn.Active, preserveFocus: true },
+        {
+          enableScripts: true,
+          localResourceRoots: [vscode.Uri.joinPath(this.deps.context.extensionUri, 'dist'), vscode.Uri.joinPath(this.deps.context.extensionUri, 'media')],
+        },
+      );
       this.panel.iconPath = vscode.Uri.joinPath(this.deps.context.extensionUri, 'media', 'sweci.svg');
       this.panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m));
       this.panel.onDidDispose(() => {
@@ -141,7 +146,8 @@ export class IterationViewHost implements vscode.Disposable {
     const dir = this.deps.taskDir();
     if (!shown || !dir) return;
     try {
-      if (shown.kind === 'iteration') this.shownValue = { kind: 'iteration', details: await loadIterationDetails(dir, shown.details.run, shown.details.iteration) };
+      if (shown.kind === 'iteration')
+        this.shownValue = { kind: 'iteration', details: await loadIterationDetails(dir, shown.details.run, shown.details.iteration) };
       else {
         const { left, right } = shown.comparison;
         this.shownValue = { kind: 'compare', comparison: await loadComparison(dir, left, right) };

@@ -57,10 +57,7 @@ export class HumanSteps implements vscode.Disposable {
   }
 
   private async prepare(request: HumanStepRequest): Promise<void> {
-    const what =
-      request.role === 'architect'
-        ? `write the requirements in requirement.xml`
-        : `change the code in app/code to meet requirement.xml`;
+    const what = request.role === 'architect' ? `write the requirements in requirement.xml` : `change the code in app/code to meet requirement.xml`;
     if (request.role === 'architect' && !fs.existsSync(request.requirementFile)) {
       fs.writeFileSync(request.requirementFile, REQUIREMENT_SKELETON);
     }
@@ -72,7 +69,10 @@ export class HumanSteps implements vscode.Disposable {
     }
     log().info(`Iteration ${request.iteration} of ${request.run}: waiting for you to ${what}`);
     void vscode.window
-      .showInformationMessage(`You are the ${request.role === 'architect' ? 'Architect' : 'Programmer'} of iteration ${request.iteration}: ${what}, then Submit Iteration.`, 'Submit Iteration')
+      .showInformationMessage(
+        `You are the ${request.role === 'architect' ? 'Architect' : 'Programmer'} of iteration ${request.iteration}: ${what}, then Submit Iteration.`,
+        'Submit Iteration',
+      )
       .then((choice) => {
         if (choice && this.waiting?.request === request) this.submit();
       });

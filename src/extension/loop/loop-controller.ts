@@ -91,7 +91,7 @@ export class LoopController implements vscode.Disposable {
 
   submit(): void {
     if (!this.humans.submit()) {
-      void messages.showInformationMessage("Nothing waits for a submit. Start with \"SWE-CI: I'll Be the Programmer\" or \"I'll Be the Architect\".");
+      void messages.showInformationMessage('Nothing waits for a submit. Start with "SWE-CI: I\'ll Be the Programmer" or "I\'ll Be the Architect".');
     }
   }
 
@@ -307,14 +307,22 @@ export class LoopController implements vscode.Disposable {
       }
       case 'iteration-recorded': {
         const r = event.record;
-        log().info(`[${event.run} #${r.iteration}] recorded: gap ${r.gap}${r.regressions.length ? `, ${r.regressions.length} regressions` : ''}${r.tampered.length ? `, tests/ tampered: ${r.tampered.join(', ')}` : ''}`);
-        if (r.tampered.length) void messages.showWarningMessage(`Iteration ${r.iteration}: the agent changed ${r.tampered.length} test file(s). They were restored and the change is not scored.`);
+        log().info(
+          `[${event.run} #${r.iteration}] recorded: gap ${r.gap}${r.regressions.length ? `, ${r.regressions.length} regressions` : ''}${r.tampered.length ? `, tests/ tampered: ${r.tampered.join(', ')}` : ''}`,
+        );
+        if (r.tampered.length)
+          void messages.showWarningMessage(
+            `Iteration ${r.iteration}: the agent changed ${r.tampered.length} test file(s). They were restored and the change is not scored.`,
+          );
         if (r.harness_tampering?.length) {
           void messages.showWarningMessage(
             `Iteration ${r.iteration}: the code changes how pytest collects or reports tests (${r.harness_tampering.slice(0, 3).join(', ')}). It is flagged; sweci.integrity.excludeHarnessTampering decides whether it is scored.`,
           );
         }
-        if (r.outside_changes.length) void messages.showWarningMessage(`Iteration ${r.iteration}: the agent changed files outside app/code: ${r.outside_changes.slice(0, 3).join(', ')}${r.outside_changes.length > 3 ? '…' : ''}`);
+        if (r.outside_changes.length)
+          void messages.showWarningMessage(
+            `Iteration ${r.iteration}: the agent changed files outside app/code: ${r.outside_changes.slice(0, 3).join(', ')}${r.outside_changes.length > 3 ? '…' : ''}`,
+          );
         break;
       }
       case 'loop-finished':

@@ -37,7 +37,8 @@ export function activateRequirementLanguage(context: vscode.ExtensionContext): R
 
   const matches = (doc: vscode.TextDocument) => doc.uri.scheme === 'file' && vscode.languages.match({ pattern: REQUIREMENT_PATTERN }, doc) > 0;
   const startFor = (doc: vscode.TextDocument) => {
-    if (matches(doc)) start().catch((err: unknown) => log().error(`The requirement.xml language server did not start: ${err instanceof Error ? err.message : String(err)}`));
+    if (matches(doc))
+      start().catch((err: unknown) => log().error(`The requirement.xml language server did not start: ${err instanceof Error ? err.message : String(err)}`));
   };
   const opened = vscode.workspace.onDidOpenTextDocument(startFor);
   vscode.workspace.textDocuments.forEach(startFor);

@@ -145,7 +145,7 @@ export class SweciTesting implements vscode.Disposable {
     }
     const state = this.controller.current;
     if (!state || signal.aborted) return;
-    const notRun = state.lastRun?.kind === 'did-not-run' ? state.lastRun.reason ?? 'pytest did not run.' : undefined;
+    const notRun = state.lastRun?.kind === 'did-not-run' ? (state.lastRun.reason ?? 'pytest did not run.') : undefined;
     if (notRun) {
       // The report on disk is the previous run's: this run has no results to show.
       const tests = leaves(gather(this.ctrl.items));

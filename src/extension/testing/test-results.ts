@@ -14,7 +14,12 @@ export interface PublishedResult {
   line?: number;
 }
 
-export function applyResults(run: vscode.TestRun, items: ReadonlyMap<string, vscode.TestItem>, results: readonly TestResult[], codeDir: string): PublishedResult[] {
+export function applyResults(
+  run: vscode.TestRun,
+  items: ReadonlyMap<string, vscode.TestItem>,
+  results: readonly TestResult[],
+  codeDir: string,
+): PublishedResult[] {
   const published: PublishedResult[] = [];
   for (const r of results) {
     const item = items.get(r.nodeid);

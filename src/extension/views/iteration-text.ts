@@ -80,7 +80,8 @@ export function iterationTooltip(record: IterationRecord, line0: IterationRecord
   if (record.oversized?.length) {
     lines.push('', `Too large to commit (sweci.integrity.maxFileMb), not scored: ${escapeMarkdown(record.oversized.join(', '))}`);
   }
-  if (record.isolation === 'none' && record.iteration > 0) lines.push('', 'Not isolated: the agents and the code under test could read the oracle and change the records.');
+  if (record.isolation === 'none' && record.iteration > 0)
+    lines.push('', 'Not isolated: the agents and the code under test could read the oracle and change the records.');
   if (record.note) lines.push('', escapeMarkdown(record.note));
   lines.push('', `commit \`${record.commit.slice(0, 12)}\``);
   return lines.join('\n');

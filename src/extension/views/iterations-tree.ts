@@ -47,7 +47,14 @@ export class IterationsTreeProvider implements vscode.TreeDataProvider<Iteration
       this.records.set(node.summary.info.name, records);
       // Newest first: the latest iteration is what a user looks at.
       return records
-        .map((record, i) => ({ type: 'iteration' as const, run: node.summary.info.name, history: node.summary.info.kind === 'human-history', record, line0: records[0], previous: i > 0 ? records[i - 1] : undefined }))
+        .map((record, i) => ({
+          type: 'iteration' as const,
+          run: node.summary.info.name,
+          history: node.summary.info.kind === 'human-history',
+          record,
+          line0: records[0],
+          previous: i > 0 ? records[i - 1] : undefined,
+        }))
         .reverse();
     }
     if (node.type === 'iteration') return iterationFiles(taskDir, node);
@@ -85,7 +92,16 @@ export class IterationsTreeProvider implements vscode.TreeDataProvider<Iteration
             ? new vscode.ThemeIcon('history')
             : new vscode.ThemeIcon(solved ? 'pass' : 'run-all', solved ? new vscode.ThemeColor('testing.iconPassed') : undefined);
         item.tooltip = new vscode.MarkdownString(
-          [`**${info.name}** (${info.kind})`, '', `Architect: ${info.roles.architect.label}`, '', `Programmer: ${info.roles.programmer.label}`, '', `Created ${info.created}`, info.branch ? `\n\nBranch \`${info.branch}\`` : ''].join('\n'),
+          [
+            `**${info.name}** (${info.kind})`,
+            '',
+            `Architect: ${info.roles.architect.label}`,
+            '',
+            `Programmer: ${info.roles.programmer.label}`,
+            '',
+            `Created ${info.created}`,
+            info.branch ? `\n\nBranch \`${info.branch}\`` : '',
+          ].join('\n'),
         );
         item.contextValue = info.kind === 'human-history' ? 'run-history' : 'run';
         return item;
@@ -138,10 +154,20 @@ function iterationFiles(taskDir: string, node: Extract<IterationsNode, { type: '
   const out: IterationsNode[] = [];
   // Every file row says where the file is, from the task folder.
   const withTooltips = (nodes: IterationsNode[]): IterationsNode[] =>
-    nodes.map((n) => (n.type === 'file' && n.command.command === 'vscode.open' && n.command.arguments?.[0] instanceof vscode.Uri ? { ...n, tooltip: relativePaths(n.command.arguments[0].fsPath, taskDir) } : n));
+    nodes.map((n) =>
+      n.type === 'file' && n.command.command === 'vscode.open' && n.command.arguments?.[0] instanceof vscode.Uri
+        ? { ...n, tooltip: relativePaths(n.command.arguments[0].fsPath, taskDir) }
+        : n,
+    );
   const has = (name: string) => fs.existsSync(path.join(dir, name));
   if (has(ARCHIVE.requirement)) {
-    out.push({ type: 'file', id: id('req'), label: 'requirement.xml', icon: 'checklist', command: { title: 'Open', command: 'vscode.open', arguments: [archivedRequirementUri({ run: node.run, iteration: node.record.iteration })] } });
+    out.push({
+      type: 'file',
+      id: id('req'),
+      label: 'requirement.xml',
+      icon: 'checklist',
+      command: { title: 'Open', command: 'vscode.open', arguments: [archivedRequirementUri({ run: node.run, iteration: node.record.iteration })] },
+    });
     const prev = node.previous && path.join(iterDir(layout, node.previous.iteration), ARCHIVE.requirement);
     if (prev && fs.existsSync(prev)) {
       out.push({
@@ -164,15 +190,39 @@ function iterationFiles(taskDir: string, node: Extract<IterationsNode, { type: '
   }
   if (node.record.iteration > 0 || node.previous) {
     // The multi-file diff editor between this iteration's commit and the previous one's.
-    out.push({ type: 'file', id: id('diff'), label: 'code changes', icon: 'git-compare', command: { title: 'Code Changes', command: 'sweci.openCodeChanges', arguments: [{ run: node.run, iteration: node.record.iteration }] } });
+    out.push({
+      type: 'file',
+      id: id('diff'),
+      label: 'code changes',
+      icon: 'git-compare',
+      command: { title: 'Code Changes', command: 'sweci.openCodeChanges', arguments: [{ run: node.run, iteration: node.record.iteration }] },
+    });
   }
-  if (has(ARCHIVE.codeDiff)) out.push({ type: 'file', id: id('patch'), label: 'code.diff', description: 'as a patch', icon: 'diff', command: open(path.join(dir, ARCHIVE.codeDiff)) });
-  if (has(ARCHIVE.report)) out.push({ type: 'file', id: id('report'), label: 'test report', description: ARCHIVE.report, icon: 'beaker', command: open(path.join(dir, ARCHIVE.report)) });
-  if (has(ARCHIVE.summary)) out.push({ type: 'file', id: id('summary'), label: 'summary.jsonl', icon: 'list-flat', command: open(path.join(dir, ARCHIVE.summary)) });
-  if (has(ARCHIVE.pytestOutput)) out.push({ type: 'file', id: id('pytest'), label: 'pytest output', icon: 'output', command: open(path.join(dir, ARCHIVE.pytestOutput)) });
+  if (has(ARCHIVE.codeDiff))
+    out.push({ type: 'file', id: id('patch'), label: 'code.diff', description: 'as a patch', icon: 'diff', command: open(path.join(dir, ARCHIVE.codeDiff)) });
+  if (has(ARCHIVE.report))
+    out.push({
+      type: 'file',
+      id: id('report'),
+      label: 'test report',
+      description: ARCHIVE.report,
+      icon: 'beaker',
+      command: open(path.join(dir, ARCHIVE.report)),
+    });
+  if (has(ARCHIVE.summary))
+    out.push({ type: 'file', id: id('summary'), label: 'summary.jsonl', icon: 'list-flat', command: open(path.join(dir, ARCHIVE.summary)) });
+  if (has(ARCHIVE.pytestOutput))
+    out.push({ type: 'file', id: id('pytest'), label: 'pytest output', icon: 'output', command: open(path.join(dir, ARCHIVE.pytestOutput)) });
   const entries = fs.existsSync(dir) ? fs.readdirSync(dir).sort() : [];
   for (const name of entries.filter((n) => n.endsWith('.log'))) {
-    out.push({ type: 'file', id: id(name), label: name.replace(/\.log$/, '').replace('-try-', ' · try '), description: 'agent log', icon: 'terminal', command: open(path.join(dir, name)) });
+    out.push({
+      type: 'file',
+      id: id(name),
+      label: name.replace(/\.log$/, '').replace('-try-', ' · try '),
+      description: 'agent log',
+      icon: 'terminal',
+      command: open(path.join(dir, name)),
+    });
   }
   for (const name of entries.filter((n) => n.endsWith('.prompt.md'))) {
     out.push({ type: 'file', id: id(name), label: name.replace('.prompt.md', ' prompt'), icon: 'comment', command: open(path.join(dir, name)) });

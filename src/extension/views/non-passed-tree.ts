@@ -11,9 +11,7 @@ import type { TaskController } from '../task-controller';
 import { kindLabel, testLabel, testDescription } from './non-passed-labels';
 import { relativePaths, shortDescription } from './view-text';
 
-export type NonPassedNode =
-  | { type: 'file'; file: string; entries: NonPassedEntry[] }
-  | { type: 'test'; entry: NonPassedEntry };
+export type NonPassedNode = { type: 'file'; file: string; entries: NonPassedEntry[] } | { type: 'test'; entry: NonPassedEntry };
 
 const KIND_ICON: Record<NonPassedEntry['kind'], [string, string]> = {
   failed: ['close', 'testing.iconFailed'],

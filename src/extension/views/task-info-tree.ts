@@ -71,8 +71,20 @@ function taskRows(state: TaskState, inUse: EnvironmentManager['description']): I
   const rel = (text: string) => relativePaths(text, state.taskDir);
   const rows: InfoRow[] = [
     { id: 'task', label: task.id, description: task.repo, icon: 'package', tooltip: sourceTooltip(state), file: layout.taskFile },
-    { id: 'base', label: 'Base', description: commit(task.baseSha, task.baseDate), tooltip: `${task.baseSha}${task.baseDate ? `\n${task.baseDate}` : ''}`, icon: 'git-commit' },
-    { id: 'target', label: 'Target', description: commit(task.targetSha, task.targetDate), tooltip: `${task.targetSha}${task.targetDate ? `\n${task.targetDate}` : ''}\nIts tests are the yardstick; its code stays outside the workspace.`, icon: 'target' },
+    {
+      id: 'base',
+      label: 'Base',
+      description: commit(task.baseSha, task.baseDate),
+      tooltip: `${task.baseSha}${task.baseDate ? `\n${task.baseDate}` : ''}`,
+      icon: 'git-commit',
+    },
+    {
+      id: 'target',
+      label: 'Target',
+      description: commit(task.targetSha, task.targetDate),
+      tooltip: `${task.targetSha}${task.targetDate ? `\n${task.targetDate}` : ''}\nIts tests are the yardstick; its code stays outside the workspace.`,
+      icon: 'target',
+    },
     runtimeRow(state, inUse),
   ];
   const run = state.lastRun;
@@ -102,7 +114,14 @@ function taskRows(state: TaskState, inUse: EnvironmentManager['description']): I
     );
   }
   if (state.counts) {
-    rows.push({ id: 'summary', label: 'summary.jsonl', description: `${state.counts.gap} tests for the Architect`, icon: 'list-flat', file: layout.summaryFile, tooltip: rel(layout.summaryFile) });
+    rows.push({
+      id: 'summary',
+      label: 'summary.jsonl',
+      description: `${state.counts.gap} tests for the Architect`,
+      icon: 'list-flat',
+      file: layout.summaryFile,
+      tooltip: rel(layout.summaryFile),
+    });
   }
   if (fs.existsSync(layout.requirementFile)) {
     rows.push({ id: 'requirement', label: 'requirement.xml', icon: 'checklist', file: layout.requirementFile, tooltip: rel(layout.requirementFile) });

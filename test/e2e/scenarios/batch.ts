@@ -19,7 +19,26 @@ export async function batchScenario(): Promise<string> {
     const config = await writeScriptedSettings(demo, scratch);
     const experiment = path.join(scratch, 'experiment');
     const cli = path.join(repoRoot, 'dist', 'cli.js');
-    const run = spawnSync(process.execPath, [cli, 'run', '--dataset', demo.datasetDir, '--experiment', experiment, '--run', 'headless', '--config', config, '--runtime', 'local', '--tasks', task.taskId], { encoding: 'utf8' });
+    const run = spawnSync(
+      process.execPath,
+      [
+        cli,
+        'run',
+        '--dataset',
+        demo.datasetDir,
+        '--experiment',
+        experiment,
+        '--run',
+        'headless',
+        '--config',
+        config,
+        '--runtime',
+        'local',
+        '--tasks',
+        task.taskId,
+      ],
+      { encoding: 'utf8' },
+    );
     if (run.status !== 0 || !run.stdout.includes('finished: 1 solved')) throw new Error(`sweci run failed (exit ${run.status}):\n${run.stdout}\n${run.stderr}`);
 
     return await withWorkbench({ folder: path.join(experiment, task.taskId), name: 'batch', viewport: { width: 1400, height: 960 } }, async (page, wb) => {
@@ -31,7 +50,8 @@ export async function batchScenario(): Promise<string> {
       const row = frame.locator('#runs tbody tr').filter({ hasText: 'headless' });
       await row.waitFor({ timeout: 30_000 });
       const text = await row.innerText();
-      if (!new RegExp(`\\b${task.commits.length - 1}\\b`).test(text) || !/yes/.test(text)) throw new Error(`the chart's row for the CLI's run is not what it recorded: ${text}`);
+      if (!new RegExp(`\\b${task.commits.length - 1}\\b`).test(text) || !/yes/.test(text))
+        throw new Error(`the chart's row for the CLI's run is not what it recorded: ${text}`);
       await page.waitForTimeout(800);
       return wb.screenshot('batch');
     });

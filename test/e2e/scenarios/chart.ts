@@ -49,7 +49,13 @@ export async function chartFrame(page: Page, timeoutMs = 60_000): Promise<Frame>
 /** report.html of the newest export under the task's .sweci/reports/, once all three files are written. */
 function exportedReport(taskDir: string): string | undefined {
   const reports = path.join(taskDir, '.sweci', 'reports');
-  const folder = fs.existsSync(reports) ? fs.readdirSync(reports).filter((n) => n.startsWith('export-')).sort().pop() : undefined;
+  const folder = fs.existsSync(reports)
+    ? fs
+        .readdirSync(reports)
+        .filter((n) => n.startsWith('export-'))
+        .sort()
+        .pop()
+    : undefined;
   const html = folder && path.join(reports, folder, 'report.html');
   return html && fs.existsSync(path.join(reports, folder, 'metrics.json')) ? html : undefined;
 }
@@ -60,7 +66,14 @@ export async function chartScenario(): Promise<string> {
   const runtime = new LocalRuntime({ bwrap: await findBubblewrap() });
   const pytest = { python: 'python3', timeoutMs: 120_000, format: 'junit' as const };
   const env = task.programmerEnv;
-  await startRun({ taskDir: task.taskDir, run: 'scripted-agents', roles: { architect: scripted('architect.py'), programmer: scripted('programmer.py', env) }, runtime, pytest, iterations: 4 });
+  await startRun({
+    taskDir: task.taskDir,
+    run: 'scripted-agents',
+    roles: { architect: scripted('architect.py'), programmer: scripted('programmer.py', env) },
+    runtime,
+    pytest,
+    iterations: 4,
+  });
   await replayHumanHistory({ ...pytest, taskDir: task.taskDir, runtime });
 
   const shots: string[] = [];
@@ -69,50 +82,54 @@ export async function chartScenario(): Promise<string> {
     ['Default Dark Modern', 'chart-dark'],
   ] as const) {
     shots.push(
-      await withWorkbench({ folder: task.taskDir, name, viewport: { width: 1400, height: 960 }, settings: { 'workbench.colorTheme': theme } }, async (page, wb) => {
-        await wb.openSweciView();
-        await wb.waitForTreeRow('scripted-agents');
-        await wb.runCommand('SWE-CI: Show Chart');
-        const frame = await chartFrame(page);
-        await frame.locator('#runs tbody tr').nth(1).waitFor({ timeout: 30_000 });
-        await frame.locator('.heat-columns span').first().waitFor({ timeout: 30_000 });
-        // Room for the chart: hide the side bar.
-        await page.keyboard.press('Control+B');
-        await page.waitForTimeout(800);
-        const shot = await wb.screenshot(name);
-        if (name === 'chart-dark') {
-          // The serializer brings the panel back after a window reload, and the webview its state (γ).
-          await frame.locator('#gamma-number').fill('1.5');
-          await frame.locator('#gamma-number').dispatchEvent('change');
-          await frame.locator('#runs th').filter({ hasText: 'EvoScore(γ=1.50)' }).waitFor({ timeout: 10_000 });
-          // Through the workbench, so it shuts down as on a real reload (state saved first).
-          const reloaded = page.waitForEvent('load', { timeout: 60_000 });
-          await wb.runCommand('Developer: Reload Window');
-          await reloaded;
-          await waitForWorkbench(page);
-          const restored = await chartFrame(page, 90_000);
-          await restored.locator('#runs th').filter({ hasText: 'EvoScore(γ=1.50)' }).waitFor({ timeout: 30_000 });
-        }
-        if (name === 'chart-light') {
-          // Export Report from the palette, default folder (the first choice).
-          await wb.runCommand('SWE-CI: Export Report');
-          const first = page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: 'in the task folder' }).first();
-          await first.waitFor({ timeout: 10_000 });
-          await first.click();
-          const start = Date.now();
-          while (!exportedReport(task.taskDir)) {
-            if (Date.now() - start > 30_000) throw new Error('Export Report wrote no report.html');
-            await page.waitForTimeout(250);
+      await withWorkbench(
+        { folder: task.taskDir, name, viewport: { width: 1400, height: 960 }, settings: { 'workbench.colorTheme': theme } },
+        async (page, wb) => {
+          await wb.openSweciView();
+          await wb.waitForTreeRow('scripted-agents');
+          await wb.runCommand('SWE-CI: Show Chart');
+          const frame = await chartFrame(page);
+          await frame.locator('#runs tbody tr').nth(1).waitFor({ timeout: 30_000 });
+          await frame.locator('.heat-columns span').first().waitFor({ timeout: 30_000 });
+          // Room for the chart: hide the side bar.
+          await page.keyboard.press('Control+B');
+          await page.waitForTimeout(800);
+          const shot = await wb.screenshot(name);
+          if (name === 'chart-dark') {
+            // The serializer brings the panel back after a window reload, and the webview its state (γ).
+            await frame.locator('#gamma-number').fill('1.5');
+            await frame.locator('#gamma-number').dispatchEvent('change');
+            await frame.locator('#runs th').filter({ hasText: 'EvoScore(γ=1.50)' }).waitFor({ timeout: 10_000 });
+            // Through the workbench, so it shuts down as on a real reload (state saved first).
+            const reloaded = page.waitForEvent('load', { timeout: 60_000 });
+            await wb.runCommand('Developer: Reload Window');
+            await reloaded;
+            await waitForWorkbench(page);
+            const restored = await chartFrame(page, 90_000);
+            await restored.locator('#runs th').filter({ hasText: 'EvoScore(γ=1.50)' }).waitFor({ timeout: 30_000 });
           }
-        }
-        return shot;
-      }),
+          if (name === 'chart-light') {
+            // Export Report from the palette, default folder (the first choice).
+            await wb.runCommand('SWE-CI: Export Report');
+            const first = page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: 'in the task folder' }).first();
+            await first.waitFor({ timeout: 10_000 });
+            await first.click();
+            const start = Date.now();
+            while (!exportedReport(task.taskDir)) {
+              if (Date.now() - start > 30_000) throw new Error('Export Report wrote no report.html');
+              await page.waitForTimeout(250);
+            }
+          }
+          return shot;
+        },
+      ),
     );
   }
 
   // The exported report, opened with the network off.
   const html = exportedReport(task.taskDir)!;
-  for (const f of ['report.html', 'metrics.csv', 'metrics.json']) if (!fs.existsSync(path.join(path.dirname(html), f))) throw new Error(`the export has no ${f}`);
+  for (const f of ['report.html', 'metrics.csv', 'metrics.json'])
+    if (!fs.existsSync(path.join(path.dirname(html), f))) throw new Error(`the export has no ${f}`);
   const browser = await launchChromium();
   try {
     const context = await browser.newContext({ viewport: { width: 1200, height: 1000 } });

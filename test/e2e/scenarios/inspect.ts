@@ -91,7 +91,10 @@ export async function inspectScenario(): Promise<string> {
     const chart = await chartFrame(page);
     await chart.locator('#heatmap-run').selectOption('scripted-agents');
     await chart.locator('#heatmap-compare').selectOption('human-history');
-    await chart.locator('.heat-info').filter({ hasText: /scripted-agents vs human-history.*The runs differ on \d+ tests/ }).waitFor({ timeout: 30_000 });
+    await chart
+      .locator('.heat-info')
+      .filter({ hasText: /scripted-agents vs human-history.*The runs differ on \d+ tests/ })
+      .waitFor({ timeout: 30_000 });
     await chart.locator('.heat-key').filter({ hasText: 'only human-history' }).waitFor({ timeout: 10_000 });
     if ((await canvasColours(chart, 'canvas#heatmap')) <= 2) throw new Error('the comparison heatmap is blank');
     await chart.locator('.heat-header').scrollIntoViewIfNeeded();

@@ -48,7 +48,11 @@ export async function iterationsScenario(): Promise<string> {
     await (await wb.waitForTreeRow('human-history')).click();
     await wb.waitForTreeRow(/#10.*gap 0/);
     // The status bar names task · run · iteration · a(c).
-    await page.locator('.part.statusbar').filter({ hasText: /demo__tinyinventory-0001 · scripted-agents · #4 · a\(c\)/ }).first().waitFor({ timeout: 30_000 });
+    await page
+      .locator('.part.statusbar')
+      .filter({ hasText: /demo__tinyinventory-0001 · scripted-agents · #4 · a\(c\)/ })
+      .first()
+      .waitFor({ timeout: 30_000 });
     return wb.screenshot('iterations');
   });
 }

@@ -20,7 +20,11 @@ export async function nonPassedScenario(): Promise<string> {
     const row = await wb.waitForTreeRow('test_low_stock_with_zero_threshold');
     await row.click();
     await page.locator('.editor-group-container .tab').filter({ hasText: 'test_inventory.py' }).first().waitFor({ timeout: 30_000 });
-    await page.locator('.monaco-editor .current-line ~ * , .monaco-editor .view-line').filter({ hasText: 'def test_low_stock_with_zero_threshold' }).first().waitFor({ timeout: 30_000 });
+    await page
+      .locator('.monaco-editor .current-line ~ * , .monaco-editor .view-line')
+      .filter({ hasText: 'def test_low_stock_with_zero_threshold' })
+      .first()
+      .waitFor({ timeout: 30_000 });
     return wb.screenshot('non-passed');
   });
 }

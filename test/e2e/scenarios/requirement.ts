@@ -13,7 +13,7 @@ export async function requirementScenario(): Promise<string> {
     .readFileSync(layout.summaryFile, 'utf8')
     .split('\n')
     .filter(Boolean)
-    .map((l) => (JSON.parse(l) as { test: string; description: string }))
+    .map((l) => JSON.parse(l) as { test: string; description: string })
     .find((e) => e.description.startsWith('Test failed'));
   if (!nonPassed) throw new Error('the demo task has no failed test to show');
   const source = fs.readdirSync(path.join(layout.codeDir, 'src', 'tinyinventory')).find((f) => f.endsWith('.py') && f !== '__init__.py');
@@ -22,7 +22,7 @@ export async function requirementScenario(): Promise<string> {
     '  <requirement>',
     `    <location>src/tinyinventory/${source}</location>`,
     '    <description>Make the failing test pass.</description>',
-    '    <contract>The behaviour the target\'s test expects.</contract>',
+    "    <contract>The behaviour the target's test expects.</contract>",
     `    <acceptance>${nonPassed.test}</acceptance>`,
     '  </requirement>',
     '  <requirement>',
@@ -45,7 +45,13 @@ export async function requirementScenario(): Promise<string> {
       await input.waitFor({ state: 'visible', timeout: 10_000 });
       await input.fill('app/requirement.xml');
       const row = page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: 'requirement.xml' }).first();
-      if (await row.waitFor({ timeout: 15_000 }).then(() => true, () => false)) break;
+      if (
+        await row.waitFor({ timeout: 15_000 }).then(
+          () => true,
+          () => false,
+        )
+      )
+        break;
       if (attempt === 4) throw new Error('Quick Open never listed app/requirement.xml');
       await page.keyboard.press('Escape');
     }

@@ -28,7 +28,10 @@ describe('tokenizeCommand', () => {
 
   test('unterminated quotes and a trailing backslash are user errors', () => {
     for (const bad of [`a 'b`, `a "b`, `a "b\\"`, 'a b\\']) {
-      assert.throws(() => tokenizeCommand(bad), (err: unknown) => err instanceof UserError && /unterminated|trailing backslash/.test(err.message));
+      assert.throws(
+        () => tokenizeCommand(bad),
+        (err: unknown) => err instanceof UserError && /unterminated|trailing backslash/.test(err.message),
+      );
     }
   });
 });

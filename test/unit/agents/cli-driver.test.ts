@@ -135,7 +135,7 @@ describe('CliAgentDriver with scripted agents', { skip: !posix && 'POSIX process
     const r = await createDriver(custom(`${agent('architect.py')} {promptFile}`, { promptVia: 'file' }), { host: runtime }).run(req);
     assert.equal(r.exitCode, 0);
     assert.equal(r.command, `${agent('architect.py')} ${quoteWord(req.promptFile)}`);
-    assert.ok(((await validateRequirementFile(taskLayout(shared.dir).requirementFile)).result).ok);
+    assert.ok((await validateRequirementFile(taskLayout(shared.dir).requirementFile)).result.ok);
     await fs.rm(taskLayout(shared.dir).requirementFile);
   });
 
@@ -148,7 +148,7 @@ describe('CliAgentDriver with scripted agents', { skip: !posix && 'POSIX process
     assert.equal(r.usage?.inputTokens, req.prompt.length, 'the prompt arrived whole as one argument');
     assert.equal(r.command, `${quoteWord(executable)} -y --model glm-4.6 -p "$(cat ${quoteWord(req.promptFile)})"`);
     assert.ok(!r.command.includes('You are the architect'));
-    assert.ok(((await validateRequirementFile(taskLayout(shared.dir).requirementFile)).result).ok);
+    assert.ok((await validateRequirementFile(taskLayout(shared.dir).requirementFile)).result.ok);
     await fs.rm(taskLayout(shared.dir).requirementFile);
   });
 
@@ -190,7 +190,11 @@ describe('CliAgentDriver with scripted agents', { skip: !posix && 'POSIX process
   test('the programmer with a counter file outside the code folder', async () => {
     const task = await checkOut('counter');
     const state = path.join(tmp, `state-${n}`);
-    const env = { SWECI_SCRIPTED_UPSTREAM: oracleLayout(task.record.oracleDir).upstreamDir, SWECI_SCRIPTED_COMMITS: commits.join(','), SWECI_SCRIPTED_STATE: state };
+    const env = {
+      SWECI_SCRIPTED_UPSTREAM: oracleLayout(task.record.oracleDir).upstreamDir,
+      SWECI_SCRIPTED_COMMITS: commits.join(','),
+      SWECI_SCRIPTED_STATE: state,
+    };
     const driver = createDriver(custom(agent('programmer.py')), { host: runtime });
     assert.equal((await driver.run(request(task, 'programmer', { env }))).exitCode, 0);
     assert.equal(await fs.readFile(state, 'utf8'), '1');
@@ -259,7 +263,10 @@ describe('CliAgentDriver with scripted agents', { skip: !posix && 'POSIX process
     assert.equal((await createDriver(custom(agent('tamper.py')), { host: runtime }).run(request(task, 'programmer'))).exitCode, 0);
     assert.match(await fs.readFile(path.join(layout.codeDir, 'tests/test_core.py'), 'utf8'), /test_tampered_by_agent/);
     const rerun = await runCurrentTests({ python: 'python3', timeoutMs: 120_000, format: 'junit', taskDir: task.dir, record: task.record, runtime });
-    assert.ok(rerun.restoredTests.some((f) => f.endsWith('test_core.py')), JSON.stringify(rerun.restoredTests));
+    assert.ok(
+      rerun.restoredTests.some((f) => f.endsWith('test_core.py')),
+      JSON.stringify(rerun.restoredTests),
+    );
     assert.equal(rerun.gap, 2, 'the tampered test does not count');
 
     assert.equal((await createDriver(custom(agent('outside.py')), { host: runtime }).run(request(task, 'programmer'))).exitCode, 0);
@@ -297,22 +304,32 @@ describe('CliAgentDriver with scripted agents', { skip: !posix && 'POSIX process
     const req = request(shared, 'architect');
     await assert.rejects(
       createDriver({ kind: 'preset', preset: 'claude-code', executable: path.join(tmp, 'no-such-claude') }, { host: runtime }).run(req),
-      (e: unknown) => e instanceof UserError && /Claude Code/.test(e.message) && /npm install -g @anthropic-ai\/claude-code/.test(e.message) &&
+      (e: unknown) =>
+        e instanceof UserError &&
+        /Claude Code/.test(e.message) &&
+        /npm install -g @anthropic-ai\/claude-code/.test(e.message) &&
         // The setting named is one that exists (presets have no executable setting).
-        /the setting sweci\.architect\.agent\b/.test(e.message) && e.setting === 'architect.agent',
+        /the setting sweci\.architect\.agent\b/.test(e.message) &&
+        e.setting === 'architect.agent',
     );
     assert.match(await fs.readFile(req.logFile, 'utf8'), /# could not start: Cannot run Claude Code/);
     await assert.rejects(
       createDriver(custom('sweci-no-such-agent --go'), { host: runtime }).run(request(shared, 'programmer')),
       (e: unknown) =>
-        e instanceof UserError && /custom programmer agent/.test(e.message) && /sweci-no-such-agent/.test(e.message) &&
-        /the setting sweci\.programmer\.customCommand\b/.test(e.message) && e.setting === 'programmer.customCommand',
+        e instanceof UserError &&
+        /custom programmer agent/.test(e.message) &&
+        /sweci-no-such-agent/.test(e.message) &&
+        /the setting sweci\.programmer\.customCommand\b/.test(e.message) &&
+        e.setting === 'programmer.customCommand',
     );
   });
 
   test('a missing working folder is a user error', async () => {
     const req = request(shared, 'architect', { cwd: path.join(tmp, 'gone', 'app') });
-    await assert.rejects(createDriver(custom(agent('architect.py')), { host: runtime }).run(req), (e: unknown) => e instanceof UserError && /does not exist/.test(e.message));
+    await assert.rejects(
+      createDriver(custom(agent('architect.py')), { host: runtime }).run(req),
+      (e: unknown) => e instanceof UserError && /does not exist/.test(e.message),
+    );
   });
 
   test('labels; the human role has no driver', () => {

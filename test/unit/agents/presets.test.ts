@@ -18,10 +18,15 @@ const ctx = (extra: Partial<CommandContext> = {}): CommandContext => ({
 
 describe('buildPresetCommand', () => {
   test('the argv of each preset', () => {
-    const table = Object.fromEntries(AGENT_PRESETS.map((p) => {
-      const c = buildPresetCommand(p, ctx());
-      return [p, { command: c.command, args: c.args.map((a) => (a === PROMPT ? '<PROMPT>' : a)), stdin: c.stdin === PROMPT ? '<PROMPT>' : c.stdin, via: c.promptVia }];
-    }));
+    const table = Object.fromEntries(
+      AGENT_PRESETS.map((p) => {
+        const c = buildPresetCommand(p, ctx());
+        return [
+          p,
+          { command: c.command, args: c.args.map((a) => (a === PROMPT ? '<PROMPT>' : a)), stdin: c.stdin === PROMPT ? '<PROMPT>' : c.stdin, via: c.promptVia },
+        ];
+      }),
+    );
     assert.deepEqual(table, {
       'claude-code': { command: 'claude', args: ['-p', '--output-format', 'json', '--permission-mode', 'acceptEdits'], stdin: '<PROMPT>', via: 'stdin' },
       codex: { command: 'codex', args: ['exec', '--json', '--skip-git-repo-check', '--sandbox', 'workspace-write', '-'], stdin: '<PROMPT>', via: 'stdin' },
@@ -32,10 +37,17 @@ describe('buildPresetCommand', () => {
       aider: {
         command: 'aider',
         args: [
-          '--message-file', '/t/.sweci/runs/r1/iter-001/architect.prompt.md',
-          '--yes-always', '--no-auto-commits', '--no-git', '--no-check-update', '--no-pretty',
-          '--chat-history-file', '/t/.sweci/runs/r1/iter-001/aider.chat.history.md',
-          '--input-history-file', '/t/.sweci/runs/r1/iter-001/aider.input.history',
+          '--message-file',
+          '/t/.sweci/runs/r1/iter-001/architect.prompt.md',
+          '--yes-always',
+          '--no-auto-commits',
+          '--no-git',
+          '--no-check-update',
+          '--no-pretty',
+          '--chat-history-file',
+          '/t/.sweci/runs/r1/iter-001/aider.chat.history.md',
+          '--input-history-file',
+          '/t/.sweci/runs/r1/iter-001/aider.input.history',
         ],
         stdin: undefined,
         via: 'file',
@@ -95,7 +107,10 @@ describe('buildCustomCommand', () => {
     const c = buildCustomCommand({ command: 'agent --file {promptFile}', promptVia: 'file', usageFormat: 'aider' }, ctx());
     assert.equal(c.stdin, undefined);
     assert.equal(c.usageFormat, 'aider');
-    assert.throws(() => buildCustomCommand({ command: 'agent --go', promptVia: 'file' }, ctx()), (e: unknown) => e instanceof UserError && /\{promptFile\}/.test(e.message));
+    assert.throws(
+      () => buildCustomCommand({ command: 'agent --go', promptVia: 'file' }, ctx()),
+      (e: unknown) => e instanceof UserError && /\{promptFile\}/.test(e.message),
+    );
   });
 
   test('values are never re-split or expanded: a path with spaces stays one word', () => {
@@ -104,8 +119,14 @@ describe('buildCustomCommand', () => {
   });
 
   test('unknown placeholder, missing model, empty command are user errors', () => {
-    assert.throws(() => buildCustomCommand({ command: 'agent {promtFile}' }, ctx()), (e: unknown) => e instanceof UserError && /\{promtFile\}/.test(e.message));
-    assert.throws(() => buildCustomCommand({ command: 'agent -m {model}' }, ctx()), (e: unknown) => e instanceof UserError && /no model/.test(e.message));
+    assert.throws(
+      () => buildCustomCommand({ command: 'agent {promtFile}' }, ctx()),
+      (e: unknown) => e instanceof UserError && /\{promtFile\}/.test(e.message),
+    );
+    assert.throws(
+      () => buildCustomCommand({ command: 'agent -m {model}' }, ctx()),
+      (e: unknown) => e instanceof UserError && /no model/.test(e.message),
+    );
     assert.throws(() => buildCustomCommand({ command: '   ' }, ctx()), UserError);
     assert.throws(() => buildCustomCommand({ command: `'' x` }, ctx()), UserError);
     // JSON-looking braces are not placeholders.

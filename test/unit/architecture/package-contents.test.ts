@@ -11,7 +11,12 @@ test('the packaged extension holds its bundles, webview assets and every referen
   const vsce = path.join(repoRoot, 'node_modules', '.bin', 'vsce');
   const r = spawnSync(vsce, ['ls', '--no-dependencies'], { cwd: repoRoot, encoding: 'utf8' });
   assert.equal(r.status, 0, `vsce ls failed: ${r.stderr}`);
-  const packaged = new Set(r.stdout.split('\n').map((l) => l.trim()).filter(Boolean));
+  const packaged = new Set(
+    r.stdout
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean),
+  );
 
   const manifest = fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8');
   const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');

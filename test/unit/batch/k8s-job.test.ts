@@ -9,14 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Job } from 'kubernetes-models/batch/v1/Job';
-import {
-  DEFAULT_RETRIES_PER_TASK,
-  k8sJobManifest,
-  k8sJobName,
-  k8sReadme,
-  shellQuote,
-  type K8sJobOptions,
-} from '../../../src/core/batch/k8s-job';
+import { DEFAULT_RETRIES_PER_TASK, k8sJobManifest, k8sJobName, k8sReadme, shellQuote, type K8sJobOptions } from '../../../src/core/batch/k8s-job';
 import { UserError } from '../../../src/core/util/errors';
 
 // ---- fixtures ----
@@ -205,10 +198,7 @@ async function until(check: () => Promise<boolean>, what: string): Promise<void>
 }
 
 function expectedSweciArgv(o: K8sJobOptions): string[] {
-  return [
-    'run', '--dataset', o.datasetPath, '--experiment', o.experimentPath, '--task-index', '3',
-    '--workers', '1', '--runtime', 'local', ...o.runArgs,
-  ];
+  return ['run', '--dataset', o.datasetPath, '--experiment', o.experimentPath, '--task-index', '3', '--workers', '1', '--runtime', 'local', ...o.runArgs];
 }
 
 // ---- the schema ----
@@ -217,10 +207,17 @@ describe('the manifest passes the Kubernetes Job schema', () => {
   const variants: [string, K8sJobOptions][] = [
     ['volume, no secret, cpus > 0', options()],
     ['volume, secret, cpus 0', options({ secretName: 'sweci-keys', cpus: 0 })],
-    ['volume, dataset on its own claim, every option', options({
-      namespace: 'bench', imagePullPolicy: 'IfNotPresent', serviceAccountName: 'sweci-runner', backoffLimitPerIndex: 0, cpus: 1.5,
-      results: { kind: 'volume', claimName: 'sweci-results', datasetClaimName: 'swe-ci-dataset' },
-    })],
+    [
+      'volume, dataset on its own claim, every option',
+      options({
+        namespace: 'bench',
+        imagePullPolicy: 'IfNotPresent',
+        serviceAccountName: 'sweci-runner',
+        backoffLimitPerIndex: 0,
+        cpus: 1.5,
+        results: { kind: 'volume', claimName: 'sweci-results', datasetClaimName: 'swe-ci-dataset' },
+      }),
+    ],
     ['sync, secret, cpus 0', syncOptions()],
     ['sync, no secret, cpus > 0, no memory limit', syncOptions({ secretName: undefined, cpus: 4, memoryMb: 0 })],
     ['sync, dataset on a claim', syncOptions({ results: { kind: 'sync', command: SYNC_COMMAND, datasetClaimName: 'swe-ci-dataset' } })],
@@ -270,7 +267,7 @@ describe('the Job runs one task per completion index', () => {
     assert.equal(none.spec.backoffLimit, 10);
   });
 
-  test('the Job and its pods carry the app label and the Job\'s own label', () => {
+  test("the Job and its pods carry the app label and the Job's own label", () => {
     const m = shape(k8sJobManifest(options({ namespace: 'bench' })));
     const labels = { 'app.kubernetes.io/name': 'sweci', 'app.kubernetes.io/instance': 'sweci-demo' };
     assert.equal(m.metadata.name, 'sweci-demo');
@@ -280,20 +277,35 @@ describe('the Job runs one task per completion index', () => {
     assert.equal(shape(k8sJobManifest(options())).metadata.namespace, undefined);
   });
 
-  test('the container runs sweci on task $(JOB_COMPLETION_INDEX) with the local runtime and the user\'s flags', () => {
+  test("the container runs sweci on task $(JOB_COMPLETION_INDEX) with the local runtime and the user's flags", () => {
     const o = options();
     const c = containerOf(k8sJobManifest(o));
     assert.equal(c.name, 'sweci');
     assert.deepEqual(c.command, ['sweci']);
     assert.deepEqual(c.args, [
-      'run', '--dataset', '/data/dataset', '--experiment', '/data/experiment', '--task-index', '$(JOB_COMPLETION_INDEX)',
-      '--workers', '1', '--runtime', 'local', '--agent', 'claude-code', '--max-iterations', '5',
+      'run',
+      '--dataset',
+      '/data/dataset',
+      '--experiment',
+      '/data/experiment',
+      '--task-index',
+      '$(JOB_COMPLETION_INDEX)',
+      '--workers',
+      '1',
+      '--runtime',
+      'local',
+      '--agent',
+      'claude-code',
+      '--max-iterations',
+      '5',
     ]);
     // The index comes from the pod's annotation, on any Kubernetes that has Indexed Jobs.
-    assert.deepEqual(c.env, [{
-      name: 'JOB_COMPLETION_INDEX',
-      valueFrom: { fieldRef: { fieldPath: "metadata.annotations['batch.kubernetes.io/job-completion-index']" } },
-    }]);
+    assert.deepEqual(c.env, [
+      {
+        name: 'JOB_COMPLETION_INDEX',
+        valueFrom: { fieldRef: { fieldPath: "metadata.annotations['batch.kubernetes.io/job-completion-index']" } },
+      },
+    ]);
   });
 
   test('run as the kubelet would, sweci gets the index and every awkward word intact', async () => {
@@ -340,8 +352,13 @@ describe('storage', () => {
   test('sync variant: the experiment in an emptyDir, the dataset from the image unless a claim is given', () => {
     const m = k8sJobManifest(syncOptions());
     assert.deepEqual(volumeNamed(m, 'experiment'), { name: 'experiment', emptyDir: {} });
-    assert.equal(containerOf(m).volumeMounts.some((v) => v.mountPath === '/data/dataset'), false);
-    const withClaim = k8sJobManifest(syncOptions({ results: { kind: 'sync', command: SYNC_COMMAND, datasetClaimName: 'swe-ci-dataset', datasetSubPath: 'v1' } }));
+    assert.equal(
+      containerOf(m).volumeMounts.some((v) => v.mountPath === '/data/dataset'),
+      false,
+    );
+    const withClaim = k8sJobManifest(
+      syncOptions({ results: { kind: 'sync', command: SYNC_COMMAND, datasetClaimName: 'swe-ci-dataset', datasetSubPath: 'v1' } }),
+    );
     assert.deepEqual(mountAt(withClaim, '/data/dataset'), { name: 'dataset', mountPath: '/data/dataset', subPath: 'v1', readOnly: true });
   });
 });
@@ -395,7 +412,7 @@ describe('the sync variant under /bin/sh', () => {
     assert.deepEqual(await syncLines(run), ['synced']);
   });
 
-  test('sweci failing: the sync still runs, and the pod fails with sweci\'s code', async () => {
+  test("sweci failing: the sync still runs, and the pod fails with sweci's code", async () => {
     const run = await prepareRun(k8sJobManifest(awkward()), 'sync-fail', { STUB_EXIT: '3' });
     assert.equal(runNow(run), 3);
     assert.deepEqual(await syncLines(run), ['synced']);
@@ -405,14 +422,21 @@ describe('the sync variant under /bin/sh', () => {
     const run = await prepareRun(k8sJobManifest(awkward()), 'sync-lost', { SYNC_EXIT: '5' });
     assert.equal(runNow(run), 5);
     const both = await prepareRun(k8sJobManifest(awkward()), 'sync-both', { STUB_EXIT: '3', SYNC_EXIT: '5' });
-    assert.equal(runNow(both), 3, 'sweci\'s failure comes first');
+    assert.equal(runNow(both), 3, "sweci's failure comes first");
   });
 
   test('a stop (SIGTERM) reaches sweci, and the partial results are still synced', async () => {
     const run = await prepareRun(k8sJobManifest(awkward()), 'sync-stop', { STUB_MODE: 'sleep' });
     const shell = spawn(run.file, run.args, { env: run.env, stdio: 'ignore' });
     const exited = new Promise<number | null>((resolve) => shell.on('exit', (code) => resolve(code)));
-    await until(() => fs.access(`${run.argvFile}.started`).then(() => true, () => false), 'the stub to start');
+    await until(
+      () =>
+        fs.access(`${run.argvFile}.started`).then(
+          () => true,
+          () => false,
+        ),
+      'the stub to start',
+    );
     shell.kill('SIGTERM');
     // sweci's own code after its clean-up, not the 143 of the shell's interrupted `wait`.
     assert.equal(await exited, 42);
@@ -484,8 +508,12 @@ describe('bad input is a UserError that says what to do', () => {
     ['the root as the dataset', { datasetPath: '/' }, /\/tmp/],
     ['a flag the Job sets', { runArgs: ['--workers', '4'] }, /leave out --workers/],
     ['a flag the Job sets, with =', { runArgs: ['--runtime=docker'] }, /leave out --runtime/],
-    ['dataset and experiment at one claim\'s root', { results: { kind: 'volume', claimName: 'c' } }, /datasetSubPath.*experimentSubPath.*datasetClaimName/],
-    ['the experiment folder inside the dataset\'s', { results: { kind: 'volume', claimName: 'c', datasetSubPath: 'data', experimentSubPath: 'data/exp' } }, /share a folder/],
+    ["dataset and experiment at one claim's root", { results: { kind: 'volume', claimName: 'c' } }, /datasetSubPath.*experimentSubPath.*datasetClaimName/],
+    [
+      "the experiment folder inside the dataset's",
+      { results: { kind: 'volume', claimName: 'c', datasetSubPath: 'data', experimentSubPath: 'data/exp' } },
+      /share a folder/,
+    ],
     ['a sub-path climbing out', { results: { kind: 'volume', claimName: 'c', datasetSubPath: '../d', experimentSubPath: 'e' } }, /relative .*without "\.\."/],
     ['an empty sync command', { results: { kind: 'sync', command: '  ' } }, /sync command is empty/],
     ['an invalid claim name', { results: { kind: 'volume', claimName: 'My Claim', datasetClaimName: 'd' } }, /claim name/],

@@ -39,7 +39,13 @@ function expectedA(passed: number, init: number, target: number): number {
 async function makeHumanRun(): Promise<void> {
   const agentInfo = (await readRunInfo(task.taskDir, AGENT))!;
   const human = { kind: 'human' as const, label: 'human' };
-  await writeRunInfo(task.taskDir, { ...agentInfo, name: HUMAN, created: new Date().toISOString(), roles: { architect: human, programmer: human }, branch: undefined });
+  await writeRunInfo(task.taskDir, {
+    ...agentInfo,
+    name: HUMAN,
+    created: new Date().toISOString(),
+    roles: { architect: human, programmer: human },
+    branch: undefined,
+  });
   const layout = runLayout(task.taskDir, HUMAN);
   const [base] = await read(AGENT);
   const baseReport = (await loadReport(path.join(iterDir(runLayout(task.taskDir, AGENT), 0), ARCHIVE.report)))!;
@@ -134,25 +140,44 @@ describe('chart data from a real task', () => {
         assert.equal(p.note, r.note);
         assert.equal(p.pytestError, crashed ? r.pytest_error : undefined);
         const steps = [r.architect, r.programmer].filter((s) => s !== undefined);
-        assert.equal(p.tokensIn, steps.reduce((s, x) => s + (x.input_tokens ?? 0), 0));
-        assert.equal(p.tokensOut, steps.reduce((s, x) => s + (x.output_tokens ?? 0), 0));
+        assert.equal(
+          p.tokensIn,
+          steps.reduce((s, x) => s + (x.input_tokens ?? 0), 0),
+        );
+        assert.equal(
+          p.tokensOut,
+          steps.reduce((s, x) => s + (x.output_tokens ?? 0), 0),
+        );
         assert.ok(Math.abs(p.timeSec - ((r.pytest_time ?? 0) + steps.reduce((s, x) => s + (x.execution_time ?? 0), 0))) < 1e-9);
       });
     }
     const agent = data.runs.find((r) => r.run === AGENT)!;
-    assert.ok(agent.points.slice(1).every((p) => p.tokensIn > 0), 'the scripted agents report tokens');
+    assert.ok(
+      agent.points.slice(1).every((p) => p.tokensIn > 0),
+      'the scripted agents report tokens',
+    );
     assert.ok(agent.points[2].a! > 0, 'the scripted programmer makes progress');
     const human = data.runs.find((r) => r.run === HUMAN)!;
-    assert.deepEqual(human.points.map((p) => [p.crashed, p.regressions]), [[false, 0], [true, 0], [false, 1]]);
+    assert.deepEqual(
+      human.points.map((p) => [p.crashed, p.regressions]),
+      [
+        [false, 0],
+        [true, 0],
+        [false, 1],
+      ],
+    );
     assert.equal(human.points[1].pytestError, 'pytest timed out');
     assert.ok(human.points[2].a! < 0);
     const history = data.runs.find((r) => r.run === HISTORY)!;
     assert.equal(history.points.length, 3, 'base + 2 commits');
-    assert.ok(history.points.every((p) => p.note && p.note.length > 0), 'commit subjects');
+    assert.ok(
+      history.points.every((p) => p.note && p.note.length > 0),
+      'commit subjects',
+    );
     assert.equal(history.points.at(-1)!.a, 1, 'the last replayed commit is the target');
   });
 
-  test('each run\'s row is runMetrics of its lines with the shared N and γ; evoA gives EvoScore(γ)', async () => {
+  test("each run's row is runMetrics of its lines with the shared N and γ; evoA gives EvoScore(γ)", async () => {
     for (const run of data.runs) {
       const records = await read(run.run);
       assert.deepEqual(run.metrics, runMetrics(records, { maxIterations: 20, gamma: 1.1 }));
@@ -176,7 +201,10 @@ describe('chart data from a real task', () => {
       const heat = await loadHeatmap(task.taskDir, run);
       const records = await read(run);
       assert.deepEqual(heat.tests, tests);
-      assert.deepEqual(heat.columns, records.map((r) => ({ iteration: r.iteration, ran: true })));
+      assert.deepEqual(
+        heat.columns,
+        records.map((r) => ({ iteration: r.iteration, ran: true })),
+      );
       assert.equal(heat.cells.length, tests.length * records.length);
       const cells = decodeCells(heat.cells);
       for (const [c, r] of records.entries()) {
@@ -188,7 +216,7 @@ describe('chart data from a real task', () => {
           assert.equal(STATUS_NAMES[cells[t * records.length + c]], expected, `${run} ${id} @${r.iteration}`);
         });
         const passedNow = tests.filter((_, t) => cells[t * records.length + c] === 1).length;
-        assert.equal(passedNow, r.passed, 'a column\'s passed cells are the line\'s passed');
+        assert.equal(passedNow, r.passed, "a column's passed cells are the line's passed");
       }
       const fromHeat = heat.regressions.map((g) => [g.iteration, g.tests.map((t) => tests[t])]);
       const fromLines = records.filter((r) => r.regressions.length).map((r) => [r.iteration, [...r.regressions].sort()]);
@@ -198,7 +226,10 @@ describe('chart data from a real task', () => {
 
   test('the heatmap of a run with a crash: a column that did not run, the regression across it', async () => {
     const heat = await loadHeatmap(task.taskDir, HUMAN);
-    assert.deepEqual(heat.columns.map((c) => c.ran), [true, false, true]);
+    assert.deepEqual(
+      heat.columns.map((c) => c.ran),
+      [true, false, true],
+    );
     const cells = decodeCells(heat.cells);
     heat.tests.forEach((_, t) => assert.equal(cells[t * 3 + 1], 0, 'missing'));
     const [lost] = (await read(HUMAN))[2].regressions;
@@ -210,7 +241,10 @@ describe('chart data from a real task', () => {
     await fs.cp(path.join(task.taskDir, '.sweci', 'runs'), path.join(copy.taskDir, '.sweci', 'runs'), { recursive: true });
     await fs.appendFile(runLayout(copy.taskDir, HUMAN).iterationsFile, '{not json\n');
     const d = await loadChartData(copy.taskDir);
-    assert.deepEqual(d.runs.map((r) => r.run), [AGENT, HISTORY]);
+    assert.deepEqual(
+      d.runs.map((r) => r.run),
+      [AGENT, HISTORY],
+    );
     assert.equal(d.skipped.length, 1);
     assert.equal(d.skipped[0].run, HUMAN);
     assert.match(d.skipped[0].reason, /line 4 is corrupt/);

@@ -65,7 +65,10 @@ describe('checkOutTask', () => {
     assert.equal(result.current?.run.kind, 'ran');
     assert.equal(result.current?.gap, 2);
     const layout = taskLayout(opts.taskDir);
-    const lines = (await fs.readFile(layout.summaryFile, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as { test: string });
+    const lines = (await fs.readFile(layout.summaryFile, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { test: string });
     assert.deepEqual(lines.map((l) => l.test).sort(), ['tests/test_core.py::test_add', 'tests/test_core.py::test_mul']);
     const oracleReport = await loadReport(oracleLayout(opts.oracleDir).targetReportFile);
     assert.equal(oracleReport?.summary.passed, 3, 'the oracle report lives in the oracle folder');
@@ -152,14 +155,25 @@ describe('checkOutTask', () => {
     const zip = path.join(dataset, 'data', 'evil-1', 'code.zip');
     await fs.mkdir(path.dirname(zip), { recursive: true });
     await fs.mkdir(path.join(dataset, 'metadata'));
-    await fs.writeFile(
-      path.join(dataset, 'metadata', 'default.csv'),
-      `task_id,current_sha,target_sha,test_gap\nevil-1,${base},${target},2\n`,
-    );
+    await fs.writeFile(path.join(dataset, 'metadata', 'default.csv'), `task_id,current_sha,target_sha,test_gap\nevil-1,${base},${target},2\n`);
     const cases: { name: string; entries: Parameters<typeof writeZip>[1]; pattern: RegExp }[] = [
-      { name: 'dotdot', entries: [{ name: 'repo/.git/HEAD', data: 'x' }, { name: '../../../escaped.txt', data: 'pwned' }], pattern: /unsafe entry/ },
+      {
+        name: 'dotdot',
+        entries: [
+          { name: 'repo/.git/HEAD', data: 'x' },
+          { name: '../../../escaped.txt', data: 'pwned' },
+        ],
+        pattern: /unsafe entry/,
+      },
       { name: 'absolute', entries: [{ name: '/tmp/sweci-abs-escape.txt', data: 'pwned' }], pattern: /absolute path/ },
-      { name: 'symlink', entries: [{ name: 'repo/link', symlink: '../../../../..' }, { name: 'repo/link/escaped.txt', data: 'pwned' }], pattern: /unsafe entry/ },
+      {
+        name: 'symlink',
+        entries: [
+          { name: 'repo/link', symlink: '../../../../..' },
+          { name: 'repo/link/escaped.txt', data: 'pwned' },
+        ],
+        pattern: /unsafe entry/,
+      },
     ];
     for (const c of cases) {
       writeZip(zip, c.entries);
@@ -171,7 +185,9 @@ describe('checkOutTask', () => {
         assert.match(err.message, c.pattern);
         return true;
       });
-      const afterTree = (await listTree(tmp)).filter((p) => !p.startsWith(path.relative(tmp, opts.oracleDir)) && !p.startsWith(path.relative(tmp, opts.taskDir)));
+      const afterTree = (await listTree(tmp)).filter(
+        (p) => !p.startsWith(path.relative(tmp, opts.oracleDir)) && !p.startsWith(path.relative(tmp, opts.taskDir)),
+      );
       assert.deepEqual(afterTree, before, `${c.name}: nothing new outside the task and oracle folders`);
       await assert.rejects(fs.access('/tmp/sweci-abs-escape.txt'));
       const leftovers = await listTree(opts.taskDir).catch(() => []);

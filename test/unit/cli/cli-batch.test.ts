@@ -32,7 +32,10 @@ function sweci(...args: string[]) {
 
 async function lines(experiment: string, task: string): Promise<Line[]> {
   const text = await fs.readFile(path.join(experiment, task, '.sweci', 'runs', RUN, 'iteration.jsonl'), 'utf8');
-  return text.trim().split('\n').map((l) => JSON.parse(l) as Line);
+  return text
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Line);
 }
 
 /** A line without what differs between two runs of the same agents: clocks, durations and shas. */
@@ -84,15 +87,26 @@ describe('sweci run over a dataset', () => {
     assert.equal(await exited, 130, `a stopped batch exits 130\n${stderr}`);
     assert.ok(recorded >= 3);
     assert.deepEqual(await waitNoneMatching(agents, 5000), [], 'no agent outlives the stop');
-    const states = await Promise.all(demo.tasks.map(async (t) => JSON.parse(await fs.readFile(path.join(broken, '.sweci-batch', `${t.taskId}.json`), 'utf8').catch(() => '{}')) as { state?: string }));
-    assert.ok(states.some((s) => s.state === 'cancelled'), `some task was stopped: ${JSON.stringify(states)}`);
+    const states = await Promise.all(
+      demo.tasks.map(
+        async (t) => JSON.parse(await fs.readFile(path.join(broken, '.sweci-batch', `${t.taskId}.json`), 'utf8').catch(() => '{}')) as { state?: string },
+      ),
+    );
+    assert.ok(
+      states.some((s) => s.state === 'cancelled'),
+      `some task was stopped: ${JSON.stringify(states)}`,
+    );
 
     const again = spawnSync(process.execPath, runArgs(broken, '--workers', '2'), { encoding: 'utf8', cwd: tmp });
     assert.equal(again.status, 0, again.stderr + again.stdout);
     for (const t of demo.tasks) {
       const a = await lines(whole, t.taskId);
       const b = await lines(broken, t.taskId);
-      assert.deepEqual(b.map((l) => l.iteration), [...Array(b.length).keys()], `${t.taskId}: no line lost or repeated`);
+      assert.deepEqual(
+        b.map((l) => l.iteration),
+        [...Array(b.length).keys()],
+        `${t.taskId}: no line lost or repeated`,
+      );
       assert.deepEqual(b.map(comparable), a.map(comparable), `${t.taskId}: same lines as the uninterrupted run`);
       // The scripted Programmer replays one upstream commit per iteration: solved at the target.
       assert.equal(a.length, t.commits.length, `${t.taskId}: one iteration per upstream commit`);
@@ -133,7 +147,10 @@ describe('sweci run over a dataset', () => {
     const again = sweci('run', '--dataset', demo.datasetDir, '--experiment', crashed, '--config', config, '--runtime', 'local', '--tasks', task);
     assert.equal(again.code, 0, again.err + again.out);
     const b = await lines(crashed, task);
-    assert.deepEqual(b.map((l) => l.iteration), [...Array(b.length).keys()]);
+    assert.deepEqual(
+      b.map((l) => l.iteration),
+      [...Array(b.length).keys()],
+    );
     assert.deepEqual(b.map(comparable), (await lines(path.join(tmp, 'exp-a'), task)).map(comparable));
     await assert.rejects(fs.access(path.join(crashed, '.sweci-batch', `${task}.lock`)), 'the lock is released at the end');
   });
@@ -145,7 +162,11 @@ describe('sweci run over a dataset', () => {
     const summary = JSON.parse(json.out) as {
       maxEpoch: number;
       gammas: number[];
-      groups: { run: string; rows: { task: string; evo: number[]; metrics: { evoScoreReference: number; solved: boolean; zeroRegression: boolean; iterations: number } }[]; averageEvo: number[] }[];
+      groups: {
+        run: string;
+        rows: { task: string; evo: number[]; metrics: { evoScoreReference: number; solved: boolean; zeroRegression: boolean; iterations: number } }[];
+        averageEvo: number[];
+      }[];
     };
     assert.equal(summary.maxEpoch, 20);
     assert.deepEqual(summary.gammas, [1, 1.2]);
@@ -171,7 +192,10 @@ describe('sweci run over a dataset', () => {
       assert.ok(Math.abs(row.metrics.evoScoreReference - evo1) < 1e-12, `${t.taskId}: EvoScore(γ=1) ${row.metrics.evoScoreReference} vs ${evo1}`);
       assert.ok(Math.abs(row.evo[1] - num / den) < 1e-12, `${t.taskId}: EvoScore(γ=1.2)`);
       assert.equal(row.metrics.solved, true);
-      assert.equal(row.metrics.zeroRegression, values.every((v, i) => v >= (i === 0 ? init : values[i - 1])));
+      assert.equal(
+        row.metrics.zeroRegression,
+        values.every((v, i) => v >= (i === 0 ? init : values[i - 1])),
+      );
       assert.equal(row.metrics.iterations, t.commits.length - 1);
       byHand.push(evo1);
     }
@@ -191,13 +215,19 @@ describe('sweci run over a dataset', () => {
     const cmp = sweci('compare', experiment, path.join(tmp, 'exp-b'), '--format', 'json');
     assert.equal(cmp.code, 0, cmp.err);
     const comparison = JSON.parse(cmp.out) as { rows: { task: string; a: number; b: number }[]; average: { a: number; b: number }; onlyA: string[] };
-    assert.deepEqual(comparison.rows.map((r) => r.task), demo.tasks.map((t) => t.taskId).sort());
+    assert.deepEqual(
+      comparison.rows.map((r) => r.task),
+      demo.tasks.map((t) => t.taskId).sort(),
+    );
     for (const r of comparison.rows) assert.equal(r.a, group.rows.find((g) => g.task === r.task)!.metrics.evoScoreReference);
     for (const r of comparison.rows) assert.equal(r.b, r.a);
     assert.ok(Math.abs(comparison.average.a - group.averageEvo[0]) < 1e-12);
     const table = sweci('compare', experiment, path.join(tmp, 'exp-b'));
     assert.match(table.out, /^average \(4\) +0\.\d{4} +0\.\d{4} +\+0\.0000 /m);
-    const none = JSON.parse(sweci('compare', experiment, path.join(tmp, 'exp-b'), '--run-b', 'nope', '--format', 'json').out) as { rows: unknown[]; onlyA: string[] };
+    const none = JSON.parse(sweci('compare', experiment, path.join(tmp, 'exp-b'), '--run-b', 'nope', '--format', 'json').out) as {
+      rows: unknown[];
+      onlyA: string[];
+    };
     assert.equal(none.rows.length, 0);
     assert.equal(none.onlyA.length, 4);
 
@@ -207,7 +237,10 @@ describe('sweci run over a dataset', () => {
     assert.equal(rep.code, 0, rep.err);
     const index = await fs.readFile(path.join(reportDir, 'index.html'), 'utf8');
     for (const row of group.rows) {
-      assert.ok(index.includes(`<a href="tasks/${row.task}/report.html">${row.task}</a></td><td>${row.metrics.evoScoreReference.toFixed(4)}</td>`), `${row.task} in the index`);
+      assert.ok(
+        index.includes(`<a href="tasks/${row.task}/report.html">${row.task}</a></td><td>${row.metrics.evoScoreReference.toFixed(4)}</td>`),
+        `${row.task} in the index`,
+      );
       const html = await fs.readFile(path.join(reportDir, 'tasks', row.task, 'report.html'), 'utf8');
       assert.match(html, /<script type="application\/json" id="sweci-report-data">/);
       assert.match(html, /Content-Security-Policy" content="default-src 'none'/);
@@ -221,7 +254,7 @@ describe('sweci run over a dataset', () => {
 
   test('on a terminal: a live table with the state, iteration, a(c) and gap of each task and the overall progress', () => {
     const experiment = path.join(tmp, 'exp-tty');
-    const command = [process.execPath, ...(runArgs(experiment, '--tasks', demo.tasks[1].taskId))].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
+    const command = [process.execPath, ...runArgs(experiment, '--tasks', demo.tasks[1].taskId)].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(' ');
     // script(1) gives the command a pseudo-terminal, sized as a person's terminal would be.
     const r = spawnSync('script', ['-qec', `stty cols 160 rows 40; ${command}`, '/dev/null'], { encoding: 'utf8', cwd: tmp });
     assert.equal(r.status, 0, r.stdout + r.stderr);
@@ -243,13 +276,44 @@ describe('sweci run over a dataset', () => {
     // An interpreter that fails the way a broken environment does (pytest exit > 1).
     const broken = path.join(tmp, 'broken-python');
     await fs.writeFile(broken, '#!/bin/sh\necho "ImportError: the environment is broken" >&2\nexit 4\n', { mode: 0o755 });
-    const r = sweci('run', '--dataset', demo.datasetDir, '--experiment', experiment, '--run', RUN, '--config', config, '--runtime', 'local', '--tasks', `${demo.tasks[1].taskId},${demo.tasks[2].taskId}`, '--python', broken);
+    const r = sweci(
+      'run',
+      '--dataset',
+      demo.datasetDir,
+      '--experiment',
+      experiment,
+      '--run',
+      RUN,
+      '--config',
+      config,
+      '--runtime',
+      'local',
+      '--tasks',
+      `${demo.tasks[1].taskId},${demo.tasks[2].taskId}`,
+      '--python',
+      broken,
+    );
     assert.equal(r.code, 0, r.err + r.out);
     assert.match(r.out, /finished: 2 init-failed/);
-    const status = JSON.parse(await fs.readFile(path.join(experiment, '.sweci-batch', `${demo.tasks[1].taskId}.json`), 'utf8')) as { state: string; reason: string };
+    const status = JSON.parse(await fs.readFile(path.join(experiment, '.sweci-batch', `${demo.tasks[1].taskId}.json`), 'utf8')) as {
+      state: string;
+      reason: string;
+    };
     assert.equal(status.state, 'init-failed');
     assert.match(status.reason, /pytest did not run on the target/);
-    const again = sweci('run', '--dataset', demo.datasetDir, '--experiment', experiment, '--config', config, '--runtime', 'local', '--tasks', demo.tasks[1].taskId);
+    const again = sweci(
+      'run',
+      '--dataset',
+      demo.datasetDir,
+      '--experiment',
+      experiment,
+      '--config',
+      config,
+      '--runtime',
+      'local',
+      '--tasks',
+      demo.tasks[1].taskId,
+    );
     assert.equal(again.code, 0);
     assert.match(again.out, /init-failed/);
     const summary = sweci('summarize', experiment);
@@ -259,13 +323,36 @@ describe('sweci run over a dataset', () => {
     assert.match(unknown.err, /has no task nope/);
   });
 
-  test('--human-history also replays each task\'s upstream commits, and summarize lists that run on its own', () => {
+  test("--human-history also replays each task's upstream commits, and summarize lists that run on its own", () => {
     const experiment = path.join(tmp, 'exp-history');
-    const r = sweci('run', '--dataset', demo.datasetDir, '--experiment', experiment, '--run', RUN, '--config', config, '--runtime', 'local', '--tasks', demo.tasks[1].taskId, '--human-history', '--max-iterations', '1');
+    const r = sweci(
+      'run',
+      '--dataset',
+      demo.datasetDir,
+      '--experiment',
+      experiment,
+      '--run',
+      RUN,
+      '--config',
+      config,
+      '--runtime',
+      'local',
+      '--tasks',
+      demo.tasks[1].taskId,
+      '--human-history',
+      '--max-iterations',
+      '1',
+    );
     assert.equal(r.code, 0, r.err + r.out);
     type Groups = { groups: { run: string; kind: string; rows: { metrics: { iterations: number; solved: boolean } }[] }[] };
     const summary = JSON.parse(sweci('summarize', experiment, '--format', 'json').out) as Groups;
-    assert.deepEqual(summary.groups.map((g) => [g.run, g.kind]), [[RUN, 'agent'], ['human-history', 'human-history']]);
+    assert.deepEqual(
+      summary.groups.map((g) => [g.run, g.kind]),
+      [
+        [RUN, 'agent'],
+        ['human-history', 'human-history'],
+      ],
+    );
     // The upstream developers reach the target in two commits; the agents got one iteration.
     assert.equal(summary.groups[1].rows[0].metrics.iterations, 2);
     assert.equal(summary.groups[0].rows[0].metrics.iterations, 1);
@@ -283,11 +370,36 @@ describe('sweci run over a dataset', () => {
     await fs.writeFile(
       snoop,
       // (Its working folder is <experiment>/<task>/app; a path given in its environment would be masked in the log.)
-      ['import os, sys', 'sys.stdin.read()', 'experiment = os.path.dirname(os.path.dirname(os.getcwd()))', 'for root, dirs, files in os.walk(experiment):', '    for f in files:', "        print('seen: ' + os.path.relpath(os.path.join(root, f), experiment))"].join('\n') + '\n',
+      [
+        'import os, sys',
+        'sys.stdin.read()',
+        'experiment = os.path.dirname(os.path.dirname(os.getcwd()))',
+        'for root, dirs, files in os.walk(experiment):',
+        '    for f in files:',
+        "        print('seen: ' + os.path.relpath(os.path.join(root, f), experiment))",
+      ].join('\n') + '\n',
     );
     const settings = await writeScriptedSettings(demo, tmp, { name: 'snoop-settings.json', programmer: snoop });
     const tasks = [demo.tasks[1].taskId, demo.tasks[3].taskId];
-    const r = sweci('run', '--dataset', demo.datasetDir, '--experiment', experiment, '--run', RUN, '--config', settings, '--runtime', 'local', '--sandbox', 'bubblewrap', '--tasks', tasks.join(','), '--max-iterations', '1');
+    const r = sweci(
+      'run',
+      '--dataset',
+      demo.datasetDir,
+      '--experiment',
+      experiment,
+      '--run',
+      RUN,
+      '--config',
+      settings,
+      '--runtime',
+      'local',
+      '--sandbox',
+      'bubblewrap',
+      '--tasks',
+      tasks.join(','),
+      '--max-iterations',
+      '1',
+    );
     assert.equal(r.code, 0, r.err + r.out);
     for (const task of tasks) {
       const log = await fs.readFile(path.join(experiment, task, '.sweci', 'runs', RUN, 'iter-001', 'programmer-try-1.log'), 'utf8');
@@ -295,18 +407,50 @@ describe('sweci run over a dataset', () => {
       const own = `${task}/app/`;
       // Besides app/, only its own prompt (the file its command line names) is given back.
       const prompt = `${task}/.sweci/runs/${RUN}/pending/programmer.prompt.md`;
-      assert.ok(seen.some((f) => f.startsWith(own)), `${task}: the agent sees its own app/ (so the walk worked)`);
-      assert.deepEqual(seen.filter((f) => !f.startsWith(own) && f !== prompt), [], `${task}: nothing else of the experiment is visible`);
+      assert.ok(
+        seen.some((f) => f.startsWith(own)),
+        `${task}: the agent sees its own app/ (so the walk worked)`,
+      );
+      assert.deepEqual(
+        seen.filter((f) => !f.startsWith(own) && f !== prompt),
+        [],
+        `${task}: nothing else of the experiment is visible`,
+      );
     }
   });
 
   test('k8s: an Indexed Job with one completion per selected task, valid against the Job schema', async () => {
     const out = path.join(tmp, 'k8s');
-    const r = sweci('k8s', '--dataset', demo.datasetDir, '--tasks', `${demo.tasks[0].taskId},${demo.tasks[3].taskId}`, '--experiment', 'codex run', '--image', 'registry.example/sweci:1', '--workers', '5', '--claim', 'results', '--secret', 'keys', '-o', out, '--', '--architect', 'codex', '--programmer', 'codex');
+    const r = sweci(
+      'k8s',
+      '--dataset',
+      demo.datasetDir,
+      '--tasks',
+      `${demo.tasks[0].taskId},${demo.tasks[3].taskId}`,
+      '--experiment',
+      'codex run',
+      '--image',
+      'registry.example/sweci:1',
+      '--workers',
+      '5',
+      '--claim',
+      'results',
+      '--secret',
+      'keys',
+      '-o',
+      out,
+      '--',
+      '--architect',
+      'codex',
+      '--programmer',
+      'codex',
+    );
     assert.equal(r.code, 0, r.err);
     const files = (await fs.readdir(out)).sort();
     assert.deepEqual(files, ['sweci-codex-run.README.md', 'sweci-codex-run.job.json']);
-    const manifest = JSON.parse(await fs.readFile(path.join(out, files[1]), 'utf8')) as { spec: { completions: number; parallelism: number; template: { spec: { containers: { args: string[] }[] } } } };
+    const manifest = JSON.parse(await fs.readFile(path.join(out, files[1]), 'utf8')) as {
+      spec: { completions: number; parallelism: number; template: { spec: { containers: { args: string[] }[] } } };
+    };
     new Job(manifest as unknown as ConstructorParameters<typeof Job>[0]).validate();
     assert.equal(manifest.spec.completions, 2);
     assert.equal(manifest.spec.parallelism, 2);
@@ -315,7 +459,19 @@ describe('sweci run over a dataset', () => {
     assert.deepEqual(args.slice(args.indexOf('--tasks'), args.indexOf('--tasks') + 2), ['--tasks', `${demo.tasks[0].taskId},${demo.tasks[3].taskId}`]);
     assert.ok(args.includes('codex'));
     // The pod for index 1 selects the same second task this machine counted.
-    const index1 = sweci('run', '--dataset', demo.datasetDir, '--experiment', path.join(tmp, 'exp-index'), '--tasks', `${demo.tasks[0].taskId},${demo.tasks[3].taskId}`, '--task-index', '2', '--config', config);
+    const index1 = sweci(
+      'run',
+      '--dataset',
+      demo.datasetDir,
+      '--experiment',
+      path.join(tmp, 'exp-index'),
+      '--tasks',
+      `${demo.tasks[0].taskId},${demo.tasks[3].taskId}`,
+      '--task-index',
+      '2',
+      '--config',
+      config,
+    );
     assert.equal(index1.code, 1);
     assert.match(index1.err, /--task-index 2 is outside the 2 selected task\(s\)/);
     const noResults = sweci('k8s', '--dataset', demo.datasetDir, '--experiment', 'e', '--image', 'i');

@@ -117,7 +117,10 @@ describe('sweci CLI', () => {
 
   test('when pytest does not run, test and status say why (the first error line) and where its output is', async () => {
     const into = path.join(tmp, 'task-broken');
-    assert.equal(sweci('checkout', '--repo', repo.dir, '--base', 'HEAD~1', '--target', 'HEAD', '--into', into, '--format', 'junit', '--runtime', 'local').code, 0);
+    assert.equal(
+      sweci('checkout', '--repo', repo.dir, '--base', 'HEAD~1', '--target', 'HEAD', '--into', into, '--format', 'junit', '--runtime', 'local').code,
+      0,
+    );
     // A conftest outside tests/ (not restored from the target) that cannot import.
     await fs.writeFile(path.join(into, 'app', 'code', 'conftest.py'), 'import sweci_missing_dependency\n');
     const t = sweci('test', into, '--format', 'junit');
@@ -137,14 +140,56 @@ describe('sweci CLI', () => {
     await other.commit('base', { 'src/o/__init__.py': '', 'tests/test_o.py': 'def test_o():\n    assert False\n' });
     await other.commit('target', { 'tests/test_o.py': 'def test_o():\n    assert True\n' });
     // Two tasks in folders of the same name: each gets its own oracle.
-    const a = sweci('checkout', '--repo', repo.dir, '--base', 'HEAD~1', '--target', 'HEAD', '--into', path.join(tmp, 'a', 'work'), '--format', 'junit', '--runtime', 'local');
-    const b = sweci('checkout', '--repo', other.dir, '--base', 'HEAD~1', '--target', 'HEAD', '--into', path.join(tmp, 'b', 'work'), '--format', 'junit', '--runtime', 'local');
+    const a = sweci(
+      'checkout',
+      '--repo',
+      repo.dir,
+      '--base',
+      'HEAD~1',
+      '--target',
+      'HEAD',
+      '--into',
+      path.join(tmp, 'a', 'work'),
+      '--format',
+      'junit',
+      '--runtime',
+      'local',
+    );
+    const b = sweci(
+      'checkout',
+      '--repo',
+      other.dir,
+      '--base',
+      'HEAD~1',
+      '--target',
+      'HEAD',
+      '--into',
+      path.join(tmp, 'b', 'work'),
+      '--format',
+      'junit',
+      '--runtime',
+      'local',
+    );
     assert.equal(a.code, 0, a.err);
     assert.equal(b.code, 0, b.err);
     const oracles = await fs.readdir(path.join(tmp, 'cache', 'swe-ci', 'oracles'));
     assert.ok(oracles.some((n) => n.startsWith('lib-')) && oracles.some((n) => n.startsWith('other-lib-')), oracles.join(', '));
     const lib = oracles.find((n) => n.startsWith('lib-'))!;
-    const clash = sweci('checkout', '--repo', other.dir, '--base', 'HEAD~1', '--target', 'HEAD', '--into', path.join(tmp, 'c'), '--runtime', 'local', '--oracle', path.join(tmp, 'cache', 'swe-ci', 'oracles', lib));
+    const clash = sweci(
+      'checkout',
+      '--repo',
+      other.dir,
+      '--base',
+      'HEAD~1',
+      '--target',
+      'HEAD',
+      '--into',
+      path.join(tmp, 'c'),
+      '--runtime',
+      'local',
+      '--oracle',
+      path.join(tmp, 'cache', 'swe-ci', 'oracles', lib),
+    );
     assert.equal(clash.code, 1);
     assert.match(clash.err, /holds the oracle of another task .* Give it with --oracle <dir>\./);
   });

@@ -2,7 +2,16 @@
 // edge cases (N = 1, empty rows, missing baselines), and a property test against the definitions.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { accuracy, backwardTransfer, clMetrics, DEFAULT_CL_WEIGHTS, fBeta, forgetting, median, type ResultsMatrix } from '../../../src/core/continual/cl-metrics';
+import {
+  accuracy,
+  backwardTransfer,
+  clMetrics,
+  DEFAULT_CL_WEIGHTS,
+  fBeta,
+  forgetting,
+  median,
+  type ResultsMatrix,
+} from '../../../src/core/continual/cl-metrics';
 
 const close = (actual: number | null, expected: number, what: string) => {
   assert.ok(actual !== null, `${what} is null`);
@@ -13,7 +22,15 @@ const close = (actual: number | null, expected: number, what: string) => {
 const WORKED: ResultsMatrix = [[1], [0.5, 1], [0, 1, 0.5]];
 
 describe('continual-learning metrics: a worked example (N = 3)', () => {
-  const m = clMetrics({ matrix: WORKED, zeroShot: [1, 0.5, 0.5], runs: [{ seconds: 10, resolved: true }, { seconds: 30, resolved: false }, { seconds: 20, resolved: true }] });
+  const m = clMetrics({
+    matrix: WORKED,
+    zeroShot: [1, 0.5, 0.5],
+    runs: [
+      { seconds: 10, resolved: true },
+      { seconds: 30, resolved: false },
+      { seconds: 20, resolved: true },
+    ],
+  });
   test('ACC = (0 + 1 + 0.5) / 3', () => close(m.acc, 0.5, 'ACC'));
   test('F = ((1 − 0) + (1 − 1)) / 2', () => close(m.forgetting, 0.5, 'F'));
   test('BWT = ((0 − 1) + (1 − 1)) / 2', () => close(m.bwt, -0.5, 'BWT'));
@@ -35,11 +52,22 @@ describe('continual-learning metrics: a worked example (N = 3)', () => {
     close(m.score, 0.5 - 0.5 + 0.25 - 0.5 + (1 + 1 + 2.5 / 3) / 3 + (2 * p * 0.5) / (p + 0.5), 'CL-Score');
   });
   test('the weights are options: λF = 2, λTUE = 1, β = 2', () => {
-    const w = clMetrics({ matrix: WORKED, zeroShot: [1, 0.5, 0.5], runs: [{ seconds: 10, resolved: true }, { seconds: 30, resolved: false }, { seconds: 20, resolved: true }] }, { ...DEFAULT_CL_WEIGHTS, forgetting: 2, toolUseEfficiency: 1, beta: 2 });
+    const w = clMetrics(
+      {
+        matrix: WORKED,
+        zeroShot: [1, 0.5, 0.5],
+        runs: [
+          { seconds: 10, resolved: true },
+          { seconds: 30, resolved: false },
+          { seconds: 20, resolved: true },
+        ],
+      },
+      { ...DEFAULT_CL_WEIGHTS, forgetting: 2, toolUseEfficiency: 1, beta: 2 },
+    );
     const p = 2.5 / 3;
     close(w.score, 0.5 - 2 * 0.5 + 0.25 - 0.5 + (1 + 1 + 2.5 / 3) / 3 + (5 * p * 0.5) / (4 * p + 0.5) + 0.75, 'CL-Score');
   });
-  test('with only earlier tasks re-run, the paper\'s F is −BWT', () => close(m.forgetting, -(m.bwt as number), 'F'));
+  test("with only earlier tasks re-run, the paper's F is −BWT", () => close(m.forgetting, -(m.bwt as number), 'F'));
 });
 
 describe('continual-learning metrics: edge cases', () => {
@@ -131,6 +159,14 @@ describe('continual-learning metrics: properties on random matrices', () => {
 
   test('forgetting uses measured earlier entries too (an upper-triangle result counts in the max)', () => {
     // Task 2 was measured at 1 before it was processed (row 0), then 0.5 at its turn, 0 at the end.
-    close(forgetting([[0, 1], [0, 0.5], [0, 0, 1]]), ((0 - 0) + (1 - 0)) / 2, 'F');
+    close(
+      forgetting([
+        [0, 1],
+        [0, 0.5],
+        [0, 0, 1],
+      ]),
+      (0 - 0 + (1 - 0)) / 2,
+      'F',
+    );
   });
 });

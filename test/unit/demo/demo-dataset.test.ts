@@ -174,12 +174,21 @@ describe('demo dataset with batch: true', () => {
     const csv = await fs.readFile(path.join(batch.datasetDir, 'metadata', 'default.csv'), 'utf8');
     const [header, ...rows] = csv.trim().split('\n');
     assert.equal(header, 'task_id,repo,current_sha,target_sha,current_date,target_date,test_gap');
-    assert.deepEqual(rows.map((r) => r.split(',')[0]), ids);
-    assert.deepEqual(batch.tasks.map((t) => t.taskId), ids);
+    assert.deepEqual(
+      rows.map((r) => r.split(',')[0]),
+      ids,
+    );
+    assert.deepEqual(
+      batch.tasks.map((t) => t.taskId),
+      ids,
+    );
     for (const [i, t] of batch.tasks.entries()) {
       const w = windows[i];
       assert.ok(t.expectedGap > 0, `${t.taskId}: gap ${t.expectedGap}`);
-      assert.equal(rows[i], [t.taskId, 'demo/tinyinventory', t.baseSha, t.targetSha, DEMO_HISTORY[w.base].date, DEMO_HISTORY[w.target].date, t.expectedGap].join(','));
+      assert.equal(
+        rows[i],
+        [t.taskId, 'demo/tinyinventory', t.baseSha, t.targetSha, DEMO_HISTORY[w.base].date, DEMO_HISTORY[w.target].date, t.expectedGap].join(','),
+      );
     }
     const gaps = batch.tasks.map((t) => t.expectedGap);
     assert.ok(new Set(gaps).size > 1, `gaps ${gaps.join(', ')}`);

@@ -22,7 +22,9 @@ export interface SettingsCategory {
 }
 
 export function settingsCategories(): SettingsCategory[] {
-  const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as { contributes: { configuration: SettingsCategory | SettingsCategory[] } };
+  const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
+    contributes: { configuration: SettingsCategory | SettingsCategory[] };
+  };
   const config = pkg.contributes.configuration;
   return Array.isArray(config) ? config : [config];
 }

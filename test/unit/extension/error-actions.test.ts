@@ -9,7 +9,7 @@ import { contributedSettings } from './contributed-settings';
 
 const contributedKeys = (): Set<string> => new Set(contributedSettings().keys());
 
-test('a preset agent that does not start points at the role\'s agent setting, which exists', () => {
+test("a preset agent that does not start points at the role's agent setting, which exists", () => {
   const keys = contributedKeys();
   for (const role of ['architect', 'programmer'] as const) {
     const err = agentStartError({ kind: 'preset', preset: 'claude-code' }, role, 'claude', 'was not found');

@@ -52,7 +52,11 @@ test('no role badges on the base run or when asked not to', () => {
   const later = rec({ iteration: 3, architect: { kind: 'human', agent: 'human', tries: 1 } });
   assert.equal(iterationDescription(later, line0, false), 'a(c) 0.00 · 18/60 · gap 42');
   assert.match(iterationDescription(later, line0), /A:human$/);
-  assert.equal(iterationDescription({ ...later, note: 'Add CSV import' }, line0, false), 'a(c) 0.00 · 18/60 · gap 42 · Add CSV import', 'a replay shows the commit subject');
+  assert.equal(
+    iterationDescription({ ...later, note: 'Add CSV import' }, line0, false),
+    'a(c) 0.00 · 18/60 · gap 42 · Add CSV import',
+    'a replay shows the commit subject',
+  );
 });
 
 test('a crashed pytest run says so', () => {
@@ -63,7 +67,15 @@ test('a crashed pytest run says so', () => {
 
 test('text the code under test or an agent wrote cannot become a link, an image or formatting in the tooltip', () => {
   const hostile = 'E   Error: see ![x](https://evil.example/p.png) and [click](command:workbench.action.terminal.new) **now**';
-  const r = rec({ iteration: 3, gap: -1, pytest: {}, passed: null, pytest_error: hostile, outside_changes: ['[a](https://evil.example)'], note: '<img src=x>' });
+  const r = rec({
+    iteration: 3,
+    gap: -1,
+    pytest: {},
+    passed: null,
+    pytest_error: hostile,
+    outside_changes: ['[a](https://evil.example)'],
+    note: '<img src=x>',
+  });
   const md = iterationTooltip(r, line0);
   for (const raw of ['![x](', '[click](', '**now**', '[a](', '<img']) {
     // Unescaped: not preceded by a backslash.

@@ -21,7 +21,10 @@ test('settings come in categories, each with an id, a title and a distinct order
   }
   const titles = categories.map((c) => c.title);
   for (const wanted of ['Python & pytest', 'Agents', 'Loop', 'History']) assert.ok(titles.includes(wanted), `a ${wanted} category: ${titles.join(', ')}`);
-  assert.ok(titles.some((t) => /Docker/.test(t!)), 'a Docker category');
+  assert.ok(
+    titles.some((t) => /Docker/.test(t!)),
+    'a Docker category',
+  );
 });
 
 test('no key is contributed twice', () => {

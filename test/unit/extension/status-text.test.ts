@@ -13,7 +13,10 @@ test('while a loop runs, the progress message follows the run', () => {
 });
 
 test('idle: no progress, even if one was left over', () => {
-  assert.equal(statusText({ parts, running: false, progress: 'iteration 3 · pytest', docker: true }), '$(beaker) demo-task · run-1 · #2 · a(c) 40% · $(vm) docker');
+  assert.equal(
+    statusText({ parts, running: false, progress: 'iteration 3 · pytest', docker: true }),
+    '$(beaker) demo-task · run-1 · #2 · a(c) 40% · $(vm) docker',
+  );
 });
 
 test('a long progress message is shortened', () => {

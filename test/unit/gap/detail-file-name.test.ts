@@ -7,8 +7,7 @@ import { fixturesDir } from '../helpers/repo-root';
 
 // Expected values were produced by running the reference rule in Python 3.11.
 const LONG_ID = 'tests/test_long.py::test_param[' + 'abcdefghij'.repeat(12) + ']';
-const LONG_NAME =
-  'tests_test_long.py__test_param_abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghi_0a5044f135dd.json';
+const LONG_NAME = 'tests_test_long.py__test_param_abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghi_0a5044f135dd.json';
 const UNICODE_LONG_ID = 'tests/test_ü.py::test_' + 'é😀'.repeat(60);
 const UNICODE_LONG_NAME = 'tests_test_ü.py__test_' + 'é_'.repeat(39) + '_dd16ab396280.json';
 
@@ -36,7 +35,10 @@ test('the boundary is at 100 characters', () => {
 
 test('the reference detail files of the fixture are named by referenceDetailFileName', () => {
   const dir = path.join(fixturesDir, 'pytest-reports', 'reference-non-passed');
-  const files = fs.readdirSync(dir).filter((f) => f !== 'summary.jsonl').sort();
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => f !== 'summary.jsonl')
+    .sort();
   const ids = fs
     .readFileSync(path.join(dir, 'summary.jsonl'), 'utf8')
     .trim()

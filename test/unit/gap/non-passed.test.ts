@@ -26,8 +26,20 @@ describe('nonPassedIds', () => {
       summary: {},
       tests: tests.map(([nodeid, outcome]) => ({ nodeid, outcome, phases: {} })),
     });
-    const target = r([['a', 'passed'], ['b', 'passed'], ['c', 'failed'], ['d', 'xpassed'], ['e', 'passed']]);
-    const current = r([['a', 'passed'], ['b', 'failed'], ['c', 'passed'], ['d', 'failed'], ['e', 'xpassed']]);
+    const target = r([
+      ['a', 'passed'],
+      ['b', 'passed'],
+      ['c', 'failed'],
+      ['d', 'xpassed'],
+      ['e', 'passed'],
+    ]);
+    const current = r([
+      ['a', 'passed'],
+      ['b', 'failed'],
+      ['c', 'passed'],
+      ['d', 'failed'],
+      ['e', 'xpassed'],
+    ]);
     assert.deepEqual(nonPassedIds(current, target), ['b', 'e']);
   });
 });
@@ -49,7 +61,10 @@ describe('classify', () => {
       { kind: setup?.kind, outcome: setup?.outcome, stage: setup?.stage, reason: setup?.reason, file: setup?.file, lineno: setup?.lineno },
       { kind: 'error', outcome: 'error', stage: 'setup', reason: 'E   RuntimeError: calc.power is missing', file: 'tests/test_fixtures.py', lineno: 18 },
     );
-    assert.equal(setup?.tracebackHead, 'tests/test_fixtures.py:8: in needs_power\n    raise RuntimeError("calc.power is missing")\nE   RuntimeError: calc.power is missing');
+    assert.equal(
+      setup?.tracebackHead,
+      'tests/test_fixtures.py:8: in needs_power\n    raise RuntimeError("calc.power is missing")\nE   RuntimeError: calc.power is missing',
+    );
     assert.equal(setup?.detailFile, path.join(detailDir, 'tests_test_fixtures.py__test_uses_power.json'));
     const td = get('tests/test_fixtures.py::test_teardown_error');
     assert.equal(td?.kind, 'error');
@@ -79,20 +94,33 @@ describe('classify', () => {
       summary: {},
       tests: outcomes.map(([nodeid, outcome]) => ({ nodeid, outcome, phases: {} })),
     });
-    const target = report([['t.py::a', 'passed'], ['t.py::b', 'passed'], ['t.py::c', 'passed']]);
-    const current = report([['t.py::a', 'skipped'], ['t.py::b', 'xfailed'], ['t.py::c', 'xpassed']]);
-    const got = classify(current, target);
-    assert.deepEqual(got.map((e) => [e.kind, e.outcome, e.file, e.detailFile]), [
-      ['skipped', 'skipped', 't.py', undefined],
-      ['skipped', 'xfailed', 't.py', undefined],
-      ['skipped', 'xpassed', 't.py', undefined],
+    const target = report([
+      ['t.py::a', 'passed'],
+      ['t.py::b', 'passed'],
+      ['t.py::c', 'passed'],
     ]);
+    const current = report([
+      ['t.py::a', 'skipped'],
+      ['t.py::b', 'xfailed'],
+      ['t.py::c', 'xpassed'],
+    ]);
+    const got = classify(current, target);
+    assert.deepEqual(
+      got.map((e) => [e.kind, e.outcome, e.file, e.detailFile]),
+      [
+        ['skipped', 'skipped', 't.py', undefined],
+        ['skipped', 'xfailed', 't.py', undefined],
+        ['skipped', 'xpassed', 't.py', undefined],
+      ],
+    );
   });
 
   test('JUnit pair classifies the same way as json-report', () => {
     const fromJunit = classify(junitPair.current, junitPair.target, { detailDir });
     const pick = (es: typeof entries) =>
-      es.map((e) => ({ id: e.nodeid, kind: e.kind, stage: e.stage, reason: e.reason, file: e.file, lineno: e.lineno, detail: e.detailFile })).sort((a, b) => a.id.localeCompare(b.id));
+      es
+        .map((e) => ({ id: e.nodeid, kind: e.kind, stage: e.stage, reason: e.reason, file: e.file, lineno: e.lineno, detail: e.detailFile }))
+        .sort((a, b) => a.id.localeCompare(b.id));
     assert.deepEqual(pick(fromJunit), pick(entries));
   });
 });

@@ -9,7 +9,7 @@ import { arrayElementTexts, dumpsLikePython, parseKeepingNumbers, pythonFloatRep
 const PYTHON = process.env.SWECI_PYTHON ?? 'python3';
 const python = (code: string, input: string): string => execFileSync(PYTHON, ['-c', code], { input, encoding: 'utf8', maxBuffer: 1 << 26 });
 
-test('floats: repr of 3,000 random doubles and the edge cases equals Python\'s', () => {
+test("floats: repr of 3,000 random doubles and the edge cases equals Python's", () => {
   const buf = new DataView(new ArrayBuffer(8));
   const xs: number[] = [4, 0.1, 1e-7, 8.7e-5, 1e-4, 1e-5, 1e16, 1e15, 123456789012345680, 1.5, -2.5e-300, 5e-324, 1.7976931348623157e308, 100, 0.5, 1 / 3];
   for (let i = 0; i < 3000; i++) {
@@ -19,7 +19,9 @@ test('floats: repr of 3,000 random doubles and the edge cases equals Python\'s',
     const v = buf.getFloat64(0);
     xs.push(Number.isFinite(v) ? v : i, Math.round(Math.random() * 1e6) / 10 ** Math.floor(Math.random() * 10));
   }
-  const theirs = python('import sys\nfor l in sys.stdin: print(repr(float.fromhex(l.strip())))', xs.map(toHex).join('\n') + '\n').trim().split('\n');
+  const theirs = python('import sys\nfor l in sys.stdin: print(repr(float.fromhex(l.strip())))', xs.map(toHex).join('\n') + '\n')
+    .trim()
+    .split('\n');
   const ours = xs.map(pythonFloatRepr);
   for (let i = 0; i < xs.length; i++) assert.equal(ours[i], theirs[i], `repr of ${xs[i]}`);
 });
@@ -29,9 +31,11 @@ test('dumps with indent 4 and ensure_ascii off equals json.dumps on awkward inpu
     nodeid: 'tests/test_ü.py::test_x[\u{10428}-a\\"b]',
     ints: [0, -3, Number('12345678901234567890')], // more digits than a double holds, on purpose
     floats: [4.0, 1e-7, 8.7e-5, 2.5],
-    '10': 'a digit key keeps its place', b: { '2': [], '1': {} },
+    '10': 'a digit key keeps its place',
+    b: { '2': [], '1': {} },
     ctl: '\u0000\u0001\b\f\n\r\t\u001f\u007f \u2028 /',
-    nothing: null, yes: true,
+    nothing: null,
+    yes: true,
   })
     // Python-written text: 4.0 stays 4.0, the big int stays exact.
     .replace('"floats":[4,', '"floats":[4.0,')

@@ -15,7 +15,10 @@ const read = (name: string) => fs.readFileSync(path.join(reportsDir, name), 'utf
 export const jsonPair = { current: parseJsonReport(read('base.report.json')), target: parseJsonReport(read('target.report.json')) };
 export const junitPair = { current: parseJunitXml(read('base.junit-xunit1.xml')), target: parseJunitXml(read('target.junit-xunit1.xml')) };
 
-export const referenceLines: string[] = fs.readFileSync(path.join(referenceDir, 'summary.jsonl'), 'utf8').split('\n').filter((l) => l !== '');
+export const referenceLines: string[] = fs
+  .readFileSync(path.join(referenceDir, 'summary.jsonl'), 'utf8')
+  .split('\n')
+  .filter((l) => l !== '');
 
 export const referenceIds: string[] = referenceLines.map((l) => (JSON.parse(l) as { test: string }).test);
 

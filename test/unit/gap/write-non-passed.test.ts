@@ -18,7 +18,10 @@ after(() => tmpRoots.forEach((r) => fs.rmSync(r, { recursive: true, force: true 
 const referenceDetailNames = fs.readdirSync(referenceDir).filter((f) => f !== 'summary.jsonl');
 
 function readLines(file: string): string[] {
-  return fs.readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
 }
 
 describe('writeNonPassed: parity with the reference folder (acceptance)', () => {
@@ -90,7 +93,10 @@ describe('writeNonPassed: JUnit pair', () => {
 });
 
 describe('writeNonPassed: replacing the folder', () => {
-  const fewer: TestReport = { ...jsonPair.current, tests: jsonPair.current.tests.map((t) => (t.nodeid.includes('test_stats') ? { ...t, outcome: 'passed' as const } : t)) };
+  const fewer: TestReport = {
+    ...jsonPair.current,
+    tests: jsonPair.current.tests.map((t) => (t.nodeid.includes('test_stats') ? { ...t, outcome: 'passed' as const } : t)),
+  };
 
   test('old contents are replaced, not merged', async () => {
     const dir = path.join(tmpTask(), 'non-passed');

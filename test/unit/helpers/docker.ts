@@ -70,10 +70,16 @@ export class SpareEngine {
   private proc: ChildProcess | undefined;
   readonly socket: string;
   private readonly bridge: string;
-  private constructor(readonly root: string, private readonly runDir: string) {
+  private constructor(
+    readonly root: string,
+    private readonly runDir: string,
+  ) {
     this.socket = path.join(runDir, 'd.sock');
     // Interface names have at most 15 characters.
-    this.bridge = `swe${path.basename(runDir).slice(-8).replace(/[^A-Za-z0-9]/g, '')}`.slice(0, 15);
+    this.bridge = `swe${path
+      .basename(runDir)
+      .slice(-8)
+      .replace(/[^A-Za-z0-9]/g, '')}`.slice(0, 15);
   }
 
   static async create(): Promise<SpareEngine> {
@@ -97,8 +103,20 @@ export class SpareEngine {
     const log = await fs.open(path.join(this.root, 'dockerd.log'), 'a');
     this.proc = spawn(
       'dockerd',
-      ['--data-root', path.join(this.root, 'data'), '--exec-root', path.join(this.runDir, 'x'), '--pidfile', path.join(this.runDir, 'pid'),
-        '-H', `unix://${this.socket}`, `--bridge=${this.bridge}`, '--iptables=false', '--ip-masq=false', '--ip-forward=false'],
+      [
+        '--data-root',
+        path.join(this.root, 'data'),
+        '--exec-root',
+        path.join(this.runDir, 'x'),
+        '--pidfile',
+        path.join(this.runDir, 'pid'),
+        '-H',
+        `unix://${this.socket}`,
+        `--bridge=${this.bridge}`,
+        '--iptables=false',
+        '--ip-masq=false',
+        '--ip-forward=false',
+      ],
       { stdio: ['ignore', log.fd, log.fd] },
     );
     this.proc.on('exit', () => void log.close().catch(() => undefined));
@@ -130,7 +148,8 @@ export class SpareEngine {
         if (attempt > 1) await fs.appendFile(path.join(this.root, 'dockerd.log'), `[test] the engine made a container at attempt ${attempt}\n`);
         return;
       } catch (err) {
-        if (Date.now() > deadline) throw new Error(`the spare engine answers but cannot make a container: ${(err as Error).message}; see ${this.root}/dockerd.log`);
+        if (Date.now() > deadline)
+          throw new Error(`the spare engine answers but cannot make a container: ${(err as Error).message}; see ${this.root}/dockerd.log`);
         await new Promise((r) => setTimeout(r, 500));
       }
     }

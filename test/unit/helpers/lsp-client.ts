@@ -44,7 +44,10 @@ export class LspClient {
   readonly logs: string[] = [];
   capabilities: InitializeResult['capabilities'] | undefined;
 
-  private constructor(readonly proc: ChildProcess, private readonly conn: ProtocolConnection) {
+  private constructor(
+    readonly proc: ChildProcess,
+    private readonly conn: ProtocolConnection,
+  ) {
     conn.onNotification(PublishDiagnosticsNotification.type, (p) => {
       const entry: Published = { version: p.version, diagnostics: p.diagnostics };
       this.published.set(p.uri, entry);
@@ -113,7 +116,7 @@ export class LspClient {
 
   async completion(uri: string, position: Position): Promise<CompletionItem[]> {
     const r: CompletionList | CompletionItem[] | null = await this.conn.sendRequest(CompletionRequest.type, { textDocument: { uri }, position });
-    return Array.isArray(r) ? r : r?.items ?? [];
+    return Array.isArray(r) ? r : (r?.items ?? []);
   }
 
   async links(uri: string): Promise<DocumentLink[]> {

@@ -22,10 +22,16 @@ export async function writeScriptedSettings(demo: DemoDataset, dir: string, opts
     settings['sweci.programmer.customCommand'] = scriptCommand(opts.programmer);
   } else {
     const unpacked = path.join(dir, 'unpacked');
-    const unzip = spawnSync('python3', ['-c', 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])', path.join(demo.datasetDir, 'data', demo.taskId, 'code.zip'), unpacked]);
+    const unzip = spawnSync('python3', [
+      '-c',
+      'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])',
+      path.join(demo.datasetDir, 'data', demo.taskId, 'code.zip'),
+      unpacked,
+    ]);
     const answers = path.join(dir, 'answers.git');
     const clone = spawnSync('git', ['clone', '--bare', '--quiet', path.join(unpacked, 'tinyinventory'), answers]);
-    if (unzip.status !== 0 || clone.status !== 0) throw new Error(`could not copy the demo's history for the scripted Programmer: ${String(unzip.stderr)}${String(clone.stderr)}`);
+    if (unzip.status !== 0 || clone.status !== 0)
+      throw new Error(`could not copy the demo's history for the scripted Programmer: ${String(unzip.stderr)}${String(clone.stderr)}`);
     settings['sweci.programmer.customCommand'] = scriptCommand(path.join(FIXTURE_AGENTS, 'programmer.py'));
     settings['sweci.programmer.env'] = { SWECI_SCRIPTED_UPSTREAM: answers, SWECI_SCRIPTED_COMMITS: demo.commits.join(',') };
   }

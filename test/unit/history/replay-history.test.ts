@@ -66,21 +66,33 @@ describe('human-history replay', () => {
       (e: unknown) => e instanceof AbortError,
     );
     const partial = await readIterationRecords(runLayout(task.taskDir, 'human-history').iterationsFile);
-    assert.deepEqual(partial.map((r) => r.iteration), [0, 3]);
+    assert.deepEqual(
+      partial.map((r) => r.iteration),
+      [0, 3],
+    );
     const rt = new ObservedRuntime(runtime);
     const result = await replayHumanHistory(options(rt, { count: 3 }));
     assert.equal(result.ran, 2);
     assert.equal(result.cached, 2);
     assert.equal(rt.runs, 2, 'only the two missing commits ran pytest');
-    assert.deepEqual(result.records.map((r) => r.iteration), [0, 3, 7, 10]);
+    assert.deepEqual(
+      result.records.map((r) => r.iteration),
+      [0, 3, 7, 10],
+    );
   });
 
   test('all commits: the gap falls to 0 at the target, each line shaped like an iteration', async () => {
     const result = await replayHumanHistory(options(runtime, { count: 'all' }));
     assert.equal(result.ran, 7);
     const records = result.records;
-    assert.deepEqual(records.map((r) => r.iteration), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
-    assert.deepEqual(records.map((r) => r.commit), task.commits);
+    assert.deepEqual(
+      records.map((r) => r.iteration),
+      [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+    );
+    assert.deepEqual(
+      records.map((r) => r.commit),
+      task.commits,
+    );
     assert.equal(records[0].gap, task.record.task.expectedGap);
     assert.equal(records[records.length - 1].gap, 0);
     for (let i = 1; i < records.length; i++) assert.ok(records[i].gap <= records[i - 1].gap, records.map((r) => r.gap).join(' '));

@@ -13,24 +13,54 @@ const HOSTILE = '</pre><script>alert(1)</script><img src=x onerror=alert(2)>';
 
 function record(over: Partial<IterationRecord> = {}): IterationRecord {
   return {
-    gap: 3, pytest: { passed: 7 }, iteration: 2, run: 'agent-1', started_at: '', finished_at: '', commit: 'abcdef1234567890',
-    passed: 7, target_passed: 10, regressions: [], tampered: [], outside_changes: [], ...over,
+    gap: 3,
+    pytest: { passed: 7 },
+    iteration: 2,
+    run: 'agent-1',
+    started_at: '',
+    finished_at: '',
+    commit: 'abcdef1234567890',
+    passed: 7,
+    target_passed: 10,
+    regressions: [],
+    tampered: [],
+    outside_changes: [],
+    ...over,
   };
 }
 
 function details(over: Partial<IterationDetails> = {}): IterationDetails {
   return {
-    run: 'agent-1', runKind: 'loop', iteration: 2, iterations: [0, 1, 2, 3], record: record(), change: 0.5,
-    newlyPassing: ['tests/test_a.py::test_ok'], newlyRegressed: [`tests/test_b.py::test_${HOSTILE}`],
-    requirement: { file: '/x/requirement.xml', text: `<requirement>${HOSTILE}</requirement>`, previousFile: '/x/prev.xml', previousIteration: 1, changed: true },
-    steps: [{ role: 'programmer', step: { kind: 'agent', agent: `evil ${HOSTILE}`, tries: 2, execution_time: 12.34, input_tokens: 12_000, output_tokens: 800 } }],
+    run: 'agent-1',
+    runKind: 'loop',
+    iteration: 2,
+    iterations: [0, 1, 2, 3],
+    record: record(),
+    change: 0.5,
+    newlyPassing: ['tests/test_a.py::test_ok'],
+    newlyRegressed: [`tests/test_b.py::test_${HOSTILE}`],
+    requirement: {
+      file: '/x/requirement.xml',
+      text: `<requirement>${HOSTILE}</requirement>`,
+      previousFile: '/x/prev.xml',
+      previousIteration: 1,
+      changed: true,
+    },
+    steps: [
+      { role: 'programmer', step: { kind: 'agent', agent: `evil ${HOSTILE}`, tries: 2, execution_time: 12.34, input_tokens: 12_000, output_tokens: 800 } },
+    ],
     files: [{ label: `log ${HOSTILE}`, file: '/x/a.log' }],
     hasCodeChanges: true,
     ...over,
   };
 }
 
-const OPTS = { cspSource: 'vscode-webview://x', nonce: 'N0NCE123456789abcdef', scriptUri: 'vscode-webview://x/dist/iteration-view.js', styleUri: 'vscode-webview://x/media/iteration-view.css' };
+const OPTS = {
+  cspSource: 'vscode-webview://x',
+  nonce: 'N0NCE123456789abcdef',
+  scriptUri: 'vscode-webview://x/dist/iteration-view.js',
+  styleUri: 'vscode-webview://x/media/iteration-view.css',
+};
 
 test('recorded text is escaped: one script element (ours), no element an agent wrote', () => {
   const html = iterationHtml(details({ record: record({ note: HOSTILE, pytest_error: HOSTILE }) }), OPTS);
@@ -71,7 +101,9 @@ test('a comparison lists both sides and the tests only one passes', () => {
   const c: Comparison = {
     left: { run: 'human-history', iteration: 5, label: 'human-history #5', record: record({ passed: 9 }), change: 0.8 },
     right: { run: 'agent-1', iteration: 5, label: 'agent-1 #5', record: record({ gap: -1, passed: null, pytest_error: HOSTILE }) },
-    onlyLeft: ['t::a', 't::b'], onlyRight: [], testsCompared: true,
+    onlyLeft: ['t::a', 't::b'],
+    onlyRight: [],
+    testsCompared: true,
   };
   const html = comparisonHtml(c, OPTS);
   assert.match(html, /Pass in human-history #5 only \(2\)/);

@@ -13,13 +13,32 @@ import { UserError } from '../../../src/core/util/errors';
 import { taskLayout } from '../../../src/core/workspace/layout';
 
 const line = (iteration: number, commit: string): IterationRecord => ({
-  gap: 1, pytest: { passed: 1 }, iteration, run: 'r', started_at: '', finished_at: '', commit, passed: 1, target_passed: 2, regressions: [], tampered: [], outside_changes: [],
+  gap: 1,
+  pytest: { passed: 1 },
+  iteration,
+  run: 'r',
+  started_at: '',
+  finished_at: '',
+  commit,
+  passed: 1,
+  target_passed: 2,
+  regressions: [],
+  tampered: [],
+  outside_changes: [],
 });
 
 test('iterationRevision resolves a loop run to the history store, with the iteration before it', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-rev-'));
   const human = { kind: 'human' as const, label: 'human' };
-  await writeRunInfo(dir, { schema: 1, name: 'r', created: '', kind: 'loop', roles: { architect: human, programmer: human }, maxIterations: 3, baseCommit: 'a'.repeat(40) });
+  await writeRunInfo(dir, {
+    schema: 1,
+    name: 'r',
+    created: '',
+    kind: 'loop',
+    roles: { architect: human, programmer: human },
+    maxIterations: 3,
+    baseCommit: 'a'.repeat(40),
+  });
   const file = runLayout(dir, 'r').iterationsFile;
   await appendIterationRecord(file, line(0, 'a'.repeat(40)));
   await appendIterationRecord(file, line(1, 'b'.repeat(40)));

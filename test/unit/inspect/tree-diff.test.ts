@@ -11,7 +11,12 @@ import type { Revision } from '../../../src/core/inspect/revisions';
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, encoding: 'utf8' }).trim();
 
-function repo(files: Record<string, string | Buffer>): { dir: string; gitDir: string; commit(files: Record<string, string | Buffer | null>): string; head: string } {
+function repo(files: Record<string, string | Buffer>): {
+  dir: string;
+  gitDir: string;
+  commit(files: Record<string, string | Buffer | null>): string;
+  head: string;
+} {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-tree-'));
   git(dir, 'init', '-q', '-b', 'main');
   const write = (fs_: Record<string, string | Buffer | null>) => {
@@ -58,7 +63,14 @@ test('a mode change counts as modified; identical trees differ in nothing', asyn
 
 test('across two repositories, equal contents are equal (blob ids), and a replay side leaves tests/ and .git* out of both', async () => {
   const agent = repo({ 'src/m.py': 'same\n', 'src/k.py': 'agent\n', 'tests/test_m.py': 'target tests\n' });
-  const upstream = repo({ 'src/m.py': 'same\n', 'src/k.py': 'developers\n', 'tests/test_m.py': 'old tests\n', 'test/x.py': 'x\n', '.github/ci.yml': 'ci\n', '.gitignore': '*.pyc\n' });
+  const upstream = repo({
+    'src/m.py': 'same\n',
+    'src/k.py': 'developers\n',
+    'tests/test_m.py': 'old tests\n',
+    'test/x.py': 'x\n',
+    '.github/ci.yml': 'ci\n',
+    '.gitignore': '*.pyc\n',
+  });
   const got = await diffRevisions(rev(upstream.gitDir, upstream.head, 'upstream'), rev(agent.gitDir, agent.head, 'history'));
   assert.deepEqual(got, [{ path: 'src/k.py', status: 'modified' }]);
   // Two history revisions keep tests/: an agent's changes there are shown.

@@ -71,7 +71,10 @@ describe('iteration.jsonl', () => {
 
   test('a corrupt complete line is a UserError naming the line', () => {
     const text = formatIterationLine(line(0, 5)) + 'not json\n';
-    assert.throws(() => parseIterationLines(text, 'x.jsonl'), (e: unknown) => e instanceof UserError && /x\.jsonl line 2 is corrupt/.test(e.message));
+    assert.throws(
+      () => parseIterationLines(text, 'x.jsonl'),
+      (e: unknown) => e instanceof UserError && /x\.jsonl line 2 is corrupt/.test(e.message),
+    );
     assert.throws(() => parseIterationLines('{"pytest": {}}\n', 'y'), /"gap" is missing/);
   });
 
@@ -80,6 +83,9 @@ describe('iteration.jsonl', () => {
     await Promise.all(Array.from({ length: 30 }, (_, i) => appendIterationRecord(file, line(i, i % 7))));
     const records = await readIterationRecords(file);
     assert.equal(records.length, 30);
-    assert.deepEqual(records.map((r) => r.iteration).sort((a, b) => a - b), Array.from({ length: 30 }, (_, i) => i));
+    assert.deepEqual(
+      records.map((r) => r.iteration).sort((a, b) => a - b),
+      Array.from({ length: 30 }, (_, i) => i),
+    );
   });
 });

@@ -71,7 +71,14 @@ describe('task lock', () => {
     const lock = await acquireLock(file, 'pytest');
     assert.equal((await readLock(file))?.pid, process.pid);
     await lock.release();
-    assert.equal(await fs.access(file).then(() => true, () => false), false, 'released: file removed');
+    assert.equal(
+      await fs.access(file).then(
+        () => true,
+        () => false,
+      ),
+      false,
+      'released: file removed',
+    );
   });
 
   test('while this process holds it, another process is refused; after release it gets it', async () => {

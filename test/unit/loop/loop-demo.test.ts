@@ -62,7 +62,10 @@ describe('the loop on the demo task with scripted CLI agents', () => {
       assert.equal(r.iteration, i + 1);
       assert.equal(r.run, RUN);
       assert.equal(typeof r.pytest.total, 'number');
-      assert.equal(r.pytest.passed ?? 0, (r.pytest.total ?? 0) - (r.pytest.failed ?? 0) - (r.pytest.error ?? 0) - (r.pytest.skipped ?? 0) - (r.pytest.xfailed ?? 0) - (r.pytest.xpassed ?? 0));
+      assert.equal(
+        r.pytest.passed ?? 0,
+        (r.pytest.total ?? 0) - (r.pytest.failed ?? 0) - (r.pytest.error ?? 0) - (r.pytest.skipped ?? 0) - (r.pytest.xfailed ?? 0) - (r.pytest.xpassed ?? 0),
+      );
       assert.equal(r.passed, r.target_passed - r.gap);
       assert.deepEqual(r.regressions, []);
       assert.deepEqual(r.tampered, []);
@@ -103,7 +106,17 @@ describe('the loop on the demo task with scripted CLI agents', () => {
     for (const f of ['report.json', 'summary.jsonl']) assert.ok(await exists(path.join(zero, f)), `iter-000/${f}`);
     for (const r of records.slice(1)) {
       const dir = iterDir(layout, r.iteration);
-      for (const f of ['requirement.xml', 'report.json', 'summary.jsonl', 'architect-try-1.log', 'programmer-try-1.log', 'architect.prompt.md', 'programmer.prompt.md', 'pytest-output.txt', 'code.diff']) {
+      for (const f of [
+        'requirement.xml',
+        'report.json',
+        'summary.jsonl',
+        'architect-try-1.log',
+        'programmer-try-1.log',
+        'architect.prompt.md',
+        'programmer.prompt.md',
+        'pytest-output.txt',
+        'code.diff',
+      ]) {
         assert.ok(await exists(path.join(dir, f)), `${path.basename(dir)}/${f}`);
       }
       assert.equal(await exists(path.join(dir, 'journal.json')), false);
@@ -176,6 +189,12 @@ describe('the loop on the demo task with scripted CLI agents', () => {
     await collect(task.taskDir);
     for (const n of ['oracle.json', 'target.report.json', 'target.pytest-output.txt']) assert.equal(names.has(n), false, n);
     assert.ok(targetReport.length > 0);
-    assert.ok(!path.relative(task.taskDir, task.record.oracleDir).split(path.sep).every((s) => s !== '..'), 'oracle outside the task');
+    assert.ok(
+      !path
+        .relative(task.taskDir, task.record.oracleDir)
+        .split(path.sep)
+        .every((s) => s !== '..'),
+      'oracle outside the task',
+    );
   });
 });

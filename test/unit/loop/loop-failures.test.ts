@@ -13,7 +13,21 @@ import { iterDir, runLayout } from '../../../src/core/loop/run-store';
 import { UserError } from '../../../src/core/util/errors';
 import { oracleLayout, taskLayout } from '../../../src/core/workspace/layout';
 import { waitDead, waitNoneMatching } from '../runtime/process-helpers';
-import { AGENTS_DIR, DemoWorld, SANDBOX, exists, git, loopOptions, programmerEnv, pytestSettings, pythonScript, runtime, scripted, type DemoTask, type ScriptOptions } from './demo-fixture';
+import {
+  AGENTS_DIR,
+  DemoWorld,
+  SANDBOX,
+  exists,
+  git,
+  loopOptions,
+  programmerEnv,
+  pytestSettings,
+  pythonScript,
+  runtime,
+  scripted,
+  type DemoTask,
+  type ScriptOptions,
+} from './demo-fixture';
 
 let world: DemoWorld;
 let scripts: string;
@@ -38,7 +52,10 @@ describe('the loop when things go wrong', () => {
     await fs.mkdir(scripts, { recursive: true });
     await fs.writeFile(path.join(scripts, 'bad-requirement.py'), "open('requirement.xml', 'w').write('<requirements></requirements>')\n");
     // A hostile architect: 10 MB, so parsing it would stall the loop and the editor.
-    await fs.writeFile(path.join(scripts, 'huge-requirement.py'), "open('requirement.xml', 'w').write('<requirements>' + 'x' * 10_000_000 + '</requirements>')\n");
+    await fs.writeFile(
+      path.join(scripts, 'huge-requirement.py'),
+      "open('requirement.xml', 'w').write('<requirements>' + 'x' * 10_000_000 + '</requirements>')\n",
+    );
     // Valid, but names a file app/code does not have and a test nobody knows: warnings only.
     await fs.writeFile(
       path.join(scripts, 'warned-requirement.py'),
@@ -99,7 +116,14 @@ describe('the loop when things go wrong', () => {
     // This interpreter's pytest-benchmark runs `git describe` in the code folder during pytest: that is
     // the code under test's own process (for the sandbox to confine), not the loop's git; off here.
     const pytest = { ...pytestSettings, env: { PYTEST_ADDOPTS: '-p no:benchmark' } };
-    await startRun(loopOptions(task, 'hooks', { architect: scripted('architect.py'), programmer: inline('plant-hooks.py', { env: { HOOK_MARKER: marker } }) }, { iterations: 1, pytest }));
+    await startRun(
+      loopOptions(
+        task,
+        'hooks',
+        { architect: scripted('architect.py'), programmer: inline('plant-hooks.py', { env: { HOOK_MARKER: marker } }) },
+        { iterations: 1, pytest },
+      ),
+    );
     // Read before this test runs git itself (plain git would run them).
     const ran = await fs.readFile(marker, 'utf8').catch(() => '');
     assert.equal(ran, '', `hooks ran: ${ran.trim().split('\n').join(', ')}`);
@@ -113,18 +137,26 @@ describe('the loop when things go wrong', () => {
     const task = await world.task();
     const pids: number[] = [];
     const events: LoopEvent[] = [];
-    const opts = loopOptions(task, 'hang', { architect: scripted('hang.py', { timeoutSec: 1, maxTries: 2 }), programmer: scripted('programmer.py') }, {
-      onEvent: (e) => {
-        events.push(e);
-        if (e.type === 'agent-output') for (const m of e.chunk.matchAll(/(?:pid|child)=(\d+)/g)) pids.push(Number(m[1]));
+    const opts = loopOptions(
+      task,
+      'hang',
+      { architect: scripted('hang.py', { timeoutSec: 1, maxTries: 2 }), programmer: scripted('programmer.py') },
+      {
+        onEvent: (e) => {
+          events.push(e);
+          if (e.type === 'agent-output') for (const m of e.chunk.matchAll(/(?:pid|child)=(\d+)/g)) pids.push(Number(m[1]));
+        },
       },
-    });
+    );
     const err = await startRun(opts).then(
       () => assert.fail('should fail'),
       (e: unknown) => e,
     );
     assert.ok(err instanceof UserError, String(err));
-    assert.match(err.message, /architect .* failed all 2 tries in iteration 1: try 1: did not finish within 1 s and was stopped; try 2: did not finish within 1 s/);
+    assert.match(
+      err.message,
+      /architect .* failed all 2 tries in iteration 1: try 1: did not finish within 1 s and was stopped; try 2: did not finish within 1 s/,
+    );
     assert.equal(pids.length, 4, 'two tries, each an agent and its child');
     // In a sandbox the printed pids are its own namespace's: look for the processes themselves.
     if (!SANDBOX) for (const pid of pids) assert.ok(await waitDead(pid), `process ${pid} left running`);
@@ -149,7 +181,12 @@ describe('the loop when things go wrong', () => {
 
     const events: LoopEvent[] = [];
     const result = await resumeRun(
-      loopOptions(task, 'fail', { architect, programmer: scripted('programmer.py', { env: programmerEnv(task) }) }, { iterations: 1, onEvent: (e) => events.push(e) }),
+      loopOptions(
+        task,
+        'fail',
+        { architect, programmer: scripted('programmer.py', { env: programmerEnv(task) }) },
+        { iterations: 1, onEvent: (e) => events.push(e) },
+      ),
     );
     assert.equal(result.reason, 'paused');
     const records = await lines(task, 'fail');
@@ -163,29 +200,45 @@ describe('the loop when things go wrong', () => {
 
   test('an architect that writes no requirement.xml, or an invalid one, fails with the reason', async () => {
     const task = await world.task();
-    const none = await startRun(loopOptions(task, 'none', { architect: scripted('no-output.py', { maxTries: 1 }), programmer: scripted('programmer.py') })).catch((e: unknown) => e);
+    const none = await startRun(
+      loopOptions(task, 'none', { architect: scripted('no-output.py', { maxTries: 1 }), programmer: scripted('programmer.py') }),
+    ).catch((e: unknown) => e);
     assert.ok(none instanceof UserError);
     assert.match(none.message, /failed its only try in iteration 1: try 1: wrote no requirement\.xml/);
 
     const task2 = await world.task();
-    const bad = await startRun(loopOptions(task2, 'bad', { architect: inline('bad-requirement.py', { maxTries: 1 }), programmer: scripted('programmer.py') })).catch((e: unknown) => e);
+    const bad = await startRun(
+      loopOptions(task2, 'bad', { architect: inline('bad-requirement.py', { maxTries: 1 }), programmer: scripted('programmer.py') }),
+    ).catch((e: unknown) => e);
     assert.ok(bad instanceof UserError);
     assert.match(bad.message, /try 1: requirement\.xml line \d+: /);
     assert.equal((await lines(task2, 'bad')).length, 1);
 
     const task3 = await world.task();
-    const huge = await startRun(loopOptions(task3, 'huge', { architect: inline('huge-requirement.py', { maxTries: 1 }), programmer: scripted('programmer.py') })).catch((e: unknown) => e);
+    const huge = await startRun(
+      loopOptions(task3, 'huge', { architect: inline('huge-requirement.py', { maxTries: 1 }), programmer: scripted('programmer.py') }),
+    ).catch((e: unknown) => e);
     assert.ok(huge instanceof UserError);
     assert.match(huge.message, /try 1: requirement\.xml line 1: requirement\.xml has 10000029 characters; a requirement document is at most 65536/);
   });
 
-  test('the Architect\'s requirement is checked as the editor checks it: warnings are reported, not failed', async () => {
+  test("the Architect's requirement is checked as the editor checks it: warnings are reported, not failed", async () => {
     const task = await world.task();
     const events: LoopEvent[] = [];
-    await startRun(loopOptions(task, 'warned', { architect: inline('warned-requirement.py', { maxTries: 1 }), programmer: scripted('programmer.py', { env: programmerEnv(task) }) }, { iterations: 1, onEvent: (e) => events.push(e) }));
+    await startRun(
+      loopOptions(
+        task,
+        'warned',
+        { architect: inline('warned-requirement.py', { maxTries: 1 }), programmer: scripted('programmer.py', { env: programmerEnv(task) }) },
+        { iterations: 1, onEvent: (e) => events.push(e) },
+      ),
+    );
     const finished = events.find((e) => e.type === 'step-finished' && e.step === 'architect');
     assert.ok(finished?.type === 'step-finished' && finished.ok);
-    assert.match(finished.message ?? '', /^2 warnings: requirement\.xml line 1: Requirement 1: src\/tinyinventory\/nowhere\.py does not exist under app\/code.*; requirement\.xml line 1: Requirement 1: tests\/test_units\.py::test_no_such_thing is not a known test/);
+    assert.match(
+      finished.message ?? '',
+      /^2 warnings: requirement\.xml line 1: Requirement 1: src\/tinyinventory\/nowhere\.py does not exist under app\/code.*; requirement\.xml line 1: Requirement 1: tests\/test_units\.py::test_no_such_thing is not a known test/,
+    );
     assert.equal((await lines(task, 'warned')).length, 2, 'the iteration was recorded');
   });
 
@@ -196,7 +249,9 @@ describe('the loop when things go wrong', () => {
     assert.equal(one.tampered.length, 1);
     assert.match(one.tampered[0], /^tests\/test_.*\.py$/);
     assert.equal(one.gap, zero.gap, 'the added test does not count');
-    const report = JSON.parse(await fs.readFile(path.join(iterDir(runLayout(task.taskDir, 'tamper'), 1), 'report.json'), 'utf8')) as { tests: Array<{ nodeid: string }> };
+    const report = JSON.parse(await fs.readFile(path.join(iterDir(runLayout(task.taskDir, 'tamper'), 1), 'report.json'), 'utf8')) as {
+      tests: Array<{ nodeid: string }>;
+    };
     assert.ok(report.tests.every((t) => !t.nodeid.includes('test_tampered_by_agent')));
     const restored = await fs.readFile(path.join(taskLayout(task.taskDir).codeDir, one.tampered[0]), 'utf8');
     const original = await fs.readFile(path.join(oracleLayout(task.record.oracleDir).targetCodeDir, one.tampered[0]), 'utf8');
@@ -261,8 +316,18 @@ describe('the loop when things go wrong', () => {
 
     for (const f of ['base.report.json', 'base.run.json']) await fs.rm(path.join(reports, f));
     const events: LoopEvent[] = [];
-    await createRun({ taskDir: task.taskDir, run: 'measured', roles: { architect: scripted('architect.py'), programmer: scripted('programmer.py') }, runtime, pytest: pytestSettings, onEvent: (e) => events.push(e) });
-    assert.deepEqual(events.filter((e) => e.type === 'step-started').map((e) => e.type === 'step-started' && `${e.iteration}:${e.step}`), ['0:pytest']);
+    await createRun({
+      taskDir: task.taskDir,
+      run: 'measured',
+      roles: { architect: scripted('architect.py'), programmer: scripted('programmer.py') },
+      runtime,
+      pytest: pytestSettings,
+      onEvent: (e) => events.push(e),
+    });
+    assert.deepEqual(
+      events.filter((e) => e.type === 'step-started').map((e) => e.type === 'step-started' && `${e.iteration}:${e.step}`),
+      ['0:pytest'],
+    );
     const [zero] = await lines(task, 'measured');
     assert.equal(zero.gap, task.record.task.expectedGap);
     assert.equal(zero.commit, task.record.baseCommit);
@@ -281,8 +346,18 @@ describe('the loop when things go wrong', () => {
         await fs.appendFile(path.join(req.codeDir, 'README.md'), 'edited by a human\n');
       }
     };
-    await startRun(loopOptions(task, 'human', { architect: { settings: { kind: 'human' } }, programmer: { settings: { kind: 'human' } } }, { humanStep: human, iterations: 1 }));
-    assert.deepEqual(asked.map((a) => a.role), ['architect', 'architect', 'programmer']);
+    await startRun(
+      loopOptions(
+        task,
+        'human',
+        { architect: { settings: { kind: 'human' } }, programmer: { settings: { kind: 'human' } } },
+        { humanStep: human, iterations: 1 },
+      ),
+    );
+    assert.deepEqual(
+      asked.map((a) => a.role),
+      ['architect', 'architect', 'programmer'],
+    );
     assert.ok(asked[1].problems?.[0]?.includes('requirement.xml'));
     const [, one] = await lines(task, 'human');
     assert.equal(one.architect?.kind, 'human');
@@ -293,9 +368,10 @@ describe('the loop when things go wrong', () => {
     assert.match(await git(taskLayout(task.taskDir).codeDir, 'show', '--stat', one.commit), /README\.md/);
 
     const task2 = await world.task();
-    const err = await startRun(loopOptions(task2, 'nobody', { architect: { settings: { kind: 'human' } }, programmer: scripted('programmer.py') })).catch((e: unknown) => e);
+    const err = await startRun(loopOptions(task2, 'nobody', { architect: { settings: { kind: 'human' } }, programmer: scripted('programmer.py') })).catch(
+      (e: unknown) => e,
+    );
     assert.ok(err instanceof UserError);
     assert.match(err.message, /played by a human, but nothing can ask one here/);
   });
-
 });

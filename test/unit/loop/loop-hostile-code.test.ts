@@ -130,10 +130,21 @@ describe('code under test that tries to change its score', () => {
     const taskJson = await fs.readFile(layout.taskFile, 'utf8');
     const source = task.record.task.source;
     const env = { ORACLE: task.record.oracleDir, DATASET: source.kind === 'dataset' ? source.zipPath : source.repoPath, RUN: 'forge' };
-    await startRun(loopOptions(task, 'forge', { architect: scripted('architect.py'), programmer: pythonScript(path.join(scripts, 'snoop-and-forge.py'), { env }) }, { iterations: 1 }));
+    await startRun(
+      loopOptions(
+        task,
+        'forge',
+        { architect: scripted('architect.py'), programmer: pythonScript(path.join(scripts, 'snoop-and-forge.py'), { env }) },
+        { iterations: 1 },
+      ),
+    );
 
     const records = await readIterationRecords(runLayout(task.taskDir, 'forge').iterationsFile);
-    assert.deepEqual(records.map((r) => r.iteration), [0, 1], 'no forged line');
+    assert.deepEqual(
+      records.map((r) => r.iteration),
+      [0, 1],
+      'no forged line',
+    );
     assert.equal(records[1].gap, records[0].gap, 'the real score');
     assert.equal(records[1].isolation, 'sandbox');
     assert.equal(await fs.readFile(layout.taskFile, 'utf8'), taskJson, 'task.json untouched');
@@ -153,7 +164,12 @@ describe('code under test that tries to change its score', () => {
   test('ignored bytecode that would pass every test is not scored: pytest runs on a clean checkout of the commit', async () => {
     const task = await world.task();
     const result = await startRun(
-      loopOptions(task, 'bytecode', { architect: scripted('architect.py'), programmer: pythonScript(path.join(scripts, 'hidden-bytecode.py')) }, { iterations: 1 }),
+      loopOptions(
+        task,
+        'bytecode',
+        { architect: scripted('architect.py'), programmer: pythonScript(path.join(scripts, 'hidden-bytecode.py')) },
+        { iterations: 1 },
+      ),
     );
     assert.equal(result.reason, 'paused');
     const [zero, one] = await readIterationRecords(runLayout(task.taskDir, 'bytecode').iterationsFile);
@@ -190,7 +206,7 @@ describe('code under test that tries to change its score', () => {
     assert.equal(point(excluded, 0).a, 0, 'the base is untouched');
   });
 
-  test('config sections: only a change to pytest\'s own section counts', () => {
+  test("config sections: only a change to pytest's own section counts", () => {
     assert.equal(harnessKind('conftest.py'), 'file');
     assert.equal(harnessKind('src/pkg/conftest.py'), 'file');
     assert.equal(harnessKind('tests/conftest.py'), undefined, 'tests/ is restored, not flagged here');
@@ -213,8 +229,14 @@ describe('code under test that tries to change its score', () => {
     const task = await world.task();
     const secret = 'sk-test-0123456789abcdef';
     const programmer = pythonScript(path.join(scripts, 'forcepass-conftest.py'));
-    const settings = { ...programmer.settings, command: `${(programmer.settings as { command: string }).command} --api-key ${secret}`, model: `acme/${secret}` };
-    const info = await createRun(loopOptions(task, 'secret', { architect: scripted('architect.py'), programmer: { ...programmer, settings, secretEnv: { ACME_API_KEY: secret } } }));
+    const settings = {
+      ...programmer.settings,
+      command: `${(programmer.settings as { command: string }).command} --api-key ${secret}`,
+      model: `acme/${secret}`,
+    };
+    const info = await createRun(
+      loopOptions(task, 'secret', { architect: scripted('architect.py'), programmer: { ...programmer, settings, secretEnv: { ACME_API_KEY: secret } } }),
+    );
     const text = await fs.readFile(runLayout(task.taskDir, 'secret').runFile, 'utf8');
     assert.ok(!text.includes(secret), text);
     assert.match(info.roles.programmer.command ?? '', /--api-key \*\*\*$/);
@@ -225,7 +247,10 @@ describe('code under test that tries to change its score', () => {
     const task = await world.task();
     const secret = 'sk-live-abcdef0123456789';
     const withKey = (setup: ReturnType<typeof pythonScript>) => ({ ...setup, secretEnv: { ACME_API_KEY: secret } });
-    const roles = { architect: withKey(pythonScript(path.join(scripts, 'leak-architect.py'))), programmer: withKey(pythonScript(path.join(scripts, 'leak-programmer.py'))) };
+    const roles = {
+      architect: withKey(pythonScript(path.join(scripts, 'leak-architect.py'))),
+      programmer: withKey(pythonScript(path.join(scripts, 'leak-programmer.py'))),
+    };
     await startRun(loopOptions(task, 'leak', roles, { iterations: 1, pytest: { ...pytestSettings, format: 'builtin' } }));
     const archive = iterDir(runLayout(task.taskDir, 'leak'), 1);
     const names = await fs.readdir(archive);

@@ -31,7 +31,7 @@ describe('agents that attack the loop through git', () => {
       [
         'import os, subprocess',
         "marker = os.environ['MARKER']",
-        "evil = lambda name: 'sh -c \"echo %s >> %s; cat\"' % (name, marker)",
+        'evil = lambda name: \'sh -c "echo %s >> %s; cat"\' % (name, marker)',
         "settings = {'filter.evil.clean': evil('clean'), 'filter.evil.smudge': evil('smudge'), 'filter.evil.required': 'true',",
         "            'diff.evil.textconv': evil('textconv'), 'diff.evil.command': evil('diff-command'), 'core.pager': evil('pager')}",
         'for key, value in settings.items():',

@@ -15,7 +15,20 @@ import { currentReportFile, currentRunFile, loadReport } from '../../../src/core
 import { runCurrentTests } from '../../../src/core/checkout/run-current-tests';
 import { taskLayout } from '../../../src/core/workspace/layout';
 import { waitDead, waitNoneMatching } from '../runtime/process-helpers';
-import { AGENTS_DIR, DemoWorld, SANDBOX, exists, git, historyGit, loopOptions, programmerEnv, pytestSettings, runtime, scripted, type DemoTask } from './demo-fixture';
+import {
+  AGENTS_DIR,
+  DemoWorld,
+  SANDBOX,
+  exists,
+  git,
+  historyGit,
+  loopOptions,
+  programmerEnv,
+  pytestSettings,
+  runtime,
+  scripted,
+  type DemoTask,
+} from './demo-fixture';
 
 let world: DemoWorld;
 
@@ -31,7 +44,10 @@ async function lines(task: DemoTask, run: string) {
 }
 
 async function iterationCommits(task: DemoTask, run: string): Promise<string[]> {
-  return (await historyGit(task.taskDir, 'log', '--format=%s', `sweci/${run}`)).trim().split('\n').filter((s) => s.startsWith('iteration'));
+  return (await historyGit(task.taskDir, 'log', '--format=%s', `sweci/${run}`))
+    .trim()
+    .split('\n')
+    .filter((s) => s.startsWith('iteration'));
 }
 
 describe('cancel, crash and resume', () => {
@@ -48,16 +64,21 @@ describe('cancel, crash and resume', () => {
     const pids: number[] = [];
     const events: LoopEvent[] = [];
     const first = startRun(
-      loopOptions(task, 'r', { architect: scripted('architect.py'), programmer: scripted('hang.py') }, {
-        signal: abort.signal,
-        onEvent: (e) => {
-          events.push(e);
-          if (e.type === 'agent-output' && e.role === 'programmer') {
-            for (const m of e.chunk.matchAll(/(?:pid|child)=(\d+)/g)) pids.push(Number(m[1]));
-            if (pids.length >= 2) abort.abort();
-          }
+      loopOptions(
+        task,
+        'r',
+        { architect: scripted('architect.py'), programmer: scripted('hang.py') },
+        {
+          signal: abort.signal,
+          onEvent: (e) => {
+            events.push(e);
+            if (e.type === 'agent-output' && e.role === 'programmer') {
+              for (const m of e.chunk.matchAll(/(?:pid|child)=(\d+)/g)) pids.push(Number(m[1]));
+              if (pids.length >= 2) abort.abort();
+            }
+          },
         },
-      }),
+      ),
     );
     await assert.rejects(first, (e: unknown) => e instanceof AbortError);
     // In a sandbox the printed pids are its own namespace's: look for the processes themselves.
@@ -70,7 +91,10 @@ describe('cancel, crash and resume', () => {
     const layout = runLayout(task.taskDir, 'r');
     assert.equal((await readJournal(layout.pendingDir))?.lastCompletedStep, 'architect');
     const pending = await findPendingRuns(task.taskDir);
-    assert.deepEqual(pending.map((p) => [p.info.name, p.pending?.iteration, p.pending?.lastCompletedStep]), [['r', 1, 'architect']]);
+    assert.deepEqual(
+      pending.map((p) => [p.info.name, p.pending?.iteration, p.pending?.lastCompletedStep]),
+      [['r', 1, 'architect']],
+    );
     assert.equal(await exists(taskLockFile(task.taskDir)), false, 'lock released');
 
     const resumed: LoopEvent[] = [];
@@ -78,7 +102,10 @@ describe('cancel, crash and resume', () => {
     assert.equal(result.reason, 'paused');
     assert.equal(result.recorded.length, 1);
     const records = await lines(task, 'r');
-    assert.deepEqual(records.map((r) => r.iteration), [0, 1]);
+    assert.deepEqual(
+      records.map((r) => r.iteration),
+      [0, 1],
+    );
     const one = records[1];
     assert.ok(one.gap >= 0 && one.gap < records[0].gap);
     assert.equal(one.architect?.tries, 1);
@@ -93,7 +120,10 @@ describe('cancel, crash and resume', () => {
 
     // And the run goes on from there.
     await resumeRun(loopOptions(task, 'r', roles(task), { iterations: 1 }));
-    assert.deepEqual((await lines(task, 'r')).map((r) => r.iteration), [0, 1, 2]);
+    assert.deepEqual(
+      (await lines(task, 'r')).map((r) => r.iteration),
+      [0, 1, 2],
+    );
   });
 
   test('aborted while pytest runs: no line; resumed, pytest runs again and the line is written once', async () => {
@@ -112,9 +142,15 @@ describe('cancel, crash and resume', () => {
     assert.equal((await readJournal(runLayout(task.taskDir, 'p').pendingDir))?.lastCompletedStep, 'programmer');
     const events: LoopEvent[] = [];
     await resumeRun(loopOptions(task, 'p', roles(task), { iterations: 1, onEvent: (e) => events.push(e) }));
-    assert.deepEqual(events.filter((e) => e.type === 'step-started').map((e) => e.type === 'step-started' && e.step), ['pytest']);
+    assert.deepEqual(
+      events.filter((e) => e.type === 'step-started').map((e) => e.type === 'step-started' && e.step),
+      ['pytest'],
+    );
     const records = await lines(task, 'p');
-    assert.deepEqual(records.map((r) => r.iteration), [0, 1]);
+    assert.deepEqual(
+      records.map((r) => r.iteration),
+      [0, 1],
+    );
     assert.ok(records[1].gap < records[0].gap);
   });
 
@@ -170,10 +206,15 @@ describe('cancel, crash and resume', () => {
     let started!: () => void;
     const architectRunning = new Promise<void>((r) => (started = r));
     const first = startRun(
-      loopOptions(task, 'a', { architect: scripted('hang.py', { timeoutSec: 30 }), programmer: scripted('programmer.py') }, {
-        signal: abort.signal,
-        onEvent: (e) => e.type === 'step-started' && e.step === 'architect' && started(),
-      }),
+      loopOptions(
+        task,
+        'a',
+        { architect: scripted('hang.py', { timeoutSec: 30 }), programmer: scripted('programmer.py') },
+        {
+          signal: abort.signal,
+          onEvent: (e) => e.type === 'step-started' && e.step === 'architect' && started(),
+        },
+      ),
     );
     await architectRunning;
     const second = await startRun(loopOptions(task, 'b', roles(task))).catch((e: unknown) => e);
@@ -192,7 +233,10 @@ describe('cancel, crash and resume', () => {
     await startRun(loopOptions(task, 'd', roles(task), { iterations: 1 }));
     const code = taskLayout(task.taskDir).codeDir;
     await fs.writeFile(path.join(code, 'scratch.py'), 'x = 1\n');
-    await assert.rejects(runLoop(loopOptions(task, 'd', roles(task), { iterations: 1 })), /app\/code has uncommitted changes that are not part of run "d" \(scratch\.py\)/);
+    await assert.rejects(
+      runLoop(loopOptions(task, 'd', roles(task), { iterations: 1 })),
+      /app\/code has uncommitted changes that are not part of run "d" \(scratch\.py\)/,
+    );
     await discardPendingIteration(task.taskDir, 'd');
     assert.equal(await exists(path.join(code, 'scratch.py')), false);
     await runLoop(loopOptions(task, 'd', roles(task), { iterations: 1 }));

@@ -2,15 +2,14 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { STANDARD_GAMMAS, evoScore } from '../../../src/core/metrics/evo-score';
 
-const close = (actual: number, expected: number, msg?: string): void =>
-  assert.ok(Math.abs(actual - expected) < 1e-12, `${msg ?? ''} ${actual} ≠ ${expected}`);
+const close = (actual: number, expected: number, msg?: string): void => assert.ok(Math.abs(actual - expected) < 1e-12, `${msg ?? ''} ${actual} ≠ ${expected}`);
 
 test('γ = 1 is the mean of a_1..a_N', () => {
   close(evoScore([1, 0, 0], 1), 1 / 3);
   close(evoScore([0.2, 0.5, 1, 1, 1], 1), 0.74);
 });
 
-test('γ weighs iteration i by γ^i (the paper\'s formula)', () => {
+test("γ weighs iteration i by γ^i (the paper's formula)", () => {
   // γ = 2: (2·0.5 + 4·1) / (2 + 4) = 5/6
   close(evoScore([0.5, 1], 2), 5 / 6);
   // γ = 0.5: (0.5·0.5 + 0.25·1) / (0.5 + 0.25) = 0.5 / 0.75 = 2/3

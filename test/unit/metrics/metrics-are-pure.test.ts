@@ -7,7 +7,8 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { repoRoot } from '../helpers/repo-root';
 
-const IMPORT = /(?:^|\n)\s*(import|export)\s+(type\s+)?[^;]*?from\s*['"]([^'"]+)['"]|require\s*\(\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]|(?:^|\n)\s*import\s+['"]([^'"]+)['"]/g;
+const IMPORT =
+  /(?:^|\n)\s*(import|export)\s+(type\s+)?[^;]*?from\s*['"]([^'"]+)['"]|require\s*\(\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]|(?:^|\n)\s*import\s+['"]([^'"]+)['"]/g;
 
 /** Why `source` (the text of `file`) may not be bundled for the browser; [] when it may. */
 function problems(source: string, file: string): string[] {
@@ -40,7 +41,10 @@ test('the detector sees node imports and value imports from outside', () => {
 
 test('no file under src/core/metrics, nor chart-types.ts, imports node or runtime code from outside', () => {
   const dir = path.join(repoRoot, 'src', 'core', 'metrics');
-  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.ts')).map((f) => path.join(dir, f));
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => path.join(dir, f));
   files.push(path.join(repoRoot, 'src', 'core', 'chart-data', 'chart-types.ts'));
   assert.ok(files.length >= 7);
   const offenders = files.flatMap((f) => problems(fs.readFileSync(f, 'utf8'), f).map((p) => `${path.relative(repoRoot, f)}: ${p}`));

@@ -12,7 +12,14 @@ test('a regression is a drop below the previous value; amplitude = drop / previo
   assert.equal(r.count, 3);
   assert.deepEqual(r.amplitudes, [0.2, 0.25, 6 / 9]);
   assert.deepEqual(r.events[1], { iteration: 3, comparedWith: 1, from: 8, to: 6, drop: 2, amplitude: 0.25 });
-  assert.deepEqual(r.events.map((e) => [e.comparedWith, e.iteration]), [[0, 1], [1, 3], [4, 5]]);
+  assert.deepEqual(
+    r.events.map((e) => [e.comparedWith, e.iteration]),
+    [
+      [0, 1],
+      [1, 3],
+      [4, 5],
+    ],
+  );
 });
 
 test('a crashed iteration is not compared, and the next ran one compares with the one before it', () => {
@@ -29,7 +36,13 @@ test('iteration numbers come from the lines (human-history positions are sparse)
     { ...crashed, iteration: 14 },
     { ...ran(2), iteration: 21 },
   ]);
-  assert.deepEqual(r.events.map((e) => [e.comparedWith, e.iteration]), [[0, 7], [7, 21]]);
+  assert.deepEqual(
+    r.events.map((e) => [e.comparedWith, e.iteration]),
+    [
+      [0, 7],
+      [7, 21],
+    ],
+  );
 });
 
 test('equal values and a base that crashed are no regressions', () => {
@@ -38,7 +51,7 @@ test('equal values and a base that crashed are no regressions', () => {
   assert.equal(regressionsOf([]).count, 0);
 });
 
-test('solved (later framework): the last value == target, unlike the reference\'s max', () => {
+test("solved (later framework): the last value == target, unlike the reference's max", () => {
   assert.equal(solvedLast([ran(10, 5), ran(15, 0)]), true);
   assert.equal(solvedLast([ran(10, 5), ran(15, 0), ran(14, 1)]), false, 'reached then regressed');
   assert.equal(solvedLast([ran(10, 5), ran(17, 0)]), true, 'above the target is clamped to it');

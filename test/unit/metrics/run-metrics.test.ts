@@ -34,7 +34,7 @@ test('the comparison row of a run', () => {
   assert.equal(row.maxIterations, 4);
   assert.equal(row.tokensIn, 100 + 1000 + 50 + 7 + 1 + 2);
   assert.equal(row.tokensOut, 10 + 200 + 5 + 1 + 2);
-  assert.equal(row.timeSec, 5 + 20 + 2 + 3 + 1 + 2 + 1.5, 'the base run\'s pytest time is left out');
+  assert.equal(row.timeSec, 5 + 20 + 2 + 3 + 1 + 2 + 1.5, "the base run's pytest time is left out");
 });
 
 test('γ defaults to 1, where both EvoScores agree; runEvoScore recomputes for a γ', () => {
@@ -69,7 +69,13 @@ test('only the base: 0 iterations, a 0; a base that crashed: no scores', () => {
   assert.equal(only.finalA, 0);
   assert.equal(only.evoScore, 0);
   assert.equal(only.zeroRegression, true);
-  const none = runMetrics([{ gap: -1, pytest: {} }, { gap: 1, pytest: { passed: 2 } }], { maxIterations: 5 });
+  const none = runMetrics(
+    [
+      { gap: -1, pytest: {} },
+      { gap: 1, pytest: { passed: 2 } },
+    ],
+    { maxIterations: 5 },
+  );
   assert.equal(none.evoScore, null);
   assert.equal(none.evoScoreReference, null);
   assert.equal(none.finalA, null);

@@ -25,7 +25,7 @@ const columns = [
 ];
 const m = buildTransitionMatrix(['t::c', 't::a', 't::b', 't::a'], columns);
 
-test('rows are the target\'s passed tests, sorted; columns the lines; cells row-major', () => {
+test("rows are the target's passed tests, sorted; columns the lines; cells row-major", () => {
   assert.deepEqual(m.tests, ['t::a', 't::b', 't::c']);
   assert.deepEqual(m.columns, [
     { iteration: 0, ran: true },
@@ -53,30 +53,41 @@ test('transitions skip the crashed column: the next ran one compares with the on
 
 test('which tests regressed when: passed at the last ran iteration, not passed now', () => {
   assert.deepEqual(regressedTests(m), [{ iteration: 3, comparedWith: 1, tests: [0] }]);
-  const missing = buildTransitionMatrix(['x'], [
-    { iteration: 0, report: report({ x: 'passed' }) },
-    { iteration: 1, report: report({}) },
-  ]);
+  const missing = buildTransitionMatrix(
+    ['x'],
+    [
+      { iteration: 0, report: report({ x: 'passed' }) },
+      { iteration: 1, report: report({}) },
+    ],
+  );
   assert.deepEqual(regressedTests(missing), [{ iteration: 1, comparedWith: 0, tests: [0] }], 'disappearing from a report is a regression');
 });
 
 test('outcomes: skipped, xfailed, xpassed count as failed; duplicates: passed, then error, wins', () => {
-  const o = buildTransitionMatrix(['s', 'xf', 'xp', 'dup', 'dup2'], [
-    {
-      iteration: 0,
-      report: { tests: [
-        { nodeid: 's', outcome: 'skipped' },
-        { nodeid: 'xf', outcome: 'xfailed' },
-        { nodeid: 'xp', outcome: 'xpassed' },
-        { nodeid: 'dup', outcome: 'failed' },
-        { nodeid: 'dup', outcome: 'passed' },
-        { nodeid: 'dup', outcome: 'error' },
-        { nodeid: 'dup2', outcome: 'failed' },
-        { nodeid: 'dup2', outcome: 'error' },
-      ] },
-    },
-  ]);
-  assert.deepEqual(o.tests.map((_, t) => statusAt(o, t, 0)), ['passed', 'error', 'failed', 'failed', 'failed']);
+  const o = buildTransitionMatrix(
+    ['s', 'xf', 'xp', 'dup', 'dup2'],
+    [
+      {
+        iteration: 0,
+        report: {
+          tests: [
+            { nodeid: 's', outcome: 'skipped' },
+            { nodeid: 'xf', outcome: 'xfailed' },
+            { nodeid: 'xp', outcome: 'xpassed' },
+            { nodeid: 'dup', outcome: 'failed' },
+            { nodeid: 'dup', outcome: 'passed' },
+            { nodeid: 'dup', outcome: 'error' },
+            { nodeid: 'dup2', outcome: 'failed' },
+            { nodeid: 'dup2', outcome: 'error' },
+          ],
+        },
+      },
+    ],
+  );
+  assert.deepEqual(
+    o.tests.map((_, t) => statusAt(o, t, 0)),
+    ['passed', 'error', 'failed', 'failed', 'failed'],
+  );
   assert.deepEqual(o.tests, ['dup', 'dup2', 's', 'xf', 'xp']);
 });
 
@@ -109,7 +120,7 @@ test('5,000 tests × 20 iterations build and encode quickly', () => {
 test('the heatmap and the iteration records share one definition of a regressed test', () => {
   // A seeded generator: the same random runs every time.
   let seed = 7;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const outcomes = ['passed', 'failed', 'error', 'skipped'];
   for (let round = 0; round < 50; round++) {
     const ids = Array.from({ length: 12 }, (_, i) => `t::${i}`);
@@ -117,7 +128,8 @@ test('the heatmap and the iteration records share one definition of a regressed 
     const cols = Array.from({ length: 6 }, (_, c) => ({
       iteration: c,
       // Some columns did not run; some tests are absent from a report.
-      report: c > 0 && rand() < 0.2 ? undefined : report(Object.fromEntries(ids.filter(() => rand() < 0.9).map((id) => [id, outcomes[Math.floor(rand() * 4)]]))),
+      report:
+        c > 0 && rand() < 0.2 ? undefined : report(Object.fromEntries(ids.filter(() => rand() < 0.9).map((id) => [id, outcomes[Math.floor(rand() * 4)]]))),
     }));
     const m = buildTransitionMatrix(scored, cols);
     const fromMatrix = regressedTests(m).map((r) => ({ iteration: r.iteration, tests: r.tests.map((t) => m.tests[t]) }));

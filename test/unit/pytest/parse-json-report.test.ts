@@ -68,7 +68,10 @@ describe('parseJsonReport on the real fixture reports', () => {
   });
 
   test('bad input is a ReportParseError with a clear message', () => {
-    assert.throws(() => parseJsonReport('{"tests": [ '), (e: Error) => e instanceof ReportParseError && /not valid JSON/.test(e.message));
+    assert.throws(
+      () => parseJsonReport('{"tests": [ '),
+      (e: Error) => e instanceof ReportParseError && /not valid JSON/.test(e.message),
+    );
     assert.throws(() => parseJsonReport('{"summary": {}}'), /no "tests" list/);
     assert.throws(() => parseJsonReport('{"tests": [{"outcome": "passed"}]}'), /lacks "nodeid"/);
   });

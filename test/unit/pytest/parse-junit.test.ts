@@ -104,7 +104,8 @@ describe('parseJunitXml, xunit2 (no file attribute): best guess', () => {
 });
 
 describe('parseJunitXml, constructed edge cases', () => {
-  const wrap = (cases: string) => `<?xml version="1.0" encoding="utf-8"?><testsuites name="pytest tests"><testsuite name="pytest" time="1.5">${cases}</testsuite></testsuites>`;
+  const wrap = (cases: string) =>
+    `<?xml version="1.0" encoding="utf-8"?><testsuites name="pytest tests"><testsuite name="pytest" time="1.5">${cases}</testsuite></testsuites>`;
 
   test('call failure plus teardown error on one testcase is an error with both phases', () => {
     const r = parseJunitXml(
@@ -121,12 +122,18 @@ describe('parseJunitXml, constructed edge cases', () => {
   });
 
   test('a strict xpass (<skipped> without type) is failed, as in json-report', () => {
-    const r = parseJunitXml(wrap('<testcase classname="tests.test_a" name="test_s" file="tests/test_a.py" line="1"><skipped message="xfail-marked test passes unexpectedly" /></testcase>'));
+    const r = parseJunitXml(
+      wrap(
+        '<testcase classname="tests.test_a" name="test_s" file="tests/test_a.py" line="1"><skipped message="xfail-marked test passes unexpectedly" /></testcase>',
+      ),
+    );
     assert.equal(r.tests[0].outcome, 'failed');
   });
 
   test('an error without a phase message counts at setup; a collection error keeps the file as node id', () => {
-    const r = parseJunitXml(wrap('<testcase classname="" name="tests.test_bad" file="tests/test_bad.py"><error message="collection failure">SyntaxError</error></testcase>'));
+    const r = parseJunitXml(
+      wrap('<testcase classname="" name="tests.test_bad" file="tests/test_bad.py"><error message="collection failure">SyntaxError</error></testcase>'),
+    );
     assert.equal(r.tests[0].nodeid, 'tests/test_bad.py');
     assert.equal(r.tests[0].outcome, 'error');
     assert.equal(r.tests[0].phases.setup?.longrepr, 'SyntaxError');
@@ -166,7 +173,10 @@ describe('parseJunitXml, constructed edge cases', () => {
   });
 
   test('not JUnit at all is a ReportParseError', () => {
-    assert.throws(() => parseJunitXml('<html><body/></html>'), (e: Error) => e instanceof ReportParseError);
+    assert.throws(
+      () => parseJunitXml('<html><body/></html>'),
+      (e: Error) => e instanceof ReportParseError,
+    );
     assert.throws(() => parseJunitXml(''), ReportParseError);
   });
 

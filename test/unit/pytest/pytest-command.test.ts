@@ -14,9 +14,18 @@ test('json-report: the reference command; the cache and bytecode go outside the 
   });
   assert.equal(c.command, 'python');
   assert.deepEqual(c.args, [
-    '-m', 'pytest', 'tests', '--color=no', '--tb=short', '--disable-warnings', '-rfE', '--rootdir=/app/code',
-    '-o', 'cache_dir=/sweci/report/pytest-cache',
-    '--json-report', '--json-report-file=/sweci/report/r.json',
+    '-m',
+    'pytest',
+    'tests',
+    '--color=no',
+    '--tb=short',
+    '--disable-warnings',
+    '-rfE',
+    '--rootdir=/app/code',
+    '-o',
+    'cache_dir=/sweci/report/pytest-cache',
+    '--json-report',
+    '--json-report-file=/sweci/report/r.json',
   ]);
   assert.ok(!c.args.includes('no:cacheprovider'), 'the cache provider stays on, as in the reference');
   assert.equal(c.cwd, '/app/code');
@@ -25,12 +34,27 @@ test('json-report: the reference command; the cache and bytecode go outside the 
 });
 
 test("the user's variables are added; the reference's PYTHONPATH wins", () => {
-  const c = buildPytestCommand({ python: 'python', codeDir: '/c', reportFile: '/r/x.xml', format: 'junit', pathDelimiter: ':', extraEnv: { DJANGO_SETTINGS_MODULE: 's', PYTHONPATH: 'mine' } });
+  const c = buildPytestCommand({
+    python: 'python',
+    codeDir: '/c',
+    reportFile: '/r/x.xml',
+    format: 'junit',
+    pathDelimiter: ':',
+    extraEnv: { DJANGO_SETTINGS_MODULE: 's', PYTHONPATH: 'mine' },
+  });
   assert.deepEqual(c.env, { DJANGO_SETTINGS_MODULE: 's', PYTHONPATH: 'src:.' });
 });
 
 test('builtin: our plugin by -p, importable from its folder placed after the reference PYTHONPATH', () => {
-  const c = buildPytestCommand({ python: 'python', codeDir: '/app/code', reportFile: '/sweci/report/r', format: 'builtin', reportPluginDir: '/sweci/report/report-plugin', pathDelimiter: ':', extraEnv: { PYTHONPATH: 'mine' } });
+  const c = buildPytestCommand({
+    python: 'python',
+    codeDir: '/app/code',
+    reportFile: '/sweci/report/r',
+    format: 'builtin',
+    reportPluginDir: '/sweci/report/report-plugin',
+    pathDelimiter: ':',
+    extraEnv: { PYTHONPATH: 'mine' },
+  });
   assert.deepEqual(c.args.slice(8), ['-p', 'sweci_pytest_report', '--sweci-report=/sweci/report/r']);
   assert.equal(c.env.PYTHONPATH, 'src:.:/sweci/report/report-plugin', "the project's modules come first; the user's PYTHONPATH still loses");
   assert.ok(!c.args.includes('--json-report'));

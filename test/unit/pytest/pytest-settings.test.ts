@@ -19,12 +19,20 @@ test('values are read and converted (the CLI passes text)', () => {
 });
 
 test('bad values name the setting, or the option the caller calls it; nothing is silently dropped', () => {
-  assert.throws(() => from({ 'pytest.reportFormat': 'xml' }), (e: unknown) => e instanceof UserError && /The setting sweci\.pytest\.reportFormat must be one of auto, json-report, builtin, junit, not "xml"/.test(e.message));
+  assert.throws(
+    () => from({ 'pytest.reportFormat': 'xml' }),
+    (e: unknown) =>
+      e instanceof UserError && /The setting sweci\.pytest\.reportFormat must be one of auto, json-report, builtin, junit, not "xml"/.test(e.message),
+  );
   assert.throws(() => from({ 'pytest.timeoutSeconds': 0 }), /sweci\.pytest\.timeoutSeconds must be a number of seconds, at least 1, not 0/);
   assert.throws(() => from({ 'pytest.env': { PORT: 8000 } }), /sweci\.pytest\.env: the value of PORT must be text, not 8000/);
   assert.throws(() => from({ 'pytest.env': ['A=1'] }), /sweci\.pytest\.env must be an object/);
   assert.throws(
-    () => readPytestSettings((k) => (k === 'pytest.timeoutSeconds' ? 'soon' : undefined), (k) => (k === 'pytest.timeoutSeconds' ? '--timeout' : k)),
+    () =>
+      readPytestSettings(
+        (k) => (k === 'pytest.timeoutSeconds' ? 'soon' : undefined),
+        (k) => (k === 'pytest.timeoutSeconds' ? '--timeout' : k),
+      ),
     /--timeout must be a number of seconds/,
   );
 });

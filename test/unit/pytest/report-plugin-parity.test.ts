@@ -76,7 +76,13 @@ describe('our report plugin writes what pytest-json-report writes', () => {
           Object.assign(process.env, hostVars);
           let run;
           try {
-            run = await runPytest(runtime, { python: env.python, codeDir: code, reportFile: path.join(tmp, side, 'out', 'raw-report'), format: 'builtin', timeoutMs: 300_000 });
+            run = await runPytest(runtime, {
+              python: env.python,
+              codeDir: code,
+              reportFile: path.join(tmp, side, 'out', 'raw-report'),
+              format: 'builtin',
+              timeoutMs: 300_000,
+            });
           } finally {
             for (const k of Object.keys(hostVars)) delete process.env[k];
           }

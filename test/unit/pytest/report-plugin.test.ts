@@ -71,7 +71,10 @@ test('pytest older than 7 is refused with a message that says what to do', () =>
   ].join('\n');
   const r = spawnSync(PYTHON, ['-c', script], { env: { ...process.env, PYTHONPATH: reportPluginDir(), PYTHONDONTWRITEBYTECODE: '1' }, encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
-  assert.match(r.stdout, /^refused: SWE-CI's report plugin needs pytest 7 or later; this interpreter has pytest 6\.2\.5\. Install pytest-json-report, or set sweci\.pytest\.reportFormat to junit\./);
+  assert.match(
+    r.stdout,
+    /^refused: SWE-CI's report plugin needs pytest 7 or later; this interpreter has pytest 6\.2\.5\. Install pytest-json-report, or set sweci\.pytest\.reportFormat to junit\./,
+  );
 });
 
 test('json-report asked for where the plugin is not installed: did not run, and the reason says what to do', async (t) => {
@@ -81,7 +84,12 @@ test('json-report asked for where the plugin is not installed: did not run, and 
   assert.equal(run.kind, 'did-not-run');
   if (run.kind === 'did-not-run') {
     assert.match(run.reason, /^pytest exited with code 4 \(command line usage error\): unrecognized arguments: --json-report/);
-    assert.ok(run.reason.endsWith(`pytest-json-report is not installed for ${PYTHON}: install it there, or set sweci.pytest.reportFormat to auto (SWE-CI's own plugin writes the same report).`), run.reason);
+    assert.ok(
+      run.reason.endsWith(
+        `pytest-json-report is not installed for ${PYTHON}: install it there, or set sweci.pytest.reportFormat to auto (SWE-CI's own plugin writes the same report).`,
+      ),
+      run.reason,
+    );
   }
 });
 

@@ -62,7 +62,10 @@ describe('runPytest with real pytest (JUnit)', () => {
     assert.match(run.command, /-m pytest tests --color=no/);
     assert.deepEqual(run.invocation.args.slice(0, 8), ['-m', 'pytest', 'tests', '--color=no', '--tb=short', '--disable-warnings', '-rfE', `--rootdir=${code}`]);
     // PYTHONPATH=src made `calc` importable; no cache or bytecode was left in the code folder.
-    assert.deepEqual(listTree(code).filter((p) => /pytest_cache|__pycache__|\.pyc$/.test(p)), []);
+    assert.deepEqual(
+      listTree(code).filter((p) => /pytest_cache|__pycache__|\.pyc$/.test(p)),
+      [],
+    );
   });
 
   test('format auto uses our own report plugin when pytest-json-report is not importable', async (t) => {
@@ -119,7 +122,14 @@ describe('runPytest with real pytest (JUnit)', () => {
     const pidsFile = path.join(root, 'pids.txt');
     const started = Date.now();
     // pytest's environment is clean: the variable goes in as the user's pytest env does.
-    const run = await runPytest(rt, { python: PYTHON, codeDir: root, reportFile: path.join(root, '.report', 'r.xml'), format: 'junit', timeoutMs: 5000, env: { PIDS_FILE: pidsFile } });
+    const run = await runPytest(rt, {
+      python: PYTHON,
+      codeDir: root,
+      reportFile: path.join(root, '.report', 'r.xml'),
+      format: 'junit',
+      timeoutMs: 5000,
+      env: { PIDS_FILE: pidsFile },
+    });
     assert.ok(Date.now() - started < 15000);
     assert.equal(run.kind, 'did-not-run');
     if (run.kind !== 'did-not-run') return;
@@ -174,7 +184,10 @@ describe('runPytest with real pytest (JUnit)', () => {
     const reportFile = path.join(root, '.report', 'r.xml');
     const bad = path.join(root, 'no', 'such', 'python3');
     for (const format of ['junit', 'auto'] as const) {
-      await assert.rejects(runPytest(rt, { python: bad, codeDir: root, reportFile, format }), (e: Error) => e.message.includes(`"${bad}"`) && /PATH/.test(e.message));
+      await assert.rejects(
+        runPytest(rt, { python: bad, codeDir: root, reportFile, format }),
+        (e: Error) => e.message.includes(`"${bad}"`) && /PATH/.test(e.message),
+      );
     }
   });
 });
@@ -229,7 +242,11 @@ describe('pytest runs as the reference runs it, and leaves the code folder as it
     // (A plugin of the interpreter may make folders of its own, e.g. pytest-benchmark's empty
     // .benchmarks; git keeps no empty folder.)
     assert.deepEqual(files(root), before, 'no file was written into the code folder');
-    assert.deepEqual(listTree(root).filter((p) => /(^|\/)(\.pytest_cache|__pycache__)(\/|$)/.test(p)), [], 'no cache or bytecode in the code folder');
+    assert.deepEqual(
+      listTree(root).filter((p) => /(^|\/)(\.pytest_cache|__pycache__)(\/|$)/.test(p)),
+      [],
+      'no cache or bytecode in the code folder',
+    );
     assert.ok(fs.existsSync(path.join(path.dirname(reportFile), 'pycache')), 'bytecode went beside the report');
     assert.ok(fs.existsSync(path.join(path.dirname(reportFile), 'pytest-cache')), 'the cache went beside the report');
     // A second run starts from a fresh cache, as the reference's fresh container does.
@@ -257,7 +274,10 @@ describe('pytest runs as the reference runs it, and leaves the code folder as it
 
   test('a report folder that holds the code is refused before anything is deleted', async () => {
     const root = project({ 'tests/test_x.py': 'def test_x():\n    pass\n' });
-    await assert.rejects(runPytest(rt, { python: PYTHON, codeDir: path.join(root, 'code'), reportFile: path.join(root, 'r.xml'), format: 'junit' }), /must not hold the code folder/);
+    await assert.rejects(
+      runPytest(rt, { python: PYTHON, codeDir: path.join(root, 'code'), reportFile: path.join(root, 'r.xml'), format: 'junit' }),
+      /must not hold the code folder/,
+    );
     assert.ok(fs.existsSync(path.join(root, 'tests', 'test_x.py')));
   });
 });
@@ -268,14 +288,28 @@ describe('"pytest did not run" names the cause', () => {
     const run = await runPytest(rt, { python: PYTHON, codeDir: root, reportFile: path.join(`${root}-out`, 'r.xml'), format: 'junit' });
     made.push(`${root}-out`);
     assert.equal(run.kind, 'did-not-run');
-    assert.match(run.kind === 'did-not-run' ? run.reason : '', /^pytest exited with code \d \(.*\): ModuleNotFoundError: No module named 'sweci_no_such_module'; see its output\.$/);
+    assert.match(
+      run.kind === 'did-not-run' ? run.reason : '',
+      /^pytest exited with code \d \(.*\): ModuleNotFoundError: No module named 'sweci_no_such_module'; see its output\.$/,
+    );
   });
 
-  test('firstErrorLine: traceback lines first, then a usage error, then pytest\'s own ERROR line', () => {
-    assert.equal(firstErrorLine("ImportError while loading conftest '/c/conftest.py'.\nconftest.py:1: in <module>\n    import x\nE   ModuleNotFoundError: No module named 'x'\n"), "ModuleNotFoundError: No module named 'x'");
-    assert.equal(firstErrorLine('ERROR: usage: __main__.py [options] [file_or_dir]\n__main__.py: error: unrecognized arguments: --bogus\n  inifile: None\n'), 'unrecognized arguments: --bogus');
+  test("firstErrorLine: traceback lines first, then a usage error, then pytest's own ERROR line", () => {
+    assert.equal(
+      firstErrorLine(
+        "ImportError while loading conftest '/c/conftest.py'.\nconftest.py:1: in <module>\n    import x\nE   ModuleNotFoundError: No module named 'x'\n",
+      ),
+      "ModuleNotFoundError: No module named 'x'",
+    );
+    assert.equal(
+      firstErrorLine('ERROR: usage: __main__.py [options] [file_or_dir]\n__main__.py: error: unrecognized arguments: --bogus\n  inifile: None\n'),
+      'unrecognized arguments: --bogus',
+    );
     assert.equal(firstErrorLine('ERROR: file or directory not found: tests\n'), 'file or directory not found: tests');
-    assert.equal(firstErrorLine('E     File "/c/src/p/__init__.py", line 1\nE       def broken(:\nE                  ^\nE   SyntaxError: invalid syntax\n'), 'SyntaxError: invalid syntax');
+    assert.equal(
+      firstErrorLine('E     File "/c/src/p/__init__.py", line 1\nE       def broken(:\nE                  ^\nE   SyntaxError: invalid syntax\n'),
+      'SyntaxError: invalid syntax',
+    );
     assert.equal(firstErrorLine('collected 0 items\n'), undefined);
     assert.equal(firstErrorLine(`E   ${'x'.repeat(500)}`)?.length, 301);
   });

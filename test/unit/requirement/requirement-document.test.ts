@@ -79,7 +79,10 @@ describe('parseRequirementDocument', () => {
     const doc = `<requirement><location>a</location><description>b</description><contract>c</contract><acceptance>d</acceptance></requirement>`;
     const r = ok(parseRequirementDocument(doc));
     assert.equal(r.items.length, 1);
-    assert.deepEqual(r.warnings.map((w) => w.code), ['root-is-item']);
+    assert.deepEqual(
+      r.warnings.map((w) => w.code),
+      ['root-is-item'],
+    );
   });
 
   test('warnings: more than five items, a missing field, an empty field, a duplicate field', () => {

@@ -41,7 +41,11 @@ async function project(name: string, body?: string): Promise<string> {
 const pytestIn = (rt: DockerRuntime | LocalRuntime, code: string, extra: Partial<Parameters<typeof runPytest>[1]> = {}) =>
   runPytest(rt, { python: 'python', codeDir: code, reportFile: path.join(path.dirname(code), 'out', 'report'), format: 'junit', timeoutMs: 120_000, ...extra });
 
-const docker = (extra: Partial<RuntimeSettings['docker']> = {}): RuntimeSettings => ({ ...DEFAULT_RUNTIME_SETTINGS, runtime: 'docker', docker: { ...DEFAULT_RUNTIME_SETTINGS.docker, ...extra } });
+const docker = (extra: Partial<RuntimeSettings['docker']> = {}): RuntimeSettings => ({
+  ...DEFAULT_RUNTIME_SETTINGS,
+  runtime: 'docker',
+  docker: { ...DEFAULT_RUNTIME_SETTINGS.docker, ...extra },
+});
 
 async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -76,7 +80,10 @@ describe('Docker faults (real engines)', () => {
     const outcome = await running;
     assert.equal(outcome.kind, 'did-not-run');
     assert.ok(outcome.kind === 'did-not-run' && outcome.engineFailure, JSON.stringify({ ...outcome, invocation: undefined }));
-    assert.match(outcome.kind === 'did-not-run' ? outcome.reason : '', /Docker engine at .* (did not answer while running python|stopped the container while it ran python).*Start Docker/);
+    assert.match(
+      outcome.kind === 'did-not-run' ? outcome.reason : '',
+      /Docker engine at .* (did not answer while running python|stopped the container while it ran python).*Start Docker/,
+    );
 
     await engine.start();
     await fs.rm(path.join(code, 'tests', 'test_fault.py'));
@@ -93,7 +100,16 @@ describe('Docker faults (real engines)', () => {
     const env = await openTaskEnvironment(docker({ socketPath: engine.socket, image: DEMO_IMAGE }), {}, { hostPython: PYTHON });
     const taskDir = path.join(tmp, 'loop-task');
     try {
-      await checkOutTask(spec, { python: env.python, timeoutMs: 120_000, format: 'junit', taskDir, oracleDir: path.join(tmp, 'loop-oracle'), runtime: env.tests, environment: env.record, runTests: true });
+      await checkOutTask(spec, {
+        python: env.python,
+        timeoutMs: 120_000,
+        format: 'junit',
+        taskDir,
+        oracleDir: path.join(tmp, 'loop-oracle'),
+        runtime: env.tests,
+        environment: env.record,
+        runTests: true,
+      });
       // The programmer changes nothing: what matters here is the pytest step.
       const roles = { architect: scripted('architect.py'), programmer: scripted('no-output.py') };
       const opts = { taskDir, run: 'r', roles, runtime: env.tests, pytest: { python: env.python, timeoutMs: 120_000, format: 'junit' as const } };
@@ -115,7 +131,11 @@ describe('Docker faults (real engines)', () => {
       assert.equal(second.recorded.length, 1);
       assert.ok(second.recorded[0].gap > 0, 'pytest ran again');
       const lines = await readIterationRecords(runLayout(taskDir, 'r').iterationsFile);
-      assert.deepEqual(lines.map((l) => l.iteration), [0, 1, 2], 'no line lost or doubled');
+      assert.deepEqual(
+        lines.map((l) => l.iteration),
+        [0, 1, 2],
+        'no line lost or doubled',
+      );
     } finally {
       await env.dispose();
     }
@@ -146,7 +166,10 @@ describe('Docker faults (real engines)', () => {
 
   test('cancelling the image load stops it: nothing is loaded, and the next checkout loads it whole', async () => {
     const spare = engine.connection;
-    await spare.docker.getImage(DEMO_IMAGE).remove({ force: true }).catch(() => undefined);
+    await spare.docker
+      .getImage(DEMO_IMAGE)
+      .remove({ force: true })
+      .catch(() => undefined);
     const abort = new AbortController();
     const seen: string[] = [];
     await assert.rejects(
@@ -160,8 +183,17 @@ describe('Docker faults (real engines)', () => {
       }),
       (err: unknown) => (err as Error).name === 'AbortError',
     );
-    assert.ok(seen.some((m) => /Loading .* \(\d+ %\)/.test(m)), seen.join('\n'));
-    const present = await spare.docker.getImage(DEMO_IMAGE).inspect().then(() => true, () => false);
+    assert.ok(
+      seen.some((m) => /Loading .* \(\d+ %\)/.test(m)),
+      seen.join('\n'),
+    );
+    const present = await spare.docker
+      .getImage(DEMO_IMAGE)
+      .inspect()
+      .then(
+        () => true,
+        () => false,
+      );
     assert.equal(present, false, 'a cancelled load leaves no image behind');
     const again = await ensureImage(spare, { archive: demoImageArchive() });
     assert.equal(again.loaded, true);
@@ -171,7 +203,11 @@ describe('Docker faults (real engines)', () => {
     const whole = await fs.readFile(demoImageArchive());
     const cases: Array<[string, Buffer, RegExp]> = [
       ['truncated.tar.gz', whole.subarray(0, Math.floor(whole.length / 2)), /ends early \(truncated\)/],
-      ['corrupt.tar.gz', Buffer.concat([whole.subarray(0, 64), Buffer.alloc(4096, 7), whole.subarray(4160)]), /not valid gzip data|not a valid tar archive|truncated/],
+      [
+        'corrupt.tar.gz',
+        Buffer.concat([whole.subarray(0, 64), Buffer.alloc(4096, 7), whole.subarray(4160)]),
+        /not valid gzip data|not a valid tar archive|truncated/,
+      ],
       ['not-docker.tar.gz', await gzipTarOf(path.join(tmp, 'plain')), /has no manifest\.json/],
     ];
     for (const [name, bytes, why] of cases) {
@@ -193,7 +229,10 @@ describe('Docker faults (real engines)', () => {
     await assert.rejects(openTaskEnvironment(docker({ socketPath: nowhere }), { imageArchive: archive }, { hostPython: PYTHON }), (err: unknown) => {
       assert.ok(isDockerUnavailable(err));
       assert.match((err as Error).message, new RegExp(`Docker engine at ${nowhere.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} did not answer`));
-      assert.match((err as Error).message, /Start Docker, point DOCKER_HOST or the sweci\.docker\.socketPath setting at an engine that answers, or set sweci\.runtime to "local"/);
+      assert.match(
+        (err as Error).message,
+        /Start Docker, point DOCKER_HOST or the sweci\.docker\.socketPath setting at an engine that answers, or set sweci\.runtime to "local"/,
+      );
       return true;
     });
     const auto = await openTaskEnvironment({ ...docker({ socketPath: nowhere }), runtime: 'auto' }, { imageArchive: archive }, { hostPython: PYTHON });

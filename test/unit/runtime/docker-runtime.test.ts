@@ -7,7 +7,14 @@ import * as path from 'node:path';
 import { DockerRuntime } from '../../../src/core/runtime/docker/docker-runtime';
 import type { DockerConnection } from '../../../src/core/runtime/docker/docker-connection';
 import { SpawnError } from '../../../src/core/runtime/spawn-error';
-import { MANAGED_LABEL, OWNER_LABEL, ROLE_LABEL, listManagedContainers, ownerLabel, removeStaleContainers } from '../../../src/core/runtime/docker/container-owner';
+import {
+  MANAGED_LABEL,
+  OWNER_LABEL,
+  ROLE_LABEL,
+  listManagedContainers,
+  ownerLabel,
+  removeStaleContainers,
+} from '../../../src/core/runtime/docker/container-owner';
 import { DEMO_IMAGE, dockerForTests, ourContainers } from '../helpers/docker';
 
 let conn: DockerConnection;
@@ -47,7 +54,9 @@ describe('DockerRuntime (real engine)', () => {
     process.env.SWECI_TEST_HOST_ONLY = 'leak';
     const rt = runtime();
     const r = await rt.run({
-      ...py('import os,sys; print(open("hello.txt").read().strip()); print(os.getcwd()); print(os.environ.get("SWECI_TEST_HOST_ONLY")); print(os.environ["GIVEN"]); print("err", file=sys.stderr); sys.exit(3)'),
+      ...py(
+        'import os,sys; print(open("hello.txt").read().strip()); print(os.getcwd()); print(os.environ.get("SWECI_TEST_HOST_ONLY")); print(os.environ["GIVEN"]); print("err", file=sys.stderr); sys.exit(3)',
+      ),
       cwd: '/app/code',
       env: { GIVEN: 'yes' },
       mounts: mounts(),
@@ -92,7 +101,11 @@ describe('DockerRuntime (real engine)', () => {
     await fs.mkdir(own);
     await fs.chown(own, 4321, 4321);
     const rt = runtime({ user: '4321:4321' });
-    const r = await rt.run({ ...py('import os; open("/o/made.txt","w").write(str(os.getuid())); print(os.environ["HOME"])'), cwd: '/', mounts: [{ source: own, target: '/o' }] });
+    const r = await rt.run({
+      ...py('import os; open("/o/made.txt","w").write(str(os.getuid())); print(os.environ["HOME"])'),
+      cwd: '/',
+      mounts: [{ source: own, target: '/o' }],
+    });
     assert.equal(r.exitCode, 0, r.stderr);
     assert.equal(r.stdout, '/tmp\n');
     const st = await fs.stat(path.join(own, 'made.txt'));
@@ -131,7 +144,10 @@ describe('DockerRuntime (real engine)', () => {
     assert.equal(r.exitCode, null);
     assert.ok(Date.now() - started < 10_000);
     await rt.dispose();
-    assert.deepEqual((await ourContainers(conn)).filter((c) => c.includes('timeout-test')), []);
+    assert.deepEqual(
+      (await ourContainers(conn)).filter((c) => c.includes('timeout-test')),
+      [],
+    );
   });
 
   test('cancelling kills the command', async () => {
@@ -215,7 +231,7 @@ describe('DockerRuntime (real engine)', () => {
 });
 
 describe('containers left behind (real engine)', () => {
-  test('the next start removes containers of a process that died and stopped ones; a live owner\'s running container stays', async () => {
+  test("the next start removes containers of a process that died and stopped ones; a live owner's running container stays", async () => {
     const conn = await dockerForTests();
     const make = async (owner: string, start: boolean): Promise<string> => {
       const c = await conn.docker.createContainer({
@@ -239,15 +255,19 @@ describe('containers left behind (real engine)', () => {
     try {
       const removed = await removeStaleContainers(conn.docker);
       const left = new Set((await listManagedContainers(conn.docker)).map((c) => c.id));
-      assert.equal(left.has(dead), false, 'a dead owner\'s container is removed');
+      assert.equal(left.has(dead), false, "a dead owner's container is removed");
       assert.equal(left.has(reused), false, 'a reused pid is not taken for the owner');
       assert.equal(left.has(stopped), false, 'a stopped container is litter, whoever made it');
-      assert.equal(left.has(starting), true, 'a live owner\'s container that is being started stays');
-      assert.equal(left.has(mine), true, 'a live owner\'s running container stays');
-      assert.equal(left.has(otherHost), true, 'another host\'s containers are not judged');
+      assert.equal(left.has(starting), true, "a live owner's container that is being started stays");
+      assert.equal(left.has(mine), true, "a live owner's running container stays");
+      assert.equal(left.has(otherHost), true, "another host's containers are not judged");
       assert.ok(removed >= 3);
     } finally {
-      for (const id of [dead, reused, mine, stopped, starting, otherHost]) await conn.docker.getContainer(id).remove({ force: true }).catch(() => undefined);
+      for (const id of [dead, reused, mine, stopped, starting, otherHost])
+        await conn.docker
+          .getContainer(id)
+          .remove({ force: true })
+          .catch(() => undefined);
     }
   });
 });

@@ -67,7 +67,11 @@ async function copyTask(from: string, name: string): Promise<string> {
 
 function programmerSetup(taskDir: string, upstreamDir: string, commits: string[]): RoleSetup {
   return scripted('programmer.py', {
-    env: { SWECI_SCRIPTED_UPSTREAM: upstreamDir, SWECI_SCRIPTED_COMMITS: commits.join(','), SWECI_SCRIPTED_STATE: path.join(tmp, `state-${path.basename(taskDir)}`) },
+    env: {
+      SWECI_SCRIPTED_UPSTREAM: upstreamDir,
+      SWECI_SCRIPTED_COMMITS: commits.join(','),
+      SWECI_SCRIPTED_STATE: path.join(tmp, `state-${path.basename(taskDir)}`),
+    },
   });
 }
 
@@ -78,7 +82,10 @@ describe('a SWE-CI task in its Docker environment (real engine)', () => {
     const demo = await buildDemoDataset(path.join(tmp, 'dataset'), { python: PYTHON, imageArchive: demoImageArchive() });
     [spec] = await readDatasetTasks(demo.datasetDir, 'default');
     const taskDir = path.join(tmp, 'local');
-    local = { taskDir, ...(await checkOutTask(spec, { ...pytest, taskDir, oracleDir: path.join(tmp, 'oracle-local'), runtime: new LocalRuntime(), runTests: true })) };
+    local = {
+      taskDir,
+      ...(await checkOutTask(spec, { ...pytest, taskDir, oracleDir: path.join(tmp, 'oracle-local'), runtime: new LocalRuntime(), runTests: true })),
+    };
   });
 
   after(async () => {
@@ -98,12 +105,20 @@ describe('a SWE-CI task in its Docker environment (real engine)', () => {
         () => false,
       );
     const progress: string[] = [];
-    env = await openTaskEnvironment(docker(), { imageArchive: imageArchiveOf(spec) }, {
-      hostPython: PYTHON,
-      onProgress: (m) => progress.push(m),
-    });
+    env = await openTaskEnvironment(
+      docker(),
+      { imageArchive: imageArchiveOf(spec) },
+      {
+        hostPython: PYTHON,
+        onProgress: (m) => progress.push(m),
+      },
+    );
     envs.push(env);
-    if (loaded) assert.ok(progress.some((m) => m.startsWith(`Loading ${DEMO_IMAGE} into Docker`)), progress.join('\n'));
+    if (loaded)
+      assert.ok(
+        progress.some((m) => m.startsWith(`Loading ${DEMO_IMAGE} into Docker`)),
+        progress.join('\n'),
+      );
     assert.equal(env.record.runtime, 'docker');
     assert.equal(env.record.image, DEMO_IMAGE);
     assert.match(env.record.imageId ?? '', /^sha256:[0-9a-f]{64}$/);
@@ -111,7 +126,18 @@ describe('a SWE-CI task in its Docker environment (real engine)', () => {
     assert.equal(env.python, 'python');
 
     const taskDir = path.join(tmp, 'docker');
-    inDocker = { taskDir, ...(await checkOutTask(spec, { ...pytest, python: env.python, taskDir, oracleDir: path.join(tmp, 'oracle-docker'), runtime: env.tests, environment: env.record, runTests: true })) };
+    inDocker = {
+      taskDir,
+      ...(await checkOutTask(spec, {
+        ...pytest,
+        python: env.python,
+        taskDir,
+        oracleDir: path.join(tmp, 'oracle-docker'),
+        runtime: env.tests,
+        environment: env.record,
+        runTests: true,
+      })),
+    };
     assert.equal(inDocker.current?.run.kind, 'ran', inDocker.current?.run.reason);
     assert.match(inDocker.current?.run.command ?? '', /^python -m pytest tests .*--rootdir=\/app\/code/);
     assert.equal(inDocker.current?.gap, local.current?.gap);
@@ -123,12 +149,20 @@ describe('a SWE-CI task in its Docker environment (real engine)', () => {
     assert.equal(st.uid, process.getuid?.());
 
     const again: string[] = [];
-    const second = await openTaskEnvironment(docker(), { imageArchive: imageArchiveOf(spec) }, {
-      hostPython: PYTHON,
-      onProgress: (m) => again.push(m),
-    });
+    const second = await openTaskEnvironment(
+      docker(),
+      { imageArchive: imageArchiveOf(spec) },
+      {
+        hostPython: PYTHON,
+        onProgress: (m) => again.push(m),
+      },
+    );
     envs.push(second);
-    assert.equal(again.some((m) => m.startsWith('Loading')), false, 'an image the engine has is not loaded again');
+    assert.equal(
+      again.some((m) => m.startsWith('Loading')),
+      false,
+      'an image the engine has is not loaded again',
+    );
   });
 
   test('iterations with scripted agents record the same counts in Docker as locally', async () => {
@@ -149,7 +183,10 @@ describe('a SWE-CI task in its Docker environment (real engine)', () => {
     const inContainer = await runOn(dockerTask, env.tests, env.python);
     const onHost = await runOn(localTask, new LocalRuntime(), PYTHON);
     assert.equal(inContainer.length, 3);
-    assert.ok(inContainer.every((r) => r.gap >= 0), 'pytest ran in every iteration');
+    assert.ok(
+      inContainer.every((r) => r.gap >= 0),
+      'pytest ran in every iteration',
+    );
     assert.ok(inContainer[2].gap < inContainer[0].gap, 'the scripted programmer made progress');
     assert.deepEqual(inContainer.map(counts), onHost.map(counts));
   });
@@ -177,7 +214,15 @@ describe('a SWE-CI task in its Docker environment (real engine)', () => {
       path.join(taskDir, '.sweci'),
     ];
     const inside = (script: string, extra: Partial<AgentSettings> = {}): RoleSetup => ({
-      settings: { kind: 'custom', command: `python ${AGENTS_IN_IMAGE}/${script}`, promptVia: 'stdin', runIn: 'container', timeoutSec: 120, maxTries: 1, ...extra } as AgentSettings,
+      settings: {
+        kind: 'custom',
+        command: `python ${AGENTS_IN_IMAGE}/${script}`,
+        promptVia: 'stdin',
+        runIn: 'container',
+        timeoutSec: 120,
+        maxTries: 1,
+        ...extra,
+      } as AgentSettings,
     });
     const roles = {
       architect: inside('architect.py'),

@@ -19,7 +19,14 @@ test('nothing set gives the defaults: auto, the reference memory limit, no netwo
 });
 
 test('values are read, trimmed and converted (the CLI passes text)', () => {
-  const s = from({ runtime: 'docker', 'docker.image': ' img:1 ', 'docker.memoryMb': '2048', 'docker.cpus': 1.5, 'docker.network': 'true', 'docker.python': '' });
+  const s = from({
+    runtime: 'docker',
+    'docker.image': ' img:1 ',
+    'docker.memoryMb': '2048',
+    'docker.cpus': 1.5,
+    'docker.network': 'true',
+    'docker.python': '',
+  });
   assert.equal(s.runtime, 'docker');
   assert.equal(from({ sandbox: 'off' }).sandbox, 'off');
   assert.equal(s.docker.image, 'img:1');
@@ -30,12 +37,19 @@ test('values are read, trimmed and converted (the CLI passes text)', () => {
 });
 
 test('bad values name the setting, or the option the caller calls it', () => {
-  assert.throws(() => from({ runtime: 'podman' }), (e: unknown) => e instanceof UserError && /sweci\.runtime must be one of auto, docker, local, not "podman"/.test(e.message));
+  assert.throws(
+    () => from({ runtime: 'podman' }),
+    (e: unknown) => e instanceof UserError && /sweci\.runtime must be one of auto, docker, local, not "podman"/.test(e.message),
+  );
   assert.throws(() => from({ sandbox: 'firejail' }), /sweci\.sandbox must be one of auto, bubblewrap, off, not "firejail"/);
   assert.throws(() => from({ 'docker.memoryMb': -1 }), /The setting sweci\.docker\.memoryMb must be a number of MiB, 0 or more/);
   assert.throws(() => from({ 'docker.network': 'yes' }), /sweci\.docker\.network must be true or false/);
   assert.throws(
-    () => readRuntimeSettings((k) => (k === 'docker.cpus' ? 'many' : undefined), (k) => (k === 'docker.cpus' ? '--cpus' : k)),
+    () =>
+      readRuntimeSettings(
+        (k) => (k === 'docker.cpus' ? 'many' : undefined),
+        (k) => (k === 'docker.cpus' ? '--cpus' : k),
+      ),
     /--cpus must be a number of CPUs/,
   );
 });
@@ -57,5 +71,12 @@ test('mount targets must be absolute and distinct', () => {
   assert.throws(() => assertValidMounts([{ source: '/a', target: 'app' }]), /not an absolute path/);
   assert.throws(() => assertValidMounts([{ source: '/a', target: '/app/../etc' }]), /not an absolute path/);
   assert.throws(() => assertValidMounts([{ source: 'rel', target: '/app' }]), /not an absolute path/);
-  assert.throws(() => assertValidMounts([{ source: '/a', target: '/app' }, { source: '/b', target: '/app/' }]), /share the target/);
+  assert.throws(
+    () =>
+      assertValidMounts([
+        { source: '/a', target: '/app' },
+        { source: '/b', target: '/app/' },
+      ]),
+    /share the target/,
+  );
 });

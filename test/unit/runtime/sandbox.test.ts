@@ -101,7 +101,14 @@ describe('the bubblewrap sandbox', () => {
     ].join('\n');
     const lines = async () => (await fs.readFile(beat, 'utf8').catch(() => '')).split('\n').length;
     const run = (rt: LocalRuntime) =>
-      rt.run({ command: PYTHON, args: ['-c', script], cwd: p.work, mounts: [{ source: p.work, target: '/app' }], confine: { hide: [], writable: [] }, timeoutMs: 30_000 });
+      rt.run({
+        command: PYTHON,
+        args: ['-c', script],
+        cwd: p.work,
+        mounts: [{ source: p.work, target: '/app' }],
+        confine: { hide: [], writable: [] },
+        timeoutMs: 30_000,
+      });
 
     const sandboxed = new LocalRuntime({ bwrap, orphanGraceMs: 200 });
     assert.equal((await run(sandboxed)).exitCode, 0);

@@ -19,8 +19,43 @@ function prng(seed: number): () => number {
   };
 }
 
-const PIECES = ['<', '>', '</', '/>', '<!--', '-->', '<![CDATA[', ']]>', '<?xml version="1.0"?>', '<!DOCTYPE r [<!ENTITY e "x">]>', '&e;', '&amp;', '&#x0;', '&#9999999;', '"', "'", '=', ' ', '\n', '\r', '\t', '\u0000', '\ud800', '💥', 'é',
-  'requirements', 'requirement', 'location', 'description', 'contract', 'acceptance', 'tests/test_calc.py::test_add', 'pkg/calc.py::Calc.add', 'new="true"', 'x'];
+const PIECES = [
+  '<',
+  '>',
+  '</',
+  '/>',
+  '<!--',
+  '-->',
+  '<![CDATA[',
+  ']]>',
+  '<?xml version="1.0"?>',
+  '<!DOCTYPE r [<!ENTITY e "x">]>',
+  '&e;',
+  '&amp;',
+  '&#x0;',
+  '&#9999999;',
+  '"',
+  "'",
+  '=',
+  ' ',
+  '\n',
+  '\r',
+  '\t',
+  '\u0000',
+  '\ud800',
+  '💥',
+  'é',
+  'requirements',
+  'requirement',
+  'location',
+  'description',
+  'contract',
+  'acceptance',
+  'tests/test_calc.py::test_add',
+  'pkg/calc.py::Calc.add',
+  'new="true"',
+  'x',
+];
 
 function randomXml(rand: () => number, length: number): string {
   let out = '';
@@ -99,7 +134,10 @@ describe('requirement.xml language server under fuzzed input', () => {
     await exercise('100 000 unclosed elements', '<a>'.repeat(100_000), rand);
     await exercise('nested requirements', `<requirements>${'<requirement><location>'.repeat(20_000)}`, rand);
     const diags = await client.change(uri, `<r>${'<a>'.repeat(500)}${'</a>'.repeat(500)}</r>`);
-    assert.ok(diags.some((d) => d.severity === 1), 'too deep a document is an error, not a hang');
+    assert.ok(
+      diags.some((d) => d.severity === 1),
+      'too deep a document is an error, not a hang',
+    );
   });
 
   test('entity expansion ("billion laughs") is bounded', async () => {
@@ -136,7 +174,10 @@ describe('requirement.xml language server under fuzzed input', () => {
     text = doc(...items);
     assert.ok(text.length > MAX_REQUIREMENT_CHARS * 0.99 && text.length <= MAX_REQUIREMENT_CHARS);
     await exercise(`${items.length} requirements in ${text.length} characters`, text, rand);
-    assert.deepEqual((await client.change(uri, text)).map((d) => d.code), ['too-many-items']);
+    assert.deepEqual(
+      (await client.change(uri, text)).map((d) => d.code),
+      ['too-many-items'],
+    );
   });
 
   test('still up, nothing on stderr, and still right afterwards', async () => {

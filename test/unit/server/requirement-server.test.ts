@@ -49,7 +49,10 @@ describe('requirement.xml language server', () => {
   });
 
   test('a good document has no diagnostics', async () => {
-    const text = doc(requirement(), requirement({ location: 'pkg/calc.py: def helper', acceptance: 'tests/test_calc.py::TestCalc::test_sub tests/test_calc.py::test_passing[1-2]' }));
+    const text = doc(
+      requirement(),
+      requirement({ location: 'pkg/calc.py: def helper', acceptance: 'tests/test_calc.py::TestCalc::test_sub tests/test_calc.py::test_passing[1-2]' }),
+    );
     assert.deepEqual(await client.open(uri, text), []);
   });
 
@@ -57,16 +60,50 @@ describe('requirement.xml language server', () => {
     const cases: Array<{ rule: string; text: string; range: (t: string) => Range; severity: 1 | 2; message?: RegExp }> = [
       { rule: 'empty', text: '  \n  ', range: () => ({ start: { line: 0, character: 0 }, end: { line: 1, character: 2 } }), severity: 1 },
       { rule: 'markdown-fence', text: '```xml\n<requirements/>\n```\n', range: (t) => rangeOf(t, '```xml'), severity: 1 },
-      { rule: 'not-well-formed', text: '<requirements>\n  <requirement>\n</requirements>\n', range: (t) => rangeOf(t, '</requirements>'), severity: 1, message: /closing tag/ },
+      {
+        rule: 'not-well-formed',
+        text: '<requirements>\n  <requirement>\n</requirements>\n',
+        range: (t) => rangeOf(t, '</requirements>'),
+        severity: 1,
+        message: /closing tag/,
+      },
       { rule: 'no-items', text: '<notes attr="a>b">\n  <p>hi</p>\n</notes>\n', range: (t) => rangeOf(t, '<notes attr="a>b">'), severity: 1 },
-      { rule: 'too-many-items', text: doc(...[1, 2, 3, 4, 5, 6].map((i) => requirement({ description: `change ${i}` }))), range: (t) => rangeOf(t, '<requirement>', 5), severity: 2, message: /6 requirements/ },
+      {
+        rule: 'too-many-items',
+        text: doc(...[1, 2, 3, 4, 5, 6].map((i) => requirement({ description: `change ${i}` }))),
+        range: (t) => rangeOf(t, '<requirement>', 5),
+        severity: 2,
+        message: /6 requirements/,
+      },
       { rule: 'root-is-item', text: requirement().trim(), range: (t) => rangeOf(t, '<requirement>'), severity: 2 },
       { rule: 'missing-field', text: doc(requirement({ contract: null })), range: (t) => rangeOf(t, '<requirement>'), severity: 2, message: /<contract>/ },
       { rule: 'empty-field', text: doc(requirement({ description: '   ' })), range: (t) => rangeOf(t, '<description>   </description>'), severity: 2 },
-      { rule: 'duplicate-field', text: doc(requirement().replace('</requirement>', '  <description>again</description>\n  </requirement>')), range: (t) => rangeOf(t, '<description>again</description>'), severity: 2 },
-      { rule: 'duplicate-requirement', text: doc(requirement(), requirement()), range: (t) => rangeOf(t, '<requirement>', 1), severity: 2, message: /repeats requirement 1/ },
-      { rule: 'missing-location-file', text: doc(requirement({ location: 'pkg/calc.py and pkg/nothere.py::f' })), range: (t) => rangeOf(t, 'pkg/nothere.py'), severity: 2, message: /new="true"/ },
-      { rule: 'unknown-test', text: doc(requirement({ acceptance: 'tests/test_calc.py::test_add and tests/test_calc.py::test_nope[x]' })), range: (t) => rangeOf(t, 'tests/test_calc.py::test_nope[x]'), severity: 2 },
+      {
+        rule: 'duplicate-field',
+        text: doc(requirement().replace('</requirement>', '  <description>again</description>\n  </requirement>')),
+        range: (t) => rangeOf(t, '<description>again</description>'),
+        severity: 2,
+      },
+      {
+        rule: 'duplicate-requirement',
+        text: doc(requirement(), requirement()),
+        range: (t) => rangeOf(t, '<requirement>', 1),
+        severity: 2,
+        message: /repeats requirement 1/,
+      },
+      {
+        rule: 'missing-location-file',
+        text: doc(requirement({ location: 'pkg/calc.py and pkg/nothere.py::f' })),
+        range: (t) => rangeOf(t, 'pkg/nothere.py'),
+        severity: 2,
+        message: /new="true"/,
+      },
+      {
+        rule: 'unknown-test',
+        text: doc(requirement({ acceptance: 'tests/test_calc.py::test_add and tests/test_calc.py::test_nope[x]' })),
+        range: (t) => rangeOf(t, 'tests/test_calc.py::test_nope[x]'),
+        severity: 2,
+      },
     ];
     for (const c of cases) {
       test(c.rule, async () => {
@@ -79,7 +116,10 @@ describe('requirement.xml language server', () => {
 
     test('a location marked new needs no file; a path leaving app/code is never "found"', async () => {
       assert.deepEqual(await client.change(uri, doc(requirement({ location: 'pkg/fresh.py (new)' }))), []);
-      assert.deepEqual(await client.change(uri, doc(requirement().replace('<location>', '<location new="true">').replace('pkg/calc.py::Calc.add', 'pkg/fresh.py'))), []);
+      assert.deepEqual(
+        await client.change(uri, doc(requirement().replace('<location>', '<location new="true">').replace('pkg/calc.py::Calc.add', 'pkg/fresh.py'))),
+        [],
+      );
       const text = doc(requirement({ location: '../../code/pkg/calc.py' }));
       assert.deepEqual(only(await client.change(uri, text), 'missing-location-file').range, rangeOf(text, '../../code/pkg/calc.py'));
     });
@@ -100,7 +140,11 @@ describe('requirement.xml language server', () => {
   });
 
   describe('hover on a node id', () => {
-    const text = doc(requirement({ acceptance: 'tests/test_calc.py::test_add, tests/test_calc.py::TestCalc::test_sub, tests/test_calc.py::test_passing, tests/test_calc.py::test_nope' }));
+    const text = doc(
+      requirement({
+        acceptance: 'tests/test_calc.py::test_add, tests/test_calc.py::TestCalc::test_sub, tests/test_calc.py::test_passing, tests/test_calc.py::test_nope',
+      }),
+    );
     const hoverOn = async (needle: string) => {
       await client.change(uri, text);
       const r = rangeOf(text, needle);
@@ -142,31 +186,47 @@ describe('requirement.xml language server', () => {
 
     test('at the top: the root with a requirement inside', async () => {
       const items = await at('<');
-      assert.deepEqual(items.map((i) => i.label), ['requirements']);
+      assert.deepEqual(
+        items.map((i) => i.label),
+        ['requirements'],
+      );
       assert.match(items[0].textEdit?.newText ?? '', /<requirement>[\s\S]*<acceptance>/);
     });
 
     test('in the root: a whole requirement as a snippet', async () => {
       const items = await at('<requirements>\n  <req');
-      assert.deepEqual(items.map((i) => i.label), ['requirement']);
+      assert.deepEqual(
+        items.map((i) => i.label),
+        ['requirement'],
+      );
       assert.equal(items[0].insertTextFormat, 2);
       assert.deepEqual((items[0].textEdit as { range: Range }).range, { start: { line: 1, character: 3 }, end: { line: 1, character: 6 } });
     });
 
     test('in a requirement: its four fields; in a field: nothing', async () => {
-      assert.deepEqual((await at('<requirements><requirement><')).map((i) => i.label), ['location', 'description', 'contract', 'acceptance']);
+      assert.deepEqual(
+        (await at('<requirements><requirement><')).map((i) => i.label),
+        ['location', 'description', 'contract', 'acceptance'],
+      );
       assert.deepEqual(await at('<requirements><requirement><location><'), []);
     });
 
     test('a closing tag closes the innermost open element', async () => {
       const items = await at('<requirements><requirement><contract>x</');
-      assert.deepEqual(items.map((i) => i.textEdit?.newText), ['contract>']);
+      assert.deepEqual(
+        items.map((i) => i.textEdit?.newText),
+        ['contract>'],
+      );
     });
 
     test('in <acceptance>: the non-passed node ids, replacing what is typed', async () => {
       const text = '<requirements><requirement><acceptance>tests/test_calc.py::te';
       const items = await at(text);
-      assert.deepEqual(items.map((i) => i.label).sort(), ['tests/test_calc.py::TestCalc::test_sub', 'tests/test_calc.py::test_add', 'tests/test_calc.py::test_gone']);
+      assert.deepEqual(items.map((i) => i.label).sort(), [
+        'tests/test_calc.py::TestCalc::test_sub',
+        'tests/test_calc.py::test_add',
+        'tests/test_calc.py::test_gone',
+      ]);
       const add = items.find((i) => i.label === 'tests/test_calc.py::test_add');
       assert.equal(add?.detail, 'failed at call');
       assert.deepEqual((add?.textEdit as { range: Range }).range.start, positionAt(text, text.indexOf('tests/')));
@@ -179,7 +239,11 @@ describe('requirement.xml language server', () => {
 
   describe('links from <location>', () => {
     test('to the file, at the function or class when it is found', async () => {
-      const text = doc(requirement({ location: 'pkg/calc.py::Calc.add' }), requirement({ location: '/app/code/pkg/calc.py: def helper', description: 'other' }), requirement({ location: 'pkg/calc.py::Nope', description: 'third' }));
+      const text = doc(
+        requirement({ location: 'pkg/calc.py::Calc.add' }),
+        requirement({ location: '/app/code/pkg/calc.py: def helper', description: 'other' }),
+        requirement({ location: 'pkg/calc.py::Nope', description: 'third' }),
+      );
       await client.change(uri, text);
       const links = await client.links(uri);
       const calc = pathToFileURL(path.join(task.codeDir, 'pkg', 'calc.py')).href;

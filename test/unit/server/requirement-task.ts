@@ -6,7 +6,18 @@ import * as path from 'node:path';
 import { buildSummaryLines } from '../../../src/core/gap/summary';
 import type { TestReport } from '../../../src/core/pytest/test-report';
 
-export const CALC_SOURCE = ['class Calc:', '    """Arithmetic."""', '', '    def add(self, a, b):', '        return a + b', '', '', 'def helper():', '    return 1', ''].join('\n');
+export const CALC_SOURCE = [
+  'class Calc:',
+  '    """Arithmetic."""',
+  '',
+  '    def add(self, a, b):',
+  '        return a + b',
+  '',
+  '',
+  'def helper():',
+  '    return 1',
+  '',
+].join('\n');
 
 const TESTS_SOURCE = [
   'from pkg.calc import Calc',
@@ -37,26 +48,47 @@ export async function makeRequirementTask(): Promise<{ root: string; codeDir: st
   const target: TestReport = {
     format: 'json-report',
     summary: {},
-    tests: ['tests/test_calc.py::test_add', 'tests/test_calc.py::test_passing', 'tests/test_calc.py::TestCalc::test_sub', 'tests/test_calc.py::test_gone'].map((nodeid) => ({ nodeid, outcome: 'passed', phases: {} })),
+    tests: ['tests/test_calc.py::test_add', 'tests/test_calc.py::test_passing', 'tests/test_calc.py::TestCalc::test_sub', 'tests/test_calc.py::test_gone'].map(
+      (nodeid) => ({ nodeid, outcome: 'passed', phases: {} }),
+    ),
   };
   const current: TestReport = {
     format: 'json-report',
     summary: {},
     tests: [
-      { nodeid: 'tests/test_calc.py::test_add', outcome: 'failed', phases: { setup: { outcome: 'passed' }, call: { outcome: 'failed', longrepr: `  tb\n${ADD_REASON}\n` } } },
+      {
+        nodeid: 'tests/test_calc.py::test_add',
+        outcome: 'failed',
+        phases: { setup: { outcome: 'passed' }, call: { outcome: 'failed', longrepr: `  tb\n${ADD_REASON}\n` } },
+      },
       { nodeid: 'tests/test_calc.py::test_passing', outcome: 'passed', phases: {} },
-      { nodeid: 'tests/test_calc.py::TestCalc::test_sub', outcome: 'error', phases: { setup: { outcome: 'failed', longrepr: "E   fixture 'db' not found\n" } } },
+      {
+        nodeid: 'tests/test_calc.py::TestCalc::test_sub',
+        outcome: 'error',
+        phases: { setup: { outcome: 'failed', longrepr: "E   fixture 'db' not found\n" } },
+      },
     ],
   };
   const nonPassed = path.join(root, 'app', 'non-passed');
   await fs.mkdir(nonPassed, { recursive: true });
-  await fs.writeFile(path.join(nonPassed, 'summary.jsonl'), buildSummaryLines(current, target, { detailDir: nonPassed }).map((l) => `${l}\n`).join(''));
+  await fs.writeFile(
+    path.join(nonPassed, 'summary.jsonl'),
+    buildSummaryLines(current, target, { detailDir: nonPassed })
+      .map((l) => `${l}\n`)
+      .join(''),
+  );
   return { root, codeDir, requirementFile: path.join(root, 'app', 'requirement.xml'), dispose: () => fs.rm(root, { recursive: true, force: true }) };
 }
 
 /** One requirement; fields given override the defaults (null leaves the field out). */
 export function requirement(fields: Partial<Record<'location' | 'description' | 'contract' | 'acceptance', string | null>> = {}, tag = 'requirement'): string {
-  const all = { location: 'pkg/calc.py::Calc.add', description: 'Fix add', contract: 'add(a, b) returns a + b', acceptance: 'tests/test_calc.py::test_add', ...fields };
+  const all = {
+    location: 'pkg/calc.py::Calc.add',
+    description: 'Fix add',
+    contract: 'add(a, b) returns a + b',
+    acceptance: 'tests/test_calc.py::test_add',
+    ...fields,
+  };
   const body = Object.entries(all)
     .filter(([, v]) => v !== null)
     .map(([k, v]) => `    <${k}>${v}</${k}>\n`)

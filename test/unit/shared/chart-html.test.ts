@@ -6,8 +6,16 @@ import { reportHtml } from '../../../src/core/report/report-html';
 
 test('the webview CSP allows only the nonce’d script and the webview’s own sources', () => {
   const csp = webviewCsp('vscode-webview://abc', 'N0NCE');
-  assert.equal(csp, "default-src 'none'; img-src vscode-webview://abc data:; style-src vscode-webview://abc; script-src 'nonce-N0NCE'; font-src vscode-webview://abc");
-  const html = webviewHtml({ cspSource: 'vscode-webview://abc', nonce: 'N0NCE', scriptUri: 'vscode-webview://abc/dist/webview.js', styleUri: 'vscode-webview://abc/media/chart.css' });
+  assert.equal(
+    csp,
+    "default-src 'none'; img-src vscode-webview://abc data:; style-src vscode-webview://abc; script-src 'nonce-N0NCE'; font-src vscode-webview://abc",
+  );
+  const html = webviewHtml({
+    cspSource: 'vscode-webview://abc',
+    nonce: 'N0NCE',
+    scriptUri: 'vscode-webview://abc/dist/webview.js',
+    styleUri: 'vscode-webview://abc/media/chart.css',
+  });
   assert.match(html, /<script nonce="N0NCE" src="vscode-webview:\/\/abc\/dist\/webview.js"><\/script>/);
   assert.ok(!html.includes('unsafe-inline'));
 });
@@ -19,7 +27,12 @@ test('nonces are long, alphanumeric and new each time', () => {
 });
 
 test('the report inlines script, style and data without letting them close their element', () => {
-  const html = reportHtml({ title: 'a <b>', script: 'const s = "</script><img src=x>";', css: 'body{}</style>', payload: { note: '</script><script>alert(1)</script>' } });
+  const html = reportHtml({
+    title: 'a <b>',
+    script: 'const s = "</script><img src=x>";',
+    css: 'body{}</style>',
+    payload: { note: '</script><script>alert(1)</script>' },
+  });
   assert.equal(html.match(/<\/script>/g)?.length, 2, 'only the two real script elements close');
   assert.equal(html.match(/<\/style>/g)?.length, 1);
   assert.ok(html.includes('<title>a &lt;b&gt;</title>'));
@@ -31,7 +44,25 @@ test('the report inlines script, style and data without letting them close their
 
 test('the metrics CSV quotes what needs it and leaves unknown values empty', () => {
   const csv = metricsCsv([
-    { run: 'r,1', kind: 'agent', label: 'say "hi"', gamma: 1, evoscore_gamma: 0.5, evoscore_1: null, solved: false, zero_regression: true, regressions: 0, final_a: null, iterations: 3, tokens_in: 10, tokens_out: 2, time_sec: 1.5 },
+    {
+      run: 'r,1',
+      kind: 'agent',
+      label: 'say "hi"',
+      gamma: 1,
+      evoscore_gamma: 0.5,
+      evoscore_1: null,
+      solved: false,
+      zero_regression: true,
+      regressions: 0,
+      final_a: null,
+      iterations: 3,
+      tokens_in: 10,
+      tokens_out: 2,
+      time_sec: 1.5,
+    },
   ]);
-  assert.equal(csv, 'run,kind,label,gamma,evoscore_gamma,evoscore_1,solved,zero_regression,regressions,final_a,iterations,tokens_in,tokens_out,time_sec\n"r,1",agent,"say ""hi""",1,0.5,,false,true,0,,3,10,2,1.5\n');
+  assert.equal(
+    csv,
+    'run,kind,label,gamma,evoscore_gamma,evoscore_1,solved,zero_regression,regressions,final_a,iterations,tokens_in,tokens_out,time_sec\n"r,1",agent,"say ""hi""",1,0.5,,false,true,0,,3,10,2,1.5\n',
+  );
 });

@@ -3,7 +3,21 @@ import { test } from 'node:test';
 import { isHeatmap, isHostMessage, isWebviewMessage } from '../../../src/shared/chart-protocol';
 import type { ChartData, ChartRun } from '../../../src/core/chart-data/chart-types';
 
-const point = { iteration: 0, a: 0, passed: 3, targetPassed: 10, pytestPassed: 5, gap: 7, regressions: 0, crashed: false, tokensIn: 0, tokensOut: 0, timeSec: 1.5, commit: 'abc', finishedAt: '2026-01-01T00:00:00Z' };
+const point = {
+  iteration: 0,
+  a: 0,
+  passed: 3,
+  targetPassed: 10,
+  pytestPassed: 5,
+  gap: 7,
+  regressions: 0,
+  crashed: false,
+  tokensIn: 0,
+  tokensOut: 0,
+  timeSec: 1.5,
+  commit: 'abc',
+  finishedAt: '2026-01-01T00:00:00Z',
+};
 const metrics: ChartRun['metrics'] = {
   evoScore: 0,
   gamma: 1,
@@ -35,7 +49,16 @@ const run: ChartRun = {
   pending: false,
 };
 const data: ChartData = { maxIterations: 1, maxX: 1, gamma: 1, runs: [run], average: { count: 1, evoScore: 0, solved: 0, zeroRegression: 1 }, skipped: [] };
-const heatmap = { run: 'r1', tests: ['a', 'b'], columns: [{ iteration: 0, ran: true }, { iteration: 1, ran: false }], cells: '1200', regressions: [] };
+const heatmap = {
+  run: 'r1',
+  tests: ['a', 'b'],
+  columns: [
+    { iteration: 0, ran: true },
+    { iteration: 1, ran: false },
+  ],
+  cells: '1200',
+  regressions: [],
+};
 
 test('host messages of every kind are accepted when well formed', () => {
   assert.ok(isHostMessage({ type: 'init', data, gamma: 1 }));

@@ -13,7 +13,10 @@ const h: HeatmapData = {
 };
 
 test('tests that regressed come first, then those that changed, then failing, then passing', () => {
-  assert.deepEqual(heatmapOrder(h).map((t) => h.tests[t]), ['t3', 't2', 't1', 't0']);
+  assert.deepEqual(
+    heatmapOrder(h).map((t) => h.tests[t]),
+    ['t3', 't2', 't1', 't0'],
+  );
 });
 
 test('few tests get tall rows; many tests share a pixel row and the worst status shows', () => {
@@ -23,7 +26,13 @@ test('few tests get tall rows; many tests share a pixel row and the worst status
   assert.equal(small.width, small.cellWidth * 3);
 
   const n = 5000;
-  const big: HeatmapData = { run: 'b', tests: Array.from({ length: n }, (_, i) => `t${i}`), columns: [{ iteration: 0, ran: true }], cells: '1'.repeat(n - 1) + '3', regressions: [] };
+  const big: HeatmapData = {
+    run: 'b',
+    tests: Array.from({ length: n }, (_, i) => `t${i}`),
+    columns: [{ iteration: 0, ran: true }],
+    cells: '1'.repeat(n - 1) + '3',
+    regressions: [],
+  };
   const layout = heatmapLayout(big, 300);
   assert.equal(layout.rowHeight, 1);
   assert.ok(layout.height <= 480, `fits the height budget (${layout.height})`);

@@ -39,7 +39,10 @@ describe('parseMetadataCsv', () => {
 
   test('last row without trailing newline keeps its line number', () => {
     const rows = parseMetadataCsv('task_id,current_sha,target_sha\nx,aaaaaaa,bbbbbbb\ny,ccccccc,ddddddd', F);
-    assert.deepEqual(rows.map((r) => r.line), [2, 3]);
+    assert.deepEqual(
+      rows.map((r) => r.line),
+      [2, 3],
+    );
   });
 
   test('missing required column names the row line', () => {
@@ -47,10 +50,7 @@ describe('parseMetadataCsv', () => {
   });
 
   test('bad sha names the row line, even after a multi-line row', () => {
-    rejects(
-      'task_id,current_sha,target_sha,note\nx,aaaaaaa,bbbbbbb,"a\nb"\ny,zzzzzzz,bbbbbbb,n\n',
-      /line 4: current_sha "zzzzzzz" is not a commit sha/,
-    );
+    rejects('task_id,current_sha,target_sha,note\nx,aaaaaaa,bbbbbbb,"a\nb"\ny,zzzzzzz,bbbbbbb,n\n', /line 4: current_sha "zzzzzzz" is not a commit sha/);
     rejects('task_id,current_sha,target_sha\nx,abc,bbbbbbb\n', /line 2: current_sha "abc"/);
     rejects('task_id,current_sha,target_sha\nx,aaaaaaa,' + 'b'.repeat(41) + '\n', /line 2: target_sha/);
   });

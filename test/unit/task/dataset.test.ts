@@ -32,7 +32,8 @@ describe('dataset', () => {
     const dir = await makeDataset(
       'ok',
       {
-        default: 'task_id,repo,current_sha,target_sha,current_date,target_date,test_gap,extra\n' +
+        default:
+          'task_id,repo,current_sha,target_sha,current_date,target_date,test_gap,extra\n' +
           'o__r-1,owner/r,aaaaaaa,bbbbbbb,2024-01-01,2024-02-01,7,e1\n' +
           'o__r-2,,ccccccc,ddddddd,,,,\n',
         lite: 'task_id,repo_name,current_sha,target_sha\no__r-1,other/name,aaaaaaa,bbbbbbb\n',

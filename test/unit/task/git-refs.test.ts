@@ -27,7 +27,36 @@ describe('git refs', () => {
   });
 
   test('refuses option-like and malformed refs, and revision syntax other than ~N/^N suffixes', () => {
-    for (const bad of ['--upload-pack=x', '-x', '-x~1', '~1', '^', '', 'a b', 'a\tb', 'a\nb', 'a..b', 'a..b~1', 'x@{1}', '@', 'a~b', 'a^{tree}', 'a:b', 'a?', 'a*', 'a[', 'a\\b', '/a', 'a/', 'a//b', 'a.', '.a', 'a/.b', 'a.lock', 'x\u0001']) {
+    for (const bad of [
+      '--upload-pack=x',
+      '-x',
+      '-x~1',
+      '~1',
+      '^',
+      '',
+      'a b',
+      'a\tb',
+      'a\nb',
+      'a..b',
+      'a..b~1',
+      'x@{1}',
+      '@',
+      'a~b',
+      'a^{tree}',
+      'a:b',
+      'a?',
+      'a*',
+      'a[',
+      'a\\b',
+      '/a',
+      'a/',
+      'a//b',
+      'a.',
+      '.a',
+      'a/.b',
+      'a.lock',
+      'x\u0001',
+    ]) {
       assert.ok(refProblem(bad), `should refuse ${JSON.stringify(bad)}`);
     }
     for (const good of ['main', 'feature/x', 'v1.0', 'HEAD', 'HEAD~1', 'HEAD~', 'main^', 'v1.0^2~3', first, first.slice(0, 7), 'release-2024_01']) {

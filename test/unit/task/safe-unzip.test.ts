@@ -14,7 +14,6 @@ let tmp: string;
 let sentinel: string;
 let dest: string;
 
-
 /**
  * Zips crafted by Python's zipfile, then patched: 'overlap' points three central-directory
  * entries at one 1 MiB stream; 'lying' declares 1000 bytes for an entry of 1 MiB.
@@ -77,12 +76,21 @@ describe('safeUnzip', () => {
   });
 
   test('rejects ../ traversal', async () => {
-    await expectRejected([{ name: 'ok.txt', data: 'ok' }, { name: '../evil', data: 'x' }], /unsafe entry "\.\.\/evil".*"\.\."/);
+    await expectRejected(
+      [
+        { name: 'ok.txt', data: 'ok' },
+        { name: '../evil', data: 'x' },
+      ],
+      /unsafe entry "\.\.\/evil".*"\.\."/,
+    );
   });
 
   test('rejects deep ../ traversal after good entries', async () => {
     await expectRejected(
-      [{ name: 'a/b.txt', data: 'b' }, { name: 'a/../../../evil', data: 'x' }],
+      [
+        { name: 'a/b.txt', data: 'b' },
+        { name: 'a/../../../evil', data: 'x' },
+      ],
       /climbs out/,
     );
   });
@@ -202,8 +210,14 @@ describe('safeUnzip', () => {
 
   test('what the entries declare is checked against the limit before writing', async () => {
     const zip = path.join(tmp, 'declared.zip');
-    writeZip(zip, [{ name: 'a.txt', data: 'a'.repeat(1000) }, { name: 'b.txt', data: 'b'.repeat(1000) }]);
-    await assert.rejects(safeUnzip(zip, dest, { maxTotalBytes: 1500 }), /expands to 2000 bytes, more than 1500 bytes, the extraction limit\. Nothing was extracted/);
+    writeZip(zip, [
+      { name: 'a.txt', data: 'a'.repeat(1000) },
+      { name: 'b.txt', data: 'b'.repeat(1000) },
+    ]);
+    await assert.rejects(
+      safeUnzip(zip, dest, { maxTotalBytes: 1500 }),
+      /expands to 2000 bytes, more than 1500 bytes, the extraction limit\. Nothing was extracted/,
+    );
     await assert.rejects(fs.lstat(dest));
   });
 
@@ -241,7 +255,7 @@ describe('safeUnzip', () => {
     assert.deepEqual(await listTree(out, true), await listTree(repo, true));
     assert.equal(await fs.readlink(path.join(out, 'pkglink')), 'src/pkg');
     assert.ok(((await fs.stat(path.join(out, 'run.sh'))).mode & 0o111) !== 0, 'exec bit kept');
-    assert.equal(((await fs.stat(path.join(out, 'src/pkg/__init__.py'))).mode & 0o111), 0);
+    assert.equal((await fs.stat(path.join(out, 'src/pkg/__init__.py'))).mode & 0o111, 0);
     const gitOut = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: out, encoding: 'utf8' }).trim();
     assert.equal(gitOut, head);
     assert.equal(execFileSync('git', ['status', '--porcelain'], { cwd: out, encoding: 'utf8' }), '');

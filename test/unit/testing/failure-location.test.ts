@@ -45,11 +45,17 @@ test('a teardown error points at the fixture line after its yield', () => {
 
 test('the deepest frame wins: a helper in the test file, or the code under test in src/', () => {
   const helper = failureLocation(byId(base, 'tests/test_stats.py::test_mean'));
-  assert.deepEqual(helper?.frames.map((f) => `${f.file}:${f.line}`), ['tests/test_stats.py:12', 'tests/test_stats.py:7']);
+  assert.deepEqual(
+    helper?.frames.map((f) => `${f.file}:${f.line}`),
+    ['tests/test_stats.py:12', 'tests/test_stats.py:7'],
+  );
   assert.equal(helper?.line, 7);
   const src = failureLocation(byId(parity, 'tests/test_outcomes.py::test_division'));
   assert.deepEqual([src?.file, src?.line], ['src/awk/__init__.py', 6]);
-  assert.deepEqual(src?.frames.map((f) => f.func), ['test_division', 'ratio']);
+  assert.deepEqual(
+    src?.frames.map((f) => f.func),
+    ['test_division', 'ratio'],
+  );
   // The host report has pytest 3.11's ^^^ markers under source lines: same answer.
   const host = failureLocation(byId(report('report-parity/host/target.report.json'), 'tests/test_outcomes.py::test_division'));
   assert.deepEqual([host?.file, host?.line], ['src/awk/__init__.py', 6]);
@@ -71,7 +77,10 @@ test('a missing fixture names the test by absolute path: made relative to the co
 test('files with brackets and dots in their folders, and tests inherited from another file', () => {
   assert.equal(failureLocation(byId(parity, 'tests/case[1]/test_bracket_dir.py::test_in_bracket_dir'))?.file, 'tests/case[1]/test_bracket_dir.py');
   assert.deepEqual(
-    [failureLocation(byId(parity, 'tests/v1.2/test_dotted.py::TestDotted::test_inherited'))?.file, failureLocation(byId(parity, 'tests/v1.2/test_dotted.py::TestDotted::test_inherited'))?.line],
+    [
+      failureLocation(byId(parity, 'tests/v1.2/test_dotted.py::TestDotted::test_inherited'))?.file,
+      failureLocation(byId(parity, 'tests/v1.2/test_dotted.py::TestDotted::test_inherited'))?.line,
+    ],
     ['tests/v1.2/cases_base.py', 6],
   );
 });
@@ -100,13 +109,14 @@ test('frames outside the code (the standard library, site-packages, /app/code in
       'E   json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)',
     ].join('\n'),
   );
-  assert.deepEqual(frames.map((f) => `${f.path}:${f.line}`), [
-    'tests/test_x.py:4',
-    '/app/code/src/pkg/mod.py:9',
-    '/usr/lib/python3.11/json/__init__.py:346',
-    '.venv/lib/python3.11/site-packages/lib.py:3',
-  ]);
-  assert.deepEqual(frames.map((f) => codeRelative(f.path, ROOT)), ['tests/test_x.py', 'src/pkg/mod.py', undefined, undefined]);
+  assert.deepEqual(
+    frames.map((f) => `${f.path}:${f.line}`),
+    ['tests/test_x.py:4', '/app/code/src/pkg/mod.py:9', '/usr/lib/python3.11/json/__init__.py:346', '.venv/lib/python3.11/site-packages/lib.py:3'],
+  );
+  assert.deepEqual(
+    frames.map((f) => codeRelative(f.path, ROOT)),
+    ['tests/test_x.py', 'src/pkg/mod.py', undefined, undefined],
+  );
   assert.equal(codeRelative(`${ROOT}/tests/a.py`, ROOT), 'tests/a.py');
   assert.equal(codeRelative('../outside.py', ROOT), undefined);
 });

@@ -14,7 +14,7 @@ const read = (rel: string) => parseJsonReport(fs.readFileSync(path.join(fixtures
 const base = read('pytest-reports/base.report.json');
 const target = read('pytest-reports/target.report.json');
 
-test('states follow pytest outcomes; the target\'s tests that are not collected are errors', () => {
+test("states follow pytest outcomes; the target's tests that are not collected are errors", () => {
   const results = testResults(base, { target });
   const count = (s: string) => results.filter((r) => r.state === s).length;
   // base: passed 10, xpassed 1 → passed; failed 9; error 2; skipped 1 + xfailed 1 → skipped.
@@ -23,10 +23,17 @@ test('states follow pytest outcomes; the target\'s tests that are not collected 
   assert.equal(notCollected.length, 3);
   assert.equal(count('errored'), 2 + 3);
   assert.equal(results.length, base.tests.length + 3);
-  assert.deepEqual(['passed', 'xpassed', 'failed', 'error', 'skipped', 'xfailed'].map(stateOf), ['passed', 'passed', 'failed', 'errored', 'skipped', 'skipped']);
+  assert.deepEqual(['passed', 'xpassed', 'failed', 'error', 'skipped', 'xfailed'].map(stateOf), [
+    'passed',
+    'passed',
+    'failed',
+    'errored',
+    'skipped',
+    'skipped',
+  ]);
 });
 
-test('failures carry pytest\'s report and their location; a fixture error says its phase', () => {
+test("failures carry pytest's report and their location; a fixture error says its phase", () => {
   const results = new Map(testResults(base).map((r) => [r.nodeid, r]));
   const sub = results.get('tests/test_ops.py::test_sub');
   assert.match(sub?.message ?? '', /^tests\/test_ops.py:10: in test_sub/);

@@ -47,7 +47,7 @@ test('the tree holds every test of both reports once, leaves being the node ids'
   assert.ok(tree.every((n) => n.kind === 'file' && !n.id.includes('::')));
 });
 
-test('tests the current code does not collect (only in the target) are listed, with the target\'s line', () => {
+test("tests the current code does not collect (only in the target) are listed, with the target's line", () => {
   const onlyTarget = target.tests.filter((t) => !base.tests.some((b) => b.nodeid === t.nodeid));
   assert.ok(onlyTarget.length >= 3);
   const tree = buildTestTree([base, target]);
@@ -81,7 +81,7 @@ test('a definition line is found by scanning the source, inside its class', () =
   assert.equal(definitionLine('async def test_a():\n    pass\n', ['test_a']), 0);
 });
 
-test('a decorated test\'s line (pytest gives the decorator\'s) moves down to its def', () => {
+test("a decorated test's line (pytest gives the decorator's) moves down to its def", () => {
   const src = MIXED_TESTS['tests/test_ops.py'];
   // Line 13 is TestMore.test_param's @pytest.mark.parametrize, line 21 test_xfail's @xfail.
   assert.equal(pastDecorators(src, 13), 14);

@@ -113,9 +113,15 @@ describe('materializeTask', () => {
     assert.ok(tracked.includes('src/lib/table.dat') && tracked.includes('src/.gitignore'));
     assert.ok(((await fs.stat(path.join(code, 'scripts/run.sh'))).mode & 0o111) !== 0, 'exec bit kept');
     const targetTests = git(repo.dir, ['ls-tree', '-r', '--name-only', target, 'tests']).split('\n').sort();
-    assert.deepEqual((await listFiles(path.join(code, 'tests'))).map((f) => `tests/${f}`), targetTests);
+    assert.deepEqual(
+      (await listFiles(path.join(code, 'tests'))).map((f) => `tests/${f}`),
+      targetTests,
+    );
     for (const f of targetTests) {
-      assert.equal(await fs.readFile(path.join(code, f), 'utf8'), git(repo.dir, ['show', `${target}:${f}`]) + (f.endsWith('.txt') || f.endsWith('.py') ? '\n' : ''));
+      assert.equal(
+        await fs.readFile(path.join(code, f), 'utf8'),
+        git(repo.dir, ['show', `${target}:${f}`]) + (f.endsWith('.txt') || f.endsWith('.py') ? '\n' : ''),
+      );
     }
 
     // Nothing of the oracle under the task folder.
@@ -213,7 +219,7 @@ describe('materializeTask', () => {
     assert.deepEqual(await fs.readdir(oracleDir), [], 'pre-existing empty oracle folder emptied again');
   });
 
-  test("a target whose tests/ is a symbolic link to a host folder is refused; nothing of that folder is copied", async () => {
+  test('a target whose tests/ is a symbolic link to a host folder is refused; nothing of that folder is copied', async () => {
     // A hostile repository: the target commit's tests/ points at a folder of this machine.
     const host = fresh('host-secrets');
     await fs.mkdir(host);
@@ -228,7 +234,8 @@ describe('materializeTask', () => {
     const oracleDir = fresh('oracle');
     await assert.rejects(
       materializeTask(s2, { taskDir, oracleDir }),
-      (err: unknown) => err instanceof UserError && /the target commit [0-9a-f]{12} has tests as a symbolic link \(to .*host-secrets.*\), not a folder/.test(err.message),
+      (err: unknown) =>
+        err instanceof UserError && /the target commit [0-9a-f]{12} has tests as a symbolic link \(to .*host-secrets.*\), not a folder/.test(err.message),
     );
     assert.equal(await exists(taskDir), false, 'no task folder (so no commit of the host folder)');
     assert.equal(await exists(oracleDir), false);
@@ -329,7 +336,10 @@ describe('materializeTask', () => {
     const file = taskLayout(dir).taskFile;
     await fs.mkdir(path.dirname(file), { recursive: true });
     await fs.writeFile(file, '{ "schema": 1, ');
-    await assert.rejects(readTaskRecord(dir), (err: unknown) => err instanceof UserError && /task\.json is corrupt \(not valid JSON\)\. Check the task out again/.test(err.message));
+    await assert.rejects(
+      readTaskRecord(dir),
+      (err: unknown) => err instanceof UserError && /task\.json is corrupt \(not valid JSON\)\. Check the task out again/.test(err.message),
+    );
     await fs.writeFile(file, JSON.stringify({ schema: 1, oracleDir: '/o', createdAt: 'x', baseCommit: 'y', task: { id: 'a', baseSha: 'b' } }));
     await assert.rejects(readTaskRecord(dir), /"task\.targetSha" is missing/);
     await fs.writeFile(file, JSON.stringify({ schema: 2 }));

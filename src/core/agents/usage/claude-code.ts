@@ -10,9 +10,7 @@ export function parseClaudeCodeUsage(stdout: string): AgentUsage | undefined {
   const result = results[results.length - 1];
   if (!result) return undefined;
   const usage = isObject(result.usage) ? result.usage : undefined;
-  const inputTokens = usage
-    ? sum(num(usage.input_tokens), num(usage.cache_creation_input_tokens), num(usage.cache_read_input_tokens))
-    : undefined;
+  const inputTokens = usage ? sum(num(usage.input_tokens), num(usage.cache_creation_input_tokens), num(usage.cache_read_input_tokens)) : undefined;
   const outputTokens = usage ? num(usage.output_tokens) : undefined;
   const costUsd = num(result.total_cost_usd) ?? num(result.cost_usd);
   if (inputTokens === undefined && outputTokens === undefined && costUsd === undefined) return undefined;

@@ -14,8 +14,7 @@ export function isDockerUnavailable(err: unknown): err is DockerUnavailableError
 }
 
 /** What to do when the engine does not answer. */
-export const ENGINE_HINT =
-  'Start Docker, point DOCKER_HOST or the sweci.docker.socketPath setting at an engine that answers, or set sweci.runtime to "local".';
+export const ENGINE_HINT = 'Start Docker, point DOCKER_HOST or the sweci.docker.socketPath setting at an engine that answers, or set sweci.runtime to "local".';
 
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ENOENT', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'ERR_SOCKET_CLOSED']);
 

@@ -167,7 +167,10 @@ export class DockerRuntime implements Runtime {
   private prepareSpare(key: string, mounts: readonly Mount[], network: boolean): void {
     if (this.spares.has(key)) return;
     // A spare that cannot start now is no loss: the next run starts its own and says why.
-    this.spares.set(key, this.startBox(mounts, network).catch(() => undefined));
+    this.spares.set(
+      key,
+      this.startBox(mounts, network).catch(() => undefined),
+    );
   }
 
   private async takeSpare(key: string, mounts: readonly Mount[]): Promise<Box | undefined> {

@@ -28,7 +28,7 @@ export interface EnsuredImage {
 
 async function inspectImage(conn: DockerConnection, reference: string): Promise<{ Id: string } | undefined> {
   try {
-    return (await conn.docker.getImage(reference).inspect());
+    return await conn.docker.getImage(reference).inspect();
   } catch (err) {
     if (statusOf(err) === 404) return undefined;
     if (isConnectionError(err)) throw unavailable(conn.address, `looking for the image ${reference}`, err);
@@ -63,7 +63,9 @@ export async function ensureImage(conn: DockerConnection, opts: EnsureImageOptio
   );
   const loaded = await inspectImage(conn, info.reference);
   if (!loaded) {
-    throw new UserError(`Docker loaded ${opts.archive} but has no image "${info.reference}" afterwards. Check the archive, or name the image in sweci.docker.image.`);
+    throw new UserError(
+      `Docker loaded ${opts.archive} but has no image "${info.reference}" afterwards. Check the archive, or name the image in sweci.docker.image.`,
+    );
   }
   return { reference: info.reference, id: loaded.Id, loaded: true };
 }
@@ -110,7 +112,9 @@ async function loadArchive(
     if (signal?.aborted) throw new AbortError();
     if (err instanceof UserError) throw err;
     if (isConnectionError(err)) throw unavailable(conn.address, `loading ${file}`, err);
-    throw new UserError(`Docker could not load ${file}: ${engineMessage(err)}. Download the task again, or load it by hand with docker load -i.`, { cause: err });
+    throw new UserError(`Docker could not load ${file}: ${engineMessage(err)}. Download the task again, or load it by hand with docker load -i.`, {
+      cause: err,
+    });
   } finally {
     signal?.removeEventListener('abort', onAbort);
   }
