@@ -13,6 +13,7 @@ import { dockerScenario } from './scenarios/docker';
 import { batchScenario } from './scenarios/batch';
 import { inspectScenario } from './scenarios/inspect';
 import { requirementScenario } from './scenarios/requirement';
+import { sidebarScenario } from './scenarios/sidebar';
 
 interface Scenario {
   name: string;
@@ -42,6 +43,7 @@ const scenarios: Scenario[] = [
   { name: 'chart', run: chartScenario },
   { name: 'inspect', run: inspectScenario },
   { name: 'requirement', run: requirementScenario },
+  { name: 'sidebar', run: sidebarScenario },
   { name: 'docker', run: dockerScenario },
   { name: 'batch', run: batchScenario },
 ];

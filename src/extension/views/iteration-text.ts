@@ -18,25 +18,22 @@ export function formatTokens(n: number | undefined): string | undefined {
   return n >= 1000 ? `${(n / 1000).toFixed(n >= 10_000 ? 0 : 1)}k` : String(n);
 }
 
-export function roleBadge(letter: 'A' | 'P', step: RoleStepRecord | undefined): string | undefined {
-  if (!step) return undefined;
-  return `${letter}:${step.kind === 'human' ? 'human' : step.agent}`;
-}
-
-/** One line: a(c) · passed/target · gap · regressions · role badges. */
-export function iterationDescription(record: IterationRecord, line0: IterationRecord | undefined, showRoles = true): string {
-  if (record.gap < 0) return `pytest did not run${record.pytest_error ? `: ${record.pytest_error}` : ''}`;
-  const parts = [formatChange(changeOf(record, line0)), `${record.passed ?? '–'}/${record.target_passed}`, `gap ${record.gap}`];
-  if (record.regressions.length) parts.push(`↓${record.regressions.length} regressed`);
-  if (record.tampered.length) parts.push('tests tampered');
-  if (record.harness_tampering?.length) parts.push('harness changed');
-  if (record.oversized?.length) parts.push('files too large');
-  if (record.isolation === 'none' && record.iteration > 0) parts.push('not isolated');
-  const badges = [roleBadge('A', record.architect), roleBadge('P', record.programmer)].filter(Boolean);
-  // The base run has no roles; a replay of the developers' history has only humans.
-  if (showRoles && record.iteration > 0 && badges.length) parts.push(badges.join(' '));
-  // In a replay the note is the upstream commit's subject: what the developers changed.
-  if (!showRoles && record.iteration > 0 && record.note) parts.push(record.note);
+/**
+ * One short line that fits the side bar at its default width: a(c) · gap · regressions, and a
+ * ⚠ with the first flag. Passed/target, the roles and a replay's commit subject are in the
+ * tooltip (iterationTooltip) and the iteration view.
+ */
+export function iterationDescription(record: IterationRecord, line0: IterationRecord | undefined): string {
+  if (record.gap < 0) return 'pytest did not run';
+  const parts = [formatChange(changeOf(record, line0)), `gap ${record.gap}`];
+  if (record.regressions.length) parts.push(`↓${record.regressions.length}`);
+  const flags = [
+    record.tampered.length ? 'tampered' : undefined,
+    record.harness_tampering?.length ? 'harness' : undefined,
+    record.oversized?.length ? 'too large' : undefined,
+    record.isolation === 'none' && record.iteration > 0 ? 'not isolated' : undefined,
+  ].filter(Boolean);
+  if (flags.length) parts.push(`⚠ ${flags[0]}${flags.length > 1 ? ` +${flags.length - 1}` : ''}`);
   return parts.join(' · ');
 }
 

@@ -10,7 +10,7 @@ import type { ChangeFeed } from '../change-feed';
 import type { LoopController } from '../loop/loop-controller';
 import type { TaskController } from '../task-controller';
 import { iterationDescription, iterationTooltip } from './iteration-text';
-import { relativePaths, shortDescription } from './view-text';
+import { relativePaths } from './view-text';
 
 export type IterationsNode =
   | { type: 'run'; summary: RunSummary }
@@ -77,10 +77,9 @@ export class IterationsTreeProvider implements vscode.TreeDataProvider<Iteration
         item.id = `run:${info.name}`;
         const active = this.loop.activeRun === info.name;
         const running = this.loop.runningRun === info.name;
+        // Short enough for the default side bar width: the iterations are the rows below it.
         item.description = [
-          `${iterations} iteration${iterations === 1 ? '' : 's'}`,
-          lastGap !== undefined ? (lastGap < 0 ? 'pytest did not run' : `gap ${lastGap}`) : undefined,
-          solved ? 'solved' : undefined,
+          solved ? 'solved' : lastGap !== undefined ? (lastGap < 0 ? 'pytest did not run' : `gap ${lastGap}`) : undefined,
           pending ? `#${pending.iteration} pending` : undefined,
           running ? 'running' : active ? 'active' : undefined,
         ]
@@ -93,7 +92,7 @@ export class IterationsTreeProvider implements vscode.TreeDataProvider<Iteration
             : new vscode.ThemeIcon(solved ? 'pass' : 'run-all', solved ? new vscode.ThemeColor('testing.iconPassed') : undefined);
         item.tooltip = new vscode.MarkdownString(
           [
-            `**${info.name}** (${info.kind})`,
+            `**${info.name}** (${info.kind}): ${iterations} iteration${iterations === 1 ? '' : 's'}${active ? ', the active run (the loop commands record into it)' : ''}`,
             '',
             `Architect: ${info.roles.architect.label}`,
             '',
@@ -112,7 +111,7 @@ export class IterationsTreeProvider implements vscode.TreeDataProvider<Iteration
         const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `iter:${node.run}:${record.iteration}`;
         // Roles, notes and pytest's error are whole in the tooltip; the row keeps what fits.
-        item.description = shortDescription(iterationDescription(record, line0, !node.history), this.tasks.taskDir());
+        item.description = iterationDescription(record, line0);
         item.tooltip = new vscode.MarkdownString(iterationTooltip(record, line0));
         item.iconPath =
           record.gap < 0

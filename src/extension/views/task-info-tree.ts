@@ -70,7 +70,7 @@ function taskRows(state: TaskState, inUse: EnvironmentManager['description']): I
   const commit = (sha: string, date?: string) => `${sha.slice(0, 7)}${date ? ` · ${date.slice(0, 10)}` : ''}`;
   const rel = (text: string) => relativePaths(text, state.taskDir);
   const rows: InfoRow[] = [
-    { id: 'task', label: task.id, description: task.repo, icon: 'package', tooltip: sourceTooltip(state), file: layout.taskFile },
+    { id: 'task', label: task.id, icon: 'package', tooltip: sourceTooltip(state), file: layout.taskFile },
     {
       id: 'base',
       label: 'Base',
@@ -96,16 +96,18 @@ function taskRows(state: TaskState, inUse: EnvironmentManager['description']): I
         ? {
             id: 'run',
             label: 'Last pytest run',
-            // A lossy report is said where it is seen: its counts may differ from the reference's.
-            description: `exit ${run.exitCode} · ${secs} s${run.reportFormat === 'junit' ? ' · JUnit (lossy)' : ''}`,
+            // A lossy report is said where it is seen (its counts may differ from the reference's),
+            // in a word that fits the default width; the tooltip says why.
+            description: `exit ${run.exitCode} · ${secs} s${run.reportFormat === 'junit' ? ' · lossy' : ''}`,
             tooltip: `Finished at ${when}.\n\n${rel(run.command)}${run.reportFormat ? `\n\nReport: ${REPORT_WRITERS[run.reportFormat]}` : ''}`,
             icon: 'beaker',
+            ...(run.reportFormat === 'junit' ? { color: 'problemsWarningIcon.foreground' } : {}),
             file: currentOutputFile(layout),
           }
         : {
             id: 'run',
             label: 'pytest did not run',
-            description: shortDescription(run.reason ?? '', state.taskDir),
+            description: shortDescription(run.reason ?? '', state.taskDir, 24),
             tooltip: `${run.reason ? `${rel(run.reason)}\n\n` : ''}${rel(run.command)}\n\nFinished at ${when}. Click to open pytest's output.`,
             icon: 'warning',
             color: 'problemsWarningIcon.foreground',
@@ -117,10 +119,10 @@ function taskRows(state: TaskState, inUse: EnvironmentManager['description']): I
     rows.push({
       id: 'summary',
       label: 'summary.jsonl',
-      description: `${state.counts.gap} tests for the Architect`,
+      description: `${state.counts.gap} tests`,
       icon: 'list-flat',
       file: layout.summaryFile,
-      tooltip: rel(layout.summaryFile),
+      tooltip: `${state.counts.gap} non-passed tests for the Architect\n${rel(layout.summaryFile)}`,
     });
   }
   if (fs.existsSync(layout.requirementFile)) {
@@ -139,7 +141,7 @@ const REPORT_WRITERS: Record<ReportFormat, string> = {
 function runtimeRow(state: TaskState, inUse: EnvironmentManager['description']): InfoRow {
   const recorded = state.environment ? describeEnvironment(state.environment) : undefined;
   const full = inUse?.description ?? recorded ?? 'chosen at the first run (sweci.runtime)';
-  const description = shortDescription(full, state.taskDir);
+  const description = shortDescription(full, state.taskDir, 28);
   const lines = [
     description !== full ? full : undefined,
     inUse ? `In use: ${inUse.description}` : undefined,

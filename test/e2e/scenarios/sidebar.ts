@@ -1,0 +1,69 @@
+// The SWE-CI side bar at VS Code's default width, as a person first sees it: no row of the Task,
+// Non-Passed Tests or Iterations views may be cut off ("…"); details live in tooltips.
+import * as path from 'node:path';
+import type { Page } from 'playwright-core';
+import type { AgentSettings } from '../../../src/core/agents/agent-driver';
+import { replayHumanHistory } from '../../../src/core/history/replay-history';
+import type { RoleSetup } from '../../../src/core/loop/loop-types';
+import { startRun } from '../../../src/core/loop/run-loop';
+import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
+import { findBubblewrap } from '../../../src/core/runtime/sandbox';
+import { withWorkbench } from '../../harness/workbench';
+import { prepareDemoTask } from '../demo-task';
+
+const agents = path.resolve(__dirname, '../../../../test/fixtures/agents');
+
+function scripted(script: string, env: Record<string, string> = {}): RoleSetup {
+  const settings: AgentSettings = { kind: 'custom', command: `python3 ${path.join(agents, script)}`, promptVia: 'stdin', timeoutSec: 120, maxTries: 2, env };
+  return { settings };
+}
+
+/** The side bar's visible tree rows whose label or description does not fit, with their view. */
+export async function cutRows(page: Page): Promise<{ view: string; row: string }[]> {
+  return page.evaluate(() => {
+    const cut: { view: string; row: string }[] = [];
+    for (const row of Array.from(document.querySelectorAll('.part.sidebar .monaco-list-row'))) {
+      if ((row as HTMLElement).offsetParent === null) continue;
+      const container = row.querySelector<HTMLElement>('.monaco-icon-label-container');
+      if (!container || container.scrollWidth <= container.clientWidth + 1) continue;
+      const view = row.closest('.pane')?.querySelector('.pane-header .title')?.textContent ?? '?';
+      cut.push({ view, row: row.getAttribute('aria-label') ?? row.textContent ?? '' });
+    }
+    return cut;
+  });
+}
+
+export async function sidebarScenario(): Promise<string> {
+  const task = await prepareDemoTask('sidebar');
+  const runtime = new LocalRuntime({ bwrap: await findBubblewrap() });
+  const pytest = { python: 'python3', timeoutMs: 120_000, format: 'junit' as const };
+  await startRun({
+    taskDir: task.taskDir,
+    run: 'scripted-agents',
+    roles: { architect: scripted('architect.py'), programmer: scripted('programmer.py', task.programmerEnv) },
+    runtime,
+    pytest,
+    iterations: 2,
+  });
+  await replayHumanHistory({ ...pytest, taskDir: task.taskDir, runtime });
+
+  // VS Code's own default layout: the window of a 1366×768 laptop, the side bar as it opens.
+  return withWorkbench({ folder: task.taskDir, name: 'sidebar', viewport: { width: 1366, height: 768 } }, async (page, wb) => {
+    await wb.openSweciView();
+    await (await wb.waitForTreeRow('scripted-agents')).click();
+    await wb.waitForTreeRow(/#2.*a\(c\)/);
+    await (await wb.waitForTreeRow('human-history')).click();
+    await wb.waitForTreeRow(/#10.*gap 0/);
+    await page.mouse.move(900, 600); // no hover over a row
+    await wb.waitForIdle();
+    const width = await page.locator('.part.sidebar').evaluate((e) => (e as HTMLElement).offsetWidth);
+    const cut = await cutRows(page);
+    const file = await wb.screenshot('sidebar-default-width');
+    // A test's own name can be longer than the side bar (its reason is in the tooltip); every
+    // other row is ours to keep short.
+    const ours = cut.filter((c) => c.view.toLowerCase() !== 'non-passed tests');
+    if (ours.length) throw new Error(`at the default side bar width (${width} px) these rows are cut off:\n${ours.map((c) => `${c.view}: ${c.row}`).join('\n')}`);
+    console.log(`sidebar: ${cut.length} Non-Passed Tests rows are wider than ${width} px (long test names and reasons; whole in their tooltips)`);
+    return file;
+  });
+}
