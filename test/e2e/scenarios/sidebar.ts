@@ -62,7 +62,8 @@ export async function sidebarScenario(): Promise<string> {
     // A test's own name can be longer than the side bar (its reason is in the tooltip); every
     // other row is ours to keep short.
     const ours = cut.filter((c) => c.view.toLowerCase() !== 'non-passed tests');
-    if (ours.length) throw new Error(`at the default side bar width (${width} px) these rows are cut off:\n${ours.map((c) => `${c.view}: ${c.row}`).join('\n')}`);
+    if (ours.length)
+      throw new Error(`at the default side bar width (${width} px) these rows are cut off:\n${ours.map((c) => `${c.view}: ${c.row}`).join('\n')}`);
     console.log(`sidebar: ${cut.length} Non-Passed Tests rows are wider than ${width} px (long test names and reasons; whole in their tooltips)`);
     return file;
   });
