@@ -14,6 +14,7 @@ import { batchScenario } from './scenarios/batch';
 import { inspectScenario } from './scenarios/inspect';
 import { requirementScenario } from './scenarios/requirement';
 import { sidebarScenario } from './scenarios/sidebar';
+import { testingScenario } from './scenarios/testing';
 
 interface Scenario {
   name: string;
@@ -44,6 +45,7 @@ const scenarios: Scenario[] = [
   { name: 'inspect', run: inspectScenario },
   { name: 'requirement', run: requirementScenario },
   { name: 'sidebar', run: sidebarScenario },
+  { name: 'testing', run: testingScenario },
   { name: 'docker', run: dockerScenario },
   { name: 'batch', run: batchScenario },
 ];
