@@ -15,6 +15,7 @@ import { inspectScenario } from './scenarios/inspect';
 import { requirementScenario } from './scenarios/requirement';
 import { sidebarScenario } from './scenarios/sidebar';
 import { testingScenario } from './scenarios/testing';
+import { demoToastScenario } from './scenarios/demo-toast';
 
 interface Scenario {
   name: string;
@@ -46,6 +47,7 @@ const scenarios: Scenario[] = [
   { name: 'requirement', run: requirementScenario },
   { name: 'sidebar', run: sidebarScenario },
   { name: 'testing', run: testingScenario },
+  { name: 'demo-toast', run: demoToastScenario },
   { name: 'docker', run: dockerScenario },
   { name: 'batch', run: batchScenario },
 ];

@@ -40,6 +40,8 @@ export interface WorkbenchOptions {
   name?: string;
   /** Print code-server output to stderr (also SWECI_E2E_VERBOSE=1). */
   verbose?: boolean;
+  /** false: without VS Code's smoke-test driver, which hides notification toasts (as a person sees it). */
+  smokeTestDriver?: boolean;
 }
 
 export interface Workbench {
@@ -97,6 +99,7 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
     settings: opts.settings,
     env: opts.env,
     workspaceTrust: opts.workspaceTrust,
+    smokeTestDriver: opts.smokeTestDriver,
     onOutput: verbose ? (l) => process.stderr.write(`[code-server] ${l}\n`) : undefined,
   });
   let browser: Browser | undefined;
