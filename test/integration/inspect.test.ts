@@ -236,5 +236,14 @@ suite('Stepping and comparing iterations', function () {
     // A replay has no requirement.xml: the view says so instead of opening an empty diff.
     await sweci.iterationViewReceive({ type: 'open-requirement-diff' });
     assert.equal(tabTitled(`requirement.xml ${HISTORY} #${k} ↔ ${RUN} #${j}`), undefined);
+
+    // Previous / Next move both sides together; at a run's end neither moves, and it says why.
+    await vscode.commands.executeCommand('sweci.previousIteration');
+    assert.equal(sweci.iterationView().shown, `${HISTORY} #${k - 1} ↔ ${RUN} base`); // j − 1 is the base run
+    await vscode.commands.executeCommand('sweci.nextIteration');
+    assert.equal(sweci.iterationView().shown, `${HISTORY} #${k} ↔ ${RUN} #${j}`);
+    await vscode.commands.executeCommand('sweci.nextIteration');
+    assert.equal(sweci.iterationView().shown, `${HISTORY} #${k} ↔ ${RUN} #${j}`);
+    assert.match(sweci.lastMessages().at(-1)?.text ?? '', new RegExp(`${HISTORY} #${k} is its run's last iteration`));
   });
 });

@@ -5,7 +5,7 @@ import { runLayout } from '../loop/run-store';
 import { baselineOf, normalizedChange } from '../metrics/normalized-change';
 import { passedIds } from '../pytest/test-report';
 import { UserError } from '../util/errors';
-import { reportOf, targetReport } from './iteration-details';
+import { reportOf, stepIteration, targetReport } from './iteration-details';
 import { revisionLabel, type Revision } from './revisions';
 
 export interface ComparedSide {
@@ -52,4 +52,27 @@ export async function loadComparison(taskDir: string, left: Ref, right: Ref): Pr
     onlyRight: scored.filter((id) => pr.has(id) && !pl.has(id)),
     testsCompared: true,
   };
+}
+
+/**
+ * Both sides of a comparison one iteration along their runs, together, so an aligned comparison
+ * (the developers' #5 against the agent's #5) stays aligned. Returns why it cannot move when
+ * either side is at its run's end.
+ */
+export function stepPair(
+  left: { iterations: readonly number[]; at: Ref },
+  right: { iterations: readonly number[]; at: Ref },
+  direction: 1 | -1,
+): { left: Ref; right: Ref } | string {
+  const l = stepIteration(left.iterations, left.at.iteration, direction);
+  const r = stepIteration(right.iterations, right.at.iteration, direction);
+  const end = direction > 0 ? 'last' : 'first';
+  if (l === undefined) return `${revisionLabel(left.at.run, left.at.iteration)} is its run's ${end} iteration: the comparison cannot move both sides.`;
+  if (r === undefined) return `${revisionLabel(right.at.run, right.at.iteration)} is its run's ${end} iteration: the comparison cannot move both sides.`;
+  return { left: { run: left.at.run, iteration: l }, right: { run: right.at.run, iteration: r } };
+}
+
+/** The iteration numbers a run has recorded, in order. */
+export async function runIterations(taskDir: string, run: string): Promise<number[]> {
+  return (await readIterationRecords(runLayout(taskDir, run).iterationsFile)).map((r) => r.iteration);
 }

@@ -65,7 +65,7 @@ export function activateInspect(deps: InspectDeps): { view: IterationViewHost; d
   };
   /** Steps the iteration view; with none open, opens the one next to the selected row. */
   const step = async (direction: 1 | -1): Promise<string | undefined> => {
-    if (view.shown?.kind === 'iteration') return view.step(direction);
+    if (view.shown?.kind === 'iteration' || view.shown?.kind === 'compare') return view.step(direction);
     const r = await resolve(undefined);
     if (typeof r === 'string') return r;
     const records = await readIterationRecords(runLayout(r.dir, r.ref.run).iterationsFile);

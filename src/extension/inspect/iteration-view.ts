@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import * as messages from '../messages';
-import { loadComparison, type Comparison } from '../../core/inspect/comparison';
+import { loadComparison, runIterations, stepPair, type Comparison } from '../../core/inspect/comparison';
 import { loadIterationDetails, stepIteration, type IterationDetails } from '../../core/inspect/iteration-details';
 import { revisionLabel } from '../../core/inspect/revisions';
 import { testLocation } from '../../core/inspect/test-location';
@@ -61,14 +61,26 @@ export class IterationViewHost implements vscode.Disposable {
     return details;
   }
 
-  /** Moves the view one iteration along its run; returns why it did not move. */
+  /** Moves the view one iteration along its run (a comparison: both sides); returns why it did not move. */
   async step(direction: 1 | -1): Promise<string | undefined> {
     const shown = this.shown;
+    if (shown?.kind === 'compare') return this.stepComparison(shown.comparison, direction);
     if (shown?.kind !== 'iteration') return 'Open an iteration first (click one in the Iterations view).';
     const { details } = shown;
     const next = stepIteration(details.iterations, details.iteration, direction);
     if (next === undefined) return direction > 0 ? `${iterationTitle(details)} is the run's last iteration.` : `${iterationTitle(details)} is the run's first.`;
     await this.show({ run: details.run, iteration: next });
+    return undefined;
+  }
+
+  private async stepComparison(comparison: Comparison, direction: 1 | -1): Promise<string | undefined> {
+    const dir = this.requireTask();
+    const { left, right } = comparison;
+    const [li, ri] = await Promise.all([runIterations(dir, left.run), runIterations(dir, right.run)]);
+    const next = stepPair({ iterations: li, at: left }, { iterations: ri, at: right }, direction);
+    if (typeof next === 'string') return next;
+    this.present({ kind: 'compare', comparison: await loadComparison(dir, next.left, next.right) });
+    this.changed.fire(undefined);
     return undefined;
   }
 
