@@ -3,6 +3,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { stepPair } from '../../../src/core/inspect/comparison';
 
+/** The reason a step was refused (fails when it moved). */
+function refused(r: ReturnType<typeof stepPair>): string {
+  if (typeof r !== 'string') assert.fail(`it moved to ${JSON.stringify(r)}`);
+  return r;
+}
+
 const history = { iterations: [0, 1, 2, 3], at: { run: 'human-history', iteration: 2 } };
 const agent = { iterations: [0, 1, 2], at: { run: 'agent-1', iteration: 1 } };
 
@@ -13,9 +19,9 @@ test('both sides move one iteration, each along its own run', () => {
 
 test('a side at its run’s end stops both, and says which', () => {
   const atEnd = { ...agent, at: { run: 'agent-1', iteration: 2 } };
-  assert.match(String(stepPair(history, atEnd, 1)), /^agent-1 #2 is its run's last iteration/);
+  assert.match(refused(stepPair(history, atEnd, 1)), /^agent-1 #2 is its run's last iteration/);
   const atStart = { ...history, at: { run: 'human-history', iteration: 0 } };
-  assert.match(String(stepPair(atStart, agent, -1)), /^human-history base is its run's first iteration/);
+  assert.match(refused(stepPair(atStart, agent, -1)), /^human-history base is its run's first iteration/);
 });
 
 test('iterations with gaps (a discarded one) are stepped over, not invented', () => {
