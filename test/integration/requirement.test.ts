@@ -124,6 +124,14 @@ suite('requirement.xml language server', function () {
     assert.equal(error.severity, vscode.DiagnosticSeverity.Error);
   });
 
+  test('a file created under app/code clears its warning without an edit (the client watches the task)', async () => {
+    const text = `<requirements>\n${GOOD_ITEM.replace('src/shop/cart.py::Cart.total', 'src/shop/later.py')}\n</requirements>\n`;
+    const doc = await openWith(text);
+    await until('the missing-file warning', () => (ours(doc.uri).some((d) => d.code === 'missing-location-file') ? true : undefined));
+    fs.writeFileSync(path.join(taskLayout(taskDir).codeDir, 'src', 'shop', 'later.py'), 'x = 1\n');
+    await until('the warning to go', () => (ours(doc.uri).length === 0 ? true : undefined), 30_000);
+  });
+
   test('hover, completion and links reach the editor', async () => {
     const text = `<requirements>\n${GOOD_ITEM}\n</requirements>\n`;
     const doc = await openWith(text);

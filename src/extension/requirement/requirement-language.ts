@@ -26,7 +26,9 @@ export function activateRequirementLanguage(context: vscode.ExtensionContext): R
       const options: LanguageClientOptions = {
         documentSelector: [{ scheme: 'file', pattern: REQUIREMENT_PATTERN }],
         // The server's context: files appearing or going under app/code, and a new summary.jsonl.
-        synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher('**/app/{code/**,non-passed/summary.jsonl}') },
+        synchronize: {
+          fileEvents: [vscode.workspace.createFileSystemWatcher('**/app/code/**'), vscode.workspace.createFileSystemWatcher('**/app/non-passed/summary.jsonl')],
+        },
         outputChannel: log(),
       };
       client = new LanguageClient('sweci.requirement', 'SWE-CI requirement.xml', server, options);
