@@ -155,6 +155,10 @@ export class SpareEngine {
     }
   }
 
+  get running(): boolean {
+    return this.proc !== undefined && this.proc.exitCode === null && this.proc.signalCode === null;
+  }
+
   /** Stops the engine as a user or a crash would, and waits until it is gone. */
   async stop(): Promise<void> {
     const proc = this.proc;

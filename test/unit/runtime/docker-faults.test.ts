@@ -138,6 +138,8 @@ describe('Docker faults (real engines)', () => {
       );
     } finally {
       await env.dispose();
+      // A failure above must not leave the engine stopped for the tests after this one.
+      if (!engine.running) await engine.start();
     }
     assert.deepEqual(await ourContainers(engine.connection), []);
   });

@@ -45,6 +45,8 @@ export interface DockerRuntimeOptions {
   prestart?: boolean;
   /** After the command exits, how long a leftover process may hold its output open; default 2000 ms. */
   orphanGraceMs?: number;
+  /** After a 500 from the engine, how long to watch whether it is going away; default 8000 ms. */
+  engineGoneWindowMs?: number;
   /** Network access for requests that do not say (default: none). */
   network?: boolean;
 }
@@ -95,6 +97,7 @@ export class DockerRuntime implements Runtime {
   private readonly maxOutputChars: number;
   private readonly prestart: boolean;
   private readonly orphanGraceMs: number;
+  private readonly goneWindowMs: number;
   private readonly spares = new Map<string, Promise<Box | undefined>>();
   private readonly live = new Set<Box>();
   private readonly removals = new Set<Promise<void>>();
@@ -110,6 +113,7 @@ export class DockerRuntime implements Runtime {
     this.maxOutputChars = opts.maxOutputChars ?? DEFAULT_MAX_OUTPUT;
     this.prestart = opts.prestart ?? true;
     this.orphanGraceMs = opts.orphanGraceMs ?? 2000;
+    this.goneWindowMs = opts.engineGoneWindowMs ?? 8000;
     this.description = `docker · ${opts.image}`;
   }
 
@@ -445,8 +449,15 @@ export class DockerRuntime implements Runtime {
     if (isConnectionError(err)) return true;
     if (/connection is closing|transport is closing|context canceled/i.test(engineMessage(err))) return true;
     if (statusOf(err) !== 500 && !(err instanceof BoxGone)) return false;
-    await new Promise((r) => setTimeout(r, 300));
-    return !(await engineAnswers(this.opts.connection, 2000));
+    // A stopping engine can keep answering for a while after it has failed a request (in CI, a
+    // create failed with "error creating overlay mount" as the engine shut down, and a ping
+    // 300 ms later still answered): watch it for a few seconds before blaming the task.
+    const deadline = Date.now() + this.goneWindowMs;
+    do {
+      await new Promise((r) => setTimeout(r, 250));
+      if (!(await engineAnswers(this.opts.connection, 2000))) return true;
+    } while (Date.now() < deadline);
+    return false;
   }
 
   /** Whether the container stops (or the engine goes) within a moment of the command's death. */
