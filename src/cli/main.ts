@@ -25,11 +25,15 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
     addPytestOptions(
       root
         .command('checkout')
-        .description('check one task out into a folder and run its tests (a dataset task, or a base/target pair of a git repository)')
+        .description(
+          'check one task out into a folder and run its tests (a dataset task, a base/target pair of a git repository, or a SWE-bench-style instance)',
+        )
         .option('--dataset <dir>', 'a SWE-CI dataset folder')
         .option('--split <name>', 'the dataset split (default: the first)')
-        .option('--task <id>', 'the task_id to check out')
-        .option('--repo <dir>', 'a git repository (instead of a dataset)')
+        .option('--task <id>', 'the task_id to check out (with --dataset), or the instance_id (with --instances)')
+        .option('--instances <file>', 'a SWE-bench-style instances file (.json or .jsonl); its clone is --repo, or found by name in --repos')
+        .option('--repos <dir>', 'a folder of clones, by repo name (<name>, <owner>__<name> or <owner>/<name>)')
+        .option('--repo <dir>', "a git repository (instead of a dataset), or the clone of an instance's repository")
         .option('--base <ref>', 'the base commit of the git pair')
         .option('--target <ref>', 'the target commit of the git pair')
         .option('--into <dir>', 'the folder to create the task in')

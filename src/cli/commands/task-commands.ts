@@ -9,6 +9,7 @@ import { readPytestSettings } from '../../core/pytest/pytest-settings';
 import { readRuntimeSettings } from '../../core/runtime/runtime-settings';
 import { describeEnvironment, openTaskEnvironment, type TaskEnvironment, type TaskImageSource } from '../../core/runtime/task-environment';
 import { resolveTask } from '../../core/task/resolve-task';
+import { resolveSweBenchTask } from '../../core/task/swe-bench-task';
 import { imageArchiveOf, type TaskSpec } from '../../core/task/task-spec';
 import { UserError } from '../../core/util/errors';
 import { readEnvironmentRecord } from '../../core/workspace/environment-record';
@@ -60,6 +61,8 @@ export interface CheckoutValues extends Record<string, unknown> {
   dataset?: string;
   split?: string;
   task?: string;
+  instances?: string;
+  repos?: string;
   repo?: string;
   base?: string;
   target?: string;
@@ -131,6 +134,12 @@ export async function statusCommand(dir: string): Promise<number> {
 }
 
 async function resolveSpec(values: CheckoutValues): Promise<TaskSpec> {
+  if (values.instances) {
+    if (values.dataset) throw new UserError('checkout takes --instances or --dataset, not both.');
+    if (!values.repo && !values.repos)
+      throw new UserError("checkout --instances needs --repo <clone> or --repos <folder of clones>: the instance's repository.");
+    return resolveSweBenchTask(values.instances, values.task, { repoPath: values.repo, reposDir: values.repos });
+  }
   if (values.dataset) {
     if (!values.task) throw new UserError('checkout --dataset needs --task <task_id>.');
     return resolveTask({ kind: 'dataset', datasetDir: values.dataset, split: values.split, taskId: values.task });
@@ -139,7 +148,9 @@ async function resolveSpec(values: CheckoutValues): Promise<TaskSpec> {
     if (!values.base || !values.target) throw new UserError('checkout --repo needs --base <ref> and --target <ref>.');
     return resolveTask({ kind: 'git', repoPath: values.repo, baseRef: values.base, targetRef: values.target });
   }
-  throw new UserError('checkout needs either --dataset <dir> --task <id>, or --repo <dir> --base <ref> --target <ref>.');
+  throw new UserError(
+    'checkout needs --dataset <dir> --task <id>, --repo <dir> --base <ref> --target <ref>, or --instances <file> [--task <instance_id>] with --repo or --repos.',
+  );
 }
 
 function printRun(kind: string, gap: number | undefined, reason: string | undefined, taskDir: string): void {

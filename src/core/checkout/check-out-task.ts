@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { runPytest } from '../pytest/run-pytest';
 import type { Runtime } from '../runtime/runtime';
 import type { TaskSpec } from '../task/task-spec';
+import { instanceTargetReport } from './instance-target';
 import { AbortError, UserError } from '../util/errors';
 import { writeFileAtomic } from '../util/fs-atomic';
 import { oracleLayout, type TaskRecord } from '../workspace/layout';
@@ -40,18 +41,23 @@ export interface CheckOutResult {
 export async function checkOutTask(spec: TaskSpec, opts: CheckOutOptions): Promise<CheckOutResult> {
   const progress = opts.onProgress ?? (() => undefined);
   progress('Materialising the task folder');
+  // An instance's test lists are checked against pytest before the task folder is written.
+  const runtime = opts.runtime;
+  const checkOracle =
+    spec.source.kind === 'swe-bench' && opts.runTests && runtime ? () => ensureTargetReport(spec, opts.oracleDir, { ...opts, runtime }, progress) : undefined;
   const record = await materializeTask(spec, {
     taskDir: opts.taskDir,
     oracleDir: opts.oracleDir,
     signal: opts.signal,
     onProgress: progress,
+    checkOracle,
   });
   await writeEnvironmentRecord(opts.taskDir, opts.environment ?? { schema: 1, runtime: 'local', python: opts.python, recordedAt: new Date().toISOString() });
   if (!opts.runTests) return { record };
   if (!opts.runtime) throw new Error('checkOutTask was asked to run the tests without a runtime to run them in.');
 
   const withRuntime = { ...opts, runtime: opts.runtime };
-  await ensureTargetReport(record, withRuntime, progress);
+  await ensureTargetReport(record.task, record.oracleDir, withRuntime, progress);
   progress("Running the target's tests on the base");
   const current = await runCurrentTests({ ...withRuntime, record });
   const expected = record.task.expectedGap;
@@ -64,10 +70,17 @@ export async function checkOutTask(spec: TaskSpec, opts: CheckOutOptions): Promi
  * Runs pytest on the target once and keeps its report in the oracle. The reference harness
  * refuses a task whose target run crashes; so do we, keeping pytest's output for the user.
  */
-async function ensureTargetReport(record: TaskRecord, opts: CheckOutOptions & { runtime: Runtime }, progress: (message: string) => void): Promise<void> {
-  const oracle = oracleLayout(record.oracleDir);
+async function ensureTargetReport(
+  spec: TaskSpec,
+  oracleDir: string,
+  opts: CheckOutOptions & { runtime: Runtime },
+  progress: (message: string) => void,
+): Promise<void> {
+  const oracle = oracleLayout(oracleDir);
   if (await loadReport(oracle.targetReportFile)) return;
-  progress("Running the target's tests on the target (the oracle)");
+  const instance = spec.source.kind === 'swe-bench' ? spec.source : undefined;
+  const target = instance ? 'the base with the test patch' : 'the target';
+  progress(instance ? 'Running the tests on the base with the test patch (to check the instance)' : "Running the target's tests on the target (the oracle)");
   const outcome = await runPytest(opts.runtime, {
     python: opts.python,
     codeDir: oracle.targetCodeDir,
@@ -83,14 +96,15 @@ async function ensureTargetReport(record: TaskRecord, opts: CheckOutOptions & { 
   await fs.mkdir(oracle.root, { recursive: true });
   await writeFileAtomic(outputFile, outcome.output);
   if (outcome.kind === 'did-not-run' && outcome.engineFailure) {
-    throw new UserError(`pytest could not run on the target: ${outcome.reason} Nothing was lost; check the task out again once the engine answers.`);
+    throw new UserError(`pytest could not run on ${target}: ${outcome.reason} Nothing was lost; check the task out again once the engine answers.`);
   }
   if (outcome.kind === 'did-not-run') {
     const hint =
       opts.runtime.kind === 'docker'
         ? `check that the image (${opts.runtime.description}) has the packages the project needs and that sweci.docker.python (${opts.python}) names its interpreter.`
         : `check the Python interpreter setting (sweci.python = ${opts.python}) has the packages the project needs.`;
-    throw new UserError(`pytest did not run on the target: ${outcome.reason} The task cannot be initialised: ${hint} pytest's output is in ${outputFile}.`);
+    throw new UserError(`pytest did not run on ${target}: ${outcome.reason} The task cannot be initialised: ${hint} pytest's output is in ${outputFile}.`);
   }
-  await saveReport(oracle.targetReportFile, outcome.report);
+  const report = instance ? instanceTargetReport(outcome.report, instance.instance, `${instance.instancesFile} (${spec.id})`) : outcome.report;
+  await saveReport(oracle.targetReportFile, report);
 }

@@ -68,6 +68,11 @@ export async function replayHumanHistory(opts: ReplayHistoryOptions): Promise<Re
   };
   const record = await readTaskRecord(opts.taskDir);
   if (!record) throw new UserError(`${opts.taskDir} is not a SWE-CI task folder (no .sweci/task.json). Check a task out first.`);
+  if (record.task.source.kind === 'swe-bench') {
+    throw new UserError(
+      `${record.task.id} is a SWE-bench instance: it has no upstream commits between a base and a target to replay, so it has no human history; compare agent runs with each other instead.`,
+    );
+  }
   const oracle = oracleLayout(record.oracleDir);
   const target = await loadTargetReport(record);
   const layout = runLayout(opts.taskDir, HUMAN_HISTORY_RUN);

@@ -1,7 +1,8 @@
 // What a task's agents and its code under test must never see, and so what a sandbox hides:
 // the task folder's records (.sweci: runs, history, task.json naming the oracle), the oracle,
 // every oracle kept beside it, and where the task came from (the dataset's task folder with
-// code.zip, which holds the whole history; or a git pair's repository). What a command may use
+// code.zip, which holds the whole history; a git pair's or an instance's repository, and the
+// instances file). What a command may use
 // is then given back by its mounts (app/ for agents; the code and the report folder for pytest).
 import { existsSync } from 'node:fs';
 import * as os from 'node:os';
@@ -20,6 +21,8 @@ export function taskSecrets(taskDir: string, record: TaskRecord): string[] {
   if (existsSync(path.join(parent, EXPERIMENT_FILE))) hide.push(parent);
   const source = record.task.source;
   hide.push(source.kind === 'dataset' ? path.dirname(path.resolve(source.zipPath)) : path.resolve(source.repoPath));
+  // An instances file may carry the gold patch (SWE-bench's "patch" field).
+  if (source.kind === 'swe-bench') hide.push(path.resolve(source.instancesFile));
   return hide;
 }
 

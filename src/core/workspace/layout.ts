@@ -110,4 +110,10 @@ export interface TaskRecord {
   createdAt: string;
   /** Sha of the first commit of app/code's fresh repository (the base). */
   baseCommit: string;
+  /**
+   * The task's tests, relative to app/code, put back from the target before every pytest run:
+   * absent for SWE-CI tasks (the `tests/` folder); for a SWE-bench instance, the files its test
+   * patch touches (as SWE-bench resets them before it evaluates).
+   */
+  testPaths?: string[];
 }

@@ -4,7 +4,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { isFullSha, resolveCommit } from '../task/git-refs';
 import type { SafeUnzipOptions } from '../task/safe-unzip';
-import type { TaskSpec } from '../task/task-spec';
+import { sourceLocation, type TaskSpec } from '../task/task-spec';
 import { copyTree } from '../util/copy-tree';
 import { AbortError, UserError, isAbortError, throwIfAborted } from '../util/errors';
 import { writeJsonAtomic } from '../util/fs-atomic';
@@ -16,6 +16,7 @@ import { oracleLayout, taskLayout, UPSTREAM_BASE_REF, UPSTREAM_TARGET_REF, type 
 import { isTestArtifact } from './restore-tests';
 import { readTaskRecord, writeTaskRecord } from './task-record';
 import { cloneUpstream, exportTree, pruneTopLevel } from './upstream';
+import { commitTestPatch } from './test-patch';
 
 export { readTaskRecord } from './task-record';
 export { restoreTargetTests, diffTestTrees } from './restore-tests';
@@ -29,7 +30,15 @@ export interface MaterializeOptions {
   onProgress?: (message: string) => void;
   /** Limits for unpacking a dataset's code.zip. */
   unzip?: SafeUnzipOptions;
+  /**
+   * Runs once a new oracle is complete, before anything is written in the task folder: a check
+   * that throws leaves nothing behind (a SWE-bench instance's test lists are checked here).
+   */
+  checkOracle?: (oracle: OracleLayout, spec: TaskSpec) => Promise<void>;
 }
+
+/** What the oracle writes besides its marker; removed again when a new oracle fails. */
+const ORACLE_ENTRIES = ['upstream', 'target', '.unzip', 'oracle.json', 'target.report.json', 'target.pytest-output.txt', 'pytest-out'];
 
 /** `oracle.json`: which task and commits an oracle folder holds. */
 interface OracleMarker {
@@ -38,11 +47,19 @@ interface OracleMarker {
   baseSha: string;
   targetSha: string;
   baseDate: string;
+  /** A SWE-bench instance's test files (what its test patch touches). */
+  testPaths?: string[];
 }
 
 /** The dataset may give short shas; a record holds full ones. */
 function shaMatches(full: string, given: string): boolean {
   return full.toLowerCase().startsWith(given.toLowerCase()) && given.length >= 7;
+}
+
+/** Whether recorded commits belong to `spec` (an instance has no target sha before its oracle). */
+function isSameTask(recorded: { id?: string; taskId?: string; baseSha: string; targetSha: string }, spec: TaskSpec): boolean {
+  if (spec.source.kind === 'swe-bench') return (recorded.id ?? recorded.taskId) === spec.id && shaMatches(recorded.baseSha, spec.baseSha);
+  return shaMatches(recorded.baseSha, spec.baseSha) && shaMatches(recorded.targetSha, spec.targetSha);
 }
 
 async function entriesOf(dir: string): Promise<string[] | undefined> {
@@ -102,7 +119,7 @@ export async function materializeTask(spec: TaskSpec, options: MaterializeOption
   // 1. What is in the task folder already?
   const existing = await readTaskRecord(taskDir);
   if (existing) {
-    if (shaMatches(existing.task.baseSha, spec.baseSha) && shaMatches(existing.task.targetSha, spec.targetSha)) return existing;
+    if (isSameTask(existing.task, spec)) return existing;
     throw new UserError(
       `${taskDir} already holds another task (${existing.task.id}, base ${existing.task.baseSha.slice(0, 12)}). Choose an empty folder for ${spec.id}.`,
     );
@@ -117,7 +134,7 @@ export async function materializeTask(spec: TaskSpec, options: MaterializeOption
   try {
     throwIfAborted(signal);
     let marker = await readMarker(oracle);
-    if (marker && !(shaMatches(marker.baseSha, spec.baseSha) && shaMatches(marker.targetSha, spec.targetSha))) {
+    if (marker && !isSameTask(marker, spec)) {
       throw new OracleFolderError(`The oracle folder ${oracleDir} holds the oracle of another task (${marker.taskId}). Choose another oracle folder.`);
     }
     if (marker) {
@@ -129,22 +146,31 @@ export async function materializeTask(spec: TaskSpec, options: MaterializeOption
           `The oracle folder ${oracleDir} is not empty and holds no complete oracle. Choose an empty folder, or delete it to rebuild.`,
         );
       }
-      cleanup.removeLater(oracleDir, oracleEntries === undefined, ['upstream', 'target', '.unzip', 'oracle.json']);
+      cleanup.removeLater(oracleDir, oracleEntries === undefined, ORACLE_ENTRIES);
       await fs.mkdir(oracleDir, { recursive: true });
       marker = await buildOracle(spec, oracle, options);
+      throwIfAborted(signal);
+      await options.checkOracle?.(oracle, spec);
     }
+    const instance = spec.source.kind === 'swe-bench';
 
     // 3. The task folder. Nothing was written here before the shas were known to exist.
     throwIfAborted(signal);
     cleanup.removeLater(taskDir, taskEntries === undefined, ['app', '.sweci']);
     progress('Checking out the base');
     await fs.mkdir(layout.codeDir, { recursive: true });
-    await exportTree(oracle.upstreamDir, marker.baseSha, layout.codeDir, signal);
-    await pruneTopLevel(layout.codeDir, ['test', 'tests']);
+    if (instance) {
+      // The base with the instance's test patch: the tests may be anywhere in the tree.
+      await exportTree(oracle.upstreamDir, marker.targetSha, layout.codeDir, signal);
+      await pruneTopLevel(layout.codeDir, []);
+    } else {
+      await exportTree(oracle.upstreamDir, marker.baseSha, layout.codeDir, signal);
+      await pruneTopLevel(layout.codeDir, ['test', 'tests']);
 
-    throwIfAborted(signal);
-    progress("Copying the target's tests");
-    await copyTree(oracle.targetTestsDir, path.join(layout.codeDir, 'tests'), { filter: (rel) => !isTestArtifact(rel) });
+      throwIfAborted(signal);
+      progress("Copying the target's tests");
+      await copyTree(oracle.targetTestsDir, path.join(layout.codeDir, 'tests'), { filter: (rel) => !isTestArtifact(rel) });
+    }
 
     throwIfAborted(signal);
     progress('Creating a fresh repository (no upstream history)');
@@ -158,6 +184,7 @@ export async function materializeTask(spec: TaskSpec, options: MaterializeOption
       oracleDir,
       createdAt: new Date().toISOString(),
       baseCommit,
+      ...(marker.testPaths ? { testPaths: marker.testPaths } : {}),
     };
     await writeTaskRecord(taskDir, record);
     progress('Task folder ready');
@@ -179,8 +206,9 @@ async function buildOracle(spec: TaskSpec, oracle: OracleLayout, options: Materi
     unzip: options.unzip,
   });
   throwIfAborted(signal);
+  if (spec.source.kind === 'swe-bench') return buildInstanceOracle(spec, spec.source.instance.testPatch, oracle, options);
   options.onProgress?.('Resolving the base and target commits');
-  const where = spec.source.kind === 'dataset' ? spec.source.zipPath : spec.source.repoPath;
+  const where = sourceLocation(spec);
   const resolve = async (sha: string, what: string): Promise<string> => {
     try {
       return await resolveCommit(oracle.upstreamDir, sha, { what, signal });
@@ -223,6 +251,36 @@ async function buildOracle(spec: TaskSpec, oracle: OracleLayout, options: Materi
     );
   }
   const marker: OracleMarker = { schema: 1, taskId: spec.id, baseSha, targetSha, baseDate };
+  await writeJsonAtomic(oracle.markerFile, marker);
+  return marker;
+}
+
+/** A SWE-bench instance's oracle: the base, and the base with the test patch as its target. */
+async function buildInstanceOracle(spec: TaskSpec, testPatch: string, oracle: OracleLayout, options: MaterializeOptions): Promise<OracleMarker> {
+  const signal = options.signal;
+  const where = spec.source.kind === 'swe-bench' ? `${spec.source.instancesFile} (${spec.id})` : spec.id;
+  options.onProgress?.('Resolving the base commit');
+  let baseSha: string;
+  try {
+    baseSha = await resolveCommit(oracle.upstreamDir, spec.baseSha, { what: 'base_commit', signal });
+  } catch (err) {
+    if (!(err instanceof UserError)) throw err;
+    throw new UserError(`${where}: base_commit ${spec.baseSha} is not a commit of ${sourceLocation(spec)}. Check the instance.`, {
+      detail: err.message,
+      cause: err,
+    });
+  }
+  options.onProgress?.('Applying the test patch on the base');
+  const target = await commitTestPatch(oracle.upstreamDir, baseSha, testPatch, `${where}`, signal);
+  const upstream = gitAt(oracle.upstreamDir, { signal });
+  await upstream.raw(['update-ref', UPSTREAM_BASE_REF, baseSha]);
+  await upstream.raw(['update-ref', UPSTREAM_TARGET_REF, target.sha]);
+  const baseDate = (await upstream.raw(['show', '-s', '--format=%cI', baseSha])).trim();
+  throwIfAborted(signal);
+  options.onProgress?.('Exporting the base with the test patch (the oracle)');
+  await exportTree(oracle.upstreamDir, target.sha, oracle.targetCodeDir, signal);
+  await pruneTopLevel(oracle.targetCodeDir, []);
+  const marker: OracleMarker = { schema: 1, taskId: spec.id, baseSha, targetSha: target.sha, baseDate, testPaths: target.files };
   await writeJsonAtomic(oracle.markerFile, marker);
   return marker;
 }

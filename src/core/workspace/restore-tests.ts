@@ -41,6 +41,7 @@ export async function diffTestTrees(expectedDir: string, actualDir: string): Pro
  * `tests/test_x.py`), empty when nothing was touched.
  */
 export async function restoreTargetTests(record: TaskRecord, taskDir: string, codeDir = taskLayout(taskDir).codeDir): Promise<string[]> {
+  if (record.testPaths) return restoreTestFiles(record, record.testPaths, codeDir);
   const source = oracleLayout(record.oracleDir).targetTestsDir;
   const dest = path.join(codeDir, 'tests');
   try {
@@ -64,4 +65,67 @@ export async function restoreTargetTests(record: TaskRecord, taskDir: string, co
   await fs.rm(dest, { recursive: true, force: true });
   await copyTree(source, dest, { filter: keep });
   return [...new Set(differing)].sort();
+}
+
+async function lstatOf(p: string): Promise<import('node:fs').Stats | undefined> {
+  return fs.lstat(p).catch(() => undefined);
+}
+
+/**
+ * A SWE-bench instance's tests: each file its test patch touches is put back as the target has
+ * it (a file the patch deletes is deleted). Folders on the way that an agent turned into a link
+ * or a file are made folders again first: nothing is ever written through a link.
+ */
+async function restoreTestFiles(record: TaskRecord, testPaths: readonly string[], codeDir: string): Promise<string[]> {
+  const targetDir = oracleLayout(record.oracleDir).targetCodeDir;
+  if (!(await lstatOf(targetDir))?.isDirectory()) {
+    throw new UserError(
+      `The target's code of task ${record.task.id} is missing from its oracle (${targetDir}). Check the task out again to rebuild the oracle.`,
+    );
+  }
+  const differing = new Set<string>();
+  for (const rel of testPaths) {
+    const source = path.join(targetDir, rel);
+    const dest = path.join(codeDir, rel);
+    const bent = await bentParent(codeDir, rel);
+    const src = await lstatOf(source);
+    if (bent) {
+      differing.add(bent);
+    } else {
+      const dst = await lstatOf(dest);
+      const same = src ? dst !== undefined && !dst.isDirectory() && (await sameEntry(source, dest)) : dst === undefined;
+      if (same) continue;
+      differing.add(rel);
+    }
+    if (bent || src) await unbend(codeDir, rel);
+    await fs.rm(dest, { recursive: true, force: true });
+    if (!src) continue;
+    if (src.isSymbolicLink()) await fs.symlink(await fs.readlink(source), dest);
+    else await fs.copyFile(source, dest);
+    differing.add(rel);
+  }
+  return [...differing].sort();
+}
+
+/** The first folder on the way to `rel` that is a link or a file instead of a folder, if any. */
+async function bentParent(codeDir: string, rel: string): Promise<string | undefined> {
+  const segs = rel.split('/').slice(0, -1);
+  for (let i = 1; i <= segs.length; i++) {
+    const sub = segs.slice(0, i).join('/');
+    const st = await lstatOf(path.join(codeDir, sub));
+    if (!st) return undefined; // missing folders are made below, by us
+    if (!st.isDirectory()) return sub;
+  }
+  return undefined;
+}
+
+/** Makes every folder on the way to `rel` a real folder (a link or file there is removed). */
+async function unbend(codeDir: string, rel: string): Promise<void> {
+  const segs = rel.split('/').slice(0, -1);
+  for (let i = 1; i <= segs.length; i++) {
+    const dir = path.join(codeDir, ...segs.slice(0, i));
+    const st = await lstatOf(dir);
+    if (st && !st.isDirectory()) await fs.rm(dir, { force: true });
+    if (!st?.isDirectory()) await fs.mkdir(dir);
+  }
 }

@@ -46,8 +46,16 @@ function recordProblem(v: unknown): string | undefined {
     if (typeof t[k] !== 'string' || t[k] === '') return `"task.${k}" is missing`;
   }
   const s = t.source as Record<string, unknown> | undefined;
-  if (typeof s !== 'object' || s === null || (s.kind !== 'dataset' && s.kind !== 'git')) return '"task.source" is missing or of unknown kind';
+  if (typeof s !== 'object' || s === null || (s.kind !== 'dataset' && s.kind !== 'git' && s.kind !== 'swe-bench'))
+    return '"task.source" is missing or of unknown kind';
+  if (r.testPaths !== undefined && (!Array.isArray(r.testPaths) || !r.testPaths.every(isSafeRelativePath)))
+    return '"testPaths" is not a list of paths inside app/code';
   return undefined;
+}
+
+/** A posix path that stays inside the folder it is relative to. */
+function isSafeRelativePath(p: unknown): boolean {
+  return typeof p === 'string' && p !== '' && !p.startsWith('/') && !p.includes('\\') && p.split('/').every((seg) => seg !== '' && seg !== '.' && seg !== '..');
 }
 
 export async function writeTaskRecord(taskDir: string, record: TaskRecord): Promise<void> {

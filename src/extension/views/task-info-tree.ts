@@ -163,5 +163,7 @@ function runtimeRow(state: TaskState, inUse: EnvironmentManager['description']):
 
 function sourceTooltip(state: TaskState): string {
   const s = state.record.task.source;
-  return s.kind === 'dataset' ? `From the dataset ${s.datasetDir} (split ${s.split})` : `From ${s.repoPath}: ${s.baseRef} → ${s.targetRef}`;
+  if (s.kind === 'dataset') return `From the dataset ${s.datasetDir} (split ${s.split})`;
+  if (s.kind === 'swe-bench') return `SWE-bench instance ${s.instance.instanceId} from ${s.instancesFile}, on a clone at ${s.repoPath}`;
+  return `From ${s.repoPath}: ${s.baseRef} → ${s.targetRef}`;
 }

@@ -54,6 +54,44 @@ describe('sweci CLI', () => {
     assert.ok(spawnSync('ls', [path.join(tmp, 'cache', 'swe-ci', 'oracles', id)]).status === 0);
   });
 
+  test('checkout --instances: a SWE-bench-style instance from a folder of clones; a second instance in the file needs --task', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const baseSha = execFileSync('git', ['-C', repo.dir, 'rev-parse', 'HEAD~1'], { encoding: 'utf8' }).trim();
+    const testPatch = [
+      'diff --git a/tests/test_more.py b/tests/test_more.py',
+      'new file mode 100644',
+      '--- /dev/null',
+      '+++ b/tests/test_more.py',
+      '@@ -0,0 +1,4 @@',
+      '+from lib.core import add',
+      '+',
+      '+def test_zero():',
+      '+    assert add(0, 0) == 0',
+      '',
+    ].join('\n');
+    const instance = (id: string) => ({
+      instance_id: id,
+      repo: 'acme/lib',
+      base_commit: baseSha,
+      test_patch: testPatch,
+      FAIL_TO_PASS: ['tests/test_core.py::test_add'],
+      PASS_TO_PASS: ['tests/test_more.py::test_zero'],
+    });
+    const file = path.join(tmp, 'instances.json');
+    await fs.writeFile(file, JSON.stringify([instance('acme__lib-1'), instance('acme__lib-2')]));
+    const into = path.join(tmp, 'instance-task');
+    const unnamed = sweci('checkout', '--instances', file, '--repos', tmp, '--into', into, '--runtime', 'local');
+    assert.equal(unnamed.code, 1, unnamed.out + unnamed.err);
+    assert.match(unnamed.err, /holds 2 instances; name one \(acme__lib-1, acme__lib-2\)/);
+    await assert.rejects(fs.access(into), 'nothing was written');
+    const co = sweci('checkout', '--instances', file, '--task', 'acme__lib-2', '--repos', tmp, '--into', into, '--runtime', 'local', '--format', 'junit');
+    assert.equal(co.code, 0, co.err);
+    assert.match(co.out, /checked out acme__lib-2 into/);
+    assert.match(co.out, /pytest ran: gap 1/);
+    const st = sweci('status', into);
+    assert.match(st.out, /1 \/ 2 passed · gap 1/);
+  });
+
   test('SIGTERM or SIGHUP to `sweci test` stops pytest and everything the tests started', async () => {
     const into = path.join(tmp, 'task-signal');
     const co = sweci('checkout', '--repo', repo.dir, '--base', 'HEAD~1', '--target', 'HEAD', '--into', into);
