@@ -2,6 +2,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { checkOutTask } from '../../core/checkout/check-out-task';
+import { instanceResolution } from '../../core/checkout/instance-target';
 import { currentOutputFile } from '../../core/checkout/report-store';
 import { runCurrentTests } from '../../core/checkout/run-current-tests';
 import { loadTaskState } from '../../core/checkout/task-state';
@@ -129,6 +130,11 @@ export async function statusCommand(dir: string): Promise<number> {
   }
   if (last?.kind === 'did-not-run') console.log('the report below is from the last run where pytest ran:');
   console.log(`${state.record.task.id}: ${state.counts.passedNow} / ${state.counts.passedByTarget} passed · gap ${state.counts.gap}`);
+  const source = state.record.task.source;
+  if (source.kind === 'swe-bench' && state.current) {
+    const v = instanceResolution(state.current, source.instance);
+    console.log(`SWE-bench: ${v.resolved ? 'resolved' : 'not resolved'} · FAIL_TO_PASS ${v.failToPass.join('/')} · PASS_TO_PASS ${v.passToPass.join('/')}`);
+  }
   for (const e of state.entries) console.log(`  ${e.kind.padEnd(13)} ${e.nodeid}`);
   return 0;
 }

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { checkOutTask, type CheckOutOptions } from '../../../src/core/checkout/check-out-task';
 import { instanceResolution } from '../../../src/core/checkout/instance-target';
-import { loadReport } from '../../../src/core/checkout/report-store';
+import { currentReportFile, loadReport } from '../../../src/core/checkout/report-store';
 import { runCurrentTests } from '../../../src/core/checkout/run-current-tests';
 import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
 import { taskSecrets } from '../../../src/core/runtime/task-confinement';
@@ -17,6 +17,10 @@ import { UserError } from '../../../src/core/util/errors';
 import { oracleLayout, taskLayout } from '../../../src/core/workspace/layout';
 import { readTaskRecord } from '../../../src/core/workspace/materialize';
 import { TestRepo, git } from '../task/git-fixture';
+import { pytestSettings, runtime as loopRuntime, scripted } from '../loop/demo-fixture';
+import { startRun } from '../../../src/core/loop/run-loop';
+import { readIterationRecords } from '../../../src/core/loop/iteration-record';
+import { runLayout } from '../../../src/core/loop/run-store';
 
 let tmp: string;
 let repo: TestRepo;
@@ -131,6 +135,28 @@ describe('SWE-bench-style instance checkout', () => {
     // The same instance into the same folder is the same task; the oracle's target sha is stable.
     const again = await checkOutTask(spec, { ...opts, runTests: false });
     assert.equal(again.record.task.targetSha, record?.task.targetSha);
+  });
+
+  test('the same loop runs on an instance: a sandboxed scripted agent fixes the code, the run is solved and the instance resolved', async () => {
+    const spec = await resolveSweBenchTask(await instancesFile('loop'), undefined, { repoPath: repo.dir });
+    const opts = options('loop');
+    await checkOutTask(spec, opts);
+    const fix = { 'src/calc/ops.py': 'def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n' };
+    const roles = { architect: scripted('architect.py'), programmer: scripted('edit.py', { env: { SWECI_SCRIPTED_EDITS: JSON.stringify(fix) } }) };
+    const result = await startRun({ taskDir: opts.taskDir, run: 'agent', roles, runtime: loopRuntime, pytest: pytestSettings, maxIterations: 3 });
+    assert.equal(result.reason, 'solved');
+    const lines = await readIterationRecords(runLayout(opts.taskDir, 'agent').iterationsFile);
+    assert.deepEqual(
+      lines.map((r) => [r.iteration, r.gap]),
+      [
+        [0, 2],
+        [1, 0],
+      ],
+    );
+    const record = (await readTaskRecord(opts.taskDir))!;
+    const last = await loadReport(currentReportFile(taskLayout(opts.taskDir)));
+    assert.equal(instanceResolution(last!, spec.source.kind === 'swe-bench' ? spec.source.instance : assert.fail()).resolved, true);
+    assert.equal(record.task.source.kind, 'swe-bench');
   });
 
   test("an agent's edits to the test patch's files are undone before pytest runs; nothing is written through a link", async () => {

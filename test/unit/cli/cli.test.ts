@@ -90,6 +90,7 @@ describe('sweci CLI', () => {
     assert.match(co.out, /pytest ran: gap 1/);
     const st = sweci('status', into);
     assert.match(st.out, /1 \/ 2 passed · gap 1/);
+    assert.match(st.out, /SWE-bench: not resolved · FAIL_TO_PASS 0\/1 · PASS_TO_PASS 1\/1/);
   });
 
   test('SIGTERM or SIGHUP to `sweci test` stops pytest and everything the tests started', async () => {
