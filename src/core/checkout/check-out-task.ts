@@ -10,7 +10,8 @@ import { instanceTargetReport } from './instance-target';
 import { AbortError, UserError } from '../util/errors';
 import { writeFileAtomic } from '../util/fs-atomic';
 import { oracleLayout, type TaskRecord } from '../workspace/layout';
-import { materializeTask } from '../workspace/materialize';
+import { materializeTask, oracleTestPaths } from '../workspace/materialize';
+import { pytestTargets } from './pytest-targets';
 import { writeEnvironmentRecord, type EnvironmentRecord } from '../workspace/environment-record';
 import { loadReport, saveReport } from './report-store';
 import { runCurrentTests, type RunCurrentTestsResult } from './run-current-tests';
@@ -81,7 +82,9 @@ async function ensureTargetReport(
   const instance = spec.source.kind === 'swe-bench' ? spec.source : undefined;
   const target = instance ? 'the base with the test patch' : 'the target';
   progress(instance ? 'Running the tests on the base with the test patch (to check the instance)' : "Running the target's tests on the target (the oracle)");
+  const nodeIds = instance ? await pytestTargets(await oracleTestPaths(oracleDir), oracle.targetCodeDir) : undefined;
   const outcome = await runPytest(opts.runtime, {
+    ...(nodeIds ? { nodeIds } : {}),
     python: opts.python,
     codeDir: oracle.targetCodeDir,
     reportFile: path.join(oracle.root, 'pytest-out', 'raw-report'),

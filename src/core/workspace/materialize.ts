@@ -82,6 +82,11 @@ async function readMarker(oracle: OracleLayout): Promise<OracleMarker | undefine
   }
 }
 
+/** A SWE-bench instance's test files as its oracle records them (undefined for other tasks). */
+export async function oracleTestPaths(oracleDir: string): Promise<string[] | undefined> {
+  return (await readMarker(oracleLayout(oracleDir)))?.testPaths;
+}
+
 /** Removes what one materialisation created: the whole folder if it made it, else its own entries. */
 class Cleanup {
   private readonly steps: Array<() => Promise<void>> = [];

@@ -112,6 +112,12 @@ describe('SWE-bench-style instance checkout', () => {
     );
     assert.ok(await exists(path.join(layout.codeDir, 'tests/test_more.py')), "the patch's new test file is in app/code");
     assert.ok(await exists(path.join(layout.codeDir, 'tests/test_old.py')), "the base's other tests stay");
+    const ran = await loadReport(currentReportFile(layout));
+    assert.deepEqual(
+      [...new Set(ran?.tests.map((t) => t.nodeid.split('::')[0]))].sort(),
+      ['tests/test_more.py', 'tests/test_ops.py'],
+      'pytest runs the files of the test patch, as SWE-bench does',
+    );
 
     const record = await readTaskRecord(opts.taskDir);
     assert.deepEqual(record?.testPaths, ['tests/test_more.py', 'tests/test_ops.py']);

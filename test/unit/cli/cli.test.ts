@@ -62,11 +62,14 @@ describe('sweci CLI', () => {
       'new file mode 100644',
       '--- /dev/null',
       '+++ b/tests/test_more.py',
-      '@@ -0,0 +1,4 @@',
+      '@@ -0,0 +1,7 @@',
       '+from lib.core import add',
       '+',
       '+def test_zero():',
       '+    assert add(0, 0) == 0',
+      '+',
+      '+def test_three():',
+      '+    assert add(1, 2) == 3',
       '',
     ].join('\n');
     const instance = (id: string) => ({
@@ -74,7 +77,7 @@ describe('sweci CLI', () => {
       repo: 'acme/lib',
       base_commit: baseSha,
       test_patch: testPatch,
-      FAIL_TO_PASS: ['tests/test_core.py::test_add'],
+      FAIL_TO_PASS: ['tests/test_more.py::test_three'],
       PASS_TO_PASS: ['tests/test_more.py::test_zero'],
     });
     const file = path.join(tmp, 'instances.json');
