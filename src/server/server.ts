@@ -97,6 +97,12 @@ documents.onDidClose((e) => {
   void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
 });
 
+// File events may not come: the open documents' tasks are also compared with their inputs.
+setInterval(() => {
+  const roots = new Set(documents.all().flatMap((d) => taskRootOf(d.uri) ?? []));
+  if (roots.size > 0) void contexts.recheck(roots).catch((err: unknown) => connection.console.warn(`rechecking tasks: ${describe(err)}`));
+}, 3000).unref();
+
 connection.onDidChangeWatchedFiles((e) => {
   contexts.invalidate(e.changes.filter((c) => c.uri.startsWith('file:')).map((c) => path.normalize(fileURLToPath(c.uri))));
 });

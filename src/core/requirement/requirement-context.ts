@@ -21,7 +21,17 @@ export interface RequirementContext {
 export const MAX_CODE_FILES = 50_000;
 const MAX_TEST_FILES = 2_000;
 const MAX_TEST_FILE_BYTES = 512 * 1024;
-const SKIPPED_DIRS = new Set(['.git', '__pycache__', 'node_modules', '.venv', 'venv', '.tox', '.mypy_cache', '.pytest_cache', '.eggs']);
+export const SKIPPED_DIRS: ReadonlySet<string> = new Set([
+  '.git',
+  '__pycache__',
+  'node_modules',
+  '.venv',
+  'venv',
+  '.tox',
+  '.mypy_cache',
+  '.pytest_cache',
+  '.eggs',
+]);
 
 export async function loadRequirementContext(taskRoot: string): Promise<RequirementContext> {
   const layout = taskLayout(taskRoot);

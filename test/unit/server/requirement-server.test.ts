@@ -274,6 +274,16 @@ describe('requirement.xml language server', () => {
     assert.deepEqual(await next, []);
   });
 
+  test('without any file event (the client missed it), a created file is still seen within seconds', async () => {
+    const text = doc(requirement({ location: 'pkg/unreported.py' }));
+    only(await client.change(uri, text), 'missing-location-file');
+    const next = client.nextDiagnostics(uri);
+    await fs.writeFile(path.join(task.codeDir, 'pkg', 'unreported.py'), 'x = 1\n');
+    // No filesChanged: the server's own check of the task's inputs finds it within seconds.
+    assert.deepEqual(await next, []);
+    await fs.rm(path.join(task.codeDir, 'pkg', 'unreported.py'));
+  });
+
   test('a requirement.xml outside a task gets the document checks only', async () => {
     const other = fileUri(path.join(task.root, 'elsewhere', 'requirement.xml'));
     assert.deepEqual(await client.open(other, doc(requirement({ location: 'pkg/nothere.py', acceptance: 'tests/x.py::test_y' }))), []);
