@@ -2,61 +2,25 @@
 // experiment folder and its loop runs with the same core as the editor; running the same
 // command again continues what is unfinished and skips what is done.
 import * as path from 'node:path';
-import { readAgentSettings, agentHint } from '../../core/agents/agent-settings';
 import { apiKeysFrom } from '../../core/agents/api-key-names';
 import type { BatchEvent, BatchSettings } from '../../core/batch/batch-types';
 import { openExperiment, runBatch } from '../../core/batch/run-batch';
 import { selectTasks } from '../../core/batch/select-tasks';
 import type { TaskStatus } from '../../core/batch/task-status';
-import { readExperiment } from '../../core/batch/experiment';
-import { readIntegritySettings } from '../../core/loop/integrity-settings';
-import { readLoopSettings } from '../../core/loop/loop-settings';
-import { readPytestSettings } from '../../core/pytest/pytest-settings';
-import { readRuntimeSettings } from '../../core/runtime/runtime-settings';
 import { listSplits, readDatasetTasks } from '../../core/task/dataset';
 import { UserError } from '../../core/util/errors';
-import { readSettingsFile } from '../../core/util/settings-file';
-import { cliSettings } from '../cli-settings';
 import { openBatchDisplay } from '../batch-display';
+import { sequenceCommand } from './sequence-command';
+import { defaultRunName, readRunSettings, type RunValues } from './run-settings';
 
-export interface RunValues extends Record<string, unknown> {
-  dataset?: string;
-  split?: string;
-  tasks?: string;
-  tasksFile?: string;
-  taskIndex?: string;
-  experiment?: string;
-  run?: string;
-  workers?: string;
-  config?: string;
-  humanHistory?: boolean;
-  json?: boolean;
-  apiKeyEnv?: string[];
-}
+export type { RunValues };
 
 export async function runCommand(values: RunValues, signal: AbortSignal): Promise<number> {
+  if (values.sequence) return sequenceCommand(values, signal);
   if (!values.dataset) throw new UserError('run needs --dataset <dir>: a SWE-CI dataset folder (metadata/<split>.csv and data/<task_id>/code.zip).');
   if (!values.experiment) throw new UserError('run needs --experiment <dir>: the folder the tasks and their runs are written to (created if missing).');
   const experimentDir = path.resolve(values.experiment);
-  const file = values.config ? { path: values.config, settings: await readSettingsFile(values.config) } : undefined;
-  const settings = cliSettings(values, file, { runtime: 'auto' });
-  const agents = {
-    architect: readAgentSettings('architect', settings.read, settings.label),
-    programmer: readAgentSettings('programmer', settings.read, settings.label),
-  };
-  for (const role of ['architect', 'programmer'] as const) {
-    if (agents[role].kind === 'human')
-      throw new UserError(`A headless run has nobody to play the ${role}: choose an agent with --${role} <preset|custom> (or in the --config file).`);
-  }
-  const pytest = readPytestSettings(settings.read, settings.label);
-  const runtime = readRuntimeSettings(settings.read, settings.label);
-  const loop = readLoopSettings(settings.read, settings.label);
-  const integrity = readIntegritySettings(settings.read, settings.label);
-  const unread = file?.settings.unread() ?? [];
-  if (unread.length > 0)
-    throw new UserError(
-      `${file!.path} has settings SWE-CI does not know: ${unread.map((k) => `sweci.${k}`).join(', ')}. Check their spelling against the README's settings table.`,
-    );
+  const { agents, pytest, runtime, loop, integrity } = await readRunSettings(values);
   const workers = Number(values.workers ?? '1');
   if (!Number.isInteger(workers) || workers < 1) throw new UserError(`--workers must be a whole number of 1 or more, not "${values.workers}".`);
 
@@ -79,13 +43,7 @@ export async function runCommand(values: RunValues, signal: AbortSignal): Promis
     },
     `${datasetDir} (split ${split})`,
   );
-  // Default: the experiment's run, else the agents' label as a run name ("claude-code (opus)" → "claude-code-opus").
-  const run =
-    values.run ??
-    (await readExperiment(experimentDir))?.run ??
-    agentHint(agents.architect, agents.programmer)
-      .replace(/[^A-Za-z0-9._-]+/g, '-')
-      .replace(/^-+|-+$/g, '');
+  const run = await defaultRunName(values, experimentDir, agents);
   const display = openBatchDisplay({ json: !!values.json, tasks: specs.map((s) => s.id), workers });
   const batch: BatchSettings = {
     experimentDir,

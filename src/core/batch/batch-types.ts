@@ -22,6 +22,8 @@ export interface BatchSettings {
   humanHistory: boolean;
   signal: AbortSignal;
   onEvent?: (event: BatchEvent) => void;
+  /** Runs after checkout, before the task's loop starts or continues (a sequence's memory goes in here). */
+  beforeLoop?: (taskDir: string) => Promise<void>;
 }
 
 export type BatchEvent =

@@ -50,6 +50,8 @@ export interface ExperimentRecord {
   /** Agents by label (never their environment or keys). */
   agents: { architect: string; programmer: string };
   maxIterations: number;
+  /** A task sequence (SWE-Bench-CL): `dataset` is then its file, and the tasks run in this order. */
+  sequence?: { id: string; tasks: string[]; memory: boolean };
 }
 
 export async function readExperiment(dir: string): Promise<ExperimentRecord | undefined> {

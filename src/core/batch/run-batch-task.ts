@@ -118,6 +118,7 @@ async function runLocked(spec: TaskSpec, s: BatchSettings, task: TaskProgress): 
     );
     if (!(await readTaskRecord(taskDir)) || !(await loadBaseRun(taskDir))) await checkOut(spec, s, env, task);
     if (s.humanHistory) await humanHistory(taskDir, s, env, task);
+    await s.beforeLoop?.(taskDir);
     return await loop(taskDir, s, env, task);
   } catch (err) {
     if (s.signal.aborted || isAbortError(err)) return task.set('cancelled', { reason: 'stopped' });

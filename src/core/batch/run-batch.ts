@@ -12,6 +12,7 @@ import type { TaskStatus } from './task-status';
 export interface ExperimentSource {
   dataset: string;
   split: string;
+  sequence?: ExperimentRecord['sequence'];
 }
 
 /**
@@ -22,6 +23,11 @@ export async function openExperiment(s: Pick<BatchSettings, 'experimentDir' | 'r
   assertRunName(s.run);
   const existing = await readExperiment(s.experimentDir);
   if (existing) {
+    if (JSON.stringify(existing.sequence) !== JSON.stringify(source.sequence)) {
+      throw new UserError(
+        `${s.experimentDir} records ${existing.sequence ? `the sequence ${existing.sequence.id} (memory ${existing.sequence.memory ? 'on' : 'off'})` : 'a dataset run'}, not this one. Give another --experiment folder.`,
+      );
+    }
     if (existing.run !== s.run) {
       throw new UserError(
         `${s.experimentDir} records run "${existing.run}", not "${s.run}". Continue it with --run ${existing.run} (or no --run), or give another --experiment folder.`,
@@ -37,6 +43,7 @@ export async function openExperiment(s: Pick<BatchSettings, 'experimentDir' | 'r
     run: s.run,
     agents: { architect: agentLabel(s.agents.architect), programmer: agentLabel(s.agents.programmer) },
     maxIterations: s.loop.maxIterations,
+    ...(source.sequence ? { sequence: source.sequence } : {}),
   };
   // Pods of a Kubernetes Job may all get here at once: each writes the same record atomically
   // (only `created` differs), so whichever lands last is as good as the first.

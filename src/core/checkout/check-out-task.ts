@@ -11,7 +11,7 @@ import { AbortError, UserError } from '../util/errors';
 import { writeFileAtomic } from '../util/fs-atomic';
 import { oracleLayout, type TaskRecord } from '../workspace/layout';
 import { materializeTask, oracleTestPaths } from '../workspace/materialize';
-import { pytestTargets } from './pytest-targets';
+import { pytestSelection } from './pytest-targets';
 import { writeEnvironmentRecord, type EnvironmentRecord } from '../workspace/environment-record';
 import { loadReport, saveReport } from './report-store';
 import { runCurrentTests, type RunCurrentTestsResult } from './run-current-tests';
@@ -82,9 +82,9 @@ async function ensureTargetReport(
   const instance = spec.source.kind === 'swe-bench' ? spec.source : undefined;
   const target = instance ? 'the base with the test patch' : 'the target';
   progress(instance ? 'Running the tests on the base with the test patch (to check the instance)' : "Running the target's tests on the target (the oracle)");
-  const nodeIds = instance ? await pytestTargets(await oracleTestPaths(oracleDir), oracle.targetCodeDir) : undefined;
+  const selection = instance ? await pytestSelection(await oracleTestPaths(oracleDir), oracle.targetCodeDir) : {};
   const outcome = await runPytest(opts.runtime, {
-    ...(nodeIds ? { nodeIds } : {}),
+    ...selection,
     python: opts.python,
     codeDir: oracle.targetCodeDir,
     reportFile: path.join(oracle.root, 'pytest-out', 'raw-report'),
@@ -108,6 +108,8 @@ async function ensureTargetReport(
         : `check the Python interpreter setting (sweci.python = ${opts.python}) has the packages the project needs.`;
     throw new UserError(`pytest did not run on ${target}: ${outcome.reason} The task cannot be initialised: ${hint} pytest's output is in ${outputFile}.`);
   }
-  const report = instance ? instanceTargetReport(outcome.report, instance.instance, `${instance.instancesFile} (${spec.id})`) : outcome.report;
+  const report = instance
+    ? instanceTargetReport(outcome.report, instance.instance, `${instance.instancesFile} (${spec.id})`, oracle.targetCodeDir)
+    : outcome.report;
   await saveReport(oracle.targetReportFile, report);
 }

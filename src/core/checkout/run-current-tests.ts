@@ -15,7 +15,7 @@ import { AbortError } from '../util/errors';
 import { oracleLayout, taskLayout, type TaskRecord } from '../workspace/layout';
 import { pytestConfinement } from '../runtime/task-confinement';
 import { restoreTargetTests } from '../workspace/materialize';
-import { pytestTargets } from './pytest-targets';
+import { pytestSelection } from './pytest-targets';
 import { currentRawReportFile, loadReport, recordCurrentResult, type LastRunRecord } from './report-store';
 
 export interface RunCurrentTestsOptions extends PytestSettings {
@@ -77,7 +77,7 @@ export async function runPytestStep(opts: PytestStepOptions): Promise<PytestStep
   const target = opts.target ?? (await loadTargetReport(opts.record));
   const codeDir = opts.codeDir ?? layout.codeDir;
   const restoredTests = await restoreTargetTests(opts.record, opts.taskDir, codeDir);
-  const nodeIds = await pytestTargets(opts.record.testPaths, codeDir);
+  const selection = await pytestSelection(opts.record.testPaths, codeDir);
   await opts.onTestsRestored?.();
   await fs.mkdir(layout.reportsDir, { recursive: true });
 
@@ -90,7 +90,7 @@ export async function runPytestStep(opts: PytestStepOptions): Promise<PytestStep
     format: opts.format,
     env: opts.env,
     confine: pytestConfinement(opts.taskDir, opts.record),
-    ...(nodeIds ? { nodeIds } : {}),
+    ...selection,
     signal: opts.signal,
     onOutput: opts.onOutput && ((chunk) => opts.onOutput!(chunk)),
   });

@@ -1,5 +1,6 @@
 // The loop's default prompts: the built-in templates (or the role's own template file) with
 // the task's real paths.
+import { existsSync } from 'node:fs';
 import type { AgentRole, AgentSettings } from '../agents/agent-driver';
 import { containerPromptPaths, loadPromptTemplate, promptPathsFor, renderPrompt } from '../agents/prompts';
 import { taskLayout } from '../workspace/layout';
@@ -8,5 +9,9 @@ export async function renderDefaultPrompt(role: AgentRole, taskDir: string, sett
   const template = settings.kind !== 'human' && settings.promptTemplateFile ? await loadPromptTemplate(settings.promptTemplateFile) : undefined;
   // An agent in a container sees the reference's /app paths; one on this machine, the real ones.
   const inContainer = settings.kind !== 'human' && settings.runIn === 'container';
-  return renderPrompt(role, inContainer ? containerPromptPaths() : promptPathsFor(taskLayout(taskDir)), template);
+  const layout = taskLayout(taskDir);
+  const prompt = renderPrompt(role, inContainer ? containerPromptPaths() : promptPathsFor(layout), template);
+  if (!existsSync(layout.memoryDir)) return prompt;
+  const memory = inContainer ? `${containerPromptPaths().appDir}/memory` : layout.memoryDir;
+  return `${prompt}\n## Memory\n\nThis task is one of a sequence on the same repository. \`${memory}\` holds notes kept\nfrom the earlier tasks; read them, and add what will help with the next tasks.\nWhat you leave there is carried to the next task.\n`;
 }

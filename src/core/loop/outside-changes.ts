@@ -26,6 +26,8 @@ export async function snapshotOutside(scope: SnapshotScope): Promise<Snapshot> {
   // staging folder during a step (a failed try is reset); a sandboxed agent cannot reach .sweci.
   const skip = new Set<string>([
     'app/code',
+    // A sequence's memory folder is the agents' own notes, carried to the next task.
+    rel(layout.memoryDir),
     '.sweci/lock',
     `.sweci/runs/${scope.run}`,
     `.sweci/runs/${HUMAN_HISTORY_RUN}`,

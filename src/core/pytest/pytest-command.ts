@@ -35,6 +35,11 @@ export interface PytestCommandOptions {
    * partial runs). Empty or absent: `tests`, as the reference.
    */
   nodeIds?: readonly string[];
+  /**
+   * Not in the reference: run the tests of the modules that import even when others do not
+   * (SWE-bench-style instances, whose new tests often import what the base lacks).
+   */
+  continueOnCollectionErrors?: boolean;
 }
 
 export interface PytestCommand {
@@ -54,6 +59,7 @@ export function buildPytestCommand(o: PytestCommandOptions): PytestCommand {
     '--disable-warnings',
     '-rfE',
     `--rootdir=${o.codeDir}`,
+    ...(o.continueOnCollectionErrors ? ['--continue-on-collection-errors'] : []),
     // Not in the reference: the cache goes outside the code repository, which would otherwise
     // show .pytest_cache in every iteration's diff and commit.
     ...(o.cacheDir ? ['-o', `cache_dir=${o.cacheDir}`] : []),

@@ -39,6 +39,8 @@ export interface RunPytestOptions {
   confine?: Confinement;
   /** Only these node ids (relative to the code folder) instead of `tests` (see buildPytestCommand). */
   nodeIds?: readonly string[];
+  /** See buildPytestCommand. */
+  continueOnCollectionErrors?: boolean;
 }
 
 export type PytestRun =
@@ -136,6 +138,7 @@ export async function runPytest(runtime: Runtime, o: RunPytestOptions): Promise<
     ...(format === 'builtin' ? { reportPluginDir: runtime.pathIn(mounts, await copyReportPlugin(outDir)) } : {}),
     pathDelimiter: runtime.kind === 'docker' ? ':' : o.pathDelimiter,
     ...(o.nodeIds?.length ? { nodeIds: o.nodeIds } : {}),
+    ...(o.continueOnCollectionErrors ? { continueOnCollectionErrors: true } : {}),
   });
   const timeoutMs = o.timeoutMs ?? DEFAULT_PYTEST_TIMEOUT_MS;
   const command = formatCommandLine(invocation);

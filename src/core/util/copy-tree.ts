@@ -5,6 +5,8 @@ import * as path from 'node:path';
 export interface CopyTreeOptions {
   /** Return false to skip an entry (and, for a folder, everything below it). `rel` uses '/'. */
   filter?: (rel: string, isDir: boolean) => boolean;
+  /** 'skip' leaves symbolic links out (for folders an agent wrote); default: copied as links. */
+  links?: 'copy' | 'skip';
 }
 
 /** Copies the contents of `src` into `dest` (created when missing). Never follows symlinks, `src` included. */
@@ -19,8 +21,9 @@ export async function copyTree(src: string, dest: string, options: CopyTreeOptio
       const d = path.join(to, e.name);
       if (options.filter && !options.filter(r, e.isDirectory())) continue;
       if (e.isDirectory()) await walk(s, d, r);
-      else if (e.isSymbolicLink()) await fs.symlink(await fs.readlink(s), d);
-      else if (e.isFile()) {
+      else if (e.isSymbolicLink()) {
+        if (options.links !== 'skip') await fs.symlink(await fs.readlink(s), d);
+      } else if (e.isFile()) {
         await fs.copyFile(s, d);
         await fs.chmod(d, (await fs.stat(s)).mode & 0o777);
       }

@@ -15,6 +15,8 @@ export interface TaskLayout {
   nonPassedDir: string;
   summaryFile: string;
   requirementFile: string;
+  /** A task sequence's agent memory, carried from task to task when memory is on (else absent). */
+  memoryDir: string;
   /** `<task>/.sweci`: the extension's own state. */
   sweciDir: string;
   taskFile: string;
@@ -46,6 +48,7 @@ export function taskLayout(root: string): TaskLayout {
     nonPassedDir: path.join(appDir, 'non-passed'),
     summaryFile: path.join(appDir, 'non-passed', 'summary.jsonl'),
     requirementFile: path.join(appDir, 'requirement.xml'),
+    memoryDir: path.join(appDir, 'memory'),
     sweciDir,
     taskFile: path.join(sweciDir, 'task.json'),
     historyDir: path.join(sweciDir, 'history.git'),

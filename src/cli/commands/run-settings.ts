@@ -1,0 +1,66 @@
+// The settings of a headless run (sweci run over a dataset or a sequence): flags first, then the
+// --config file, read by the same parsers as the extension's settings.
+import { agentHint, readAgentSettings } from '../../core/agents/agent-settings';
+import { readExperiment } from '../../core/batch/experiment';
+import { readIntegritySettings } from '../../core/loop/integrity-settings';
+import { readLoopSettings } from '../../core/loop/loop-settings';
+import { readPytestSettings } from '../../core/pytest/pytest-settings';
+import { readRuntimeSettings } from '../../core/runtime/runtime-settings';
+import { UserError } from '../../core/util/errors';
+import { readSettingsFile } from '../../core/util/settings-file';
+import { cliSettings } from '../cli-settings';
+
+export interface RunValues extends Record<string, unknown> {
+  dataset?: string;
+  split?: string;
+  tasks?: string;
+  tasksFile?: string;
+  taskIndex?: string;
+  experiment?: string;
+  run?: string;
+  workers?: string;
+  config?: string;
+  humanHistory?: boolean;
+  json?: boolean;
+  apiKeyEnv?: string[];
+  sequence?: string;
+  sequenceId?: string;
+  repo?: string;
+  repos?: string;
+  memory?: boolean;
+}
+
+/** The settings of a headless run: flags, then the --config file; every key of the file must be read. */
+export async function readRunSettings(values: RunValues) {
+  const file = values.config ? { path: values.config, settings: await readSettingsFile(values.config) } : undefined;
+  const settings = cliSettings(values, file, { runtime: 'auto' });
+  const agents = {
+    architect: readAgentSettings('architect', settings.read, settings.label),
+    programmer: readAgentSettings('programmer', settings.read, settings.label),
+  };
+  for (const role of ['architect', 'programmer'] as const) {
+    if (agents[role].kind === 'human')
+      throw new UserError(`A headless run has nobody to play the ${role}: choose an agent with --${role} <preset|custom> (or in the --config file).`);
+  }
+  const pytest = readPytestSettings(settings.read, settings.label);
+  const runtime = readRuntimeSettings(settings.read, settings.label);
+  const loop = readLoopSettings(settings.read, settings.label);
+  const integrity = readIntegritySettings(settings.read, settings.label);
+  const unread = file?.settings.unread() ?? [];
+  if (unread.length > 0)
+    throw new UserError(
+      `${file!.path} has settings SWE-CI does not know: ${unread.map((k) => `sweci.${k}`).join(', ')}. Check their spelling against the README's settings table.`,
+    );
+  return { agents, pytest, runtime, loop, integrity };
+}
+
+/** Default run name: the experiment's, else the agents' label ("claude-code (opus)" → "claude-code-opus"). */
+export async function defaultRunName(values: RunValues, experimentDir: string, agents: Awaited<ReturnType<typeof readRunSettings>>['agents']): Promise<string> {
+  return (
+    values.run ??
+    (await readExperiment(experimentDir))?.run ??
+    agentHint(agents.architect, agents.programmer)
+      .replace(/[^A-Za-z0-9._-]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+  );
+}

@@ -1,0 +1,75 @@
+// A row of a sequence's results matrix: after task i, whether each task j ≤ i is resolved on the
+// code task i ended with. Task i's own entry comes from its last pytest run; an earlier task's
+// test files are put onto a scratch copy of that code (never into the task folder) and run there.
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { instanceResolution } from '../checkout/instance-target';
+import { pytestSelection } from '../checkout/pytest-targets';
+import { currentReportFile, loadReport } from '../checkout/report-store';
+import type { PytestSettings } from '../pytest/pytest-settings';
+import { runPytest } from '../pytest/run-pytest';
+import type { Runtime } from '../runtime/runtime';
+import { pytestConfinement } from '../runtime/task-confinement';
+import type { SweBenchInstance } from '../task/swe-bench-instance';
+import { copyTree } from '../util/copy-tree';
+import { AbortError } from '../util/errors';
+import { taskLayout, type TaskRecord } from '../workspace/layout';
+import { readTaskRecord, restoreTargetTests } from '../workspace/materialize';
+
+export interface RowOptions extends PytestSettings {
+  /** Task folders in sequence order; only 0..i are read. */
+  taskDirs: readonly string[];
+  runtime: Runtime;
+  signal?: AbortSignal;
+  onProgress?: (message: string) => void;
+}
+
+const instanceOf = (record: TaskRecord): SweBenchInstance | undefined => (record.task.source.kind === 'swe-bench' ? record.task.source.instance : undefined);
+
+export async function evaluateRow(i: number, o: RowOptions): Promise<Array<number | null>> {
+  const row: Array<number | null> = o.taskDirs.map(() => null);
+  const taskDir = o.taskDirs[i];
+  const record = await readTaskRecord(taskDir);
+  const own = record && instanceOf(record);
+  if (!record || !own) return row;
+  const current = await loadReport(currentReportFile(taskLayout(taskDir)));
+  if (current) row[i] = instanceResolution(current, own).resolved ? 1 : 0;
+  for (let j = 0; j < i; j++) {
+    const earlier = await readTaskRecord(o.taskDirs[j]);
+    const instance = earlier && instanceOf(earlier);
+    if (!earlier || !instance) continue;
+    o.onProgress?.(`re-running ${earlier.task.id}'s tests on ${record.task.id}'s code`);
+    row[j] = await resolvedOn(taskDir, record, earlier, instance, o);
+  }
+  return row;
+}
+
+/** 1 when `earlier`'s tests all pass on the code of the task in `taskDir`, 0 when not, null when pytest did not run. */
+async function resolvedOn(taskDir: string, record: TaskRecord, earlier: TaskRecord, instance: SweBenchInstance, o: RowOptions): Promise<number | null> {
+  const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-cl-'));
+  try {
+    const code = path.join(scratch, 'code');
+    await copyTree(taskLayout(taskDir).codeDir, code, { filter: (rel) => rel !== '.git' });
+    await restoreTargetTests(earlier, taskDir, code);
+    const selection = await pytestSelection(earlier.testPaths, code);
+    const outcome = await runPytest(o.runtime, {
+      python: o.python,
+      codeDir: code,
+      reportFile: path.join(scratch, 'out', 'report'),
+      timeoutMs: o.timeoutMs,
+      format: o.format,
+      env: o.env,
+      confine: pytestConfinement(taskDir, record),
+      signal: o.signal,
+      ...selection,
+    });
+    if (outcome.kind === 'did-not-run') {
+      if (outcome.cancelled) throw new AbortError();
+      return null;
+    }
+    return instanceResolution(outcome.report, instance).resolved ? 1 : 0;
+  } finally {
+    await fs.rm(scratch, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,169 @@
+// sweci run --sequence as a user runs it: a generated repository whose history holds three
+// SWE-bench-style tasks (real test patches, real FAIL_TO_PASS / PASS_TO_PASS lists), a
+// SWE-Bench-CL sequence file, and a scripted agent that resolves task 1 and breaks it again while
+// doing tasks 2 and 3. The results matrix and the continual-learning metrics must show it.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { backwardTransfer, forgetting, accuracy } from '../../../src/core/continual/cl-metrics';
+import { readClResults } from '../../../src/core/continual/cl-results';
+import { readIterationRecords } from '../../../src/core/loop/iteration-record';
+import { runLayout } from '../../../src/core/loop/run-store';
+import { TestRepo, git } from '../task/git-fixture';
+import { FIXTURE_AGENTS } from '../helpers/scripted-settings';
+
+const cli = path.resolve(__dirname, '../../../src/cli/main.js');
+let tmp: string;
+
+function sweci(...args: string[]) {
+  const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', env: { ...process.env, XDG_CACHE_HOME: path.join(tmp, 'cache') } });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+const OPS = (mul: string, extra = '') => `def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return ${mul}\n${extra}`;
+const SUB = '\n\ndef sub(a, b):\n    return a - b\n';
+const DIV = '\n\ndef div(a, b):\n    return a / b\n';
+const testFile = (name: string, fn: string, expr: string) => `from calc.ops import ${fn}\n\n\ndef test_${name}():\n    assert ${expr}\n`;
+
+/** A test patch as SWE-bench makes it: the diff that adds `files`, made on `base` and not committed. */
+async function testPatch(repo: TestRepo, base: string, files: Record<string, string>): Promise<string> {
+  git(repo.dir, ['checkout', '-q', base]);
+  for (const [rel, content] of Object.entries(files)) await fs.writeFile(path.join(repo.dir, rel), content);
+  git(repo.dir, ['add', '-A']);
+  const patch = git(repo.dir, ['diff', '--cached', base]) + '\n';
+  git(repo.dir, ['reset', '-q', '--hard', base]);
+  git(repo.dir, ['checkout', '-q', 'main']);
+  return patch;
+}
+
+describe('sweci run --sequence', () => {
+  let sequenceFile: string;
+  let settingsFile: string;
+
+  before(async () => {
+    tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-sequence-')));
+    const repo = await TestRepo.create(path.join(tmp, 'calc'));
+    const base1 = await repo.commit('calc with a wrong mul', {
+      'src/calc/__init__.py': '',
+      'src/calc/ops.py': OPS('a + b'),
+      'tests/test_add.py': testFile('add', 'add', 'add(2, 3) == 5'),
+    });
+    const mulTest = { 'tests/test_mul.py': testFile('mul', 'mul', 'mul(2, 3) == 6') };
+    const base2 = await repo.commit('fix mul', { 'src/calc/ops.py': OPS('a * b'), ...mulTest });
+    const subTest = { 'tests/test_sub.py': testFile('sub', 'sub', 'sub(5, 3) == 2') };
+    const base3 = await repo.commit('add sub', { 'src/calc/ops.py': OPS('a * b', SUB), ...subTest });
+    const divTest = { 'tests/test_div.py': testFile('div', 'div', 'div(6, 3) == 2') };
+    await repo.commit('add div', { 'src/calc/ops.py': OPS('a * b', SUB + DIV), ...divTest });
+
+    const task = async (n: number, base: string, tests: Record<string, string>, f2p: string, p2p: string[]) => ({
+      metadata: { instance_id: `acme__calc-${n}`, repo: 'acme/calc', base_commit: base, created_at: `2024-01-0${n}` },
+      task: { problem_statement: `task ${n}` },
+      evaluation: { test_patch: await testPatch(repo, base, tests), FAIL_TO_PASS: JSON.stringify([f2p]), PASS_TO_PASS: JSON.stringify(p2p) },
+    });
+    const sequence = {
+      sequences: [
+        {
+          id: 'calc_sequence',
+          repo: 'acme/calc',
+          tasks: [
+            await task(1, base1, mulTest, 'tests/test_mul.py::test_mul', []),
+            await task(2, base2, subTest, 'tests/test_sub.py::test_sub', []),
+            await task(3, base3, divTest, 'tests/test_div.py::test_div', []),
+          ],
+        },
+      ],
+    };
+    sequenceFile = path.join(tmp, 'sequences.json');
+    await fs.writeFile(sequenceFile, JSON.stringify(sequence, null, 2));
+
+    // Task 1: fix mul. Tasks 2 and 3: add what is asked, with mul written wrong again.
+    const edits = [{ 'src/calc/ops.py': OPS('a * b') }, { 'src/calc/ops.py': OPS('a + b', SUB) }, { 'src/calc/ops.py': OPS('a + b', SUB + DIV) }];
+    settingsFile = path.join(tmp, 'settings.json');
+    await fs.writeFile(
+      settingsFile,
+      JSON.stringify({
+        'sweci.architect.agent': 'custom',
+        'sweci.architect.customCommand': `python3 ${JSON.stringify(path.join(FIXTURE_AGENTS, 'architect.py'))}`,
+        'sweci.programmer.agent': 'custom',
+        'sweci.programmer.customCommand': `python3 ${JSON.stringify(path.join(FIXTURE_AGENTS, 'seq-edit.py'))}`,
+        'sweci.programmer.env': { SWECI_SCRIPTED_EDITS_SEQ: JSON.stringify(edits) },
+      }),
+    );
+  });
+  after(async () => {
+    await fs.rm(tmp, { recursive: true, force: true });
+  });
+
+  test('tasks run in order with memory; the matrix, BWT and forgetting show task 1 broken by the later tasks; a rerun changes nothing', async () => {
+    const experiment = path.join(tmp, 'exp');
+    const args = ['run', '--sequence', sequenceFile, '--repos', tmp, '--experiment', experiment, '--config', settingsFile, '--memory', '--run', 'agent'];
+    const flags = ['--max-iterations', '2', '--runtime', 'local', '--format', 'junit', '--json'];
+    const first = sweci(...args, ...flags);
+    assert.equal(first.code, 0, first.err + first.out.slice(-2000));
+
+    const results = await readClResults(experiment);
+    assert.deepEqual(results?.tasks, ['acme__calc-1', 'acme__calc-2', 'acme__calc-3']);
+    assert.deepEqual(results?.matrix, [
+      [1, null, null],
+      [0, 1, null],
+      [0, 1, 1],
+    ]);
+    const m = results.matrix.map((r) => r ?? []);
+    assert.equal(accuracy(m), 2 / 3);
+    assert.equal(backwardTransfer(m), -0.5);
+    assert.equal(forgetting(m), 0.5);
+    assert.match(first.out, /ACC\s+0\.6667/);
+    assert.match(first.out, /BWT\s+-0\.5000/);
+    assert.match(first.out, /forgetting\s+0\.5000/);
+    assert.match(first.out, /FWT\s+n\/a \(/, 'no zero-shot run: FWT is not made up');
+    assert.ok(results.runs.every((r) => r?.resolved === true && r.seconds > 0));
+
+    // The memory folder went from task to task: the agent saw three different tasks.
+    const seen = JSON.parse(await fs.readFile(path.join(experiment, 'memory', 'seen.json'), 'utf8')) as string[];
+    assert.equal(seen.length, 3);
+
+    const iterations = async () =>
+      Promise.all(results.tasks.map(async (id) => (await readIterationRecords(runLayout(path.join(experiment, id), 'agent').iterationsFile)).length));
+    const before = await iterations();
+    assert.deepEqual(before, [2, 2, 2], 'each task solved in one iteration (iteration 0 is the base)');
+    const again = sweci(...args, ...flags);
+    assert.equal(again.code, 0, again.err);
+    assert.deepEqual(await readClResults(experiment), results);
+    assert.deepEqual(await iterations(), before, 'finished tasks are not run again');
+  });
+
+  test('without --memory every task looks like the first to the agent: tasks 2 and 3 stay unresolved', async () => {
+    const experiment = path.join(tmp, 'exp-no-memory');
+    const r = sweci(
+      ...['run', '--sequence', sequenceFile, '--repos', tmp, '--experiment', experiment, '--config', settingsFile],
+      ...['--max-iterations', '1', '--runtime', 'local', '--format', 'junit', '--json'],
+    );
+    assert.equal(r.code, 0, r.err + r.out.slice(-2000));
+    const results = await readClResults(experiment);
+    assert.equal(results?.memory, false);
+    assert.deepEqual(
+      results?.matrix.map((row, i) => row?.[i]),
+      [1, 0, 0],
+    );
+    await assert.rejects(fs.access(path.join(experiment, 'memory')), 'no memory folder');
+    const mixed = sweci(
+      'run',
+      '--sequence',
+      sequenceFile,
+      '--repos',
+      tmp,
+      '--experiment',
+      experiment,
+      '--config',
+      settingsFile,
+      '--memory',
+      '--runtime',
+      'local',
+    );
+    assert.equal(mixed.code, 1);
+    assert.match(mixed.err, /records the sequence calc_sequence \(memory off\), not this one/);
+  });
+});
