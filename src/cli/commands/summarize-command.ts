@@ -2,7 +2,10 @@
 import * as path from 'node:path';
 import { summarizeExperiment } from '../../core/batch/experiment-summary';
 import { formatSummary, SUMMARY_FORMATS, type SummaryFormat } from '../../core/batch/summary-format';
+import { clMetrics } from '../../core/continual/cl-metrics';
+import { readClResults } from '../../core/continual/cl-results';
 import { UserError } from '../../core/util/errors';
+import { formatClMetrics } from './cl-format';
 
 export interface SummarizeValues {
   gamma?: string;
@@ -34,5 +37,8 @@ export async function summarizeCommand(dir: string, values: SummarizeValues): Pr
     excludeHarnessTampering: !!values.excludeHarnessTampering,
   });
   process.stdout.write(formatSummary(summary, format));
+  // A sequence's experiment: its results matrix and continual-learning metrics too (not in csv or json, whose shape is the table's).
+  const cl = format === 'table' || format === 'markdown' ? await readClResults(dir) : undefined;
+  if (cl) process.stdout.write(`\n${formatClMetrics(cl, clMetrics({ matrix: cl.matrix.map((r) => r ?? []), runs: cl.runs }))}\n`);
   return 0;
 }

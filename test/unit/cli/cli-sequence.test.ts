@@ -120,6 +120,10 @@ describe('sweci run --sequence', () => {
     assert.match(first.out, /forgetting\s+0\.5000/);
     assert.match(first.out, /FWT\s+n\/a \(/, 'no zero-shot run: FWT is not made up');
     assert.ok(results.runs.every((r) => r?.resolved === true && r.seconds > 0));
+    const summary = sweci('summarize', experiment);
+    assert.equal(summary.code, 0, summary.err);
+    assert.match(summary.out, /acme__calc-1/);
+    assert.match(summary.out, /BWT\s+-0\.5000/);
 
     // The memory folder went from task to task: the agent saw three different tasks.
     const seen = JSON.parse(await fs.readFile(path.join(experiment, 'memory', 'seen.json'), 'utf8')) as string[];
