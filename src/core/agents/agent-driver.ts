@@ -25,6 +25,11 @@ interface AgentSettingsBase {
    * (or sweci.docker.agentImage) that sees only app/ at /app.
    */
   runIn?: AgentPlacement;
+  /**
+   * Architect only, SWE-bench-style tasks: the prompt also holds the instance's problem_statement.
+   * Off by default, so a run stays SWE-CI's (the Architect works from the failing tests alone).
+   */
+  problemStatement?: boolean;
 }
 
 export type AgentPlacement = 'host' | 'container';

@@ -1,6 +1,6 @@
 // Who plays each role, as configured (sweci.architect.*, sweci.programmer.*): one parser for
 // the extension's settings, a CLI config file and the CLI's flags.
-import { readChoice, readCount, readStringMap, readText, settingName, type SettingLabel, type SettingReader } from '../util/setting-reader';
+import { readChoice, readCount, readFlag, readStringMap, readText, settingName, type SettingLabel, type SettingReader } from '../util/setting-reader';
 import { UserError } from '../util/errors';
 import { AGENT_PRESETS, type AgentRole, type AgentSettings } from './agent-driver';
 
@@ -34,6 +34,7 @@ export function readAgentSettings(role: AgentRole, read: SettingReader, label: S
     maxTries: Math.floor(readCount(read, label, key('maxTries'), DEFAULT_AGENT_MAX_TRIES, 'tries', 1)),
     ...(template ? { promptTemplateFile: template } : {}),
     runIn: readChoice(read, label, key('runIn'), ['host', 'container'] as const),
+    ...(role === 'architect' && readFlag(read, label, key('problemStatement'), false) ? { problemStatement: true } : {}),
   };
   if (choice === 'custom') {
     const command = readText(read, label, key('customCommand'), '');

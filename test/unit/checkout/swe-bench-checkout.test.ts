@@ -19,6 +19,8 @@ import { readTaskRecord } from '../../../src/core/workspace/materialize';
 import { TestRepo, git } from '../task/git-fixture';
 import { pytestSettings, runtime as loopRuntime, scripted } from '../loop/demo-fixture';
 import { startRun } from '../../../src/core/loop/run-loop';
+import { renderDefaultPrompt } from '../../../src/core/loop/default-prompt';
+import { readAgentSettings } from '../../../src/core/agents/agent-settings';
 import { readIterationRecords } from '../../../src/core/loop/iteration-record';
 import { runLayout } from '../../../src/core/loop/run-store';
 
@@ -163,6 +165,29 @@ describe('SWE-bench-style instance checkout', () => {
     const last = await loadReport(currentReportFile(taskLayout(opts.taskDir)));
     assert.equal(instanceResolution(last!, spec.source.kind === 'swe-bench' ? spec.source.instance : assert.fail()).resolved, true);
     assert.equal(record.task.source.kind, 'swe-bench');
+  });
+
+  test('the Architect gets the problem_statement only when sweci.architect.problemStatement is on; the Programmer never', async () => {
+    const spec = await resolveSweBenchTask(await instancesFile('statement'), undefined, { repoPath: repo.dir });
+    const opts = options('statement');
+    await checkOutTask(spec, { ...opts, runTests: false });
+    const settings = (extra: Record<string, unknown>) => {
+      const values: Record<string, unknown> = {
+        'architect.agent': 'custom',
+        'architect.customCommand': 'true',
+        'programmer.agent': 'custom',
+        'programmer.customCommand': 'true',
+        ...extra,
+      };
+      return (key: string) => values[key];
+    };
+    const off = await renderDefaultPrompt('architect', opts.taskDir, readAgentSettings('architect', settings({})));
+    assert.doesNotMatch(off, /mul is wrong/);
+    const on = readAgentSettings('architect', settings({ 'architect.problemStatement': true }));
+    assert.match(await renderDefaultPrompt('architect', opts.taskDir, on), /<issue>\nmul is wrong\n<\/issue>/);
+    const programmer = readAgentSettings('programmer', settings({ 'programmer.problemStatement': true }));
+    assert.equal(programmer.kind !== 'human' && programmer.problemStatement, undefined, 'read for the Architect only');
+    assert.doesNotMatch(await renderDefaultPrompt('programmer', opts.taskDir, programmer), /mul is wrong/);
   });
 
   test("an agent's edits to the test patch's files are undone before pytest runs; nothing is written through a link", async () => {
