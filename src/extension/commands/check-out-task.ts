@@ -1,5 +1,6 @@
-// SWE-CI: Check Out Task… — pick a task (dataset row or two refs of a local repo) and a
-// folder, materialise it, run the tests on target and base, and open the folder.
+// SWE-CI: Check Out Task… — pick a task (dataset row, two refs of a local repo, or a SWE-bench-
+// style instance on a local clone) and a folder, materialise it, run the tests on target and
+// base, and open the folder.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -12,6 +13,7 @@ import { errorMessage } from '../../core/util/errors';
 import { resolveTask, type TaskSource } from '../../core/task/resolve-task';
 import { oracleFolderName } from '../../core/workspace/oracle-name';
 import type { TaskSpec } from '../../core/task/task-spec';
+import { readSweBenchFile, resolveSweBenchTask, taskFromSweBenchInstance } from '../../core/task/swe-bench-task';
 import { oracleRoot, pytestSettings } from '../config';
 import { showError } from '../errors';
 import { log } from '../log';
@@ -22,7 +24,9 @@ import { plural, startFolder } from './checkout-choices';
 
 /** Inputs of the command; given as an argument they replace the prompts (tests, scripts, links). */
 export type CheckoutArgs = (
-  { source: 'dataset'; datasetDir: string; split?: string; taskId: string } | { source: 'git'; repoPath: string; baseRef: string; targetRef: string }
+  | { source: 'dataset'; datasetDir: string; split?: string; taskId: string }
+  | { source: 'git'; repoPath: string; baseRef: string; targetRef: string }
+  | { source: 'swe-bench'; instancesFile: string; instanceId?: string; repoPath: string }
 ) & {
   targetDir: string;
   /** Open the folder when it is not already this window's folder (default true). */
@@ -31,6 +35,8 @@ export type CheckoutArgs = (
 
 const LAST_DATASET = 'sweci.lastDatasetDir';
 const LAST_REPO = 'sweci.lastRepoDir';
+const LAST_INSTANCES = 'sweci.lastInstancesFile';
+const LAST_CLONE = 'sweci.lastCloneDir';
 const LAST_PARENT = 'sweci.lastCheckoutParent';
 const VIEW_SHOWN = 'sweci.viewShown';
 
@@ -65,6 +71,7 @@ export class CheckOutTaskCommand {
 
   private async fromArgs(args: CheckoutArgs): Promise<{ spec: TaskSpec; targetDir: string }> {
     const targetDir = path.resolve(args.targetDir);
+    if (args.source === 'swe-bench') return { spec: await resolveSweBenchTask(args.instancesFile, args.instanceId, { repoPath: args.repoPath }), targetDir };
     const source: TaskSource =
       args.source === 'git'
         ? { kind: 'git', repoPath: args.repoPath, baseRef: args.baseRef, targetRef: args.targetRef }
@@ -77,11 +84,16 @@ export class CheckOutTaskCommand {
       [
         { label: '$(database) From a SWE-CI dataset folder…', detail: 'metadata/<split>.csv and data/<task_id>/code.zip', id: 'dataset' as const },
         { label: '$(git-commit) From two refs of a local git repository…', detail: 'the base and the target commit of your own code', id: 'git' as const },
+        {
+          label: '$(beaker) A SWE-bench-style instance…',
+          detail: 'an instances file (.json or .jsonl) and a local clone of its repository',
+          id: 'swe-bench' as const,
+        },
       ],
       { title: 'SWE-CI: Check Out Task', placeHolder: 'Where does the task come from?' },
     );
     if (!source) return undefined;
-    const spec = source.id === 'dataset' ? await this.pickDatasetTask() : await this.pickGitPair();
+    const spec = source.id === 'dataset' ? await this.pickDatasetTask() : source.id === 'git' ? await this.pickGitPair() : await this.pickInstance();
     if (!spec) return undefined;
     const targetDir = await this.pickTargetDir(spec);
     return targetDir ? { spec, targetDir } : undefined;
@@ -132,6 +144,43 @@ export class CheckOutTaskCommand {
     });
     if (!targetRef) return undefined;
     return taskFromGitPair(repoPath, baseRef.trim(), targetRef.trim());
+  }
+
+  private async pickInstance(): Promise<TaskSpec | undefined> {
+    const last = this.context.globalState.get<string>(LAST_INSTANCES);
+    const workspace = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const picked = await vscode.window.showOpenDialog({
+      title: 'Choose a SWE-bench-style instances file',
+      canSelectFiles: true,
+      canSelectFolders: false,
+      filters: { 'Instances (JSON, JSON Lines)': ['json', 'jsonl'] },
+      defaultUri: vscode.Uri.file(last ? path.dirname(last) : startFolder({ workspaceFolder: workspace?.scheme === 'file' ? workspace.fsPath : undefined })),
+      openLabel: 'Use Instances',
+    });
+    if (!picked?.[0]) return undefined;
+    const file = picked[0].fsPath;
+    const instances = await readSweBenchFile(file);
+    await this.context.globalState.update(LAST_INSTANCES, file);
+    const item =
+      instances.length === 1
+        ? { instance: instances[0] }
+        : await vscode.window.showQuickPick(
+            instances.map((instance) => ({
+              label: instance.instanceId,
+              description: instance.repo,
+              detail: `base ${instance.baseCommit.slice(0, 7)} · ${plural(instance.failToPass.length, 'test')} to fix · ${plural(instance.passToPass.length, 'test')} to keep`,
+              instance,
+            })),
+            { title: `SWE-CI: ${plural(instances.length, 'instance')} in ${path.basename(file)}`, matchOnDescription: true, matchOnDetail: true },
+          );
+    if (!item) return undefined;
+    const clone = await this.pickFolder({
+      title: `Choose the local clone of ${item.instance.repo}`,
+      openLabel: 'Use Clone',
+      lastKey: LAST_CLONE,
+      check: (dir) => taskFromSweBenchInstance(item.instance, file, { repoPath: dir }),
+    });
+    return clone?.value;
   }
 
   private async pickTargetDir(spec: TaskSpec): Promise<string | undefined> {
@@ -264,6 +313,10 @@ export class CheckOutTaskCommand {
 function describeTask(task: TaskSpec): string {
   const short = (sha: string) => sha.slice(0, 7);
   const when = (d?: string) => (d ? ` (${d.slice(0, 10)})` : '');
+  if (task.source.kind === 'swe-bench') {
+    const { failToPass, passToPass } = task.source.instance;
+    return `base ${short(task.baseSha)} · ${plural(failToPass.length, 'test')} to fix · ${plural(passToPass.length, 'test')} to keep`;
+  }
   const gap = task.expectedGap !== undefined ? ` · expected gap ${task.expectedGap}` : '';
   return `base ${short(task.baseSha)}${when(task.baseDate)} → target ${short(task.targetSha)}${when(task.targetDate)}${gap}`;
 }
