@@ -16,6 +16,7 @@ import { requirementScenario } from './scenarios/requirement';
 import { sidebarScenario } from './scenarios/sidebar';
 import { testingScenario } from './scenarios/testing';
 import { demoToastScenario } from './scenarios/demo-toast';
+import { sweBenchScenario } from './scenarios/swe-bench';
 
 interface Scenario {
   name: string;
@@ -50,6 +51,7 @@ const scenarios: Scenario[] = [
   { name: 'demo-toast', run: demoToastScenario },
   { name: 'docker', run: dockerScenario },
   { name: 'batch', run: batchScenario },
+  { name: 'swe-bench', run: sweBenchScenario },
 ];
 
 async function main(): Promise<number> {

@@ -78,13 +78,21 @@ function taskRows(state: TaskState, inUse: EnvironmentManager['description']): I
       tooltip: `${task.baseSha}${task.baseDate ? `\n${task.baseDate}` : ''}`,
       icon: 'git-commit',
     },
-    {
-      id: 'target',
-      label: 'Target',
-      description: commit(task.targetSha, task.targetDate),
-      tooltip: `${task.targetSha}${task.targetDate ? `\n${task.targetDate}` : ''}\nIts tests are the yardstick; its code stays outside the workspace.`,
-      icon: 'target',
-    },
+    task.source.kind === 'swe-bench'
+      ? {
+          id: 'target',
+          label: 'Target',
+          description: `${task.source.instance.failToPass.length} to fix · ${task.source.instance.passToPass.length} to keep`,
+          tooltip: `FAIL_TO_PASS (${task.source.instance.failToPass.length}) and PASS_TO_PASS (${task.source.instance.passToPass.length}) must all pass: that is resolved, the SWE-bench way.\nThe tests are the base with the instance's test patch (${task.targetSha.slice(0, 12)}); no fixed code is needed.`,
+          icon: 'target',
+        }
+      : {
+          id: 'target',
+          label: 'Target',
+          description: commit(task.targetSha, task.targetDate),
+          tooltip: `${task.targetSha}${task.targetDate ? `\n${task.targetDate}` : ''}\nIts tests are the yardstick; its code stays outside the workspace.`,
+          icon: 'target',
+        },
     runtimeRow(state, inUse),
   ];
   const run = state.lastRun;
