@@ -163,7 +163,8 @@ async function checkOut(spec: TaskSpec, s: BatchSettings, env: TaskEnvironment, 
     onProgress: (m) => task.activity(m),
   }).catch((err: unknown) => {
     // The target's own tests cannot run: the reference drops the task at initialisation.
-    if (err instanceof UserError && /^pytest did not run on the target/.test(err.message)) throw new InitialisationFailure(err.message);
+    if (err instanceof UserError && /^pytest did not run on (the target|the base with the test patch)/.test(err.message))
+      throw new InitialisationFailure(err.message);
     throw err;
   });
   if (s.signal.aborted) throw new UserError('stopped');

@@ -170,4 +170,25 @@ describe('sweci run --sequence', () => {
     assert.equal(mixed.code, 1);
     assert.match(mixed.err, /records the sequence calc_sequence \(memory off\), not this one/);
   });
+
+  test('tasks whose tests cannot run are init-failed, as in a batch: the sequence goes on, their rows say nothing was measured', async () => {
+    const experiment = path.join(tmp, 'exp-broken');
+    const broken = path.join(tmp, 'broken-python');
+    await fs.writeFile(broken, '#!/bin/sh\necho "ImportError: the environment is broken" >&2\nexit 4\n', { mode: 0o755 });
+    const r = sweci(
+      ...['run', '--sequence', sequenceFile, '--repos', tmp, '--experiment', experiment, '--config', settingsFile, '--run', 'agent'],
+      ...['--runtime', 'local', '--python', broken],
+    );
+    assert.equal(r.code, 0, r.err + r.out.slice(-2000));
+    assert.match(r.out, /finished: 3 init-failed/);
+    const results = await readClResults(experiment);
+    assert.deepEqual(results?.matrix, [
+      [null, null, null],
+      [null, null, null],
+      [null, null, null],
+    ]);
+    assert.match(r.out, /ACC\s+n\/a \(/);
+    const status = JSON.parse(await fs.readFile(path.join(experiment, '.sweci-batch', 'acme__calc-1.json'), 'utf8')) as { reason: string };
+    assert.match(status.reason, /pytest did not run on the base with the test patch/);
+  });
 });
