@@ -78,7 +78,14 @@ export async function inspectScenario(): Promise<string> {
     await clickRow(page, await wb.waitForTreeRow(/#10.*gap 0/));
     await iterationFrame(page, /human-history\s+iteration 10 of 10/);
     await wb.runCommand('SWE-CI: Select for Compare');
-    await clickRow(page, await wb.waitForTreeRow(/#1.*a\(c\).*A:/));
+    // Rows show a(c) · gap only (the roles are in their tooltips): fold the replay so that the
+    // one "#1" row left is the agent run's.
+    await clickRow(page, await wb.waitForTreeRow('human-history'));
+    await wb.waitForTreeRow(/#10.*gap 0/, 10_000).then(
+      () => Promise.reject(new Error('the human-history run did not fold')),
+      () => undefined,
+    );
+    await clickRow(page, await wb.waitForTreeRow(/#1(?!\d).*a\(c\)/));
     await iterationFrame(page, /scripted-agents\s+iteration 1 of 4/);
     await wb.runCommand('SWE-CI: Compare with Selected');
     const compare = await iterationFrame(page, /human-history #10\s*↔\s*scripted-agents #1/);
