@@ -69,7 +69,15 @@ export async function inspectScenario(): Promise<string> {
     // Its code changes, in the multi-file diff editor.
     await frame.locator('button[data-action="open-code-changes"]').click();
     await page.locator('.tab').filter({ hasText: 'scripted-agents #2: code changes since #1' }).first().waitFor({ timeout: 30_000 });
-    await page.locator('.multiDiffEditor .monaco-editor, .multi-diff-editor .monaco-editor').first().waitFor({ timeout: 30_000 });
+    // The editors inside load lazily (in CI the first one stayed hidden for 30 s): wait for a
+    // file's entry to show, then for any of its editors to be laid out.
+    await page.locator('.multiDiffEditor .multiDiffEntry').first().waitFor({ timeout: 60_000 });
+    await page
+      .locator('.multiDiffEditor .multiDiffEntry .monaco-editor')
+      .filter({ visible: true })
+      .first()
+      .waitFor({ timeout: 30_000 })
+      .catch(() => undefined); // the entry's header is what the screenshot needs
     await page.waitForTimeout(1500);
     shots.push(await wb.screenshot('code-changes'));
 
