@@ -2,8 +2,7 @@
 // experiment folder and its loop runs with the same core as the editor; running the same
 // command again continues what is unfinished and skips what is done.
 import * as path from 'node:path';
-import { apiKeysFrom } from '../../core/agents/api-key-names';
-import type { BatchEvent, BatchSettings } from '../../core/batch/batch-types';
+import type { BatchEvent } from '../../core/batch/batch-types';
 import { openExperiment, runBatch } from '../../core/batch/run-batch';
 import { selectTasks } from '../../core/batch/select-tasks';
 import type { TaskStatus } from '../../core/batch/task-status';
@@ -11,7 +10,7 @@ import { listSplits, readDatasetTasks } from '../../core/task/dataset';
 import { UserError } from '../../core/util/errors';
 import { openBatchDisplay } from '../batch-display';
 import { sequenceCommand } from './sequence-command';
-import { defaultRunName, readRunSettings, type RunValues } from './run-settings';
+import { batchSettingsOf, defaultRunName, readRunSettings, type RunValues } from './run-settings';
 
 export type { RunValues };
 
@@ -20,7 +19,7 @@ export async function runCommand(values: RunValues, signal: AbortSignal): Promis
   if (!values.dataset) throw new UserError('run needs --dataset <dir>: a SWE-CI dataset folder (metadata/<split>.csv and data/<task_id>/code.zip).');
   if (!values.experiment) throw new UserError('run needs --experiment <dir>: the folder the tasks and their runs are written to (created if missing).');
   const experimentDir = path.resolve(values.experiment);
-  const { agents, pytest, runtime, loop, integrity } = await readRunSettings(values);
+  const settings = await readRunSettings(values);
   const workers = Number(values.workers ?? '1');
   if (!Number.isInteger(workers) || workers < 1) throw new UserError(`--workers must be a whole number of 1 or more, not "${values.workers}".`);
 
@@ -43,21 +42,15 @@ export async function runCommand(values: RunValues, signal: AbortSignal): Promis
     },
     `${datasetDir} (split ${split})`,
   );
-  const run = await defaultRunName(values, experimentDir, agents);
+  const run = await defaultRunName(values, experimentDir, settings.agents);
   const display = openBatchDisplay({ json: !!values.json, tasks: specs.map((s) => s.id), workers });
-  const batch: BatchSettings = {
+  const batch = batchSettingsOf(values, settings, {
     experimentDir,
     run,
-    agents,
-    secretEnv: apiKeysFrom(process.env, values.apiKeyEnv ?? []),
-    runtime,
-    pytest,
-    loop,
-    maxFileMb: integrity.maxFileMb,
     humanHistory: !!values.humanHistory,
     signal,
     onEvent: (e: BatchEvent) => display.event(e),
-  };
+  });
   await openExperiment(batch, { dataset: datasetDir, split });
   display.start(`${specs.length} task(s) · run ${run} · ${workers} worker(s) · ${experimentDir}`);
   let statuses: TaskStatus[];

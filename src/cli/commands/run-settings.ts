@@ -1,6 +1,8 @@
 // The settings of a headless run (sweci run over a dataset or a sequence): flags first, then the
 // --config file, read by the same parsers as the extension's settings.
 import { agentHint, readAgentSettings } from '../../core/agents/agent-settings';
+import { apiKeysFrom } from '../../core/agents/api-key-names';
+import type { BatchSettings } from '../../core/batch/batch-types';
 import { readExperiment } from '../../core/batch/experiment';
 import { readIntegritySettings } from '../../core/loop/integrity-settings';
 import { readLoopSettings } from '../../core/loop/loop-settings';
@@ -63,4 +65,23 @@ export async function defaultRunName(values: RunValues, experimentDir: string, a
       .replace(/[^A-Za-z0-9._-]+/g, '-')
       .replace(/^-+|-+$/g, '')
   );
+}
+
+export type RunSettings = Awaited<ReturnType<typeof readRunSettings>>;
+
+/** The batch settings of a headless run: the settings read, the API keys from the environment. */
+export function batchSettingsOf(
+  values: RunValues,
+  s: RunSettings,
+  base: Pick<BatchSettings, 'experimentDir' | 'run' | 'signal' | 'onEvent' | 'humanHistory'>,
+): BatchSettings {
+  return {
+    ...base,
+    agents: s.agents,
+    secretEnv: apiKeysFrom(process.env, values.apiKeyEnv ?? []),
+    runtime: s.runtime,
+    pytest: s.pytest,
+    loop: s.loop,
+    maxFileMb: s.integrity.maxFileMb,
+  };
 }

@@ -2,7 +2,6 @@
 // with the results matrix and the continual-learning metrics at the end.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { apiKeysFrom } from '../../core/agents/api-key-names';
 import type { BatchEvent } from '../../core/batch/batch-types';
 import { openExperiment } from '../../core/batch/run-batch';
 import { clMetrics } from '../../core/continual/cl-metrics';
@@ -12,7 +11,7 @@ import { taskFromSweBenchInstance } from '../../core/task/swe-bench-task';
 import { UserError } from '../../core/util/errors';
 import { openBatchDisplay } from '../batch-display';
 import { formatClMetrics } from './cl-format';
-import { defaultRunName, readRunSettings, type RunValues } from './run-settings';
+import { batchSettingsOf, defaultRunName, readRunSettings, type RunValues } from './run-settings';
 
 export async function sequenceCommand(values: RunValues, signal: AbortSignal): Promise<number> {
   const file = path.resolve(values.sequence!);
@@ -21,7 +20,7 @@ export async function sequenceCommand(values: RunValues, signal: AbortSignal): P
   if (!values.repo && !values.repos) throw new UserError("run --sequence needs --repo <clone> or --repos <folder of clones>: the sequence's repository.");
   if (values.workers !== undefined && values.workers !== '1') throw new UserError('A sequence runs its tasks one after another: --workers does not apply.');
   const experimentDir = path.resolve(values.experiment);
-  const { agents, pytest, runtime, loop, integrity } = await readRunSettings(values);
+  const read = await readRunSettings(values);
 
   let text: string;
   try {
@@ -42,20 +41,10 @@ export async function sequenceCommand(values: RunValues, signal: AbortSignal): P
   const specs = [];
   for (const instance of sequence.tasks) specs.push(await taskFromSweBenchInstance(instance, file, { repoPath: values.repo, reposDir: values.repos }, signal));
   const memory = !!values.memory;
-  const run = await defaultRunName(values, experimentDir, agents);
+  const run = await defaultRunName(values, experimentDir, read.agents);
   const display = openBatchDisplay({ json: !!values.json, tasks: specs.map((t) => t.id), workers: 1 });
   const settings = {
-    experimentDir,
-    run,
-    agents,
-    secretEnv: apiKeysFrom(process.env, values.apiKeyEnv ?? []),
-    runtime,
-    pytest,
-    loop,
-    maxFileMb: integrity.maxFileMb,
-    humanHistory: false,
-    signal,
-    onEvent: (e: BatchEvent) => display.event(e),
+    ...batchSettingsOf(values, read, { experimentDir, run, humanHistory: false, signal, onEvent: (e: BatchEvent) => display.event(e) }),
     sequenceId: sequence.id,
     memory,
   };

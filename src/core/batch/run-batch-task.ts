@@ -1,7 +1,7 @@
 // One task of a batch: check it out into the experiment (once), replay its human history when
 // asked, then run or continue its loop run. Everything it records is a normal task folder; the
 // task's batch state file says what the folder cannot (why it failed, that it is done).
-import { checkOutTask } from '../checkout/check-out-task';
+import { checkOutTask, TargetDidNotRunError } from '../checkout/check-out-task';
 import { replayHumanHistory } from '../history/replay-history';
 import { loadBaseRun } from '../checkout/base-report';
 import { readIterationRecords, type IterationRecord } from '../loop/iteration-record';
@@ -163,8 +163,7 @@ async function checkOut(spec: TaskSpec, s: BatchSettings, env: TaskEnvironment, 
     onProgress: (m) => task.activity(m),
   }).catch((err: unknown) => {
     // The target's own tests cannot run: the reference drops the task at initialisation.
-    if (err instanceof UserError && /^pytest did not run on (the target|the base with the test patch)/.test(err.message))
-      throw new InitialisationFailure(err.message);
+    if (err instanceof TargetDidNotRunError) throw new InitialisationFailure(err.message);
     throw err;
   });
   if (s.signal.aborted) throw new UserError('stopped');

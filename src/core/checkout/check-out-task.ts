@@ -106,10 +106,20 @@ async function ensureTargetReport(
       opts.runtime.kind === 'docker'
         ? `check that the image (${opts.runtime.description}) has the packages the project needs and that sweci.docker.python (${opts.python}) names its interpreter.`
         : `check the Python interpreter setting (sweci.python = ${opts.python}) has the packages the project needs.`;
-    throw new UserError(`pytest did not run on ${target}: ${outcome.reason} The task cannot be initialised: ${hint} pytest's output is in ${outputFile}.`);
+    throw new TargetDidNotRunError(
+      `pytest did not run on ${target}: ${outcome.reason} The task cannot be initialised: ${hint} pytest's output is in ${outputFile}.`,
+    );
   }
   const report = instance
     ? instanceTargetReport(outcome.report, instance.instance, `${instance.instancesFile} (${spec.id})`, oracle.targetCodeDir)
     : outcome.report;
   await saveReport(oracle.targetReportFile, report);
+}
+
+/** The target's tests (an instance's: the base with its test patch) cannot run: the task cannot be initialised, as the reference drops it. */
+export class TargetDidNotRunError extends UserError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TargetDidNotRunError';
+  }
 }

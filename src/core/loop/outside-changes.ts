@@ -26,8 +26,6 @@ export async function snapshotOutside(scope: SnapshotScope): Promise<Snapshot> {
   // staging folder during a step (a failed try is reset); a sandboxed agent cannot reach .sweci.
   const skip = new Set<string>([
     'app/code',
-    // A sequence's memory folder is the agents' own notes, carried to the next task.
-    rel(layout.memoryDir),
     '.sweci/lock',
     `.sweci/runs/${scope.run}`,
     `.sweci/runs/${HUMAN_HISTORY_RUN}`,
@@ -36,6 +34,9 @@ export async function snapshotOutside(scope: SnapshotScope): Promise<Snapshot> {
     rel(layout.workingGitStaging),
   ]);
   if (scope.allowRequirement) skip.add('app/requirement.xml');
+  // A sequence's memory folder holds the agents' own notes: its contents are theirs to change,
+  // but the folder itself is still seen (an agent of a task without memory that makes one is reported).
+  const notInside = new Set([rel(layout.memoryDir)]);
   const snap: Snapshot = new Map();
   const walk = async (abs: string, rel: string): Promise<void> => {
     let entries;
@@ -58,7 +59,7 @@ export async function snapshotOutside(scope: SnapshotScope): Promise<Snapshot> {
         }
         if (st.isDirectory()) {
           snap.set(r, 'd');
-          await walk(p, r);
+          if (!notInside.has(r)) await walk(p, r);
         } else if (st.isSymbolicLink()) {
           snap.set(r, `l:${await fs.readlink(p).catch(() => '')}`);
         } else {

@@ -43,4 +43,24 @@ describe('outside-change snapshots', () => {
       await fs.rm(task, { recursive: true, force: true });
     }
   });
+
+  test("a sequence's memory folder: notes changed inside it are the agents' own; a memory folder an agent makes is reported", async () => {
+    const task = await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-outside-'));
+    try {
+      await fs.mkdir(path.join(task, 'app', 'code'), { recursive: true });
+      const scope = { taskDir: task, run: 'r1', allowRequirement: false };
+      // A task without memory: an agent that makes app/memory is seen.
+      let before = await snapshotOutside(scope);
+      await fs.mkdir(path.join(task, 'app', 'memory', 'notes'), { recursive: true });
+      await fs.writeFile(path.join(task, 'app', 'memory', 'notes', 'a.md'), 'hidden?');
+      assert.deepEqual(diffSnapshots(before, await snapshotOutside(scope)), ['app/memory']);
+      // A task of a sequence with memory (the folder is there before the step): notes are not outside changes.
+      before = await snapshotOutside(scope);
+      await fs.writeFile(path.join(task, 'app', 'memory', 'notes', 'a.md'), 'lessons learned');
+      await fs.writeFile(path.join(task, 'app', 'memory', 'b.md'), 'more');
+      assert.deepEqual(diffSnapshots(before, await snapshotOutside(scope)), []);
+    } finally {
+      await fs.rm(task, { recursive: true, force: true });
+    }
+  });
 });
