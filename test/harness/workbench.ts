@@ -161,18 +161,36 @@ function workbenchHelpers(page: Page): Omit<Workbench, 'page' | 'server' | 'brow
     return view;
   };
 
+  // The palette can close under us (a notification or a view taking focus while it opens; in CI
+  // a modal made it inert once): open it again rather than wait on a closed one.
   const runCommand = async (title: string) => {
-    await page
-      .locator('.monaco-workbench')
-      .click({ position: { x: 5, y: 5 } })
-      .catch(() => undefined);
-    await page.keyboard.press('F1');
     const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
-    await input.fill(`>${title}`);
     const row = page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: title }).first();
-    await row.waitFor({ state: 'visible', timeout: 10_000 });
-    await page.keyboard.press('Enter');
+    for (let attempt = 1; ; attempt++) {
+      await page
+        .locator('.monaco-workbench')
+        .click({ position: { x: 5, y: 5 } })
+        .catch(() => undefined);
+      await page.keyboard.press('F1');
+      try {
+        await input.waitFor({ state: 'visible', timeout: 10_000 });
+        await input.fill(`>${title}`, { timeout: 8_000 });
+        await row.waitFor({ state: 'visible', timeout: 10_000 });
+        await page.keyboard.press('Enter');
+        return;
+      } catch (err) {
+        const dialog = await page
+          .locator('.monaco-dialog-box')
+          .first()
+          .innerText({ timeout: 500 })
+          .catch(() => '');
+        if (attempt === 3)
+          throw new Error(`the command palette did not run "${title}"${dialog ? ` (a dialog is open: ${dialog})` : ''}: ${(err as Error).message}`);
+        console.error(`runCommand "${title}": attempt ${attempt} failed${dialog ? ` (dialog: ${dialog.replace(/\s+/g, ' ')})` : ''}; trying again`);
+        await page.keyboard.press('Escape');
+        await page.waitForTimeout(500);
+      }
+    }
   };
 
   const widenSideBar = async (width: number) => {
