@@ -1,11 +1,11 @@
 // The results matrix and the continual-learning metrics as text, for sweci run --sequence and
 // sweci summarize.
-import type { ClMetrics } from '../../core/continual/cl-metrics';
-import type { ClResults } from '../../core/continual/cl-results';
+import * as path from 'node:path';
+import type { SequenceSummary } from '../../core/continual/sequence-summary';
 
 const cell = (v: number | null | undefined): string => (v === null || v === undefined ? '  · ' : v.toFixed(2).padStart(4));
 
-export function formatClMetrics(results: ClResults, m: ClMetrics): string {
+export function formatClMetrics({ results, metrics: m, zeroShotDir }: SequenceSummary): string {
   const lines = [`results matrix of sequence ${results.sequence} (memory ${results.memory ? 'on' : 'off'}): row = after task, column = task re-run`];
   const width = Math.max(...results.tasks.map((t) => t.length));
   results.tasks.forEach((task, i) => {
@@ -25,6 +25,9 @@ export function formatClMetrics(results: ClResults, m: ClMetrics): string {
     ['CL-Fβ', m.fBeta, m.missing.fBeta],
     ['CL-Score', m.score, m.missing.score],
   ];
-  for (const [name, value, why] of named) lines.push(`  ${name.padEnd(14)} ${value === null ? `n/a (${why ?? 'not measured'})` : value.toFixed(4)}`);
+  for (const [name, value, why] of named) {
+    const from = name === 'FWT' && value !== null && zeroShotDir ? `  (zero-shot: ${path.basename(zeroShotDir)})` : '';
+    lines.push(`  ${name.padEnd(14)} ${value === null ? `n/a (${why ?? 'not measured'})` : value.toFixed(4)}${from}`);
+  }
   return lines.join('\n');
 }

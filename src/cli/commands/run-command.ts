@@ -16,6 +16,9 @@ export type { RunValues };
 
 export async function runCommand(values: RunValues, signal: AbortSignal): Promise<number> {
   if (values.sequence) return sequenceCommand(values, signal);
+  for (const flag of ['memory', 'zeroShot', 'sequenceId', 'repo', 'repos'] as const)
+    if (values[flag])
+      throw new UserError(`--${flag.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} belongs to a sequence run: give --sequence <file> too, or leave it out.`);
   if (!values.dataset) throw new UserError('run needs --dataset <dir>: a SWE-CI dataset folder (metadata/<split>.csv and data/<task_id>/code.zip).');
   if (!values.experiment) throw new UserError('run needs --experiment <dir>: the folder the tasks and their runs are written to (created if missing).');
   const experimentDir = path.resolve(values.experiment);

@@ -30,6 +30,7 @@ export interface RunValues extends Record<string, unknown> {
   repo?: string;
   repos?: string;
   memory?: boolean;
+  zeroShot?: string;
 }
 
 /** The settings of a headless run: flags, then the --config file; every key of the file must be read. */

@@ -4,8 +4,8 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { BatchEvent } from '../../core/batch/batch-types';
 import { openExperiment } from '../../core/batch/run-batch';
-import { clMetrics } from '../../core/continual/cl-metrics';
 import { runSequence } from '../../core/continual/run-sequence';
+import { summarizeSequence } from '../../core/continual/sequence-summary';
 import { parseClSequences } from '../../core/task/swe-bench-instance';
 import { taskFromSweBenchInstance } from '../../core/task/swe-bench-task';
 import { UserError } from '../../core/util/errors';
@@ -58,6 +58,7 @@ export async function sequenceCommand(values: RunValues, signal: AbortSignal): P
   }
   display.final(result.statuses.filter((st) => st !== undefined));
   if (signal.aborted) return 130;
-  console.log(formatClMetrics(result.results, clMetrics({ matrix: result.results.matrix.map((r) => r ?? []), runs: result.results.runs })));
+  const summary = await summarizeSequence(experimentDir, { zeroShotDir: values.zeroShot });
+  if (summary) console.log(formatClMetrics(summary));
   return result.results.matrix.every((r) => r !== null) ? 0 : 1;
 }

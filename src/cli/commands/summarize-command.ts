@@ -2,8 +2,7 @@
 import * as path from 'node:path';
 import { summarizeExperiment } from '../../core/batch/experiment-summary';
 import { formatSummary, SUMMARY_FORMATS, type SummaryFormat } from '../../core/batch/summary-format';
-import { clMetrics } from '../../core/continual/cl-metrics';
-import { readClResults } from '../../core/continual/cl-results';
+import { summarizeSequence } from '../../core/continual/sequence-summary';
 import { UserError } from '../../core/util/errors';
 import { formatClMetrics } from './cl-format';
 
@@ -13,6 +12,7 @@ export interface SummarizeValues {
   run?: string;
   maxEpoch?: string;
   excludeHarnessTampering?: boolean;
+  zeroShot?: string;
 }
 
 export function parseGammas(text: string | undefined): number[] {
@@ -38,7 +38,7 @@ export async function summarizeCommand(dir: string, values: SummarizeValues): Pr
   });
   process.stdout.write(formatSummary(summary, format));
   // A sequence's experiment: its results matrix and continual-learning metrics too (not in csv or json, whose shape is the table's).
-  const cl = format === 'table' || format === 'markdown' ? await readClResults(dir) : undefined;
-  if (cl) process.stdout.write(`\n${formatClMetrics(cl, clMetrics({ matrix: cl.matrix.map((r) => r ?? []), runs: cl.runs }))}\n`);
+  const cl = format === 'table' || format === 'markdown' ? await summarizeSequence(dir, { zeroShotDir: values.zeroShot }) : undefined;
+  if (cl) process.stdout.write(`\n${formatClMetrics(cl)}\n`);
   return 0;
 }

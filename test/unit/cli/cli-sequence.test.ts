@@ -191,4 +191,24 @@ describe('sweci run --sequence', () => {
     const status = JSON.parse(await fs.readFile(path.join(experiment, '.sweci-batch', 'acme__calc-1.json'), 'utf8')) as { reason: string };
     assert.match(status.reason, /pytest did not run on the base with the test patch/);
   });
+
+  test('forward transfer: the zero-shot results come from the memory-off run beside it (or the one given); a run with memory is no baseline', () => {
+    // exp (memory: diagonal 1, 1, 1) and exp-no-memory (diagonal 1, 0, 0) were run above; exp-broken
+    // is memory-off too but measured nothing, so it is not the baseline picked.
+    const auto = sweci('summarize', path.join(tmp, 'exp'));
+    assert.equal(auto.code, 0, auto.err);
+    assert.match(auto.out, /FWT\s+1\.0000\s+\(zero-shot: exp-no-memory\)/);
+    assert.match(auto.out, /CL-Score\s+-?\d\.\d{4}/, 'with FWT known, the composite score is too');
+    const given = sweci('summarize', path.join(tmp, 'exp'), '--zero-shot', path.join(tmp, 'exp-broken'));
+    assert.equal(given.code, 0, given.err);
+    assert.match(given.out, /FWT\s+n\/a \(/, 'the given baseline measured nothing');
+    const memoryOn = sweci('summarize', path.join(tmp, 'exp-no-memory'), '--zero-shot', path.join(tmp, 'exp'));
+    assert.match(memoryOn.out, /FWT\s+n\/a \(this run has no memory: it is the zero-shot baseline/);
+    const notBaseline = sweci('summarize', path.join(tmp, 'exp'), '--zero-shot', path.join(tmp, 'exp'));
+    assert.equal(notBaseline.code, 1);
+    assert.match(notBaseline.err, /was run with memory: the zero-shot baseline is a run of the sequence without --memory/);
+    const stray = sweci('run', '--dataset', tmp, '--experiment', path.join(tmp, 'x'), '--memory');
+    assert.equal(stray.code, 1);
+    assert.match(stray.err, /--memory belongs to a sequence run/);
+  });
 });
