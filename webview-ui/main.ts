@@ -8,6 +8,7 @@ import { DIFF_NAMES, diffHeatmaps, differingTests } from './heatmap-diff';
 import { LineChart } from './line-chart';
 import { standalonePalette, themePalette, type Palette } from './palette';
 import { renderRunsTable } from './runs-table';
+import { SequenceView } from './sequence-view';
 
 const bridge = createBridge();
 const saved = bridge.getState();
@@ -90,7 +91,8 @@ skippedNote.hidden = true;
 const empty = el('p', { class: 'empty' }, 'No runs yet. Run an iteration, or Record Human History, and the chart fills in.');
 const tableBox = el('div', { class: 'table-box' });
 tableBox.append(table);
-app.append(header, skippedNote, chartBox, legendNote, el('h2', {}, 'Runs'), tableBox, heatHeader, heatInfo, heatBox, empty);
+const sequenceView = new SequenceView(palette());
+app.append(header, skippedNote, chartBox, legendNote, el('h2', {}, 'Runs'), tableBox, sequenceView.root, heatHeader, heatInfo, heatBox, empty);
 
 // --- behaviour ----------------------------------------------------------------------------
 const chart = new LineChart(chartCanvas, palette(), {
@@ -249,6 +251,8 @@ function renderAll(d: ChartData): void {
 }
 
 let renderedPoints = 0;
+/** The sequence drawn, if any (echoed in 'rendered'). */
+let sequenceShown: string | undefined;
 function reportRendered(): void {
   if (!data) return;
   bridge.post({
@@ -256,6 +260,7 @@ function reportRendered(): void {
     runs: data.runs.map((s) => s.run),
     points: renderedPoints,
     ...(heatmap ? { heatmapRun: heatmap.run } : {}),
+    ...(sequenceShown ? { sequence: sequenceShown } : {}),
     gamma: state.gamma,
     foreground: palette().foreground,
   });
@@ -264,6 +269,7 @@ function reportRendered(): void {
 function redrawForTheme(): void {
   const p = palette();
   chart.setPalette(p);
+  sequenceView.setPalette(p);
   renderKey(p);
   if (heatmap) showHeatmap(heatmap, comparing);
   else reportRendered();
@@ -283,6 +289,11 @@ function onHostMessage(msg: HostMessage): void {
       if (!answers(msg.requestId)) break;
       received.set(msg.heatmap.run, msg.heatmap);
       if (msg.heatmap.run === state.heatmapRun || msg.heatmap.run === state.heatmapCompare) showChosenHeatmap();
+      break;
+    case 'sequence':
+      sequenceView.render(msg.sequence);
+      sequenceShown = msg.sequence?.sequence;
+      reportRendered();
       break;
     case 'theme-changed':
       redrawForTheme();

@@ -4,6 +4,7 @@
 // is concerned, and the webview must not act on a half-formed message. A request the webview
 // sends carries a requestId that the host's reply returns. Browser-safe: no node or vscode imports.
 import type { ChartData, HeatmapData } from '../core/chart-data/chart-types';
+import type { SequenceData } from '../core/continual/sequence-data';
 import { arrayOf, bool, guardFor, int, optional, requestId, str, type MessageSchema } from './message-schema';
 
 /** Host → webview. */
@@ -14,6 +15,8 @@ export type HostMessage =
   | { type: 'update'; data: ChartData }
   /** The per-test heatmap of one run, answering heatmap-requested. */
   | { type: 'heatmap'; requestId: number; heatmap: HeatmapData }
+  /** The sequence the open task belongs to (results matrix, curves, CL metrics), or null: none. */
+  | { type: 'sequence'; sequence: SequenceData | null }
   /** The colour theme changed (the webview also watches its body class; this is a nudge). */
   | { type: 'theme-changed' }
   /** Answer to point-clicked: whether the iteration could be revealed. */
@@ -29,7 +32,7 @@ export type WebviewMessage =
   | { type: 'heatmap-requested'; requestId: number; run: string }
   | { type: 'export-requested'; requestId: number }
   /** What the webview drew, echoed so tests (and logs) can check it against the data sent. */
-  | { type: 'rendered'; runs: string[]; points: number; heatmapRun?: string; gamma: number; foreground: string };
+  | { type: 'rendered'; runs: string[]; points: number; heatmapRun?: string; sequence?: string; gamma: number; foreground: string };
 
 export const GAMMA_MIN = 0.5;
 export const GAMMA_MAX = 2;
@@ -104,10 +107,26 @@ export function isHeatmap(x: unknown): x is HeatmapData {
   return x.cells.length === x.tests.length * x.columns.length && /^[0-3]*$/.test(x.cells);
 }
 
+const isScore = (x: unknown): boolean => x === null || (isNum(x) && x >= 0 && x <= 1);
+
+/** A sequence's view data: a square lower-triangular matrix of 0, 1 or null over its tasks, curves and metrics. */
+export function isSequenceData(x: unknown): x is SequenceData {
+  if (!isObj(x) || !isStr(x.sequence) || typeof x.memory !== 'boolean' || !Array.isArray(x.tasks) || !x.tasks.every(isStr)) return false;
+  const n = x.tasks.length;
+  if (!Array.isArray(x.matrix) || x.matrix.length !== n) return false;
+  if (!x.matrix.every((row, i) => Array.isArray(row) && (row.length === 0 || row.length === i + 1) && row.every((v) => v === null || v === 0 || v === 1)))
+    return false;
+  if (x.current !== undefined && !(isInt(x.current) && x.current < n)) return false;
+  for (const curve of [x.learning, x.accuracy]) if (!Array.isArray(curve) || curve.length !== n || !curve.every(isScore)) return false;
+  if (x.zeroShot !== undefined && !isStr(x.zeroShot)) return false;
+  return Array.isArray(x.metrics) && x.metrics.every((m) => isObj(m) && isStr(m.name) && isNumOrNull(m.value) && (m.missing === undefined || isStr(m.missing)));
+}
+
 const HOST_SCHEMA: MessageSchema<HostMessage> = {
   init: { data: isChartData, gamma: isGamma },
   update: { data: isChartData },
   heatmap: { requestId, heatmap: isHeatmap },
+  sequence: { sequence: (x) => x === null || isSequenceData(x) },
   'theme-changed': {},
   'reveal-ack': { requestId, run: str, iteration: int, ok: bool, message: optional(str) },
   'export-done': { requestId, ok: bool, folder: optional(str), message: optional(str) },
@@ -119,7 +138,7 @@ const WEBVIEW_SCHEMA: MessageSchema<WebviewMessage> = {
   'gamma-changed': { gamma: isGamma },
   'heatmap-requested': { requestId, run: str },
   'export-requested': { requestId },
-  rendered: { runs: arrayOf(str), points: int, heatmapRun: optional(str), gamma: isGamma, foreground: str },
+  rendered: { runs: arrayOf(str), points: int, heatmapRun: optional(str), sequence: optional(str), gamma: isGamma, foreground: str },
 };
 
 export const isHostMessage = guardFor(HOST_SCHEMA);

@@ -17,6 +17,7 @@ import { sidebarScenario } from './scenarios/sidebar';
 import { testingScenario } from './scenarios/testing';
 import { demoToastScenario } from './scenarios/demo-toast';
 import { sweBenchScenario } from './scenarios/swe-bench';
+import { sequenceScenario } from './scenarios/sequence';
 
 interface Scenario {
   name: string;
@@ -52,6 +53,7 @@ const scenarios: Scenario[] = [
   { name: 'docker', run: dockerScenario },
   { name: 'batch', run: batchScenario },
   { name: 'swe-bench', run: sweBenchScenario },
+  { name: 'sequence', run: sequenceScenario },
 ];
 
 // A scenario drives a real browser against a real workbench, where a click can land while the

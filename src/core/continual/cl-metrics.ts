@@ -117,13 +117,18 @@ export function forwardTransfer(m: ResultsMatrix, zeroShot: ReadonlyArray<number
   return mean(terms);
 }
 
+/** The learning curve: after each task i, the mean first-attempt success of tasks 0..i. */
+export function learningCurve(m: ResultsMatrix): Array<number | null> {
+  return m.map((_, i) => mean(Array.from({ length: i + 1 }, (_, k) => at(m, k, k))));
+}
+
+/** After each task i, the mean success of tasks 0..i re-run on its code (ACC is the last one). */
+export function accuracyCurve(m: ResultsMatrix): Array<number | null> {
+  return m.map((_, i) => mean(Array.from({ length: i + 1 }, (_, j) => at(m, i, j))));
+}
+
 export function areaUnderLearningCurve(m: ResultsMatrix): number | null {
-  const running: number[] = [];
-  for (let i = 0; i < m.length; i++) {
-    const soFar = mean(Array.from({ length: i + 1 }, (_, k) => at(m, k, k)));
-    if (soFar !== null) running.push(soFar);
-  }
-  return mean(running);
+  return mean(learningCurve(m));
 }
 
 export function plasticity(m: ResultsMatrix): number | null {

@@ -1,6 +1,7 @@
 // The chart webview's host: one panel (opened or revealed by SWE-CI: Show Chart, restored after
 // a window reload by the serializer), fed with the runs' data and kept live by loop events and
 // a watcher on the runs' iteration.jsonl files. Every message from the webview is validated.
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { DEFAULT_GAMMA, isWebviewMessage, type HostMessage, type WebviewMessage } from '../../shared/chart-protocol';
 import { log } from '../log';
@@ -8,6 +9,9 @@ import type { ChangeFeed } from '../change-feed';
 import type { TaskController } from '../task-controller';
 import { loadChartData, loadHeatmap, type ChartData } from '../../core/chart-data/load-chart-data';
 import { listRuns } from '../../core/loop/run-store';
+import { CL_RESULTS_FILE } from '../../core/continual/cl-results';
+import { sequenceData, type SequenceData } from '../../core/continual/sequence-data';
+import { summarizeSequence } from '../../core/continual/sequence-summary';
 import { integritySettings } from '../config';
 import { makeNonce, webviewHtml } from './chart-html';
 
@@ -32,6 +36,8 @@ export class ChartPanelHost implements vscode.Disposable {
   private timer: NodeJS.Timeout | undefined;
   private html: string | undefined;
   private hasRuns: boolean | undefined;
+  /** Watches the results matrix of the sequence the task may belong to (its parent folder). */
+  private sequenceWatch: { dir: string; watcher: vscode.FileSystemWatcher } | undefined;
   readonly posted: HostMessage[] = [];
   readonly received: WebviewMessage[] = [];
 
@@ -102,6 +108,7 @@ export class ChartPanelHost implements vscode.Disposable {
       switch (raw.type) {
         case 'ready':
           this.post({ type: 'init', data: await this.load(), gamma: this.gamma });
+          this.post({ type: 'sequence', sequence: await this.loadSequence() });
           break;
         case 'gamma-changed':
           await this.deps.context.workspaceState.update(GAMMA_KEY, raw.gamma);
@@ -149,6 +156,7 @@ export class ChartPanelHost implements vscode.Disposable {
       this.load()
         .then((data) => this.post({ type: 'update', data }))
         .catch((err: unknown) => log().error(`Chart: could not read the runs: ${err instanceof Error ? err.message : String(err)}`));
+      void this.loadSequence().then((sequence) => this.post({ type: 'sequence', sequence }));
     }, 200);
   }
 
@@ -172,6 +180,37 @@ export class ChartPanelHost implements vscode.Disposable {
       : { maxIterations: 0, maxX: 0, gamma: this.gamma, runs: [], average: { count: 0, evoScore: 0, solved: 0, zeroRegression: 0 }, skipped: [] };
   }
 
+  /**
+   * The sequence the open task is part of: a task of `sweci run --sequence` sits in the
+   * experiment folder, next to its cl-results.json. null when the task is in no sequence.
+   */
+  private async loadSequence(): Promise<SequenceData | null> {
+    const dir = this.deps.tasks.taskDir();
+    this.watchSequence(dir && path.dirname(dir));
+    if (!dir) return null;
+    try {
+      const summary = await summarizeSequence(path.dirname(dir));
+      return summary ? sequenceData(summary, path.basename(dir)) : null;
+    } catch (err) {
+      log().warn(`Chart: the sequence's results could not be read: ${err instanceof Error ? err.message : String(err)}`);
+      return null;
+    }
+  }
+
+  private watchSequence(experimentDir: string | undefined): void {
+    if (this.sequenceWatch?.dir === experimentDir) return;
+    this.sequenceWatch?.watcher.dispose();
+    this.sequenceWatch = undefined;
+    if (!experimentDir) return;
+    // Outside the workspace folder, so not in the change feed: its own watcher.
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(experimentDir), CL_RESULTS_FILE));
+    const changed = () => this.scheduleUpdate();
+    watcher.onDidCreate(changed);
+    watcher.onDidChange(changed);
+    watcher.onDidDelete(changed);
+    this.sequenceWatch = { dir: experimentDir, watcher };
+  }
+
   private post(msg: HostMessage): void {
     if (!this.panel) return;
     this.keep(this.posted, msg);
@@ -185,6 +224,7 @@ export class ChartPanelHost implements vscode.Disposable {
 
   dispose(): void {
     clearTimeout(this.timer);
+    this.sequenceWatch?.watcher.dispose();
     this.panel?.dispose();
     for (const s of [...this.subs, ...this.panelSubs]) s.dispose();
   }

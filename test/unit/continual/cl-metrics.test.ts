@@ -4,6 +4,9 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   accuracy,
+  accuracyCurve,
+  areaUnderLearningCurve,
+  learningCurve,
   backwardTransfer,
   clMetrics,
   DEFAULT_CL_WEIGHTS,
@@ -168,5 +171,17 @@ describe('continual-learning metrics: properties on random matrices', () => {
       (0 - 0 + (1 - 0)) / 2,
       'F',
     );
+  });
+
+  test("the learning curve and the accuracy curve, point by point; AULC is the learning curve's mean", () => {
+    const a = [[1], [0, 0.5], [null, 1, 0]];
+    // Learning curve: running mean of the diagonal 1, 0.5, 0.
+    assert.deepEqual(learningCurve(a), [1, 0.75, 0.5]);
+    // Accuracy after each task: its row's mean over the tasks so far (unmeasured left out).
+    assert.deepEqual(accuracyCurve(a), [1, 0.25, 0.5]);
+    close(areaUnderLearningCurve(a), (1 + 0.75 + 0.5) / 3, 'AULC');
+    assert.equal(accuracyCurve(a).at(-1), accuracy(a), 'ACC is the last point');
+    assert.deepEqual(learningCurve([[null], [null, null]]), [null, null], 'nothing measured: no point is made up');
+    assert.deepEqual(learningCurve([]), []);
   });
 });

@@ -1,0 +1,60 @@
+// What the chart view draws of a sequence: its results matrix, the learning and accuracy curves
+// and the continual-learning metrics with the reason any is missing. Plain data (it crosses to
+// the webview); computed from the one sequence summary, with each metric's one definition.
+import { accuracyCurve, learningCurve, type ClMetrics } from './cl-metrics';
+import type { SequenceSummary } from './sequence-summary';
+
+export interface SequenceMetric {
+  name: string;
+  value: number | null;
+  /** Why the value is null. */
+  missing?: string;
+}
+
+export interface SequenceData {
+  sequence: string;
+  memory: boolean;
+  tasks: string[];
+  /** Row i: after task i, per task j ≤ i: 1, 0 or null (not measured); [] when task i is not done. */
+  matrix: Array<Array<number | null>>;
+  /** The task of the open folder, when it is one of the sequence's. */
+  current?: number;
+  learning: Array<number | null>;
+  accuracy: Array<number | null>;
+  metrics: SequenceMetric[];
+  /** The folder name of the zero-shot run FWT was measured against. */
+  zeroShot?: string;
+}
+
+const NAMES: Array<[keyof ClMetrics['missing'], string]> = [
+  ['acc', 'ACC'],
+  ['forgetting', 'Forgetting'],
+  ['bwt', 'BWT'],
+  ['fwt', 'FWT'],
+  ['aulc', 'AULC'],
+  ['tue', 'TUE'],
+  ['plasticity', 'CL-Plasticity'],
+  ['stability', 'CL-Stability'],
+  ['f1', 'CL-F1'],
+  ['fBeta', 'CL-Fβ'],
+  ['score', 'CL-Score'],
+];
+
+export function sequenceData(summary: SequenceSummary, currentTask?: string): SequenceData {
+  const { results, metrics } = summary;
+  // Rows not done yet are empty; a done row keeps only j ≤ i (later entries are never measured).
+  const matrix = results.matrix.map((row, i) => (row ? row.slice(0, i + 1).map((v) => (v === 0 || v === 1 ? v : null)) : []));
+  const current = currentTask === undefined ? -1 : results.tasks.indexOf(currentTask);
+  const zeroShot = summary.zeroShotDir?.split(/[\\/]/).pop();
+  return {
+    sequence: results.sequence,
+    memory: results.memory,
+    tasks: [...results.tasks],
+    matrix,
+    ...(current >= 0 ? { current } : {}),
+    learning: learningCurve(matrix).map((v, i) => (matrix[i].length ? v : null)),
+    accuracy: accuracyCurve(matrix).map((v, i) => (matrix[i].length ? v : null)),
+    metrics: NAMES.map(([key, name]) => ({ name, value: metrics[key], ...(metrics[key] === null ? { missing: metrics.missing[key] ?? 'not measured' } : {}) })),
+    ...(zeroShot ? { zeroShot } : {}),
+  };
+}

@@ -1,0 +1,72 @@
+// The sequence data the chart view draws: computed from a results file through the one summary,
+// and accepted by the protocol's guard only when well formed (the webview drops anything else).
+import assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import { emptyClResults, writeClResults } from '../../../src/core/continual/cl-results';
+import { sequenceData } from '../../../src/core/continual/sequence-data';
+import { summarizeSequence } from '../../../src/core/continual/sequence-summary';
+import { isHostMessage, isSequenceData } from '../../../src/shared/chart-protocol';
+
+let tmp: string;
+const TASKS = ['t1', 't2', 't3'];
+
+before(async () => {
+  tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-seqdata-'));
+  // With memory: task 1 solved, broken by task 2; task 3 not done yet.
+  await writeClResults(path.join(tmp, 'memory'), {
+    ...emptyClResults('seq', TASKS, true),
+    matrix: [[1, null, null], [0, 1, null], null],
+    runs: [{ seconds: 10, resolved: true }, { seconds: 30, resolved: true }, null],
+  });
+  // Without memory, beside it: only task 1 solved.
+  await writeClResults(path.join(tmp, 'zero'), {
+    ...emptyClResults('seq', TASKS, false),
+    matrix: [
+      [1, null, null],
+      [1, 0, null],
+      [1, 0, 0],
+    ],
+  });
+});
+after(async () => {
+  await fs.rm(tmp, { recursive: true, force: true });
+});
+
+test('the matrix, the curves and the metrics of a sequence half done; FWT against the zero-shot run beside it', async () => {
+  const summary = await summarizeSequence(path.join(tmp, 'memory'));
+  assert.ok(summary);
+  const d = sequenceData(summary, 't2');
+  assert.deepEqual(d.matrix, [[1], [0, 1], []]);
+  assert.equal(d.current, 1);
+  assert.deepEqual(d.learning, [1, 1, null], 'first attempts 1, 1; task 3 not done: no point');
+  assert.deepEqual(d.accuracy, [1, 0.5, null]);
+  assert.equal(d.zeroShot, 'zero');
+  const metric = (name: string) => d.metrics.find((m) => m.name === name);
+  // FWT = a[1][1] − z[1] (task 3 has no first attempt yet).
+  assert.equal(metric('FWT')?.value, 1);
+  assert.equal(metric('BWT')?.value, null, 'the last row is not measured yet');
+  assert.match(metric('ACC')?.missing ?? '', /last task's row/);
+  assert.ok(isSequenceData(d));
+  assert.ok(isHostMessage({ type: 'sequence', sequence: d }));
+  assert.ok(isHostMessage({ type: 'sequence', sequence: null }));
+  assert.equal(sequenceData(summary, 'elsewhere').current, undefined);
+});
+
+test('the guard refuses a malformed sequence', async () => {
+  const d = sequenceData((await summarizeSequence(path.join(tmp, 'memory')))!);
+  const bad: unknown[] = [
+    { ...d, matrix: [[1], [0, 1]] },
+    { ...d, matrix: [[1, 0], [0, 1], []] },
+    { ...d, matrix: [[2], [0, 1], []] },
+    { ...d, learning: [1, 1] },
+    { ...d, accuracy: [1, 7, null] },
+    { ...d, current: 3 },
+    { ...d, tasks: ['t1', 't2', 3] },
+    { ...d, metrics: [{ name: 'ACC', value: 'high' }] },
+  ];
+  for (const b of bad) assert.equal(isSequenceData(b), false, JSON.stringify(b));
+  assert.equal(isHostMessage({ type: 'sequence', sequence: d, extra: 1 }), false);
+});

@@ -1,0 +1,170 @@
+// A task sequence in the chart view (SWE-Bench-CL): the results matrix as a heatmap (row = after
+// task i, column = task j re-run on its code), the learning curve, and the continual-learning
+// metrics with why any is missing. Shown only when the open task belongs to a sequence.
+import { CategoryScale, Chart, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip } from 'chart.js';
+import type { SequenceData } from '../src/core/continual/sequence-data';
+import type { Palette } from './palette';
+
+Chart.register(LineController, LineElement, PointElement, LinearScale, CategoryScale, Legend, Tooltip);
+
+function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+const CELL: Record<string, { cls: string; text: string; says: string }> = {
+  '1': { cls: 'pass', text: '1', says: 'all its tests pass' },
+  '0': { cls: 'fail', text: '0', says: 'not all its tests pass' },
+  null: { cls: 'unmeasured', text: '·', says: 'not measured' },
+};
+
+export class SequenceView {
+  readonly root = el('section', { id: 'sequence', 'aria-label': 'Task sequence' });
+  private readonly title = el('h2');
+  private readonly matrix = el('table', { id: 'sequence-matrix', class: 'seq-matrix' });
+  private readonly curveBox = el('div', { class: 'seq-curve-box' });
+  private readonly canvas = el('canvas', { id: 'learning-curve', role: 'img', 'aria-label': 'learning curve over the sequence' });
+  private readonly metrics = el('table', { id: 'sequence-metrics', class: 'seq-metrics' });
+  private chart: Chart<'line', Array<number | null>, string> | undefined;
+  private data: SequenceData | null = null;
+
+  constructor(private palette: Palette) {
+    this.curveBox.append(this.canvas);
+    const note = el(
+      'p',
+      { class: 'note' },
+      "Row: after that task was done. Column: a task whose tests (FAIL_TO_PASS ∪ PASS_TO_PASS) were re-run on that row's code: 1 all pass, 0 not all, · not measured.",
+    );
+    // Matrix and metrics on the left, the learning curve beside them (stacked when narrow).
+    const grid = el('div', { class: 'seq-grid' });
+    const left = el('div', { class: 'seq-left' });
+    left.append(this.matrix, this.metrics);
+    const right = el('div', { class: 'seq-right' });
+    right.append(this.curveBox);
+    grid.append(left, right);
+    this.root.append(this.title, note, grid);
+    this.root.hidden = true;
+  }
+
+  setPalette(p: Palette): void {
+    this.palette = p;
+    if (this.data) this.render(this.data);
+  }
+
+  render(d: SequenceData | null): void {
+    this.data = d;
+    this.root.hidden = !d;
+    if (!d) {
+      this.chart?.destroy();
+      this.chart = undefined;
+      return;
+    }
+    const done = d.matrix.filter((r) => r.length > 0).length;
+    this.title.textContent = `Sequence ${d.sequence} · ${done} of ${d.tasks.length} tasks done · memory ${d.memory ? 'on' : 'off'}`;
+    this.renderMatrix(d);
+    this.renderCurve(d);
+    this.renderMetrics(d);
+  }
+
+  private renderMatrix(d: SequenceData): void {
+    const m = this.matrix;
+    m.replaceChildren();
+    const head = m.createTHead().insertRow();
+    head.append(el('th', { scope: 'col' }, 'after ↓ · re-run →'));
+    d.tasks.forEach((t, j) => head.append(el('th', { scope: 'col', title: t, class: j === d.current ? 'current' : '' }, String(j + 1))));
+    const body = m.createTBody();
+    d.tasks.forEach((task, i) => {
+      const row = body.insertRow();
+      if (i === d.current) row.className = 'current';
+      row.append(el('th', { scope: 'row', title: task }, `${i + 1}. ${task}`));
+      d.tasks.forEach((other, j) => {
+        const v = d.matrix[i][j];
+        if (j > i || d.matrix[i].length === 0) {
+          row.append(el('td', { class: 'empty' }));
+          return;
+        }
+        const c = CELL[String(v)];
+        const td = el('td', { class: c.cls, title: `after ${task}, ${other}: ${c.says}` }, c.text);
+        if (i === j) td.classList.add('diagonal');
+        row.append(td);
+      });
+    });
+  }
+
+  private renderCurve(d: SequenceData): void {
+    const p = this.palette;
+    const ticks = { color: p.foreground, font: { family: p.font } };
+    this.chart?.destroy();
+    this.chart = new Chart<'line', Array<number | null>, string>(this.canvas, {
+      type: 'line',
+      data: {
+        labels: d.tasks.map((_, i) => String(i + 1)),
+        datasets: [
+          {
+            label: 'learning curve (first attempts so far)',
+            data: d.learning,
+            borderColor: p.series[0],
+            backgroundColor: p.series[0],
+            pointRadius: 3,
+            spanGaps: false,
+            // At 1.0 the line sits on the top edge: draw it whole.
+            clip: 8,
+          },
+          {
+            label: 'accuracy on the tasks so far',
+            data: d.accuracy,
+            borderColor: p.series[1] ?? p.muted,
+            backgroundColor: p.series[1] ?? p.muted,
+            borderDash: [6, 3],
+            pointStyle: 'rect',
+            pointRadius: 3,
+            spanGaps: false,
+            clip: 8,
+          },
+        ],
+      },
+      options: {
+        animation: false,
+        maintainAspectRatio: false,
+        responsive: true,
+        layout: { padding: { top: 6 } },
+        scales: {
+          x: { title: { display: true, text: 'after task', color: p.muted }, ticks, grid: { color: p.grid } },
+          y: {
+            min: 0,
+            max: 1,
+            title: { display: true, text: 'success rate', color: p.muted },
+            ticks: { ...ticks, stepSize: 0.25, callback: (v) => Number(v).toFixed(2) },
+            grid: { color: p.grid },
+          },
+        },
+        plugins: {
+          legend: { labels: { color: p.foreground, font: { family: p.font }, usePointStyle: true, pointStyle: 'line' } },
+          tooltip: {
+            backgroundColor: p.hoverBackground,
+            titleColor: p.hoverForeground,
+            bodyColor: p.hoverForeground,
+            borderColor: p.hoverBorder,
+            borderWidth: 1,
+            callbacks: { title: (items) => (items[0] ? `after ${d.tasks[items[0].dataIndex]}` : '') },
+          },
+        },
+      },
+    });
+  }
+
+  private renderMetrics(d: SequenceData): void {
+    const t = this.metrics;
+    t.replaceChildren();
+    const body = t.createTBody();
+    for (const m of d.metrics) {
+      const row = body.insertRow();
+      row.append(el('th', { scope: 'row' }, m.name));
+      const from = m.name === 'FWT' && m.value !== null && d.zeroShot ? ` (zero-shot: ${d.zeroShot})` : '';
+      row.append(el('td', { class: 'num' }, m.value === null ? 'n/a' : m.value.toFixed(3)));
+      row.append(el('td', { class: 'why' }, m.value === null ? (m.missing ?? '') : from.trim()));
+    }
+  }
+}
