@@ -28,6 +28,7 @@ export const FLAG_KEYS: Record<string, string> = {
   'programmer.model': '--programmer-model',
   'history.commits': '--history-commits',
   'integrity.maxFileMb': '--max-file-mb',
+  'sequence.memory': '--memory',
 };
 
 /** commander's camelCase attribute for a flag, e.g. --memory-mb → memoryMb. */

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { activateChart } from './activate/chart-feature';
 import { activateLoop } from './activate/loop-feature';
 import { activateNonPassedFollow } from './activate/non-passed-follow';
+import { activateSequence } from './activate/sequence-feature';
 import { sweciApi } from './activate/sweci-api';
 import { activateTask } from './activate/task-feature';
 import { ChangeFeed } from './change-feed';
@@ -45,6 +46,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SweciA
   const chart = activateChart(context, controller, feed, inspect.view);
   const requirementLanguage = activateRequirementLanguage(context);
   context.subscriptions.push(requirementLanguage);
+  activateSequence(context, loop.keys);
 
   await controller.reload();
   void revealViewOnce(context, controller.taskDir());

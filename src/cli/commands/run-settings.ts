@@ -1,6 +1,8 @@
 // The settings of a headless run (sweci run over a dataset or a sequence): flags first, then the
 // --config file, read by the same parsers as the extension's settings.
-import { agentHint, readAgentSettings } from '../../core/agents/agent-settings';
+import { readAgentSettings } from '../../core/agents/agent-settings';
+import { runNameFor } from '../../core/continual/sequence-run';
+import { readSequenceSettings } from '../../core/continual/sequence-settings';
 import { apiKeysFrom } from '../../core/agents/api-key-names';
 import type { BatchSettings } from '../../core/batch/batch-types';
 import { readExperiment } from '../../core/batch/experiment';
@@ -49,23 +51,18 @@ export async function readRunSettings(values: RunValues) {
   const runtime = readRuntimeSettings(settings.read, settings.label);
   const loop = readLoopSettings(settings.read, settings.label);
   const integrity = readIntegritySettings(settings.read, settings.label);
+  const sequence = readSequenceSettings(settings.read, settings.label);
   const unread = file?.settings.unread() ?? [];
   if (unread.length > 0)
     throw new UserError(
       `${file!.path} has settings SWE-CI does not know: ${unread.map((k) => `sweci.${k}`).join(', ')}. Check their spelling against the README's settings table.`,
     );
-  return { agents, pytest, runtime, loop, integrity };
+  return { agents, pytest, runtime, loop, integrity, sequence };
 }
 
 /** Default run name: the experiment's, else the agents' label ("claude-code (opus)" → "claude-code-opus"). */
 export async function defaultRunName(values: RunValues, experimentDir: string, agents: Awaited<ReturnType<typeof readRunSettings>>['agents']): Promise<string> {
-  return (
-    values.run ??
-    (await readExperiment(experimentDir))?.run ??
-    agentHint(agents.architect, agents.programmer)
-      .replace(/[^A-Za-z0-9._-]+/g, '-')
-      .replace(/^-+|-+$/g, '')
-  );
+  return values.run ?? (await readExperiment(experimentDir))?.run ?? runNameFor(agents.architect, agents.programmer);
 }
 
 export type RunSettings = Awaited<ReturnType<typeof readRunSettings>>;

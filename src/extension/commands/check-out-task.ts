@@ -9,7 +9,6 @@ import { checkOutTask, type CheckOutResult } from '../../core/checkout/check-out
 import type { TaskEnvironment } from '../../core/runtime/task-environment';
 import { listSplits, readDatasetTasks } from '../../core/task/dataset';
 import { repoTopLevel, taskFromGitPair } from '../../core/task/git-pair';
-import { errorMessage } from '../../core/util/errors';
 import { resolveTask, type TaskSource } from '../../core/task/resolve-task';
 import { oracleFolderName } from '../../core/workspace/oracle-name';
 import type { TaskSpec } from '../../core/task/task-spec';
@@ -20,7 +19,8 @@ import { log } from '../log';
 import { withCancellableProgress } from '../progress';
 import type { TaskController } from '../task-controller';
 import type { EnvironmentManager } from '../environment/environment-manager';
-import { plural, startFolder } from './checkout-choices';
+import { plural } from './checkout-choices';
+import { pickFolder } from './pick-folder';
 
 /** Inputs of the command; given as an argument they replace the prompts (tests, scripts, links). */
 export type CheckoutArgs = (
@@ -100,7 +100,7 @@ export class CheckOutTaskCommand {
   }
 
   private async pickDatasetTask(): Promise<TaskSpec | undefined> {
-    const chosen = await this.pickFolder({
+    const chosen = await pickFolder(this.context, {
       title: 'Choose a SWE-CI dataset folder (it holds metadata/ and data/)',
       openLabel: 'Use Dataset',
       lastKey: LAST_DATASET,
@@ -125,7 +125,7 @@ export class CheckOutTaskCommand {
   }
 
   private async pickGitPair(): Promise<TaskSpec | undefined> {
-    const chosen = await this.pickFolder({
+    const chosen = await pickFolder(this.context, {
       title: 'Choose a local git repository',
       openLabel: 'Use Repository',
       lastKey: LAST_REPO,
@@ -147,20 +147,15 @@ export class CheckOutTaskCommand {
   }
 
   private async pickInstance(): Promise<TaskSpec | undefined> {
-    const last = this.context.globalState.get<string>(LAST_INSTANCES);
-    const workspace = vscode.workspace.workspaceFolders?.[0]?.uri;
-    const picked = await vscode.window.showOpenDialog({
+    const chosen = await pickFolder(this.context, {
       title: 'Choose a SWE-bench-style instances file',
-      canSelectFiles: true,
-      canSelectFolders: false,
-      filters: { 'Instances (JSON, JSON Lines)': ['json', 'jsonl'] },
-      defaultUri: vscode.Uri.file(last ? path.dirname(last) : startFolder({ workspaceFolder: workspace?.scheme === 'file' ? workspace.fsPath : undefined })),
       openLabel: 'Use Instances',
+      lastKey: LAST_INSTANCES,
+      files: { 'Instances (JSON, JSON Lines)': ['json', 'jsonl'] },
+      check: (f) => readSweBenchFile(f),
     });
-    if (!picked?.[0]) return undefined;
-    const file = picked[0].fsPath;
-    const instances = await readSweBenchFile(file);
-    await this.context.globalState.update(LAST_INSTANCES, file);
+    if (!chosen) return undefined;
+    const { dir: file, value: instances } = chosen;
     const item =
       instances.length === 1
         ? { instance: instances[0] }
@@ -174,7 +169,7 @@ export class CheckOutTaskCommand {
             { title: `SWE-CI: ${plural(instances.length, 'instance')} in ${path.basename(file)}`, matchOnDescription: true, matchOnDetail: true },
           );
     if (!item) return undefined;
-    const clone = await this.pickFolder({
+    const clone = await pickFolder(this.context, {
       title: `Choose the local clone of ${item.instance.repo}`,
       openLabel: 'Use Clone',
       lastKey: LAST_CLONE,
@@ -193,55 +188,13 @@ export class CheckOutTaskCommand {
     const choice = items.length === 1 ? items[0] : await vscode.window.showQuickPick(items, { title: 'Check the task out into…' });
     if (!choice) return undefined;
     if (choice.dir) return choice.dir;
-    const parent = await this.pickFolder({
+    const parent = await pickFolder(this.context, {
       title: `Choose where to create the folder ${spec.id}`,
       openLabel: 'Check Out Here',
       lastKey: LAST_PARENT,
       check: (dir) => Promise.resolve(dir),
     });
     return parent ? path.join(parent.dir, spec.id) : undefined;
-  }
-
-  /**
-   * A folder dialog that starts somewhere sensible (see startFolder) and, when the folder is
-   * not what is needed, says why and asks again instead of failing the command. The folder
-   * that passed is remembered under `lastKey` for the next time.
-   */
-  private async pickFolder<T>(opts: {
-    title: string;
-    openLabel: string;
-    lastKey: string;
-    check: (dir: string) => Promise<T>;
-  }): Promise<{ dir: string; value: T } | undefined> {
-    const workspace = vscode.workspace.workspaceFolders?.[0]?.uri;
-    let start = startFolder({
-      last: this.context.globalState.get<string>(opts.lastKey),
-      workspaceFolder: workspace?.scheme === 'file' ? workspace.fsPath : undefined,
-    });
-    let title = opts.title;
-    for (;;) {
-      const picked = await vscode.window.showOpenDialog({
-        title,
-        canSelectFolders: true,
-        canSelectFiles: false,
-        defaultUri: vscode.Uri.file(start),
-        openLabel: opts.openLabel,
-      });
-      if (!picked?.[0]) return undefined;
-      const dir = picked[0].fsPath;
-      try {
-        const value = await opts.check(dir);
-        await this.context.globalState.update(opts.lastKey, dir);
-        return { dir, value };
-      } catch (err) {
-        const why = errorMessage(err);
-        log().warn(`${opts.title}: ${why}`);
-        void messages.showWarningMessage(why);
-        // Again, from the same place, with the reason in the dialog's title.
-        title = `${why} ${opts.title}`;
-        start = dir;
-      }
-    }
   }
 
   private async checkOut(spec: TaskSpec, targetDir: string, open: boolean): Promise<CheckOutResult> {
