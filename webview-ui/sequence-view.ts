@@ -162,9 +162,8 @@ export class SequenceView {
     for (const m of d.metrics) {
       const row = body.insertRow();
       row.append(el('th', { scope: 'row' }, m.name));
-      const from = m.name === 'FWT' && m.value !== null && d.zeroShot ? ` (zero-shot: ${d.zeroShot})` : '';
       row.append(el('td', { class: 'num' }, m.value === null ? 'n/a' : m.value.toFixed(3)));
-      row.append(el('td', { class: 'why' }, m.value === null ? (m.missing ?? '') : from.trim()));
+      row.append(el('td', { class: 'why' }, m.value === null ? (m.missing ?? '') : m.note ? `(${m.note})` : ''));
     }
   }
 }

@@ -29,6 +29,7 @@ export const FLAG_KEYS: Record<string, string> = {
   'history.commits': '--history-commits',
   'integrity.maxFileMb': '--max-file-mb',
   'sequence.memory': '--memory',
+  'sequence.clWeights': '--cl-weights',
 };
 
 /** commander's camelCase attribute for a flag, e.g. --memory-mb → memoryMb. */

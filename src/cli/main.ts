@@ -65,6 +65,7 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
         .option('--repos <dir>', 'a folder of clones, by repo name (<name>, <owner>__<name> or <owner>/<name>)')
         .option('--memory', "carry the agents' memory folder (app/memory) from task to task (default: no memory, the paper's baseline)")
         .option('--zero-shot <dir>', 'a sequence: the experiment of its run without --memory, for forward transfer (default: one beside --experiment)')
+        .option('--cl-weights <list>', "a sequence: CL-Score's weights, e.g. ft=0.5,tue=0.1 (forgetting, ft, bwt, aulc: 1; tue: 0; beta: 1)")
         .option('--split <name>', 'the dataset split (default: the first)')
         .option('--tasks <ids>', 'only these task ids, separated by commas')
         .option('--tasks-file <file>', 'only the task ids in this file, one per line (# comments)')
@@ -102,6 +103,7 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
     .option('--max-epoch <n>', "N, the iterations scores are padded to (default: the experiment's maximum)")
     .option('--exclude-harness-tampering', 'score iterations flagged for harness tampering as not run')
     .option('--zero-shot <dir>', 'a sequence: the experiment of its run without --memory, for forward transfer (default: one beside it)')
+    .option('--cl-weights <list>', "a sequence: CL-Score's weights, e.g. ft=0.5,tue=0.1 (forgetting, ft, bwt, aulc: 1; tue: 0; beta: 1)")
     .action((dir: string, values: SummarizeValues) => set(summarizeCommand(dir, values)));
 
   root

@@ -119,7 +119,12 @@ export function isSequenceData(x: unknown): x is SequenceData {
   if (x.current !== undefined && !(isInt(x.current) && x.current < n)) return false;
   for (const curve of [x.learning, x.accuracy]) if (!Array.isArray(curve) || curve.length !== n || !curve.every(isScore)) return false;
   if (x.zeroShot !== undefined && !isStr(x.zeroShot)) return false;
-  return Array.isArray(x.metrics) && x.metrics.every((m) => isObj(m) && isStr(m.name) && isNumOrNull(m.value) && (m.missing === undefined || isStr(m.missing)));
+  return (
+    Array.isArray(x.metrics) &&
+    x.metrics.every(
+      (m) => isObj(m) && isStr(m.name) && isNumOrNull(m.value) && (m.missing === undefined || isStr(m.missing)) && (m.note === undefined || isStr(m.note)),
+    )
+  );
 }
 
 const HOST_SCHEMA: MessageSchema<HostMessage> = {

@@ -5,7 +5,7 @@ import type { SequenceSummary } from '../../core/continual/sequence-summary';
 
 const cell = (v: number | null | undefined): string => (v === null || v === undefined ? '  · ' : v.toFixed(2).padStart(4));
 
-export function formatClMetrics({ results, metrics: m, zeroShotDir }: SequenceSummary): string {
+export function formatClMetrics({ results, metrics: m, zeroShotDir, weights: w }: SequenceSummary): string {
   const lines = [`results matrix of sequence ${results.sequence} (memory ${results.memory ? 'on' : 'off'}): row = after task, column = task re-run`];
   const width = Math.max(...results.tasks.map((t) => t.length));
   results.tasks.forEach((task, i) => {
@@ -26,7 +26,12 @@ export function formatClMetrics({ results, metrics: m, zeroShotDir }: SequenceSu
     ['CL-Score', m.score, m.missing.score],
   ];
   for (const [name, value, why] of named) {
-    const from = name === 'FWT' && value !== null && zeroShotDir ? `  (zero-shot: ${path.basename(zeroShotDir)})` : '';
+    const from =
+      name === 'FWT' && value !== null && zeroShotDir
+        ? `  (zero-shot: ${path.basename(zeroShotDir)})`
+        : name === 'CL-Score' && value !== null
+          ? `  (λF ${w.forgetting} · λFT ${w.forwardTransfer} · λBWT ${w.backwardTransfer} · λAULC ${w.aulc} · λTUE ${w.toolUseEfficiency} · β ${w.beta})`
+          : '';
     lines.push(`  ${name.padEnd(14)} ${value === null ? `n/a (${why ?? 'not measured'})` : value.toFixed(4)}${from}`);
   }
   return lines.join('\n');

@@ -33,6 +33,7 @@ export interface RunValues extends Record<string, unknown> {
   repos?: string;
   memory?: boolean;
   zeroShot?: string;
+  clWeights?: string;
 }
 
 /** The settings of a headless run: flags, then the --config file; every key of the file must be read. */

@@ -37,7 +37,7 @@ export async function sequenceCommand(values: RunValues, signal: AbortSignal): P
   }
   display.final(result.statuses.filter((st) => st !== undefined));
   if (signal.aborted) return 130;
-  const summary = await summarizeSequence(experimentDir, { zeroShotDir: values.zeroShot });
+  const summary = await summarizeSequence(experimentDir, { zeroShotDir: values.zeroShot, weights: read.sequence.weights });
   if (summary) console.log(formatClMetrics(summary));
   return result.results.matrix.every((r) => r !== null) ? 0 : 1;
 }

@@ -3,16 +3,19 @@ import * as path from 'node:path';
 import { summarizeExperiment } from '../../core/batch/experiment-summary';
 import { formatSummary, SUMMARY_FORMATS, type SummaryFormat } from '../../core/batch/summary-format';
 import { summarizeSequence } from '../../core/continual/sequence-summary';
+import { readSequenceSettings } from '../../core/continual/sequence-settings';
+import { cliSettings } from '../cli-settings';
 import { UserError } from '../../core/util/errors';
 import { formatClMetrics } from './cl-format';
 
-export interface SummarizeValues {
+export interface SummarizeValues extends Record<string, unknown> {
   gamma?: string;
   format?: string;
   run?: string;
   maxEpoch?: string;
   excludeHarnessTampering?: boolean;
   zeroShot?: string;
+  clWeights?: string;
 }
 
 export function parseGammas(text: string | undefined): number[] {
@@ -38,7 +41,14 @@ export async function summarizeCommand(dir: string, values: SummarizeValues): Pr
   });
   process.stdout.write(formatSummary(summary, format));
   // A sequence's experiment: its results matrix and continual-learning metrics too (not in csv or json, whose shape is the table's).
-  const cl = format === 'table' || format === 'markdown' ? await summarizeSequence(dir, { zeroShotDir: values.zeroShot }) : undefined;
+  const cl =
+    format === 'table' || format === 'markdown' ? await summarizeSequence(dir, { zeroShotDir: values.zeroShot, weights: clWeightsOf(values) }) : undefined;
   if (cl) process.stdout.write(`\n${formatClMetrics(cl)}\n`);
   return 0;
+}
+
+/** --cl-weights, through the settings' one parser. */
+function clWeightsOf(values: SummarizeValues) {
+  const settings = cliSettings(values);
+  return readSequenceSettings(settings.read, settings.label).weights;
 }

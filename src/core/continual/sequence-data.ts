@@ -1,7 +1,7 @@
 // What the chart view draws of a sequence: its results matrix, the learning and accuracy curves
 // and the continual-learning metrics with the reason any is missing. Plain data (it crosses to
 // the webview); computed from the one sequence summary, with each metric's one definition.
-import { accuracyCurve, learningCurve, type ClMetrics } from './cl-metrics';
+import { accuracyCurve, learningCurve, type ClMetrics, type ClWeights } from './cl-metrics';
 import type { SequenceSummary } from './sequence-summary';
 
 export interface SequenceMetric {
@@ -9,6 +9,8 @@ export interface SequenceMetric {
   value: number | null;
   /** Why the value is null. */
   missing?: string;
+  /** How the value was made, when that needs saying (CL-Score's weights, FWT's baseline). */
+  note?: string;
 }
 
 export interface SequenceData {
@@ -54,7 +56,14 @@ export function sequenceData(summary: SequenceSummary, currentTask?: string): Se
     ...(current >= 0 ? { current } : {}),
     learning: learningCurve(matrix).map((v, i) => (matrix[i].length ? v : null)),
     accuracy: accuracyCurve(matrix).map((v, i) => (matrix[i].length ? v : null)),
-    metrics: NAMES.map(([key, name]) => ({ name, value: metrics[key], ...(metrics[key] === null ? { missing: metrics.missing[key] ?? 'not measured' } : {}) })),
+    metrics: NAMES.map(([key, name]) => {
+      const note = key === 'score' ? weightsNote(summary.weights) : key === 'fwt' && zeroShot ? `zero-shot: ${zeroShot}` : undefined;
+      return { name, value: metrics[key], ...(metrics[key] === null ? { missing: metrics.missing[key] ?? 'not measured' } : {}), ...(note ? { note } : {}) };
+    }),
     ...(zeroShot ? { zeroShot } : {}),
   };
+}
+
+function weightsNote(w: ClWeights): string {
+  return `λF ${w.forgetting} · λFT ${w.forwardTransfer} · λBWT ${w.backwardTransfer} · λAULC ${w.aulc} · λTUE ${w.toolUseEfficiency} · β ${w.beta}`;
 }

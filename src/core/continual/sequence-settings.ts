@@ -1,12 +1,56 @@
-// sweci.sequence.*: how a task sequence runs. One parser for the extension's settings and the CLI
-// (where --memory sets it).
+// sweci.sequence.*: how a task sequence runs and is scored. One parser for the extension's
+// settings and the CLI (where --memory and --cl-weights set them).
+import { UserError } from '../util/errors';
 import { readFlag, settingName, type SettingLabel, type SettingReader } from '../util/setting-reader';
+import { DEFAULT_CL_WEIGHTS, type ClWeights } from './cl-metrics';
 
 export interface SequenceRunSettings {
   /** Carry the agents' memory folder from task to task (off: the paper's no-memory baseline). */
   memory: boolean;
+  /** CL-Score's λ weights and CL-Fβ's β. */
+  weights: ClWeights;
 }
 
+/** The names a user writes (the paper's λ subscripts) → ClWeights' fields. */
+export const CL_WEIGHT_NAMES: Record<string, keyof ClWeights> = {
+  forgetting: 'forgetting',
+  ft: 'forwardTransfer',
+  bwt: 'backwardTransfer',
+  aulc: 'aulc',
+  tue: 'toolUseEfficiency',
+  beta: 'beta',
+};
+
 export function readSequenceSettings(read: SettingReader, label: SettingLabel = settingName): SequenceRunSettings {
-  return { memory: readFlag(read, label, 'sequence.memory', false) };
+  return { memory: readFlag(read, label, 'sequence.memory', false), weights: readClWeights(read, label) };
+}
+
+/** An object ({"ft": 0.5}) from settings, or "ft=0.5,tue=0.1" from the command line; unset names keep their default. */
+function readClWeights(read: SettingReader, label: SettingLabel): ClWeights {
+  const key = 'sequence.clWeights';
+  const v = read(key);
+  if (v === undefined || v === null || v === '') return { ...DEFAULT_CL_WEIGHTS };
+  const known = Object.keys(CL_WEIGHT_NAMES).join(', ');
+  const named = label(key);
+  const fail = (why: string) =>
+    new UserError(`${named.charAt(0).toUpperCase()}${named.slice(1)} ${why} (names: ${known}; e.g. ft=0.5,tue=0.1).`, { setting: key });
+  let pairs: Array<[string, unknown]>;
+  if (typeof v === 'string') {
+    pairs = v.split(',').map((part) => {
+      const eq = part.indexOf('=');
+      if (eq <= 0) throw fail(`takes name=number pairs separated by commas, not "${part.trim()}"`);
+      return [part.slice(0, eq).trim(), part.slice(eq + 1).trim()];
+    });
+  } else if (typeof v === 'object' && !Array.isArray(v)) pairs = Object.entries(v as Record<string, unknown>);
+  else throw fail(`must be an object of weights, not ${JSON.stringify(v)}`);
+  const weights = { ...DEFAULT_CL_WEIGHTS };
+  for (const [name, raw] of pairs) {
+    const field = CL_WEIGHT_NAMES[name];
+    if (!field) throw fail(`has no weight "${name}"`);
+    const n = typeof raw === 'number' ? raw : typeof raw === 'string' && raw !== '' ? Number(raw) : NaN;
+    if (!Number.isFinite(n) || n < 0 || (field === 'beta' && n === 0))
+      throw fail(`sets ${name} to ${JSON.stringify(raw)}: it must be a number ${field === 'beta' ? 'greater than 0' : 'of 0 or more'}`);
+    weights[field] = n;
+  }
+  return weights;
 }

@@ -5,7 +5,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { UserError } from '../util/errors';
-import { clMetrics, type ClMetrics, type ClWeights } from './cl-metrics';
+import { clMetrics, DEFAULT_CL_WEIGHTS, type ClMetrics, type ClWeights } from './cl-metrics';
 import { clResultsFile, readClResults, type ClResults } from './cl-results';
 
 export interface SequenceSummary {
@@ -13,6 +13,8 @@ export interface SequenceSummary {
   metrics: ClMetrics;
   /** The memory-off experiment whose diagonal gave FWT's zero-shot results, when one was found. */
   zeroShotDir?: string;
+  /** The weights CL-Score was computed with. */
+  weights: ClWeights;
 }
 
 export interface SequenceSummaryOptions {
@@ -27,17 +29,18 @@ export async function summarizeSequence(experimentDir: string, opts: SequenceSum
   if (!results) return undefined;
   const zeroShotDir = results.memory ? await zeroShotExperiment(experimentDir, results, opts.zeroShotDir) : undefined;
   const baseline = zeroShotDir ? await readClResults(zeroShotDir) : undefined;
+  const weights = opts.weights ?? DEFAULT_CL_WEIGHTS;
   const metrics = clMetrics(
     {
       matrix: results.matrix.map((r) => r ?? []),
       runs: results.runs,
       zeroShot: baseline?.matrix.map((row, j) => row?.[j] ?? null),
     },
-    opts.weights,
+    weights,
   );
   if (!results.memory) metrics.missing.fwt = 'this run has no memory: it is the zero-shot baseline a run with memory is compared to';
   else if (!baseline) metrics.missing.fwt = 'needs the zero-shot results: run the sequence without --memory into a folder beside this one';
-  return { results, metrics, ...(zeroShotDir ? { zeroShotDir } : {}) };
+  return { results, metrics, weights, ...(zeroShotDir ? { zeroShotDir } : {}) };
 }
 
 function sameSequence(a: ClResults, b: ClResults): boolean {

@@ -12,6 +12,9 @@ import { listRuns } from '../../core/loop/run-store';
 import { CL_RESULTS_FILE } from '../../core/continual/cl-results';
 import { sequenceData, type SequenceData } from '../../core/continual/sequence-data';
 import { summarizeSequence } from '../../core/continual/sequence-summary';
+import { DEFAULT_CL_WEIGHTS, type ClWeights } from '../../core/continual/cl-metrics';
+import { readSequenceSettings } from '../../core/continual/sequence-settings';
+import { showError } from '../errors';
 import { integritySettings } from '../config';
 import { makeNonce, webviewHtml } from './chart-html';
 
@@ -38,6 +41,7 @@ export class ChartPanelHost implements vscode.Disposable {
   private hasRuns: boolean | undefined;
   /** Watches the results matrix of the sequence the task may belong to (its parent folder). */
   private sequenceWatch: { dir: string; watcher: vscode.FileSystemWatcher } | undefined;
+  private weightsError: string | undefined;
   readonly posted: HostMessage[] = [];
   readonly received: WebviewMessage[] = [];
 
@@ -189,11 +193,26 @@ export class ChartPanelHost implements vscode.Disposable {
     this.watchSequence(dir && path.dirname(dir));
     if (!dir) return null;
     try {
-      const summary = await summarizeSequence(path.dirname(dir));
+      const cfg = vscode.workspace.getConfiguration('sweci', vscode.Uri.file(dir));
+      const summary = await summarizeSequence(path.dirname(dir), { weights: this.clWeights((key) => cfg.get(key)) });
       return summary ? sequenceData(summary, path.basename(dir)) : null;
     } catch (err) {
       log().warn(`Chart: the sequence's results could not be read: ${err instanceof Error ? err.message : String(err)}`);
       return null;
+    }
+  }
+
+  /** sweci.sequence.clWeights; a bad value is said once (with Open Settings) and the defaults are used. */
+  private clWeights(read: (key: string) => unknown): ClWeights {
+    try {
+      const { weights } = readSequenceSettings(read);
+      this.weightsError = undefined;
+      return weights;
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      if (this.weightsError !== message) showError('The chart scores the sequence with the default weights', err);
+      this.weightsError = message;
+      return { ...DEFAULT_CL_WEIGHTS };
     }
   }
 

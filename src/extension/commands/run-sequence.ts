@@ -107,7 +107,7 @@ export class RunSequenceCommand {
           setting: `${role}.agent`,
         });
     }
-    const { memory } = readSequenceSettings(read);
+    const { memory, weights } = readSequenceSettings(read);
     const run = (await readExperiment(experimentDir))?.run ?? runNameFor(agents.architect, agents.programmer);
     log().info(`Run Sequence: ${sequence.id} (${plural(sequence.tasks.length, 'task')}, memory ${memory ? 'on' : 'off'}, run ${run}) into ${experimentDir}`);
     const result = await withCancellableProgress(`SWE-CI: sequence ${sequence.id}`, async ({ report, signal }) => {
@@ -136,7 +136,7 @@ export class RunSequenceCommand {
         memory,
       });
     });
-    const summary = await summarizeSequence(experimentDir);
+    const summary = await summarizeSequence(experimentDir, { weights });
     const done = result.results.matrix.filter((r) => r !== null).length;
     const metric = (name: 'acc' | 'bwt') => summary?.metrics[name]?.toFixed(3) ?? 'n/a';
     const lastDone = result.results.matrix

@@ -135,7 +135,15 @@ describe('sweci run --sequence', () => {
     const auto = sweci('summarize', path.join(tmp, 'exp'));
     assert.equal(auto.code, 0, auto.err);
     assert.match(auto.out, /FWT\s+1\.0000\s+\(zero-shot: exp-no-memory\)/);
-    assert.match(auto.out, /CL-Score\s+-?\d\.\d{4}/, 'with FWT known, the composite score is too');
+    const score = (out: string) => Number(/CL-Score\s+(-?\d\.\d{4})/.exec(out)?.[1]);
+    assert.ok(Number.isFinite(score(auto.out)), 'with FWT known, the composite score is too');
+    // λFT = 0 takes FWT (1.0) out of CL-Score, and nothing else.
+    const noFt = sweci('summarize', path.join(tmp, 'exp'), '--cl-weights', 'ft=0');
+    assert.equal(noFt.code, 0, noFt.err);
+    assert.equal((score(auto.out) - score(noFt.out)).toFixed(4), '1.0000');
+    const badWeights = sweci('summarize', path.join(tmp, 'exp'), '--cl-weights', 'lambda=1');
+    assert.equal(badWeights.code, 1);
+    assert.match(badWeights.err, /--cl-weights has no weight "lambda"/);
     const given = sweci('summarize', path.join(tmp, 'exp'), '--zero-shot', path.join(tmp, 'exp-broken'));
     assert.equal(given.code, 0, given.err);
     assert.match(given.out, /FWT\s+n\/a \(/, 'the given baseline measured nothing');

@@ -8,6 +8,8 @@ import { after, before, test } from 'node:test';
 import { emptyClResults, writeClResults } from '../../../src/core/continual/cl-results';
 import { sequenceData } from '../../../src/core/continual/sequence-data';
 import { summarizeSequence } from '../../../src/core/continual/sequence-summary';
+import { readSequenceSettings } from '../../../src/core/continual/sequence-settings';
+import { DEFAULT_CL_WEIGHTS } from '../../../src/core/continual/cl-metrics';
 import { isHostMessage, isSequenceData } from '../../../src/shared/chart-protocol';
 
 let tmp: string;
@@ -47,6 +49,8 @@ test('the matrix, the curves and the metrics of a sequence half done; FWT agains
   const metric = (name: string) => d.metrics.find((m) => m.name === name);
   // FWT = a[1][1] − z[1] (task 3 has no first attempt yet).
   assert.equal(metric('FWT')?.value, 1);
+  assert.equal(metric('FWT')?.note, 'zero-shot: zero');
+  assert.equal(metric('CL-Score')?.note, 'λF 1 · λFT 1 · λBWT 1 · λAULC 1 · λTUE 0 · β 1');
   assert.equal(metric('BWT')?.value, null, 'the last row is not measured yet');
   assert.match(metric('ACC')?.missing ?? '', /last task's row/);
   assert.ok(isSequenceData(d));
@@ -69,4 +73,18 @@ test('the guard refuses a malformed sequence', async () => {
   ];
   for (const b of bad) assert.equal(isSequenceData(b), false, JSON.stringify(b));
   assert.equal(isHostMessage({ type: 'sequence', sequence: d, extra: 1 }), false);
+});
+
+test("CL-Score's weights: from settings (an object) or the command line (name=number pairs); bad ones are refused by name", () => {
+  const read = (v: unknown) => (key: string) => (key === 'sequence.clWeights' ? v : undefined);
+  assert.deepEqual(readSequenceSettings(read(undefined)).weights, DEFAULT_CL_WEIGHTS);
+  assert.deepEqual(readSequenceSettings(read({ ft: 0.5, tue: 0.25 })).weights, { ...DEFAULT_CL_WEIGHTS, forwardTransfer: 0.5, toolUseEfficiency: 0.25 });
+  assert.deepEqual(readSequenceSettings(read('forgetting=2, beta=0.5')).weights, { ...DEFAULT_CL_WEIGHTS, forgetting: 2, beta: 0.5 });
+  assert.throws(
+    () => readSequenceSettings(read({ lambda: 1 })),
+    /sweci\.sequence\.clWeights has no weight "lambda" \(names: forgetting, ft, bwt, aulc, tue, beta/,
+  );
+  assert.throws(() => readSequenceSettings(read('ft=-1')), /sets ft to "-1": it must be a number of 0 or more/);
+  assert.throws(() => readSequenceSettings(read({ beta: 0 })), /sets beta to 0: it must be a number greater than 0/);
+  assert.throws(() => readSequenceSettings(read('ft')), /takes name=number pairs/);
 });
