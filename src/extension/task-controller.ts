@@ -129,6 +129,8 @@ export class TaskController implements vscode.Disposable {
       set('sweci.hasReport', !!s?.counts),
       set('sweci.gapZero', s?.counts?.gap === 0),
       set('sweci.untrusted', !vscode.workspace.isTrusted),
+      // A SWE-bench instance has no upstream commits to replay: no Record Human History.
+      set('sweci.hasHumanHistory', !!s && s.record.task.source.kind !== 'swe-bench'),
     ]);
   }
 

@@ -7,6 +7,9 @@ export async function nonPassedScenario(): Promise<string> {
   return withWorkbench({ folder: task.taskDir, name: 'non-passed', viewport: { width: 1400, height: 860 } }, async (page, wb) => {
     await wb.openSweciView();
     await wb.waitForTreeRow('test_csvio.py');
+    // A task with upstream history offers to replay it (an instance does not: see swe-bench).
+    const welcome = await wb.waitForWelcomeView('No runs yet');
+    if (!/Record Human History/.test(await welcome.innerText())) throw new Error('the Iterations view does not offer Record Human History');
     // Widen the side bar so the reasons are readable, as a user would.
     await wb.foldViews('Iterations');
     await wb.widenSideBar(640);

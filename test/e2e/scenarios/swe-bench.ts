@@ -43,6 +43,9 @@ export async function sweBenchScenario(): Promise<string> {
       await wb.openSweciView();
       await wb.waitForTreeRow('test_mul_zero');
       await wb.waitForTreeRow('test_mul');
+      // An instance has no upstream history to replay: the Iterations view does not offer it.
+      const welcome = await wb.waitForWelcomeView('No runs yet');
+      if (/Record Human History/.test(await welcome.innerText())) throw new Error('the Iterations view offers Record Human History for an instance');
       await page.waitForTimeout(800);
       return wb.screenshot('swe-bench');
     });
