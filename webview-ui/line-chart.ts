@@ -15,7 +15,7 @@ import {
   type TooltipItem,
 } from 'chart.js';
 import type { ChartData, ChartPoint, ChartRun as ChartSeries } from '../src/core/chart-data/chart-types';
-import type { Palette } from './palette';
+import { tooltipStyle, type Palette } from './palette';
 import { formatA, formatDuration, formatTokens } from './format';
 
 Chart.register(LineController, LineElement, PointElement, LinearScale, Legend, Tooltip);
@@ -176,13 +176,7 @@ export class LineChart {
             },
           },
           tooltip: {
-            backgroundColor: p.hoverBackground,
-            titleColor: p.hoverForeground,
-            bodyColor: p.hoverForeground,
-            borderColor: p.hoverBorder,
-            borderWidth: 1,
-            titleFont: { family: p.font },
-            bodyFont: { family: p.font },
+            ...tooltipStyle(p),
             callbacks: {
               title: (items: TooltipItem<'line'>[]) => {
                 const xy = items[0]?.raw as XY | undefined;

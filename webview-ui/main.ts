@@ -9,6 +9,7 @@ import { LineChart } from './line-chart';
 import { standalonePalette, themePalette, type Palette } from './palette';
 import { renderRunsTable } from './runs-table';
 import { SequenceView } from './sequence-view';
+import { el } from './dom';
 
 const bridge = createBridge();
 const saved = bridge.getState();
@@ -39,13 +40,6 @@ function request(what: string): number {
 /** Whether `id` answers a request still open (and closes it). */
 function answers(id: number): boolean {
   return pendingRequests.delete(id);
-}
-
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-  if (text !== undefined) e.textContent = text;
-  return e;
 }
 
 // --- layout -------------------------------------------------------------------------------

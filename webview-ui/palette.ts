@@ -74,3 +74,16 @@ export function themePalette(el: Element = document.body): Palette {
     hoverBorder: v('editorHoverWidget-border', LIGHT.hoverBorder),
   };
 }
+
+/** Chart.js tooltip colours and fonts from the palette (both charts' hovers look alike). */
+export function tooltipStyle(p: Palette) {
+  return {
+    backgroundColor: p.hoverBackground,
+    titleColor: p.hoverForeground,
+    bodyColor: p.hoverForeground,
+    borderColor: p.hoverBorder,
+    borderWidth: 1,
+    titleFont: { family: p.font },
+    bodyFont: { family: p.font },
+  };
+}

@@ -3,16 +3,10 @@
 // metrics with why any is missing. Shown only when the open task belongs to a sequence.
 import { CategoryScale, Chart, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip } from 'chart.js';
 import type { SequenceData } from '../src/core/continual/sequence-data';
-import type { Palette } from './palette';
+import { tooltipStyle, type Palette } from './palette';
+import { el } from './dom';
 
 Chart.register(LineController, LineElement, PointElement, LinearScale, CategoryScale, Legend, Tooltip);
-
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Record<string, string> = {}, text?: string): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
 
 const CELL: Record<string, { cls: string; text: string; says: string }> = {
   '1': { cls: 'pass', text: '1', says: 'all its tests pass' },
@@ -143,11 +137,7 @@ export class SequenceView {
         plugins: {
           legend: { labels: { color: p.foreground, font: { family: p.font }, usePointStyle: true, pointStyle: 'line' } },
           tooltip: {
-            backgroundColor: p.hoverBackground,
-            titleColor: p.hoverForeground,
-            bodyColor: p.hoverForeground,
-            borderColor: p.hoverBorder,
-            borderWidth: 1,
+            ...tooltipStyle(p),
             callbacks: { title: (items) => (items[0] ? `after ${d.tasks[items[0].dataIndex]}` : '') },
           },
         },

@@ -4,8 +4,8 @@ import { summarizeExperiment } from '../../core/batch/experiment-summary';
 import { formatSummary, SUMMARY_FORMATS, type SummaryFormat } from '../../core/batch/summary-format';
 import { summarizeSequence } from '../../core/continual/sequence-summary';
 import { readSequenceSettings } from '../../core/continual/sequence-settings';
-import { cliSettings } from '../cli-settings';
 import { UserError } from '../../core/util/errors';
+import { cliSettings } from '../cli-settings';
 import { formatClMetrics } from './cl-format';
 
 export interface SummarizeValues extends Record<string, unknown> {

@@ -1,6 +1,7 @@
-// What the chart view draws of a sequence: its results matrix, the learning and accuracy curves
+// What the chart view (and sweci's text) shows of a sequence: its results matrix, the learning and accuracy curves
 // and the continual-learning metrics with the reason any is missing. Plain data (it crosses to
 // the webview); computed from the one sequence summary, with each metric's one definition.
+import * as path from 'node:path';
 import { accuracyCurve, learningCurve, type ClMetrics, type ClWeights } from './cl-metrics';
 import type { SequenceSummary } from './sequence-summary';
 
@@ -30,7 +31,7 @@ export interface SequenceData {
 
 const NAMES: Array<[keyof ClMetrics['missing'], string]> = [
   ['acc', 'ACC'],
-  ['forgetting', 'Forgetting'],
+  ['forgetting', 'forgetting'],
   ['bwt', 'BWT'],
   ['fwt', 'FWT'],
   ['aulc', 'AULC'],
@@ -47,7 +48,7 @@ export function sequenceData(summary: SequenceSummary, currentTask?: string): Se
   // Rows not done yet are empty; a done row keeps only j ≤ i (later entries are never measured).
   const matrix = results.matrix.map((row, i) => (row ? row.slice(0, i + 1).map((v) => (v === 0 || v === 1 ? v : null)) : []));
   const current = currentTask === undefined ? -1 : results.tasks.indexOf(currentTask);
-  const zeroShot = summary.zeroShotDir?.split(/[\\/]/).pop();
+  const zeroShot = summary.zeroShotDir && path.basename(summary.zeroShotDir);
   return {
     sequence: results.sequence,
     memory: results.memory,

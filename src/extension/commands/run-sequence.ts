@@ -3,6 +3,7 @@
 // the sweci.sequence.memory setting. Cancelling stops between steps; running it again on the same
 // folder continues. At the end it says the sequence's scores and offers to open a task, whose
 // chart then shows the results matrix.
+import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import * as messages from '../messages';
@@ -11,14 +12,12 @@ import { readExperiment } from '../../core/batch/experiment';
 import { chooseSequence, readSequenceFile, runNameFor, sequenceSpecs, startSequence } from '../../core/continual/sequence-run';
 import { readSequenceSettings } from '../../core/continual/sequence-settings';
 import { summarizeSequence, type SequenceSummary } from '../../core/continual/sequence-summary';
-import { readIntegritySettings } from '../../core/loop/integrity-settings';
 import { readLoopSettings } from '../../core/loop/loop-settings';
 import type { ClSequence } from '../../core/task/swe-bench-instance';
 import { UserError } from '../../core/util/errors';
-import { promises as fs } from 'node:fs';
 import { agentSettings } from '../agents/agent-settings';
 import type { ApiKeys } from '../agents/api-keys';
-import { pytestSettings, runtimeSettings } from '../config';
+import { integritySettings, pytestSettings, runtimeSettings } from '../config';
 import { showError } from '../errors';
 import { log } from '../log';
 import { withCancellableProgress } from '../progress';
@@ -131,7 +130,7 @@ export class RunSequenceCommand {
         runtime: runtimeSettings(),
         pytest: pytestSettings(),
         loop: readLoopSettings(read),
-        maxFileMb: readIntegritySettings(read).maxFileMb,
+        maxFileMb: integritySettings().maxFileMb,
         sequenceId: sequence.id,
         memory,
       });
