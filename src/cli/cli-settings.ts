@@ -24,6 +24,7 @@ export const FLAG_KEYS: Record<string, string> = {
   'programmer.agent': '--programmer',
   'architect.customCommand': '--architect-command',
   'programmer.customCommand': '--programmer-command',
+  'agents.baseUrl': '--base-url',
   'architect.model': '--architect-model',
   'programmer.model': '--programmer-model',
   'history.commits': '--history-commits',

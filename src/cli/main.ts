@@ -81,10 +81,12 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
         .option('--architect-model <name>', "the Architect's model")
         .option('--programmer-model <name>', "the Programmer's model")
         .option('--config <file>', 'settings as JSON with the extension\'s keys, e.g. {"sweci.architect.agent": "codex"}; flags win')
-        .option('--api-key-env <NAME>', 'also pass this environment variable to agents as a secret; may be repeated', (v: string, p: string[] = []) => [
-          ...p,
-          v,
-        ])
+        .option('--base-url <url>', "the model endpoint every preset is pointed at, e.g. http://localhost:8000/v1 (the CLIs' own login when unset)")
+        .option(
+          '--api-key-env <NAME>',
+          "pass this environment variable to agents as a secret; the first is the endpoint's key (default SWECI_API_KEY); may be repeated",
+          (v: string, p: string[] = []) => [...p, v],
+        )
         .option('--human-history', "also replay each task's upstream commits as the run human-history")
         .option('--history-commits <n>', 'commits the human-history replay runs (20; 0: all)')
         .option('--max-file-mb <MiB>', 'files larger than this are left out of commits (50; 0: no limit)')

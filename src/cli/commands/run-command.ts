@@ -1,6 +1,7 @@
 // sweci run: the benchmark over a dataset, headless. Each task is checked out into the
 // experiment folder and its loop runs with the same core as the editor; running the same
 // command again continues what is unfinished and skips what is done.
+import { assertEndpointsAnswer } from '../../core/agents/endpoint/endpoint-check';
 import * as path from 'node:path';
 import type { BatchEvent } from '../../core/batch/batch-types';
 import { openExperiment, runBatch } from '../../core/batch/run-batch';
@@ -54,6 +55,8 @@ export async function runCommand(values: RunValues, signal: AbortSignal): Promis
     signal,
     onEvent: (e: BatchEvent) => display.event(e),
   });
+  // Before any task is checked out: an endpoint that does not answer stops the run here.
+  await assertEndpointsAnswer(settings.agents, batch.secretEnv, signal);
   await openExperiment(batch, { dataset: datasetDir, split });
   display.start(`${specs.length} task(s) · run ${run} · ${workers} worker(s) · ${experimentDir}`);
   let statuses: TaskStatus[];

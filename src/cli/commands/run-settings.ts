@@ -3,7 +3,8 @@
 import { readAgentSettings } from '../../core/agents/agent-settings';
 import { runNameFor } from '../../core/continual/sequence-run';
 import { readSequenceSettings } from '../../core/continual/sequence-settings';
-import { apiKeysFrom } from '../../core/agents/api-key-names';
+import { apiKeysFrom, endpointKeyFrom } from '../../core/agents/api-key-names';
+import { ENDPOINT_KEY_ENV } from '../../core/agents/endpoint/endpoint';
 import type { BatchSettings } from '../../core/batch/batch-types';
 import { readExperiment } from '../../core/batch/experiment';
 import { readIntegritySettings } from '../../core/loop/integrity-settings';
@@ -77,10 +78,18 @@ export function batchSettingsOf(
   return {
     ...base,
     agents: s.agents,
-    secretEnv: apiKeysFrom(process.env, values.apiKeyEnv ?? []),
+    secretEnv: secretEnvOf(values),
     runtime: s.runtime,
     pytest: s.pytest,
     loop: s.loop,
     maxFileMb: s.integrity.maxFileMb,
   };
+}
+
+/** The secrets agents get: the known API keys and the --api-key-env variables, and the endpoint's key as SWECI_API_KEY. */
+export function secretEnvOf(values: Pick<RunValues, 'apiKeyEnv'>): Record<string, string> {
+  const env = apiKeysFrom(process.env, values.apiKeyEnv ?? []);
+  const key = endpointKeyFrom(process.env, values.apiKeyEnv ?? []);
+  if (key) env[ENDPOINT_KEY_ENV] = key;
+  return env;
 }

@@ -1,5 +1,6 @@
 // sweci run --sequence: a SWE-Bench-CL sequence file's tasks, in order, in one experiment folder,
 // with the results matrix and the continual-learning metrics at the end.
+import { assertEndpointsAnswer } from '../../core/agents/endpoint/endpoint-check';
 import * as path from 'node:path';
 import type { BatchEvent } from '../../core/batch/batch-types';
 import { chooseSequence, readSequenceFile, sequenceSpecs, startSequence } from '../../core/continual/sequence-run';
@@ -28,6 +29,8 @@ export async function sequenceCommand(values: RunValues, signal: AbortSignal): P
     sequenceId: sequence.id,
     memory,
   };
+  // Before any task is checked out: an endpoint that does not answer stops the run here.
+  await assertEndpointsAnswer(read.agents, settings.secretEnv, signal);
   display.start(`sequence ${sequence.id}: ${specs.length} task(s) in order · memory ${memory ? 'on' : 'off'} · run ${run} · ${experimentDir}`);
   let result;
   try {

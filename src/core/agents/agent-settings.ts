@@ -3,6 +3,7 @@
 import { readChoice, readCount, readFlag, readStringMap, readText, settingName, type SettingLabel, type SettingReader } from '../util/setting-reader';
 import { UserError } from '../util/errors';
 import { AGENT_PRESETS, type AgentRole, type AgentSettings } from './agent-driver';
+import { parseBaseUrl } from './endpoint/endpoint';
 
 export const AGENT_CHOICES = [...AGENT_PRESETS, 'custom', 'human'] as const;
 export type AgentChoice = (typeof AGENT_CHOICES)[number];
@@ -25,9 +26,13 @@ export function readAgentSettings(role: AgentRole, read: SettingReader, label: S
   const choice = readChoice(read, label, key('agent'), AGENT_CHOICES);
   if (choice === 'human') return { kind: 'human' };
   const model = readText(read, label, key('model'), '');
+  // The role's own endpoint wins over the one every agent shares.
+  const roleUrl = parseBaseUrl(readText(read, label, key('baseUrl'), ''), label, key('baseUrl'));
+  const baseUrl = roleUrl || parseBaseUrl(readText(read, label, 'agents.baseUrl', ''), label, 'agents.baseUrl');
   const template = readText(read, label, key('promptTemplateFile'), '');
   const common = {
     ...(model ? { model } : {}),
+    ...(baseUrl ? { baseUrl } : {}),
     extraArgs: readArgs(read, label, key('extraArgs')),
     env: readStringMap(read, label, key('env')),
     timeoutSec: readCount(read, label, key('timeoutSeconds'), DEFAULT_AGENT_TIMEOUT_SEC, 'seconds', 1),

@@ -2,7 +2,11 @@
 // them in secret storage; the CLI takes them from its environment. Either way they reach the
 // agent as its secret environment and are masked in everything archived.
 
+import { UserError } from '../util/errors';
+import { ENDPOINT_KEY_ENV } from './endpoint/endpoint';
+
 export const KNOWN_API_KEYS: readonly { name: string; detail: string }[] = [
+  { name: ENDPOINT_KEY_ENV, detail: 'The model endpoint (sweci.agents.baseUrl): every preset gets it in its own terms' },
   { name: 'ANTHROPIC_API_KEY', detail: 'Claude Code' },
   { name: 'OPENAI_API_KEY', detail: 'Codex CLI, Aider, opencode (OpenAI-compatible)' },
   { name: 'GEMINI_API_KEY', detail: 'Gemini CLI' },
@@ -10,6 +14,20 @@ export const KNOWN_API_KEYS: readonly { name: string; detail: string }[] = [
   { name: 'IFLOW_API_KEY', detail: 'iFlow CLI' },
   { name: 'OPENROUTER_API_KEY', detail: 'OpenRouter-backed agents' },
 ];
+
+/**
+ * The endpoint's key for a headless run: the first of `names` (--api-key-env) when given, which
+ * must be set; else SWECI_API_KEY. Undefined when neither is set.
+ */
+export function endpointKeyFrom(env: NodeJS.ProcessEnv, names: readonly string[] = []): string | undefined {
+  if (names.length > 0) {
+    const value = env[names[0]];
+    if (!value)
+      throw new UserError(`--api-key-env ${names[0]}: ${names[0]} is not set in this environment. Export it (export ${names[0]}=…) or name another variable.`);
+    return value;
+  }
+  return env[ENDPOINT_KEY_ENV] || undefined;
+}
 
 /** The known API keys set in `env`, plus any other variables named in `extra`. */
 export function apiKeysFrom(env: NodeJS.ProcessEnv, extra: readonly string[] = []): Record<string, string> {

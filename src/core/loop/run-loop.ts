@@ -2,6 +2,7 @@
 // then iterate until gap 0, the run's maximum, a requested pause, or cancellation. One lock
 // is held for the whole call; all state is in files, so a later call (after a cancel, a crash
 // or a window reload) continues where this one stopped.
+import { assertEndpointsAnswer } from '../agents/endpoint/endpoint-check';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { loadReport, recordCurrentResult, saveReport, type LastRunRecord } from '../checkout/report-store';
@@ -134,6 +135,12 @@ export async function startRun(opts: StartRunOptions): Promise<LoopResult> {
  * Throws a UserError when a step fails every try (the iteration stays pending), an AbortError
  * when cancelled (nothing partial is recorded).
  */
+/** The endpoint check for the roles agents play in this call (humans and custom agents have none). */
+async function assertRolesEndpoints(roles: LoopOptions['roles'], signal: AbortSignal): Promise<void> {
+  const secrets = { ...(roles.architect.secretEnv ?? {}), ...(roles.programmer.secretEnv ?? {}) };
+  await assertEndpointsAnswer({ architect: roles.architect.settings, programmer: roles.programmer.settings }, secrets, signal);
+}
+
 export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
   return withTaskLock(opts.taskDir, LOOP_PURPOSE, `run "${opts.run}"`, () => runLoopLocked(opts));
 }
@@ -298,6 +305,9 @@ async function runLoopLocked(options: LoopOptions): Promise<LoopResult> {
       lastRan: await lastRanPassed(layout, records),
       secrets: new Redactor([...roleSecrets(opts.roles.architect), ...roleSecrets(opts.roles.programmer)]),
     };
+    // An endpoint that does not answer or refuses the key stops the run before any step.
+    const first = records[records.length - 1];
+    if (first.gap !== 0 && records.length - 1 < info.maxIterations) await assertRolesEndpoints(opts.roles, signal);
     for (;;) {
       const last = records[records.length - 1];
       if (last.gap === 0) return finish('solved');

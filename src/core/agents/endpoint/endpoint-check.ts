@@ -1,0 +1,106 @@
+// One request to a model endpoint before a run spends an hour on it: does anything answer at the
+// URL, and does it take the key? Each protocol is asked for its model list, which every provider
+// of that protocol serves and which costs no tokens.
+import { UserError } from '../../util/errors';
+import type { AgentRole, AgentSettings } from '../agent-driver';
+import { ENDPOINT_KEY_ENV, PROTOCOL_LABEL, resolveEndpoint, type Endpoint } from './endpoint';
+
+export type EndpointVerdict =
+  /** Answered 2xx with the key: reachable, key accepted. */
+  | 'ok'
+  /** Answered, but not with a model list (404, 405, 5xx …): reachable; the key is checked by the first step. */
+  | 'answered'
+  /** 401 or 403: the key was refused. */
+  | 'refused'
+  /** Nothing answered (refused connection, unknown host, timeout). */
+  | 'unreachable';
+
+export interface EndpointCheck {
+  url: string;
+  protocol: Endpoint['protocol'];
+  verdict: EndpointVerdict;
+  status?: number;
+  /** One line for a person. */
+  detail: string;
+}
+
+const TIMEOUT_MS = 10_000;
+
+function request(e: Endpoint): { url: string; headers: Record<string, string> } {
+  switch (e.protocol) {
+    case 'anthropic-messages':
+      return { url: `${e.url}/v1/models`, headers: { 'x-api-key': e.key, 'anthropic-version': '2023-06-01' } };
+    case 'gemini':
+      return { url: `${e.url}/v1beta/models`, headers: { 'x-goog-api-key': e.key } };
+    case 'openai-responses':
+    case 'chat-completions':
+      return { url: `${e.url}/models`, headers: { authorization: `Bearer ${e.key}` } };
+  }
+}
+
+function causeOf(err: unknown): string {
+  const cause = (err as { cause?: { code?: string; message?: string } })?.cause;
+  if (cause?.code) return cause.code;
+  if (cause?.message) return cause.message;
+  return err instanceof Error ? err.message : String(err);
+}
+
+export async function checkEndpoint(e: Endpoint, signal?: AbortSignal): Promise<EndpointCheck> {
+  const { url, headers } = request(e);
+  const base = { url: e.url, protocol: e.protocol };
+  const timeout = AbortSignal.timeout(TIMEOUT_MS);
+  try {
+    const res = await fetch(url, { headers, signal: signal ? AbortSignal.any([signal, timeout]) : timeout, redirect: 'manual' });
+    await res.body?.cancel().catch(() => undefined);
+    const status = res.status;
+    if (status === 401 || status === 403) {
+      const why = e.keyMissing
+        ? `no key is stored (store one with "SWE-CI: Set API Key…" as ${ENDPOINT_KEY_ENV}, or pass --api-key-env)`
+        : 'the key was refused';
+      return { ...base, verdict: 'refused', status, detail: `${url} answered HTTP ${status}: ${why}` };
+    }
+    if (status >= 200 && status < 300) return { ...base, verdict: 'ok', status, detail: `${url} answered HTTP ${status}: reachable, key accepted` };
+    return { ...base, verdict: 'answered', status, detail: `${url} answered HTTP ${status}: reachable (the key is checked by the first step)` };
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    const why = timeout.aborted ? `no answer within ${TIMEOUT_MS / 1000} s` : causeOf(err);
+    return { ...base, verdict: 'unreachable', detail: `nothing answered at ${url} (${why})` };
+  }
+}
+
+/** The endpoints the roles use, one per URL, protocol and key. */
+export function endpointsOf(roles: Partial<Record<AgentRole, AgentSettings>>, secretEnv: Record<string, string>): { roles: AgentRole[]; endpoint: Endpoint }[] {
+  const out = new Map<string, { roles: AgentRole[]; endpoint: Endpoint }>();
+  for (const [role, s] of Object.entries(roles) as [AgentRole, AgentSettings | undefined][]) {
+    if (!s || s.kind !== 'preset' || !s.baseUrl) continue;
+    const endpoint = resolveEndpoint(s.preset, s.baseUrl, secretEnv[ENDPOINT_KEY_ENV]);
+    const id = `${endpoint.protocol} ${endpoint.url} ${endpoint.key}`;
+    const seen = out.get(id);
+    if (seen) seen.roles.push(role);
+    else out.set(id, { roles: [role], endpoint });
+  }
+  return [...out.values()];
+}
+
+/** Throws a UserError naming the URL and the status when an endpoint a role uses is unreachable or refuses its key. */
+export async function assertEndpointsAnswer(
+  roles: Partial<Record<AgentRole, AgentSettings>>,
+  secretEnv: Record<string, string>,
+  signal?: AbortSignal,
+): Promise<EndpointCheck[]> {
+  const checks: EndpointCheck[] = [];
+  for (const { roles: users, endpoint } of endpointsOf(roles, secretEnv)) {
+    const check = await checkEndpoint(endpoint, signal);
+    checks.push(check);
+    if (check.verdict === 'unreachable' || check.verdict === 'refused') {
+      const setting = users.length === 2 ? 'sweci.agents.baseUrl' : `sweci.${users[0]}.baseUrl (or sweci.agents.baseUrl)`;
+      throw new UserError(
+        `The model endpoint of the ${users.join(' and ')} (${PROTOCOL_LABEL[endpoint.protocol]}) cannot be used: ${check.detail}. ` +
+          (check.verdict === 'unreachable' ? `Start the model server, or fix ${setting}.` : `Store the right key, or fix ${setting}.`) +
+          ' Nothing was run.',
+        { setting: users.length === 2 ? 'agents.baseUrl' : `${users[0]}.baseUrl` },
+      );
+    }
+  }
+  return checks;
+}

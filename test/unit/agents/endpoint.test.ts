@@ -1,0 +1,250 @@
+// One endpoint for every preset: the URL each protocol's clients expect, what each preset writes
+// into its agent's home, the check before a run, and the CLI's own verdict on a try.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, promises as fs } from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { AGENT_PRESETS } from '../../../src/core/agents/agent-driver';
+import { readAgentSettings } from '../../../src/core/agents/agent-settings';
+import { assertEndpointsAnswer, checkEndpoint } from '../../../src/core/agents/endpoint/endpoint-check';
+import { parseBaseUrl, resolveEndpoint, urlFor } from '../../../src/core/agents/endpoint/endpoint';
+import { presetPermissions, presetSetup } from '../../../src/core/agents/preset-setup';
+import { reportedError } from '../../../src/core/agents/usage/reported-error';
+import { settingName } from '../../../src/core/util/setting-reader';
+import { UserError } from '../../../src/core/util/errors';
+import { repoRoot } from '../helpers/repo-root';
+import { buildDemoDataset } from '../../../scripts/demo-dataset';
+
+describe('the endpoint URL as each protocol wants it', () => {
+  test('OpenAI-style URLs end in /v1; Anthropic and Gemini clients add their own version', () => {
+    for (const base of ['http://h:8000', 'http://h:8000/v1', 'http://h:8000/v1/']) {
+      assert.equal(urlFor('chat-completions', base), 'http://h:8000/v1', base);
+      assert.equal(urlFor('openai-responses', base), 'http://h:8000/v1', base);
+      assert.equal(urlFor('anthropic-messages', base), 'http://h:8000', base);
+      assert.equal(urlFor('gemini', base), 'http://h:8000', base);
+    }
+    assert.equal(urlFor('chat-completions', 'https://openrouter.ai/api/v1'), 'https://openrouter.ai/api/v1');
+    assert.equal(urlFor('anthropic-messages', 'https://openrouter.ai/api/v1'), 'https://openrouter.ai/api');
+  });
+
+  test('a bad base URL is refused with the setting named and an example', () => {
+    const label = settingName;
+    assert.equal(parseBaseUrl(' http://localhost:8000/v1/ ', label, 'agents.baseUrl'), 'http://localhost:8000/v1');
+    assert.equal(parseBaseUrl('', label, 'agents.baseUrl'), '');
+    for (const bad of ['localhost:8000', 'ftp://h/v1', 'http://h/v1?x=1', 'http://user:pw@h/v1', 'not a url']) {
+      assert.throws(
+        () => parseBaseUrl(bad, label, 'agents.baseUrl'),
+        (e: unknown) => e instanceof UserError && /sweci\.agents\.baseUrl/.test(e.message),
+        bad,
+      );
+    }
+  });
+
+  test("a role's own base URL wins over the shared one", () => {
+    const settings: Record<string, unknown> = {
+      'architect.agent': 'codex',
+      'programmer.agent': 'qwen',
+      'agents.baseUrl': 'http://shared/v1',
+      'programmer.baseUrl': 'http://own/v1',
+    };
+    const read = (k: string) => settings[k];
+    const a = readAgentSettings('architect', read);
+    const p = readAgentSettings('programmer', read);
+    assert.ok(a.kind === 'preset' && p.kind === 'preset');
+    assert.equal(a.baseUrl, 'http://shared/v1');
+    assert.equal(p.baseUrl, 'http://own/v1');
+  });
+});
+
+describe("what each preset writes into its agent's home", () => {
+  const e = (preset: (typeof AGENT_PRESETS)[number]) => resolveEndpoint(preset, 'http://127.0.0.1:9/v1', 'sk-secret-value');
+  const ctx = { cwd: '/t/app', home: '/t/.sweci/agent-home/programmer', model: 'm-1' };
+
+  test('claude: Anthropic base URL without /v1, the key in its variable; root may skip permissions only when confined', () => {
+    const confined = presetSetup('claude-code', { ...ctx, endpoint: e('claude-code'), confined: true });
+    assert.equal(confined.env.ANTHROPIC_BASE_URL, 'http://127.0.0.1:9');
+    assert.equal(confined.env.ANTHROPIC_API_KEY, 'sk-secret-value');
+    assert.equal(confined.env.IS_SANDBOX, '1');
+    assert.equal(presetSetup('claude-code', { ...ctx, endpoint: e('claude-code'), confined: false }).env.IS_SANDBOX, undefined);
+  });
+
+  test('codex: a provider in config.toml (it ignores OPENAI_BASE_URL), the key by variable name, retries bounded', () => {
+    const s = presetSetup('codex', { ...ctx, endpoint: e('codex'), confined: true });
+    const toml = s.files.find((f) => f.path === '.codex/config.toml')?.content ?? '';
+    assert.match(toml, /^model_provider = "sweci"$/m);
+    assert.match(
+      toml,
+      /^\[model_providers\.sweci\]\nname = "SWE-CI endpoint"\nbase_url = "http:\/\/127\.0\.0\.1:9\/v1"\nenv_key = "SWECI_API_KEY"\nwire_api = "responses"$/m,
+    );
+    assert.match(toml, /^unbounded_connection_retries = false$/m);
+    assert.ok(!toml.includes('sk-secret-value'), 'the key is not written to disk');
+    assert.equal(s.env.SWECI_API_KEY, 'sk-secret-value');
+    assert.equal(s.env.CODEX_HOME, '/t/.sweci/agent-home/programmer/.codex');
+  });
+
+  test('gemini: trusts the folder headless; Gemini base URL and the API-key auth type', () => {
+    assert.equal(presetSetup('gemini', { ...ctx, confined: false }).env.GEMINI_CLI_TRUST_WORKSPACE, 'true', 'also without an endpoint');
+    const s = presetSetup('gemini', { ...ctx, endpoint: e('gemini'), confined: true });
+    assert.equal(s.env.GOOGLE_GEMINI_BASE_URL, 'http://127.0.0.1:9');
+    const settings = JSON.parse(s.files.find((f) => f.path === '.gemini/settings.json')?.content ?? '{}') as { security: { auth: { selectedType: string } } };
+    assert.equal(settings.security.auth.selectedType, 'gemini-api-key');
+  });
+
+  test('qwen: Chat Completions through its OpenAI variables, with the model', () => {
+    const s = presetSetup('qwen', { ...ctx, endpoint: e('qwen'), confined: true });
+    assert.deepEqual([s.env.OPENAI_BASE_URL, s.env.OPENAI_API_KEY, s.env.OPENAI_MODEL], ['http://127.0.0.1:9/v1', 'sk-secret-value', 'm-1']);
+  });
+
+  test('opencode: told its folder; a provider in opencode.json naming the key variable; shell denied unless confined', () => {
+    const s = presetSetup('opencode', { ...ctx, endpoint: e('opencode'), confined: false });
+    assert.equal(s.env.PWD, '/t/app');
+    const file = s.files.find((f) => f.path === '.config/opencode/opencode.json')?.content ?? '';
+    assert.ok(!file.includes('sk-secret-value'), 'the key is not written to disk');
+    const config = JSON.parse(file) as {
+      provider: Record<string, { options: Record<string, string>; models: object }>;
+      model: string;
+      permission: Record<string, string>;
+    };
+    assert.deepEqual(config.provider.sweci.options, { baseURL: 'http://127.0.0.1:9/v1', apiKey: '{env:SWECI_API_KEY}' });
+    assert.deepEqual(config.provider.sweci.models, { 'm-1': {} });
+    assert.equal(config.model, 'sweci/m-1');
+    assert.equal(config.permission.bash, 'deny');
+    const confined = JSON.parse(presetSetup('opencode', { ...ctx, confined: true }).files[0].content) as { permission: Record<string, string> };
+    assert.equal(confined.permission.bash, 'allow');
+  });
+
+  test('without an endpoint nothing of the endpoint is written; every preset says what it may do', () => {
+    for (const p of AGENT_PRESETS) {
+      const s = presetSetup(p, { ...ctx, confined: true });
+      for (const v of ['ANTHROPIC_BASE_URL', 'OPENAI_BASE_URL', 'GOOGLE_GEMINI_BASE_URL', 'SWECI_API_KEY', 'OPENAI_API_BASE'])
+        assert.equal(s.env[v], undefined, `${p}: ${v}`);
+      assert.equal(presetPermissions(p, true), 'every action accepted (confined)');
+      assert.match(presetPermissions(p, false), /not confined/);
+    }
+  });
+});
+
+describe('the endpoint check before a run', () => {
+  let server: http.Server;
+  let origin: string;
+  let closed: string;
+  before(async () => {
+    server = http.createServer((req, res) => {
+      const key = req.headers.authorization ?? req.headers['x-api-key'] ?? req.headers['x-goog-api-key'];
+      const good = key === 'Bearer good' || key === 'good';
+      if (req.url?.startsWith('/nolist')) res.writeHead(404).end();
+      else res.writeHead(good ? 200 : 401, { 'content-type': 'application/json' }).end('{}');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const probe = http.createServer();
+    await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+    closed = `http://127.0.0.1:${(probe.address() as AddressInfo).port}`;
+    await new Promise<void>((r) => probe.close(() => r()));
+  });
+  after(() => server.close());
+
+  test('each protocol asks for its model list with its own key header', async () => {
+    for (const preset of ['claude-code', 'codex', 'gemini', 'qwen'] as const) {
+      assert.equal((await checkEndpoint(resolveEndpoint(preset, `${origin}/v1`, 'good'))).verdict, 'ok', preset);
+      const refused = await checkEndpoint(resolveEndpoint(preset, `${origin}/v1`, 'bad'));
+      assert.equal(refused.verdict, 'refused', preset);
+      assert.equal(refused.status, 401);
+    }
+    assert.equal((await checkEndpoint(resolveEndpoint('qwen', `${origin}/nolist/v1`, 'good'))).verdict, 'answered');
+    const down = await checkEndpoint(resolveEndpoint('qwen', `${closed}/v1`, 'good'));
+    assert.equal(down.verdict, 'unreachable');
+    assert.match(down.detail, /ECONNREFUSED/);
+  });
+
+  test('an unreachable or refusing endpoint stops the run with the URL and the status; presets without one are not asked', async () => {
+    const roles = (url: string) => ({
+      architect: { kind: 'preset' as const, preset: 'qwen' as const, baseUrl: url },
+      programmer: { kind: 'preset' as const, preset: 'qwen' as const, baseUrl: url },
+    });
+    await assert.rejects(assertEndpointsAnswer(roles(`${closed}/v1`), { SWECI_API_KEY: 'good' }), (e: unknown) => {
+      assert.ok(e instanceof UserError);
+      assert.match(e.message, new RegExp(`architect and programmer .*nothing answered at ${closed}/v1/models \\(ECONNREFUSED\\).*sweci\\.agents\\.baseUrl`));
+      return true;
+    });
+    await assert.rejects(assertEndpointsAnswer(roles(`${origin}/v1`), { SWECI_API_KEY: 'bad' }), /answered HTTP 401: the key was refused/);
+    await assert.rejects(assertEndpointsAnswer(roles(`${origin}/v1`), {}), /HTTP 401: no key is stored/);
+    assert.equal((await assertEndpointsAnswer(roles(`${origin}/v1`), { SWECI_API_KEY: 'good' })).length, 1, 'one request for both roles');
+    assert.deepEqual(await assertEndpointsAnswer({ architect: { kind: 'preset', preset: 'qwen' } }, {}), []);
+  });
+
+  test('sweci run with an unreachable --base-url stops at once, naming the URL, with nothing checked out', async () => {
+    const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-endpoint-'));
+    try {
+      const experiment = path.join(tmp, 'exp');
+      const demo = await buildDemoDataset(path.join(tmp, 'dataset'));
+      const run = (more: string[], env: NodeJS.ProcessEnv) =>
+        spawnSync(
+          process.execPath,
+          [
+            path.join(repoRoot, 'out', 'src', 'cli', 'main.js'),
+            'run',
+            '--dataset',
+            demo.datasetDir,
+            '--experiment',
+            experiment,
+            '--architect',
+            'qwen',
+            '--programmer',
+            'qwen',
+            ...more,
+          ],
+          { encoding: 'utf8', env },
+        );
+      const r = run(['--base-url', `${closed}/v1`], { ...process.env, SWECI_API_KEY: 'good' });
+      assert.notEqual(r.status, 0);
+      assert.match(r.stderr, new RegExp(`nothing answered at ${closed}/v1/models`));
+      assert.equal(existsSync(experiment), false, 'nothing was checked out');
+      const unset = run(['--base-url', `${origin}/v1`, '--api-key-env', 'SWECI_NOT_SET_ANYWHERE'], process.env);
+      assert.match(unset.stderr, /--api-key-env SWECI_NOT_SET_ANYWHERE: SWECI_NOT_SET_ANYWHERE is not set in this environment/);
+    } finally {
+      await fs.rm(tmp, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("a CLI's own verdict on its try (exit 0 is no proof of work)", () => {
+  test('Claude Code and Qwen Code: is_error, a failing subtype, an API error as the answer', () => {
+    assert.match(
+      reportedError('claude-code', JSON.stringify({ type: 'result', subtype: 'success', is_error: true, result: 'API Error: 500 boom' }), '') ?? '',
+      /API Error: 500 boom/,
+    );
+    assert.match(reportedError('claude-code', JSON.stringify({ type: 'result', subtype: 'error_max_turns', is_error: false }), '') ?? '', /error_max_turns/);
+    assert.match(
+      reportedError('qwen', JSON.stringify([{ type: 'result', subtype: 'success', is_error: false, result: '[API Error: 401 invalid api key]' }]), '') ?? '',
+      /401 invalid api key/,
+    );
+    assert.equal(reportedError('claude-code', JSON.stringify({ type: 'result', subtype: 'success', is_error: false, result: 'done' }), ''), undefined);
+  });
+
+  test('codex: turn.failed is an error; "Reconnecting…" followed by a completed turn is not', () => {
+    const line = (v: object) => JSON.stringify(v);
+    const reconnected = [line({ type: 'error', message: 'Reconnecting... 1/5' }), line({ type: 'turn.completed', usage: {} })].join('\n');
+    assert.equal(reportedError('codex', reconnected, ''), undefined);
+    const failed = [
+      line({ type: 'error', message: 'Reconnecting... 5/5' }),
+      line({ type: 'turn.failed', error: { message: 'unexpected status 401 Unauthorized' } }),
+    ].join('\n');
+    assert.match(reportedError('codex', failed, '') ?? '', /the turn failed: unexpected status 401/);
+  });
+
+  test('gemini (its error object on stderr) and opencode (an error event)', () => {
+    assert.match(
+      reportedError('gemini', '', JSON.stringify({ session_id: 's', error: { type: 'Error', message: 'Internal server error', code: 500 } })) ?? '',
+      /Internal server error/,
+    );
+    assert.match(
+      reportedError('opencode', JSON.stringify({ type: 'error', error: { name: 'APIError', data: { message: 'Cannot connect to API' } } }), '') ?? '',
+      /Cannot connect to API/,
+    );
+  });
+});
