@@ -13,6 +13,10 @@ export interface CommandContext {
   cwd: string;
   model?: string;
   extraArgs?: readonly string[];
+  /** The step runs in a sandbox or a container: presets then accept every action (as the reference's agents do). */
+  confined?: boolean;
+  /** A model endpoint is configured: presets that name providers use ours (PROVIDER_ID). */
+  endpoint?: boolean;
 }
 
 export interface AgentCommand {

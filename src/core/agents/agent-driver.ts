@@ -10,6 +10,11 @@ export type AgentPresetId = (typeof AGENT_PRESETS)[number];
 interface AgentSettingsBase {
   /** Model name handed to the agent (its --model flag or equivalent); empty: the agent's default. */
   model?: string;
+  /**
+   * The model endpoint (sweci.<role>.baseUrl, else sweci.agents.baseUrl): each preset writes it
+   * into its CLI's own configuration in the agent's private home. Unset: the CLI's own login.
+   */
+  baseUrl?: string;
   /** Extra arguments appended to the agent's command line. */
   extraArgs?: string[];
   /** Extra environment for the agent (API keys come from secret storage, not from here). */
@@ -76,6 +81,11 @@ export interface AgentRunRequest {
   logFile: string;
   /** What a sandboxed agent must not see (see runtime/task-confinement.ts). */
   confine?: Confinement;
+  /**
+   * An empty folder for the agent's private home (HOME, XDG folders, TMPDIR): its preset's
+   * configuration is written there. Unset: the agent keeps the home it inherits.
+   */
+  homeDir?: string;
 }
 
 export interface AgentRunResult {
@@ -86,6 +96,10 @@ export interface AgentRunResult {
   usage?: AgentUsage;
   /** The command line that ran (secrets never appear in it). */
   command: string;
+  /** The CLI's own output says the try failed (an API error, an error result), whatever its exit code. */
+  reportedError?: string;
+  /** What the agent was allowed to do (presets), e.g. "every action accepted (confined)". */
+  permissions?: string;
   logFile: string;
 }
 

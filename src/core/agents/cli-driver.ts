@@ -2,6 +2,7 @@
 // file, runs the argv through the Runtime (no shell; the whole tree is killed on timeout or
 // cancel), streams and logs the output, and reads token usage from it.
 import { constants as fsConstants, promises as fs } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Mount, Runtime, RunResult } from '../runtime/runtime';
 import { SpawnError } from '../runtime/spawn-error';
@@ -13,12 +14,17 @@ import { buildCustomCommand } from './custom-command';
 import { buildPresetCommand, PRESET_INFO } from './presets';
 import { Redactor, StreamRedactor } from './redact';
 import { parseUsage } from './usage/parse-usage';
+import { reportedError } from './usage/reported-error';
+import { copyLogin, homeEnvironment, writeHomeFiles } from './agent-home';
+import { ENDPOINT_KEY_ENV, resolveEndpoint } from './endpoint/endpoint';
+import { presetPermissions, presetSetup } from './preset-setup';
 
 export type CliAgentSettings = Exclude<AgentSettings, { kind: 'human' }>;
 
 /** Where an agent in a container finds the task's app/ folder and its prompt (the reference's /app). */
 export const CONTAINER_APP_DIR = '/app';
 export const CONTAINER_PROMPT_DIR = '/sweci/prompt';
+export const CONTAINER_HOME_DIR = '/sweci/home';
 
 /** Where agents run: this machine, and (when the task runs in Docker) containers from its image. */
 export interface AgentRuntimes {
@@ -65,18 +71,27 @@ export class CliAgentDriver implements AgentDriver {
     const mounts: Mount[] = [
       { source: path.resolve(req.cwd), target: CONTAINER_APP_DIR },
       { source: path.resolve(req.promptFile), target: `${CONTAINER_PROMPT_DIR}/${path.basename(req.promptFile)}`, readOnly: true },
+      ...(req.homeDir ? [{ source: path.resolve(req.homeDir), target: CONTAINER_HOME_DIR }] : []),
     ];
     const cwd = this.runtime.pathIn(mounts, req.cwd);
     const promptFile = this.runtime.pathIn(mounts, req.promptFile);
+    const confined = this.runtime.isolation !== 'none';
+    const s = this.settings;
+    const endpoint = s.kind === 'preset' && s.baseUrl ? resolveEndpoint(s.preset, s.baseUrl, req.env[ENDPOINT_KEY_ENV]) : undefined;
     const cmd = this.buildCommand({
       role: req.role,
       prompt: req.prompt,
       promptFile,
       cwd,
-      model: this.settings.model,
-      extraArgs: this.settings.extraArgs,
+      model: s.model,
+      extraArgs: s.extraArgs,
+      confined,
+      endpoint: endpoint !== undefined,
     });
-    const redactor = new Redactor(Object.values(req.env));
+    const env = await this.environment(req, cwd, confined, endpoint);
+    // Secrets are what the request brings (settings env, stored keys) and the endpoint's key; the
+    // home's paths and the preset's switches are not, and stay readable in the log.
+    const redactor = new Redactor([...Object.values(req.env), ...(endpoint && !endpoint.keyMissing ? [endpoint.key] : [])]);
     const command = redactor.redact(displayCommand(cmd, req));
 
     await fs.mkdir(path.dirname(req.promptFile), { recursive: true });
@@ -97,7 +112,9 @@ export class CliAgentDriver implements AgentDriver {
             `# command: ${command}`,
             `# cwd:     ${req.cwd}${cwd !== req.cwd ? ` (seen as ${cwd} in ${this.runtime.description})` : ''}`,
             `# prompt:  ${req.promptFile} (${describePromptVia(cmd.promptVia)})`,
-            `# env:     ${Object.keys(req.env).sort().join(', ') || '(none added)'}${Object.keys(req.env).length ? ' (values hidden)' : ''}`,
+            `# env:     ${Object.keys(env).sort().join(', ') || '(none added)'}${Object.keys(env).length ? ' (values hidden)' : ''}`,
+            ...(endpoint ? [`# endpoint: ${endpoint.url} (${endpoint.protocol}${endpoint.keyMissing ? ', no key stored' : ''})`] : []),
+            ...(s.kind === 'preset' ? [`# allowed: ${presetPermissions(s.preset, confined)}`] : []),
             `# timeout: ${Math.round(req.timeoutMs / 1000)} s`,
             `# started: ${started.toISOString()}`,
             '',
@@ -113,7 +130,7 @@ export class CliAgentDriver implements AgentDriver {
       try {
         // A sandbox reports a missing program only as exit code 1, try after try: look it up first.
         if (this.runtime.kind === 'local') {
-          const missing = await missingProgram(cmd.command, req.cwd, req.env.PATH ?? process.env.PATH ?? '');
+          const missing = await missingProgram(cmd.command, req.cwd, env.PATH ?? process.env.PATH ?? '');
           if (missing) throw new SpawnError(`Cannot run "${cmd.command}"`, cmd.command, missing);
         }
         result = await this.runtime.run({
@@ -122,7 +139,7 @@ export class CliAgentDriver implements AgentDriver {
           cwd,
           mounts,
           ...(req.confine ? { confine: req.confine } : {}),
-          env: req.env,
+          env,
           stdin: cmd.stdin,
           timeoutMs: req.timeoutMs,
           signal: req.signal,
@@ -137,7 +154,8 @@ export class CliAgentDriver implements AgentDriver {
       streams.stderr.flush();
 
       const usage = parseUsage(cmd.usageFormat, result.stdout, result.stderr);
-      await log.write(redactor.redact(footer(result, usage)));
+      const error = result.timedOut || result.cancelled ? undefined : reportedError(cmd.usageFormat, result.stdout, result.stderr);
+      await log.write(redactor.redact(footer(result, usage, error)));
       return {
         exitCode: result.exitCode,
         timedOut: result.timedOut,
@@ -146,10 +164,39 @@ export class CliAgentDriver implements AgentDriver {
         ...(usage ? { usage } : {}),
         command,
         logFile: req.logFile,
+        ...(error ? { reportedError: redactor.redact(error) } : {}),
+        ...(s.kind === 'preset' ? { permissions: presetPermissions(s.preset, confined) } : {}),
       };
     } finally {
       await log.close();
     }
+  }
+
+  /**
+   * The agent's environment: the request's (settings env, secrets), then its private home and
+   * what its preset writes there for the endpoint. A custom agent gets the endpoint as
+   * SWECI_BASE_URL, SWECI_API_KEY and SWECI_MODEL.
+   */
+  private async environment(
+    req: AgentRunRequest,
+    cwd: string,
+    confined: boolean,
+    endpoint: ReturnType<typeof resolveEndpoint> | undefined,
+  ): Promise<Record<string, string>> {
+    const s = this.settings;
+    const env: Record<string, string> = { ...req.env };
+    if (!req.homeDir) return env;
+    const home = this.runtime.pathIn([{ source: path.resolve(req.homeDir), target: CONTAINER_HOME_DIR }], req.homeDir);
+    Object.assign(env, homeEnvironment(home));
+    if (s.kind === 'custom') {
+      if (s.baseUrl) Object.assign(env, { SWECI_BASE_URL: s.baseUrl, SWECI_API_KEY: req.env[ENDPOINT_KEY_ENV] ?? '' });
+      if (s.model) env.SWECI_MODEL = s.model;
+      return env;
+    }
+    if (!endpoint) await copyLogin(s.preset, os.homedir(), req.homeDir);
+    const setup = presetSetup(s.preset, { ...(endpoint ? { endpoint } : {}), ...(s.model ? { model: s.model } : {}), confined, cwd, home });
+    await writeHomeFiles(req.homeDir, setup.files);
+    return Object.assign(env, setup.env);
   }
 
   private emit(log: LogFile, req: AgentRunRequest, text: string, stream: 'stdout' | 'stderr'): void {
@@ -251,7 +298,7 @@ function describePromptVia(via: AgentCommand['promptVia']): string {
   return via === 'stdin' ? 'on stdin' : via === 'file' ? 'by file path' : 'as one argument';
 }
 
-function footer(r: RunResult, usage: AgentUsage | undefined): string {
+function footer(r: RunResult, usage: AgentUsage | undefined, error: string | undefined): string {
   const how = r.cancelled
     ? 'cancelled (process tree killed)'
     : r.timedOut
@@ -268,7 +315,7 @@ function footer(r: RunResult, usage: AgentUsage | undefined): string {
         .filter(Boolean)
         .join(', ')
     : 'not reported';
-  return `\n\n# ended:   ${how} after ${(r.durationMs / 1000).toFixed(1)} s\n# usage:   ${used}\n`;
+  return `\n\n# ended:   ${how} after ${(r.durationMs / 1000).toFixed(1)} s\n# usage:   ${used}\n${error ? `# error:   ${error}\n` : ''}`;
 }
 
 const INTERPRETERS = /^(python[\d.]*|node|bash|sh|zsh|ruby|perl|deno|bun|uv|npx|pipx)$/;

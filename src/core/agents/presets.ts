@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import type { AgentPresetId } from './agent-driver';
 import type { AgentCommand, CommandContext } from './agent-command';
 import type { UsageFormat } from './usage/parse-usage';
+import { PROVIDER_ID } from './preset-setup';
 
 export interface PresetInfo {
   id: AgentPresetId;
@@ -44,52 +45,74 @@ export function buildPresetCommand(preset: AgentPresetId, ctx: CommandContext, e
   const command = executable || info.executable;
   const extra = [...(ctx.extraArgs ?? [])];
   const m = ctx.model?.trim() || undefined;
+  const confined = ctx.confined === true;
   const base = { command, usageFormat: info.usageFormat };
   switch (preset) {
     case 'claude-code':
-      // -p with no prompt argument reads the prompt from stdin. acceptEdits lets it write files
-      // in its working directory without asking; other tools it would need to ask for are denied.
+      // -p with no prompt argument reads the prompt from stdin. Confined, every tool is allowed
+      // (pytest included); otherwise acceptEdits: it may write files, and shell commands are denied.
       return {
         ...base,
-        args: ['-p', '--output-format', 'json', '--permission-mode', 'acceptEdits', ...model('--model', m), ...extra],
+        args: ['-p', '--output-format', 'json', '--permission-mode', confined ? 'bypassPermissions' : 'acceptEdits', ...model('--model', m), ...extra],
         stdin: ctx.prompt,
         promptVia: 'stdin',
       };
     case 'codex':
       // `-` reads the prompt from stdin and stays last. app/ is not a git repository, hence
-      // --skip-git-repo-check; workspace-write lets it edit under its working directory.
+      // --skip-git-repo-check. Confined, codex's own sandbox is not needed (ours holds it);
+      // otherwise workspace-write lets it edit under its working directory only.
       return {
         ...base,
-        args: ['exec', '--json', '--skip-git-repo-check', '--sandbox', 'workspace-write', ...model('--model', m), ...extra, '-'],
+        args: [
+          'exec',
+          '--json',
+          '--skip-git-repo-check',
+          ...(confined ? ['--dangerously-bypass-approvals-and-sandbox'] : ['--sandbox', 'workspace-write']),
+          ...model('--model', m),
+          ...extra,
+          '-',
+        ],
         stdin: ctx.prompt,
         promptVia: 'stdin',
       };
     case 'gemini':
     case 'qwen':
-      // With stdin not a terminal both run headless and take the prompt from stdin.
+      // With stdin not a terminal both run headless and take the prompt from stdin. yolo accepts
+      // every action; auto_edit only file edits.
       return {
         ...base,
-        args: ['--output-format', 'json', '--approval-mode', 'yolo', ...model('--model', m), ...extra],
+        args: ['--output-format', 'json', '--approval-mode', confined ? 'yolo' : 'auto_edit', ...model('--model', m), ...extra],
         stdin: ctx.prompt,
         promptVia: 'stdin',
       };
     case 'opencode':
-      // `run` takes the message as positional words: the prompt is one argv element.
+      // `run` takes the message as positional words: the prompt is one argv element. opencode takes
+      // its folder from PWD unless --dir names it. With our endpoint its models are "sweci/<model>".
       return {
         ...base,
-        args: ['run', '--format', 'json', ...model('--model', m), ...extra, promptArg(ctx.prompt)],
+        args: [
+          'run',
+          '--format',
+          'json',
+          '--dir',
+          ctx.cwd,
+          ...model('--model', m && ctx.endpoint ? `${PROVIDER_ID}/${m}` : m),
+          ...extra,
+          promptArg(ctx.prompt),
+        ],
         promptVia: 'argv',
       };
     case 'iflow':
-      // As the reference harness runs it: -y (accept all actions), -p <prompt text>.
+      // As the reference harness runs it when confined: -y (accept all actions), -p <prompt text>.
       return {
         ...base,
-        args: ['-y', ...model('--model', m), ...extra, '-p', promptArg(ctx.prompt)],
+        args: [...(confined ? ['-y'] : []), ...model('--model', m), ...extra, '-p', promptArg(ctx.prompt)],
         promptVia: 'argv',
       };
     case 'aider': {
       // app/ is not a git repository and aider must not create one there (--no-git); its
-      // history files go next to the prompt file, not into app/.
+      // history files go next to the prompt file, not into app/. Through an OpenAI-compatible
+      // endpoint its models are "openai/<model>".
       const dir = path.dirname(ctx.promptFile);
       return {
         ...base,
@@ -97,6 +120,7 @@ export function buildPresetCommand(preset: AgentPresetId, ctx: CommandContext, e
           '--message-file',
           ctx.promptFile,
           '--yes-always',
+          ...(confined ? [] : ['--no-suggest-shell-commands']),
           '--no-auto-commits',
           '--no-git',
           '--no-check-update',
@@ -105,7 +129,7 @@ export function buildPresetCommand(preset: AgentPresetId, ctx: CommandContext, e
           path.join(dir, 'aider.chat.history.md'),
           '--input-history-file',
           path.join(dir, 'aider.input.history'),
-          ...model('--model', m),
+          ...model('--model', m && ctx.endpoint && !m.includes('/') ? `openai/${m}` : m),
           ...extra,
         ],
         promptVia: 'file',

@@ -20,6 +20,10 @@ export interface RoleStepRecord {
   agent: string;
   /** Attempts made (1 for a human). */
   tries: number;
+  /** Why each failed try failed ("try 1: exited 0 but the model call failed: …"), when any did. */
+  failed_tries?: string[];
+  /** What a preset agent was allowed to do, e.g. "every action accepted (confined)". */
+  permissions?: string;
   /**
    * Code changes an architect agent made that were thrown away: the architect writes
    * requirement.xml only (the reference runs it in a container whose code is not copied out).

@@ -32,6 +32,7 @@ export async function snapshotOutside(scope: SnapshotScope): Promise<Snapshot> {
     rel(layout.historyDir),
     rel(path.dirname(layout.scoringCodeDir)),
     rel(layout.workingGitStaging),
+    rel(layout.agentHomeDir),
   ]);
   if (scope.allowRequirement) skip.add('app/requirement.xml');
   // A sequence's memory folder holds the agents' own notes: its contents are theirs to change,

@@ -10,6 +10,7 @@ import { AbortError, UserError, throwIfAborted } from '../util/errors';
 import { writeFileAtomic } from '../util/fs-atomic';
 import { isTestArtifact } from '../workspace/restore-tests';
 import { agentConfinement } from '../runtime/task-confinement';
+import { freshHome } from '../agents/agent-home';
 import { taskLayout, type TaskRecord } from '../workspace/layout';
 import type { CodeRepo } from './code-repo';
 import type { RoleStepRecord } from './iteration-record';
@@ -52,7 +53,9 @@ export async function runRoleStep(ctx: RoleStepContext): Promise<StepDone> {
 function why(result: AgentRunResult, timeoutSec: number): string | undefined {
   if (result.timedOut) return `did not finish within ${timeoutSec} s and was stopped`;
   if (result.exitCode === null) return 'was killed by a signal';
-  if (result.exitCode !== 0) return `exited with code ${result.exitCode}`;
+  if (result.exitCode !== 0) return `exited with code ${result.exitCode}${result.reportedError ? ` (${result.reportedError})` : ''}`;
+  // Exit 0 is no proof of work: the CLI's own output may say the model call failed.
+  if (result.reportedError) return `exited 0 but ${result.reportedError}`;
   return undefined;
 }
 
@@ -94,39 +97,60 @@ async function runAgent(ctx: RoleStepContext): Promise<StepDone> {
   let totalMs = 0;
   let tries = 0;
   let ok = false;
-  for (let attempt = 1; attempt <= maxTries && !ok; attempt++) {
-    throwIfAborted(ctx.signal);
-    tries = attempt;
-    // Like the reference's fresh container per try: a failed try's edits do not carry over.
-    // Each try also gets a fresh app/code/.git: nothing planted by an earlier step or try stays.
-    if (attempt > 1 || ctx.restarted) await ctx.repo.resetTo(ctx.branch, ctx.startCommit);
-    await ctx.repo.syncWorkingRepo();
-    if (ctx.role === 'architect') await fs.rm(layout.requirementFile, { force: true });
-    const logFile = path.join(ctx.pendingDir, ARCHIVE.agentLog(ctx.role, attempt));
-    ctx.emit({ type: 'step-started', run: ctx.run, iteration: ctx.iteration, step: ctx.role, attempt, kind: 'agent', agent: driver.label, logFile });
-    const started = Date.now();
-    const result = await driver.run({
-      role: ctx.role,
-      prompt,
-      promptFile,
-      cwd: layout.appDir,
-      env,
-      timeoutMs: timeoutSec * 1000,
-      signal: ctx.signal,
-      logFile,
-      confine: agentConfinement(ctx.taskDir, ctx.record),
-      onOutput: (chunk, stream) => ctx.emit({ type: 'agent-output', run: ctx.run, iteration: ctx.iteration, role: ctx.role, attempt, chunk, stream }),
-    });
-    const durationMs = Date.now() - started;
-    totalMs += durationMs;
-    if (result.usage) usage.push(result.usage);
-    if (result.cancelled || ctx.signal.aborted) throw new AbortError();
-    let problem = why(result, timeoutSec);
-    let warnings: string | undefined;
-    if (!problem && ctx.role === 'architect') ({ problem, warnings } = await checkRequirement(ctx.taskDir));
-    ok = problem === undefined;
-    if (problem) failures.push(`try ${attempt}: ${problem}`);
-    ctx.emit({ type: 'step-finished', run: ctx.run, iteration: ctx.iteration, step: ctx.role, attempt, ok, durationMs, message: problem ?? warnings, logFile });
+  let permissions: string | undefined;
+  const homeDir = path.join(layout.agentHomeDir, ctx.role);
+  try {
+    for (let attempt = 1; attempt <= maxTries && !ok; attempt++) {
+      throwIfAborted(ctx.signal);
+      tries = attempt;
+      // Like the reference's fresh container per try: a failed try's edits do not carry over.
+      // Each try also gets a fresh app/code/.git: nothing planted by an earlier step or try stays.
+      if (attempt > 1 || ctx.restarted) await ctx.repo.resetTo(ctx.branch, ctx.startCommit);
+      await ctx.repo.syncWorkingRepo();
+      if (ctx.role === 'architect') await fs.rm(layout.requirementFile, { force: true });
+      // A fresh private home per try, like the reference's fresh container.
+      await freshHome(homeDir);
+      const logFile = path.join(ctx.pendingDir, ARCHIVE.agentLog(ctx.role, attempt));
+      ctx.emit({ type: 'step-started', run: ctx.run, iteration: ctx.iteration, step: ctx.role, attempt, kind: 'agent', agent: driver.label, logFile });
+      const started = Date.now();
+      const result = await driver.run({
+        role: ctx.role,
+        prompt,
+        promptFile,
+        cwd: layout.appDir,
+        env,
+        timeoutMs: timeoutSec * 1000,
+        signal: ctx.signal,
+        logFile,
+        confine: agentConfinement(ctx.taskDir, ctx.record),
+        homeDir,
+        onOutput: (chunk, stream) => ctx.emit({ type: 'agent-output', run: ctx.run, iteration: ctx.iteration, role: ctx.role, attempt, chunk, stream }),
+      });
+      const durationMs = Date.now() - started;
+      totalMs += durationMs;
+      if (result.usage) usage.push(result.usage);
+      permissions = result.permissions ?? permissions;
+      if (result.cancelled || ctx.signal.aborted) throw new AbortError();
+      let problem = why(result, timeoutSec);
+      let warnings: string | undefined;
+      if (!problem && ctx.role === 'architect') ({ problem, warnings } = await checkRequirement(ctx.taskDir));
+      ok = problem === undefined;
+      if (problem) failures.push(`try ${attempt}: ${problem}`);
+      ctx.emit({
+        type: 'step-finished',
+        run: ctx.run,
+        iteration: ctx.iteration,
+        step: ctx.role,
+        attempt,
+        ok,
+        durationMs,
+        message: problem ?? warnings,
+        logFile,
+      });
+    }
+  } finally {
+    // What the CLI left in its home (caches, helper binaries, sessions) is not kept.
+    await fs.rm(homeDir, { recursive: true, force: true }).catch(() => undefined);
   }
   if (!ok) {
     throw new UserError(
@@ -136,7 +160,15 @@ async function runAgent(ctx: RoleStepContext): Promise<StepDone> {
   }
   for (const p of diffSnapshots(before, await snapshotOutside(scope))) outside.add(p);
 
-  const record: RoleStepRecord = { execution_time: seconds(totalMs), ...sumUsage(usage), kind: 'agent', agent: driver.label, tries };
+  const record: RoleStepRecord = {
+    execution_time: seconds(totalMs),
+    ...sumUsage(usage),
+    kind: 'agent',
+    agent: driver.label,
+    tries,
+    ...(failures.length > 0 ? { failed_tries: failures } : {}),
+    ...(permissions ? { permissions } : {}),
+  };
   let tampered: string[] = [];
   if (ctx.role === 'architect') {
     // The architect's product is requirement.xml; its code edits are not kept (the reference

@@ -31,7 +31,10 @@ export function pytestConfinement(taskDir: string, record: TaskRecord): Confinem
   return { hide: taskSecrets(taskDir, record), writable: [os.tmpdir()] };
 }
 
-/** An agent: also its home (its login and config), and the network (no namespace for it). */
+/**
+ * An agent: the temp folder, and the network (no namespace for it). Its home is a private one
+ * under the task's state, given back as a mount (agent-home.ts): the user's home is not its to write.
+ */
 export function agentConfinement(taskDir: string, record: TaskRecord): Confinement {
-  return { hide: taskSecrets(taskDir, record), writable: [os.tmpdir(), os.homedir()] };
+  return { hide: taskSecrets(taskDir, record), writable: [os.tmpdir()] };
 }

@@ -36,6 +36,8 @@ export interface TaskLayout {
   environmentFile: string;
   /** Reports of the current code's pytest runs. */
   reportsDir: string;
+  /** `.sweci/agent-home/<role>`: the private home of the agent try that runs now (agent-home.ts). */
+  agentHomeDir: string;
 }
 
 export function taskLayout(root: string): TaskLayout {
@@ -56,6 +58,7 @@ export function taskLayout(root: string): TaskLayout {
     workingGitStaging: path.join(sweciDir, 'working-git.tmp'),
     environmentFile: path.join(sweciDir, 'environment.json'),
     reportsDir: path.join(sweciDir, 'reports'),
+    agentHomeDir: path.join(sweciDir, 'agent-home'),
   };
 }
 

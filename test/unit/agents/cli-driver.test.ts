@@ -139,14 +139,15 @@ describe('CliAgentDriver with scripted agents', { skip: !posix && 'POSIX process
     await fs.rm(taskLayout(shared.dir).requirementFile);
   });
 
-  test('a preset end to end: iFlow argv (-y -p <prompt>) and its usage format', async () => {
+  test('a preset end to end: iFlow argv (-p <prompt>; no -y when not confined) and its usage format', async () => {
     const req = request(shared, 'architect');
     const executable = path.join(agentsDir, 'architect.py');
     const settings: AgentSettings = { kind: 'preset', preset: 'iflow', executable, model: 'glm-4.6' };
     const r = await createDriver(settings, { host: runtime }).run(req);
     assert.equal(r.exitCode, 0);
     assert.equal(r.usage?.inputTokens, req.prompt.length, 'the prompt arrived whole as one argument');
-    assert.equal(r.command, `${quoteWord(executable)} -y --model glm-4.6 -p "$(cat ${quoteWord(req.promptFile)})"`);
+    // This runtime is not confined, so iFlow is not told to accept every action.
+    assert.equal(r.command, `${quoteWord(executable)} --model glm-4.6 -p "$(cat ${quoteWord(req.promptFile)})"`);
     assert.ok(!r.command.includes('You are the architect'));
     assert.ok((await validateRequirementFile(taskLayout(shared.dir).requirementFile)).result.ok);
     await fs.rm(taskLayout(shared.dir).requirementFile);

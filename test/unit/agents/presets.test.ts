@@ -17,42 +17,68 @@ const ctx = (extra: Partial<CommandContext> = {}): CommandContext => ({
 });
 
 describe('buildPresetCommand', () => {
-  test('the argv of each preset', () => {
-    const table = Object.fromEntries(
+  const table = (extra: Partial<CommandContext>) =>
+    Object.fromEntries(
       AGENT_PRESETS.map((p) => {
-        const c = buildPresetCommand(p, ctx());
+        const c = buildPresetCommand(p, ctx(extra));
         return [
           p,
           { command: c.command, args: c.args.map((a) => (a === PROMPT ? '<PROMPT>' : a)), stdin: c.stdin === PROMPT ? '<PROMPT>' : c.stdin, via: c.promptVia },
         ];
       }),
     );
-    assert.deepEqual(table, {
+  const aiderArgs = (...more: string[]) => [
+    '--message-file',
+    '/t/.sweci/runs/r1/iter-001/architect.prompt.md',
+    '--yes-always',
+    ...more,
+    '--no-auto-commits',
+    '--no-git',
+    '--no-check-update',
+    '--no-pretty',
+    '--chat-history-file',
+    '/t/.sweci/runs/r1/iter-001/aider.chat.history.md',
+    '--input-history-file',
+    '/t/.sweci/runs/r1/iter-001/aider.input.history',
+  ];
+
+  test('the argv of each preset, not confined: edits only, nothing that runs commands unasked', () => {
+    assert.deepEqual(table({}), {
       'claude-code': { command: 'claude', args: ['-p', '--output-format', 'json', '--permission-mode', 'acceptEdits'], stdin: '<PROMPT>', via: 'stdin' },
       codex: { command: 'codex', args: ['exec', '--json', '--skip-git-repo-check', '--sandbox', 'workspace-write', '-'], stdin: '<PROMPT>', via: 'stdin' },
+      gemini: { command: 'gemini', args: ['--output-format', 'json', '--approval-mode', 'auto_edit'], stdin: '<PROMPT>', via: 'stdin' },
+      qwen: { command: 'qwen', args: ['--output-format', 'json', '--approval-mode', 'auto_edit'], stdin: '<PROMPT>', via: 'stdin' },
+      opencode: { command: 'opencode', args: ['run', '--format', 'json', '--dir', '/t/app', '<PROMPT>'], stdin: undefined, via: 'argv' },
+      iflow: { command: 'iflow', args: ['-p', '<PROMPT>'], stdin: undefined, via: 'argv' },
+      aider: { command: 'aider', args: aiderArgs('--no-suggest-shell-commands'), stdin: undefined, via: 'file' },
+    });
+  });
+
+  test('the argv of each preset, confined (sandbox or container): every action accepted, as the reference runs its agents', () => {
+    assert.deepEqual(table({ confined: true }), {
+      'claude-code': { command: 'claude', args: ['-p', '--output-format', 'json', '--permission-mode', 'bypassPermissions'], stdin: '<PROMPT>', via: 'stdin' },
+      codex: {
+        command: 'codex',
+        args: ['exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', '-'],
+        stdin: '<PROMPT>',
+        via: 'stdin',
+      },
       gemini: { command: 'gemini', args: ['--output-format', 'json', '--approval-mode', 'yolo'], stdin: '<PROMPT>', via: 'stdin' },
       qwen: { command: 'qwen', args: ['--output-format', 'json', '--approval-mode', 'yolo'], stdin: '<PROMPT>', via: 'stdin' },
-      opencode: { command: 'opencode', args: ['run', '--format', 'json', '<PROMPT>'], stdin: undefined, via: 'argv' },
+      opencode: { command: 'opencode', args: ['run', '--format', 'json', '--dir', '/t/app', '<PROMPT>'], stdin: undefined, via: 'argv' },
       iflow: { command: 'iflow', args: ['-y', '-p', '<PROMPT>'], stdin: undefined, via: 'argv' },
-      aider: {
-        command: 'aider',
-        args: [
-          '--message-file',
-          '/t/.sweci/runs/r1/iter-001/architect.prompt.md',
-          '--yes-always',
-          '--no-auto-commits',
-          '--no-git',
-          '--no-check-update',
-          '--no-pretty',
-          '--chat-history-file',
-          '/t/.sweci/runs/r1/iter-001/aider.chat.history.md',
-          '--input-history-file',
-          '/t/.sweci/runs/r1/iter-001/aider.input.history',
-        ],
-        stdin: undefined,
-        via: 'file',
-      },
+      aider: { command: 'aider', args: aiderArgs(), stdin: undefined, via: 'file' },
     });
+  });
+
+  test('with our endpoint, presets that name providers use ours for the model', () => {
+    const m = (p: (typeof AGENT_PRESETS)[number]) => {
+      const args = buildPresetCommand(p, ctx({ model: 'm-1', endpoint: true })).args;
+      return args[args.indexOf('--model') + 1];
+    };
+    assert.equal(m('opencode'), 'sweci/m-1');
+    assert.equal(m('aider'), 'openai/m-1');
+    for (const p of ['claude-code', 'codex', 'gemini', 'qwen', 'iflow'] as const) assert.equal(m(p), 'm-1', p);
   });
 
   test('the prompt is never part of a larger argv element (no shell string anywhere)', () => {
@@ -70,8 +96,8 @@ describe('buildPresetCommand', () => {
     assert.deepEqual(withModel('codex').slice(-5), ['--model', 'm-1', '--extra', 'v a l', '-']);
     assert.deepEqual(withModel('gemini').slice(-4), ['--model', 'm-1', '--extra', 'v a l']);
     assert.deepEqual(withModel('qwen').slice(-4), ['--model', 'm-1', '--extra', 'v a l']);
-    assert.deepEqual(withModel('opencode').slice(3), ['--model', 'm-1', '--extra', 'v a l', PROMPT]);
-    assert.deepEqual(withModel('iflow'), ['-y', '--model', 'm-1', '--extra', 'v a l', '-p', PROMPT]);
+    assert.deepEqual(withModel('opencode').slice(5), ['--model', 'm-1', '--extra', 'v a l', PROMPT]);
+    assert.deepEqual(withModel('iflow'), ['--model', 'm-1', '--extra', 'v a l', '-p', PROMPT]);
     assert.deepEqual(withModel('aider').slice(-4), ['--model', 'm-1', '--extra', 'v a l']);
     for (const p of AGENT_PRESETS) assert.ok(!buildPresetCommand(p, ctx({ model: '  ' })).args.includes('--model'), `${p}: blank model`);
   });

@@ -1,7 +1,7 @@
 // Usage by output format. A parser never throws: odd output means "not reported".
 import type { AgentUsage } from '../agent-driver';
 import { parseAiderUsage } from './aider';
-import { parseClaudeCodeUsage } from './claude-code';
+import { parseClaudeCodeUsage, parseQwenUsage } from './claude-code';
 import { parseCodexUsage } from './codex';
 import { parseGeminiUsage } from './gemini';
 import { parseIflowUsage } from './iflow';
@@ -14,8 +14,9 @@ const PARSERS: Record<UsageFormat, (stdout: string, stderr: string) => AgentUsag
   'claude-code': (out) => parseClaudeCodeUsage(out),
   codex: (out) => parseCodexUsage(out),
   gemini: (out) => parseGeminiUsage(out),
-  // Qwen Code's JSON output is Claude-shaped; early builds kept Gemini CLI's stats object.
-  qwen: (out) => parseClaudeCodeUsage(out) ?? parseGeminiUsage(out),
+  // Qwen Code's JSON output is Claude-shaped, but its input count already holds the cached tokens;
+  // early builds kept Gemini CLI's stats object.
+  qwen: (out) => parseQwenUsage(out) ?? parseGeminiUsage(out),
   opencode: (out) => parseOpencodeUsage(out),
   iflow: (out, err) => parseIflowUsage(err, out),
   aider: (out) => parseAiderUsage(out),
