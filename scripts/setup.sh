@@ -13,6 +13,7 @@
 #   - .vscode-test/node24       Node 24 from npm (code-server requires it)
 #   - .vscode-test/code-server  code-server (= real VS Code 1.139.1 server + web
 #                               workbench), installed with that Node.
+#   - .vscode-test/agents        the real agent CLIs of scripts/agent-clis.txt, pinned, from npm
 #   - a Docker engine and the demo task's image archive (scripts/docker-setup.sh):
 #     the Docker tests run against a real engine, never skipped.
 set -euo pipefail
@@ -36,6 +37,7 @@ APT_NEEDS=(
   "git:git"
   "python3:python3"
   "script:bsdutils"            # the CLI tests give sweci run a pseudo-terminal with script(1)
+  "ip:iproute2"                # the agent conformance suite runs in a loopback-only network namespace
 )
 
 cd "$ROOT"
@@ -128,6 +130,25 @@ else
   )
   [ -f "$CS_HOME/out/node/entry.js" ] || die "code-server did not install (no out/node/entry.js)"
   echo "$CODE_SERVER_VERSION" >"$CS_MARKER"
+fi
+
+# ---------------------------------------------------------------------------
+AGENTS_PREFIX="$CACHE/agents"
+AGENTS_MARKER="$AGENTS_PREFIX/.sweci-installed"
+step "agent CLIs for the conformance suite (.vscode-test/agents)"
+agent_specs="$(grep -v '^#' "$ROOT/scripts/agent-clis.txt" | awk 'NF { print $2 }' | sort | tr '\n' ' ')"
+if [ -f "$AGENTS_MARKER" ] && [ "$(cat "$AGENTS_MARKER")" = "$agent_specs" ]; then
+  skip "already installed: $agent_specs"
+else
+  rm -rf "$AGENTS_PREFIX"
+  mkdir -p "$AGENTS_PREFIX"
+  # shellcheck disable=SC2086 # one word per package
+  quiet npm install --prefix "$AGENTS_PREFIX" --no-save --no-package-lock $agent_specs
+  while read -r preset _ exe; do
+    [ -x "$AGENTS_PREFIX/node_modules/.bin/$exe" ] || die "the $preset CLI did not install (no $exe in $AGENTS_PREFIX/node_modules/.bin)"
+  done < <(grep -v '^#' "$ROOT/scripts/agent-clis.txt" | awk 'NF')
+  echo "$agent_specs" >"$AGENTS_MARKER"
+  skip "installed: $agent_specs"
 fi
 
 # ---------------------------------------------------------------------------
