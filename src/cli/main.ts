@@ -3,6 +3,7 @@
 import { Command, CommanderError } from 'commander';
 import { UserError } from '../core/util/errors';
 import { addPytestOptions, addRuntimeOptions, assertNoOptionLikeValues, UsageError } from './cli-settings';
+import { agentsCheckCommand, type AgentsCheckValues } from './commands/agents-command';
 import { compareCommand, type CompareValues } from './commands/compare-command';
 import { k8sCommand, type K8sValues } from './commands/k8s-command';
 import { reportCommand, type ReportValues } from './commands/report-command';
@@ -153,6 +154,27 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
     .option('--cpus <n>', 'CPU limit per pod (0: no limit)')
     .option('-o, --out <dir>', 'where to write the manifest and its README (.)')
     .action((runArgs: string[], values: K8sValues) => set(k8sCommand(runArgs, values)));
+
+  root
+    .command('agents')
+    .description('the agents the settings name')
+    .command('check')
+    .description("check each role's agent before a run: its executable and version, the endpoint and key, and one real step on a scratch task")
+    .option('--architect <agent>', 'claude-code, codex, gemini, qwen, opencode, iflow, aider or custom')
+    .option('--programmer <agent>', 'as --architect')
+    .option('--architect-command <cmd>', 'the custom Architect command line')
+    .option('--programmer-command <cmd>', 'the custom Programmer command line')
+    .option('--architect-model <name>', "the Architect's model")
+    .option('--programmer-model <name>', "the Programmer's model")
+    .option('--base-url <url>', 'the model endpoint every preset is pointed at')
+    .option('--api-key-env <NAME>', "the variable holding the endpoint's key (default SWECI_API_KEY); may be repeated", (v: string, p: string[] = []) => [
+      ...p,
+      v,
+    ])
+    .option('--sandbox <mode>', 'auto, bubblewrap or off (auto)')
+    .option('--config <file>', "settings as JSON with the extension's keys; flags win")
+    .option('--json', 'print the rows as JSON')
+    .action((values: AgentsCheckValues) => set(agentsCheckCommand(values, signal)));
   return root;
 }
 

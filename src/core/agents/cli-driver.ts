@@ -246,10 +246,10 @@ export function agentStartError(settings: CliAgentSettings, role: AgentRole, com
 }
 
 /**
- * Why `program` cannot start on this machine ('ENOENT' or 'EACCES'), or undefined when it can
- * as far as a PATH lookup tells. A name with a slash is taken relative to `cwd`.
+ * Where `program` is on this machine, or why it cannot start ('ENOENT' or 'EACCES') as far as a
+ * PATH lookup tells. A name with a slash is taken relative to `cwd`.
  */
-async function missingProgram(program: string, cwd: string, searchPath: string): Promise<'ENOENT' | 'EACCES' | undefined> {
+export async function findProgram(program: string, cwd: string, searchPath: string): Promise<{ path?: string; problem?: 'ENOENT' | 'EACCES' }> {
   const candidates = program.includes('/')
     ? [path.resolve(cwd, program)]
     : searchPath
@@ -266,12 +266,16 @@ async function missingProgram(program: string, cwd: string, searchPath: string):
     found = true;
     try {
       await fs.access(file, fsConstants.X_OK);
-      return undefined;
+      return { path: file };
     } catch {
       // not executable here; another PATH entry may be
     }
   }
-  return found ? 'EACCES' : 'ENOENT';
+  return { problem: found ? 'EACCES' : 'ENOENT' };
+}
+
+async function missingProgram(program: string, cwd: string, searchPath: string): Promise<'ENOENT' | 'EACCES' | undefined> {
+  return (await findProgram(program, cwd, searchPath)).problem;
 }
 
 /** The driver for a role's settings. The human role is played in the editor, not by a driver. */

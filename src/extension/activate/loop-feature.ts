@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { readRunSummary } from '../../core/loop/run-store';
 import { ApiKeys } from '../agents/api-keys';
+import { checkAgentsCommand } from '../agents/check-agents';
 import type { ChangeFeed } from '../change-feed';
 import type { EnvironmentManager } from '../environment/environment-manager';
 import { LoopController } from '../loop/loop-controller';
@@ -77,6 +78,7 @@ export function activateLoop(context: vscode.ExtensionContext, controller: TaskC
     }),
     vscode.commands.registerCommand('sweci.setApiKey', () => keys.promptSet()),
     vscode.commands.registerCommand('sweci.clearApiKey', () => keys.promptClear()),
+    vscode.commands.registerCommand('sweci.checkAgents', () => checkAgentsCommand(keys)),
   );
   return { keys, loop, iterations, iterationsView, statusBar, execute };
 }

@@ -22,8 +22,9 @@ function pathIn(prompt: string, suffix: string): string | undefined {
   return undefined;
 }
 
-export function roleOf(c: Conversation): 'architect' | 'programmer' | undefined {
+export function roleOf(c: Conversation): 'architect' | 'programmer' | 'check' | undefined {
   const text = `${c.system}\n${promptText(c)}`;
+  if (/# SWE-CI agent check/.test(text)) return 'check';
   if (/# Role: Architect/.test(text)) return 'architect';
   if (/# Role: Programmer/.test(text)) return 'programmer';
   return undefined;
@@ -40,6 +41,12 @@ export function taskBrain(scenario: TaskScenario): Brain {
     const say = (text: string): Reply => ({ actions: [{ kind: 'text', text }], label: role });
     const call = (tool: ReturnType<typeof shellCall>): Reply =>
       tool ? { actions: [{ kind: 'tool', call: tool }], label: role } : say(`no usable tool among: ${c.tools.map((t) => t.name).join(', ')}`);
+    if (role === 'check') {
+      // SWE-CI: Check Agents' scratch step: write the one file it asks for.
+      const file = pathIn(prompt, 'sweci-check.txt');
+      if (!file) return say('the check prompt names no sweci-check.txt');
+      return step === 0 ? call(writeCall(c, file, 'ok\n')) : say('Done.');
+    }
     if (role === 'architect') {
       const summary = pathIn(prompt, 'summary.jsonl');
       const requirement = pathIn(prompt, 'requirement.xml');

@@ -1,0 +1,38 @@
+// sweci agents check: does each role's agent work, before a long run? The executable and its
+// version, the endpoint and its key, and one real step on a scratch task, as a table.
+import { readAgentSettings } from '../../core/agents/agent-settings';
+import { checkAgents, formatAgentChecks } from '../../core/agents/check/agent-check';
+import { openHostRuntime } from '../../core/runtime/task-environment';
+import { readRuntimeSettings } from '../../core/runtime/runtime-settings';
+import { readSettingsFile } from '../../core/util/settings-file';
+import { cliSettings } from '../cli-settings';
+import { secretEnvOf } from './run-settings';
+
+export interface AgentsCheckValues extends Record<string, unknown> {
+  config?: string;
+  apiKeyEnv?: string[];
+  json?: boolean;
+}
+
+export async function agentsCheckCommand(values: AgentsCheckValues, signal: AbortSignal): Promise<number> {
+  const file = values.config ? { path: values.config, settings: await readSettingsFile(values.config) } : undefined;
+  const settings = cliSettings(values, file);
+  const agents = {
+    architect: readAgentSettings('architect', settings.read, settings.label),
+    programmer: readAgentSettings('programmer', settings.read, settings.label),
+  };
+  const runtime = await openHostRuntime(readRuntimeSettings(settings.read, settings.label).sandbox);
+  try {
+    const rows = await checkAgents({
+      agents,
+      secretEnv: secretEnvOf(values),
+      runtime,
+      signal,
+      onProgress: (m) => process.stderr.write(`checking the ${m}…\n`),
+    });
+    process.stdout.write(values.json ? `${JSON.stringify(rows, null, 2)}\n` : `${formatAgentChecks(rows)}\n`);
+    return rows.every((r) => r.ok) ? 0 : 1;
+  } finally {
+    await runtime.dispose();
+  }
+}

@@ -1,0 +1,200 @@
+// Check Agents: before a 20-iteration run, does each role's agent work? For each role: the
+// executable found and its version, the endpoint answering and taking the key, and one real
+// step on a one-file scratch task (the file written, usage parsed), run the way a loop step runs
+// (same driver, private home, confined when the runtime confines).
+import { execFile } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Runtime } from '../../runtime/runtime';
+import { freshHome } from '../agent-home';
+import type { AgentRole, AgentSettings, AgentUsage } from '../agent-driver';
+import { agentLabel } from '../agent-settings';
+import { CliAgentDriver, findProgram } from '../cli-driver';
+import { checkEndpoint, type EndpointCheck } from '../endpoint/endpoint-check';
+import { ENDPOINT_KEY_ENV, resolveEndpoint } from '../endpoint/endpoint';
+import { PRESET_INFO } from '../presets';
+
+export type CheckMark = 'ok' | 'warn' | 'fail' | 'skip';
+
+export interface CheckCell {
+  mark: CheckMark;
+  detail: string;
+}
+
+export interface AgentCheckRow {
+  role: AgentRole;
+  agent: string;
+  executable: CheckCell;
+  endpoint: CheckCell;
+  step: CheckCell;
+  /** Every cell ok or a warning. */
+  ok: boolean;
+}
+
+export interface AgentCheckOptions {
+  agents: Record<AgentRole, AgentSettings>;
+  /** API keys, SWECI_API_KEY among them. */
+  secretEnv: Record<string, string>;
+  /** Where the step runs (the host runtime: sandboxed when it can be). */
+  runtime: Runtime;
+  /** Per step; default 300 s. */
+  stepTimeoutMs?: number;
+  signal?: AbortSignal;
+  onProgress?: (message: string) => void;
+}
+
+/** The words the scratch prompt asks for; the brain of the conformance tests answers it too. */
+export const CHECK_PROMPT_TITLE = '# SWE-CI agent check';
+export const CHECK_FILE = 'sweci-check.txt';
+
+export function checkPrompt(appDir: string): string {
+  return [
+    CHECK_PROMPT_TITLE,
+    '',
+    `You are in the folder \`${appDir}\`, which holds one file, \`${appDir}/notes.txt\`.`,
+    `Create the file \`${appDir}/${CHECK_FILE}\` whose whole content is the single line: ok`,
+    'Do nothing else, then say that you are done.',
+    '',
+  ].join('\n');
+}
+
+/** A one-file scratch task (`app/notes.txt`) and an empty private home, in a new temp folder. */
+export async function checkScratch(): Promise<{ dir: string; appDir: string; home: string }> {
+  const dir = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-agent-check-')));
+  const appDir = path.join(dir, 'app');
+  const home = path.join(dir, 'home');
+  await fs.mkdir(appDir, { recursive: true });
+  await fs.writeFile(path.join(appDir, 'notes.txt'), 'A scratch folder for SWE-CI: Check Agents.\n');
+  await freshHome(home);
+  return { dir, appDir, home };
+}
+
+function version(command: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    execFile(command, ['--version'], { timeout: 30_000, env }, (err, stdout, stderr) => {
+      const line = `${stdout}\n${stderr}`
+        .split('\n')
+        .map((l) => l.trim())
+        .find(Boolean);
+      resolve(err && !line ? undefined : line?.slice(0, 80));
+    });
+  });
+}
+
+async function executableCell(s: Exclude<AgentSettings, { kind: 'human' }>): Promise<CheckCell> {
+  if (s.kind === 'custom') return { mark: 'skip', detail: 'a custom command (its first word is run as given)' };
+  const command = s.executable || PRESET_INFO[s.preset].executable;
+  const found = await findProgram(command, process.cwd(), process.env.PATH ?? '');
+  if (!found.path) {
+    return {
+      mark: 'fail',
+      detail: `"${command}" ${found.problem === 'EACCES' ? 'is not executable' : 'was not found on PATH'}: ${PRESET_INFO[s.preset].install}`,
+    };
+  }
+  const v = await version(found.path, process.env);
+  return v ? { mark: 'ok', detail: `${found.path} · ${v}` } : { mark: 'warn', detail: `${found.path} · "--version" printed nothing` };
+}
+
+function endpointCell(check: EndpointCheck): CheckCell {
+  const mark: CheckMark = check.verdict === 'ok' ? 'ok' : check.verdict === 'answered' ? 'warn' : 'fail';
+  return { mark, detail: check.detail };
+}
+
+function usageText(u: AgentUsage | undefined): string {
+  if (!u) return 'usage not reported';
+  const parts = [
+    u.inputTokens !== undefined ? `${u.inputTokens} in` : undefined,
+    u.outputTokens !== undefined ? `${u.outputTokens} out` : undefined,
+    u.costUsd !== undefined ? `$${u.costUsd.toFixed(4)}` : undefined,
+  ].filter(Boolean);
+  return parts.length ? parts.join(', ') : 'usage not reported';
+}
+
+async function stepCell(role: AgentRole, s: Exclude<AgentSettings, { kind: 'human' }>, opts: AgentCheckOptions): Promise<CheckCell> {
+  const { dir: scratch, appDir, home } = await checkScratch();
+  try {
+    const driver = new CliAgentDriver(s, opts.runtime);
+    const result = await driver.run({
+      role,
+      prompt: checkPrompt(appDir),
+      promptFile: path.join(scratch, 'prompt', `${role}.prompt.md`),
+      cwd: appDir,
+      env: { ...(s.env ?? {}), ...opts.secretEnv },
+      timeoutMs: opts.stepTimeoutMs ?? 300_000,
+      logFile: path.join(scratch, 'prompt', `${role}.log`),
+      homeDir: home,
+      // Nothing to hide here, but the step is confined as a loop step is (presets then accept every action).
+      confine: { hide: [], writable: [os.tmpdir()] },
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
+    const seconds = `${(result.durationMs / 1000).toFixed(1)} s`;
+    // What the CLI said last about an error, else its last line (our log's own lines start with "# ").
+    const tail = async () => {
+      const lines = (await fs.readFile(result.logFile, 'utf8').catch(() => ''))
+        .split('\n')
+        .map((l) => l.trim())
+        .filter((l) => l && !l.startsWith('# '));
+      return ([...lines].reverse().find((l) => /error|denied|refused|fail/i.test(l)) ?? lines[lines.length - 1] ?? 'no output').slice(0, 300);
+    };
+    if (result.cancelled) return { mark: 'fail', detail: 'cancelled' };
+    if (result.timedOut) return { mark: 'fail', detail: `no answer within ${Math.round((opts.stepTimeoutMs ?? 300_000) / 1000)} s` };
+    if (result.exitCode !== 0)
+      return {
+        mark: 'fail',
+        detail: `exited with code ${result.exitCode} after ${seconds}${result.reportedError ? `: ${result.reportedError}` : `: ${await tail()}`}`,
+      };
+    if (result.reportedError) return { mark: 'fail', detail: `exited 0 but ${result.reportedError}` };
+    const written = await fs.readFile(path.join(appDir, CHECK_FILE), 'utf8').catch(() => undefined);
+    if (written === undefined) return { mark: 'fail', detail: `exited 0 after ${seconds} but did not write ${CHECK_FILE}` };
+    if (written.trim() !== 'ok') return { mark: 'fail', detail: `wrote ${CHECK_FILE}, but not "ok": ${JSON.stringify(written.slice(0, 40))}` };
+    const usage = usageText(result.usage);
+    return {
+      mark: result.usage ? 'ok' : 'warn',
+      detail: `wrote ${CHECK_FILE} in ${seconds} · ${usage}${result.permissions ? ` · ${result.permissions}` : ''}`,
+    };
+  } catch (err) {
+    return { mark: 'fail', detail: err instanceof Error ? err.message : String(err) };
+  } finally {
+    await fs.rm(scratch, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+export async function checkAgents(opts: AgentCheckOptions): Promise<AgentCheckRow[]> {
+  const rows: AgentCheckRow[] = [];
+  const endpoints = new Map<string, Promise<EndpointCheck>>();
+  for (const role of ['architect', 'programmer'] as const) {
+    const s = opts.agents[role];
+    if (s.kind === 'human') {
+      const skip: CheckCell = { mark: 'skip', detail: 'played by you' };
+      rows.push({ role, agent: 'human', executable: skip, endpoint: skip, step: skip, ok: true });
+      continue;
+    }
+    opts.onProgress?.(`${role}: ${agentLabel(s)}`);
+    const executable = await executableCell(s);
+    let endpoint: CheckCell = { mark: 'skip', detail: s.kind === 'preset' ? "no endpoint set: the CLI's own login" : 'a custom command gets SWECI_BASE_URL' };
+    if (s.kind === 'preset' && s.baseUrl) {
+      const e = resolveEndpoint(s.preset, s.baseUrl, opts.secretEnv[ENDPOINT_KEY_ENV]);
+      const id = `${e.protocol} ${e.url}`;
+      if (!endpoints.has(id)) endpoints.set(id, checkEndpoint(e, opts.signal));
+      endpoint = endpointCell(await endpoints.get(id)!);
+    }
+    const step: CheckCell =
+      executable.mark === 'fail' || endpoint.mark === 'fail' ? { mark: 'skip', detail: 'not tried: fix the cells before it' } : await stepCell(role, s, opts);
+    const ok = [executable, endpoint, step].every((c) => c.mark !== 'fail') && step.mark !== 'skip';
+    rows.push({ role, agent: agentLabel(s), executable, endpoint, step, ok });
+  }
+  return rows;
+}
+
+const MARK: Record<CheckMark, string> = { ok: '✓', warn: '⚠', fail: '✗', skip: '–' };
+
+/** The rows as a Markdown table, for the CLI and the editor. */
+export function formatAgentChecks(rows: readonly AgentCheckRow[]): string {
+  const cell = (c: CheckCell) => `${MARK[c.mark]} ${c.detail.replace(/\|/g, '\\|')}`;
+  return [
+    '| Role | Agent | Executable | Endpoint | One real step |',
+    '|---|---|---|---|---|',
+    ...rows.map((r) => `| ${r.role} | ${r.agent} | ${cell(r.executable)} | ${cell(r.endpoint)} | ${cell(r.step)} |`),
+  ].join('\n');
+}
