@@ -54,6 +54,11 @@ export interface Workbench {
   openSweciView(): Promise<void>;
   /** Waits for a tree/list row in the side bar, optionally containing `text`; returns it. */
   waitForTreeRow(text?: string | RegExp, timeoutMs?: number): Promise<Locator>;
+  /**
+   * Hovers the side-bar row matching `row` until its tooltip shows `text` (a hover that follows
+   * another does not always open: it moves away and tries again, three times).
+   */
+  hoverTreeRow(row: string | RegExp, text: string | RegExp): Promise<void>;
   /** Waits for the welcome content of a view in the side bar, optionally containing `text`. */
   waitForWelcomeView(text?: string | RegExp, timeoutMs?: number): Promise<Locator>;
   /** Folds the side bar's views with these titles (e.g. 'Task'), leaving the room to the others. */
@@ -153,6 +158,21 @@ function workbenchHelpers(page: Page): Omit<Workbench, 'page' | 'server' | 'brow
     return row;
   };
 
+  const hoverTreeRow = async (row: string | RegExp, text: string | RegExp) => {
+    const hover = page.locator('.monaco-hover, .workbench-hover').filter({ hasText: text }).first();
+    for (let attempt = 1; ; attempt++) {
+      await page.mouse.move(900, 600);
+      await page.waitForTimeout(500);
+      await (await waitForTreeRow(row)).hover();
+      const shown = await hover.waitFor({ timeout: 10_000 }).then(
+        () => true,
+        () => false,
+      );
+      if (shown) return;
+      if (attempt === 3) throw new Error(`the tooltip of the row ${String(row)} never showed ${String(text)}`);
+    }
+  };
+
   const waitForWelcomeView = async (text?: string | RegExp, timeoutMs = 60_000) => {
     let views = sideBar.locator('.welcome-view-content');
     if (text !== undefined) views = views.filter({ hasText: text });
@@ -247,6 +267,7 @@ function workbenchHelpers(page: Page): Omit<Workbench, 'page' | 'server' | 'brow
     clickActivityBarItem,
     openSweciView: () => clickActivityBarItem('SWE-CI'),
     waitForTreeRow,
+    hoverTreeRow,
     waitForWelcomeView,
     widenSideBar,
     foldViews,

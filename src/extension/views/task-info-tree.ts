@@ -10,6 +10,10 @@ import type { EnvironmentManager } from '../environment/environment-manager';
 import { describeEnvironment } from '../../core/runtime/task-environment';
 import type { ReportFormat } from '../../core/pytest/pytest-command';
 import { relativePaths, shortDescription } from './view-text';
+import { summarizeRole, type RoleSummary } from '../../core/agents/agent-summary';
+import { findBubblewrap } from '../../core/runtime/sandbox';
+import { agentSettings } from '../agents/agent-settings';
+import { runtimeSettings } from '../config';
 
 interface InfoRow {
   id: string;
@@ -26,6 +30,8 @@ export class TaskInfoTreeProvider implements vscode.TreeDataProvider<InfoRow>, v
   readonly onDidChangeTreeData = this.changed.event;
   private rows: InfoRow[] = [];
   private readonly sub: vscode.Disposable;
+  /** Whether bubblewrap can confine here; unknown until asked once. */
+  private sandbox: boolean | undefined;
 
   constructor(
     controller: TaskController,
@@ -34,12 +40,19 @@ export class TaskInfoTreeProvider implements vscode.TreeDataProvider<InfoRow>, v
     this.sub = vscode.Disposable.from(
       controller.onDidChange((state) => this.render(state)),
       environments.onDidChange(() => this.render(controller.current)),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('sweci')) this.render(controller.current);
+      }),
     );
     this.render(controller.current);
+    void findBubblewrap().then((bwrap) => {
+      this.sandbox = bwrap !== undefined;
+      this.render(controller.current);
+    });
   }
 
   private render(state: TaskState | undefined): void {
-    this.rows = state ? taskRows(state, this.environments.description) : [];
+    this.rows = state ? [...taskRows(state, this.environments.description), agentsRow(this.sandbox)] : [];
     this.changed.fire(undefined);
   }
 
@@ -166,6 +179,43 @@ function runtimeRow(state: TaskState, inUse: EnvironmentManager['description']):
     icon: docker ? 'vm' : 'device-desktop',
     ...(inUse?.note ? { color: 'problemsWarningIcon.foreground' } : {}),
     file: taskLayout(state.taskDir).environmentFile,
+  };
+}
+
+/**
+ * Who plays each role, its endpoint and what it may do. A preset whose step is not confined is
+ * held to file edits: the row says so in the warning colour.
+ */
+function agentsRow(sandbox: boolean | undefined): InfoRow {
+  let summaries: RoleSummary[];
+  try {
+    summaries = (['architect', 'programmer'] as const).map((role) => {
+      const s = agentSettings(role);
+      const sandboxOn = runtimeSettings().sandbox !== 'off' && sandbox !== false;
+      const confined = s.kind !== 'human' && (s.runIn === 'container' || sandboxOn);
+      return summarizeRole(role, s, confined);
+    });
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return { id: 'agents', label: 'Agents', description: 'settings error', tooltip: message, icon: 'warning', color: 'problemsWarningIcon.foreground' };
+  }
+  const [a, p] = summaries;
+  const restricted = summaries.some((r) => r.restricted);
+  const who = a.label === p.label ? a.label : `${a.label} · ${p.label}`;
+  const title = (r: RoleSummary) => r.role.charAt(0).toUpperCase() + r.role.slice(1);
+  return {
+    id: 'agents',
+    label: 'Agents',
+    description: restricted ? `${who} · restricted` : who,
+    tooltip: [
+      ...summaries.map((r) => `${title(r)}: ${r.label}\n  endpoint: ${r.endpoint}\n  allowed: ${r.permissions}`),
+      restricted ? '\nNot confined (sweci.sandbox off, or no bubblewrap): presets may only edit files, so the Programmer cannot run the tests.' : '',
+      'Set by sweci.architect.*, sweci.programmer.* and sweci.agents.baseUrl. SWE-CI: Check Agents tries them.',
+    ]
+      .filter(Boolean)
+      .join('\n'),
+    icon: 'hubot',
+    ...(restricted ? { color: 'problemsWarningIcon.foreground' } : {}),
   };
 }
 

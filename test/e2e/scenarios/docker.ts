@@ -21,18 +21,7 @@ export async function dockerScenario(): Promise<string> {
     const main = await wb.screenshot('docker');
     // The image has no pytest-json-report: the Last pytest run row says our plugin wrote the report.
     // A hover that follows another one does not always open (once in CI): move away and again.
-    const reportHover = page.locator('.monaco-hover, .workbench-hover').filter({ hasText: "Report: SWE-CI's report plugin" }).first();
-    for (let attempt = 1; ; attempt++) {
-      await page.mouse.move(900, 600);
-      await page.waitForTimeout(500);
-      await (await wb.waitForTreeRow(/Last pytest run/)).hover();
-      const shown = await reportHover.waitFor({ timeout: 10_000 }).then(
-        () => true,
-        () => false,
-      );
-      if (shown) break;
-      if (attempt === 3) throw new Error("the Last pytest run row's tooltip never opened");
-    }
+    await wb.hoverTreeRow(/Last pytest run/, "Report: SWE-CI's report plugin");
     console.log(`  also ${await wb.screenshot('docker-report', undefined, { keepHover: true })}`);
     return main;
   });
