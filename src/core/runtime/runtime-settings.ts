@@ -1,6 +1,7 @@
 // Where a task's commands run, as the user configured it: one parser for the extension's
 // settings (`sweci.runtime`, `sweci.docker.*`) and the command line's options, so both mean
 // the same by the same words.
+import { UserError } from '../util/errors';
 import { readChoice, readCount, readFlag, readText, settingName, type SettingLabel, type SettingReader } from '../util/setting-reader';
 import { DEFAULT_DOCKER_LIMITS, type DockerLimits } from './docker/docker-runtime';
 
@@ -22,6 +23,11 @@ export interface DockerSettings extends DockerLimits {
   network: boolean;
   /** The image agents with runIn "container" run in; empty: the task's image. */
   agentImage: string;
+  /**
+   * The network of agent containers: `bridge` (Docker's default), `host` (reaches a model server
+   * on this machine's loopback), or `container:<name>` (another container's network).
+   */
+  agentNetwork: string;
 }
 
 export interface RuntimeSettings {
@@ -33,7 +39,7 @@ export interface RuntimeSettings {
 export const DEFAULT_RUNTIME_SETTINGS: RuntimeSettings = {
   runtime: 'auto',
   sandbox: 'auto',
-  docker: { image: '', socketPath: '', python: 'python', network: false, agentImage: '', ...DEFAULT_DOCKER_LIMITS },
+  docker: { image: '', socketPath: '', python: 'python', network: false, agentImage: '', agentNetwork: 'bridge', ...DEFAULT_DOCKER_LIMITS },
 };
 
 export function readRuntimeSettings(read: SettingReader, label: SettingLabel = settingName): RuntimeSettings {
@@ -48,9 +54,19 @@ export function readRuntimeSettings(read: SettingReader, label: SettingLabel = s
       python: readText(read, label, 'docker.python', d.python) || d.python,
       network: readFlag(read, label, 'docker.network', d.network),
       agentImage: readText(read, label, 'docker.agentImage', d.agentImage),
+      agentNetwork: readAgentNetwork(read, label, d.agentNetwork),
       memoryMb: readCount(read, label, 'docker.memoryMb', d.memoryMb, 'MiB'),
       cpus: readCount(read, label, 'docker.cpus', d.cpus, 'CPUs'),
       pidsLimit: readCount(read, label, 'docker.pidsLimit', d.pidsLimit, 'processes'),
     },
   };
+}
+
+function readAgentNetwork(read: SettingReader, label: SettingLabel, fallback: string): string {
+  const v = readText(read, label, 'docker.agentNetwork', fallback) || fallback;
+  if (v === 'bridge' || v === 'host' || /^container:[A-Za-z0-9][A-Za-z0-9_.-]*$/.test(v)) return v;
+  throw new UserError(
+    `${label('docker.agentNetwork')} must be "bridge", "host" or "container:<name>", not ${JSON.stringify(v)}. "host" lets agent containers reach a model server on this machine's loopback.`,
+    { setting: 'docker.agentNetwork' },
+  );
 }

@@ -114,7 +114,8 @@ async function openDocker(
   const agentImage = settings.docker.agentImage
     ? (await ensureImage(conn, { image: settings.docker.agentImage, signal: opts.signal })).reference
     : image.reference;
-  const agents = new DockerRuntime({ connection: conn, image: agentImage, limits, purpose: 'agent', network: true });
+  const agentNetwork = settings.docker.agentNetwork === 'bridge' ? 'default' : settings.docker.agentNetwork;
+  const agents = new DockerRuntime({ connection: conn, image: agentImage, limits, purpose: 'agent', network: true, networkMode: agentNetwork });
   return {
     tests,
     python: settings.docker.python,

@@ -13,6 +13,7 @@ import { readAgentSettings } from '../../../src/core/agents/agent-settings';
 import { assertEndpointsAnswer, checkEndpoint } from '../../../src/core/agents/endpoint/endpoint-check';
 import { parseBaseUrl, resolveEndpoint, urlFor } from '../../../src/core/agents/endpoint/endpoint';
 import { presetPermissions, presetSetup } from '../../../src/core/agents/preset-setup';
+import { summarizeRole } from '../../../src/core/agents/agent-summary';
 import { reportedError } from '../../../src/core/agents/usage/reported-error';
 import { settingName } from '../../../src/core/util/setting-reader';
 import { UserError } from '../../../src/core/util/errors';
@@ -246,5 +247,23 @@ describe("a CLI's own verdict on its try (exit 0 is no proof of work)", () => {
       reportedError('opencode', JSON.stringify({ type: 'error', error: { name: 'APIError', data: { message: 'Cannot connect to API' } } }), '') ?? '',
       /Cannot connect to API/,
     );
+  });
+});
+
+describe('what the Task view says of each role', () => {
+  test('a preset names its endpoint as its protocol sees it, and is restricted when not confined', () => {
+    const codex = { kind: 'preset' as const, preset: 'codex' as const, baseUrl: 'http://h:8000', model: 'gpt-5' };
+    assert.deepEqual(summarizeRole('programmer', codex, true), {
+      role: 'programmer',
+      label: 'codex (gpt-5)',
+      endpoint: 'http://h:8000/v1 (OpenAI Responses)',
+      permissions: 'every action accepted (confined)',
+      restricted: false,
+    });
+    const claude = summarizeRole('architect', { kind: 'preset', preset: 'claude-code' }, false);
+    assert.equal(claude.endpoint, "the CLI's own login");
+    assert.equal(claude.restricted, true);
+    assert.match(claude.permissions, /shell commands are denied/);
+    assert.equal(summarizeRole('architect', { kind: 'human' }, false).restricted, false);
   });
 });

@@ -9,12 +9,13 @@ import { existsSync, promises as fs, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { buildDemoDataset, type DemoDataset } from '../../../scripts/demo-dataset';
 import { DEMO_HISTORY } from '../../../scripts/demo-dataset/history';
 import type { RecordedRequest } from '../../harness/model-server/model-server';
 import type { TaskScenario } from '../../harness/model-server/task-brain';
 import { LoopbackNamespace } from '../helpers/loopback-namespace';
+import { buildImage, DEMO_IMAGE, dockerForTests } from '../helpers/docker';
 import { repoRoot } from '../helpers/repo-root';
 
 const cli = path.join(repoRoot, 'out', 'src', 'cli', 'main.js');
@@ -82,6 +83,26 @@ let server: ChildProcess;
 let port: number;
 let serverLog: string;
 
+/** Starts the model server in the namespace with a scenario; resolves with its port. */
+async function startServer(scenario: TaskScenario, name: string, requireKey?: string): Promise<{ child: ChildProcess; port: number; log: string }> {
+  const file = path.join(tmp, `${name}.scenario.json`);
+  const log = path.join(tmp, `${name}.requests.jsonl`);
+  await fs.writeFile(file, JSON.stringify(scenario));
+  const child = ns.spawn(process.execPath, [serveJs, '--scenario', file, '--log', log, ...(requireKey ? ['--require-key', requireKey] : [])], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    let text = '';
+    child.stdout!.on('data', (d: Buffer) => {
+      text += d.toString();
+      const m = /listening (\d+)/.exec(text);
+      if (m) resolve(Number(m[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`the model server exited (${code})`)));
+  });
+  return { child, port, log };
+}
+
 async function readLog(): Promise<RecordedRequest[]> {
   const text = await fs.readFile(serverLog, 'utf8').catch(() => '');
   return text
@@ -111,26 +132,95 @@ async function sweciInNamespace(args: string[], timeoutMs: number): Promise<{ co
   return { code, out, err };
 }
 
+/** Both roles played by `preset`, with the model it is given here. */
+function agentFlags(preset: string): string[] {
+  const model = MODELS[preset];
+  return ['--architect', preset, '--programmer', preset, '--architect-model', model, '--programmer-model', model];
+}
+
+/** `sweci run` on the demo task, one run named "real", against the model server on `serverPort`. */
+function runFlags(experiment: string, preset: string, serverPort: number, more: string[]): string[] {
+  return [
+    'run',
+    '--dataset',
+    demo.datasetDir,
+    '--tasks',
+    TASK,
+    '--experiment',
+    experiment,
+    '--run',
+    'real',
+    ...agentFlags(preset),
+    '--base-url',
+    `http://127.0.0.1:${serverPort}/v1`,
+    ...more,
+    '--json',
+  ];
+}
+
+/**
+ * What every conforming run shows: one iteration, each role done in one try with every action
+ * allowed; the Architect's requirement.xml is the model's, the Programmer's files were committed
+ * and scored (gap 0); the shell commands ran; the key was the one given; the tokens recorded are
+ * the server's, role by role.
+ */
+async function assertConformingRun(
+  r: { code: number | null; out: string; err: string },
+  experiment: string,
+  requests: RecordedRequest[],
+  isolation: string,
+): Promise<void> {
+  const runDir = path.join(experiment, TASK, '.sweci', 'runs', 'real');
+  const lines = (await fs.readFile(path.join(runDir, 'iteration.jsonl'), 'utf8').catch(() => ''))
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as Line);
+  const logs = async () => {
+    const dir = path.join(runDir, lines.length > 1 ? 'iter-001' : 'pending');
+    const names = (await fs.readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.log'));
+    return (await Promise.all(names.map(async (n) => `--- ${n}\n${(await fs.readFile(path.join(dir, n), 'utf8')).slice(-4000)}`))).join('\n');
+  };
+  assert.equal(r.code, 0, `sweci run failed:\n${r.err}\n${r.out.slice(-3000)}\n${await logs()}`);
+  assert.equal(lines.length, 2, `one iteration recorded\n${await logs()}`);
+  const line = lines[1];
+  assert.equal(line.isolation, isolation);
+  assert.equal(line.architect?.kind, 'agent');
+  assert.equal(line.architect?.tries, 1, await logs());
+  assert.equal(line.programmer?.tries, 1, await logs());
+  assert.equal(line.architect?.permissions, 'every action accepted (confined)');
+
+  // The Architect's document is the one the model wrote through the CLI's tool.
+  assert.equal(await fs.readFile(path.join(runDir, 'iter-001', 'requirement.xml'), 'utf8'), REQUIREMENT);
+  // The Programmer's edits were committed and scored: the target's code passes every target test.
+  assert.equal(line.gap, 0, `the Programmer's files were scored\n${await logs()}`);
+
+  // Shell commands ran inside the confined step: the summary came back to the Architect, a computed 42 to the Programmer.
+  const outputs = requests.flatMap((q) => q.toolOutputs ?? []);
+  assert.ok(
+    outputs.some((o) => o.includes('test_inventory.py')),
+    `the Architect's shell command read the summary: ${JSON.stringify(outputs).slice(0, 2000)}`,
+  );
+  assert.ok(
+    outputs.some((o) => /(^|\D)42(\D|$)/m.test(o)),
+    `the Programmer's shell command ran: ${JSON.stringify(outputs).slice(0, 2000)}`,
+  );
+  // Every request carried the key we passed, and nothing else.
+  assert.deepEqual([...new Set(requests.filter((q) => q.protocol !== 'other').map((q) => q.key))], [KEY]);
+  // The tokens recorded are the ones the server reported for that role.
+  for (const role of ['architect', 'programmer'] as const) {
+    const served = sum(requests, role);
+    assert.ok(served.calls >= 3, `${role}: ${served.calls} model calls`);
+    assert.equal(line[role]?.input_tokens, served.input, `${role} input tokens`);
+    assert.equal(line[role]?.output_tokens, served.output, `${role} output tokens`);
+  }
+}
+
 describe('real agent CLIs through the loop: one endpoint, sandboxed, loopback only', { timeout: 40 * 60_000 }, () => {
   before(async () => {
     tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-real-agents-')));
     demo = await buildDemoDataset(path.join(tmp, 'dataset'), { batch: true });
-    const scenario: TaskScenario = { requirementXml: REQUIREMENT, files: targetFiles(0, 2) };
-    await fs.writeFile(path.join(tmp, 'scenario.json'), JSON.stringify(scenario));
-    serverLog = path.join(tmp, 'requests.jsonl');
     ns = LoopbackNamespace.create('sweci-conf');
-    server = ns.spawn(process.execPath, [serveJs, '--scenario', path.join(tmp, 'scenario.json'), '--log', serverLog, '--require-key', KEY], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    port = await new Promise<number>((resolve, reject) => {
-      let text = '';
-      server.stdout!.on('data', (d: Buffer) => {
-        text += d.toString();
-        const m = /listening (\d+)/.exec(text);
-        if (m) resolve(Number(m[1]));
-      });
-      server.once('exit', (code) => reject(new Error(`the model server exited (${code})`)));
-    });
+    ({ child: server, port, log: serverLog } = await startServer({ requirementXml: REQUIREMENT, files: targetFiles(0, 2) }, 'main', KEY));
   });
 
   after(async () => {
@@ -143,33 +233,89 @@ describe('real agent CLIs through the loop: one endpoint, sandboxed, loopback on
     assert.deepEqual(ns.interfaces(), ['lo']);
   });
 
+  test('a real CLI that exits 0 after its model call failed (qwen: "[API Error: 401 …]") fails its try, and the run says why', async () => {
+    const broken = await startServer({ requirementXml: REQUIREMENT, files: {}, httpError: { status: 401, message: 'invalid api key' } }, 'broken');
+    try {
+      const experiment = path.join(tmp, 'exp-broken');
+      const config = path.join(tmp, 'one-try.json');
+      await fs.writeFile(config, JSON.stringify({ 'sweci.architect.maxTries': 1, 'sweci.programmer.maxTries': 1 }));
+      const r = await sweciInNamespace(runFlags(experiment, 'qwen', broken.port, ['--config', config, '--runtime', 'local']), 5 * 60_000);
+      assert.equal(r.code, 1, r.err);
+      const status = JSON.parse(await fs.readFile(path.join(experiment, '.sweci-batch', `${TASK}.json`), 'utf8')) as { state: string; reason?: string };
+      assert.equal(status.state, 'failed');
+      assert.match(status.reason ?? '', /architect .*failed its only try in iteration 1: try 1: exited 0 but the model call failed: \[API Error: 401/);
+      const lines = (await fs.readFile(path.join(experiment, TASK, '.sweci', 'runs', 'real', 'iteration.jsonl'), 'utf8').catch(() => '')).trim().split('\n');
+      assert.ok(lines.length <= 1, 'no iteration was recorded');
+    } finally {
+      broken.child.kill('SIGTERM');
+    }
+  });
+
+  test('sweci agents check: for every preset, the executable and its version, the endpoint and key, and one real step', async () => {
+    for (const pinned of pinnedClis()) {
+      const r = await sweciInNamespace(
+        [
+          'agents',
+          'check',
+          ...agentFlags(pinned.preset),
+          '--base-url',
+          `http://127.0.0.1:${port}/v1`,
+          '--api-key-env',
+          'CONFORMANCE_KEY',
+          '--sandbox',
+          'bubblewrap',
+          '--json',
+        ],
+        5 * 60_000,
+      );
+      assert.equal(r.code, 0, `${pinned.preset}: ${r.err}\n${r.out}`);
+      const rows = JSON.parse(r.out) as {
+        role: string;
+        ok: boolean;
+        executable: { mark: string; detail: string };
+        endpoint: { mark: string };
+        step: { mark: string; detail: string };
+      }[];
+      assert.equal(rows.length, 2);
+      const version = pinned.spec.split('@').pop()!;
+      for (const row of rows) {
+        assert.ok(row.ok, `${pinned.preset} ${row.role}: ${JSON.stringify(row)}`);
+        assert.ok(row.executable.detail.includes(version), `${pinned.preset}: the version ${version} is shown: ${row.executable.detail}`);
+        assert.equal(row.endpoint.mark, 'ok', `${pinned.preset}: the endpoint answered and took the key`);
+        assert.equal(row.step.mark, 'ok', `${pinned.preset}: ${row.step.detail}`);
+        assert.match(row.step.detail, /wrote sweci-check\.txt .* \d+ in, \d+ out/);
+      }
+    }
+    // A wrong key is caught before any step runs.
+    const refused = await sweciInNamespace(
+      [
+        'agents',
+        'check',
+        '--architect',
+        'qwen',
+        '--programmer',
+        'qwen',
+        '--architect-model',
+        'm',
+        '--programmer-model',
+        'm',
+        '--base-url',
+        `http://127.0.0.1:${port}/v1`,
+        '--json',
+      ],
+      60_000,
+    );
+    assert.equal(refused.code, 1);
+    assert.match(refused.out, /HTTP 401: no key is stored/);
+  });
+
   for (const pinned of pinnedClis()) {
     test(`${pinned.preset} (${pinned.spec}): the Architect's requirement.xml is the model's, the Programmer's edit is scored, tokens are the server's`, async () => {
       assert.ok(existsSync(path.join(BIN, pinned.executable)), `${pinned.executable} is installed by scripts/setup.sh`);
       const experiment = path.join(tmp, `exp-${pinned.preset}`);
       const before = (await readLog()).length;
-      const model = MODELS[pinned.preset];
       const r = await sweciInNamespace(
-        [
-          'run',
-          '--dataset',
-          demo.datasetDir,
-          '--tasks',
-          TASK,
-          '--experiment',
-          experiment,
-          '--run',
-          'real',
-          '--architect',
-          pinned.preset,
-          '--programmer',
-          pinned.preset,
-          '--architect-model',
-          model,
-          '--programmer-model',
-          model,
-          '--base-url',
-          `http://127.0.0.1:${port}/v1`,
+        runFlags(experiment, pinned.preset, port, [
           '--api-key-env',
           'CONFORMANCE_KEY',
           '--max-iterations',
@@ -178,54 +324,121 @@ describe('real agent CLIs through the loop: one endpoint, sandboxed, loopback on
           'local',
           '--sandbox',
           'bubblewrap',
-          '--json',
-        ],
+        ]),
         8 * 60_000,
       );
-      const runDir = path.join(experiment, TASK, '.sweci', 'runs', 'real');
-      const lines = (await fs.readFile(path.join(runDir, 'iteration.jsonl'), 'utf8').catch(() => ''))
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as Line);
-      const logs = async () => {
-        const dir = path.join(runDir, lines.length > 1 ? 'iter-001' : 'pending');
-        const names = (await fs.readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.log'));
-        return (await Promise.all(names.map(async (n) => `--- ${n}\n${(await fs.readFile(path.join(dir, n), 'utf8')).slice(-4000)}`))).join('\n');
-      };
-      assert.equal(r.code, 0, `sweci run failed:\n${r.err}\n${r.out.slice(-3000)}\n${await logs()}`);
-      assert.equal(lines.length, 2, `one iteration recorded\n${await logs()}`);
-      const line = lines[1];
-      assert.equal(line.isolation, 'sandbox');
-      assert.equal(line.architect?.kind, 'agent');
-      assert.equal(line.architect?.tries, 1, await logs());
-      assert.equal(line.programmer?.tries, 1, await logs());
-      assert.equal(line.architect?.permissions, 'every action accepted (confined)');
-
-      // The Architect's document is the one the model wrote through the CLI's tool.
-      assert.equal(await fs.readFile(path.join(runDir, 'iter-001', 'requirement.xml'), 'utf8'), REQUIREMENT);
-      // The Programmer's edits were committed and scored: the target's code passes every target test.
-      assert.equal(line.gap, 0, `the Programmer's files were scored\n${await logs()}`);
-
-      const requests = (await readLog()).slice(before);
-      // Shell commands ran inside the confined step: the summary came back to the Architect, a computed 42 to the Programmer.
-      const outputs = requests.flatMap((q) => q.toolOutputs ?? []);
-      assert.ok(
-        outputs.some((o) => o.includes('test_inventory.py')),
-        `the Architect's shell command read the summary: ${JSON.stringify(outputs).slice(0, 2000)}`,
-      );
-      assert.ok(
-        outputs.some((o) => /(^|\D)42(\D|$)/m.test(o)),
-        `the Programmer's shell command ran: ${JSON.stringify(outputs).slice(0, 2000)}`,
-      );
-      // Every request carried the key we passed, and nothing else.
-      assert.deepEqual([...new Set(requests.filter((q) => q.protocol !== 'other').map((q) => q.key))], [KEY]);
-      // The tokens recorded are the ones the server reported for that role.
-      for (const role of ['architect', 'programmer'] as const) {
-        const served = sum(requests, role);
-        assert.ok(served.calls >= 3, `${role}: ${served.calls} model calls`);
-        assert.equal(line[role]?.input_tokens, served.input, `${role} input tokens`);
-        assert.equal(line[role]?.output_tokens, served.output, `${role} output tokens`);
-      }
+      await assertConformingRun(r, experiment, (await readLog()).slice(before), 'sandbox');
     });
   }
+
+  test("codex in a container of the task's image (sweci.docker.agentImage), sharing the model server container's loopback-only network", async () => {
+    const conn = await dockerForTests();
+    const docker = (...args: string[]) => execFileSync('docker', args, { encoding: 'utf8' }).trim();
+    // The agent image: the task's image with codex's native binary, as a user adds a CLI to an image.
+    const codexBin = path.join(
+      repoRoot,
+      '.vscode-test',
+      'agents',
+      'node_modules',
+      '@openai',
+      'codex-linux-x64',
+      'vendor',
+      'x86_64-unknown-linux-musl',
+      'bin',
+      'codex',
+    );
+    const agentImage = await buildImage(conn, 'sweci/conformance-codex:test', `FROM ${DEMO_IMAGE}\nCOPY codex /usr/local/bin/codex\n`, { codex: codexBin });
+    // The model server in a container with no network but its own loopback; the agents join that network.
+    const io = path.join(tmp, 'container-io');
+    await fs.mkdir(io, { recursive: true });
+    await fs.writeFile(path.join(io, 'scenario.json'), JSON.stringify({ requirementXml: REQUIREMENT, files: targetFiles(0, 2) }));
+    const name = `sweci-conformance-server-${process.pid}`;
+    docker(
+      'run',
+      '-d',
+      '--rm',
+      '--name',
+      name,
+      '--network',
+      'none',
+      '-v',
+      `${process.execPath}:/usr/local/bin/node:ro`,
+      '-v',
+      `${path.dirname(serveJs)}:/srv/model-server:ro`,
+      '-v',
+      `${io}:/srv/io`,
+      DEMO_IMAGE,
+      '/usr/local/bin/node',
+      '/srv/model-server/serve.js',
+      '--scenario',
+      '/srv/io/scenario.json',
+      '--log',
+      '/srv/io/requests.jsonl',
+      '--port',
+      '8000',
+      '--require-key',
+      KEY,
+    );
+    try {
+      const started = Date.now();
+      while (!docker('logs', name).includes('listening 8000')) {
+        if (Date.now() - started > 30_000) throw new Error(`the model server container did not start: ${docker('logs', name)}`);
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      const experiment = path.join(tmp, 'exp-codex-container');
+      const config = path.join(tmp, 'container-agents.json');
+      await fs.writeFile(
+        config,
+        JSON.stringify({
+          'sweci.architect.runIn': 'container',
+          'sweci.programmer.runIn': 'container',
+          'sweci.docker.agentImage': agentImage,
+          'sweci.docker.agentNetwork': `container:${name}`,
+        }),
+      );
+      // The harness itself stays on this machine and talks only to the engine; the agents' traffic stays in that network.
+      const child = spawn(
+        process.execPath,
+        [
+          cli,
+          ...runFlags(experiment, 'codex', 8000, [
+            '--api-key-env',
+            'CONFORMANCE_KEY',
+            '--max-iterations',
+            '1',
+            '--runtime',
+            'docker',
+            '--image',
+            DEMO_IMAGE,
+            '--config',
+            config,
+          ]),
+        ],
+        {
+          cwd: tmp,
+          env: { ...process.env, CONFORMANCE_KEY: KEY },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+      const timer = setTimeout(() => child.kill('SIGINT'), 8 * 60_000);
+      const [code] = (await once(child, 'exit')) as [number | null];
+      clearTimeout(timer);
+      const requests = (await fs.readFile(path.join(io, 'requests.jsonl'), 'utf8').catch(() => ''))
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as RecordedRequest);
+      await assertConformingRun({ code, out, err }, experiment, requests, 'container');
+    } finally {
+      try {
+        docker('rm', '-f', name);
+        docker('rmi', '-f', agentImage);
+      } catch {
+        // already gone
+      }
+    }
+  });
 });

@@ -42,12 +42,21 @@ export const AGENT_IMAGE = 'sweci/demo-agents:test';
 export const AGENTS_IN_IMAGE = '/opt/sweci-agents';
 
 export async function buildAgentImage(conn: DockerConnection, agentsDir: string): Promise<string> {
-  const context = await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-agent-image-'));
+  return buildImage(conn, AGENT_IMAGE, `FROM ${DEMO_IMAGE}\nCOPY agents ${AGENTS_IN_IMAGE}\n`, { agents: agentsDir });
+}
+
+/** An image `tag` built from `dockerfile`, with `files` (name in the context → a host file or folder) beside it. */
+export async function buildImage(conn: DockerConnection, tag: string, dockerfile: string, files: Record<string, string>): Promise<string> {
+  const context = await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-image-'));
   try {
-    await fs.cp(agentsDir, path.join(context, 'agents'), { recursive: true, filter: (p) => !p.includes('__pycache__') });
-    await fs.writeFile(path.join(context, 'Dockerfile'), `FROM ${DEMO_IMAGE}\nCOPY agents ${AGENTS_IN_IMAGE}\n`);
-    const src = ['Dockerfile', ...(await fs.readdir(path.join(context, 'agents'))).map((n) => `agents/${n}`)];
-    const stream = await conn.docker.buildImage({ context, src }, { t: AGENT_IMAGE });
+    await fs.writeFile(path.join(context, 'Dockerfile'), dockerfile);
+    for (const [name, from] of Object.entries(files)) {
+      await fs.cp(from, path.join(context, name), { recursive: true, filter: (p) => !p.includes('__pycache__') });
+    }
+    const src = (await fs.readdir(context, { recursive: true, withFileTypes: true }))
+      .filter((e) => e.isFile())
+      .map((e) => path.relative(context, path.join(e.parentPath, e.name)));
+    const stream = await conn.docker.buildImage({ context, src }, { t: tag });
     await new Promise<void>((resolve, reject) =>
       conn.docker.modem.followProgress(stream, (err: Error | null, events: Array<{ error?: string }>) => {
         const failed = events?.find((e) => e.error);
@@ -55,7 +64,7 @@ export async function buildAgentImage(conn: DockerConnection, agentsDir: string)
         else resolve();
       }),
     );
-    return AGENT_IMAGE;
+    return tag;
   } finally {
     await fs.rm(context, { recursive: true, force: true });
   }

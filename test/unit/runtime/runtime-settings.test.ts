@@ -80,3 +80,16 @@ test('mount targets must be absolute and distinct', () => {
     /share the target/,
   );
 });
+
+test("agent containers' network: bridge by default; host and container:<name> are taken; anything else is refused with the choices", () => {
+  assert.equal(from({}).docker.agentNetwork, 'bridge');
+  assert.equal(from({ 'docker.agentNetwork': 'host' }).docker.agentNetwork, 'host');
+  assert.equal(from({ 'docker.agentNetwork': ' container:model-proxy ' }).docker.agentNetwork, 'container:model-proxy');
+  for (const bad of ['none', 'container:', 'container:a b', 'my-net']) {
+    assert.throws(
+      () => from({ 'docker.agentNetwork': bad }),
+      (e: unknown) => e instanceof UserError && /sweci\.docker\.agentNetwork must be "bridge", "host" or "container:<name>"/.test(e.message),
+      bad,
+    );
+  }
+});

@@ -72,7 +72,9 @@ export async function checkEndpoint(e: Endpoint, signal?: AbortSignal): Promise<
 export function endpointsOf(roles: Partial<Record<AgentRole, AgentSettings>>, secretEnv: Record<string, string>): { roles: AgentRole[]; endpoint: Endpoint }[] {
   const out = new Map<string, { roles: AgentRole[]; endpoint: Endpoint }>();
   for (const [role, s] of Object.entries(roles) as [AgentRole, AgentSettings | undefined][]) {
-    if (!s || s.kind !== 'preset' || !s.baseUrl) continue;
+    // An agent in a container reaches the endpoint through the container's network, which this
+    // process cannot stand in for: its first step is the check.
+    if (!s || s.kind !== 'preset' || !s.baseUrl || s.runIn === 'container') continue;
     const endpoint = resolveEndpoint(s.preset, s.baseUrl, secretEnv[ENDPOINT_KEY_ENV]);
     const id = `${endpoint.protocol} ${endpoint.url} ${endpoint.key}`;
     const seen = out.get(id);

@@ -49,6 +49,8 @@ export interface DockerRuntimeOptions {
   engineGoneWindowMs?: number;
   /** Network access for requests that do not say (default: none). */
   network?: boolean;
+  /** Docker's network mode when a container has network access (default: 'default', the bridge). */
+  networkMode?: string;
 }
 
 interface Box {
@@ -234,7 +236,7 @@ export class DockerRuntime implements Runtime {
         NetworkDisabled: !network,
         HostConfig: {
           Init: true,
-          NetworkMode: network ? 'default' : 'none',
+          NetworkMode: network ? (this.opts.networkMode ?? 'default') : 'none',
           Mounts: mounts.map((m) => ({ Type: 'bind' as const, Source: m.source, Target: m.target, ReadOnly: !!m.readOnly })),
           ...(memory ? { Memory: memory, MemorySwap: memory, MemoryReservation: Math.round(memory / 2) } : {}),
           ...(cpus > 0 ? { NanoCpus: Math.round(cpus * 1e9) } : {}),
