@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import type { Runtime } from '../../runtime/runtime';
 import { freshHome } from '../agent-home';
 import type { AgentRole, AgentSettings, AgentUsage } from '../agent-driver';
-import { agentLabel } from '../agent-settings';
+import { roleLabel } from '../agent-summary';
 import { CliAgentDriver, findProgram } from '../cli-driver';
 import { checkEndpoint, type EndpointCheck } from '../endpoint/endpoint-check';
 import { ENDPOINT_KEY_ENV, resolveEndpoint } from '../endpoint/endpoint';
@@ -170,7 +170,7 @@ export async function checkAgents(opts: AgentCheckOptions): Promise<AgentCheckRo
       rows.push({ role, agent: 'human', executable: skip, endpoint: skip, step: skip, ok: true });
       continue;
     }
-    opts.onProgress?.(`${role}: ${agentLabel(s)}`);
+    opts.onProgress?.(`${role}: ${roleLabel(s)}`);
     const executable = await executableCell(s);
     let endpoint: CheckCell = { mark: 'skip', detail: s.kind === 'preset' ? "no endpoint set: the CLI's own login" : 'a custom command gets SWECI_BASE_URL' };
     if (s.kind === 'preset' && s.baseUrl) {
@@ -182,7 +182,7 @@ export async function checkAgents(opts: AgentCheckOptions): Promise<AgentCheckRo
     const step: CheckCell =
       executable.mark === 'fail' || endpoint.mark === 'fail' ? { mark: 'skip', detail: 'not tried: fix the cells before it' } : await stepCell(role, s, opts);
     const ok = [executable, endpoint, step].every((c) => c.mark !== 'fail') && step.mark !== 'skip';
-    rows.push({ role, agent: agentLabel(s), executable, endpoint, step, ok });
+    rows.push({ role, agent: roleLabel(s), executable, endpoint, step, ok });
   }
   return rows;
 }
