@@ -52,7 +52,7 @@ export class TaskInfoTreeProvider implements vscode.TreeDataProvider<InfoRow>, v
   }
 
   private render(state: TaskState | undefined): void {
-    this.rows = state ? [...taskRows(state, this.environments.description), agentsRow(this.sandbox)] : [];
+    this.rows = state ? taskRows(state, this.environments.description, agentsRow(this.sandbox)) : [];
     this.changed.fire(undefined);
   }
 
@@ -76,7 +76,8 @@ export class TaskInfoTreeProvider implements vscode.TreeDataProvider<InfoRow>, v
   }
 }
 
-function taskRows(state: TaskState, inUse: EnvironmentManager['description']): InfoRow[] {
+/** The rows, with `agents` beside the Runtime row (where the steps run, then who plays them). */
+function taskRows(state: TaskState, inUse: EnvironmentManager['description'], agents: InfoRow): InfoRow[] {
   const { task } = state.record;
   const layout = taskLayout(state.taskDir);
   // Short in the row, whole in the tooltip: the side bar is narrow.
@@ -107,6 +108,7 @@ function taskRows(state: TaskState, inUse: EnvironmentManager['description']): I
           icon: 'target',
         },
     runtimeRow(state, inUse),
+    agents,
   ];
   const run = state.lastRun;
   if (run) {
