@@ -62,6 +62,33 @@ suite('The CI loop through the commands', function () {
     }
   });
 
+  test("the Task view's Agents row follows the settings: each role's endpoint, and restricted when not confined", async () => {
+    const sweci = await api();
+    const agents = () => sweci.taskInfoRows().find((r) => r.label === 'Agents');
+    await until('the Agents row names the custom agents', () => (agents()?.description === 'custom: architect.py · custom: programmer.py' ? true : undefined));
+    try {
+      await cfg().update('architect.agent', 'codex', global);
+      await cfg().update('programmer.agent', 'qwen', global);
+      await cfg().update('agents.baseUrl', 'http://127.0.0.1:9', global);
+      await cfg().update('sandbox', 'off', global);
+      const row = await until('the Agents row follows', () => (agents()?.description.startsWith('codex · qwen') ? agents() : undefined));
+      assert.equal(row.description, 'codex · qwen · restricted');
+      assert.match(
+        row.tooltip,
+        /Architect: codex\n {2}endpoint: http:\/\/127\.0\.0\.1:9\/v1 \(OpenAI Responses\)\n {2}allowed: codex's own workspace-write sandbox \(not confined\)/,
+      );
+      assert.match(
+        row.tooltip,
+        /Programmer: qwen\n {2}endpoint: http:\/\/127\.0\.0\.1:9\/v1 \(OpenAI Chat Completions\)\n {2}allowed: file edits only: shell commands are denied \(not confined\)/,
+      );
+    } finally {
+      await cfg().update('architect.agent', 'custom', global);
+      await cfg().update('programmer.agent', 'custom', global);
+      await cfg().update('agents.baseUrl', undefined, global);
+      await cfg().update('sandbox', undefined, global);
+    }
+  });
+
   test('Run Iteration records iteration 1 with both agents, and the Iterations view shows it', async () => {
     const sweci = await api();
     await vscode.commands.executeCommand('sweci.runIteration');
