@@ -48,7 +48,12 @@ function stepsSection(d: IterationDetails): string {
     const discarded = step.discarded_changes?.length
       ? `<tr><td></td><td colspan="5" class="muted">Code changes thrown away (the Architect writes requirement.xml only): ${escapeText(step.discarded_changes.join(', '))}</td></tr>`
       : '';
-    return `<tr>${cells.map((c) => `<td>${escapeText(c)}</td>`).join('')}</tr>${discarded}`;
+    // Tries that failed before the one that counted, and what the agent was allowed to do.
+    const failed = step.failed_tries?.length
+      ? `<tr><td></td><td colspan="5" class="muted">Failed tries: ${escapeText(step.failed_tries.join('; '))}</td></tr>`
+      : '';
+    const allowed = step.permissions ? `<tr><td></td><td colspan="5" class="muted">Allowed: ${escapeText(step.permissions)}</td></tr>` : '';
+    return `<tr>${cells.map((c) => `<td>${escapeText(c)}</td>`).join('')}</tr>${discarded}${failed}${allowed}`;
   });
   return `<section><h2>Roles</h2><table class="steps"><thead><tr><th>Role</th><th>Who</th><th>Time</th><th>Tokens</th><th>Cost</th><th>Tries</th></tr></thead><tbody>${rows.join('')}</tbody></table></section>`;
 }

@@ -47,7 +47,19 @@ function details(over: Partial<IterationDetails> = {}): IterationDetails {
       changed: true,
     },
     steps: [
-      { role: 'programmer', step: { kind: 'agent', agent: `evil ${HOSTILE}`, tries: 2, execution_time: 12.34, input_tokens: 12_000, output_tokens: 800 } },
+      {
+        role: 'programmer',
+        step: {
+          kind: 'agent',
+          agent: `evil ${HOSTILE}`,
+          tries: 2,
+          execution_time: 12.34,
+          input_tokens: 12_000,
+          output_tokens: 800,
+          failed_tries: [`try 1: exited 0 but the model call failed: [API Error: ${HOSTILE}]`],
+          permissions: 'every action accepted (confined)',
+        },
+      },
     ],
     files: [{ label: `log ${HOSTILE}`, file: '/x/a.log' }],
     hasCodeChanges: true,
@@ -82,6 +94,9 @@ test('the view shows the scores, the newly passing and regressed tests as links,
   assert.match(html, /Compare with human-history #2/);
   assert.match(html, /data-action="open-file" data-arg="0"/);
   assert.match(html, /changed since #1/);
+  // Why the first try did not count (escaped: the text is the CLI's), and what the agent could do.
+  assert.match(html, /Failed tries: try 1: exited 0 but the model call failed: \[API Error: &lt;\/pre&gt;/);
+  assert.match(html, /Allowed: every action accepted \(confined\)/);
 });
 
 test('Previous is disabled at the first iteration and Next at the last', () => {
