@@ -72,8 +72,8 @@ interface Line {
   iteration: number;
   gap: number;
   isolation?: string;
-  architect?: { kind: string; tries: number; input_tokens?: number; output_tokens?: number; permissions?: string };
-  programmer?: { kind: string; tries: number; input_tokens?: number; output_tokens?: number; permissions?: string };
+  architect?: { kind: string; tries: number; input_tokens?: number; output_tokens?: number; cost_usd?: number; permissions?: string };
+  programmer?: { kind: string; tries: number; input_tokens?: number; output_tokens?: number; cost_usd?: number; permissions?: string };
 }
 
 let tmp: string;
@@ -212,6 +212,10 @@ async function assertConformingRun(
     assert.ok(served.calls >= 3, `${role}: ${served.calls} model calls`);
     assert.equal(line[role]?.input_tokens, served.input, `${role} input tokens`);
     assert.equal(line[role]?.output_tokens, served.output, `${role} output tokens`);
+    // Where the CLI prices its calls (Claude Code's total_cost_usd; opencode's step costs), the cost recorded is the one it printed.
+    const log = await fs.readFile(path.join(runDir, 'iter-001', `${role}-try-1.log`), 'utf8');
+    const printed = /"total_cost_usd":\s*([\d.e-]+)/.exec(log);
+    if (printed) assert.equal(line[role]?.cost_usd, Number(printed[1]), `${role} cost`);
   }
 }
 
