@@ -6,42 +6,13 @@
 import type * as http from 'node:http';
 import type { Conversation, Reply, ToolCall, ToolResult, ToolSpec, Turn, Usage } from './conversation';
 import { sse, startSse, type ProtocolAdapter } from './model-server';
+import { type Json, contentText, isObject, parseArgs, str } from './wire';
 
 /** What a request asked that the protocol-neutral Conversation does not hold. */
 interface Extras {
   includeUsage: boolean;
 }
 const extras = new WeakMap<Conversation, Extras>();
-
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
-
-/** A message's content as text: a string, or the text of its parts (`{type:"text",text}`; others are skipped). */
-function contentText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .map((p) => {
-      if (typeof p === 'string') return p;
-      if (isObject(p) && typeof p.text === 'string') return p.text;
-      if (isObject(p) && typeof p.refusal === 'string') return p.refusal;
-      return '';
-    })
-    .join('');
-}
-
-function parseArgs(raw: unknown): Record<string, unknown> | string {
-  if (isObject(raw)) return raw;
-  if (typeof raw !== 'string') return {};
-  if (raw.trim() === '') return {};
-  try {
-    const v = JSON.parse(raw) as unknown;
-    return isObject(v) ? v : raw;
-  } catch {
-    return raw;
-  }
-}
 
 function parseToolCalls(raw: unknown): ToolCall[] {
   if (!Array.isArray(raw)) return [];

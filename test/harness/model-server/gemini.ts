@@ -7,11 +7,7 @@ import type * as http from 'node:http';
 import type { Conversation, Reply, ToolCall, ToolResult, ToolSpec, Turn, Usage } from './conversation';
 import type { ProtocolAdapter } from './model-server';
 import { sse, startSse } from './model-server';
-
-type Json = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+import { type Json, isObject, str } from './wire';
 
 /** `…/models/<model>:<method>`, the model possibly URL-encoded. */
 const ROUTE = /\/models\/([^/:]+):(generateContent|streamGenerateContent|countTokens)$/;

@@ -13,34 +13,7 @@
 import type * as http from 'node:http';
 import type { Conversation, Reply, ToolCall, ToolResult, ToolSpec, Turn, Usage } from './conversation';
 import { sse, startSse, type ProtocolAdapter } from './model-server';
-
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** A content value as text: a string, or the text of its parts (input_text, output_text, text, refusal; images are skipped). */
-function contentText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .map((p) => {
-      if (typeof p === 'string') return p;
-      if (isObject(p) && typeof p.text === 'string') return p.text;
-      if (isObject(p) && typeof p.refusal === 'string') return p.refusal;
-      return '';
-    })
-    .join('');
-}
-
-function parseArgs(raw: unknown): Record<string, unknown> | string {
-  if (isObject(raw)) return raw;
-  if (typeof raw !== 'string' || raw.trim() === '') return {};
-  try {
-    const v = JSON.parse(raw) as unknown;
-    return isObject(v) ? v : raw;
-  } catch {
-    return raw;
-  }
-}
+import { type Json, contentText, isObject, parseArgs } from './wire';
 
 /** Function and custom tools, namespaces flattened (a tool keeps its own name); hosted tools are skipped. */
 function parseTools(raw: unknown, into: ToolSpec[]): void {
