@@ -59,7 +59,7 @@ async function main(): Promise<void> {
     }
   }
 
-  writeDemoAgentSettings(taskDir, path.join(demoDir, 'oracle'), path.join(demoDir, 'scripted-answers.git'));
+  writeDemoAgentSettings(taskDir, path.join(demoDir, 'oracle'), path.join(demoDir, 'scripted', 'answers.git'));
 
   const desktop = !values['code-server'] && hasDesktopCode();
   if (desktop) {
@@ -82,6 +82,7 @@ async function main(): Promise<void> {
  * real agent in the settings (sweci.architect.agent / sweci.programmer.agent) to replace them.
  * Agents run sandboxed and cannot read the oracle, so the stand-in gets its own copy of the
  * upstream history (`answersDir`), outside the oracle: a test device, never given to a real agent.
+ * The sandbox shows them their scripts and that copy (sweci.sandboxReadablePaths), nothing else.
  */
 function writeDemoAgentSettings(taskDir: string, oracleDir: string, answersDir: string): void {
   const file = path.join(taskDir, '.vscode', 'settings.json');
@@ -101,6 +102,8 @@ function writeDemoAgentSettings(taskDir: string, oracleDir: string, answersDir: 
     'sweci.programmer.agent': 'custom',
     'sweci.programmer.customCommand': `python3 ${JSON.stringify(path.join(agents, 'programmer.py'))}`,
     'sweci.programmer.env': { SWECI_SCRIPTED_UPSTREAM: answersDir, SWECI_SCRIPTED_COMMITS: commits.join(',') },
+    // The sandbox shows an agent only what it is given: the stand-ins' scripts and their copy.
+    'sweci.sandboxReadablePaths': [agents, path.dirname(answersDir)],
   };
   fs.writeFileSync(file, `// Demo only: scripted stand-in agents (see README, "The demo's agents").\n${JSON.stringify(settings, null, 2)}\n`);
   console.log(`Demo agents: scripted stand-ins configured in ${file}`);

@@ -14,6 +14,8 @@ export const FLAG_KEYS: Record<string, string> = {
   'pytest.env': '--env',
   runtime: '--runtime',
   sandbox: '--sandbox',
+  sandboxReadablePaths: '--sandbox-readable',
+  sandboxWritablePaths: '--sandbox-writable',
   'docker.image': '--image',
   'docker.python': '--docker-python',
   'docker.memoryMb': '--memory-mb',
@@ -84,6 +86,8 @@ export function addRuntimeOptions(cmd: Command, runtimeDefault: string): Command
   return cmd
     .option('--runtime <where>', `where the task runs: auto, docker or local (${runtimeDefault})`)
     .option('--sandbox <mode>', 'local runs confined with bubblewrap: auto, bubblewrap or off (auto)')
+    .option('--sandbox-readable <paths>', "comma-separated absolute paths a sandboxed agent or pytest may also read (a custom agent's files)")
+    .option('--sandbox-writable <paths>', 'comma-separated absolute folders a sandboxed agent or pytest may also write')
     .option('--image <tag>', "an image the engine has, instead of the task's image.tar.gz")
     .option('--docker-python <exe>', 'the interpreter inside the image (python)')
     .option('--memory-mb <MiB>', 'memory limit of each container (8192)')

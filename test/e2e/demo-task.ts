@@ -23,8 +23,12 @@ export interface PreparedTask {
   passedByTarget: number;
   /** Environment for the scripted programmer: its own copy of the upstream, outside the (hidden) oracle. */
   programmerEnv: Record<string, string>;
+  /** What the sandbox shows the scripted agents (sweci.sandboxReadablePaths): their scripts and their copy of the answers. */
+  sandboxReadable: string[];
 }
 
+/** The scripted agents (test/fixtures/agents), run by the demo's settings. */
+const SCRIPTED_AGENTS = path.resolve(__dirname, '../../../test/fixtures/agents');
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-e2e-'));
 process.on('exit', () => fs.rmSync(scratch, { recursive: true, force: true }));
 const datasets: Partial<Record<'plain' | 'docker', Promise<Awaited<ReturnType<typeof buildDemoDataset>>>>> = {};
@@ -65,7 +69,7 @@ export async function prepareDemoTask(name: string, opts: { docker?: boolean } =
     throw new Error(`the demo task's gap is ${result.current?.gap}, expected ${demo.expectedGap}`);
   }
   const oracleDir = path.join(scratch, `${name}.oracle`);
-  const answers = path.join(scratch, `${name}.scripted-answers.git`);
+  const answers = path.join(scratch, `${name}.scripted`, 'answers.git');
   execFileSync('git', ['clone', '--bare', '--quiet', oracleLayout(oracleDir).upstreamDir, answers]);
   return {
     taskDir,
@@ -75,5 +79,6 @@ export async function prepareDemoTask(name: string, opts: { docker?: boolean } =
     passedNow: demo.targetPassed - demo.expectedGap,
     passedByTarget: demo.targetPassed,
     programmerEnv: { SWECI_SCRIPTED_UPSTREAM: answers, SWECI_SCRIPTED_COMMITS: demo.commits.join(',') },
+    sandboxReadable: [SCRIPTED_AGENTS, path.dirname(answers)],
   };
 }

@@ -27,12 +27,25 @@ export async function until<T>(what: string, probe: () => T | undefined, timeout
   }
 }
 
+/** Where the scripted agents keep what they read besides app/ (their copies of the answers). */
+export const scriptedRoot = path.join(os.tmpdir(), 'sweci-it-scripted');
+
+/**
+ * Shows the scripted agents their own files in the sandbox, as a user shows a custom agent its
+ * files: the scripts and their copies of the answers, nothing else of this machine.
+ */
+export async function showScriptedAgents(): Promise<void> {
+  fs.mkdirSync(scriptedRoot, { recursive: true });
+  await vscode.workspace.getConfiguration('sweci').update('sandboxReadablePaths', [agentsDir, scriptedRoot], vscode.ConfigurationTarget.Global);
+}
+
 /**
  * The scripted programmer's own copy of the upstream (its "knowledge" of the answers): agents
  * run sandboxed and cannot read the oracle, where the upstream lives.
  */
 export function scriptedAnswers(oracleUpstream: string): string {
-  const dest = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-it-answers-')), 'upstream.git');
+  fs.mkdirSync(scriptedRoot, { recursive: true });
+  const dest = path.join(fs.mkdtempSync(path.join(scriptedRoot, 'answers-')), 'upstream.git');
   execFileSync('git', ['clone', '--bare', '--quiet', oracleUpstream, dest]);
   return dest;
 }

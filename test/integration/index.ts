@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Mocha from 'mocha';
+import { showScriptedAgents } from './helpers';
 
 function findTests(dir: string): string[] {
   const out: string[] = [];
@@ -14,7 +15,8 @@ function findTests(dir: string): string[] {
   return out.sort();
 }
 
-export function run(): Promise<void> {
+export async function run(): Promise<void> {
+  await showScriptedAgents();
   const mocha = new Mocha({
     ui: 'tdd',
     timeout: 120_000,
@@ -24,7 +26,7 @@ export function run(): Promise<void> {
   });
   for (const file of findTests(__dirname)) mocha.addFile(file);
 
-  return new Promise((resolve, reject) => {
+  return new Promise<void>((resolve, reject) => {
     let passed = 0;
     let failed = 0;
     try {

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SequenceSummary } from '../../src/core/continual/sequence-summary';
 import { buildSequenceFixture, type SequenceFixture } from '../unit/helpers/sequence-fixture';
-import { api } from './helpers';
+import { api, showScriptedAgents } from './helpers';
 
 const cfg = () => vscode.workspace.getConfiguration('sweci');
 const global = vscode.ConfigurationTarget.Global;
@@ -35,6 +35,7 @@ suite('Run Sequence', function () {
 
   suiteTeardown(async () => {
     for (const k of keys) await cfg().update(k, undefined, global);
+    await showScriptedAgents(); // what every suite starts with (index.ts)
     fs.rmSync(tmp, { recursive: true, force: true });
   });
 

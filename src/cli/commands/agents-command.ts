@@ -21,7 +21,7 @@ export async function agentsCheckCommand(values: AgentsCheckValues, signal: Abor
     architect: readAgentSettings('architect', settings.read, settings.label),
     programmer: readAgentSettings('programmer', settings.read, settings.label),
   };
-  const runtime = await openHostRuntime(readRuntimeSettings(settings.read, settings.label).sandbox);
+  const runtime = await openHostRuntime(readRuntimeSettings(settings.read, settings.label));
   try {
     const rows = await checkAgents({
       agents,

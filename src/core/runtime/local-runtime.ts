@@ -2,9 +2,11 @@
 // command line), the whole process tree is killed on timeout or cancellation.
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import type { Mount } from './mounts';
 import type { Isolation, Runtime, RunRequest, RunResult } from './runtime';
-import { bubblewrapCommand } from './sandbox';
+import { bubblewrapCommand, type Confinement } from './sandbox';
+import { interpreterView, isPythonName, mergeViews, programView, type ToolView } from './host-tools';
 import { cleanEnvironment } from './clean-env';
 import { killProcessTree } from './kill-tree';
 import { SpawnError, spawnErrorFor } from './spawn-error';
@@ -24,6 +26,10 @@ export interface LocalRuntimeOptions {
    * run in a sandbox. Without it every process runs plain.
    */
   bwrap?: string;
+  /** Host paths every sandboxed command may read besides its tools and mounts (sweci.sandboxReadablePaths). */
+  readable?: readonly string[];
+  /** Host folders every sandboxed command may write besides its mounts (sweci.sandboxWritablePaths). */
+  writable?: readonly string[];
 }
 
 const DEFAULT_MAX_OUTPUT = 4 * 1024 * 1024;
@@ -34,6 +40,11 @@ export class LocalRuntime implements Runtime {
   readonly description: string;
   readonly isolation: Extract<Isolation, 'sandbox' | 'none'>;
   private readonly bwrap?: string;
+  private readonly readable: readonly string[];
+  private readonly writable: readonly string[];
+  /** The tools every sandboxed command may run (python3, node, git on PATH), found once. */
+  private baseView?: Promise<ToolView>;
+  private readonly interpreters = new Map<string, Promise<ToolView>>();
   private readonly maxOutputChars: number;
   private readonly orphanGraceMs: number;
   /** Process groups still running, killed by dispose (window closed, CLI exiting). */
@@ -43,6 +54,8 @@ export class LocalRuntime implements Runtime {
     this.maxOutputChars = options.maxOutputChars ?? DEFAULT_MAX_OUTPUT;
     this.orphanGraceMs = options.orphanGraceMs ?? DEFAULT_ORPHAN_GRACE_MS;
     this.bwrap = options.bwrap;
+    this.readable = options.readable ?? [];
+    this.writable = options.writable ?? [];
     this.isolation = this.bwrap ? 'sandbox' : 'none';
     this.description = this.bwrap ? 'local · sandboxed' : 'local';
   }
@@ -58,6 +71,34 @@ export class LocalRuntime implements Runtime {
     return Promise.resolve();
   }
 
+  /**
+   * The sandbox's argv. The command is run by its absolute path (an interpreter by its real
+   * executable, not a shim), the tools it needs are shown read-only and put first on its PATH
+   * (`env` is changed in place), with the user's readable paths and the absolute paths it is handed.
+   */
+  private async sandboxCommand(bwrap: string, req: RunRequest, confine: Confinement, env: Record<string, string | undefined>) {
+    const searchPath = env.PATH ?? '';
+    this.baseView ??= (async () =>
+      mergeViews([await this.interpreter('python3', env), await programView('node', req.cwd, searchPath), await programView('git', req.cwd, searchPath)]))();
+    const own = isPythonName(req.command) ? await this.interpreter(req.command, env) : await programView(req.command, req.cwd, searchPath);
+    const view = mergeViews([own, await this.baseView]);
+    env.PATH = [...view.pathDirs, searchPath].filter(Boolean).join(path.delimiter);
+    const handed = req.args.filter((a) => path.isAbsolute(a) && fs.existsSync(a));
+    const readable = [...view.readable, ...this.readable, ...handed, ...(confine.readable ?? [])];
+    const writable = [...this.writable, ...(confine.writable ?? [])];
+    return bubblewrapCommand(bwrap, { ...req, command: own.program ?? req.command }, { ...confine, readable, writable });
+  }
+
+  private interpreter(python: string, env: Record<string, string | undefined>): Promise<ToolView> {
+    const key = `${python}\0${env.PATH ?? ''}`;
+    let view = this.interpreters.get(key);
+    if (!view) {
+      view = interpreterView(python, env);
+      this.interpreters.set(key, view);
+    }
+    return view;
+  }
+
   async run(req: RunRequest): Promise<RunResult> {
     // spawn reports a missing cwd as ENOENT of the command, which would blame the wrong thing.
     if (!fs.existsSync(req.cwd)) {
@@ -66,7 +107,8 @@ export class LocalRuntime implements Runtime {
     if (req.signal?.aborted) {
       return { exitCode: null, signal: null, stdout: '', stderr: '', timedOut: false, cancelled: true, durationMs: 0 };
     }
-    const sandboxed = this.bwrap && req.confine ? await bubblewrapCommand(this.bwrap, req, req.confine) : undefined;
+    const env: Record<string, string | undefined> = { ...(req.cleanEnv ? cleanEnvironment(process.env) : process.env), ...req.env };
+    const sandboxed = this.bwrap && req.confine ? await this.sandboxCommand(this.bwrap, req, req.confine, env) : undefined;
     const command = sandboxed?.command ?? req.command;
     const args = sandboxed?.args ?? [...req.args];
     return new Promise<RunResult>((resolve, reject) => {
@@ -83,7 +125,7 @@ export class LocalRuntime implements Runtime {
 
       const child = spawn(command, args, {
         cwd: req.cwd,
-        env: { ...(req.cleanEnv ? cleanEnvironment(process.env) : process.env), ...req.env },
+        env,
         stdio: [req.stdin !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe'],
         // A detached child leads its own process group on POSIX, so the group can be killed.
         detached: process.platform !== 'win32',

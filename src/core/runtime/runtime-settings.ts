@@ -2,7 +2,7 @@
 // settings (`sweci.runtime`, `sweci.docker.*`) and the command line's options, so both mean
 // the same by the same words.
 import { UserError } from '../util/errors';
-import { readChoice, readCount, readFlag, readText, settingName, type SettingLabel, type SettingReader } from '../util/setting-reader';
+import { readChoice, readCount, readFlag, readPathList, readText, settingName, type SettingLabel, type SettingReader } from '../util/setting-reader';
 import { DEFAULT_DOCKER_LIMITS, type DockerLimits } from './docker/docker-runtime';
 
 export const RUNTIME_CHOICES = ['auto', 'docker', 'local'] as const;
@@ -33,12 +33,18 @@ export interface DockerSettings extends DockerLimits {
 export interface RuntimeSettings {
   runtime: RuntimeChoice;
   sandbox: SandboxChoice;
+  /** Host paths a sandboxed agent or pytest may read besides the system folders and its tools. */
+  sandboxReadablePaths: string[];
+  /** Host folders a sandboxed agent or pytest may also write (a custom agent's own log or cache). */
+  sandboxWritablePaths: string[];
   docker: DockerSettings;
 }
 
 export const DEFAULT_RUNTIME_SETTINGS: RuntimeSettings = {
   runtime: 'auto',
   sandbox: 'auto',
+  sandboxReadablePaths: [],
+  sandboxWritablePaths: [],
   docker: { image: '', socketPath: '', python: 'python', network: false, agentImage: '', agentNetwork: 'bridge', ...DEFAULT_DOCKER_LIMITS },
 };
 
@@ -48,6 +54,8 @@ export function readRuntimeSettings(read: SettingReader, label: SettingLabel = s
     // The first choice, auto, is the default.
     runtime: readChoice(read, label, 'runtime', RUNTIME_CHOICES),
     sandbox: readChoice(read, label, 'sandbox', SANDBOX_CHOICES),
+    sandboxReadablePaths: readPathList(read, label, 'sandboxReadablePaths'),
+    sandboxWritablePaths: readPathList(read, label, 'sandboxWritablePaths'),
     docker: {
       image: readText(read, label, 'docker.image', d.image),
       socketPath: readText(read, label, 'docker.socketPath', d.socketPath),

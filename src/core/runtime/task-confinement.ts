@@ -1,11 +1,11 @@
-// What a task's agents and its code under test must never see, and so what a sandbox hides:
-// the task folder's records (.sweci: runs, history, task.json naming the oracle), the oracle,
-// every oracle kept beside it, and where the task came from (the dataset's task folder with
-// code.zip, which holds the whole history; a git pair's or an instance's repository, and the
-// instances file). What a command may use
-// is then given back by its mounts (app/ for agents; the code and the report folder for pytest).
+// What a task's agents and its code under test must never see. The sandbox is an allow-list, so
+// none of it is shown anyway; it is also hidden by name, so that a readable path the user gave
+// (sweci.sandboxReadablePaths) that happens to hold it still does not show it: the task folder's
+// records (.sweci: runs, history, task.json naming the oracle), the oracle, every oracle kept
+// beside it, and where the task came from (the dataset's task folder with code.zip, which holds
+// the whole history; a git pair's or an instance's repository, and the instances file). What a
+// command may use comes through its mounts (app/ for agents; the code and report folder for pytest).
 import { existsSync } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Confinement } from './sandbox';
 import { EXPERIMENT_FILE, type TaskRecord } from '../workspace/layout';
@@ -26,15 +26,15 @@ export function taskSecrets(taskDir: string, record: TaskRecord): string[] {
   return hide;
 }
 
-/** pytest: writes only its code folder, its report folder and the temp folder. */
+/** pytest: writes only its code folder and its report folder (its mounts), and a /tmp of its own. */
 export function pytestConfinement(taskDir: string, record: TaskRecord): Confinement {
-  return { hide: taskSecrets(taskDir, record), writable: [os.tmpdir()] };
+  return { hide: taskSecrets(taskDir, record) };
 }
 
 /**
- * An agent: the temp folder, and the network (no namespace for it). Its home is a private one
- * under the task's state, given back as a mount (agent-home.ts): the user's home is not its to write.
+ * An agent: app/ and its private home under the task's state (its mounts, agent-home.ts), a /tmp
+ * of its own, and the network (no namespace for it). The user's home is not there at all.
  */
 export function agentConfinement(taskDir: string, record: TaskRecord): Confinement {
-  return { hide: taskSecrets(taskDir, record), writable: [os.tmpdir()] };
+  return { hide: taskSecrets(taskDir, record) };
 }

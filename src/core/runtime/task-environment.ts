@@ -10,7 +10,7 @@ import { DockerRuntime } from './docker/docker-runtime';
 import { ensureImage } from './docker/ensure-image';
 import { LocalRuntime } from './local-runtime';
 import type { Runtime } from './runtime';
-import type { RuntimeSettings, SandboxChoice } from './runtime-settings';
+import type { RuntimeSettings } from './runtime-settings';
 import { findBubblewrap } from './sandbox';
 
 export interface TaskEnvironment {
@@ -62,7 +62,8 @@ function local(hostPython: string, host: LocalRuntime, note?: string): TaskEnvir
 }
 
 /** The local runtime as sweci.sandbox asks: sandboxed with bubblewrap when it can (or must) be. */
-export async function openHostRuntime(choice: SandboxChoice): Promise<LocalRuntime> {
+export async function openHostRuntime(settings: Pick<RuntimeSettings, 'sandbox' | 'sandboxReadablePaths' | 'sandboxWritablePaths'>): Promise<LocalRuntime> {
+  const choice = settings.sandbox;
   if (choice === 'off') return new LocalRuntime();
   const bwrap = await findBubblewrap();
   if (!bwrap && choice === 'bubblewrap') {
@@ -70,11 +71,11 @@ export async function openHostRuntime(choice: SandboxChoice): Promise<LocalRunti
       'sweci.sandbox is "bubblewrap", but bubblewrap cannot run here (not installed, or user namespaces are off). Install it (Debian/Ubuntu: apt-get install bubblewrap), or set sweci.sandbox to "auto" or "off" (runs are then not isolated).',
     );
   }
-  return new LocalRuntime({ bwrap });
+  return new LocalRuntime({ bwrap, readable: settings.sandboxReadablePaths, writable: settings.sandboxWritablePaths });
 }
 
 export async function openTaskEnvironment(settings: RuntimeSettings, task: TaskImageSource, opts: OpenEnvironmentOptions): Promise<TaskEnvironment> {
-  const host = await openHostRuntime(settings.sandbox);
+  const host = await openHostRuntime(settings);
   const named = settings.docker.image;
   // A task checked out with Docker keeps its image even when the dataset folder moved.
   const recordedImage = task.recorded?.runtime === 'docker' ? task.recorded.image : undefined;

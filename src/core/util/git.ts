@@ -1,5 +1,6 @@
 // One way to run git: simple-git with settings that make results independent of the user's config.
 import { simpleGit, type SimpleGit, type SimpleGitOptions } from 'simple-git';
+import { harnessTool } from './trusted-program';
 
 export interface GitRunOptions {
   signal?: AbortSignal;
@@ -39,6 +40,8 @@ export function gitAt(dir: string, options: GitRunOptions = {}): SimpleGit {
   const extra = options.env ?? {};
   const git = simpleGit({
     baseDir: dir,
+    // Found once, never in a folder an agent could write (a task folder).
+    binary: harnessTool('git'),
     config: FIXED_CONFIG,
     trimmed: false,
     allowEnvironment: ['GIT_TERMINAL_PROMPT', 'GIT_CONFIG_NOSYSTEM', 'GIT_CONFIG_GLOBAL', ...Object.keys(extra)],

@@ -62,4 +62,21 @@ export function readStringMap(read: SettingReader, label: SettingLabel, key: str
   return out;
 }
 
+/** A list of absolute paths (a comma-separated text on the command line). */
+export function readPathList(read: SettingReader, label: SettingLabel, key: string): string[] {
+  const v = read(key);
+  if (unset(v) || v === '') return [];
+  const list =
+    typeof v === 'string'
+      ? v
+          .split(',')
+          .map((p) => p.trim())
+          .filter(Boolean)
+      : v;
+  if (!Array.isArray(list) || list.some((p) => typeof p !== 'string' || !p.startsWith('/'))) {
+    throw new UserError(`${cap(label(key))} must be a list of absolute paths, e.g. ["/opt/my-agent"], not ${JSON.stringify(v)}.`, { setting: key });
+  }
+  return list as string[];
+}
+
 const cap = (t: string): string => t.charAt(0).toUpperCase() + t.slice(1);

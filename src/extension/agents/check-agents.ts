@@ -18,7 +18,7 @@ export async function checkAgentsCommand(keys: ApiKeys): Promise<void> {
   try {
     const agents = { architect: agentSettings('architect'), programmer: agentSettings('programmer') };
     const secretEnv = await keys.environment();
-    const runtime = await openHostRuntime(runtimeSettings().sandbox);
+    const runtime = await openHostRuntime(runtimeSettings());
     try {
       const rows = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: 'SWE-CI: Checking agents', cancellable: true },

@@ -63,7 +63,7 @@ function exportedReport(taskDir: string): string | undefined {
 export async function chartScenario(): Promise<string> {
   const task = await prepareDemoTask('chart');
   // Confined as users run it (bubblewrap when it works here).
-  const runtime = new LocalRuntime({ bwrap: await findBubblewrap() });
+  const runtime = new LocalRuntime({ bwrap: await findBubblewrap(), readable: task.sandboxReadable });
   const pytest = { python: 'python3', timeoutMs: 120_000, format: 'junit' as const };
   const env = task.programmerEnv;
   await startRun({

@@ -14,6 +14,7 @@ export async function demoToastScenario(): Promise<string> {
     'sweci.programmer.agent': 'custom',
     'sweci.programmer.customCommand': `python3 ${JSON.stringify(path.join(agents, 'programmer.py'))}`,
     'sweci.programmer.env': task.programmerEnv,
+    'sweci.sandboxReadablePaths': task.sandboxReadable,
   };
   return withWorkbench(
     { folder: task.taskDir, name: 'demo-toast', settings, smokeTestDriver: false, viewport: { width: 1400, height: 860 } },

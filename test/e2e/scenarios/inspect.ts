@@ -42,7 +42,7 @@ async function clickRow(page: Page, row: Locator): Promise<void> {
 
 export async function inspectScenario(): Promise<string> {
   const task = await prepareDemoTask('inspect');
-  const runtime = new LocalRuntime({ bwrap: await findBubblewrap() });
+  const runtime = new LocalRuntime({ bwrap: await findBubblewrap(), readable: task.sandboxReadable });
   const pytest = { python: 'python3', timeoutMs: 120_000, format: 'junit' as const };
   await startRun({
     taskDir: task.taskDir,

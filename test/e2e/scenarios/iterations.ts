@@ -20,7 +20,7 @@ function scripted(script: string, env: Record<string, string> = {}): RoleSetup {
 export async function iterationsScenario(): Promise<string> {
   const task = await prepareDemoTask('iterations');
   // Confined as users run it (bubblewrap when it works here).
-  const runtime = new LocalRuntime({ bwrap: await findBubblewrap() });
+  const runtime = new LocalRuntime({ bwrap: await findBubblewrap(), readable: task.sandboxReadable });
   const pytest = { python: 'python3', timeoutMs: 120_000, format: 'junit' as const };
   const env = task.programmerEnv;
   await startRun({

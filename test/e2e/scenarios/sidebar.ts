@@ -35,7 +35,7 @@ export async function cutRows(page: Page): Promise<{ view: string; row: string }
 
 export async function sidebarScenario(): Promise<string> {
   const task = await prepareDemoTask('sidebar');
-  const runtime = new LocalRuntime({ bwrap: await findBubblewrap() });
+  const runtime = new LocalRuntime({ bwrap: await findBubblewrap(), readable: task.sandboxReadable });
   const pytest = { python: 'python3', timeoutMs: 120_000, format: 'junit' as const };
   await startRun({
     taskDir: task.taskDir,

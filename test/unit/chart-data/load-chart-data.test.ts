@@ -84,7 +84,7 @@ describe('chart data from a real task', () => {
         AGENT,
         {
           architect: scripted('architect.py'),
-          programmer: scripted('programmer.py', { env: programmerEnv(task, world.scratch('programmer-state')) }),
+          programmer: scripted('programmer.py', { env: programmerEnv(task, world.scriptedPath('programmer-state')) }),
         },
         { iterations: 2 },
       ),

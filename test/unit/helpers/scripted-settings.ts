@@ -28,13 +28,17 @@ export async function writeScriptedSettings(demo: DemoDataset, dir: string, opts
       path.join(demo.datasetDir, 'data', demo.taskId, 'code.zip'),
       unpacked,
     ]);
-    const answers = path.join(dir, 'answers.git');
+    // In a folder of its own, which the sandbox shows the scripted agents (as a user would show a
+    // custom agent its files): nothing else of `dir` is theirs to read.
+    const answers = path.join(dir, 'scripted', 'answers.git');
     const clone = spawnSync('git', ['clone', '--bare', '--quiet', path.join(unpacked, 'tinyinventory'), answers]);
     if (unzip.status !== 0 || clone.status !== 0)
       throw new Error(`could not copy the demo's history for the scripted Programmer: ${String(unzip.stderr)}${String(clone.stderr)}`);
     settings['sweci.programmer.customCommand'] = scriptCommand(path.join(FIXTURE_AGENTS, 'programmer.py'));
     settings['sweci.programmer.env'] = { SWECI_SCRIPTED_UPSTREAM: answers, SWECI_SCRIPTED_COMMITS: demo.commits.join(',') };
+    settings['sweci.sandboxReadablePaths'] = [FIXTURE_AGENTS, path.dirname(answers)];
   }
+  settings['sweci.sandboxReadablePaths'] ??= [FIXTURE_AGENTS, ...(opts.programmer ? [opts.programmer] : [])];
   const file = path.join(dir, opts.name ?? 'settings.json');
   await fs.writeFile(file, JSON.stringify(settings));
   return file;

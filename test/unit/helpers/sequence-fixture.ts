@@ -80,6 +80,7 @@ export async function buildSequenceFixture(dir: string): Promise<SequenceFixture
       'sweci.programmer.agent': 'custom',
       'sweci.programmer.customCommand': `python3 ${JSON.stringify(path.join(FIXTURE_AGENTS, 'seq-edit.py'))}`,
       'sweci.programmer.env': { SWECI_SCRIPTED_EDITS_SEQ: JSON.stringify(edits) },
+      'sweci.sandboxReadablePaths': [FIXTURE_AGENTS],
     }),
   );
   return { reposDir: dir, sequenceFile, settingsFile, sequenceId, taskIds: [1, 2, 3].map((n) => `acme__calc-${n}`) };

@@ -24,9 +24,15 @@ export const PYTHON = process.env.SWECI_PYTHON ?? 'python3';
  * SWECI_TEST_SANDBOX=off runs the same tests without it.
  */
 export const SANDBOX = process.env.SWECI_TEST_SANDBOX !== 'off' && existsSync('/usr/bin/bwrap') ? '/usr/bin/bwrap' : undefined;
-export const runtime = new LocalRuntime({ orphanGraceMs: 500, bwrap: SANDBOX });
-export const pytestSettings = { python: PYTHON, timeoutMs: 120_000, format: 'junit' as const };
 export const AGENTS_DIR = path.join(fixturesDir, 'agents');
+/**
+ * What the scripted agents use outside app/, shown to them as a user shows a custom agent its
+ * files (sweci.sandboxReadablePaths, sweci.sandboxWritablePaths): their scripts, and a folder of
+ * this process's with their copies of the answers and their counters.
+ */
+export const SCRIPTED_DIR = path.join(os.tmpdir(), `sweci-scripted-${process.pid}`);
+export const runtime = new LocalRuntime({ orphanGraceMs: 500, bwrap: SANDBOX, readable: [AGENTS_DIR], writable: [SCRIPTED_DIR] });
+export const pytestSettings = { python: PYTHON, timeoutMs: 120_000, format: 'junit' as const };
 
 export interface DemoTask {
   taskDir: string;
@@ -60,7 +66,8 @@ export class DemoWorld {
     const upstreamDir = oracleLayout(result.record.oracleDir).upstreamDir;
     const commits = await listFirstParentCommits(upstreamDir);
     // The scripted programmer knows the answers from its own copy: the oracle is hidden from agents.
-    const answersDir = path.join(tmp, 'scripted-answers.git');
+    await fs.mkdir(SCRIPTED_DIR, { recursive: true });
+    const answersDir = await fs.mkdtemp(path.join(SCRIPTED_DIR, `${label}-answers-`));
     await run('git', ['clone', '--bare', '--quiet', upstreamDir, answersDir]);
     return new DemoWorld(tmp, { taskDir, record: result.record, upstreamDir, answersDir, commits });
   }
@@ -77,8 +84,14 @@ export class DemoWorld {
     return path.join(this.tmp, `${name}-${++this.n}`);
   }
 
+  /** A path the scripted agents may write (a counter), outside every task folder. */
+  scriptedPath(name: string): string {
+    return path.join(SCRIPTED_DIR, `${path.basename(this.tmp)}-${name}-${++this.n}`);
+  }
+
   async dispose(): Promise<void> {
     await fs.rm(this.tmp, { recursive: true, force: true });
+    await fs.rm(this.pristine.answersDir, { recursive: true, force: true });
   }
 }
 

@@ -29,7 +29,7 @@ describe('the loop on the demo task with scripted CLI agents', () => {
         RUN,
         {
           architect: scripted('architect.py'),
-          programmer: scripted('programmer.py', { env: programmerEnv(task, world.scratch('programmer-state')) }),
+          programmer: scripted('programmer.py', { env: programmerEnv(task, world.scriptedPath('programmer-state')) }),
         },
         { onEvent: (e) => events.push(e) },
       ),

@@ -2,6 +2,7 @@
 // how pytest runs. Real scripted agents, real pytest, the real loop.
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runCurrentTests } from '../../../src/core/checkout/run-current-tests';
@@ -63,8 +64,15 @@ describe('code under test that tries to change its score', () => {
         '        return "file %d bytes" % len(open(p, "rb").read())',
         '    except OSError as e:',
         '        return "unreadable %s" % e.errno',
-        "for p in [task_json, os.environ['ORACLE'], os.environ['DATASET']]:",
+        "for p in [task_json, os.environ['ORACLE'], os.environ['DATASET'], os.environ['DATASET_ROOT'], os.environ['OTHER_TASK'], os.environ['HOME_MARKER']]:",
         '    print("peek", p, peek(p), flush=True)',
+        '# Another task beside this one: its code and its records.',
+        "for p in [os.path.join(os.environ['OTHER_TASK'], 'app', 'code', 'README.md'), os.path.join(os.environ['OTHER_TASK'], '.sweci', 'task.json')]:",
+        '    try:',
+        "        open(p, 'a').write('forged')",
+        "        print('other task forged', flush=True)",
+        '    except OSError as e:',
+        "        print('other task refused', e.errno, flush=True)",
         "lines = os.path.join('..', '.sweci', 'runs', os.environ['RUN'], 'iteration.jsonl')",
         'try:',
         "    open(lines, 'a').write(json.dumps({'gap': 0, 'iteration': 1, 'run': os.environ['RUN']}) + '\\n')",
@@ -123,13 +131,27 @@ describe('code under test that tries to change its score', () => {
     await world.dispose();
   });
 
-  test('a sandboxed agent cannot read the oracle or the records, cannot forge them, and leaves no process behind', async (t) => {
+  test("a sandboxed agent cannot read the oracle, the records, the dataset, another task or the user's home, cannot forge them, and leaves no process behind", async (t) => {
     if (!SANDBOX) return t.skip('bubblewrap cannot run here: the loop is not isolated');
     const task = await world.task();
     const layout = taskLayout(task.taskDir);
     const taskJson = await fs.readFile(layout.taskFile, 'utf8');
     const source = task.record.task.source;
-    const env = { ORACLE: task.record.oracleDir, DATASET: source.kind === 'dataset' ? source.zipPath : source.repoPath, RUN: 'forge' };
+    const other = await world.task('other');
+    const otherReadme = await fs.readFile(path.join(taskLayout(other.taskDir).codeDir, 'README.md'), 'utf8');
+    const marker = path.join(os.homedir(), `.sweci-hostile-${process.pid}`);
+    await fs.writeFile(marker, "the user's own file");
+    t.after(() => fs.rm(marker, { force: true }));
+    const dataset = source.kind === 'dataset' ? source.zipPath : source.repoPath;
+    const env = {
+      ORACLE: task.record.oracleDir,
+      DATASET: dataset,
+      // The dataset's root holds every other task's code.zip (their targets' tests in its history).
+      DATASET_ROOT: path.dirname(path.dirname(dataset)),
+      OTHER_TASK: other.taskDir,
+      HOME_MARKER: marker,
+      RUN: 'forge',
+    };
     await startRun(
       loopOptions(
         task,
@@ -152,7 +174,16 @@ describe('code under test that tries to change its score', () => {
     assert.match(log, /peek \.\.\/\.sweci\/task\.json unreadable 2/, 'no .sweci to read');
     // The log hides environment values (the paths given in ORACLE and DATASET) as ***, in order.
     const peeks = log.split('\n').filter((l) => l.startsWith('peek '));
-    assert.deepEqual(peeks.slice(1), ['peek *** dir []', 'peek *** unreadable 2'], "the oracle looks empty; the dataset's task folder is not there");
+    assert.deepEqual(
+      peeks.slice(1),
+      ['peek *** unreadable 2', 'peek *** unreadable 2', 'peek *** unreadable 2', 'peek *** unreadable 2', 'peek *** unreadable 2'],
+      "neither the oracle, the dataset (this task's or any other), another task nor the user's home is there",
+    );
+    assert.deepEqual(
+      log.split('\n').filter((l) => l.startsWith('other task')),
+      ['other task refused 2', 'other task refused 2'],
+    );
+    assert.equal(await fs.readFile(path.join(taskLayout(other.taskDir).codeDir, 'README.md'), 'utf8'), otherReadme, "the other task's code is untouched");
 
     const beat = path.join(layout.appDir, 'daemon.log');
     const count = async () => (await fs.readFile(beat, 'utf8').catch(() => '')).length;

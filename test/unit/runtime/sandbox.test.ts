@@ -1,5 +1,6 @@
-// The bubblewrap sandbox, for real: what a confined process can read, write and reach, and that
-// nothing it starts outlives it. Skipped (with the reason) where bubblewrap cannot run.
+// The bubblewrap sandbox, for real: what a confined process can read, write and reach (an
+// allow-list, as root: no home, no capabilities, no engine socket), and that nothing it starts
+// outlives it. Skipped (with the reason) where bubblewrap cannot run.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
@@ -10,7 +11,9 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
 import { findBubblewrap } from '../../../src/core/runtime/sandbox';
+import { findTrustedProgram } from '../../../src/core/util/trusted-program';
 import { describeEnvironment, openHostRuntime } from '../../../src/core/runtime/task-environment';
+import { DEFAULT_RUNTIME_SETTINGS } from '../../../src/core/runtime/runtime-settings';
 
 const PYTHON = process.env.SWECI_PYTHON ?? 'python3';
 
@@ -38,7 +41,7 @@ describe('the bubblewrap sandbox', () => {
     return { root, work, secretDir, secretFile, elsewhere };
   };
 
-  test('an honest command reads and writes its folder, runs git and python, and reaches a loopback server; hidden paths look empty; nothing else is writable', async (t) => {
+  test('an honest command reads and writes its folder, runs git and python, and reaches a loopback server; nothing else of this machine is there', async (t) => {
     if (!bwrap) return t.skip('bubblewrap cannot run here');
     const p = await layout('honest');
     const server = http.createServer((_req, res) => res.end('pong'));
@@ -49,13 +52,10 @@ describe('the bubblewrap sandbox', () => {
       `work, secret_dir, secret_file, elsewhere = ${JSON.stringify([p.work, p.secretDir, p.secretFile, p.elsewhere])}`,
       "open(os.path.join(work, 'made.txt'), 'w').write('hello')",
       "subprocess.run(['git', 'init', '-q', work], check=True)",
-      "print('listing', sorted(os.listdir(secret_dir)))",
-      "print('file', repr(open(secret_file).read()))",
-      'try:',
-      "    open(os.path.join(elsewhere, 'x'), 'w').write('x')",
-      "    print('elsewhere writable')",
-      'except OSError as e:',
-      "    print('elsewhere refused', e.errno)",
+      "import pytest; print('pytest', pytest.__version__)",
+      'for name, p in [("secret dir", secret_dir), ("secret file", secret_file), ("elsewhere", elsewhere)]:',
+      '    print(name, "exists" if os.path.exists(p) else "absent")',
+      "open('/tmp/scratch', 'w').write('a /tmp of its own')",
       `print('server', urllib.request.urlopen('http://127.0.0.1:${port}/').read().decode())`,
     ].join('\n');
     const rt = new LocalRuntime({ bwrap });
@@ -65,21 +65,108 @@ describe('the bubblewrap sandbox', () => {
         args: ['-c', script],
         cwd: p.work,
         mounts: [{ source: p.work, target: '/app' }],
-        confine: { hide: [p.secretDir, p.secretFile], writable: [] },
+        confine: { hide: [p.secretDir, p.secretFile] },
         timeoutMs: 30_000,
       });
       assert.equal(r.exitCode, 0, r.stderr);
-      assert.match(r.stdout, /^listing \[\]$/m, 'a hidden folder is empty');
-      assert.match(r.stdout, /^file ''$/m, 'a hidden file is empty');
-      assert.match(r.stdout, /^elsewhere refused 30$/m, 'EROFS outside the mounts');
+      assert.match(r.stdout, /^pytest \d/m, "the interpreter's own site-packages are there");
+      assert.match(r.stdout, /^secret dir absent$/m);
+      assert.match(r.stdout, /^secret file absent$/m);
+      assert.match(r.stdout, /^elsewhere absent$/m, 'a folder beside app/ is not there at all');
       assert.match(r.stdout, /^server pong$/m);
       assert.equal(await fs.readFile(path.join(p.work, 'made.txt'), 'utf8'), 'hello');
       assert.ok(await fs.stat(path.join(p.work, '.git', 'HEAD')));
       assert.equal(await fs.readFile(path.join(p.secretDir, 'target.report.json'), 'utf8'), 'the answers', 'the host copy is untouched');
+      assert.equal(await fs.stat('/tmp/scratch').catch(() => undefined), undefined, "the sandbox's /tmp is not this machine's");
     } finally {
       server.close();
       await rt.dispose();
     }
+  });
+
+  test('root in the sandbox has no capabilities, cannot unmount what hides the task, and sees no home, no engine socket, no other task and nothing writable outside app/', async (t) => {
+    if (!bwrap) return t.skip('bubblewrap cannot run here');
+    const p = await layout('hostile');
+    // What a hostile agent goes for: the user's home (a marker put there for this test), every
+    // folder on PATH and the interpreter's site-packages (where a planted git, bwrap or .pth
+    // would be trusted later), another task beside this one, this machine's /tmp, and the
+    // container engines' sockets.
+    const marker = path.join(os.homedir(), `.sweci-sandbox-test-${process.pid}`);
+    await fs.writeFile(marker, "the user's own file");
+    const other = path.join(tmp, 'other-task');
+    await fs.mkdir(path.join(other, 'app'), { recursive: true });
+    const sitePackages = (
+      await new LocalRuntime().run({ command: PYTHON, args: ['-c', 'import site; print(site.getsitepackages()[0])'], cwd: p.work })
+    ).stdout.trim();
+    const pathDirs = (process.env.PATH ?? '').split(':').filter((d) => d.startsWith('/'));
+    const targets = [os.homedir(), ...pathDirs, sitePackages, path.join(other, 'app'), tmp];
+    const name = `sweci-planted-${process.pid}`;
+    const script = [
+      'import os, socket, subprocess',
+      `marker, targets, name = ${JSON.stringify([marker, targets, name])}`,
+      "print('capeff', [l.split()[1] for l in open('/proc/self/status') if l.startswith('CapEff')][0])",
+      "print('umount', subprocess.run(['umount', '-l', '/proc'], capture_output=True).returncode)",
+      'try:',
+      "    print('marker', open(marker).read())",
+      'except OSError as e:',
+      "    print('marker unreadable', e.errno)",
+      'for t in targets:',
+      '    try:',
+      "        open(os.path.join(t, name), 'w').write('planted')",
+      "        print('planted in', t)",
+      '    except OSError as e:',
+      '        pass',
+      "for sock in ['/var/run/docker.sock', '/run/docker.sock', '/run/containerd/containerd.sock', '/run/podman/podman.sock']:",
+      '    s = socket.socket(socket.AF_UNIX)',
+      '    try:',
+      '        s.connect(sock)',
+      "        print('engine reachable', sock)",
+      '    except OSError:',
+      '        pass',
+    ].join('\n');
+    const rt = new LocalRuntime({ bwrap });
+    try {
+      const r = await rt.run({
+        command: PYTHON,
+        args: ['-c', script],
+        cwd: p.work,
+        mounts: [{ source: p.work, target: '/app' }],
+        confine: { hide: [] },
+        timeoutMs: 30_000,
+      });
+      assert.equal(r.exitCode, 0, r.stderr);
+      assert.match(r.stdout, /^capeff 0000000000000000$/m, 'no capabilities, root or not');
+      assert.match(r.stdout, /^umount [1-9]\d*$/m, 'unmounting fails');
+      assert.match(r.stdout, /^marker unreadable 2$/m, "the user's home is not there");
+      // Its own /tmp takes a write there (the folders leading to app/ are in it); nothing reaches this machine's.
+      assert.deepEqual(
+        r.stdout.split('\n').filter((l) => l.startsWith('planted in')),
+        [`planted in ${tmp}`],
+      );
+      assert.doesNotMatch(r.stdout, /^engine reachable/m);
+      for (const target of targets) assert.equal(await fs.stat(path.join(target, name)).catch(() => undefined), undefined, `nothing planted in ${target}`);
+    } finally {
+      await fs.rm(marker, { force: true });
+      for (const target of targets) await fs.rm(path.join(target, name), { force: true });
+      await rt.dispose();
+    }
+  });
+
+  test("the harness's own tools are never taken from a task folder, even first on PATH", async () => {
+    // A task folder (it has .sweci) whose app/ holds a planted git and bwrap, first on PATH.
+    const task = path.join(tmp, 'planted-task');
+    const bin = path.join(task, 'app', 'bin');
+    await fs.mkdir(path.join(task, '.sweci'), { recursive: true });
+    await fs.mkdir(bin, { recursive: true });
+    for (const tool of ['git', 'bwrap']) {
+      await fs.writeFile(path.join(bin, tool), '#!/bin/sh\necho forged\n', { mode: 0o755 });
+      const found = findTrustedProgram(tool, `${bin}:/usr/bin:/bin`);
+      assert.ok(found && !found.startsWith(task), `${tool}: ${found}`);
+    }
+    const outside = path.join(tmp, 'plain-bin');
+    await fs.mkdir(outside, { recursive: true });
+    await fs.writeFile(path.join(outside, 'git'), '#!/bin/sh\n', { mode: 0o755 });
+    assert.equal(findTrustedProgram('git', `${outside}:/usr/bin`), path.join(outside, 'git'), 'PATH order holds outside task folders');
   });
 
   test('a double-forked daemon dies with the command; without the sandbox it would not', async (t) => {
@@ -106,7 +193,7 @@ describe('the bubblewrap sandbox', () => {
         args: ['-c', script],
         cwd: p.work,
         mounts: [{ source: p.work, target: '/app' }],
-        confine: { hide: [], writable: [] },
+        confine: { hide: [] },
         timeoutMs: 30_000,
       });
 
@@ -127,18 +214,18 @@ describe('the bubblewrap sandbox', () => {
   });
 
   test('sweci.sandbox: auto confines where bubblewrap works, off never does, and the environment says which', async (t) => {
-    const auto = await openHostRuntime('auto');
+    const auto = await openHostRuntime({ ...DEFAULT_RUNTIME_SETTINGS, sandbox: 'auto' });
     assert.equal(auto.isolation, bwrap ? 'sandbox' : 'none');
-    assert.equal((await openHostRuntime('off')).isolation, 'none');
+    assert.equal((await openHostRuntime({ ...DEFAULT_RUNTIME_SETTINGS, sandbox: 'off' })).isolation, 'none');
     const local = { schema: 1 as const, runtime: 'local' as const, python: 'python3', recordedAt: '' };
     assert.equal(describeEnvironment({ ...local, isolation: 'sandbox' }), 'local · sandboxed');
     assert.equal(describeEnvironment({ ...local, isolation: 'none' }), 'local · not isolated');
     assert.equal(describeEnvironment(local), 'local', 'a record from before the sandbox says nothing it does not know');
     if (!bwrap) {
-      await assert.rejects(openHostRuntime('bubblewrap'), /apt-get install bubblewrap/);
+      await assert.rejects(openHostRuntime({ ...DEFAULT_RUNTIME_SETTINGS, sandbox: 'bubblewrap' }), /apt-get install bubblewrap/);
       return t.skip('bubblewrap cannot run here');
     }
-    assert.equal((await openHostRuntime('bubblewrap')).description, 'local · sandboxed');
+    assert.equal((await openHostRuntime({ ...DEFAULT_RUNTIME_SETTINGS, sandbox: 'bubblewrap' })).description, 'local · sandboxed');
   });
 
   test('killing the process that started a sandboxed command (kill -9) kills the command and what it started', async (t) => {
@@ -160,7 +247,7 @@ describe('the bubblewrap sandbox', () => {
     const host = [
       `const { LocalRuntime } = require(${JSON.stringify(require.resolve('../../../src/core/runtime/local-runtime'))});`,
       `new LocalRuntime({ bwrap: ${JSON.stringify(bwrap)} }).run({ command: ${JSON.stringify(PYTHON)}, args: ['-c', ${JSON.stringify(agent)}], cwd: ${JSON.stringify(p.work)},`,
-      `  mounts: [{ source: ${JSON.stringify(p.work)}, target: '/app' }], confine: { hide: [], writable: [] } });`,
+      `  mounts: [{ source: ${JSON.stringify(p.work)}, target: '/app' }], confine: { hide: [] } });`,
       'setInterval(() => {}, 1000);',
     ].join('\n');
     const child = spawn(process.execPath, ['-e', host], { stdio: 'ignore' });

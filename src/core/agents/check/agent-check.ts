@@ -125,7 +125,7 @@ async function stepCell(role: AgentRole, s: Exclude<AgentSettings, { kind: 'huma
       logFile: path.join(scratch, 'prompt', `${role}.log`),
       homeDir: home,
       // Nothing to hide here, but the step is confined as a loop step is (presets then accept every action).
-      confine: { hide: [], writable: [os.tmpdir()] },
+      confine: { hide: [] },
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
     const seconds = `${(result.durationMs / 1000).toFixed(1)} s`;
