@@ -12,6 +12,8 @@ import { saveReport } from '../checkout/report-store';
 import { passedIds, type TestReport } from '../pytest/test-report';
 import { regressedIds } from '../metrics/regressions';
 import { writeFileAtomic } from '../util/fs-atomic';
+import { readAgentFile } from '../util/agent-file';
+import { MAX_REQUIREMENT_BYTES } from '../requirement/validate-requirement';
 import { exportCommit } from '../workspace/history-store';
 import { restoreTargetTests } from '../workspace/materialize';
 import { taskLayout, type TaskRecord } from '../workspace/layout';
@@ -83,12 +85,14 @@ export async function runIteration(ctx: IterationContext, iteration: number, sta
 
   if (!j.architect) {
     j.architect = await roleStep(ctx, j, 'architect');
-    await fs.copyFile(taskLayout(taskDir).requirementFile, path.join(layout.pendingDir, ARCHIVE.requirement));
+    await keepRequirement(taskLayout(taskDir).requirementFile, path.join(layout.pendingDir, ARCHIVE.requirement));
     await writeJournal(layout.pendingDir, j);
     if (ctx.opts.stopAfterStep === 'architect') return { kind: 'paused', after: 'architect' };
   } else if (!j.programmer) {
-    // The programmer works from the requirement the architect wrote, whatever happened since.
-    await fs.copyFile(path.join(layout.pendingDir, ARCHIVE.requirement), taskLayout(taskDir).requirementFile);
+    // The programmer works from the requirement the architect wrote, whatever happened since. An
+    // agent may have made app/requirement.xml a link (to the run's records): rename replaces the
+    // link, where a copy would write through it.
+    await writeFileAtomic(taskLayout(taskDir).requirementFile, await fs.readFile(path.join(layout.pendingDir, ARCHIVE.requirement)));
   }
 
   if (!j.programmer) {
@@ -231,6 +235,14 @@ async function testAndCommit(ctx: IterationContext, j: Journal): Promise<Iterati
     isolation: weakestIsolation([ctx.opts.runtime.isolation, ...agentIsolations(ctx)]),
   };
   return record;
+}
+
+/** The Architect's requirement.xml into the archive: read without following a link, and sized first. */
+async function keepRequirement(from: string, to: string): Promise<void> {
+  const read = await readAgentFile(from, MAX_REQUIREMENT_BYTES);
+  // The step's own check read this same file a moment ago, with every agent process gone since.
+  if (read.kind !== 'ok') throw new Error(`${from} changed after the Architect's step was checked (${read.kind}); run the iteration again.`);
+  await writeFileAtomic(to, read.data);
 }
 
 async function redactFile(file: string, secrets: Redactor): Promise<void> {

@@ -9,6 +9,7 @@ import type { PytestFormat } from './pytest-settings';
 import { buildPytestCommand, formatCommandLine, type PytestCommand, type ReportFormat } from './pytest-command';
 import { hasJsonReport } from './detect-json-report';
 import { copyReportPlugin } from './report-plugin';
+import { readAgentFile } from '../util/agent-file';
 import { parseJsonReport } from './parse-json-report';
 import { parseJunitXml } from './parse-junit';
 import { isDockerUnavailable } from '../runtime/docker/docker-errors';
@@ -79,6 +80,8 @@ export type PytestRun =
 export const DEFAULT_PYTEST_TIMEOUT_MS = 3600_000;
 
 /** Where pytest sees the code and its report folder in a container (the reference's /app layout). */
+/** A report past this is not one pytest wrote for a task's tests (the largest seen are a few MiB). */
+export const MAX_REPORT_BYTES = 256 * 2 ** 20;
 export const CONTAINER_CODE_DIR = '/app/code';
 export const CONTAINER_REPORT_DIR = '/sweci/report';
 
@@ -192,12 +195,15 @@ export async function runPytest(runtime: Runtime, o: RunPytestOptions): Promise<
     return notRun(`pytest exited with code ${result.exitCode}${meaning ? ` (${meaning})` : ''}${cause ? `: ${cause}` : ''}; see its output.${hint}`);
   }
 
-  let text: string;
-  try {
-    text = await fs.promises.readFile(o.reportFile, 'utf8');
-  } catch {
-    return notRun(`pytest exited with code ${result.exitCode} but wrote no report at ${o.reportFile}.`);
+  // The code under test can write the report folder: a link there (to the oracle's report, say)
+  // is never followed, and a report is sized before it is read.
+  const read = await readAgentFile(o.reportFile, MAX_REPORT_BYTES).catch(() => ({ kind: 'missing' }) as const);
+  if (read.kind === 'missing') return notRun(`pytest exited with code ${result.exitCode} but wrote no report at ${o.reportFile}.`);
+  if (read.kind === 'not-a-file') return notRun(`The pytest report at ${o.reportFile} is a link or not a regular file: it is not read.`);
+  if (read.kind === 'too-large') {
+    return notRun(`The pytest report at ${o.reportFile} has ${read.size} bytes, over the ${MAX_REPORT_BYTES / 2 ** 20} MiB a report may have: it is not read.`);
   }
+  const text = read.data.toString('utf8');
   let report: TestReport;
   try {
     report =

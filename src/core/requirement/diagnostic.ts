@@ -4,6 +4,7 @@ export type DiagnosticSeverity = 'error' | 'warning';
 
 export type DiagnosticCode =
   | 'missing-file'
+  | 'not-a-file'
   | 'empty'
   | 'not-well-formed'
   | 'markdown-fence'

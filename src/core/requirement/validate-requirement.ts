@@ -1,7 +1,7 @@
 // The one validation of requirement.xml: the loop's Architect step (agent or human) and the
 // language server both call it, so what the editor underlines is what the loop refuses.
 // Errors make the document unusable; warnings are shown and recorded but do not fail a step.
-import { promises as fs } from 'node:fs';
+import { readAgentFile } from '../util/agent-file';
 import { checkRequirementContext, type RequirementCheckContext } from './check-requirement-context';
 import type { Diagnostic } from './diagnostic';
 import { duplicateRequirementWarnings } from './duplicate-requirements';
@@ -12,6 +12,8 @@ import { parseRequirementDocument, type RequirementParseResult } from './require
  * and the parser would keep the editor waiting (about 1 ms per 4 KB of elements).
  */
 export const MAX_REQUIREMENT_CHARS = 64 * 1024;
+/** The most bytes so many characters take in UTF-8. */
+export const MAX_REQUIREMENT_BYTES = 4 * MAX_REQUIREMENT_CHARS;
 
 export interface RequirementValidation {
   result: RequirementParseResult;
@@ -43,13 +45,20 @@ export function validateRequirement(text: string, context?: RequirementCheckCont
 
 /** The file on disk; a missing file is an error of its own ("the Architect wrote nothing"). */
 export async function validateRequirementFile(file: string, context?: RequirementCheckContext): Promise<RequirementValidation> {
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    const missing: Diagnostic = { message: `${file} was not written.`, line: 1, column: 1, severity: 'error', code: 'missing-file' };
-    return { result: { ok: false, errors: [missing] }, errors: [missing], warnings: [] };
+  // The Architect wrote it: a link (to the oracle, to the run's records) is not followed, and a
+  // file too large to be a requirement document is refused before it is read.
+  const read = await readAgentFile(file, MAX_REQUIREMENT_BYTES);
+  const failed = (message: string, code: Diagnostic['code']): RequirementValidation => {
+    const error: Diagnostic = { message, line: 1, column: 1, severity: 'error', code };
+    return { result: { ok: false, errors: [error] }, errors: [error], warnings: [] };
+  };
+  if (read.kind === 'missing') return failed(`${file} was not written.`, 'missing-file');
+  if (read.kind === 'not-a-file') return failed(`${file} is a link or not a regular file: write the document itself.`, 'not-a-file');
+  if (read.kind === 'too-large') {
+    return failed(
+      `requirement.xml has ${read.size} bytes; a requirement document is at most ${MAX_REQUIREMENT_CHARS} characters. Write 1 to 5 short requirements.`,
+      'too-large',
+    );
   }
-  return validateRequirement(text, context);
+  return validateRequirement(read.data.toString('utf8'), context);
 }

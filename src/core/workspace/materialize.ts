@@ -1,11 +1,11 @@
 // Materialise a task (DESIGN §4): the oracle outside the workspace, app/code as a fresh repository
 // at the base with the target's tests, and `.sweci/task.json` written last.
-import { promises as fs } from 'node:fs';
+import { lstatSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { isFullSha, resolveCommit } from '../task/git-refs';
 import type { SafeUnzipOptions } from '../task/safe-unzip';
 import { sourceLocation, type TaskSpec } from '../task/task-spec';
-import { copyTree } from '../util/copy-tree';
+import { copyTree, listFiles } from '../util/copy-tree';
 import { AbortError, UserError, isAbortError, throwIfAborted } from '../util/errors';
 import { writeJsonAtomic } from '../util/fs-atomic';
 import { gitAt } from '../util/git';
@@ -255,6 +255,18 @@ async function buildOracle(spec: TaskSpec, oracle: OracleLayout, options: Materi
       `Task ${spec.id}: the target commit ${targetSha.slice(0, 12)} has no tests/ folder at its top level. SWE-CI runs the target's tests/; choose a target that has them.`,
     );
   }
+  // A link inside tests/ would make a folder of this machine part of the oracle (pytest follows it).
+  const links = (await listFiles(oracle.targetTestsDir)).filter((rel) => isLink(path.join(oracle.targetTestsDir, rel)));
+  if (links.length > 0) {
+    throw new UserError(
+      `Task ${spec.id}: the target commit ${targetSha.slice(0, 12)} has symbolic links in tests/ (${links
+        .slice(0, 3)
+        .map((l) => `tests/${l}`)
+        .join(
+          ', ',
+        )}${links.length > 3 ? `, and ${links.length - 3} more` : ''}). SWE-CI never runs what a link in the oracle points to; choose a target whose tests/ holds only files and folders.`,
+    );
+  }
   const marker: OracleMarker = { schema: 1, taskId: spec.id, baseSha, targetSha, baseDate };
   await writeJsonAtomic(oracle.markerFile, marker);
   return marker;
@@ -295,5 +307,13 @@ export class OracleFolderError extends UserError {
   constructor(message: string) {
     super(message);
     this.name = 'OracleFolderError';
+  }
+}
+
+function isLink(p: string): boolean {
+  try {
+    return lstatSync(p).isSymbolicLink();
+  } catch {
+    return false;
   }
 }

@@ -24,6 +24,7 @@ import {
   historyGit,
   loopOptions,
   programmerEnv,
+  pythonScript,
   pytestSettings,
   runtime,
   scripted,
@@ -179,6 +180,35 @@ describe('cancel, crash and resume', () => {
     assert.deepEqual(records, [records[0], one]);
     assert.equal(await fs.readFile(layout.iterationsFile, 'utf8'), zeroLine + formatIterationLine(one));
     assert.equal(await exists(path.join(iterDir(layout, 1), 'journal.json')), false);
+  });
+
+  test("a Programmer that turns app/requirement.xml into a link to the run's records cannot make the resumed run write through it", async () => {
+    const task = await world.task();
+    const layout = runLayout(task.taskDir, 'link');
+    const script = path.join(world.scratch('link-agent'), 'link-requirement.py');
+    await fs.mkdir(path.dirname(script), { recursive: true });
+    // Relative, so the link resolves outside the sandbox, where the harness reads it.
+    const target = path.relative(taskLayout(task.taskDir).appDir, layout.iterationsFile);
+    await fs.writeFile(
+      script,
+      ['import os, sys', "os.remove('requirement.xml')", `os.symlink(${JSON.stringify(target)}, 'requirement.xml')`, 'sys.exit(3)'].join('\n') + '\n',
+    );
+    const hostile = { architect: scripted('architect.py'), programmer: pythonScript(script, { maxTries: 1 }) };
+    await startRun(loopOptions(task, 'link', hostile, { iterations: 1 })).catch(() => undefined);
+    const before = await fs.readFile(layout.iterationsFile, 'utf8');
+    assert.equal((await lines(task, 'link')).length, 1, 'line 0 only: the iteration did not finish');
+
+    await resumeRun(loopOptions(task, 'link', roles(task), { iterations: 1 }));
+    const records = await lines(task, 'link');
+    assert.deepEqual(
+      records.map((r) => r.iteration),
+      [0, 1],
+      'the records survive',
+    );
+    assert.ok((await fs.readFile(layout.iterationsFile, 'utf8')).startsWith(before), 'line 0 as it was');
+    const requirement = taskLayout(task.taskDir).requirementFile;
+    assert.equal((await fs.lstat(requirement)).isSymbolicLink(), false, 'the link was replaced, not written through');
+    assert.match(await fs.readFile(requirement, 'utf8'), /<requirement/);
   });
 
   test('one step at a time: stopAfterStep pauses with the iteration pending', async () => {

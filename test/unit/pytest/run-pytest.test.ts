@@ -179,6 +179,30 @@ describe('runPytest with real pytest (JUnit)', () => {
     if (run.kind === 'did-not-run') assert.match(run.reason, /could not be read: .*testsuite/);
   });
 
+  test("code under test that turns the report into a link (to the oracle's report) is not scored through it", { skip: !posix && 'POSIX' }, async () => {
+    // The oracle: a report in which the failing test passes.
+    const oracle = path.join(project({}), 'target.report.xml');
+    fs.writeFileSync(oracle, '<testsuites><testsuite><testcase classname="tests.test_x" name="test_x" file="tests/test_x.py"/></testsuite></testsuites>');
+    const root = project({
+      'tests/test_x.py': 'def test_x():\n    assert False\n',
+      // After pytest wrote its report (junitxml writes it at session finish), swap in a link.
+      'conftest.py': [
+        'import os',
+        'def pytest_unconfigure(config):',
+        '    report = config.option.xmlpath',
+        '    os.remove(report)',
+        `    os.symlink(${JSON.stringify(oracle)}, report)`,
+        '',
+      ].join('\n'),
+    });
+    const reportFile = path.join(root, '..', `${path.basename(root)}-linked`, 'r.xml');
+    made.push(path.dirname(reportFile));
+    const run = await runPytest(rt, { python: PYTHON, codeDir: root, reportFile, format: 'junit' });
+    assert.ok(fs.lstatSync(reportFile).isSymbolicLink(), 'the attack happened');
+    assert.equal(run.kind, 'did-not-run');
+    if (run.kind === 'did-not-run') assert.match(run.reason, /is a link or not a regular file: it is not read/);
+  });
+
   test('a bad python path is a clear error (explicit format and auto)', async () => {
     const root = project({ 'tests/test_x.py': '' });
     const reportFile = path.join(root, '.report', 'r.xml');

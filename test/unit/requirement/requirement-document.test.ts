@@ -1,5 +1,6 @@
 // requirement.xml parsing: the shapes agents write, and the mistakes they make.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -144,6 +145,30 @@ describe('validateRequirementFile', () => {
       assert.equal(missing.errors[0].code, 'missing-file');
       await fs.writeFile(file, `<r>${item('requirement', 1)}</r>`);
       assert.equal(ok((await validateRequirementFile(file)).result).items.length, 1);
+    } finally {
+      await fs.rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('what an Architect could leave there instead of a document is refused unread: a link (to the oracle), a FIFO, a 1 GB file', async () => {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-req-'));
+    try {
+      const file = path.join(dir, 'requirement.xml');
+      const oracle = path.join(dir, 'target.report.json');
+      await fs.writeFile(oracle, `<r>${item('requirement', 1)}</r>`); // even a valid document behind the link
+      await fs.symlink(oracle, file);
+      assert.equal(bad((await validateRequirementFile(file)).result).errors[0].code, 'not-a-file');
+      await fs.rm(file);
+      execFileSync('mkfifo', [file]); // opening a FIFO for reading would wait for a writer forever
+      assert.equal(bad((await validateRequirementFile(file)).result).errors[0].code, 'not-a-file');
+      await fs.rm(file);
+      await fs.writeFile(file, '');
+      await fs.truncate(file, 2 ** 30); // sparse: a gigabyte that is never read
+      const heap = process.memoryUsage().rss;
+      const big = bad((await validateRequirementFile(file)).result);
+      assert.equal(big.errors[0].code, 'too-large');
+      assert.match(big.errors[0].message, /has 1073741824 bytes/);
+      assert.ok(process.memoryUsage().rss - heap < 64 * 2 ** 20, 'not read into memory');
     } finally {
       await fs.rm(dir, { recursive: true, force: true });
     }

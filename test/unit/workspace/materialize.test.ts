@@ -241,6 +241,25 @@ describe('materializeTask', () => {
     assert.equal(await exists(oracleDir), false);
   });
 
+  test("a link inside the target's tests/ (tests/sub -> a host folder) is refused at checkout; the host folder never joins the oracle", async () => {
+    const host = fresh('host-tests');
+    await fs.mkdir(host);
+    await fs.writeFile(path.join(host, 'test_host.py'), `KEY = "${SECRET}-inner"\n`);
+    const r2 = await TestRepo.create(path.join(tmp, 'inner-link'));
+    const b = await r2.commit('b', { 'src/a.py': 'A = 1\n', 'tests/test_a.py': 'def test_a():\n    pass\n' });
+    await fs.symlink(host, path.join(r2.dir, 'tests', 'sub'));
+    const t = await r2.commit('t', { 'src/a.py': 'A = 2\n' });
+    const s2 = await taskFromGitPair(r2.dir, b, t);
+    const taskDir = fresh('task');
+    const oracleDir = fresh('oracle');
+    await assert.rejects(
+      materializeTask(s2, { taskDir, oracleDir }),
+      (err: unknown) => err instanceof UserError && /has symbolic links in tests\/ \(tests\/sub\)/.test(err.message),
+    );
+    assert.equal(await exists(taskDir), false, 'no task folder');
+    assert.equal(await exists(oracleDir), false, 'no oracle');
+  });
+
   test('copyTree never follows a symbolic link, not even the folder it is asked to copy', async () => {
     const host = fresh('host-folder');
     await fs.mkdir(host);
