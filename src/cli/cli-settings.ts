@@ -31,6 +31,7 @@ export const FLAG_KEYS: Record<string, string> = {
   'programmer.model': '--programmer-model',
   'history.commits': '--history-commits',
   'integrity.maxFileMb': '--max-file-mb',
+  'integrity.maxIterationMb': '--max-iteration-mb',
   'sequence.memory': '--memory',
   'sequence.clWeights': '--cl-weights',
 };

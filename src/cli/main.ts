@@ -91,6 +91,7 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
         .option('--human-history', "also replay each task's upstream commits as the run human-history")
         .option('--history-commits <n>', 'commits the human-history replay runs (20; 0: all)')
         .option('--max-file-mb <MiB>', 'files larger than this are left out of commits (50; 0: no limit)')
+        .option('--max-iteration-mb <MiB>', "an iteration's new or changed files together; past it the largest are left out (100; 0: no limit)")
         .option('--json', 'print one JSON event per line instead of the live table'),
     ),
     'auto',

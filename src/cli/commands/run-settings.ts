@@ -83,6 +83,7 @@ export function batchSettingsOf(
     pytest: s.pytest,
     loop: s.loop,
     maxFileMb: s.integrity.maxFileMb,
+    maxIterationMb: s.integrity.maxIterationMb,
   };
 }
 

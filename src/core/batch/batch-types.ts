@@ -18,6 +18,7 @@ export interface BatchSettings {
   pytest: PytestSettings;
   loop: LoopSettings;
   maxFileMb: number;
+  maxIterationMb: number;
   /** Also replay each task's human history (run `human-history`), from its cache when it has one. */
   humanHistory: boolean;
   signal: AbortSignal;

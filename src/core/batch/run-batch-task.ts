@@ -211,6 +211,7 @@ async function loop(taskDir: string, s: BatchSettings, env: TaskEnvironment, tas
     agentRuntimes: agentRuntimesOf(env),
     pytest: { ...s.pytest, python: env.python },
     maxFileMb: s.maxFileMb,
+    maxIterationMb: s.maxIterationMb,
     signal: s.signal,
     onEvent,
   };

@@ -111,18 +111,14 @@ export class CodeRepo {
 
   /**
    * Commits everything in the working tree (respecting ignore rules), even when nothing changed,
-   * except files larger than `maxFileBytes` (0: no limit), which keep their committed version
-   * (or stay out). Returns the commit, the paths it changed and the files left out.
+   * except what is too large, which keeps its committed version (or stays out): a file larger
+   * than `limits.file` bytes, and, once the changed files together pass `limits.total` bytes, the
+   * largest ones that do not fit (the small ones, ordinary code, go in first). 0: no limit.
+   * Returns the commit, the paths it changed and the files left out.
    */
-  async commitAll(message: string, maxFileBytes = 0): Promise<{ sha: string; changed: string[]; oversized: string[] }> {
+  async commitAll(message: string, limits: { file?: number; total?: number } = {}): Promise<{ sha: string; changed: string[]; oversized: string[] }> {
     const changed = await this.changedPaths();
-    const oversized: string[] = [];
-    if (maxFileBytes > 0) {
-      for (const rel of changed) {
-        const st = await fs.lstat(path.join(this.codeDir, rel)).catch(() => undefined);
-        if (st?.isFile() && st.size > maxFileBytes) oversized.push(rel);
-      }
-    }
+    const oversized = await this.tooLarge(changed, limits.file ?? 0, limits.total ?? 0);
     // --verbose / no --quiet: git prints, so simple-git does not wait (see QUIET_COST).
     if (oversized.length > 0) {
       // Pathspecs from a file: any number of them, any characters in the names.
@@ -137,6 +133,25 @@ export class CodeRepo {
     await this.git.raw(['commit', '--no-verify', '--allow-empty', '-m', message]);
     this.built = undefined;
     return { sha: (await this.git.raw(['rev-parse', 'HEAD'])).trim(), changed: changed.filter((p) => !oversized.includes(p)), oversized };
+  }
+
+  private async tooLarge(changed: readonly string[], fileLimit: number, totalLimit: number): Promise<string[]> {
+    if (fileLimit <= 0 && totalLimit <= 0) return [];
+    const sizes: { rel: string; size: number }[] = [];
+    for (const rel of changed) {
+      const st = await fs.lstat(path.join(this.codeDir, rel)).catch(() => undefined);
+      if (st?.isFile()) sizes.push({ rel, size: st.size });
+    }
+    const out = new Set(sizes.filter((f) => fileLimit > 0 && f.size > fileLimit).map((f) => f.rel));
+    if (totalLimit > 0) {
+      let total = 0;
+      const bySize = sizes.filter((f) => !out.has(f.rel)).sort((a, b) => a.size - b.size || (a.rel < b.rel ? -1 : 1));
+      for (const f of bySize) {
+        if (total + f.size > totalLimit) out.add(f.rel);
+        else total += f.size;
+      }
+    }
+    return [...out].sort();
   }
 
   async subject(commit: string): Promise<string> {

@@ -7,13 +7,17 @@ export interface IntegritySettings {
   excludeHarnessTampering: boolean;
   /** Files larger than this (MiB) are flagged and left out of commits and diffs; 0: no limit. */
   maxFileMb: number;
+  /** New or changed files of one iteration together (MiB): past it, the largest are flagged and left out; 0: no limit. */
+  maxIterationMb: number;
 }
 
 export const DEFAULT_MAX_FILE_MB = 50;
+export const DEFAULT_MAX_ITERATION_MB = 100;
 
 export function readIntegritySettings(read: SettingReader, label: SettingLabel = settingName): IntegritySettings {
   return {
     excludeHarnessTampering: readFlag(read, label, 'integrity.excludeHarnessTampering', false),
     maxFileMb: readCount(read, label, 'integrity.maxFileMb', DEFAULT_MAX_FILE_MB, 'MiB'),
+    maxIterationMb: readCount(read, label, 'integrity.maxIterationMb', DEFAULT_MAX_ITERATION_MB, 'MiB'),
   };
 }

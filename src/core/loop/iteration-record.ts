@@ -63,7 +63,7 @@ export interface IterationRecord {
    * Scored like any code unless sweci.integrity.excludeHarnessTampering is on.
    */
   harness_tampering?: string[];
-  /** Files over sweci.integrity.maxFileMb: left out of the commit, the diff and so the score. */
+  /** Files over sweci.integrity.maxFileMb, or past sweci.integrity.maxIterationMb together: left out of the commit, the diff and so the score. */
   oversized?: string[];
   /** Why pytest did not run, when gap is −1. */
   pytest_error?: string;

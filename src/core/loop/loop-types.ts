@@ -95,6 +95,8 @@ export interface LoopOptions {
   pytest: PytestSettings;
   /** Files larger than this many MiB are flagged and left out of the iteration's commit (sweci.integrity.maxFileMb; default 50; 0: no limit). */
   maxFileMb?: number;
+  /** New or changed files of one iteration together, in MiB: past it the largest are flagged and left out (sweci.integrity.maxIterationMb; default 100; 0: no limit). */
+  maxIterationMb?: number;
   humanStep?: HumanStep;
   renderPrompt?: PromptRenderer;
   signal?: AbortSignal;

@@ -19,7 +19,7 @@ import { restoreTargetTests } from '../workspace/materialize';
 import { taskLayout, type TaskRecord } from '../workspace/layout';
 import type { CodeRepo } from './code-repo';
 import { findHarnessTampering } from './harness-tampering';
-import { DEFAULT_MAX_FILE_MB } from './integrity-settings';
+import { DEFAULT_MAX_FILE_MB, DEFAULT_MAX_ITERATION_MB } from './integrity-settings';
 import { appendIterationRecord, type IterationRecord } from './iteration-record';
 import { readJournal, writeJournal, type Journal, type StepDone } from './journal';
 import type { LoopEvent, LoopOptions, PromptRenderer } from './loop-types';
@@ -49,8 +49,8 @@ const union = (...lists: string[][]): string[] => [...new Set(lists.flat())].sor
 /** code.diff is cut here (a last line says so): an archive stays readable whatever was committed. */
 export const MAX_DIFF_BYTES = 16 * 1024 * 1024;
 
-function maxFileBytes(opts: LoopOptions): number {
-  return (opts.maxFileMb ?? DEFAULT_MAX_FILE_MB) * 1024 * 1024;
+function sizeLimits(opts: LoopOptions): { file: number; total: number } {
+  return { file: (opts.maxFileMb ?? DEFAULT_MAX_FILE_MB) * 2 ** 20, total: (opts.maxIterationMb ?? DEFAULT_MAX_ITERATION_MB) * 2 ** 20 };
 }
 
 const ISOLATION_ORDER: Isolation[] = ['none', 'sandbox', 'container'];
@@ -158,7 +158,7 @@ async function testAndCommit(ctx: IterationContext, j: Journal): Promise<Iterati
     if (head.sha !== j.startCommit && (await repo.parent(head.sha)) === j.startCommit && (await repo.subject(head.sha)) === message) {
       j.commit = head.sha;
     } else {
-      const made = await repo.commitAll(message, maxFileBytes(ctx.opts));
+      const made = await repo.commitAll(message, sizeLimits(ctx.opts));
       j.commit = made.sha;
       j.oversized = made.oversized;
       unchanged = made.changed.length === 0;

@@ -131,6 +131,7 @@ export class RunSequenceCommand {
         pytest: pytestSettings(),
         loop: readLoopSettings(read),
         maxFileMb: integritySettings().maxFileMb,
+        maxIterationMb: integritySettings().maxIterationMb,
         sequenceId: sequence.id,
         memory,
       });

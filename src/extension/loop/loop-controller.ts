@@ -147,6 +147,7 @@ export class LoopController implements vscode.Disposable {
             iterations: req.iterations,
             stopAfterStep: req.stopAfterStep,
             maxFileMb: integritySettings(vscode.Uri.file(taskDir)).maxFileMb,
+            maxIterationMb: integritySettings(vscode.Uri.file(taskDir)).maxIterationMb,
           };
           let result: LoopResult;
           try {

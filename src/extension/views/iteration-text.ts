@@ -75,7 +75,7 @@ export function iterationTooltip(record: IterationRecord, line0: IterationRecord
     lines.push('', `Changes how pytest collects or reports tests (harness tampering): ${escapeMarkdown(record.harness_tampering.join(', '))}`);
   }
   if (record.oversized?.length) {
-    lines.push('', `Too large to commit (sweci.integrity.maxFileMb), not scored: ${escapeMarkdown(record.oversized.join(', '))}`);
+    lines.push('', `Too large to commit (sweci.integrity.maxFileMb or maxIterationMb), not scored: ${escapeMarkdown(record.oversized.join(', '))}`);
   }
   if (record.isolation === 'none' && record.iteration > 0)
     lines.push('', 'Not isolated: the agents and the code under test could read the oracle and change the records.');

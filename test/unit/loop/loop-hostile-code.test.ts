@@ -121,6 +121,15 @@ describe('code under test that tries to change its score', () => {
         "open('code/conftest.py', 'w').write('def pytest_report_header(config):\\n    return \"leaked %s\"\\n' % key)",
       ].join('\n') + '\n',
     );
+    // Eight files just under the per-file limit: together far over what one iteration may add.
+    await fs.writeFile(
+      path.join(scripts, 'many-big-files.py'),
+      [
+        'for i in range(8):',
+        "    open('code/blob%d.bin' % i, 'wb').write(bytes([i]) * (900 * 1024))",
+        "open('code/README.md', 'a').write('an ordinary change\\n')",
+      ].join('\n') + '\n',
+    );
     // Leaves a 2 MiB file beside an ordinary change.
     await fs.writeFile(
       path.join(scripts, 'big-file.py'),
@@ -295,7 +304,7 @@ describe('code under test that tries to change its score', () => {
     assert.ok(!(await fs.readFile(runLayout(task.taskDir, 'leak').iterationsFile, 'utf8')).includes(secret));
   });
 
-  test('a file over the size limit is flagged and left out of the commit and code.diff; a diff past its cap is cut with a note', async () => {
+  test("a file over the size limit, or past the iteration's total, is flagged and left out of the commit and code.diff; a diff past its cap is cut with a note", async () => {
     const task = await world.task();
     const roles = { architect: scripted('architect.py'), programmer: pythonScript(path.join(scripts, 'big-file.py')) };
     await startRun(loopOptions(task, 'big', roles, { iterations: 1, maxFileMb: 1 }));
@@ -307,6 +316,20 @@ describe('code under test that tries to change its score', () => {
     assert.match(diff, /\+an ordinary change/);
     assert.doesNotMatch(diff, /big\.bin/);
     assert.ok(await exists(path.join(taskLayout(task.taskDir).codeDir, 'big.bin')), "the agent's file stays in app/code");
+
+    // Per-file limits alone let any number of files just under them in: the iteration's total is bounded too.
+    const many = await world.task();
+    const bulk = { architect: scripted('architect.py'), programmer: pythonScript(path.join(scripts, 'many-big-files.py')) };
+    await startRun(loopOptions(many, 'bulk', bulk, { iterations: 1, maxFileMb: 1, maxIterationMb: 3 }));
+    const [, bulkOne] = await readIterationRecords(runLayout(many.taskDir, 'bulk').iterationsFile);
+    const committed = (await historyGit(many.taskDir, 'ls-tree', '--name-only', bulkOne.commit)).split('\n').filter((n) => n.startsWith('blob'));
+    assert.equal(committed.length, 3, `3 of 8 files of 900 KiB fit in 3 MiB: ${committed.join(', ')}`);
+    assert.equal(bulkOne.oversized?.length, 5);
+    assert.deepEqual(
+      [...committed, ...(bulkOne.oversized ?? [])].sort(),
+      [...Array(8).keys()].map((i) => `blob${i}.bin`),
+    );
+    assert.match(await historyGit(many.taskDir, 'show', `${bulkOne.commit}:README.md`), /an ordinary change\n$/, 'the small change goes in first');
 
     const repo = await CodeRepo.open(task.taskDir);
     const cut = world.scratch('cut.diff');
