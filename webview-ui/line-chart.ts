@@ -20,6 +20,7 @@ import { formatA, formatDuration, formatTokens } from './format';
 
 Chart.register(LineController, LineElement, PointElement, LinearScale, Legend, Tooltip);
 
+import { RUN_FLAG_LABELS } from '../src/core/metrics/run-flags';
 import { dodgeCoinciding } from './dodge';
 
 interface XY {
@@ -113,12 +114,12 @@ export class LineChart {
           const xy = ctx.raw as XY | undefined;
           if (xy?.p.crashed) return 'crossRot';
           if (xy && xy.p.regressions > 0) return 'triangle';
-          if (xy?.p.harnessTampering?.length) return 'rectRot';
+          if (xy?.p.harnessTampering?.length || xy?.p.inflated) return 'rectRot';
           return replay ? 'rect' : 'circle';
         },
         pointRadius: (ctx: ScriptableContext<'line'>) => {
           const xy = ctx.raw as XY | undefined;
-          return xy && (xy.p.crashed || xy.p.regressions > 0 || xy.p.harnessTampering?.length) ? 6 : 3;
+          return xy && (xy.p.crashed || xy.p.regressions > 0 || xy.p.harnessTampering?.length || xy.p.inflated) ? 6 : 3;
         },
         pointRotation: (ctx: ScriptableContext<'line'>) => ((ctx.raw as XY | undefined)?.p.regressions ? 180 : 0),
         pointBorderWidth: (ctx: ScriptableContext<'line'>) => ((ctx.raw as XY | undefined)?.p.crashed ? 2.5 : 1),
@@ -212,6 +213,9 @@ export function pointDetails(p: ChartPoint): string[] {
     `time ${formatDuration(p.timeSec)}`,
   ];
   if (p.harnessTampering?.length) lines.push(`harness changed: ${p.harnessTampering.join(', ')}`);
+  if (p.inflated) lines.push(`inflated: ${p.inflated} passed test${p.inflated === 1 ? '' : 's'} the target never had`);
+  const other = (p.flags ?? []).filter((f) => f !== 'harness-tampering' && f !== 'inflated');
+  if (other.length) lines.push(`flagged: ${other.map((f) => RUN_FLAG_LABELS[f]).join('; ')}`);
   if (p.note) lines.push(p.note);
   if (p.commit) lines.push(p.commit.slice(0, 10));
   return lines;

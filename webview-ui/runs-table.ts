@@ -3,6 +3,7 @@
 import type { ChartData } from '../src/core/chart-data/chart-types';
 import { evoScore } from '../src/core/metrics/evo-score';
 import { formatA, formatDuration, formatTokens } from './format';
+import { RUN_FLAG_LABELS } from '../src/core/metrics/run-flags';
 
 const HEAD = [
   'run',
@@ -36,8 +37,10 @@ export function renderRunsTable(table: HTMLTableElement, data: ChartData, gamma:
     row.dataset.run = r.run;
     // γ moves in the webview: EvoScore(γ) is recomputed from the run's padded a values.
     const evo = r.evoA.length ? evoScore(r.evoA, gamma).toFixed(3) : '—';
+    // A flagged run's scores are in doubt: said beside its name, each flag explained on hover.
+    const flagged = r.flags.length ? ` ⚑ ${r.flags.join(', ')}` : '';
     const cells: Array<[string, string?]> = [
-      [r.run + (r.pending ? ' (iteration pending)' : '')],
+      [r.run + (r.pending ? ' (iteration pending)' : '') + flagged, r.flags.length ? 'flagged' : undefined],
       [r.kind === 'human-history' ? 'upstream developers' : r.label, 'who'],
       [evo, 'num'],
       [m.evoScoreReference === null ? '—' : m.evoScoreReference.toFixed(3), 'num'],
@@ -52,6 +55,7 @@ export function renderRunsTable(table: HTMLTableElement, data: ChartData, gamma:
     for (const [text, cls] of cells) {
       const td = row.appendChild(cell('td', text, cls));
       if (cls === 'who') td.title = text;
+      if (cls === 'flagged') td.title = r.flags.map((f) => RUN_FLAG_LABELS[f]).join('\n');
     }
   }
 }

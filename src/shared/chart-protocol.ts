@@ -5,6 +5,7 @@
 // sends carries a requestId that the host's reply returns. Browser-safe: no node or vscode imports.
 import type { ChartData, HeatmapData } from '../core/chart-data/chart-types';
 import type { SequenceData } from '../core/continual/sequence-data';
+import { RUN_FLAGS } from '../core/metrics/run-flags';
 import { arrayOf, bool, guardFor, int, optional, requestId, str, type MessageSchema } from './message-schema';
 
 /** Host → webview. */
@@ -61,8 +62,14 @@ function isPoint(x: unknown): boolean {
     isNum(x.tokensOut) &&
     isNum(x.timeSec) &&
     isStr(x.commit) &&
-    (x.note === undefined || isStr(x.note))
+    (x.note === undefined || isStr(x.note)) &&
+    (x.inflated === undefined || isInt(x.inflated)) &&
+    (x.flags === undefined || isFlags(x.flags))
   );
+}
+
+function isFlags(x: unknown): boolean {
+  return Array.isArray(x) && x.every((f) => (RUN_FLAGS as readonly unknown[]).includes(f));
 }
 
 function isMetricsRow(x: unknown): boolean {
@@ -92,7 +99,8 @@ function isRun(x: unknown): boolean {
     Array.isArray(x.evoA) &&
     x.evoA.every(isNum) &&
     isMetricsRow(x.metrics) &&
-    typeof x.pending === 'boolean'
+    typeof x.pending === 'boolean' &&
+    isFlags(x.flags)
   );
 }
 

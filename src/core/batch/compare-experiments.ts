@@ -3,6 +3,7 @@
 // as `summarize` does.
 import { summarizeExperiment, type SummaryGroup, type SummaryOptions } from './experiment-summary';
 import { UserError } from '../util/errors';
+import { RUN_FLAG_LABELS, type RunFlag } from '../metrics/run-flags';
 
 export interface CompareSide {
   experiment: string;
@@ -18,6 +19,9 @@ export interface CompareRow {
   solvedB: boolean;
   zeroRegressionA: boolean;
   zeroRegressionB: boolean;
+  /** Each side's integrity flags (metrics/run-flags.ts): a flagged side's score is in doubt. */
+  flagsA: RunFlag[];
+  flagsB: RunFlag[];
 }
 
 export interface ExperimentComparison {
@@ -71,6 +75,8 @@ export async function compareExperiments(
       solvedB: rb.metrics.solved,
       zeroRegressionA: ra.metrics.zeroRegression,
       zeroRegressionB: rb.metrics.zeroRegression,
+      flagsA: ra.flags,
+      flagsB: rb.flags,
     });
   }
   rows.sort((x, y) => x.task.localeCompare(y.task));
@@ -104,7 +110,20 @@ export function formatComparison(c: ExperimentComparison, format: 'table' | 'jso
   const delta = (a: number | null, b: number | null) => (a === null || b === null ? '–' : `${b - a >= 0 ? '+' : ''}${(b - a).toFixed(4)}`);
   const yes = (v: boolean) => (v ? '1' : '0');
   const table = [['task', 'EvoScore A', 'EvoScore B', 'B − A', 'solved A', 'solved B', 'zero_reg A', 'zero_reg B']];
-  for (const r of c.rows) table.push([r.task, f(r.a), f(r.b), delta(r.a, r.b), yes(r.solvedA), yes(r.solvedB), yes(r.zeroRegressionA), yes(r.zeroRegressionB)]);
+  // A flagged side's score is marked with ⚑ (its flags listed under the table).
+  const mark = (v: string, flags: readonly RunFlag[]) => (flags.length ? `${v} ⚑` : v);
+  for (const r of c.rows) {
+    table.push([
+      r.task,
+      mark(f(r.a), r.flagsA),
+      mark(f(r.b), r.flagsB),
+      delta(r.a, r.b),
+      yes(r.solvedA),
+      yes(r.solvedB),
+      yes(r.zeroRegressionA),
+      yes(r.zeroRegressionB),
+    ]);
+  }
   const av = c.average;
   table.push([
     `average (${c.rows.length})`,
@@ -123,6 +142,14 @@ export function formatComparison(c: ExperimentComparison, format: 'table' | 'jso
     `N = ${c.maxEpoch ?? 'per task'}`,
     ...table.map((r) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ')),
   ];
+  for (const r of c.rows) {
+    for (const [side, flags] of [
+      ['A', r.flagsA],
+      ['B', r.flagsB],
+    ] as const) {
+      if (flags.length) lines.push(`⚑ ${r.task} in ${side}: ${flags.map((fl) => RUN_FLAG_LABELS[fl]).join('; ')}`);
+    }
+  }
   if (c.onlyA.length) lines.push(`only in A: ${c.onlyA.join(', ')}`);
   if (c.onlyB.length) lines.push(`only in B: ${c.onlyB.join(', ')}`);
   return lines.join('\n') + '\n';

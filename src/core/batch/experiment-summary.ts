@@ -4,6 +4,7 @@
 // N), so the terminal and the editor never disagree.
 import { loadChartData, type ChartRunKind, type RunMetricsRow } from '../chart-data/load-chart-data';
 import { evoScore } from '../metrics/evo-score';
+import type { RunFlag } from '../metrics/run-flags';
 import { averageMetrics, type RunMetricsAverage } from '../metrics/run-metrics';
 import { promises as fs } from 'node:fs';
 import { experimentLayout, experimentTaskIds, readExperiment } from './experiment';
@@ -24,6 +25,8 @@ export interface SummaryRow {
   metrics: RunMetricsRow;
   /** EvoScore by γ, in the order of `gammas`. */
   evo: (number | null)[];
+  /** The run's integrity flags (metrics/run-flags.ts): a flagged row's scores are in doubt. */
+  flags: RunFlag[];
 }
 
 export interface SummaryGroup {
@@ -71,7 +74,7 @@ export async function summarizeExperiment(dir: string, opts: SummaryOptions = {}
         group = { run: r.run, kind: r.kind, rows: [], average: averageMetrics([]), averageEvo: [] };
         groups.set(r.run, group);
       }
-      group.rows.push({ task: id, metrics: r.metrics, evo: gammas.map((g) => (r.baseline ? evoScore(r.evoA, g) : null)) });
+      group.rows.push({ task: id, metrics: r.metrics, evo: gammas.map((g) => (r.baseline ? evoScore(r.evoA, g) : null)), flags: r.flags });
     }
   }
   // Tasks the batch tried but could not check out have a state and no folder.

@@ -2,6 +2,7 @@
 // pull request, CSV for a spreadsheet, JSON for scripts. One set of columns for all of them.
 import { stringify } from 'csv-stringify/sync';
 import type { ExperimentSummary, SummaryGroup } from './experiment-summary';
+import { RUN_FLAGS, RUN_FLAG_LABELS } from '../metrics/run-flags';
 
 export const SUMMARY_FORMATS = ['table', 'markdown', 'csv', 'json'] as const;
 export type SummaryFormat = (typeof SUMMARY_FORMATS)[number];
@@ -20,6 +21,7 @@ function header(s: ExperimentSummary): string[] {
     'tokens_in',
     'tokens_out',
     'time_s',
+    'flags',
   ];
 }
 
@@ -35,6 +37,7 @@ function rows(g: SummaryGroup): string[][] {
     String(r.metrics.tokensIn),
     String(r.metrics.tokensOut),
     r.metrics.timeSec.toFixed(1),
+    r.flags.join(' ') || '–',
   ]);
   const a = g.average;
   body.push([
@@ -48,6 +51,7 @@ function rows(g: SummaryGroup): string[][] {
     a.tokensIn.toFixed(0),
     a.tokensOut.toFixed(0),
     a.timeSec.toFixed(1),
+    `${g.rows.filter((r) => r.flags.length > 0).length} flagged`,
   ]);
   return body;
 }
@@ -84,6 +88,10 @@ export function formatSummary(s: ExperimentSummary, format: SummaryFormat): stri
     } else {
       out.push(title(s, g), aligned(table), '');
     }
+  }
+  const flagged = RUN_FLAGS.filter((f) => s.groups.some((g) => g.rows.some((r) => r.flags.includes(f))));
+  if (flagged.length > 0) {
+    out.push(`${format === 'markdown' ? '**Flags:** ' : 'flags: '}${flagged.map((f) => `${f} = ${RUN_FLAG_LABELS[f]}`).join('; ')}`, '');
   }
   if (s.groups.length === 0) out.push('No task of this experiment has a run yet.', '');
   if (s.unscored.length > 0) {

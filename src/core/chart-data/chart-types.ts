@@ -3,9 +3,10 @@
 import type { Baseline } from '../metrics/normalized-change';
 import type { SummaryAverage } from '../metrics/reference-summary';
 import type { RunMetricsRow } from '../metrics/run-metrics';
+import type { RunFlag } from '../metrics/run-flags';
 import type { TestRegressions, TransitionColumn } from '../metrics/transitions';
 
-export type { RunMetricsRow, SummaryAverage, TestRegressions, TransitionColumn, Baseline };
+export type { RunMetricsRow, SummaryAverage, TestRegressions, TransitionColumn, Baseline, RunFlag };
 
 /** 'human' when every recorded role step was played by a human; 'human-history' for the replay of upstream commits. */
 export type ChartRunKind = 'agent' | 'human' | 'human-history';
@@ -36,6 +37,10 @@ export interface ChartPoint {
   pytestError?: string;
   /** Files of this iteration's code that change how pytest collects or reports tests (see harness-tampering.ts). */
   harnessTampering?: readonly string[];
+  /** Passed tests that neither the target nor the base passed (metrics/inflated.ts): how many. */
+  inflated?: number;
+  /** This line's integrity flags (metrics/run-flags.ts); absent when none. */
+  flags?: RunFlag[];
   /** Architect + programmer tokens of this iteration (0 when unknown; the base has none). */
   tokensIn: number;
   tokensOut: number;
@@ -70,6 +75,8 @@ export interface ChartRun {
   metrics: RunMetricsRow;
   /** An iteration is in progress (after a cancel or a crash, or running now). */
   pending: boolean;
+  /** Every integrity flag of any of its lines (metrics/run-flags.ts): what its scores rest on. */
+  flags: RunFlag[];
 }
 
 export interface ChartData {

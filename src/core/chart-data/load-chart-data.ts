@@ -8,6 +8,7 @@ import { ARCHIVE, DEFAULT_MAX_ITERATIONS, iterDir, listRuns, readRunInfo, readRu
 import { normalizedChange, type Baseline } from '../metrics/normalized-change';
 import { averageRow, referencePassed, summarize } from '../metrics/reference-summary';
 import { runMetrics } from '../metrics/run-metrics';
+import { lineFlags, runFlags } from '../metrics/run-flags';
 import { scoredLine } from '../metrics/scored-line';
 import { buildTransitionMatrix, encodeCells, regressedTests, type ReportTests } from '../metrics/transitions';
 import { passedIds } from '../pytest/test-report';
@@ -111,6 +112,9 @@ export function chartPoint(r: IterationRecord, baseline: Baseline | undefined): 
   };
   if (crashed && r.pytest_error) point.pytestError = r.pytest_error;
   if (r.harness_tampering?.length) point.harnessTampering = r.harness_tampering;
+  if (r.inflated?.length) point.inflated = r.inflated_count ?? r.inflated.length;
+  const flags = lineFlags(r);
+  if (flags.length) point.flags = flags;
   if (r.note) point.note = r.note;
   return point;
 }
@@ -129,6 +133,7 @@ export function chartRun(info: RunInfo, records: IterationRecord[], pending: boo
     evoA: summary ? summary.a : [],
     metrics: runMetrics(records, { maxIterations, gamma }),
     pending,
+    flags: runFlags(records),
   };
 }
 

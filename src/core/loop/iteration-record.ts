@@ -63,6 +63,14 @@ export interface IterationRecord {
    * Scored like any code unless sweci.integrity.excludeHarnessTampering is on.
    */
   harness_tampering?: string[];
+  /**
+   * Passed node ids that neither the target nor the base run passed (metrics/inflated.ts), at
+   * most 50 listed: tests the code under test added to its own score. Flagged, scored as the
+   * reference scores them unless sweci.integrity.scoreTargetTestsOnly is on.
+   */
+  inflated?: string[];
+  /** How many such ids there were (the list may be cut). */
+  inflated_count?: number;
   /** Files over sweci.integrity.maxFileMb, or past sweci.integrity.maxIterationMb together: left out of the commit, the diff and so the score. */
   oversized?: string[];
   /** Why pytest did not run, when gap is −1. */

@@ -11,6 +11,7 @@ import { runPytestStep } from '../checkout/run-current-tests';
 import { saveReport } from '../checkout/report-store';
 import { passedIds, type TestReport } from '../pytest/test-report';
 import { regressedIds } from '../metrics/regressions';
+import { inflatedIds, MAX_INFLATED_LISTED } from '../metrics/inflated';
 import { writeFileAtomic } from '../util/fs-atomic';
 import { readAgentFile } from '../util/agent-file';
 import { MAX_REQUIREMENT_BYTES } from '../requirement/validate-requirement';
@@ -38,6 +39,8 @@ export interface IterationContext {
   renderPrompt: PromptRenderer;
   /** Passed node ids of the last iteration whose pytest ran (regressions are counted against it). */
   lastRan?: Set<string>;
+  /** Passed node ids of the run's base (line 0): a pass the target lacks but the base had is not inflation. */
+  basePassed?: Set<string>;
   /** The roles' environment values and API keys: never in an archived file or the line. */
   secrets: Redactor;
 }
@@ -213,6 +216,7 @@ async function testAndCommit(ctx: IterationContext, j: Journal): Promise<Iterati
 
   const now = result.report ? passedIds(result.report) : undefined;
   const regressions = now && ctx.lastRan ? regressedIds(ctx.lastRan, now, passedIds(ctx.target)) : [];
+  const inflated = now ? inflatedIds(now, passedIds(ctx.target), ctx.basePassed) : [];
   const record: IterationRecord = {
     gap: result.gap ?? -1,
     pytest: result.report ? { ...result.report.summary } : {},
@@ -230,6 +234,7 @@ async function testAndCommit(ctx: IterationContext, j: Journal): Promise<Iterati
     outside_changes: union(j.architect?.outside ?? [], j.programmer?.outside ?? []),
     harness_tampering: harness,
     ...(j.oversized?.length ? { oversized: j.oversized } : {}),
+    ...(inflated.length ? { inflated: inflated.slice(0, MAX_INFLATED_LISTED), inflated_count: inflated.length } : {}),
     ...(result.run.kind === 'did-not-run' ? { pytest_error: ctx.secrets.redact(result.run.reason ?? 'pytest did not run.') } : {}),
     pytest_time: Math.round(result.run.durationMs) / 1000,
     isolation: weakestIsolation([ctx.opts.runtime.isolation, ...agentIsolations(ctx)]),

@@ -303,6 +303,7 @@ async function runLoopLocked(options: LoopOptions): Promise<LoopResult> {
       emit,
       renderPrompt: opts.renderPrompt ?? renderDefaultPrompt,
       lastRan: await lastRanPassed(layout, records),
+      basePassed: await archivedPassed(layout, 0),
       secrets: new Redactor([...roleSecrets(opts.roles.architect), ...roleSecrets(opts.roles.programmer)]),
     };
     // An endpoint that does not answer or refuses the key stops the run before any step.

@@ -4,5 +4,7 @@ export * from './normalized-change';
 export * from './evo-score';
 export * from './reference-summary';
 export * from './regressions';
+export * from './inflated';
+export * from './run-flags';
 export * from './transitions';
 export * from './run-metrics';

@@ -7,6 +7,7 @@ import { experimentTaskIds } from '../batch/experiment';
 import { summarizeExperiment, type ExperimentSummary } from '../batch/experiment-summary';
 import { formatSummary } from '../batch/summary-format';
 import { writeReport } from './export-report';
+import { RUN_FLAG_LABELS, type RunFlag } from '../metrics/run-flags';
 import { escapeAttr, escapeText } from './report-html';
 
 export interface ExperimentReportOptions {
@@ -58,6 +59,11 @@ export async function writeExperimentReport(opts: ExperimentReportOptions): Prom
 
 const fixed = (v: number | null, digits = 4) => (v === null ? '–' : v.toFixed(digits));
 
+/** A flagged run's scores are in doubt: each flag, with its meaning on hover. */
+function flagsCell(flags: readonly RunFlag[]): string {
+  return flags.length ? flags.map((f) => `<span class="flag" title="${escapeAttr(RUN_FLAG_LABELS[f])}">${escapeText(f)}</span>`).join(' ') : '–';
+}
+
 function indexHtml(s: ExperimentSummary, withReport: Set<string>): string {
   const link = (task: string) =>
     withReport.has(task) ? `<a href="${escapeAttr(`tasks/${encodeURIComponent(task)}/report.html`)}">${escapeText(task)}</a>` : escapeText(task);
@@ -75,7 +81,7 @@ function indexHtml(s: ExperimentSummary, withReport: Set<string>): string {
               .map((v) => `<td>${fixed(v)}</td>`)
               .join(
                 '',
-              )}<td>${r.metrics.solved ? 1 : 0}</td><td>${r.metrics.zeroRegression ? 1 : 0}</td><td>${r.metrics.regressions}</td><td>${r.metrics.iterations}</td><td>${r.metrics.tokensIn}</td><td>${r.metrics.tokensOut}</td><td>${r.metrics.timeSec.toFixed(1)}</td></tr>`,
+              )}<td>${r.metrics.solved ? 1 : 0}</td><td>${r.metrics.zeroRegression ? 1 : 0}</td><td>${r.metrics.regressions}</td><td>${r.metrics.iterations}</td><td>${r.metrics.tokensIn}</td><td>${r.metrics.tokensOut}</td><td>${r.metrics.timeSec.toFixed(1)}</td><td>${flagsCell(r.flags)}</td></tr>`,
         )
         .join('\n');
       const a = g.average;
@@ -84,11 +90,11 @@ function indexHtml(s: ExperimentSummary, withReport: Set<string>): string {
         .map((v) => `<td>${fixed(v)}</td>`)
         .join(
           '',
-        )}<td>${fixed(a.solved)}</td><td>${fixed(a.zeroRegression)}</td><td>${a.regressions.toFixed(2)}</td><td>${a.iterations.toFixed(2)}</td><td>${a.tokensIn.toFixed(0)}</td><td>${a.tokensOut.toFixed(0)}</td><td>${a.timeSec.toFixed(1)}</td></tr>`;
+        )}<td>${fixed(a.solved)}</td><td>${fixed(a.zeroRegression)}</td><td>${a.regressions.toFixed(2)}</td><td>${a.iterations.toFixed(2)}</td><td>${a.tokensIn.toFixed(0)}</td><td>${a.tokensOut.toFixed(0)}</td><td>${a.timeSec.toFixed(1)}</td><td>${g.rows.filter((r) => r.flags.length > 0).length} flagged</td></tr>`;
       const note = g.run === s.run ? ' (this experiment)' : g.kind === 'human-history' ? ' (the upstream developers)' : '';
       return `<h2>Run ${escapeText(g.run)}${note}</h2>
 <table>
-<thead><tr><th>task</th><th>EvoScore(γ=1)</th>${gammaHeads}<th>solved</th><th>zero regression</th><th>regressions</th><th>iterations</th><th>tokens in</th><th>tokens out</th><th>time (s)</th></tr></thead>
+<thead><tr><th>task</th><th>EvoScore(γ=1)</th>${gammaHeads}<th>solved</th><th>zero regression</th><th>regressions</th><th>iterations</th><th>tokens in</th><th>tokens out</th><th>time (s)</th><th>flags</th></tr></thead>
 <tbody>
 ${rows}
 ${avg}

@@ -56,7 +56,7 @@ export async function validateRequirementFile(file: string, context?: Requiremen
   if (read.kind === 'not-a-file') return failed(`${file} is a link or not a regular file: write the document itself.`, 'not-a-file');
   if (read.kind === 'too-large') {
     return failed(
-      `requirement.xml has ${read.size} bytes; a requirement document is at most ${MAX_REQUIREMENT_CHARS} characters. Write 1 to 5 short requirements.`,
+      `requirement.xml has ${read.size} bytes; a requirement document is at most ${MAX_REQUIREMENT_CHARS} characters (${MAX_REQUIREMENT_BYTES} bytes). Write 1 to 5 short requirements.`,
       'too-large',
     );
   }

@@ -74,6 +74,13 @@ export function iterationTooltip(record: IterationRecord, line0: IterationRecord
   if (record.harness_tampering?.length) {
     lines.push('', `Changes how pytest collects or reports tests (harness tampering): ${escapeMarkdown(record.harness_tampering.join(', '))}`);
   }
+  if (record.inflated?.length) {
+    const n = record.inflated_count ?? record.inflated.length;
+    lines.push(
+      '',
+      `Inflated: ${n} passed test${n === 1 ? '' : 's'} the target never had (counted by pytest, not by the target): ${escapeMarkdown(record.inflated.slice(0, 5).join(', '))}${n > 5 ? ', …' : ''}`,
+    );
+  }
   if (record.oversized?.length) {
     lines.push('', `Too large to commit (sweci.integrity.maxFileMb or maxIterationMb), not scored: ${escapeMarkdown(record.oversized.join(', '))}`);
   }

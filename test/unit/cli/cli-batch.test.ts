@@ -209,7 +209,17 @@ describe('sweci run over a dataset', () => {
     assert.match(summaryTable.out, new RegExp(`${demo.tasks[1].taskId} +0\\.9750 +1 +1 `));
     assert.match(summaryTable.out, /^average \(4\)/m);
     const csv = sweci('summarize', experiment, '--format', 'csv');
-    assert.equal(csv.out.split('\n')[0], 'run,task,EvoScore(γ=1),solved,zero_regression,regressions,iterations,tokens_in,tokens_out,time_s');
+    assert.equal(csv.out.split('\n')[0], 'run,task,EvoScore(γ=1),solved,zero_regression,regressions,iterations,tokens_in,tokens_out,time_s,flags');
+    // Honest scripted agents, sandboxed: no row is flagged.
+    assert.deepEqual(
+      csv.out
+        .trim()
+        .split('\n')
+        .slice(1)
+        .filter((l) => !l.includes('average'))
+        .map((l) => l.split(',').pop()),
+      ['–', '–', '–', '–'],
+    );
 
     // compare: the interrupted-and-resumed experiment scores the same as the uninterrupted one.
     const cmp = sweci('compare', experiment, path.join(tmp, 'exp-b'), '--format', 'json');

@@ -65,7 +65,7 @@ describe('what an agent try proves, and where it lives', () => {
 
   test('a try that exits 0 but whose output reports an API error fails, is retried, and the record says why', async () => {
     const task = await world.task();
-    const state = path.join(world.scratch('state'), 'api-error-once');
+    const state = world.scriptedPath('api-error-once');
     await fs.mkdir(path.dirname(state), { recursive: true });
     await startRun(
       loopOptions(

@@ -219,7 +219,10 @@ describe('the loop when things go wrong', () => {
       loopOptions(task3, 'huge', { architect: inline('huge-requirement.py', { maxTries: 1 }), programmer: scripted('programmer.py') }),
     ).catch((e: unknown) => e);
     assert.ok(huge instanceof UserError);
-    assert.match(huge.message, /try 1: requirement\.xml line 1: requirement\.xml has 10000029 characters; a requirement document is at most 65536/);
+    assert.match(
+      huge.message,
+      /try 1: requirement\.xml line 1: requirement\.xml has 10000029 bytes; a requirement document is at most 65536 characters \(262144 bytes\)/,
+    );
   });
 
   test("the Architect's requirement is checked as the editor checks it: warnings are reported, not failed", async () => {
@@ -283,7 +286,7 @@ describe('the loop when things go wrong', () => {
 
   test('a pytest crash mid-loop records gap −1 as the reference does and the loop goes on', async () => {
     const task = await world.task();
-    const state = world.scratch('crash-state');
+    const state = world.scriptedPath('crash-state');
     const result = await startRun({
       ...loopOptions(task, 'crash', { architect: scripted('architect.py'), programmer: inline('crash-programmer.py', { env: { CRASH_STATE: state } }) }),
       maxIterations: 2,

@@ -130,6 +130,16 @@ describe('code under test that tries to change its score', () => {
         "open('code/README.md', 'a').write('an ordinary change\\n')",
       ].join('\n') + '\n',
     );
+    // Grows the table a target test is parametrized by (test_unit_roundtrip over UNITS): twenty
+    // passing cases the target never had, and not one line under tests/ changed.
+    await fs.writeFile(
+      path.join(scripts, 'grow-table.py'),
+      [
+        'import glob',
+        "units = glob.glob('code/**/tinyinventory/units.py', recursive=True)[0]",
+        "open(units, 'a').write('\\nUNITS.update({\"fake%d\" % i: 1 for i in range(20)})\\n')",
+      ].join('\n') + '\n',
+    );
     // Leaves a 2 MiB file beside an ordinary change.
     await fs.writeFile(
       path.join(scripts, 'big-file.py'),
@@ -244,6 +254,24 @@ describe('code under test that tries to change its score', () => {
     assert.equal(point(excluded, 1).a, null, 'left out of the score');
     assert.match(point(excluded, 1).pytestError ?? '', /Not scored: .*conftest\.py/);
     assert.equal(point(excluded, 0).a, 0, 'the base is untouched');
+  });
+
+  test('passes the target never had (a code-owned table grows a parametrized target test) are flagged inflated, and every summary marks the run', async () => {
+    const task = await world.task();
+    await startRun(
+      loopOptions(task, 'grow', { architect: scripted('architect.py'), programmer: pythonScript(path.join(scripts, 'grow-table.py')) }, { iterations: 1 }),
+    );
+    const [zero, one] = await readIterationRecords(runLayout(task.taskDir, 'grow').iterationsFile);
+    assert.equal(zero.inflated, undefined, 'the base is the measure');
+    assert.equal(one.inflated_count, 20);
+    assert.ok(one.inflated?.includes('tests/test_units.py::test_unit_roundtrip[fake0]'), JSON.stringify(one.inflated));
+    assert.ok((one.pytest.passed ?? 0) >= (zero.pytest.passed ?? 0) + 20, 'pytest counted them');
+    assert.equal(one.passed, zero.passed, 'no more of the target passes');
+    assert.deepEqual(one.harness_tampering, [], 'not a conftest: only the new flag catches it');
+    const data = await loadChartData(task.taskDir);
+    const run = data.runs.find((r) => r.run === 'grow');
+    assert.deepEqual(run?.flags, ['inflated']);
+    assert.equal(run?.points[1].inflated, 20);
   });
 
   test("config sections: only a change to pytest's own section counts", () => {

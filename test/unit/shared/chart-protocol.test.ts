@@ -47,6 +47,7 @@ const run: ChartRun = {
   evoA: [0],
   metrics,
   pending: false,
+  flags: ['inflated'],
 };
 const data: ChartData = { maxIterations: 1, maxX: 1, gamma: 1, runs: [run], average: { count: 1, evoScore: 0, solved: 0, zeroRegression: 1 }, skipped: [] };
 const heatmap = {
@@ -84,6 +85,9 @@ test('malformed host messages are rejected', () => {
     { type: 'update', data: { ...data, runs: [{ ...run, points: [{ ...point, iteration: 1.5 }] }] } },
     { type: 'update', data: { ...data, runs: [{ ...run, metrics: { ...metrics, evoScore: 'high' } }] } },
     { type: 'update', data: { ...data, runs: [{ ...run, evoA: [Number.NaN] }] } },
+    { type: 'update', data: { ...data, runs: [{ ...run, flags: ['trust-me'] }] } },
+    { type: 'update', data: { ...data, runs: [{ ...run, flags: undefined }] } },
+    { type: 'update', data: { ...data, runs: [{ ...run, points: [{ ...point, inflated: 'many' }] }] } },
     { type: 'reveal-ack', requestId: 1, run: 'r', iteration: 1 },
     { type: 'export-done', requestId: 1, ok: true, folder: 3 },
     // A reply without the id of the request it answers.
