@@ -18,6 +18,8 @@ export interface LastRunRecord {
   /** Which report pytest wrote: pytest-json-report, our plugin (same format) or JUnit XML (lossy). */
   reportFormat?: ReportFormat;
   durationMs: number;
+  /** Files of the code that replaced pytest's functions or registered a plugin while it ran (our report plugin's word). */
+  integrity?: string[];
 }
 
 export function currentReportFile(layout: TaskLayout): string {

@@ -105,6 +105,7 @@ export async function runPytestStep(opts: PytestStepOptions): Promise<PytestStep
     reportFormat: outcome.format,
     durationMs: Date.now() - started,
     ...(outcome.kind === 'did-not-run' ? { reason: outcome.reason } : {}),
+    ...(outcome.kind === 'ran' && outcome.integrity?.length ? { integrity: outcome.integrity } : {}),
   };
   let gap: number | undefined;
   let passedOfTarget: number | undefined;

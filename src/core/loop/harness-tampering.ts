@@ -45,12 +45,17 @@ export interface HarnessSource {
   fileAt(commit: string, rel: string): Promise<string>;
 }
 
-/** The paths of `to` that change pytest's collection or reporting compared with `base`, sorted. */
-export async function findHarnessTampering(repo: HarnessSource, base: string, to: string): Promise<string[]> {
+/**
+ * The paths of `to` that change pytest's collection or reporting compared with `base`, sorted.
+ * `reported`: files our report plugin saw replace pytest's functions or register a plugin while
+ * the tests ran (any module of the package); those that differ from the base are flagged too.
+ */
+export async function findHarnessTampering(repo: HarnessSource, base: string, to: string, reported: readonly string[] = []): Promise<string[]> {
   const flagged: string[] = [];
+  const seen = new Set(reported);
   for (const rel of await repo.changedBetween(base, to)) {
     const kind = harnessKind(rel);
-    if (kind === 'file') flagged.push(rel);
+    if (kind === 'file' || seen.has(rel)) flagged.push(rel);
     else if (kind === 'section') {
       const [before, after] = await Promise.all([repo.fileAt(base, rel), repo.fileAt(to, rel)]);
       if (pytestSection(rel, before) !== pytestSection(rel, after)) flagged.push(rel);

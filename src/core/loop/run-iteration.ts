@@ -212,7 +212,7 @@ async function testAndCommit(ctx: IterationContext, j: Journal): Promise<Iterati
   }
 
   await syncing;
-  const harness = await findHarnessTampering(repo, ctx.record.baseCommit, commit);
+  const harness = await findHarnessTampering(repo, ctx.record.baseCommit, commit, result.run.integrity ?? []);
 
   const now = result.report ? passedIds(result.report) : undefined;
   const regressions = now && ctx.lastRan ? regressedIds(ctx.lastRan, now, passedIds(ctx.target)) : [];

@@ -58,6 +58,11 @@ export type PytestRun =
       /** The exact command, arguments, cwd and added environment. */
       invocation: PytestCommand;
       durationMs: number;
+      /**
+       * Our report plugin's word on the code under test: its files that replaced pytest's own
+       * functions or registered a plugin (report-plugin/sweci_pytest_report.py). Builtin format only.
+       */
+      integrity?: string[];
     }
   | {
       kind: 'did-not-run';
@@ -217,7 +222,22 @@ export async function runPytest(runtime: Runtime, o: RunPytestOptions): Promise<
     return notRun(`The pytest report at ${o.reportFile} could not be read: ${(err as Error).message}`);
   }
   report.exitCode ??= result.exitCode;
-  return { kind: 'ran', report, exitCode: result.exitCode, reportFile: o.reportFile, ...base };
+  const integrity = format === 'builtin' ? await readIntegrity(o.reportFile) : undefined;
+  return { kind: 'ran', report, exitCode: result.exitCode, reportFile: o.reportFile, ...base, ...(integrity ? { integrity } : {}) };
+}
+
+/** The plugin's integrity file beside the report: read like the report (no link, sized), shape checked. */
+async function readIntegrity(reportFile: string): Promise<string[] | undefined> {
+  const read = await readAgentFile(`${reportFile}.integrity.json`, 1024 * 1024).catch(() => undefined);
+  if (read?.kind !== 'ok') return undefined;
+  try {
+    const parsed = JSON.parse(read.data.toString('utf8')) as { harness_tampering?: unknown };
+    const files = parsed.harness_tampering;
+    if (typeof files !== 'object' || files === null || Array.isArray(files)) return undefined;
+    return Object.keys(files).sort();
+  } catch {
+    return undefined;
+  }
 }
 
 /** The engine went away: the code under test did nothing wrong, and nothing ran to the end. */

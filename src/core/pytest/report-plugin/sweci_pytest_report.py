@@ -11,11 +11,49 @@ no code with pytest-json-report, only the report format.
 import json
 import logging
 import os
+import sys
 import time
 
 import pytest
 
 MIN_PYTEST = (7, 0)
+
+# pytest's own functions and classes whose replacement changes what a report says. Their
+# identities are noted when this module is imported (``-p`` imports it before any conftest or
+# test module) and compared when the session ends: code under test that replaced one, or that
+# registered a plugin of its own, is named in the integrity file beside the report.
+WATCHED_MODULES = ("_pytest.runner", "_pytest.reports", "_pytest.python", "_pytest.main", "_pytest.skipping", "_pytest.outcomes", "_pytest.terminal")
+
+
+def _is_code(value):
+    return callable(value) or isinstance(value, (staticmethod, classmethod, property))
+
+
+def _watched_items():
+    # Functions and classes only: module data (caches, counters) may change as pytest runs.
+    for name in WATCHED_MODULES:
+        module = sys.modules.get(name)
+        if module is None:
+            continue
+        for attr, value in list(vars(module).items()):
+            if attr.startswith("__") or not _is_code(value):
+                continue
+            yield "%s.%s" % (name, attr), value
+            if isinstance(value, type) and value.__module__ == name:
+                for member, inner in list(vars(value).items()):
+                    if _is_code(inner) and (not member.startswith("__") or member in ("__init__", "__call__", "__repr__")):
+                        yield "%s.%s.%s" % (name, attr, member), inner
+
+
+def _snapshot():
+    try:
+        import _pytest.main, _pytest.outcomes, _pytest.python, _pytest.reports, _pytest.runner, _pytest.skipping, _pytest.terminal  # noqa: F401,E401
+    except ImportError:
+        pass
+    return {key: id(value) for key, value in _watched_items()}
+
+
+_PRISTINE = _snapshot()
 
 
 def pytest_addoption(parser):
@@ -288,11 +326,45 @@ class ReportWriter:
         if self.warnings:
             report["warnings"] = self.warnings
         self.config.hook.pytest_json_modifyreport(json_report=report)
+        self._save_integrity()
         try:
             self._save(report)
             self.saved = "report saved to: %s" % self.path
         except OSError as err:
             self.saved = "could not save report: %s" % err
+
+    def _integrity(self):
+        """Files of the code under test that changed how pytest reports: replaced pytest's own
+        functions, or registered a plugin (conftest files are judged from the code instead)."""
+        root = str(getattr(self.config, "rootpath", None) or self.config.rootdir)
+        found = {}
+
+        def note(filename, what):
+            if not filename:
+                return
+            full = os.path.realpath(filename)
+            if os.path.commonpath([full, os.path.realpath(root)]) != os.path.realpath(root):
+                return
+            rel = os.path.relpath(full, root).replace(os.sep, "/")
+            if os.path.basename(rel) == "conftest.py":
+                return
+            found.setdefault(rel, set()).add(what)
+
+        for key, value in _watched_items():
+            if key in _PRISTINE and _PRISTINE[key] != id(value):
+                note(_source_file(value), "replaced " + key)
+        for _name, plugin in self.config.pluginmanager.list_name_plugin():
+            if plugin is None or plugin is self:
+                continue
+            note(_source_file(plugin), "registered a pytest plugin")
+        return {rel: sorted(whats) for rel, whats in sorted(found.items())}
+
+    def _save_integrity(self):
+        try:
+            with open(self.path + ".integrity.json", "w", encoding="utf-8") as out:
+                json.dump({"harness_tampering": self._integrity()}, out)
+        except (OSError, ValueError, TypeError):
+            pass
 
     def _save(self, report):
         folder = os.path.dirname(self.path)
@@ -308,3 +380,15 @@ class ReportWriter:
         if self.saved:
             terminalreporter.write_sep("-", "SWE-CI report")
             terminalreporter.write_line(self.saved)
+
+
+def _source_file(value):
+    """The file that defines a function, a class, a module or an object's class."""
+    for candidate in (value, getattr(value, "__func__", None), getattr(value, "fget", None)):
+        code = getattr(candidate, "__code__", None)
+        if code is not None:
+            return code.co_filename
+    if hasattr(value, "__file__"):
+        return value.__file__
+    module = sys.modules.get(getattr(value if isinstance(value, type) else type(value), "__module__", ""), None)
+    return getattr(module, "__file__", None)
