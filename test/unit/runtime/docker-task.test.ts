@@ -26,7 +26,7 @@ import { imageArchiveOf, type TaskSpec } from '../../../src/core/task/task-spec'
 import { readEnvironmentRecord } from '../../../src/core/workspace/environment-record';
 import { oracleLayout, taskLayout } from '../../../src/core/workspace/layout';
 import { AGENTS_IN_IMAGE, DEMO_IMAGE, buildAgentImage, demoImageArchive, dockerForTests, ourContainers } from '../helpers/docker';
-import { AGENTS_DIR, PYTHON, scripted } from '../loop/demo-fixture';
+import { AGENTS_DIR, PYTHON, SCRIPTED_DIR, scripted } from '../loop/demo-fixture';
 
 const pytest = { python: PYTHON, timeoutMs: 300_000, format: 'auto' as const };
 const docker = (extra: Partial<RuntimeSettings['docker']> = {}): RuntimeSettings => ({
@@ -70,7 +70,7 @@ function programmerSetup(taskDir: string, upstreamDir: string, commits: string[]
     env: {
       SWECI_SCRIPTED_UPSTREAM: upstreamDir,
       SWECI_SCRIPTED_COMMITS: commits.join(','),
-      SWECI_SCRIPTED_STATE: path.join(tmp, `state-${path.basename(taskDir)}`),
+      SWECI_SCRIPTED_STATE: path.join(SCRIPTED_DIR, `${path.basename(tmp)}-state-${path.basename(taskDir)}`),
     },
   });
 }
@@ -169,8 +169,10 @@ describe('a SWE-CI task in its Docker environment (real engine)', () => {
     const oracleUpstream = oracleLayout(local.record.oracleDir).upstreamDir;
     const commits = await listFirstParentCommits(oracleUpstream);
     // The scripted programmer's own copy of the answers: a sandboxed agent cannot see the oracle.
-    const upstream = path.join(tmp, 'scripted-answers.git');
+    // (In the folder the sandbox shows the scripted agents, as a user shows a custom agent its files.)
+    const upstream = path.join(SCRIPTED_DIR, `${path.basename(tmp)}-answers.git`);
     await fs.rm(upstream, { recursive: true, force: true });
+    await fs.mkdir(SCRIPTED_DIR, { recursive: true });
     await promisify(execFile)('git', ['clone', '--bare', '--quiet', oracleUpstream, upstream]);
     const runOn = async (taskDir: string, runtime: TaskEnvironment['tests'], python: string): Promise<IterationRecord[]> => {
       const roles = { architect: scripted('architect.py'), programmer: programmerSetup(taskDir, upstream, commits) };
