@@ -106,6 +106,7 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
     .option('--run <name>', 'only this run (default: every run, grouped by name)')
     .option('--max-epoch <n>', "N, the iterations scores are padded to (default: the experiment's maximum)")
     .option('--exclude-harness-tampering', 'score iterations flagged for harness tampering as not run')
+    .option('--score-target-tests-only', "count passes among the tests the target passes only (the paper's n(c) over T), not pytest's whole count")
     .option('--zero-shot <dir>', 'a sequence: the experiment of its run without --memory, for forward transfer (default: one beside it)')
     .option('--cl-weights <list>', "a sequence: CL-Score's weights, e.g. ft=0.5,tue=0.1 (forgetting, ft, bwt, aulc: 1; tue: 0; beta: 1)")
     .action((dir: string, values: SummarizeValues) => set(summarizeCommand(dir, values)));
@@ -118,6 +119,7 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
     .option('--gamma <list>', 'more γ values for the summary tables, e.g. 0.8,1.2')
     .option('--max-epoch <n>', "N, the iterations scores are padded to (default: the experiment's maximum)")
     .option('--exclude-harness-tampering', 'score iterations flagged for harness tampering as not run')
+    .option('--score-target-tests-only', "count passes among the tests the target passes only (the paper's n(c) over T), not pytest's whole count")
     .action((dir: string, values: ReportValues) => set(reportCommand(dir, values)));
 
   root
@@ -130,6 +132,7 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
     .option('--max-epoch <n>', 'N, the iterations scores are padded to (needed when the two differ)')
     .option('--format <format>', 'table or json (table)')
     .option('--exclude-harness-tampering', 'score iterations flagged for harness tampering as not run')
+    .option('--score-target-tests-only', "count passes among the tests the target passes only (the paper's n(c) over T), not pytest's whole count")
     .action((a: string, b: string, values: CompareValues) => set(compareCommand(a, b, values)));
 
   root

@@ -9,6 +9,7 @@ export interface CompareValues {
   maxEpoch?: string;
   format?: string;
   excludeHarnessTampering?: boolean;
+  scoreTargetTestsOnly?: boolean;
 }
 
 export async function compareCommand(a: string, b: string, values: CompareValues): Promise<number> {
@@ -21,7 +22,7 @@ export async function compareCommand(a: string, b: string, values: CompareValues
     ...(values.runA ? { runA: values.runA } : {}),
     ...(values.runB ? { runB: values.runB } : {}),
     ...(maxEpoch ? { maxEpoch } : {}),
-    excludeHarnessTampering: !!values.excludeHarnessTampering,
+    scoring: { excludeHarnessTampering: !!values.excludeHarnessTampering, scoreTargetTestsOnly: !!values.scoreTargetTestsOnly },
   });
   process.stdout.write(formatComparison(comparison, format));
   return 0;

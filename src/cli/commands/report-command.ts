@@ -13,6 +13,7 @@ export interface ReportValues {
   gamma?: string;
   maxEpoch?: string;
   excludeHarnessTampering?: boolean;
+  scoreTargetTestsOnly?: boolean;
 }
 
 /** The package folder holding dist/webview.js and media/chart.css (bundled CLI or compiled sources). */
@@ -38,7 +39,7 @@ export async function reportCommand(dir: string, values: ReportValues): Promise<
       extensionRoot: assetRoot(),
       gamma,
       title: `${path.basename(source)} · SWE-CI`,
-      excludeHarnessTampering: !!values.excludeHarnessTampering,
+      scoring: { excludeHarnessTampering: !!values.excludeHarnessTampering, scoreTargetTestsOnly: !!values.scoreTargetTestsOnly },
     });
     console.log(`wrote ${out.html}`);
     return 0;
@@ -50,7 +51,7 @@ export async function reportCommand(dir: string, values: ReportValues): Promise<
     gamma,
     gammas: more,
     ...(maxEpoch ? { maxEpoch } : {}),
-    excludeHarnessTampering: !!values.excludeHarnessTampering,
+    scoring: { excludeHarnessTampering: !!values.excludeHarnessTampering, scoreTargetTestsOnly: !!values.scoreTargetTestsOnly },
     onProgress: (m) => console.error(`… ${m}`),
   });
   console.log(`wrote ${result.index} (${result.tasks.length} task report(s))`);

@@ -14,6 +14,7 @@ export interface SummarizeValues extends Record<string, unknown> {
   run?: string;
   maxEpoch?: string;
   excludeHarnessTampering?: boolean;
+  scoreTargetTestsOnly?: boolean;
   zeroShot?: string;
   clWeights?: string;
 }
@@ -37,7 +38,7 @@ export async function summarizeCommand(dir: string, values: SummarizeValues): Pr
     gammas: parseGammas(values.gamma),
     ...(values.run ? { run: values.run } : {}),
     ...(maxEpoch ? { maxEpoch } : {}),
-    excludeHarnessTampering: !!values.excludeHarnessTampering,
+    scoring: { excludeHarnessTampering: !!values.excludeHarnessTampering, scoreTargetTestsOnly: !!values.scoreTargetTestsOnly },
   });
   process.stdout.write(formatSummary(summary, format));
   // A sequence's experiment: its results matrix and continual-learning metrics too (not in csv or json, whose shape is the table's).

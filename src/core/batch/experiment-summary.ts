@@ -5,6 +5,7 @@
 import { loadChartData, type ChartRunKind, type RunMetricsRow } from '../chart-data/load-chart-data';
 import { evoScore } from '../metrics/evo-score';
 import type { RunFlag } from '../metrics/run-flags';
+import type { ScoringRules } from '../metrics/scored-line';
 import { averageMetrics, type RunMetricsAverage } from '../metrics/run-metrics';
 import { promises as fs } from 'node:fs';
 import { experimentLayout, experimentTaskIds, readExperiment } from './experiment';
@@ -17,7 +18,7 @@ export interface SummaryOptions {
   run?: string;
   /** N (the reference's max_epoch); default the experiment's maxIterations, else each task's chart N. */
   maxEpoch?: number;
-  excludeHarnessTampering?: boolean;
+  scoring?: ScoringRules;
 }
 
 export interface SummaryRow {
@@ -60,7 +61,7 @@ export async function summarizeExperiment(dir: string, opts: SummaryOptions = {}
     const data = await loadChartData(experimentLayout(dir).taskDir(id), {
       gamma: 1,
       ...(maxEpoch ? { maxIterations: maxEpoch } : {}),
-      excludeHarnessTampering: opts.excludeHarnessTampering ?? false,
+      ...(opts.scoring ? { scoring: opts.scoring } : {}),
     });
     const runs = data.runs.filter((r) => (opts.run ? r.run === opts.run : true) && r.points.length > 0);
     if (runs.length === 0) {

@@ -9,7 +9,7 @@ import { normalizedChange, type Baseline } from '../metrics/normalized-change';
 import { averageRow, referencePassed, summarize } from '../metrics/reference-summary';
 import { runMetrics } from '../metrics/run-metrics';
 import { lineFlags, runFlags } from '../metrics/run-flags';
-import { scoredLine } from '../metrics/scored-line';
+import { scoredLine, type ScoringRules } from '../metrics/scored-line';
 import { buildTransitionMatrix, encodeCells, regressedTests, type ReportTests } from '../metrics/transitions';
 import { passedIds } from '../pytest/test-report';
 import { UserError, errorMessage } from '../util/errors';
@@ -24,8 +24,8 @@ export interface ChartDataOptions {
   gamma?: number;
   /** N instead of the one derived from the runs. */
   maxIterations?: number;
-  /** Score iterations flagged for harness tampering as not run (sweci.integrity.excludeHarnessTampering). */
-  excludeHarnessTampering?: boolean;
+  /** How flagged lines are scored (sweci.integrity.excludeHarnessTampering, scoreTargetTestsOnly). */
+  scoring?: ScoringRules;
 }
 
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
@@ -44,8 +44,7 @@ export async function loadChartData(taskDir: string, opts: ChartDataOptions = {}
   }
   for (const summary of summaries) {
     try {
-      const exclude = opts.excludeHarnessTampering ?? false;
-      const records = (await readIterationRecords(runLayout(taskDir, summary.info.name).iterationsFile)).map((r) => scoredLine(r, exclude));
+      const records = (await readIterationRecords(runLayout(taskDir, summary.info.name).iterationsFile)).map((r) => scoredLine(r, opts.scoring));
       loaded.push({ info: summary.info, records, pending: summary.pending !== undefined });
     } catch (err) {
       // One corrupt iteration.jsonl must not hide the other runs.

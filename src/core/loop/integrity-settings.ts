@@ -5,6 +5,8 @@ import { readCount, readFlag, settingName, type SettingLabel, type SettingReader
 export interface IntegritySettings {
   /** Score iterations flagged for harness tampering as not run (default: flagged, scored, like the reference). */
   excludeHarnessTampering: boolean;
+  /** Score a line's passes among the tests the target passes only (the paper's n(c) over T), not pytest's whole count. */
+  scoreTargetTestsOnly: boolean;
   /** Files larger than this (MiB) are flagged and left out of commits and diffs; 0: no limit. */
   maxFileMb: number;
   /** New or changed files of one iteration together (MiB): past it, the largest are flagged and left out; 0: no limit. */
@@ -17,6 +19,7 @@ export const DEFAULT_MAX_ITERATION_MB = 100;
 export function readIntegritySettings(read: SettingReader, label: SettingLabel = settingName): IntegritySettings {
   return {
     excludeHarnessTampering: readFlag(read, label, 'integrity.excludeHarnessTampering', false),
+    scoreTargetTestsOnly: readFlag(read, label, 'integrity.scoreTargetTestsOnly', false),
     maxFileMb: readCount(read, label, 'integrity.maxFileMb', DEFAULT_MAX_FILE_MB, 'MiB'),
     maxIterationMb: readCount(read, label, 'integrity.maxIterationMb', DEFAULT_MAX_ITERATION_MB, 'MiB'),
   };

@@ -8,6 +8,7 @@ import { summarizeExperiment, type ExperimentSummary } from '../batch/experiment
 import { formatSummary } from '../batch/summary-format';
 import { writeReport } from './export-report';
 import { RUN_FLAG_LABELS, type RunFlag } from '../metrics/run-flags';
+import type { ScoringRules } from '../metrics/scored-line';
 import { escapeAttr, escapeText } from './report-html';
 
 export interface ExperimentReportOptions {
@@ -20,7 +21,7 @@ export interface ExperimentReportOptions {
   /** More γ for the summary tables. */
   gammas?: number[];
   maxEpoch?: number;
-  excludeHarnessTampering?: boolean;
+  scoring?: ScoringRules;
   onProgress?: (message: string) => void;
 }
 
@@ -33,7 +34,7 @@ export async function writeExperimentReport(opts: ExperimentReportOptions): Prom
   const summary = await summarizeExperiment(opts.experimentDir, {
     gammas: opts.gammas ?? [],
     ...(opts.maxEpoch ? { maxEpoch: opts.maxEpoch } : {}),
-    excludeHarnessTampering: opts.excludeHarnessTampering ?? false,
+    ...(opts.scoring ? { scoring: opts.scoring } : {}),
   });
   await fs.mkdir(opts.folder, { recursive: true });
   const tasks: ExperimentReportResult['tasks'] = [];
@@ -45,7 +46,7 @@ export async function writeExperimentReport(opts: ExperimentReportOptions): Prom
       extensionRoot: opts.assetRoot,
       gamma: opts.gamma,
       title: `${task} · SWE-CI`,
-      excludeHarnessTampering: opts.excludeHarnessTampering,
+      ...(opts.scoring ? { scoring: opts.scoring } : {}),
     });
     tasks.push({ task, html: out.html });
   }

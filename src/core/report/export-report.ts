@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import { loadChartData, loadHeatmap, type ChartData, type HeatmapData } from '../chart-data/load-chart-data';
 import { evoScore } from '../metrics/evo-score';
 import { taskLayout } from '../workspace/layout';
+import type { ScoringRules } from '../metrics/scored-line';
 import { reportHtml } from './report-html';
 
 export interface ExportResult {
@@ -89,10 +90,10 @@ export async function writeReport(opts: {
   extensionRoot: string;
   gamma: number;
   title: string;
-  /** sweci.integrity.excludeHarnessTampering, as the chart applies it. */
-  excludeHarnessTampering?: boolean;
+  /** sweci.integrity's scoring rules, as the chart applies them. */
+  scoring?: ScoringRules;
 }): Promise<ExportResult> {
-  const data = await loadChartData(opts.taskDir, { gamma: opts.gamma, excludeHarnessTampering: opts.excludeHarnessTampering });
+  const data = await loadChartData(opts.taskDir, { gamma: opts.gamma, ...(opts.scoring ? { scoring: opts.scoring } : {}) });
   const heatmaps: HeatmapData[] = [];
   for (const s of data.runs) heatmaps.push(await loadHeatmap(opts.taskDir, s.run));
   const [script, css] = await Promise.all([

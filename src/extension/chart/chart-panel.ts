@@ -180,7 +180,7 @@ export class ChartPanelHost implements vscode.Disposable {
   private async load(): Promise<ChartData> {
     const dir = this.deps.tasks.taskDir();
     return dir
-      ? loadChartData(dir, { gamma: this.gamma, excludeHarnessTampering: integritySettings(vscode.Uri.file(dir)).excludeHarnessTampering })
+      ? loadChartData(dir, { gamma: this.gamma, scoring: integritySettings(vscode.Uri.file(dir)) })
       : { maxIterations: 0, maxX: 0, gamma: this.gamma, runs: [], average: { count: 0, evoScore: 0, solved: 0, zeroRegression: 0 }, skipped: [] };
   }
 

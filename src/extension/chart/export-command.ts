@@ -50,7 +50,7 @@ export async function exportReportCommand(
     extensionRoot: context.extensionUri.fsPath,
     gamma,
     title: `SWE-CI report · ${path.basename(taskDir)}`,
-    excludeHarnessTampering: integritySettings(vscode.Uri.file(taskDir)).excludeHarnessTampering,
+    scoring: integritySettings(vscode.Uri.file(taskDir)),
   });
   if (!args?.folder) {
     void messages.showInformationMessage(`SWE-CI report written to ${folder}`, 'Reveal Folder').then((choice) => {

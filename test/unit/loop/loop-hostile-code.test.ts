@@ -271,7 +271,7 @@ describe('code under test that tries to change its score', () => {
     assert.ok(one.gap < zero.gap, 'scored as the reference would: the forged passes count');
 
     const scored = await loadChartData(task.taskDir, {});
-    const excluded = await loadChartData(task.taskDir, { excludeHarnessTampering: true });
+    const excluded = await loadChartData(task.taskDir, { scoring: { excludeHarnessTampering: true } });
     const point = (d: typeof scored, i: number) => d.runs.find((r) => r.run === 'harness')!.points[i];
     assert.ok(point(scored, 1).a! > 0);
     assert.deepEqual(point(scored, 1).harnessTampering, ['conftest.py', 'setup.cfg']);
@@ -296,6 +296,11 @@ describe('code under test that tries to change its score', () => {
     const run = data.runs.find((r) => r.run === 'grow');
     assert.deepEqual(run?.flags, ['inflated']);
     assert.equal(run?.points[1].inflated, 20);
+    // Scored as the paper defines n(c), over the tests the target passes: the twenty add nothing.
+    const strict = (await loadChartData(task.taskDir, { scoring: { scoreTargetTestsOnly: true } })).runs.find((r) => r.run === 'grow');
+    assert.equal(strict?.points[1].pytestPassed, one.passed);
+    assert.equal(strict?.points[1].a, 0, 'no more of the target passes: no change');
+    assert.ok((run?.points[1].a ?? 0) > 0, "the reference's count calls it progress");
   });
 
   test("a module of the package that replaces one of pytest's own functions is flagged as harness tampering by our report plugin, and can be left out of scores", async () => {
@@ -306,7 +311,7 @@ describe('code under test that tries to change its score', () => {
     assert.ok(one.gap < zero.gap, `the forgery raised the score with no honest change (gap ${zero.gap} → ${one.gap})`);
     const init = one.harness_tampering?.find((f) => f.endsWith('tinyinventory/__init__.py'));
     assert.ok(init, `flagged: ${JSON.stringify(one.harness_tampering)}`);
-    const data = await loadChartData(task.taskDir, { excludeHarnessTampering: true });
+    const data = await loadChartData(task.taskDir, { scoring: { excludeHarnessTampering: true } });
     const point = data.runs.find((r) => r.run === 'pkg')?.points[1];
     assert.equal(point?.crashed, true, 'with sweci.integrity.excludeHarnessTampering the iteration is scored as not run');
     assert.deepEqual(data.runs.find((r) => r.run === 'pkg')?.flags, ['harness-tampering']);
