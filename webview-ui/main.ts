@@ -67,7 +67,7 @@ chartBox.append(chartCanvas);
 const legendNote = el(
   'p',
   { class: 'note' },
-  `▼ tests regressed · ✕ pytest did not run (drawn at the last measured value) · ◆ the code changes how pytest runs (harness tampering) · dashed: human history.${bridge.standalone ? '' : ' Click a point to open that iteration.'}`,
+  `▼ tests regressed · ✕ pytest did not run (drawn at the last measured value) · ◆ flagged: the code changes how pytest runs (harness tampering) or passes tests the target never had (inflated) · ⚑ a flagged run · dashed: human history.${bridge.standalone ? '' : ' Click a point to open that iteration.'}`,
 );
 const table = el('table', { id: 'runs' });
 const heatHeader = el('div', { class: 'heat-header' });

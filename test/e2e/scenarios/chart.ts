@@ -75,6 +75,15 @@ export async function chartScenario(): Promise<string> {
     iterations: 4,
   });
   await replayHumanHistory({ ...pytest, taskDir: task.taskDir, runtime });
+  // A run whose score is inflated (a code-owned table grew a parametrized target test): its row is flagged.
+  await startRun({
+    taskDir: task.taskDir,
+    run: 'table-grower',
+    roles: { architect: scripted('architect.py'), programmer: scripted('grow-table.py') },
+    runtime,
+    pytest,
+    iterations: 1,
+  });
 
   const shots: string[] = [];
   for (const [theme, name] of [
@@ -91,6 +100,8 @@ export async function chartScenario(): Promise<string> {
           const frame = await chartFrame(page);
           await frame.locator('#runs tbody tr').nth(1).waitFor({ timeout: 30_000 });
           await frame.locator('.heat-columns span').first().waitFor({ timeout: 30_000 });
+          const flagged = await frame.locator('#runs td.flagged').first().textContent({ timeout: 30_000 });
+          if (!flagged?.includes('table-grower ⚑ inflated')) throw new Error(`the inflated run is not flagged in the runs table: ${flagged}`);
           // Room for the chart: hide the side bar.
           await page.keyboard.press('Control+B');
           await page.waitForTimeout(800);
