@@ -5,7 +5,8 @@ import { existsSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { isSameOrInside } from '../util/paths';
-import { isExecutableFile } from '../util/trusted-program';
+import { isExecutableFile, isInTaskFolder } from '../util/trusted-program';
+import { UserError } from '../util/errors';
 
 /** The machine's own folders: a sandbox shows them read-only as they are. */
 export const SYSTEM_DIRS = ['/usr', '/etc', '/opt'] as const;
@@ -37,6 +38,9 @@ export function isPythonName(command: string): boolean {
  * every folder on its sys.path, so its standard library and site-packages (pytest) are there.
  */
 export async function interpreterView(python: string, env: NodeJS.ProcessEnv): Promise<ToolView> {
+  // Before it runs here, unconfined, to say where it lives: never one an agent could have written.
+  const located = locate(python, process.cwd(), env.PATH ?? '');
+  if (located) assertOutsideTasks(python, await fs.realpath(located));
   const probe = 'import json, sys; print(json.dumps([sys.executable, sys.prefix, sys.base_prefix, sys.exec_prefix, sys.path]))';
   const out = await new Promise<string | undefined>((resolve) => {
     execFile(python, ['-c', probe], { env, timeout: 30_000 }, (err, stdout) => resolve(err ? undefined : stdout));
@@ -52,6 +56,7 @@ export async function interpreterView(python: string, env: NodeJS.ProcessEnv): P
   const [exe, ...rest] = parsed as [string, ...unknown[]];
   const roots = rest.flat().filter((p): p is string => typeof p === 'string' && path.isAbsolute(p));
   const realExe = await fs.realpath(exe).catch(() => exe);
+  assertOutsideTasks(python, realExe);
   const readable = await existingOutsideSystem([exe, realExe, ...roots]);
   return { program: exe, readable, pathDirs: [path.dirname(exe)] };
 }
@@ -62,15 +67,10 @@ export async function interpreterView(python: string, env: NodeJS.ProcessEnv): P
  * environment, /usr/local, ~/.cargo), else the file itself.
  */
 export async function programView(command: string, cwd: string, searchPath: string): Promise<ToolView> {
-  const found = command.includes('/')
-    ? path.resolve(cwd, command)
-    : searchPath
-        .split(path.delimiter)
-        .filter((d) => path.isAbsolute(d))
-        .map((d) => path.join(d, command))
-        .find(isExecutableFile);
+  const found = locate(command, cwd, searchPath);
   if (!found || !existsSync(found)) return EMPTY_VIEW;
   const real = await fs.realpath(found);
+  assertOutsideTasks(command, real);
   const paths = new Set<string>();
   for (const p of [found, real]) {
     const parts = p.split(path.sep);
@@ -82,6 +82,24 @@ export async function programView(command: string, cwd: string, searchPath: stri
     else paths.add(p);
   }
   return { program: found, readable: await existingOutsideSystem([...paths]), pathDirs: [path.dirname(found)] };
+}
+
+/** Where a command is: a path with a slash from `cwd`, else the first executable on `searchPath`. */
+function locate(command: string, cwd: string, searchPath: string): string | undefined {
+  if (command.includes('/')) return path.resolve(cwd, command);
+  return searchPath
+    .split(path.delimiter)
+    .filter((d) => path.isAbsolute(d))
+    .map((d) => path.join(d, command))
+    .find(isExecutableFile);
+}
+
+/** A program in a task folder may be an agent's work: it is neither trusted nor run confined as a tool. */
+function assertOutsideTasks(command: string, real: string): void {
+  if (!isInTaskFolder(real)) return;
+  throw new UserError(
+    `"${command}" is ${real}, inside a task folder, where agents can write: SWE-CI neither trusts nor runs a program from there. Use an interpreter or program installed outside every task folder (sweci.python, or the agent's command).`,
+  );
 }
 
 async function existingOutsideSystem(paths: readonly string[]): Promise<string[]> {

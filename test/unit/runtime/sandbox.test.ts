@@ -152,7 +152,7 @@ describe('the bubblewrap sandbox', () => {
     }
   });
 
-  test("the harness's own tools are never taken from a task folder, even first on PATH", async () => {
+  test("the harness's own tools are never taken from a task folder, even first on PATH, and a confined step's interpreter or program is never one from there", async () => {
     // A task folder (it has .sweci) whose app/ holds a planted git and bwrap, first on PATH.
     const task = path.join(tmp, 'planted-task');
     const bin = path.join(task, 'app', 'bin');
@@ -162,6 +162,20 @@ describe('the bubblewrap sandbox', () => {
       await fs.writeFile(path.join(bin, tool), '#!/bin/sh\necho forged\n', { mode: 0o755 });
       const found = findTrustedProgram(tool, `${bin}:/usr/bin:/bin`);
       assert.ok(found && !found.startsWith(task), `${tool}: ${found}`);
+    }
+    // An interpreter or program inside a task folder is refused before anything runs it.
+    const python = path.join(bin, 'python3');
+    const marker = path.join(tmp, 'planted-python-ran');
+    await fs.writeFile(python, `#!/bin/sh\ntouch ${marker}\nexec ${PYTHON} "$@"\n`, { mode: 0o755 });
+    if (bwrap) {
+      const rt = new LocalRuntime({ bwrap });
+      for (const command of [python, path.join(bin, 'git')]) {
+        await assert.rejects(
+          rt.run({ command, args: ['-c', 'pass'], cwd: path.join(task, 'app'), confine: { hide: [] } }),
+          /inside a task folder, where agents can write: SWE-CI neither trusts nor runs a program from there/,
+        );
+      }
+      assert.equal(await fs.stat(marker).catch(() => undefined), undefined, 'the planted interpreter never ran, not even to be asked where it lives');
     }
     const outside = path.join(tmp, 'plain-bin');
     await fs.mkdir(outside, { recursive: true });
