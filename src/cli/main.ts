@@ -92,7 +92,8 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
         .option('--history-commits <n>', 'commits the human-history replay runs (20; 0: all)')
         .option('--max-file-mb <MiB>', 'files larger than this are left out of commits (50; 0: no limit)')
         .option('--max-iteration-mb <MiB>', "an iteration's new or changed files together; past it the largest are left out (100; 0: no limit)")
-        .option('--json', 'print one JSON event per line instead of the live table'),
+        .option('--json', 'print one JSON event per line instead of the live table')
+        .option('--allow-unconfined', 'run even when the agents cannot be confined here (no bubblewrap, --sandbox off); such runs are marked not isolated'),
     ),
     'auto',
   ).action((values: RunValues) => set(runCommand(values, signal)));

@@ -11,7 +11,7 @@ import { listSplits, readDatasetTasks } from '../../core/task/dataset';
 import { UserError } from '../../core/util/errors';
 import { openBatchDisplay } from '../batch-display';
 import { sequenceCommand } from './sequence-command';
-import { batchSettingsOf, defaultRunName, readRunSettings, type RunValues } from './run-settings';
+import { batchSettingsOf, defaultRunName, readRunSettings, refuseUnconfined, type RunValues } from './run-settings';
 
 export type { RunValues };
 
@@ -55,7 +55,8 @@ export async function runCommand(values: RunValues, signal: AbortSignal): Promis
     signal,
     onEvent: (e: BatchEvent) => display.event(e),
   });
-  // Before any task is checked out: an endpoint that does not answer stops the run here.
+  // Before any task is checked out: unconfined agents, or an endpoint that does not answer, stop the run here.
+  await refuseUnconfined(values, settings);
   await assertEndpointsAnswer(settings.agents, batch.secretEnv, signal);
   await openExperiment(batch, { dataset: datasetDir, split });
   display.start(`${specs.length} task(s) · run ${run} · ${workers} worker(s) · ${experimentDir}`);

@@ -10,7 +10,9 @@ import { readExperiment } from '../../core/batch/experiment';
 import { readIntegritySettings } from '../../core/loop/integrity-settings';
 import { readLoopSettings } from '../../core/loop/loop-settings';
 import { readPytestSettings } from '../../core/pytest/pytest-settings';
-import { readRuntimeSettings } from '../../core/runtime/runtime-settings';
+import { readRuntimeSettings, type RuntimeSettings } from '../../core/runtime/runtime-settings';
+import { unconfinedCause } from '../../core/runtime/unconfined-check';
+import type { AgentSettings } from '../../core/agents/agent-driver';
 import { UserError } from '../../core/util/errors';
 import { readSettingsFile } from '../../core/util/settings-file';
 import { cliSettings } from '../cli-settings';
@@ -35,6 +37,23 @@ export interface RunValues extends Record<string, unknown> {
   memory?: boolean;
   zeroShot?: string;
   clWeights?: string;
+  allowUnconfined?: boolean;
+}
+
+/**
+ * A headless run never drops confinement silently: it refuses to start when the agents (or
+ * pytest here) cannot be confined, unless --allow-unconfined says to run anyway.
+ */
+export async function refuseUnconfined(
+  values: RunValues,
+  settings: { runtime: RuntimeSettings; agents: { architect: AgentSettings; programmer: AgentSettings } },
+): Promise<void> {
+  if (values.allowUnconfined) return;
+  const cause = await unconfinedCause(settings.runtime, [settings.agents.architect, settings.agents.programmer]);
+  if (!cause) return;
+  throw new UserError(
+    `Refusing to run: ${cause}. Unconfined, an agent can read the oracle and change the records. To run anyway, add --allow-unconfined: every iteration is then recorded, and marked by summarize, report, compare and the chart, as not isolated.`,
+  );
 }
 
 /** The settings of a headless run: flags, then the --config file; every key of the file must be read. */

@@ -8,7 +8,7 @@ import { summarizeSequence } from '../../core/continual/sequence-summary';
 import { UserError } from '../../core/util/errors';
 import { openBatchDisplay } from '../batch-display';
 import { formatClMetrics } from './cl-format';
-import { batchSettingsOf, defaultRunName, readRunSettings, type RunValues } from './run-settings';
+import { batchSettingsOf, defaultRunName, readRunSettings, refuseUnconfined, type RunValues } from './run-settings';
 
 export async function sequenceCommand(values: RunValues, signal: AbortSignal): Promise<number> {
   const file = path.resolve(values.sequence!);
@@ -30,6 +30,7 @@ export async function sequenceCommand(values: RunValues, signal: AbortSignal): P
     memory,
   };
   // Before any task is checked out: an endpoint that does not answer stops the run here.
+  await refuseUnconfined(values, read);
   await assertEndpointsAnswer(read.agents, settings.secretEnv, signal);
   display.start(`sequence ${sequence.id}: ${specs.length} task(s) in order · memory ${memory ? 'on' : 'off'} · run ${run} · ${experimentDir}`);
   let result;

@@ -50,6 +50,28 @@ export interface K8sJobOptions {
   serviceAccountName?: string;
 }
 
+/**
+ * What sweci's sandbox (bubblewrap: user, PID and mount namespaces, its own /proc) needs from the
+ * container: the runtime's default seccomp and AppArmor profiles refuse the namespaces, and a
+ * masked /proc cannot be mounted again inside. Without them `sweci run` refuses to start rather
+ * than let an agent run beside the oracle unconfined.
+ */
+export const SANDBOX_SECURITY_CONTEXT = {
+  seccompProfile: { type: 'Unconfined' },
+  appArmorProfile: { type: 'Unconfined' },
+  procMount: 'Unmasked',
+} as const;
+
+/** The same, as `docker run` options (to try the pod's command on a machine with Docker). */
+export const SANDBOX_DOCKER_OPTIONS = [
+  '--security-opt',
+  'seccomp=unconfined',
+  '--security-opt',
+  'apparmor=unconfined',
+  '--security-opt',
+  'systempaths=unconfined',
+] as const;
+
 /** A rerun of `sweci run` resumes the task, so a retry is cheap and safe. */
 export const DEFAULT_RETRIES_PER_TASK = 2;
 
@@ -117,6 +139,9 @@ function podSpec(o: K8sJobOptions): Record<string, unknown> {
     restartPolicy: 'Never',
     // The agents run arbitrary code; they have no business with the cluster's API.
     automountServiceAccountToken: false,
+    // Its own user namespace: root in the pod is not root on the node, and may make the nested
+    // namespaces sweci's sandbox needs (and /proc unmasked, below, needs it).
+    hostUsers: false,
     ...(o.serviceAccountName ? { serviceAccountName: o.serviceAccountName } : {}),
     ...(o.results.kind === 'sync' ? { terminationGracePeriodSeconds: SYNC_GRACE_SECONDS } : {}),
     containers: [
@@ -134,6 +159,7 @@ function podSpec(o: K8sJobOptions): Record<string, unknown> {
         ],
         ...(o.secretName ? { envFrom: [{ secretRef: { name: o.secretName } }] } : {}),
         ...resources(o),
+        securityContext: SANDBOX_SECURITY_CONTEXT,
         volumeMounts,
       },
     ],
@@ -369,6 +395,15 @@ export function k8sReadme(opts: K8sJobOptions, manifestFile: string): string {
     `\`${manifestFile}\` describes an Indexed Job: ${o.taskCount} task(s), at most ${parallel} at a time, one pod per task.`,
     `Pod N runs \`sweci run --task-index N\` in the image \`${o.image}\`, which must have \`sweci\` and the tasks' tools.`,
     `A pod that fails is retried up to ${retries} time(s); ${retryNote(o)}`,
+    '',
+    "**Confinement.** In each pod, the agents and pytest run in sweci's sandbox (bubblewrap), so that an agent",
+    'reads neither the oracle nor the records beside it. The pod asks for what the sandbox needs: its own user',
+    'namespace (`hostUsers: false`: Kubernetes 1.30 or later with user namespaces enabled on the nodes, and a',
+    'container runtime that supports them), and, for its container, seccomp and AppArmor `Unconfined` and',
+    '`procMount: Unmasked`. A pod that cannot confine its agents stops at once with one line naming the cause',
+    '(`sweci run` refuses to run unconfined; `--allow-unconfined` in the run flags runs anyway, and every such',
+    'run is marked "not isolated" in `sweci summarize`). Before a long run, check one task: apply the manifest',
+    'with `completions: 1`, or run the image by hand with the same options and `sweci agents check`.',
     '',
     '1. Put the API keys in a Secret; they never go in the manifest:',
     '',

@@ -110,23 +110,32 @@ export async function bubblewrapCommand(
   return { command: bwrap, args };
 }
 
-let probed: Promise<string | undefined> | undefined;
+/** Whether bubblewrap can confine here: its path, or why not (bwrap's own words when it ran). */
+export type BubblewrapProbe = { bwrap: string } | { problem: 'not-linux' | 'not-installed' | 'refused'; detail?: string };
+
+let probed: Promise<BubblewrapProbe> | undefined;
 
 /**
- * The bwrap executable when it can confine here (installed where no task can have put it, and
- * user namespaces allowed), else undefined. Asked once per process, with the very flags every
- * confined command gets.
+ * Tries the sandbox once per process, with the very flags every confined command gets: bwrap
+ * installed where no task can have put it, and user namespaces allowed (a container's default
+ * seccomp and AppArmor profiles, or a masked /proc, refuse them).
  */
-export function findBubblewrap(): Promise<string | undefined> {
-  probed ??= (async () => {
-    if (process.platform !== 'linux') return undefined;
+export function probeBubblewrap(): Promise<BubblewrapProbe> {
+  probed ??= (async (): Promise<BubblewrapProbe> => {
+    if (process.platform !== 'linux') return { problem: 'not-linux' };
     const bwrap = findTrustedProgram('bwrap');
-    if (!bwrap) return undefined;
+    if (!bwrap) return { problem: 'not-installed' };
     const args = [...ISOLATION_FLAGS, ...(await systemArgs()), '--', 'true'];
-    const ok = await new Promise<boolean>((resolve) => {
-      execFile(bwrap, args, { timeout: 10_000 }, (err) => resolve(!err));
+    const failure = await new Promise<string | undefined>((resolve) => {
+      execFile(bwrap, args, { timeout: 10_000 }, (err, _out, stderr) => resolve(err ? String(stderr).trim() || err.message : undefined));
     });
-    return ok ? bwrap : undefined;
+    return failure === undefined ? { bwrap } : { problem: 'refused', detail: failure.split('\n')[0] };
   })();
   return probed;
+}
+
+/** The bwrap executable when it can confine here, else undefined. */
+export async function findBubblewrap(): Promise<string | undefined> {
+  const probe = await probeBubblewrap();
+  return 'bwrap' in probe ? probe.bwrap : undefined;
 }

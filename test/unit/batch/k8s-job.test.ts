@@ -55,6 +55,7 @@ interface Container {
   envFrom?: { secretRef: { name: string } }[];
   resources?: { limits: Record<string, string>; requests: Record<string, string> };
   volumeMounts: { name: string; mountPath: string; subPath?: string; readOnly?: boolean }[];
+  securityContext?: Record<string, unknown>;
 }
 interface Volume {
   name: string;
@@ -64,6 +65,7 @@ interface Volume {
 interface PodSpec {
   restartPolicy: string;
   automountServiceAccountToken: boolean;
+  hostUsers?: boolean;
   containers: Container[];
   volumes: Volume[];
 }
@@ -234,6 +236,8 @@ describe('the manifest passes the Kubernetes Job schema', () => {
       ['an unknown restart policy', (m) => (m.spec.template.spec.restartPolicy = 'Sometimes')],
       ['a memory limit that is an object', (m) => ((m.spec.template.spec.containers[0].resources!.limits as Record<string, unknown>).memory = {})],
       ['a read-only flag that is a string', (m) => ((m.spec.template.spec.containers[0].volumeMounts[1] as Record<string, unknown>).readOnly = 'yes')],
+      ['hostUsers as a string', (m) => ((m.spec.template.spec as unknown as Record<string, unknown>).hostUsers = 'no')],
+      ['a seccomp profile without its type', (m) => (m.spec.template.spec.containers[0].securityContext = { seccompProfile: {} })],
     ];
     for (const [what, breakIt] of broken) {
       const manifest = k8sJobManifest(options());
@@ -265,6 +269,21 @@ describe('the Job runs one task per completion index', () => {
     const none = shape(k8sJobManifest(options({ taskCount: 10, backoffLimitPerIndex: 0 })));
     assert.equal(none.spec.backoffLimitPerIndex, 0);
     assert.equal(none.spec.backoffLimit, 10);
+  });
+
+  test("each pod asks for what sweci's sandbox needs: its own user namespace, seccomp and AppArmor unconfined, /proc unmasked", () => {
+    for (const m of [k8sJobManifest(options()), k8sJobManifest(syncOptions())]) {
+      assert.equal(podOf(m).hostUsers, false);
+      assert.deepEqual(containerOf(m).securityContext, {
+        seccompProfile: { type: 'Unconfined' },
+        appArmorProfile: { type: 'Unconfined' },
+        procMount: 'Unmasked',
+      });
+    }
+    const readme = k8sReadme(options(), 'job.json');
+    assert.match(readme, /hostUsers: false/);
+    assert.match(readme, /Kubernetes 1\.30 or later with user namespaces enabled on the nodes/);
+    assert.match(readme, /--allow-unconfined/);
   });
 
   test("the Job and its pods carry the app label and the Job's own label", () => {

@@ -429,6 +429,24 @@ describe('sweci run over a dataset', () => {
     }
   });
 
+  test('a run whose agents cannot be confined refuses to start, recording nothing; --allow-unconfined runs it, and summarize flags it not isolated', async () => {
+    const experiment = path.join(tmp, 'exp-unconfined');
+    const args = ['run', '--dataset', demo.datasetDir, '--experiment', experiment, '--run', RUN, '--config', config, '--runtime', 'local', '--sandbox', 'off'];
+    const one = ['--tasks', demo.tasks[1].taskId, '--max-iterations', '1'];
+    const refused = sweci(...args, ...one);
+    assert.equal(refused.code, 1, refused.out);
+    assert.match(refused.err, /Refusing to run: sweci\.sandbox is off \(--sandbox off\), so the agents would run unconfined\..*--allow-unconfined/);
+    assert.equal(await fs.stat(experiment).catch(() => undefined), undefined, 'nothing recorded, not even the experiment folder');
+
+    const allowed = sweci(...args, ...one, '--allow-unconfined');
+    assert.equal(allowed.code, 0, allowed.err + allowed.out);
+    const [, first] = await lines(experiment, demo.tasks[1].taskId);
+    assert.equal(first.isolation, 'none');
+    const csv = sweci('summarize', experiment, '--format', 'csv').out.trim().split('\n');
+    assert.match(csv[1], /,not-isolated$/, 'the row is flagged, not only the line');
+    assert.match(sweci('summarize', experiment).out, /flags: not-isolated = not isolated/);
+  });
+
   test('k8s: an Indexed Job with one completion per selected task, valid against the Job schema', async () => {
     const out = path.join(tmp, 'k8s');
     const r = sweci(
