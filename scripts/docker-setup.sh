@@ -9,7 +9,8 @@
 #   1. Debian's docker.io and debootstrap, when missing.
 #   2. An engine: if none answers (DOCKER_HOST or /var/run/docker.sock), start dockerd by
 #      hand (no systemd here), data under /var/lib/sweci-docker, and wait until it answers.
-#   3. The demo task's environment: python3 + pytest in a Debian bookworm root filesystem
+#   3. The demo task's environment: python3 + pytest (and git and bubblewrap, which a pod image
+#      running sweci needs: the Kubernetes pod test builds one on it) in a Debian bookworm root filesystem
 #      made by debootstrap (no registry is needed), imported as $SWECI_DEMO_IMAGE and saved
 #      as a task-style image.tar.gz (a `docker save`, gzipped, as SWE-CI datasets ship it) at
 #      $SWECI_DOCKER_CACHE/demo-env.image.tar.gz. Reused while the recipe is unchanged.
@@ -24,7 +25,7 @@ CACHE="${SWECI_DOCKER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/swe-ci/docker}"
 IMAGE="${SWECI_DEMO_IMAGE:-sweci/demo-env:bookworm}"
 ARCHIVE="$CACHE/demo-env.image.tar.gz"
 # Change this when the recipe below changes: the cached archive is rebuilt.
-RECIPE="bookworm minbase python3 python3-pytest python-is-python3 v1"
+RECIPE="bookworm minbase python3 python3-pytest python-is-python3 git bubblewrap v2"
 DATA_ROOT=/var/lib/sweci-docker
 RUN_DIR=/run/sweci-docker          # short: unix socket paths must stay under 108 characters
 PIDFILE="$RUN_DIR/dockerd.pid"
@@ -113,7 +114,7 @@ else
   rootfs="$(mktemp -d /tmp/sweci-rootfs.XXXXXX)"
   trap 'as_root rm -rf "$rootfs"' EXIT
   skip "debootstrap (about a minute)"
-  quiet as_root debootstrap --variant=minbase --include=python3,python3-pytest,python-is-python3 \
+  quiet as_root debootstrap --variant=minbase --include=python3,python3-pytest,python-is-python3,git,bubblewrap \
     bookworm "$rootfs" "$DEBIAN_MIRROR"
   as_root rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/*
   quiet import_rootfs "$rootfs"

@@ -43,7 +43,9 @@ export async function interpreterView(python: string, env: NodeJS.ProcessEnv): P
   if (located) assertOutsideTasks(python, await fs.realpath(located));
   const probe = 'import json, sys; print(json.dumps([sys.executable, sys.prefix, sys.base_prefix, sys.exec_prefix, sys.path]))';
   const out = await new Promise<string | undefined>((resolve) => {
-    execFile(python, ['-c', probe], { env, timeout: 30_000 }, (err, stdout) => resolve(err ? undefined : stdout));
+    // -E: PYTHONPATH is the run's own business (relative entries would resolve against our working
+    // folder: `.` here is not the code). Run from the temp folder, for the same reason.
+    execFile(python, ['-E', '-c', probe], { env, cwd: os.tmpdir(), timeout: 30_000 }, (err, stdout) => resolve(err ? undefined : stdout));
   });
   if (!out) return EMPTY_VIEW;
   let parsed: unknown;
@@ -102,10 +104,16 @@ function assertOutsideTasks(command: string, real: string): void {
   );
 }
 
+/** Folders never shown whole, whatever a tool's view names: the root, and the user's home and the folders above it. */
+function tooBroad(p: string): boolean {
+  const abs = path.resolve(p);
+  return abs === path.parse(abs).root || isSameOrInside(abs, os.homedir());
+}
+
 async function existingOutsideSystem(paths: readonly string[]): Promise<string[]> {
   const out: string[] = [];
   for (const p of new Set(paths)) {
-    if (isSystemPath(p) || !(await fs.stat(p).catch(() => undefined))) continue;
+    if (isSystemPath(p) || tooBroad(p) || !(await fs.stat(p).catch(() => undefined))) continue;
     out.push(p);
   }
   return out;

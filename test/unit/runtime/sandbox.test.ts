@@ -152,6 +152,31 @@ describe('the bubblewrap sandbox', () => {
     }
   });
 
+  test("the harness's working folder is not shown through a relative PYTHONPATH (pytest's src:.)", async (t) => {
+    if (!bwrap) return t.skip('bubblewrap cannot run here');
+    const p = await layout('pythonpath');
+    const here = path.join(tmp, 'harness-cwd');
+    await fs.mkdir(here);
+    const secret = path.join(here, 'secret.txt');
+    await fs.writeFile(secret, 'not for the code under test');
+    const before = process.cwd();
+    process.chdir(here);
+    try {
+      const r = await new LocalRuntime({ bwrap }).run({
+        command: PYTHON,
+        args: ['-c', `import os; print('visible' if os.path.exists(${JSON.stringify(secret)}) else 'absent')`],
+        cwd: p.work,
+        env: { PYTHONPATH: 'src:.' },
+        cleanEnv: true,
+        mounts: [{ source: p.work, target: '/app' }],
+        confine: { hide: [] },
+      });
+      assert.equal(r.stdout.trim(), 'absent', r.stderr);
+    } finally {
+      process.chdir(before);
+    }
+  });
+
   test("the harness's own tools are never taken from a task folder, even first on PATH, and a confined step's interpreter or program is never one from there", async () => {
     // A task folder (it has .sweci) whose app/ holds a planted git and bwrap, first on PATH.
     const task = path.join(tmp, 'planted-task');
