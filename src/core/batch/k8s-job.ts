@@ -400,7 +400,7 @@ export function k8sReadme(opts: K8sJobOptions, manifestFile: string): string {
     'reads neither the oracle nor the records beside it. The pod asks for what the sandbox needs: its own user',
     'namespace (`hostUsers: false`: Kubernetes 1.30 or later with user namespaces enabled on the nodes, and a',
     'container runtime that supports them), and, for its container, seccomp and AppArmor `Unconfined` and',
-    '`procMount: Unmasked`. A pod that cannot confine its agents stops at once with one line naming the cause',
+    '`procMount: Unmasked` (Pod Security `baseline` and `restricted` refuse those: the namespace needs `privileged`). A pod that cannot confine its agents stops at once with one line naming the cause',
     '(`sweci run` refuses to run unconfined; `--allow-unconfined` in the run flags runs anyway, and every such',
     'run is marked "not isolated" in `sweci summarize`). Before a long run, check one task: apply the manifest',
     'with `completions: 1`, or run the image by hand with the same options and `sweci agents check`.',
