@@ -1,7 +1,6 @@
 // A headless run never drops confinement silently: before anything is checked out, whether the
 // agents (and pytest, on this machine) can be confined the way the settings ask, and if not,
 // one line naming the cause and the fix. The extension shows the same as "not isolated" instead.
-import type { AgentSettings } from '../agents/agent-driver';
 import type { RuntimeSettings } from './runtime-settings';
 import { probeBubblewrap } from './sandbox';
 
@@ -9,7 +8,7 @@ import { probeBubblewrap } from './sandbox';
  * Why agents or pytest would run unconfined with these settings, or undefined when every step is
  * confined (by the sandbox here, or by a container).
  */
-export async function unconfinedCause(runtime: RuntimeSettings, roles: readonly AgentSettings[]): Promise<string | undefined> {
+export async function unconfinedCause(runtime: RuntimeSettings, roles: readonly { kind: string; runIn?: string }[]): Promise<string | undefined> {
   const agentsHere = roles.some((r) => r.kind !== 'human' && r.runIn !== 'container');
   // pytest runs here with the local runtime, and with auto when the task has no image.
   const pytestHere = runtime.runtime !== 'docker';
