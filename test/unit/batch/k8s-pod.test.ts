@@ -81,7 +81,7 @@ async function runPod(experimentDir: string, securityOpt: readonly string[]): Pr
   try {
     await container.start();
     const { StatusCode } = (await container.wait()) as { StatusCode: number };
-    const logs = (await container.logs({ stdout: true, stderr: true }));
+    const logs = await container.logs({ stdout: true, stderr: true });
     // The multiplexed stream's 8-byte frame headers, dropped.
     let output = '';
     for (let at = 0; at + 8 <= logs.length;) {
