@@ -165,8 +165,8 @@ export function countKinds(entries: readonly NonPassedEntry[]): DemoNonPassedKin
 }
 
 /**
- * Runs the target's tests on the target and on the base the way a checkout does (DESIGN §2
- * initialisation), so the dataset's test_gap is a measured number, not a guess.
+ * Runs the target's tests on the target and on the base the way a checkout does (the
+ * reference's initialisation), so the dataset's test_gap is a measured number, not a guess.
  */
 async function measure(repo: string, baseSha: string, targetSha: string, python: string, scratch: string) {
   const gitDir = path.join(repo, '.git');

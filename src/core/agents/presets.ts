@@ -1,4 +1,4 @@
-// The argv of each CLI agent preset (DESIGN §5). No shell ever runs these: the prompt goes in
+// The argv of each CLI agent preset. No shell ever runs these: the prompt goes in
 // on stdin, as a file path, or as one argv element. Flags are from each CLI's documentation
 // for non-interactive use; extraArgs come after ours so a user can add to or override them.
 import * as path from 'node:path';

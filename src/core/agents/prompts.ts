@@ -1,6 +1,5 @@
-// Our own Architect and Programmer prompts, following the SWE-CI protocol (DESIGN §2
-// "Prompts"): the reference's /app paths are replaced by where the files really are for this
-// run. Users may replace a template with their own; placeholders are `{{name}}`.
+// Our own Architect and Programmer prompts, following the SWE-CI protocol: the reference's
+// /app paths are replaced by where the files really are for this run. Users may replace a template with their own; placeholders are `{{name}}`.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { UserError } from '../util/errors';

@@ -1,4 +1,4 @@
-// The non-passed set (DESIGN §2): node ids passed by the target − node ids passed now.
+// The non-passed set: node ids passed by the target − node ids passed now.
 import * as path from 'node:path';
 import { passedIds, type TestCase, type TestOutcome, type TestPhase, type TestReport } from '../pytest/test-report';
 import { detailFileNames } from './detail-file-name';

@@ -1,4 +1,4 @@
-// summary.jsonl lines, exactly as the reference writes them (DESIGN §2).
+// summary.jsonl lines, exactly as the reference writes them.
 import * as path from 'node:path';
 import type { TestReport } from '../pytest/test-report';
 import { detailFileNames } from './detail-file-name';

@@ -1,4 +1,4 @@
-// The human developers' trajectory (DESIGN §5 "Human history"): each first-parent commit from
+// The human developers' trajectory: each first-parent commit from
 // base to target, with the target's tests put in, run like an iteration and recorded in the run
 // `human-history` (one iteration.jsonl line per commit, iteration = its position, 0 = base).
 // Everything happens in a scratch folder outside the workspace, from the oracle's upstream

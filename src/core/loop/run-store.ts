@@ -1,4 +1,4 @@
-// Where a run lives on disk (DESIGN §4): .sweci/runs/<run>/ with run.json, iteration.jsonl,
+// Where a run lives on disk: .sweci/runs/<run>/ with run.json, iteration.jsonl,
 // one iter-NNN/ archive per completed iteration, and pending/ for the iteration in progress.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';

@@ -1,4 +1,4 @@
-// Parse and validate requirement.xml (DESIGN §1, §2): one XML document holding 1–5
+// Parse and validate requirement.xml: one XML document holding 1–5
 // requirements, each with location, description, contract and acceptance. Agents write
 // varied shapes, so any root is accepted and items are found by the fields they hold.
 // Positions are kept for the language server.

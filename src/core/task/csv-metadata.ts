@@ -1,4 +1,4 @@
-// Reads a dataset's `metadata/<split>.csv` (DESIGN §2): one task per row, unknown columns kept.
+// Reads a dataset's `metadata/<split>.csv`: one task per row, unknown columns kept.
 import { promises as fs } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { UserError, errorMessage } from '../util/errors';

@@ -1,4 +1,4 @@
-// A SWE-CI dataset folder (DESIGN §2): metadata/<split>.csv plus data/<task_id>/{code.zip,image.tar.gz}.
+// A SWE-CI dataset folder: metadata/<split>.csv plus data/<task_id>/{code.zip,image.tar.gz}.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { UserError, errorMessage } from '../util/errors';

@@ -1,4 +1,4 @@
-// Paths of a checked-out task folder (DESIGN §4). Everything a user may open is a file here.
+// Paths of a checked-out task folder. Everything a user may open is a file here.
 import * as path from 'node:path';
 import type { TaskSpec } from '../task/task-spec';
 

@@ -1,4 +1,4 @@
-// Materialise a task (DESIGN §4): the oracle outside the workspace, app/code as a fresh repository
+// Materialise a task: the oracle outside the workspace, app/code as a fresh repository
 // at the base with the target's tests, and `.sweci/task.json` written last.
 import { lstatSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';

@@ -1,4 +1,4 @@
-// Before every pytest run the target's tests/ are put back (DESIGN §4); what differed is reported.
+// Before every pytest run the target's tests/ are put back; what differed is reported.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { UserError } from '../util/errors';
