@@ -1,7 +1,7 @@
 // One way to show a failure: a clear message to the user, the whole story in the log, and
 // when a setting is the fix, a button that opens the settings UI at that key.
 import * as vscode from 'vscode';
-import { isAbortError, UserError } from '../core/util/errors';
+import { isAbortError, UserError, errorMessage } from '../core/util/errors';
 import { errorButtons, OPEN_SETTINGS, settingOf } from './error-actions';
 import { log } from './log';
 import * as messages from './messages';
@@ -11,7 +11,7 @@ export function showError(what: string, err: unknown): void {
     log().info(`${what}: cancelled`);
     return;
   }
-  const message = err instanceof Error ? err.message : String(err);
+  const message = errorMessage(err);
   if (err instanceof UserError) {
     log().error(`${what}: ${message}${err.detail ? `\n${err.detail}` : ''}`);
   } else {

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadRequirementContext, MAX_CODE_FILES, SKIPPED_DIRS, type RequirementContext } from '../core/requirement/requirement-context';
 import { taskLayout } from '../core/workspace/layout';
+import { errorMessage } from '../core/util/errors';
 
 /** What a context is built from, cheaply: summary.jsonl's stat and the names under app/code. */
 export async function inputsKey(taskRoot: string): Promise<string> {
@@ -125,7 +126,7 @@ export class TaskContexts {
       (err: unknown) => {
         entry.loading = undefined;
         entry.stale = true; // the next request tries again
-        this.onError(`could not read the task at ${taskRoot}: ${err instanceof Error ? err.message : String(err)}`);
+        this.onError(`could not read the task at ${taskRoot}: ${errorMessage(err)}`);
       },
     );
   }

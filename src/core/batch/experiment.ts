@@ -5,7 +5,7 @@
 //   <E>/.sweci-batch/<task_id>.json   the task's batch state (one writer: the worker holding <task_id>.lock)
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { UserError } from '../util/errors';
+import { UserError, errorMessage } from '../util/errors';
 import { writeFileAtomic } from '../util/fs-atomic';
 import { EXPERIMENT_FILE } from '../workspace/layout';
 import { oracleFolderName } from '../workspace/oracle-name';
@@ -68,9 +68,7 @@ export async function readExperiment(dir: string): Promise<ExperimentRecord | un
     if (record.schema !== 1 || typeof record.run !== 'string') throw new Error('unknown schema');
     return record;
   } catch (err) {
-    throw new UserError(
-      `${file} is not an experiment record SWE-CI can read (${err instanceof Error ? err.message : String(err)}). Use another --experiment folder.`,
-    );
+    throw new UserError(`${file} is not an experiment record SWE-CI can read (${errorMessage(err)}). Use another --experiment folder.`);
   }
 }
 

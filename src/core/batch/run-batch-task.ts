@@ -13,7 +13,7 @@ import { agentRuntimesOf, setUpRoles } from '../loop/role-setup';
 import { baselineOf, normalizedChange } from '../metrics/normalized-change';
 import { openTaskEnvironment, type TaskEnvironment } from '../runtime/task-environment';
 import { imageArchiveOf, type TaskSpec } from '../task/task-spec';
-import { isAbortError, UserError } from '../util/errors';
+import { isAbortError, UserError, errorMessage } from '../util/errors';
 import { readEnvironmentRecord } from '../workspace/environment-record';
 import { readTaskRecord } from '../workspace/materialize';
 import type { BatchEvent, BatchSettings } from './batch-types';
@@ -49,7 +49,7 @@ export async function runBatchTask(spec: TaskSpec, s: BatchSettings): Promise<Ta
       task: spec.id,
       state: 'busy',
       updated: new Date().toISOString(),
-      reason: err instanceof Error ? err.message : String(err),
+      reason: errorMessage(err),
     };
     emit({ type: 'task-status', status });
     return status;
@@ -123,7 +123,7 @@ async function runLocked(spec: TaskSpec, s: BatchSettings, task: TaskProgress): 
   } catch (err) {
     if (s.signal.aborted || isAbortError(err)) return task.set('cancelled', { reason: 'stopped' });
     if (err instanceof InitialisationFailure) return task.set('init-failed', { reason: err.message });
-    return task.set('failed', { reason: err instanceof Error ? err.message : String(err) });
+    return task.set('failed', { reason: errorMessage(err) });
   } finally {
     await env?.dispose().catch(() => undefined);
   }

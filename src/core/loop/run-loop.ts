@@ -14,7 +14,7 @@ import { loadTargetReport, runPytestStep } from '../checkout/run-current-tests';
 import { nonPassedIds } from '../gap/non-passed';
 import { writeNonPassed } from '../gap/write-non-passed';
 import { passedIds, type TestReport } from '../pytest/test-report';
-import { AbortError, UserError, isAbortError } from '../util/errors';
+import { AbortError, UserError, isAbortError, errorMessage } from '../util/errors';
 import { writeFileAtomic } from '../util/fs-atomic';
 import { restoreTargetTests, readTaskRecord } from '../workspace/materialize';
 import { taskLayout, type TaskRecord } from '../workspace/layout';
@@ -121,7 +121,7 @@ export async function startRun(opts: StartRunOptions): Promise<LoopResult> {
         run: opts.run,
         reason: cancelled ? 'cancelled' : 'failed',
         iterations: 0,
-        ...(cancelled ? {} : { error: err instanceof Error ? err.message : String(err) }),
+        ...(cancelled ? {} : { error: errorMessage(err) }),
       });
       throw cancelled && !isAbortError(err) ? new AbortError() : err;
     }
@@ -326,7 +326,7 @@ async function runLoopLocked(options: LoopOptions): Promise<LoopResult> {
       finish('cancelled');
       throw isAbortError(err) ? err : new AbortError();
     }
-    finish('failed', err instanceof Error ? err.message : String(err));
+    finish('failed', errorMessage(err));
     throw err;
   } finally {
     // However the call ended, app/code/.git is the run's branch at its last commit again (it may

@@ -5,6 +5,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { Diagnostic, DiagnosticCode } from './diagnostic';
 import { LineIndex, type TextRange } from './positions';
+import { errorMessage } from '../util/errors';
 
 export const REQUIREMENT_FIELDS = ['location', 'description', 'contract', 'acceptance'] as const;
 export type RequirementFieldName = (typeof REQUIREMENT_FIELDS)[number];
@@ -130,7 +131,7 @@ export function parseRequirementDocument(input: string): RequirementParseResult 
   try {
     root = rootElement(parser().parse(text) as OrderedNode[]);
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = errorMessage(err);
     // The parser names no position (e.g. nesting too deep): point at the first line.
     return { ok: false, errors: [diag('not-well-formed', 'error', `Not well-formed XML: ${message}`, 0, Math.max(1, lineEnd(text, 0)))] };
   }

@@ -2,7 +2,7 @@
 // ("sweci.architect.agent": "codex", …). Keys are checked after parsing: a key no parser read
 // is a typo or a setting that does not exist, and saying so beats ignoring it.
 import { promises as fs } from 'node:fs';
-import { UserError } from './errors';
+import { UserError, errorMessage } from './errors';
 import type { SettingReader } from './setting-reader';
 
 export interface SettingsFile {
@@ -42,9 +42,7 @@ export async function readSettingsFile(file: string): Promise<SettingsFile> {
   try {
     parsed = JSON.parse(text);
   } catch (err) {
-    throw new UserError(
-      `${file} is not valid JSON (${err instanceof Error ? err.message : String(err)}). Write it like VS Code's settings.json, without comments.`,
-    );
+    throw new UserError(`${file} is not valid JSON (${errorMessage(err)}). Write it like VS Code's settings.json, without comments.`);
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new UserError(`${file} must hold one JSON object of settings, e.g. {"sweci.architect.agent": "codex"}.`);

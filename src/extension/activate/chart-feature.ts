@@ -5,6 +5,7 @@ import { ChartPanelHost } from '../chart/chart-panel';
 import { exportReportCommand, type ExportArgs } from '../chart/export-command';
 import type { IterationViewHost } from '../inspect/iteration-view';
 import type { TaskController } from '../task-controller';
+import { errorMessage } from '../../core/util/errors';
 
 export interface ChartFeature {
   chart: ChartPanelHost;
@@ -23,7 +24,7 @@ export function activateChart(context: vscode.ExtensionContext, controller: Task
         await iterationView.show({ run, iteration });
         return undefined;
       } catch (err) {
-        return err instanceof Error ? err.message : String(err);
+        return errorMessage(err);
       }
     },
   });

@@ -17,6 +17,7 @@ import { readSequenceSettings } from '../../core/continual/sequence-settings';
 import { showError } from '../errors';
 import { integritySettings } from '../config';
 import { makeNonce, webviewHtml } from './chart-html';
+import { errorMessage } from '../../core/util/errors';
 
 export const CHART_VIEW_TYPE = 'sweci.chart';
 const GAMMA_KEY = 'sweci.chart.gamma';
@@ -147,7 +148,7 @@ export class ChartPanelHost implements vscode.Disposable {
           break;
       }
     } catch (err) {
-      log().error(`Chart: ${raw.type} failed: ${err instanceof Error ? err.message : String(err)}`);
+      log().error(`Chart: ${raw.type} failed: ${errorMessage(err)}`);
     }
   }
 
@@ -159,7 +160,7 @@ export class ChartPanelHost implements vscode.Disposable {
       if (!this.panel) return;
       this.load()
         .then((data) => this.post({ type: 'update', data }))
-        .catch((err: unknown) => log().error(`Chart: could not read the runs: ${err instanceof Error ? err.message : String(err)}`));
+        .catch((err: unknown) => log().error(`Chart: could not read the runs: ${errorMessage(err)}`));
       void this.loadSequence().then((sequence) => this.post({ type: 'sequence', sequence }));
     }, 200);
   }
@@ -197,7 +198,7 @@ export class ChartPanelHost implements vscode.Disposable {
       const summary = await summarizeSequence(path.dirname(dir), { weights: this.clWeights((key) => cfg.get(key)) });
       return summary ? sequenceData(summary, path.basename(dir)) : null;
     } catch (err) {
-      log().warn(`Chart: the sequence's results could not be read: ${err instanceof Error ? err.message : String(err)}`);
+      log().warn(`Chart: the sequence's results could not be read: ${errorMessage(err)}`);
       return null;
     }
   }
@@ -209,7 +210,7 @@ export class ChartPanelHost implements vscode.Disposable {
       this.weightsError = undefined;
       return weights;
     } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
+      const message = errorMessage(err);
       if (this.weightsError !== message) showError('The chart scores the sequence with the default weights', err);
       this.weightsError = message;
       return { ...DEFAULT_CL_WEIGHTS };

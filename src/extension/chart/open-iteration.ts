@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { readIterationRecords } from '../../core/loop/iteration-record';
 import { readRunInfo, runLayout } from '../../core/loop/run-store';
 import type { IterationsNode } from '../views/iterations-tree';
+import { errorMessage } from '../../core/util/errors';
 
 export async function revealIteration(taskDir: string, view: vscode.TreeView<IterationsNode>, run: string, iteration: number): Promise<string | undefined> {
   const info = await readRunInfo(taskDir, run);
@@ -24,7 +25,7 @@ export async function revealIteration(taskDir: string, view: vscode.TreeView<Ite
     await view.reveal(node, { select: true, focus: false, expand: false });
   } catch (err) {
     // The view may be hidden or collapsed away; what asked for the reveal still goes on.
-    console.warn(`SWE-CI: could not reveal ${run} #${iteration}: ${err instanceof Error ? err.message : String(err)}`);
+    console.warn(`SWE-CI: could not reveal ${run} #${iteration}: ${errorMessage(err)}`);
   }
   return undefined;
 }

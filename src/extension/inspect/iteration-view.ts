@@ -16,6 +16,7 @@ import { log } from '../log';
 import { compareRequirements, compareRevisions, openIterationChanges } from './code-changes';
 import { comparisonHtml, comparisonTitle, iterationHtml, iterationTitle } from './iteration-html';
 import { archivedRequirementUri, type RevisionRef } from './revision-content';
+import { errorMessage } from '../../core/util/errors';
 
 export const ITERATION_VIEW_TYPE = 'sweci.iteration';
 
@@ -166,7 +167,7 @@ export class IterationViewHost implements vscode.Disposable {
       }
       this.render();
     } catch (err) {
-      log().warn(`Iteration view: ${err instanceof Error ? err.message : String(err)}`);
+      log().warn(`Iteration view: ${errorMessage(err)}`);
     }
   }
 
@@ -174,7 +175,7 @@ export class IterationViewHost implements vscode.Disposable {
   async receive(message: unknown): Promise<void> {
     if (!isIterationViewMessage(message)) return;
     this.received.push(message);
-    const why = await this.act(message).catch((err: unknown) => (err instanceof Error ? err.message : String(err)));
+    const why = await this.act(message).catch((err: unknown) => errorMessage(err));
     if (why) void messages.showInformationMessage(why);
   }
 

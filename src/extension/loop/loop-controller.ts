@@ -17,7 +17,7 @@ import { runNameProblem, HUMAN_HISTORY_RUN } from '../../core/loop/run-name';
 import { agentSettings } from '../agents/agent-settings';
 import type { ApiKeys } from '../agents/api-keys';
 import { integritySettings, pytestSettings } from '../config';
-import { isAbortError } from '../../core/util/errors';
+import { isAbortError, errorMessage } from '../../core/util/errors';
 import { showError } from '../errors';
 import { log } from '../log';
 import { withCancellableProgress } from '../progress';
@@ -182,7 +182,7 @@ export class LoopController implements vscode.Disposable {
     try {
       if (await removeRunWithoutIterations(taskDir, run)) log().info(`Removed run ${run}: it had no completed step yet`);
     } catch (err) {
-      log().warn(`Could not remove the empty run ${run}: ${err instanceof Error ? err.message : String(err)}`);
+      log().warn(`Could not remove the empty run ${run}: ${errorMessage(err)}`);
     }
   }
 

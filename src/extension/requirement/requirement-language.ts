@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { log } from '../log';
+import { errorMessage } from '../../core/util/errors';
 
 export const REQUIREMENT_PATTERN = '**/app/requirement.xml';
 
@@ -39,8 +40,7 @@ export function activateRequirementLanguage(context: vscode.ExtensionContext): R
 
   const matches = (doc: vscode.TextDocument) => doc.uri.scheme === 'file' && vscode.languages.match({ pattern: REQUIREMENT_PATTERN }, doc) > 0;
   const startFor = (doc: vscode.TextDocument) => {
-    if (matches(doc))
-      start().catch((err: unknown) => log().error(`The requirement.xml language server did not start: ${err instanceof Error ? err.message : String(err)}`));
+    if (matches(doc)) start().catch((err: unknown) => log().error(`The requirement.xml language server did not start: ${errorMessage(err)}`));
   };
   const opened = vscode.workspace.onDidOpenTextDocument(startFor);
   vscode.workspace.textDocuments.forEach(startFor);

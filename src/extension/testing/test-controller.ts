@@ -14,6 +14,7 @@ import type { TaskController } from '../task-controller';
 import { requireTrust } from '../trust';
 import { indexItems, leaves, syncItems } from './test-items';
 import { applyResults, terminalText, type PublishedResult } from './test-results';
+import { errorMessage } from '../../core/util/errors';
 
 /** One item as the integration tests read it: `line` is 1-based, as the editor shows it. */
 export interface TestItemRow {
@@ -127,8 +128,8 @@ export class SweciTesting implements vscode.Disposable {
       if (!request.include && !request.exclude?.length) await this.runAll(run, abort.signal);
       else await this.runSome(run, request, state, abort.signal);
     } catch (err) {
-      log().error(`Test Explorer's run failed: ${err instanceof Error ? err.message : String(err)}`);
-      run.appendOutput(terminalText(`${err instanceof Error ? err.message : String(err)}\n`));
+      log().error(`Test Explorer's run failed: ${errorMessage(err)}`);
+      run.appendOutput(terminalText(`${errorMessage(err)}\n`));
     } finally {
       sub.dispose();
       run.end();
@@ -192,7 +193,7 @@ export class SweciTesting implements vscode.Disposable {
       );
     } catch (err) {
       // E.g. the loop holds the task's lock, or the environment could not start.
-      const reason = err instanceof Error ? err.message : String(err);
+      const reason = errorMessage(err);
       failAll(signal.aborted ? 'skipped' : 'errored', reason);
       log().warn(`Test Explorer's run did not run: ${reason}`);
       return;

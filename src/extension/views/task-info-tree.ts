@@ -14,6 +14,7 @@ import { summarizeRole, type RoleSummary } from '../../core/agents/agent-summary
 import { findBubblewrap } from '../../core/runtime/sandbox';
 import { agentSettings } from '../agents/agent-settings';
 import { runtimeSettings } from '../config';
+import { errorMessage } from '../../core/util/errors';
 
 interface InfoRow {
   id: string;
@@ -198,7 +199,7 @@ function agentsRow(sandbox: boolean | undefined): InfoRow {
       return summarizeRole(role, s, confined);
     });
   } catch (err) {
-    const message = err instanceof Error ? err.message : String(err);
+    const message = errorMessage(err);
     return { id: 'agents', label: 'Agents', description: 'settings error', tooltip: message, icon: 'warning', color: 'problemsWarningIcon.foreground' };
   }
   const [a, p] = summaries;

@@ -14,6 +14,7 @@ import { CliAgentDriver, findProgram } from '../cli-driver';
 import { checkEndpoint, type EndpointCheck } from '../endpoint/endpoint-check';
 import { ENDPOINT_KEY_ENV, resolveEndpoint } from '../endpoint/endpoint';
 import { PRESET_INFO } from '../presets';
+import { errorMessage } from '../../util/errors';
 
 export type CheckMark = 'ok' | 'warn' | 'fail' | 'skip';
 
@@ -154,7 +155,7 @@ async function stepCell(role: AgentRole, s: Exclude<AgentSettings, { kind: 'huma
       detail: `wrote ${CHECK_FILE} in ${seconds} · ${usage}${result.permissions ? ` · ${result.permissions}` : ''}`,
     };
   } catch (err) {
-    return { mark: 'fail', detail: err instanceof Error ? err.message : String(err) };
+    return { mark: 'fail', detail: errorMessage(err) };
   } finally {
     await fs.rm(scratch, { recursive: true, force: true }).catch(() => undefined);
   }

@@ -1,7 +1,7 @@
 // One request to a model endpoint before a run spends an hour on it: does anything answer at the
 // URL, and does it take the key? Each protocol is asked for its model list, which every provider
 // of that protocol serves and which costs no tokens.
-import { UserError } from '../../util/errors';
+import { UserError, errorMessage } from '../../util/errors';
 import type { AgentRole, AgentSettings } from '../agent-driver';
 import { ENDPOINT_KEY_ENV, PROTOCOL_LABEL, resolveEndpoint, type Endpoint } from './endpoint';
 
@@ -42,7 +42,7 @@ function causeOf(err: unknown): string {
   const cause = (err as { cause?: { code?: string; message?: string } })?.cause;
   if (cause?.code) return cause.code;
   if (cause?.message) return cause.message;
-  return err instanceof Error ? err.message : String(err);
+  return errorMessage(err);
 }
 
 export async function checkEndpoint(e: Endpoint, signal?: AbortSignal): Promise<EndpointCheck> {

@@ -2,6 +2,7 @@
 // DOCKER_HOST, else the platform's default socket (dockerode's own rules).
 import Docker from 'dockerode';
 import { DockerUnavailableError, ENGINE_HINT, isConnectionError, unavailable } from './docker-errors';
+import { errorMessage } from '../../util/errors';
 
 export interface DockerConnectionSettings {
   /** A unix socket (or Windows named pipe); empty: DOCKER_HOST, else the default socket. */
@@ -43,7 +44,7 @@ export async function pingEngine(conn: DockerConnection, timeoutMs = PING_TIMEOU
     if (isConnectionError(err) || (err as NodeJS.ErrnoException).code === 'EACCES') throw unavailable(conn.address, 'checking that it runs', err);
     throw new DockerUnavailableError(`The Docker engine at ${conn.address} answered the ping with an error. ${ENGINE_HINT}`, {
       cause: err,
-      detail: err instanceof Error ? err.message : String(err),
+      detail: errorMessage(err),
     });
   } finally {
     clearTimeout(timer);

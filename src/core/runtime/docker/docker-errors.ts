@@ -1,5 +1,5 @@
 // What goes wrong between us and a Docker engine, in words a user can act on.
-import { UserError } from '../../util/errors';
+import { UserError, errorMessage } from '../../util/errors';
 
 /** The engine cannot be reached, or stopped answering. Nothing the code under test did. */
 export class DockerUnavailableError extends UserError {
@@ -37,7 +37,7 @@ export function engineMessage(err: unknown): string {
   const json = (err as { json?: { message?: unknown } } | undefined)?.json;
   if (json && typeof json.message === 'string') return json.message;
   const reason = (err as { reason?: unknown } | undefined)?.reason;
-  const text = err instanceof Error ? err.message : String(err);
+  const text = errorMessage(err);
   return typeof reason === 'string' && !text.includes(reason) ? `${reason}: ${text}` : text;
 }
 
