@@ -6,6 +6,7 @@
 import type { ChartData, HeatmapData } from '../core/chart-data/chart-types';
 import type { SequenceData } from '../core/continual/sequence-data';
 import { RUN_FLAGS } from '../core/metrics/run-flags';
+import { isRecord } from '../core/util/is-record';
 import { arrayOf, bool, guardFor, int, optional, requestId, str, type MessageSchema } from './message-schema';
 
 /** Host → webview. */
@@ -40,7 +41,7 @@ export const GAMMA_MAX = 2;
 export const DEFAULT_GAMMA = 1;
 
 type Obj = Record<string, unknown>;
-const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
+const isObj = (x: unknown): x is Obj => isRecord(x);
 const isStr = (x: unknown): x is string => typeof x === 'string';
 const isNum = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x);
 const isInt = (x: unknown): x is number => Number.isInteger(x) && (x as number) >= 0;

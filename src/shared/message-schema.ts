@@ -2,6 +2,7 @@
 // field), from which the guard is derived. The schema's type is computed from the message
 // union, so a message type or a field without its check does not compile. A message with a
 // field the schema does not name is refused: a webview is untrusted content. Browser-safe.
+import { isRecord } from '../core/util/is-record';
 
 export type Check = (x: unknown) => boolean;
 
@@ -10,7 +11,7 @@ type Fields<M> = { [F in Exclude<keyof M, 'type'>]-?: Check };
 /** For each message type of the union M, a check per field (every field, optional ones included). */
 export type MessageSchema<M extends { type: string }> = { [T in M['type']]: Fields<Extract<M, { type: T }>> };
 
-const isObj = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null && !Array.isArray(x);
+const isObj = isRecord;
 
 export const str: Check = (x) => typeof x === 'string';
 export const bool: Check = (x) => typeof x === 'boolean';

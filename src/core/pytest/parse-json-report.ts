@@ -3,12 +3,11 @@
 import { TEST_PHASES, type PhaseResult, type TestCase, type TestOutcome, type TestReport } from './test-report';
 import { ReportParseError } from './report-error';
 import { arrayElementTexts } from '../util/python-json';
+import { isRecord } from '../util/is-record';
 
 type Json = Record<string, unknown>;
 
-function isObject(v: unknown): v is Json {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+const isObject: (v: unknown) => v is Json = isRecord;
 
 export function parseJsonReport(text: string): TestReport {
   let data: unknown;

@@ -12,6 +12,7 @@
 // { test_patch, FAIL_TO_PASS, PASS_TO_PASS, … } } ] } ] }, each sequence in task order.
 import { UserError } from '../util/errors';
 import { taskIdProblem } from './task-id';
+import { isRecord } from '../util/is-record';
 
 export interface SweBenchInstance {
   instanceId: string;
@@ -34,7 +35,7 @@ export interface ClSequence {
 
 type Json = Record<string, unknown>;
 
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject: (v: unknown) => v is Json = isRecord;
 
 /** Reads a .json (one instance or a list) or .jsonl (one instance per line) file's text. */
 export function parseSweBenchInstances(text: string, source: string): SweBenchInstance[] {

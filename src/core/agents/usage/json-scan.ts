@@ -1,5 +1,6 @@
 // Tolerant JSON extraction from agent output: the JSON an agent prints may be surrounded by
 // log lines, split into JSON Lines, or be an array of messages. Never throws.
+import { isRecord } from '../../util/is-record';
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 export type JsonObject = { [k: string]: Json };
@@ -13,7 +14,7 @@ export function tryParse(text: string): Json | undefined {
 }
 
 export function isObject(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
+  return isRecord(v);
 }
 
 /** A finite, non-negative number, or undefined. */
