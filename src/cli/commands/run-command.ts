@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import type { BatchEvent } from '../../core/batch/batch-types';
 import { openExperiment, runBatch } from '../../core/batch/run-batch';
 import { selectTasks } from '../../core/batch/select-tasks';
-import type { TaskStatus } from '../../core/batch/task-status';
+import { FINISHED_STATES, type TaskStatus } from '../../core/batch/task-status';
 import { listSplits, readDatasetTasks } from '../../core/task/dataset';
 import { UserError } from '../../core/util/errors';
 import { openBatchDisplay } from '../batch-display';
@@ -68,5 +68,5 @@ export async function runCommand(values: RunValues, signal: AbortSignal): Promis
   }
   display.final(statuses);
   if (signal.aborted) return 130;
-  return statuses.every((s) => s.state === 'solved' || s.state === 'max-iterations' || s.state === 'init-failed') ? 0 : 1;
+  return statuses.every((s) => FINISHED_STATES.includes(s.state)) ? 0 : 1;
 }

@@ -20,6 +20,7 @@ export type TaskState =
   /** Another process holds the task. */
   | 'busy';
 
+/** A task in one of these states is done: a rerun skips it, and a run of only such tasks exits 0. */
 export const FINISHED_STATES: readonly TaskState[] = ['solved', 'max-iterations', 'init-failed'];
 
 export interface TaskStatus {

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import type { BatchSettings } from '../batch/batch-types';
 import { experimentLayout } from '../batch/experiment';
 import { batchEmitter, runBatchTask } from '../batch/run-batch-task';
-import { readTaskStatus, type TaskStatus } from '../batch/task-status';
+import { FINISHED_STATES, readTaskStatus, type TaskStatus } from '../batch/task-status';
 import { readIterationRecords } from '../loop/iteration-record';
 import { runLayout } from '../loop/run-store';
 import { openTaskEnvironment } from '../runtime/task-environment';
@@ -29,8 +29,6 @@ export interface SequenceResult {
   statuses: Array<TaskStatus | undefined>;
   results: ClResults;
 }
-
-const DONE = new Set(['solved', 'max-iterations', 'init-failed']);
 
 export async function runSequence(specs: readonly TaskSpec[], s: SequenceSettings): Promise<SequenceResult> {
   const layout = experimentLayout(s.experimentDir);
@@ -54,7 +52,7 @@ export async function runSequence(specs: readonly TaskSpec[], s: SequenceSetting
       }
       const status = await runBatchTask(spec, { ...s, beforeLoop: s.memory ? (dir) => carryMemoryIn(s.experimentDir, dir) : undefined });
       statuses[i] = status;
-      if (s.signal.aborted || !DONE.has(status.state)) break;
+      if (s.signal.aborted || !FINISHED_STATES.includes(status.state)) break;
       if (s.memory && status.state !== 'init-failed') await carryMemoryOut(taskDirs[i], s.experimentDir);
       emit({ type: 'task-activity', task: spec.id, activity: "re-running the earlier tasks' tests" });
       const row = await measureRow(i, taskDirs, s, (m) => emit({ type: 'task-activity', task: spec.id, activity: m }));

@@ -18,8 +18,3 @@ export function findNodeIds(text: string): NodeIdRef[] {
 export function baseNodeId(id: string): string {
   return id.replace(/\[[^\]]*\]$/, '');
 }
-
-/** The node id (if any) whose text covers `offset` in `text`. */
-export function nodeIdAt(text: string, offset: number): NodeIdRef | undefined {
-  return findNodeIds(text).find((r) => r.start <= offset && offset <= r.end);
-}

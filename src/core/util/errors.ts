@@ -21,10 +21,6 @@ export class UserError extends Error {
   }
 }
 
-export function isUserError(err: unknown): err is UserError {
-  return err instanceof UserError;
-}
-
 /** Thrown when an AbortSignal fired; `name` matches the DOM AbortError so callers can test either way. */
 export class AbortError extends Error {
   constructor(message = 'The operation was cancelled.') {

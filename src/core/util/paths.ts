@@ -28,8 +28,3 @@ export async function realpathLenient(p: string): Promise<string> {
     }
   }
 }
-
-/** Forward slashes, for paths reported to users and stored in JSON. */
-export function toPosix(p: string): string {
-  return p.split(path.sep).join('/');
-}
