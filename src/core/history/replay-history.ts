@@ -25,9 +25,8 @@ import { oracleLayout } from '../workspace/layout';
 import { readTaskRecord } from '../workspace/materialize';
 import { isTestArtifact } from '../workspace/restore-tests';
 import { exportTree, pruneTopLevel } from '../workspace/upstream';
+import { DEFAULT_HISTORY_COMMITS } from '../loop/loop-settings';
 import { listUpstreamCommits, selectPositions, type UpstreamCommit } from './upstream-commits';
-
-export const DEFAULT_HISTORY_COMMITS = 20;
 
 export interface ReplayHistoryOptions extends PytestSettings {
   taskDir: string;

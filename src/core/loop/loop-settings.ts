@@ -3,6 +3,9 @@
 import { readCount, settingName, type SettingLabel, type SettingReader } from '../util/setting-reader';
 import { DEFAULT_MAX_ITERATIONS } from './run-store';
 
+/** Commits after the base that Record Human History replays (sweci.history.commits). */
+export const DEFAULT_HISTORY_COMMITS = 20;
+
 export interface LoopSettings {
   /** Iterations a new run may take (the reference's 20). */
   maxIterations: number;
@@ -12,7 +15,7 @@ export interface LoopSettings {
 }
 
 export function readLoopSettings(read: SettingReader, label: SettingLabel = settingName): LoopSettings {
-  const commits = Math.floor(readCount(read, label, 'history.commits', 20, 'commits'));
+  const commits = Math.floor(readCount(read, label, 'history.commits', DEFAULT_HISTORY_COMMITS, 'commits'));
   return {
     maxIterations: Math.floor(readCount(read, label, 'loop.maxIterations', DEFAULT_MAX_ITERATIONS, 'iterations', 1)),
     historyCommits: commits > 0 ? commits : 'all',

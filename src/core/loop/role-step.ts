@@ -17,10 +17,8 @@ import type { RoleStepRecord } from './iteration-record';
 import type { StepDone } from './journal';
 import type { HumanStep, LoopEvent, PromptRenderer, RoleSetup } from './loop-types';
 import { diffSnapshots, snapshotOutside } from './outside-changes';
+import { DEFAULT_AGENT_MAX_TRIES, DEFAULT_AGENT_TIMEOUT_SEC } from '../agents/agent-settings';
 import { ARCHIVE } from './run-store';
-
-export const DEFAULT_AGENT_TIMEOUT_SEC = 3600;
-export const DEFAULT_AGENT_MAX_TRIES = 10;
 
 export interface RoleStepContext {
   taskDir: string;
