@@ -12,7 +12,7 @@ import { loadTargetReport } from '../checkout/run-current-tests';
 import { loadReport, saveReport } from '../checkout/report-store';
 import { nonPassedIds } from '../gap/non-passed';
 import { acquireLock } from '../workspace/lock';
-import { formatIterationLine, appendIterationRecord, readIterationRecords, type IterationRecord } from '../loop/iteration-record';
+import { appendIterationRecord, readIterationRecords, replaceIterationRecords, type IterationRecord } from '../loop/iteration-record';
 import { HUMAN_HISTORY_RUN } from '../loop/run-name';
 import { ARCHIVE, iterDir, readRunInfo, runLayout, writeRunInfo, type RunInfo } from '../loop/run-store';
 import { runPytest } from '../pytest/run-pytest';
@@ -26,6 +26,7 @@ import { readTaskRecord } from '../workspace/materialize';
 import { isTestArtifact } from '../workspace/restore-tests';
 import { exportTree, pruneTopLevel } from '../workspace/upstream';
 import { DEFAULT_HISTORY_COMMITS } from '../loop/loop-settings';
+import { regressedIds } from '../metrics/regressions';
 import { listUpstreamCommits, selectPositions, type UpstreamCommit } from './upstream-commits';
 
 export interface ReplayHistoryOptions extends PytestSettings {
@@ -98,7 +99,7 @@ export async function replayHumanHistory(opts: ReplayHistoryOptions): Promise<Re
       recorded.set(line.commit, line);
       emit({ type: 'commit-recorded', record: line });
     }
-    const records = await normalise(layout, [...recorded.values()]);
+    const records = await normalise(layout, [...recorded.values()], target);
     emit({ type: 'replay-finished', ran: todo.length, cached: positions.length - todo.length, records });
     return { run: HUMAN_HISTORY_RUN, records, ran: todo.length, cached: positions.length - todo.length };
   } catch (err) {
@@ -186,10 +187,12 @@ async function replayCommit(
 }
 
 /**
- * Lines by position, with regressions counted against the previous line whose pytest ran
- * (a widened replay inserts lines between cached ones). Rewritten only when that changes it.
+ * Lines by position, with regressions counted against the previous line whose pytest ran, by
+ * the one definition (metrics/regressions.ts: only tests the target passes count). A widened
+ * replay inserts lines between cached ones, so the file is rebuilt when that changes it.
  */
-async function normalise(layout: ReturnType<typeof runLayout>, lines: IterationRecord[]): Promise<IterationRecord[]> {
+async function normalise(layout: ReturnType<typeof runLayout>, lines: IterationRecord[], target: TestReport): Promise<IterationRecord[]> {
+  const scored = passedIds(target);
   const sorted = [...lines].sort((a, b) => a.iteration - b.iteration);
   let previous: Set<string> | undefined;
   const out: IterationRecord[] = [];
@@ -200,13 +203,11 @@ async function normalise(layout: ReturnType<typeof runLayout>, lines: IterationR
     }
     const report = await loadReport(path.join(iterDir(layout, line.iteration), ARCHIVE.report)).catch(() => undefined);
     const now = report ? passedIds(report) : undefined;
-    const regressions = now && previous ? [...previous].filter((id) => !now.has(id)).sort() : line.regressions;
+    const regressions = now && previous ? regressedIds(previous, now, scored) : line.regressions;
     out.push({ ...line, regressions });
     if (now) previous = now;
   }
-  const text = out.map(formatIterationLine).join('');
-  const current = await fs.readFile(layout.iterationsFile, 'utf8').catch(() => '');
-  if (text !== current) await writeFileAtomic(layout.iterationsFile, text);
+  await replaceIterationRecords(layout.iterationsFile, out);
   return out;
 }
 

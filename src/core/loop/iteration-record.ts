@@ -4,6 +4,7 @@
 // half-record an iteration.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { writeFileAtomic } from '../util/fs-atomic';
 import { UserError } from '../util/errors';
 
 export type RoleKind = 'agent' | 'human';
@@ -155,6 +156,17 @@ export async function appendIterationRecord(file: string, record: IterationRecor
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * Replaces the whole file with `records`, written whole then renamed (a reader sees the old
+ * lines or the new ones). Only for a run whose lines are rebuilt, not appended: the human-history
+ * replay, whose widened replays insert lines between cached ones. Unchanged text is not rewritten.
+ */
+export async function replaceIterationRecords(file: string, records: readonly IterationRecord[]): Promise<void> {
+  const text = records.map(formatIterationLine).join('');
+  const current = await fs.readFile(file, 'utf8').catch(() => '');
+  if (text !== current) await writeFileAtomic(file, text);
 }
 
 /** Length of the file up to and including its last newline. */

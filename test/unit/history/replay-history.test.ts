@@ -11,7 +11,9 @@ import { readIterationRecords } from '../../../src/core/loop/iteration-record';
 import { listRuns, runLayout, iterDir } from '../../../src/core/loop/run-store';
 import type { Runtime } from '../../../src/core/runtime/runtime';
 import { AbortError } from '../../../src/core/util/errors';
-import { taskLayout } from '../../../src/core/workspace/layout';
+import { oracleLayout, taskLayout } from '../../../src/core/workspace/layout';
+import { loadReport } from '../../../src/core/checkout/report-store';
+import { passedIds, type TestReport } from '../../../src/core/pytest/test-report';
 import { DemoWorld, exists, git, pytestSettings, runtime, type DemoTask } from '../loop/demo-fixture';
 
 let world: DemoWorld;
@@ -119,6 +121,25 @@ describe('human-history replay', () => {
     assert.equal(result.ran, 0);
     assert.equal(result.cached, 11);
     assert.equal(await fs.readFile(runLayout(task.taskDir, 'human-history').iterationsFile, 'utf8'), before);
+  });
+
+  test('regressions count only tests the target passes (the one definition), also when cached lines are renumbered', async () => {
+    // A test the target does not pass that passed at commit 1 and is gone at commit 2: not a regression.
+    const layout = runLayout(task.taskDir, 'human-history');
+    const reportFile = path.join(iterDir(layout, 1), 'report.json');
+    const original = await fs.readFile(reportFile, 'utf8');
+    try {
+      const report = JSON.parse(original) as TestReport;
+      report.tests.push({ nodeid: 'tests/test_outside_target.py::test_only_here', outcome: 'passed', phases: {} });
+      await fs.writeFile(reportFile, JSON.stringify(report));
+      const { records } = await replayHumanHistory(options(new ObservedRuntime(runtime), { count: 'all' }));
+      const target = passedIds((await loadReport(oracleLayout(task.record.oracleDir).targetReportFile))!);
+      for (const r of records) for (const id of r.regressions) assert.ok(target.has(id), `line ${r.iteration}: ${id} is not a test the target passes`);
+      assert.ok(!records[2].regressions.includes('tests/test_outside_target.py::test_only_here'));
+    } finally {
+      await fs.writeFile(reportFile, original);
+      await replayHumanHistory(options(runtime, { count: 'all' }));
+    }
   });
 
   test('the workspace is untouched and no scratch folder is left', async () => {
