@@ -7,7 +7,7 @@ import { readIterationRecords, type IterationRecord } from '../loop/iteration-re
 import { ARCHIVE, DEFAULT_MAX_ITERATIONS, iterDir, listRuns, readRunInfo, readRunSummary, runLayout, runsDir, type RunInfo } from '../loop/run-store';
 import { normalizedChange, type Baseline } from '../metrics/normalized-change';
 import { averageRow, referencePassed, summarize } from '../metrics/reference-summary';
-import { runMetrics } from '../metrics/run-metrics';
+import { lineUsage, runMetrics } from '../metrics/run-metrics';
 import { lineFlags, runFlags } from '../metrics/run-flags';
 import { scoredLine, type ScoringRules } from '../metrics/scored-line';
 import { buildTransitionMatrix, encodeCells, regressedTests, type ReportTests } from '../metrics/transitions';
@@ -27,8 +27,6 @@ export interface ChartDataOptions {
   /** How flagged lines are scored (sweci.integrity.excludeHarnessTampering, scoreTargetTestsOnly). */
   scoring?: ScoringRules;
 }
-
-const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 
 /** Every run of the task as chart series, with its comparison row. */
 export async function loadChartData(taskDir: string, opts: ChartDataOptions = {}): Promise<ChartData> {
@@ -85,15 +83,7 @@ function runLabel(info: RunInfo): string {
 
 export function chartPoint(r: IterationRecord, baseline: Baseline | undefined): ChartPoint {
   const crashed = r.gap < 0;
-  let tokensIn = 0;
-  let tokensOut = 0;
-  let timeSec = num(r.pytest_time);
-  for (const step of [r.architect, r.programmer]) {
-    if (!step) continue;
-    tokensIn += num(step.input_tokens);
-    tokensOut += num(step.output_tokens);
-    timeSec += num(step.execution_time);
-  }
+  const { tokensIn, tokensOut, timeSec } = lineUsage(r);
   const point: ChartPoint = {
     iteration: r.iteration,
     a: crashed || !baseline ? null : normalizedChange(referencePassed(r), baseline),

@@ -63,6 +63,20 @@ export interface RunMetricsOptions {
 
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 
+/** One line's cost, the one sum of it: both roles' tokens (unknown: 0), and their execution_time plus pytest_time. */
+export function lineUsage(line: RunLine): { tokensIn: number; tokensOut: number; timeSec: number } {
+  let tokensIn = 0;
+  let tokensOut = 0;
+  let timeSec = num(line.pytest_time);
+  for (const step of [line.architect, line.programmer]) {
+    if (!step) continue;
+    tokensIn += num(step.input_tokens);
+    tokensOut += num(step.output_tokens);
+    timeSec += num(step.execution_time);
+  }
+  return { tokensIn, tokensOut, timeSec };
+}
+
 export function runMetrics(lines: readonly RunLine[], { maxIterations, gamma = 1 }: RunMetricsOptions): RunMetricsRow {
   assertGamma(gamma);
   const summary = summarize(lines, maxIterations);
@@ -76,13 +90,11 @@ export function runMetrics(lines: readonly RunLine[], { maxIterations, gamma = 1
   let tokensOut = 0;
   let timeSec = 0;
   lines.forEach((l, i) => {
-    for (const step of [l.architect, l.programmer]) {
-      if (!step) continue;
-      tokensIn += num(step.input_tokens);
-      tokensOut += num(step.output_tokens);
-      if (i > 0) timeSec += num(step.execution_time);
-    }
-    if (i > 0) timeSec += num(l.pytest_time);
+    const u = lineUsage(l);
+    tokensIn += u.tokensIn;
+    tokensOut += u.tokensOut;
+    // The base run is shared by every run of the task: its time is not this run's.
+    if (i > 0) timeSec += u.timeSec;
   });
   return {
     evoScore: summary ? evoScore(summary.a, gamma) : null,
