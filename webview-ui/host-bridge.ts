@@ -3,7 +3,7 @@
 // nothing is posted or persisted.
 import type { HostMessage, WebviewMessage } from '../src/shared/chart-protocol';
 import { isHostMessage } from '../src/shared/chart-protocol';
-import type { ChartData, HeatmapData } from '../src/core/chart-data/chart-types';
+import type { ChartData, HeatmapData } from '../src/core/scoring/chart-types';
 
 export interface ViewState {
   gamma: number;

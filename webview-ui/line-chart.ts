@@ -14,7 +14,7 @@ import {
   type ScriptableContext,
   type TooltipItem,
 } from 'chart.js';
-import type { ChartData, ChartPoint, ChartRun as ChartSeries } from '../src/core/chart-data/chart-types';
+import type { ChartData, ChartPoint, ChartRun as ChartSeries } from '../src/core/scoring/chart-types';
 import { tooltipStyle, type Palette } from './palette';
 import { formatA, formatDuration, formatTokens } from './format';
 

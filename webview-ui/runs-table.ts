@@ -1,6 +1,6 @@
 // The table comparing runs. EvoScore is recomputed here for the chosen γ (and γ = 1 as the
 // reference reports it) with the same metric functions the extension uses.
-import type { ChartData } from '../src/core/chart-data/chart-types';
+import type { ChartData } from '../src/core/scoring/chart-types';
 import { evoScore } from '../src/core/metrics/evo-score';
 import { formatA, formatDuration, formatTokens } from './format';
 import { RUN_FLAG_LABELS } from '../src/core/metrics/run-flags';

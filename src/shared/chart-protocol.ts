@@ -3,7 +3,7 @@
 // the schemas below) and drop anything else: a webview is untrusted content as far as the host
 // is concerned, and the webview must not act on a half-formed message. A request the webview
 // sends carries a requestId that the host's reply returns. Browser-safe: no node or vscode imports.
-import type { ChartData, HeatmapData } from '../core/chart-data/chart-types';
+import type { ChartData, HeatmapData } from '../core/scoring/chart-types';
 import type { SequenceData } from '../core/continual/sequence-data';
 import { RUN_FLAGS } from '../core/metrics/run-flags';
 import { isRecord } from '../core/util/is-record';

@@ -15,7 +15,7 @@ import { runLayout } from '../../src/core/loop/run-store';
 import { baselineOf, normalizedChange } from '../../src/core/metrics/normalized-change';
 import { LocalRuntime } from '../../src/core/runtime/local-runtime';
 import { oracleLayout } from '../../src/core/workspace/layout';
-import type { ChartData } from '../../src/core/chart-data/chart-types';
+import type { ChartData } from '../../src/core/scoring/chart-types';
 import type { HostMessage } from '../../src/shared/chart-protocol';
 import type { SweciApi } from '../../src/extension/test-api';
 import { agentsDir, api, until } from './helpers';

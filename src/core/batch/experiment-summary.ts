@@ -2,7 +2,7 @@
 // zero regression, and their averages), with EvoScore at more γ values, regressions, tokens
 // and time. Each row is the chart's own row for that run (loadChartData with the experiment's
 // N), so the terminal and the editor never disagree.
-import { loadChartData, type ChartRunKind, type RunMetricsRow } from '../chart-data/load-chart-data';
+import { loadChartData, type ChartRunKind, type RunMetricsRow } from '../scoring/load-chart-data';
 import { evoScore } from '../metrics/evo-score';
 import type { RunFlag } from '../metrics/run-flags';
 import type { ScoringRules } from '../metrics/scored-line';

@@ -3,7 +3,7 @@
 // extension's Export Report and by `sweci report`.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { loadChartData, loadHeatmap, type ChartData, type HeatmapData } from '../chart-data/load-chart-data';
+import { loadChartData, loadHeatmap, type ChartData, type HeatmapData } from '../scoring/load-chart-data';
 import { evoScore } from '../metrics/evo-score';
 import { taskLayout } from '../workspace/layout';
 import type { ScoringRules } from '../metrics/scored-line';

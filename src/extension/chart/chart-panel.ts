@@ -7,7 +7,7 @@ import { DEFAULT_GAMMA, isWebviewMessage, type HostMessage, type WebviewMessage 
 import { log } from '../log';
 import type { ChangeFeed } from '../change-feed';
 import type { TaskController } from '../task-controller';
-import { loadChartData, loadHeatmap, type ChartData } from '../../core/chart-data/load-chart-data';
+import { loadChartData, loadHeatmap, type ChartData } from '../../core/scoring/load-chart-data';
 import { listRuns } from '../../core/loop/run-store';
 import { CL_RESULTS_FILE } from '../../core/continual/cl-results';
 import { sequenceData, type SequenceData } from '../../core/continual/sequence-data';

@@ -10,7 +10,7 @@ import { readIterationRecords } from '../../../src/core/loop/iteration-record';
 import { createRun, startRun } from '../../../src/core/loop/run-loop';
 import { harnessKind, pytestSection } from '../../../src/core/loop/harness-tampering';
 import { CodeRepo } from '../../../src/core/loop/code-repo';
-import { loadChartData } from '../../../src/core/chart-data/load-chart-data';
+import { loadChartData } from '../../../src/core/scoring/load-chart-data';
 import { iterDir, runLayout } from '../../../src/core/loop/run-store';
 import { taskLayout } from '../../../src/core/workspace/layout';
 import { DemoWorld, SANDBOX, exists, historyGit, loopOptions, pytestSettings, pythonScript, runtime, scripted } from './demo-fixture';

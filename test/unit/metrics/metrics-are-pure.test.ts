@@ -1,4 +1,4 @@
-// src/core/metrics and src/core/chart-data/chart-types.ts are bundled into the chart webview:
+// src/core/metrics and src/core/scoring/chart-types.ts are bundled into the chart webview:
 // no node (or any package) imports; relative imports stay inside src/core/metrics, except
 // type-only ones (erased when bundled).
 import assert from 'node:assert/strict';
@@ -45,7 +45,7 @@ test('no file under src/core/metrics, nor chart-types.ts, imports node or runtim
     .readdirSync(dir)
     .filter((f) => f.endsWith('.ts'))
     .map((f) => path.join(dir, f));
-  files.push(path.join(repoRoot, 'src', 'core', 'chart-data', 'chart-types.ts'));
+  files.push(path.join(repoRoot, 'src', 'core', 'scoring', 'chart-types.ts'));
   assert.ok(files.length >= 7);
   const offenders = files.flatMap((f) => problems(fs.readFileSync(f, 'utf8'), f).map((p) => `${path.relative(repoRoot, f)}: ${p}`));
   assert.deepEqual(offenders, []);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { isHeatmap, isHostMessage, isWebviewMessage } from '../../../src/shared/chart-protocol';
-import type { ChartData, ChartRun } from '../../../src/core/chart-data/chart-types';
+import type { ChartData, ChartRun } from '../../../src/core/scoring/chart-types';
 
 const point = {
   iteration: 0,

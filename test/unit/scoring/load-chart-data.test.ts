@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { loadChartData, loadHeatmap, type ChartData } from '../../../src/core/chart-data/load-chart-data';
+import { loadChartData, loadHeatmap, type ChartData } from '../../../src/core/scoring/load-chart-data';
 import { loadReport, saveReport } from '../../../src/core/checkout/report-store';
 import { replayHumanHistory } from '../../../src/core/history/replay-history';
 import { appendIterationRecord, readIterationRecords, type IterationRecord } from '../../../src/core/loop/iteration-record';
