@@ -5,7 +5,7 @@ import { existsSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { isSameOrInside } from '../util/paths';
-import { isExecutableFile, isInTaskFolder } from '../util/trusted-program';
+import { executablesOnPath, isInTaskFolder } from '../util/trusted-program';
 import { UserError } from '../util/errors';
 
 /** The machine's own folders: a sandbox shows them read-only as they are. */
@@ -88,12 +88,7 @@ export async function programView(command: string, cwd: string, searchPath: stri
 
 /** Where a command is: a path with a slash from `cwd`, else the first executable on `searchPath`. */
 function locate(command: string, cwd: string, searchPath: string): string | undefined {
-  if (command.includes('/')) return path.resolve(cwd, command);
-  return searchPath
-    .split(path.delimiter)
-    .filter((d) => path.isAbsolute(d))
-    .map((d) => path.join(d, command))
-    .find(isExecutableFile);
+  return command.includes('/') ? path.resolve(cwd, command) : executablesOnPath(command, searchPath)[0];
 }
 
 /** A program in a task folder may be an agent's work: it is neither trusted nor run confined as a tool. */

@@ -4,7 +4,7 @@
 import { accessSync, constants as fsConstants, existsSync, realpathSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 
-export function isExecutableFile(p: string): boolean {
+function isExecutableFile(p: string): boolean {
   try {
     if (!statSync(p).isFile()) return false;
     accessSync(p, fsConstants.X_OK);
@@ -25,18 +25,21 @@ export function isInTaskFolder(p: string): boolean {
   }
 }
 
+/** Every executable `name` on `searchPath`, in PATH order (relative entries are skipped). */
+export function executablesOnPath(name: string, searchPath: string): string[] {
+  return searchPath
+    .split(path.delimiter)
+    .filter((d) => path.isAbsolute(d))
+    .map((d) => path.join(d, name))
+    .filter(isExecutableFile);
+}
+
 /**
- * The first executable `name` on `searchPath` that no confined step could have put there, as a real
+ * The first executable `name` on `searchPath` that no confined step could have put there, as an
  * absolute path; undefined when there is none.
  */
 export function findTrustedProgram(name: string, searchPath: string = process.env.PATH ?? ''): string | undefined {
-  for (const dir of searchPath.split(path.delimiter).filter((d) => path.isAbsolute(d))) {
-    const candidate = path.join(dir, name);
-    if (!isExecutableFile(candidate)) continue;
-    const real = realpathSync(candidate);
-    if (!isInTaskFolder(real)) return candidate;
-  }
-  return undefined;
+  return executablesOnPath(name, searchPath).find((candidate) => !isInTaskFolder(realpathSync(candidate)));
 }
 
 const harnessTools = new Map<string, string>();
