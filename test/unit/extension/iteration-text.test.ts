@@ -94,3 +94,13 @@ test('harness tampering and a run without isolation are said in the row and its 
   assert.match(tip, /Not isolated: the agents and the code under test could read the oracle/);
   assert.doesNotMatch(iterationDescription(rec({ iteration: 1, isolation: 'sandbox' }), line0), /isolated|harness/);
 });
+
+test('an inflated iteration says how many passes the target never had, and names the first ones', () => {
+  const ids = Array.from({ length: 7 }, (_, i) => `tests/test_units.py::test_unit_roundtrip[fake${i}]`);
+  const r = rec({ iteration: 1, gap: 42, pytest: { passed: 38 }, passed: 18, inflated: ids, inflated_count: 20 });
+  const tip = iterationTooltip(r, line0);
+  assert.match(tip, /Inflated: 20 passed tests the target never had \(counted by pytest, not by the target\): /);
+  assert.match(tip, /fake4\\\], …$/m, 'five named, then an ellipsis');
+  assert.doesNotMatch(tip, /fake5/);
+  assert.doesNotMatch(iterationTooltip(rec({ iteration: 1 }), line0), /Inflated/);
+});
