@@ -8,6 +8,7 @@ import { selectTasks } from '../../core/batch/select-tasks';
 import { readRuntimeSettings } from '../../core/runtime/runtime-settings';
 import { listSplits, readDatasetTasks } from '../../core/task/dataset';
 import { UserError } from '../../core/util/errors';
+import { commaList } from '../../core/util/setting-reader';
 import { cliSettings } from '../cli-settings';
 
 export interface K8sValues extends Record<string, unknown> {
@@ -47,12 +48,7 @@ export async function k8sCommand(runArgs: string[], values: K8sValues): Promise<
   const specs = await selectTasks(
     await readDatasetTasks(datasetDir, split),
     {
-      ids: values.tasks
-        ? values.tasks
-            .split(',')
-            .map((t) => t.trim())
-            .filter(Boolean)
-        : undefined,
+      ids: values.tasks ? commaList(values.tasks) : undefined,
     },
     `${datasetDir} (split ${split})`,
   );

@@ -9,6 +9,7 @@ import { selectTasks } from '../../core/batch/select-tasks';
 import { FINISHED_STATES, type TaskStatus } from '../../core/batch/task-status';
 import { listSplits, readDatasetTasks } from '../../core/task/dataset';
 import { UserError } from '../../core/util/errors';
+import { commaList } from '../../core/util/setting-reader';
 import { openBatchDisplay } from '../batch-display';
 import { sequenceCommand } from './sequence-command';
 import { batchSettingsOf, defaultRunName, readRunSettings, refuseUnconfined, type RunValues } from './run-settings';
@@ -35,12 +36,7 @@ export async function runCommand(values: RunValues, signal: AbortSignal): Promis
   const specs = await selectTasks(
     all,
     {
-      ids: values.tasks
-        ? values.tasks
-            .split(',')
-            .map((t) => t.trim())
-            .filter(Boolean)
-        : undefined,
+      ids: values.tasks ? commaList(values.tasks) : undefined,
       idsFile: values.tasksFile,
       index,
     },

@@ -62,17 +62,19 @@ export function readStringMap(read: SettingReader, label: SettingLabel, key: str
   return out;
 }
 
+/** The items of a comma-separated list as typed on a command line: trimmed, empty ones dropped. */
+export function commaList(text: string): string[] {
+  return text
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
 /** A list of absolute paths (a comma-separated text on the command line). */
 export function readPathList(read: SettingReader, label: SettingLabel, key: string): string[] {
   const v = read(key);
   if (unset(v) || v === '') return [];
-  const list =
-    typeof v === 'string'
-      ? v
-          .split(',')
-          .map((p) => p.trim())
-          .filter(Boolean)
-      : v;
+  const list = typeof v === 'string' ? commaList(v) : v;
   if (!Array.isArray(list) || list.some((p) => typeof p !== 'string' || !p.startsWith('/'))) {
     throw new UserError(`${cap(label(key))} must be a list of absolute paths, e.g. ["/opt/my-agent"], not ${JSON.stringify(v)}.`, { setting: key });
   }
