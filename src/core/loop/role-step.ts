@@ -134,17 +134,7 @@ async function runAgent(ctx: RoleStepContext): Promise<StepDone> {
       if (!problem && ctx.role === 'architect') ({ problem, warnings } = await checkRequirement(ctx.taskDir));
       ok = problem === undefined;
       if (problem) failures.push(`try ${attempt}: ${problem}`);
-      ctx.emit({
-        type: 'step-finished',
-        run: ctx.run,
-        iteration: ctx.iteration,
-        step: ctx.role,
-        attempt,
-        ok,
-        durationMs,
-        message: problem ?? warnings,
-        logFile,
-      });
+      emitFinished(ctx, { attempt, ok, durationMs, message: problem ?? warnings, logFile });
     }
   } finally {
     // What the CLI left in its home (caches, helper binaries, sessions) is not kept.
@@ -217,16 +207,7 @@ async function runHuman(ctx: RoleStepContext): Promise<StepDone> {
     const durationMs = Date.now() - started;
     totalMs += durationMs;
     const { problem, warnings } = ctx.role === 'architect' ? await checkRequirement(ctx.taskDir) : {};
-    ctx.emit({
-      type: 'step-finished',
-      run: ctx.run,
-      iteration: ctx.iteration,
-      step: ctx.role,
-      attempt,
-      ok: !problem,
-      durationMs,
-      message: problem ?? warnings,
-    });
+    emitFinished(ctx, { attempt, ok: !problem, durationMs, message: problem ?? warnings });
     if (!problem) break;
     problems = [problem];
   }
@@ -234,6 +215,11 @@ async function runHuman(ctx: RoleStepContext): Promise<StepDone> {
   // iteration's commit is made from the files, in the history store.
   const outside = diffSnapshots(before, await snapshotOutside(scope));
   return { record: { execution_time: seconds(totalMs), kind: 'human', agent: 'human', tries: attempt }, outside, tampered: [] };
+}
+
+/** The step-finished event of one try, agent or human. */
+function emitFinished(ctx: RoleStepContext, done: { attempt: number; ok: boolean; durationMs: number; message?: string; logFile?: string }): void {
+  ctx.emit({ type: 'step-finished', run: ctx.run, iteration: ctx.iteration, step: ctx.role, ...done });
 }
 
 function sumUsage(list: AgentUsage[]): Pick<RoleStepRecord, 'input_tokens' | 'output_tokens' | 'cost_usd'> {
