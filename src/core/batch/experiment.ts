@@ -5,8 +5,9 @@
 //   <E>/.sweci-batch/<task_id>.json   the task's batch state (one writer: the worker holding <task_id>.lock)
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { UserError, errorMessage } from '../util/errors';
-import { writeFileAtomic } from '../util/fs-atomic';
+import { z } from 'zod';
+import { jsonRecordFile } from '../records/record-file';
+import { UserError } from '../util/errors';
 import { EXPERIMENT_FILE } from '../workspace/layout';
 import { oracleFolderName } from '../workspace/oracle-name';
 
@@ -39,42 +40,30 @@ export function experimentLayout(dir: string): ExperimentLayout {
   };
 }
 
-export interface ExperimentRecord {
-  schema: 1;
-  created: string;
+export const experimentRecordSchema = z.object({
+  schema: z.literal(1),
+  created: z.string(),
   /** The dataset folder and split the tasks come from. */
-  dataset: string;
-  split: string;
+  dataset: z.string(),
+  split: z.string(),
   /** The run every task records into (its branch is sweci/<run>). */
-  run: string;
+  run: z.string(),
   /** Agents by label (never their environment or keys). */
-  agents: { architect: string; programmer: string };
-  maxIterations: number;
+  agents: z.object({ architect: z.string(), programmer: z.string() }),
+  maxIterations: z.number(),
   /** A task sequence (SWE-Bench-CL): `dataset` is then its file, and the tasks run in this order. */
-  sequence?: { id: string; tasks: string[]; memory: boolean };
-}
+  sequence: z.object({ id: z.string(), tasks: z.array(z.string()), memory: z.boolean() }).optional(),
+});
+export type ExperimentRecord = z.infer<typeof experimentRecordSchema>;
+
+const experimentFile = jsonRecordFile({ schema: experimentRecordSchema, whenDamaged: 'Use another --experiment folder.' });
 
 export async function readExperiment(dir: string): Promise<ExperimentRecord | undefined> {
-  const file = experimentLayout(dir).file;
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
-  try {
-    const record = JSON.parse(text) as ExperimentRecord;
-    if (record.schema !== 1 || typeof record.run !== 'string') throw new Error('unknown schema');
-    return record;
-  } catch (err) {
-    throw new UserError(`${file} is not an experiment record SWE-CI can read (${errorMessage(err)}). Use another --experiment folder.`);
-  }
+  return experimentFile.read(experimentLayout(dir).file);
 }
 
 export async function writeExperiment(dir: string, record: ExperimentRecord): Promise<void> {
-  await fs.mkdir(dir, { recursive: true });
-  await writeFileAtomic(experimentLayout(dir).file, JSON.stringify(record, null, 2) + '\n');
+  await experimentFile.write(experimentLayout(dir).file, record);
 }
 
 /** Task folders of an experiment: subfolders with a .sweci/task.json, by name. */

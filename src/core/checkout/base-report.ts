@@ -1,8 +1,8 @@
 // The base's own pytest result, kept apart from the "current" report (which Refresh and the loop
 // overwrite): a run's line 0 is the base run, whenever the run is created.
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type { LastRunRecord } from './report-store';
+import { lastRunFile, reportFile, type LastRunRecord } from './report-store';
+import { DamagedRecordError } from '../records/record-file';
 import type { TestReport } from '../pytest/test-report';
 import { writeFileAtomic } from '../util/fs-atomic';
 import { ensureHistory, historyGit } from '../workspace/history-store';
@@ -26,23 +26,24 @@ export function baseOutputFile(taskDir: string): string {
   return files(taskDir).output;
 }
 
+/** The base run, or undefined when none is kept (or what is kept is damaged: it is run again). */
 export async function loadBaseRun(taskDir: string): Promise<BaseRun | undefined> {
   const f = files(taskDir);
   try {
-    const [report, run] = await Promise.all([fs.readFile(f.report, 'utf8'), fs.readFile(f.run, 'utf8')]);
-    const parsed = { report: JSON.parse(report) as TestReport, run: JSON.parse(run) as LastRunRecord };
-    return Array.isArray(parsed.report?.tests) && parsed.run?.kind === 'ran' ? parsed : undefined;
-  } catch {
-    return undefined;
+    const [report, run] = await Promise.all([reportFile.read(f.report), lastRunFile.read(f.run)]);
+    return report && run?.kind === 'ran' ? { report, run } : undefined;
+  } catch (err) {
+    if (err instanceof DamagedRecordError) return undefined;
+    throw err;
   }
 }
 
 export async function saveBaseRun(taskDir: string, base: BaseRun, output: string): Promise<void> {
   const f = files(taskDir);
   await writeFileAtomic(f.output, output);
-  await writeFileAtomic(f.report, JSON.stringify(base.report));
+  await reportFile.write(f.report, base.report);
   // Written last: its presence says the other two are complete.
-  await writeFileAtomic(f.run, JSON.stringify(base.run, null, 2));
+  await lastRunFile.write(f.run, base.run);
 }
 
 /**

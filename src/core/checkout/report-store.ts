@@ -1,26 +1,35 @@
 // Where a task's reports live on disk, and how they are read back. Views render these files.
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import type { TestReport } from '../pytest/test-report';
-import type { ReportFormat } from '../pytest/pytest-command';
+import { z } from 'zod';
+import { testReportSchema, type TestReport } from '../pytest/test-report';
+import { jsonRecordFile } from '../records/record-file';
+import { reportFormatSchema } from '../pytest/pytest-command';
 import { writeFileAtomic } from '../util/fs-atomic';
 import type { TaskLayout } from '../workspace/layout';
 
 /** What the last pytest run of the current code left behind (`.sweci/reports/current.run.json`). */
-export interface LastRunRecord {
-  kind: 'ran' | 'did-not-run';
-  finishedAt: string;
-  exitCode: number | null;
+export const lastRunRecordSchema = z.object({
+  kind: z.enum(['ran', 'did-not-run']),
+  finishedAt: z.string(),
+  exitCode: z.number().nullable(),
   /** Why pytest did not run (timeout, crash, missing report). */
-  reason?: string;
+  reason: z.string().optional(),
   /** The command line, for the log and for reproducing by hand. */
-  command: string;
+  command: z.string(),
   /** Which report pytest wrote: pytest-json-report, our plugin (same format) or JUnit XML (lossy). */
-  reportFormat?: ReportFormat;
-  durationMs: number;
+  reportFormat: reportFormatSchema.optional(),
+  durationMs: z.number(),
   /** Files of the code that replaced pytest's functions or registered a plugin while it ran (our report plugin's word). */
-  integrity?: string[];
-}
+  integrity: z.array(z.string()).optional(),
+});
+export type LastRunRecord = z.infer<typeof lastRunRecordSchema>;
+
+const REWRITE = 'Run the tests again to rewrite it.';
+// Reports are built by the parsers from pytest's output, already typed: checking them again on
+// every write would cost each iteration milliseconds for nothing.
+export const reportFile = jsonRecordFile({ schema: testReportSchema, whenDamaged: REWRITE, indent: false, checkOnWrite: false });
+export const lastRunFile = jsonRecordFile({ schema: lastRunRecordSchema, whenDamaged: REWRITE });
 
 export function currentReportFile(layout: TaskLayout): string {
   return path.join(layout.reportsDir, 'current.report.json');
@@ -41,8 +50,7 @@ export function currentRawReportFile(layout: TaskLayout): string {
 }
 
 export async function saveReport(file: string, report: TestReport): Promise<void> {
-  await fs.mkdir(path.dirname(file), { recursive: true });
-  await writeFileAtomic(file, JSON.stringify(report));
+  await reportFile.write(file, report);
 }
 
 /** The current pytest result: what app/code's last run gave, as the views show it. */
@@ -63,29 +71,10 @@ export async function recordCurrentResult(layout: TaskLayout, result: CurrentRes
   await fs.mkdir(layout.reportsDir, { recursive: true });
   await writeFileAtomic(currentOutputFile(layout), result.output);
   if (result.report) await saveReport(currentReportFile(layout), result.report);
-  await writeFileAtomic(currentRunFile(layout), JSON.stringify(result.run, null, 2));
+  await lastRunFile.write(currentRunFile(layout), result.run);
 }
 
+/** The report in `file`, or undefined when there is none. */
 export async function loadReport(file: string): Promise<TestReport | undefined> {
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw e;
-  }
-  const parsed = JSON.parse(text) as TestReport;
-  if (!parsed || !Array.isArray(parsed.tests)) {
-    throw new Error(`${file} is not a SWE-CI test report. Run the tests again to rewrite it.`);
-  }
-  return parsed;
-}
-
-export async function loadJson<T>(file: string): Promise<T | undefined> {
-  try {
-    return JSON.parse(await fs.readFile(file, 'utf8')) as T;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw e;
-  }
+  return reportFile.read(file);
 }

@@ -4,7 +4,7 @@ import { classify, type NonPassedEntry } from '../gap/non-passed';
 import { passedIds, type TestReport } from '../pytest/test-report';
 import { oracleLayout, taskLayout, type TaskRecord } from '../workspace/layout';
 import { readTaskRecord } from '../workspace/materialize';
-import { currentReportFile, currentRunFile, loadJson, loadReport, type LastRunRecord } from './report-store';
+import { currentReportFile, currentRunFile, lastRunFile, loadReport, type LastRunRecord } from './report-store';
 
 export interface TaskState {
   taskDir: string;
@@ -27,7 +27,7 @@ export async function loadTaskState(taskDir: string): Promise<TaskState | undefi
   const [target, current, lastRun, environment] = await Promise.all([
     loadReport(oracleLayout(record.oracleDir).targetReportFile),
     loadReport(currentReportFile(layout)),
-    loadJson<LastRunRecord>(currentRunFile(layout)),
+    lastRunFile.read(currentRunFile(layout)),
     readEnvironmentRecord(taskDir),
   ]);
   if (!target || !current) return { taskDir, record, target, current, lastRun, environment, entries: [] };

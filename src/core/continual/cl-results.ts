@@ -2,21 +2,32 @@
 // sequence runner, under its lock). Row i holds, for each task j ≤ i, whether task j's tests
 // (FAIL_TO_PASS ∪ PASS_TO_PASS) all pass on the code task i ended with: 1, 0, or null when that
 // could not be measured.
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { UserError } from '../util/errors';
-import { writeJsonAtomic } from '../util/fs-atomic';
+import { z } from 'zod';
+import { jsonRecordFile } from '../records/record-file';
 
-export interface ClResults {
-  schema: 1;
-  sequence: string;
-  tasks: string[];
-  memory: boolean;
-  /** matrix[i] is written when task i is done; entries after i stay null. */
-  matrix: Array<Array<number | null> | null>;
-  /** Per task: seconds its iterations took and whether its run resolved it. */
-  runs: Array<{ seconds: number; resolved: boolean } | null>;
-}
+// 1: all of the task's tests pass, 0: not all, null: not measured.
+const cell = z
+  .number()
+  .refine((v): boolean => v === 0 || v === 1, 'is not 0, 1 or null')
+  .nullable();
+
+export const clResultsSchema = z
+  .object({
+    schema: z.literal(1),
+    sequence: z.string(),
+    tasks: z.array(z.string()),
+    memory: z.boolean(),
+    /** matrix[i] is written when task i is done; entries after i stay null. */
+    matrix: z.array(z.array(cell).nullable()),
+    /** Per task: seconds its iterations took and whether its run resolved it. */
+    runs: z.array(z.object({ seconds: z.number(), resolved: z.boolean() }).nullable()),
+  })
+  .refine((r) => r.matrix.length === r.tasks.length && r.runs.length === r.tasks.length, 'has not one row per task')
+  .refine((r) => r.matrix.every((row) => row === null || row.length === r.tasks.length), 'has a row without one cell per task');
+export type ClResults = z.infer<typeof clResultsSchema>;
+
+const resultsFile = jsonRecordFile({ schema: clResultsSchema, whenDamaged: 'Move it away to measure the sequence again.' });
 
 export const CL_RESULTS_FILE = 'cl-results.json';
 
@@ -29,31 +40,9 @@ export function emptyClResults(sequence: string, tasks: readonly string[], memor
 }
 
 export async function readClResults(experimentDir: string): Promise<ClResults | undefined> {
-  const file = clResultsFile(experimentDir);
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw err;
-  }
-  const bad = (why: string) => new UserError(`${file} is not a results matrix SWE-CI can read (${why}). Move it away to measure the sequence again.`);
-  let r: ClResults;
-  try {
-    r = JSON.parse(text) as ClResults;
-  } catch (err) {
-    throw bad((err as Error).message);
-  }
-  if (r?.schema !== 1 || !Array.isArray(r.tasks) || !Array.isArray(r.matrix) || r.matrix.length !== r.tasks.length || !Array.isArray(r.runs)) {
-    throw bad('unknown shape');
-  }
-  for (const row of r.matrix) {
-    if (row !== null && (!Array.isArray(row) || row.length !== r.tasks.length || row.some((v) => v !== null && v !== 0 && v !== 1)))
-      throw bad('a row is not 0, 1 or null per task');
-  }
-  return r;
+  return resultsFile.read(clResultsFile(experimentDir));
 }
 
 export async function writeClResults(experimentDir: string, results: ClResults): Promise<void> {
-  await writeJsonAtomic(clResultsFile(experimentDir), results);
+  await resultsFile.write(clResultsFile(experimentDir), results);
 }

@@ -4,138 +4,117 @@
 // half-record an iteration.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { z } from 'zod';
 import { writeFileAtomic } from '../util/fs-atomic';
-import { UserError } from '../util/errors';
+import { parseJsonLines, readIfPresent } from '../records/record-file';
+import { describeSchemaProblem } from '../records/schema-problem';
 
-export type RoleKind = 'agent' | 'human';
+export const roleKind = z.enum(['agent', 'human']);
+export type RoleKind = z.infer<typeof roleKind>;
 
 /** What one role did in an iteration. The snake_case keys are the reference's. */
-export interface RoleStepRecord {
+export const roleStepRecordSchema = z.object({
   /** Seconds: all tries of an agent, or the wall time until a human submitted. */
-  execution_time?: number;
-  input_tokens?: number;
-  output_tokens?: number;
-  cost_usd?: number;
-  kind: RoleKind;
+  execution_time: z.number().optional(),
+  input_tokens: z.number().optional(),
+  output_tokens: z.number().optional(),
+  cost_usd: z.number().optional(),
+  kind: roleKind,
   /** The agent's label (preset, custom command) or "human". */
-  agent: string;
+  agent: z.string(),
   /** Attempts made (1 for a human). */
-  tries: number;
+  tries: z.number(),
   /** Why each failed try failed ("try 1: exited 0 but the model call failed: …"), when any did. */
-  failed_tries?: string[];
+  failed_tries: z.array(z.string()).optional(),
   /** What a preset agent was allowed to do, e.g. "every action accepted (confined)". */
-  permissions?: string;
+  permissions: z.string().optional(),
   /**
    * Code changes an architect agent made that were thrown away: the architect writes
    * requirement.xml only (the reference runs it in a container whose code is not copied out).
    */
-  discarded_changes?: string[];
-}
+  discarded_changes: z.array(z.string()).optional(),
+});
+export type RoleStepRecord = z.infer<typeof roleStepRecordSchema>;
 
 /** pytest-json-report's `summary` object; `{}` when pytest did not run. */
-export type PytestSummary = Record<string, number>;
+const pytestSummary = z.record(z.string(), z.number());
+export type PytestSummary = z.infer<typeof pytestSummary>;
 
-export interface IterationRecord {
+const paths = z.array(z.string());
+
+/** One line of iteration.jsonl. Key order is the line's: the reference's `gap` and `pytest` first. */
+export const iterationRecordSchema = z.object({
   /** Size of the non-passed set; −1 when pytest did not run (crash, timeout, no report). */
-  gap: number;
-  pytest: PytestSummary;
-  architect?: RoleStepRecord;
-  programmer?: RoleStepRecord;
+  gap: z.number(),
+  pytest: pytestSummary,
+  architect: roleStepRecordSchema.optional(),
+  programmer: roleStepRecordSchema.optional(),
   /** 0 = the base run at checkout; k = the k-th iteration of the run. */
-  iteration: number;
-  run: string;
-  started_at: string;
-  finished_at: string;
+  iteration: z.number().int().nonnegative(),
+  run: z.string(),
+  started_at: z.string(),
+  finished_at: z.string(),
   /** app/code commit of this iteration (for a human-history replay: the upstream sha). */
-  commit: string;
+  commit: z.string(),
   /** Tests passed now among those the target passes; null when pytest did not run. */
-  passed: number | null;
+  passed: z.number().nullable(),
   /** Tests the target passes. */
-  target_passed: number;
+  target_passed: z.number(),
   /** Tests the target passes that passed in the last iteration whose pytest ran and do not pass now (metrics/regressions.ts regressedIds). */
-  regressions: string[];
+  regressions: paths,
   /** Files under tests/ an agent changed; restored before pytest, never scored. */
-  tampered: string[];
+  tampered: paths,
   /** Paths outside app/code (relative to the task folder) an agent changed. */
-  outside_changes: string[];
+  outside_changes: paths,
   /**
    * Files of this iteration's code, outside tests/, that change how pytest collects or reports
    * tests compared with the base (conftest.py, pytest's config sections, sitecustomize, .pth).
    * Scored like any code unless sweci.integrity.excludeHarnessTampering is on.
    */
-  harness_tampering?: string[];
+  harness_tampering: paths.optional(),
   /**
    * Passed node ids that neither the target nor the base run passed (metrics/inflated.ts), at
    * most 50 listed: tests the code under test added to its own score. Flagged, scored as the
    * reference scores them unless sweci.integrity.scoreTargetTestsOnly is on.
    */
-  inflated?: string[];
+  inflated: paths.optional(),
   /** How many such ids there were (the list may be cut). */
-  inflated_count?: number;
+  inflated_count: z.number().optional(),
   /** Files over sweci.integrity.maxFileMb, or past sweci.integrity.maxIterationMb together: left out of the commit, the diff and so the score. */
-  oversized?: string[];
+  oversized: paths.optional(),
   /** Why pytest did not run, when gap is −1. */
-  pytest_error?: string;
+  pytest_error: z.string().optional(),
   /** Seconds the pytest run took. */
-  pytest_time?: number;
+  pytest_time: z.number().optional(),
   /** A short note for views, e.g. an upstream commit's subject in a human-history replay. */
-  note?: string;
+  note: z.string().optional(),
   /**
    * How the agents and pytest of this iteration were kept from the oracle and the records: the
    * weakest of them ('none': not isolated, so the score rests on the agents' good faith).
    */
-  isolation?: 'container' | 'sandbox' | 'none';
-}
+  isolation: z.enum(['container', 'sandbox', 'none']).optional(),
+});
+export type IterationRecord = z.infer<typeof iterationRecordSchema>;
+
+const WHEN_DAMAGED = 'Remove that line (and the ones after it) to continue the run from the iteration before it.';
 
 /** Parses iteration.jsonl text. A final line without its newline is a crash's leftover: ignored. */
 export function parseIterationLines(text: string, file: string): IterationRecord[] {
-  const end = text.lastIndexOf('\n');
-  if (end < 0) return [];
-  const records: IterationRecord[] = [];
-  const lines = text.slice(0, end).split('\n');
-  lines.forEach((line, i) => {
-    if (line.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      throw corrupt(file, i + 1, 'not valid JSON');
-    }
-    const problem = recordProblem(value);
-    if (problem) throw corrupt(file, i + 1, problem);
-    records.push(value as IterationRecord);
-  });
-  return records;
-}
-
-function corrupt(file: string, line: number, why: string): UserError {
-  return new UserError(`${file} line ${line} is corrupt (${why}). Remove that line (and the ones after it) to continue the run from the iteration before it.`);
-}
-
-function recordProblem(v: unknown): string | undefined {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'not a JSON object';
-  const r = v as Record<string, unknown>;
-  if (typeof r.gap !== 'number') return '"gap" is missing';
-  if (typeof r.pytest !== 'object' || r.pytest === null) return '"pytest" is missing';
-  if (typeof r.iteration !== 'number') return '"iteration" is missing';
-  return undefined;
+  return parseJsonLines(text, file, iterationRecordSchema, WHEN_DAMAGED);
 }
 
 /** The complete lines of `file`; [] when it does not exist. */
 export async function readIterationRecords(file: string): Promise<IterationRecord[]> {
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw err;
-  }
-  return parseIterationLines(text, file);
+  const text = await readIfPresent(file);
+  return text === undefined ? [] : parseIterationLines(text, file);
 }
 
 /** One JSON line, newline included. */
 export function formatIterationLine(record: IterationRecord): string {
-  return JSON.stringify(record) + '\n';
+  const checked = iterationRecordSchema.safeParse(record);
+  // The loop, the replay and the batch all build lines; one that fails the schema is a bug.
+  if (!checked.success) throw new Error(`refusing to write an iteration line: ${describeSchemaProblem(checked.error)}`);
+  return JSON.stringify(checked.data) + '\n';
 }
 
 /**

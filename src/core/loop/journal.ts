@@ -2,40 +2,47 @@
 // completed step is written here before the next starts, so after a cancel, a crash or a
 // window reload the iteration continues from its last completed step. The journal is never
 // read as a result: only iteration.jsonl is.
-import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { writeJsonAtomic } from '../util/fs-atomic';
-import type { IterationRecord, RoleStepRecord } from './iteration-record';
+import { z } from 'zod';
+import { jsonRecordFile } from '../records/record-file';
+import { iterationRecordSchema, roleStepRecordSchema } from './iteration-record';
 
-export type PendingStep = 'architect' | 'programmer' | 'pytest';
+const pendingStep = z.enum(['architect', 'programmer', 'pytest']);
+export type PendingStep = z.infer<typeof pendingStep>;
 
-export interface StepDone {
-  record: RoleStepRecord;
+const stepDoneSchema = z.object({
+  record: roleStepRecordSchema,
   /** Paths outside app/code this step changed (relative to the task folder). */
-  outside: string[];
+  outside: z.array(z.string()),
   /** Files under tests/ this step changed. */
-  tampered: string[];
-}
+  tampered: z.array(z.string()),
+});
+export type StepDone = z.infer<typeof stepDoneSchema>;
 
-export interface Journal {
-  schema: 1;
-  run: string;
-  iteration: number;
-  started_at: string;
+export const journalSchema = z.object({
+  schema: z.literal(1),
+  run: z.string(),
+  iteration: z.number().int().nonnegative(),
+  started_at: z.string(),
   /** app/code commit the iteration starts from (the previous iteration's). */
-  startCommit: string;
+  startCommit: z.string(),
   /** Steps that have started at least once (a restarted step knows it was interrupted). */
-  begun?: Array<'architect' | 'programmer'>;
-  architect?: StepDone;
-  programmer?: StepDone;
+  begun: z.array(z.enum(['architect', 'programmer'])).optional(),
+  architect: stepDoneSchema.optional(),
+  programmer: stepDoneSchema.optional(),
   /** Set once the iteration commit exists, so a resumed iteration never commits twice. */
-  commit?: string;
+  commit: z.string().optional(),
   /** Files left out of that commit for their size. */
-  oversized?: string[];
+  oversized: z.array(z.string()).optional(),
   /** The finished line, written once every archive file is in place; archived, then appended. */
-  result?: IterationRecord;
-  lastCompletedStep?: PendingStep;
-}
+  result: iterationRecordSchema.optional(),
+  lastCompletedStep: pendingStep.optional(),
+});
+export type Journal = z.infer<typeof journalSchema>;
+
+// Written atomically, so a damaged journal is not a crash leftover but damage: it reads as
+// absent and the iteration's steps start over.
+const journalRecord = jsonRecordFile({ schema: journalSchema, whenDamaged: 'The iteration starts over.', onDamage: 'missing' });
 
 export const JOURNAL_FILE = 'journal.json';
 
@@ -44,23 +51,10 @@ export function journalFile(dir: string): string {
 }
 
 export async function readJournal(dir: string): Promise<Journal | undefined> {
-  let text: string;
-  try {
-    text = await fs.readFile(journalFile(dir), 'utf8');
-  } catch (err) {
-    if (['ENOENT', 'ENOTDIR'].includes((err as NodeJS.ErrnoException).code ?? '')) return undefined;
-    throw err;
-  }
-  try {
-    const j = JSON.parse(text) as Journal;
-    return j && j.schema === 1 && typeof j.iteration === 'number' ? j : undefined;
-  } catch {
-    // Written atomically, so this is not a crash leftover but damage: start the step over.
-    return undefined;
-  }
+  return journalRecord.read(journalFile(dir));
 }
 
 export async function writeJournal(dir: string, journal: Journal): Promise<void> {
   journal.lastCompletedStep = journal.result ? 'pytest' : journal.programmer ? 'programmer' : journal.architect ? 'architect' : undefined;
-  await writeJsonAtomic(journalFile(dir), journal);
+  await journalRecord.write(journalFile(dir), journal);
 }

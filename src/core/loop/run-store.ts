@@ -4,10 +4,10 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { AgentRole, AgentSettings } from '../agents/agent-driver';
 import { Redactor } from '../agents/redact';
-import { UserError, errorMessage } from '../util/errors';
-import { writeJsonAtomic } from '../util/fs-atomic';
 import { taskLayout } from '../workspace/layout';
-import { readIterationRecords, type IterationRecord, type RoleKind } from './iteration-record';
+import { z } from 'zod';
+import { jsonRecordFile } from '../records/record-file';
+import { readIterationRecords, roleKind, type IterationRecord } from './iteration-record';
 import { readJournal, type PendingStep } from './journal';
 import { assertRunName, runBranch, slugifyRunName } from './run-name';
 
@@ -61,29 +61,33 @@ export function iterDir(layout: RunLayout, iteration: number): string {
 }
 
 /** Who plays a role, as recorded in run.json: labels and limits, never environment values. */
-export interface RoleInfo {
-  kind: RoleKind;
-  label: string;
-  preset?: string;
-  command?: string;
-  model?: string;
-  timeoutSec?: number;
-  maxTries?: number;
-}
+const roleInfoSchema = z.object({
+  kind: roleKind,
+  label: z.string(),
+  preset: z.string().optional(),
+  command: z.string().optional(),
+  model: z.string().optional(),
+  timeoutSec: z.number().optional(),
+  maxTries: z.number().optional(),
+});
+export type RoleInfo = z.infer<typeof roleInfoSchema>;
 
-export interface RunInfo {
-  schema: 1;
-  name: string;
-  created: string;
+export const runInfoSchema = z.object({
+  schema: z.literal(1),
+  name: z.string(),
+  created: z.string(),
   /** 'loop': agents/humans iterating in app/code; 'human-history': a replay of upstream commits. */
-  kind: 'loop' | 'human-history';
-  roles: Record<AgentRole, RoleInfo>;
-  maxIterations: number;
+  kind: z.enum(['loop', 'human-history']),
+  roles: z.object({ architect: roleInfoSchema, programmer: roleInfoSchema }),
+  maxIterations: z.number(),
   /** app/code commit the run started from (the base). */
-  baseCommit: string;
+  baseCommit: z.string(),
   /** app/code branch holding the iteration commits (loop runs). */
-  branch?: string;
-}
+  branch: z.string().optional(),
+});
+export type RunInfo = z.infer<typeof runInfoSchema>;
+
+const runFile = jsonRecordFile({ schema: runInfoSchema, whenDamaged: "Delete the run's folder to start it over." });
 
 /**
  * `secrets`: the role's environment values (settings env and API keys). A command line or a
@@ -102,25 +106,11 @@ export function roleInfo(settings: AgentSettings, label: string, secrets: Iterab
 }
 
 export async function readRunInfo(taskDir: string, run: string): Promise<RunInfo | undefined> {
-  const file = runLayout(taskDir, run).runFile;
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch (err) {
-    if (['ENOENT', 'ENOTDIR'].includes((err as NodeJS.ErrnoException).code ?? '')) return undefined;
-    throw err;
-  }
-  try {
-    const info = JSON.parse(text) as RunInfo;
-    if (info?.schema !== 1 || typeof info.name !== 'string' || !info.roles) throw new Error('unknown schema');
-    return info;
-  } catch (err) {
-    throw new UserError(`${file} is corrupt (${errorMessage(err)}). Delete the run's folder to start it over.`);
-  }
+  return runFile.read(runLayout(taskDir, run).runFile);
 }
 
 export async function writeRunInfo(taskDir: string, info: RunInfo): Promise<void> {
-  await writeJsonAtomic(runLayout(taskDir, info.name).runFile, info);
+  await runFile.write(runLayout(taskDir, info.name).runFile, info);
 }
 
 /** A run as a list of runs shows it. */

@@ -1,12 +1,14 @@
 // The reference harness's pytest command, plus the report option of the chosen format.
 import * as path from 'node:path';
+import { z } from 'zod';
 import { REPORT_PLUGIN_MODULE } from './report-plugin';
 
 /**
  * Who writes the report: pytest-json-report (the reference's plugin, when installed), our own
  * plugin writing the same format (`builtin`), or pytest's JUnit XML (lossy, explicit only).
  */
-export type ReportFormat = 'json-report' | 'builtin' | 'junit';
+export const reportFormatSchema = z.enum(['json-report', 'builtin', 'junit']);
+export type ReportFormat = z.infer<typeof reportFormatSchema>;
 
 export interface PytestCommandOptions {
   /** Interpreter, e.g. `python3` or a venv's `bin/python` (as the runtime sees it). */

@@ -14,18 +14,8 @@ import { UserError } from '../util/errors';
 import { taskIdProblem } from './task-id';
 import { isRecord } from '../util/is-record';
 
-export interface SweBenchInstance {
-  instanceId: string;
-  repo: string;
-  baseCommit: string;
-  testPatch: string;
-  failToPass: string[];
-  passToPass: string[];
-  problemStatement?: string;
-  hintsText?: string;
-  environmentSetupCommit?: string;
-  version?: string;
-}
+export type { SweBenchInstance } from './swe-bench-instance-schema';
+import type { SweBenchInstance } from './swe-bench-instance-schema';
 
 export interface ClSequence {
   id: string;

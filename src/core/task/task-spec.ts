@@ -1,57 +1,65 @@
 // What a task is, independent of where it came from.
-import type { SweBenchInstance } from './swe-bench-instance';
+import { z } from 'zod';
+import { sweBenchInstanceSchema } from './swe-bench-instance-schema';
 
-export interface DatasetTaskSource {
-  kind: 'dataset';
+// The schemas describe a task as `.sweci/task.json` keeps it; the types come from them.
+const nonEmpty = z.string().min(1);
+
+export const datasetTaskSourceSchema = z.object({
+  kind: z.literal('dataset'),
   /** Folder holding `metadata/<split>.csv` and `data/<task_id>/code.zip`. */
-  datasetDir: string;
-  split: string;
-  zipPath: string;
+  datasetDir: z.string(),
+  split: z.string(),
+  zipPath: z.string(),
   /** `data/<task_id>/image.tar.gz` when present. */
-  imagePath?: string;
+  imagePath: z.string().optional(),
   /** The CSV row as read, unknown columns included. */
-  row: Record<string, string>;
-}
+  row: z.record(z.string(), z.string()),
+});
+export type DatasetTaskSource = z.infer<typeof datasetTaskSourceSchema>;
 
-export interface GitPairTaskSource {
-  kind: 'git';
+export const gitPairTaskSourceSchema = z.object({
+  kind: z.literal('git'),
   /** A local git repository. */
-  repoPath: string;
-  baseRef: string;
-  targetRef: string;
-}
+  repoPath: z.string(),
+  baseRef: z.string(),
+  targetRef: z.string(),
+});
+export type GitPairTaskSource = z.infer<typeof gitPairTaskSourceSchema>;
 
 /**
  * A SWE-bench-style instance: its repository's local clone, the base commit, and a test patch
  * that makes the "target" (the base with the instance's tests). There is no target commit: the
  * target side is the instance's FAIL_TO_PASS and PASS_TO_PASS lists.
  */
-export interface SweBenchTaskSource {
-  kind: 'swe-bench';
+export const sweBenchTaskSourceSchema = z.object({
+  kind: z.literal('swe-bench'),
   /** The local clone of `instance.repo`. */
-  repoPath: string;
+  repoPath: z.string(),
   /** The JSON or JSONL file the instance was read from. */
-  instancesFile: string;
-  instance: SweBenchInstance;
-}
+  instancesFile: z.string(),
+  instance: sweBenchInstanceSchema,
+});
+export type SweBenchTaskSource = z.infer<typeof sweBenchTaskSourceSchema>;
 
-export interface TaskSpec {
-  id: string;
+export const taskSpecSchema = z.object({
+  id: nonEmpty,
   /** Upstream repository name, when known (e.g. `owner/name`). */
-  repo?: string;
+  repo: z.string().optional(),
   /** Full commit sha of the base (c0). */
-  baseSha: string;
+  baseSha: nonEmpty,
   /**
    * Full commit sha of the target / oracle (c*). For a SWE-bench instance, empty until the task is
    * materialised; the record then holds the commit made in the oracle (the base plus the test patch).
    */
-  targetSha: string;
+  targetSha: z.string(),
   /** The dataset's `test_gap`: expected size of the non-passed set. */
-  expectedGap?: number;
-  baseDate?: string;
-  targetDate?: string;
-  source: DatasetTaskSource | GitPairTaskSource | SweBenchTaskSource;
-}
+  expectedGap: z.number().optional(),
+  baseDate: z.string().optional(),
+  targetDate: z.string().optional(),
+  source: z.discriminatedUnion('kind', [datasetTaskSourceSchema, gitPairTaskSourceSchema, sweBenchTaskSourceSchema]),
+});
+export type TaskSpec = z.infer<typeof taskSpecSchema>;
 
 /** The task's environment as its dataset ships it (`data/<task_id>/image.tar.gz`), if any. */
 export function imageArchiveOf(spec: TaskSpec): string | undefined {

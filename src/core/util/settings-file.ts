@@ -2,8 +2,13 @@
 // ("sweci.architect.agent": "codex", …). Keys are checked after parsing: a key no parser read
 // is a typo or a setting that does not exist, and saying so beats ignoring it.
 import { promises as fs } from 'node:fs';
+import { z } from 'zod';
 import { UserError, errorMessage } from './errors';
 import type { SettingReader } from './setting-reader';
+
+// The file's shape; each value is then checked by the setting parsers the extension uses too
+// (runtime-settings.ts, agent-settings.ts, …), which name the setting or flag at fault.
+const settingsObjectSchema = z.record(z.string(), z.unknown());
 
 export interface SettingsFile {
   read: SettingReader;
@@ -44,10 +49,9 @@ export async function readSettingsFile(file: string): Promise<SettingsFile> {
   } catch (err) {
     throw new UserError(`${file} is not valid JSON (${errorMessage(err)}). Write it like VS Code's settings.json, without comments.`);
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new UserError(`${file} must hold one JSON object of settings, e.g. {"sweci.architect.agent": "codex"}.`);
-  }
-  return settingsFromObject(parsed as Record<string, unknown>, file);
+  const shape = settingsObjectSchema.safeParse(parsed);
+  if (!shape.success) throw new UserError(`${file} must hold one JSON object of settings, e.g. {"sweci.architect.agent": "codex"}.`);
+  return settingsFromObject(shape.data, file);
 }
 
 /** Reads `key` from the first reader that has it (command-line flags over the file). */

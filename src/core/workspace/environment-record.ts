@@ -1,36 +1,35 @@
 // `.sweci/environment.json`: where the task's tests ran when it was checked out (the runtime,
 // the image and its id, the interpreter), so later runs of the same task use the same place
 // and every record can say where its numbers came from.
-import { promises as fs } from 'node:fs';
-import { writeFileAtomic } from '../util/fs-atomic';
+import { z } from 'zod';
+import { jsonRecordFile } from '../records/record-file';
 import { taskLayout } from './layout';
 
-export interface EnvironmentRecord {
-  schema: 1;
-  runtime: 'docker' | 'local';
+export const environmentRecordSchema = z.object({
+  schema: z.literal(1),
+  runtime: z.enum(['docker', 'local']),
   /** The image the tests run in (a tag, or an id). */
-  image?: string;
+  image: z.string().optional(),
   /** `sha256:…` of that image, as the engine reported it. */
-  imageId?: string;
+  imageId: z.string().optional(),
   /** The interpreter that runs pytest (in the image, or on the host). */
-  python: string;
+  python: z.string(),
   /**
    * Local runs: 'sandbox' (bubblewrap) or 'none' (not isolated: agents and the code under test
    * could read the oracle and change the records). Missing in records older than the sandbox.
    */
-  isolation?: 'sandbox' | 'none';
-  recordedAt: string;
-}
+  isolation: z.enum(['sandbox', 'none']).optional(),
+  recordedAt: z.string(),
+});
+export type EnvironmentRecord = z.infer<typeof environmentRecordSchema>;
+
+// Damage reads as absent: the next pytest run finds the environment again and rewrites it.
+const environmentFile = jsonRecordFile({ schema: environmentRecordSchema, whenDamaged: 'It is rewritten by the next test run.', onDamage: 'missing' });
 
 export async function readEnvironmentRecord(taskDir: string): Promise<EnvironmentRecord | undefined> {
-  try {
-    const parsed = JSON.parse(await fs.readFile(taskLayout(taskDir).environmentFile, 'utf8')) as EnvironmentRecord;
-    return parsed && (parsed.runtime === 'docker' || parsed.runtime === 'local') ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
+  return environmentFile.read(taskLayout(taskDir).environmentFile);
 }
 
 export async function writeEnvironmentRecord(taskDir: string, record: EnvironmentRecord): Promise<void> {
-  await writeFileAtomic(taskLayout(taskDir).environmentFile, `${JSON.stringify(record, null, 2)}\n`);
+  await environmentFile.write(taskLayout(taskDir).environmentFile, record);
 }

@@ -1,6 +1,5 @@
 // Paths of a checked-out task folder. Everything a user may open is a file here.
 import * as path from 'node:path';
-import type { TaskSpec } from '../task/task-spec';
 
 export interface TaskLayout {
   root: string;
@@ -107,19 +106,4 @@ export const UPSTREAM_TARGET_REF = 'refs/sweci/target';
 /** The branch of app/code's fresh repository that holds the base commit. */
 export const CODE_BASE_BRANCH = 'main';
 
-/** `.sweci/task.json`: identifies a folder as a task and points at its oracle. */
-export interface TaskRecord {
-  schema: 1;
-  task: TaskSpec;
-  /** Absolute path of the oracle folder (outside the workspace). */
-  oracleDir: string;
-  createdAt: string;
-  /** Sha of the first commit of app/code's fresh repository (the base). */
-  baseCommit: string;
-  /**
-   * The task's tests, relative to app/code, put back from the target before every pytest run:
-   * absent for SWE-CI tasks (the `tests/` folder); for a SWE-bench instance, the files its test
-   * patch touches (as SWE-bench resets them before it evaluates).
-   */
-  testPaths?: string[];
-}
+export type { TaskRecord } from './task-record-schema';

@@ -6,25 +6,32 @@ import { randomBytes } from 'node:crypto';
 import { promises as fs, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { z } from 'zod';
+import { jsonRecordFile } from '../records/record-file';
 import { UserError } from '../util/errors';
 import { taskLayout } from './layout';
 
-export interface LockInfo {
-  pid: number;
-  hostname: string;
-  started: string;
+export const lockInfoSchema = z.object({
+  pid: z.number().int(),
+  hostname: z.string(),
+  started: z.string(),
   /** What holds the lock, as a sentence fragment: "the loop", "pytest", "the human-history replay". */
-  purpose: string;
+  purpose: z.string(),
   /** E.g. `run "claude-1"`. */
-  detail?: string;
+  detail: z.string().optional(),
   /** Tells this holder from a later one with the same pid. */
-  token: string;
+  token: z.string(),
   /**
    * The holder's start time in clock ticks since boot (Linux /proc/<pid>/stat): a process that
    * got the dead holder's pid later has another, so it is not taken for the holder.
    */
-  pidStart?: string;
-}
+  pidStart: z.string().optional(),
+});
+export type LockInfo = z.infer<typeof lockInfoSchema>;
+
+// The lock is created with its content by an exclusive create, not a rename, so it has its own
+// writer below; a lock that does not read as one is treated as absent (and so taken over).
+const lockFile = jsonRecordFile({ schema: lockInfoSchema, whenDamaged: 'It is taken over.', onDamage: 'missing' });
 
 export interface HeldLock {
   readonly file: string;
@@ -41,12 +48,7 @@ export function taskLockFile(taskDir: string): string {
 }
 
 export async function readLock(file: string): Promise<LockInfo | undefined> {
-  try {
-    const info = JSON.parse(await fs.readFile(file, 'utf8')) as LockInfo;
-    return typeof info?.pid === 'number' && typeof info.token === 'string' ? info : undefined;
-  } catch {
-    return undefined;
-  }
+  return lockFile.read(file).catch(() => undefined);
 }
 
 /** Field 22 of /proc/<pid>/stat (after the command name, which may hold spaces and parentheses). */

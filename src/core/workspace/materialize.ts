@@ -7,7 +7,8 @@ import type { SafeUnzipOptions } from '../task/safe-unzip';
 import { sourceLocation, type TaskSpec } from '../task/task-spec';
 import { copyTree, listFiles } from '../util/copy-tree';
 import { AbortError, UserError, isAbortError, throwIfAborted } from '../util/errors';
-import { writeJsonAtomic } from '../util/fs-atomic';
+import { z } from 'zod';
+import { jsonRecordFile } from '../records/record-file';
 import { gitAt } from '../util/git';
 import { isSameOrInside, realpathLenient } from '../util/paths';
 import { createHistory } from './history-store';
@@ -41,15 +42,22 @@ export interface MaterializeOptions {
 const ORACLE_ENTRIES = ['upstream', 'target', '.unzip', 'oracle.json', 'target.report.json', 'target.pytest-output.txt', 'pytest-out'];
 
 /** `oracle.json`: which task and commits an oracle folder holds. */
-interface OracleMarker {
-  schema: 1;
-  taskId: string;
-  baseSha: string;
-  targetSha: string;
-  baseDate: string;
+const fullSha = z.string().refine(isFullSha, 'is not a full commit sha');
+
+/** The oracle folder's marker: which task's commits it holds. */
+const oracleMarkerSchema = z.object({
+  schema: z.literal(1),
+  taskId: z.string(),
+  baseSha: fullSha,
+  targetSha: fullSha,
+  baseDate: z.string(),
   /** A SWE-bench instance's test files (what its test patch touches). */
-  testPaths?: string[];
-}
+  testPaths: z.array(z.string()).optional(),
+});
+type OracleMarker = z.infer<typeof oracleMarkerSchema>;
+
+// A marker that does not read is as good as none: the oracle is built again.
+const markerFile = jsonRecordFile({ schema: oracleMarkerSchema, whenDamaged: 'The oracle is built again.', onDamage: 'missing' });
 
 /** The dataset may give short shas; a record holds full ones. */
 function shaMatches(full: string, given: string): boolean {
@@ -74,12 +82,7 @@ async function entriesOf(dir: string): Promise<string[] | undefined> {
 }
 
 async function readMarker(oracle: OracleLayout): Promise<OracleMarker | undefined> {
-  try {
-    const m = JSON.parse(await fs.readFile(oracle.markerFile, 'utf8')) as OracleMarker;
-    return m && m.schema === 1 && isFullSha(m.baseSha) && isFullSha(m.targetSha) ? m : undefined;
-  } catch {
-    return undefined;
-  }
+  return markerFile.read(oracle.markerFile).catch(() => undefined);
 }
 
 /** A SWE-bench instance's test files as its oracle records them (undefined for other tasks). */
@@ -268,7 +271,7 @@ async function buildOracle(spec: TaskSpec, oracle: OracleLayout, options: Materi
     );
   }
   const marker: OracleMarker = { schema: 1, taskId: spec.id, baseSha, targetSha, baseDate };
-  await writeJsonAtomic(oracle.markerFile, marker);
+  await markerFile.write(oracle.markerFile, marker);
   return marker;
 }
 
@@ -298,7 +301,7 @@ async function buildInstanceOracle(spec: TaskSpec, testPatch: string, oracle: Or
   await exportTree(oracle.upstreamDir, target.sha, oracle.targetCodeDir, signal);
   await pruneTopLevel(oracle.targetCodeDir, []);
   const marker: OracleMarker = { schema: 1, taskId: spec.id, baseSha, targetSha: target.sha, baseDate, testPaths: target.files };
-  await writeJsonAtomic(oracle.markerFile, marker);
+  await markerFile.write(oracle.markerFile, marker);
   return marker;
 }
 
