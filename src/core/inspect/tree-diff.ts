@@ -33,13 +33,13 @@ export async function listTree(gitDir: string, commit: string, signal?: AbortSig
 
 /**
  * Top-level names a side's tree is read without. A replay scores each upstream commit without
- * its own tests (the target's are put in) and without its .git* files, so those are left out of
- * an upstream tree; when one side is a replay, the other side's tests/ (the target's, the same in
- * every iteration) are left out too, or every comparison would list the two test suites.
+ * its own tests (the target's are put in) and without its .git* files, so when one side is a
+ * replay both sides are read without tests/ and .git*: the agent side's are the target's tests
+ * and the base's .git* files, and listing them would only say the two sides were made apart.
  */
 export function leftOutNames(side: Revision['store'], other: Revision['store']): (top: string) => boolean {
-  const tests = side === 'upstream' || other === 'upstream';
-  return (top) => (tests && (top === 'tests' || top === 'test')) || (side === 'upstream' && top.startsWith('.git'));
+  const replay = side === 'upstream' || other === 'upstream';
+  return (top) => replay && (top === 'tests' || top === 'test' || top.startsWith('.git'));
 }
 
 function filtered(tree: Map<string, TreeEntry>, leaveOut: (top: string) => boolean): Map<string, TreeEntry> {

@@ -62,7 +62,15 @@ test('a mode change counts as modified; identical trees differ in nothing', asyn
 });
 
 test('across two repositories, equal contents are equal (blob ids), and a replay side leaves tests/ and .git* out of both', async () => {
-  const agent = repo({ 'src/m.py': 'same\n', 'src/k.py': 'agent\n', 'tests/test_m.py': 'target tests\n' });
+  // The agent side keeps the base's .git* files (here the same as upstream's, and one upstream lacks).
+  const agent = repo({
+    'src/m.py': 'same\n',
+    'src/k.py': 'agent\n',
+    'tests/test_m.py': 'target tests\n',
+    '.github/ci.yml': 'ci\n',
+    '.gitignore': '*.pyc\n',
+    '.gitattributes': '* text=auto\n',
+  });
   const upstream = repo({
     'src/m.py': 'same\n',
     'src/k.py': 'developers\n',
@@ -78,7 +86,8 @@ test('across two repositories, equal contents are equal (blob ids), and a replay
   assert.deepEqual(await diffRevisions(rev(agent.gitDir, agent.head), rev(agent.gitDir, later)), [{ path: 'tests/test_m.py', status: 'modified' }]);
   assert.equal(leftOutNames('history', 'history')('tests'), false);
   assert.equal(leftOutNames('history', 'upstream')('tests'), true);
-  assert.equal(leftOutNames('history', 'upstream')('.github'), false, 'only a replay’s own .git* files are left out');
+  assert.equal(leftOutNames('history', 'upstream')('.github'), true, 'beside a replay, both sides are read without .git*');
+  assert.equal(leftOutNames('history', 'history')('.github'), false, 'two agent revisions show a change to .git* files');
   assert.equal(leftOutNames('upstream', 'history')('.github'), true);
 });
 
