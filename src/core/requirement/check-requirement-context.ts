@@ -32,7 +32,7 @@ export function checkRequirementContext(input: string, result: RequirementParseR
         if (context.codeFiles.has(ref.file)) continue;
         warn(
           'missing-location-file',
-          `Requirement ${item.index}: ${ref.file} does not exist under app/code. If the requirement creates it, write new="true" on <location> or "(new)" after the path.`,
+          `Requirement ${item.name}: ${ref.file} does not exist under app/code. If the requirement creates it, write new="true" on <location> or "(new)" after the path.`,
           location.contentStart + ref.start,
           location.contentStart + ref.end,
         );
@@ -45,7 +45,7 @@ export function checkRequirementContext(input: string, result: RequirementParseR
         if (context.knownTests.has(ref.id) || context.knownTests.has(baseNodeId(ref.id))) continue;
         warn(
           'unknown-test',
-          `Requirement ${item.index}: ${ref.id} is not a known test (neither in summary.jsonl nor found in app/code's test files).`,
+          `Requirement ${item.name}: ${ref.id} is not a known test (neither in summary.jsonl nor found in app/code's test files).`,
           acceptance.contentStart + ref.start,
           acceptance.contentStart + ref.end,
         );

@@ -4,18 +4,22 @@ import { REQUIREMENT_FIELDS, type RequirementParseResult } from './requirement-d
 
 export function duplicateRequirementWarnings(result: RequirementParseResult): Diagnostic[] {
   if (!result.ok) return [];
-  const seen = new Map<string, number>();
+  const seen = new Map<string, { name: string; index: number }>();
   const out: Diagnostic[] = [];
   for (const item of result.items) {
     const key = REQUIREMENT_FIELDS.map((f) => (item.fields[f]?.text ?? '').replace(/\s+/g, ' ')).join('\u0000');
     const first = seen.get(key);
     if (first === undefined) {
-      seen.set(key, item.index);
+      seen.set(key, { name: item.name, index: item.index });
       continue;
     }
     const r = item.startTag;
     out.push({
-      message: `Requirement ${item.index} repeats requirement ${first}.`,
+      // Two items with one id are told apart by their positions.
+      message:
+        first.name === item.name
+          ? `Requirement ${item.name} (item ${item.index}) repeats requirement ${first.name} (item ${first.index}).`
+          : `Requirement ${item.name} repeats requirement ${first.name}.`,
       line: r.line,
       column: r.column,
       endLine: r.endLine,

@@ -36,6 +36,8 @@ export interface RequirementFieldSpan {
 export interface RequirementItem {
   /** 1-based position among the items. */
   index: number;
+  /** How messages name it: its `id` attribute when it has one (what the author wrote), else its position. */
+  name: string;
   /** The element's name as written, e.g. `requirement`, `item`, `change`. */
   tag: string;
   /** Where the item's start tag begins, 1-based. */
@@ -186,30 +188,32 @@ export function parseRequirementDocument(input: string): RequirementParseResult 
   }
 
   const items = itemElements.map((el, i): RequirementItem => {
+    const name = requirementName(el.attributes, i + 1);
     const fields: RequirementItem['fields'] = {};
     const spans: RequirementItem['spans'] = {};
     for (const child of elementChildren(el)) {
-      const name = fieldName(child.name);
-      if (!name) continue;
-      if (fields[name]) {
-        warnings.push(diag('duplicate-field', 'warning', `Requirement ${i + 1} has more than one <${name}>; only the first is used.`, child.start, child.end));
+      const field = fieldName(child.name);
+      if (!field) continue;
+      if (fields[field]) {
+        warnings.push(diag('duplicate-field', 'warning', `Requirement ${name} has more than one <${field}>; only the first is used.`, child.start, child.end));
         continue;
       }
       const fieldText = textOf(child.children).trim();
-      fields[name] = { text: fieldText, ...lines.at(child.start) };
-      spans[name] = fieldSpan(text, lines, child);
-      if (fieldText === '') warnings.push(diag('empty-field', 'warning', `Requirement ${i + 1}: <${name}> is empty.`, child.start, child.end));
+      fields[field] = { text: fieldText, ...lines.at(child.start) };
+      spans[field] = fieldSpan(text, lines, child);
+      if (fieldText === '') warnings.push(diag('empty-field', 'warning', `Requirement ${name}: <${field}> is empty.`, child.start, child.end));
     }
     const tag = startTagOf(el);
     const missing = REQUIREMENT_FIELDS.filter((f) => !fields[f]);
     if (missing.length > 0) {
       const names = missing.map((m) => `<${m}>`).join(', ');
-      warnings.push(diag('missing-field', 'warning', `Requirement ${i + 1} (<${el.name}>) has no ${names}.`, tag.start, tag.end));
+      warnings.push(diag('missing-field', 'warning', `Requirement ${name} (<${el.name}>) has no ${names}.`, tag.start, tag.end));
     }
     const start = lines.at(el.start);
     const end = lines.at(Math.max(el.start, el.end - 1));
     return {
       index: i + 1,
+      name,
       tag: el.name,
       line: start.line,
       column: start.column,
@@ -222,6 +226,12 @@ export function parseRequirementDocument(input: string): RequirementParseResult 
     };
   });
   return { ok: true, rootTag: root.name, items, warnings };
+}
+
+/** `9` for `<requirement id="9">`; the position when there is no usable id. */
+function requirementName(attributes: Record<string, string>, position: number): string {
+  const id = attributes.id?.trim();
+  return id && id.length <= 40 && !/[\s<>]/.test(id) ? id : String(position);
 }
 
 function parser(): XMLParser {

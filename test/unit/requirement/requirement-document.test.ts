@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import { validateRequirementFile } from '../../../src/core/requirement/validate-requirement';
 import { parseRequirementDocument, type RequirementParseResult } from '../../../src/core/requirement/requirement-document';
+import { duplicateRequirementWarnings } from '../../../src/core/requirement/duplicate-requirements';
 
 const item = (tag: string, n: number, extra = ''): string =>
   `  <${tag} id="${n}">\n` +
@@ -100,6 +101,32 @@ describe('parseRequirementDocument', () => {
     assert.equal(byCode.get('duplicate-field')?.line, 36);
     assert.equal(r.items[5].fields.contract?.text, 'c', 'the first of duplicates is kept');
     assert.equal(r.items[5].fields.acceptance, undefined);
+  });
+
+  test('warnings name a requirement by the id its author gave it, else by its position', () => {
+    const nine = `  <requirement id="9">\n    <location>a.py</location>\n    <description> </description>\n    <contract>c</contract>\n    <acceptance>t</acceptance>\n  </requirement>\n`;
+    const unnamed = `  <requirement>\n    <location>b.py</location>\n    <description>d</description>\n  </requirement>\n`;
+    const r = ok(parseRequirementDocument(`<requirements>\n${item('requirement', 4)}${nine}${unnamed}${nine}</requirements>`));
+    assert.deepEqual(
+      r.items.map((i) => [i.index, i.name]),
+      [
+        [1, '4'],
+        [2, '9'],
+        [3, '3'],
+        [4, '9'],
+      ],
+    );
+    const messages = r.warnings.map((w) => w.message);
+    assert.ok(messages.includes('Requirement 9: <description> is empty.'), messages.join('\n'));
+    assert.ok(
+      messages.some((m) => /^Requirement 3 \(<requirement>\) has no <contract>, <acceptance>\.$/.test(m)),
+      messages.join('\n'),
+    );
+    const dup = duplicateRequirementWarnings(r);
+    assert.deepEqual(
+      dup.map((d) => d.message),
+      ['Requirement 9 (item 4) repeats requirement 9 (item 2).'],
+    );
   });
 
   test('errors: empty file, whitespace only', () => {
