@@ -117,9 +117,13 @@ export function forwardTransfer(m: ResultsMatrix, zeroShot: ReadonlyArray<number
   return mean(terms);
 }
 
-/** The learning curve: after each task i, the mean first-attempt success of tasks 0..i. */
+/**
+ * The learning curve: after each task i, the mean first-attempt success of tasks 0..i. A task
+ * whose row is empty (not run yet, or its run recorded nothing) makes no point: the chart draws a
+ * gap there and AULC, the mean of the points, does not count a value carried over it.
+ */
 export function learningCurve(m: ResultsMatrix): Array<number | null> {
-  return m.map((_, i) => mean(Array.from({ length: i + 1 }, (_, k) => at(m, k, k))));
+  return m.map((row, i) => (row.length === 0 ? null : mean(Array.from({ length: i + 1 }, (_, k) => at(m, k, k)))));
 }
 
 /** After each task i, the mean success of tasks 0..i re-run on its code (ACC is the last one). */

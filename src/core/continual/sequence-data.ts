@@ -55,8 +55,8 @@ export function sequenceData(summary: SequenceSummary, currentTask?: string): Se
     tasks: [...results.tasks],
     matrix,
     ...(current >= 0 ? { current } : {}),
-    learning: learningCurve(matrix).map((v, i) => (matrix[i].length ? v : null)),
-    accuracy: accuracyCurve(matrix).map((v, i) => (matrix[i].length ? v : null)),
+    learning: learningCurve(matrix),
+    accuracy: accuracyCurve(matrix),
     metrics: NAMES.map(([key, name]) => {
       const note = key === 'score' ? weightsNote(summary.weights) : key === 'fwt' && zeroShot ? `zero-shot: ${zeroShot}` : undefined;
       return { name, value: metrics[key], ...(metrics[key] === null ? { missing: metrics.missing[key] ?? 'not measured' } : {}), ...(note ? { note } : {}) };

@@ -96,7 +96,8 @@ describe('continual-learning metrics: edge cases', () => {
     close(m.plasticity, 0.5, 'CL-P over a00 and a22');
     close(m.bwt, 0, 'BWT: only task 1 has both ends');
     close(m.forgetting, 0, 'F: task 2 was never measured');
-    close(m.aulc, (1 + 1 + 0.5) / 3, 'AULC: the running mean skips the gap');
+    assert.deepEqual(learningCurve([[1], [], [1, null, 0]]), [1, null, 0.5], 'no point after the empty row');
+    close(m.aulc, (1 + 0.5) / 2, "AULC: the mean of the curve's points, none carried over the gap");
   });
 
   test('an empty last row: ACC, F and BWT are null', () => {

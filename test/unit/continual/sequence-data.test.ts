@@ -37,6 +37,17 @@ after(async () => {
   await fs.rm(tmp, { recursive: true, force: true });
 });
 
+test("AULC of an unfinished sequence is the mean of the learning curve's drawn points, in the summary and the chart alike", async () => {
+  const dir = path.join(tmp, 'unfinished');
+  await writeClResults(dir, { ...emptyClResults('seq', TASKS, false), matrix: [[1, null, null], [1, 0, null], null] });
+  const summary = await summarizeSequence(dir);
+  assert.ok(summary);
+  const d = sequenceData(summary);
+  assert.deepEqual(d.learning, [1, 0.5, null]);
+  assert.equal(summary.metrics.aulc, 0.75, 'not (1 + 0.5 + 0.5) / 3 with the last value carried over the gap');
+  assert.equal(d.metrics.find((m) => m.name === 'AULC')?.value, 0.75);
+});
+
 test('the matrix, the curves and the metrics of a sequence half done; FWT against the zero-shot run beside it', async () => {
   const summary = await summarizeSequence(path.join(tmp, 'memory'));
   assert.ok(summary);
