@@ -30,7 +30,10 @@ export interface PytestCommandOptions {
   pycachePrefix?: string;
   /** PYTHONPATH separator of the machine pytest runs on; default this host's (':' for Linux containers). */
   pathDelimiter?: string;
-  /** Variables the user adds (sweci.pytest.env); the reference's PYTHONPATH wins over them. */
+  /**
+   * Variables the user adds (sweci.pytest.env). A PYTHONPATH among them is appended to the
+   * reference's `src:.`, so the project's own modules still come first.
+   */
   extraEnv?: Readonly<Record<string, string>>;
   /**
    * Not in the reference: node ids to run instead of the whole `tests` folder (Test Explorer's
@@ -67,8 +70,11 @@ export function buildPytestCommand(o: PytestCommandOptions): PytestCommand {
     ...(o.cacheDir ? ['-o', `cache_dir=${o.cacheDir}`] : []),
   ];
   const delimiter = o.pathDelimiter ?? path.delimiter;
-  // Exactly the reference's value: an inherited PYTHONPATH is replaced, not extended.
+  // The reference's value: an inherited PYTHONPATH is replaced, not extended. One the user set
+  // (sweci.pytest.env, --env) is not dropped silently: it comes after the reference's entries.
+  const { PYTHONPATH: userPythonPath, ...userEnv } = o.extraEnv ?? {};
   let pythonPath = `src${delimiter}.`;
+  if (userPythonPath?.trim()) pythonPath += `${delimiter}${userPythonPath.trim()}`;
   if (o.format === 'json-report') {
     args.push('--json-report', `--json-report-file=${o.reportFile}`);
   } else if (o.format === 'builtin') {
@@ -86,7 +92,7 @@ export function buildPytestCommand(o: PytestCommandOptions): PytestCommand {
     args,
     cwd: o.codeDir,
     env: {
-      ...(o.extraEnv ?? {}),
+      ...userEnv,
       PYTHONPATH: pythonPath,
       // Bytecode is still written (as in the reference), but not into the code repository.
       ...(o.pycachePrefix ? { PYTHONPYCACHEPREFIX: o.pycachePrefix } : {}),

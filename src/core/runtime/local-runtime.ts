@@ -74,7 +74,8 @@ export class LocalRuntime implements Runtime {
   /**
    * The sandbox's argv. The command is run by its absolute path (an interpreter by its real
    * executable, not a shim), the tools it needs are shown read-only and put first on its PATH
-   * (`env` is changed in place), with the user's readable paths and the absolute paths it is handed.
+   * (`env` is changed in place), with the user's readable paths and the absolute paths it is handed
+   * (arguments and PYTHONPATH entries).
    */
   private async sandboxCommand(bwrap: string, req: RunRequest, confine: Confinement, env: Record<string, string | undefined>) {
     const searchPath = env.PATH ?? '';
@@ -83,7 +84,10 @@ export class LocalRuntime implements Runtime {
     const own = isPythonName(req.command) ? await this.interpreter(req.command, env) : await programView(req.command, req.cwd, searchPath);
     const view = mergeViews([own, await this.baseView]);
     env.PATH = [...view.pathDirs, searchPath].filter(Boolean).join(path.delimiter);
-    const handed = req.args.filter((a) => path.isAbsolute(a) && fs.existsSync(a));
+    // Absolute folders the run was handed, as arguments or on its PYTHONPATH (the user's
+    // sweci.pytest.env), are shown read-only: a confined run would not find them otherwise.
+    const onPythonPath = (env.PYTHONPATH ?? '').split(path.delimiter);
+    const handed = [...req.args, ...onPythonPath].filter((a) => path.isAbsolute(a) && fs.existsSync(a));
     const readable = [...view.readable, ...this.readable, ...handed, ...(confine.readable ?? [])];
     const writable = [...this.writable, ...(confine.writable ?? [])];
     return bubblewrapCommand(bwrap, { ...req, command: own.program ?? req.command }, { ...confine, readable, writable });

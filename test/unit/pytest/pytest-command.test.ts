@@ -33,7 +33,7 @@ test('json-report: the reference command; the cache and bytecode go outside the 
   assert.ok(!('PYTHONDONTWRITEBYTECODE' in c.env), 'bytecode stays on, as in the reference');
 });
 
-test("the user's variables are added; the reference's PYTHONPATH wins", () => {
+test("the user's variables are added; a PYTHONPATH of theirs comes after the reference's src:.", () => {
   const c = buildPytestCommand({
     python: 'python',
     codeDir: '/c',
@@ -42,7 +42,7 @@ test("the user's variables are added; the reference's PYTHONPATH wins", () => {
     pathDelimiter: ':',
     extraEnv: { DJANGO_SETTINGS_MODULE: 's', PYTHONPATH: 'mine' },
   });
-  assert.deepEqual(c.env, { DJANGO_SETTINGS_MODULE: 's', PYTHONPATH: 'src:.' });
+  assert.deepEqual(c.env, { DJANGO_SETTINGS_MODULE: 's', PYTHONPATH: 'src:.:mine' });
 });
 
 test('builtin: our plugin by -p, importable from its folder placed after the reference PYTHONPATH', () => {
@@ -56,7 +56,7 @@ test('builtin: our plugin by -p, importable from its folder placed after the ref
     extraEnv: { PYTHONPATH: 'mine' },
   });
   assert.deepEqual(c.args.slice(8), ['-p', 'sweci_pytest_report', '--sweci-report=/sweci/report/r']);
-  assert.equal(c.env.PYTHONPATH, 'src:.:/sweci/report/report-plugin', "the project's modules come first; the user's PYTHONPATH still loses");
+  assert.equal(c.env.PYTHONPATH, 'src:.:mine:/sweci/report/report-plugin', "the project's modules come first, then the user's, then the plugin");
   assert.ok(!c.args.includes('--json-report'));
   assert.throws(() => buildPytestCommand({ python: 'python', codeDir: '/c', reportFile: '/r', format: 'builtin' }), /needs the report plugin folder/);
 });

@@ -177,6 +177,25 @@ describe('the bubblewrap sandbox', () => {
     }
   });
 
+  test("a folder the user put on PYTHONPATH (sweci.pytest.env) is shown read-only", async (t) => {
+    if (!bwrap) return t.skip('bubblewrap cannot run here');
+    const p = await layout('user-pythonpath');
+    const extra = path.join(tmp, 'extra-site');
+    await fs.mkdir(extra);
+    await fs.writeFile(path.join(extra, 'extra_helpers.py'), 'VALUE = 42\n');
+    const r = await new LocalRuntime({ bwrap }).run({
+      command: PYTHON,
+      args: ['-c', `import extra_helpers; print(extra_helpers.VALUE); open(${JSON.stringify(path.join(extra, 'x'))}, 'w')`],
+      cwd: p.work,
+      env: { PYTHONPATH: `src:.:${extra}:relative/not-shown` },
+      cleanEnv: true,
+      mounts: [{ source: p.work, target: '/app' }],
+      confine: { hide: [] },
+    });
+    assert.equal(r.stdout.trim(), '42', r.stderr);
+    assert.match(r.stderr, /Read-only file system/, 'shown read-only');
+  });
+
   test("the harness's own tools are never taken from a task folder, even first on PATH, and a confined step's interpreter or program is never one from there", async () => {
     // A task folder (it has .sweci) whose app/ holds a planted git and bwrap, first on PATH.
     const task = path.join(tmp, 'planted-task');
