@@ -4,7 +4,11 @@
 // - there is no "xpassed": a non-strict xpass is a plain passing testcase, so it counts as
 //   passed (a strict xpass is a failure in both formats);
 // - a skip does not say in which phase it happened; it is recorded at setup (marker skips);
-// - only failing phases are reported; phases that must have passed before them are filled in.
+// - only failing phases are reported; phases that must have passed before them are filled in;
+// - XML turns a carriage return in a traceback into a line break.
+// What can be recovered is: a test pytest writes twice (a call failure, then a teardown error)
+// is one test with both phases; a module skipped at collection is not a test (json-report
+// keeps it among the collectors); a skip's text is put back in json-report's tuple form.
 import { XMLParser } from 'fast-xml-parser';
 import type { PhaseResult, ReportSummary, TestCase, TestOutcome, TestPhase, TestReport } from './test-report';
 import { junitNodeId } from './junit-node-id';
@@ -67,11 +71,35 @@ export function parseJunitXml(xml: string, options: JunitParseOptions = {}): Tes
 
   const byId = new Map<string, TestCase>();
   for (const tc of cases) {
+    if (isCollectionSkip(tc)) continue;
     const test = testFromCase(tc, isTestFile);
-    byId.set(test.nodeid, test);
+    const earlier = byId.get(test.nodeid);
+    byId.set(test.nodeid, earlier ? mergeCases(earlier, test) : test);
   }
   const tests = [...byId.values()];
   return { format: 'junit', exitCode: options.exitCode, summary: summarize(tests), tests, durationSec };
+}
+
+/** pytest's testcase for a module skipped while it was collected: no test ran. */
+function isCollectionSkip(tc: Node): boolean {
+  const skip = asArray(tc.skipped)[0];
+  return skip !== undefined && attr(skip, 'message') === 'collection skipped' && asArray(tc.failure).length === 0 && asArray(tc.error).length === 0;
+}
+
+const RANK: Record<TestOutcome, number> = { passed: 0, xpassed: 1, skipped: 2, xfailed: 3, failed: 4, error: 5 };
+
+/**
+ * One test written as two testcases (pytest writes the teardown error of a test whose call failed
+ * separately): each phase keeps the failure over a filled-in pass, the outcome the worse one
+ * (error, as json-report says for a failing teardown).
+ */
+function mergeCases(a: TestCase, b: TestCase): TestCase {
+  const phases = { ...a.phases };
+  for (const phase of ['setup', 'call', 'teardown'] as const) {
+    const next = b.phases[phase];
+    if (next && (!phases[phase] || (phases[phase].outcome === 'passed' && next.outcome !== 'passed'))) phases[phase] = next;
+  }
+  return { ...a, outcome: RANK[b.outcome] > RANK[a.outcome] ? b.outcome : a.outcome, phases };
 }
 
 function rootSuites(doc: Node): Node[] | undefined {
@@ -123,10 +151,36 @@ function testFromCase(tc: Node, isTestFile: (rel: string) => boolean): TestCase 
       phases.call = { outcome: 'failed', longrepr };
     } else {
       outcome = 'skipped';
-      phases.setup = { outcome: 'skipped', longrepr };
+      phases.setup = { outcome: 'skipped', longrepr: skipLongrepr(longrepr) };
     }
   }
   return { nodeid, outcome, file, lineno: Number.isFinite(line) && tc.line !== undefined ? line : undefined, phases };
+}
+
+/**
+ * json-report writes a skip as Python's repr of pytest's (path, line, reason) tuple,
+ * `('/c/tests/test_a.py', 8, 'Skipped: why')`; JUnit writes `/c/tests/test_a.py:8: why`.
+ */
+function skipLongrepr(junitText: string): string {
+  const m = /^(.*):(\d+): ([\s\S]*)$/.exec(junitText);
+  if (!m) return junitText;
+  return `(${pythonStringRepr(m[1])}, ${m[2]}, ${pythonStringRepr(`Skipped: ${m[3]}`)})`;
+}
+
+/** Python's repr() of a str, for the characters a path or a skip reason holds. */
+function pythonStringRepr(s: string): string {
+  const quote = s.includes("'") && !s.includes('"') ? '"' : "'";
+  let out = '';
+  for (const ch of s) {
+    const code = ch.codePointAt(0) ?? 0;
+    if (ch === '\\' || ch === quote) out += `\\${ch}`;
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\r') out += '\\r';
+    else if (ch === '\t') out += '\\t';
+    else if (code < 0x20 || code === 0x7f) out += `\\x${code.toString(16).padStart(2, '0')}`;
+    else out += ch;
+  }
+  return `${quote}${out}${quote}`;
 }
 
 function failed(el: unknown): PhaseResult {

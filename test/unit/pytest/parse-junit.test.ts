@@ -1,10 +1,17 @@
-import { test, describe } from 'node:test';
+import { after, before, describe, test } from 'node:test';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { REPORT_PLUGIN_MODULE, reportPluginDir } from '../../../src/core/pytest/report-plugin';
 import assert from 'node:assert/strict';
 import { parseJunitXml } from '../../../src/core/pytest/parse-junit';
 import { parseJsonReport } from '../../../src/core/pytest/parse-json-report';
 import type { TestReport } from '../../../src/core/pytest/test-report';
 import { ReportParseError } from '../../../src/core/pytest/report-error';
 import { readReportFixture } from './fixtures';
+
+const PYTHON = process.env.SWECI_PYTHON ?? 'python3';
 
 const json = {
   base: parseJsonReport(readReportFixture('base.report.json')),
@@ -82,7 +89,9 @@ describe('parseJunitXml, xunit1 (our fallback format)', () => {
 
   test('skip and xfail', () => {
     const get = (id: string) => x1.base.tests.find((t) => t.nodeid === id);
-    assert.equal(get('tests/test_ops.py::test_skipped')?.phases.setup?.longrepr, '/app/code/tests/test_ops.py:31: not relevant');
+    const jsonSkip = json.base.tests.find((t) => t.nodeid === 'tests/test_ops.py::test_skipped')?.phases.setup?.longrepr;
+    assert.equal(jsonSkip, "('/app/code/tests/test_ops.py', 31, 'Skipped: not relevant')");
+    assert.equal(get('tests/test_ops.py::test_skipped')?.phases.setup?.longrepr, jsonSkip, "json-report's tuple form, rebuilt");
     assert.equal(get('tests/test_ops.py::test_xfail')?.outcome, 'xfailed');
     assert.equal(get('tests/test_ops.py::test_xfail')?.phases.call?.longrepr, 'known');
   });
@@ -182,5 +191,79 @@ describe('parseJunitXml, constructed edge cases', () => {
 
   test('exitCode from options is recorded', () => {
     assert.equal(parseJunitXml(wrap(''), { exitCode: 1 }).exitCode, 1);
+  });
+});
+
+describe('parseJunitXml against real pytest: what JUnit writes apart is put back together', () => {
+  let dir: string;
+  let junit: TestReport;
+  let fromJson: TestReport;
+  before(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'sweci-junit-'));
+    mkdirSync(path.join(dir, 'tests'));
+    writeFileSync(
+      path.join(dir, 'tests', 'test_x.py'),
+      [
+        'import pytest',
+        '@pytest.fixture',
+        'def bad_teardown():',
+        '    yield',
+        '    raise RuntimeError("teardown boom")',
+        'def test_both(bad_teardown):',
+        '    assert 1 == 2',
+        '@pytest.mark.skip(reason="it\'s not today")',
+        'def test_skipped_marker():',
+        '    pass',
+        'def test_ok():',
+        '    pass',
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(path.join(dir, 'tests', 'test_modskip.py'), 'import pytest\npytest.skip("whole module", allow_module_level=True)\ndef test_never(): pass\n');
+    const r = spawnSync(
+      PYTHON,
+      [
+        '-m',
+        'pytest',
+        'tests',
+        '-p',
+        'no:cacheprovider',
+        '--junitxml=out.xml',
+        '-o',
+        'junit_family=xunit1',
+        '-p',
+        REPORT_PLUGIN_MODULE,
+        '--sweci-report=out.json',
+      ],
+      { cwd: dir, env: { ...process.env, PYTHONPATH: reportPluginDir(), PYTHONDONTWRITEBYTECODE: '1' }, encoding: 'utf8' },
+    );
+    assert.equal(r.status, 1, r.stderr + r.stdout);
+    junit = parseJunitXml(readFileSync(path.join(dir, 'out.xml'), 'utf8'));
+    fromJson = parseJsonReport(readFileSync(path.join(dir, 'out.json'), 'utf8'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  test('a call failure and a teardown error (two testcases in the XML) are one error test with both phases', () => {
+    const xml = readFileSync(path.join(dir, 'out.xml'), 'utf8');
+    assert.equal(xml.match(/name="test_both"/g)?.length, 2, 'pytest writes the test twice');
+    const both = junit.tests.filter((t) => t.nodeid === 'tests/test_x.py::test_both');
+    assert.equal(both.length, 1);
+    assert.equal(both[0].outcome, 'error');
+    assert.equal(both[0].phases.call?.outcome, 'failed');
+    assert.match(both[0].phases.call?.longrepr ?? '', /assert 1 == 2/);
+    assert.match(both[0].phases.teardown?.longrepr ?? '', /teardown boom/);
+  });
+
+  test('the same tests, outcomes and counts as json-report; a module skipped at collection is not a test', () => {
+    assert.deepEqual(outcomes(junit), outcomes(fromJson));
+    assert.ok(!junit.tests.some((t) => t.nodeid.includes('test_modskip')));
+    assert.deepEqual(junit.summary, fromJson.summary);
+  });
+
+  test("a skip's reason reads as json-report's, quotes included", () => {
+    const id = 'tests/test_x.py::test_skipped_marker';
+    const want = fromJson.tests.find((t) => t.nodeid === id)?.phases.setup?.longrepr;
+    assert.match(want ?? '', /Skipped: it's not today/);
+    assert.equal(junit.tests.find((t) => t.nodeid === id)?.phases.setup?.longrepr, want);
   });
 });
