@@ -29,27 +29,47 @@ export function instanceTargetReport(run: TestReport, instance: SweBenchInstance
       );
     }
   }
+  const passToPass = new Set(instance.passToPass);
   const tests: TestCase[] = [...instance.failToPass, ...instance.passToPass].map((nodeid) => {
     const ran = collected.get(nodeid);
+    // SWE-bench counts XFAIL as passing: a PASS_TO_PASS test that is an expected failure on the
+    // base stays one on the target side, so it is not in the non-passed set the loop works on.
+    const xfail = passToPass.has(nodeid) && ran?.outcome === 'xfailed';
     return {
       nodeid,
-      outcome: 'passed',
+      outcome: xfail ? 'xfailed' : 'passed',
       file: ran?.file ?? fileOf(nodeid),
       ...(ran?.lineno !== undefined ? { lineno: ran.lineno } : {}),
-      phases: { setup: { outcome: 'passed' }, call: { outcome: 'passed' }, teardown: { outcome: 'passed' } },
+      phases: { setup: { outcome: 'passed' }, call: { outcome: xfail ? 'skipped' : 'passed' }, teardown: { outcome: 'passed' } },
     };
   });
-  return { format: run.format, exitCode: 0, summary: { passed: tests.length, total: tests.length, collected: tests.length }, tests };
+  const xfailed = tests.filter((t) => t.outcome === 'xfailed').length;
+  const summary = { passed: tests.length - xfailed, ...(xfailed ? { xfailed } : {}), total: tests.length, collected: tests.length };
+  return { format: run.format, exitCode: 0, summary, tests };
 }
 
-/** SWE-bench's verdict on a report: every FAIL_TO_PASS and every PASS_TO_PASS test passes. */
+/**
+ * SWE-bench's verdict on a report, graded as its harness grades: a test passes when it passed or
+ * is an expected failure (XFAIL), fails when it failed, erred or did not run at all; anything
+ * else (skipped, XPASS) is neither and does not count. Resolved: no FAIL_TO_PASS and no
+ * PASS_TO_PASS test fails. The pairs are [tests that pass, tests listed].
+ */
 export function instanceResolution(
   report: TestReport,
   instance: SweBenchInstance,
 ): { resolved: boolean; failToPass: [number, number]; passToPass: [number, number] } {
-  const passed = new Set(report.tests.filter((t) => t.outcome === 'passed').map((t) => t.nodeid));
-  const count = (ids: readonly string[]): [number, number] => [ids.filter((id) => passed.has(id)).length, ids.length];
-  const failToPass = count(instance.failToPass);
-  const passToPass = count(instance.passToPass);
-  return { resolved: failToPass[0] === failToPass[1] && passToPass[0] === passToPass[1], failToPass, passToPass };
+  const outcome = new Map(report.tests.map((t) => [t.nodeid, t.outcome]));
+  const grade = (ids: readonly string[]) => {
+    let passing = 0;
+    let failing = 0;
+    for (const id of ids) {
+      const o = outcome.get(id);
+      if (o === 'passed' || o === 'xfailed') passing++;
+      else if (o === undefined || o === 'failed' || o === 'error') failing++;
+    }
+    return { pair: [passing, ids.length] as [number, number], failing };
+  };
+  const f2p = grade(instance.failToPass);
+  const p2p = grade(instance.passToPass);
+  return { resolved: f2p.failing === 0 && p2p.failing === 0, failToPass: f2p.pair, passToPass: p2p.pair };
 }

@@ -168,9 +168,9 @@ export async function materializeTask(spec: TaskSpec, options: MaterializeOption
     progress('Checking out the base');
     await fs.mkdir(layout.codeDir, { recursive: true });
     if (instance) {
-      // The base with the instance's test patch: the tests may be anywhere in the tree.
+      // The base with the instance's test patch: the tests may be anywhere in the tree. The tree
+      // stays whole (.gitignore, .github/): SWE-bench evaluates in the repository as it is.
       await exportTree(oracle.upstreamDir, marker.targetSha, layout.codeDir, signal);
-      await pruneTopLevel(layout.codeDir, []);
     } else {
       await exportTree(oracle.upstreamDir, marker.baseSha, layout.codeDir, signal);
       await pruneTopLevel(layout.codeDir, ['test', 'tests']);

@@ -78,6 +78,8 @@ describe('SWE-bench-style instance checkout', () => {
       'src/calc/ops.py': 'def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a + b\n',
       'tests/test_ops.py': 'from calc.ops import add, mul\n\n\ndef test_add():\n    assert add(2, 3) == 5\n',
       'tests/test_old.py': 'def test_old():\n    assert True\n',
+      '.gitignore': '*.egg-info/\n',
+      '.github/workflows/ci.yml': 'on: push\n',
     });
     // The test patch, made the way SWE-bench makes it: a diff of test files only.
     await fs.appendFile(path.join(repo.dir, 'tests/test_ops.py'), '\n\ndef test_mul():\n    assert mul(2, 3) == 6\n');
@@ -114,6 +116,9 @@ describe('SWE-bench-style instance checkout', () => {
     );
     assert.ok(await exists(path.join(layout.codeDir, 'tests/test_more.py')), "the patch's new test file is in app/code");
     assert.ok(await exists(path.join(layout.codeDir, 'tests/test_old.py')), "the base's other tests stay");
+    // SWE-bench evaluates in the whole repository: the base's .git* files stay (a SWE-CI task drops them, as the reference does).
+    assert.equal(await fs.readFile(path.join(layout.codeDir, '.gitignore'), 'utf8'), '*.egg-info/\n');
+    assert.ok(await exists(path.join(layout.codeDir, '.github/workflows/ci.yml')));
     const ran = await loadReport(currentReportFile(layout));
     assert.deepEqual(
       [...new Set(ran?.tests.map((t) => t.nodeid.split('::')[0]))].sort(),
