@@ -7,7 +7,7 @@ import type { EnvironmentRecord } from '../workspace/environment-record';
 import { connectDocker, engineAnswers, pingEngine, type DockerConnection } from './docker/docker-connection';
 import { removeStaleContainers } from './docker/container-owner';
 import { DockerRuntime } from './docker/docker-runtime';
-import { ensureImage } from './docker/ensure-image';
+import { ensureImage, type EnsureImageOptions } from './docker/ensure-image';
 import { LocalRuntime } from './local-runtime';
 import type { Runtime } from './runtime';
 import type { RuntimeSettings } from './runtime-settings';
@@ -96,14 +96,19 @@ export async function openTaskEnvironment(settings: RuntimeSettings, task: TaskI
     await pingEngine(conn);
   }
   throwIfAborted(opts.signal);
-  return openDocker(conn, settings, host, { archive: task.imageArchive, image: named || (task.imageArchive ? undefined : recordedImage) }, opts);
+  const recorded = task.recorded;
+  const known =
+    !named && task.imageArchive && recorded?.runtime === 'docker' && recorded.archive && recorded.image && recorded.imageId
+      ? { archive: recorded.archive, reference: recorded.image, id: recorded.imageId }
+      : undefined;
+  return openDocker(conn, settings, host, { archive: task.imageArchive, known, image: named || (task.imageArchive ? undefined : recordedImage) }, opts);
 }
 
 async function openDocker(
   conn: DockerConnection,
   settings: RuntimeSettings,
   host: LocalRuntime,
-  source: { archive?: string; image?: string },
+  source: Pick<EnsureImageOptions, 'archive' | 'known' | 'image'>,
   opts: OpenEnvironmentOptions,
 ): Promise<TaskEnvironment> {
   // Containers a crashed window or CLI left behind go first.
@@ -122,7 +127,15 @@ async function openDocker(
     python: settings.docker.python,
     host,
     agents,
-    record: { schema: 1, runtime: 'docker', image: image.reference, imageId: image.id, python: settings.docker.python, recordedAt: new Date().toISOString() },
+    record: {
+      schema: 1,
+      runtime: 'docker',
+      image: image.reference,
+      imageId: image.id,
+      ...(image.archive ? { archive: image.archive } : {}),
+      python: settings.docker.python,
+      recordedAt: new Date().toISOString(),
+    },
     dispose: async () => {
       await Promise.all([tests.dispose(), agents.dispose(), host.dispose()]);
     },

@@ -12,6 +12,11 @@ export const environmentRecordSchema = z.object({
   image: z.string().optional(),
   /** `sha256:…` of that image, as the engine reported it. */
   imageId: z.string().optional(),
+  /**
+   * The task's image.tar.gz the image came from, as it was then: while the file is unchanged and
+   * the engine still has `imageId` under `image`, later runs skip reading it again (seconds).
+   */
+  archive: z.object({ path: z.string(), size: z.number(), mtimeMs: z.number() }).optional(),
   /** The interpreter that runs pytest (in the image, or on the host). */
   python: z.string(),
   /**

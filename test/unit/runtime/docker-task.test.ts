@@ -163,6 +163,28 @@ describe('a SWE-CI task in its Docker environment (real engine)', () => {
       false,
       'an image the engine has is not loaded again',
     );
+
+    // What checkout learnt from the archive is kept with the image id: a later run (an iteration,
+    // a resume) does not read the archive again while the file and the engine's image are unchanged.
+    const recorded = await readEnvironmentRecord(taskDir);
+    const archiveFile = imageArchiveOf(spec) ?? assert.fail('no archive');
+    const archiveStat = await fs.stat(archiveFile);
+    assert.deepEqual(recorded?.archive, { path: archiveFile, size: archiveStat.size, mtimeMs: archiveStat.mtimeMs });
+    const openWith = async (rec: typeof recorded) => {
+      const seen: string[] = [];
+      const e = await openTaskEnvironment(docker(), { imageArchive: archiveFile, recorded: rec }, { hostPython: PYTHON, onProgress: (m) => seen.push(m) });
+      envs.push(e);
+      assert.equal(e.record.imageId, recorded?.imageId);
+      return seen;
+    };
+    assert.deepEqual(await openWith(recorded), [], 'the archive is not read again');
+    assert.ok(recorded?.archive);
+    const touched = { ...recorded, archive: { ...recorded.archive, mtimeMs: recorded.archive.mtimeMs - 1000 } };
+    assert.ok((await openWith(touched)).includes('Reading the task image archive'), 'a changed archive is read');
+    assert.ok(
+      (await openWith({ ...recorded, imageId: `sha256:${'0'.repeat(64)}` })).includes('Reading the task image archive'),
+      'an image the engine no longer has under that id: read',
+    );
   });
 
   test('iterations with scripted agents record the same counts in Docker as locally', async () => {

@@ -2,15 +2,25 @@
 // (skipped when the engine already has that image under that tag), or a named image the engine
 // must already have. Progress is the share of the archive sent; cancelling stops the upload.
 import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { Transform } from 'node:stream';
 import { AbortError, UserError, throwIfAborted } from '../../util/errors';
 import type { DockerConnection } from './docker-connection';
 import { engineMessage, isConnectionError, statusOf, unavailable } from './docker-errors';
 import { readImageArchive } from './image-archive';
 
+/** An image archive as it was when it was read: unchanged while its size and time are. */
+export interface ArchiveStamp {
+  path: string;
+  size: number;
+  mtimeMs: number;
+}
+
 export interface EnsureImageOptions {
   /** The task's image.tar.gz, when it has one. */
   archive?: string;
+  /** What an earlier run learnt from that archive: used instead of reading it when it still holds. */
+  known?: { archive: ArchiveStamp; reference: string; id: string };
   /** An image the user named; wins over the archive's own tag. */
   image?: string;
   signal?: AbortSignal;
@@ -24,7 +34,17 @@ export interface EnsuredImage {
   id: string;
   /** True when this call loaded the archive into the engine. */
   loaded: boolean;
+  /** The archive it came from, when it came from one. */
+  archive?: ArchiveStamp;
 }
+
+async function stampOf(file: string): Promise<ArchiveStamp | undefined> {
+  const st = await stat(file).catch(() => undefined);
+  return st && { path: file, size: st.size, mtimeMs: st.mtimeMs };
+}
+
+const sameStamp = (a: ArchiveStamp, b: ArchiveStamp | undefined): boolean =>
+  b !== undefined && a.path === b.path && a.size === b.size && a.mtimeMs === b.mtimeMs;
 
 async function inspectImage(conn: DockerConnection, reference: string): Promise<{ Id: string } | undefined> {
   try {
@@ -51,10 +71,18 @@ export async function ensureImage(conn: DockerConnection, opts: EnsureImageOptio
   if (!opts.archive) {
     throw new UserError('This task has no image.tar.gz. Name an image in the sweci.docker.image setting, or set sweci.runtime to "local".');
   }
+  const stamp = await stampOf(opts.archive);
+  if (opts.known && sameStamp(opts.known.archive, stamp)) {
+    // Reading a multi-gigabyte archive to learn its tag again costs seconds per iteration.
+    const existing = await inspectImage(conn, opts.known.reference);
+    if (existing?.Id === opts.known.id) return { reference: opts.known.reference, id: existing.Id, loaded: false, archive: opts.known.archive };
+  }
   progress('Reading the task image archive');
   const info = await readImageArchive(opts.archive, opts.signal);
+  const archive = stamp && { ...stamp, size: info.size };
   const existing = await inspectImage(conn, info.reference);
-  if (existing && (!info.imageId || existing.Id === info.imageId)) return { reference: info.reference, id: existing.Id, loaded: false };
+  if (existing && (!info.imageId || existing.Id === info.imageId))
+    return { reference: info.reference, id: existing.Id, loaded: false, ...(archive ? { archive } : {}) };
 
   throwIfAborted(opts.signal);
   progress(`Loading ${info.reference} into Docker`, 0);
@@ -67,7 +95,7 @@ export async function ensureImage(conn: DockerConnection, opts: EnsureImageOptio
       `Docker loaded ${opts.archive} but has no image "${info.reference}" afterwards. Check the archive, or name the image in sweci.docker.image.`,
     );
   }
-  return { reference: info.reference, id: loaded.Id, loaded: true };
+  return { reference: info.reference, id: loaded.Id, loaded: true, ...(archive ? { archive } : {}) };
 }
 
 async function loadArchive(
