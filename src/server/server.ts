@@ -2,7 +2,7 @@
 // core's one validation, hover on test node ids, completion, and links from locations to code.
 // Every handler is guarded: a document an agent wrote must never take the server down.
 import * as path from 'node:path';
-import { createConnection, ProposedFeatures, TextDocuments, TextDocumentSyncKind, type Connection } from 'vscode-languageserver/node';
+import { CodeActionKind, createConnection, ProposedFeatures, TextDocuments, TextDocumentSyncKind, type Connection } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { fileURLToPath } from 'node:url';
 import type { RequirementContext } from '../core/requirement/requirement-context';
@@ -10,6 +10,7 @@ import { validateRequirement, type RequirementValidation } from '../core/require
 import { completionsAt } from './completion';
 import { documentLinks } from './document-links';
 import { hoverAt } from './hover';
+import { quickFixes } from './quick-fixes';
 import { TaskContexts, taskRootOf } from './task-contexts';
 import { toLspDiagnostic } from './to-lsp';
 
@@ -86,6 +87,7 @@ connection.onInitialize(() => ({
     hoverProvider: true,
     completionProvider: { triggerCharacters: ['<', '/', ':'] },
     documentLinkProvider: { resolveProvider: false },
+    codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
   },
   serverInfo: { name: 'sweci-requirement' },
 }));
@@ -139,6 +141,15 @@ connection.onDocumentLinks(async (params) => {
     return await documentLinks(doc, (await analyse(doc)).result, context, path.join(root, 'app', 'code'));
   } catch (err) {
     connection.console.error(`links: ${describe(err)}`);
+    return [];
+  }
+});
+
+connection.onCodeAction((params) => {
+  try {
+    return quickFixes(params.textDocument.uri, params.context.diagnostics);
+  } catch (err) {
+    connection.console.error(`code actions: ${describe(err)}`);
     return [];
   }
 });

@@ -21,7 +21,13 @@ export function toLspDiagnostic(d: Diagnostic, doc: TextDocument): LspDiagnostic
     code: d.code,
     source: DIAGNOSTIC_SOURCE,
     message: d.message,
+    ...(d.replacement !== undefined ? { data: { replacement: d.replacement } satisfies QuickFixData } : {}),
   };
+}
+
+/** What a diagnostic carries for its quick fix (LSP keeps `data` from the diagnostic to the code action request). */
+export interface QuickFixData {
+  replacement: string;
 }
 
 function lineLength(doc: TextDocument, line: number): number {

@@ -1,11 +1,15 @@
 // Warnings that need the task: a <location> naming a file app/code does not have (unless the
 // location marks it new, see locationIsNew) and an <acceptance> naming a test nobody knows.
 // Pure, so the language server and the loop share it.
+import { nearestTestId } from './nearest-test-id';
 import type { Diagnostic } from './diagnostic';
 import { findLocationRefs, locationIsNew } from './location-refs';
 import { baseNodeId, findNodeIds } from './node-ids';
 import { LineIndex } from './positions';
 import { stripBom, type RequirementParseResult } from './requirement-document';
+
+/** "Did you mean" guesses per document. */
+const MAX_GUESSES = 20;
 
 export interface RequirementCheckContext {
   codeFiles: ReadonlySet<string>;
@@ -20,10 +24,20 @@ export function checkRequirementContext(input: string, result: RequirementParseR
   const text = stripBom(input);
   const lines = new LineIndex(text);
   const out: Diagnostic[] = [];
-  const warn = (code: Diagnostic['code'], message: string, start: number, end: number) => {
+  const warn = (code: Diagnostic['code'], message: string, start: number, end: number, replacement?: string) => {
     const r = lines.range(start, end);
-    out.push({ message, line: r.line, column: r.column, endLine: r.endLine, endColumn: r.endColumn, severity: 'warning', code });
+    out.push({
+      message,
+      line: r.line,
+      column: r.column,
+      endLine: r.endLine,
+      endColumn: r.endColumn,
+      severity: 'warning',
+      code,
+      ...(replacement ? { replacement } : {}),
+    });
   };
+  let guesses = 0;
   for (const item of result.items) {
     const location = item.spans.location;
     if (location && context.codeFilesComplete && !locationIsNew(item.fields.location?.text ?? '', location.attributes)) {
@@ -43,11 +57,14 @@ export function checkRequirementContext(input: string, result: RequirementParseR
       const raw = text.slice(acceptance.contentStart, acceptance.contentEnd);
       for (const ref of findNodeIds(raw)) {
         if (context.knownTests.has(ref.id) || context.knownTests.has(baseNodeId(ref.id))) continue;
+        // A few guesses per document: a pasted list of a thousand wrong ids must not stall the editor.
+        const near = guesses++ < MAX_GUESSES ? nearestTestId(ref.id, context.knownTests) : undefined;
         warn(
           'unknown-test',
-          `Requirement ${item.name}: ${ref.id} is not a known test (neither in summary.jsonl nor found in app/code's test files).`,
+          `Requirement ${item.name}: ${ref.id} is not a known test (neither in summary.jsonl nor found in app/code's test files).${near ? ` Did you mean ${near}?` : ''}`,
           acceptance.contentStart + ref.start,
           acceptance.contentStart + ref.end,
+          near,
         );
       }
     }

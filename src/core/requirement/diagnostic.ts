@@ -30,4 +30,6 @@ export interface Diagnostic {
   endColumn?: number;
   severity: DiagnosticSeverity;
   code: DiagnosticCode;
+  /** Text that would fix it in place of the range (an editor offers it as a quick fix). */
+  replacement?: string;
 }

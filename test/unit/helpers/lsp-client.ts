@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
+  CodeActionRequest,
   CompletionRequest,
   DidChangeTextDocumentNotification,
   DidChangeWatchedFilesNotification,
@@ -16,6 +17,7 @@ import {
   InitializeRequest,
   PublishDiagnosticsNotification,
   ShutdownRequest,
+  type CodeAction,
   type CompletionItem,
   type CompletionList,
   type Diagnostic,
@@ -25,6 +27,7 @@ import {
   type InitializeResult,
   type Position,
   type ProtocolConnection,
+  type Range,
 } from 'vscode-languageserver-protocol';
 import { createProtocolConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-languageserver-protocol/node';
 import { repoRoot } from './repo-root';
@@ -117,6 +120,11 @@ export class LspClient {
   async completion(uri: string, position: Position): Promise<CompletionItem[]> {
     const r: CompletionList | CompletionItem[] | null = await this.conn.sendRequest(CompletionRequest.type, { textDocument: { uri }, position });
     return Array.isArray(r) ? r : (r?.items ?? []);
+  }
+
+  async codeActions(uri: string, range: Range, diagnostics: Diagnostic[]): Promise<CodeAction[]> {
+    const r = await this.conn.sendRequest(CodeActionRequest.type, { textDocument: { uri }, range, context: { diagnostics } });
+    return (r ?? []).filter((a): a is CodeAction => 'kind' in a || 'edit' in a);
   }
 
   async links(uri: string): Promise<DocumentLink[]> {

@@ -124,6 +124,29 @@ describe('requirement.xml language server', () => {
       assert.deepEqual(only(await client.change(uri, text), 'missing-location-file').range, rangeOf(text, '../../code/pkg/calc.py'));
     });
 
+    test('a near-miss test id: "Did you mean" with a quick fix that puts the known id in its place', async () => {
+      const text = doc(requirement({ acceptance: 'tests/test_calc.py::test_ad passes' }));
+      const d = only(await client.change(uri, text), 'unknown-test');
+      assert.match(typeof d.message === 'string' ? d.message : d.message.value, /Did you mean tests\/test_calc\.py::test_add\?$/);
+      const actions = await client.codeActions(uri, d.range, [d]);
+      assert.equal(actions.length, 1);
+      assert.equal(actions[0].title, 'Replace with tests/test_calc.py::test_add');
+      assert.equal(actions[0].kind, 'quickfix');
+      const edit = actions[0].edit?.changes?.[uri]?.[0];
+      assert.deepEqual(edit, { range: rangeOf(text, 'tests/test_calc.py::test_ad'), newText: 'tests/test_calc.py::test_add' });
+      const fixed = text.replace('tests/test_calc.py::test_ad ', 'tests/test_calc.py::test_add ');
+      assert.deepEqual(
+        (await client.change(uri, fixed)).filter((x) => x.code === 'unknown-test'),
+        [],
+        'the fix leaves no warning',
+      );
+      // Far from every known id: no guess, no action. A diagnostic the client made up gets none either.
+      const far = only(await client.change(uri, doc(requirement({ acceptance: 'tests/test_calc.py::test_something_else_entirely' }))), 'unknown-test');
+      assert.doesNotMatch(typeof far.message === 'string' ? far.message : far.message.value, /Did you mean/);
+      assert.deepEqual(await client.codeActions(uri, far.range, [far]), []);
+      assert.deepEqual(await client.codeActions(uri, far.range, [{ ...far, source: 'elsewhere', data: { replacement: 'rm -rf' } }]), []);
+    });
+
     test('too large: one error on the first line, and nothing parsed', async () => {
       const text = `<requirements>${'x'.repeat(MAX_REQUIREMENT_CHARS)}</requirements>`;
       const diags = await client.change(uri, text);
