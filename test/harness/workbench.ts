@@ -21,7 +21,7 @@ export interface WorkbenchOptions {
   /**
    * How the extension is loaded:
    *  - 'installed' (default): symlinked into the server's extensions folder as
-   *    `swe-ci.swe-ci-vscode-<version>`, like a user install;
+   *    `sweci.swe-ci-vscode-<version>`, like a user install;
    *  - 'development': as an extension under development (smoke-test payload);
    *  - 'none': not loaded.
    */

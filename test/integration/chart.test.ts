@@ -199,7 +199,7 @@ suite('The chart webview', function () {
     assert.ok(!/\sstyle=/.test(html), 'no inline style attributes');
     const urls = [...html.matchAll(/\b(?:src|href)="([^"]+)"/g)].map((m) => decodeURIComponent(m[1]));
     assert.equal(urls.length, 2, urls.join(', '));
-    const ext = vscode.extensions.getExtension('swe-ci.swe-ci-vscode')!.extensionUri.path;
+    const ext = vscode.extensions.getExtension('sweci.swe-ci-vscode')!.extensionUri.path;
     for (const url of urls) {
       const u = vscode.Uri.parse(url);
       assert.ok(u.path.startsWith(`${ext}/dist/`) || u.path.startsWith(`${ext}/media/`), `${url} is a local resource of the extension`);

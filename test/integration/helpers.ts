@@ -11,7 +11,7 @@ import type { SweciApi } from '../../src/extension/test-api';
 export const agentsDir = path.resolve(__dirname, '../../../test/fixtures/agents');
 
 export async function api(): Promise<SweciApi> {
-  const ext = vscode.extensions.getExtension<SweciApi>('swe-ci.swe-ci-vscode');
+  const ext = vscode.extensions.getExtension<SweciApi>('sweci.swe-ci-vscode');
   assert.ok(ext, 'the extension is installed in the host');
   return ext.isActive ? ext.exports : await ext.activate();
 }

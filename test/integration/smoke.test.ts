@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 
-const EXTENSION_ID = 'swe-ci.swe-ci-vscode';
+const EXTENSION_ID = 'sweci.swe-ci-vscode';
 
 suite('Smoke', () => {
   test('the host is a real VS Code; its kind is logged', () => {

@@ -56,3 +56,11 @@ test("every key the CLI's flags set is a contributed setting", () => {
   const keys = contributedSettings();
   for (const key of Object.keys(FLAG_KEYS)) assert.ok(keys.has(`sweci.${key}`), `sweci.${key} (${FLAG_KEYS[key]})`);
 });
+
+test("the Settings editor shows no 'Sweci ›' before each setting: the publisher is the keys' prefix", async () => {
+  // VS Code drops a setting's category prefix when it starts with a part of the extension's id
+  // (publisher.name); with the publisher "sweci", `sweci.pytest.env` reads "Pytest: Env".
+  const { readFile } = await import('node:fs/promises');
+  const pkg = JSON.parse(await readFile(require.resolve('../../../../package.json'), 'utf8')) as { publisher: string };
+  for (const key of Object.keys(contributedSettings())) assert.equal(key.split('.')[0], pkg.publisher, key);
+});
