@@ -34,6 +34,7 @@ export const FLAG_KEYS: Record<string, string> = {
   'integrity.maxIterationMb': '--max-iteration-mb',
   'sequence.memory': '--memory',
   'sequence.clWeights': '--cl-weights',
+  'sequence.matrix': '--matrix',
 };
 
 /** commander's camelCase attribute for a flag, e.g. --memory-mb → memoryMb. */

@@ -2,12 +2,16 @@
 // sweci summarize.
 import { sequenceData } from '../../core/continual/sequence-data';
 import type { SequenceSummary } from '../../core/continual/sequence-summary';
+import { MATRIX_CELLS_MEANING } from '../../core/continual/sequence-settings';
 
 const cell = (v: number | null | undefined): string => (v === null || v === undefined ? '  · ' : v.toFixed(2).padStart(4));
 
 export function formatClMetrics(summary: SequenceSummary): string {
   const { results } = summary;
-  const lines = [`results matrix of sequence ${results.sequence} (memory ${results.memory ? 'on' : 'off'}): row = after task, column = task re-run`];
+  const lines = [
+    `results matrix of sequence ${results.sequence} (memory ${results.memory ? 'on' : 'off'}): row = after task, column = task re-run`,
+    `  each entry: ${MATRIX_CELLS_MEANING[results.cells]}`,
+  ];
   const width = Math.max(...results.tasks.map((t) => t.length));
   results.tasks.forEach((task, i) => {
     const row = results.matrix[i];

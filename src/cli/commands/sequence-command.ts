@@ -28,11 +28,12 @@ export async function sequenceCommand(values: RunValues, signal: AbortSignal): P
     ...batchSettingsOf(values, read, { experimentDir, run, humanHistory: false, signal, onEvent: (e: BatchEvent) => display.event(e) }),
     sequenceId: sequence.id,
     memory,
+    cells: read.sequence.cells,
   };
   // Before any task is checked out: an endpoint that does not answer stops the run here.
   await refuseUnconfined(values, read);
   await assertEndpointsAnswer(read.agents, settings.secretEnv, signal);
-  display.start(`sequence ${sequence.id}: ${specs.length} task(s) in order · memory ${memory ? 'on' : 'off'} · run ${run} · ${experimentDir}`);
+  display.start(`sequence ${sequence.id}: ${specs.length} task(s) in order · memory ${memory ? 'on' : 'off'} · matrix ${read.sequence.cells} · run ${run} · ${experimentDir}`);
   let result;
   try {
     result = await startSequence(file, sequence, specs, settings);

@@ -49,6 +49,17 @@ export function instanceTargetReport(run: TestReport, instance: SweBenchInstance
 }
 
 /**
+ * SWE-Bench-CL's success rate a_ij = p_pass / p_total: the share of the instance's FAIL_TO_PASS ∪
+ * PASS_TO_PASS tests that pass (passed or XFAIL, as SWE-bench grades); null for an instance
+ * that lists no test.
+ */
+export function instanceSuccessRate(report: TestReport, instance: SweBenchInstance): number | null {
+  const v = instanceResolution(report, instance);
+  const total = v.failToPass[1] + v.passToPass[1];
+  return total === 0 ? null : (v.failToPass[0] + v.passToPass[0]) / total;
+}
+
+/**
  * SWE-bench's verdict on a report, graded as its harness grades: a test passes when it passed or
  * is an expected failure (XFAIL), fails when it failed, erred or did not run at all; anything
  * else (skipped, XPASS) is neither and does not count. Resolved: no FAIL_TO_PASS and no

@@ -1,13 +1,15 @@
-// A row of a sequence's results matrix: after task i, whether each task j ≤ i is resolved on the
-// code task i ended with. Task i's own entry comes from its last pytest run; an earlier task's
+// A row of a sequence's results matrix: after task i, how each task j ≤ i does on the code task i
+// ended with (the share of its tests that pass, or whether it is resolved). Task i's own entry comes from its last pytest run; an earlier task's
 // test files are put onto a scratch copy of that code (never into the task folder) and run there.
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { instanceResolution } from '../checkout/instance-target';
+import { instanceResolution, instanceSuccessRate } from '../checkout/instance-target';
 import { pytestSelection } from '../checkout/pytest-targets';
 import { currentReportFile, loadReport } from '../checkout/report-store';
 import type { PytestSettings } from '../pytest/pytest-settings';
+import type { TestReport } from '../pytest/test-report';
+import type { MatrixCells } from './sequence-settings';
 import { runPytest } from '../pytest/run-pytest';
 import type { Runtime } from '../runtime/runtime';
 import { pytestConfinement } from '../runtime/task-confinement';
@@ -23,6 +25,21 @@ export interface RowOptions extends PytestSettings {
   runtime: Runtime;
   signal?: AbortSignal;
   onProgress?: (message: string) => void;
+  /** What an entry holds (default: the paper's fraction). */
+  cells?: MatrixCells;
+}
+
+/** One entry: `report` graded against `instance` as the matrix holds it. */
+function cellOf(report: TestReport, instance: SweBenchInstance, cells: MatrixCells = 'fraction'): number | null {
+  return cells === 'resolved' ? (instanceResolution(report, instance).resolved ? 1 : 0) : instanceSuccessRate(report, instance);
+}
+
+/** Whether task `taskDir` ended resolved (its last pytest run, graded as SWE-bench grades); null without a report. */
+export async function endedResolved(taskDir: string): Promise<boolean | null> {
+  const record = await readTaskRecord(taskDir);
+  const own = record && instanceOf(record);
+  const current = own ? await loadReport(currentReportFile(taskLayout(taskDir))) : undefined;
+  return own && current ? instanceResolution(current, own).resolved : null;
 }
 
 const instanceOf = (record: TaskRecord): SweBenchInstance | undefined => (record.task.source.kind === 'swe-bench' ? record.task.source.instance : undefined);
@@ -34,7 +51,7 @@ export async function evaluateRow(i: number, o: RowOptions): Promise<Array<numbe
   const own = record && instanceOf(record);
   if (!record || !own) return row;
   const current = await loadReport(currentReportFile(taskLayout(taskDir)));
-  if (current) row[i] = instanceResolution(current, own).resolved ? 1 : 0;
+  if (current) row[i] = cellOf(current, own, o.cells);
   for (let j = 0; j < i; j++) {
     const earlier = await readTaskRecord(o.taskDirs[j]);
     const instance = earlier && instanceOf(earlier);
@@ -45,7 +62,7 @@ export async function evaluateRow(i: number, o: RowOptions): Promise<Array<numbe
   return row;
 }
 
-/** 1 when `earlier`'s tests all pass on the code of the task in `taskDir`, 0 when not, null when pytest did not run. */
+/** `earlier`'s entry on the code of the task in `taskDir`; null when pytest did not run. */
 async function resolvedOn(taskDir: string, record: TaskRecord, earlier: TaskRecord, instance: SweBenchInstance, o: RowOptions): Promise<number | null> {
   const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-cl-'));
   try {
@@ -68,7 +85,7 @@ async function resolvedOn(taskDir: string, record: TaskRecord, earlier: TaskReco
       if (outcome.cancelled) throw new AbortError();
       return null;
     }
-    return instanceResolution(outcome.report, instance).resolved ? 1 : 0;
+    return cellOf(outcome.report, instance, o.cells);
   } finally {
     await fs.rm(scratch, { recursive: true, force: true });
   }

@@ -17,12 +17,15 @@ import { UserError } from '../util/errors';
 import { readEnvironmentRecord } from '../workspace/environment-record';
 import { acquireLock } from '../workspace/lock';
 import { emptyClResults, readClResults, writeClResults, type ClResults } from './cl-results';
-import { evaluateRow } from './evaluate-row';
+import { endedResolved, evaluateRow } from './evaluate-row';
+import type { MatrixCells } from './sequence-settings';
 import { carryMemoryIn, carryMemoryOut } from './memory-folder';
 
 export interface SequenceSettings extends BatchSettings {
   sequenceId: string;
   memory: boolean;
+  /** What the results matrix holds (default: the paper's fraction). */
+  cells?: MatrixCells;
 }
 
 export interface SequenceResult {
@@ -36,10 +39,17 @@ export async function runSequence(specs: readonly TaskSpec[], s: SequenceSetting
   const lock = await acquireLock(path.join(layout.statusDir, 'sequence.lock'), 'sweci run --sequence', s.sequenceId);
   const emit = batchEmitter(s);
   try {
-    let results = (await readClResults(s.experimentDir)) ?? emptyClResults(s.sequenceId, ids, s.memory);
+    const cells = s.cells ?? 'fraction';
+    let results = (await readClResults(s.experimentDir)) ?? emptyClResults(s.sequenceId, ids, s.memory, cells);
     if (results.sequence !== s.sequenceId || JSON.stringify(results.tasks) !== JSON.stringify(ids) || results.memory !== s.memory) {
       throw new UserError(
         `${layout.dir} holds the results of another sequence (${results.sequence}, ${results.tasks.length} tasks). Give another --experiment folder.`,
+      );
+    }
+    if (results.cells !== cells) {
+      throw new UserError(
+        `${layout.dir}'s results matrix holds ${results.cells === 'resolved' ? 'resolved (1 or 0)' : 'success rates'}, not ${cells === 'resolved' ? 'resolved (1 or 0)' : 'success rates'}: continue it with --matrix ${results.cells} (sweci.sequence.matrix), or give another --experiment folder.`,
+        { setting: 'sequence.matrix' },
       );
     }
     const statuses: Array<TaskStatus | undefined> = [];
@@ -57,7 +67,7 @@ export async function runSequence(specs: readonly TaskSpec[], s: SequenceSetting
       emit({ type: 'task-activity', task: spec.id, activity: "re-running the earlier tasks' tests" });
       const row = await measureRow(i, taskDirs, s, (m) => emit({ type: 'task-activity', task: spec.id, activity: m }));
       if (s.signal.aborted) break;
-      const run = await runOf(taskDirs[i], s.run, row[i]);
+      const run = await runOf(taskDirs[i], s.run, row[i] === null ? null : await endedResolved(taskDirs[i]));
       results = {
         ...results,
         matrix: results.matrix.map((r, k) => (k === i ? row : r)),
@@ -74,17 +84,17 @@ export async function runSequence(specs: readonly TaskSpec[], s: SequenceSetting
 async function measureRow(i: number, taskDirs: readonly string[], s: SequenceSettings, onProgress: (m: string) => void): Promise<Array<number | null>> {
   const env = await openTaskEnvironment(s.runtime, { recorded: await readEnvironmentRecord(taskDirs[i]) }, { hostPython: s.pytest.python, signal: s.signal });
   try {
-    return await evaluateRow(i, { ...s.pytest, python: env.python, taskDirs, runtime: env.tests, signal: s.signal, onProgress });
+    return await evaluateRow(i, { ...s.pytest, python: env.python, taskDirs, runtime: env.tests, signal: s.signal, onProgress, cells: s.cells });
   } finally {
     await env.dispose().catch(() => undefined);
   }
 }
 
 /** The time the task's iterations took (from its records) and whether it ended resolved. */
-async function runOf(taskDir: string, run: string, resolved: number | null): Promise<ClResults['runs'][number]> {
+async function runOf(taskDir: string, run: string, resolved: boolean | null): Promise<ClResults['runs'][number]> {
   const records = await readIterationRecords(runLayout(taskDir, run).iterationsFile).catch(() => []);
   const seconds = records
     .filter((r) => r.iteration > 0)
     .reduce((sum, r) => sum + Math.max(0, (Date.parse(r.finished_at) - Date.parse(r.started_at)) / 1000), 0);
-  return resolved === null ? null : { seconds, resolved: resolved === 1 };
+  return resolved === null ? null : { seconds, resolved };
 }

@@ -1,12 +1,28 @@
 // sweci.sequence.*: how a task sequence runs and is scored. One parser for the extension's
 // settings and the CLI (where --memory and --cl-weights set them).
 import { UserError } from '../util/errors';
-import { readFlag, settingName, type SettingLabel, type SettingReader } from '../util/setting-reader';
+import { readChoice, readFlag, settingName, type SettingLabel, type SettingReader } from '../util/setting-reader';
 import { DEFAULT_CL_WEIGHTS, type ClWeights } from './cl-metrics';
+
+/**
+ * What a results-matrix entry a(i, j) holds: SWE-Bench-CL's success rate (the fraction of task j's
+ * FAIL_TO_PASS ∪ PASS_TO_PASS tests that pass, the paper's a_ij = p_pass / p_total), or whether
+ * task j is resolved as SWE-bench grades it (1 or 0).
+ */
+export const MATRIX_CELLS = ['fraction', 'resolved'] as const;
+export type MatrixCells = (typeof MATRIX_CELLS)[number];
+
+/** What an entry means, as the CLI's summary and the chart say it. */
+export const MATRIX_CELLS_MEANING: Record<MatrixCells, string> = {
+  fraction: "the share of the task's tests that pass (SWE-Bench-CL's a_ij = p_pass / p_total)",
+  resolved: 'whether the task is resolved as SWE-bench grades it (1 or 0)',
+};
 
 export interface SequenceRunSettings {
   /** Carry the agents' memory folder from task to task (off: the paper's no-memory baseline). */
   memory: boolean;
+  /** What the results matrix holds. */
+  cells: MatrixCells;
   /** CL-Score's λ weights and CL-Fβ's β. */
   weights: ClWeights;
 }
@@ -22,7 +38,11 @@ export const CL_WEIGHT_NAMES: Record<string, keyof ClWeights> = {
 };
 
 export function readSequenceSettings(read: SettingReader, label: SettingLabel = settingName): SequenceRunSettings {
-  return { memory: readFlag(read, label, 'sequence.memory', false), weights: readClWeights(read, label) };
+  return {
+    memory: readFlag(read, label, 'sequence.memory', false),
+    cells: readChoice(read, label, 'sequence.matrix', MATRIX_CELLS),
+    weights: readClWeights(read, label),
+  };
 }
 
 /** An object ({"ft": 0.5}) from settings, or "ft=0.5,tue=0.1" from the command line; unset names keep their default. */

@@ -2,7 +2,7 @@
 // (XFAIL) passes, a test that did not run fails, a skip or an XPASS counts neither way.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { instanceResolution, instanceTargetReport } from '../../../src/core/checkout/instance-target';
+import { instanceResolution, instanceSuccessRate, instanceTargetReport } from '../../../src/core/checkout/instance-target';
 import { passedIds, type TestOutcome, type TestReport } from '../../../src/core/pytest/test-report';
 import type { SweBenchInstance } from '../../../src/core/task/swe-bench-instance';
 
@@ -53,4 +53,11 @@ test('a PASS_TO_PASS test that is XFAIL on the base is XFAIL on the target side,
   );
   assert.deepEqual(target.summary, { passed: 2, xfailed: 1, total: 3, collected: 3 });
   assert.deepEqual([...passedIds(target)], ['tests/test_a.py::test_fixed', 'tests/test_a.py::test_kept']);
+});
+
+test("SWE-Bench-CL's success rate: the share of the listed tests that pass (XFAIL passing), null when none are listed", () => {
+  const r = report({ 'tests/test_a.py::test_fixed': 'failed', 'tests/test_a.py::test_kept': 'passed', 'tests/test_a.py::test_known_bug': 'xfailed' });
+  assert.equal(instanceSuccessRate(r, instance), 2 / 3);
+  assert.equal(instanceSuccessRate(report({}), instance), 0, 'nothing ran: nothing passes');
+  assert.equal(instanceSuccessRate(r, { ...instance, failToPass: [], passToPass: [] }), null);
 });

@@ -74,6 +74,15 @@ describe('sweci run --sequence', () => {
     assert.equal(again.code, 0, again.err);
     assert.deepEqual(await readClResults(experiment), results);
     assert.deepEqual(await iterations(), before, 'finished tasks are not run again');
+
+    // The matrix says what it holds: SWE-Bench-CL's success rate unless --matrix resolved is asked
+    // for; a sequence keeps the kind it started with.
+    assert.equal(results.cells, 'fraction');
+    assert.match(first.out, /each entry: the share of the task's tests that pass \(SWE-Bench-CL's a_ij/);
+    const mixed = sweci(...args, ...flags, '--matrix', 'resolved');
+    assert.notEqual(mixed.code, 0);
+    assert.match(mixed.err, /results matrix holds success rates, not resolved \(1 or 0\): continue it with --matrix fraction/);
+    assert.deepEqual(await readClResults(experiment), results, 'nothing changed');
   });
 
   test('without --memory every task looks like the first to the agent: tasks 2 and 3 stay unresolved', async () => {
