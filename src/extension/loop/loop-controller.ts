@@ -5,7 +5,6 @@ import * as vscode from 'vscode';
 import * as messages from '../messages';
 import type { AgentRole } from '../../core/agents/agent-driver';
 import { agentHint as hintFor } from '../../core/agents/agent-settings';
-import { readLoopSettings, type LoopSettings } from '../../core/loop/loop-settings';
 import { setUpRoles } from '../../core/loop/role-setup';
 import type { TaskEnvironment } from '../../core/runtime/task-environment';
 import type { EnvironmentManager } from '../environment/environment-manager';
@@ -14,9 +13,8 @@ import { replayHumanHistory } from '../../core/history/replay-history';
 import { createRun, discardPendingIteration, findPendingRuns, removeRunWithoutIterations, runLoop, type LoopResult } from '../../core/loop/run-loop';
 import { readRunInfo, suggestRunName } from '../../core/loop/run-store';
 import { runNameProblem, HUMAN_HISTORY_RUN } from '../../core/loop/run-name';
-import { agentSettings } from '../agents/agent-settings';
 import type { ApiKeys } from '../agents/api-keys';
-import { integritySettings, pytestSettings } from '../config';
+import { agentSettings, integritySettings, loopSettings, pytestSettings } from '../config';
 import { isAbortError, errorMessage } from '../../core/util/errors';
 import { showError } from '../errors';
 import { log } from '../log';
@@ -353,12 +351,6 @@ export class LoopController implements vscode.Disposable {
     this.emitter.dispose();
     this.progressEmitter.dispose();
   }
-}
-
-/** sweci.loop.* and sweci.history.*, through the core's parser. */
-function loopSettings(scope?: vscode.Uri): LoopSettings {
-  const cfg = vscode.workspace.getConfiguration('sweci', scope);
-  return readLoopSettings((key) => cfg.get(key));
 }
 
 /** A run name hint from who plays the roles, e.g. "claude-code". */
