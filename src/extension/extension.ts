@@ -50,7 +50,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SweciA
 
   await controller.reload();
   void revealViewOnce(context, controller.taskDir());
-  void loop.loop.offerResume(() => loop.execute({ title: 'Resume', iterations: 1 }));
+  void loop.offerResume();
   return sweciApi({ task, loop, chart, iterationView: inspect.view, testing, environments, requirementLanguage });
 }
 
