@@ -1,13 +1,24 @@
-// Typed access to the extension's settings.
+// The one place the extension reads its settings (sweci.*): each through the core's parser,
+// which the CLI uses too, so a setting means the same in both.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { AgentRole, AgentSettings } from '../core/agents/agent-driver';
+import { readAgentSettings } from '../core/agents/agent-settings';
+import { readSequenceSettings, type SequenceRunSettings } from '../core/continual/sequence-settings';
 import { readIntegritySettings, type IntegritySettings } from '../core/loop/integrity-settings';
+import { readLoopSettings, type LoopSettings } from '../core/loop/loop-settings';
 import { readPytestSettings, type PytestSettings } from '../core/pytest/pytest-settings';
 import { readRuntimeSettings, type RuntimeSettings } from '../core/runtime/runtime-settings';
+import type { SettingReader } from '../core/util/setting-reader';
+
+/** sweci.* as the core's parsers read it, for a resource (a task folder) or the window. */
+function sweci(scope?: vscode.Uri): SettingReader {
+  const cfg = vscode.workspace.getConfiguration('sweci', scope);
+  return (key) => cfg.get(key);
+}
 
 export function pytestSettings(scope?: vscode.Uri): PytestSettings {
-  const cfg = vscode.workspace.getConfiguration('sweci', scope);
-  return readPytestSettings((key) => cfg.get(key));
+  return readPytestSettings(sweci(scope));
 }
 
 /** Root folder for oracles: the setting, else the extension's global storage (never the workspace). */
@@ -18,12 +29,25 @@ export function oracleRoot(context: vscode.ExtensionContext): string {
 
 /** sweci.runtime and sweci.docker.*, through the core's one parser (the CLI uses it too). */
 export function runtimeSettings(scope?: vscode.Uri): RuntimeSettings {
-  const cfg = vscode.workspace.getConfiguration('sweci', scope);
-  return readRuntimeSettings((key) => cfg.get(key));
+  return readRuntimeSettings(sweci(scope));
 }
 
-/** sweci.integrity.*, through the core's parser. */
+/** sweci.integrity.* */
 export function integritySettings(scope?: vscode.Uri): IntegritySettings {
-  const cfg = vscode.workspace.getConfiguration('sweci', scope);
-  return readIntegritySettings((key) => cfg.get(key));
+  return readIntegritySettings(sweci(scope));
+}
+
+/** The per-role agent settings (sweci.architect.*, sweci.programmer.*). */
+export function agentSettings(role: AgentRole, scope?: vscode.Uri): AgentSettings {
+  return readAgentSettings(role, sweci(scope));
+}
+
+/** sweci.loop.* and sweci.history.* */
+export function loopSettings(scope?: vscode.Uri): LoopSettings {
+  return readLoopSettings(sweci(scope));
+}
+
+/** sweci.sequence.* (throws a UserError naming the setting when a value is wrong). */
+export function sequenceSettings(scope?: vscode.Uri): SequenceRunSettings {
+  return readSequenceSettings(sweci(scope));
 }

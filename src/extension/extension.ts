@@ -5,7 +5,7 @@ import { activateChart } from './activate/chart-feature';
 import { activateLoop } from './activate/loop-feature';
 import { activateNonPassedFollow } from './activate/non-passed-follow';
 import { activateSequence } from './activate/sequence-feature';
-import { sweciApi } from './activate/sweci-api';
+import { startTestHooks } from './activate/sweci-api';
 import { activateTask } from './activate/task-feature';
 import { ChangeFeed } from './change-feed';
 import { revealIteration } from './chart/open-iteration';
@@ -18,7 +18,9 @@ import { activateRequirementLanguage } from './requirement/requirement-language'
 import type { SweciApi } from './test-api';
 import { activateTesting } from './testing/test-controller';
 
-export async function activate(context: vscode.ExtensionContext): Promise<SweciApi> {
+export async function activate(context: vscode.ExtensionContext): Promise<SweciApi | undefined> {
+  // Only under the test harness (SWECI_TEST_HOOKS=1): the test API, and the recording it reads.
+  const testApi = startTestHooks();
   const environments = new EnvironmentManager();
   activeEnvironments = environments;
   const feed = new ChangeFeed();
@@ -48,10 +50,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<SweciA
   context.subscriptions.push(requirementLanguage);
   activateSequence(context, loop.keys);
 
+  const api = testApi?.({ task, loop, chart, iterationView: inspect.view, testing, environments, requirementLanguage });
+
   await controller.reload();
   void revealViewOnce(context, controller.taskDir());
-  void loop.loop.offerResume(() => loop.execute({ title: 'Resume', iterations: 1 }));
-  return sweciApi({ task, loop, chart, iterationView: inspect.view, testing, environments, requirementLanguage });
+  void loop.offerResume();
+  return api;
 }
 
 let activeEnvironments: EnvironmentManager | undefined;

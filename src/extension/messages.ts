@@ -1,5 +1,6 @@
-// Every message the extension shows goes through here, so the integration tests can read
-// what a person would have seen (SweciApi.lastMessages) without scraping toasts.
+// Every message the extension shows goes through here. Under the test harness one observer
+// (test-hooks.ts) sees each of them, so integration tests read what a person would have seen
+// without scraping toasts; in normal use nothing is kept.
 import * as vscode from 'vscode';
 
 export type MessageLevel = 'info' | 'warning' | 'error';
@@ -9,30 +10,24 @@ export interface ShownMessage {
   text: string;
 }
 
-const KEEP = 50;
-const shown: ShownMessage[] = [];
+let observer: ((message: ShownMessage) => void) | undefined;
 
-function record(level: MessageLevel, text: string): void {
-  shown.push({ level, text });
-  if (shown.length > KEEP) shown.splice(0, shown.length - KEEP);
-}
-
-/** The most recent messages, oldest first. */
-export function lastMessages(): ShownMessage[] {
-  return [...shown];
+/** Sets (or, with undefined, removes) the one observer of shown messages. */
+export function observeMessages(next: ((message: ShownMessage) => void) | undefined): void {
+  observer = next;
 }
 
 export function showInformationMessage<T extends string>(text: string, ...items: T[]): Thenable<T | undefined> {
-  record('info', text);
+  observer?.({ level: 'info', text });
   return vscode.window.showInformationMessage(text, ...items);
 }
 
 export function showWarningMessage<T extends string>(text: string, ...items: T[]): Thenable<T | undefined> {
-  record('warning', text);
+  observer?.({ level: 'warning', text });
   return vscode.window.showWarningMessage(text, ...items);
 }
 
 export function showErrorMessage<T extends string>(text: string, ...items: T[]): Thenable<T | undefined> {
-  record('error', text);
+  observer?.({ level: 'error', text });
   return vscode.window.showErrorMessage(text, ...items);
 }

@@ -1,5 +1,6 @@
-// What activate() returns: a small, stable surface that integration tests (and other
-// extensions) use to drive and read the extension without scraping the UI.
+// What activate() returns under the test harness (SWECI_TEST_HOOKS=1, test-hooks.ts): the surface
+// integration tests use to drive and read the extension without scraping the UI. In normal use
+// activate() returns nothing: this is no API for other extensions.
 import type { CheckOutResult } from '../core/checkout/check-out-task';
 import type { TaskState } from '../core/checkout/task-state';
 import type { NonPassedEntry } from '../core/gap/non-passed';

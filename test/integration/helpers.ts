@@ -13,7 +13,9 @@ export const agentsDir = path.resolve(__dirname, '../../../test/fixtures/agents'
 export async function api(): Promise<SweciApi> {
   const ext = vscode.extensions.getExtension<SweciApi>('sweci.swe-ci-vscode');
   assert.ok(ext, 'the extension is installed in the host');
-  return ext.isActive ? ext.exports : await ext.activate();
+  const exports = ext.isActive ? ext.exports : await ext.activate();
+  assert.ok(exports, 'activate() returns the test API only with SWECI_TEST_HOOKS=1 (test/integration/run.ts sets it)');
+  return exports;
 }
 
 /** Polls `probe` until it returns something truthy. */

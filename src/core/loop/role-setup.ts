@@ -1,9 +1,10 @@
-// Settings → who plays each role in a task's environment: the one place the extension and the
-// CLI turn agent settings into drivers.
+// Settings → who plays each role in a task's environment: the one place the extension, the CLI
+// and the loop turn agent settings into drivers, and say who played a role without its secrets.
 import type { AgentRole, AgentSettings } from '../agents/agent-driver';
 import { createDriver, type AgentRuntimes } from '../agents/cli-driver';
+import { LocalRuntime } from '../runtime/local-runtime';
 import type { TaskEnvironment } from '../runtime/task-environment';
-import type { RoleSetup } from './loop-types';
+import type { LoopOptions, RoleSetup } from './loop-types';
 
 export type AgentChoices = Record<AgentRole, AgentSettings>;
 
@@ -27,4 +28,27 @@ export function setUpRoles(
     return settings.kind === 'human' ? { settings } : { settings, driver: createDriver(settings, agentRuntimesOf(env), role), secretEnv };
   };
   return { architect: setup('architect'), programmer: setup('programmer') };
+}
+
+/**
+ * Agent roles without a driver get the CLI driver for their settings, on this machine or in a
+ * container (runIn). Without runtimes for agents, host agents use the tests' runtime when that
+ * is local.
+ */
+export function resolveRoles(roles: Record<AgentRole, RoleSetup>, opts: Pick<LoopOptions, 'runtime' | 'agentRuntimes'>): Record<AgentRole, RoleSetup> {
+  const runtimes: AgentRuntimes = opts.agentRuntimes ?? { host: opts.runtime.kind === 'local' ? opts.runtime : new LocalRuntime() };
+  const resolve = (setup: RoleSetup, role: AgentRole): RoleSetup =>
+    setup.settings.kind === 'human' || setup.driver ? setup : { ...setup, driver: createDriver(setup.settings, runtimes, role) };
+  return { architect: resolve(roles.architect, 'architect'), programmer: resolve(roles.programmer, 'programmer') };
+}
+
+/** How run.json names who plays a role. */
+export function roleLabel(setup: RoleSetup): string {
+  return setup.settings.kind === 'human' ? 'human' : (setup.driver?.label ?? setup.settings.kind);
+}
+
+/** Values run.json and the archives must never hold: the role's environment and API keys. */
+export function roleSecrets(setup: RoleSetup): string[] {
+  const env = setup.settings.kind === 'human' ? {} : (setup.settings.env ?? {});
+  return [...Object.values(env), ...Object.values(setup.secretEnv ?? {})];
 }

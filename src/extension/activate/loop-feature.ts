@@ -7,6 +7,8 @@ import { checkAgentsCommand } from '../agents/check-agents';
 import type { ChangeFeed } from '../change-feed';
 import type { EnvironmentManager } from '../environment/environment-manager';
 import { LoopController } from '../loop/loop-controller';
+import { askForNewRun } from '../loop/new-run';
+import { offerResume } from '../loop/resume-prompt';
 import type { TaskController } from '../task-controller';
 import { IterationsTreeProvider, type IterationsNode } from '../views/iterations-tree';
 import { LoopStatusBar } from '../views/status-bar';
@@ -19,6 +21,8 @@ export interface LoopFeature {
   statusBar: LoopStatusBar;
   /** Runs a loop request with the loopRunning context set, refreshing the views after. */
   execute(req: Parameters<LoopController['execute']>[0]): ReturnType<LoopController['execute']>;
+  /** Offers to resume each run with an iteration in progress (after a reload or a crash). */
+  offerResume(): Promise<void>;
 }
 
 export function activateLoop(context: vscode.ExtensionContext, controller: TaskController, environments: EnvironmentManager, feed: ChangeFeed): LoopFeature {
@@ -61,7 +65,7 @@ export function activateLoop(context: vscode.ExtensionContext, controller: TaskC
     vscode.commands.registerCommand('sweci.beArchitect', () => execute({ title: 'Iteration (you are the Architect)', iterations: 1, human: ['architect'] })),
     vscode.commands.registerCommand('sweci.submitIteration', () => loop.submit()),
     vscode.commands.registerCommand('sweci.stop', () => loop.stop()),
-    vscode.commands.registerCommand('sweci.newRun', () => loop.newRun()),
+    vscode.commands.registerCommand('sweci.newRun', () => askForNewRun(controller.taskDir(), (run) => loop.setActiveRun(run))),
     vscode.commands.registerCommand('sweci.recordHumanHistory', async () => {
       await setRunning(true);
       try {
@@ -80,5 +84,7 @@ export function activateLoop(context: vscode.ExtensionContext, controller: TaskC
     vscode.commands.registerCommand('sweci.clearApiKey', () => keys.promptClear()),
     vscode.commands.registerCommand('sweci.checkAgents', () => checkAgentsCommand(keys)),
   );
-  return { keys, loop, iterations, iterationsView, statusBar, execute };
+  const resume = () =>
+    offerResume({ taskDir: controller.taskDir(), setActiveRun: (run) => loop.setActiveRun(run), resume: () => execute({ title: 'Resume', iterations: 1 }) });
+  return { keys, loop, iterations, iterationsView, statusBar, execute, offerResume: resume };
 }

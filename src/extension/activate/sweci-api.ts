@@ -1,11 +1,14 @@
-// What activate() returns (test-api.ts): read through the same providers and hosts the views use.
+// What activate() returns under the test harness (test-api.ts): read through the same providers
+// and hosts the views use. Without SWECI_TEST_HOOKS=1 none of it is built and nothing is recorded.
 import * as vscode from 'vscode';
 import type { EnvironmentManager } from '../environment/environment-manager';
 import type { IterationViewHost } from '../inspect/iteration-view';
-import { lastMessages } from '../messages';
+import { observeMessages, type ShownMessage } from '../messages';
+import { testHooksEnabled } from '../test-hooks';
 import type { NonPassedTreeRow, SweciApi } from '../test-api';
 import type { RequirementLanguage } from '../requirement/requirement-language';
 import type { activateTesting } from '../testing/test-controller';
+import type { PublishedResult } from '../testing/test-results';
 import type { ChartFeature } from './chart-feature';
 import type { LoopFeature } from './loop-feature';
 import type { TaskFeature } from './task-feature';
@@ -20,12 +23,36 @@ export interface ApiParts {
   requirementLanguage: RequirementLanguage;
 }
 
+/** Messages kept for lastMessages(). */
+const KEEP = 50;
+
+/**
+ * Under the test harness: starts recording the messages shown (from activation on) and returns
+ * what builds the test API once the features exist (before the task loads, so it sees the
+ * first results). Otherwise undefined: no API, no recording.
+ */
+export function startTestHooks(): ((parts: ApiParts) => SweciApi) | undefined {
+  if (!testHooksEnabled()) return undefined;
+  const shown: ShownMessage[] = [];
+  observeMessages((m) => {
+    shown.push(m);
+    if (shown.length > KEEP) shown.splice(0, shown.length - KEEP);
+  });
+  return (parts) => sweciApi(parts, () => [...shown]);
+}
+
 const text = (v: string | vscode.TreeItemLabel | boolean | undefined): string => (typeof v === 'string' ? v : v && typeof v === 'object' ? v.label : '');
 
-export function sweciApi({ task, loop: l, chart: c, iterationView, testing, environments, requirementLanguage }: ApiParts): SweciApi {
+function sweciApi(
+  { task, loop: l, chart: c, iterationView, testing, environments, requirementLanguage }: ApiParts,
+  lastMessages: () => ShownMessage[],
+): SweciApi {
   const { controller, tree, view, info, checkout } = task;
   const { loop, keys, iterations, iterationsView, statusBar } = l;
   const { chart } = c;
+  // The results Test Explorer last received, kept from now on (before the task loads).
+  let testResults: PublishedResult[] = [];
+  testing.onDidPublish((results) => (testResults = results));
   return {
     checkOutTask: (args) => checkout.run(args),
     refresh: () => controller.runTests(),
@@ -58,7 +85,7 @@ export function sweciApi({ task, loop: l, chart: c, iterationView, testing, envi
     taskInfoRows: () => info.getChildren().map((row) => ({ label: row.label, description: row.description ?? '', tooltip: row.tooltip ?? '' })),
     statusBar: () => statusBar.shown,
     releaseEnvironment: () => environments.release(),
-    lastMessages: () => lastMessages(),
+    lastMessages,
     showChart: () => chart.show(),
     chartMessages: () => ({ posted: [...chart.posted], received: [...chart.received] }),
     chartHtml: () => chart.currentHtml,
@@ -76,8 +103,11 @@ export function sweciApi({ task, loop: l, chart: c, iterationView, testing, envi
     },
     iterationViewReceive: (message) => iterationView.receive(message),
     testItems: () => testing.rows(),
-    lastTestResults: () => testing.lastResults(),
-    runTestItems: (ids) => testing.runIds(ids),
+    lastTestResults: () => [...testResults],
+    runTestItems: async (ids) => {
+      await testing.runIds(ids);
+      return [...testResults];
+    },
     requirementServerReady: () => requirementLanguage.ready(),
     nonPassedRows: () =>
       tree.flatten().map(({ file, item, entry }): NonPassedTreeRow => ({

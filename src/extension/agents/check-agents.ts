@@ -3,11 +3,10 @@
 import * as vscode from 'vscode';
 import { checkAgents, formatAgentChecks } from '../../core/agents/check/agent-check';
 import { openHostRuntime } from '../../core/runtime/task-environment';
-import { runtimeSettings } from '../config';
+import { agentSettings, runtimeSettings } from '../config';
 import { showError } from '../errors';
 import { log } from '../log';
 import * as messages from '../messages';
-import { agentSettings } from './agent-settings';
 import type { ApiKeys } from './api-keys';
 
 export async function checkAgentsCommand(keys: ApiKeys): Promise<void> {

@@ -13,9 +13,8 @@ import { CL_RESULTS_FILE } from '../../core/continual/cl-results';
 import { sequenceData, type SequenceData } from '../../core/continual/sequence-data';
 import { summarizeSequence } from '../../core/continual/sequence-summary';
 import { DEFAULT_CL_WEIGHTS, type ClWeights } from '../../core/continual/cl-metrics';
-import { readSequenceSettings } from '../../core/continual/sequence-settings';
 import { showError } from '../errors';
-import { integritySettings } from '../config';
+import { integritySettings, sequenceSettings } from '../config';
 import { makeNonce, webviewHtml } from './chart-html';
 import { errorMessage } from '../../core/util/errors';
 
@@ -194,8 +193,7 @@ export class ChartPanelHost implements vscode.Disposable {
     this.watchSequence(dir && path.dirname(dir));
     if (!dir) return null;
     try {
-      const cfg = vscode.workspace.getConfiguration('sweci', vscode.Uri.file(dir));
-      const summary = await summarizeSequence(path.dirname(dir), { weights: this.clWeights((key) => cfg.get(key)) });
+      const summary = await summarizeSequence(path.dirname(dir), { weights: this.clWeights(vscode.Uri.file(dir)) });
       return summary ? sequenceData(summary, path.basename(dir)) : null;
     } catch (err) {
       log().warn(`Chart: the sequence's results could not be read: ${errorMessage(err)}`);
@@ -204,9 +202,9 @@ export class ChartPanelHost implements vscode.Disposable {
   }
 
   /** sweci.sequence.clWeights; a bad value is said once (with Open Settings) and the defaults are used. */
-  private clWeights(read: (key: string) => unknown): ClWeights {
+  private clWeights(scope: vscode.Uri): ClWeights {
     try {
-      const { weights } = readSequenceSettings(read);
+      const { weights } = sequenceSettings(scope);
       this.weightsError = undefined;
       return weights;
     } catch (err) {

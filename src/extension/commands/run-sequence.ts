@@ -10,14 +10,11 @@ import * as messages from '../messages';
 import type { BatchEvent } from '../../core/batch/batch-types';
 import { readExperiment } from '../../core/batch/experiment';
 import { chooseSequence, readSequenceFile, runNameFor, sequenceSpecs, startSequence } from '../../core/continual/sequence-run';
-import { readSequenceSettings } from '../../core/continual/sequence-settings';
 import { summarizeSequence, type SequenceSummary } from '../../core/continual/sequence-summary';
-import { readLoopSettings } from '../../core/loop/loop-settings';
 import type { ClSequence } from '../../core/task/swe-bench-instance';
 import { UserError } from '../../core/util/errors';
-import { agentSettings } from '../agents/agent-settings';
 import type { ApiKeys } from '../agents/api-keys';
-import { integritySettings, pytestSettings, runtimeSettings } from '../config';
+import { agentSettings, integritySettings, loopSettings, pytestSettings, runtimeSettings, sequenceSettings } from '../config';
 import { showError } from '../errors';
 import { log } from '../log';
 import { withCancellableProgress } from '../progress';
@@ -97,8 +94,6 @@ export class RunSequenceCommand {
     const experimentDir = path.resolve(args.experimentDir);
     const sequence = chooseSequence(await readSequenceFile(file), file, args.sequenceId);
     await checkExperimentFolder(experimentDir, sequence);
-    const cfg = vscode.workspace.getConfiguration('sweci');
-    const read = (key: string) => cfg.get(key);
     const agents = { architect: agentSettings('architect'), programmer: agentSettings('programmer') };
     for (const role of ['architect', 'programmer'] as const) {
       if (agents[role].kind === 'human')
@@ -106,7 +101,7 @@ export class RunSequenceCommand {
           setting: `${role}.agent`,
         });
     }
-    const { memory, weights } = readSequenceSettings(read);
+    const { memory, weights } = sequenceSettings();
     const run = (await readExperiment(experimentDir))?.run ?? runNameFor(agents.architect, agents.programmer);
     log().info(`Run Sequence: ${sequence.id} (${plural(sequence.tasks.length, 'task')}, memory ${memory ? 'on' : 'off'}, run ${run}) into ${experimentDir}`);
     const result = await withCancellableProgress(`SWE-CI: sequence ${sequence.id}`, async ({ report, signal }) => {
@@ -129,7 +124,7 @@ export class RunSequenceCommand {
         secretEnv: await this.keys.environment(),
         runtime: runtimeSettings(),
         pytest: pytestSettings(),
-        loop: readLoopSettings(read),
+        loop: loopSettings(),
         maxFileMb: integritySettings().maxFileMb,
         maxIterationMb: integritySettings().maxIterationMb,
         sequenceId: sequence.id,

@@ -32,7 +32,9 @@ export class SweciTesting implements vscode.Disposable {
   /** The run whose results were last put in Test Explorer, by `finishedAt` of its record. */
   private publishedRun: string | undefined;
   private runningAll = false;
-  private published: PublishedResult[] = [];
+  private readonly publishedEmitter = new vscode.EventEmitter<PublishedResult[]>();
+  /** The results each run put in Test Explorer (a current-code run or a profile run). */
+  readonly onDidPublish = this.publishedEmitter.event;
 
   constructor(
     private readonly controller: TaskController,
@@ -43,7 +45,10 @@ export class SweciTesting implements vscode.Disposable {
     this.ctrl.refreshHandler = async () => {
       await this.controller.reload();
     };
-    this.disposables.push(controller.onDidChange((state) => this.update(state)));
+    this.disposables.push(
+      this.publishedEmitter,
+      controller.onDidChange((state) => this.update(state)),
+    );
     this.update(controller.current);
   }
 
@@ -65,16 +70,11 @@ export class SweciTesting implements vscode.Disposable {
     return out;
   }
 
-  /** The results of the last run put in Test Explorer (a current-code run or a profile run). */
-  lastResults(): PublishedResult[] {
-    return [...this.published];
-  }
-
   /**
    * Runs `ids` through the Run profile, as Test Explorer's Run on those items does; without ids,
    * as Run All does.
    */
-  async runIds(ids?: readonly string[], token?: vscode.CancellationToken): Promise<PublishedResult[]> {
+  async runIds(ids?: readonly string[], token?: vscode.CancellationToken): Promise<void> {
     const byId = indexItems(this.ctrl.items);
     const include = ids?.map((id) => {
       const item = byId.get(id);
@@ -87,7 +87,6 @@ export class SweciTesting implements vscode.Disposable {
     } finally {
       source?.dispose();
     }
-    return this.lastResults();
   }
 
   private update(state: TaskState | undefined): void {
@@ -115,7 +114,7 @@ export class SweciTesting implements vscode.Disposable {
   }
 
   private publish(run: vscode.TestRun, results: readonly TestResult[], codeDir: string): void {
-    this.published = applyResults(run, indexItems(this.ctrl.items), results, codeDir);
+    this.publishedEmitter.fire(applyResults(run, indexItems(this.ctrl.items), results, codeDir));
   }
 
   private async run(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
@@ -151,7 +150,7 @@ export class SweciTesting implements vscode.Disposable {
       // The report on disk is the previous run's: this run has no results to show.
       const tests = leaves(gather(this.ctrl.items));
       for (const t of tests) run.errored(t, new vscode.TestMessage(notRun));
-      this.published = tests.map((t) => ({ id: t.id, state: 'errored', message: notRun }));
+      this.publishedEmitter.fire(tests.map((t) => ({ id: t.id, state: 'errored', message: notRun })));
       return;
     }
     this.publish(run, this.currentResults(state), taskLayout(state.taskDir).codeDir);
@@ -175,7 +174,7 @@ export class SweciTesting implements vscode.Disposable {
         if (outcome === 'skipped') run.skipped(t);
         else run.errored(t, new vscode.TestMessage(reason));
       }
-      this.published = tests.map((t) => ({ id: t.id, state: outcome, message: reason }));
+      this.publishedEmitter.fire(tests.map((t) => ({ id: t.id, state: outcome, message: reason })));
     };
     let result: Awaited<ReturnType<typeof runSelectedTests>>;
     try {

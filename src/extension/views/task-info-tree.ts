@@ -12,8 +12,7 @@ import type { ReportFormat } from '../../core/pytest/pytest-command';
 import { relativePaths, shortDescription } from './view-text';
 import { summarizeRole, type RoleSummary } from '../../core/agents/agent-summary';
 import { findBubblewrap } from '../../core/runtime/sandbox';
-import { agentSettings } from '../agents/agent-settings';
-import { runtimeSettings } from '../config';
+import { agentSettings, runtimeSettings } from '../config';
 import { errorMessage } from '../../core/util/errors';
 
 interface InfoRow {

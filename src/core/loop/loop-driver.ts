@@ -1,0 +1,81 @@
+// The loop driver: iteration after iteration (Architect, Programmer, pytest; run-iteration.ts)
+// until a stop condition: gap 0, the run's maximum, the iterations asked for, or a paused step.
+// Opening the run, the lock and what happens when the loop ends are the lifecycle's (run-loop.ts).
+import * as path from 'node:path';
+import { assertEndpointsAnswer } from '../agents/endpoint/endpoint-check';
+import { Redactor } from '../agents/redact';
+import { loadReport } from '../checkout/report-store';
+import { passedIds } from '../pytest/test-report';
+import type { CodeRepo } from './code-repo';
+import { renderDefaultPrompt } from './default-prompt';
+import type { IterationRecord } from './iteration-record';
+import type { LoopEvent, LoopOptions, LoopStopReason } from './loop-types';
+import type { OpenedRun } from './open-run';
+import { roleSecrets } from './role-setup';
+import { runIteration, type IterationContext } from './run-iteration';
+import { ARCHIVE, iterDir, type RunLayout } from './run-store';
+
+export interface LoopDrive {
+  /** The call's options, roles with their drivers. */
+  opts: LoopOptions;
+  run: OpenedRun;
+  repo: CodeRepo;
+  signal: AbortSignal;
+  emit: (event: LoopEvent) => void;
+  /** Lines recorded by this call; the driver appends each one (as it does to run.records). */
+  recorded: IterationRecord[];
+}
+
+/** Runs iterations until one of the stop conditions holds, and says which. Throws when a step fails every try or on cancel. */
+export async function driveLoop(drive: LoopDrive): Promise<Exclude<LoopStopReason, 'cancelled' | 'failed'>> {
+  const { opts, run, repo, signal, emit, recorded } = drive;
+  const { records, layout, info } = run;
+  const ctx: IterationContext = {
+    opts,
+    record: run.record,
+    layout,
+    target: run.target,
+    repo,
+    branch: run.branch,
+    signal,
+    emit,
+    renderPrompt: opts.renderPrompt ?? renderDefaultPrompt,
+    lastRan: await lastRanPassed(layout, records),
+    basePassed: await archivedPassed(layout, 0),
+    secrets: new Redactor([...roleSecrets(opts.roles.architect), ...roleSecrets(opts.roles.programmer)]),
+  };
+  // An endpoint that does not answer or refuses the key stops the run before any step.
+  const first = records[records.length - 1];
+  if (first.gap !== 0 && records.length - 1 < info.maxIterations) await assertRolesEndpoints(opts.roles, signal);
+  for (;;) {
+    const last = records[records.length - 1];
+    if (last.gap === 0) return 'solved';
+    if (records.length - 1 >= info.maxIterations) return 'max-iterations';
+    if (opts.iterations !== undefined && recorded.length >= opts.iterations) return 'paused';
+    const outcome = await runIteration(ctx, records.length, last.commit);
+    if (outcome.kind === 'paused') return 'paused';
+    records.push(outcome.record);
+    recorded.push(outcome.record);
+    emit({ type: 'iteration-recorded', run: opts.run, record: outcome.record });
+    if (outcome.record.gap >= 0) ctx.lastRan = await archivedPassed(layout, outcome.record.iteration);
+  }
+}
+
+/** The endpoint check for the roles agents play in this call (humans and custom agents have none). */
+async function assertRolesEndpoints(roles: LoopOptions['roles'], signal: AbortSignal): Promise<void> {
+  const secrets = { ...(roles.architect.secretEnv ?? {}), ...(roles.programmer.secretEnv ?? {}) };
+  await assertEndpointsAnswer({ architect: roles.architect.settings, programmer: roles.programmer.settings }, secrets, signal);
+}
+
+async function archivedPassed(layout: RunLayout, iteration: number): Promise<Set<string> | undefined> {
+  const report = await loadReport(path.join(iterDir(layout, iteration), ARCHIVE.report)).catch(() => undefined);
+  return report ? passedIds(report) : undefined;
+}
+
+/** Passed ids of the last iteration whose pytest ran: regressions are counted against it. */
+async function lastRanPassed(layout: RunLayout, records: IterationRecord[]): Promise<Set<string> | undefined> {
+  for (let i = records.length - 1; i >= 0; i--) {
+    if (records[i].gap >= 0) return archivedPassed(layout, records[i].iteration);
+  }
+  return undefined;
+}

@@ -1,0 +1,34 @@
+// Naming runs: SWE-CI: New Run… asks for the name of the run the next loop command starts;
+// without one, a run is named after who plays the roles.
+import * as vscode from 'vscode';
+import * as messages from '../messages';
+import { agentHint } from '../../core/agents/agent-settings';
+import { HUMAN_HISTORY_RUN, runNameProblem } from '../../core/loop/run-name';
+import { suggestRunName } from '../../core/loop/run-store';
+import { agentSettings } from '../config';
+import { log } from '../log';
+
+/** SWE-CI: New Run… — the next loop command records into a new run. */
+export async function askForNewRun(taskDir: string | undefined, setActiveRun: (run: string) => Promise<void>): Promise<void> {
+  if (!taskDir) return void messages.showInformationMessage('No SWE-CI task is open. Check one out first.');
+  const name = await vscode.window.showInputBox({
+    title: 'Name of the new run',
+    value: await suggestedRunName(taskDir),
+    validateInput: (v) => (v === HUMAN_HISTORY_RUN ? 'That name is kept for the human-history replay' : runNameProblem(v)),
+  });
+  if (!name) return;
+  await setActiveRun(name);
+  log().info(`The next iteration starts run ${name}`);
+  void messages.showInformationMessage(`The next Run Iteration or Run Loop starts run ${name} (from the base commit).`);
+}
+
+/** A free run name from who plays the roles, e.g. "claude-code-2". */
+export async function suggestedRunName(taskDir: string): Promise<string> {
+  let hint: string;
+  try {
+    hint = agentHint(agentSettings('architect'), agentSettings('programmer'));
+  } catch {
+    hint = 'run';
+  }
+  return suggestRunName(taskDir, hint);
+}

@@ -1,0 +1,40 @@
+// After a window reload or a crash: each run with an iteration in progress is offered to the
+// user (resume it, or discard that iteration). Never started unasked: agents cost money.
+import * as vscode from 'vscode';
+import * as messages from '../messages';
+import { discardPendingIteration, findPendingRuns } from '../../core/loop/run-loop';
+import { showError } from '../errors';
+import { log } from '../log';
+
+export interface ResumePrompt {
+  taskDir: string | undefined;
+  /** Makes `run` the run the loop commands record into. */
+  setActiveRun: (run: string) => Promise<void>;
+  /** Continues the active run (its pending iteration first). */
+  resume: () => Promise<unknown>;
+}
+
+export async function offerResume({ taskDir, setActiveRun, resume }: ResumePrompt): Promise<void> {
+  if (!taskDir || !vscode.workspace.isTrusted) return;
+  for (const summary of await findPendingRuns(taskDir).catch(() => [])) {
+    const { name } = summary.info;
+    const pending = summary.pending!;
+    const where = pending.lastCompletedStep ? `after its ${pending.lastCompletedStep} step` : 'before its first step finished';
+    const choice = await messages.showInformationMessage(
+      `SWE-CI: run ${name} stopped in iteration ${pending.iteration}, ${where}. Resume it from there?`,
+      'Resume',
+      'Discard Iteration',
+    );
+    if (choice === 'Resume') {
+      await setActiveRun(name);
+      await resume();
+    } else if (choice === 'Discard Iteration') {
+      try {
+        await discardPendingIteration(taskDir, name);
+        log().info(`Discarded the pending iteration ${pending.iteration} of ${name}`);
+      } catch (err) {
+        showError('Discarding the iteration failed', err);
+      }
+    }
+  }
+}
