@@ -101,9 +101,9 @@ export class RunSequenceCommand {
           setting: `${role}.agent`,
         });
     }
-    const { memory, weights } = sequenceSettings();
+    const { memory, weights, cells } = sequenceSettings();
     const run = (await readExperiment(experimentDir))?.run ?? runNameFor(agents.architect, agents.programmer);
-    log().info(`Run Sequence: ${sequence.id} (${plural(sequence.tasks.length, 'task')}, memory ${memory ? 'on' : 'off'}, run ${run}) into ${experimentDir}`);
+    log().info(`Run Sequence: ${sequence.id} (${plural(sequence.tasks.length, 'task')}, memory ${memory ? 'on' : 'off'}, matrix ${cells}, run ${run}) into ${experimentDir}`);
     const result = await withCancellableProgress(`SWE-CI: sequence ${sequence.id}`, async ({ report, signal }) => {
       report('resolving the tasks on the clone');
       const specs = await sequenceSpecs(sequence, file, { repoPath: args.repoPath }, signal);
@@ -129,6 +129,7 @@ export class RunSequenceCommand {
         maxIterationMb: integritySettings().maxIterationMb,
         sequenceId: sequence.id,
         memory,
+        cells,
       });
     });
     const summary = await summarizeSequence(experimentDir, { weights });
