@@ -1,7 +1,7 @@
 // How the webview talks to its host. Inside VS Code: acquireVsCodeApi (messages + persisted
 // state). In an exported report there is no host: the data comes from a JSON script tag and
 // nothing is posted or persisted.
-import type { HostMessage, WebviewMessage } from '../src/shared/chart-protocol';
+import type { HostMessage, RenderedMessage, WebviewMessage } from '../src/shared/chart-protocol';
 import { isHostMessage } from '../src/shared/chart-protocol';
 import type { ChartData, HeatmapData } from '../src/core/scoring/chart-types';
 
@@ -16,6 +16,8 @@ export interface ViewState {
 export interface Bridge {
   readonly standalone: boolean;
   post(msg: WebviewMessage): void;
+  /** Tells the test harness what was drawn; nothing outside it (the page says which, SWECI_TEST_HOOKS). */
+  reportRendered(msg: RenderedMessage): void;
   getState(): Partial<ViewState> | undefined;
   setState(s: ViewState): void;
   onMessage(fn: (msg: HostMessage) => void): void;
@@ -39,9 +41,13 @@ declare const acquireVsCodeApi: (() => VsCodeApi) | undefined;
 export function createBridge(): Bridge {
   if (typeof acquireVsCodeApi === 'function') {
     const api = acquireVsCodeApi();
+    const testHooks = document.body.dataset.sweciTestHooks === '1';
     return {
       standalone: false,
       post: (msg) => api.postMessage(msg),
+      reportRendered: (msg) => {
+        if (testHooks) api.postMessage(msg);
+      },
       getState: () => (api.getState() as Partial<ViewState> | undefined) ?? undefined,
       setState: (s) => api.setState(s),
       onMessage: (fn) =>
@@ -51,7 +57,14 @@ export function createBridge(): Bridge {
         }),
     };
   }
-  return { standalone: true, post: () => undefined, getState: () => undefined, setState: () => undefined, onMessage: () => undefined };
+  return {
+    standalone: true,
+    post: () => undefined,
+    reportRendered: () => undefined,
+    getState: () => undefined,
+    setState: () => undefined,
+    onMessage: () => undefined,
+  };
 }
 
 export function readReportPayload(): ReportPayload | undefined {

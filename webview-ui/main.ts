@@ -1,5 +1,6 @@
 // The chart webview: the a(c) line chart, the γ control with the runs table, and the per-test
 // heatmap. Runs inside VS Code (data from the host) or standalone in an exported report.
+import './zod-config';
 import type { ChartData, HeatmapData as Heatmap } from '../src/core/scoring/chart-types';
 import { DEFAULT_GAMMA, GAMMA_MAX, GAMMA_MIN, isChartData, isHeatmap, type HostMessage } from '../src/shared/chart-protocol';
 import { createBridge, readReportPayload, type ViewState } from './host-bridge';
@@ -245,11 +246,11 @@ function renderAll(d: ChartData): void {
 }
 
 let renderedPoints = 0;
-/** The sequence drawn, if any (echoed in 'rendered'). */
+/** The sequence drawn, if any (echoed to the test harness in 'rendered'). */
 let sequenceShown: string | undefined;
 function reportRendered(): void {
   if (!data) return;
-  bridge.post({
+  bridge.reportRendered({
     type: 'rendered',
     runs: data.runs.map((s) => s.run),
     points: renderedPoints,

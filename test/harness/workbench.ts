@@ -102,7 +102,9 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
   const verbose = opts.verbose ?? process.env.SWECI_E2E_VERBOSE === '1';
   const server = await startCodeServer({
     settings: opts.settings,
-    env: opts.env,
+    // The extension's test hooks (webview message logs, the chart's 'rendered' report) are on
+    // under the harness only.
+    env: { SWECI_TEST_HOOKS: '1', ...opts.env },
     workspaceTrust: opts.workspaceTrust,
     smokeTestDriver: opts.smokeTestDriver,
     onOutput: verbose ? (l) => process.stderr.write(`[code-server] ${l}\n`) : undefined,

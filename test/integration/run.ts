@@ -34,7 +34,8 @@ async function main(): Promise<number> {
       extensionTestsPath,
       launchArgs: [workspace],
       vscodeExecutablePath: desktop ? undefined : path.join(root, 'scripts', 'vscode-shim'),
-      extensionTestsEnv: { SWECI_INTEGRATION: '1' },
+      // SWECI_TEST_HOOKS: the webview hosts keep their message logs and the chart reports what it drew.
+      extensionTestsEnv: { SWECI_INTEGRATION: '1', SWECI_TEST_HOOKS: '1' },
     });
     return 0;
   } catch (err) {

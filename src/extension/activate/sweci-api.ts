@@ -60,7 +60,7 @@ export function sweciApi({ task, loop: l, chart: c, iterationView, testing, envi
     releaseEnvironment: () => environments.release(),
     lastMessages: () => lastMessages(),
     showChart: () => chart.show(),
-    chartMessages: () => ({ posted: [...chart.posted], received: [...chart.received] }),
+    chartMessages: () => chart.messages(),
     chartHtml: () => chart.currentHtml,
     chartReceive: (message) => chart.receive(message),
     iterationsSelection: () =>
