@@ -12,7 +12,7 @@ import { makeNonce, webviewPage, type WebviewContent } from './webview-page';
 
 type Message = { type: string };
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-/** Messages kept in the test harness's logs (and for a look in a debugger). */
+/** How many messages the test harness's logs keep, each way. */
 const KEEP = 50;
 
 export interface WebviewHostOptions<
