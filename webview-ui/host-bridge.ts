@@ -1,8 +1,9 @@
 // How the webview talks to its host. Inside VS Code: acquireVsCodeApi (messages + persisted
 // state). In an exported report there is no host: the data comes from a JSON script tag and
-// nothing is posted or persisted.
-import type { HostMessage, WebviewMessage } from '../src/shared/chart-protocol';
-import { isHostMessage } from '../src/shared/chart-protocol';
+// nothing is posted or persisted. A request gets the next requestId; a reply reaches the view
+// only if it is the one the protocol pairs with a request still open (CHART_REPLIES).
+import type { HostMessage, RenderedMessage, WebviewMessage } from '../src/shared/chart-protocol';
+import { CHART_REPLIES, isHostMessage } from '../src/shared/chart-protocol';
 import type { ChartData, HeatmapData } from '../src/core/scoring/chart-types';
 
 export interface ViewState {
@@ -13,9 +14,19 @@ export interface ViewState {
   heatmapCompare?: string;
 }
 
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+type Request = Extract<WebviewMessage, { requestId: number }>;
+type Notification = Exclude<WebviewMessage, { requestId: number }>;
+
 export interface Bridge {
   readonly standalone: boolean;
-  post(msg: WebviewMessage): void;
+  post(msg: Notification): void;
+  /** Sends a request with a new requestId; its reply is handed to onMessage once, while the request is open. */
+  request(msg: DistributiveOmit<Request, 'requestId'>): void;
+  /** Closes the open requests of a type: their replies (about data since replaced) are dropped. */
+  forget(type: Request['type']): void;
+  /** Tells the test harness what was drawn; nothing outside it (the page says which, SWECI_TEST_HOOKS). */
+  reportRendered(msg: RenderedMessage): void;
   getState(): Partial<ViewState> | undefined;
   setState(s: ViewState): void;
   onMessage(fn: (msg: HostMessage) => void): void;
@@ -39,19 +50,51 @@ declare const acquireVsCodeApi: (() => VsCodeApi) | undefined;
 export function createBridge(): Bridge {
   if (typeof acquireVsCodeApi === 'function') {
     const api = acquireVsCodeApi();
+    const testHooks = document.body.dataset.sweciTestHooks === '1';
+    let nextId = 1;
+    /** Open requests: requestId → the request's type. */
+    const open = new Map<number, Request['type']>();
+    /** Whether a host message may be handed on: not a reply, or the reply to an open request (which it closes). */
+    const expected = (msg: HostMessage): boolean => {
+      if (!('requestId' in msg)) return true;
+      const asked = open.get(msg.requestId);
+      if (asked === undefined || CHART_REPLIES[asked] !== msg.type) return false;
+      open.delete(msg.requestId);
+      return true;
+    };
     return {
       standalone: false,
       post: (msg) => api.postMessage(msg),
+      request: (msg) => {
+        const requestId = nextId++;
+        open.set(requestId, msg.type);
+        api.postMessage({ ...msg, requestId });
+      },
+      forget: (type) => {
+        for (const [id, t] of open) if (t === type) open.delete(id);
+      },
+      reportRendered: (msg) => {
+        if (testHooks) api.postMessage(msg);
+      },
       getState: () => (api.getState() as Partial<ViewState> | undefined) ?? undefined,
       setState: (s) => api.setState(s),
       onMessage: (fn) =>
         window.addEventListener('message', (e: MessageEvent) => {
-          if (isHostMessage(e.data)) fn(e.data);
-          else console.warn('SWE-CI chart: ignored a malformed message', e.data);
+          if (!isHostMessage(e.data)) console.warn('SWE-CI chart: ignored a malformed message', e.data);
+          else if (expected(e.data)) fn(e.data);
         }),
     };
   }
-  return { standalone: true, post: () => undefined, getState: () => undefined, setState: () => undefined, onMessage: () => undefined };
+  return {
+    standalone: true,
+    post: () => undefined,
+    request: () => undefined,
+    forget: () => undefined,
+    reportRendered: () => undefined,
+    getState: () => undefined,
+    setState: () => undefined,
+    onMessage: () => undefined,
+  };
 }
 
 export function readReportPayload(): ReportPayload | undefined {

@@ -1,5 +1,6 @@
 // The iteration view's only script: clicks on elements with data-action become messages to the
 // host (which re-renders the view). No state, no content of its own.
+import './zod-config';
 import { messageForAction } from '../src/shared/iteration-protocol';
 
 interface VsCodeApi {

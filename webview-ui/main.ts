@@ -1,5 +1,6 @@
 // The chart webview: the a(c) line chart, the γ control with the runs table, and the per-test
 // heatmap. Runs inside VS Code (data from the host) or standalone in an exported report.
+import './zod-config';
 import type { ChartData, HeatmapData as Heatmap } from '../src/core/scoring/chart-types';
 import { DEFAULT_GAMMA, GAMMA_MAX, GAMMA_MIN, isChartData, isHeatmap, type HostMessage } from '../src/shared/chart-protocol';
 import { createBridge, readReportPayload, type ViewState } from './host-bridge';
@@ -29,18 +30,6 @@ const embeddedHeatmaps = new Map<string, Heatmap>();
 const received = new Map<string, Heatmap>();
 /** Whether the heatmap drawn is a comparison of two runs. */
 let comparing = false;
-/** Requests sent and not answered yet, by requestId: a reply to anything else is dropped. */
-let nextRequest = 1;
-const pendingRequests = new Map<number, string>();
-function request(what: string): number {
-  const id = nextRequest++;
-  pendingRequests.set(id, what);
-  return id;
-}
-/** Whether `id` answers a request still open (and closes it). */
-function answers(id: number): boolean {
-  return pendingRequests.delete(id);
-}
 
 // --- layout -------------------------------------------------------------------------------
 const app = document.getElementById('app') ?? document.body.appendChild(el('div', { id: 'app' }));
@@ -95,7 +84,7 @@ const chart = new LineChart(chartCanvas, palette(), {
     state.hidden = hidden ? [...new Set([...state.hidden, run])] : state.hidden.filter((r) => r !== run);
     bridge.setState(state);
   },
-  onPointClick: bridge.standalone ? undefined : (run, iteration) => bridge.post({ type: 'point-clicked', requestId: request('reveal'), run, iteration }),
+  onPointClick: bridge.standalone ? undefined : (run, iteration) => bridge.request({ type: 'point-clicked', run, iteration }),
 });
 
 function setGamma(g: number, fromHost = false): void {
@@ -109,7 +98,7 @@ function setGamma(g: number, fromHost = false): void {
 }
 gammaRange.addEventListener('input', () => setGamma(Number(gammaRange.value)));
 gammaNumber.addEventListener('change', () => setGamma(Number(gammaNumber.value)));
-exportButton.addEventListener('click', () => bridge.post({ type: 'export-requested', requestId: request('export') }));
+exportButton.addEventListener('click', () => bridge.request({ type: 'export-requested' }));
 heatSelect.addEventListener('change', () => chooseHeatmapRun(heatSelect.value));
 heatCompare.addEventListener('change', () => chooseHeatmapRun(heatSelect.value, heatCompare.value || undefined));
 
@@ -124,7 +113,7 @@ function chooseHeatmapRun(run: string, compare = state.heatmapCompare): void {
     if (!r || received.has(r)) continue;
     const embedded = embeddedHeatmaps.get(r);
     if (embedded) received.set(r, embedded);
-    else bridge.post({ type: 'heatmap-requested', requestId: request(`heatmap ${r}`), run: r });
+    else bridge.request({ type: 'heatmap-requested', run: r });
   }
   showChosenHeatmap();
 }
@@ -226,7 +215,7 @@ function renderAll(d: ChartData): void {
   // New data (a pytest run, or the runs changed): heatmaps are asked for again, and answers to
   // the old requests (about the old data) are dropped.
   received.clear();
-  for (const [id, what] of pendingRequests) if (what.startsWith('heatmap ')) pendingRequests.delete(id);
+  bridge.forget('heatmap-requested');
   empty.hidden = d.runs.length > 0;
   // Runs the host could not read (e.g. a corrupt iteration.jsonl line) are named, not silently dropped.
   skippedNote.textContent = d.skipped.map((s) => `Run ${s.run} is not shown: ${s.reason}`).join(' ');
@@ -245,11 +234,11 @@ function renderAll(d: ChartData): void {
 }
 
 let renderedPoints = 0;
-/** The sequence drawn, if any (echoed in 'rendered'). */
+/** The sequence drawn, if any (echoed to the test harness in 'rendered'). */
 let sequenceShown: string | undefined;
 function reportRendered(): void {
   if (!data) return;
-  bridge.post({
+  bridge.reportRendered({
     type: 'rendered',
     runs: data.runs.map((s) => s.run),
     points: renderedPoints,
@@ -280,7 +269,6 @@ function onHostMessage(msg: HostMessage): void {
       renderAll(msg.data);
       break;
     case 'heatmap':
-      if (!answers(msg.requestId)) break;
       received.set(msg.heatmap.run, msg.heatmap);
       if (msg.heatmap.run === state.heatmapRun || msg.heatmap.run === state.heatmapCompare) showChosenHeatmap();
       break;
@@ -293,11 +281,9 @@ function onHostMessage(msg: HostMessage): void {
       redrawForTheme();
       break;
     case 'reveal-ack':
-      if (!answers(msg.requestId)) break;
       status.textContent = msg.ok ? '' : (msg.message ?? `Could not open iteration ${msg.iteration} of ${msg.run}.`);
       break;
     case 'export-done':
-      if (!answers(msg.requestId)) break;
       status.textContent = msg.ok ? `Exported to ${msg.folder}` : (msg.message ?? '');
       break;
   }

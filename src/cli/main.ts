@@ -66,7 +66,10 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
         .option('--repos <dir>', 'a folder of clones, by repo name (<name>, <owner>__<name> or <owner>/<name>)')
         .option('--memory', "carry the agents' memory folder (app/memory) from task to task (default: no memory, the paper's baseline)")
         .option('--zero-shot <dir>', 'a sequence: the experiment of its run without --memory, for forward transfer (default: one beside --experiment)')
-        .option('--matrix <cells>', "a sequence: what the results matrix holds, fraction (the paper's share of each task's tests that pass) or resolved (1 or 0) (fraction)")
+        .option(
+          '--matrix <cells>',
+          "a sequence: what the results matrix holds, fraction (the paper's share of each task's tests that pass) or resolved (1 or 0) (fraction)",
+        )
         .option('--cl-weights <list>', "a sequence: CL-Score's weights, e.g. ft=0.5,tue=0.1 (forgetting, ft, bwt, aulc: 1; tue: 0; beta: 1)")
         .option('--split <name>', 'the dataset split (default: the first)')
         .option('--tasks <ids>', 'only these task ids, separated by commas')

@@ -4,7 +4,7 @@
 import type { CheckOutResult } from '../core/checkout/check-out-task';
 import type { TaskState } from '../core/checkout/task-state';
 import type { NonPassedEntry } from '../core/gap/non-passed';
-import type { HostMessage, WebviewMessage } from '../shared/chart-protocol';
+import type { HostMessage, RenderedMessage, WebviewMessage } from '../shared/chart-protocol';
 import type { CheckoutArgs } from './commands/check-out-task';
 import type { ExportResult } from '../core/report/export-report';
 import type { IterationViewMessage } from '../shared/iteration-protocol';
@@ -49,8 +49,8 @@ export interface SweciApi {
   /** The Iterations view: runs with their iterations' labels and descriptions, read through its provider. */
   /** Opens (or reveals) the chart webview, as SWE-CI: Show Chart does. */
   showChart(): void;
-  /** The last messages posted to the chart webview and received from it (validated ones), oldest first. */
-  chartMessages(): { posted: HostMessage[]; received: WebviewMessage[] };
+  /** The last messages posted to the chart webview and received from it (validated ones), oldest first; kept only under SWECI_TEST_HOOKS=1. */
+  chartMessages(): { posted: HostMessage[]; received: (WebviewMessage | RenderedMessage)[] };
   /** The chart webview's HTML as set (for its CSP). */
   chartHtml(): string | undefined;
   /** The Iterations view's selected rows as `run #iteration` (the chart reveals a clicked point there). */
@@ -65,7 +65,7 @@ export interface SweciApi {
   statusBar(): { text: string; tooltip: string };
   /** Disposes the open task's environment (its containers are removed), as closing the window does. */
   releaseEnvironment(): Promise<void>;
-  /** What the iteration view shows (`run #k`, or `A ↔ B` when comparing), its data, and the messages it received. */
+  /** What the iteration view shows (`run #k`, or `A ↔ B` when comparing), its data, and the messages it received (kept only under SWECI_TEST_HOOKS=1). */
   iterationView(): { shown: string | undefined; details: IterationViewShown | undefined; received: IterationViewMessage[] };
   /** Handles `message` as if the iteration view's webview had sent it (validated like one). */
   iterationViewReceive(message: unknown): Promise<void>;

@@ -2,35 +2,27 @@
 // changes only when the user steps), so messages flow one way: the webview reports clicks. Each
 // names what to open by index or id into the data the host rendered, never by a path, so a
 // message cannot make the host open a file the view did not show. Browser-safe.
+import * as z from 'zod/mini';
+import { count, guardFor } from './message-schema';
 
-import { guardFor, int, oneOf, type MessageSchema } from './message-schema';
+const nodeId = () => z.string().check(z.minLength(1), z.maxLength(4095));
 
-export type IterationViewMessage =
-  | { type: 'step'; direction: 1 | -1 }
-  | { type: 'open-test'; nodeid: string }
+/** Webview → host: what a click asks for. */
+export const iterationViewMessageSchema = z.discriminatedUnion('type', [
+  z.strictObject({ type: z.literal('step'), direction: z.union([z.literal(1), z.literal(-1)]) }),
+  z.strictObject({ type: z.literal('open-test'), nodeid: nodeId() }),
   /** Index into the rendered iteration's archived files. */
-  | { type: 'open-file'; index: number }
-  | { type: 'open-code-changes' }
-  | { type: 'open-requirement' }
-  | { type: 'open-requirement-diff' }
-  | { type: 'select-for-compare' }
-  | { type: 'compare-with-selected' };
+  z.strictObject({ type: z.literal('open-file'), index: count() }),
+  z.strictObject({ type: z.literal('open-code-changes') }),
+  z.strictObject({ type: z.literal('open-requirement') }),
+  z.strictObject({ type: z.literal('open-requirement-diff') }),
+  z.strictObject({ type: z.literal('select-for-compare') }),
+  z.strictObject({ type: z.literal('compare-with-selected') }),
+]);
+export type IterationViewMessage = z.infer<typeof iterationViewMessageSchema>;
 
-const nodeId = (x: unknown): boolean => typeof x === 'string' && x.length > 0 && x.length < 4096;
-
-const SCHEMA: MessageSchema<IterationViewMessage> = {
-  step: { direction: oneOf(1, -1) },
-  'open-test': { nodeid: nodeId },
-  'open-file': { index: int },
-  'open-code-changes': {},
-  'open-requirement': {},
-  'open-requirement-diff': {},
-  'select-for-compare': {},
-  'compare-with-selected': {},
-};
-
-export const isIterationViewMessage = guardFor(SCHEMA);
-export const ITERATION_VIEW_ACTIONS = Object.keys(SCHEMA) as IterationViewMessage['type'][];
+export const isIterationViewMessage = guardFor(iterationViewMessageSchema);
+export const ITERATION_VIEW_ACTIONS: IterationViewMessage['type'][] = iterationViewMessageSchema.def.options.map((o) => o.def.shape.type.def.values[0]);
 
 /**
  * The message a clicked element asks for: its `data-action`, plus `data-arg` as the action's

@@ -102,7 +102,8 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
   const verbose = opts.verbose ?? process.env.SWECI_E2E_VERBOSE === '1';
   const server = await startCodeServer({
     settings: opts.settings,
-    // The extension's test hooks (src/extension/test-hooks.ts) are on for every scenario.
+    // The extension's test hooks (src/extension/test-hooks.ts: the test API, recorded messages,
+    // webview message logs, the chart's 'rendered' report) are on under the harness only.
     env: { SWECI_TEST_HOOKS: '1', ...opts.env },
     workspaceTrust: opts.workspaceTrust,
     smokeTestDriver: opts.smokeTestDriver,

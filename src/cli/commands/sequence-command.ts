@@ -33,7 +33,9 @@ export async function sequenceCommand(values: RunValues, signal: AbortSignal): P
   // Before any task is checked out: an endpoint that does not answer stops the run here.
   await refuseUnconfined(values, read);
   await assertEndpointsAnswer(read.agents, settings.secretEnv, signal);
-  display.start(`sequence ${sequence.id}: ${specs.length} task(s) in order · memory ${memory ? 'on' : 'off'} · matrix ${read.sequence.cells} · run ${run} · ${experimentDir}`);
+  display.start(
+    `sequence ${sequence.id}: ${specs.length} task(s) in order · memory ${memory ? 'on' : 'off'} · matrix ${read.sequence.cells} · run ${run} · ${experimentDir}`,
+  );
   let result;
   try {
     result = await startSequence(file, sequence, specs, settings);

@@ -26,7 +26,10 @@ export const clResultsSchema = z
   })
   .refine((r) => r.matrix.length === r.tasks.length && r.runs.length === r.tasks.length, 'has not one row per task')
   .refine((r) => r.matrix.every((row) => row === null || row.length === r.tasks.length), 'has a row without one cell per task')
-  .refine((r) => r.cells !== 'resolved' || r.matrix.every((row) => row === null || row.every((v) => v === null || v === 0 || v === 1)), 'holds resolved cells other than 0, 1 or null');
+  .refine(
+    (r) => r.cells !== 'resolved' || r.matrix.every((row) => row === null || row.every((v) => v === null || v === 0 || v === 1)),
+    'holds resolved cells other than 0, 1 or null',
+  );
 export type ClResults = z.infer<typeof clResultsSchema>;
 
 const resultsFile = jsonRecordFile({ schema: clResultsSchema, whenDamaged: 'Move it away to measure the sequence again.' });

@@ -4,30 +4,9 @@
 import * as path from 'node:path';
 import { accuracyCurve, learningCurve, type ClMetrics, type ClWeights } from './cl-metrics';
 import type { SequenceSummary } from './sequence-summary';
+import type { SequenceData, SequenceMetric } from './sequence-data-schema';
 
-export interface SequenceMetric {
-  name: string;
-  value: number | null;
-  /** Why the value is null. */
-  missing?: string;
-  /** How the value was made, when that needs saying (CL-Score's weights, FWT's baseline). */
-  note?: string;
-}
-
-export interface SequenceData {
-  sequence: string;
-  memory: boolean;
-  tasks: string[];
-  /** Row i: after task i, per task j ≤ i: 1, 0 or null (not measured); [] when task i is not done. */
-  matrix: Array<Array<number | null>>;
-  /** The task of the open folder, when it is one of the sequence's. */
-  current?: number;
-  learning: Array<number | null>;
-  accuracy: Array<number | null>;
-  metrics: SequenceMetric[];
-  /** The folder name of the zero-shot run FWT was measured against. */
-  zeroShot?: string;
-}
+export type { SequenceData, SequenceMetric };
 
 const NAMES: Array<[keyof ClMetrics['missing'], string]> = [
   ['acc', 'ACC'],

@@ -9,7 +9,7 @@ import { formatSummary } from '../batch/summary-format';
 import { writeReport } from './export-report';
 import { RUN_FLAG_LABELS, type RunFlag } from '../metrics/run-flags';
 import type { ScoringRules } from '../metrics/scored-line';
-import { escapeAttr, escapeText } from './report-html';
+import { html, htmlPage, rawHtml, type SafeHtml } from '../util/html';
 
 export interface ExperimentReportOptions {
   experimentDir: string;
@@ -61,74 +61,60 @@ export async function writeExperimentReport(opts: ExperimentReportOptions): Prom
 const fixed = (v: number | null, digits = 4) => (v === null ? '–' : v.toFixed(digits));
 
 /** A flagged run's scores are in doubt: each flag, with its meaning on hover. */
-function flagsCell(flags: readonly RunFlag[]): string {
-  return flags.length ? flags.map((f) => `<span class="flag" title="${escapeAttr(RUN_FLAG_LABELS[f])}">${escapeText(f)}</span>`).join(' ') : '–';
+function flagsCell(flags: readonly RunFlag[]): SafeHtml | string {
+  return flags.length
+    ? joinHtml(
+        flags.map((f) => html`<span class="flag" title="${RUN_FLAG_LABELS[f]}">${f}</span>`),
+        ' ',
+      )
+    : '–';
 }
 
-function indexHtml(s: ExperimentSummary, withReport: Set<string>): string {
-  const link = (task: string) =>
-    withReport.has(task) ? `<a href="${escapeAttr(`tasks/${encodeURIComponent(task)}/report.html`)}">${escapeText(task)}</a>` : escapeText(task);
-  const gammaHeads = s.gammas
-    .slice(1)
-    .map((g) => `<th>EvoScore(γ=${g})</th>`)
-    .join('');
-  const groups = s.groups
-    .map((g) => {
-      const rows = g.rows
-        .map(
-          (r) =>
-            `<tr><td>${link(r.task)}</td><td>${fixed(r.metrics.evoScoreReference)}</td>${r.evo
-              .slice(1)
-              .map((v) => `<td>${fixed(v)}</td>`)
-              .join(
-                '',
-              )}<td>${r.metrics.solved ? 1 : 0}</td><td>${r.metrics.zeroRegression ? 1 : 0}</td><td>${r.metrics.regressions}</td><td>${r.metrics.iterations}</td><td>${r.metrics.tokensIn}</td><td>${r.metrics.tokensOut}</td><td>${r.metrics.timeSec.toFixed(1)}</td><td>${flagsCell(r.flags)}</td></tr>`,
-        )
-        .join('\n');
-      const a = g.average;
-      const avg = `<tr class="average"><td>average (${a.count})</td><td>${fixed(a.evoScoreReference)}</td>${g.averageEvo
-        .slice(1)
-        .map((v) => `<td>${fixed(v)}</td>`)
-        .join(
-          '',
-        )}<td>${fixed(a.solved)}</td><td>${fixed(a.zeroRegression)}</td><td>${a.regressions.toFixed(2)}</td><td>${a.iterations.toFixed(2)}</td><td>${a.tokensIn.toFixed(0)}</td><td>${a.tokensOut.toFixed(0)}</td><td>${a.timeSec.toFixed(1)}</td><td>${g.rows.filter((r) => r.flags.length > 0).length} flagged</td></tr>`;
-      const note = g.run === s.run ? ' (this experiment)' : g.kind === 'human-history' ? ' (the upstream developers)' : '';
-      return `<h2>Run ${escapeText(g.run)}${note}</h2>
-<table>
-<thead><tr><th>task</th><th>EvoScore(γ=1)</th>${gammaHeads}<th>solved</th><th>zero regression</th><th>regressions</th><th>iterations</th><th>tokens in</th><th>tokens out</th><th>time (s)</th><th>flags</th></tr></thead>
-<tbody>
-${rows}
-${avg}
-</tbody>
-</table>`;
-    })
-    .join('\n');
-  const unscored = s.unscored.length
-    ? `<h2>Not scored</h2><ul>${s.unscored.map((u) => `<li>${link(u.task)}: ${escapeText(`${u.state ? `${u.state}: ` : ''}${u.reason}`)}</li>`).join('')}</ul>`
-    : '';
-  const csp = "default-src 'none'; style-src 'unsafe-inline'";
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<title>${escapeText(path.basename(s.experiment))} · SWE-CI</title>
-<style>
+function joinHtml(parts: SafeHtml[], separator: string): SafeHtml {
+  return html`${parts.map((p, i) => (i ? [separator, p] : p))}`;
+}
+
+const STYLE = rawHtml(`<style>
 :root { color-scheme: light dark; font-family: system-ui, sans-serif; }
 body { margin: 2rem; }
 table { border-collapse: collapse; margin-bottom: 2rem; }
 th, td { padding: 0.3rem 0.7rem; border-bottom: 1px solid color-mix(in srgb, currentColor 20%, transparent); text-align: right; }
 th:first-child, td:first-child { text-align: left; white-space: nowrap; }
 tr.average td { font-weight: 600; }
-</style>
-</head>
-<body>
-<h1>${escapeText(path.basename(s.experiment))}</h1>
-<p>N = ${s.maxEpoch ?? 'per task'} iterations. EvoScore(γ=1), solved and zero regression are the reference harness's; a task's name opens its chart.</p>
-${groups || '<p>No task of this experiment has a run yet.</p>'}
-${unscored}
-</body>
-</html>
+</style>`);
+
+function indexHtml(s: ExperimentSummary, withReport: Set<string>): string {
+  const link = (task: string) => (withReport.has(task) ? html`<a href="${`tasks/${encodeURIComponent(task)}/report.html`}">${task}</a>` : task);
+  const gammaHeads = s.gammas.slice(1).map((g) => html`<th>EvoScore(γ=${g})</th>`);
+  const groups = s.groups.map((g) => {
+    const rows = g.rows.map(
+      (r) =>
+        html`<tr><td>${link(r.task)}</td><td>${fixed(r.metrics.evoScoreReference)}</td>${r.evo.slice(1).map((v) => html`<td>${fixed(v)}</td>`)}<td>${r.metrics.solved ? 1 : 0}</td><td>${r.metrics.zeroRegression ? 1 : 0}</td><td>${r.metrics.regressions}</td><td>${r.metrics.iterations}</td><td>${r.metrics.tokensIn}</td><td>${r.metrics.tokensOut}</td><td>${r.metrics.timeSec.toFixed(1)}</td><td>${flagsCell(r.flags)}</td></tr>
+`,
+    );
+    const a = g.average;
+    const avg = html`<tr class="average"><td>average (${a.count})</td><td>${fixed(a.evoScoreReference)}</td>${g.averageEvo.slice(1).map((v) => html`<td>${fixed(v)}</td>`)}<td>${fixed(a.solved)}</td><td>${fixed(a.zeroRegression)}</td><td>${a.regressions.toFixed(2)}</td><td>${a.iterations.toFixed(2)}</td><td>${a.tokensIn.toFixed(0)}</td><td>${a.tokensOut.toFixed(0)}</td><td>${a.timeSec.toFixed(1)}</td><td>${g.rows.filter((r) => r.flags.length > 0).length} flagged</td></tr>`;
+    const note = g.run === s.run ? ' (this experiment)' : g.kind === 'human-history' ? ' (the upstream developers)' : '';
+    return html`<h2>Run ${g.run}${note}</h2>
+<table>
+<thead><tr><th>task</th><th>EvoScore(γ=1)</th>${gammaHeads}<th>solved</th><th>zero regression</th><th>regressions</th><th>iterations</th><th>tokens in</th><th>tokens out</th><th>time (s)</th><th>flags</th></tr></thead>
+<tbody>
+${rows}${avg}
+</tbody>
+</table>
 `;
+  });
+  const unscored = s.unscored.length
+    ? html`<h2>Not scored</h2><ul>${s.unscored.map((u) => html`<li>${link(u.task)}: ${`${u.state ? `${u.state}: ` : ''}${u.reason}`}</li>`)}</ul>`
+    : '';
+  const name = path.basename(s.experiment);
+  return htmlPage({
+    title: `${name} · SWE-CI`,
+    csp: "default-src 'none'; style-src 'unsafe-inline'",
+    head: STYLE,
+    body: html`<h1>${name}</h1>
+<p>N = ${s.maxEpoch ?? 'per task'} iterations. EvoScore(γ=1), solved and zero regression are the reference harness's; a task's name opens its chart.</p>
+${groups.length ? groups : html`<p>No task of this experiment has a run yet.</p>`}
+${unscored}`,
+  });
 }

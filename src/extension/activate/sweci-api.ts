@@ -87,7 +87,7 @@ function sweciApi(
     releaseEnvironment: () => environments.release(),
     lastMessages,
     showChart: () => chart.show(),
-    chartMessages: () => ({ posted: [...chart.posted], received: [...chart.received] }),
+    chartMessages: () => chart.messages(),
     chartHtml: () => chart.currentHtml,
     chartReceive: (message) => chart.receive(message),
     iterationsSelection: () =>

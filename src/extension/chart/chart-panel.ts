@@ -1,9 +1,18 @@
 // The chart webview's host: one panel (opened or revealed by SWE-CI: Show Chart, restored after
 // a window reload by the serializer), fed with the runs' data and kept live by loop events and
-// a watcher on the runs' iteration.jsonl files. Every message from the webview is validated.
+// a watcher on the runs' iteration.jsonl files. The panel, its page and the parsing of every
+// message from the webview are the webview host's (webview/webview-host.ts).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { DEFAULT_GAMMA, isWebviewMessage, type HostMessage, type WebviewMessage } from '../../shared/chart-protocol';
+import {
+  CHART_REPLIES,
+  DEFAULT_GAMMA,
+  renderedMessageSchema,
+  webviewMessageSchema,
+  type HostMessage,
+  type RenderedMessage,
+  type WebviewMessage,
+} from '../../shared/chart-protocol';
 import { log } from '../log';
 import type { ChangeFeed } from '../change-feed';
 import type { TaskController } from '../task-controller';
@@ -15,13 +24,15 @@ import { summarizeSequence } from '../../core/continual/sequence-summary';
 import { DEFAULT_CL_WEIGHTS, type ClWeights } from '../../core/continual/cl-metrics';
 import { showError } from '../errors';
 import { integritySettings, sequenceSettings } from '../config';
-import { makeNonce, webviewHtml } from './chart-html';
 import { errorMessage } from '../../core/util/errors';
+import { html } from '../../core/util/html';
+import { WebviewHost } from '../webview/webview-host';
+import type { WebviewContent } from '../webview/webview-page';
 
 export const CHART_VIEW_TYPE = 'sweci.chart';
 const GAMMA_KEY = 'sweci.chart.gamma';
-/** Messages kept for the test API (and for a look in a debugger). */
-const KEEP = 50;
+/** The chart builds its DOM itself (webview-ui/main.ts) in this one element. */
+const CHART_CONTENT: WebviewContent = { title: 'SWE-CI Chart', body: html`<div id="app"></div>` };
 
 export interface ChartPanelDeps {
   context: vscode.ExtensionContext;
@@ -33,26 +44,34 @@ export interface ChartPanelDeps {
 }
 
 export class ChartPanelHost implements vscode.Disposable {
-  private panel: vscode.WebviewPanel | undefined;
-  private panelSubs: vscode.Disposable[] = [];
+  private readonly host: WebviewHost<WebviewMessage, HostMessage, typeof CHART_REPLIES, RenderedMessage>;
   private readonly subs: vscode.Disposable[] = [];
   private timer: NodeJS.Timeout | undefined;
-  private html: string | undefined;
   private hasRuns: boolean | undefined;
   /** Watches the results matrix of the sequence the task may belong to (its parent folder). */
   private sequenceWatch: { dir: string; watcher: vscode.FileSystemWatcher } | undefined;
   private weightsError: string | undefined;
-  readonly posted: HostMessage[] = [];
-  readonly received: WebviewMessage[] = [];
 
   constructor(private readonly deps: ChartPanelDeps) {
+    this.host = new WebviewHost({
+      extensionUri: deps.context.extensionUri,
+      viewType: CHART_VIEW_TYPE,
+      title: 'SWE-CI Chart',
+      script: 'webview.js',
+      style: 'chart.css',
+      incoming: webviewMessageSchema,
+      replies: CHART_REPLIES,
+      testIncoming: renderedMessageSchema,
+      onMessage: (m) => this.handle(m),
+    });
     this.subs.push(
+      this.host,
       deps.feed.onDidChangeRuns(() => this.scheduleUpdate()),
-      vscode.window.onDidChangeActiveColorTheme(() => this.post({ type: 'theme-changed' })),
+      vscode.window.onDidChangeActiveColorTheme(() => this.host.post({ type: 'theme-changed' })),
       vscode.window.registerWebviewPanelSerializer(CHART_VIEW_TYPE, {
         // After a window reload VS Code recreates the panel; the webview restores its own state
         // (γ, hidden series, heatmap run) through setState, the data is sent afresh.
-        deserializeWebviewPanel: (panel) => Promise.resolve(this.adopt(panel)),
+        deserializeWebviewPanel: (panel) => Promise.resolve(this.host.adopt(panel, CHART_CONTENT)),
       }),
     );
     this.scheduleUpdate();
@@ -64,90 +83,47 @@ export class ChartPanelHost implements vscode.Disposable {
 
   /** The webview's HTML as last set (tests check its CSP). */
   get currentHtml(): string | undefined {
-    return this.html;
+    return this.host.currentHtml;
+  }
+
+  /** Under the test harness, the messages posted and received; empty otherwise. */
+  messages(): { posted: HostMessage[]; received: (WebviewMessage | RenderedMessage)[] } {
+    return this.host.messages();
   }
 
   show(): void {
-    if (this.panel) return this.panel.reveal(undefined, false);
-    const panel = vscode.window.createWebviewPanel(CHART_VIEW_TYPE, 'SWE-CI Chart', vscode.ViewColumn.Active, {
-      enableScripts: true,
-      retainContextWhenHidden: false,
-    });
-    this.adopt(panel);
+    this.host.show(CHART_CONTENT);
   }
 
-  private adopt(panel: vscode.WebviewPanel): void {
-    this.panel?.dispose();
-    this.panel = panel;
-    const root = this.deps.context.extensionUri;
-    panel.webview.options = {
-      enableScripts: true,
-      localResourceRoots: [vscode.Uri.joinPath(root, 'dist'), vscode.Uri.joinPath(root, 'media')],
-    };
-    panel.iconPath = vscode.Uri.joinPath(root, 'media', 'sweci.svg');
-    this.html = webviewHtml({
-      cspSource: panel.webview.cspSource,
-      nonce: makeNonce(),
-      scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, 'dist', 'webview.js')).toString(),
-      styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, 'media', 'chart.css')).toString(),
-    });
-    panel.webview.html = this.html;
-    this.panelSubs.push(
-      panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m)),
-      panel.onDidDispose(() => {
-        if (this.panel === panel) this.panel = undefined;
-        for (const s of this.panelSubs.splice(0)) s.dispose();
-      }),
-    );
+  /** Handles one message from the webview, parsed or not (also how tests act as the webview). */
+  receive(raw: unknown): Promise<void> {
+    return this.host.receive(raw);
   }
 
-  /** Handles one message from the webview (also how tests act as the webview). */
-  async receive(raw: unknown): Promise<void> {
-    if (!isWebviewMessage(raw)) {
-      log().warn(`Chart: ignored a malformed message from the webview: ${JSON.stringify(raw)?.slice(0, 200)}`);
-      return;
-    }
-    this.keep(this.received, raw);
-    try {
-      switch (raw.type) {
-        case 'ready':
-          this.post({ type: 'init', data: await this.load(), gamma: this.gamma });
-          this.post({ type: 'sequence', sequence: await this.loadSequence() });
-          break;
-        case 'gamma-changed':
-          await this.deps.context.workspaceState.update(GAMMA_KEY, raw.gamma);
-          break;
-        case 'heatmap-requested': {
-          const dir = this.deps.tasks.taskDir();
-          if (dir) this.post({ type: 'heatmap', requestId: raw.requestId, heatmap: await loadHeatmap(dir, raw.run) });
-          break;
-        }
-        case 'point-clicked': {
-          const problem = await this.deps.openIteration(raw.run, raw.iteration);
-          this.post({
-            type: 'reveal-ack',
-            requestId: raw.requestId,
-            run: raw.run,
-            iteration: raw.iteration,
-            ok: !problem,
-            ...(problem ? { message: problem } : {}),
-          });
-          break;
-        }
-        case 'export-requested': {
-          const result = await vscode.commands.executeCommand<{ folder: string } | undefined>('sweci.exportReport');
-          this.post(
-            result
-              ? { type: 'export-done', requestId: raw.requestId, ok: true, folder: result.folder }
-              : { type: 'export-done', requestId: raw.requestId, ok: false },
-          );
-          break;
-        }
-        case 'rendered':
-          break;
+  private async handle(m: WebviewMessage): Promise<void> {
+    switch (m.type) {
+      case 'ready':
+        this.host.post({ type: 'init', data: await this.load(), gamma: this.gamma });
+        this.host.post({ type: 'sequence', sequence: await this.loadSequence() });
+        break;
+      case 'gamma-changed':
+        await this.deps.context.workspaceState.update(GAMMA_KEY, m.gamma);
+        break;
+      case 'heatmap-requested': {
+        const dir = this.deps.tasks.taskDir();
+        if (dir) this.host.reply(m, { type: 'heatmap', heatmap: await loadHeatmap(dir, m.run) });
+        break;
       }
-    } catch (err) {
-      log().error(`Chart: ${raw.type} failed: ${errorMessage(err)}`);
+      case 'point-clicked': {
+        const problem = await this.deps.openIteration(m.run, m.iteration);
+        this.host.reply(m, { type: 'reveal-ack', run: m.run, iteration: m.iteration, ok: !problem, ...(problem ? { message: problem } : {}) });
+        break;
+      }
+      case 'export-requested': {
+        const result = await vscode.commands.executeCommand<{ folder: string } | undefined>('sweci.exportReport');
+        this.host.reply(m, result ? { type: 'export-done', ok: true, folder: result.folder } : { type: 'export-done', ok: false });
+        break;
+      }
     }
   }
 
@@ -156,11 +132,11 @@ export class ChartPanelHost implements vscode.Disposable {
     clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       void this.updateContext();
-      if (!this.panel) return;
+      if (!this.host.isOpen) return;
       this.load()
-        .then((data) => this.post({ type: 'update', data }))
+        .then((data) => this.host.post({ type: 'update', data }))
         .catch((err: unknown) => log().error(`Chart: could not read the runs: ${errorMessage(err)}`));
-      void this.loadSequence().then((sequence) => this.post({ type: 'sequence', sequence }));
+      void this.loadSequence().then((sequence) => this.host.post({ type: 'sequence', sequence }));
     }, 200);
   }
 
@@ -229,21 +205,9 @@ export class ChartPanelHost implements vscode.Disposable {
     this.sequenceWatch = { dir: experimentDir, watcher };
   }
 
-  private post(msg: HostMessage): void {
-    if (!this.panel) return;
-    this.keep(this.posted, msg);
-    void this.panel.webview.postMessage(msg);
-  }
-
-  private keep<T>(list: T[], m: T): void {
-    list.push(m);
-    if (list.length > KEEP) list.splice(0, list.length - KEEP);
-  }
-
   dispose(): void {
     clearTimeout(this.timer);
     this.sequenceWatch?.watcher.dispose();
-    this.panel?.dispose();
-    for (const s of [...this.subs, ...this.panelSubs]) s.dispose();
+    for (const s of this.subs) s.dispose();
   }
 }

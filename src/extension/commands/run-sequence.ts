@@ -103,7 +103,9 @@ export class RunSequenceCommand {
     }
     const { memory, weights, cells } = sequenceSettings();
     const run = (await readExperiment(experimentDir))?.run ?? runNameFor(agents.architect, agents.programmer);
-    log().info(`Run Sequence: ${sequence.id} (${plural(sequence.tasks.length, 'task')}, memory ${memory ? 'on' : 'off'}, matrix ${cells}, run ${run}) into ${experimentDir}`);
+    log().info(
+      `Run Sequence: ${sequence.id} (${plural(sequence.tasks.length, 'task')}, memory ${memory ? 'on' : 'off'}, matrix ${cells}, run ${run}) into ${experimentDir}`,
+    );
     const result = await withCancellableProgress(`SWE-CI: sequence ${sequence.id}`, async ({ report, signal }) => {
       report('resolving the tasks on the clone');
       const specs = await sequenceSpecs(sequence, file, { repoPath: args.repoPath }, signal);

@@ -1,7 +1,7 @@
 // The iteration view: one editor that steps along a run (Next / Previous Iteration) and shows an
 // iteration like a code review, or two iterations compared. It re-renders when the user steps or
-// a run's records change; every message from its webview is validated and acts only on what the
-// view itself rendered.
+// a run's records change; every message from its webview is parsed (webview/webview-host.ts) and
+// acts only on what the view itself rendered.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import * as messages from '../messages';
@@ -10,13 +10,14 @@ import { loadIterationDetails, stepIteration, type IterationDetails } from '../.
 import { revisionLabel } from '../../core/inspect/revisions';
 import { testLocation } from '../../core/inspect/test-location';
 import { taskLayout } from '../../core/workspace/layout';
-import { isIterationViewMessage, type IterationViewMessage } from '../../shared/iteration-protocol';
-import { makeNonce } from '../chart/chart-html';
+import { iterationViewMessageSchema, type IterationViewMessage } from '../../shared/iteration-protocol';
 import { log } from '../log';
 import { compareRequirements, compareRevisions, openIterationChanges } from './code-changes';
-import { comparisonHtml, comparisonTitle, iterationHtml, iterationTitle } from './iteration-html';
+import { comparisonContent, iterationContent, iterationTitle } from './iteration-html';
 import { archivedRequirementUri, type RevisionRef } from './revision-content';
 import { errorMessage } from '../../core/util/errors';
+import { WebviewHost } from '../webview/webview-host';
+import type { WebviewContent } from '../webview/webview-page';
 
 export const ITERATION_VIEW_TYPE = 'sweci.iteration';
 
@@ -32,21 +33,41 @@ export interface IterationViewDeps {
 }
 
 export class IterationViewHost implements vscode.Disposable {
-  private panel: vscode.WebviewPanel | undefined;
+  private readonly host: WebviewHost<IterationViewMessage, never, Record<never, never>>;
   private shownValue: Shown | undefined;
   private selection: RevisionRef | undefined;
   private readonly subs: vscode.Disposable[] = [];
   private readonly changed = new vscode.EventEmitter<RevisionRef | undefined>();
   /** The iteration shown (undefined in compare mode or when closed); the Non-passed view can follow it. */
   readonly onDidShowIteration = this.changed.event;
-  readonly received: IterationViewMessage[] = [];
 
   constructor(private readonly deps: IterationViewDeps) {
-    this.subs.push(deps.onDidChangeRuns(() => void this.rerender()));
+    this.host = new WebviewHost({
+      extensionUri: deps.context.extensionUri,
+      viewType: ITERATION_VIEW_TYPE,
+      title: 'Iteration',
+      script: 'iteration-view.js',
+      style: 'iteration-view.css',
+      incoming: iterationViewMessageSchema,
+      replies: {},
+      // Focus stays where the user was (the Iterations view), so the keys keep stepping there.
+      preserveFocus: true,
+      onMessage: (m) => this.handle(m),
+      onDidClose: () => this.changed.fire(undefined),
+    });
+    this.subs.push(
+      this.host,
+      deps.onDidChangeRuns(() => void this.rerender()),
+    );
   }
 
   get shown(): Shown | undefined {
-    return this.panel ? this.shownValue : undefined;
+    return this.host.isOpen ? this.shownValue : undefined;
+  }
+
+  /** Under the test harness, the messages the view received (parsed ones); empty otherwise. */
+  get received(): IterationViewMessage[] {
+    return this.host.messages().received;
   }
 
   get selectedForCompare(): RevisionRef | undefined {
@@ -109,48 +130,17 @@ export class IterationViewHost implements vscode.Disposable {
 
   private present(shown: Shown): void {
     this.shownValue = shown;
-    if (!this.panel) {
-      // Focus stays where the user was (the Iterations view), so the keys keep stepping there.
-      this.panel = vscode.window.createWebviewPanel(
-        ITERATION_VIEW_TYPE,
-        'Iteration',
-        { viewColumn: vscode.ViewColumn.Active, preserveFocus: true },
-        {
-          enableScripts: true,
-          localResourceRoots: [vscode.Uri.joinPath(this.deps.context.extensionUri, 'dist'), vscode.Uri.joinPath(this.deps.context.extensionUri, 'media')],
-        },
-      );
-      this.panel.iconPath = vscode.Uri.joinPath(this.deps.context.extensionUri, 'media', 'sweci.svg');
-      this.panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m));
-      this.panel.onDidDispose(() => {
-        this.panel = undefined;
-        this.changed.fire(undefined);
-      });
-    } else {
-      this.panel.reveal(undefined, true);
-    }
-    this.render();
+    this.host.show(this.content());
   }
 
   private render(): void {
-    const panel = this.panel;
-    const shown = this.shownValue;
-    if (!panel || !shown) return;
-    const root = this.deps.context.extensionUri;
-    const opts = {
-      cspSource: panel.webview.cspSource,
-      nonce: makeNonce(),
-      scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, 'dist', 'iteration-view.js')).toString(),
-      styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, 'media', 'iteration-view.css')).toString(),
-      selectedForCompare: this.selection && revisionLabel(this.selection.run, this.selection.iteration),
-    };
-    if (shown.kind === 'iteration') {
-      panel.title = iterationTitle(shown.details);
-      panel.webview.html = iterationHtml(shown.details, opts);
-    } else {
-      panel.title = comparisonTitle(shown.comparison);
-      panel.webview.html = comparisonHtml(shown.comparison, opts);
-    }
+    if (this.host.isOpen && this.shownValue) this.host.setContent(this.content());
+  }
+
+  private content(): WebviewContent {
+    const shown = this.shownValue!;
+    const selected = this.selection && revisionLabel(this.selection.run, this.selection.iteration);
+    return shown.kind === 'iteration' ? iterationContent(shown.details, selected) : comparisonContent(shown.comparison);
   }
 
   /** Reloads what is shown from disk (a run changed); closes nothing if it is gone, just says so in the log. */
@@ -171,10 +161,12 @@ export class IterationViewHost implements vscode.Disposable {
     }
   }
 
-  /** Handles a message from the webview (tests call this to click). */
-  async receive(message: unknown): Promise<void> {
-    if (!isIterationViewMessage(message)) return;
-    this.received.push(message);
+  /** Handles a message from the webview, parsed or not (tests call this to click). */
+  receive(message: unknown): Promise<void> {
+    return this.host.receive(message);
+  }
+
+  private async handle(message: IterationViewMessage): Promise<void> {
     const why = await this.act(message).catch((err: unknown) => errorMessage(err));
     if (why) void messages.showInformationMessage(why);
   }
@@ -225,7 +217,6 @@ export class IterationViewHost implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.panel?.dispose();
     for (const s of this.subs) s.dispose();
     this.changed.dispose();
   }

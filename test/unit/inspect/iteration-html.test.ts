@@ -5,7 +5,8 @@ import { test } from 'node:test';
 import type { Comparison } from '../../../src/core/inspect/comparison';
 import type { IterationDetails } from '../../../src/core/inspect/iteration-details';
 import { stepIteration } from '../../../src/core/inspect/iteration-details';
-import { comparisonHtml, iterationHtml } from '../../../src/extension/inspect/iteration-html';
+import { comparisonContent, iterationContent } from '../../../src/extension/inspect/iteration-html';
+import { webviewPage, type WebviewResources } from '../../../src/extension/webview/webview-page';
 import { ITERATION_VIEW_ACTIONS, isIterationViewMessage, messageForAction } from '../../../src/shared/iteration-protocol';
 import type { IterationRecord } from '../../../src/core/loop/iteration-record';
 
@@ -67,12 +68,16 @@ function details(over: Partial<IterationDetails> = {}): IterationDetails {
   };
 }
 
-const OPTS = {
+const OPTS: WebviewResources = {
   cspSource: 'vscode-webview://x',
   nonce: 'N0NCE123456789abcdef',
   scriptUri: 'vscode-webview://x/dist/iteration-view.js',
   styleUri: 'vscode-webview://x/media/iteration-view.css',
 };
+
+/** The page the view sets: its content in the webviews' page. */
+const iterationHtml = (d: IterationDetails, o: WebviewResources & { selectedForCompare?: string }) => webviewPage(o, iterationContent(d, o.selectedForCompare));
+const comparisonHtml = (c: Comparison, o: WebviewResources) => webviewPage(o, comparisonContent(c));
 
 test('recorded text is escaped: one script element (ours), no element an agent wrote', () => {
   const html = iterationHtml(details({ record: record({ note: HOSTILE, pytest_error: HOSTILE }) }), OPTS);

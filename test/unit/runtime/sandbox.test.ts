@@ -177,7 +177,7 @@ describe('the bubblewrap sandbox', () => {
     }
   });
 
-  test("a folder the user put on PYTHONPATH (sweci.pytest.env) is shown read-only", async (t) => {
+  test('a folder the user put on PYTHONPATH (sweci.pytest.env) is shown read-only', async (t) => {
     if (!bwrap) return t.skip('bubblewrap cannot run here');
     const p = await layout('user-pythonpath');
     const extra = path.join(tmp, 'extra-site');

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { makeNonce, webviewCsp, webviewHtml } from '../../../src/extension/chart/chart-html';
+import { makeNonce, webviewCsp, webviewPage } from '../../../src/extension/webview/webview-page';
+import { html } from '../../../src/core/util/html';
 import { metricsCsv } from '../../../src/core/report/export-report';
 import { reportHtml } from '../../../src/core/report/report-html';
 
@@ -10,14 +11,19 @@ test('the webview CSP allows only the nonce’d script and the webview’s own s
     csp,
     "default-src 'none'; img-src vscode-webview://abc data:; style-src vscode-webview://abc; script-src 'nonce-N0NCE'; font-src vscode-webview://abc",
   );
-  const html = webviewHtml({
+  const resources = {
     cspSource: 'vscode-webview://abc',
     nonce: 'N0NCE',
     scriptUri: 'vscode-webview://abc/dist/webview.js',
     styleUri: 'vscode-webview://abc/media/chart.css',
-  });
-  assert.match(html, /<script nonce="N0NCE" src="vscode-webview:\/\/abc\/dist\/webview.js"><\/script>/);
-  assert.ok(!html.includes('unsafe-inline'));
+  };
+  const page = webviewPage(resources, { title: 'SWE-CI Chart', body: html`<div id="app"></div>` });
+  assert.match(page, /<script nonce="N0NCE" src="vscode-webview:\/\/abc\/dist\/webview.js"><\/script>/);
+  assert.ok(page.includes(`content="${csp}"`), 'the CSP in its meta element');
+  assert.ok(page.includes('<link rel="stylesheet" href="vscode-webview://abc/media/chart.css">'));
+  assert.ok(!page.includes('unsafe-inline'));
+  assert.ok(!page.includes('data-sweci-test-hooks'), 'no test hooks in normal use');
+  assert.match(webviewPage({ ...resources, testHooks: true }, { title: 't', body: html`` }), /<body data-sweci-test-hooks="1">/);
 });
 
 test('nonces are long, alphanumeric and new each time', () => {

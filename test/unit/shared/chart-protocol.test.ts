@@ -1,7 +1,20 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isHeatmap, isHostMessage, isWebviewMessage } from '../../../src/shared/chart-protocol';
-import type { ChartData, ChartRun } from '../../../src/core/scoring/chart-types';
+import type * as z from 'zod/mini';
+import {
+  isChartData,
+  isHeatmap,
+  isHostMessage,
+  isRenderedMessage,
+  isSequenceData,
+  isWebviewMessage,
+  type HostMessage,
+  type hostMessageSchema,
+  type WebviewMessage,
+  type webviewMessageSchema,
+} from '../../../src/shared/chart-protocol';
+import type { ChartData, ChartPoint, ChartRun, chartPointSchema, HeatmapData, heatmapDataSchema } from '../../../src/core/scoring/chart-types';
+import type { SequenceData, sequenceDataSchema } from '../../../src/core/continual/sequence-data-schema';
 
 const point = {
   iteration: 0,
@@ -117,7 +130,15 @@ test('webview messages of every kind are accepted when well formed', () => {
   assert.ok(isWebviewMessage({ type: 'gamma-changed', gamma: 1.25 }));
   assert.ok(isWebviewMessage({ type: 'heatmap-requested', requestId: 2, run: 'human-history' }));
   assert.ok(isWebviewMessage({ type: 'export-requested', requestId: 3 }));
-  assert.ok(isWebviewMessage({ type: 'rendered', runs: ['a', 'b'], points: 7, heatmapRun: 'a', gamma: 1, foreground: '#333' }));
+});
+
+test('the test hook rendered is its own message, not one the product accepts', () => {
+  const rendered = { type: 'rendered', runs: ['a', 'b'], points: 7, heatmapRun: 'a', gamma: 1, foreground: '#333' };
+  assert.ok(isRenderedMessage(rendered));
+  assert.equal(isWebviewMessage(rendered), false);
+  assert.equal(isRenderedMessage({ ...rendered, runs: 'a' }), false);
+  assert.equal(isRenderedMessage({ type: 'rendered', runs: ['a'], points: 1 }), false);
+  assert.equal(isRenderedMessage({ ...rendered, script: 'x' }), false);
 });
 
 test('malformed webview messages are rejected', () => {
@@ -135,10 +156,99 @@ test('malformed webview messages are rejected', () => {
     { type: 'gamma-changed', gamma: Number.NaN },
     { type: 'gamma-changed', gamma: 0 },
     { type: 'heatmap-requested', requestId: 1 },
-    { type: 'rendered', runs: 'a', points: 1, gamma: 1, foreground: '#333' },
-    { type: 'rendered', runs: ['a'], points: 1 },
     { type: 'eval', code: 'alert(1)' },
+    { type: 'toString' },
+    { type: 'constructor' },
   ]) {
     assert.equal(isWebviewMessage(bad), false, JSON.stringify(bad));
   }
+});
+
+test('a message with a field its schema does not name, or a field of the wrong type, is refused', () => {
+  // Extra fields: at the top of a message from the webview (strict objects) …
+  assert.equal(isWebviewMessage({ type: 'gamma-changed', gamma: 1, note: 'hi' }), false);
+  assert.equal(isWebviewMessage({ type: 'export-requested', requestId: 3, folder: '/tmp' }), false);
+  // … and wrong types, nested ones included.
+  assert.equal(isWebviewMessage({ type: 'gamma-changed', gamma: '1' }), false);
+  assert.equal(isWebviewMessage({ type: 'point-clicked', requestId: '1', run: 'r', iteration: 1 }), false);
+  assert.equal(isChartData({ ...data, runs: [{ ...run, points: [{ ...point, finishedAt: 1 }] }] }), false);
+  assert.equal(isChartData({ ...data, runs: [{ ...run, baseline: { init: 'x', target: 1 } }] }), false);
+  // Every field of the data is checked now, not only those a hand-written check remembered.
+  const { finishedAt: _f, ...noFinish } = point;
+  assert.equal(isChartData({ ...data, runs: [{ ...run, points: [noFinish] }] }), false);
+  const { average: _a, ...noAverage } = data;
+  assert.equal(isChartData(noAverage), false);
+  assert.equal(isChartData({ ...data, runs: [{ ...run, metrics: { ...metrics, solvedLast: undefined } }] }), false);
+  assert.ok(isChartData(data));
+});
+
+test('a sequence is a square lower-triangular matrix of 0, 1 or null with one curve point per task', () => {
+  const sequence: SequenceData = {
+    sequence: 'seq',
+    memory: true,
+    tasks: ['a', 'b'],
+    matrix: [[1], [0, null]],
+    current: 1,
+    learning: [1, 0],
+    accuracy: [1, 0.5],
+    metrics: [
+      { name: 'ACC', value: 0.5 },
+      { name: 'FWT', value: null, missing: 'no zero-shot run' },
+    ],
+  };
+  assert.ok(isSequenceData(sequence));
+  assert.ok(isHostMessage({ type: 'sequence', sequence }));
+  assert.ok(isHostMessage({ type: 'sequence', sequence: null }));
+  for (const bad of [
+    { ...sequence, matrix: [[1]] },
+    {
+      ...sequence,
+      matrix: [
+        [1, 1],
+        [0, 1],
+      ],
+    },
+    { ...sequence, matrix: [[2], [0, 1]] },
+    { ...sequence, current: 2 },
+    { ...sequence, learning: [1] },
+    { ...sequence, accuracy: [1, 1.5] },
+    { ...sequence, metrics: [{ name: 'ACC', value: 'high' }] },
+  ])
+    assert.equal(isSequenceData(bad), false, JSON.stringify(bad));
+});
+
+/** True only when A and B are the same type. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+
+test('the message and data types are the schemas’ (checked when this file compiles)', () => {
+  const fromSchemas: [
+    Same<HostMessage, z.infer<typeof hostMessageSchema>>,
+    Same<WebviewMessage, z.infer<typeof webviewMessageSchema>>,
+    Same<ChartPoint, z.infer<typeof chartPointSchema>>,
+    Same<HeatmapData, z.infer<typeof heatmapDataSchema>>,
+    Same<SequenceData, z.infer<typeof sequenceDataSchema>>,
+  ] = [true, true, true, true, true];
+  assert.deepEqual(fromSchemas, [true, true, true, true, true]);
+  // A field the schema does not name is not in the type either.
+  // @ts-expect-error: no such field in the point-clicked schema
+  const clicked: WebviewMessage = { type: 'point-clicked', requestId: 1, run: 'r', iteration: 1, path: '/etc/passwd' };
+  assert.equal(isWebviewMessage(clicked), false);
+  const extra: ChartPoint = {
+    iteration: 0,
+    a: 0,
+    passed: 0,
+    targetPassed: 0,
+    pytestPassed: 0,
+    gap: 0,
+    regressions: 0,
+    crashed: false,
+    tokensIn: 0,
+    tokensOut: 0,
+    timeSec: 0,
+    commit: 'c',
+    finishedAt: '',
+    // @ts-expect-error: no such field in the chart point schema
+    colour: 'red',
+  };
+  assert.ok(extra);
 });

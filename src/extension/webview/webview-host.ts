@@ -1,0 +1,178 @@
+// The one webview host: creates or reveals a panel (or adopts one VS Code restored), sets its
+// page (webview-page.ts: CSP, nonce, script and stylesheet), parses every message the webview
+// sends against the protocol's schema before anything acts on it, posts typed messages back
+// (a reply carrying its request's id) and disposes of it all. The chart and the iteration view
+// are both built on it.
+import * as vscode from 'vscode';
+import type * as z from 'zod/mini';
+import { errorMessage } from '../../core/util/errors';
+import { log } from '../log';
+import { testHooksEnabled } from '../test-hooks';
+import { makeNonce, webviewPage, type WebviewContent } from './webview-page';
+
+type Message = { type: string };
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+/** How many messages the test harness's logs keep, each way. */
+const KEEP = 50;
+
+export interface WebviewHostOptions<
+  In extends Message,
+  Out extends Message,
+  Replies extends Partial<Record<In['type'], Out['type']>>,
+  TestIn extends Message = never,
+> {
+  extensionUri: vscode.Uri;
+  viewType: string;
+  /** The panel's title until the content sets one; also names the view in the log. */
+  title: string;
+  /** The webview's bundle, in dist/, and its stylesheet, in media/. */
+  script: string;
+  style: string;
+  /** What the webview may send; anything else is dropped (and logged). */
+  incoming: z.ZodMiniType<In>;
+  /** Which message answers which request (see reply); only the types matter. */
+  replies: Replies;
+  /** Called with each message that parsed. A failure is logged. */
+  onMessage(message: In): Promise<void> | void;
+  /** Messages only a webview under the test harness sends: logged for the tests, never acted on. */
+  testIncoming?: z.ZodMiniType<TestIn>;
+  /** A new panel keeps the focus where it was (the view the user steps in). */
+  preserveFocus?: boolean;
+  /** Called when the panel closes. */
+  onDidClose?(): void;
+}
+
+export class WebviewHost<In extends Message, Out extends Message, Replies extends Partial<Record<In['type'], Out['type']>>, TestIn extends Message = never>
+  implements vscode.Disposable
+{
+  private panel: vscode.WebviewPanel | undefined;
+  private panelSubs: vscode.Disposable[] = [];
+  private content: WebviewContent | undefined;
+  private html: string | undefined;
+  private readonly testHooks = testHooksEnabled();
+  private readonly posted: Out[] = [];
+  private readonly received: (In | TestIn)[] = [];
+
+  constructor(private readonly opts: WebviewHostOptions<In, Out, Replies, TestIn>) {}
+
+  get isOpen(): boolean {
+    return this.panel !== undefined;
+  }
+
+  /** The page as last set (tests check its CSP). */
+  get currentHtml(): string | undefined {
+    return this.html;
+  }
+
+  /** Under the test harness: the last messages posted and received (validated ones), oldest first; empty otherwise. */
+  messages(): { posted: Out[]; received: (In | TestIn)[] } {
+    return { posted: [...this.posted], received: [...this.received] };
+  }
+
+  /** Opens the panel with `content`, or reveals it (and shows `content` when given). */
+  show(content?: WebviewContent): void {
+    if (this.panel) {
+      this.panel.reveal(undefined, this.opts.preserveFocus ?? false);
+      // The same content again is not a reason to reload the page (and lose its state).
+      if (content && content !== this.content) this.setContent(content);
+      return;
+    }
+    const panel = vscode.window.createWebviewPanel(
+      this.opts.viewType,
+      this.opts.title,
+      { viewColumn: vscode.ViewColumn.Active, preserveFocus: this.opts.preserveFocus ?? false },
+      { enableScripts: true, retainContextWhenHidden: false },
+    );
+    this.adopt(panel, content);
+  }
+
+  /** Takes over a panel (one VS Code restored after a window reload), closing any other. */
+  adopt(panel: vscode.WebviewPanel, content?: WebviewContent): void {
+    const old = this.panel;
+    if (old && old !== panel) {
+      this.panel = undefined;
+      for (const s of this.panelSubs.splice(0)) s.dispose();
+      old.dispose();
+    }
+    this.panel = panel;
+    const root = this.opts.extensionUri;
+    panel.webview.options = {
+      enableScripts: true,
+      localResourceRoots: [vscode.Uri.joinPath(root, 'dist'), vscode.Uri.joinPath(root, 'media')],
+    };
+    panel.iconPath = vscode.Uri.joinPath(root, 'media', 'sweci.svg');
+    this.panelSubs.push(
+      panel.webview.onDidReceiveMessage((m: unknown) => void this.receive(m)),
+      panel.onDidDispose(() => {
+        if (this.panel !== panel) return;
+        this.panel = undefined;
+        for (const s of this.panelSubs.splice(0)) s.dispose();
+        this.opts.onDidClose?.();
+      }),
+    );
+    if (content ?? this.content) this.setContent(content ?? this.content!);
+  }
+
+  /** Sets the page (a new nonce each time) and the panel's title. */
+  setContent(content: WebviewContent): void {
+    this.content = content;
+    const panel = this.panel;
+    if (!panel) return;
+    const root = this.opts.extensionUri;
+    this.html = webviewPage(
+      {
+        cspSource: panel.webview.cspSource,
+        nonce: makeNonce(),
+        scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, 'dist', this.opts.script)).toString(),
+        styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, 'media', this.opts.style)).toString(),
+        testHooks: this.testHooks,
+      },
+      content,
+    );
+    panel.title = content.title;
+    panel.webview.html = this.html;
+  }
+
+  /** Parses one message from the webview and hands it on (also how tests act as the webview). */
+  async receive(raw: unknown): Promise<void> {
+    const parsed = this.opts.incoming.safeParse(raw);
+    if (!parsed.success) {
+      const hook = this.testHooks ? this.opts.testIncoming?.safeParse(raw) : undefined;
+      if (hook?.success) this.keep(this.received, hook.data);
+      else log().warn(`${this.opts.title}: ignored a malformed message from the webview: ${JSON.stringify(raw)?.slice(0, 200)}`);
+      return;
+    }
+    const message = parsed.data;
+    if (this.testHooks) this.keep(this.received, message);
+    try {
+      await this.opts.onMessage(message);
+    } catch (err) {
+      log().error(`${this.opts.title}: ${message.type} failed: ${errorMessage(err)}`);
+    }
+  }
+
+  /** Sends a message to the webview, if it is open. */
+  post(message: Out): void {
+    if (!this.panel) return;
+    if (this.testHooks) this.keep(this.posted, message);
+    void this.panel.webview.postMessage(message);
+  }
+
+  /** Answers a request: the reply its protocol pairs with it, carrying its id. */
+  reply<Q extends Extract<In, { type: keyof Replies; requestId: number }>>(
+    request: Q,
+    answer: DistributiveOmit<Extract<Out, { type: Replies[Q['type']] }>, 'requestId'>,
+  ): void {
+    this.post({ ...answer, requestId: request.requestId } as unknown as Out);
+  }
+
+  private keep<T>(list: T[], m: T): void {
+    list.push(m);
+    if (list.length > KEEP) list.splice(0, list.length - KEEP);
+  }
+
+  dispose(): void {
+    this.panel?.dispose();
+    for (const s of this.panelSubs.splice(0)) s.dispose();
+  }
+}
