@@ -8,15 +8,24 @@ import { el } from './dom';
 
 Chart.register(LineController, LineElement, PointElement, LinearScale, CategoryScale, Legend, Tooltip);
 
-const CELL: Record<string, { cls: string; text: string; says: string }> = {
-  '1': { cls: 'pass', text: '1', says: 'all its tests pass' },
-  '0': { cls: 'fail', text: '0', says: 'not all its tests pass' },
-  null: { cls: 'unmeasured', text: '·', says: 'not measured' },
+/** How an entry reads: its text, its class (colour) and what its tooltip says. */
+function cellOf(v: number | null, cells: SequenceData['cells']): { cls: string; text: string; says: string } {
+  if (v === null) return { cls: 'unmeasured', text: '·', says: 'not measured' };
+  if (cells === 'resolved') return v === 1 ? { cls: 'pass', text: '1', says: 'resolved' } : { cls: 'fail', text: '0', says: 'not resolved' };
+  const share = `${Math.round(v * 100)} % of its tests pass`;
+  return { cls: v === 1 ? 'pass' : v === 0 ? 'fail' : 'partial', text: v === 1 || v === 0 ? String(v) : v.toFixed(2), says: share };
+}
+
+/** What the matrix holds, said above it. */
+const MEANING: Record<SequenceData['cells'], string> = {
+  fraction: "the share of its tests that pass (SWE-Bench-CL's a_ij)",
+  resolved: 'resolved as SWE-bench grades it: 1, or 0',
 };
 
 export class SequenceView {
   readonly root = el('section', { id: 'sequence', 'aria-label': 'Task sequence' });
   private readonly title = el('h2');
+  private readonly note = el('p', { class: 'note' });
   private readonly matrix = el('table', { id: 'sequence-matrix', class: 'seq-matrix' });
   private readonly curveBox = el('div', { class: 'seq-curve-box' });
   private readonly canvas = el('canvas', { id: 'learning-curve', role: 'img', 'aria-label': 'learning curve over the sequence' });
@@ -26,11 +35,7 @@ export class SequenceView {
 
   constructor(private palette: Palette) {
     this.curveBox.append(this.canvas);
-    const note = el(
-      'p',
-      { class: 'note' },
-      "Row: after that task was done. Column: a task whose tests (FAIL_TO_PASS ∪ PASS_TO_PASS) were re-run on that row's code: 1 all pass, 0 not all, · not measured.",
-    );
+    const note = this.note;
     // Matrix and metrics on the left, the learning curve beside them (stacked when narrow).
     const grid = el('div', { class: 'seq-grid' });
     const left = el('div', { class: 'seq-left' });
@@ -57,6 +62,7 @@ export class SequenceView {
     }
     const done = d.matrix.filter((r) => r.length > 0).length;
     this.title.textContent = `Sequence ${d.sequence} · ${done} of ${d.tasks.length} tasks done · memory ${d.memory ? 'on' : 'off'}`;
+    this.note.textContent = `Row: after that task was done. Column: a task whose tests (FAIL_TO_PASS ∪ PASS_TO_PASS) were re-run on that row's code. Each entry: ${MEANING[d.cells]}; · not measured.`;
     this.renderMatrix(d);
     this.renderCurve(d);
     this.renderMetrics(d);
@@ -79,7 +85,7 @@ export class SequenceView {
           row.append(el('td', { class: 'empty' }));
           return;
         }
-        const c = CELL[String(v)];
+        const c = cellOf(v, d.cells);
         const td = el('td', { class: c.cls, title: `after ${task}, ${other}: ${c.says}` }, c.text);
         if (i === j) td.classList.add('diagonal');
         row.append(td);

@@ -20,8 +20,10 @@ export const sequenceDataSchema = z
     sequence: z.string(),
     memory: z.boolean(),
     tasks: z.array(z.string()),
-    /** Row i: after task i, per task j ≤ i: 1, 0 or null (not measured); [] when task i is not done. */
-    matrix: z.array(z.array(z.nullable(z.union([z.literal(0), z.literal(1)])))),
+    /** What an entry holds: the share of the task's tests that pass, or resolved (1 or 0). */
+    cells: z.enum(['fraction', 'resolved']),
+    /** Row i: after task i, per task j ≤ i: the entry or null (not measured); [] when task i is not done. */
+    matrix: z.array(z.array(score)),
     /** The task of the open folder, when it is one of the sequence's. */
     current: z.optional(z.int().check(z.minimum(0))),
     learning: z.array(score),

@@ -25,13 +25,14 @@ const NAMES: Array<[keyof ClMetrics['missing'], string]> = [
 export function sequenceData(summary: SequenceSummary, currentTask?: string): SequenceData {
   const { results, metrics } = summary;
   // Rows not done yet are empty; a done row keeps only j ≤ i (later entries are never measured).
-  const matrix = results.matrix.map((row, i) => (row ? row.slice(0, i + 1).map((v) => (v === 0 || v === 1 ? v : null)) : []));
+  const matrix = results.matrix.map((row, i) => (row ? row.slice(0, i + 1).map((v) => (typeof v === 'number' && v >= 0 && v <= 1 ? v : null)) : []));
   const current = currentTask === undefined ? -1 : results.tasks.indexOf(currentTask);
   const zeroShot = summary.zeroShotDir && path.basename(summary.zeroShotDir);
   return {
     sequence: results.sequence,
     memory: results.memory,
     tasks: [...results.tasks],
+    cells: results.cells,
     matrix,
     ...(current >= 0 ? { current } : {}),
     learning: learningCurve(matrix),

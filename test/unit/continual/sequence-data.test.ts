@@ -40,11 +40,17 @@ after(async () => {
 test("AULC of an unfinished sequence is the mean of the learning curve's drawn points, in the summary and the chart alike", async () => {
   const dir = path.join(tmp, 'unfinished');
   await writeClResults(dir, { ...emptyClResults('seq', TASKS, false), matrix: [[1, null, null], [1, 0, null], null] });
+  // A success rate is drawn as it is (0.5), not dropped as "not measured".
+  const rates = path.join(tmp, 'rates');
+  await writeClResults(rates, { ...emptyClResults('seq', TASKS, false), matrix: [[0.5, null, null], null, null] });
+  const withRates = await summarizeSequence(rates);
+  assert.deepEqual(withRates && sequenceData(withRates).matrix, [[0.5], [], []]);
   const summary = await summarizeSequence(dir);
   assert.ok(summary);
   const d = sequenceData(summary);
   assert.deepEqual(d.learning, [1, 0.5, null]);
   assert.equal(summary.metrics.aulc, 0.75, 'not (1 + 0.5 + 0.5) / 3 with the last value carried over the gap');
+  assert.equal(d.cells, 'fraction', 'the chart is told what the entries hold');
   assert.equal(d.metrics.find((m) => m.name === 'AULC')?.value, 0.75);
 });
 

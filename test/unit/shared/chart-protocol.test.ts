@@ -182,12 +182,13 @@ test('a message with a field its schema does not name, or a field of the wrong t
   assert.ok(isChartData(data));
 });
 
-test('a sequence is a square lower-triangular matrix of 0, 1 or null with one curve point per task', () => {
+test('a sequence is a square lower-triangular matrix of entries in [0, 1] or null, saying what they hold, with one curve point per task', () => {
   const sequence: SequenceData = {
     sequence: 'seq',
     memory: true,
     tasks: ['a', 'b'],
-    matrix: [[1], [0, null]],
+    cells: 'fraction',
+    matrix: [[1], [0.5, null]],
     current: 1,
     learning: [1, 0],
     accuracy: [1, 0.5],
@@ -209,6 +210,9 @@ test('a sequence is a square lower-triangular matrix of 0, 1 or null with one cu
       ],
     },
     { ...sequence, matrix: [[2], [0, 1]] },
+    { ...sequence, matrix: [[-0.5], [0, 1]] },
+    { ...sequence, cells: 'share' },
+    { ...sequence, cells: undefined },
     { ...sequence, current: 2 },
     { ...sequence, learning: [1] },
     { ...sequence, accuracy: [1, 1.5] },
