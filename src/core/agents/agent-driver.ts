@@ -108,4 +108,10 @@ export interface AgentDriver {
   /** How the agent is kept from the task's records and oracle (recorded on every iteration). */
   readonly isolation: Isolation;
   run(req: AgentRunRequest): Promise<AgentRunResult>;
+  /**
+   * Throws the error a try would give when the agent's program is not there, without running it:
+   * the loop asks every role before its first step, so a missing Programmer is found before the
+   * Architect is paid for. `searchPath` is the PATH the agent would get.
+   */
+  assertStartable?(role: AgentRole, cwd: string, searchPath: string): Promise<void>;
 }

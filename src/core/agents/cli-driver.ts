@@ -65,6 +65,24 @@ export class CliAgentDriver implements AgentDriver {
       : buildCustomCommand({ command: s.command, promptVia: s.promptVia, usageFormat: s.usageFormat }, ctx);
   }
 
+  async assertStartable(role: AgentRole, cwd: string, searchPath: string): Promise<void> {
+    // In a container the program is the image's: the first try tells.
+    if (this.runtime.kind !== 'local') return;
+    const s = this.settings;
+    const { command } = this.buildCommand({
+      role,
+      prompt: '',
+      promptFile: 'prompt.md',
+      cwd,
+      model: s.model,
+      extraArgs: s.extraArgs,
+      confined: false,
+      endpoint: false,
+    });
+    const missing = await missingProgram(command, cwd, searchPath);
+    if (missing) throw agentStartError(s, role, command, missing === 'ENOENT' ? 'was not found' : 'is not executable');
+  }
+
   async run(req: AgentRunRequest): Promise<AgentRunResult> {
     // The agent sees app/ (at /app in a container) and its prompt file read-only beside it; a
     // sandbox shows them at their own paths and hides the rest of the task (req.confine).

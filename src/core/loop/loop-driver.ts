@@ -6,6 +6,7 @@ import { assertEndpointsAnswer } from '../agents/endpoint/endpoint-check';
 import { Redactor } from '../agents/redact';
 import { loadReport } from '../checkout/report-store';
 import { passedIds } from '../pytest/test-report';
+import { taskLayout } from '../workspace/layout';
 import type { CodeRepo } from './code-repo';
 import { renderDefaultPrompt } from './default-prompt';
 import type { IterationRecord } from './iteration-record';
@@ -44,9 +45,13 @@ export async function driveLoop(drive: LoopDrive): Promise<Exclude<LoopStopReaso
     basePassed: await archivedPassed(layout, 0),
     secrets: new Redactor([...roleSecrets(opts.roles.architect), ...roleSecrets(opts.roles.programmer)]),
   };
-  // An endpoint that does not answer or refuses the key stops the run before any step.
+  // A role whose program is missing, or an endpoint that does not answer or refuses the key,
+  // stops the run before any step: not after the Architect has been paid for.
   const first = records[records.length - 1];
-  if (first.gap !== 0 && records.length - 1 < info.maxIterations) await assertRolesEndpoints(opts.roles, signal);
+  if (first.gap !== 0 && records.length - 1 < info.maxIterations) {
+    await assertRolesStartable(opts.roles, taskLayout(opts.taskDir).appDir);
+    await assertRolesEndpoints(opts.roles, signal);
+  }
   for (;;) {
     const last = records[records.length - 1];
     if (last.gap === 0) return 'solved';
@@ -58,6 +63,15 @@ export async function driveLoop(drive: LoopDrive): Promise<Exclude<LoopStopReaso
     recorded.push(outcome.record);
     emit({ type: 'iteration-recorded', run: opts.run, record: outcome.record });
     if (outcome.record.gap >= 0) ctx.lastRan = await archivedPassed(layout, outcome.record.iteration);
+  }
+}
+
+/** Each agent role's program is there (humans play in the editor). */
+async function assertRolesStartable(roles: LoopOptions['roles'], appDir: string): Promise<void> {
+  for (const role of ['architect', 'programmer'] as const) {
+    const { settings, driver } = roles[role];
+    if (settings.kind === 'human' || !driver?.assertStartable) continue;
+    await driver.assertStartable(role, appDir, settings.env?.PATH ?? process.env.PATH ?? '');
   }
 }
 

@@ -11,6 +11,7 @@ import { createRun, resumeRun, startRun } from '../../../src/core/loop/run-loop'
 import { runCurrentTests } from '../../../src/core/checkout/run-current-tests';
 import { iterDir, runLayout } from '../../../src/core/loop/run-store';
 import { UserError } from '../../../src/core/util/errors';
+import { createDriver } from '../../../src/core/agents/cli-driver';
 import { oracleLayout, taskLayout } from '../../../src/core/workspace/layout';
 import { waitDead, waitNoneMatching } from '../runtime/process-helpers';
 import {
@@ -167,6 +168,25 @@ describe('the loop when things go wrong', () => {
     assert.ok(await exists(path.join(layout.pendingDir, 'architect-try-2.log')));
     const last = events[events.length - 1];
     assert.equal(last.type === 'loop-finished' && last.reason, 'failed');
+  });
+
+  test('a Programmer that is not installed stops the run before the Architect runs (no paid step wasted)', async () => {
+    const task = await world.task();
+    const settings = { kind: 'preset' as const, preset: 'codex' as const, executable: 'no-such-codex-cli', timeoutSec: 60, maxTries: 1 };
+    const programmer = { settings, driver: createDriver(settings, { host: runtime }, 'programmer') };
+    const events: LoopEvent[] = [];
+    const err = await startRun(loopOptions(task, 'missing', { architect: scripted('architect.py'), programmer }, { onEvent: (e) => events.push(e) })).catch(
+      (e: unknown) => e,
+    );
+    assert.ok(err instanceof UserError, String(err));
+    assert.match(err.message, /Cannot run Codex CLI as the programmer: "no-such-codex-cli" was not found\. Install it/);
+    assert.equal(err.setting, 'programmer.agent');
+    assert.deepEqual(
+      events.filter((e) => e.type === 'step-started'),
+      [],
+      'no step started: the Architect was not run',
+    );
+    assert.equal(await exists(taskLayout(task.taskDir).requirementFile), false);
   });
 
   test('a programmer that exits non-zero fails after its tries; resuming retries only that step', async () => {
