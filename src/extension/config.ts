@@ -2,6 +2,7 @@
 // which the CLI uses too, so a setting means the same in both.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { SettingInspection } from './error-actions';
 import type { AgentRole, AgentSettings } from '../core/agents/agent-driver';
 import { readAgentSettings } from '../core/agents/agent-settings';
 import { readSequenceSettings, type SequenceRunSettings } from '../core/continual/sequence-settings';
@@ -50,4 +51,9 @@ export function loopSettings(scope?: vscode.Uri): LoopSettings {
 /** sweci.sequence.* (throws a UserError naming the setting when a value is wrong). */
 export function sequenceSettings(scope?: vscode.Uri): SequenceRunSettings {
   return readSequenceSettings(sweci(scope));
+}
+
+/** Where `key` (a full `sweci.…` key) is set, for opening the settings editor at the value in force. */
+export function inspectSetting(key: string, scope?: vscode.Uri): SettingInspection | undefined {
+  return vscode.workspace.getConfiguration(undefined, scope).inspect(key);
 }

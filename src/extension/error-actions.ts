@@ -14,3 +14,19 @@ export function settingOf(err: unknown): string | undefined {
 export function errorButtons(err: unknown): string[] {
   return settingOf(err) ? [OPEN_SETTINGS, SHOW_LOG] : [SHOW_LOG];
 }
+
+/** Where a setting's value in force was written, as VS Code's inspect() reports it. */
+export interface SettingInspection {
+  workspaceFolderValue?: unknown;
+  workspaceValue?: unknown;
+}
+
+/**
+ * The settings editor to open at a setting: the workspace's when the value in force is written
+ * there (or in a folder's), so the user sees the value that is used, not the User value it hides.
+ */
+export function settingsCommandFor(inspection: SettingInspection | undefined): 'workbench.action.openWorkspaceSettings' | 'workbench.action.openSettings' {
+  return inspection?.workspaceFolderValue !== undefined || inspection?.workspaceValue !== undefined
+    ? 'workbench.action.openWorkspaceSettings'
+    : 'workbench.action.openSettings';
+}

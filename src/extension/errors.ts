@@ -2,7 +2,8 @@
 // when a setting is the fix, a button that opens the settings UI at that key.
 import * as vscode from 'vscode';
 import { isAbortError, UserError, errorMessage } from '../core/util/errors';
-import { errorButtons, OPEN_SETTINGS, settingOf } from './error-actions';
+import { inspectSetting } from './config';
+import { errorButtons, OPEN_SETTINGS, settingOf, settingsCommandFor } from './error-actions';
 import { log } from './log';
 import * as messages from './messages';
 
@@ -19,7 +20,7 @@ export function showError(what: string, err: unknown): void {
   }
   const setting = settingOf(err);
   void messages.showErrorMessage(`${what}: ${message}`, ...errorButtons(err)).then((choice) => {
-    if (choice === OPEN_SETTINGS && setting) void vscode.commands.executeCommand('workbench.action.openSettings', setting);
+    if (choice === OPEN_SETTINGS && setting) void vscode.commands.executeCommand(settingsCommandFor(inspectSetting(setting)), { query: setting });
     else if (choice) log().show();
   });
 }

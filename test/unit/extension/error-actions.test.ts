@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { agentStartError } from '../../../src/core/agents/cli-driver';
 import { readAgentSettings } from '../../../src/core/agents/agent-settings';
 import { UserError } from '../../../src/core/util/errors';
-import { errorButtons, OPEN_SETTINGS, settingOf, SHOW_LOG } from '../../../src/extension/error-actions';
+import { errorButtons, OPEN_SETTINGS, settingOf, settingsCommandFor, SHOW_LOG } from '../../../src/extension/error-actions';
 import { contributedSettings } from './contributed-settings';
 
 const contributedKeys = (): Set<string> => new Set(contributedSettings().keys());
@@ -54,4 +54,12 @@ test('errors without a setting offer only the log', () => {
   assert.deepEqual(errorButtons(new UserError('no task here')), [SHOW_LOG]);
   assert.deepEqual(errorButtons(new Error('bug')), [SHOW_LOG]);
   assert.equal(settingOf('text'), undefined);
+});
+
+test('Open Settings opens the scope whose value is in force: the workspace when it sets the key, else the user settings', () => {
+  assert.equal(settingsCommandFor({ workspaceValue: 'codex' }), 'workbench.action.openWorkspaceSettings');
+  assert.equal(settingsCommandFor({ workspaceFolderValue: 'codex' }), 'workbench.action.openWorkspaceSettings');
+  assert.equal(settingsCommandFor({ workspaceValue: false }), 'workbench.action.openWorkspaceSettings', 'a false value is a value');
+  assert.equal(settingsCommandFor({}), 'workbench.action.openSettings');
+  assert.equal(settingsCommandFor(undefined), 'workbench.action.openSettings');
 });
