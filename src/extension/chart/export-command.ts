@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import * as messages from '../messages';
 import { integritySettings } from '../config';
+import { revealActions } from './reveal-choice';
 import { defaultExportFolder, writeReport, type ExportResult } from '../../core/report/export-report';
 
 export interface ExportArgs {
@@ -53,8 +54,16 @@ export async function exportReportCommand(
     scoring: integritySettings(vscode.Uri.file(taskDir)),
   });
   if (!args?.folder) {
-    void messages.showInformationMessage(`SWE-CI report written to ${folder}`, 'Reveal Folder').then((choice) => {
-      if (choice) void vscode.commands.executeCommand('revealFileInOS', vscode.Uri.file(result.html));
+    const report = vscode.Uri.file(result.html);
+    const actions = revealActions({
+      desktop: vscode.env.uiKind === vscode.UIKind.Desktop,
+      remote: vscode.env.remoteName !== undefined,
+      insideWorkspace: vscode.workspace.getWorkspaceFolder(report) !== undefined,
+    });
+    void messages.showInformationMessage(`SWE-CI report written to ${folder}`, ...actions.map((a) => a.label)).then((choice) => {
+      const action = actions.find((a) => a.label === choice);
+      if (action?.command === 'copy') void vscode.env.clipboard.writeText(result.html);
+      else if (action) void vscode.commands.executeCommand(action.command, report);
     });
   }
   return result;
