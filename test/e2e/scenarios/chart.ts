@@ -141,7 +141,6 @@ export async function chartScenario(): Promise<string> {
               .filter({ hasText: 'report.html' })
               .first()
               .waitFor({ timeout: 15_000 });
-            await page.keyboard.press('Control+B');
           }
           return shot;
         },
