@@ -42,8 +42,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<SweciA
       const node = loop.iterationsView.selection[0];
       return node?.type === 'iteration' || node?.type === 'run' ? node : undefined;
     },
+    activeRun: () => loop.loop.activeRun,
   });
-  context.subscriptions.push(...inspect.disposables);
+  context.subscriptions.push(
+    ...inspect.disposables,
+    inspect.view.onDidChangeCompareSelection((ref) => loop.iterations.markCompareSelection(ref)),
+  );
   activateNonPassedFollow(context, controller, task.tree, inspect.view, () => task.updateView());
   const chart = activateChart(context, controller, feed, inspect.view);
   const requirementLanguage = activateRequirementLanguage(context);

@@ -62,17 +62,22 @@ suite('The CI loop through the commands', function () {
     }
   });
 
-  test("the Task view's Agents row follows the settings: each role's endpoint, and restricted when not confined", async () => {
+  test("the Task view's Architect and Programmer rows follow the settings: each role's endpoint, and restricted when not confined", async () => {
     const sweci = await api();
-    const agents = () => sweci.taskInfoRows().find((r) => r.label === 'Agents');
-    await until('the Agents row names the custom agents', () => (agents()?.description === 'custom: architect.py · custom: programmer.py' ? true : undefined));
+    const role = (label: string) => sweci.taskInfoRows().find((r) => r.label === label);
+    const agents = () => {
+      const a = role('Architect');
+      const p = role('Programmer');
+      return a && p ? { description: `${a.description} · ${p.description}`, tooltip: `${a.tooltip}\n${p.tooltip}` } : undefined;
+    };
+    await until('the rows name the custom agents', () => (agents()?.description === 'custom: architect.py · custom: programmer.py' ? true : undefined));
     try {
       await cfg().update('architect.agent', 'codex', global);
       await cfg().update('programmer.agent', 'qwen', global);
       await cfg().update('agents.baseUrl', 'http://127.0.0.1:9', global);
       await cfg().update('sandbox', 'off', global);
-      const row = await until('the Agents row follows', () => (agents()?.description.startsWith('codex · qwen') ? agents() : undefined));
-      assert.equal(row.description, 'codex · qwen · restricted');
+      const row = await until('the rows follow', () => (agents()?.description.startsWith('codex') ? agents() : undefined));
+      assert.equal(row.description, 'codex · restricted · qwen · restricted');
       assert.match(
         row.tooltip,
         /Architect: codex\n {2}endpoint: http:\/\/127\.0\.0\.1:9\/v1 \(OpenAI Responses\)\n {2}allowed: codex's own workspace-write sandbox \(not confined\)/,

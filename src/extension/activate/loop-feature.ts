@@ -1,7 +1,11 @@
 // The CI loop: API keys, the loop controller, the Iterations view, the status bar and the
 // commands that run steps, iterations, loops and human roles.
 import * as vscode from 'vscode';
+import type { AgentSettings } from '../../core/agents/agent-driver';
+import { roleLabel } from '../../core/agents/agent-summary';
 import { readRunSummary } from '../../core/loop/run-store';
+import { revealIteration } from '../chart/open-iteration';
+import { agentSettings } from '../config';
 import { ApiKeys } from '../agents/api-keys';
 import { checkAgentsCommand } from '../agents/check-agents';
 import type { ChangeFeed } from '../change-feed';
@@ -25,17 +29,39 @@ export interface LoopFeature {
   offerResume(): Promise<void>;
 }
 
+/** "Architect: … · Programmer: …" from the settings; undefined when they do not read. */
+function whoPlaysTheRoles(): string | undefined {
+  try {
+    return `Architect: ${roleName(agentSettings('architect'))} · Programmer: ${roleName(agentSettings('programmer'))}`;
+  } catch {
+    return undefined;
+  }
+}
+
+function roleName(s: AgentSettings): string {
+  return s.kind === 'human' ? 'you' : roleLabel(s);
+}
+
 export function activateLoop(context: vscode.ExtensionContext, controller: TaskController, environments: EnvironmentManager, feed: ChangeFeed): LoopFeature {
   const keys = new ApiKeys(context);
   const loop = new LoopController(context, controller, environments, keys);
   const iterations = new IterationsTreeProvider(controller, loop, feed);
   const iterationsView = vscode.window.createTreeView('sweci.iterations', { treeDataProvider: iterations, showCollapseAll: true });
+  iterations.attach(iterationsView, whoPlaysTheRoles);
   const statusBar = new LoopStatusBar(controller, loop, environments, feed);
   const setRunning = (running: boolean) => vscode.commands.executeCommand('setContext', 'sweci.loopRunning', running);
   const execute = async (req: Parameters<LoopController['execute']>[0]) => {
     await setRunning(true);
     try {
-      return await loop.execute(req);
+      const result = await loop.execute(req);
+      // Where the new iteration is: selected in the view (its run listed first), and said.
+      const last = result?.recorded.at(-1);
+      const dir = controller.taskDir();
+      if (result && last && dir) {
+        iterations.refresh();
+        await revealIteration(dir, iterationsView, result.run, last.iteration);
+      }
+      return result;
     } finally {
       await setRunning(false);
       iterations.refresh();
@@ -56,13 +82,17 @@ export function activateLoop(context: vscode.ExtensionContext, controller: TaskC
     iterations,
     iterationsView,
     statusBar,
-    vscode.commands.registerCommand('sweci.runArchitect', () => execute({ title: 'Architect', stopAfterStep: 'architect' })),
-    vscode.commands.registerCommand('sweci.runProgrammer', () => execute({ title: 'Programmer', stopAfterStep: 'programmer' })),
+    vscode.commands.registerCommand('sweci.runArchitect', () => execute({ title: 'Run Architect', stopAfterStep: 'architect' })),
+    vscode.commands.registerCommand('sweci.runProgrammer', () => execute({ title: 'Run Programmer', stopAfterStep: 'programmer' })),
     vscode.commands.registerCommand('sweci.runTests', runTests),
-    vscode.commands.registerCommand('sweci.runIteration', () => execute({ title: 'Iteration', iterations: 1 })),
-    vscode.commands.registerCommand('sweci.runLoop', () => execute({ title: 'Loop' })),
-    vscode.commands.registerCommand('sweci.beProgrammer', () => execute({ title: 'Iteration (you are the Programmer)', iterations: 1, human: ['programmer'] })),
-    vscode.commands.registerCommand('sweci.beArchitect', () => execute({ title: 'Iteration (you are the Architect)', iterations: 1, human: ['architect'] })),
+    vscode.commands.registerCommand('sweci.runIteration', () => execute({ title: 'Run Iteration', iterations: 1 })),
+    vscode.commands.registerCommand('sweci.runLoop', () => execute({ title: 'Run Loop' })),
+    vscode.commands.registerCommand('sweci.beProgrammer', () =>
+      execute({ title: 'Run Iteration (you are the Programmer)', iterations: 1, human: ['programmer'] }),
+    ),
+    vscode.commands.registerCommand('sweci.beArchitect', () =>
+      execute({ title: 'Run Iteration (you are the Architect)', iterations: 1, human: ['architect'] }),
+    ),
     vscode.commands.registerCommand('sweci.submitIteration', () => loop.submit()),
     vscode.commands.registerCommand('sweci.stop', () => loop.stop()),
     vscode.commands.registerCommand('sweci.newRun', () => askForNewRun(controller.taskDir(), (run) => loop.setActiveRun(run))),

@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { iterationNonPassed } from '../../core/inspect/iteration-details';
 import type { IterationViewHost } from '../inspect/iteration-view';
+import * as messages from '../messages';
 import type { RevisionRef } from '../inspect/revision-content';
 import type { TaskController } from '../task-controller';
 import type { NonPassedTreeProvider } from '../views/non-passed-tree';
@@ -41,7 +42,16 @@ export function activateNonPassedFollow(
     }),
     vscode.commands.registerCommand('sweci.followIterationView', async () => {
       await context.workspaceState.update(FOLLOW_KEY, true);
-      await follow(shownRef());
+      const ref = shownRef();
+      await follow(ref);
+      // With no iteration open nothing changes yet: say what will.
+      if (!ref) {
+        const choice = await messages.showInformationMessage(
+          "The Non-passed view now follows the Iteration view: open an iteration and it lists that iteration's tests.",
+          'Open Iteration…',
+        );
+        if (choice) await vscode.commands.executeCommand('sweci.openIteration');
+      }
     }),
   );
   void vscode.commands.executeCommand('setContext', 'sweci.nonPassedFollows', context.workspaceState.get<boolean>(FOLLOW_KEY, true));

@@ -32,7 +32,7 @@ export function activateTask(context: vscode.ExtensionContext, environments: Env
     const run = controller.current?.lastRun;
     const at = tree.iterationShown;
     view.message = at
-      ? `The tests as they were at ${at}, the iteration the iteration view shows.`
+      ? `The tests as they were at ${at} (the iteration open in the Iteration view).`
       : run?.kind === 'did-not-run'
         ? `${run.reason} Showing the previous report.`
         : undefined;

@@ -6,6 +6,8 @@ import { readIterationRecords } from '../../core/loop/iteration-record';
 import { runLayout } from '../../core/loop/run-store';
 import { stepIteration } from '../../core/inspect/iteration-details';
 import { openIterationChanges } from './code-changes';
+import { pickIteration } from './pick-iteration';
+import { compareSelectionStatus } from './compare-selection-status';
 import { IterationViewHost } from './iteration-view';
 import { registerRevisionContent, type RevisionRef } from './revision-content';
 
@@ -29,6 +31,8 @@ export interface InspectDeps {
   reveal(ref: RevisionRef): Promise<void>;
   /** The row selected in the Iterations view, for commands run from the palette or a keybinding. */
   selectedRow(): Target;
+  /** The run new iterations go to: listed first when the user is asked to pick. */
+  activeRun?(): string | undefined;
 }
 
 /** A run's row stands for its last iteration. */
@@ -52,21 +56,25 @@ export function activateInspect(deps: InspectDeps): { view: IterationViewHost; d
     if (why) void messages.showInformationMessage(why);
     return why;
   };
-  /** The iteration a command acts on: its argument, else the iteration view's, else the selected row. */
-  const resolve = async (target: Target): Promise<{ dir: string; ref: RevisionRef } | string> => {
+  /**
+   * The iteration a command acts on: its argument, else the iteration view's, else the selected
+   * row, else the one the user picks from a list. '' when they cancel the pick.
+   */
+  const resolve = async (target: Target, title = 'Choose an iteration'): Promise<{ dir: string; ref: RevisionRef } | string> => {
     const dir = deps.taskDir();
     if (!dir) return 'No SWE-CI task is open.';
     const shown = view.shown;
     const ref =
       (await refOf(dir, target)) ??
       (shown?.kind === 'iteration' ? { run: shown.details.run, iteration: shown.details.iteration } : undefined) ??
-      (await refOf(dir, deps.selectedRow()));
-    return ref ? { dir, ref } : 'Choose an iteration first: click one in the Iterations view.';
+      (await refOf(dir, deps.selectedRow())) ??
+      (await pickIteration(dir, title, deps.activeRun?.()));
+    return ref ? { dir, ref } : '';
   };
   /** Steps the iteration view; with none open, opens the one next to the selected row. */
   const step = async (direction: 1 | -1): Promise<string | undefined> => {
     if (view.shown?.kind === 'iteration' || view.shown?.kind === 'compare') return view.step(direction);
-    const r = await resolve(undefined);
+    const r = await resolve(undefined, direction > 0 ? 'Next Iteration after' : 'Previous Iteration before');
     if (typeof r === 'string') return r;
     const records = await readIterationRecords(runLayout(r.dir, r.ref.run).iterationsFile);
     const next = stepIteration(
@@ -91,25 +99,34 @@ export function activateInspect(deps: InspectDeps): { view: IterationViewHost; d
     view,
     registerRevisionContent(() => deps.taskDir()),
     command('sweci.openIteration', async (target) => {
-      const r = await resolve(target);
+      const r = await resolve(target, 'Open Iteration');
       return typeof r === 'string' ? say(r) : view.show(r.ref);
     }),
     command('sweci.nextIteration', async () => say(await step(1))),
     command('sweci.previousIteration', async () => say(await step(-1))),
     command('sweci.openCodeChanges', async (target) => {
-      const r = await resolve(target);
+      const r = await resolve(target, 'Code Changes of an iteration');
       if (typeof r === 'string') return say(r);
       const opened = await openIterationChanges(r.dir, r.ref);
       return typeof opened === 'string' ? say(opened) : opened;
     }),
     command('sweci.selectForCompare', async (target) => {
-      const r = await resolve(target);
+      const r = await resolve(target, 'Select an iteration for Compare');
       if (typeof r === 'string') return say(r);
       await view.selectForCompare(r.ref);
+      const at = r.ref.iteration === 0 ? 'base' : `#${r.ref.iteration}`;
+      void messages.showInformationMessage(
+        `${r.ref.run} ${at} is selected for Compare: choose Compare with Selected on another iteration (or click it in the status bar).`,
+      );
       return r.ref;
     }),
+    command('sweci.clearCompareSelection', async () => {
+      await view.selectForCompare(undefined);
+      return undefined;
+    }),
+    compareSelectionStatus(view.onDidChangeCompareSelection),
     command('sweci.compareWithSelected', async (target) => {
-      const r = await resolve(target);
+      const r = await resolve(target, 'Compare the selected iteration with');
       if (typeof r === 'string') return say(r);
       const c = await view.compareWithSelected(r.ref);
       return typeof c === 'string' ? say(c) : c;

@@ -40,6 +40,9 @@ export class IterationViewHost implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<RevisionRef | undefined>();
   /** The iteration shown (undefined in compare mode or when closed); the Non-passed view can follow it. */
   readonly onDidShowIteration = this.changed.event;
+  private readonly selectionChanged = new vscode.EventEmitter<RevisionRef | undefined>();
+  /** The iteration selected for Compare changed (undefined: cleared or used). */
+  readonly onDidChangeCompareSelection = this.selectionChanged.event;
 
   constructor(private readonly deps: IterationViewDeps) {
     this.host = new WebviewHost({
@@ -57,6 +60,7 @@ export class IterationViewHost implements vscode.Disposable {
     });
     this.subs.push(
       this.host,
+      this.selectionChanged,
       deps.onDidChangeRuns(() => void this.rerender()),
     );
   }
@@ -106,9 +110,10 @@ export class IterationViewHost implements vscode.Disposable {
     return undefined;
   }
 
-  async selectForCompare(ref: RevisionRef): Promise<void> {
+  async selectForCompare(ref: RevisionRef | undefined): Promise<void> {
     this.selection = ref;
-    await vscode.commands.executeCommand('setContext', 'sweci.hasCompareSelection', true);
+    this.selectionChanged.fire(ref);
+    await vscode.commands.executeCommand('setContext', 'sweci.hasCompareSelection', ref !== undefined);
     await this.rerender();
   }
 
@@ -119,6 +124,8 @@ export class IterationViewHost implements vscode.Disposable {
     const comparison = await loadComparison(dir, this.selection, ref);
     this.present({ kind: 'compare', comparison });
     this.changed.fire(undefined);
+    // Used: the mark and the status bar item go.
+    await this.selectForCompare(undefined);
     return comparison;
   }
 

@@ -45,7 +45,9 @@ export async function recordHumanHistory({ taskDir, environments, onEvent }: Hum
       ),
     );
     log().info(`Human history: ${result.ran} commits run, ${result.cached} from the cache`);
-    void messages.showInformationMessage(`Human history recorded: ${result.records.length - 1} commits (${result.ran} run now, ${result.cached} cached).`);
+    void messages.showInformationMessage(
+      `Human history recorded: ${result.records.length - 1} developer commits, ${result.ran ? `${result.ran} tested now` : 'none tested now'}${result.cached ? ` and ${result.cached} from the cache` : ''}.`,
+    );
   } catch (err) {
     showError('Recording the human history failed', err);
   }

@@ -1,5 +1,6 @@
 // What a person sees of one loop call: each event as log lines and the progress message,
 // warnings when a recorded iteration changed what it must not, and the call's result.
+import * as vscode from 'vscode';
 import * as messages from '../messages';
 import type { LoopEvent } from '../../core/loop/loop-types';
 import type { LoopResult } from '../../core/loop/run-loop';
@@ -87,8 +88,21 @@ export function announceResult(result: LoopResult): void {
         : `${result.run} already has its maximum of ${result.iterations} iterations (gap ${result.lastGap}): nothing was run. Raise sweci.loop.maxIterations for new runs, or use "SWE-CI: New Run…".`,
     );
   } else if (result.reason === 'solved') {
-    void messages.showInformationMessage(`${result.run}: every target test passes (gap 0) after ${result.iterations} iteration(s).`);
+    void offerNextSteps(`${result.run}: every target test passes (gap 0) after ${result.iterations} iteration(s).`, result);
   } else if (result.reason === 'max-iterations') {
-    void messages.showInformationMessage(`${result.run}: stopped after the maximum of ${result.iterations} iterations; gap ${result.lastGap}.`);
+    void offerNextSteps(`${result.run}: stopped after the maximum of ${result.iterations} iterations; gap ${result.lastGap}.`, result);
+  } else if (result.reason === 'paused' && result.recorded.length > 0) {
+    const last = result.recorded[result.recorded.length - 1];
+    const at = `#${last.iteration}`;
+    const what = result.recorded.length === 1 ? `iteration ${at} recorded` : `${result.recorded.length} iterations recorded, the last ${at}`;
+    void offerNextSteps(`${result.run}: ${what} · ${last.gap < 0 ? 'pytest did not run' : `gap ${last.gap}`}.`, result);
   }
+}
+
+/** The message, with the two places to look next: the newest iteration, and the chart. */
+async function offerNextSteps(text: string, result: LoopResult): Promise<void> {
+  const last = result.recorded[result.recorded.length - 1];
+  const choice = await messages.showInformationMessage(text, ...(last ? ['Open Iteration'] : []), 'Show Chart');
+  if (choice === 'Open Iteration' && last) await vscode.commands.executeCommand('sweci.openIteration', { run: result.run, iteration: last.iteration });
+  else if (choice === 'Show Chart') await vscode.commands.executeCommand('sweci.showChart');
 }

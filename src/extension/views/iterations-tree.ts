@@ -23,6 +23,8 @@ export class IterationsTreeProvider implements vscode.TreeDataProvider<Iteration
   private readonly subs: vscode.Disposable[] = [];
   private timer: NodeJS.Timeout | undefined;
   private records = new Map<string, IterationRecord[]>();
+  /** The iteration selected for Compare: its row is marked. */
+  private compareSelection: { run: string; iteration: number } | undefined;
 
   constructor(
     private readonly tasks: TaskController,
@@ -30,6 +32,20 @@ export class IterationsTreeProvider implements vscode.TreeDataProvider<Iteration
     feed: ChangeFeed,
   ) {
     this.subs.push(feed.onDidChangeRuns(() => this.refresh()));
+    this.refresh();
+  }
+
+  /** The view this provider fills, and who plays the roles: said above the welcome while there is no run. */
+  private view: vscode.TreeView<IterationsNode> | undefined;
+  private whoPlays: (() => string | undefined) | undefined;
+  attach(view: vscode.TreeView<IterationsNode>, whoPlays: () => string | undefined): void {
+    this.view = view;
+    this.whoPlays = whoPlays;
+    this.refresh();
+  }
+
+  markCompareSelection(ref: { run: string; iteration: number } | undefined): void {
+    this.compareSelection = ref;
     this.refresh();
   }
 
@@ -41,7 +57,13 @@ export class IterationsTreeProvider implements vscode.TreeDataProvider<Iteration
   async getChildren(node?: IterationsNode): Promise<IterationsNode[]> {
     const taskDir = this.tasks.taskDir();
     if (!taskDir) return [];
-    if (!node) return (await listRuns(taskDir)).map((summary) => ({ type: 'run' as const, summary }));
+    if (!node) {
+      // The active run (where Run Iteration records) first: it is the one being worked on.
+      const active = this.loop.activeRun;
+      const runs = (await listRuns(taskDir)).sort((a, b) => Number(b.info.name === active) - Number(a.info.name === active));
+      if (this.view) this.view.message = runs.length === 0 ? this.whoPlays?.() : undefined;
+      return runs.map((summary) => ({ type: 'run' as const, summary }));
+    }
     if (node.type === 'run') {
       const records = await readIterationRecords(runLayout(taskDir, node.summary.info.name).iterationsFile);
       this.records.set(node.summary.info.name, records);
@@ -111,7 +133,8 @@ export class IterationsTreeProvider implements vscode.TreeDataProvider<Iteration
         const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `iter:${node.run}:${record.iteration}`;
         // Roles, notes and pytest's error are whole in the tooltip; the row keeps what fits.
-        item.description = iterationDescription(record, line0);
+        const selected = this.compareSelection?.run === node.run && this.compareSelection.iteration === record.iteration;
+        item.description = `${selected ? '◆ selected for compare · ' : ''}${iterationDescription(record, line0)}`;
         item.tooltip = new vscode.MarkdownString(iterationTooltip(record, line0));
         item.iconPath =
           record.gap < 0
@@ -121,6 +144,7 @@ export class IterationsTreeProvider implements vscode.TreeDataProvider<Iteration
               : record.regressions.length
                 ? new vscode.ThemeIcon('arrow-down', new vscode.ThemeColor('testing.iconFailed'))
                 : new vscode.ThemeIcon('circle-outline');
+        if (selected) item.iconPath = new vscode.ThemeIcon('git-compare', new vscode.ThemeColor('focusBorder'));
         item.contextValue = 'iteration';
         // A click opens the iteration view there; the twistie still lists the archived files.
         item.command = { title: 'Open Iteration', command: 'sweci.openIteration', arguments: [node] };

@@ -52,7 +52,7 @@ export class TaskInfoTreeProvider implements vscode.TreeDataProvider<InfoRow>, v
   }
 
   private render(state: TaskState | undefined): void {
-    this.rows = state ? taskRows(state, this.environments.description, agentsRow(this.sandbox)) : [];
+    this.rows = state ? taskRows(state, this.environments.description, agentRows(this.sandbox)) : [];
     this.changed.fire(undefined);
   }
 
@@ -76,8 +76,8 @@ export class TaskInfoTreeProvider implements vscode.TreeDataProvider<InfoRow>, v
   }
 }
 
-/** The rows, with `agents` beside the Runtime row (where the steps run, then who plays them). */
-function taskRows(state: TaskState, inUse: EnvironmentManager['description'], agents: InfoRow): InfoRow[] {
+/** The rows, with the roles' rows after the Runtime row (where the steps run, then who plays them). */
+function taskRows(state: TaskState, inUse: EnvironmentManager['description'], agents: InfoRow[]): InfoRow[] {
   const { task } = state.record;
   const layout = taskLayout(state.taskDir);
   // Short in the row, whole in the tooltip: the side bar is narrow.
@@ -108,7 +108,7 @@ function taskRows(state: TaskState, inUse: EnvironmentManager['description'], ag
           icon: 'target',
         },
     runtimeRow(state, inUse),
-    agents,
+    ...agents,
   ];
   const run = state.lastRun;
   if (run) {
@@ -185,10 +185,11 @@ function runtimeRow(state: TaskState, inUse: EnvironmentManager['description']):
 }
 
 /**
- * Who plays each role, its endpoint and what it may do. A preset whose step is not confined is
+ * Who plays each role, one row each (a name fits the narrow side bar; two on one row did not),
+ * with its endpoint and what it may do in the tooltip. A preset whose step is not confined is
  * held to file edits: the row says so in the warning colour.
  */
-function agentsRow(sandbox: boolean | undefined): InfoRow {
+function agentRows(sandbox: boolean | undefined): InfoRow[] {
   let summaries: RoleSummary[];
   try {
     summaries = (['architect', 'programmer'] as const).map((role) => {
@@ -199,26 +200,23 @@ function agentsRow(sandbox: boolean | undefined): InfoRow {
     });
   } catch (err) {
     const message = errorMessage(err);
-    return { id: 'agents', label: 'Agents', description: 'settings error', tooltip: message, icon: 'warning', color: 'problemsWarningIcon.foreground' };
+    return [{ id: 'agents', label: 'Agents', description: 'settings error', tooltip: message, icon: 'warning', color: 'problemsWarningIcon.foreground' }];
   }
-  const [a, p] = summaries;
-  const restricted = summaries.some((r) => r.restricted);
-  const who = a.label === p.label ? a.label : `${a.label} · ${p.label}`;
   const title = (r: RoleSummary) => r.role.charAt(0).toUpperCase() + r.role.slice(1);
-  return {
-    id: 'agents',
-    label: 'Agents',
-    description: restricted ? `${who} · restricted` : who,
+  return summaries.map((r) => ({
+    id: r.role,
+    label: title(r),
+    description: r.restricted ? `${r.label} · restricted` : r.label,
     tooltip: [
-      ...summaries.map((r) => `${title(r)}: ${r.label}\n  endpoint: ${r.endpoint}\n  allowed: ${r.permissions}`),
-      restricted ? '\nNot confined (sweci.sandbox off, or no bubblewrap): presets may only edit files, so the Programmer cannot run the tests.' : '',
-      'Set by sweci.architect.*, sweci.programmer.* and sweci.agents.baseUrl. SWE-CI: Check Agents tries them.',
+      `${title(r)}: ${r.label}\n  endpoint: ${r.endpoint}\n  allowed: ${r.permissions}`,
+      r.restricted ? '\nNot confined (sweci.sandbox off, or no bubblewrap): presets may only edit files, so the Programmer cannot run the tests.' : '',
+      `Set by sweci.${r.role}.* and sweci.agents.baseUrl. SWE-CI: Check Agents tries them.`,
     ]
       .filter(Boolean)
       .join('\n'),
-    icon: 'hubot',
-    ...(restricted ? { color: 'problemsWarningIcon.foreground' } : {}),
-  };
+    icon: r.role === 'architect' ? 'hubot' : 'tools',
+    ...(r.restricted ? { color: 'problemsWarningIcon.foreground' } : {}),
+  }));
 }
 
 function sourceTooltip(state: TaskState): string {

@@ -1,0 +1,44 @@
+// "Which iteration?" as a quick pick, for a command run with none chosen (from the palette, a
+// keybinding, or with the Iterations view empty of a selection): the runs, newest iteration first.
+import * as vscode from 'vscode';
+import { readIterationRecords } from '../../core/loop/iteration-record';
+import { listRuns, runLayout } from '../../core/loop/run-store';
+import * as messages from '../messages';
+import type { RevisionRef } from './revision-content';
+
+type Item = vscode.QuickPickItem & { ref?: RevisionRef };
+
+/** The items: a separator per run (the active one first), then its iterations, newest first. */
+export async function iterationItems(taskDir: string, activeRun?: string): Promise<Item[]> {
+  const runs = (await listRuns(taskDir)).sort((a, b) => Number(b.info.name === activeRun) - Number(a.info.name === activeRun));
+  const items: Item[] = [];
+  for (const run of runs) {
+    const records = await readIterationRecords(runLayout(taskDir, run.info.name).iterationsFile).catch(() => []);
+    if (records.length === 0) continue;
+    items.push({ label: run.info.name, kind: vscode.QuickPickItemKind.Separator });
+    for (const r of [...records].reverse()) {
+      items.push({
+        label: r.iteration === 0 ? 'base' : `#${r.iteration}`,
+        description: r.gap < 0 ? 'pytest did not run' : `gap ${r.gap}`,
+        detail: r.note,
+        ref: { run: run.info.name, iteration: r.iteration },
+      });
+    }
+  }
+  return items;
+}
+
+/** Asks for an iteration; undefined when the user cancels or there is none. */
+export async function pickIteration(taskDir: string, title: string, activeRun?: string): Promise<RevisionRef | undefined> {
+  const items = await iterationItems(taskDir, activeRun);
+  if (!items.some((i) => i.ref)) {
+    void messages.showInformationMessage('This task has no iterations yet: run one first (Run Iteration in the Iterations view).');
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick(items, {
+    title,
+    placeHolder: 'an iteration (type a run name or #number to filter)',
+    matchOnDescription: true,
+  });
+  return picked?.ref;
+}
