@@ -144,7 +144,8 @@ export class LineChart {
         responsive: true,
         parsing: false,
         normalized: true,
-        interaction: { mode: 'nearest', intersect: true },
+        // Every run's point under the cursor: runs share points (the base, a solved a = 1).
+        interaction: { mode: 'point', intersect: true },
         scales: {
           x: {
             type: 'linear',
@@ -209,7 +210,7 @@ export function pointDetails(p: ChartPoint): string[] {
     p.passed === null ? `passed — / target ${p.targetPassed}` : `passed ${p.passed} / target ${p.targetPassed}`,
     p.gap < 0 ? `gap — (pytest did not run${p.pytestError ? `: ${p.pytestError}` : ''})` : `gap ${p.gap}`,
     `regressions ${p.regressions}`,
-    `tokens ${formatTokens(p.tokensIn)} in · ${formatTokens(p.tokensOut)} out`,
+    p.tokensIn + p.tokensOut === 0 ? 'tokens: none recorded' : `tokens ${formatTokens(p.tokensIn)} in · ${formatTokens(p.tokensOut)} out`,
     `time ${formatDuration(p.timeSec)}`,
   ];
   if (p.harnessTampering?.length) lines.push(`harness changed: ${p.harnessTampering.join(', ')}`);

@@ -68,7 +68,16 @@ const heatInfo = el('div', { class: 'heat-info' });
 const heatBox = el('div', { class: 'heat-box' });
 const heatColumns = el('div', { class: 'heat-columns', 'aria-hidden': 'true' });
 const heatCanvas = el('canvas', { id: 'heatmap', 'aria-label': 'tests × iterations', role: 'img' });
-heatBox.append(heatColumns, heatCanvas);
+// Test names beside their rows when each row is one test and tall enough to read.
+const heatNames = el('div', { class: 'heat-names', 'aria-hidden': 'true' });
+const heatGrid = el('div', { class: 'heat-grid' });
+const heatCells = el('div', { class: 'heat-cells' });
+heatCells.append(heatColumns, heatCanvas);
+heatGrid.append(heatNames, heatCells);
+heatBox.append(heatGrid);
+// A hover card in the editor's hover colours, not the browser's plain title.
+const heatTip = el('div', { class: 'heat-tip', role: 'tooltip', hidden: '' });
+heatBox.append(heatTip);
 const skippedNote = el('p', { class: 'note skipped' });
 skippedNote.hidden = true;
 const empty = el('p', { class: 'empty' }, 'No runs yet. Run an iteration, or Record Human History, and the chart fills in.');
@@ -176,8 +185,22 @@ function showHeatmap(h: Heatmap, diff: boolean): void {
   renderKey(p);
   // A comparison's codes: 1 both pass, 2 only the first, 3 only the second, 0 neither.
   const colours = diff ? { ...p, failed: p.series[0], error: p.series[1] ?? p.failed } : { ...p };
-  heatmapLayoutNow = drawHeatmap(heatCanvas, h, colours, Math.max(200, heatBox.clientWidth - 8));
+  const named = h.tests.length <= 40;
+  heatmapLayoutNow = drawHeatmap(heatCanvas, h, colours, Math.max(200, heatBox.clientWidth - 8 - (named ? NAMES_WIDTH : 0)));
   const l = heatmapLayoutNow;
+  const readable = named && l.testsPerRow === 1 && l.rowHeight >= 12;
+  heatNames.hidden = !readable;
+  heatNames.replaceChildren(
+    ...(readable
+      ? l.order.map((t) => {
+          const name = el('div', { title: h.tests[t] }, shortTestName(h.tests[t]));
+          name.style.height = `${l.rowHeight}px`;
+          name.style.lineHeight = `${l.rowHeight}px`;
+          return name;
+        })
+      : []),
+  );
+  heatNames.style.paddingTop = `${heatColumns.offsetHeight}px`;
   // Column labels (iteration numbers) in the DOM, sized to the canvas cells.
   const every = Math.ceil(24 / l.cellWidth);
   heatColumns.replaceChildren(
@@ -189,20 +212,54 @@ function showHeatmap(h: Heatmap, diff: boolean): void {
   );
   const perRow = l.testsPerRow > 1 ? ` (${l.testsPerRow} tests per row, worst shown)` : '';
   heatInfo.textContent = diff
-    ? `${h.tests.length} tests the target passes × the ${h.columns.length} iterations both runs recorded: ${h.run}${perRow}. The runs differ on ${differingTests(h)} tests; those come first. Hover a cell for its test.`
-    : `${h.tests.length} tests the target passes × ${h.columns.length} pytest runs of ${h.run}${perRow}. ${h.regressions.reduce((n, r) => n + r.tests.length, 0)} regressions; tests that regressed come first, then those that changed. Hover a cell for its test.`;
+    ? `${h.tests.length} tests the target passes × the ${h.columns.length} iterations both runs recorded: ${h.run}${perRow}. The runs differ on ${differingTests(h)} tests; those come first. Hover a cell for its test; click it to open the test at that iteration.`
+    : `${h.tests.length} tests the target passes × ${h.columns.length} pytest runs of ${h.run}${perRow}. ${h.regressions.reduce((n, r) => n + r.tests.length, 0)} regressions; tests that regressed come first, then those that changed. Hover a cell for its test${bridge.standalone ? '' : '; click it to open the test at that iteration'}.`;
   reportRendered();
 }
 
-heatCanvas.addEventListener('mousemove', (e) => {
-  if (!heatmap || !heatmapLayoutNow) return;
+/** The cell under a mouse event, in canvas pixels. */
+function heatHitAt(e: MouseEvent) {
+  if (!heatmap || !heatmapLayoutNow) return undefined;
   const r = heatCanvas.getBoundingClientRect();
-  const hit = heatmapHit(heatmap, heatmapLayoutNow, ((e.clientX - r.left) * heatCanvas.width) / r.width, ((e.clientY - r.top) * heatCanvas.height) / r.height);
-  const status = hit && comparing ? diffStatus(hit.status) : hit?.status;
-  heatCanvas.title = hit
-    ? `${hit.tests.slice(0, 5).join('\n')}${hit.tests.length > 5 ? `\n… and ${hit.tests.length - 5} more` : ''}\n${hit.iteration === 0 ? 'base' : `iteration ${hit.iteration}`}: ${status}`
-    : '';
+  return heatmapHit(heatmap, heatmapLayoutNow, ((e.clientX - r.left) * heatCanvas.width) / r.width, ((e.clientY - r.top) * heatCanvas.height) / r.height);
+}
+
+heatCanvas.addEventListener('mousemove', (e) => {
+  const hit = heatHitAt(e);
+  if (!hit) {
+    heatTip.hidden = true;
+    return;
+  }
+  const status = comparing ? diffStatus(hit.status) : hit.status;
+  const at = hit.iteration === 0 ? 'base' : `iteration ${hit.iteration}`;
+  heatTip.replaceChildren(
+    el('div', { class: 'heat-tip-status' }, `${at}: ${status}`),
+    ...hit.tests.slice(0, 5).map((t) => el('div', { class: 'heat-tip-test' }, t)),
+    ...(hit.tests.length > 5 ? [el('div', { class: 'heat-tip-more' }, `… and ${hit.tests.length - 5} more`)] : []),
+    ...(bridge.standalone ? [] : [el('div', { class: 'heat-tip-more' }, 'Click to open the test at this iteration.')]),
+  );
+  heatTip.hidden = false;
+  const box = heatBox.getBoundingClientRect();
+  heatTip.style.left = `${Math.min(e.clientX - box.left + heatBox.scrollLeft + 14, heatBox.scrollWidth - heatTip.offsetWidth - 4)}px`;
+  heatTip.style.top = `${e.clientY - box.top + heatBox.scrollTop + 14}px`;
 });
+heatCanvas.addEventListener('mouseleave', () => {
+  heatTip.hidden = true;
+});
+heatCanvas.addEventListener('click', (e) => {
+  const hit = heatHitAt(e);
+  const run = comparing ? undefined : state.heatmapRun;
+  if (!hit || !run || bridge.standalone) return;
+  bridge.post({ type: 'test-clicked', run, iteration: hit.iteration, nodeid: hit.tests[0] });
+});
+
+const NAMES_WIDTH = 220;
+
+/** A node id without its folders, for the narrow names column (the whole id is in the title). */
+function shortTestName(nodeid: string): string {
+  const [file, ...rest] = nodeid.split('::');
+  return [file.split('/').pop() ?? file, ...rest].join('::');
+}
 
 /** A comparison cell's meaning, from the status name heatmapHit gives its code. */
 function diffStatus(name: string): string {

@@ -49,7 +49,7 @@ export function renderRunsTable(table: HTMLTableElement, data: ChartData, gamma:
       [String(m.regressions), 'num'],
       [formatA(m.finalA), 'num'],
       [String(m.iterations) + (m.crashed ? ` (${m.crashed} crashed)` : ''), 'num'],
-      [`${formatTokens(m.tokensIn)} / ${formatTokens(m.tokensOut)}`, 'num'],
+      [m.tokensIn + m.tokensOut === 0 ? 'none recorded' : `${formatTokens(m.tokensIn)} / ${formatTokens(m.tokensOut)}`, 'num'],
       [formatDuration(m.timeSec), 'num'],
     ];
     for (const [text, cls] of cells) {

@@ -47,6 +47,8 @@ export const webviewMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('gamma-changed'), gamma: gamma() }),
   z.strictObject({ type: z.literal('heatmap-requested'), requestId: requestId(), run: z.string() }),
   z.strictObject({ type: z.literal('export-requested'), requestId: requestId() }),
+  // A heatmap cell clicked: open that test at that iteration.
+  z.strictObject({ type: z.literal('test-clicked'), run: z.string(), iteration: count(), nodeid: z.string().check(z.maxLength(2000)) }),
 ]);
 export type WebviewMessage = z.infer<typeof webviewMessageSchema>;
 

@@ -1,5 +1,6 @@
 // The chart webview and Export Report.
 import * as vscode from 'vscode';
+import { openTestAt } from '../inspect/open-test';
 import type { ChangeFeed } from '../change-feed';
 import { ChartPanelHost } from '../chart/chart-panel';
 import { exportReportCommand, type ExportArgs } from '../chart/export-command';
@@ -23,6 +24,17 @@ export function activateChart(context: vscode.ExtensionContext, controller: Task
       try {
         await iterationView.show({ run, iteration });
         return undefined;
+      } catch (err) {
+        return errorMessage(err);
+      }
+    },
+    // A heatmap cell: the iteration in the iteration view, and the test at its definition.
+    openTest: async (run, iteration, nodeid) => {
+      const dir = controller.taskDir();
+      if (!dir) return 'No SWE-CI task is open.';
+      try {
+        await iterationView.show({ run, iteration });
+        return await openTestAt(dir, nodeid);
       } catch (err) {
         return errorMessage(err);
       }

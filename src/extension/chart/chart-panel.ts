@@ -4,6 +4,7 @@
 // message from the webview are the webview host's (webview/webview-host.ts).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import * as messages from '../messages';
 import {
   CHART_REPLIES,
   DEFAULT_GAMMA,
@@ -41,6 +42,8 @@ export interface ChartPanelDeps {
   feed: ChangeFeed;
   /** Reveals an iteration in the Iterations view and opens its code diff; returns why not, if it could not. */
   openIteration(run: string, iteration: number): Promise<string | undefined>;
+  /** Opens a test at its definition, beside the iteration (a heatmap cell); a reason when it cannot. */
+  openTest(run: string, iteration: number, nodeid: string): Promise<string | undefined>;
 }
 
 export class ChartPanelHost implements vscode.Disposable {
@@ -117,6 +120,11 @@ export class ChartPanelHost implements vscode.Disposable {
       case 'point-clicked': {
         const problem = await this.deps.openIteration(m.run, m.iteration);
         this.host.reply(m, { type: 'reveal-ack', run: m.run, iteration: m.iteration, ok: !problem, ...(problem ? { message: problem } : {}) });
+        break;
+      }
+      case 'test-clicked': {
+        const problem = await this.deps.openTest(m.run, m.iteration, m.nodeid);
+        if (problem) void messages.showInformationMessage(problem);
         break;
       }
       case 'export-requested': {

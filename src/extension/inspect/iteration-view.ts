@@ -2,14 +2,12 @@
 // iteration like a code review, or two iterations compared. It re-renders when the user steps or
 // a run's records change; every message from its webview is parsed (webview/webview-host.ts) and
 // acts only on what the view itself rendered.
-import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { openTestAt } from './open-test';
 import * as messages from '../messages';
 import { loadComparison, runIterations, stepPair, type Comparison } from '../../core/inspect/comparison';
 import { loadIterationDetails, stepIteration, type IterationDetails } from '../../core/inspect/iteration-details';
 import { revisionLabel } from '../../core/inspect/revisions';
-import { testLocation } from '../../core/inspect/test-location';
-import { taskLayout } from '../../core/workspace/layout';
 import { iterationViewMessageSchema, type IterationViewMessage } from '../../shared/iteration-protocol';
 import { log } from '../log';
 import { compareRequirements, compareRevisions, openIterationChanges } from './code-changes';
@@ -186,7 +184,7 @@ export class IterationViewHost implements vscode.Disposable {
       case 'step':
         return this.step(m.direction);
       case 'open-test':
-        return openTest(dir, m.nodeid);
+        return openTestAt(dir, m.nodeid);
       case 'open-file': {
         if (shown.kind !== 'iteration') return undefined;
         const f = shown.details.files[m.index];
@@ -227,16 +225,4 @@ export class IterationViewHost implements vscode.Disposable {
     for (const s of this.subs) s.dispose();
     this.changed.dispose();
   }
-}
-
-/** Opens a test at its definition in app/code; a reason when it cannot be found. */
-async function openTest(taskDir: string, nodeid: string): Promise<string | undefined> {
-  const codeDir = taskLayout(taskDir).codeDir;
-  const loc = await testLocation(codeDir, nodeid);
-  if (!loc) return `${nodeid} is not in app/code any more.`;
-  await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(path.join(codeDir, loc.file)), {
-    selection: new vscode.Range(loc.line, 0, loc.line, 0),
-    preview: true,
-  } satisfies vscode.TextDocumentShowOptions);
-  return undefined;
 }

@@ -120,6 +120,27 @@ export async function chartScenario(): Promise<string> {
             await restored.locator('#runs th').filter({ hasText: 'EvoScore(γ=1.50)' }).waitFor({ timeout: 30_000 });
           }
           if (name === 'chart-light') {
+            // The runs table fits the panel: nothing runs off its right edge.
+            const fits = await frame
+              .locator('#runs')
+              .evaluate((t) => t.getBoundingClientRect().right <= (t.parentElement?.getBoundingClientRect().right ?? 0) + 1);
+            if (!fits) throw new Error('the runs table is wider than the panel');
+            // The heatmap: test names beside a short list, a hover card, and a click opens the test there.
+            const canvas = frame.locator('#heatmap');
+            await canvas.scrollIntoViewIfNeeded();
+            const box = await canvas.boundingBox();
+            if (!box) throw new Error('no heatmap canvas');
+            await page.mouse.move(box.x + box.width - 4, box.y + 4);
+            await frame.locator('.heat-tip:not([hidden])').waitFor({ timeout: 10_000 });
+            const tip = (await frame.locator('.heat-tip').textContent()) ?? '';
+            if (!/iteration \d+|base/.test(tip) || !tip.includes('::')) throw new Error(`the heatmap's hover card says: ${tip}`);
+            await wb.screenshot('chart-heatmap', undefined, { keepHover: true });
+            await page.mouse.click(box.x + box.width - 4, box.y + 4);
+            await page
+              .locator('.tabs-container .tab')
+              .filter({ hasText: /^test_.*\.py/ })
+              .first()
+              .waitFor({ timeout: 15_000 });
             // Export Report from the palette, default folder (the first choice).
             await wb.runCommand('SWE-CI: Export Report');
             const first = page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: 'in the task folder' }).first();
