@@ -44,7 +44,7 @@ export async function prepareDemoTask(name: string, opts: { docker?: boolean } =
   const spec = (await readDatasetTasks(demo.datasetDir, demo.split)).find((t) => t.id === demo.taskId)!;
   const taskDir = path.join(scratch, name);
   // A scenario run again (after a failed try) starts from nothing.
-  for (const left of [taskDir, `${taskDir}.oracle`, `${taskDir}.scripted-answers.git`]) fs.rmSync(left, { recursive: true, force: true });
+  for (const left of [taskDir, `${taskDir}.oracle`, `${taskDir}.scripted`]) fs.rmSync(left, { recursive: true, force: true });
   const env = await openTaskEnvironment(
     { ...DEFAULT_RUNTIME_SETTINGS, runtime: opts.docker ? 'docker' : 'local' },
     { imageArchive: imageArchiveOf(spec) },

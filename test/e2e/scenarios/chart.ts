@@ -151,17 +151,6 @@ export async function chartScenario(): Promise<string> {
               if (Date.now() - start > 30_000) throw new Error('Export Report wrote no report.html');
               await page.waitForTimeout(250);
             }
-            // In the browser there is no file manager: the toast offers the Explorer, and it works.
-            const toast = page.locator('.notification-toast').filter({ hasText: 'SWE-CI report written to' });
-            await toast.waitFor({ timeout: 15_000 });
-            if ((await toast.getByRole('button', { name: 'Reveal Folder' }).count()) > 0)
-              throw new Error('the web toast offers Reveal Folder, which does nothing there');
-            await toast.getByRole('button', { name: 'Show in Explorer' }).click();
-            await page
-              .locator('.explorer-folders-view .monaco-list-row.selected, .explorer-folders-view .monaco-list-row.focused')
-              .filter({ hasText: 'report.html' })
-              .first()
-              .waitFor({ timeout: 15_000 });
           }
           return shot;
         },

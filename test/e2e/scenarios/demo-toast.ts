@@ -20,6 +20,14 @@ export async function demoToastScenario(): Promise<string> {
     { folder: task.taskDir, name: 'demo-toast', settings, smokeTestDriver: false, viewport: { width: 1400, height: 860 } },
     async (page, wb) => {
       await wb.openSweciView();
+      // Before the first run, the Task view and the Iterations view say who plays the roles.
+      await wb.waitForTreeRow(/Programmer.*custom: programmer\.py/);
+      await page
+        .locator('.part.sidebar')
+        .filter({ hasText: 'Architect: custom: architect.py · Programmer: custom: programmer.py' })
+        .first()
+        .waitFor({ timeout: 30_000 });
+      await wb.screenshot('roles-before-run');
       await wb.foldViews('Task');
       const run = page
         .locator('.part.sidebar .monaco-button')
@@ -35,7 +43,30 @@ export async function demoToastScenario(): Promise<string> {
       await toast.waitFor({ timeout: 60_000 });
       await toast.locator('.monaco-button, a.monaco-button').filter({ hasText: 'Cancel' }).first().waitFor({ timeout: 10_000 });
       await page.waitForTimeout(300);
-      return wb.screenshot('demo-progress', undefined, { keepHover: true });
+      const progress = await wb.screenshot('demo-progress', undefined, { keepHover: true });
+      // When it ends: the new iteration is selected in the view, and a message says what happened.
+      const done = page
+        .locator('.notification-toast')
+        .filter({ hasText: /iteration #1 recorded/ })
+        .first();
+      await done.waitFor({ timeout: 240_000 });
+      await done.getByRole('button', { name: 'Open Iteration' }).waitFor({ timeout: 5_000 });
+      await done.getByRole('button', { name: 'Show Chart' }).waitFor({ timeout: 5_000 });
+      await page.locator('.part.sidebar .monaco-list-row.selected').filter({ hasText: '#1' }).first().waitFor({ timeout: 15_000 });
+      await wb.screenshot('iteration-recorded', undefined, { keepHover: true });
+
+      // Export Report: in the browser there is no file manager, so the toast offers the Explorer, and it works.
+      await wb.runCommand('SWE-CI: Export Report');
+      const first = page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: 'in the task folder' }).first();
+      await first.waitFor({ timeout: 10_000 });
+      await first.click();
+      const written = page.locator('.notification-toast').filter({ hasText: 'SWE-CI report written to' }).first();
+      await written.waitFor({ timeout: 30_000 });
+      if ((await written.getByRole('button', { name: 'Reveal Folder' }).count()) > 0)
+        throw new Error('the web toast offers Reveal Folder, which does nothing there');
+      await written.getByRole('button', { name: 'Show in Explorer' }).click();
+      await page.locator('.explorer-folders-view .monaco-list-row').filter({ hasText: 'report.html' }).first().waitFor({ timeout: 15_000 });
+      return progress;
     },
   );
 }

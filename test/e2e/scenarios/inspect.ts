@@ -57,6 +57,13 @@ export async function inspectScenario(): Promise<string> {
   return withWorkbench({ folder: task.taskDir, name: 'inspect', viewport: { width: 1500, height: 960 } }, async (page, wb) => {
     await wb.openSweciView();
     await wb.foldViews('Task', 'Non-Passed Tests');
+    await wb.waitForTreeRow('scripted-agents');
+    // Open Iteration with nothing chosen yet: a pick of the runs' iterations, not "choose one first".
+    await wb.runCommand('SWE-CI: Open Iteration');
+    const pick = page.locator('.quick-input-widget');
+    await pick.locator('.monaco-list-row').filter({ hasText: 'gap' }).first().waitFor({ timeout: 15_000 });
+    const shots = [await wb.screenshot('iteration-pick', undefined, { keepHover: true })];
+    await page.keyboard.press('Escape');
     await clickRow(page, await wb.waitForTreeRow('scripted-agents'));
     await clickRow(page, await wb.waitForTreeRow(/#1.*a\(c\)/));
     await iterationFrame(page, /scripted-agents\s+iteration 1 of 4/);
@@ -64,7 +71,7 @@ export async function inspectScenario(): Promise<string> {
     await page.keyboard.press('Alt+BracketRight');
     const frame = await iterationFrame(page, /scripted-agents\s+iteration 2 of 4/);
     await frame.locator('.tests.passing li').first().waitFor({ timeout: 10_000 });
-    const shots = [await wb.screenshot('iteration-view')];
+    shots.push(await wb.screenshot('iteration-view'));
 
     // Its code changes, in the multi-file diff editor.
     await frame.locator('button[data-action="open-code-changes"]').click();
@@ -86,6 +93,10 @@ export async function inspectScenario(): Promise<string> {
     await clickRow(page, await wb.waitForTreeRow(/#10.*gap 0/));
     await iterationFrame(page, /human-history\s+iteration 10 of 10/);
     await wb.runCommand('SWE-CI: Select for Compare');
+    // The selection shows: its row is marked, and the status bar names it until it is used.
+    await wb.waitForTreeRow(/#10.*selected for compare/);
+    await page.locator('.part.statusbar').filter({ hasText: 'human-history #10' }).first().waitFor({ timeout: 15_000 });
+    shots.push(await wb.screenshot('compare-selection'));
     // Rows show a(c) · gap only (the roles are in their tooltips): fold the replay so that the
     // one "#1" row left is the agent run's.
     await clickRow(page, await wb.waitForTreeRow('human-history'));
