@@ -1,11 +1,8 @@
 // The CI loop: API keys, the loop controller, the Iterations view, the status bar and the
 // commands that run steps, iterations, loops and human roles.
 import * as vscode from 'vscode';
-import type { AgentSettings } from '../../core/agents/agent-driver';
-import { roleLabel } from '../../core/agents/agent-summary';
 import { readRunSummary } from '../../core/loop/run-store';
 import { revealIteration } from '../chart/open-iteration';
-import { agentSettings } from '../config';
 import { ApiKeys } from '../agents/api-keys';
 import { checkAgentsCommand } from '../agents/check-agents';
 import type { ChangeFeed } from '../change-feed';
@@ -29,25 +26,11 @@ export interface LoopFeature {
   offerResume(): Promise<void>;
 }
 
-/** "Architect: … · Programmer: …" from the settings; undefined when they do not read. */
-function whoPlaysTheRoles(): string | undefined {
-  try {
-    return `Architect: ${roleName(agentSettings('architect'))} · Programmer: ${roleName(agentSettings('programmer'))}`;
-  } catch {
-    return undefined;
-  }
-}
-
-function roleName(s: AgentSettings): string {
-  return s.kind === 'human' ? 'you' : roleLabel(s);
-}
-
 export function activateLoop(context: vscode.ExtensionContext, controller: TaskController, environments: EnvironmentManager, feed: ChangeFeed): LoopFeature {
   const keys = new ApiKeys(context);
   const loop = new LoopController(context, controller, environments, keys);
   const iterations = new IterationsTreeProvider(controller, loop, feed);
   const iterationsView = vscode.window.createTreeView('sweci.iterations', { treeDataProvider: iterations, showCollapseAll: true });
-  iterations.attach(iterationsView, whoPlaysTheRoles);
   const statusBar = new LoopStatusBar(controller, loop, environments, feed);
   const setRunning = (running: boolean) => vscode.commands.executeCommand('setContext', 'sweci.loopRunning', running);
   const execute = async (req: Parameters<LoopController['execute']>[0]) => {

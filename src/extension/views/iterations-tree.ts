@@ -35,15 +35,6 @@ export class IterationsTreeProvider implements vscode.TreeDataProvider<Iteration
     this.refresh();
   }
 
-  /** The view this provider fills, and who plays the roles: said above the welcome while there is no run. */
-  private view: vscode.TreeView<IterationsNode> | undefined;
-  private whoPlays: (() => string | undefined) | undefined;
-  attach(view: vscode.TreeView<IterationsNode>, whoPlays: () => string | undefined): void {
-    this.view = view;
-    this.whoPlays = whoPlays;
-    this.refresh();
-  }
-
   markCompareSelection(ref: { run: string; iteration: number } | undefined): void {
     this.compareSelection = ref;
     this.refresh();
@@ -61,7 +52,6 @@ export class IterationsTreeProvider implements vscode.TreeDataProvider<Iteration
       // The active run (where Run Iteration records) first: it is the one being worked on.
       const active = this.loop.activeRun;
       const runs = (await listRuns(taskDir)).sort((a, b) => Number(b.info.name === active) - Number(a.info.name === active));
-      if (this.view) this.view.message = runs.length === 0 ? this.whoPlays?.() : undefined;
       return runs.map((summary) => ({ type: 'run' as const, summary }));
     }
     if (node.type === 'run') {
@@ -134,7 +124,7 @@ export class IterationsTreeProvider implements vscode.TreeDataProvider<Iteration
         item.id = `iter:${node.run}:${record.iteration}`;
         // Roles, notes and pytest's error are whole in the tooltip; the row keeps what fits.
         const selected = this.compareSelection?.run === node.run && this.compareSelection.iteration === record.iteration;
-        item.description = `${selected ? '◆ selected for compare · ' : ''}${iterationDescription(record, line0)}`;
+        item.description = `${selected ? '◆ selected · ' : ''}${iterationDescription(record, line0)}`;
         item.tooltip = new vscode.MarkdownString(iterationTooltip(record, line0));
         item.iconPath =
           record.gap < 0

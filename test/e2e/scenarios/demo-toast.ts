@@ -20,11 +20,12 @@ export async function demoToastScenario(): Promise<string> {
     { folder: task.taskDir, name: 'demo-toast', settings, smokeTestDriver: false, viewport: { width: 1400, height: 860 } },
     async (page, wb) => {
       await wb.openSweciView();
-      // Before the first run, the Task view and the Iterations view say who plays the roles.
+      // Before the first run, the Task view names who plays each role, and the welcome points there.
+      await wb.waitForTreeRow(/Architect.*custom: architect\.py/);
       await wb.waitForTreeRow(/Programmer.*custom: programmer\.py/);
       await page
         .locator('.part.sidebar')
-        .filter({ hasText: 'Architect: custom: architect.py · Programmer: custom: programmer.py' })
+        .filter({ hasText: "The Task view's Architect and Programmer rows say who plays each role" })
         .first()
         .waitFor({ timeout: 30_000 });
       await wb.screenshot('roles-before-run');

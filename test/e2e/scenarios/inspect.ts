@@ -94,7 +94,7 @@ export async function inspectScenario(): Promise<string> {
     await iterationFrame(page, /human-history\s+iteration 10 of 10/);
     await wb.runCommand('SWE-CI: Select for Compare');
     // The selection shows: its row is marked, and the status bar names it until it is used.
-    await wb.waitForTreeRow(/#10.*selected for compare/);
+    await wb.waitForTreeRow(/#10.*◆ selected/);
     await page.locator('.part.statusbar').filter({ hasText: 'human-history #10' }).first().waitFor({ timeout: 15_000 });
     shots.push(await wb.screenshot('compare-selection'));
     // Rows show a(c) · gap only (the roles are in their tooltips): fold the replay so that the
