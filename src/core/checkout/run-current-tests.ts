@@ -90,6 +90,7 @@ export async function runPytestStep(opts: PytestStepOptions): Promise<PytestStep
     format: opts.format,
     env: opts.env,
     confine: pytestConfinement(opts.taskDir, opts.record),
+    discardDir: layout.discardDir,
     ...selection,
     signal: opts.signal,
     onOutput: opts.onOutput && ((chunk) => opts.onOutput!(chunk)),
