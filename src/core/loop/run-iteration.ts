@@ -173,6 +173,14 @@ async function testAndCommit(ctx: IterationContext, j: Journal): Promise<Iterati
   await exportCommit(taskDir, commit, scoring, ctx.signal);
   // The next agent's app/code/.git, made while pytest runs (a failure is retried before that agent).
   const syncing = repo.syncWorkingRepo().catch(() => undefined);
+  // git's part of the archive and of the harness check needs only the commits: it runs beside pytest.
+  const pending = layout.pendingDir;
+  const diffing = settled(
+    unchanged
+      ? writeFileAtomic(path.join(pending, ARCHIVE.codeDiff), '')
+      : repo.diffToFile(j.startCommit, commit, path.join(pending, ARCHIVE.codeDiff), MAX_DIFF_BYTES),
+  );
+  const sinceBase = settled(repo.changedBetween(ctx.record.baseCommit, commit));
 
   ctx.emit({ type: 'step-started', run, iteration: j.iteration, step: 'pytest', attempt: 1 });
   const started = Date.now();
@@ -199,10 +207,8 @@ async function testAndCommit(ctx: IterationContext, j: Journal): Promise<Iterati
   });
 
   // (h) The archive, staged in pending/ until the line is written.
-  const pending = layout.pendingDir;
   await writeFileAtomic(path.join(pending, ARCHIVE.pytestOutput), ctx.secrets.redact(result.output));
-  if (unchanged) await writeFileAtomic(path.join(pending, ARCHIVE.codeDiff), '');
-  else await repo.diffToFile(j.startCommit, commit, path.join(pending, ARCHIVE.codeDiff), MAX_DIFF_BYTES);
+  await unwrap(diffing);
   if (result.report) await saveReport(path.join(pending, ARCHIVE.report), result.report);
   await fs.copyFile(taskLayout(taskDir).summaryFile, path.join(pending, ARCHIVE.summary));
   // An agent (or the code it wrote) may echo a secret it was given; the archive is what gets
@@ -212,7 +218,9 @@ async function testAndCommit(ctx: IterationContext, j: Journal): Promise<Iterati
   }
 
   await syncing;
-  const harness = await findHarnessTampering(repo, ctx.record.baseCommit, commit, result.run.integrity ?? []);
+  const changed = await unwrap(sinceBase);
+  const source = { changedBetween: () => Promise.resolve(changed), fileAt: (c: string, rel: string) => repo.fileAt(c, rel) };
+  const harness = await findHarnessTampering(source, ctx.record.baseCommit, commit, result.run.integrity ?? []);
 
   const now = result.report ? passedIds(result.report) : undefined;
   const regressions = now && ctx.lastRan ? regressedIds(ctx.lastRan, now, passedIds(ctx.target)) : [];
@@ -240,6 +248,22 @@ async function testAndCommit(ctx: IterationContext, j: Journal): Promise<Iterati
     isolation: weakestIsolation([ctx.opts.runtime.isolation, ...agentIsolations(ctx)]),
   };
   return record;
+}
+
+/** A promise whose failure waits to be looked at (no unhandled rejection while pytest runs). */
+type Settled<T> = Promise<{ ok: true; value: T } | { ok: false; error: unknown }>;
+
+function settled<T>(p: Promise<T>): Settled<T> {
+  return p.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+}
+
+async function unwrap<T>(s: Settled<T>): Promise<T> {
+  const r = await s;
+  if (!r.ok) throw r.error;
+  return r.value;
 }
 
 /** The Architect's requirement.xml into the archive: read without following a link, and sized first. */
