@@ -111,11 +111,11 @@ export async function runPytestStep(opts: PytestStepOptions): Promise<PytestStep
   let gap: number | undefined;
   let passedOfTarget: number | undefined;
   if (outcome.kind === 'ran') {
-    await writeNonPassed(layout.nonPassedDir, outcome.report, target);
+    await writeNonPassed(layout.nonPassedDir, outcome.report, target, { discardDir: layout.discardDir });
     gap = nonPassedIds(outcome.report, target).length;
     passedOfTarget = passedIds(target).size - gap;
   } else if (opts.nonPassedWhenNotRun === 'all') {
-    await writeNonPassed(layout.nonPassedDir, undefined, target);
+    await writeNonPassed(layout.nonPassedDir, undefined, target, { discardDir: layout.discardDir });
   }
   await recordCurrentResult(layout, { run, ...(outcome.kind === 'ran' ? { report: outcome.report } : {}), output: outcome.output });
   return {

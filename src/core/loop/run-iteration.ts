@@ -207,15 +207,17 @@ async function testAndCommit(ctx: IterationContext, j: Journal): Promise<Iterati
   });
 
   // (h) The archive, staged in pending/ until the line is written.
-  await writeFileAtomic(path.join(pending, ARCHIVE.pytestOutput), ctx.secrets.redact(result.output));
-  await unwrap(diffing);
-  if (result.report) await saveReport(path.join(pending, ARCHIVE.report), result.report);
-  await fs.copyFile(taskLayout(taskDir).summaryFile, path.join(pending, ARCHIVE.summary));
   // An agent (or the code it wrote) may echo a secret it was given; the archive is what gets
-  // kept and shared. The requirement is redacted only now: the programmer has used it.
-  for (const name of [ARCHIVE.requirement, ARCHIVE.codeDiff, ARCHIVE.report, ARCHIVE.summary]) {
-    await redactFile(path.join(pending, name), ctx.secrets);
-  }
+  // kept and shared. The requirement is redacted only now: the programmer has used it. The files
+  // are independent of each other: written side by side.
+  const keep = (name: string): string => path.join(pending, name);
+  await Promise.all([
+    writeFileAtomic(keep(ARCHIVE.pytestOutput), ctx.secrets.redact(result.output)),
+    unwrap(diffing).then(() => redactFile(keep(ARCHIVE.codeDiff), ctx.secrets)),
+    result.report ? saveReport(keep(ARCHIVE.report), result.report).then(() => redactFile(keep(ARCHIVE.report), ctx.secrets)) : undefined,
+    fs.copyFile(taskLayout(taskDir).summaryFile, keep(ARCHIVE.summary)).then(() => redactFile(keep(ARCHIVE.summary), ctx.secrets)),
+    redactFile(keep(ARCHIVE.requirement), ctx.secrets),
+  ]);
 
   await syncing;
   const changed = await unwrap(sinceBase);

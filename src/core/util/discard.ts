@@ -18,28 +18,39 @@ function deleteInBackground(bin: string): void {
 }
 
 /**
- * Empties `dir` (made when missing; the folder itself stays, so a container bound to it still sees
- * it). `binRoot` must be on the same file system and out of reach of whatever wrote `dir`'s
- * contents. An entry that cannot be renamed is deleted at once, as before. Bins left by an
- * earlier process are deleted too.
+ * Removes `paths` (entries of folders the harness owns) from where they are at once: renamed into
+ * a new bin under `binRoot`, which must be on the same file system and out of reach of whatever
+ * wrote them. A path that cannot be renamed is deleted at once. The bin, and any bin an earlier
+ * process left behind, is deleted in the background.
  */
-export async function emptyFolder(dir: string, binRoot: string): Promise<void> {
-  await fs.mkdir(dir, { recursive: true });
-  const names = await fs.readdir(dir);
-  if (names.length === 0) return;
+export async function discard(paths: readonly string[], binRoot: string): Promise<void> {
+  if (paths.length === 0) return;
   await fs.mkdir(binRoot, { recursive: true });
   const bin = path.join(binRoot, `${process.pid}-${randomBytes(6).toString('hex')}`);
   await fs.mkdir(bin);
   await Promise.all(
-    names.map(async (name) => {
+    paths.map(async (p, i) => {
       try {
-        await fs.rename(path.join(dir, name), path.join(bin, name));
+        // Numbered, not named: two paths may share a base name.
+        await fs.rename(p, path.join(bin, String(i)));
       } catch {
-        await fs.rm(path.join(dir, name), { recursive: true, force: true });
+        await fs.rm(p, { recursive: true, force: true });
       }
     }),
   );
   for (const left of await fs.readdir(binRoot)) deleteInBackground(path.join(binRoot, left));
+}
+
+/**
+ * Empties `dir` (made when missing; the folder itself stays, so a container bound to it still sees
+ * it) by discarding its entries.
+ */
+export async function emptyFolder(dir: string, binRoot: string): Promise<void> {
+  await fs.mkdir(dir, { recursive: true });
+  await discard(
+    (await fs.readdir(dir)).map((name) => path.join(dir, name)),
+    binRoot,
+  );
 }
 
 /** Waits until every background deletion started so far has finished (tests, shutdown). */

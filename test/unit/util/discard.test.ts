@@ -4,7 +4,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
-import { discardsSettled, emptyFolder } from '../../../src/core/util/discard';
+import { discard, discardsSettled, emptyFolder } from '../../../src/core/util/discard';
 
 describe('emptyFolder', () => {
   test('the folder stays (same inode) and is empty at once; its old entries, links included, are gone once settled', async () => {
@@ -42,6 +42,11 @@ describe('emptyFolder', () => {
       assert.deepEqual(await fs.readdir(dir), []);
       await fs.writeFile(path.join(dir, 'a'), 'a');
       await emptyFolder(dir, bins);
+      // Two paths with one base name, from two folders: both go.
+      await fs.mkdir(path.join(root, 'x', 'same'), { recursive: true });
+      await fs.mkdir(path.join(root, 'y', 'same'), { recursive: true });
+      await discard([path.join(root, 'x', 'same'), path.join(root, 'y', 'same')], bins);
+      assert.deepEqual([await fs.readdir(path.join(root, 'x')), await fs.readdir(path.join(root, 'y'))], [[], []]);
       await discardsSettled();
       assert.deepEqual(await fs.readdir(bins), []);
       assert.deepEqual(await fs.readdir(dir), []);
