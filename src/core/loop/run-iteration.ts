@@ -78,19 +78,27 @@ export async function runIteration(ctx: IterationContext, iteration: number, sta
   const { layout } = ctx;
   const taskDir = ctx.opts.taskDir;
   let journal = await readJournal(layout.pendingDir);
+  // A step this call marks begun in a journal write it makes anyway (one fsync fewer) is not a restart.
+  let marked: AgentRole | undefined;
   if (!journal || journal.iteration !== iteration || journal.startCommit !== startCommit) {
     await fs.rm(layout.pendingDir, { recursive: true, force: true });
     await fs.mkdir(layout.pendingDir, { recursive: true });
-    journal = { schema: 1, run: layout.run, iteration, started_at: new Date().toISOString(), startCommit };
+    journal = { schema: 1, run: layout.run, iteration, started_at: new Date().toISOString(), startCommit, begun: ['architect'] };
+    marked = 'architect';
     await writeJournal(layout.pendingDir, journal);
   }
   const j: Journal = journal;
 
   if (!j.architect) {
-    j.architect = await roleStep(ctx, j, 'architect');
+    j.architect = await roleStep(ctx, j, 'architect', marked === 'architect');
     await keepRequirement(taskLayout(taskDir).requirementFile, path.join(layout.pendingDir, ARCHIVE.requirement));
+    const pause = ctx.opts.stopAfterStep === 'architect';
+    if (!pause && !(j.begun ?? []).includes('programmer')) {
+      j.begun = [...(j.begun ?? []), 'programmer'];
+      marked = 'programmer';
+    }
     await writeJournal(layout.pendingDir, j);
-    if (ctx.opts.stopAfterStep === 'architect') return { kind: 'paused', after: 'architect' };
+    if (pause) return { kind: 'paused', after: 'architect' };
   } else if (!j.programmer) {
     // The programmer works from the requirement the architect wrote, whatever happened since. An
     // agent may have made app/requirement.xml a link (to the run's records): rename replaces the
@@ -99,7 +107,7 @@ export async function runIteration(ctx: IterationContext, iteration: number, sta
   }
 
   if (!j.programmer) {
-    const done = await roleStep(ctx, j, 'programmer');
+    const done = await roleStep(ctx, j, 'programmer', marked === 'programmer');
     // Step (c): the target's tests go back before anything else looks at the code.
     done.tampered = union(done.tampered, await restoreTargetTests(ctx.record, taskDir));
     j.programmer = done;
@@ -116,10 +124,11 @@ export async function runIteration(ctx: IterationContext, iteration: number, sta
   return { kind: 'recorded', record };
 }
 
-async function roleStep(ctx: IterationContext, j: Journal, role: AgentRole): Promise<StepDone> {
+/** `markedNow`: this call wrote `role` into begun just before; otherwise begun means an earlier call started it. */
+async function roleStep(ctx: IterationContext, j: Journal, role: AgentRole, markedNow: boolean): Promise<StepDone> {
   // Any file of this step already in pending/ means it ran before and was interrupted.
   const names = await fs.readdir(ctx.layout.pendingDir).catch(() => [] as string[]);
-  const restarted = names.some((n) => n.startsWith(`${role}-`)) || (j.begun ?? []).includes(role);
+  const restarted = names.some((n) => n.startsWith(`${role}-`)) || (!markedNow && (j.begun ?? []).includes(role));
   if (!(j.begun ?? []).includes(role)) {
     j.begun = [...(j.begun ?? []), role];
     await writeJournal(ctx.layout.pendingDir, j);
