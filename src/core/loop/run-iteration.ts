@@ -164,6 +164,7 @@ async function testAndCommit(ctx: IterationContext, j: Journal): Promise<Iterati
 
   // (g) One commit per iteration; a resumed iteration whose commit exists reuses it.
   let unchanged = false;
+  let journaling: Promise<void> = Promise.resolve();
   if (!j.commit) {
     const head = await repo.head();
     const message = `iteration ${j.iteration}`;
@@ -175,11 +176,13 @@ async function testAndCommit(ctx: IterationContext, j: Journal): Promise<Iterati
       j.oversized = made.oversized;
       unchanged = made.changed.length === 0;
     }
-    await writeJournal(layout.pendingDir, j);
+    journaling = writeJournal(layout.pendingDir, j);
   }
   const commit = j.commit;
   const scoring = taskLayout(taskDir).scoringCodeDir;
-  await exportCommit(taskDir, commit, scoring, ctx.signal);
+  // The journal's fsync and the checkout side by side: a crash before either is done finds the
+  // commit again by its parent and message (above).
+  await Promise.all([journaling, exportCommit(taskDir, commit, scoring, ctx.signal)]);
   // The next agent's app/code/.git, made while pytest runs (a failure is retried before that agent).
   const syncing = repo.syncWorkingRepo().catch(() => undefined);
   // git's part of the archive and of the harness check needs only the commits: it runs beside pytest.
