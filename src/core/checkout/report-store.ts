@@ -69,8 +69,11 @@ export interface CurrentResult {
  */
 export async function recordCurrentResult(layout: TaskLayout, result: CurrentResult): Promise<void> {
   await fs.mkdir(layout.reportsDir, { recursive: true });
-  await writeFileAtomic(currentOutputFile(layout), result.output);
-  if (result.report) await saveReport(currentReportFile(layout), result.report);
+  // The output and the report side by side; the run record only once both are in place.
+  await Promise.all([
+    writeFileAtomic(currentOutputFile(layout), result.output),
+    result.report ? saveReport(currentReportFile(layout), result.report) : undefined,
+  ]);
   await lastRunFile.write(currentRunFile(layout), result.run);
 }
 

@@ -90,6 +90,7 @@ export async function runPytestStep(opts: PytestStepOptions): Promise<PytestStep
     format: opts.format,
     env: opts.env,
     confine: pytestConfinement(opts.taskDir, opts.record),
+    discardDir: layout.discardDir,
     ...selection,
     signal: opts.signal,
     onOutput: opts.onOutput && ((chunk) => opts.onOutput!(chunk)),
@@ -110,11 +111,11 @@ export async function runPytestStep(opts: PytestStepOptions): Promise<PytestStep
   let gap: number | undefined;
   let passedOfTarget: number | undefined;
   if (outcome.kind === 'ran') {
-    await writeNonPassed(layout.nonPassedDir, outcome.report, target);
+    await writeNonPassed(layout.nonPassedDir, outcome.report, target, { discardDir: layout.discardDir });
     gap = nonPassedIds(outcome.report, target).length;
     passedOfTarget = passedIds(target).size - gap;
   } else if (opts.nonPassedWhenNotRun === 'all') {
-    await writeNonPassed(layout.nonPassedDir, undefined, target);
+    await writeNonPassed(layout.nonPassedDir, undefined, target, { discardDir: layout.discardDir });
   }
   await recordCurrentResult(layout, { run, ...(outcome.kind === 'ran' ? { report: outcome.report } : {}), output: outcome.output });
   return {

@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { TestReport } from '../pytest/test-report';
+import { discard } from '../util/discard';
 import { detailContent } from './detail-content';
 import { indexById } from './non-passed';
 import { buildSummary } from './summary';
@@ -13,6 +14,8 @@ import { buildSummary } from './summary';
 export interface WriteNonPassedOptions {
   /** The folder as the agent sees it, used in descriptions (`/app/non-passed` in a container); default `dir`. */
   shownDir?: string;
+  /** A harness folder on the same file system: the old folder goes there and is deleted in the background (util/discard.ts). */
+  discardDir?: string;
 }
 
 export interface NonPassedWritten {
@@ -52,7 +55,7 @@ export async function writeNonPassed(
     }
     const body = summary.map((s) => s.line + '\n').join('');
     await fs.promises.writeFile(path.join(staging, 'summary.jsonl'), body, 'utf8');
-    await swapIn(staging, finalDir, path.join(parent, `.${path.basename(finalDir)}.old-${tag}`));
+    await swapIn(staging, finalDir, path.join(parent, `.${path.basename(finalDir)}.old-${tag}`), options.discardDir);
     return {
       summaryFile: path.join(finalDir, 'summary.jsonl'),
       count: summary.length,
@@ -65,7 +68,7 @@ export async function writeNonPassed(
 }
 
 /** Replaces `dir` by `staging`; restores the old folder if the second rename fails. */
-async function swapIn(staging: string, dir: string, old: string): Promise<void> {
+async function swapIn(staging: string, dir: string, old: string, discardDir?: string): Promise<void> {
   let hadOld = false;
   try {
     await renameWithRetry(dir, old);
@@ -79,7 +82,9 @@ async function swapIn(staging: string, dir: string, old: string): Promise<void> 
     if (hadOld) await renameWithRetry(old, dir).catch(() => undefined);
     throw err;
   }
-  if (hadOld) await fs.promises.rm(old, { recursive: true, force: true });
+  if (!hadOld) return;
+  if (discardDir) await discard([old], discardDir);
+  else await fs.promises.rm(old, { recursive: true, force: true });
 }
 
 /** Windows refuses to rename a folder while a viewer or a virus scanner holds a file in it. */

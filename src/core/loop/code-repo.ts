@@ -4,16 +4,12 @@
 // working repository app/code/.git is made again from it before anyone uses it (syncWorkingRepo).
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type { SimpleGit } from 'simple-git';
+import type { GitRunner } from '../util/git';
 import { treeSignature } from '../util/tree-signature';
-import { ensureHistory, historyGit } from '../workspace/history-store';
+import { ensureHistory, historyRunner } from '../workspace/history-store';
 import { taskLayout } from '../workspace/layout';
 import { rebuildWorkingRepo } from '../workspace/working-repo';
 
-/**
- * QUIET_COST: simple-git waits an extra 50 ms after a git process that printed nothing (in case
- * output is late). The per-iteration commands are therefore run in forms that always print.
- */
 export interface HeadInfo {
   sha: string;
   /** e.g. refs/heads/sweci/run-1; undefined when HEAD is detached. */
@@ -21,7 +17,8 @@ export interface HeadInfo {
 }
 
 export class CodeRepo {
-  private readonly git: SimpleGit;
+  // Spawned directly: no 50 ms wait after a command that prints nothing (see gitRunner).
+  private readonly git: GitRunner;
   readonly codeDir: string;
   /** app/code/.git's fingerprint right after we built it, while it matches the store's HEAD. */
   private built?: string;
@@ -31,7 +28,7 @@ export class CodeRepo {
     private readonly signal?: AbortSignal,
   ) {
     this.codeDir = taskLayout(taskDir).codeDir;
-    this.git = historyGit(taskDir, { signal });
+    this.git = historyRunner(taskDir, { signal });
   }
 
   /** The task's code history (a task checked out before the store existed gets one now). */
@@ -53,9 +50,25 @@ export class CodeRepo {
   }
 
   async head(): Promise<HeadInfo> {
+    const read = await this.headFromFiles();
+    if (read) return read;
     // One process for both: the sha, then the symbolic name ("HEAD" when detached).
     const [sha, ref] = (await this.git.raw(['rev-parse', 'HEAD', '--symbolic-full-name', 'HEAD'])).trim().split('\n');
     return { sha, ref: ref && ref.startsWith('refs/') ? ref : undefined };
+  }
+
+  /**
+   * HEAD read from the store's own files, without a git process: a branch with a loose ref (how
+   * git leaves a branch it has just committed to). Anything else (packed refs, a detached HEAD,
+   * another ref format) is left to rev-parse.
+   */
+  private async headFromFiles(): Promise<HeadInfo | undefined> {
+    const dir = taskLayout(this.taskDir).historyDir;
+    const head = await fs.readFile(path.join(dir, 'HEAD'), 'utf8').catch(() => '');
+    const ref = /^ref: (refs\/heads\/[^\s]+)\n?$/.exec(head)?.[1];
+    if (!ref || ref.split('/').some((seg) => seg === '..' || seg === '.' || seg === '')) return undefined;
+    const sha = (await fs.readFile(path.join(dir, ...ref.split('/')), 'utf8').catch(() => '')).trim();
+    return /^([0-9a-f]{40}|[0-9a-f]{64})$/.test(sha) ? { sha, ref } : undefined;
   }
 
   async branchSha(branch: string): Promise<string | undefined> {
@@ -68,7 +81,6 @@ export class CodeRepo {
 
   /** Paths changed, added or deleted against HEAD (untracked files included, ignored ones not). */
   async changedPaths(): Promise<string[]> {
-    // --branch: the "## <branch>" header makes git always print something (see QUIET_COST).
     const out = await this.git.raw(['status', '--porcelain', '-z', '--branch', '--no-renames', '--untracked-files=all']);
     return out
       .split('\0')
@@ -119,7 +131,6 @@ export class CodeRepo {
   async commitAll(message: string, limits: { file?: number; total?: number } = {}): Promise<{ sha: string; changed: string[]; oversized: string[] }> {
     const changed = await this.changedPaths();
     const oversized = await this.tooLarge(changed, limits.file ?? 0, limits.total ?? 0);
-    // --verbose / no --quiet: git prints, so simple-git does not wait (see QUIET_COST).
     if (oversized.length > 0) {
       // Pathspecs from a file: any number of them, any characters in the names.
       const list = path.join(taskLayout(this.taskDir).sweciDir, 'oversized.pathspec');
@@ -132,7 +143,7 @@ export class CodeRepo {
     } else if (changed.length > 0) await this.git.raw(['add', '--all', '--verbose', '--', '.']);
     await this.git.raw(['commit', '--no-verify', '--allow-empty', '-m', message]);
     this.built = undefined;
-    return { sha: (await this.git.raw(['rev-parse', 'HEAD'])).trim(), changed: changed.filter((p) => !oversized.includes(p)), oversized };
+    return { sha: (await this.head()).sha, changed: changed.filter((p) => !oversized.includes(p)), oversized };
   }
 
   private async tooLarge(changed: readonly string[], fileLimit: number, totalLimit: number): Promise<string[]> {
@@ -168,7 +179,6 @@ export class CodeRepo {
 
   /** Paths that differ between two commits (added, changed or deleted), sorted. */
   async changedBetween(from: string, to: string): Promise<string[]> {
-    // Silent only when nothing changed (then simple-git's 50 ms wait is paid; see QUIET_COST).
     const out = await this.git.raw(['diff', '--name-only', '-z', '--no-renames', from, to, '--']);
     return out.split('\0').filter(Boolean).sort();
   }

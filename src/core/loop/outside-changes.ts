@@ -3,7 +3,7 @@
 // reported. Size + mtime (ns) + inode per entry: a rewrite, a replacement by rename, a new or a
 // deleted file all show, without reading file contents (the non-passed folder can hold
 // thousands of detail files).
-import { promises as fs } from 'node:fs';
+import { lstatSync, readdirSync, readlinkSync } from 'node:fs';
 import * as path from 'node:path';
 import { taskLayout } from '../workspace/layout';
 import { HUMAN_HISTORY_RUN } from './run-name';
@@ -19,11 +19,13 @@ export interface SnapshotScope {
   allowRequirement: boolean;
 }
 
+// eslint-disable-next-line @typescript-eslint/require-await -- async for callers; the walk itself is synchronous (see below)
 export async function snapshotOutside(scope: SnapshotScope): Promise<Snapshot> {
   const layout = taskLayout(scope.taskDir);
   const rel = (p: string): string => path.relative(scope.taskDir, p).split(path.sep).join('/');
-  // The harness itself writes the history store, the scoring checkout and the working repository's
-  // staging folder during a step (a failed try is reset); a sandboxed agent cannot reach .sweci.
+  // The harness itself writes the history store, the scoring checkout, the working repository's
+  // staging folder and the discard bins during a step (a failed try is reset; old bytecode is
+  // deleted in the background); a sandboxed agent cannot reach .sweci.
   const skip = new Set<string>([
     'app/code',
     '.sweci/lock',
@@ -33,44 +35,51 @@ export async function snapshotOutside(scope: SnapshotScope): Promise<Snapshot> {
     rel(path.dirname(layout.scoringCodeDir)),
     rel(layout.workingGitStaging),
     rel(layout.agentHomeDir),
+    rel(layout.discardDir),
   ]);
   if (scope.allowRequirement) skip.add('app/requirement.xml');
   // A sequence's memory folder holds the agents' own notes: its contents are theirs to change,
   // but the folder itself is still seen (an agent of a task without memory that makes one is reported).
   const notInside = new Set([rel(layout.memoryDir)]);
   const snap: Snapshot = new Map();
-  const walk = async (abs: string, rel: string): Promise<void> => {
+  // Synchronous calls: a walk of a few thousand entries (pytest's bytecode cache among them) takes
+  // a few ms this way, several times less than one promise per entry.
+  const walk = (abs: string, rel: string): void => {
     let entries;
     try {
-      entries = await fs.readdir(abs, { withFileTypes: true });
+      entries = readdirSync(abs, { withFileTypes: true });
     } catch (err) {
       if (['ENOENT', 'ENOTDIR'].includes((err as NodeJS.ErrnoException).code ?? '')) return;
       throw err;
     }
-    await Promise.all(
-      entries.map(async (e) => {
-        const r = `${rel}/${e.name}`;
-        if (skip.has(r)) return;
-        const p = path.join(abs, e.name);
-        let st;
+    for (const e of entries) {
+      const r = `${rel}/${e.name}`;
+      if (skip.has(r)) continue;
+      const p = path.join(abs, e.name);
+      let st;
+      try {
+        st = lstatSync(p, { bigint: true });
+      } catch {
+        continue; // vanished while walking: the after-snapshot tells
+      }
+      if (st.isDirectory()) {
+        snap.set(r, 'd');
+        if (!notInside.has(r)) walk(p, r);
+      } else if (st.isSymbolicLink()) {
+        let target = '';
         try {
-          st = await fs.lstat(p, { bigint: true });
+          target = readlinkSync(p);
         } catch {
-          return; // vanished while walking: the after-snapshot tells
+          // vanished or replaced: '' differs from any link's target
         }
-        if (st.isDirectory()) {
-          snap.set(r, 'd');
-          if (!notInside.has(r)) await walk(p, r);
-        } else if (st.isSymbolicLink()) {
-          snap.set(r, `l:${await fs.readlink(p).catch(() => '')}`);
-        } else {
-          snap.set(r, `f:${st.size}:${st.mtimeNs}:${st.ino}:${st.mode}`);
-        }
-      }),
-    );
+        snap.set(r, `l:${target}`);
+      } else {
+        snap.set(r, `f:${st.size}:${st.mtimeNs}:${st.ino}:${st.mode}`);
+      }
+    }
   };
-  await walk(layout.appDir, 'app');
-  await walk(layout.sweciDir, '.sweci');
+  walk(layout.appDir, 'app');
+  walk(layout.sweciDir, '.sweci');
   return snap;
 }
 

@@ -83,7 +83,9 @@ async function runAgent(ctx: RoleStepContext): Promise<StepDone> {
   const timeoutSec = settings.timeoutSec ?? DEFAULT_AGENT_TIMEOUT_SEC;
   const prompt = await ctx.renderPrompt(ctx.role, ctx.taskDir, settings);
   const promptFile = path.join(ctx.pendingDir, ARCHIVE.prompt(ctx.role));
-  await writeFileAtomic(promptFile, prompt);
+  // Its fsync overlaps the snapshot and the fresh home below; the agent starts only once it is in place.
+  const promptWritten = writeFileAtomic(promptFile, prompt);
+  promptWritten.catch(() => undefined); // looked at below, before the first try
   await keepInterruptedLogs(ctx.pendingDir, ctx.role);
   const env = { ...(settings.env ?? {}), ...(ctx.setup.secretEnv ?? {}) };
 
@@ -108,6 +110,7 @@ async function runAgent(ctx: RoleStepContext): Promise<StepDone> {
       if (ctx.role === 'architect') await fs.rm(layout.requirementFile, { force: true });
       // A fresh private home per try, like the reference's fresh container.
       await freshHome(homeDir);
+      await promptWritten;
       const logFile = path.join(ctx.pendingDir, ARCHIVE.agentLog(ctx.role, attempt));
       ctx.emit({ type: 'step-started', run: ctx.run, iteration: ctx.iteration, step: ctx.role, attempt, kind: 'agent', agent: driver.label, logFile });
       const started = Date.now();

@@ -78,19 +78,27 @@ export async function runIteration(ctx: IterationContext, iteration: number, sta
   const { layout } = ctx;
   const taskDir = ctx.opts.taskDir;
   let journal = await readJournal(layout.pendingDir);
+  // A step this call marks begun in a journal write it makes anyway (one fsync fewer) is not a restart.
+  let marked: AgentRole | undefined;
   if (!journal || journal.iteration !== iteration || journal.startCommit !== startCommit) {
     await fs.rm(layout.pendingDir, { recursive: true, force: true });
     await fs.mkdir(layout.pendingDir, { recursive: true });
-    journal = { schema: 1, run: layout.run, iteration, started_at: new Date().toISOString(), startCommit };
+    journal = { schema: 1, run: layout.run, iteration, started_at: new Date().toISOString(), startCommit, begun: ['architect'] };
+    marked = 'architect';
     await writeJournal(layout.pendingDir, journal);
   }
   const j: Journal = journal;
 
   if (!j.architect) {
-    j.architect = await roleStep(ctx, j, 'architect');
+    j.architect = await roleStep(ctx, j, 'architect', marked === 'architect');
     await keepRequirement(taskLayout(taskDir).requirementFile, path.join(layout.pendingDir, ARCHIVE.requirement));
+    const pause = ctx.opts.stopAfterStep === 'architect';
+    if (!pause && !(j.begun ?? []).includes('programmer')) {
+      j.begun = [...(j.begun ?? []), 'programmer'];
+      marked = 'programmer';
+    }
     await writeJournal(layout.pendingDir, j);
-    if (ctx.opts.stopAfterStep === 'architect') return { kind: 'paused', after: 'architect' };
+    if (pause) return { kind: 'paused', after: 'architect' };
   } else if (!j.programmer) {
     // The programmer works from the requirement the architect wrote, whatever happened since. An
     // agent may have made app/requirement.xml a link (to the run's records): rename replaces the
@@ -99,7 +107,7 @@ export async function runIteration(ctx: IterationContext, iteration: number, sta
   }
 
   if (!j.programmer) {
-    const done = await roleStep(ctx, j, 'programmer');
+    const done = await roleStep(ctx, j, 'programmer', marked === 'programmer');
     // Step (c): the target's tests go back before anything else looks at the code.
     done.tampered = union(done.tampered, await restoreTargetTests(ctx.record, taskDir));
     j.programmer = done;
@@ -116,10 +124,11 @@ export async function runIteration(ctx: IterationContext, iteration: number, sta
   return { kind: 'recorded', record };
 }
 
-async function roleStep(ctx: IterationContext, j: Journal, role: AgentRole): Promise<StepDone> {
+/** `markedNow`: this call wrote `role` into begun just before; otherwise begun means an earlier call started it. */
+async function roleStep(ctx: IterationContext, j: Journal, role: AgentRole, markedNow: boolean): Promise<StepDone> {
   // Any file of this step already in pending/ means it ran before and was interrupted.
   const names = await fs.readdir(ctx.layout.pendingDir).catch(() => [] as string[]);
-  const restarted = names.some((n) => n.startsWith(`${role}-`)) || (j.begun ?? []).includes(role);
+  const restarted = names.some((n) => n.startsWith(`${role}-`)) || (!markedNow && (j.begun ?? []).includes(role));
   if (!(j.begun ?? []).includes(role)) {
     j.begun = [...(j.begun ?? []), role];
     await writeJournal(ctx.layout.pendingDir, j);
@@ -155,6 +164,7 @@ async function testAndCommit(ctx: IterationContext, j: Journal): Promise<Iterati
 
   // (g) One commit per iteration; a resumed iteration whose commit exists reuses it.
   let unchanged = false;
+  let journaling: Promise<void> = Promise.resolve();
   if (!j.commit) {
     const head = await repo.head();
     const message = `iteration ${j.iteration}`;
@@ -166,13 +176,23 @@ async function testAndCommit(ctx: IterationContext, j: Journal): Promise<Iterati
       j.oversized = made.oversized;
       unchanged = made.changed.length === 0;
     }
-    await writeJournal(layout.pendingDir, j);
+    journaling = writeJournal(layout.pendingDir, j);
   }
   const commit = j.commit;
   const scoring = taskLayout(taskDir).scoringCodeDir;
-  await exportCommit(taskDir, commit, scoring, ctx.signal);
+  // The journal's fsync and the checkout side by side: a crash before either is done finds the
+  // commit again by its parent and message (above).
+  await Promise.all([journaling, exportCommit(taskDir, commit, scoring, ctx.signal)]);
   // The next agent's app/code/.git, made while pytest runs (a failure is retried before that agent).
   const syncing = repo.syncWorkingRepo().catch(() => undefined);
+  // git's part of the archive and of the harness check needs only the commits: it runs beside pytest.
+  const pending = layout.pendingDir;
+  const diffing = settled(
+    unchanged
+      ? writeFileAtomic(path.join(pending, ARCHIVE.codeDiff), '')
+      : repo.diffToFile(j.startCommit, commit, path.join(pending, ARCHIVE.codeDiff), MAX_DIFF_BYTES),
+  );
+  const sinceBase = settled(repo.changedBetween(ctx.record.baseCommit, commit));
 
   ctx.emit({ type: 'step-started', run, iteration: j.iteration, step: 'pytest', attempt: 1 });
   const started = Date.now();
@@ -199,20 +219,22 @@ async function testAndCommit(ctx: IterationContext, j: Journal): Promise<Iterati
   });
 
   // (h) The archive, staged in pending/ until the line is written.
-  const pending = layout.pendingDir;
-  await writeFileAtomic(path.join(pending, ARCHIVE.pytestOutput), ctx.secrets.redact(result.output));
-  if (unchanged) await writeFileAtomic(path.join(pending, ARCHIVE.codeDiff), '');
-  else await repo.diffToFile(j.startCommit, commit, path.join(pending, ARCHIVE.codeDiff), MAX_DIFF_BYTES);
-  if (result.report) await saveReport(path.join(pending, ARCHIVE.report), result.report);
-  await fs.copyFile(taskLayout(taskDir).summaryFile, path.join(pending, ARCHIVE.summary));
   // An agent (or the code it wrote) may echo a secret it was given; the archive is what gets
-  // kept and shared. The requirement is redacted only now: the programmer has used it.
-  for (const name of [ARCHIVE.requirement, ARCHIVE.codeDiff, ARCHIVE.report, ARCHIVE.summary]) {
-    await redactFile(path.join(pending, name), ctx.secrets);
-  }
+  // kept and shared. The requirement is redacted only now: the programmer has used it. The files
+  // are independent of each other: written side by side.
+  const keep = (name: string): string => path.join(pending, name);
+  await Promise.all([
+    writeFileAtomic(keep(ARCHIVE.pytestOutput), ctx.secrets.redact(result.output)),
+    unwrap(diffing).then(() => redactFile(keep(ARCHIVE.codeDiff), ctx.secrets)),
+    result.report ? saveReport(keep(ARCHIVE.report), result.report).then(() => redactFile(keep(ARCHIVE.report), ctx.secrets)) : undefined,
+    fs.copyFile(taskLayout(taskDir).summaryFile, keep(ARCHIVE.summary)).then(() => redactFile(keep(ARCHIVE.summary), ctx.secrets)),
+    redactFile(keep(ARCHIVE.requirement), ctx.secrets),
+  ]);
 
   await syncing;
-  const harness = await findHarnessTampering(repo, ctx.record.baseCommit, commit, result.run.integrity ?? []);
+  const changed = await unwrap(sinceBase);
+  const source = { changedBetween: () => Promise.resolve(changed), fileAt: (c: string, rel: string) => repo.fileAt(c, rel) };
+  const harness = await findHarnessTampering(source, ctx.record.baseCommit, commit, result.run.integrity ?? []);
 
   const now = result.report ? passedIds(result.report) : undefined;
   const regressions = now && ctx.lastRan ? regressedIds(ctx.lastRan, now, passedIds(ctx.target)) : [];
@@ -240,6 +262,22 @@ async function testAndCommit(ctx: IterationContext, j: Journal): Promise<Iterati
     isolation: weakestIsolation([ctx.opts.runtime.isolation, ...agentIsolations(ctx)]),
   };
   return record;
+}
+
+/** A promise whose failure waits to be looked at (no unhandled rejection while pytest runs). */
+type Settled<T> = Promise<{ ok: true; value: T } | { ok: false; error: unknown }>;
+
+function settled<T>(p: Promise<T>): Settled<T> {
+  return p.then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+}
+
+async function unwrap<T>(s: Settled<T>): Promise<T> {
+  const r = await s;
+  if (!r.ok) throw r.error;
+  return r.value;
 }
 
 /** The Architect's requirement.xml into the archive: read without following a link, and sized first. */

@@ -10,6 +10,7 @@ import { buildPytestCommand, formatCommandLine, type PytestCommand, type ReportF
 import { hasJsonReport } from './detect-json-report';
 import { copyReportPlugin } from './report-plugin';
 import { readAgentFile } from '../util/agent-file';
+import { emptyFolder } from '../util/discard';
 import { parseJsonReport } from './parse-json-report';
 import { parseJunitXml } from './parse-junit';
 import { isDockerUnavailable } from '../runtime/docker/docker-errors';
@@ -42,6 +43,11 @@ export interface RunPytestOptions {
   nodeIds?: readonly string[];
   /** See buildPytestCommand. */
   continueOnCollectionErrors?: boolean;
+  /**
+   * A harness folder on the report folder's file system that the code under test cannot reach:
+   * the last run's files (hundreds of bytecode files) are moved there and deleted in the background.
+   */
+  discardDir?: string;
 }
 
 export type PytestRun =
@@ -118,8 +124,11 @@ export async function runPytest(runtime: Runtime, o: RunPytestOptions): Promise<
     // Emptying the report folder would delete the code: that is a caller's bug, said loudly.
     throw new Error(`The pytest report folder ${outDir} must not hold the code folder ${o.codeDir}: give the report a folder of its own.`);
   }
-  await fs.promises.mkdir(outDir, { recursive: true });
-  for (const name of await fs.promises.readdir(outDir)) await fs.promises.rm(path.join(outDir, name), { recursive: true, force: true });
+  if (o.discardDir) await emptyFolder(outDir, o.discardDir);
+  else {
+    await fs.promises.mkdir(outDir, { recursive: true });
+    for (const name of await fs.promises.readdir(outDir)) await fs.promises.rm(path.join(outDir, name), { recursive: true, force: true });
+  }
   const cacheDir = path.join(outDir, 'pytest-cache');
   const pycacheDir = path.join(outDir, 'pycache');
   const mounts = pytestMounts(o.codeDir, o.reportFile);

@@ -28,14 +28,21 @@ export async function readAgentFile(file: string, maxBytes: number): Promise<Age
     const st = await handle.stat();
     if (!st.isFile()) return { kind: 'not-a-file' };
     if (st.size > maxBytes) return { kind: 'too-large', size: st.size };
-    // Read at most maxBytes + 1: a file that grows while we read is still caught.
-    const buf = Buffer.alloc(maxBytes + 1);
+    // Read at most maxBytes + 1: a file that grows while we read is still caught. The buffer starts
+    // at the file's size (not the limit: zeroing 256 MiB for a 40 KiB report costs ms) and grows.
+    const limit = maxBytes + 1;
+    let buf = Buffer.alloc(Math.min(limit, st.size + 1));
     let total = 0;
     for (;;) {
+      if (total === buf.length) {
+        if (buf.length === limit) return { kind: 'too-large', size: total };
+        const bigger = Buffer.alloc(Math.min(limit, buf.length * 2));
+        buf.copy(bigger, 0, 0, total);
+        buf = bigger;
+      }
       const { bytesRead } = await handle.read(buf, total, buf.length - total, total);
       if (bytesRead === 0) break;
       total += bytesRead;
-      if (total === buf.length) return { kind: 'too-large', size: total };
     }
     return { kind: 'ok', data: buf.subarray(0, total) };
   } finally {

@@ -1,5 +1,8 @@
-// One way to run git: simple-git with settings that make results independent of the user's config.
+// One way to run git: simple-git with settings that make results independent of the user's config,
+// and `gitRunner`, the same git with the same settings spawned directly for the loop's hot path.
+import { spawn } from 'node:child_process';
 import { simpleGit, type SimpleGit, type SimpleGitOptions } from 'simple-git';
+import { AbortError } from './errors';
 import { harnessTool } from './trusted-program';
 
 export interface GitRunOptions {
@@ -35,6 +38,15 @@ function isGuardedKey(key: string): boolean {
   return k.startsWith('git_') || k === 'pager' || k === 'prefix' || k === 'ssh_askpass' || k === 'editor' || k === 'visual';
 }
 
+/** The environment every git of ours runs with: ambient GIT_* variables dropped, no prompt, no user config unless asked. */
+function gitEnv(options: Pick<GitRunOptions, 'env' | 'userConfig'>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !isGuardedKey(k)) env[k] = v;
+  // Never wait for a credential prompt: all our git work is local.
+  const isolation: Record<string, string> = options.userConfig ? {} : { GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
+  return { ...env, GIT_TERMINAL_PROMPT: '0', ...isolation, ...(options.env ?? {}) };
+}
+
 /** A simple-git instance rooted at `dir` (which must exist). Ambient GIT_* variables are not inherited. */
 export function gitAt(dir: string, options: GitRunOptions = {}): SimpleGit {
   const extra = options.env ?? {};
@@ -50,10 +62,48 @@ export function gitAt(dir: string, options: GitRunOptions = {}): SimpleGit {
     // or point the global config at nothing (GIT_CONFIG_GLOBAL=/dev/null).
     unsafe: { allowUnsafeHooksPath: true, allowUnsafeFsMonitor: true, allowUnsafeConfigPaths: !options.userConfig, ...options.unsafe },
   });
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !isGuardedKey(k)) env[k] = v;
-  // Never wait for a credential prompt: all our git work is local.
-  const isolation: Record<string, string> = options.userConfig ? {} : { GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
-  git.env({ ...env, GIT_TERMINAL_PROMPT: '0', ...isolation, ...extra });
+  git.env(gitEnv(options));
   return git;
+}
+
+/** What a `gitRunner` offers: simple-git's `raw`, which CodeRepo and the scoring checkout use. */
+export interface GitRunner {
+  /** git's stdout; rejects with git's stderr when it exits non-zero, with an AbortError when cancelled. */
+  raw(args: readonly string[]): Promise<string>;
+}
+
+/**
+ * git spawned directly with gitAt's binary, config and environment. simple-git waits 50 ms after
+ * every git that prints nothing (a checkout, a diff into a file); the loop runs several of those
+ * per iteration. Only for constant, reviewed arguments (no simple-git guard runs here).
+ */
+export function gitRunner(dir: string, options: Omit<GitRunOptions, 'unsafe' | 'userConfig'> = {}): GitRunner {
+  const env = gitEnv(options);
+  const config = FIXED_CONFIG.flatMap((c) => ['-c', c]);
+  return {
+    raw: (args) =>
+      new Promise<string>((resolve, reject) => {
+        if (options.signal?.aborted) return reject(new AbortError());
+        const child = spawn(harnessTool('git'), [...config, ...args], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+        const out: Buffer[] = [];
+        const err: Buffer[] = [];
+        child.stdout.on('data', (b: Buffer) => out.push(b));
+        child.stderr.on('data', (b: Buffer) => err.push(b));
+        const abort = (): void => {
+          child.kill('SIGKILL');
+        };
+        options.signal?.addEventListener('abort', abort, { once: true });
+        child.on('error', (e) => {
+          options.signal?.removeEventListener('abort', abort);
+          reject(e);
+        });
+        child.on('close', (code, signal) => {
+          options.signal?.removeEventListener('abort', abort);
+          if (options.signal?.aborted) return reject(new AbortError());
+          if (code === 0) return resolve(Buffer.concat(out).toString('utf8'));
+          const message = Buffer.concat(err).toString('utf8').trim();
+          reject(new Error(message || `git ${args[0] ?? ''} exited with ${code ?? signal}`));
+        });
+      }),
+  };
 }

@@ -7,8 +7,9 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { SimpleGit } from 'simple-git';
+import { emptyFolder } from '../util/discard';
 import { UserError } from '../util/errors';
-import { gitAt } from '../util/git';
+import { gitAt, gitRunner, type GitRunner } from '../util/git';
 import { CODE_BASE_BRANCH, taskLayout } from './layout';
 
 export const SWECI_AUTHOR_NAME = 'SWE-CI';
@@ -40,6 +41,15 @@ export interface HistoryGitOptions {
 export function historyGit(taskDir: string, options: HistoryGitOptions = {}): SimpleGit {
   const layout = taskLayout(taskDir);
   return gitAt(layout.codeDir, {
+    signal: options.signal,
+    env: { ...IDENTITY, GIT_DIR: layout.historyDir, GIT_WORK_TREE: layout.codeDir, ...options.env },
+  });
+}
+
+/** historyGit's git, spawned directly (see gitRunner): for the loop's per-iteration commands. */
+export function historyRunner(taskDir: string, options: HistoryGitOptions = {}): GitRunner {
+  const layout = taskLayout(taskDir);
+  return gitRunner(layout.codeDir, {
     signal: options.signal,
     env: { ...IDENTITY, GIT_DIR: layout.historyDir, GIT_WORK_TREE: layout.codeDir, ...options.env },
   });
@@ -126,12 +136,12 @@ export async function ensureHistory(taskDir: string, signal?: AbortSignal): Prom
  * still sees it.
  */
 export async function exportCommit(taskDir: string, commit: string, dest: string, signal?: AbortSignal): Promise<void> {
-  await fs.mkdir(dest, { recursive: true });
-  for (const name of await fs.readdir(dest)) await fs.rm(path.join(dest, name), { recursive: true, force: true });
+  // The last run's files are moved aside in one rename each and deleted in the background.
+  await emptyFolder(dest, taskLayout(taskDir).discardDir);
   const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-index-'));
   try {
-    // One process that prints ("Updated N paths"), with a throwaway index: the store's own stays.
-    await gitAt(dest, { signal, env: { GIT_DIR: taskLayout(taskDir).historyDir, GIT_WORK_TREE: dest, GIT_INDEX_FILE: path.join(scratch, 'index') } }).raw([
+    // One process, with a throwaway index: the store's own stays.
+    await gitRunner(dest, { signal, env: { GIT_DIR: taskLayout(taskDir).historyDir, GIT_WORK_TREE: dest, GIT_INDEX_FILE: path.join(scratch, 'index') } }).raw([
       'checkout',
       '--force',
       commit,

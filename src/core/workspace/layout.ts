@@ -31,6 +31,8 @@ export interface TaskLayout {
   scoringCodeDir: string;
   /** Where app/code/.git is built before it is moved in (working-repo.ts). */
   workingGitStaging: string;
+  /** `.sweci/discard`: harness folders' old contents, moved aside and deleted in the background (util/discard.ts). */
+  discardDir: string;
   /** `.sweci/environment.json`: where the task's tests run (runtime, image). */
   environmentFile: string;
   /** Reports of the current code's pytest runs. */
@@ -55,6 +57,7 @@ export function taskLayout(root: string): TaskLayout {
     historyDir: path.join(sweciDir, 'history.git'),
     scoringCodeDir: path.join(sweciDir, 'scoring', 'code'),
     workingGitStaging: path.join(sweciDir, 'working-git.tmp'),
+    discardDir: path.join(sweciDir, 'discard'),
     environmentFile: path.join(sweciDir, 'environment.json'),
     reportsDir: path.join(sweciDir, 'reports'),
     agentHomeDir: path.join(sweciDir, 'agent-home'),

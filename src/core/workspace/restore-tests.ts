@@ -12,6 +12,8 @@ export function isTestArtifact(rel: string): boolean {
 
 const keep = (rel: string): boolean => !isTestArtifact(rel);
 
+const COMPARE_BATCH = 32;
+
 async function sameEntry(a: string, b: string): Promise<boolean> {
   const [sa, sb] = await Promise.all([fs.lstat(a), fs.lstat(b)]);
   if (sa.isSymbolicLink() || sb.isSymbolicLink()) {
@@ -26,9 +28,13 @@ async function sameEntry(a: string, b: string): Promise<boolean> {
 export async function diffTestTrees(expectedDir: string, actualDir: string): Promise<string[]> {
   const [expected, actual] = await Promise.all([listFiles(expectedDir, keep), listFiles(actualDir, keep)]);
   const exp = new Set(expected);
+  // Compared a batch at a time: each pair is a few small reads the disk can serve together
+  // (bounded, so a suite of thousands of files does not run out of file handles).
   const differing: string[] = [];
-  for (const rel of actual) {
-    if (!exp.has(rel) || !(await sameEntry(path.join(expectedDir, rel), path.join(actualDir, rel)))) differing.push(rel);
+  for (let i = 0; i < actual.length; i += COMPARE_BATCH) {
+    const batch = actual.slice(i, i + COMPARE_BATCH);
+    const same = await Promise.all(batch.map(async (rel) => exp.has(rel) && (await sameEntry(path.join(expectedDir, rel), path.join(actualDir, rel)))));
+    differing.push(...batch.filter((_, k) => !same[k]));
   }
   const act = new Set(actual);
   for (const rel of expected) if (!act.has(rel)) differing.push(rel);

@@ -5,8 +5,8 @@
 // there to read.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { gitAt } from '../util/git';
-import { HISTORY_EXCLUDES, SWECI_AUTHOR_EMAIL, SWECI_AUTHOR_NAME, historyGit } from './history-store';
+import { gitRunner } from '../util/git';
+import { HISTORY_EXCLUDES, SWECI_AUTHOR_EMAIL, SWECI_AUTHOR_NAME, historyRunner } from './history-store';
 import { taskLayout } from './layout';
 
 const WORKING_CONFIG = [
@@ -22,20 +22,19 @@ const WORKING_CONFIG = [
 
 export async function rebuildWorkingRepo(taskDir: string, signal?: AbortSignal): Promise<void> {
   const { codeDir, historyDir, sweciDir, workingGitStaging: staging } = taskLayout(taskDir);
-  const ref = (await historyGit(taskDir, { signal }).raw(['symbolic-ref', '--quiet', 'HEAD'])).trim();
+  const ref = (await historyRunner(taskDir, { signal }).raw(['symbolic-ref', '--quiet', 'HEAD'])).trim();
   const branch = ref.replace(/^refs\/heads\//, '');
   // Built in .sweci (out of the agent's reach while it runs), then moved in with one rename.
   await fs.rm(staging, { recursive: true, force: true });
   try {
-    // Two git processes, both of which print (simple-git waits 50 ms after a silent one); the
-    // rest is plain files.
-    await gitAt(sweciDir, { signal, unsafe: { allowUnsafeTemplateDir: true } }).raw(['init', '--bare', '--template=', `--initial-branch=${branch}`, staging]);
+    // Two git processes; the rest is plain files. `--template=` (empty): no hooks are copied in.
+    await gitRunner(sweciDir, { signal }).raw(['init', '--bare', '--template=', `--initial-branch=${branch}`, staging]);
     // git init probed the file system (filemode, symlinks); keep that, make it a working repo.
     const config = (await fs.readFile(path.join(staging, 'config'), 'utf8')).replace(/^([ \t]*bare[ \t]*=[ \t]*)true[ \t]*$/m, '$1false');
     await fs.writeFile(path.join(staging, 'config'), config + WORKING_CONFIG);
     await fs.mkdir(path.join(staging, 'info'), { recursive: true });
     await fs.writeFile(path.join(staging, 'info', 'exclude'), HISTORY_EXCLUDES.join('\n') + '\n');
-    const git = gitAt(codeDir, { signal, env: { GIT_DIR: staging, GIT_WORK_TREE: codeDir } });
+    const git = gitRunner(codeDir, { signal, env: { GIT_DIR: staging, GIT_WORK_TREE: codeDir } });
     // --update-head-ok: HEAD already names this (still unborn) branch.
     await git.raw(['fetch', '--no-tags', '--update-head-ok', '--', historyDir, `+${ref}:${ref}`]);
     // The store's index is this branch's commit with app/code's stat data (the harness never

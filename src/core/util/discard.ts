@@ -1,0 +1,59 @@
+// Emptying a folder without waiting for the deletes: its entries are renamed into a bin folder
+// beside it (one rename each), and the bin is deleted in the background. On a slow disk deleting
+// pytest's bytecode cache (hundreds of files) takes tens of ms per run; a rename takes microseconds.
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+/** Bins being deleted now, by path: a later call leaves them to their deletion. */
+const deleting = new Map<string, Promise<void>>();
+
+function deleteInBackground(bin: string): void {
+  if (deleting.has(bin)) return;
+  const job = fs
+    .rm(bin, { recursive: true, force: true })
+    .catch(() => undefined)
+    .finally(() => deleting.delete(bin));
+  deleting.set(bin, job);
+}
+
+/**
+ * Removes `paths` (entries of folders the harness owns) from where they are at once: renamed into
+ * a new bin under `binRoot`, which must be on the same file system and out of reach of whatever
+ * wrote them. A path that cannot be renamed is deleted at once. The bin, and any bin an earlier
+ * process left behind, is deleted in the background.
+ */
+export async function discard(paths: readonly string[], binRoot: string): Promise<void> {
+  if (paths.length === 0) return;
+  await fs.mkdir(binRoot, { recursive: true });
+  const bin = path.join(binRoot, `${process.pid}-${randomBytes(6).toString('hex')}`);
+  await fs.mkdir(bin);
+  await Promise.all(
+    paths.map(async (p, i) => {
+      try {
+        // Numbered, not named: two paths may share a base name.
+        await fs.rename(p, path.join(bin, String(i)));
+      } catch {
+        await fs.rm(p, { recursive: true, force: true });
+      }
+    }),
+  );
+  for (const left of await fs.readdir(binRoot)) deleteInBackground(path.join(binRoot, left));
+}
+
+/**
+ * Empties `dir` (made when missing; the folder itself stays, so a container bound to it still sees
+ * it) by discarding its entries.
+ */
+export async function emptyFolder(dir: string, binRoot: string): Promise<void> {
+  await fs.mkdir(dir, { recursive: true });
+  await discard(
+    (await fs.readdir(dir)).map((name) => path.join(dir, name)),
+    binRoot,
+  );
+}
+
+/** Waits until every background deletion started so far has finished (tests, shutdown). */
+export async function discardsSettled(): Promise<void> {
+  while (deleting.size > 0) await Promise.all([...deleting.values()]);
+}
