@@ -139,8 +139,8 @@ export async function discardPendingIteration(taskDir: string, run: string): Pro
 }
 
 /**
- * Removes run `run` when nothing of it is worth keeping: only its line 0 (the base) and no
- * completed step of iteration 1 (e.g. the first agent was not found). app/code is reset to
+ * Removes run `run` when nothing of it is worth keeping: only its line 0 (the base), no
+ * completed step of iteration 1 and no agent log (e.g. the first agent was not found). app/code is reset to
  * the base on the run's branch, which createRun reuses. Returns whether it removed the run;
  * a run with a recorded iteration or a completed step is always kept.
  */
@@ -153,6 +153,9 @@ export async function removeRunWithoutIterations(taskDir: string, run: string): 
     if (records.length > 1) return false;
     const journal = await readJournal(layout.pendingDir).catch(() => undefined);
     if (journal?.lastCompletedStep) return false;
+    // A try that ran left its log there, and the failure message sends the user to it.
+    const left = await fs.readdir(layout.pendingDir).catch(() => [] as string[]);
+    if (left.some((f) => f.endsWith('.log'))) return false;
     const repo = await CodeRepo.open(taskDir);
     await repo.resetTo(info.branch ?? runBranch(run), info.baseCommit);
     await repo.syncWorkingRepo();

@@ -1,5 +1,6 @@
 // The demo as a person runs it (no smoke-test driver, so toasts show): Run Iteration with the
 // scripted agents puts up the progress toast with its Cancel button while the steps run.
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { withWorkbench } from '../../harness/workbench';
 import { prepareDemoTask } from '../demo-task';
@@ -50,7 +51,21 @@ export async function demoToastScenario(): Promise<string> {
         .locator('.notification-toast')
         .filter({ hasText: /iteration #1 recorded/ })
         .first();
-      await done.waitFor({ timeout: 240_000 });
+      const failed = page
+        .locator('.notification-toast')
+        .filter({ hasText: /Run Iteration failed/ })
+        .first();
+      await Promise.race([done.waitFor({ timeout: 240_000 }), failed.waitFor({ timeout: 240_000 })]);
+      if (await failed.isVisible()) {
+        // Say why, from the agents' own logs: the toast only has their exit codes.
+        const runs = path.join(task.taskDir, '.sweci', 'runs');
+        const logs = fs
+          .readdirSync(runs, { recursive: true })
+          .map(String)
+          .filter((f) => f.endsWith('try-1.log'))
+          .map((f) => `${f}:\n${fs.readFileSync(path.join(runs, f), 'utf8').slice(-1500)}`);
+        throw new Error(`Run Iteration failed: ${await failed.textContent()}\n${logs.join('\n')}`);
+      }
       await done.getByRole('button', { name: 'Open Iteration' }).waitFor({ timeout: 5_000 });
       await done.getByRole('button', { name: 'Show Chart' }).waitFor({ timeout: 5_000 });
       await page.locator('.part.sidebar .monaco-list-row.selected').filter({ hasText: '#1' }).first().waitFor({ timeout: 15_000 });

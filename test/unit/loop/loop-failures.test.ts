@@ -7,7 +7,7 @@ import { after, before, describe, test } from 'node:test';
 import { readJournal } from '../../../src/core/loop/journal';
 import { readIterationRecords } from '../../../src/core/loop/iteration-record';
 import type { HumanStep, LoopEvent } from '../../../src/core/loop/loop-types';
-import { createRun, resumeRun, startRun } from '../../../src/core/loop/run-loop';
+import { createRun, removeRunWithoutIterations, resumeRun, startRun } from '../../../src/core/loop/run-loop';
 import { runCurrentTests } from '../../../src/core/checkout/run-current-tests';
 import { iterDir, runLayout } from '../../../src/core/loop/run-store';
 import { UserError } from '../../../src/core/util/errors';
@@ -187,6 +187,18 @@ describe('the loop when things go wrong', () => {
       'no step started: the Architect was not run',
     );
     assert.equal(await exists(taskLayout(task.taskDir).requirementFile), false);
+  });
+
+  test("a run whose first step failed every try is kept with its agent's logs, which the failure message points to", async () => {
+    const task = await world.task();
+    const err = await startRun(
+      loopOptions(task, 'arch-fails', { architect: scripted('fail.py', { maxTries: 1 }), programmer: scripted('programmer.py') }),
+    ).catch((e: unknown) => e);
+    assert.ok(err instanceof UserError);
+    const pending = runLayout(task.taskDir, 'arch-fails').pendingDir;
+    assert.ok(err.message.includes(pending), err.message);
+    assert.equal(await removeRunWithoutIterations(task.taskDir, 'arch-fails'), false);
+    assert.ok(await exists(path.join(pending, 'architect-try-1.log')), 'the log the message names is there');
   });
 
   test('a programmer that exits non-zero fails after its tries; resuming retries only that step', async () => {
