@@ -321,17 +321,23 @@ export async function startCodeServer(opts: StartCodeServerOptions = {}): Promis
   }
 }
 
-/** Writes user settings (merging into an existing settings.json). */
+/**
+ * Writes user settings (merging into an existing settings.json), and the same into the machine's:
+ * code-server's window is a remote one, where a machine-scoped setting (sweci.sandboxReadablePaths)
+ * is read from the machine settings and its user value is ignored.
+ */
 export function writeSettings(userDataDir: string, settings: Record<string, unknown>): void {
-  const file = path.join(userDataDir, 'User', 'settings.json');
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  let current: Record<string, unknown> = {};
-  try {
-    current = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
-  } catch {
-    // absent or not plain JSON: start over
+  for (const scope of ['User', 'Machine']) {
+    const file = path.join(userDataDir, scope, 'settings.json');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    let current: Record<string, unknown> = {};
+    try {
+      current = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+    } catch {
+      // absent or not plain JSON: start over
+    }
+    fs.writeFileSync(file, JSON.stringify({ ...current, ...settings }, null, 2));
   }
-  fs.writeFileSync(file, JSON.stringify({ ...current, ...settings }, null, 2));
 }
 
 /**
