@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 
 export async function run(): Promise<void> {
   assert.equal(process.env.SWECI_TEST_HOOKS, undefined, 'this host runs without the test hooks');
-  const ext = vscode.extensions.getExtension('swe-ci.swe-ci-vscode');
+  const ext = vscode.extensions.getExtension('sweci.swe-ci-vscode');
   assert.ok(ext, 'the extension is installed in the host');
   const exports: unknown = ext.isActive ? ext.exports : await ext.activate();
   assert.equal(ext.isActive, true, 'the extension activates');
