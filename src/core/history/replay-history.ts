@@ -10,8 +10,8 @@ import * as path from 'node:path';
 import type { PytestSettings } from '../pytest/pytest-settings';
 import { loadTargetReport } from '../checkout/run-current-tests';
 import { loadReport, saveReport } from '../checkout/report-store';
-import { nonPassedIds } from '../gap/non-passed';
 import { acquireLock } from '../workspace/lock';
+import { measuredFields, type MeasuredFields } from '../loop/measured-line';
 import { appendIterationRecord, readIterationRecords, replaceIterationRecords, type IterationRecord } from '../loop/iteration-record';
 import { HUMAN_HISTORY_RUN } from '../loop/run-name';
 import { ARCHIVE, iterDir, readRunInfo, runLayout, writeRunInfo, type RunInfo } from '../loop/run-store';
@@ -163,9 +163,8 @@ async function replayCommit(
   const archive = iterDir(runLayout(opts.taskDir, HUMAN_HISTORY_RUN), position);
   await fs.mkdir(archive, { recursive: true });
   await writeFileAtomic(path.join(archive, ARCHIVE.pytestOutput), outcome.output);
-  const targetPassed = passedIds(target).size;
   const human = { kind: 'human' as const, agent: commit.author || UPSTREAM_AUTHORS, tries: 1 };
-  const base: Omit<IterationRecord, 'gap' | 'pytest' | 'passed'> = {
+  const base: Omit<IterationRecord, keyof MeasuredFields> = {
     architect: human,
     programmer: human,
     iteration: position,
@@ -173,17 +172,15 @@ async function replayCommit(
     started_at: started.toISOString(),
     finished_at: new Date().toISOString(),
     commit: commit.sha,
-    target_passed: targetPassed,
     regressions: [],
     tampered: [],
     outside_changes: [],
     pytest_time: Math.round(outcome.durationMs) / 1000,
     note: commit.subject,
   };
-  if (outcome.kind === 'did-not-run') return { gap: -1, pytest: {}, ...base, passed: null, pytest_error: outcome.reason };
+  if (outcome.kind === 'did-not-run') return { ...measuredFields(undefined, target), ...base, pytest_error: outcome.reason };
   await saveReport(path.join(archive, ARCHIVE.report), outcome.report);
-  const gap = nonPassedIds(outcome.report, target).length;
-  return { gap, pytest: { ...outcome.report.summary }, ...base, passed: targetPassed - gap };
+  return { ...measuredFields(outcome.report, target), ...base };
 }
 
 /**

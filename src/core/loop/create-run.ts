@@ -5,14 +5,14 @@ import * as path from 'node:path';
 import { recordCurrentResult, saveReport } from '../checkout/report-store';
 import { baseOutputFile, loadBaseRun, saveBaseRun, type BaseRun } from '../checkout/base-report';
 import { loadTargetReport, runPytestStep } from '../checkout/run-current-tests';
-import { nonPassedIds } from '../gap/non-passed';
 import { writeNonPassed } from '../gap/write-non-passed';
-import { passedIds, type TestReport } from '../pytest/test-report';
+import type { TestReport } from '../pytest/test-report';
 import { UserError } from '../util/errors';
 import { writeFileAtomic } from '../util/fs-atomic';
 import { restoreTargetTests } from '../workspace/materialize';
 import { taskLayout, type TaskRecord } from '../workspace/layout';
 import { CodeRepo } from './code-repo';
+import { measuredFields } from './measured-line';
 import { appendIterationRecord } from './iteration-record';
 import { loopEmitter } from './loop-emitter';
 import type { LoopOptions } from './loop-types';
@@ -68,19 +68,14 @@ export async function createRunLocked(options: CreateRunOptions): Promise<RunInf
   await fs.copyFile(task.summaryFile, path.join(archive, ARCHIVE.summary));
   await writeFileAtomic(path.join(archive, ARCHIVE.pytestOutput), output);
 
-  const gap = nonPassedIds(base.report, target).length;
-  const targetPassed = passedIds(target).size;
   const finished = new Date(base.run.finishedAt);
   await appendIterationRecord(layout.iterationsFile, {
-    gap,
-    pytest: { ...base.report.summary },
+    ...measuredFields(base.report, target),
     iteration: 0,
     run,
     started_at: new Date(finished.getTime() - base.run.durationMs).toISOString(),
     finished_at: base.run.finishedAt,
     commit: record.baseCommit,
-    passed: targetPassed - gap,
-    target_passed: targetPassed,
     regressions: [],
     tampered: [],
     outside_changes: [],

@@ -25,6 +25,7 @@ import { appendIterationRecord, type IterationRecord } from './iteration-record'
 import { readJournal, writeJournal, type Journal, type StepDone } from './journal';
 import type { LoopEvent, LoopOptions, PromptRenderer } from './loop-types';
 import { runRoleStep } from './role-step';
+import { measuredFields } from './measured-line';
 import { ARCHIVE, iterDir, type RunLayout } from './run-store';
 
 export interface IterationContext {
@@ -240,8 +241,7 @@ async function testAndCommit(ctx: IterationContext, j: Journal): Promise<Iterati
   const regressions = now && ctx.lastRan ? regressedIds(ctx.lastRan, now, passedIds(ctx.target)) : [];
   const inflated = now ? inflatedIds(now, passedIds(ctx.target), ctx.basePassed) : [];
   const record: IterationRecord = {
-    gap: result.gap ?? -1,
-    pytest: result.report ? { ...result.report.summary } : {},
+    ...measuredFields(result.report, ctx.target),
     ...(j.architect ? { architect: j.architect.record } : {}),
     ...(j.programmer ? { programmer: j.programmer.record } : {}),
     iteration: j.iteration,
@@ -249,8 +249,6 @@ async function testAndCommit(ctx: IterationContext, j: Journal): Promise<Iterati
     started_at: j.started_at,
     finished_at: new Date().toISOString(),
     commit,
-    passed: result.passedOfTarget ?? null,
-    target_passed: passedIds(ctx.target).size,
     regressions,
     tampered: union(j.architect?.tampered ?? [], j.programmer?.tampered ?? [], result.restoredTests),
     outside_changes: union(j.architect?.outside ?? [], j.programmer?.outside ?? []),
