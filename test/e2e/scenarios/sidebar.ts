@@ -54,8 +54,8 @@ export async function sidebarScenario(): Promise<string> {
     await wb.waitForTreeRow(/#2.*a\(c\)/);
     await (await wb.waitForTreeRow('human-history')).click();
     await wb.waitForTreeRow(/#10.*gap 0/);
-    // The Agents row: who plays each role and what it may do (sandboxed here: every action).
-    await wb.waitForTreeRow(/Agents/);
+    // The Architect's row: who plays the role and what it may do (sandboxed here: every action).
+    await wb.waitForTreeRow(/Architect/);
     await page.mouse.move(900, 600); // no hover over a row
     await wb.waitForIdle();
     const width = await page.locator('.part.sidebar').evaluate((e) => (e as HTMLElement).offsetWidth);
@@ -68,7 +68,7 @@ export async function sidebarScenario(): Promise<string> {
       throw new Error(`at the default side bar width (${width} px) these rows are cut off:\n${ours.map((c) => `${c.view}: ${c.row}`).join('\n')}`);
     console.log(`sidebar: ${cut.length} Non-Passed Tests rows are wider than ${width} px (long test names and reasons; whole in their tooltips)`);
     // Its tooltip names each role's endpoint and permissions.
-    await wb.hoverTreeRow(/Agents/, 'allowed: every action accepted (confined)');
+    await wb.hoverTreeRow(/Architect/, 'allowed: every action accepted (confined)');
     console.log(`  also ${await wb.screenshot('sidebar-agents', undefined, { keepHover: true })}`);
     return file;
   });
