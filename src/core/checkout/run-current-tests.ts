@@ -91,6 +91,7 @@ export async function runPytestStep(opts: PytestStepOptions): Promise<PytestStep
     env: opts.env,
     confine: pytestConfinement(opts.taskDir, opts.record),
     discardDir: layout.discardDir,
+    bytecodeSeedDir: layout.bytecodeSeedDir,
     ...selection,
     signal: opts.signal,
     onOutput: opts.onOutput && ((chunk) => opts.onOutput!(chunk)),

@@ -41,6 +41,7 @@ export async function runSelectedTests(opts: RunSelectedTestsOptions): Promise<R
       python: opts.python,
       codeDir: layout.codeDir,
       reportFile: selectedRawReportFile(opts.taskDir),
+      bytecodeSeedDir: layout.bytecodeSeedDir,
       timeoutMs: opts.timeoutMs,
       format: opts.format,
       env: opts.env,

@@ -74,6 +74,7 @@ async function resolvedOn(taskDir: string, record: TaskRecord, earlier: TaskReco
       python: o.python,
       codeDir: code,
       reportFile: path.join(scratch, 'out', 'report'),
+      bytecodeSeedDir: taskLayout(taskDir).bytecodeSeedDir,
       timeoutMs: o.timeoutMs,
       format: o.format,
       env: o.env,

@@ -21,7 +21,7 @@ import type { Runtime } from '../runtime/runtime';
 import { copyTree } from '../util/copy-tree';
 import { AbortError, UserError, isAbortError, throwIfAborted } from '../util/errors';
 import { writeFileAtomic } from '../util/fs-atomic';
-import { oracleLayout } from '../workspace/layout';
+import { oracleLayout, taskLayout } from '../workspace/layout';
 import { readTaskRecord } from '../workspace/materialize';
 import { isTestArtifact } from '../workspace/restore-tests';
 import { exportTree, pruneTopLevel } from '../workspace/upstream';
@@ -152,6 +152,7 @@ async function replayCommit(
     python: opts.python,
     codeDir: code,
     reportFile: path.join(scratch, 'pytest-out', 'raw-report'),
+    bytecodeSeedDir: taskLayout(opts.taskDir).bytecodeSeedDir,
     timeoutMs: opts.timeoutMs,
     format: opts.format,
     env: opts.env,

@@ -36,6 +36,7 @@ export async function snapshotOutside(scope: SnapshotScope): Promise<Snapshot> {
     rel(layout.workingGitStaging),
     rel(layout.agentHomeDir),
     rel(layout.discardDir),
+    rel(layout.bytecodeSeedDir),
   ]);
   if (scope.allowRequirement) skip.add('app/requirement.xml');
   // A sequence's memory folder holds the agents' own notes: its contents are theirs to change,

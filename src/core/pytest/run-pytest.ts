@@ -11,6 +11,7 @@ import { hasJsonReport } from './detect-json-report';
 import { copyReportPlugin } from './report-plugin';
 import { readAgentFile } from '../util/agent-file';
 import { emptyFolder } from '../util/discard';
+import { fillFromSeed, seedKey } from './bytecode-seed';
 import { parseJsonReport } from './parse-json-report';
 import { parseJunitXml } from './parse-junit';
 import { isDockerUnavailable } from '../runtime/docker/docker-errors';
@@ -48,6 +49,11 @@ export interface RunPytestOptions {
    * the last run's files (hundreds of bytecode files) are moved there and deleted in the background.
    */
   discardDir?: string;
+  /**
+   * A harness folder the code under test cannot reach, where the bytecode of pytest and the standard
+   * library is kept between runs (bytecode-seed.ts). Without it every run compiles them again.
+   */
+  bytecodeSeedDir?: string;
 }
 
 export type PytestRun =
@@ -144,6 +150,10 @@ export async function runPytest(runtime: Runtime, o: RunPytestOptions): Promise<
     if (!isDockerUnavailable(err)) throw err;
     return engineGone(err, o, wanted === 'auto' ? 'builtin' : wanted, Date.now() - started);
   }
+  if (o.bytecodeSeedDir) {
+    await fs.promises.mkdir(pycacheDir, { recursive: true });
+    await fillFromSeed(o.bytecodeSeedDir, seedKey(runtime.description, o.python), pycacheDir, (dir) => seedRun(runtime, o, dir));
+  }
   const invocation = buildPytestCommand({
     python: o.python,
     codeDir,
@@ -233,6 +243,33 @@ export async function runPytest(runtime: Runtime, o: RunPytestOptions): Promise<
   report.exitCode ??= result.exitCode;
   const integrity = format === 'builtin' ? await readIntegrity(o.reportFile) : undefined;
   return { kind: 'ran', report, exitCode: result.exitCode, reportFile: o.reportFile, ...base, ...(integrity ? { integrity } : {}) };
+}
+
+/**
+ * The run that fills a bytecode seed (bytecode-seed.ts): pytest on an empty tests folder of the
+ * seed's own, with SWE-CI's report plugin. No code of the task may run in it, or it could leave
+ * bytecode every later run loads. Confined (a container, or the sandbox given `confine`), it sees
+ * only its own folders, so the plugins the environment installs (hypothesis's, say) load and are
+ * seeded too. Unconfined, an editable install of the task's project could be such a plugin and
+ * load the task's code, so none is loaded. Its outcome does not matter; the bytecode prefix it
+ * filled does, and only if pytest started.
+ */
+async function seedRun(runtime: Runtime, o: RunPytestOptions, dir: string): Promise<string | undefined> {
+  const codeDir = path.join(dir, 'code');
+  await fs.promises.mkdir(path.join(codeDir, 'tests'), { recursive: true });
+  const confined = runtime.isolation === 'container' || (runtime.isolation === 'sandbox' && o.confine !== undefined);
+  const run = await runPytest(runtime, {
+    python: o.python,
+    codeDir,
+    reportFile: path.join(dir, 'out', 'report.json'),
+    format: 'builtin',
+    env: confined ? { ...o.env } : { ...o.env, PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1' },
+    ...(o.confine ? { confine: o.confine } : {}),
+    ...(o.signal ? { signal: o.signal } : {}),
+    timeoutMs: 120_000,
+  });
+  if (run.kind !== 'ran' && (run.exitCode === null || run.engineFailure)) return undefined;
+  return path.join(dir, 'out', 'pycache');
 }
 
 /** The plugin's integrity file beside the report: read like the report (no link, sized), shape checked. */

@@ -1,6 +1,7 @@
 // Code under test that tries to change its own score (issue 9): files git ignores that change
 // how pytest runs. Real scripted agents, real pytest, the real loop.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -13,7 +14,7 @@ import { CodeRepo } from '../../../src/core/loop/code-repo';
 import { loadChartData } from '../../../src/core/scoring/load-chart-data';
 import { iterDir, runLayout } from '../../../src/core/loop/run-store';
 import { taskLayout } from '../../../src/core/workspace/layout';
-import { DemoWorld, SANDBOX, exists, historyGit, loopOptions, pytestSettings, pythonScript, runtime, scripted } from './demo-fixture';
+import { DemoWorld, PYTHON, SANDBOX, exists, historyGit, loopOptions, pytestSettings, pythonScript, runtime, scripted } from './demo-fixture';
 
 let world: DemoWorld;
 let scripts: string;
@@ -315,6 +316,77 @@ describe('code under test that tries to change its score', () => {
     const point = data.runs.find((r) => r.run === 'pkg')?.points[1];
     assert.equal(point?.crashed, true, 'with sweci.integrity.excludeHarnessTampering the iteration is scored as not run');
     assert.deepEqual(data.runs.find((r) => r.run === 'pkg')?.flags, ['harness-tampering']);
+  });
+
+  test("bytecode the code under test plants for pytest's own modules dies with its run: each run starts from the seed, which no run can reach", async () => {
+    const task = await world.task();
+    // At import (during collection) the package compiles a forged _pytest/reports.py, one that turns
+    // every failure into a pass, and writes it where the next run would load it: its own bytecode
+    // prefix, stamped with the real source's size and mtime so Python takes it as up to date. The
+    // Programmer plants it in iteration 1 and takes it out again in iteration 2.
+    const plant = [
+      'import _pytest.reports as _r, importlib._bootstrap_external as _e, importlib.util as _u, os as _o',
+      '_src = _r.__file__',
+      `_code = compile(open(_src).read() + ${JSON.stringify(['', '_made = TestReport.from_item_and_call.__func__', 'def _forced(cls, item, call):', '    report = _made(cls, item, call)', '    if report.failed:', '        report.outcome = "passed"', '        report.longrepr = None', '    return report', 'TestReport.from_item_and_call = classmethod(_forced)', ''].join('\n'))}, _src, "exec")`,
+      '_st = _o.stat(_src)',
+      '_pyc = _u.cache_from_source(_src)',
+      '_o.makedirs(_o.path.dirname(_pyc), exist_ok=True)',
+      'open(_pyc, "wb").write(_e._code_to_timestamp_pyc(_code, int(_st.st_mtime), _st.st_size))',
+    ].join('\n');
+    const toggle = path.join(scripts, 'plant-bytecode.py');
+    await fs.writeFile(
+      toggle,
+      [
+        'import glob',
+        "init = glob.glob('code/**/tinyinventory/__init__.py', recursive=True)[0]",
+        'text = open(init).read()',
+        "mark = '\\n# planted\\n'",
+        'if mark in text:',
+        "    open(init, 'w').write(text.split(mark)[0])",
+        'else:',
+        `    open(init, 'a').write(mark + ${JSON.stringify(plant)} + '\\n')`,
+      ].join('\n') + '\n',
+    );
+    const roles = { architect: scripted('architect.py'), programmer: pythonScript(toggle) };
+    await startRun(loopOptions(task, 'plant', roles, { iterations: 2, pytest: { ...pytestSettings, format: 'builtin' } }));
+    const [zero, one, two] = await readIterationRecords(runLayout(task.taskDir, 'plant').iterationsFile);
+    assert.equal(one.gap, zero.gap, 'planting changes nothing in its own run');
+    assert.equal(two.gap, zero.gap, "the honest code's real score: the planted bytecode was not loaded");
+
+    // The seed kept the real module: no run wrote to it.
+    const seeds = taskLayout(task.taskDir).bytecodeSeedDir;
+    const seeded = (await fs.readdir(seeds, { recursive: true })).filter((f) => /_pytest\/reports\.cpython-\d+\.pyc$/.test(f));
+    assert.equal(seeded.length, 1, `one seed holds pytest's reports module: ${JSON.stringify(seeded)}`);
+    const names = spawnSync(
+      PYTHON,
+      ['-c', 'import marshal, sys; print(sorted(marshal.loads(open(sys.argv[1], "rb").read()[16:]).co_names))', path.join(seeds, seeded[0])],
+      { encoding: 'utf8' },
+    );
+    assert.equal(names.status, 0, names.stderr);
+    assert.match(names.stdout, /'TestReport'/);
+    assert.doesNotMatch(names.stdout, /_forced/);
+
+    // The attack is real: two pytest runs that share a bytecode prefix, the planting code first and
+    // the honest code next, score the honest code better than it is.
+    const planted = world.scratch('planted-code');
+    const honest = world.scratch('honest-code');
+    await fs.cp(taskLayout(task.taskDir).codeDir, honest, { recursive: true, filter: (src) => path.basename(src) !== '.git' });
+    await fs.cp(honest, planted, { recursive: true });
+    const init = (await fs.readdir(planted, { recursive: true })).find((f) => f.endsWith('tinyinventory/__init__.py'))!;
+    await fs.appendFile(path.join(planted, init), `\n# planted\n${plant}\n`);
+    const failures = (code: string, prefix: string) => {
+      const r = spawnSync(PYTHON, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', 'tests'], {
+        cwd: code,
+        encoding: 'utf8',
+        env: { ...process.env, PYTHONPATH: 'src:.', PYTHONPYCACHEPREFIX: prefix, PYTHONDONTWRITEBYTECODE: '' },
+      });
+      return Number(/(\d+) failed/.exec(r.stdout)?.[1] ?? 0);
+    };
+    const shared = world.scratch('shared-prefix');
+    const fresh = failures(honest, world.scratch('fresh-prefix'));
+    assert.ok(fresh > 0, 'the honest code fails some tests');
+    failures(planted, shared);
+    assert.equal(failures(honest, shared), 0, `with the planted bytecode every failure passes (${fresh} fail honestly)`);
   });
 
   test("config sections: only a change to pytest's own section counts", () => {
