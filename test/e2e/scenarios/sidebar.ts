@@ -33,6 +33,19 @@ export async function cutRows(page: Page): Promise<{ view: string; row: string }
   });
 }
 
+/** The Task view's height, and the height its rows need: the view must show every row without scrolling. */
+async function taskViewFit(page: Page): Promise<{ shown: number; needed: number }> {
+  return page.evaluate(() => {
+    const pane = Array.from(document.querySelectorAll<HTMLElement>('.part.sidebar .pane')).find(
+      (p) => p.querySelector('.pane-header .title')?.textContent?.trim().toLowerCase() === 'task',
+    );
+    const list = pane?.querySelector<HTMLElement>('.monaco-list');
+    const rows = list?.querySelector<HTMLElement>('.monaco-list-rows');
+    if (!list || !rows) throw new Error('the Task view has no list');
+    return { shown: list.offsetHeight, needed: parseFloat(rows.style.height) || rows.offsetHeight };
+  });
+}
+
 export async function sidebarScenario(): Promise<string> {
   const task = await prepareDemoTask('sidebar');
   const runtime = new LocalRuntime({ bwrap: await findBubblewrap(), readable: task.sandboxReadable });
@@ -67,6 +80,8 @@ export async function sidebarScenario(): Promise<string> {
     if (ours.length)
       throw new Error(`at the default side bar width (${width} px) these rows are cut off:\n${ours.map((c) => `${c.view}: ${c.row}`).join('\n')}`);
     console.log(`sidebar: ${cut.length} Non-Passed Tests rows are wider than ${width} px (long test names and reasons; whole in their tooltips)`);
+    const fit = await taskViewFit(page);
+    if (fit.needed > fit.shown + 1) throw new Error(`the Task view shows ${fit.shown} px of the ${fit.needed} px its rows need: its last rows are cut off`);
     // Its tooltip names each role's endpoint and permissions.
     await wb.hoverTreeRow(/Architect/, 'allowed: every action accepted (confined)');
     console.log(`  also ${await wb.screenshot('sidebar-agents', undefined, { keepHover: true })}`);
