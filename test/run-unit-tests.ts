@@ -1,10 +1,11 @@
 // The unit tier in lanes. Most files are independent of each other and mostly wait (on pytest,
 // git, a sandbox or a child CLI), so they run two at a time in the pool. Beside the pool, one at
-// a time, runs the Docker lane: those files share the one engine and its demo image
+// a time, runs the serial lane: the Docker files share the one engine and its demo image
 // (docker-task removes the image to load it again, which would pull it from under another
-// file's containers; docker-faults starts and stops engines of its own). The solo lane runs
-// last, alone: the real agent CLIs keep both cores busy, and the sandbox and language-server
-// fuzz files measure kills and answer times, which a loaded machine would make flaky.
+// file's containers; docker-faults starts and stops engines of its own), and the real agent CLIs,
+// which must not run beside another heavy file (each CLI keeps a core busy). The solo
+// lane runs last, alone: the sandbox and language-server fuzz files measure kills and answer
+// times, which a loaded machine would make flaky.
 // At the end it names the slowest files, so a file that grows slow is seen.
 // Usage: node out/test/run-unit-tests.js [node --test options, e.g. --test-name-pattern=…]
 import { spawn } from 'node:child_process';
@@ -22,14 +23,14 @@ interface Lane {
   concurrency: number;
 }
 
-const DOCKER: Lane = {
-  name: 'Docker lane',
-  matches: [/^runtime\/docker-/, /^batch\/k8s-pod\./, /^cli\/cli\.test\./, /^pytest\/run-pytest\./],
+const SERIAL: Lane = {
+  name: 'serial lane',
+  matches: [/^runtime\/docker-/, /^batch\/k8s-pod\./, /^cli\/cli\.test\./, /^pytest\/run-pytest\./, /^agents\/real-agents\./],
   concurrency: 1,
 };
 const SOLO: Lane = {
   name: 'solo lane',
-  matches: [/^agents\/real-agents\./, /^runtime\/sandbox\./, /^server\/requirement-server-fuzz\./],
+  matches: [/^runtime\/sandbox\./, /^server\/requirement-server-fuzz\./],
   concurrency: 1,
 };
 
@@ -120,23 +121,23 @@ function slowestFiles(work: string, count: number): string[] {
 async function main(): Promise<number> {
   const extra = process.argv.slice(2);
   const files = testFiles(UNIT_DIR);
-  const docker = files.filter((f) => inLane(DOCKER, f));
+  const serial = files.filter((f) => inLane(SERIAL, f));
   const solo = files.filter((f) => inLane(SOLO, f));
-  const pool = files.filter((f) => !docker.includes(f) && !solo.includes(f));
+  const pool = files.filter((f) => !serial.includes(f) && !solo.includes(f));
   const work = mkdtempSync(path.join(os.tmpdir(), 'sweci-unit-'));
   const started = Date.now();
   try {
     const [a, b] = await Promise.all([
       runLane({ name: 'pool', files: pool, concurrency: 2, live: true }, work, extra),
-      runLane({ name: DOCKER.name, files: docker, concurrency: DOCKER.concurrency, live: false }, work, extra),
+      runLane({ name: SERIAL.name, files: serial, concurrency: SERIAL.concurrency, live: false }, work, extra),
     ]);
-    await printLog(`${DOCKER.name} (ran beside the pool)`, b.log);
+    await printLog(`${SERIAL.name} (ran beside the pool)`, b.log);
     console.log(`\n── ${SOLO.name} (alone) ──`);
     const c = await runLane({ name: SOLO.name, files: solo, concurrency: SOLO.concurrency, live: true }, work, extra);
     const minutes = ((Date.now() - started) / 60_000).toFixed(1);
     console.log(`\nslowest files:\n${slowestFiles(work, 8).join('\n')}`);
     console.log(
-      `unit tier: ${pool.length} files two at a time (${a.seconds.toFixed(0)} s), ${docker.length} in the Docker lane beside them (${b.seconds.toFixed(0)} s), ${solo.length} alone (${c.seconds.toFixed(0)} s); ${minutes} min`,
+      `unit tier: ${pool.length} files two at a time (${a.seconds.toFixed(0)} s), ${serial.length} in the serial lane beside them (${b.seconds.toFixed(0)} s), ${solo.length} alone (${c.seconds.toFixed(0)} s); ${minutes} min`,
     );
     return a.code || b.code || c.code;
   } finally {
