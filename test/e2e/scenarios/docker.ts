@@ -16,8 +16,7 @@ export async function dockerScenario(): Promise<string> {
     const header = `${task.passedNow} / ${task.passedByTarget} passed · gap ${task.expectedGap}`;
     await page.locator('.part.sidebar .pane-header:not(.hidden)').filter({ hasText: header }).first().waitFor({ timeout: 60_000 });
     // The tooltip of the Runtime row tells the image id and where the setting is.
-    await (await wb.waitForTreeRow(/Runtime/)).hover();
-    await page.locator('.monaco-hover, .workbench-hover').filter({ hasText: 'At checkout' }).first().waitFor({ timeout: 15_000 });
+    await wb.hoverTreeRow(/Runtime/, 'At checkout');
     const main = await wb.screenshot('docker');
     // The image has no pytest-json-report: the Last pytest run row says our plugin wrote the report.
     // Below the Agents row it can sit half under the next view's header: give the Task view the room.

@@ -37,26 +37,31 @@ export async function requirementScenario(): Promise<string> {
 
   return withWorkbench({ folder: task.taskDir, name: 'requirement', viewport: { width: 1500, height: 900 } }, async (page, wb) => {
     await wb.openSweciView();
-    // Quick Open the document, as a person would.
-    // The file search may still be indexing the folder: ask again until it lists the file.
+    // Quick Open the document, as a person would. The file search may still be indexing the
+    // folder, and an Enter while the list re-renders can close it with nothing opened: ask again
+    // until the file is listed, focused, and opened in a tab.
+    const tab = page.locator('.tab').filter({ hasText: 'requirement.xml' }).first();
     for (let attempt = 1; ; attempt++) {
       await page.keyboard.press('Control+P');
       const input = page.locator('.quick-input-widget input');
       await input.waitFor({ state: 'visible', timeout: 10_000 });
       await input.fill('app/requirement.xml');
-      const row = page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: 'requirement.xml' }).first();
-      if (
-        await row.waitFor({ timeout: 15_000 }).then(
+      const row = page.locator('.quick-input-widget .monaco-list-row.focused').filter({ hasText: 'requirement.xml' }).first();
+      const listed = await row.waitFor({ timeout: 15_000 }).then(
+        () => true,
+        () => false,
+      );
+      if (listed) {
+        await page.keyboard.press('Enter');
+        const opened = await tab.waitFor({ timeout: 10_000 }).then(
           () => true,
           () => false,
-        )
-      )
-        break;
-      if (attempt === 4) throw new Error('Quick Open never listed app/requirement.xml');
+        );
+        if (opened) break;
+      }
+      if (attempt === 4) throw new Error('Quick Open never opened app/requirement.xml');
       await page.keyboard.press('Escape');
     }
-    await page.keyboard.press('Enter');
-    await page.locator('.tab').filter({ hasText: 'requirement.xml' }).first().waitFor({ timeout: 30_000 });
     // The server's three warnings reach the Problems panel.
     await wb.runCommand('View: Focus Problems (Errors, Warnings, Infos)');
     const problems = page.locator('.markers-panel .monaco-list-row');
