@@ -9,7 +9,7 @@ import { codeIsAtBase, saveBaseRun } from './base-report';
 import { taskLockFile, acquireLock } from '../workspace/lock';
 import { runPytest } from '../pytest/run-pytest';
 import type { PytestSettings } from '../pytest/pytest-settings';
-import { passedIds, type TestReport } from '../pytest/test-report';
+import type { TestReport } from '../pytest/test-report';
 import type { Runtime } from '../runtime/runtime';
 import { AbortError } from '../util/errors';
 import { oracleLayout, taskLayout, type TaskRecord } from '../workspace/layout';
@@ -58,8 +58,6 @@ export interface PytestStepResult extends RunCurrentTestsResult {
   target: TestReport;
   /** pytest's terminal output (stdout then stderr). */
   output: string;
-  /** Tests passed now among those the target passes (undefined when pytest did not run). */
-  passedOfTarget?: number;
 }
 
 export async function loadTargetReport(record: TaskRecord): Promise<TestReport> {
@@ -110,11 +108,9 @@ export async function runPytestStep(opts: PytestStepOptions): Promise<PytestStep
     ...(outcome.kind === 'ran' && outcome.integrity?.length ? { integrity: outcome.integrity } : {}),
   };
   let gap: number | undefined;
-  let passedOfTarget: number | undefined;
   if (outcome.kind === 'ran') {
     await writeNonPassed(layout.nonPassedDir, outcome.report, target, { discardDir: layout.discardDir });
     gap = nonPassedIds(outcome.report, target).length;
-    passedOfTarget = passedIds(target).size - gap;
   } else if (opts.nonPassedWhenNotRun === 'all') {
     await writeNonPassed(layout.nonPassedDir, undefined, target, { discardDir: layout.discardDir });
   }
@@ -126,7 +122,6 @@ export async function runPytestStep(opts: PytestStepOptions): Promise<PytestStep
     gap,
     target,
     output: outcome.output,
-    passedOfTarget,
   };
 }
 

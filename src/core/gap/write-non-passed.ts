@@ -82,9 +82,7 @@ async function swapIn(staging: string, dir: string, old: string, discardDir?: st
     if (hadOld) await renameWithRetry(old, dir).catch(() => undefined);
     throw err;
   }
-  if (!hadOld) return;
-  if (discardDir) await discard([old], discardDir);
-  else await fs.promises.rm(old, { recursive: true, force: true });
+  if (hadOld) await discard([old], discardDir);
 }
 
 /** Windows refuses to rename a folder while a viewer or a virus scanner holds a file in it. */

@@ -20,6 +20,7 @@ import { passedIds, type TestReport } from '../pytest/test-report';
 import type { Runtime } from '../runtime/runtime';
 import { copyTree } from '../util/copy-tree';
 import { AbortError, UserError, isAbortError, throwIfAborted } from '../util/errors';
+import { emptyFolder } from '../util/discard';
 import { writeFileAtomic } from '../util/fs-atomic';
 import { oracleLayout, taskLayout } from '../workspace/layout';
 import { readTaskRecord } from '../workspace/materialize';
@@ -207,9 +208,4 @@ async function normalise(layout: ReturnType<typeof runLayout>, lines: IterationR
   }
   await replaceIterationRecords(layout.iterationsFile, out);
   return out;
-}
-
-async function emptyFolder(dir: string): Promise<void> {
-  await fs.mkdir(dir, { recursive: true });
-  for (const name of await fs.readdir(dir)) await fs.rm(path.join(dir, name), { recursive: true, force: true });
 }

@@ -43,10 +43,10 @@ export class CodeRepo {
    */
   async syncWorkingRepo(): Promise<void> {
     const dotGit = path.join(this.codeDir, '.git');
-    if (this.built !== undefined && this.built === (await treeSignature(dotGit))) return;
+    if (this.built !== undefined && this.built === treeSignature(dotGit)) return;
     this.built = undefined;
     await rebuildWorkingRepo(this.taskDir, this.signal);
-    this.built = await treeSignature(dotGit);
+    this.built = treeSignature(dotGit);
   }
 
   async head(): Promise<HeadInfo> {

@@ -19,8 +19,7 @@ export interface SnapshotScope {
   allowRequirement: boolean;
 }
 
-// eslint-disable-next-line @typescript-eslint/require-await -- async for callers; the walk itself is synchronous (see below)
-export async function snapshotOutside(scope: SnapshotScope): Promise<Snapshot> {
+export function snapshotOutside(scope: SnapshotScope): Snapshot {
   const layout = taskLayout(scope.taskDir);
   const rel = (p: string): string => path.relative(scope.taskDir, p).split(path.sep).join('/');
   // The harness itself writes the history store, the scoring checkout, the working repository's

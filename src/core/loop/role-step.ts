@@ -90,7 +90,7 @@ async function runAgent(ctx: RoleStepContext): Promise<StepDone> {
   const env = { ...(settings.env ?? {}), ...(ctx.setup.secretEnv ?? {}) };
 
   const scope = { taskDir: ctx.taskDir, run: ctx.run, allowRequirement: ctx.role === 'architect' };
-  const before = await snapshotOutside(scope);
+  const before = snapshotOutside(scope);
   const failures: string[] = [];
   const usage: AgentUsage[] = [];
   const outside = new Set<string>();
@@ -149,7 +149,7 @@ async function runAgent(ctx: RoleStepContext): Promise<StepDone> {
         `Nothing was recorded; the agent's logs are in ${ctx.pendingDir}. Fix the agent's settings and resume the run to try this step again.`,
     );
   }
-  for (const p of diffSnapshots(before, await snapshotOutside(scope))) outside.add(p);
+  for (const p of diffSnapshots(before, snapshotOutside(scope))) outside.add(p);
 
   const record: RoleStepRecord = {
     execution_time: seconds(totalMs),
@@ -181,7 +181,7 @@ async function runHuman(ctx: RoleStepContext): Promise<StepDone> {
   }
   const layout = taskLayout(ctx.taskDir);
   const scope = { taskDir: ctx.taskDir, run: ctx.run, allowRequirement: ctx.role === 'architect' };
-  const before = await snapshotOutside(scope);
+  const before = snapshotOutside(scope);
   await ctx.repo.syncWorkingRepo();
   // A human's half-done work survives a reload: requirement.xml is removed only on a fresh start.
   if (ctx.role === 'architect' && !ctx.restarted) await fs.rm(layout.requirementFile, { force: true });
@@ -216,7 +216,7 @@ async function runHuman(ctx: RoleStepContext): Promise<StepDone> {
   }
   // A human may commit with the editor's git tools: that only touches app/code/.git; the
   // iteration's commit is made from the files, in the history store.
-  const outside = diffSnapshots(before, await snapshotOutside(scope));
+  const outside = diffSnapshots(before, snapshotOutside(scope));
   return { record: { execution_time: seconds(totalMs), kind: 'human', agent: 'human', tries: attempt }, outside, tampered: [] };
 }
 

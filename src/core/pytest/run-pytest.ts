@@ -130,11 +130,7 @@ export async function runPytest(runtime: Runtime, o: RunPytestOptions): Promise<
     // Emptying the report folder would delete the code: that is a caller's bug, said loudly.
     throw new Error(`The pytest report folder ${outDir} must not hold the code folder ${o.codeDir}: give the report a folder of its own.`);
   }
-  if (o.discardDir) await emptyFolder(outDir, o.discardDir);
-  else {
-    await fs.promises.mkdir(outDir, { recursive: true });
-    for (const name of await fs.promises.readdir(outDir)) await fs.promises.rm(path.join(outDir, name), { recursive: true, force: true });
-  }
+  await emptyFolder(outDir, o.discardDir);
   const cacheDir = path.join(outDir, 'pytest-cache');
   const pycacheDir = path.join(outDir, 'pycache');
   const mounts = pytestMounts(o.codeDir, o.reportFile);

@@ -21,10 +21,15 @@ function deleteInBackground(bin: string): void {
  * Removes `paths` (entries of folders the harness owns) from where they are at once: renamed into
  * a new bin under `binRoot`, which must be on the same file system and out of reach of whatever
  * wrote them. A path that cannot be renamed is deleted at once. The bin, and any bin an earlier
- * process left behind, is deleted in the background.
+ * process left behind, is deleted in the background. Without `binRoot` every path is deleted
+ * before this returns.
  */
-export async function discard(paths: readonly string[], binRoot: string): Promise<void> {
+export async function discard(paths: readonly string[], binRoot?: string): Promise<void> {
   if (paths.length === 0) return;
+  if (binRoot === undefined) {
+    await Promise.all(paths.map((p) => fs.rm(p, { recursive: true, force: true })));
+    return;
+  }
   await fs.mkdir(binRoot, { recursive: true });
   const bin = path.join(binRoot, `${process.pid}-${randomBytes(6).toString('hex')}`);
   await fs.mkdir(bin);
@@ -43,9 +48,9 @@ export async function discard(paths: readonly string[], binRoot: string): Promis
 
 /**
  * Empties `dir` (made when missing; the folder itself stays, so a container bound to it still sees
- * it) by discarding its entries.
+ * it) by discarding its entries (see discard).
  */
-export async function emptyFolder(dir: string, binRoot: string): Promise<void> {
+export async function emptyFolder(dir: string, binRoot?: string): Promise<void> {
   await fs.mkdir(dir, { recursive: true });
   await discard(
     (await fs.readdir(dir)).map((name) => path.join(dir, name)),

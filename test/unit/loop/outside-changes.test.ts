@@ -20,7 +20,7 @@ describe('outside-change snapshots', () => {
       await w('.sweci/runs/r1/iteration.jsonl', '');
       await w('.sweci/runs/other/iteration.jsonl', '');
       const scope = { taskDir: task, run: 'r1', allowRequirement: true };
-      const before = await snapshotOutside(scope);
+      const before = snapshotOutside(scope);
       await w('app/code/src/a.py', 'changed');
       await w('app/code/new.py', 'new');
       await w('app/requirement.xml', '<r>new</r>');
@@ -29,16 +29,16 @@ describe('outside-change snapshots', () => {
       await w('app/notes.txt', 'hi');
       await w('.sweci/runs/other/iteration.jsonl', 'tampered');
       await fs.rm(path.join(task, '.sweci/task.json'));
-      const after = await snapshotOutside(scope);
+      const after = snapshotOutside(scope);
       assert.deepEqual(diffSnapshots(before, after), [
         '.sweci/runs/other/iteration.jsonl',
         '.sweci/task.json',
         'app/non-passed/summary.jsonl',
         'app/notes.txt',
       ]);
-      const strict = await snapshotOutside({ ...scope, allowRequirement: false });
+      const strict = snapshotOutside({ ...scope, allowRequirement: false });
       await w('app/requirement.xml', '<r>newer, longer</r>');
-      assert.deepEqual(diffSnapshots(strict, await snapshotOutside({ ...scope, allowRequirement: false })), ['app/requirement.xml']);
+      assert.deepEqual(diffSnapshots(strict, snapshotOutside({ ...scope, allowRequirement: false })), ['app/requirement.xml']);
     } finally {
       await fs.rm(task, { recursive: true, force: true });
     }
@@ -50,15 +50,15 @@ describe('outside-change snapshots', () => {
       await fs.mkdir(path.join(task, 'app', 'code'), { recursive: true });
       const scope = { taskDir: task, run: 'r1', allowRequirement: false };
       // A task without memory: an agent that makes app/memory is seen.
-      let before = await snapshotOutside(scope);
+      let before = snapshotOutside(scope);
       await fs.mkdir(path.join(task, 'app', 'memory', 'notes'), { recursive: true });
       await fs.writeFile(path.join(task, 'app', 'memory', 'notes', 'a.md'), 'hidden?');
-      assert.deepEqual(diffSnapshots(before, await snapshotOutside(scope)), ['app/memory']);
+      assert.deepEqual(diffSnapshots(before, snapshotOutside(scope)), ['app/memory']);
       // A task of a sequence with memory (the folder is there before the step): notes are not outside changes.
-      before = await snapshotOutside(scope);
+      before = snapshotOutside(scope);
       await fs.writeFile(path.join(task, 'app', 'memory', 'notes', 'a.md'), 'lessons learned');
       await fs.writeFile(path.join(task, 'app', 'memory', 'b.md'), 'more');
-      assert.deepEqual(diffSnapshots(before, await snapshotOutside(scope)), []);
+      assert.deepEqual(diffSnapshots(before, snapshotOutside(scope)), []);
     } finally {
       await fs.rm(task, { recursive: true, force: true });
     }

@@ -54,4 +54,24 @@ describe('emptyFolder', () => {
       await fs.rm(root, { recursive: true, force: true });
     }
   });
+
+  test('without a bin the entries are deleted before it returns, links as links', async () => {
+    const root = await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-discard-'));
+    try {
+      const dir = path.join(root, 'out');
+      const outside = path.join(root, 'outside.txt');
+      await fs.writeFile(outside, 'kept');
+      await fs.mkdir(path.join(dir, 'pycache', 'deep'), { recursive: true });
+      await fs.writeFile(path.join(dir, 'pycache', 'deep', 'x.pyc'), 'x');
+      await fs.symlink(outside, path.join(dir, 'link'));
+      const inode = (await fs.stat(dir)).ino;
+      await emptyFolder(dir);
+      assert.deepEqual(await fs.readdir(dir), []);
+      assert.equal((await fs.stat(dir)).ino, inode, 'the same folder, not a new one');
+      assert.deepEqual((await fs.readdir(root)).sort(), ['out', 'outside.txt'], 'no bin was made');
+      assert.equal(await fs.readFile(outside, 'utf8'), 'kept');
+    } finally {
+      await fs.rm(root, { recursive: true, force: true });
+    }
+  });
 });
