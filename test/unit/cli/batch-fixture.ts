@@ -37,6 +37,8 @@ export interface BatchFixture {
   lines: (experiment: string, task: string) => Promise<Line[]>;
   /** node's arguments for `sweci run` of the whole dataset into `experiment` with the scripted agents. */
   runArgs: (experiment: string, ...more: string[]) => string[];
+  /** `sweci run` with runArgs's arguments, waited for. */
+  runSweci: (experiment: string, ...more: string[]) => { code: number | null; out: string; err: string };
   dispose: () => Promise<void>;
 }
 
@@ -44,14 +46,30 @@ export async function batchFixture(): Promise<BatchFixture> {
   const tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-batch-')));
   const demo = await buildDemoDataset(path.join(tmp, 'dataset'), { batch: true });
   const config = await writeScriptedSettings(demo, tmp);
+  const sweci: BatchFixture['sweci'] = (...args) => {
+    const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', cwd: tmp });
+    return { code: r.status, out: r.stdout, err: r.stderr };
+  };
+  const runArgs: BatchFixture['runArgs'] = (experiment, ...more) => [
+    cli,
+    'run',
+    '--dataset',
+    demo.datasetDir,
+    '--experiment',
+    experiment,
+    '--run',
+    RUN,
+    '--config',
+    config,
+    '--runtime',
+    'local',
+    ...more,
+  ];
   return {
     tmp,
     demo,
     config,
-    sweci: (...args) => {
-      const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', cwd: tmp });
-      return { code: r.status, out: r.stdout, err: r.stderr };
-    },
+    sweci,
     lines: async (experiment, task) => {
       const text = await fs.readFile(path.join(experiment, task, '.sweci', 'runs', RUN, 'iteration.jsonl'), 'utf8');
       return text
@@ -59,9 +77,8 @@ export async function batchFixture(): Promise<BatchFixture> {
         .split('\n')
         .map((l) => JSON.parse(l) as Line);
     },
-    runArgs: (experiment, ...more) => {
-      return [cli, 'run', '--dataset', demo.datasetDir, '--experiment', experiment, '--run', RUN, '--config', config, '--runtime', 'local', ...more];
-    },
+    runArgs,
+    runSweci: (experiment, ...more) => sweci(...runArgs(experiment, ...more).slice(1)),
     dispose: () => fs.rm(tmp, { recursive: true, force: true }),
   };
 }

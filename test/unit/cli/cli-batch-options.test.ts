@@ -18,11 +18,12 @@ let config: string;
 let sweci: BatchFixture['sweci'];
 let lines: BatchFixture['lines'];
 let runArgs: BatchFixture['runArgs'];
+let runSweci: BatchFixture['runSweci'];
 
 describe('sweci run over a dataset: the terminal, failures, human history, confinement and k8s', () => {
   before(async () => {
     fixture = await batchFixture();
-    ({ tmp, demo, config, sweci, lines, runArgs } = fixture);
+    ({ tmp, demo, config, sweci, lines, runArgs, runSweci } = fixture);
   });
   after(() => fixture.dispose());
 
@@ -50,23 +51,7 @@ describe('sweci run over a dataset: the terminal, failures, human history, confi
     // An interpreter that fails the way a broken environment does (pytest exit > 1).
     const broken = path.join(tmp, 'broken-python');
     await fs.writeFile(broken, '#!/bin/sh\necho "ImportError: the environment is broken" >&2\nexit 4\n', { mode: 0o755 });
-    const r = sweci(
-      'run',
-      '--dataset',
-      demo.datasetDir,
-      '--experiment',
-      experiment,
-      '--run',
-      RUN,
-      '--config',
-      config,
-      '--runtime',
-      'local',
-      '--tasks',
-      `${demo.tasks[1].taskId},${demo.tasks[2].taskId}`,
-      '--python',
-      broken,
-    );
+    const r = runSweci(experiment, '--tasks', `${demo.tasks[1].taskId},${demo.tasks[2].taskId}`, '--python', broken);
     assert.equal(r.code, 0, r.err + r.out);
     assert.match(r.out, /finished: 2 init-failed/);
     const status = JSON.parse(await fs.readFile(path.join(experiment, '.sweci-batch', `${demo.tasks[1].taskId}.json`), 'utf8')) as {
@@ -99,24 +84,7 @@ describe('sweci run over a dataset: the terminal, failures, human history, confi
 
   test("--human-history also replays each task's upstream commits, and summarize lists that run on its own", () => {
     const experiment = path.join(tmp, 'exp-history');
-    const r = sweci(
-      'run',
-      '--dataset',
-      demo.datasetDir,
-      '--experiment',
-      experiment,
-      '--run',
-      RUN,
-      '--config',
-      config,
-      '--runtime',
-      'local',
-      '--tasks',
-      demo.tasks[1].taskId,
-      '--human-history',
-      '--max-iterations',
-      '1',
-    );
+    const r = runSweci(experiment, '--tasks', demo.tasks[1].taskId, '--human-history', '--max-iterations', '1');
     assert.equal(r.code, 0, r.err + r.out);
     type Groups = { groups: { run: string; kind: string; rows: { metrics: { iterations: number; solved: boolean } }[] }[] };
     const summary = JSON.parse(sweci('summarize', experiment, '--format', 'json').out) as Groups;
