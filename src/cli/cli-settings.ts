@@ -16,6 +16,11 @@ export const FLAG_KEYS: Record<string, string> = {
   sandbox: '--sandbox',
   sandboxReadablePaths: '--sandbox-readable',
   sandboxWritablePaths: '--sandbox-writable',
+  sandboxUser: '--sandbox-user',
+  'limits.processes': '--max-processes',
+  'limits.memoryMb': '--max-memory-mb',
+  'limits.fileSizeMb': '--max-file-size-mb',
+  'limits.tmpMb': '--max-tmp-mb',
   'docker.image': '--image',
   'docker.python': '--docker-python',
   'docker.memoryMb': '--memory-mb',
@@ -90,6 +95,11 @@ export function addRuntimeOptions(cmd: Command, runtimeDefault: string): Command
     .option('--sandbox <mode>', 'local runs confined with bubblewrap: auto, bubblewrap or off (auto)')
     .option('--sandbox-readable <paths>', "comma-separated absolute paths a sandboxed agent or pytest may also read (a custom agent's files)")
     .option('--sandbox-writable <paths>', 'comma-separated absolute folders a sandboxed agent or pytest may also write')
+    .option('--sandbox-user <uid:gid>', 'who sandboxed steps run as when sweci runs as root (65534:65534; never 0)')
+    .option('--max-processes <n>', 'processes a sandboxed step may have at once (512; 0: no limit)')
+    .option('--max-memory-mb <MiB>', 'memory of a sandboxed step, all its processes (half the machine, at most 8192; 0: no limit)')
+    .option('--max-file-size-mb <MiB>', 'the largest file a sandboxed step may write (4096; 0: no limit)')
+    .option('--max-tmp-mb <MiB>', "size of a sandboxed step's own /tmp (2048; 0: no limit)")
     .option('--image <tag>', "an image the engine has, instead of the task's image.tar.gz")
     .option('--docker-python <exe>', 'the interpreter inside the image (python)')
     .option('--memory-mb <MiB>', 'memory limit of each container (8192)')

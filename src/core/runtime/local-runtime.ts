@@ -5,7 +5,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Mount } from './mounts';
 import type { Isolation, Runtime, RunRequest, RunResult } from './runtime';
-import { bubblewrapCommand, type Confinement } from './sandbox';
+import { bubblewrapCommand, harnessIsRoot, type Confinement, type StepHold, type StepTools } from './sandbox';
+import { DEFAULT_SANDBOX_USER, DEFAULT_STEP_LIMITS, limitReason, type LimitKind, type SandboxUser, type StepLimits } from './step-limits';
+import { openStepCgroup, type StepCgroup } from './step-cgroup';
+import { chownTrees } from './hand-over';
+import { findTrustedProgram } from '../util/trusted-program';
 import { interpreterView, isPythonName, mergeViews, programView, type ToolView } from './host-tools';
 import { cleanEnvironment } from './clean-env';
 import { killProcessTree } from './kill-tree';
@@ -28,9 +32,19 @@ export interface LocalRuntimeOptions {
   bwrap?: string;
   /** Host paths every sandboxed command may read besides its tools and mounts (sweci.sandboxReadablePaths). */
   readable?: readonly string[];
-  /** Host folders every sandboxed command may write besides its mounts (sweci.sandboxWritablePaths). */
+  /**
+   * Host folders every sandboxed command may write besides its mounts (sweci.sandboxWritablePaths).
+   * As root they are given to the sandbox user before each confined step (and stay its).
+   */
   writable?: readonly string[];
+  /** What each confined command may use (sweci.limits.*); default DEFAULT_STEP_LIMITS. */
+  limits?: StepLimits;
+  /** Who confined commands run as when this process is root (sweci.sandboxUser); default nobody. */
+  sandboxUser?: SandboxUser;
 }
+
+/** Run by root before bubblewrap: puts its own process into the step's control groups, then becomes bwrap. */
+const JOIN_GROUP = 'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 126; shift; n=$((n - 1)); done; exec "$@"';
 
 const DEFAULT_MAX_OUTPUT = 4 * 1024 * 1024;
 const DEFAULT_ORPHAN_GRACE_MS = 2000;
@@ -40,6 +54,9 @@ export class LocalRuntime implements Runtime {
   readonly description: string;
   readonly isolation: Extract<Isolation, 'sandbox' | 'none'>;
   private readonly bwrap?: string;
+  private readonly tools?: StepTools;
+  private readonly limits: StepLimits;
+  private readonly sandboxUser: SandboxUser;
   private readonly readable: readonly string[];
   private readonly writable: readonly string[];
   /** The tools every sandboxed command may run (python3, node, git on PATH), found once. */
@@ -54,6 +71,14 @@ export class LocalRuntime implements Runtime {
     this.maxOutputChars = options.maxOutputChars ?? DEFAULT_MAX_OUTPUT;
     this.orphanGraceMs = options.orphanGraceMs ?? DEFAULT_ORPHAN_GRACE_MS;
     this.bwrap = options.bwrap;
+    this.limits = options.limits ?? DEFAULT_STEP_LIMITS;
+    this.sandboxUser = options.sandboxUser ?? DEFAULT_SANDBOX_USER;
+    if (this.bwrap) {
+      const prlimit = findTrustedProgram('prlimit');
+      const setpriv = findTrustedProgram('setpriv');
+      if (!prlimit || !setpriv) throw new Error('The sandbox needs prlimit and setpriv (util-linux) from the system folders; install util-linux.');
+      this.tools = { prlimit, setpriv };
+    }
     this.readable = options.readable ?? [];
     this.writable = options.writable ?? [];
     this.isolation = this.bwrap ? 'sandbox' : 'none';
@@ -77,7 +102,13 @@ export class LocalRuntime implements Runtime {
    * (`env` is changed in place), with the user's readable paths and the absolute paths it is handed
    * (arguments and PYTHONPATH entries).
    */
-  private async sandboxCommand(bwrap: string, req: RunRequest, confine: Confinement, env: Record<string, string | undefined>) {
+  private async sandboxCommand(
+    bwrap: string,
+    req: RunRequest,
+    confine: Confinement,
+    env: Record<string, string | undefined>,
+    hold: StepHold & { tools: StepTools },
+  ) {
     const searchPath = env.PATH ?? '';
     this.baseView ??= (async () =>
       mergeViews([await this.interpreter('python3', env), await programView('node', req.cwd, searchPath), await programView('git', req.cwd, searchPath)]))();
@@ -90,7 +121,7 @@ export class LocalRuntime implements Runtime {
     const handed = [...req.args, ...onPythonPath].filter((a) => path.isAbsolute(a) && fs.existsSync(a));
     const readable = [...view.readable, ...this.readable, ...handed, ...(confine.readable ?? [])];
     const writable = [...this.writable, ...(confine.writable ?? [])];
-    return bubblewrapCommand(bwrap, { ...req, command: own.program ?? req.command }, { ...confine, readable, writable });
+    return bubblewrapCommand(bwrap, { ...req, command: own.program ?? req.command }, { ...confine, readable, writable }, hold);
   }
 
   private interpreter(python: string, env: Record<string, string | undefined>): Promise<ToolView> {
@@ -112,9 +143,47 @@ export class LocalRuntime implements Runtime {
       return { exitCode: null, signal: null, stdout: '', stderr: '', timedOut: false, cancelled: true, durationMs: 0 };
     }
     const env: Record<string, string | undefined> = { ...(req.cleanEnv ? cleanEnvironment(process.env) : process.env), ...req.env };
-    const sandboxed = this.bwrap && req.confine ? await this.sandboxCommand(this.bwrap, req, req.confine, env) : undefined;
-    const command = sandboxed?.command ?? req.command;
-    const args = sandboxed?.args ?? [...req.args];
+    if (!this.bwrap || !this.tools || !req.confine) return this.spawnAndWait(req.command, [...req.args], req, env);
+    return this.runConfined(this.bwrap, this.tools, req, req.confine, env);
+  }
+
+  /**
+   * A sandboxed run: in a control group of its own where one can be made (memory and processes),
+   * as the sandbox user when we are root (its writable folders handed to it for the step), and
+   * with the limit it ran into, if any, named in the result.
+   */
+  private async runConfined(
+    bwrap: string,
+    tools: StepTools,
+    req: RunRequest,
+    confine: Confinement,
+    env: Record<string, string | undefined>,
+  ): Promise<RunResult> {
+    const user = harnessIsRoot() ? this.sandboxUser : undefined;
+    // The step's own folders go back to us after it; the user's listed folders stay the sandbox user's.
+    const stepFolders = [...(req.mounts ?? []).filter((m) => !m.readOnly).map((m) => m.source), ...(confine.writable ?? [])];
+    const group: StepCgroup | undefined = openStepCgroup(this.limits);
+    try {
+      if (user) await chownTrees([...stepFolders, ...this.writable], user.uid, user.gid);
+      const hold = { tools, limits: this.limits, ...(user ? { user } : {}), ...(group ? { heldByGroup: group.enforces } : {}) };
+      const sandboxed = await this.sandboxCommand(bwrap, req, confine, env, hold);
+      const result = group
+        ? await this.spawnAndWait(
+            '/bin/sh',
+            ['-c', JOIN_GROUP, 'sh', String(group.procsFiles.length), ...group.procsFiles, sandboxed.command, ...sandboxed.args],
+            req,
+            env,
+          )
+        : await this.spawnAndWait(sandboxed.command, sandboxed.args, req, env);
+      const reached: LimitKind | undefined = group?.reached() ?? (result.signal === 'SIGXFSZ' ? 'file-size' : undefined);
+      return reached ? { ...result, limitReached: limitReason(reached, this.limits) } : result;
+    } finally {
+      await group?.dispose();
+      if (user) await chownTrees(stepFolders, process.getuid?.() ?? 0, process.getgid?.() ?? 0);
+    }
+  }
+
+  private spawnAndWait(command: string, args: string[], req: RunRequest, env: Record<string, string | undefined>): Promise<RunResult> {
     return new Promise<RunResult>((resolve, reject) => {
       const started = Date.now();
       const stdout = new TailBuffer(this.maxOutputChars);

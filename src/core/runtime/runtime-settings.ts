@@ -4,6 +4,7 @@
 import { UserError } from '../util/errors';
 import { readChoice, readCount, readFlag, readPathList, readText, settingName, type SettingLabel, type SettingReader } from '../util/setting-reader';
 import { DEFAULT_DOCKER_LIMITS, type DockerLimits } from './docker/docker-runtime';
+import { DEFAULT_SANDBOX_USER, DEFAULT_STEP_LIMITS, readSandboxUser, readStepLimits, type SandboxUser, type StepLimits } from './step-limits';
 
 export const RUNTIME_CHOICES = ['auto', 'docker', 'local'] as const;
 export type RuntimeChoice = (typeof RUNTIME_CHOICES)[number];
@@ -37,6 +38,10 @@ export interface RuntimeSettings {
   sandboxReadablePaths: string[];
   /** Host folders a sandboxed agent or pytest may also write (a custom agent's own log or cache). */
   sandboxWritablePaths: string[];
+  /** Who sandboxed steps run as when SWE-CI runs as root (never root itself). */
+  sandboxUser: SandboxUser;
+  /** What each sandboxed step may use (sweci.limits.*). */
+  limits: StepLimits;
   docker: DockerSettings;
 }
 
@@ -45,6 +50,8 @@ export const DEFAULT_RUNTIME_SETTINGS: RuntimeSettings = {
   sandbox: 'auto',
   sandboxReadablePaths: [],
   sandboxWritablePaths: [],
+  sandboxUser: DEFAULT_SANDBOX_USER,
+  limits: DEFAULT_STEP_LIMITS,
   docker: { image: '', socketPath: '', python: 'python', network: false, agentImage: '', agentNetwork: 'bridge', ...DEFAULT_DOCKER_LIMITS },
 };
 
@@ -56,6 +63,8 @@ export function readRuntimeSettings(read: SettingReader, label: SettingLabel = s
     sandbox: readChoice(read, label, 'sandbox', SANDBOX_CHOICES),
     sandboxReadablePaths: readPathList(read, label, 'sandboxReadablePaths'),
     sandboxWritablePaths: readPathList(read, label, 'sandboxWritablePaths'),
+    sandboxUser: readSandboxUser(read, label),
+    limits: readStepLimits(read, label),
     docker: {
       image: readText(read, label, 'docker.image', d.image),
       socketPath: readText(read, label, 'docker.socketPath', d.socketPath),

@@ -1,9 +1,16 @@
 // Confinement of local processes with bubblewrap (Debian's `bubblewrap`). An allow-list: the
 // command sees the machine's system folders read-only, the tools it runs (read-only), what it was
-// given (its mounts), a /tmp, /var/tmp and /run of its own, and nothing else: not the user's home,
-// not the dataset, the experiment or other tasks, not the engines' sockets. It runs in its own
-// user, PID, IPC and UTS namespaces with every capability dropped (root in there cannot unmount
-// or remount anything), in a session of its own, and dies with us.
+// given (its mounts), a size-limited /tmp, /var/tmp and /run of its own, and nothing else: not the
+// user's home, not the dataset, the experiment or other tasks, not the engines' sockets. It runs in
+// its own PID, IPC and UTS namespaces with no capabilities and no way to gain any (no_new_privs),
+// with /proc/sys read-only, rlimits on file size (and on memory and processes where no control
+// group holds them), in a session of its own, and dies with us.
+//
+// Never root on the host. Started by a user, bubblewrap maps the command to that user in a user
+// namespace. Started by root, a user namespace would map the command back to uid 0 on the host
+// (root's files, /proc/sys, a core_pattern to run as root), so there is none: bubblewrap keeps only
+// the capabilities to change user, and setpriv makes the command the sandbox user (nobody) before
+// it runs, with an empty bounding set.
 import { execFile } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
@@ -11,6 +18,7 @@ import type { Mount } from './mounts';
 import { SYSTEM_DIRS, SYSTEM_LINKS } from './host-tools';
 import { findTrustedProgram } from '../util/trusted-program';
 import { isSameOrInside } from '../util/paths';
+import type { SandboxUser, StepLimits } from './step-limits';
 
 /** What a confined command may see and write besides the system folders. */
 export interface Confinement {
@@ -34,17 +42,63 @@ export interface SandboxCommand {
 const HIDDEN_SYSTEM_FILES = ['/etc/shadow', '/etc/gshadow', '/etc/shadow-', '/etc/gshadow-'];
 
 /** Namespaces, capabilities and session: the same for every command and for the probe. */
-const ISOLATION_FLAGS = [
-  '--die-with-parent',
-  '--unshare-user',
-  '--unshare-pid',
-  '--unshare-ipc',
-  '--unshare-uts',
-  '--unshare-cgroup-try',
-  '--cap-drop',
-  'ALL',
-  '--new-session',
-];
+const COMMON_FLAGS = ['--die-with-parent', '--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-cgroup-try', '--new-session'];
+
+/**
+ * Started by a user: a user namespace of its own, every capability dropped. Started by root: no
+ * user namespace (it would map back to root), and only what setpriv needs to become the sandbox
+ * user and clear its bounding set; setpriv drops them with the change of user.
+ */
+function isolationFlags(asRoot: boolean): string[] {
+  return asRoot
+    ? [...COMMON_FLAGS, '--cap-drop', 'ALL', '--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID', '--cap-add', 'CAP_SETPCAP']
+    : [...COMMON_FLAGS, '--unshare-user', '--cap-drop', 'ALL'];
+}
+
+/** The harness runs as root: confined commands must then be made someone else. */
+export const harnessIsRoot = (): boolean => process.platform !== 'win32' && process.getuid?.() === 0;
+
+/** The util-linux programs every confined command starts through (absolute, from the system folders). */
+export interface StepTools {
+  prlimit: string;
+  setpriv: string;
+}
+
+/** How one command is held: who it runs as (root harness only), its limits, and which limits a control group already holds. */
+export interface StepHold {
+  user?: SandboxUser;
+  limits?: StepLimits;
+  /** Limits a control group enforces for the whole step: not repeated as rlimits. */
+  heldByGroup?: ReadonlySet<'memory' | 'processes'>;
+}
+
+const MiB = 2 ** 20;
+
+/** What runs inside the sandbox before the command: prlimit (limits), then setpriv (the user). */
+export function holdPrefix(tools: StepTools, hold: StepHold): string[] {
+  const out: string[] = [];
+  const l = hold.limits;
+  const held = hold.heldByGroup ?? new Set();
+  const rlimits = ['--core=0'];
+  if (l && l.fileSizeMb > 0) rlimits.push(`--fsize=${l.fileSizeMb * MiB}`);
+  if (l && l.memoryMb > 0 && !held.has('memory')) rlimits.push(`--as=${l.memoryMb * MiB}`);
+  // RLIMIT_NPROC counts every process of the user on the host: only for the sandbox's own user.
+  if (l && l.processes > 0 && !held.has('processes') && hold.user) rlimits.push(`--nproc=${l.processes}`);
+  out.push(tools.prlimit, ...rlimits, '--');
+  if (hold.user) {
+    out.push(
+      tools.setpriv,
+      `--reuid=${hold.user.uid}`,
+      `--regid=${hold.user.gid}`,
+      '--clear-groups',
+      '--inh-caps=-all',
+      '--bounding-set=-all',
+      '--no-new-privs',
+      '--',
+    );
+  }
+  return out;
+}
 
 async function kindOf(p: string): Promise<'dir' | 'file' | 'link' | 'missing'> {
   const st = await fs.lstat(p).catch(() => undefined);
@@ -52,7 +106,7 @@ async function kindOf(p: string): Promise<'dir' | 'file' | 'link' | 'missing'> {
 }
 
 /** The system folders, read-only, with merged-/usr links kept as links. */
-async function systemArgs(): Promise<string[]> {
+async function systemArgs(tmpMb = 0): Promise<string[]> {
   const args: string[] = [];
   for (const dir of SYSTEM_DIRS) if ((await kindOf(dir)) === 'dir') args.push('--ro-bind', dir, dir);
   for (const name of SYSTEM_LINKS) {
@@ -64,8 +118,31 @@ async function systemArgs(): Promise<string[]> {
   // Name resolution where /etc/resolv.conf points into /run (systemd-resolved).
   const resolv = await fs.realpath('/etc/resolv.conf').catch(() => undefined);
   if (resolv && !resolv.startsWith('/etc/')) args.push('--ro-bind', resolv, resolv);
-  args.push('--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp', '--tmpfs', '/var/tmp', '--tmpfs', '/run');
+  // A fresh /proc of the PID namespace, its /proc/sys read-only (the host's kernel settings).
+  args.push('--dev', '/dev', '--proc', '/proc', '--ro-bind', '/proc/sys', '/proc/sys');
+  // Temp folders anyone (the sandbox user included) may write, each of a bounded size.
+  const size = tmpMb > 0 ? ['--size', String(tmpMb * MiB)] : [];
+  for (const dir of ['/tmp', '/var/tmp', '/run']) args.push('--perms', '1777', ...size, '--tmpfs', dir);
   return args;
+}
+
+/** Read-only folders every sandbox has whole before anything is bound: nothing can be made inside them. */
+const SYSTEM_TREES = [...SYSTEM_DIRS, ...SYSTEM_LINKS.map((l) => `/${l}`), '/dev', '/proc'];
+/** Folders of its own it has (the temp folders), whose modes must stay as they are. */
+const OWN_FOLDERS = ['/', '/tmp', '/var/tmp', '/run'];
+
+/**
+ * The folders leading to each bound path, made traversable (0755): bubblewrap would otherwise
+ * give them the host folders' modes, and a bound folder below a private one (/root, a 0700 temp
+ * folder) would be out of the sandbox user's reach. They hold nothing but the bound paths.
+ */
+function skeletonArgs(destinations: readonly string[]): string[] {
+  const parents = new Set<string>();
+  for (const d of destinations) {
+    for (let p = path.dirname(path.resolve(d)); !OWN_FOLDERS.includes(p) && !SYSTEM_TREES.some((s) => isSameOrInside(s, p)); p = path.dirname(p))
+      parents.add(p);
+  }
+  return byDepth([...parents]).flatMap((p) => ['--perms', '0755', '--dir', p]);
 }
 
 /** Shortest first: a path bound later covers what an enclosing one showed. */
@@ -83,8 +160,10 @@ export async function bubblewrapCommand(
   bwrap: string,
   req: { command: string; args: readonly string[]; cwd: string; mounts?: readonly Mount[] },
   confine: Confinement,
+  hold: StepHold & { tools: StepTools },
 ): Promise<SandboxCommand> {
-  const args = [...ISOLATION_FLAGS, ...(await systemArgs())];
+  const args = [...isolationFlags(hold.user !== undefined), ...(await systemArgs(hold.limits?.tmpMb))];
+  args.push(...skeletonArgs([...(confine.readable ?? []), ...(confine.writable ?? [])]));
   for (const p of byDepth(confine.readable ?? [])) {
     const kind = await kindOf(p);
     if (kind !== 'missing') args.push('--ro-bind', p, p);
@@ -101,17 +180,19 @@ export async function bubblewrapCommand(
     // --dev-bind: a plain bind is mounted nodev, where /dev/null could not even be opened.
     else if (st) args.push('--dev-bind', '/dev/null', p);
   }
+  // Again for the mounts: a hidden folder above them (the task's) is an empty tmpfs by now.
+  args.push(...skeletonArgs((req.mounts ?? []).map((m) => m.source)));
   for (const m of req.mounts ?? []) {
     if (!(await fs.stat(m.source).catch(() => undefined))) continue;
     args.push(m.readOnly ? '--ro-bind' : '--bind', m.source, m.source);
   }
   // The skeleton bwrap builds (the folders leading to each path above) is read-only too.
-  args.push('--remount-ro', '/', '--chdir', req.cwd, '--', req.command, ...req.args);
+  args.push('--remount-ro', '/', '--chdir', req.cwd, '--', ...holdPrefix(hold.tools, hold), req.command, ...req.args);
   return { command: bwrap, args };
 }
 
-/** Whether bubblewrap can confine here: its path, or why not (bwrap's own words when it ran). */
-export type BubblewrapProbe = { bwrap: string } | { problem: 'not-linux' | 'not-installed' | 'refused'; detail?: string };
+/** Whether bubblewrap can confine here: its path and helpers, or why not (bwrap's own words when it ran). */
+export type BubblewrapProbe = ({ bwrap: string } & StepTools) | { problem: 'not-linux' | 'not-installed' | 'refused'; detail?: string };
 
 let probed: Promise<BubblewrapProbe> | undefined;
 
@@ -124,12 +205,19 @@ export function probeBubblewrap(): Promise<BubblewrapProbe> {
   probed ??= (async (): Promise<BubblewrapProbe> => {
     if (process.platform !== 'linux') return { problem: 'not-linux' };
     const bwrap = findTrustedProgram('bwrap');
+    const prlimit = findTrustedProgram('prlimit');
+    const setpriv = findTrustedProgram('setpriv');
     if (!bwrap) return { problem: 'not-installed' };
-    const args = [...ISOLATION_FLAGS, ...(await systemArgs()), '--', 'true'];
+    if (!prlimit || !setpriv) return { problem: 'not-installed', detail: 'prlimit and setpriv (util-linux) are missing' };
+    const tools = { prlimit, setpriv };
+    // As a confined command runs: as root, it also proves the change to the sandbox user works.
+    const asRoot = harnessIsRoot();
+    const hold: StepHold = asRoot ? { user: { uid: 65534, gid: 65534 } } : {};
+    const args = [...isolationFlags(asRoot), ...(await systemArgs(1)), '--', ...holdPrefix(tools, hold), '/bin/true'];
     const failure = await new Promise<string | undefined>((resolve) => {
       execFile(bwrap, args, { timeout: 10_000 }, (err, _out, stderr) => resolve(err ? String(stderr).trim() || err.message : undefined));
     });
-    return failure === undefined ? { bwrap } : { problem: 'refused', detail: failure.split('\n')[0] };
+    return failure === undefined ? { bwrap, ...tools } : { problem: 'refused', detail: failure.split('\n')[0] };
   })();
   return probed;
 }
@@ -138,4 +226,10 @@ export function probeBubblewrap(): Promise<BubblewrapProbe> {
 export async function findBubblewrap(): Promise<string | undefined> {
   const probe = await probeBubblewrap();
   return 'bwrap' in probe ? probe.bwrap : undefined;
+}
+
+/** The helpers every confined command starts through (found by the probe). */
+export async function findStepTools(): Promise<StepTools | undefined> {
+  const probe = await probeBubblewrap();
+  return 'bwrap' in probe ? { prlimit: probe.prlimit, setpriv: probe.setpriv } : undefined;
 }

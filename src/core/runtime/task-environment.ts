@@ -62,7 +62,9 @@ function local(hostPython: string, host: LocalRuntime, note?: string): TaskEnvir
 }
 
 /** The local runtime as sweci.sandbox asks: sandboxed with bubblewrap when it can (or must) be. */
-export async function openHostRuntime(settings: Pick<RuntimeSettings, 'sandbox' | 'sandboxReadablePaths' | 'sandboxWritablePaths'>): Promise<LocalRuntime> {
+export async function openHostRuntime(
+  settings: Pick<RuntimeSettings, 'sandbox' | 'sandboxReadablePaths' | 'sandboxWritablePaths'> & Partial<Pick<RuntimeSettings, 'sandboxUser' | 'limits'>>,
+): Promise<LocalRuntime> {
   const choice = settings.sandbox;
   if (choice === 'off') return new LocalRuntime();
   const bwrap = await findBubblewrap();
@@ -71,7 +73,13 @@ export async function openHostRuntime(settings: Pick<RuntimeSettings, 'sandbox' 
       'sweci.sandbox is "bubblewrap", but bubblewrap cannot run here (not installed, or user namespaces are off). Install it (Debian/Ubuntu: apt-get install bubblewrap), or set sweci.sandbox to "auto" or "off" (runs are then not isolated).',
     );
   }
-  return new LocalRuntime({ bwrap, readable: settings.sandboxReadablePaths, writable: settings.sandboxWritablePaths });
+  return new LocalRuntime({
+    bwrap,
+    readable: settings.sandboxReadablePaths,
+    writable: settings.sandboxWritablePaths,
+    ...(settings.sandboxUser ? { sandboxUser: settings.sandboxUser } : {}),
+    ...(settings.limits ? { limits: settings.limits } : {}),
+  });
 }
 
 export async function openTaskEnvironment(settings: RuntimeSettings, task: TaskImageSource, opts: OpenEnvironmentOptions): Promise<TaskEnvironment> {

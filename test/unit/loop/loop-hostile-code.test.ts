@@ -14,6 +14,7 @@ import { CodeRepo } from '../../../src/core/loop/code-repo';
 import { loadChartData } from '../../../src/core/scoring/load-chart-data';
 import { iterDir, runLayout } from '../../../src/core/loop/run-store';
 import { taskLayout } from '../../../src/core/workspace/layout';
+import { missingSandbox } from '../helpers/require-sandbox';
 import { DemoWorld, PYTHON, SANDBOX, exists, historyGit, loopOptions, pytestSettings, pythonScript, runtime, scripted } from './demo-fixture';
 
 let world: DemoWorld;
@@ -176,7 +177,7 @@ describe('code under test that tries to change its score', () => {
   });
 
   test("a sandboxed agent cannot read the oracle, the records, the dataset, another task or the user's home, cannot forge them, and leaves no process behind", async (t) => {
-    if (!SANDBOX) return t.skip('bubblewrap cannot run here: the loop is not isolated');
+    if (!SANDBOX) return missingSandbox(t, 'bubblewrap cannot run here: the loop is not isolated');
     const task = await world.task();
     const layout = taskLayout(task.taskDir);
     const taskJson = await fs.readFile(layout.taskFile, 'utf8');
