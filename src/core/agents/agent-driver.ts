@@ -86,6 +86,11 @@ export interface AgentRunRequest {
    * configuration is written there. Unset: the agent keeps the home it inherits.
    */
   homeDir?: string;
+  /**
+   * Paths below `cwd` the agent sees but cannot change (what the harness or the other role
+   * wrote: non-passed/, the Programmer's requirement.xml). Missing ones are skipped.
+   */
+  readOnly?: readonly string[];
 }
 
 export interface AgentRunResult {
@@ -100,6 +105,8 @@ export interface AgentRunResult {
   reportedError?: string;
   /** What the agent was allowed to do (presets), e.g. "every action accepted (confined)". */
   permissions?: string;
+  /** The try ran into one of its limits (sweci.limits.*), e.g. "memory limit 8 GiB reached (sweci.limits.memoryMb)". */
+  limitReached?: string;
   logFile: string;
 }
 

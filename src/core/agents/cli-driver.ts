@@ -90,6 +90,12 @@ export class CliAgentDriver implements AgentDriver {
       { source: path.resolve(req.cwd), target: CONTAINER_APP_DIR },
       { source: path.resolve(req.promptFile), target: `${CONTAINER_PROMPT_DIR}/${path.basename(req.promptFile)}`, readOnly: true },
       ...(req.homeDir ? [{ source: path.resolve(req.homeDir), target: CONTAINER_HOME_DIR }] : []),
+      // Bound after app/, so they cover it: seen where they are, never written.
+      ...(await realEntries(req.readOnly ?? [])).map((p) => ({
+        source: path.resolve(p),
+        target: path.posix.join(CONTAINER_APP_DIR, ...path.relative(req.cwd, p).split(path.sep)),
+        readOnly: true,
+      })),
     ];
     const cwd = this.runtime.pathIn(mounts, req.cwd);
     const promptFile = this.runtime.pathIn(mounts, req.promptFile);
@@ -158,6 +164,9 @@ export class CliAgentDriver implements AgentDriver {
           mounts,
           ...(req.confine ? { confine: req.confine } : {}),
           env,
+          // Nothing of the harness's own environment (its keys and tokens among them): only what
+          // starting a program needs (clean-env.ts), then the agent's home, endpoint and named keys.
+          cleanEnv: true,
           stdin: cmd.stdin,
           timeoutMs: req.timeoutMs,
           signal: req.signal,
@@ -183,6 +192,7 @@ export class CliAgentDriver implements AgentDriver {
         command,
         logFile: req.logFile,
         ...(error ? { reportedError: redactor.redact(error) } : {}),
+        ...(result.limitReached ? { limitReached: result.limitReached } : {}),
         ...(s.kind === 'preset' ? { permissions: presetPermissions(s.preset, confined) } : {}),
       };
     } finally {
@@ -239,6 +249,16 @@ export class CliAgentDriver implements AgentDriver {
       err,
     );
   }
+}
+
+/** The paths that are a file or a folder themselves: a link would bind whatever it points at. */
+async function realEntries(paths: readonly string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const p of paths) {
+    const st = await fs.lstat(p).catch(() => undefined);
+    if (st && (st.isFile() || st.isDirectory())) out.push(p);
+  }
+  return out;
 }
 
 /**

@@ -51,9 +51,21 @@ export function buildPresetCommand(preset: AgentPresetId, ctx: CommandContext, e
     case 'claude-code':
       // -p with no prompt argument reads the prompt from stdin. Confined, every tool is allowed
       // (pytest included); otherwise acceptEdits: it may write files, and shell commands are denied.
+      // Only the user settings of its private home are loaded: never a .claude/ folder (hooks,
+      // permissions) that a role planted in the project.
       return {
         ...base,
-        args: ['-p', '--output-format', 'json', '--permission-mode', confined ? 'bypassPermissions' : 'acceptEdits', ...model('--model', m), ...extra],
+        args: [
+          '-p',
+          '--output-format',
+          'json',
+          '--permission-mode',
+          confined ? 'bypassPermissions' : 'acceptEdits',
+          '--setting-sources',
+          'user',
+          ...model('--model', m),
+          ...extra,
+        ],
         stdin: ctx.prompt,
         promptVia: 'stdin',
       };

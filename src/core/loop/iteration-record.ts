@@ -33,6 +33,12 @@ export const roleStepRecordSchema = z.object({
    * requirement.xml only (the reference runs it in a container whose code is not copied out).
    */
   discarded_changes: z.array(z.string()).optional(),
+  /**
+   * What an earlier step left in app/ besides code/, non-passed/, requirement.xml and memory/
+   * (another role's CLI settings, hooks, notes), removed before this step's tries: nothing is
+   * carried from one role to the other but the protocol's files.
+   */
+  removed_from_app: z.array(z.string()).optional(),
 });
 export type RoleStepRecord = z.infer<typeof roleStepRecordSchema>;
 

@@ -11,6 +11,7 @@ import { writeFileAtomic } from '../util/fs-atomic';
 import { isTestArtifact } from '../workspace/restore-tests';
 import { agentConfinement } from '../runtime/task-confinement';
 import { freshHome } from '../agents/agent-home';
+import { removeLeftovers } from './app-carry-over';
 import { taskLayout, type TaskRecord } from '../workspace/layout';
 import type { CodeRepo } from './code-repo';
 import type { RoleStepRecord } from './iteration-record';
@@ -50,8 +51,9 @@ export async function runRoleStep(ctx: RoleStepContext): Promise<StepDone> {
 
 function why(result: AgentRunResult, timeoutSec: number): string | undefined {
   if (result.timedOut) return `did not finish within ${timeoutSec} s and was stopped`;
-  if (result.exitCode === null) return 'was killed by a signal';
-  if (result.exitCode !== 0) return `exited with code ${result.exitCode}${result.reportedError ? ` (${result.reportedError})` : ''}`;
+  const limit = result.limitReached ? `: ${result.limitReached}` : '';
+  if (result.exitCode === null) return `was killed by a signal${limit}`;
+  if (result.exitCode !== 0) return `exited with code ${result.exitCode}${result.reportedError ? ` (${result.reportedError})` : ''}${limit}`;
   // Exit 0 is no proof of work: the CLI's own output may say the model call failed.
   if (result.reportedError) return `exited 0 but ${result.reportedError}`;
   return undefined;
@@ -89,6 +91,8 @@ async function runAgent(ctx: RoleStepContext): Promise<StepDone> {
   await keepInterruptedLogs(ctx.pendingDir, ctx.role);
   const env = { ...(settings.env ?? {}), ...(ctx.setup.secretEnv ?? {}) };
 
+  // What an earlier step left in app/ is not this one's to run or read (a failed try's, before the next try).
+  const removed = new Set(await removeLeftovers(layout));
   const scope = { taskDir: ctx.taskDir, run: ctx.run, allowRequirement: ctx.role === 'architect' };
   const before = snapshotOutside(scope);
   const failures: string[] = [];
@@ -99,10 +103,14 @@ async function runAgent(ctx: RoleStepContext): Promise<StepDone> {
   let ok = false;
   let permissions: string | undefined;
   const homeDir = path.join(layout.agentHomeDir, ctx.role);
+  // What the harness and the other role wrote is seen, never changed: non-passed/ always, and
+  // the Architect's requirement.xml in the Programmer's step.
+  const readOnly = ctx.role === 'programmer' ? [layout.nonPassedDir, layout.requirementFile] : [layout.nonPassedDir];
   try {
     for (let attempt = 1; attempt <= maxTries && !ok; attempt++) {
       throwIfAborted(ctx.signal);
       tries = attempt;
+      if (attempt > 1) for (const p of await removeLeftovers(layout)) removed.add(p);
       // Like the reference's fresh container per try: a failed try's edits do not carry over.
       // Each try also gets a fresh app/code/.git: nothing planted by an earlier step or try stays.
       if (attempt > 1 || ctx.restarted) await ctx.repo.resetTo(ctx.branch, ctx.startCommit);
@@ -125,6 +133,7 @@ async function runAgent(ctx: RoleStepContext): Promise<StepDone> {
         logFile,
         confine: agentConfinement(ctx.taskDir, ctx.record),
         homeDir,
+        readOnly,
         onOutput: (chunk, stream) => ctx.emit({ type: 'agent-output', run: ctx.run, iteration: ctx.iteration, role: ctx.role, attempt, chunk, stream }),
       });
       const durationMs = Date.now() - started;
@@ -159,6 +168,7 @@ async function runAgent(ctx: RoleStepContext): Promise<StepDone> {
     tries,
     ...(failures.length > 0 ? { failed_tries: failures } : {}),
     ...(permissions ? { permissions } : {}),
+    ...(removed.size > 0 ? { removed_from_app: [...removed].sort() } : {}),
   };
   let tampered: string[] = [];
   if (ctx.role === 'architect') {

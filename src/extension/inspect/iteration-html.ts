@@ -43,7 +43,12 @@ function stepsSection(d: IterationDetails): SafeHtml | '' {
     // Tries that failed before the one that counted, and what the agent was allowed to do.
     const failed = step.failed_tries?.length ? stepNote(`Failed tries: ${step.failed_tries.join('; ')}`) : '';
     const allowed = step.permissions ? stepNote(`Allowed: ${step.permissions}`) : '';
-    return html`<tr>${cells.map((c) => html`<td>${c}</td>`)}</tr>${discarded}${failed}${allowed}`;
+    const removed = step.removed_from_app?.length
+      ? stepNote(
+          `Removed from app/ before this step (left by an earlier step; only code/, requirement.xml, non-passed/ and memory/ carry over): ${step.removed_from_app.join(', ')}`,
+        )
+      : '';
+    return html`<tr>${cells.map((c) => html`<td>${c}</td>`)}</tr>${removed}${discarded}${failed}${allowed}`;
   });
   return html`<section><h2>Roles</h2><table class="steps"><thead><tr><th>Role</th><th>Who</th><th>Time</th><th>Tokens</th><th>Cost</th><th>Tries</th></tr></thead><tbody>${rows}</tbody></table></section>`;
 }

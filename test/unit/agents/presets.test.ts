@@ -44,7 +44,12 @@ describe('buildPresetCommand', () => {
 
   test('the argv of each preset, not confined: edits only, nothing that runs commands unasked', () => {
     assert.deepEqual(table({}), {
-      'claude-code': { command: 'claude', args: ['-p', '--output-format', 'json', '--permission-mode', 'acceptEdits'], stdin: '<PROMPT>', via: 'stdin' },
+      'claude-code': {
+        command: 'claude',
+        args: ['-p', '--output-format', 'json', '--permission-mode', 'acceptEdits', '--setting-sources', 'user'],
+        stdin: '<PROMPT>',
+        via: 'stdin',
+      },
       codex: { command: 'codex', args: ['exec', '--json', '--skip-git-repo-check', '--sandbox', 'workspace-write', '-'], stdin: '<PROMPT>', via: 'stdin' },
       gemini: { command: 'gemini', args: ['--output-format', 'json', '--approval-mode', 'auto_edit'], stdin: '<PROMPT>', via: 'stdin' },
       qwen: { command: 'qwen', args: ['--output-format', 'json', '--approval-mode', 'auto_edit'], stdin: '<PROMPT>', via: 'stdin' },
@@ -56,7 +61,12 @@ describe('buildPresetCommand', () => {
 
   test('the argv of each preset, confined (sandbox or container): every action accepted, as the reference runs its agents', () => {
     assert.deepEqual(table({ confined: true }), {
-      'claude-code': { command: 'claude', args: ['-p', '--output-format', 'json', '--permission-mode', 'bypassPermissions'], stdin: '<PROMPT>', via: 'stdin' },
+      'claude-code': {
+        command: 'claude',
+        args: ['-p', '--output-format', 'json', '--permission-mode', 'bypassPermissions', '--setting-sources', 'user'],
+        stdin: '<PROMPT>',
+        via: 'stdin',
+      },
       codex: {
         command: 'codex',
         args: ['exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', '-'],
