@@ -40,7 +40,7 @@ export class LocalRuntime implements Runtime {
   readonly description: string;
   readonly isolation: Extract<Isolation, 'sandbox' | 'none'>;
   private readonly bwrap?: string;
-  private readonly readable: readonly string[];
+  readonly readable: readonly string[];
   private readonly writable: readonly string[];
   /** The tools every sandboxed command may run (python3, node, git on PATH), found once. */
   private baseView?: Promise<ToolView>;
