@@ -3,7 +3,7 @@
 import type { ChartData } from '../src/core/scoring/chart-types';
 import { evoScore } from '../src/core/metrics/evo-score';
 import { formatA, formatDuration, formatTokens } from './format';
-import { RUN_FLAG_LABELS } from '../src/core/metrics/run-flags';
+import { RUN_FLAG_LABELS, flaggedScore } from '../src/core/metrics/run-flags';
 
 const HEAD = [
   'run',
@@ -42,9 +42,10 @@ export function renderRunsTable(table: HTMLTableElement, data: ChartData, gamma:
     const cells: Array<[string, string?]> = [
       [r.run + (r.pending ? ' (iteration pending)' : '') + flagged, r.flags.length ? 'flagged' : undefined],
       [r.kind === 'human-history' ? 'upstream developers' : r.label, 'who'],
-      [evo, 'num'],
-      [m.evoScoreReference === null ? '—' : m.evoScoreReference.toFixed(3), 'num'],
-      [m.solved ? 'yes' : 'no'],
+      // A score that rests on a flag names it beside the score and beside solved.
+      [flaggedScore(evo, m.scoreFlags), 'num'],
+      [flaggedScore(m.evoScoreReference === null ? '—' : m.evoScoreReference.toFixed(3), m.scoreFlags), 'num'],
+      [m.solved ? flaggedScore('yes', m.scoreFlags) : 'no'],
       [m.zeroRegression ? 'yes' : 'no'],
       [String(m.regressions), 'num'],
       [formatA(m.finalA), 'num'],

@@ -3,7 +3,8 @@
 // as `summarize` does.
 import { summarizeExperiment, type SummaryGroup, type SummaryOptions } from './experiment-summary';
 import { UserError } from '../util/errors';
-import { RUN_FLAG_LABELS, type RunFlag } from '../metrics/run-flags';
+import { RUN_FLAG_LABELS, flaggedNote, flaggedScore, type FlaggedCount, type RunFlag } from '../metrics/run-flags';
+import { averageMetrics, type RunMetricsRow } from '../metrics/run-metrics';
 
 export interface CompareSide {
   experiment: string;
@@ -22,6 +23,9 @@ export interface CompareRow {
   /** Each side's integrity flags (metrics/run-flags.ts): a flagged side's score is in doubt. */
   flagsA: RunFlag[];
   flagsB: RunFlag[];
+  /** The flags each side's score rests on (scored-line.ts scoreFlags), named beside it. */
+  scoreFlagsA: RunFlag[];
+  scoreFlagsB: RunFlag[];
 }
 
 export interface ExperimentComparison {
@@ -29,8 +33,19 @@ export interface ExperimentComparison {
   b: CompareSide;
   maxEpoch?: number;
   rows: CompareRow[];
-  /** Means over `rows` (the tasks both sides scored). */
-  average: { a: number | null; b: number | null; solvedA: number; solvedB: number; zeroRegressionA: number; zeroRegressionB: number };
+  /** Means over `rows` (the tasks both sides scored), and the flagged runs each side's means include. */
+  average: {
+    a: number | null;
+    b: number | null;
+    solvedA: number;
+    solvedB: number;
+    zeroRegressionA: number;
+    zeroRegressionB: number;
+    flaggedA: FlaggedCount;
+    flaggedB: FlaggedCount;
+    solvedFlaggedA: FlaggedCount;
+    solvedFlaggedB: FlaggedCount;
+  };
   onlyA: string[];
   onlyB: string[];
 }
@@ -64,6 +79,7 @@ export async function compareExperiments(
   const rowsA = new Map((A.group?.rows ?? []).map((r) => [r.task, r]));
   const rowsB = new Map((B.group?.rows ?? []).map((r) => [r.task, r]));
   const rows: CompareRow[] = [];
+  const common: { a: RunMetricsRow; b: RunMetricsRow }[] = [];
   for (const [task, ra] of rowsA) {
     const rb = rowsB.get(task);
     if (!rb) continue;
@@ -77,26 +93,31 @@ export async function compareExperiments(
       zeroRegressionB: rb.metrics.zeroRegression,
       flagsA: ra.flags,
       flagsB: rb.flags,
+      scoreFlagsA: ra.metrics.scoreFlags,
+      scoreFlagsB: rb.metrics.scoreFlags,
     });
+    common.push({ a: ra.metrics, b: rb.metrics });
   }
   rows.sort((x, y) => x.task.localeCompare(y.task));
-  const mean = (vs: (number | null)[]) => {
-    const xs = vs.filter((v): v is number => v !== null);
-    return xs.length ? xs.reduce((s, v) => s + v, 0) / xs.length : null;
-  };
-  const rate = (f: (r: CompareRow) => boolean) => (rows.length ? rows.filter(f).length / rows.length : 0);
+  // The one average of the metrics (as summarize's), over the tasks both sides scored.
+  const avgA = averageMetrics(common.map((c) => c.a));
+  const avgB = averageMetrics(common.map((c) => c.b));
   return {
     a: A.side,
     b: B.side,
     ...((opts.maxEpoch ?? A.maxEpoch) ? { maxEpoch: opts.maxEpoch ?? A.maxEpoch } : {}),
     rows,
     average: {
-      a: mean(rows.map((r) => r.a)),
-      b: mean(rows.map((r) => r.b)),
-      solvedA: rate((r) => r.solvedA),
-      solvedB: rate((r) => r.solvedB),
-      zeroRegressionA: rate((r) => r.zeroRegressionA),
-      zeroRegressionB: rate((r) => r.zeroRegressionB),
+      a: avgA.evoScoreReference,
+      b: avgB.evoScoreReference,
+      solvedA: avgA.solved,
+      solvedB: avgB.solved,
+      zeroRegressionA: avgA.zeroRegression,
+      zeroRegressionB: avgB.zeroRegression,
+      flaggedA: avgA.flagged,
+      flaggedB: avgB.flagged,
+      solvedFlaggedA: avgA.solvedFlagged,
+      solvedFlaggedB: avgB.solvedFlagged,
     },
     onlyA: [...rowsA.keys()].filter((t) => !rowsB.has(t)).sort(),
     onlyB: [...rowsB.keys()].filter((t) => !rowsA.has(t)).sort(),
@@ -108,18 +129,21 @@ export function formatComparison(c: ExperimentComparison, format: 'table' | 'jso
   if (format === 'json') return JSON.stringify(c, null, 2) + '\n';
   const f = (v: number | null) => (v === null ? '–' : v.toFixed(4));
   const delta = (a: number | null, b: number | null) => (a === null || b === null ? '–' : `${b - a >= 0 ? '+' : ''}${(b - a).toFixed(4)}`);
-  const yes = (v: boolean) => (v ? '1' : '0');
+  const yes = (v: boolean, scoreFlags: readonly RunFlag[] = []) => (v ? flaggedScore('1', scoreFlags) : '0');
   const table = [['task', 'EvoScore A', 'EvoScore B', 'B − A', 'solved A', 'solved B', 'zero_reg A', 'zero_reg B']];
-  // A flagged side's score is marked with ⚑ (its flags listed under the table).
-  const mark = (v: string, flags: readonly RunFlag[]) => (flags.length ? `${v} ⚑` : v);
+  // A flagged side's score is marked with ⚑ and the flags it rests on (all its flags listed under the table).
+  const mark = (v: string, flags: readonly RunFlag[], scoreFlags: readonly RunFlag[]) =>
+    scoreFlags.length ? flaggedScore(v, scoreFlags) : flags.length ? `${v} ⚑` : v;
+  // Each average says how many flagged runs it includes; the solved rate, how many of its solved are flagged.
+  const withNote = (v: string, count: FlaggedCount) => (count.runs ? `${v} (${flaggedNote(count)})` : v);
   for (const r of c.rows) {
     table.push([
       r.task,
-      mark(f(r.a), r.flagsA),
-      mark(f(r.b), r.flagsB),
+      mark(f(r.a), r.flagsA, r.scoreFlagsA),
+      mark(f(r.b), r.flagsB, r.scoreFlagsB),
       delta(r.a, r.b),
-      yes(r.solvedA),
-      yes(r.solvedB),
+      yes(r.solvedA, r.scoreFlagsA),
+      yes(r.solvedB, r.scoreFlagsB),
       yes(r.zeroRegressionA),
       yes(r.zeroRegressionB),
     ]);
@@ -127,11 +151,11 @@ export function formatComparison(c: ExperimentComparison, format: 'table' | 'jso
   const av = c.average;
   table.push([
     `average (${c.rows.length})`,
-    f(av.a),
-    f(av.b),
+    withNote(f(av.a), av.flaggedA),
+    withNote(f(av.b), av.flaggedB),
     delta(av.a, av.b),
-    av.solvedA.toFixed(4),
-    av.solvedB.toFixed(4),
+    withNote(av.solvedA.toFixed(4), av.solvedFlaggedA),
+    withNote(av.solvedB.toFixed(4), av.solvedFlaggedB),
     av.zeroRegressionA.toFixed(4),
     av.zeroRegressionB.toFixed(4),
   ]);

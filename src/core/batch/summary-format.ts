@@ -2,7 +2,8 @@
 // pull request, CSV for a spreadsheet, JSON for scripts. One set of columns for all of them.
 import { stringify } from 'csv-stringify/sync';
 import type { ExperimentSummary, SummaryGroup } from './experiment-summary';
-import { RUN_FLAGS, RUN_FLAG_LABELS } from '../metrics/run-flags';
+import { RUN_FLAGS, RUN_FLAG_LABELS, flaggedNote, flaggedScore } from '../metrics/run-flags';
+import type { RunMetricsAverage } from '../metrics/run-metrics';
 
 export const SUMMARY_FORMATS = ['table', 'markdown', 'csv', 'json'] as const;
 export type SummaryFormat = (typeof SUMMARY_FORMATS)[number];
@@ -25,12 +26,26 @@ function header(s: ExperimentSummary): string[] {
   ];
 }
 
-function rows(g: SummaryGroup): string[][] {
+/** "average (4)", or "average (4, 1 flagged)": every average says how many flagged runs it includes. */
+export function averageLabel(a: RunMetricsAverage): string {
+  return `average (${a.count}${a.flagged.runs ? `, ${a.flagged.runs} flagged` : ''})`;
+}
+
+/** The average solved rate, and which of the solved runs are flagged: "0.7500 (3 solved, 1 flagged: inflated)". */
+export function averageSolved(a: RunMetricsAverage): string {
+  const note = flaggedNote(a.solvedFlagged);
+  return note ? `${fixed(a.solved)} (${Math.round(a.solved * a.count)} solved, ${note})` : fixed(a.solved);
+}
+
+/** A table's rows; `numeric` (CSV) keeps score cells numbers, the flags in their own column. */
+function rows(g: SummaryGroup, numeric = false): string[][] {
+  // A score that rests on a flag names it beside the score and beside solved.
+  const mark = (text: string, r: SummaryGroup['rows'][number]) => (numeric ? text : flaggedScore(text, r.metrics.scoreFlags));
   const body = g.rows.map((r) => [
     r.task,
-    fixed(r.metrics.evoScoreReference),
+    mark(fixed(r.metrics.evoScoreReference), r),
     ...r.evo.slice(1).map((v) => fixed(v)),
-    r.metrics.solved ? '1' : '0',
+    r.metrics.solved ? mark('1', r) : '0',
     r.metrics.zeroRegression ? '1' : '0',
     String(r.metrics.regressions),
     String(r.metrics.iterations),
@@ -41,17 +56,17 @@ function rows(g: SummaryGroup): string[][] {
   ]);
   const a = g.average;
   body.push([
-    `average (${a.count})`,
+    averageLabel(a),
     fixed(a.evoScoreReference),
     ...g.averageEvo.slice(1).map((v) => fixed(v)),
-    fixed(a.solved),
+    numeric ? fixed(a.solved) : averageSolved(a),
     fixed(a.zeroRegression),
     a.regressions.toFixed(2),
     a.iterations.toFixed(2),
     a.tokensIn.toFixed(0),
     a.tokensOut.toFixed(0),
     a.timeSec.toFixed(1),
-    `${g.rows.filter((r) => r.flags.length > 0).length} flagged`,
+    flaggedNote(a.flagged) || '0 flagged',
   ]);
   return body;
 }
@@ -75,7 +90,7 @@ export function formatSummary(s: ExperimentSummary, format: SummaryFormat): stri
   const out: string[] = [];
   if (format === 'csv') {
     const table = [['run', ...header(s)]];
-    for (const g of s.groups) for (const r of rows(g)) table.push([g.run, ...r]);
+    for (const g of s.groups) for (const r of rows(g, true)) table.push([g.run, ...r]);
     return stringify(table);
   }
   for (const g of s.groups) {

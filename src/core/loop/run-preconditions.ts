@@ -3,6 +3,9 @@
 import { UserError } from '../util/errors';
 import { readTaskRecord } from '../workspace/materialize';
 import type { TaskRecord } from '../workspace/layout';
+import { refuseExposedPaths } from '../runtime/exposed-paths';
+import { LocalRuntime } from '../runtime/local-runtime';
+import type { LoopOptions } from './loop-types';
 
 export async function requireTask(taskDir: string): Promise<TaskRecord> {
   const record = await readTaskRecord(taskDir);
@@ -13,4 +16,14 @@ export async function requireTask(taskDir: string): Promise<TaskRecord> {
 /** The first paths of a list for a message, e.g. "a.py, b.py and 3 more". */
 export function listPaths(paths: string[]): string {
   return paths.slice(0, 5).join(', ') + (paths.length > 5 ? ` and ${paths.length - 5} more` : '');
+}
+
+/**
+ * Before anything runs: no path the user hands the sandbox (a custom command's absolute paths,
+ * sweci.sandboxReadablePaths) may show the dataset, an experiment, an oracle or another task.
+ */
+export function refuseExposingPaths(opts: Pick<LoopOptions, 'taskDir' | 'roles' | 'runtime' | 'agentRuntimes'>, record: TaskRecord): void {
+  const locals = [opts.runtime, opts.agentRuntimes?.host].filter((r): r is LocalRuntime => r instanceof LocalRuntime);
+  const agents = { architect: opts.roles.architect.settings, programmer: opts.roles.programmer.settings };
+  refuseExposedPaths({ taskDir: opts.taskDir, record, agents, readable: [...new Set(locals.flatMap((r) => r.readable))] });
 }

@@ -9,6 +9,8 @@ import { z } from 'zod';
 import { jsonRecordFile } from '../records/record-file';
 import { readIterationRecords, roleKind, type IterationRecord } from './iteration-record';
 import { readJournal, type PendingStep } from './journal';
+import type { RunFlag } from '../metrics/run-flags';
+import { scoreFlags } from '../metrics/scored-line';
 import { assertRunName, runBranch, slugifyRunName } from './run-name';
 
 export const DEFAULT_MAX_ITERATIONS = 20;
@@ -120,6 +122,8 @@ export interface RunSummary {
   iterations: number;
   lastGap?: number;
   solved: boolean;
+  /** The flags its scores rest on as measured (metrics/scored-line.ts): a solved run with one is not plainly solved. */
+  scoreFlags: RunFlag[];
   /** The iteration in progress (after a cancel or a crash), and its last completed step. */
   pending?: { iteration: number; lastCompletedStep?: PendingStep };
 }
@@ -137,6 +141,7 @@ export async function readRunSummary(taskDir: string, run: string): Promise<RunS
     iterations,
     lastGap: last?.gap,
     solved: records.some((r) => r.gap === 0),
+    scoreFlags: scoreFlags(records),
     pending: journal && journal.iteration === records.length ? { iteration: journal.iteration, lastCompletedStep: journal.lastCompletedStep } : undefined,
   };
 }

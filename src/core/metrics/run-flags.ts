@@ -43,3 +43,35 @@ export function runFlags(lines: readonly FlaggedLine[]): RunFlag[] {
   const seen = new Set(lines.flatMap(lineFlags));
   return RUN_FLAGS.filter((f) => seen.has(f));
 }
+
+/**
+ * The flags that put a score itself in doubt (the others say what was restored or left out). A
+ * run whose score rests on one is never shown as plainly solved: every view names the flag
+ * beside its score, in `solved` and in each average that includes it (scored-line.ts says which
+ * of them a score rests on under the strict options).
+ */
+export const SCORE_FLAGS: readonly RunFlag[] = ['inflated', 'harness-tampering', 'not-isolated'];
+
+/** How many runs a count or an average includes whose score rests on a flag, and which flags. */
+export interface FlaggedCount {
+  runs: number;
+  flags: RunFlag[];
+}
+
+export function flaggedCount(rows: ReadonlyArray<readonly RunFlag[]>): FlaggedCount {
+  const flagged = rows.filter((f) => f.length > 0);
+  const seen = new Set(flagged.flat());
+  return { runs: flagged.length, flags: RUN_FLAGS.filter((f) => seen.has(f)) };
+}
+
+// The words every text view uses for them, so the terminal, the report and the chart agree.
+
+/** A score followed by the flags it rests on: "1.0000 ⚑ harness-tampering". */
+export function flaggedScore(text: string, flags: readonly RunFlag[]): string {
+  return flags.length ? `${text} ⚑ ${flags.join(', ')}` : text;
+}
+
+/** What a count or an average includes: "1 flagged: harness-tampering"; '' when none. */
+export function flaggedNote(count: FlaggedCount): string {
+  return count.runs ? `${count.runs} flagged: ${count.flags.join(', ')}` : '';
+}

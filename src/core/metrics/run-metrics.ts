@@ -4,6 +4,8 @@ import { assertGamma, evoScore } from './evo-score';
 import { normalizedChange } from './normalized-change';
 import { summarize, type ReferenceLine } from './reference-summary';
 import { lineRegressions, solvedLast } from './regressions';
+import { flaggedCount, type FlaggedCount, type FlaggedLine, type RunFlag } from './run-flags';
+import { scoreFlags, type ScoringRules } from './scored-line';
 
 /** What a role step contributes (IterationRecord's RoleStepRecord fits it). */
 export interface RoleStepUsage {
@@ -13,7 +15,7 @@ export interface RoleStepUsage {
 }
 
 /** The fields of an iteration.jsonl line the metrics read (IterationRecord fits it). */
-export interface RunLine extends ReferenceLine {
+export interface RunLine extends ReferenceLine, FlaggedLine {
   iteration?: number;
   architect?: RoleStepUsage;
   programmer?: RoleStepUsage;
@@ -52,6 +54,8 @@ export interface RunMetricsRow {
   tokensOut: number;
   /** Seconds: the roles' execution_time plus pytest_time, summed over iterations 1.. (the base run is shared by all runs). */
   timeSec: number;
+  /** The integrity flags these scores rest on (scored-line.ts scoreFlags): a solved run with one is not plainly solved. */
+  scoreFlags: RunFlag[];
 }
 
 export interface RunMetricsOptions {
@@ -59,6 +63,8 @@ export interface RunMetricsOptions {
   maxIterations: number;
   /** γ > 0; default 1. */
   gamma?: number;
+  /** The rules the lines were scored with (scoredLine): which flags the scores still rest on. */
+  scoring?: ScoringRules;
 }
 
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
@@ -77,7 +83,7 @@ export function lineUsage(line: RunLine): { tokensIn: number; tokensOut: number;
   return { tokensIn, tokensOut, timeSec };
 }
 
-export function runMetrics(lines: readonly RunLine[], { maxIterations, gamma = 1 }: RunMetricsOptions): RunMetricsRow {
+export function runMetrics(lines: readonly RunLine[], { maxIterations, gamma = 1, scoring }: RunMetricsOptions): RunMetricsRow {
   assertGamma(gamma);
   const summary = summarize(lines, maxIterations);
   const regs = lineRegressions(lines);
@@ -113,6 +119,7 @@ export function runMetrics(lines: readonly RunLine[], { maxIterations, gamma = 1
     tokensIn,
     tokensOut,
     timeSec,
+    scoreFlags: scoreFlags(lines, scoring),
   };
 }
 
@@ -138,6 +145,10 @@ export interface RunMetricsAverage {
   tokensIn: number;
   tokensOut: number;
   timeSec: number;
+  /** Rows these means include whose scores rest on a flag: every average says so. */
+  flagged: FlaggedCount;
+  /** Solved rows whose scores rest on a flag: `solved` counts them only with the flag named. */
+  solvedFlagged: FlaggedCount;
 }
 
 export function averageMetrics(rows: readonly RunMetricsRow[]): RunMetricsAverage {
@@ -160,5 +171,7 @@ export function averageMetrics(rows: readonly RunMetricsRow[]): RunMetricsAverag
     tokensIn: mean((r) => r.tokensIn),
     tokensOut: mean((r) => r.tokensOut),
     timeSec: mean((r) => r.timeSec),
+    flagged: flaggedCount(rows.map((r) => r.scoreFlags)),
+    solvedFlagged: flaggedCount(rows.filter((r) => r.solved).map((r) => r.scoreFlags)),
   };
 }

@@ -6,6 +6,7 @@
 // (the reference's count): passes the target never had (metrics/inflated.ts) then add nothing.
 // The line on disk keeps what was measured.
 import type { RunLine } from './run-metrics';
+import { lineFlags, SCORE_FLAGS, type FlaggedLine, type RunFlag } from './run-flags';
 
 export interface ScoringRules {
   excludeHarnessTampering?: boolean;
@@ -33,4 +34,15 @@ export function scoredLine<T extends RunLine & HarnessFlags>(line: T, rules: Sco
   }
   if (rules.scoreTargetTestsOnly && line.gap >= 0 && typeof line.passed === 'number') return { ...line, pytest: { ...line.pytest, passed: line.passed } };
   return line;
+}
+
+/**
+ * The flags a run's score rests on: SCORE_FLAGS of any of its lines, less those the strict rules
+ * kept out of the score (harness tampering scored as not run; inflated passes not counted).
+ */
+export function scoreFlags(lines: readonly FlaggedLine[], rules: ScoringRules = {}): RunFlag[] {
+  const kept = new Set(lines.flatMap(lineFlags));
+  if (rules.excludeHarnessTampering) kept.delete('harness-tampering');
+  if (rules.scoreTargetTestsOnly) kept.delete('inflated');
+  return SCORE_FLAGS.filter((f) => kept.has(f));
 }

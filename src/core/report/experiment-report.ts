@@ -5,9 +5,9 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { experimentTaskIds } from '../batch/experiment';
 import { summarizeExperiment, type ExperimentSummary } from '../batch/experiment-summary';
-import { formatSummary } from '../batch/summary-format';
+import { averageLabel, averageSolved, formatSummary } from '../batch/summary-format';
 import { writeReport } from './export-report';
-import { RUN_FLAG_LABELS, type RunFlag } from '../metrics/run-flags';
+import { RUN_FLAG_LABELS, flaggedNote, flaggedScore, type RunFlag } from '../metrics/run-flags';
 import type { ScoringRules } from '../metrics/scored-line';
 import { html, htmlPage, rawHtml, type SafeHtml } from '../util/html';
 
@@ -89,11 +89,11 @@ function indexHtml(s: ExperimentSummary, withReport: Set<string>): string {
   const groups = s.groups.map((g) => {
     const rows = g.rows.map(
       (r) =>
-        html`<tr><td>${link(r.task)}</td><td>${fixed(r.metrics.evoScoreReference)}</td>${r.evo.slice(1).map((v) => html`<td>${fixed(v)}</td>`)}<td>${r.metrics.solved ? 1 : 0}</td><td>${r.metrics.zeroRegression ? 1 : 0}</td><td>${r.metrics.regressions}</td><td>${r.metrics.iterations}</td><td>${r.metrics.tokensIn}</td><td>${r.metrics.tokensOut}</td><td>${r.metrics.timeSec.toFixed(1)}</td><td>${flagsCell(r.flags)}</td></tr>
+        html`<tr><td>${link(r.task)}</td><td>${flaggedScore(fixed(r.metrics.evoScoreReference), r.metrics.scoreFlags)}</td>${r.evo.slice(1).map((v) => html`<td>${fixed(v)}</td>`)}<td>${r.metrics.solved ? flaggedScore('1', r.metrics.scoreFlags) : 0}</td><td>${r.metrics.zeroRegression ? 1 : 0}</td><td>${r.metrics.regressions}</td><td>${r.metrics.iterations}</td><td>${r.metrics.tokensIn}</td><td>${r.metrics.tokensOut}</td><td>${r.metrics.timeSec.toFixed(1)}</td><td>${flagsCell(r.flags)}</td></tr>
 `,
     );
     const a = g.average;
-    const avg = html`<tr class="average"><td>average (${a.count})</td><td>${fixed(a.evoScoreReference)}</td>${g.averageEvo.slice(1).map((v) => html`<td>${fixed(v)}</td>`)}<td>${fixed(a.solved)}</td><td>${fixed(a.zeroRegression)}</td><td>${a.regressions.toFixed(2)}</td><td>${a.iterations.toFixed(2)}</td><td>${a.tokensIn.toFixed(0)}</td><td>${a.tokensOut.toFixed(0)}</td><td>${a.timeSec.toFixed(1)}</td><td>${g.rows.filter((r) => r.flags.length > 0).length} flagged</td></tr>`;
+    const avg = html`<tr class="average"><td>${averageLabel(a)}</td><td>${fixed(a.evoScoreReference)}</td>${g.averageEvo.slice(1).map((v) => html`<td>${fixed(v)}</td>`)}<td>${averageSolved(a)}</td><td>${fixed(a.zeroRegression)}</td><td>${a.regressions.toFixed(2)}</td><td>${a.iterations.toFixed(2)}</td><td>${a.tokensIn.toFixed(0)}</td><td>${a.tokensOut.toFixed(0)}</td><td>${a.timeSec.toFixed(1)}</td><td>${flaggedNote(a.flagged) || '0 flagged'}</td></tr>`;
     const note = g.run === s.run ? ' (this experiment)' : g.kind === 'human-history' ? ' (the upstream developers)' : '';
     return html`<h2>Run ${g.run}${note}</h2>
 <table>

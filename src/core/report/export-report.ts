@@ -36,6 +36,8 @@ interface MetricsExportRow {
   tokens_in: number;
   tokens_out: number;
   time_sec: number;
+  /** The flags the scores rest on, space-separated ('' when none). */
+  score_flags: string;
 }
 
 export function metricsRows(data: ChartData, gamma: number): MetricsExportRow[] {
@@ -54,6 +56,7 @@ export function metricsRows(data: ChartData, gamma: number): MetricsExportRow[] 
     tokens_in: m.tokensIn,
     tokens_out: m.tokensOut,
     time_sec: round(m.timeSec),
+    score_flags: m.scoreFlags.join(' '),
   }));
 }
 
@@ -80,6 +83,7 @@ export function metricsCsv(rows: MetricsExportRow[]): string {
     'tokens_in',
     'tokens_out',
     'time_sec',
+    'score_flags',
   ];
   return [head.join(','), ...rows.map((r) => head.map((k) => csvCell(r[k])).join(','))].join('\n') + '\n';
 }

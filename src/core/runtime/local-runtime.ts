@@ -57,7 +57,7 @@ export class LocalRuntime implements Runtime {
   private readonly tools?: StepTools;
   private readonly limits: StepLimits;
   private readonly sandboxUser: SandboxUser;
-  private readonly readable: readonly string[];
+  readonly readable: readonly string[];
   private readonly writable: readonly string[];
   /** The tools every sandboxed command may run (python3, node, git on PATH), found once. */
   private baseView?: Promise<ToolView>;

@@ -5,25 +5,57 @@
 // beside it, and where the task came from (the dataset's task folder with code.zip, which holds
 // the whole history; a git pair's or an instance's repository, and the instances file). What a
 // command may use comes through its mounts (app/ for agents; the code and report folder for pytest).
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Confinement } from './sandbox';
 import { EXPERIMENT_FILE, type TaskRecord } from '../workspace/layout';
 
+/** One thing a task's commands must not see, and what it is (for messages that name it). */
+export interface TaskSecret {
+  path: string;
+  what: string;
+}
+
 export function taskSecrets(taskDir: string, record: TaskRecord): string[] {
-  const hide = [path.resolve(taskDir), path.resolve(record.oracleDir)];
+  return namedTaskSecrets(taskDir, record).map((s) => s.path);
+}
+
+export function namedTaskSecrets(taskDir: string, record: TaskRecord): TaskSecret[] {
+  const hide: TaskSecret[] = [
+    { path: path.resolve(taskDir), what: "the task's own folder (its records)" },
+    { path: path.resolve(record.oracleDir), what: "the task's oracle" },
+  ];
   const store = path.dirname(path.resolve(record.oracleDir));
   // The extension and the CLI keep oracles side by side in an `oracles` folder.
-  if (path.basename(store) === 'oracles') hide.push(store);
+  if (path.basename(store) === 'oracles') hide.push({ path: store, what: 'the oracles of the tasks' });
   // A task of a benchmark run: the experiment folder holds every other task, their oracles and
   // their runs. Hidden as a whole; the command's own folders come back through its mounts.
   const parent = path.dirname(path.resolve(taskDir));
-  if (existsSync(path.join(parent, EXPERIMENT_FILE))) hide.push(parent);
+  if (existsSync(path.join(parent, EXPERIMENT_FILE))) hide.push({ path: parent, what: 'the experiment folder (every task of the run)' });
+  // Tasks checked out side by side (the extension's tasks folder, a test's scratch folder).
+  for (const other of siblingTasks(taskDir)) hide.push({ path: other, what: 'another task' });
   const source = record.task.source;
-  hide.push(source.kind === 'dataset' ? path.dirname(path.resolve(source.zipPath)) : path.resolve(source.repoPath));
+  if (source.kind === 'dataset') {
+    hide.push({ path: path.dirname(path.resolve(source.zipPath)), what: "the task's data in the dataset (code.zip: its whole history)" });
+    // Every other task's code.zip is its future (and, for the same repository, this one's).
+    hide.push({ path: path.resolve(source.datasetDir), what: "the dataset (every task's code.zip)" });
+  } else hide.push({ path: path.resolve(source.repoPath), what: "the task's source repository (its whole history)" });
   // An instances file may carry the gold patch (SWE-bench's "patch" field).
-  if (source.kind === 'swe-bench') hide.push(path.resolve(source.instancesFile));
+  if (source.kind === 'swe-bench') hide.push({ path: path.resolve(source.instancesFile), what: 'the instances file (the gold patches)' });
   return hide;
+}
+
+/** Task folders beside this one. */
+function siblingTasks(taskDir: string): string[] {
+  const own = path.resolve(taskDir);
+  const parent = path.dirname(own);
+  let names: string[];
+  try {
+    names = readdirSync(parent);
+  } catch {
+    return [];
+  }
+  return names.map((n) => path.join(parent, n)).filter((p) => p !== own && existsSync(path.join(p, '.sweci', 'task.json')));
 }
 
 /** pytest: writes only its code folder and its report folder (its mounts), and a /tmp of its own. */

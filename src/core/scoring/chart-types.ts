@@ -15,6 +15,7 @@ export type { RunMetricsRow, SummaryAverage, TestRegressions, TransitionColumn, 
 /** A count or an index: a non-negative integer. */
 const count = () => z.int().check(z.minimum(0));
 const nullableNumber = () => z.nullable(z.number());
+const runFlagSchema = z.enum(RUN_FLAGS);
 
 // The metrics' types are theirs (core/metrics is pure and below this layer); these schemas must
 // describe them exactly, field for field, or `sameShape` below does not compile.
@@ -37,6 +38,7 @@ const runMetricsRowSchema = z.object({
   tokensIn: z.number(),
   tokensOut: z.number(),
   timeSec: z.number(),
+  scoreFlags: z.array(runFlagSchema),
 });
 const transitionColumnSchema = z.object({ iteration: count(), ran: z.boolean() });
 const testRegressionsSchema = z.object({ iteration: count(), comparedWith: z.int(), tests: z.array(count()) });
@@ -50,8 +52,6 @@ export const sameShape: [
   Same<z.infer<typeof transitionColumnSchema>, TransitionColumn>,
   Same<z.infer<typeof testRegressionsSchema>, TestRegressions>,
 ] = [true, true, true, true, true];
-
-const runFlagSchema = z.enum(RUN_FLAGS);
 
 /** One pytest run (one iteration.jsonl line). */
 export const chartPointSchema = z.object({

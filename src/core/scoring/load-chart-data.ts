@@ -50,7 +50,7 @@ export async function loadChartData(taskDir: string, opts: ChartDataOptions = {}
     }
   }
   const maxIterations = opts.maxIterations ?? scoredIterations(loaded);
-  const runs = loaded.map(({ info, records, pending }) => chartRun(info, records, pending, maxIterations, gamma));
+  const runs = loaded.map(({ info, records, pending }) => chartRun(info, records, pending, maxIterations, gamma, opts.scoring));
   const maxX = Math.max(maxIterations, ...runs.flatMap((r) => r.points.map((p) => p.iteration)));
   return {
     maxIterations,
@@ -108,7 +108,7 @@ export function chartPoint(r: IterationRecord, baseline: Baseline | undefined): 
   return point;
 }
 
-export function chartRun(info: RunInfo, records: IterationRecord[], pending: boolean, maxIterations: number, gamma: number): ChartRun {
+export function chartRun(info: RunInfo, records: IterationRecord[], pending: boolean, maxIterations: number, gamma: number, scoring?: ScoringRules): ChartRun {
   const summary = summarize(records, maxIterations);
   const baseline = summary ? { init: summary.init, target: summary.target } : undefined;
   return {
@@ -120,7 +120,7 @@ export function chartRun(info: RunInfo, records: IterationRecord[], pending: boo
     baseline: baseline ?? null,
     points: records.map((r) => chartPoint(r, baseline)),
     evoA: summary ? summary.a : [],
-    metrics: runMetrics(records, { maxIterations, gamma }),
+    metrics: runMetrics(records, { maxIterations, gamma, ...(scoring ? { scoring } : {}) }),
     pending,
     flags: runFlags(records),
   };

@@ -1,6 +1,7 @@
 // Text for iterations in views and the status bar (no VS Code API, unit-tested).
 import type { IterationRecord, RoleStepRecord } from '../../core/loop/iteration-record';
 import { baselineOf, normalizedChange } from '../../core/metrics/normalized-change';
+import { flaggedScore, type RunFlag } from '../../core/metrics/run-flags';
 
 /** a(c) of `record` against the run's line 0; undefined when either pytest run did not run. */
 export function changeOf(record: IterationRecord, line0: IterationRecord | undefined): number | undefined {
@@ -28,6 +29,7 @@ export function iterationDescription(record: IterationRecord, line0: IterationRe
   const parts = [formatChange(changeOf(record, line0)), `gap ${record.gap}`];
   if (record.regressions.length) parts.push(`↓${record.regressions.length}`);
   const flags = [
+    record.inflated?.length ? 'inflated' : undefined,
     record.tampered.length ? 'tampered' : undefined,
     record.harness_tampering?.length ? 'harness' : undefined,
     record.oversized?.length ? 'too large' : undefined,
@@ -35,6 +37,11 @@ export function iterationDescription(record: IterationRecord, line0: IterationRe
   ].filter(Boolean);
   if (flags.length) parts.push(`⚠ ${flags[0]}${flags.length > 1 ? ` +${flags.length - 1}` : ''}`);
   return parts.join(' · ');
+}
+
+/** A solved run's word in the Iterations view: never plainly "solved" when its score rests on a flag. */
+export function runSolvedText(scoreFlags: readonly RunFlag[]): string {
+  return flaggedScore('solved', scoreFlags);
 }
 
 function stepLine(name: string, s: RoleStepRecord | undefined): string | undefined {

@@ -9,7 +9,7 @@ import { archivedRequirementUri } from '../inspect/revision-content';
 import type { ChangeFeed } from '../change-feed';
 import type { LoopController } from '../loop/loop-controller';
 import type { TaskController } from '../task-controller';
-import { iterationDescription, iterationTooltip } from './iteration-text';
+import { iterationDescription, iterationTooltip, runSolvedText } from './iteration-text';
 import { relativePaths } from './view-text';
 
 export type IterationsNode =
@@ -84,14 +84,14 @@ export class IterationsTreeProvider implements vscode.TreeDataProvider<Iteration
   getTreeItem(node: IterationsNode): vscode.TreeItem {
     switch (node.type) {
       case 'run': {
-        const { info, iterations, lastGap, solved, pending } = node.summary;
+        const { info, iterations, lastGap, solved, pending, scoreFlags } = node.summary;
         const item = new vscode.TreeItem(info.name, vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `run:${info.name}`;
         const active = this.loop.activeRun === info.name;
         const running = this.loop.runningRun === info.name;
         // Short enough for the default side bar width: the iterations are the rows below it.
         item.description = [
-          solved ? 'solved' : lastGap !== undefined ? (lastGap < 0 ? 'pytest did not run' : `gap ${lastGap}`) : undefined,
+          solved ? runSolvedText(scoreFlags) : lastGap !== undefined ? (lastGap < 0 ? 'pytest did not run' : `gap ${lastGap}`) : undefined,
           pending ? `#${pending.iteration} pending` : undefined,
           running ? 'running' : active ? 'active' : undefined,
         ]

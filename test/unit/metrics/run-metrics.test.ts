@@ -101,3 +101,27 @@ test('the average row: means of the columns, booleans as rates, nulls left out',
   assert.equal(none.evoScore, null);
   assert.equal(none.solved, 0);
 });
+
+test('a solved run whose score rests on a flag carries it into its row, its average and the solved count; the strict rules take out what they exclude', () => {
+  // The solving line changes how pytest reports (harness tampering) and passes tests the target never had.
+  const flagged: RunLine[] = LINES.map((l, i) => (i === 3 ? { ...l, harness_tampering: ['conftest.py'], inflated: ['t::fake'], tampered: ['tests/t.py'] } : l));
+  const row = runMetrics(flagged, { maxIterations: 4 });
+  assert.deepEqual(row.scoreFlags, ['inflated', 'harness-tampering'], 'what the score rests on; restored test files are not');
+  assert.deepEqual(runMetrics(flagged, { maxIterations: 4, scoring: { excludeHarnessTampering: true } }).scoreFlags, ['inflated']);
+  assert.deepEqual(runMetrics(flagged, { maxIterations: 4, scoring: { scoreTargetTestsOnly: true } }).scoreFlags, ['harness-tampering']);
+  const open = runMetrics(
+    LINES.map((l) => ({ ...l, isolation: 'none' })),
+    { maxIterations: 4, scoring: { excludeHarnessTampering: true, scoreTargetTestsOnly: true } },
+  );
+  assert.deepEqual(open.scoreFlags, ['not-isolated'], 'no rule takes a run without isolation out');
+  const honest = runMetrics(LINES, { maxIterations: 4 });
+  assert.deepEqual(honest.scoreFlags, []);
+  const unsolved = runMetrics(
+    LINES.slice(0, 2).map((l) => ({ ...l, inflated: ['t::fake'] })),
+    { maxIterations: 4 },
+  );
+  const avg = averageMetrics([row, honest, unsolved]);
+  assert.deepEqual(avg.flagged, { runs: 2, flags: ['inflated', 'harness-tampering'] });
+  assert.deepEqual(avg.solvedFlagged, { runs: 1, flags: ['inflated', 'harness-tampering'] });
+  assert.deepEqual(averageMetrics([honest]).flagged, { runs: 0, flags: [] });
+});

@@ -65,10 +65,11 @@ test('the metrics CSV quotes what needs it and leaves unknown values empty', () 
       tokens_in: 10,
       tokens_out: 2,
       time_sec: 1.5,
+      score_flags: 'inflated harness-tampering',
     },
   ]);
   assert.equal(
     csv,
-    'run,kind,label,gamma,evoscore_gamma,evoscore_1,solved,zero_regression,regressions,final_a,iterations,tokens_in,tokens_out,time_sec\n"r,1",agent,"say ""hi""",1,0.5,,false,true,0,,3,10,2,1.5\n',
+    'run,kind,label,gamma,evoscore_gamma,evoscore_1,solved,zero_regression,regressions,final_a,iterations,tokens_in,tokens_out,time_sec,score_flags\n"r,1",agent,"say ""hi""",1,0.5,,false,true,0,,3,10,2,1.5,inflated harness-tampering\n',
   );
 });

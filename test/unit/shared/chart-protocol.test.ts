@@ -48,6 +48,7 @@ const metrics: ChartRun['metrics'] = {
   tokensIn: 0,
   tokensOut: 0,
   timeSec: 1.5,
+  scoreFlags: [],
 };
 const run: ChartRun = {
   run: 'r1',
