@@ -3,7 +3,7 @@
 import { UserError } from '../util/errors';
 import { readTaskRecord } from '../workspace/materialize';
 import type { TaskRecord } from '../workspace/layout';
-import { refuseExposedPaths } from '../runtime/exposed-paths';
+import { refuseExposedPaths } from './exposed-paths';
 import { LocalRuntime } from '../runtime/local-runtime';
 import type { LoopOptions } from './loop-types';
 

@@ -5,7 +5,6 @@
 // passes (the paper's n(c) over T, the line's `passed`) instead of everything pytest says passed
 // (the reference's count): passes the target never had (metrics/inflated.ts) then add nothing.
 // The line on disk keeps what was measured.
-import type { RunLine } from './run-metrics';
 import { lineFlags, SCORE_FLAGS, type FlaggedLine, type RunFlag } from './run-flags';
 
 export interface ScoringRules {
@@ -22,7 +21,7 @@ export interface HarnessFlags {
   passed?: number | null;
 }
 
-export function scoredLine<T extends RunLine & HarnessFlags>(line: T, rules: ScoringRules = {}): T {
+export function scoredLine<T extends HarnessFlags>(line: T, rules: ScoringRules = {}): T {
   const flagged = line.harness_tampering ?? [];
   if (rules.excludeHarnessTampering && flagged.length > 0 && line.gap >= 0) {
     return {

@@ -11,7 +11,7 @@ import { startRun } from '../../../src/core/loop/run-loop';
 import { runLayout } from '../../../src/core/loop/run-store';
 import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
 import { EXPERIMENT_FILE } from '../../../src/core/workspace/layout';
-import { AGENTS_DIR, DemoWorld, SANDBOX, exists, loopOptions, pythonScript, scripted, type DemoTask } from '../loop/demo-fixture';
+import { AGENTS_DIR, DemoWorld, SANDBOX, exists, loopOptions, pythonScript, scripted, type DemoTask } from './demo-fixture';
 
 let world: DemoWorld;
 let task: DemoTask;

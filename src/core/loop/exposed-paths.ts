@@ -11,7 +11,7 @@ import type { AgentRole, AgentSettings } from '../agents/agent-driver';
 import { tokenizeCommand } from '../agents/argv-tokenizer';
 import { UserError } from '../util/errors';
 import type { TaskRecord } from '../workspace/layout';
-import { namedTaskSecrets, type TaskSecret } from './task-confinement';
+import { namedTaskSecrets, type TaskSecret } from '../runtime/task-confinement';
 
 export interface ExposedPathsInput {
   taskDir: string;
