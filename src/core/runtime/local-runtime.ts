@@ -165,7 +165,13 @@ export class LocalRuntime implements Runtime {
     const group: StepCgroup | undefined = openStepCgroup(this.limits);
     try {
       if (user) await chownTrees([...stepFolders, ...this.writable], user.uid, user.gid);
-      const hold = { tools, limits: this.limits, ...(user ? { user } : {}), ...(group ? { heldByGroup: group.enforces } : {}) };
+      const hold = {
+        tools,
+        limits: this.limits,
+        addressSpaceLimit: confine.addressSpaceLimit === true,
+        ...(user ? { user } : {}),
+        ...(group ? { heldByGroup: group.enforces } : {}),
+      };
       const sandboxed = await this.sandboxCommand(bwrap, req, confine, env, hold);
       const result = group
         ? await this.spawnAndWait(

@@ -31,6 +31,12 @@ export interface Confinement {
   readable?: readonly string[];
   /** Host folders writable besides the request's mounts. */
   writable?: readonly string[];
+  /**
+   * Where no control group holds memory, hold it by an address-space limit on each process.
+   * For pytest (Python asks for what it uses); not for agents, whose JavaScript and WebAssembly
+   * runtimes reserve far more address space than they use and would not start under one.
+   */
+  addressSpaceLimit?: boolean;
 }
 
 export interface SandboxCommand {
@@ -70,6 +76,8 @@ export interface StepHold {
   limits?: StepLimits;
   /** Limits a control group enforces for the whole step: not repeated as rlimits. */
   heldByGroup?: ReadonlySet<'memory' | 'processes'>;
+  /** See Confinement.addressSpaceLimit. */
+  addressSpaceLimit?: boolean;
 }
 
 const MiB = 2 ** 20;
@@ -81,7 +89,7 @@ export function holdPrefix(tools: StepTools, hold: StepHold): string[] {
   const held = hold.heldByGroup ?? new Set();
   const rlimits = ['--core=0'];
   if (l && l.fileSizeMb > 0) rlimits.push(`--fsize=${l.fileSizeMb * MiB}`);
-  if (l && l.memoryMb > 0 && !held.has('memory')) rlimits.push(`--as=${l.memoryMb * MiB}`);
+  if (l && l.memoryMb > 0 && !held.has('memory') && hold.addressSpaceLimit) rlimits.push(`--as=${l.memoryMb * MiB}`);
   // RLIMIT_NPROC counts every process of the user on the host: only for the sandbox's own user.
   if (l && l.processes > 0 && !held.has('processes') && hold.user) rlimits.push(`--nproc=${l.processes}`);
   out.push(tools.prlimit, ...rlimits, '--');

@@ -60,7 +60,7 @@ function siblingTasks(taskDir: string): string[] {
 
 /** pytest: writes only its code folder and its report folder (its mounts), and a /tmp of its own. */
 export function pytestConfinement(taskDir: string, record: TaskRecord): Confinement {
-  return { hide: taskSecrets(taskDir, record) };
+  return { hide: taskSecrets(taskDir, record), addressSpaceLimit: true };
 }
 
 /**
