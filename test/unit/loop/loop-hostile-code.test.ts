@@ -169,7 +169,11 @@ describe('code under test that tries to change its score', () => {
     // Leaves a 2 MiB file beside an ordinary change.
     await fs.writeFile(
       path.join(scripts, 'big-file.py'),
-      ["open('code/big.bin', 'wb').write(bytes(2 * 1024 * 1024))", "open('code/README.md', 'a').write('an ordinary change\\n')"].join('\n') + '\n',
+      [
+        "open('code/big.bin', 'wb').write(bytes(2 * 1024 * 1024))",
+        "open('code/CHANGELOG.md', 'wb').write(bytes(2 * 1024 * 1024))",
+        "open('code/README.md', 'a').write('an ordinary change\\n')",
+      ].join('\n') + '\n',
     );
   });
   after(async () => {
@@ -450,16 +454,24 @@ describe('code under test that tries to change its score', () => {
 
   test("a file over the size limit, or past the iteration's total, is flagged and left out of the commit and code.diff; a diff past its cap is cut with a note", async () => {
     const task = await world.task();
+    const changelog = await fs.readFile(path.join(taskLayout(task.taskDir).codeDir, 'CHANGELOG.md'), 'utf8');
     const roles = { architect: scripted('architect.py'), programmer: pythonScript(path.join(scripts, 'big-file.py')) };
     await startRun(loopOptions(task, 'big', roles, { iterations: 1, maxFileMb: 1 }));
     const [zero, one] = await readIterationRecords(runLayout(task.taskDir, 'big').iterationsFile);
-    assert.deepEqual(one.oversized, ['big.bin']);
+    assert.deepEqual(one.oversized, ['CHANGELOG.md', 'big.bin']);
     assert.match(await historyGit(task.taskDir, 'show', `${one.commit}:README.md`), /an ordinary change\n$/);
     assert.equal((await historyGit(task.taskDir, 'ls-tree', '--name-only', one.commit)).split('\n').includes('big.bin'), false, 'not committed');
     const diff = await fs.readFile(path.join(iterDir(runLayout(task.taskDir, 'big'), 1), 'code.diff'), 'utf8');
     assert.match(diff, /\+an ordinary change/);
     assert.doesNotMatch(diff, /big\.bin/);
-    assert.ok(await exists(path.join(taskLayout(task.taskDir).codeDir, 'big.bin')), "the agent's file stays in app/code");
+    // Not left behind either: a 2 GiB file would otherwise stay in app/ after the run.
+    assert.equal(await exists(path.join(taskLayout(task.taskDir).codeDir, 'big.bin')), false, 'the oversized file is removed from app/code');
+    assert.equal(
+      await fs.readFile(path.join(taskLayout(task.taskDir).codeDir, 'CHANGELOG.md'), 'utf8'),
+      changelog,
+      'a tracked file gets its committed version back',
+    );
+    assert.match(await fs.readFile(path.join(taskLayout(task.taskDir).codeDir, 'README.md'), 'utf8'), /an ordinary change\n$/, 'what was committed stays');
 
     // Per-file limits alone let any number of files just under them in: the iteration's total is bounded too.
     const many = await world.task();
