@@ -391,7 +391,7 @@ describe('real agent CLIs through the loop: one endpoint, sandboxed, loopback on
     const lines = (await fs.readFile(path.join(runDir, 'iteration.jsonl'), 'utf8').catch(() => ''))
       .split('\n')
       .filter(Boolean)
-      .map((l) => JSON.parse(l) as Line & { architect?: { removed_from_app?: string[] } });
+      .map((l) => JSON.parse(l) as Line & { programmer?: { removed_from_app?: string[] } });
     assert.equal(lines.length, 3, `two iterations recorded: ${r.err}\n${r.out.slice(-2000)}`);
     assert.match(await fs.readFile(path.join(runDir, 'iter-002', 'programmer-try-1.log'), 'utf8'), /^nothing stolen$/m);
     assert.equal(existsSync(path.join(taskDir, 'app', '.stolen')), false);
@@ -405,7 +405,7 @@ describe('real agent CLIs through the loop: one endpoint, sandboxed, loopback on
     };
     await walk(taskDir);
     assert.deepEqual(holding, [], 'the key is nowhere in the task folder');
-    assert.deepEqual(lines[2].architect?.removed_from_app, ['app/.claude', 'app/CLAUDE.md'], "the Programmer's files were removed before the second Architect");
+    assert.deepEqual(lines[1].programmer?.removed_from_app, ['app/.claude', 'app/CLAUDE.md'], "the Programmer's files were removed after its step, and named");
   });
 
   test("codex in a container of the task's image (sweci.docker.agentImage), sharing the model server container's loopback-only network", async () => {
