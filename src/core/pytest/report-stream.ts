@@ -183,7 +183,8 @@ export class ReportStreamReader {
     const known = this.outcomes.get(nodeid);
     if (known === undefined) {
       this.idChars += nodeid.length;
-      if (this.outcomes.size >= MAX_TESTS || this.idChars > MAX_TEST_ID_CHARS) return this.fail(`the report stream names more tests than the ${MAX_TESTS} it may`, true);
+      if (this.outcomes.size >= MAX_TESTS || this.idChars > MAX_TEST_ID_CHARS)
+        return this.fail(`the report stream names more tests than the ${MAX_TESTS} it may`, true);
     }
     // pytest-json-report's rule: a test is passed until a phase reports another category.
     this.outcomes.set(nodeid, category !== 'passed' && category !== '' ? category : (known ?? 'passed'));

@@ -179,9 +179,7 @@ export async function runPytest(runtime: Runtime, o: RunPytestOptions): Promise<
   const command = formatCommandLine(invocation);
   // Standard output is the plugin's report channel: read here, never shown as pytest's output.
   const stream = format !== 'junit' ? new ReportStreamReader() : undefined;
-  const onOutput: RunPytestOptions['onOutput'] = stream
-    ? (chunk, which) => (which === 'stdout' ? stream.push(chunk) : o.onOutput?.(chunk, which))
-    : o.onOutput;
+  const onOutput: RunPytestOptions['onOutput'] = stream ? (chunk, which) => (which === 'stdout' ? stream.push(chunk) : o.onOutput?.(chunk, which)) : o.onOutput;
   let result: RunResult;
   try {
     result = await runtime.run({
@@ -269,15 +267,14 @@ async function readReportFile(o: RunPytestOptions, format: ReportFormat, exitCod
   if (read.kind === 'missing') return { problem: `pytest exited with code ${exitCode} but wrote no report at ${o.reportFile}.` };
   if (read.kind === 'not-a-file') return { problem: `The pytest report at ${o.reportFile} is a link or not a regular file: it is not read.` };
   if (read.kind === 'too-large') {
-    return { problem: `The pytest report at ${o.reportFile} has ${read.size} bytes, over the ${MAX_REPORT_BYTES / 2 ** 20} MiB a report may have: it is not read.` };
+    return {
+      problem: `The pytest report at ${o.reportFile} has ${read.size} bytes, over the ${MAX_REPORT_BYTES / 2 ** 20} MiB a report may have: it is not read.`,
+    };
   }
   const text = read.data.toString('utf8');
   try {
     return {
-      report:
-        format !== 'junit'
-          ? parseJsonReport(text)
-          : parseJunitXml(text, { exitCode, isTestFile: (rel) => fs.existsSync(path.join(o.codeDir, rel)) }),
+      report: format !== 'junit' ? parseJsonReport(text) : parseJunitXml(text, { exitCode, isTestFile: (rel) => fs.existsSync(path.join(o.codeDir, rel)) }),
     };
   } catch (err) {
     return { problem: `The pytest report at ${o.reportFile} could not be read: ${(err as Error).message}` };

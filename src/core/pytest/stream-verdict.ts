@@ -10,8 +10,7 @@ import { ReportLimitError } from './report-error';
 import { summaryCounts, summaryMismatch } from './summary-line';
 
 export type StreamVerdict =
-  | { kind: 'scored'; report: TestReport; integrity: string[]; tampering?: string }
-  | { kind: 'not-scored'; reason: string; tampering?: string };
+  { kind: 'scored'; report: TestReport; integrity: string[]; tampering?: string } | { kind: 'not-scored'; reason: string; tampering?: string };
 
 export interface VerdictInput {
   exitCode: number;
@@ -34,6 +33,12 @@ export function judgeStream(read: StreamRead, input: VerdictInput): StreamVerdic
     return tampered(`is not what SWE-CI's plugin writes: ${read.reason}`);
   }
   if (read.exitStatus !== input.exitCode) return tampered(`says pytest's exit status was ${read.exitStatus}, but pytest exited with ${input.exitCode}`);
+  // Only one who holds the channel writes after its end: a forged end frame and the real stream
+  // after it look the same as the real stream and junk after it, so neither is scored.
+  if (read.trailing) return tampered('was written to after its end frame');
+  // pytest exits 1 exactly when a test failed or errored (collection errors included).
+  const failures = (read.counts.get('failed') ?? 0) + (read.counts.get('error') ?? 0);
+  if (failures > 0 !== (input.exitCode === 1)) return tampered(`counts ${failures} failures and errors, but pytest exited with ${input.exitCode}`);
   let report: TestReport;
   try {
     report = parseJsonReport(read.reportText);
@@ -46,12 +51,13 @@ export function judgeStream(read: StreamRead, input: VerdictInput): StreamVerdic
   const line = summaryCounts(input.output);
   const counted = line && summaryMismatch(read.counts, line);
   if (counted) return tampered(`disagrees with pytest's summary line: ${counted}`);
-  let tampering = read.trailing ? "was written to after pytest's session ended (ignored)" : undefined;
+  let tampering: string | undefined;
   const file = input.file;
   if (file) {
     const differs = 'problem' in file ? file.problem : outcomeMismatch(file.report, read.outcomes);
     // The stream is scored, not the file: the file's path was on pytest's command line.
-    if (differs || 'problem' in file) tampering = [tampering, `disagrees with the pytest-json-report file, which is not scored: ${differs}`].filter(Boolean).join('; ');
+    if (differs || 'problem' in file)
+      tampering = [tampering, `disagrees with the pytest-json-report file, which is not scored: ${differs}`].filter(Boolean).join('; ');
     else report = file.report;
   }
   return {
