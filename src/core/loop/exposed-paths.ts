@@ -20,6 +20,8 @@ export interface ExposedPathsInput {
   agents: Partial<Record<AgentRole, AgentSettings>>;
   /** sweci.sandboxReadablePaths, as the runtime shows them. */
   readable: readonly string[];
+  /** sweci.sandboxWritablePaths: worse than readable (every step could change what they show). */
+  writable?: readonly string[];
 }
 
 /** Throws a UserError naming the first path that would show a secret, and what to do instead. */
@@ -40,12 +42,17 @@ export function refuseExposedPaths(input: ExposedPathsInput): void {
       }
     }
   }
-  for (const p of input.readable) {
+  refuseList(input.readable, secrets, 'sandboxReadablePaths', '--sandbox-readable', 'read');
+  refuseList(input.writable ?? [], secrets, 'sandboxWritablePaths', '--sandbox-writable', 'change');
+}
+
+function refuseList(list: readonly string[], secrets: ReadonlyArray<TaskSecret & { real: string }>, setting: string, flag: string, can: string): void {
+  for (const p of list) {
     const hit = exposes(p, secrets);
     if (hit) {
       throw new UserError(
-        `sweci.sandboxReadablePaths (--sandbox-readable) lists ${p}, which ${hit.how} ${hit.secret.what} (${hit.secret.path}). Every sandboxed command (agents and pytest) could read it. List a narrower path: the folder or file your agent needs, outside those folders.`,
-        { setting: 'sandboxReadablePaths' },
+        `sweci.${setting} (${flag}) lists ${p}, which ${hit.how} ${hit.secret.what} (${hit.secret.path}). Every sandboxed command (agents and pytest) could ${can} it. List a narrower path: the folder or file your agent needs, outside those folders.`,
+        { setting },
       );
     }
   }

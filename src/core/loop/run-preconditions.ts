@@ -25,5 +25,11 @@ export function listPaths(paths: string[]): string {
 export function refuseExposingPaths(opts: Pick<LoopOptions, 'taskDir' | 'roles' | 'runtime' | 'agentRuntimes'>, record: TaskRecord): void {
   const locals = [opts.runtime, opts.agentRuntimes?.host].filter((r): r is LocalRuntime => r instanceof LocalRuntime);
   const agents = { architect: opts.roles.architect.settings, programmer: opts.roles.programmer.settings };
-  refuseExposedPaths({ taskDir: opts.taskDir, record, agents, readable: [...new Set(locals.flatMap((r) => r.readable))] });
+  refuseExposedPaths({
+    taskDir: opts.taskDir,
+    record,
+    agents,
+    readable: [...new Set(locals.flatMap((r) => r.readable))],
+    writable: [...new Set(locals.flatMap((r) => r.writable))],
+  });
 }

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Mount } from './mounts';
 import type { Isolation, Runtime, RunRequest, RunResult } from './runtime';
-import { bubblewrapCommand, harnessIsRoot, type Confinement, type StepHold, type StepTools } from './sandbox';
+import { bubblewrapCommand, harnessIsRoot, probeBubblewrap, type Confinement, type StepHold, type StepTools } from './sandbox';
 import { DEFAULT_SANDBOX_USER, DEFAULT_STEP_LIMITS, limitReason, type LimitKind, type SandboxUser, type StepLimits } from './step-limits';
 import { openStepCgroup, type StepCgroup } from './step-cgroup';
 import { chownTrees } from './hand-over';
@@ -58,7 +58,7 @@ export class LocalRuntime implements Runtime {
   private readonly limits: StepLimits;
   private readonly sandboxUser: SandboxUser;
   readonly readable: readonly string[];
-  private readonly writable: readonly string[];
+  readonly writable: readonly string[];
   /** The tools every sandboxed command may run (python3, node, git on PATH), found once. */
   private baseView?: Promise<ToolView>;
   private readonly interpreters = new Map<string, Promise<ToolView>>();
@@ -159,7 +159,10 @@ export class LocalRuntime implements Runtime {
     confine: Confinement,
     env: Record<string, string | undefined>,
   ): Promise<RunResult> {
-    const user = harnessIsRoot() ? this.sandboxUser : undefined;
+    // As root: the sandbox user by setpriv, or (where namespaces need a user namespace) mapped in one.
+    const probe = harnessIsRoot() ? await probeBubblewrap() : undefined;
+    const mapped = probe !== undefined && 'bwrap' in probe && probe.rootMode === 'mapped';
+    const user = harnessIsRoot() && !mapped ? this.sandboxUser : undefined;
     // The step's own folders go back to us after it; the user's listed folders stay the sandbox user's.
     const stepFolders = [...(req.mounts ?? []).filter((m) => !m.readOnly).map((m) => m.source), ...(confine.writable ?? [])];
     const group: StepCgroup | undefined = openStepCgroup(this.limits);
@@ -170,6 +173,7 @@ export class LocalRuntime implements Runtime {
         limits: this.limits,
         addressSpaceLimit: confine.addressSpaceLimit === true,
         ...(user ? { user } : {}),
+        ...(mapped ? { mapped: this.sandboxUser } : {}),
         ...(group ? { heldByGroup: group.enforces, groupView: group.view } : {}),
       };
       const sandboxed = await this.sandboxCommand(bwrap, req, confine, env, hold);

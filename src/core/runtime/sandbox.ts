@@ -53,12 +53,15 @@ const COMMON_FLAGS = ['--die-with-parent', '--unshare-pid', '--unshare-ipc', '--
 /**
  * Started by a user: a user namespace of its own, every capability dropped. Started by root: no
  * user namespace (it would map back to root), and only what setpriv needs to become the sandbox
- * user and clear its bounding set; setpriv drops them with the change of user.
+ * user and clear its bounding set; setpriv drops them with the change of user. Started by root
+ * where mount namespaces cannot be had without one (a container or pod without CAP_SYS_ADMIN):
+ * a user namespace in which the command is the sandbox user, mapped to the container's root
+ * (which a pod with `hostUsers: false` maps to an unprivileged user of the node).
  */
-function isolationFlags(asRoot: boolean): string[] {
-  return asRoot
-    ? [...COMMON_FLAGS, '--cap-drop', 'ALL', '--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID', '--cap-add', 'CAP_SETPCAP']
-    : [...COMMON_FLAGS, '--unshare-user', '--cap-drop', 'ALL'];
+function isolationFlags(hold: Pick<StepHold, 'user' | 'mapped'>): string[] {
+  if (hold.user) return [...COMMON_FLAGS, '--cap-drop', 'ALL', '--cap-add', 'CAP_SETUID', '--cap-add', 'CAP_SETGID', '--cap-add', 'CAP_SETPCAP'];
+  const ids = hold.mapped ? ['--uid', String(hold.mapped.uid), '--gid', String(hold.mapped.gid)] : [];
+  return [...COMMON_FLAGS, '--unshare-user', ...ids, '--cap-drop', 'ALL'];
 }
 
 /** The harness runs as root: confined commands must then be made someone else. */
@@ -72,7 +75,10 @@ export interface StepTools {
 
 /** How one command is held: who it runs as (root harness only), its limits, and which limits a control group already holds. */
 export interface StepHold {
+  /** Root harness: setpriv makes the command this user (no user namespace). */
   user?: SandboxUser;
+  /** Root harness that cannot build namespaces without one: the command's uid inside a user namespace. */
+  mapped?: SandboxUser;
   limits?: StepLimits;
   /** Limits a control group enforces for the whole step: not repeated as rlimits. */
   heldByGroup?: ReadonlySet<'memory' | 'processes'>;
@@ -172,7 +178,7 @@ export async function bubblewrapCommand(
   confine: Confinement,
   hold: StepHold & { tools: StepTools },
 ): Promise<SandboxCommand> {
-  const args = [...isolationFlags(hold.user !== undefined), ...(await systemArgs(hold.limits?.tmpMb))];
+  const args = [...isolationFlags(hold), ...(await systemArgs(hold.limits?.tmpMb))];
   args.push(...skeletonArgs([...(confine.readable ?? []), ...(confine.writable ?? []), ...(hold.groupView ?? []).map((v) => v.target)]));
   // Its own limits and usage, to read (memory.max or memory.limit_in_bytes, pids.max), never to change.
   for (const v of hold.groupView ?? []) args.push('--ro-bind', v.source, v.target);
@@ -203,8 +209,13 @@ export async function bubblewrapCommand(
   return { command: bwrap, args };
 }
 
-/** Whether bubblewrap can confine here: its path and helpers, or why not (bwrap's own words when it ran). */
-export type BubblewrapProbe = ({ bwrap: string } & StepTools) | { problem: 'not-linux' | 'not-installed' | 'refused'; detail?: string };
+/**
+ * Whether bubblewrap can confine here: its path and helpers, and as root whether the command can
+ * be made the sandbox user ('drop') or only mapped to it in a user namespace ('mapped'); or why
+ * not (bwrap's own words when it ran).
+ */
+export type BubblewrapProbe =
+  ({ bwrap: string; rootMode?: 'drop' | 'mapped' } & StepTools) | { problem: 'not-linux' | 'not-installed' | 'refused'; detail?: string };
 
 let probed: Promise<BubblewrapProbe> | undefined;
 
@@ -223,13 +234,20 @@ export function probeBubblewrap(): Promise<BubblewrapProbe> {
     if (!prlimit || !setpriv) return { problem: 'not-installed', detail: 'prlimit and setpriv (util-linux) are missing' };
     const tools = { prlimit, setpriv };
     // As a confined command runs: as root, it also proves the change to the sandbox user works.
-    const asRoot = harnessIsRoot();
-    const hold: StepHold = asRoot ? { user: { uid: 65534, gid: 65534 } } : {};
-    const args = [...isolationFlags(asRoot), ...(await systemArgs(1)), '--', ...holdPrefix(tools, hold), '/bin/true'];
-    const failure = await new Promise<string | undefined>((resolve) => {
-      execFile(bwrap, args, { timeout: 10_000 }, (err, _out, stderr) => resolve(err ? String(stderr).trim() || err.message : undefined));
-    });
-    return failure === undefined ? { bwrap, ...tools } : { problem: 'refused', detail: failure.split('\n')[0] };
+    const attempt = async (hold: StepHold): Promise<string | undefined> => {
+      const args = [...isolationFlags(hold), ...(await systemArgs(1)), '--', ...holdPrefix(tools, hold), '/bin/true'];
+      return new Promise<string | undefined>((resolve) => {
+        execFile(bwrap, args, { timeout: 10_000 }, (err, _out, stderr) => resolve(err ? String(stderr).trim() || err.message : undefined));
+      });
+    };
+    const nobody = { uid: 65534, gid: 65534 };
+    if (!harnessIsRoot()) {
+      const failure = await attempt({});
+      return failure === undefined ? { bwrap, ...tools } : { problem: 'refused', detail: failure.split('\n')[0] };
+    }
+    if ((await attempt({ user: nobody })) === undefined) return { bwrap, ...tools, rootMode: 'drop' };
+    const failure = await attempt({ mapped: nobody });
+    return failure === undefined ? { bwrap, ...tools, rootMode: 'mapped' } : { problem: 'refused', detail: failure.split('\n')[0] };
   })();
   return probed;
 }

@@ -47,7 +47,9 @@ describe('sweci CLI', () => {
     assert.match(t.out, /gap 1/);
     const last = JSON.parse(await fs.readFile(path.join(into, '.sweci', 'reports', 'current.run.json'), 'utf8')) as { command: string; reportFormat: string };
     assert.equal(last.reportFormat, 'builtin');
-    assert.match(last.command, / -p sweci_pytest_report --sweci-report=/);
+    // The report comes back on the plugin's private stream: no report path on pytest's command line.
+    assert.match(last.command, / -p sweci_pytest_report --sweci-stream$/);
+    assert.doesNotMatch(last.command, /report\.json/);
     // The oracle went to the cache, not the task folder, in a folder named by the task's id.
     const id = /checked out (\S+) into/.exec(co.out)?.[1];
     assert.ok(id, co.out);

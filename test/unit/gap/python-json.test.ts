@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { detailContent } from '../../../src/core/gap/detail-content';
 import { parseJsonReport } from '../../../src/core/pytest/parse-json-report';
+import { ReportLimitError } from '../../../src/core/pytest/report-error';
+import { MAX_REPORT_DEPTH } from '../../../src/core/pytest/report-shape';
 import { arrayElementTexts, dumpsLikePython, parseKeepingNumbers, pythonFloatRepr } from '../../../src/core/util/python-json';
 
 const PYTHON = process.env.SWECI_PYTHON ?? 'python3';
@@ -64,10 +66,14 @@ function toHex(x: number): string {
   return exp === 0 ? `${sign}0x0.${mant}p-1022` : `${sign}0x1.${mant}p${exp - 1023}`;
 }
 
-test('a hostile report nested deeper than the stack still gives a detail file (built from what was read)', () => {
-  const deep = '['.repeat(200_000) + ']'.repeat(200_000);
-  const text = `{"tests": [{"nodeid": "t.py::x", "outcome": "failed", "lineno": 3, "metadata": ${deep}, "call": {"outcome": "failed", "longrepr": "E   boom"}}]}`;
-  const report = parseJsonReport(text);
-  const detail = detailContent(report.tests[0]);
+test('deep metadata still gives a detail file (built from what was read); a report nested deeper than the stack is refused, naming the limit, never a crash', () => {
+  const report = (levels: number) =>
+    `{"tests": [{"nodeid": "t.py::x", "outcome": "failed", "lineno": 3, "metadata": ${'['.repeat(levels) + ']'.repeat(levels)}, "call": {"outcome": "failed", "longrepr": "E   boom"}}]}`;
+  const detail = detailContent(parseJsonReport(report(MAX_REPORT_DEPTH - 4)).tests[0]);
   assert.deepEqual(JSON.parse(detail), { nodeid: 't.py::x', lineno: 3, outcome: 'failed', call: { outcome: 'failed', longrepr: 'E   boom' } });
+  // Issue 29: a report's shape is measured before it is parsed, so the harness's memory is bounded.
+  assert.throws(
+    () => parseJsonReport(report(200_000)),
+    (err: Error) => err instanceof ReportLimitError && /nests deeper than 128 levels/.test(err.message),
+  );
 });

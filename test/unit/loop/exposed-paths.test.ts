@@ -92,6 +92,16 @@ describe('paths a custom command or sweci.sandboxReadablePaths would show', () =
     assert.equal(await exists(runLayout(task.taskDir, 'probe').runFile), false);
   });
 
+  test('sweci.sandboxWritablePaths that holds an oracle or the experiment is refused: every step could change it', async () => {
+    const wide = new LocalRuntime({ orphanGraceMs: 500, bwrap: SANDBOX, readable: [AGENTS_DIR], writable: [path.dirname(task.record.oracleDir)] });
+    const roles = { architect: scripted('architect.py'), programmer: scripted('edit.py') };
+    await assert.rejects(
+      startRun(loopOptions(task, 'probe-writable', roles, { iterations: 1, runtime: wide, agentRuntimes: { host: wide } })),
+      /sweci\.sandboxWritablePaths \(--sandbox-writable\) lists .*, which contains .*could change it.*List a narrower path/,
+    );
+    assert.equal(await exists(runLayout(task.taskDir, 'probe-writable').runFile), false);
+  });
+
   test("a file of the user's on the command line is accepted, and the run goes on", async () => {
     const notes = path.join(world.scratch('notes'), 'notes.txt');
     await fs.mkdir(path.dirname(notes));
