@@ -1,7 +1,7 @@
 // The command line's options as settings: each flag names one key of the extension's settings,
 // a --config file may hold any of them, a flag wins over the file, and every value goes through
 // the core's one parser, whose errors then name the flag (or the file) the value came from.
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { layered, type SettingsFile } from '../core/util/settings-file';
 import type { SettingLabel, SettingReader } from '../core/util/setting-reader';
 import { UserError } from '../core/util/errors';
@@ -23,6 +23,7 @@ export const FLAG_KEYS: Record<string, string> = {
   'limits.tmpMb': '--max-tmp-mb',
   'docker.image': '--image',
   'docker.python': '--docker-python',
+  // Read no more (sweci.limits.* hold containers too): kept so that the error names the flag.
   'docker.memoryMb': '--memory-mb',
   'docker.cpus': '--cpus',
   'docker.socketPath': '--socket',
@@ -96,13 +97,13 @@ export function addRuntimeOptions(cmd: Command, runtimeDefault: string): Command
     .option('--sandbox-readable <paths>', "comma-separated absolute paths a sandboxed agent or pytest may also read (a custom agent's files)")
     .option('--sandbox-writable <paths>', 'comma-separated absolute folders a sandboxed agent or pytest may also write')
     .option('--sandbox-user <uid:gid>', 'who sandboxed steps run as when sweci runs as root (65534:65534; never 0)')
-    .option('--max-processes <n>', 'processes a sandboxed step may have at once (512; 0: no limit)')
-    .option('--max-memory-mb <MiB>', 'memory of a sandboxed step, all its processes (half the machine, at most 8192; 0: no limit)')
-    .option('--max-file-size-mb <MiB>', 'the largest file a sandboxed step may write (4096; 0: no limit)')
-    .option('--max-tmp-mb <MiB>', "size of a sandboxed step's own /tmp (2048; 0: no limit)")
+    .option('--max-processes <n>', 'processes a sandboxed step or a container may have at once (512; 0: no limit)')
+    .option('--max-memory-mb <MiB>', 'memory of a sandboxed step or a container, all its processes (half the machine, at most 8192; 0: no limit)')
+    .option('--max-file-size-mb <MiB>', 'the largest file a sandboxed step or a container may write (4096; 0: no limit)')
+    .option('--max-tmp-mb <MiB>', "size of a sandboxed step's or a container's own /tmp (2048; 0: no limit)")
     .option('--image <tag>', "an image the engine has, instead of the task's image.tar.gz")
     .option('--docker-python <exe>', 'the interpreter inside the image (python)')
-    .option('--memory-mb <MiB>', 'memory limit of each container (8192)')
+    .addOption(new Option('--memory-mb <MiB>', 'read no more: use --max-memory-mb').hideHelp())
     .option('--cpus <n>', 'CPU limit of each container (0: no limit)')
     .option('--socket <path>', 'the Docker engine (default DOCKER_HOST, else /var/run/docker.sock)');
 }
