@@ -23,8 +23,6 @@ export const FLAG_KEYS: Record<string, string> = {
   'limits.tmpMb': '--max-tmp-mb',
   'docker.image': '--image',
   'docker.python': '--docker-python',
-  // Read no more (sweci.limits.* hold containers too): kept so that the error names the flag.
-  'docker.memoryMb': '--memory-mb',
   'docker.cpus': '--cpus',
   'docker.socketPath': '--socket',
   'loop.maxIterations': '--max-iterations',
@@ -43,6 +41,14 @@ export const FLAG_KEYS: Record<string, string> = {
   'sequence.matrix': '--matrix',
 };
 
+/**
+ * Flags of settings that are read no more (sweci.limits.* hold containers too): still parsed, so
+ * that using one is refused with the flag to use instead (runtime-settings.ts), not ignored.
+ */
+const RETIRED_FLAG_KEYS: Record<string, string> = { 'docker.memoryMb': '--memory-mb' };
+
+const flagOf = (key: string): string | undefined => FLAG_KEYS[key] ?? RETIRED_FLAG_KEYS[key];
+
 /** commander's camelCase attribute for a flag, e.g. --memory-mb → memoryMb. */
 const attribute = (flag: string): string => flag.replace(/^--/, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
@@ -58,7 +64,7 @@ export function cliSettings(
   defaults: Record<string, unknown> = {},
 ): CliSettings {
   const flags: SettingReader = (key) => {
-    const flag = FLAG_KEYS[key];
+    const flag = flagOf(key);
     if (!flag) return undefined;
     const v = values[attribute(flag)];
     return key === 'pytest.env' && Array.isArray(v) ? envPairs(v as string[]) : v;
@@ -66,7 +72,7 @@ export function cliSettings(
   const fromFlag = (key: string) => flags(key) !== undefined;
   return {
     read: layered(flags, file?.settings.read ?? (() => undefined), (key) => defaults[key]),
-    label: (key) => (fromFlag(key) || !file ? (FLAG_KEYS[key] ?? `sweci.${key}`) : `sweci.${key} in ${file.path}`),
+    label: (key) => (fromFlag(key) || !file ? (flagOf(key) ?? `sweci.${key}`) : `sweci.${key} in ${file.path}`),
   };
 }
 
