@@ -134,7 +134,7 @@ function duration(ms: number): string {
 }
 
 export function statusLine(s: TaskStatus): string {
-  const parts = [s.task, s.state];
+  const parts = [s.task, s.flags?.length ? `${s.state} ⚑ ${s.flags.join(', ')}` : s.state];
   if (s.iterations !== undefined) parts.push(`iteration ${s.iterations}`);
   if (s.a !== undefined) parts.push(`a(c) ${s.a.toFixed(3)}`);
   if (s.gap !== undefined) parts.push(`gap ${s.gap}`);
@@ -142,8 +142,19 @@ export function statusLine(s: TaskStatus): string {
   return parts.join(' · ');
 }
 
-function totals(statuses: readonly TaskStatus[]): string {
-  const count = new Map<string, number>();
-  for (const s of statuses) count.set(s.state, (count.get(s.state) ?? 0) + 1);
-  return `finished: ${[...count].map(([state, n]) => `${n} ${state}`).join(', ')}`;
+export function totals(statuses: readonly TaskStatus[]): string {
+  const count = new Map<string, { n: number; flagged: number; flags: Set<string> }>();
+  for (const s of statuses) {
+    const c = count.get(s.state) ?? { n: 0, flagged: 0, flags: new Set<string>() };
+    c.n++;
+    if (s.flags?.length) {
+      c.flagged++;
+      for (const f of s.flags) c.flags.add(f);
+    }
+    count.set(s.state, c);
+  }
+  // "2 solved (1 flagged: not-isolated)": a flagged solve is counted, never as a plain one.
+  const say = ([state, c]: [string, { n: number; flagged: number; flags: Set<string> }]) =>
+    `${c.n} ${state}${c.flagged ? ` (${c.flagged} flagged: ${[...c.flags].join(', ')})` : ''}`;
+  return `finished: ${[...count].map(say).join(', ')}`;
 }

@@ -11,6 +11,7 @@ import { runLoop, startRun } from '../loop/run-loop';
 import { readRunInfo, readRunSummary, runLayout } from '../loop/run-store';
 import { agentRuntimesOf, setUpRoles } from '../loop/role-setup';
 import { baselineOf, normalizedChange } from '../metrics/normalized-change';
+import { scoreFlags } from '../metrics/scored-line';
 import { openTaskEnvironment, type TaskEnvironment } from '../runtime/task-environment';
 import { imageArchiveOf, type TaskSpec } from '../task/task-spec';
 import { isAbortError, UserError, errorMessage } from '../util/errors';
@@ -145,7 +146,13 @@ function progressOf(records: readonly IterationRecord[]): Partial<TaskStatus> {
   const baseline = records[0] ? baselineOf(records[0]) : undefined;
   if (!last) return {};
   const passed = last.gap >= 0 ? (last.pytest.passed ?? 0) : 0;
-  return { iterations: records.length - 1, gap: last.gap, ...(baseline ? { a: normalizedChange(passed, baseline) } : {}) };
+  const flags = scoreFlags(records);
+  return {
+    iterations: records.length - 1,
+    gap: last.gap,
+    ...(baseline ? { a: normalizedChange(passed, baseline) } : {}),
+    ...(flags.length > 0 ? { flags } : {}),
+  };
 }
 
 async function checkOut(spec: TaskSpec, s: BatchSettings, env: TaskEnvironment, task: TaskProgress): Promise<void> {

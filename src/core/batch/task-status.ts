@@ -36,6 +36,8 @@ export const taskStatusSchema = z.object({
   /** a(c) of the last iteration. */
   a: z.number().optional(),
   reason: z.string().optional(),
+  /** The flags the run's score rests on (metrics/run-flags.ts SCORE_FLAGS): a flagged solve is never a plain one. */
+  flags: z.array(z.string()).optional(),
 });
 export type TaskStatus = z.infer<typeof taskStatusSchema>;
 

@@ -22,6 +22,8 @@ export const lastRunRecordSchema = z.object({
   durationMs: z.number(),
   /** Files of the code that replaced pytest's functions or registered a plugin while it ran (our report plugin's word). */
   integrity: z.array(z.string()).optional(),
+  /** What the report stream showed of tampering (stream-verdict.ts): flagged, and never scored as a pass. */
+  tampering: z.string().optional(),
 });
 export type LastRunRecord = z.infer<typeof lastRunRecordSchema>;
 

@@ -106,6 +106,7 @@ export async function runPytestStep(opts: PytestStepOptions): Promise<PytestStep
     durationMs: Date.now() - started,
     ...(outcome.kind === 'did-not-run' ? { reason: outcome.reason } : {}),
     ...(outcome.kind === 'ran' && outcome.integrity?.length ? { integrity: outcome.integrity } : {}),
+    ...(outcome.tampering ? { tampering: outcome.tampering } : {}),
   };
   let gap: number | undefined;
   if (outcome.kind === 'ran') {

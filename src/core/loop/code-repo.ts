@@ -143,7 +143,18 @@ export class CodeRepo {
     } else if (changed.length > 0) await this.git.raw(['add', '--all', '--verbose', '--', '.']);
     await this.git.raw(['commit', '--no-verify', '--allow-empty', '-m', message]);
     this.built = undefined;
+    // Left out of the commit, and not left behind either (named in the line's `oversized`).
+    if (oversized.length > 0) await this.dropFromWorkTree(oversized);
     return { sha: (await this.head()).sha, changed: changed.filter((p) => !oversized.includes(p)), oversized };
+  }
+
+  /** A tracked file gets its committed version back; a new one is removed. */
+  private async dropFromWorkTree(rels: readonly string[]): Promise<void> {
+    const tracked = new Set((await this.git.raw(['ls-tree', '-r', '-z', '--name-only', 'HEAD', '--'])).split('\0'));
+    for (const rel of rels) {
+      if (tracked.has(rel)) await this.git.raw(['checkout', 'HEAD', '--', `:(literal)${rel}`]);
+      else await fs.rm(path.join(this.codeDir, rel), { force: true });
+    }
   }
 
   private async tooLarge(changed: readonly string[], fileLimit: number, totalLimit: number): Promise<string[]> {

@@ -34,9 +34,9 @@ export const roleStepRecordSchema = z.object({
    */
   discarded_changes: z.array(z.string()).optional(),
   /**
-   * What an earlier step left in app/ besides code/, non-passed/, requirement.xml and memory/
-   * (another role's CLI settings, hooks, notes), removed before this step's tries: nothing is
-   * carried from one role to the other but the protocol's files.
+   * What was in app/ besides code/, non-passed/, requirement.xml and memory/ (CLI settings,
+   * hooks, notes, a large file), removed before this step's tries, between them and after the
+   * step: nothing is carried from one step or role to the next but the protocol's files.
    */
   removed_from_app: z.array(z.string()).optional(),
 });

@@ -159,6 +159,9 @@ async function runAgent(ctx: RoleStepContext): Promise<StepDone> {
     );
   }
   for (const p of diffSnapshots(before, snapshotOutside(scope))) outside.add(p);
+  // Not left in app/ after the step either: the next role never finds it, and a 2 GiB file
+  // there would otherwise stay for good after the last step.
+  for (const p of await removeLeftovers(layout)) removed.add(p);
 
   const record: RoleStepRecord = {
     execution_time: seconds(totalMs),

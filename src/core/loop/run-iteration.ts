@@ -236,6 +236,8 @@ async function testAndCommit(ctx: IterationContext, j: Journal): Promise<Iterati
   const changed = await unwrap(sinceBase);
   const source = { changedBetween: () => Promise.resolve(changed), fileAt: (c: string, rel: string) => repo.fileAt(c, rel) };
   const harness = await findHarnessTampering(source, ctx.record.baseCommit, commit, result.run.integrity ?? []);
+  // The report stream's own evidence names no file: it is flagged as it says.
+  if (result.run.tampering) harness.push(result.run.tampering);
 
   const now = result.report ? passedIds(result.report) : undefined;
   const regressions = now && ctx.lastRan ? regressedIds(ctx.lastRan, now, passedIds(ctx.target)) : [];

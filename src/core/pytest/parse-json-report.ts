@@ -1,15 +1,19 @@
 // pytest-json-report's JSON → TestReport. Each test that did not pass keeps its entry as the
 // reference's detail file holds it (`source`), numbers and key order as Python writes them.
 import { TEST_PHASES, type PhaseResult, type TestCase, type TestOutcome, type TestReport } from './test-report';
-import { ReportParseError } from './report-error';
+import { ReportLimitError, ReportParseError } from './report-error';
 import { arrayElementTexts } from '../util/python-json';
 import { isRecord } from '../util/is-record';
+import { jsonShapeProblem } from './report-shape';
 
 type Json = Record<string, unknown>;
 
 const isObject: (v: unknown) => v is Json = isRecord;
 
 export function parseJsonReport(text: string): TestReport {
+  // Measured first: a parser's memory grows with nesting and value count, not only with bytes.
+  const shape = jsonShapeProblem(text);
+  if (shape) throw new ReportLimitError(`The pytest-json-report file is not parsed: ${shape}.`);
   let data: unknown;
   try {
     data = JSON.parse(text);

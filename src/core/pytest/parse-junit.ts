@@ -12,7 +12,8 @@
 import { XMLParser } from 'fast-xml-parser';
 import type { PhaseResult, ReportSummary, TestCase, TestOutcome, TestPhase, TestReport } from './test-report';
 import { junitNodeId } from './junit-node-id';
-import { ReportParseError } from './report-error';
+import { ReportLimitError, ReportParseError } from './report-error';
+import { xmlShapeProblem } from './report-shape';
 
 export interface JunitParseOptions {
   /**
@@ -45,6 +46,9 @@ const parser = new XMLParser({
 const STRICT_XPASS_MESSAGE = 'xfail-marked test passes unexpectedly';
 
 export function parseJunitXml(xml: string, options: JunitParseOptions = {}): TestReport {
+  // Measured first: a parser's memory grows with nesting and element count, not only with bytes.
+  const shape = xmlShapeProblem(xml);
+  if (shape) throw new ReportLimitError(`The JUnit XML report is not parsed: ${shape}.`);
   let doc: Node;
   try {
     doc = parser.parse(xml) as Node;

@@ -15,10 +15,16 @@ export interface PytestCommandOptions {
   python: string;
   /** The code folder, as the runtime sees it (`/app/code` in a container). */
   codeDir: string;
-  /** Where pytest writes the report, as the runtime sees it. */
+  /**
+   * Where pytest-json-report or JUnit writes its file, as the runtime sees it. `builtin` writes no
+   * file: its report comes back on the plugin's private stream (report-stream.ts).
+   */
   reportFile: string;
   format: ReportFormat;
-  /** `builtin` only: the folder holding our report plugin, as the runtime sees it. */
+  /**
+   * The folder holding our report plugin, as the runtime sees it: needed for `builtin`; with
+   * `json-report` our plugin streams the same report beside the file, to be checked against it.
+   */
   reportPluginDir?: string;
   /**
    * Folders outside the code (as the runtime sees them) for pytest's cache and for bytecode.
@@ -75,14 +81,20 @@ export function buildPytestCommand(o: PytestCommandOptions): PytestCommand {
   const { PYTHONPATH: userPythonPath, ...userEnv } = o.extraEnv ?? {};
   let pythonPath = `src${delimiter}.`;
   if (userPythonPath?.trim()) pythonPath += `${delimiter}${userPythonPath.trim()}`;
+  // Not in the reference: our plugin streams the report on pytest's original standard output. No
+  // path of a report the harness reads is on the command line, where the code under test could
+  // find it. -p needs the plugin importable: its folder comes last, so the project's own modules
+  // always win over it.
+  const stream = (): void => {
+    args.push('-p', REPORT_PLUGIN_MODULE, '--sweci-stream');
+    pythonPath += `${delimiter}${o.reportPluginDir}`;
+  };
   if (o.format === 'json-report') {
     args.push('--json-report', `--json-report-file=${o.reportFile}`);
+    if (o.reportPluginDir) stream();
   } else if (o.format === 'builtin') {
     if (!o.reportPluginDir) throw new Error('The builtin report format needs the report plugin folder.');
-    args.push('-p', REPORT_PLUGIN_MODULE, `--sweci-report=${o.reportFile}`);
-    // Not in the reference: -p needs the plugin importable. It comes last, so the project's own
-    // modules always win over it.
-    pythonPath += `${delimiter}${o.reportPluginDir}`;
+    stream();
   } else {
     // xunit1 carries `file` and `line` per testcase, which node ids are rebuilt from.
     args.push(`--junitxml=${o.reportFile}`, '-o', 'junit_family=xunit1');

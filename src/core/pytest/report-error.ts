@@ -6,3 +6,11 @@ export class ReportParseError extends Error {
     this.name = 'ReportParseError';
   }
 }
+
+/** A report past one of the limits on what the harness parses (report-shape.ts): it is not read. */
+export class ReportLimitError extends ReportParseError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ReportLimitError';
+  }
+}

@@ -1,6 +1,8 @@
 // Runs the target's tests on a code folder and reads the report. A run counts only when
 // pytest finished normally (exit 0 or 1) and left a readable report, as in the reference;
-// anything else is "did not run" (the iteration is recorded with gap −1), output kept.
+// anything else is "did not run" (the iteration is recorded with gap −1), output kept. The
+// report comes back on our plugin's stream (report-stream.ts), which the code under test cannot
+// name or rewrite once pytest's session is over; pytest-json-report's file is checked against it.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Confinement, Mount, Runtime } from '../runtime/runtime';
@@ -14,6 +16,9 @@ import { emptyFolder } from '../util/discard';
 import { fillFromSeed, seedKey } from './bytecode-seed';
 import { parseJsonReport } from './parse-json-report';
 import { parseJunitXml } from './parse-junit';
+import { ReportStreamReader } from './report-stream';
+import { judgeStream, type VerdictInput } from './stream-verdict';
+import { writeFileAtomic } from '../util/fs-atomic';
 import { isDockerUnavailable } from '../runtime/docker/docker-errors';
 import type { RunResult } from '../runtime/runtime';
 
@@ -72,9 +77,11 @@ export type PytestRun =
       durationMs: number;
       /**
        * Our report plugin's word on the code under test: its files that replaced pytest's own
-       * functions or registered a plugin (report-plugin/sweci_pytest_report.py). Builtin format only.
+       * functions or registered a plugin (report-plugin/sweci_pytest_report.py). Not for JUnit.
        */
       integrity?: string[];
+      /** The report stream shows tampering, yet a report was scored (the stream's, never a forged file). */
+      tampering?: string;
     }
   | {
       kind: 'did-not-run';
@@ -92,13 +99,18 @@ export type PytestRun =
       /** The exact command, arguments, cwd and added environment. */
       invocation: PytestCommand;
       durationMs: number;
+      /** Nothing was scored because the report stream shows tampering (stream-verdict.ts). */
+      tampering?: string;
     };
 
 export const DEFAULT_PYTEST_TIMEOUT_MS = 3600_000;
 
+/**
+ * A report past this is not one pytest wrote for a task's tests (the largest seen are a few MiB).
+ * With report-shape.ts's limits it keeps reading one under 512 MiB of memory, whatever its shape.
+ */
+export const MAX_REPORT_BYTES = 64 * 2 ** 20;
 /** Where pytest sees the code and its report folder in a container (the reference's /app layout). */
-/** A report past this is not one pytest wrote for a task's tests (the largest seen are a few MiB). */
-export const MAX_REPORT_BYTES = 256 * 2 ** 20;
 export const CONTAINER_CODE_DIR = '/app/code';
 export const CONTAINER_REPORT_DIR = '/sweci/report';
 
@@ -158,13 +170,16 @@ export async function runPytest(runtime: Runtime, o: RunPytestOptions): Promise<
     pycachePrefix: runtime.pathIn(mounts, pycacheDir),
     extraEnv: o.env,
     format,
-    ...(format === 'builtin' ? { reportPluginDir: runtime.pathIn(mounts, await copyReportPlugin(outDir)) } : {}),
+    ...(format !== 'junit' ? { reportPluginDir: runtime.pathIn(mounts, await copyReportPlugin(outDir)) } : {}),
     pathDelimiter: runtime.kind === 'docker' ? ':' : o.pathDelimiter,
     ...(o.nodeIds?.length ? { nodeIds: o.nodeIds } : {}),
     ...(o.continueOnCollectionErrors ? { continueOnCollectionErrors: true } : {}),
   });
   const timeoutMs = o.timeoutMs ?? DEFAULT_PYTEST_TIMEOUT_MS;
   const command = formatCommandLine(invocation);
+  // Standard output is the plugin's report channel: read here, never shown as pytest's output.
+  const stream = format !== 'junit' ? new ReportStreamReader() : undefined;
+  const onOutput: RunPytestOptions['onOutput'] = stream ? (chunk, which) => (which === 'stdout' ? stream.push(chunk) : o.onOutput?.(chunk, which)) : o.onOutput;
   let result: RunResult;
   try {
     result = await runtime.run({
@@ -176,7 +191,7 @@ export async function runPytest(runtime: Runtime, o: RunPytestOptions): Promise<
       cleanEnv: true,
       timeoutMs,
       signal: o.signal,
-      onOutput: o.onOutput,
+      onOutput,
       mounts,
       ...(o.confine ? { confine: o.confine } : {}),
     });
@@ -185,15 +200,16 @@ export async function runPytest(runtime: Runtime, o: RunPytestOptions): Promise<
     if (!isDockerUnavailable(err)) throw err;
     return engineGone(err, o, format, Date.now() - started, invocation);
   }
-  const output = joinOutput(result.stdout, result.stderr);
+  const output = joinOutput(stream ? stream.preamble : result.stdout, result.stderr);
   const base = { output, format, command, invocation, durationMs: result.durationMs };
-  const notRun = (reason: string): PytestRun => ({
+  const notRun = (reason: string, tampering?: string): PytestRun => ({
     kind: 'did-not-run',
     reason,
     exitCode: result.exitCode,
     timedOut: result.timedOut,
     cancelled: result.cancelled,
     ...base,
+    ...(tampering ? { tampering } : {}),
   });
 
   if (result.cancelled) return notRun('The pytest run was cancelled.');
@@ -216,30 +232,54 @@ export async function runPytest(runtime: Runtime, o: RunPytestOptions): Promise<
     return notRun(`pytest exited with code ${result.exitCode}${meaning ? ` (${meaning})` : ''}${cause ? `: ${cause}` : ''}; see its output.${hint}`);
   }
 
-  // The code under test can write the report folder: a link there (to the oracle's report, say)
-  // is never followed, and a report is sized before it is read.
+  if (stream) {
+    const file = format === 'json-report' ? await readReportFile(o, format, result.exitCode) : undefined;
+    const streamed = stream.finish();
+    const verdict = judgeStream(streamed, { exitCode: result.exitCode, output, ...(file ? { file } : {}) });
+    if (verdict.kind === 'not-scored') return notRun(verdict.reason, verdict.tampering);
+    // builtin: the streamed report kept where a file would have been, for people; never read back.
+    if (format === 'builtin' && streamed.kind === 'ended') await writeFileAtomic(o.reportFile, streamed.reportText);
+    const report = verdict.report;
+    report.exitCode ??= result.exitCode;
+    return {
+      kind: 'ran',
+      report,
+      exitCode: result.exitCode,
+      reportFile: o.reportFile,
+      ...base,
+      ...(verdict.integrity.length ? { integrity: verdict.integrity } : {}),
+      ...(verdict.tampering ? { tampering: verdict.tampering } : {}),
+    };
+  }
+  const read = await readReportFile(o, format, result.exitCode);
+  if ('problem' in read) return notRun(read.problem);
+  const report = read.report;
+  report.exitCode ??= result.exitCode;
+  return { kind: 'ran', report, exitCode: result.exitCode, reportFile: o.reportFile, ...base };
+}
+
+/**
+ * The report file pytest-json-report or JUnit wrote. The code under test can write the report
+ * folder: a link there (to the oracle's report, say) is never followed, and a report is sized and
+ * its shape measured (report-shape.ts) before it is parsed.
+ */
+async function readReportFile(o: RunPytestOptions, format: ReportFormat, exitCode: number): Promise<NonNullable<VerdictInput['file']>> {
   const read = await readAgentFile(o.reportFile, MAX_REPORT_BYTES).catch(() => ({ kind: 'missing' }) as const);
-  if (read.kind === 'missing') return notRun(`pytest exited with code ${result.exitCode} but wrote no report at ${o.reportFile}.`);
-  if (read.kind === 'not-a-file') return notRun(`The pytest report at ${o.reportFile} is a link or not a regular file: it is not read.`);
+  if (read.kind === 'missing') return { problem: `pytest exited with code ${exitCode} but wrote no report at ${o.reportFile}.` };
+  if (read.kind === 'not-a-file') return { problem: `The pytest report at ${o.reportFile} is a link or not a regular file: it is not read.` };
   if (read.kind === 'too-large') {
-    return notRun(`The pytest report at ${o.reportFile} has ${read.size} bytes, over the ${MAX_REPORT_BYTES / 2 ** 20} MiB a report may have: it is not read.`);
+    return {
+      problem: `The pytest report at ${o.reportFile} has ${read.size} bytes, over the ${MAX_REPORT_BYTES / 2 ** 20} MiB a report may have: it is not read.`,
+    };
   }
   const text = read.data.toString('utf8');
-  let report: TestReport;
   try {
-    report =
-      format !== 'junit'
-        ? parseJsonReport(text)
-        : parseJunitXml(text, {
-            exitCode: result.exitCode,
-            isTestFile: (rel) => fs.existsSync(path.join(o.codeDir, rel)),
-          });
+    return {
+      report: format !== 'junit' ? parseJsonReport(text) : parseJunitXml(text, { exitCode, isTestFile: (rel) => fs.existsSync(path.join(o.codeDir, rel)) }),
+    };
   } catch (err) {
-    return notRun(`The pytest report at ${o.reportFile} could not be read: ${(err as Error).message}`);
+    return { problem: `The pytest report at ${o.reportFile} could not be read: ${(err as Error).message}` };
   }
-  report.exitCode ??= result.exitCode;
-  const integrity = format === 'builtin' ? await readIntegrity(o.reportFile) : undefined;
-  return { kind: 'ran', report, exitCode: result.exitCode, reportFile: o.reportFile, ...base, ...(integrity ? { integrity } : {}) };
 }
 
 /**
@@ -267,20 +307,6 @@ async function seedRun(runtime: Runtime, o: RunPytestOptions, dir: string): Prom
   });
   if (run.kind !== 'ran' && (run.exitCode === null || run.engineFailure)) return undefined;
   return path.join(dir, 'out', 'pycache');
-}
-
-/** The plugin's integrity file beside the report: read like the report (no link, sized), shape checked. */
-async function readIntegrity(reportFile: string): Promise<string[] | undefined> {
-  const read = await readAgentFile(`${reportFile}.integrity.json`, 1024 * 1024).catch(() => undefined);
-  if (read?.kind !== 'ok') return undefined;
-  try {
-    const parsed = JSON.parse(read.data.toString('utf8')) as { harness_tampering?: unknown };
-    const files = parsed.harness_tampering;
-    if (typeof files !== 'object' || files === null || Array.isArray(files)) return undefined;
-    return Object.keys(files).sort();
-  } catch {
-    return undefined;
-  }
 }
 
 /** The engine went away: the code under test did nothing wrong, and nothing ran to the end. */

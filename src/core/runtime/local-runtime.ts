@@ -170,7 +170,7 @@ export class LocalRuntime implements Runtime {
         limits: this.limits,
         addressSpaceLimit: confine.addressSpaceLimit === true,
         ...(user ? { user } : {}),
-        ...(group ? { heldByGroup: group.enforces } : {}),
+        ...(group ? { heldByGroup: group.enforces, groupView: group.view } : {}),
       };
       const sandboxed = await this.sandboxCommand(bwrap, req, confine, env, hold);
       const result = group

@@ -78,6 +78,8 @@ export interface StepHold {
   heldByGroup?: ReadonlySet<'memory' | 'processes'>;
   /** See Confinement.addressSpaceLimit. */
   addressSpaceLimit?: boolean;
+  /** The step's control group folders, shown read-only where it looks for them (/sys/fs/cgroup). */
+  groupView?: readonly { source: string; target: string }[];
 }
 
 const MiB = 2 ** 20;
@@ -171,7 +173,9 @@ export async function bubblewrapCommand(
   hold: StepHold & { tools: StepTools },
 ): Promise<SandboxCommand> {
   const args = [...isolationFlags(hold.user !== undefined), ...(await systemArgs(hold.limits?.tmpMb))];
-  args.push(...skeletonArgs([...(confine.readable ?? []), ...(confine.writable ?? [])]));
+  args.push(...skeletonArgs([...(confine.readable ?? []), ...(confine.writable ?? []), ...(hold.groupView ?? []).map((v) => v.target)]));
+  // Its own limits and usage, to read (memory.max or memory.limit_in_bytes, pids.max), never to change.
+  for (const v of hold.groupView ?? []) args.push('--ro-bind', v.source, v.target);
   for (const p of byDepth(confine.readable ?? [])) {
     const kind = await kindOf(p);
     if (kind !== 'missing') args.push('--ro-bind', p, p);

@@ -14,6 +14,8 @@ export interface StepCgroup {
   readonly procsFiles: readonly string[];
   /** Which limits the group enforces (the rest fall back to rlimits). */
   readonly enforces: ReadonlySet<'memory' | 'processes'>;
+  /** The group's folders and where the step sees them, read-only (its limits and usage). */
+  readonly view: readonly { source: string; target: string }[];
   /** After the step: the limit it ran into, if any. */
   reached(): LimitKind | undefined;
   /** Removes the group once its last process is reaped. Safe to call twice. */
@@ -108,7 +110,7 @@ function openV2(mount: Mount, own: string, limits: StepLimits): StepCgroup | und
     enforces.add('memory');
   }
   if (limits.processes > 0 && tryWrite(path.join(dir, 'pids.max'), String(limits.processes))) enforces.add('processes');
-  return group([path.join(dir, 'cgroup.procs')], [dir], enforces, () => {
+  return group([path.join(dir, 'cgroup.procs')], [dir], [{ source: dir, target: '/sys/fs/cgroup' }], enforces, () => {
     if (readCounter(path.join(dir, 'memory.events'), 'oom_kill') > 0) return 'memory';
     if (readCounter(path.join(dir, 'pids.events'), 'max') > 0) return 'processes';
     return undefined;
@@ -147,9 +149,11 @@ function openV1(mounts: Mount[], own: Map<string, string>, limits: StepLimits): 
     if (tryWrite(path.join(pids, 'pids.max'), String(limits.processes))) enforces.add('processes');
   }
   if (dirs.length === 0) return undefined;
+  const view = [...(memory ? [{ source: memory, target: '/sys/fs/cgroup/memory' }] : []), ...(pids ? [{ source: pids, target: '/sys/fs/cgroup/pids' }] : [])];
   return group(
     dirs.map((d) => path.join(d, 'cgroup.procs')),
     dirs,
+    view,
     enforces,
     () => {
       if (memory && readCounter(path.join(memory, 'memory.oom_control'), 'oom_kill') > 0) return 'memory';
@@ -169,11 +173,18 @@ function rmdirQuiet(dir: string): boolean {
   }
 }
 
-function group(procsFiles: string[], dirs: string[], enforces: Set<'memory' | 'processes'>, reached: () => LimitKind | undefined): StepCgroup {
+function group(
+  procsFiles: string[],
+  dirs: string[],
+  view: { source: string; target: string }[],
+  enforces: Set<'memory' | 'processes'>,
+  reached: () => LimitKind | undefined,
+): StepCgroup {
   let disposed = false;
   return {
     procsFiles,
     enforces,
+    view,
     reached,
     async dispose() {
       if (disposed) return;

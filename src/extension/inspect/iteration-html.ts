@@ -44,9 +44,7 @@ function stepsSection(d: IterationDetails): SafeHtml | '' {
     const failed = step.failed_tries?.length ? stepNote(`Failed tries: ${step.failed_tries.join('; ')}`) : '';
     const allowed = step.permissions ? stepNote(`Allowed: ${step.permissions}`) : '';
     const removed = step.removed_from_app?.length
-      ? stepNote(
-          `Removed from app/ before this step (left by an earlier step; only code/, requirement.xml, non-passed/ and memory/ carry over): ${step.removed_from_app.join(', ')}`,
-        )
+      ? stepNote(`Removed from app/ (only code/, requirement.xml, non-passed/ and memory/ carry over to the next step): ${step.removed_from_app.join(', ')}`)
       : '';
     return html`<tr>${cells.map((c) => html`<td>${c}</td>`)}</tr>${removed}${discarded}${failed}${allowed}`;
   });

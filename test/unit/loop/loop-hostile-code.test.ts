@@ -33,6 +33,62 @@ const FORCEPASS_PLUGIN = [
   '',
 ].join('\n');
 
+/** Rewrites every report named on pytest's command line with all of its tests passed. */
+const FORGE_REPORT = [
+  'def _sweci_forge():',
+  '    import json, sys',
+  '    for arg in sys.argv:',
+  '        for flag in ("--sweci-report=", "--json-report-file="):',
+  '            if not arg.startswith(flag):',
+  '                continue',
+  '            path = arg[len(flag):]',
+  '            try:',
+  '                report = json.load(open(path))',
+  '            except Exception:',
+  '                continue',
+  '            for t in report.get("tests", []):',
+  '                t["outcome"] = "passed"',
+  '                for when in ("setup", "call", "teardown"):',
+  '                    if isinstance(t.get(when), dict):',
+  '                        t[when] = {"duration": 0.0, "outcome": "passed"}',
+  '            n = len(report.get("tests", []))',
+  '            report["summary"] = {"passed": n, "total": n, "collected": n}',
+  '            report["exitcode"] = 0',
+  '            json.dump(report, open(path, "w"))',
+  '',
+].join('\n');
+
+/** A stream of frames that says every test passed, as our plugin would write it. */
+const FORGED_FRAMES = [
+  'def _sweci_frames():',
+  '    import json',
+  '    report = {"exitcode": 0, "summary": {"passed": 1, "total": 1, "collected": 1}, "tests": [{"nodeid": "tests/test_x.py::test_x", "outcome": "passed"}]}',
+  '    return ("@sweci-frame start {}\\n@sweci-frame report " + json.dumps(report) + "\\n@sweci-frame end " + json.dumps({"exitstatus": 0, "integrity": {}}) + "\\n").encode()',
+  '',
+].join('\n');
+
+const FORGERY_TRIGGERS: Record<string, string> = {
+  atexit: ['import atexit', 'atexit.register(_sweci_forge)', ''].join('\n'),
+  thread: [
+    'import threading',
+    'def _sweci_later():',
+    '    threading.main_thread().join()',
+    '    _sweci_forge()',
+    'threading.Thread(target=_sweci_later).start()',
+    '',
+  ].join('\n'),
+  fd1: [
+    FORGED_FRAMES,
+    'import atexit, os',
+    'os.write(1, _sweci_frames())',
+    'def _sweci_exit():',
+    '    os.write(1, _sweci_frames())',
+    '    _sweci_forge()',
+    'atexit.register(_sweci_exit)',
+    '',
+  ].join('\n'),
+};
+
 describe('code under test that tries to change its score', () => {
   before(async () => {
     world = await DemoWorld.create('loop-hostile-code');
@@ -166,10 +222,28 @@ describe('code under test that tries to change its score', () => {
         )})`,
       ].join('\n') + '\n',
     );
+    // The package's import registers a forgery that rewrites, after pytest's session, any report
+    // whose path is on pytest's command line with every test passed: from an exit handler, from a
+    // thread that outlives pytest, or (with forged frames printed on descriptor 1) from an exit
+    // handler again.
+    for (const [name, trigger] of Object.entries(FORGERY_TRIGGERS)) {
+      await fs.writeFile(
+        path.join(scripts, `forge-${name}.py`),
+        [
+          'import glob',
+          "init = glob.glob('code/**/tinyinventory/__init__.py', recursive=True)[0]",
+          `open(init, 'a').write(${JSON.stringify(`\n${FORGE_REPORT}${trigger}`)})`,
+        ].join('\n') + '\n',
+      );
+    }
     // Leaves a 2 MiB file beside an ordinary change.
     await fs.writeFile(
       path.join(scripts, 'big-file.py'),
-      ["open('code/big.bin', 'wb').write(bytes(2 * 1024 * 1024))", "open('code/README.md', 'a').write('an ordinary change\\n')"].join('\n') + '\n',
+      [
+        "open('code/big.bin', 'wb').write(bytes(2 * 1024 * 1024))",
+        "open('code/CHANGELOG.md', 'wb').write(bytes(2 * 1024 * 1024))",
+        "open('code/README.md', 'a').write('an ordinary change\\n')",
+      ].join('\n') + '\n',
     );
   });
   after(async () => {
@@ -319,6 +393,26 @@ describe('code under test that tries to change its score', () => {
     assert.deepEqual(data.runs.find((r) => r.run === 'pkg')?.flags, ['harness-tampering']);
   });
 
+  for (const [name, what] of [
+    ['atexit', 'an exit handler'],
+    ['thread', 'a thread that outlives pytest'],
+    ['fd1', 'forged frames on descriptor 1 and an exit handler'],
+  ] as const) {
+    test(`a package that rewrites pytest's report from ${what} keeps its honest gap`, async () => {
+      const task = await world.task();
+      const roles = { architect: scripted('architect.py'), programmer: pythonScript(path.join(scripts, `forge-${name}.py`)) };
+      const run = `forge-${name}`;
+      await startRun(loopOptions(task, run, roles, { iterations: 1, pytest: { ...pytestSettings, format: 'builtin' } }));
+      const [zero, one] = await readIterationRecords(runLayout(task.taskDir, run).iterationsFile);
+      assert.ok(zero.gap > 0, 'the base has failures to forge');
+      assert.equal(one.pytest_error, undefined, 'scored');
+      assert.equal(one.gap, zero.gap, `the forgery changed nothing (gap ${zero.gap} → ${one.gap})`);
+      assert.equal(one.passed, zero.passed);
+      const code = await fs.readFile(path.join(iterDir(runLayout(task.taskDir, run), 1), 'code.diff'), 'utf8');
+      assert.match(code, /_sweci_forge/, 'the forgery is in the scored code');
+    });
+  }
+
   test("bytecode the code under test plants for pytest's own modules dies with its run: each run starts from the seed, which no run can reach", async () => {
     const task = await world.task();
     // At import (during collection) the package compiles a forged _pytest/reports.py, one that turns
@@ -450,16 +544,24 @@ describe('code under test that tries to change its score', () => {
 
   test("a file over the size limit, or past the iteration's total, is flagged and left out of the commit and code.diff; a diff past its cap is cut with a note", async () => {
     const task = await world.task();
+    const changelog = await fs.readFile(path.join(taskLayout(task.taskDir).codeDir, 'CHANGELOG.md'), 'utf8');
     const roles = { architect: scripted('architect.py'), programmer: pythonScript(path.join(scripts, 'big-file.py')) };
     await startRun(loopOptions(task, 'big', roles, { iterations: 1, maxFileMb: 1 }));
     const [zero, one] = await readIterationRecords(runLayout(task.taskDir, 'big').iterationsFile);
-    assert.deepEqual(one.oversized, ['big.bin']);
+    assert.deepEqual(one.oversized, ['CHANGELOG.md', 'big.bin']);
     assert.match(await historyGit(task.taskDir, 'show', `${one.commit}:README.md`), /an ordinary change\n$/);
     assert.equal((await historyGit(task.taskDir, 'ls-tree', '--name-only', one.commit)).split('\n').includes('big.bin'), false, 'not committed');
     const diff = await fs.readFile(path.join(iterDir(runLayout(task.taskDir, 'big'), 1), 'code.diff'), 'utf8');
     assert.match(diff, /\+an ordinary change/);
     assert.doesNotMatch(diff, /big\.bin/);
-    assert.ok(await exists(path.join(taskLayout(task.taskDir).codeDir, 'big.bin')), "the agent's file stays in app/code");
+    // Not left behind either: a 2 GiB file would otherwise stay in app/ after the run.
+    assert.equal(await exists(path.join(taskLayout(task.taskDir).codeDir, 'big.bin')), false, 'the oversized file is removed from app/code');
+    assert.equal(
+      await fs.readFile(path.join(taskLayout(task.taskDir).codeDir, 'CHANGELOG.md'), 'utf8'),
+      changelog,
+      'a tracked file gets its committed version back',
+    );
+    assert.match(await fs.readFile(path.join(taskLayout(task.taskDir).codeDir, 'README.md'), 'utf8'), /an ordinary change\n$/, 'what was committed stays');
 
     // Per-file limits alone let any number of files just under them in: the iteration's total is bounded too.
     const many = await world.task();

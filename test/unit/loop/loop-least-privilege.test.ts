@@ -15,7 +15,7 @@ import { DEFAULT_STEP_LIMITS, formatMb } from '../../../src/core/runtime/step-li
 import { UserError } from '../../../src/core/util/errors';
 import { taskLayout } from '../../../src/core/workspace/layout';
 import { missingSandbox } from '../helpers/require-sandbox';
-import { AGENTS_DIR, DemoWorld, SANDBOX, loopOptions, pythonScript, scripted } from './demo-fixture';
+import { AGENTS_DIR, DemoWorld, SANDBOX, exists, loopOptions, pythonScript, scripted } from './demo-fixture';
 
 let world: DemoWorld;
 let scripts: string;
@@ -64,6 +64,10 @@ describe('least privilege: a confined agent and the code under test', () => {
       'import glob, os',
       ...probe,
       "sweci_probe('agent', os.environ['PROOF'])",
+      '# The limits it runs under, where a step can read them.',
+      "fsize = [l.split()[3] for l in open('/proc/self/limits') if l.startswith('Max file size')][0]",
+      "group = [p for p in ['/sys/fs/cgroup/memory/memory.limit_in_bytes', '/sys/fs/cgroup/memory.max'] if os.path.exists(p)]",
+      "open(os.environ['PROOF'], 'a').write('limits fsize %s memory %s\\n' % (fsize, open(group[0]).read().strip() if group else 'none'))",
       "init = glob.glob('code/src/*/__init__.py')[0]",
       "open(init, 'a').write('\\n' + " + JSON.stringify(probe.join('\n')) + " + '\\nsweci_probe(\"code\", ' + repr(os.environ['PROOF']) + ')\\n')",
     ]);
@@ -124,6 +128,10 @@ describe('least privilege: a confined agent and the code under test', () => {
       loopOptions(task, 'privilege', { architect: scripted('architect.py'), programmer: once('privilege.py', { PROOF: proof }) }, { iterations: 1 }),
     );
     const said = (await fs.readFile(proof, 'utf8')).trim().split('\n');
+    const limits = said.find((l) => l.startsWith('limits '));
+    assert.equal(limits?.split(' ')[2], String(DEFAULT_STEP_LIMITS.fileSizeMb * 2 ** 20), `the step reads its file size limit: ${limits}`);
+    const memory = limits?.split(' ')[4];
+    if (memory !== 'none') assert.equal(memory, String(DEFAULT_STEP_LIMITS.memoryMb * 2 ** 20), "and its control group's memory limit");
     const agent = said.filter((l) => l.startsWith('agent '));
     const code = said.filter((l) => l.startsWith('code '));
     assert.equal(agent.length, 1, said.join('\n'));
@@ -202,7 +210,7 @@ describe('least privilege: a confined agent and the code under test', () => {
     assert.deepEqual(await filesHolding(task.taskDir, secret), [], 'no log, diff, requirement or record holds it');
   });
 
-  test('what a Programmer leaves in app/ (CLI settings with a hook, notes) is removed before the next Architect and named; what the harness and the Architect wrote it cannot change', async (t) => {
+  test('what a Programmer leaves in app/ (CLI settings with a hook, notes) is removed after its step and named, so the next Architect never sees it; what the harness and the Architect wrote it cannot change', async (t) => {
     if (!SANDBOX) return missingSandbox(t, 'bubblewrap cannot run here: the loop is not isolated');
     const task = await world.task();
     const proof = world.scriptedPath('carry');
@@ -224,7 +232,16 @@ describe('least privilege: a confined agent and the code under test', () => {
     const seen = (await fs.readFile(proof, 'utf8')).trim().split('\n');
     assert.equal(seen.length, 2, seen.join('\n'));
     assert.doesNotMatch(seen[1], /\.claude|CLAUDE\.md|notes-for-the-architect/, `the second Architect sees none of it: ${seen[1]}`);
-    assert.deepEqual(records[2].architect?.removed_from_app, ['app/.claude', 'app/CLAUDE.md', 'app/notes-for-the-architect.txt']);
+    for (const line of [records[1], records[2]]) {
+      assert.deepEqual(
+        line.programmer?.removed_from_app,
+        ['app/.claude', 'app/CLAUDE.md', 'app/notes-for-the-architect.txt'],
+        'removed after the step that left them, and named',
+      );
+      assert.ok(line.outside_changes.includes('app/CLAUDE.md'), 'and flagged as changes outside app/code');
+    }
+    for (const name of ['.claude', 'CLAUDE.md', 'notes-for-the-architect.txt'])
+      assert.equal(await exists(path.join(layout.appDir, name)), false, `${name} is not left in app/`);
     const log = await fs.readFile(path.join(iterDir(runLayout(task.taskDir, 'carry'), 1), 'programmer-try-1.log'), 'utf8');
     assert.match(log, /^refused non-passed\/summary\.jsonl 30$/m, "the harness's non-passed/ is read-only to agents");
     assert.match(log, /^refused requirement\.xml 30$/m, "the Architect's requirement.xml is read-only to the Programmer");

@@ -45,7 +45,7 @@ test("the user's variables are added; a PYTHONPATH of theirs comes after the ref
   assert.deepEqual(c.env, { DJANGO_SETTINGS_MODULE: 's', PYTHONPATH: 'src:.:mine' });
 });
 
-test('builtin: our plugin by -p, importable from its folder placed after the reference PYTHONPATH', () => {
+test('builtin: our plugin by -p, streaming its report (no report path on the command line), importable from its folder placed after the reference PYTHONPATH', () => {
   const c = buildPytestCommand({
     python: 'python',
     codeDir: '/app/code',
@@ -55,10 +55,24 @@ test('builtin: our plugin by -p, importable from its folder placed after the ref
     pathDelimiter: ':',
     extraEnv: { PYTHONPATH: 'mine' },
   });
-  assert.deepEqual(c.args.slice(8), ['-p', 'sweci_pytest_report', '--sweci-report=/sweci/report/r']);
+  assert.deepEqual(c.args.slice(8), ['-p', 'sweci_pytest_report', '--sweci-stream']);
+  assert.ok(!c.args.some((a) => a.includes('/sweci/report/r')), 'the code under test finds no report path in argv');
   assert.equal(c.env.PYTHONPATH, 'src:.:mine:/sweci/report/report-plugin', "the project's modules come first, then the user's, then the plugin");
   assert.ok(!c.args.includes('--json-report'));
   assert.throws(() => buildPytestCommand({ python: 'python', codeDir: '/c', reportFile: '/r', format: 'builtin' }), /needs the report plugin folder/);
+});
+
+test('json-report with the plugin folder: the reference command, plus our plugin streaming the same report to check the file against', () => {
+  const c = buildPytestCommand({
+    python: 'python',
+    codeDir: '/app/code',
+    reportFile: '/sweci/report/r.json',
+    format: 'json-report',
+    reportPluginDir: '/sweci/report/report-plugin',
+    pathDelimiter: ':',
+  });
+  assert.deepEqual(c.args.slice(8), ['--json-report', '--json-report-file=/sweci/report/r.json', '-p', 'sweci_pytest_report', '--sweci-stream']);
+  assert.equal(c.env.PYTHONPATH, 'src:.:/sweci/report/report-plugin');
 });
 
 test('junit: xunit1 family so testcases carry file and line', () => {

@@ -88,7 +88,7 @@ describe('our report plugin writes what pytest-json-report writes', () => {
           }
           assert.equal(run.kind, 'ran', run.kind === 'did-not-run' ? `${run.reason}\n${run.output}` : '');
           assert.equal(run.exitCode, meta[`${side}_exit_code`], run.output);
-          assert.match(run.command, / -p sweci_pytest_report --sweci-report=/);
+          assert.match(run.command, / -p sweci_pytest_report --sweci-stream$/);
           const text = fs.readFileSync(run.reportFile, 'utf8').split(run.invocation.cwd).join(ROOT_TOKEN);
           ours[side] = { text, report: parseJsonReport(text) };
           const refText = fs.readFileSync(path.join(PARITY_DIR, env.name, `${side}.report.json`), 'utf8');

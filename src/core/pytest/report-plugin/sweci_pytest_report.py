@@ -2,8 +2,15 @@
 
 Writes a report in the format of pytest-json-report (the fields the SWE-CI reference
 harness reads, in the same order and with the same values), for interpreters that do not
-have that plugin installed. SWE-CI loads it with ``-p sweci_pytest_report`` and asks for
-the report with ``--sweci-report=<file>``; without that option the module does nothing.
+have that plugin installed. SWE-CI loads it with ``-p sweci_pytest_report --sweci-stream``:
+the report then never touches a file. When this module is imported (``-p`` imports it before
+any conftest or test module) it keeps the process's standard output for itself and points
+file descriptor 1 at standard error, so everything else pytest or the code under test prints
+goes there. It streams one frame per line: ``start``, each phase of each test as pytest
+reports it, collection errors and skips, and at session finish the whole report and an
+``end`` frame; then it closes its descriptor, before any exit handler of the code under test
+runs. ``--sweci-report=<file>`` writes the report to a file instead (for use by hand).
+Without either option the module does nothing.
 
 Compatible with pytest 7 and later on Python 3.6 and later. Written for SWE-CI; it shares
 no code with pytest-json-report, only the report format.
@@ -55,6 +62,45 @@ def _snapshot():
 
 _PRISTINE = _snapshot()
 
+STREAM_FLAG = "--sweci-stream"
+FRAME_PREFIX = "@sweci-frame "
+
+
+class Channel:
+    """The report's way out: the process's original standard output, held on a private
+    descriptor (not inherited by subprocesses). Only this process writes to it (a forked child
+    inherits the descriptor but not the right to use it)."""
+
+    def __init__(self):
+        self.pid = os.getpid()
+        try:
+            sys.stdout.flush()
+        except (AttributeError, OSError, ValueError):
+            pass
+        self.fd = os.dup(1)
+        os.dup2(2, 1)
+
+    def write(self, kind, payload):
+        if self.fd is None or os.getpid() != self.pid:
+            return
+        data = (FRAME_PREFIX + kind + " " + payload + "\n").encode("ascii")
+        view = memoryview(data)
+        while view:
+            view = view[os.write(self.fd, view) :]
+
+    def frame(self, kind, fields):
+        self.write(kind, json.dumps(fields, default=str))
+
+    def close(self):
+        if self.fd is not None and os.getpid() == self.pid:
+            fd, self.fd = self.fd, None
+            os.close(fd)
+
+
+# Taken at import, before any code under test runs: what it imports later cannot have kept a
+# copy of the original standard output.
+_CHANNEL = Channel() if STREAM_FLAG in sys.argv[1:] else None
+
 
 def pytest_addoption(parser):
     group = parser.getgroup("sweci", "SWE-CI report")
@@ -65,11 +111,25 @@ def pytest_addoption(parser):
         metavar="PATH",
         help="write a report in pytest-json-report's format to PATH",
     )
+    group.addoption(
+        STREAM_FLAG,
+        dest="sweci_stream",
+        action="store_true",
+        default=False,
+        help="stream the report to the original standard output (everything else goes to standard error)",
+    )
+
+
+def _json_report_active():
+    # pytest-json-report writes its own file in this run: its hooks are its own to declare and call.
+    return any(arg == "--json-report" or arg.startswith("--json-report-file") for arg in sys.argv[1:])
 
 
 def pytest_addhooks(pluginmanager):
     # A project's conftest may implement pytest-json-report's hooks; without their
     # specifications pytest would refuse to run it ("unknown hook").
+    if _json_report_active():
+        return
     try:
         pluginmanager.add_hookspecs(JsonReportHookSpecs)
     except ValueError:
@@ -90,7 +150,8 @@ class JsonReportHookSpecs:
 
 def pytest_configure(config):
     path = config.getoption("sweci_report")
-    if not path:
+    stream = _CHANNEL if config.getoption("sweci_stream") else None
+    if not path and stream is None:
         return
     found = _version_tuple(pytest.__version__)
     if found < MIN_PYTEST:
@@ -101,7 +162,9 @@ def pytest_configure(config):
     # On a pytest-xdist worker the plugin only gathers each test's extras; the controller
     # receives them with the reports and writes the file.
     writes = not hasattr(config, "workerinput")
-    config.pluginmanager.register(ReportWriter(config, path, writes), "sweci-report-writer")
+    if stream is not None and writes:
+        stream.frame("start", {"version": 1})
+    config.pluginmanager.register(ReportWriter(config, path, writes, stream if writes else None), "sweci-report-writer")
 
 
 def _version_tuple(text):
@@ -150,10 +213,13 @@ def _location(loc):
 
 
 class ReportWriter:
-    def __init__(self, config, path, writes):
+    def __init__(self, config, path, writes, stream=None):
         self.config = config
         self.path = path
         self.writes = writes
+        self.stream = stream
+        # With pytest-json-report in the same run, its hooks are called by it alone.
+        self.own_hooks = not _json_report_active()
         self.root_logger = logging.getLogger()
         self.started = time.time()
         self.entries = {}
@@ -203,7 +269,7 @@ class ReportWriter:
         for when, key, text in item._report_sections:
             if when == report.when and key in ("stdout", "stderr"):
                 extras.setdefault(call.when, {})[key] = text
-        for added in self.config.hook.pytest_json_runtest_metadata(item=item, call=call):
+        for added in self.config.hook.pytest_json_runtest_metadata(item=item, call=call) if self.own_hooks else ():
             if added:
                 extras.setdefault("metadata", {}).update(added)
         if "metadata" in extras and not _json_safe(extras["metadata"]):
@@ -228,6 +294,9 @@ class ReportWriter:
         if report.longrepr:
             collector["longrepr"] = str(report.longrepr)
         self.collectors.append(collector)
+        if self.stream is not None and report.outcome != "passed":
+            # pytest's summary line counts these (a failed collection as an error).
+            self.stream.frame("collect", {"nodeid": report.nodeid, "outcome": report.outcome})
 
     def pytest_deselected(self, items):
         self.deselected += len(items)
@@ -262,6 +331,9 @@ class ReportWriter:
         category = self.config.hook.pytest_report_teststatus(report=report, config=self.config)[0]
         if category not in ("passed", ""):
             entry["outcome"] = category
+        if self.stream is not None:
+            counted = getattr(report, "count_towards_summary", True)
+            self.stream.frame("phase", {"nodeid": report.nodeid, "when": report.when, "category": category, "counted": bool(counted)})
         entry[report.when] = self.config.hook.pytest_json_runtest_stage(report=report)
 
     @pytest.hookimpl(trylast=True)
@@ -325,13 +397,31 @@ class ReportWriter:
         report["tests"] = list(self.entries.values())
         if self.warnings:
             report["warnings"] = self.warnings
-        self.config.hook.pytest_json_modifyreport(json_report=report)
+        if self.own_hooks:
+            self.config.hook.pytest_json_modifyreport(json_report=report)
+        if self.stream is not None:
+            self._send(report, session.exitstatus)
+            self.saved = "report saved to: SWE-CI's private stream (no file)"
+            return
         self._save_integrity()
         try:
             self._save(report)
             self.saved = "report saved to: %s" % self.path
         except OSError as err:
             self.saved = "could not save report: %s" % err
+
+    def _send(self, report, exitstatus):
+        # The report as json.dump would write it to a file (one line: json.dumps escapes every
+        # newline), then the end frame. The channel closes before pytest returns.
+        try:
+            integrity = self._integrity()
+        except Exception:  # noqa: BLE001 - the report still goes out; the harness checks it
+            integrity = {}
+        try:
+            self.stream.write("report", json.dumps(report, default=str))
+            self.stream.frame("end", {"exitstatus": int(exitstatus), "integrity": integrity})
+        finally:
+            self.stream.close()
 
     def _integrity(self):
         """Files of the code under test that changed how pytest reports: replaced pytest's own
