@@ -1,7 +1,7 @@
 // The command line's options as settings: each flag names one key of the extension's settings,
 // a --config file may hold any of them, a flag wins over the file, and every value goes through
 // the core's one parser, whose errors then name the flag (or the file) the value came from.
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { layered, type SettingsFile } from '../core/util/settings-file';
 import type { SettingLabel, SettingReader } from '../core/util/setting-reader';
 import { UserError } from '../core/util/errors';
@@ -23,7 +23,6 @@ export const FLAG_KEYS: Record<string, string> = {
   'limits.tmpMb': '--max-tmp-mb',
   'docker.image': '--image',
   'docker.python': '--docker-python',
-  'docker.memoryMb': '--memory-mb',
   'docker.cpus': '--cpus',
   'docker.socketPath': '--socket',
   'loop.maxIterations': '--max-iterations',
@@ -42,6 +41,14 @@ export const FLAG_KEYS: Record<string, string> = {
   'sequence.matrix': '--matrix',
 };
 
+/**
+ * Flags of settings that are read no more (sweci.limits.* hold containers too): still parsed, so
+ * that using one is refused with the flag to use instead (runtime-settings.ts), not ignored.
+ */
+const RETIRED_FLAG_KEYS: Record<string, string> = { 'docker.memoryMb': '--memory-mb' };
+
+const flagOf = (key: string): string | undefined => FLAG_KEYS[key] ?? RETIRED_FLAG_KEYS[key];
+
 /** commander's camelCase attribute for a flag, e.g. --memory-mb → memoryMb. */
 const attribute = (flag: string): string => flag.replace(/^--/, '').replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
 
@@ -57,7 +64,7 @@ export function cliSettings(
   defaults: Record<string, unknown> = {},
 ): CliSettings {
   const flags: SettingReader = (key) => {
-    const flag = FLAG_KEYS[key];
+    const flag = flagOf(key);
     if (!flag) return undefined;
     const v = values[attribute(flag)];
     return key === 'pytest.env' && Array.isArray(v) ? envPairs(v as string[]) : v;
@@ -65,7 +72,7 @@ export function cliSettings(
   const fromFlag = (key: string) => flags(key) !== undefined;
   return {
     read: layered(flags, file?.settings.read ?? (() => undefined), (key) => defaults[key]),
-    label: (key) => (fromFlag(key) || !file ? (FLAG_KEYS[key] ?? `sweci.${key}`) : `sweci.${key} in ${file.path}`),
+    label: (key) => (fromFlag(key) || !file ? (flagOf(key) ?? `sweci.${key}`) : `sweci.${key} in ${file.path}`),
   };
 }
 
@@ -96,13 +103,13 @@ export function addRuntimeOptions(cmd: Command, runtimeDefault: string): Command
     .option('--sandbox-readable <paths>', "comma-separated absolute paths a sandboxed agent or pytest may also read (a custom agent's files)")
     .option('--sandbox-writable <paths>', 'comma-separated absolute folders a sandboxed agent or pytest may also write')
     .option('--sandbox-user <uid:gid>', 'who sandboxed steps run as when sweci runs as root (65534:65534; never 0)')
-    .option('--max-processes <n>', 'processes a sandboxed step may have at once (512; 0: no limit)')
-    .option('--max-memory-mb <MiB>', 'memory of a sandboxed step, all its processes (half the machine, at most 8192; 0: no limit)')
-    .option('--max-file-size-mb <MiB>', 'the largest file a sandboxed step may write (4096; 0: no limit)')
-    .option('--max-tmp-mb <MiB>', "size of a sandboxed step's own /tmp (2048; 0: no limit)")
+    .option('--max-processes <n>', 'processes a sandboxed step or a container may have at once (512; 0: no limit)')
+    .option('--max-memory-mb <MiB>', 'memory of a sandboxed step or a container, all its processes (half the machine, at most 8192; 0: no limit)')
+    .option('--max-file-size-mb <MiB>', 'the largest file a sandboxed step or a container may write (4096; 0: no limit)')
+    .option('--max-tmp-mb <MiB>', "size of a sandboxed step's or a container's own /tmp (2048; 0: no limit)")
     .option('--image <tag>', "an image the engine has, instead of the task's image.tar.gz")
     .option('--docker-python <exe>', 'the interpreter inside the image (python)')
-    .option('--memory-mb <MiB>', 'memory limit of each container (8192)')
+    .addOption(new Option('--memory-mb <MiB>', 'read no more: use --max-memory-mb').hideHelp())
     .option('--cpus <n>', 'CPU limit of each container (0: no limit)')
     .option('--socket <path>', 'the Docker engine (default DOCKER_HOST, else /var/run/docker.sock)');
 }

@@ -8,7 +8,7 @@ import { selectTasks } from '../../core/batch/select-tasks';
 import { readRuntimeSettings } from '../../core/runtime/runtime-settings';
 import { listSplits, readDatasetTasks } from '../../core/task/dataset';
 import { UserError } from '../../core/util/errors';
-import { commaList } from '../../core/util/setting-reader';
+import { commaList, readCount } from '../../core/util/setting-reader';
 import { cliSettings } from '../cli-settings';
 
 export interface K8sValues extends Record<string, unknown> {
@@ -41,8 +41,17 @@ export async function k8sCommand(runArgs: string[], values: K8sValues): Promise<
     );
   }
   if (values.tasksFile) throw new UserError('k8s takes --tasks id,id rather than --tasks-file: the pods have no copy of the file. Write the ids with --tasks.');
-  const settings = cliSettings(values);
+  // --memory-mb is the pod's own limit (the harness and every step in it), not a step's.
+  const { memoryMb: podMemory, ...runValues } = values;
+  const settings = cliSettings(runValues);
   const { docker } = readRuntimeSettings(settings.read, settings.label);
+  const memoryMb = readCount(
+    () => podMemory,
+    () => '--memory-mb',
+    'memoryMb',
+    8192,
+    'MiB',
+  );
   const datasetDir = path.resolve(values.dataset);
   const split = values.split ?? (await listSplits(datasetDir))[0];
   const specs = await selectTasks(
@@ -66,7 +75,7 @@ export async function k8sCommand(runArgs: string[], values: K8sValues): Promise<
     datasetPath: values.datasetPath ?? '/data/dataset',
     experimentPath: values.experimentPath ?? `/results/${experimentName}`,
     runArgs: [...selection, ...runArgs],
-    memoryMb: docker.memoryMb,
+    memoryMb,
     cpus: docker.cpus,
     // One claim holds both: the dataset in dataset/, each experiment in experiments/<name>/.
     results: values.claim

@@ -214,9 +214,10 @@ export async function runPytest(runtime: Runtime, o: RunPytestOptions): Promise<
 
   if (result.cancelled) return notRun('The pytest run was cancelled.');
   if (result.timedOut) return notRun(`pytest did not finish within ${Math.round(timeoutMs / 1000)} s and was stopped.`);
-  if (result.memoryLimitHit) {
+  // A limit reached by pytest itself (not by a test it survived): the limit is why there is no result.
+  if (result.limitReached && (result.exitCode === null || result.exitCode > 1)) {
     return notRun(
-      `pytest was killed when its container reached the memory limit (exit code ${result.exitCode}). Raise sweci.docker.memoryMb if the tests need more.`,
+      `pytest stopped (${result.exitCode === null ? `killed by ${result.signal ?? 'a signal'}` : `exit code ${result.exitCode}`}): ${result.limitReached}.`,
     );
   }
   if (result.exitCode === null) return notRun(`pytest was killed by ${result.signal ?? 'a signal'}.`);

@@ -3,7 +3,6 @@
 // the same by the same words.
 import { UserError } from '../util/errors';
 import { readChoice, readCount, readFlag, readPathList, readText, settingName, type SettingLabel, type SettingReader } from '../util/setting-reader';
-import { DEFAULT_DOCKER_LIMITS, type DockerLimits } from './docker/docker-runtime';
 import { DEFAULT_SANDBOX_USER, DEFAULT_STEP_LIMITS, readSandboxUser, readStepLimits, type SandboxUser, type StepLimits } from './step-limits';
 
 export const RUNTIME_CHOICES = ['auto', 'docker', 'local'] as const;
@@ -13,7 +12,7 @@ export type RuntimeChoice = (typeof RUNTIME_CHOICES)[number];
 export const SANDBOX_CHOICES = ['auto', 'bubblewrap', 'off'] as const;
 export type SandboxChoice = (typeof SANDBOX_CHOICES)[number];
 
-export interface DockerSettings extends DockerLimits {
+export interface DockerSettings {
   /** An image the engine has; empty: the task's own image.tar.gz. */
   image: string;
   /** The engine's socket; empty: DOCKER_HOST, else the default socket. */
@@ -29,7 +28,15 @@ export interface DockerSettings extends DockerLimits {
    * on this machine's loopback), or `container:<name>` (another container's network).
    */
   agentNetwork: string;
+  /** CPUs a container may use; 0: no limit. (Memory and processes: sweci.limits.*, as for the sandbox.) */
+  cpus: number;
 }
+
+/**
+ * Settings that are read no more, and the one that took their place: containers are held by the
+ * same limits as sandboxed steps. A value left in settings would otherwise be silently ignored.
+ */
+const REPLACED: Record<string, string> = { 'docker.memoryMb': 'limits.memoryMb', 'docker.pidsLimit': 'limits.processes' };
 
 export interface RuntimeSettings {
   runtime: RuntimeChoice;
@@ -40,7 +47,7 @@ export interface RuntimeSettings {
   sandboxWritablePaths: string[];
   /** Who sandboxed steps run as when SWE-CI runs as root (never root itself). */
   sandboxUser: SandboxUser;
-  /** What each sandboxed step may use (sweci.limits.*). */
+  /** What each sandboxed step and each container may use (sweci.limits.*). */
   limits: StepLimits;
   docker: DockerSettings;
 }
@@ -52,11 +59,19 @@ export const DEFAULT_RUNTIME_SETTINGS: RuntimeSettings = {
   sandboxWritablePaths: [],
   sandboxUser: DEFAULT_SANDBOX_USER,
   limits: DEFAULT_STEP_LIMITS,
-  docker: { image: '', socketPath: '', python: 'python', network: false, agentImage: '', agentNetwork: 'bridge', ...DEFAULT_DOCKER_LIMITS },
+  docker: { image: '', socketPath: '', python: 'python', network: false, agentImage: '', agentNetwork: 'bridge', cpus: 0 },
 };
 
 export function readRuntimeSettings(read: SettingReader, label: SettingLabel = settingName): RuntimeSettings {
   const d = DEFAULT_RUNTIME_SETTINGS.docker;
+  for (const [gone, now] of Object.entries(REPLACED)) {
+    if (read(gone) === undefined || read(gone) === null) continue;
+    const name = label(gone);
+    throw new UserError(
+      `${name.charAt(0).toUpperCase()}${name.slice(1)} is no longer read: containers and sandboxed steps share ${label(now)}. Set that instead, and remove ${label(gone)}.`,
+      { setting: gone },
+    );
+  }
   return {
     // The first choice, auto, is the default.
     runtime: readChoice(read, label, 'runtime', RUNTIME_CHOICES),
@@ -72,9 +87,7 @@ export function readRuntimeSettings(read: SettingReader, label: SettingLabel = s
       network: readFlag(read, label, 'docker.network', d.network),
       agentImage: readText(read, label, 'docker.agentImage', d.agentImage),
       agentNetwork: readAgentNetwork(read, label, d.agentNetwork),
-      memoryMb: readCount(read, label, 'docker.memoryMb', d.memoryMb, 'MiB'),
       cpus: readCount(read, label, 'docker.cpus', d.cpus, 'CPUs'),
-      pidsLimit: readCount(read, label, 'docker.pidsLimit', d.pidsLimit, 'processes'),
     },
   };
 }

@@ -63,11 +63,10 @@ export interface RunResult {
   timedOut: boolean;
   cancelled: boolean;
   durationMs: number;
-  /** Containers: the run reached the container's memory limit (the kernel killed a process). */
-  memoryLimitHit?: boolean;
   /**
-   * A confined run ran into one of its limits (sweci.limits.*), as the kernel counted it: the
-   * sentence records and views show, e.g. "memory limit 8 GiB reached (sweci.limits.memoryMb)".
+   * A confined run (sandbox or container) ran into one of its limits (sweci.limits.*), as the
+   * kernel counted it: the sentence records and views show, e.g. "memory limit 8 GiB reached
+   * (sweci.limits.memoryMb)".
    */
   limitReached?: string;
 }

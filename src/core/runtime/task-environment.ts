@@ -122,14 +122,15 @@ async function openDocker(
   // Containers a crashed window or CLI left behind go first.
   await removeStaleContainers(conn.docker).catch(() => 0);
   const image = await ensureImage(conn, { ...source, signal: opts.signal, onProgress: opts.onProgress });
-  const limits = { memoryMb: settings.docker.memoryMb, cpus: settings.docker.cpus, pidsLimit: settings.docker.pidsLimit };
+  // Held as sandboxed steps are: the same limits, and the same user when we are root (never root).
+  const hold = { limits: settings.limits, cpus: settings.docker.cpus, sandboxUser: settings.sandboxUser };
   // The code under test gets the network only when the user says so; agents need it for their model.
-  const tests = new DockerRuntime({ connection: conn, image: image.reference, limits, purpose: 'pytest', network: settings.docker.network });
+  const tests = new DockerRuntime({ connection: conn, image: image.reference, ...hold, purpose: 'pytest', network: settings.docker.network });
   const agentImage = settings.docker.agentImage
     ? (await ensureImage(conn, { image: settings.docker.agentImage, signal: opts.signal })).reference
     : image.reference;
   const agentNetwork = settings.docker.agentNetwork === 'bridge' ? 'default' : settings.docker.agentNetwork;
-  const agents = new DockerRuntime({ connection: conn, image: agentImage, limits, purpose: 'agent', network: true, networkMode: agentNetwork });
+  const agents = new DockerRuntime({ connection: conn, image: agentImage, ...hold, purpose: 'agent', network: true, networkMode: agentNetwork });
   return {
     tests,
     python: settings.docker.python,

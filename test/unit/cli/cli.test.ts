@@ -151,9 +151,13 @@ describe('sweci CLI', () => {
     const onHost = sweci('test', into, '--runtime', 'local', '--format', 'junit');
     assert.equal(onHost.code, 0, onHost.err);
     assert.match(onHost.err, /runtime: local/);
-    const bad = sweci('test', into, '--memory-mb', 'lots');
+    const bad = sweci('test', into, '--max-memory-mb', 'lots');
     assert.equal(bad.code, 1);
-    assert.match(bad.err, /^error: --memory-mb must be a number of MiB/m);
+    assert.match(bad.err, /^error: --max-memory-mb must be a number of MiB/m);
+    // The container limit that --max-memory-mb replaced is refused, not silently ignored.
+    const gone = sweci('test', into, '--memory-mb', '512');
+    assert.equal(gone.code, 1);
+    assert.match(gone.err, /^error: --memory-mb is no longer read: containers and sandboxed steps share --max-memory-mb/m);
     const noEngine = sweci('test', into, '--socket', path.join(tmp, 'none.sock'));
     assert.equal(noEngine.code, 1);
     assert.match(noEngine.err, /^error: The Docker engine at .*none\.sock did not answer.*Start Docker/m);

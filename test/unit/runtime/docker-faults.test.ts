@@ -17,6 +17,7 @@ import type { DockerConnection } from '../../../src/core/runtime/docker/docker-c
 import { isDockerUnavailable } from '../../../src/core/runtime/docker/docker-errors';
 import { DockerRuntime } from '../../../src/core/runtime/docker/docker-runtime';
 import { ensureImage } from '../../../src/core/runtime/docker/ensure-image';
+import { DEFAULT_STEP_LIMITS } from '../../../src/core/runtime/step-limits';
 import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
 import { DEFAULT_RUNTIME_SETTINGS, type RuntimeSettings } from '../../../src/core/runtime/runtime-settings';
 import { openTaskEnvironment } from '../../../src/core/runtime/task-environment';
@@ -145,7 +146,7 @@ describe('Docker faults (real engines)', () => {
   });
 
   test('pytest killed by the memory limit is recorded as not run, and its container is gone', async () => {
-    const rt = new DockerRuntime({ connection: conn, image: DEMO_IMAGE, limits: { memoryMb: 128, cpus: 0, pidsLimit: 512 }, purpose: 'fault' });
+    const rt = new DockerRuntime({ connection: conn, image: DEMO_IMAGE, limits: { ...DEFAULT_STEP_LIMITS, memoryMb: 128 }, purpose: 'fault' });
     const code = await project('memory', 'x = []\nwhile True:\n    x.append(bytearray(10**7))');
     const outcome = await pytestIn(rt, code);
     assert.equal(outcome.kind, 'did-not-run');

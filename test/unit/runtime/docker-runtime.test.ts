@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { DockerRuntime } from '../../../src/core/runtime/docker/docker-runtime';
 import type { DockerConnection } from '../../../src/core/runtime/docker/docker-connection';
 import { SpawnError } from '../../../src/core/runtime/spawn-error';
+import { DEFAULT_STEP_LIMITS } from '../../../src/core/runtime/step-limits';
 import {
   MANAGED_LABEL,
   OWNER_LABEL,
@@ -179,10 +180,10 @@ describe('DockerRuntime (real engine)', () => {
   });
 
   test('reaching the memory limit is reported', async () => {
-    const rt = runtime({ limits: { memoryMb: 64, cpus: 0, pidsLimit: 256 } });
+    const rt = runtime({ limits: { ...DEFAULT_STEP_LIMITS, memoryMb: 64, processes: 256 } });
     const r = await rt.run({ ...py('x = []\nwhile True: x.append(bytearray(10**7))'), cwd: '/', mounts: mounts() });
     assert.equal(r.exitCode, 137);
-    assert.equal(r.memoryLimitHit, true);
+    assert.equal(r.limitReached, 'memory limit 64 MiB reached (sweci.limits.memoryMb)');
   });
 
   test('a missing executable is a SpawnError naming it', async () => {

@@ -4,16 +4,18 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_RUNTIME_SETTINGS, readRuntimeSettings } from '../../../src/core/runtime/runtime-settings';
 import { assertValidMounts, mapToMount } from '../../../src/core/runtime/mounts';
+import { DEFAULT_STEP_LIMITS } from '../../../src/core/runtime/step-limits';
 import { UserError } from '../../../src/core/util/errors';
 
 const from = (values: Record<string, unknown>) => readRuntimeSettings((key) => values[key]);
 
-test('nothing set gives the defaults: auto, the reference memory limit, no network', () => {
+test('nothing set gives the defaults: auto, the step limits for containers too, no network', () => {
   const s = from({});
   assert.deepEqual(s, DEFAULT_RUNTIME_SETTINGS);
   assert.equal(s.runtime, 'auto');
   assert.equal(s.sandbox, 'auto');
-  assert.equal(s.docker.memoryMb, 8192);
+  assert.deepEqual(s.limits, DEFAULT_STEP_LIMITS);
+  assert.equal(s.docker.cpus, 0);
   assert.equal(s.docker.network, false);
   assert.equal(s.docker.python, 'python');
 });
@@ -22,7 +24,7 @@ test('values are read, trimmed and converted (the CLI passes text)', () => {
   const s = from({
     runtime: 'docker',
     'docker.image': ' img:1 ',
-    'docker.memoryMb': '2048',
+    'limits.memoryMb': '2048',
     'docker.cpus': 1.5,
     'docker.network': 'true',
     'docker.python': '',
@@ -30,7 +32,7 @@ test('values are read, trimmed and converted (the CLI passes text)', () => {
   assert.equal(s.runtime, 'docker');
   assert.equal(from({ sandbox: 'off' }).sandbox, 'off');
   assert.equal(s.docker.image, 'img:1');
-  assert.equal(s.docker.memoryMb, 2048);
+  assert.equal(s.limits.memoryMb, 2048);
   assert.equal(s.docker.cpus, 1.5);
   assert.equal(s.docker.network, true);
   assert.equal(s.docker.python, 'python', 'an empty interpreter falls back to python');
@@ -42,7 +44,7 @@ test('bad values name the setting, or the option the caller calls it', () => {
     (e: unknown) => e instanceof UserError && /sweci\.runtime must be one of auto, docker, local, not "podman"/.test(e.message),
   );
   assert.throws(() => from({ sandbox: 'firejail' }), /sweci\.sandbox must be one of auto, bubblewrap, off, not "firejail"/);
-  assert.throws(() => from({ 'docker.memoryMb': -1 }), /The setting sweci\.docker\.memoryMb must be a number of MiB, 0 or more/);
+  assert.throws(() => from({ 'limits.memoryMb': -1 }), /The setting sweci\.limits\.memoryMb must be a number of MiB, 0 or more/);
   assert.throws(() => from({ 'docker.network': 'yes' }), /sweci\.docker\.network must be true or false/);
   assert.throws(
     () =>
@@ -51,6 +53,24 @@ test('bad values name the setting, or the option the caller calls it', () => {
         (k) => (k === 'docker.cpus' ? '--cpus' : k),
       ),
     /--cpus must be a number of CPUs/,
+  );
+});
+
+test('the Docker limits that sweci.limits.* replaced are refused, naming what to set instead (not silently ignored)', () => {
+  assert.throws(
+    () => from({ 'docker.memoryMb': 2048 }),
+    (e: unknown) =>
+      e instanceof UserError &&
+      /the setting sweci\.docker\.memoryMb is no longer read: containers and sandboxed steps share the setting sweci\.limits\.memoryMb/i.test(e.message),
+  );
+  assert.throws(() => from({ 'docker.pidsLimit': 100 }), /sweci\.docker\.pidsLimit is no longer read: .* sweci\.limits\.processes/);
+  assert.throws(
+    () =>
+      readRuntimeSettings(
+        (k) => (k === 'docker.memoryMb' ? '512' : undefined),
+        (k) => ({ 'docker.memoryMb': '--memory-mb', 'limits.memoryMb': '--max-memory-mb' })[k] ?? k,
+      ),
+    /--memory-mb is no longer read: containers and sandboxed steps share --max-memory-mb/,
   );
 });
 

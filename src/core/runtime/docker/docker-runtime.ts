@@ -1,5 +1,8 @@
 // Runs each command in a fresh container from the task's image that sees only the mounts the
-// caller names, with the configured limits, as the host user (files come back owned by them).
+// caller names, held as container-hold.ts says (no capabilities, read-only image, the limits of
+// sweci.limits.*), never as root: as the host user (files come back owned by them), or, when
+// this process is root, as the sandbox user, to whom the writable mounts are handed for the
+// command and from whom they are taken back after it (as the local sandbox does).
 //
 // "Fresh" means no process has run in the container before: after a command the container is
 // killed (so nothing it started survives) and removed. To keep container start-up off the
@@ -15,28 +18,30 @@ import { assertValidMounts, mapToMount, type Mount } from '../mounts';
 import type { RunRequest, RunResult, Runtime } from '../runtime';
 import { SpawnError } from '../spawn-error';
 import { TailBuffer } from '../tail-buffer';
+import { chownTrees } from '../hand-over';
+import { harnessIsRoot } from '../sandbox';
+import { DEFAULT_SANDBOX_USER, DEFAULT_STEP_LIMITS, limitReason, type LimitKind, type SandboxUser, type StepLimits } from '../step-limits';
+import { containerHold, containerUser } from './container-hold';
+import { limitReachedIn } from './container-limits';
 import { engineAnswers, type DockerConnection } from './docker-connection';
 import { DockerUnavailableError, ENGINE_HINT, engineMessage, isConnectionError, statusOf, unavailable } from './docker-errors';
 import { managedLabels } from './container-owner';
-
-export interface DockerLimits {
-  /** Memory limit in MiB; 0: none. The reference uses 8192. */
-  memoryMb: number;
-  /** CPUs a container may use; 0: no limit. */
-  cpus: number;
-  /** Most processes a container may hold; 0: no limit. */
-  pidsLimit: number;
-}
-
-export const DEFAULT_DOCKER_LIMITS: DockerLimits = { memoryMb: 8192, cpus: 0, pidsLimit: 4096 };
 
 export interface DockerRuntimeOptions {
   connection: DockerConnection;
   /** The image containers are created from (a tag or an id). */
   image: string;
-  limits?: DockerLimits;
-  /** `uid:gid` the commands run as; default this process's, so files they write belong to the user. */
+  /** What each container may use (sweci.limits.*), as a sandboxed step; default DEFAULT_STEP_LIMITS. */
+  limits?: StepLimits;
+  /** CPUs a container may use (sweci.docker.cpus); 0 (default): no limit. */
+  cpus?: number;
+  /**
+   * `uid:gid` the commands run as, who owns the mounts already (never 0). Default: this process's
+   * user, so files they write belong to it; when this process is root, `sandboxUser`.
+   */
   user?: string;
+  /** Who the commands run as when this process is root (sweci.sandboxUser); default nobody. */
+  sandboxUser?: SandboxUser;
   /** What the containers are for, as a label: 'pytest', 'agent', … */
   purpose?: string;
   /** Characters of stdout and of stderr kept (the tail); default 4 MiB each. */
@@ -74,10 +79,12 @@ const IDLE_COMMANDS: string[][] = [
   ['python3', '-c', 'import signal; signal.pause()'],
 ];
 
-function hostUser(): string {
-  const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
-  const gid = typeof process.getgid === 'function' ? process.getgid() : 0;
-  return `${uid}:${gid}`;
+const hostIds = (): SandboxUser => ({ uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 });
+
+function parseUser(text: string): SandboxUser {
+  const m = /^(\d+):(\d+)$/.exec(text);
+  if (!m) throw new Error(`A container's user must be "uid:gid", not ${JSON.stringify(text)}.`);
+  return { uid: Number(m[1]), gid: Number(m[2]) };
 }
 
 async function identity(p: string): Promise<string> {
@@ -94,8 +101,11 @@ export class DockerRuntime implements Runtime {
   readonly kind = 'docker' as const;
   readonly description: string;
   private readonly docker: Docker;
-  private readonly limits: DockerLimits;
+  private readonly limits: StepLimits;
+  private readonly cpus: number;
   private readonly user: string;
+  /** The sandbox user the writable mounts are handed to for each command (this process is root). */
+  private readonly handOverTo?: SandboxUser;
   private readonly maxOutputChars: number;
   private readonly prestart: boolean;
   private readonly orphanGraceMs: number;
@@ -110,8 +120,10 @@ export class DockerRuntime implements Runtime {
 
   constructor(private readonly opts: DockerRuntimeOptions) {
     this.docker = opts.connection.docker;
-    this.limits = opts.limits ?? DEFAULT_DOCKER_LIMITS;
-    this.user = opts.user ?? hostUser();
+    this.limits = opts.limits ?? DEFAULT_STEP_LIMITS;
+    this.cpus = opts.cpus ?? 0;
+    if (!opts.user && harnessIsRoot()) this.handOverTo = opts.sandboxUser ?? DEFAULT_SANDBOX_USER;
+    this.user = containerUser(opts.user ? parseUser(opts.user) : (this.handOverTo ?? hostIds()));
     this.maxOutputChars = opts.maxOutputChars ?? DEFAULT_MAX_OUTPUT;
     this.prestart = opts.prestart ?? true;
     this.orphanGraceMs = opts.orphanGraceMs ?? 2000;
@@ -134,22 +146,40 @@ export class DockerRuntime implements Runtime {
     if (req.signal?.aborted) return { exitCode: null, signal: null, stdout: '', stderr: '', timedOut: false, cancelled: true, durationMs: 0 };
     const network = req.network ?? this.opts.network ?? false;
     const key = JSON.stringify([network, mounts.map((m) => [m.source, m.target, !!m.readOnly])]);
-
-    for (let attempt = 0; ; attempt++) {
-      const box = (await this.takeSpare(key, mounts)) ?? (await this.startBox(mounts, network));
-      this.live.add(box);
-      try {
-        return await this.execIn(box, req);
-      } catch (err) {
-        if (!(err instanceof BoxGone)) throw err;
-        // Twice in a row: the engine is stopping containers (shutting down), or something removes them.
-        if (attempt > 0) {
-          if (await this.engineGone(err)) throw unavailable(this.opts.connection.address, `running ${req.command}`, err);
-          throw new UserError(`Docker could not keep a container from ${this.opts.image} running: ${err.message}`, { cause: err });
+    // As root, the folders the command writes are the sandbox user's for the command, ours after it.
+    const writable = mounts.filter((m) => !m.readOnly).map((m) => m.source);
+    const to = this.handOverTo;
+    if (to) await chownTrees(writable, to.uid, to.gid);
+    let removing: Promise<void> | undefined;
+    try {
+      for (let attempt = 0; ; attempt++) {
+        const box = (await this.takeSpare(key, mounts)) ?? (await this.startBox(mounts, network));
+        this.live.add(box);
+        let done = false;
+        try {
+          const result = await this.execIn(box, req);
+          done = true;
+          return result;
+        } catch (err) {
+          if (!(err instanceof BoxGone)) throw err;
+          // Twice in a row: the engine is stopping containers (shutting down), or something removes them.
+          if (attempt > 0) {
+            if (await this.engineGone(err)) throw unavailable(this.opts.connection.address, `running ${req.command}`, err);
+            throw new UserError(`Docker could not keep a container from ${this.opts.image} running: ${err.message}`, { cause: err });
+          }
+        } finally {
+          // A command that ran to its end left a stopped container; otherwise wait for its removal
+          // before the folders are taken back, so nothing it left running writes after that.
+          const removal = this.discard(box);
+          if (!done) removing = removal;
+          if (this.prestart && !this.disposed) this.prepareSpare(key, mounts, network);
         }
-      } finally {
-        this.discard(box);
-        if (this.prestart && !this.disposed) this.prepareSpare(key, mounts, network);
+      }
+    } finally {
+      if (to) {
+        await removing;
+        const me = hostIds();
+        await chownTrees(writable, me.uid, me.gid);
       }
     }
   }
@@ -158,10 +188,10 @@ export class DockerRuntime implements Runtime {
     this.disposed = true;
     const spares = [...this.spares.values()];
     this.spares.clear();
-    for (const box of [...this.live]) this.discard(box);
+    for (const box of [...this.live]) void this.discard(box);
     for (const spare of spares) {
       const box = await spare;
-      if (box) this.discard(box);
+      if (box) void this.discard(box);
     }
     while (this.removals.size > 0) await Promise.all([...this.removals]);
     this.retryLeftOver();
@@ -188,7 +218,7 @@ export class DockerRuntime implements Runtime {
     // A folder replaced since (deleted and made again) would be a stale view: use a new container.
     const now = await Promise.all(mounts.map((m) => identity(m.source)));
     if (now.some((id, i) => id !== box.sources[i])) {
-      this.discard(box);
+      void this.discard(box);
       return undefined;
     }
     return box;
@@ -220,9 +250,6 @@ export class DockerRuntime implements Runtime {
   }
 
   private async create(mounts: readonly Mount[], network: boolean, idle: string[]): Promise<Docker.Container> {
-    const { memoryMb, cpus, pidsLimit } = this.limits;
-    const memory = memoryMb > 0 ? Math.round(memoryMb * 1024 * 1024) : undefined;
-    const root = this.user.split(':')[0] === '0';
     try {
       return await this.docker.createContainer({
         Image: this.opts.image,
@@ -230,17 +257,15 @@ export class DockerRuntime implements Runtime {
         Entrypoint: [],
         User: this.user,
         WorkingDir: '/',
-        // No passwd entry for the host's uid: give it a writable home.
-        Env: root ? [] : ['HOME=/tmp'],
+        // No passwd entry for the host's uid or the sandbox user's home: a writable one.
+        Env: ['HOME=/tmp'],
         Labels: managedLabels(this.opts.purpose ?? 'command'),
         NetworkDisabled: !network,
         HostConfig: {
+          ...containerHold(this.limits, this.cpus),
           Init: true,
           NetworkMode: network ? (this.opts.networkMode ?? 'default') : 'none',
           Mounts: mounts.map((m) => ({ Type: 'bind' as const, Source: m.source, Target: m.target, ReadOnly: !!m.readOnly })),
-          ...(memory ? { Memory: memory, MemorySwap: memory, MemoryReservation: Math.round(memory / 2) } : {}),
-          ...(cpus > 0 ? { NanoCpus: Math.round(cpus * 1e9) } : {}),
-          ...(pidsLimit > 0 ? { PidsLimit: pidsLimit } : {}),
         },
       });
     } catch (err) {
@@ -255,13 +280,13 @@ export class DockerRuntime implements Runtime {
     }
   }
 
-  /** Kills everything in the container now; removes it in the background (dispose waits). */
-  private discard(box: Box): void {
+  /** Kills everything in the container now; removes it in the background (dispose waits; the promise never fails). */
+  private discard(box: Box): Promise<void> {
     this.live.delete(box);
-    this.remove(box.container.id);
+    return this.remove(box.container.id);
   }
 
-  private remove(id: string): void {
+  private remove(id: string): Promise<void> {
     const removal = this.docker
       .getContainer(id)
       .remove({ force: true })
@@ -277,12 +302,13 @@ export class DockerRuntime implements Runtime {
         this.removals.delete(removal);
       });
     this.removals.add(removal);
+    return removal;
   }
 
   private retryLeftOver(): void {
     for (const id of [...this.leftOver]) {
       this.leftOver.delete(id);
-      this.remove(id);
+      void this.remove(id);
     }
   }
 
@@ -356,6 +382,9 @@ export class DockerRuntime implements Runtime {
     // The command may exit while a process it left behind keeps the output open, and the engine
     // may vanish without closing the stream: ask how the command is doing now and then.
     let exited = false;
+    // The limits reached, read as soon as the command is seen to exit: a process it left behind is
+    // then killed with the container after the grace, and the counters with it.
+    let reachedAtExit: Promise<LimitKind | undefined> | undefined;
     let graceTimer: NodeJS.Timeout | undefined;
     let finish!: () => void;
     const ended = new Promise<void>((resolve) => (finish = resolve));
@@ -367,6 +396,7 @@ export class DockerRuntime implements Runtime {
         (info) => {
           if (!info.Running && !exited) {
             exited = true;
+            reachedAtExit = limitReachedIn(box.container, this.limits, typeof info.ExitCode === 'number' ? info.ExitCode : null);
             graceTimer = setTimeout(() => {
               kill();
               finish();
@@ -406,12 +436,13 @@ export class DockerRuntime implements Runtime {
       }
     }
 
-    const memoryLimitHit = exitCode === 137 ? await this.hitMemoryLimit(box) : false;
-    // Killed (or not started) by neither us nor the memory limit: the engine may be stopping the container
+    // Read while the container still exists: its counters are this command's (the container is fresh).
+    const reached = timedOut || cancelled ? undefined : await (reachedAtExit ?? limitReachedIn(box.container, this.limits, exitCode));
+    // Killed (or not started) by neither us nor a limit: the engine may be stopping the container
     // (shut down or restarted under the run). Then whatever the command said is not its result.
     const notFound = /executable file not found|no such file or directory/i.test(stdout.text() + stderr.text());
     const suspicious = exitCode === null || exitCode === 126 || exitCode === 137 || exitCode === 143;
-    if (!killed && suspicious && !memoryLimitHit && !notFound && (await this.stoppedByEngine(box))) {
+    if (!killed && suspicious && reached !== 'memory' && !notFound && (await this.stoppedByEngine(box))) {
       throw new DockerUnavailableError(
         `The Docker engine at ${address} stopped the container while it ran ${req.command} (the engine was stopped or restarted); the run is lost. ${ENGINE_HINT}`,
       );
@@ -439,7 +470,7 @@ export class DockerRuntime implements Runtime {
       timedOut,
       cancelled,
       durationMs,
-      ...(memoryLimitHit ? { memoryLimitHit } : {}),
+      ...(reached ? { limitReached: limitReason(reached, this.limits) } : {}),
     };
   }
 
@@ -473,22 +504,6 @@ export class DockerRuntime implements Runtime {
       await new Promise((r) => setTimeout(r, 200));
     }
     return false;
-  }
-
-  /** The container is fresh, so any failed charge against its memory limit happened in this run. */
-  private async hitMemoryLimit(box: Box): Promise<boolean> {
-    if (this.limits.memoryMb <= 0) return false;
-    try {
-      const stats = (await box.container.stats({ stream: false, 'one-shot': true } as { stream: false })) as {
-        memory_stats?: { failcnt?: number; max_usage?: number; limit?: number; stats?: Record<string, number> };
-      };
-      const m = stats.memory_stats;
-      // cgroup v1 reports the peak (and failcnt without a swap limit); v2 counts OOM kills.
-      const peaked = m?.max_usage !== undefined && m.limit !== undefined && m.max_usage >= m.limit;
-      return peaked || (m?.failcnt ?? 0) > 0 || (m?.stats?.oom_kill ?? 0) > 0;
-    } catch {
-      return false;
-    }
   }
 }
 
