@@ -69,8 +69,16 @@ function toHex(x: number): string {
 test('deep metadata still gives a detail file (built from what was read); a report nested deeper than the stack is refused, naming the limit, never a crash', () => {
   const report = (levels: number) =>
     `{"tests": [{"nodeid": "t.py::x", "outcome": "failed", "lineno": 3, "metadata": ${'['.repeat(levels) + ']'.repeat(levels)}, "call": {"outcome": "failed", "longrepr": "E   boom"}}]}`;
-  const detail = detailContent(parseJsonReport(report(MAX_REPORT_DEPTH - 4)).tests[0]);
-  assert.deepEqual(JSON.parse(detail), { nodeid: 't.py::x', lineno: 3, outcome: 'failed', call: { outcome: 'failed', longrepr: 'E   boom' } });
+  const levels = MAX_REPORT_DEPTH - 4;
+  const nested = (n: number): unknown[] => (n === 1 ? [] : [nested(n - 1)]);
+  const detail = detailContent(parseJsonReport(report(levels)).tests[0]);
+  assert.deepEqual(JSON.parse(detail), {
+    nodeid: 't.py::x',
+    lineno: 3,
+    outcome: 'failed',
+    metadata: nested(levels),
+    call: { outcome: 'failed', longrepr: 'E   boom' },
+  });
   // Issue 29: a report's shape is measured before it is parsed, so the harness's memory is bounded.
   assert.throws(
     () => parseJsonReport(report(200_000)),
