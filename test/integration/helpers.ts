@@ -47,7 +47,10 @@ export async function showScriptedAgents(): Promise<void> {
  */
 export function scriptedAnswers(oracleUpstream: string): string {
   fs.mkdirSync(scriptedRoot, { recursive: true });
-  const dest = path.join(fs.mkdtempSync(path.join(scriptedRoot, 'answers-')), 'upstream.git');
+  const dir = fs.mkdtempSync(path.join(scriptedRoot, 'answers-'));
+  // Run by root, agents are the sandbox user (nobody): the answers must be readable by anyone.
+  fs.chmodSync(dir, 0o755);
+  const dest = path.join(dir, 'upstream.git');
   execFileSync('git', ['clone', '--bare', '--quiet', oracleUpstream, dest]);
   return dest;
 }
