@@ -59,6 +59,7 @@ function details(over: Partial<IterationDetails> = {}): IterationDetails {
           output_tokens: 800,
           failed_tries: [`try 1: exited 0 but the model call failed: [API Error: ${HOSTILE}]`],
           permissions: 'every action accepted (confined)',
+          removed_from_app: ['app/.claude', `app/${HOSTILE}`],
         },
       },
     ],
@@ -102,6 +103,11 @@ test('the view shows the scores, the newly passing and regressed tests as links,
   // Why the first try did not count (escaped: the text is the CLI's), and what the agent could do.
   assert.match(html, /Failed tries: try 1: exited 0 but the model call failed: \[API Error: &lt;\/pre&gt;/);
   assert.match(html, /Allowed: every action accepted \(confined\)/);
+  // What the step left in app/ besides the protocol's files, removed and named (issue 29).
+  assert.match(
+    html,
+    /Removed from app\/ \(only code\/, requirement\.xml, non-passed\/ and memory\/ carry over to the next step\): app\/\.claude, app\/&lt;\/pre&gt;/,
+  );
 });
 
 test('Previous is disabled at the first iteration and Next at the last', () => {
