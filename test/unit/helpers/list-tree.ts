@@ -14,3 +14,14 @@ export async function listTree(dir: string, filesOnly = false): Promise<string[]
   await walk(dir, '');
   return out.sort();
 }
+
+/** Every file below `dir` whose bytes hold `needle` (a key, a secret), sorted. */
+export async function filesHolding(dir: string, needle: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const rel of await listTree(dir, true)) {
+    const p = path.join(dir, rel);
+    const st = await fs.lstat(p);
+    if (st.isFile() && (await fs.readFile(p)).includes(needle)) found.push(p);
+  }
+  return found;
+}

@@ -15,7 +15,7 @@ import { loadChartData } from '../../../src/core/scoring/load-chart-data';
 import { iterDir, runLayout } from '../../../src/core/loop/run-store';
 import { taskLayout } from '../../../src/core/workspace/layout';
 import { missingSandbox } from '../helpers/require-sandbox';
-import { FORGE_REPORT, FORGERY_TRIGGERS } from '../helpers/forgeries';
+import { FORGE_REPORT, FORGERY_TRIGGERS } from '../helpers/hostile-code';
 import { DemoWorld, PYTHON, SANDBOX, exists, historyGit, loopOptions, pytestSettings, pythonScript, runtime, scripted } from './demo-fixture';
 
 let world: DemoWorld;

@@ -15,24 +15,12 @@ import { DEFAULT_STEP_LIMITS, formatMb } from '../../../src/core/runtime/step-li
 import { UserError } from '../../../src/core/util/errors';
 import { taskLayout } from '../../../src/core/workspace/layout';
 import { missingSandbox } from '../helpers/require-sandbox';
+import { filesHolding } from '../helpers/list-tree';
+import { ALLOCATE_10_GIB, FORK_600_SLEEPERS } from '../helpers/hostile-code';
 import { AGENTS_DIR, DemoWorld, SANDBOX, exists, loopOptions, pythonScript, scripted } from './demo-fixture';
 
 let world: DemoWorld;
 let scripts: string;
-
-/** Every file below `dir` whose bytes hold `needle`. */
-async function filesHolding(dir: string, needle: string): Promise<string[]> {
-  const found: string[] = [];
-  const walk = async (d: string): Promise<void> => {
-    for (const e of await fs.readdir(d, { withFileTypes: true }).catch(() => [])) {
-      const p = path.join(d, e.name);
-      if (e.isDirectory()) await walk(p);
-      else if (e.isFile() && (await fs.readFile(p)).includes(needle)) found.push(p);
-    }
-  };
-  await walk(dir);
-  return found;
-}
 
 const script = (name: string, lines: string[]) => fs.writeFile(path.join(scripts, name), lines.join('\n') + '\n');
 
@@ -71,18 +59,8 @@ describe('least privilege: a confined agent and the code under test', () => {
       "init = glob.glob('code/src/*/__init__.py')[0]",
       "open(init, 'a').write('\\n' + " + JSON.stringify(probe.join('\n')) + " + '\\nsweci_probe(\"code\", ' + repr(os.environ['PROOF']) + ')\\n')",
     ]);
-    await script('fork-bomb.py', [
-      'import subprocess',
-      'children = []',
-      'try:',
-      '    for _ in range(600):',
-      "        children.append(subprocess.Popen(['sleep', '30']))",
-      'finally:',
-      "    print('started', len(children), flush=True)",
-      '    for c in children:',
-      '        c.kill()',
-    ]);
-    await script('allocate.py', ['block = bytearray(10 * 2**30)', "print('allocated', len(block))"]);
+    await script('fork-bomb.py', FORK_600_SLEEPERS);
+    await script('allocate.py', ALLOCATE_10_GIB);
     // Prints what it sees of MYSECRET everywhere it can; as the Architect it then writes requirement.xml.
     await script('environment.py', [
       'import os, subprocess, sys',

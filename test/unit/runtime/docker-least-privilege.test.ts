@@ -27,7 +27,7 @@ import { UserError } from '../../../src/core/util/errors';
 import { taskLayout } from '../../../src/core/workspace/layout';
 import { AGENTS_IN_IMAGE, DEMO_IMAGE, buildImage, demoImageArchive, dockerForTests, ourContainers } from '../helpers/docker';
 import { AGENTS_DIR, PYTHON } from '../loop/demo-fixture';
-import { FORGE_REPORT, FORGERY_TRIGGERS } from '../helpers/forgeries';
+import { ALLOCATE_10_GIB, FORGE_REPORT, FORGERY_TRIGGERS, FORK_600_SLEEPERS } from '../helpers/hostile-code';
 
 const HOSTILE_IMAGE = 'sweci/demo-hostile:test';
 const HOSTILE_IN_IMAGE = '/opt/sweci-hostile';
@@ -72,18 +72,8 @@ const scripts: Record<string, string[]> = {
     "plant += \"open(os.path.join(_root, 'sweci-proof.txt'), 'a').write(sweci_probe('code') + '\\\\n')\\n\"",
     "open(init, 'a').write('import os\\n' + plant)",
   ],
-  'fork-bomb.py': [
-    'import subprocess',
-    'children = []',
-    'try:',
-    '    for _ in range(600):',
-    "        children.append(subprocess.Popen(['sleep', '30']))",
-    'finally:',
-    "    print('started', len(children), flush=True)",
-    '    for c in children:',
-    '        c.kill()',
-  ],
-  'allocate.py': ['block = bytearray(10 * 2**30)', "print('allocated', len(block))"],
+  'fork-bomb.py': FORK_600_SLEEPERS,
+  'allocate.py': ALLOCATE_10_GIB,
   // A Programmer that plants an exit handler rewriting pytest's report in the package, and leaves
   // a CLI's project settings and notes in app/ for the next Architect.
   'forge-and-plant.py': [

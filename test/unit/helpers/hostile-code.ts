@@ -1,5 +1,22 @@
-// Code under test that rewrites pytest's report after the session (issue 29): shared by the
-// local and the Docker route's tests. Each snippet is appended to the package's __init__.py.
+// Hostile code the least-privilege tests run (issue 29), the same for the local and the Docker
+// route: agents that try to exhaust the machine, and code under test that rewrites pytest's
+// report after the session (each forgery snippet is appended to the package's __init__.py).
+
+/** An agent that forks 600 sleepers and says how many it started. */
+export const FORK_600_SLEEPERS = [
+  'import subprocess',
+  'children = []',
+  'try:',
+  '    for _ in range(600):',
+  "        children.append(subprocess.Popen(['sleep', '30']))",
+  'finally:',
+  "    print('started', len(children), flush=True)",
+  '    for c in children:',
+  '        c.kill()',
+];
+
+/** An agent that allocates (and so touches) 10 GiB. */
+export const ALLOCATE_10_GIB = ['block = bytearray(10 * 2**30)', "print('allocated', len(block))"];
 
 /** Rewrites every report named on pytest's command line with all of its tests passed. */
 export const FORGE_REPORT = [
