@@ -79,14 +79,26 @@ function tryWrite(file: string, value: string): boolean {
   }
 }
 
-function readCounter(file: string, key: string): number {
-  try {
-    const m = new RegExp(`^${key} (\\d+)$`, 'm').exec(readFileSync(file, 'utf8'));
+/**
+ * A kernel counter of a control group: the value of `key` ("key N" lines, as in memory.events,
+ * memory.oom_control, pids.events) in the first of `files` that can be read; undefined when none
+ * can. Used for a sandboxed step's own group and, through /proc/<pid>/root, a container's.
+ */
+export function cgroupCounter(files: readonly string[], key: string): number | undefined {
+  for (const file of files) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      continue;
+    }
+    const m = new RegExp(`^${key} (\\d+)$`, 'm').exec(text);
     return m ? Number(m[1]) : 0;
-  } catch {
-    return 0;
   }
+  return undefined;
 }
+
+const readCounter = (file: string, key: string): number => cgroupCounter([file], key) ?? 0;
 
 /** A v2 group below ours with the memory and pids controllers, or undefined. */
 function openV2(mount: Mount, own: string, limits: StepLimits): StepCgroup | undefined {

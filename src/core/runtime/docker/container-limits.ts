@@ -3,9 +3,9 @@
 // read them: the container's cgroup as the container sees it, through /proc/<pid>/root (the
 // engine on this machine; cgroup v1 or v2). Where it cannot (an engine on another machine), the
 // engine's statistics still tell a memory limit reached by the command itself (exit code 137).
-import { promises as fs } from 'node:fs';
 import type Docker from 'dockerode';
 import type { LimitKind, StepLimits } from '../step-limits';
+import { cgroupCounter } from '../step-cgroup';
 
 /** Exit code of a process killed by SIGXFSZ (it wrote past the file size limit). */
 const SIGXFSZ_EXIT = 128 + 25;
@@ -18,22 +18,11 @@ export async function limitReachedIn(container: Docker.Container, limits: StepLi
   );
   const cgroup = pid > 0 ? `/proc/${pid}/root/sys/fs/cgroup` : undefined;
   if (limits.memoryMb > 0) {
-    const oomKills = cgroup ? await counter([`${cgroup}/memory.events`, `${cgroup}/memory/memory.oom_control`], 'oom_kill') : undefined;
+    const oomKills = cgroup ? cgroupCounter([`${cgroup}/memory.events`, `${cgroup}/memory/memory.oom_control`], 'oom_kill') : undefined;
     if (oomKills !== undefined ? oomKills > 0 : exitCode === SIGKILL_EXIT && (await peakedByStats(container))) return 'memory';
   }
-  if (limits.processes > 0 && cgroup && ((await counter([`${cgroup}/pids.events`, `${cgroup}/pids/pids.events`], 'max')) ?? 0) > 0) return 'processes';
+  if (limits.processes > 0 && cgroup && (cgroupCounter([`${cgroup}/pids.events`, `${cgroup}/pids/pids.events`], 'max') ?? 0) > 0) return 'processes';
   if (limits.fileSizeMb > 0 && exitCode === SIGXFSZ_EXIT) return 'file-size';
-  return undefined;
-}
-
-/** The value of `key` in the first of `files` that can be read ("key N" lines); undefined if none. */
-async function counter(files: string[], key: string): Promise<number | undefined> {
-  for (const file of files) {
-    const text = await fs.readFile(file, 'utf8').catch(() => undefined);
-    if (text === undefined) continue;
-    const m = new RegExp(`^${key} (\\d+)$`, 'm').exec(text);
-    return m ? Number(m[1]) : 0;
-  }
   return undefined;
 }
 
