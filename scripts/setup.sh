@@ -32,6 +32,8 @@ CS_MARKER="$CS_PREFIX/.sweci-installed"
 # Debian packages always needed, as "command-or-path:package". Add a line to add one.
 APT_NEEDS=(
   "/usr/bin/bwrap:bubblewrap"
+  "/usr/bin/setpriv:util-linux"   # the sandbox: setpriv (the sandbox user), prlimit (limits), chown
+  "/usr/bin/prlimit:util-linux"
   "/usr/bin/chromium:chromium"
   "/usr/include/krb5.h:libkrb5-dev"
   "git:git"
