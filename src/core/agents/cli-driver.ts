@@ -89,7 +89,8 @@ export class CliAgentDriver implements AgentDriver {
     const mounts: Mount[] = [
       { source: path.resolve(req.cwd), target: CONTAINER_APP_DIR },
       { source: path.resolve(req.promptFile), target: `${CONTAINER_PROMPT_DIR}/${path.basename(req.promptFile)}`, readOnly: true },
-      ...(req.homeDir ? [{ source: path.resolve(req.homeDir), target: CONTAINER_HOME_DIR }] : []),
+      // Its private home: confined, a size-limited copy in memory that nothing outlives (scratch-folders.ts).
+      ...(req.homeDir ? [{ source: path.resolve(req.homeDir), target: CONTAINER_HOME_DIR, scratch: true }] : []),
       // Bound after app/, so they cover it: seen where they are, never written.
       ...(await realEntries(req.readOnly ?? [])).map((p) => ({
         source: path.resolve(p),

@@ -8,6 +8,13 @@ export interface Mount {
   /** Where the command sees it: an absolute POSIX path. */
   target: string;
   readOnly?: boolean;
+  /**
+   * Confined runs: the command sees a fresh folder of bounded size (sweci.limits.tmpMb) in memory
+   * at `target`, holding a copy of `source`; nothing it writes there reaches the host, and it is
+   * gone when the command ends, however it ends (an agent's private home: scratch-folders.ts).
+   * A plain local process uses `source` itself.
+   */
+  scratch?: boolean;
 }
 
 /**

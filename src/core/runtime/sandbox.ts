@@ -1,10 +1,11 @@
 // Confinement of local processes with bubblewrap (Debian's `bubblewrap`). An allow-list: the
 // command sees the machine's system folders read-only, the tools it runs (read-only), what it was
-// given (its mounts), a size-limited /tmp, /var/tmp and /run of its own, and nothing else: not the
-// user's home, not the dataset, the experiment or other tasks, not the engines' sockets. It runs in
-// its own PID, IPC and UTS namespaces with no capabilities and no way to gain any (no_new_privs),
-// with /proc/sys read-only, rlimits on file size (and on memory and processes where no control
-// group holds them), in a session of its own, and dies with us.
+// given (its mounts; a private home as a size-limited copy), a size-limited /tmp, /var/tmp and /run
+// of its own, and nothing else: not the user's home, not the dataset, the experiment or other
+// tasks, not the engines' sockets. It runs in its own PID, IPC and UTS namespaces with no
+// capabilities and no way to gain any (no_new_privs), with /proc/sys read-only, rlimits on file
+// size (and on memory and processes where no control group holds them), in a session of its own,
+// and dies with us.
 //
 // Never root on the host. Started by a user, bubblewrap maps the command to that user in a user
 // namespace. Started by root, a user namespace would map the command back to uid 0 on the host
@@ -19,6 +20,7 @@ import { SYSTEM_DIRS, SYSTEM_LINKS } from './host-tools';
 import { findTrustedProgram } from '../util/trusted-program';
 import { isSameOrInside } from '../util/paths';
 import type { SandboxUser, StepLimits } from './step-limits';
+import { SANDBOX_SEED_DIR, sandboxSeedPath, scratchFillPrefix, type ScratchSeed } from './scratch-folders';
 
 /** What a confined command may see and write besides the system folders. */
 export interface Confinement {
@@ -137,10 +139,12 @@ async function systemArgs(tmpMb = 0): Promise<string[]> {
   // A fresh /proc of the PID namespace, its /proc/sys read-only (the host's kernel settings).
   args.push('--dev', '/dev', '--proc', '/proc', '--ro-bind', '/proc/sys', '/proc/sys');
   // Temp folders anyone (the sandbox user included) may write, each of a bounded size.
-  const size = tmpMb > 0 ? ['--size', String(tmpMb * MiB)] : [];
-  for (const dir of ['/tmp', '/var/tmp', '/run']) args.push('--perms', '1777', ...size, '--tmpfs', dir);
+  for (const dir of ['/tmp', '/var/tmp', '/run']) args.push('--perms', '1777', ...tmpfsSize(tmpMb), '--tmpfs', dir);
   return args;
 }
+
+/** bubblewrap's size for the next tmpfs: sweci.limits.tmpMb (0: none). */
+const tmpfsSize = (tmpMb = 0): string[] => (tmpMb > 0 ? ['--size', String(tmpMb * MiB)] : []);
 
 /** Read-only folders every sandbox has whole before anything is bound: nothing can be made inside them. */
 const SYSTEM_TREES = [...SYSTEM_DIRS, ...SYSTEM_LINKS.map((l) => `/${l}`), '/dev', '/proc'];
@@ -200,12 +204,20 @@ export async function bubblewrapCommand(
   }
   // Again for the mounts: a hidden folder above them (the task's) is an empty tmpfs by now.
   args.push(...skeletonArgs((req.mounts ?? []).map((m) => m.source)));
-  for (const m of req.mounts ?? []) {
+  const seeds: ScratchSeed[] = [];
+  for (const [i, m] of (req.mounts ?? []).entries()) {
     if (!(await fs.stat(m.source).catch(() => undefined))) continue;
-    args.push(m.readOnly ? '--ro-bind' : '--bind', m.source, m.source);
+    if (m.scratch) {
+      // Its seed read-only in the step's /run, and a fresh tmpfs where the folder is, filled below.
+      const seed = sandboxSeedPath(i);
+      // bubblewrap would make the folder above it root's and 0700: out of the sandbox user's reach.
+      if (seeds.length === 0) args.push('--perms', '0755', '--dir', SANDBOX_SEED_DIR);
+      args.push('--ro-bind', m.source, seed, '--perms', '1777', ...tmpfsSize(hold.limits?.tmpMb), '--tmpfs', m.source);
+      seeds.push({ seed, target: m.source });
+    } else args.push(m.readOnly ? '--ro-bind' : '--bind', m.source, m.source);
   }
   // The skeleton bwrap builds (the folders leading to each path above) is read-only too.
-  args.push('--remount-ro', '/', '--chdir', req.cwd, '--', ...holdPrefix(hold.tools, hold), req.command, ...req.args);
+  args.push('--remount-ro', '/', '--chdir', req.cwd, '--', ...holdPrefix(hold.tools, hold), ...scratchFillPrefix(seeds), req.command, ...req.args);
   return { command: bwrap, args };
 }
 

@@ -1,16 +1,16 @@
 // What holds a container that runs untrusted code (pytest on agent-written code, an agent with
 // runIn "container"): no capabilities, no way to gain privileges, the image read-only (only its
-// mounts and a size-limited /tmp, /var/tmp and /run are writable), and the same limits per step
-// as the local sandbox (sweci.limits.*): processes, memory (without swap beyond it), file size,
-// no core dumps.
+// mounts, a size-limited /tmp, /var/tmp and /run, and its scratch folders are writable), and the
+// same limits per step as the local sandbox (sweci.limits.*): processes, memory (without swap
+// beyond it), file size, no core dumps.
 import type Docker from 'dockerode';
 import type { SandboxUser, StepLimits } from '../step-limits';
 
 const MIB = 2 ** 20;
 const TMP_FOLDERS = ['/tmp', '/var/tmp', '/run'];
 
-/** The HostConfig fields that confine a container; `cpus` 0: no CPU limit. */
-export function containerHold(limits: StepLimits, cpus: number): Docker.HostConfig {
+/** The HostConfig fields that confine a container; `cpus` 0: no CPU limit; `scratch`: more tmpfs folders of the same size (scratch mounts). */
+export function containerHold(limits: StepLimits, cpus: number, scratch: readonly string[] = []): Docker.HostConfig {
   const memory = limits.memoryMb > 0 ? Math.round(limits.memoryMb * MIB) : undefined;
   const tmpSize = limits.tmpMb > 0 ? `,size=${Math.round(limits.tmpMb * MIB)}` : '';
   const fileSize = Math.round(limits.fileSizeMb * MIB);
@@ -18,7 +18,7 @@ export function containerHold(limits: StepLimits, cpus: number): Docker.HostConf
     CapDrop: ['ALL'],
     SecurityOpt: ['no-new-privileges'],
     ReadonlyRootfs: true,
-    Tmpfs: Object.fromEntries(TMP_FOLDERS.map((dir) => [dir, `rw,nosuid,nodev,mode=1777${tmpSize}`])),
+    Tmpfs: Object.fromEntries([...TMP_FOLDERS, ...scratch].map((dir) => [dir, `rw,nosuid,nodev,mode=1777${tmpSize}`])),
     Ulimits: [{ Name: 'core', Soft: 0, Hard: 0 }, ...(fileSize > 0 ? [{ Name: 'fsize', Soft: fileSize, Hard: fileSize }] : [])],
     // Memory and swap together equal to the limit: no swap beyond it, so the limit is what the step gets.
     ...(memory ? { Memory: memory, MemorySwap: memory } : {}),

@@ -15,6 +15,7 @@ import { StringDecoder } from 'node:string_decoder';
 import type Docker from 'dockerode';
 import { UserError } from '../../util/errors';
 import { assertValidMounts, mapToMount, type Mount } from '../mounts';
+import { containerSeedPath, scratchFillPrefix, type ScratchSeed } from '../scratch-folders';
 import type { RunRequest, RunResult, Runtime } from '../runtime';
 import { SpawnError } from '../spawn-error';
 import { TailBuffer } from '../tail-buffer';
@@ -145,7 +146,7 @@ export class DockerRuntime implements Runtime {
     assertValidMounts(mounts);
     if (req.signal?.aborted) return { exitCode: null, signal: null, stdout: '', stderr: '', timedOut: false, cancelled: true, durationMs: 0 };
     const network = req.network ?? this.opts.network ?? false;
-    const key = JSON.stringify([network, mounts.map((m) => [m.source, m.target, !!m.readOnly])]);
+    const key = JSON.stringify([network, mounts.map((m) => [m.source, m.target, !!m.readOnly, !!m.scratch])]);
     // As root, the folders the command writes are the sandbox user's for the command, ours after it.
     const writable = mounts.filter((m) => !m.readOnly).map((m) => m.source);
     const to = this.handOverTo;
@@ -262,10 +263,15 @@ export class DockerRuntime implements Runtime {
         Labels: managedLabels(this.opts.purpose ?? 'command'),
         NetworkDisabled: !network,
         HostConfig: {
-          ...containerHold(this.limits, this.cpus),
+          ...containerHold(this.limits, this.cpus, scratchTargets(mounts)),
           Init: true,
           NetworkMode: network ? (this.opts.networkMode ?? 'default') : 'none',
-          Mounts: mounts.map((m) => ({ Type: 'bind' as const, Source: m.source, Target: m.target, ReadOnly: !!m.readOnly })),
+          // A scratch mount's folder is a tmpfs (containerHold); its seed is shown read-only elsewhere.
+          Mounts: mounts.map((m, i) =>
+            m.scratch
+              ? { Type: 'bind' as const, Source: m.source, Target: containerSeedPath(i), ReadOnly: true }
+              : { Type: 'bind' as const, Source: m.source, Target: m.target, ReadOnly: !!m.readOnly },
+          ),
         },
       });
     } catch (err) {
@@ -322,7 +328,7 @@ export class DockerRuntime implements Runtime {
     let stream: NodeJS.ReadWriteStream;
     try {
       exec = await box.container.exec({
-        Cmd: [req.command, ...req.args],
+        Cmd: [...scratchFillPrefix(scratchSeeds(req.mounts ?? [])), req.command, ...req.args],
         WorkingDir: req.cwd,
         Env: Object.entries(req.env ?? {}).map(([k, v]) => `${k}=${v}`),
         AttachStdin: withStdin,
@@ -515,4 +521,14 @@ async function stopped(container: Docker.Container): Promise<void> {
     new Promise<void>((resolve) => (timer = setTimeout(resolve, 5000))),
   ]);
   if (timer) clearTimeout(timer);
+}
+
+/** The folders of the scratch mounts, where the container sees them. */
+function scratchTargets(mounts: readonly Mount[]): string[] {
+  return mounts.filter((m) => m.scratch).map((m) => m.target);
+}
+
+/** Each scratch mount's seed in the container and the folder it fills (indices as in create). */
+function scratchSeeds(mounts: readonly Mount[]): ScratchSeed[] {
+  return mounts.flatMap((m, i) => (m.scratch ? [{ seed: containerSeedPath(i), target: m.target }] : []));
 }
