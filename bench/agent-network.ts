@@ -4,10 +4,13 @@
 // bubblewrap sandbox, either with the network `gateway` (its own network namespace, the model
 // reached through the forwarder on the step's 127.0.0.1 and the gateway's Unix socket) or `open`
 // (the host's network, the model on this machine's loopback, as before the gateway). farm-bench
-// times the two modes A B A B and prints the ratio:
+// times the two modes A B A B and prints the ratio. `none` (a network namespace, no forwarder,
+// no calls) against `open` with SWECI_BENCH_CALLS=0 splits the step's added time between the
+// namespace and the forwarder:
 //
 //   npx tsc -p .
 //   farm-bench -n 5 --vs 'node out/bench/agent-network.js open' -- node out/bench/agent-network.js gateway
+//   SWECI_BENCH_CALLS=0 farm-bench -n 5 --vs 'node out/bench/agent-network.js open' -- node out/bench/agent-network.js none
 import { promises as fs } from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,7 +20,7 @@ import { LocalRuntime } from '../src/core/runtime/local-runtime';
 import { findBubblewrap, type NetworkConfinement } from '../src/core/runtime/sandbox';
 
 const STEPS = Number(process.env.SWECI_BENCH_STEPS ?? 10);
-const CALLS = Number(process.env.SWECI_BENCH_CALLS ?? 5);
+const CALLS = process.argv[2] === 'none' ? 0 : Number(process.env.SWECI_BENCH_CALLS ?? 5);
 const PYTHON = process.env.SWECI_PYTHON ?? 'python3';
 const PORT = 8931;
 
@@ -45,7 +48,7 @@ function model(): http.Server {
 
 async function main(): Promise<void> {
   const mode = process.argv[2];
-  if (mode !== 'gateway' && mode !== 'open') throw new Error('usage: agent-network.js gateway|open');
+  if (mode !== 'gateway' && mode !== 'open' && mode !== 'none') throw new Error('usage: agent-network.js gateway|open|none');
   const bwrap = await findBubblewrap();
   if (!bwrap) throw new Error('bubblewrap cannot run here');
   const dir = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-bench-net-')));
@@ -62,7 +65,7 @@ async function main(): Promise<void> {
     port = PORT;
   } else {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    network = { kind: 'open' };
+    network = { kind: mode };
     port = (server.address() as AddressInfo).port;
   }
   const runtime = new LocalRuntime({ bwrap });
