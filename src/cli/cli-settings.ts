@@ -31,6 +31,7 @@ export const FLAG_KEYS: Record<string, string> = {
   'architect.customCommand': '--architect-command',
   'programmer.customCommand': '--programmer-command',
   'agents.baseUrl': '--base-url',
+  'agents.network': '--agents-network',
   'architect.model': '--architect-model',
   'programmer.model': '--programmer-model',
   'history.commits': '--history-commits',

@@ -87,6 +87,7 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
         .option('--programmer-model <name>', "the Programmer's model")
         .option('--config <file>', 'settings as JSON with the extension\'s keys, e.g. {"sweci.architect.agent": "codex"}; flags win')
         .option('--base-url <url>', "the model endpoint every preset is pointed at, e.g. http://localhost:8000/v1 (the CLIs' own login when unset)")
+        .option('--agents-network <mode>', 'what a confined agent may reach: model-only (its model, through the gateway) or open (model-only)')
         .option(
           '--api-key-env <NAME>',
           "pass this environment variable to agents as a secret; the first is the endpoint's key (default SWECI_API_KEY); may be repeated",
@@ -176,6 +177,7 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
     .option('--architect-model <name>', "the Architect's model")
     .option('--programmer-model <name>', "the Programmer's model")
     .option('--base-url <url>', 'the model endpoint every preset is pointed at')
+    .option('--agents-network <mode>', 'what a confined agent may reach: model-only or open (model-only)')
     .option('--api-key-env <NAME>', "the variable holding the endpoint's key (default SWECI_API_KEY); may be repeated", (v: string, p: string[] = []) => [
       ...p,
       v,

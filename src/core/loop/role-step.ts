@@ -131,6 +131,10 @@ async function runAgent(ctx: RoleStepContext): Promise<StepDone> {
         timeoutMs: timeoutSec * 1000,
         signal: ctx.signal,
         logFile,
+        // TODO(gateway): pass sweci.agents.network (RuntimeSettings.agentsNetwork, default
+        // 'model-only') and the run's gateway (its socket, a port): agentConfinement(ctx.taskDir,
+        // ctx.record, network, gateway). Until the agent CLIs are pointed at the gateway, the
+        // network stays open here, as before: 'model-only' without a gateway is no network at all.
         confine: agentConfinement(ctx.taskDir, ctx.record),
         homeDir,
         readOnly,

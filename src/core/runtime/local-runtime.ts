@@ -15,6 +15,7 @@ import { cleanEnvironment } from './clean-env';
 import { killProcessTree } from './kill-tree';
 import { SpawnError, spawnErrorFor } from './spawn-error';
 import { TailBuffer } from './tail-buffer';
+import { GATEWAY_SOCKET_IN_STEP, withGatewayForwarder } from './gateway-forwarder';
 
 export interface LocalRuntimeOptions {
   /** Characters of stdout and of stderr kept (the tail); default 4 MiB each. */
@@ -121,7 +122,21 @@ export class LocalRuntime implements Runtime {
     const handed = [...req.args, ...onPythonPath].filter((a) => path.isAbsolute(a) && fs.existsSync(a));
     const readable = [...view.readable, ...this.readable, ...handed, ...(confine.readable ?? [])];
     const writable = [...this.writable, ...(confine.writable ?? [])];
-    return bubblewrapCommand(bwrap, { ...req, command: own.program ?? req.command }, { ...confine, readable, writable }, hold);
+    const command = await this.throughGateway(confine, env, own.program ?? req.command, req.args);
+    return bubblewrapCommand(bwrap, { ...req, ...command }, { ...confine, readable, writable }, hold);
+  }
+
+  /** With the gateway, the command runs inside the forwarder, by the python3 every sandbox shows. */
+  private async throughGateway(
+    confine: Confinement,
+    env: Record<string, string | undefined>,
+    command: string,
+    args: readonly string[],
+  ): Promise<{ command: string; args: readonly string[] }> {
+    if (confine.network?.kind !== 'gateway') return { command, args };
+    const python = (await this.interpreter('python3', env)).program;
+    if (!python) throw new SpawnError('Cannot reach the model gateway from the sandbox: python3 (its forwarder) was not found on PATH.', 'python3', 'ENOENT');
+    return withGatewayForwarder(python, GATEWAY_SOCKET_IN_STEP, confine.network.port, command, args);
   }
 
   private interpreter(python: string, env: Record<string, string | undefined>): Promise<ToolView> {

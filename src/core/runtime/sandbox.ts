@@ -21,6 +21,16 @@ import { findTrustedProgram } from '../util/trusted-program';
 import { isSameOrInside } from '../util/paths';
 import type { SandboxUser, StepLimits } from './step-limits';
 import { SANDBOX_SEED_DIR, sandboxSeedPath, scratchFillPrefix, type ScratchSeed } from './scratch-folders';
+import { GATEWAY_SOCKET_IN_STEP } from './gateway-forwarder';
+
+/**
+ * What a confined command may reach on the network. `open`: the host's network namespace, as a
+ * plain process (the default). `none`: a network namespace of its own with only `lo`. `gateway`:
+ * the same, plus the model gateway: its Unix socket (`socket`, a host path the sandbox user may
+ * connect to) is bound into the step at GATEWAY_SOCKET_IN_STEP, and a forwarder inside
+ * (gateway-forwarder.ts) relays the step's own 127.0.0.1:`port` to it while the command runs.
+ */
+export type NetworkConfinement = { kind: 'open' } | { kind: 'none' } | { kind: 'gateway'; socket: string; port: number };
 
 /** What a confined command may see and write besides the system folders. */
 export interface Confinement {
@@ -39,7 +49,12 @@ export interface Confinement {
    * runtimes reserve far more address space than they use and would not start under one.
    */
   addressSpaceLimit?: boolean;
+  /** What it may reach on the network; default `{ kind: 'open' }`. */
+  network?: NetworkConfinement;
 }
+
+/** Whether the command has a network namespace of its own (only `lo`). */
+export const ownNetwork = (confine: Pick<Confinement, 'network'>): boolean => (confine.network?.kind ?? 'open') !== 'open';
 
 export interface SandboxCommand {
   command: string;
@@ -183,6 +198,7 @@ export async function bubblewrapCommand(
   hold: StepHold & { tools: StepTools },
 ): Promise<SandboxCommand> {
   const args = [...isolationFlags(hold), ...(await systemArgs(hold.limits?.tmpMb))];
+  args.push(...networkArgs(confine.network));
   args.push(...skeletonArgs([...(confine.readable ?? []), ...(confine.writable ?? []), ...(hold.groupView ?? []).map((v) => v.target)]));
   // Its own limits and usage, to read (memory.max or memory.limit_in_bytes, pids.max), never to change.
   for (const v of hold.groupView ?? []) args.push('--ro-bind', v.source, v.target);
@@ -219,6 +235,21 @@ export async function bubblewrapCommand(
   // The skeleton bwrap builds (the folders leading to each path above) is read-only too.
   args.push('--remount-ro', '/', '--chdir', req.cwd, '--', ...holdPrefix(hold.tools, hold), ...scratchFillPrefix(seeds), req.command, ...req.args);
   return { command: bwrap, args };
+}
+
+/**
+ * No network of its own unless open: a namespace with only `lo` (bubblewrap brings it up), so
+ * neither the host's loopback services, its abstract Unix sockets, nor any other address is
+ * there, and a port it binds is its own. The gateway's socket (a file) is bound read-only, which
+ * still lets the sandbox user connect to it; the forwarder the runtime puts before the command
+ * relays the step's loopback port to it.
+ */
+function networkArgs(network: NetworkConfinement | undefined): string[] {
+  if (!network || network.kind === 'open') return [];
+  if (network.kind === 'none') return ['--unshare-net'];
+  // Its folder made traversable (bubblewrap would make it 0700, out of the sandbox user's reach).
+  const folder = path.posix.dirname(GATEWAY_SOCKET_IN_STEP);
+  return ['--unshare-net', '--perms', '0755', '--dir', folder, '--ro-bind', network.socket, GATEWAY_SOCKET_IN_STEP];
 }
 
 /**

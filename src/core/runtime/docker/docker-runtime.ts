@@ -27,6 +27,7 @@ import { limitReachedIn } from './container-limits';
 import { engineAnswers, type DockerConnection } from './docker-connection';
 import { DockerUnavailableError, ENGINE_HINT, engineMessage, isConnectionError, statusOf, unavailable } from './docker-errors';
 import { managedLabels } from './container-owner';
+import { GATEWAY_SOCKET_IN_STEP, withGatewayForwarder } from '../gateway-forwarder';
 
 export interface DockerRuntimeOptions {
   connection: DockerConnection;
@@ -142,10 +143,12 @@ export class DockerRuntime implements Runtime {
 
   async run(req: RunRequest): Promise<RunResult> {
     if (this.disposed) throw new Error('This Docker runtime was disposed.');
-    const mounts = req.mounts ?? [];
-    assertValidMounts(mounts);
+    assertValidMounts(req.mounts ?? []);
     if (req.signal?.aborted) return { exitCode: null, signal: null, stdout: '', stderr: '', timedOut: false, cancelled: true, durationMs: 0 };
-    const network = req.network ?? this.opts.network ?? false;
+    // A confinement that says `none` or `gateway` wins: no network (only `lo`), whatever the runtime says.
+    const gateway = offNetwork(req);
+    const mounts = [...(req.mounts ?? []), ...(gateway?.mount ? [gateway.mount] : [])];
+    const network = gateway ? false : (req.network ?? this.opts.network ?? false);
     const key = JSON.stringify([network, mounts.map((m) => [m.source, m.target, !!m.readOnly, !!m.scratch])]);
     // As root, the folders the command writes are the sandbox user's for the command, ours after it.
     const writable = mounts.filter((m) => !m.readOnly).map((m) => m.source);
@@ -158,7 +161,7 @@ export class DockerRuntime implements Runtime {
         this.live.add(box);
         let done = false;
         try {
-          const result = await this.execIn(box, req);
+          const result = await this.execIn(box, req, gateway?.argv);
           done = true;
           return result;
         } catch (err) {
@@ -320,7 +323,8 @@ export class DockerRuntime implements Runtime {
 
   // --- one command ------------------------------------------------------------------------
 
-  private async execIn(box: Box, req: RunRequest): Promise<RunResult> {
+  /** `argv`: what runs instead of the request's command line (the command inside the gateway's forwarder). */
+  private async execIn(box: Box, req: RunRequest, argv?: readonly string[]): Promise<RunResult> {
     const started = Date.now();
     const address = this.opts.connection.address;
     const withStdin = req.stdin !== undefined;
@@ -328,7 +332,7 @@ export class DockerRuntime implements Runtime {
     let stream: NodeJS.ReadWriteStream;
     try {
       exec = await box.container.exec({
-        Cmd: [...scratchFillPrefix(scratchSeeds(req.mounts ?? [])), req.command, ...req.args],
+        Cmd: [...scratchFillPrefix(scratchSeeds(req.mounts ?? [])), ...(argv ?? [req.command, ...req.args])],
         WorkingDir: req.cwd,
         Env: Object.entries(req.env ?? {}).map(([k, v]) => `${k}=${v}`),
         AttachStdin: withStdin,
@@ -511,6 +515,18 @@ export class DockerRuntime implements Runtime {
     }
     return false;
   }
+}
+
+/**
+ * A request whose confinement keeps it off the network: none at all, or (gateway) the gateway's
+ * socket mounted read-only and the command run inside the forwarder by the image's python3.
+ */
+function offNetwork(req: RunRequest): { mount?: Mount; argv?: string[] } | undefined {
+  const net = req.confine?.network;
+  if (!net || net.kind === 'open') return undefined;
+  if (net.kind === 'none') return {};
+  const { command, args } = withGatewayForwarder('python3', GATEWAY_SOCKET_IN_STEP, net.port, req.command, req.args);
+  return { mount: { source: net.socket, target: GATEWAY_SOCKET_IN_STEP, readOnly: true }, argv: [command, ...args] };
 }
 
 /** Resolves when the container no longer runs (or after 5 s, or when the engine cannot say). */
