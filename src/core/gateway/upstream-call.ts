@@ -45,6 +45,10 @@ export interface UpstreamOutcome {
 }
 
 class IdleError extends Error {}
+/** The gateway's own side ended the call (the try closed, the client left): its message is the reason. */
+class LocalStop extends Error {}
+
+const seconds = (ms: number): string => `${ms % 1000 === 0 ? ms / 1000 : (ms / 1000).toFixed(1)} s`;
 
 /** The URL as errors name it: no query (it never holds the key, but it is noise). */
 export const shownUrl = (url: URL): string => `${url.origin}${url.pathname}`;
@@ -96,23 +100,30 @@ function attemptOnce(r: UpstreamRequest, retry: number): Promise<Attempt> {
       if (idle) clearTimeout(idle);
       idle = setTimeout(() => req.destroy(new IdleError()), r.idleTimeoutMs);
     };
-    const onAbort = () => req.destroy(new Error('the try closed'));
+    const onAbort = () => req.destroy(new LocalStop('the try closed before the answer ended'));
     const onClientClose = () => {
-      if (!r.client.writableFinished) req.destroy(new Error('the client closed the connection'));
+      if (!r.client.writableFinished) req.destroy(new LocalStop('the agent closed the connection before the answer ended'));
     };
     r.signal.addEventListener('abort', onAbort, { once: true });
     r.client.on('close', onClientClose);
     armIdle();
 
-    const fail = (err: unknown, partial?: Omit<UpstreamOutcome, 'retries'>) => {
+    // Once the answer has begun, a failure keeps what came of it (status, first byte, the part read).
+    let answerSoFar: (() => Omit<UpstreamOutcome, 'retries'>) | undefined;
+    const fail = (err: unknown, given?: Omit<UpstreamOutcome, 'retries'>) => {
       if (settled) return;
+      // A broken answer is kept for the record but not as raw: replaying it would end it cleanly.
+      const { raw: _broken, ...partial } = given ?? answerSoFar?.() ?? { status: 0 };
       const idleHit = err instanceof IdleError;
-      const why = idleHit
-        ? `no byte from ${shownUrl(r.url)} for ${Math.round(r.idleTimeoutMs / 1000)} s`
-        : partial
-          ? `the answer from ${shownUrl(r.url)} broke off: ${errorMessage(err)}`
-          : `could not reach ${shownUrl(r.url)}: ${(err as NodeJS.ErrnoException).code ?? errorMessage(err)}`;
-      if (!partial && !idleHit && mayRetry && isRetryableError(err) && !r.signal.aborted && !r.client.destroyed)
+      const why =
+        err instanceof LocalStop
+          ? err.message
+          : idleHit
+            ? `no byte from ${shownUrl(r.url)} for ${seconds(r.idleTimeoutMs)}`
+            : partial.status !== 0
+              ? `the answer from ${shownUrl(r.url)} broke off: ${errorMessage(err)}`
+              : `could not reach ${shownUrl(r.url)}: ${(err as NodeJS.ErrnoException).code ?? errorMessage(err)}`;
+      if (partial.status === 0 && !idleHit && !(err instanceof LocalStop) && mayRetry && isRetryableError(err) && !r.signal.aborted && !r.client.destroyed)
         return finish({ kind: 'retry', delayMs: retryDelayMs(r.retry, retry), status: 0 });
       if (clientStarted || r.client.headersSent) r.client.destroy();
       else if (!r.client.destroyed) {
@@ -120,7 +131,7 @@ function attemptOnce(r: UpstreamRequest, retry: number): Promise<Attempt> {
         r.client.writeHead(status, { 'content-type': 'application/json' });
         r.client.end(JSON.stringify(errorBody(r.protocol, status, `sweci gateway: ${why}`)));
       }
-      finish({ kind: 'done', outcome: { ...(partial ?? { status: 0 }), error: why } });
+      finish({ kind: 'done', outcome: { ...partial, error: why } });
     };
     req.on('error', (err) => fail(err));
 
@@ -171,6 +182,7 @@ function attemptOnce(r: UpstreamRequest, retry: number): Promise<Attempt> {
           ...(upstreamMessage !== undefined ? { upstreamMessage } : {}),
         };
       };
+      answerSoFar = outcome;
       res.on('data', (chunk: Buffer) => {
         firstByteMs ??= performance.now() - r.started;
         armIdle();
