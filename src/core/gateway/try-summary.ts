@@ -27,7 +27,7 @@ export interface TryWireSummary {
   /** Model calls answered 2xx, whole. */
   succeeded: number;
   usage: WireUsage;
-  /** Dollars over the calls whose model has a price; `unpricedCalls` had none. */
+  /** Dollars over the calls whose model has a price; `unpricedCalls` used tokens and had none. */
   costUsd: number;
   unpricedCalls: number;
   failure?: string;
@@ -43,8 +43,8 @@ export function summarize(outcomes: readonly CallOutcome[], stopReason: string |
   let unpricedCalls = 0;
   for (const o of model) {
     usage = addUsage(usage, o.usage);
-    if (o.costUsd === undefined) unpricedCalls++;
-    else costUsd += o.costUsd;
+    if (o.costUsd !== undefined) costUsd += o.costUsd;
+    else if (o.usage.input + o.usage.output > 0) unpricedCalls++;
   }
   const succeeded = model.filter((o) => o.ok).length;
   const failure = stopReason ?? wireFailure(sorted, model, succeeded);
