@@ -63,8 +63,16 @@ export interface Reply {
   usage?: Usage;
   /** A name the server records with the request (e.g. the role), to sum usage by. */
   label?: string;
-  /** Answer with this HTTP status and error body instead (a refused key, an overloaded server). */
-  httpError?: { status: number; message: string };
+  /** Answer with this HTTP status and error body instead (a refused key, an overloaded server), with extra headers (Retry-After). */
+  httpError?: { status: number; message: string; headers?: Record<string, string> };
+  /**
+   * A fault instead of (or in the middle of) the answer: 'reset' closes the connection without a
+   * byte, 'hang' never answers, 'stall' sends the headers and the first write of the answer, then
+   * nothing more.
+   */
+  fault?: 'reset' | 'hang' | 'stall';
+  /** Waits this long before each write of the answer (a slow stream). */
+  paceMs?: number;
 }
 
 /** The test's script: the next reply to a conversation. Must not throw for side calls (titles, routers). */

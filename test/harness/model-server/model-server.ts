@@ -37,6 +37,12 @@ export interface RecordedRequest {
   headerNames: string[];
   /** The key the client sent (x-api-key, Bearer, x-goog-api-key or ?key=), for the tests of key plumbing. */
   key?: string;
+  /** The query string as received (without the leading '?'), when there was one. */
+  query?: string;
+  /** The request body as parsed JSON (model calls), to compare with what a proxy recorded. */
+  body?: unknown;
+  /** A fault the brain asked for instead of an answer ('reset', 'hang', 'stall'). */
+  fault?: string;
 }
 
 export interface ModelServerOptions {
@@ -109,11 +115,12 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
     const text = await readBody(req);
     const key = keyOf(req, url);
     record.path = url.pathname;
+    if (url.search) record.query = url.search.slice(1);
     if (key) record.key = key;
     const adapter = options.adapters.find((a) => a.matches(method, url));
-    const refuse = (status: number, body: unknown) => {
+    const refuse = (status: number, body: unknown, headers: Record<string, string> = {}) => {
       record.status = status;
-      res.writeHead(status, { 'content-type': 'application/json' });
+      res.writeHead(status, { ...headers, 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
     };
     if (!adapter) {
@@ -132,7 +139,9 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
     if (options.requireKey !== undefined && key !== options.requireKey) return refuse(401, adapter.errorBody(401, 'invalid api key'));
     let conversation: Conversation;
     try {
-      conversation = adapter.parse(text ? (JSON.parse(text) as unknown) : {}, url);
+      const body = text ? (JSON.parse(text) as unknown) : {};
+      record.body = body;
+      conversation = adapter.parse(body, url);
     } catch (err) {
       return refuse(400, adapter.errorBody(400, `unreadable request: ${String(err)}`));
     }
@@ -142,11 +151,18 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
     const lastResults = conversation.turns.filter((t) => t.role !== 'assistant').flatMap((t) => t.toolResults ?? []);
     if (lastResults.length > 0) record.toolOutputs = lastResults.slice(-1).map((r) => r.output.slice(0, 2000));
     const reply = options.brain(conversation);
-    if (reply.httpError) return refuse(reply.httpError.status, adapter.errorBody(reply.httpError.status, reply.httpError.message));
+    if (reply.httpError) return refuse(reply.httpError.status, adapter.errorBody(reply.httpError.status, reply.httpError.message), reply.httpError.headers);
+    if (reply.fault === 'reset' || reply.fault === 'hang') {
+      record.status = 0;
+      record.fault = reply.fault;
+      if (reply.fault === 'reset') req.socket.destroy();
+      return;
+    }
     const usage = reply.usage ?? defaultUsage(conversation);
     record.usage = usage;
     if (reply.label) record.label = reply.label;
-    adapter.respond(res, conversation, reply, usage);
+    if (reply.fault) record.fault = reply.fault;
+    adapter.respond(reply.paceMs || reply.fault === 'stall' ? pacedResponse(res, reply.paceMs ?? 0, reply.fault === 'stall') : res, conversation, reply, usage);
   }
 
   // Clients that try a websocket first (codex) are told no, so they fall back to plain HTTP.
@@ -175,6 +191,49 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * A response whose writes wait `paceMs` each (a slow stream) or, `stall`ing, stop after the first
+ * one: the headers go out at once, the rest never does (the connection stays open).
+ */
+function pacedResponse(res: http.ServerResponse, paceMs: number, stall: boolean): http.ServerResponse {
+  let chain = Promise.resolve();
+  let writes = 0;
+  const later = (fn: () => void) => {
+    chain = chain
+      .then(() => new Promise<void>((resolve) => setTimeout(resolve, paceMs)))
+      .then(() => {
+        if (!res.destroyed) fn();
+      });
+  };
+  return new Proxy(res, {
+    get(target, prop) {
+      if (prop === 'writeHead')
+        return (...args: Parameters<http.ServerResponse['writeHead']>) => {
+          target.writeHead(...args);
+          target.flushHeaders();
+          return target;
+        };
+      if (prop === 'write')
+        return (chunk: string | Buffer) => {
+          if (stall && writes++ > 0) return true;
+          later(() => target.write(chunk));
+          return true;
+        };
+      if (prop === 'end')
+        return (chunk?: string | Buffer) => {
+          if (stall) {
+            if (writes++ === 0 && chunk !== undefined) later(() => target.write(chunk));
+            return target;
+          }
+          later(() => (chunk === undefined ? target.end() : target.end(chunk)));
+          return target;
+        };
+      const v = Reflect.get(target, prop, target) as unknown;
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
 }
 
 /** Writes one server-sent event (`event:` line only when named). */

@@ -26,6 +26,7 @@ const RECORDS: Record<string, string> = {
   ExperimentRecord: 'src/core/batch/experiment.ts',
   TaskStatus: 'src/core/batch/task-status.ts',
   ClResults: 'src/core/continual/cl-results.ts',
+  GatewayCall: 'src/core/records/gateway-call.ts',
 };
 
 for (const [type, file] of Object.entries(RECORDS)) {

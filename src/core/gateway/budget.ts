@@ -1,0 +1,60 @@
+// Bounds on what a try may spend. A try has its own (calls, tokens); a Budget is shared by the
+// tries that should draw from one count (a step's tries, a task's steps, an experiment's tasks):
+// the caller makes one per scope and hands it to every try in it. A call is let through while no
+// bound is spent; the call that crosses a bound finishes (its size is known only afterwards) and
+// the next one is refused.
+import { tokensOf, type WireUsage } from './wire-usage';
+
+export interface TryBounds {
+  /** Calls this try may forward (model calls and others alike: a CLI looping on an error is one too). */
+  maxCalls?: number;
+  /** Tokens (input + output) this try may spend. */
+  maxTokens?: number;
+  /** Shared budgets this try also draws from. */
+  budgets?: readonly Budget[];
+}
+
+export interface BudgetLimits {
+  maxTokens?: number;
+  maxCostUsd?: number;
+}
+
+export class Budget {
+  /** Tokens (input + output) spent so far. */
+  tokens = 0;
+  /** Dollars spent so far, over the calls whose model has a price. */
+  costUsd = 0;
+  /** Calls whose cost is unknown (no price for their model): a cost bound cannot see them. */
+  unpricedCalls = 0;
+
+  /** `name` says which bound it is in a reason: "task", "experiment", "step". */
+  constructor(
+    readonly name: string,
+    readonly limits: BudgetLimits,
+  ) {}
+
+  charge(usage: WireUsage, costUsd: number | undefined): void {
+    this.tokens += tokensOf(usage);
+    if (costUsd === undefined) this.unpricedCalls++;
+    else this.costUsd += costUsd;
+  }
+
+  /** Which of its bounds is spent ("task tokens (1000000)"), or undefined. */
+  spent(): string | undefined {
+    const { maxTokens, maxCostUsd } = this.limits;
+    if (maxTokens !== undefined && this.tokens >= maxTokens) return `${this.name} tokens (${maxTokens})`;
+    if (maxCostUsd !== undefined && this.costUsd >= maxCostUsd) return `${this.name} cost ($${maxCostUsd})`;
+    return undefined;
+  }
+}
+
+/** Which bound is spent for a try that has made `calls` calls and spent `tokens`, or undefined. */
+export function spentBound(bounds: TryBounds, calls: number, tokens: number): string | undefined {
+  if (bounds.maxCalls !== undefined && calls >= bounds.maxCalls) return `calls per try (${bounds.maxCalls})`;
+  if (bounds.maxTokens !== undefined && tokens >= bounds.maxTokens) return `tokens per try (${bounds.maxTokens})`;
+  for (const b of bounds.budgets ?? []) {
+    const spent = b.spent();
+    if (spent) return spent;
+  }
+  return undefined;
+}

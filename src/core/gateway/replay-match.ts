@@ -1,0 +1,134 @@
+// Whether a request is the one recorded for its call number, in what decides the model's answer:
+// the method and path, whether it streams, the conversation (messages / input / contents) and the
+// names of the tools offered. System prompts and instructions (they carry dates, paths, versions),
+// sampling parameters and the metadata and ids clients make up per run are left out, as are cache
+// markers. A system or developer message inside the conversation keeps its place but not its text,
+// so the first difference is named by its real JSON path in the request ($.messages[3].content).
+import type { WireProtocol } from '../agents/endpoint/endpoint';
+import { isRecord } from '../util/is-record';
+
+export interface ComparedRequest {
+  method: string;
+  path: string;
+  stream: boolean;
+  body: unknown;
+}
+
+/** Keys dropped wherever they appear in the conversation: cache hints that do not change the answer. */
+const NOISE = new Set(['cache_control', 'cacheControl']);
+
+function strip(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(strip);
+  if (!isRecord(v)) return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v)) if (!NOISE.has(k)) out[k] = strip(x);
+  return out;
+}
+
+const isInstructions = (m: unknown): boolean => isRecord(m) && (m.role === 'system' || m.role === 'developer');
+
+/** A system/developer message keeps its place, not its content. */
+const placeholder = (m: Record<string, unknown>): Record<string, unknown> => ({ role: m.role });
+
+const names = (tools: unknown, pick: (t: Record<string, unknown>) => unknown): unknown[] =>
+  Array.isArray(tools) ? (tools as unknown[]).map((t) => (isRecord(t) ? pick(t) : t)) : [];
+
+/** The parts of a body that are compared, under the keys they have in the body. */
+export function comparedBody(protocol: WireProtocol, body: unknown): Record<string, unknown> {
+  if (!isRecord(body)) return { body };
+  switch (protocol) {
+    case 'anthropic-messages':
+      return {
+        messages: strip(body.messages),
+        tools: names(body.tools, (t) => ({ name: t.name ?? t.type })),
+      };
+    case 'chat-completions':
+      return {
+        messages: Array.isArray(body.messages)
+          ? body.messages.map((m) => (isInstructions(m) ? placeholder(m as Record<string, unknown>) : strip(m)))
+          : body.messages,
+        tools: names(body.tools, (t) => ({ name: isRecord(t.function) ? t.function.name : isRecord(t.custom) ? t.custom.name : t.type })),
+      };
+    case 'openai-responses': {
+      const toolName = (t: Record<string, unknown>): unknown =>
+        t.type === 'namespace' ? { name: t.name, tools: names(t.tools, toolName) } : { name: t.name ?? t.type };
+      return {
+        input: Array.isArray(body.input)
+          ? (body.input as unknown[]).map((item) => {
+              if (isInstructions(item)) return placeholder(item as Record<string, unknown>);
+              if (!isRecord(item)) return item;
+              // Item ids are made per run by the client; call ids and content decide the answer.
+              const { id: _id, ...rest } = item;
+              return strip(rest);
+            })
+          : body.input,
+        tools: names(body.tools, toolName),
+      };
+    }
+    case 'gemini': {
+      const request = isRecord(body.generateContentRequest) ? body.generateContentRequest : body;
+      return {
+        contents: strip(request.contents),
+        tools: names(request.tools, (t) =>
+          Array.isArray(t.functionDeclarations) ? { functionDeclarations: names(t.functionDeclarations, (d) => ({ name: d.name })) } : Object.keys(t),
+        ),
+      };
+    }
+  }
+}
+
+/** The first difference between the recorded request and this one, said in a few words, or undefined. */
+export function requestDifference(protocol: WireProtocol, recorded: ComparedRequest, now: ComparedRequest): string | undefined {
+  if (recorded.method !== now.method || recorded.path !== now.path)
+    return `the request is ${now.method} ${now.path}, the recording has ${recorded.method} ${recorded.path}`;
+  if (recorded.stream !== now.stream)
+    return `the request ${now.stream ? 'asks' : 'does not ask'} for a stream, the recorded one ${recorded.stream ? 'did' : 'did not'}`;
+  return firstDifference(comparedBody(protocol, recorded.body), comparedBody(protocol, now.body), '$');
+}
+
+const isIdentifier = (k: string): boolean => /^[A-Za-z_$][\w$]*$/.test(k);
+const child = (path: string, k: string): string => (isIdentifier(k) ? `${path}.${k}` : `${path}[${JSON.stringify(k)}]`);
+
+function show(v: unknown): string {
+  if (v === undefined) return 'nothing';
+  if (Array.isArray(v)) return `a list of ${v.length}`;
+  if (isRecord(v)) return 'an object';
+  const text = JSON.stringify(v);
+  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+}
+
+/** Two strings shown from a little before where they first differ. */
+function showStrings(a: string, b: string): string {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  const from = Math.max(0, i - 20);
+  const clip = (s: string) => `${from > 0 ? '…' : ''}${JSON.stringify(s.slice(from, from + 50)).slice(1, -1)}${s.length > from + 50 ? '…' : ''}`;
+  return `"${clip(b)}" now, "${clip(a)}" recorded`;
+}
+
+/** The first difference between `a` (recorded) and `b` (now) as "<JSON path>: what differs". */
+export function firstDifference(a: unknown, b: unknown, path: string): string | undefined {
+  if (Array.isArray(a) && Array.isArray(b)) {
+    for (let i = 0; i < Math.min(a.length, b.length); i++) {
+      const d = firstDifference(a[i], b[i], `${path}[${i}]`);
+      if (d) return d;
+    }
+    if (a.length !== b.length) return `${path}: ${b.length} items now, ${a.length} recorded`;
+    return undefined;
+  }
+  if (isRecord(a) && isRecord(b)) {
+    for (const k of Object.keys(a)) {
+      if (!(k in b) || b[k] === undefined) {
+        if (a[k] === undefined) continue;
+        return `${child(path, k)}: missing now, ${show(a[k])} recorded`;
+      }
+      const d = firstDifference(a[k], b[k], child(path, k));
+      if (d) return d;
+    }
+    for (const k of Object.keys(b)) if (!(k in a) && b[k] !== undefined) return `${child(path, k)}: ${show(b[k])} now, missing in the recording`;
+    return undefined;
+  }
+  if (typeof a === 'string' && typeof b === 'string') return a === b ? undefined : `${path}: ${showStrings(a, b)}`;
+  if (a === b) return undefined;
+  return `${path}: ${show(b)} now, ${show(a)} recorded`;
+}
