@@ -3,7 +3,7 @@ export { ModelGateway, MAX_REQUEST_BYTES, type GatewayStartOptions } from './mod
 export { GatewayTry, DEFAULT_IDLE_TIMEOUT_MS, type OpenTryOptions } from './gateway-try';
 export type { TryWireSummary } from './try-summary';
 export { Budget, type BudgetLimits, type TryBounds } from './budget';
-export { costOf, type ModelPrice, type ModelPrices } from './prices';
+export { costOf, readModelPrices, type ModelPrice, type ModelPrices } from './prices';
 export { DEFAULT_RETRY, type RetryPolicy } from './retry-policy';
 export type { RecordedCall } from './replay-answer';
 export { clientBaseUrl } from './protocol-routes';
