@@ -22,7 +22,7 @@ interface Row {
   skipped?: boolean;
 }
 
-const DONE: readonly TaskState[] = ['solved', 'max-iterations', 'init-failed', 'failed', 'cancelled', 'busy'];
+const DONE: readonly TaskState[] = ['solved', 'max-iterations', 'init-failed', 'failed', 'budget-exhausted', 'cancelled', 'busy'];
 
 export function openBatchDisplay(opts: { json: boolean; tasks: readonly string[]; workers: number }): BatchDisplay {
   if (opts.json) return jsonDisplay();
@@ -66,13 +66,13 @@ function liveDisplay(tasks: readonly string[], workers: number): BatchDisplay {
     dirty = false;
     const width = Math.max(...tasks.map((t) => t.length), 4);
     const lines = [title, progressLine(rows, began, workers), ''];
-    lines.push(`${'task'.padEnd(width)}  ${'state'.padEnd(14)} ${'iter'.padStart(4)} ${'a(c)'.padStart(7)} ${'gap'.padStart(5)}  activity`);
+    lines.push(`${'task'.padEnd(width)}  ${'state'.padEnd(16)} ${'iter'.padStart(4)} ${'a(c)'.padStart(7)} ${'gap'.padStart(5)}  activity`);
     for (const [task, row] of rows) {
       const s = row.status;
       const a = s?.a === undefined ? '' : s.a.toFixed(3);
       const activity = s && DONE.includes(s.state) ? (s.reason ?? '') : (row.activity ?? '');
       lines.push(
-        `${task.padEnd(width)}  ${(s?.state ?? 'queued').padEnd(14)} ${String(s?.iterations ?? '').padStart(4)} ${a.padStart(7)} ${String(s?.gap ?? '').padStart(5)}  ${activity.slice(0, 60)}`,
+        `${task.padEnd(width)}  ${(s?.state ?? 'queued').padEnd(16)} ${String(s?.iterations ?? '').padStart(4)} ${a.padStart(7)} ${String(s?.gap ?? '').padStart(5)}  ${activity.slice(0, 60)}`,
       );
     }
     logUpdate(lines.join('\n'));

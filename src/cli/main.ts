@@ -88,6 +88,15 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
         .option('--config <file>', 'settings as JSON with the extension\'s keys, e.g. {"sweci.architect.agent": "codex"}; flags win')
         .option('--base-url <url>', "the model endpoint every preset is pointed at, e.g. http://localhost:8000/v1 (the CLIs' own login when unset)")
         .option('--agents-network <mode>', 'what a confined agent may reach: model-only (its model, through the gateway) or open (model-only)')
+        .option('--max-calls-per-try <n>', 'model calls one agent try may make through the gateway (1000; 0: no bound)')
+        .option('--max-tokens-per-step <n>', 'tokens all tries of one agent step may spend (0: no bound)')
+        .option('--call-timeout <seconds>', 'a model call whose upstream sends nothing for this long is ended, and its try (300)')
+        .option('--max-cost-per-task <usd>', "dollars one task's run may spend on its model (needs sweci.agents.prices); past it the task is budget-exhausted")
+        .option('--max-cost <usd>', "dollars the experiment's run may spend on its model, all tasks together (needs sweci.agents.prices)")
+        .option(
+          '--replay-from <experiment>',
+          "answer every model call from that experiment's recording of the same task, iteration, role and try, calling no model",
+        )
         .option(
           '--api-key-env <NAME>',
           "pass this environment variable to agents as a secret; the first is the endpoint's key (default SWECI_API_KEY); may be repeated",

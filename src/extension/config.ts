@@ -1,5 +1,6 @@
 // The one place the extension reads its settings (sweci.*): each through the core's parser,
 // which the CLI uses too, so a setting means the same in both.
+import { readModelAccess, type ModelAccess } from '../core/agents/model-access';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SettingInspection } from './error-actions';
@@ -31,6 +32,11 @@ export function oracleRoot(context: vscode.ExtensionContext): string {
 /** sweci.runtime and sweci.docker.*, through the core's one parser (the CLI uses it too). */
 export function runtimeSettings(scope?: vscode.Uri): RuntimeSettings {
   return readRuntimeSettings(sweci(scope));
+}
+
+/** How agents reach their model (sweci.agents.network, the gateway's bounds, prices), through the core's one parser. */
+export function modelAccess(scope?: vscode.Uri): ModelAccess {
+  return readModelAccess(sweci(scope));
 }
 
 /** sweci.integrity.* */

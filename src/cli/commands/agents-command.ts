@@ -4,6 +4,7 @@ import { readAgentSettings } from '../../core/agents/agent-settings';
 import { checkAgents, formatAgentChecks } from '../../core/agents/check/agent-check';
 import { openHostRuntime } from '../../core/runtime/task-environment';
 import { readRuntimeSettings } from '../../core/runtime/runtime-settings';
+import { readModelAccess } from '../../core/agents/model-access';
 import { readSettingsFile } from '../../core/util/settings-file';
 import { cliSettings } from '../cli-settings';
 import { secretEnvOf } from './run-settings';
@@ -22,11 +23,13 @@ export async function agentsCheckCommand(values: AgentsCheckValues, signal: Abor
     programmer: readAgentSettings('programmer', settings.read, settings.label),
   };
   const runtime = await openHostRuntime(readRuntimeSettings(settings.read, settings.label));
+  const model = readModelAccess(settings.read, settings.label);
   try {
     const rows = await checkAgents({
       agents,
       secretEnv: secretEnvOf(values),
       runtime,
+      model,
       signal,
       onProgress: (m) => process.stderr.write(`checking the ${m}…\n`),
     });

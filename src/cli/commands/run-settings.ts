@@ -6,11 +6,14 @@ import { readSequenceSettings } from '../../core/continual/sequence-settings';
 import { apiKeysFrom, endpointKeyFrom } from '../../core/agents/api-key-names';
 import { ENDPOINT_KEY_ENV } from '../../core/agents/endpoint/endpoint';
 import type { BatchSettings } from '../../core/batch/batch-types';
+import type { CostBounds } from '../../core/batch/cost-budgets';
+import * as path from 'node:path';
 import { readExperiment } from '../../core/batch/experiment';
 import { readIntegritySettings } from '../../core/loop/integrity-settings';
 import { readLoopSettings } from '../../core/loop/loop-settings';
 import { readPytestSettings } from '../../core/pytest/pytest-settings';
 import { readRuntimeSettings, type RuntimeSettings } from '../../core/runtime/runtime-settings';
+import { readModelAccess } from '../../core/agents/model-access';
 import { unconfinedCause } from '../../core/runtime/unconfined-check';
 import type { AgentSettings } from '../../core/agents/agent-driver';
 import { UserError } from '../../core/util/errors';
@@ -38,6 +41,9 @@ export interface RunValues extends Record<string, unknown> {
   zeroShot?: string;
   clWeights?: string;
   allowUnconfined?: boolean;
+  maxCostPerTask?: string;
+  maxCost?: string;
+  replayFrom?: string;
 }
 
 /**
@@ -70,6 +76,7 @@ export async function readRunSettings(values: RunValues) {
   }
   const pytest = readPytestSettings(settings.read, settings.label);
   const runtime = readRuntimeSettings(settings.read, settings.label);
+  const model = readModelAccess(settings.read, settings.label);
   const loop = readLoopSettings(settings.read, settings.label);
   const integrity = readIntegritySettings(settings.read, settings.label);
   const sequence = readSequenceSettings(settings.read, settings.label);
@@ -78,7 +85,7 @@ export async function readRunSettings(values: RunValues) {
     throw new UserError(
       `${file!.path} has settings SWE-CI does not know: ${unread.map((k) => `sweci.${k}`).join(', ')}. Check their spelling against the README's settings table.`,
     );
-  return { agents, pytest, runtime, loop, integrity, sequence };
+  return { agents, pytest, runtime, model, loop, integrity, sequence };
 }
 
 /** Default run name: the experiment's, else the agents' label ("claude-code (opus)" → "claude-code-opus"). */
@@ -99,6 +106,9 @@ export function batchSettingsOf(
     agents: s.agents,
     secretEnv: secretEnvOf(values),
     runtime: s.runtime,
+    model: s.model,
+    ...costBoundsOf(values),
+    ...(values.replayFrom ? { replayFrom: path.resolve(values.replayFrom) } : {}),
     pytest: s.pytest,
     loop: s.loop,
     maxFileMb: s.integrity.maxFileMb,
@@ -112,4 +122,19 @@ export function secretEnvOf(values: Pick<RunValues, 'apiKeyEnv'>): Record<string
   const key = endpointKeyFrom(process.env, values.apiKeyEnv ?? []);
   if (key) env[ENDPOINT_KEY_ENV] = key;
   return env;
+}
+
+/** --max-cost-per-task and --max-cost, in dollars. */
+function costBoundsOf(values: Pick<RunValues, 'maxCostPerTask' | 'maxCost'>): { cost?: CostBounds } {
+  const dollars = (flag: string, text: string | undefined): number | undefined => {
+    if (text === undefined) return undefined;
+    const v = Number(text);
+    if (text.trim() === '' || !Number.isFinite(v) || v <= 0)
+      throw new UserError(`${flag} must be a number of dollars above 0, e.g. 5 or 0.25, not ${JSON.stringify(text)}.`);
+    return v;
+  };
+  const maxCostPerTask = dollars('--max-cost-per-task', values.maxCostPerTask);
+  const maxCost = dollars('--max-cost', values.maxCost);
+  if (maxCostPerTask === undefined && maxCost === undefined) return {};
+  return { cost: { ...(maxCostPerTask !== undefined ? { maxCostPerTask } : {}), ...(maxCost !== undefined ? { maxCost } : {}) } };
 }

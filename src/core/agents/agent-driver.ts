@@ -1,6 +1,8 @@
 // One interface for every way a role gets played: a CLI agent preset, a custom command,
 // or a human. The loop only ever talks to this.
 import type { Confinement, Isolation } from '../runtime/runtime';
+import type { Budget } from '../gateway/budget';
+import type { TryWireSummary } from '../gateway/try-summary';
 
 export type AgentRole = 'architect' | 'programmer';
 
@@ -56,10 +58,20 @@ export type AgentSettings =
     })
   | { kind: 'human' };
 
-/** Token usage and cost, when the agent reports them. */
+/**
+ * What an agent's try could reach: only its model through the gateway (`model-only`), the network
+ * (`open`), nothing (`none`: a custom agent with no endpoint), or it was not confined at all.
+ */
+export type AgentNetwork = 'model-only' | 'open' | 'none' | 'not-confined';
+
+/** Token usage and cost: counted at the gateway (the wire), or as the agent reported them. */
 export interface AgentUsage {
   inputTokens?: number;
   outputTokens?: number;
+  /** Of the input, read from the model's cache (the wire only). */
+  cachedTokens?: number;
+  /** Of the output, reasoning (the wire only). */
+  reasoningTokens?: number;
   costUsd?: number;
 }
 
@@ -86,6 +98,12 @@ export interface AgentRunRequest {
    * configuration is written there. Unset: the agent keeps the home it inherits.
    */
   homeDir?: string;
+  /** The try's model calls, one JSON line each (`<role>-try-<N>.calls.jsonl`); default: beside `logFile`. */
+  callsFile?: string;
+  /** Which try of which iteration (a replay answers from that try's recording). */
+  at?: { iteration: number; attempt: number };
+  /** Tokens all tries of the step share (sweci.agents.maxTokensPerStep). */
+  stepBudget?: Budget;
   /**
    * Paths below `cwd` the agent sees but cannot change (what the harness or the other role
    * wrote: non-passed/, the Programmer's requirement.xml). Missing ones are skipped.
@@ -108,12 +126,23 @@ export interface AgentRunResult {
   /** The try ran into one of its limits (sweci.limits.*), e.g. "memory limit 8 GiB reached (sweci.limits.memoryMb)". */
   limitReached?: string;
   logFile: string;
+  /**
+   * What the gateway saw of the try's model calls, when it went through the gateway: `usage` is
+   * then the wire's, and the agent's own figures are in `agentUsage`.
+   */
+  wire?: TryWireSummary;
+  /** The agent's own usage report, when `usage` is the wire's. */
+  agentUsage?: AgentUsage;
+  /** What the try could reach. */
+  network?: AgentNetwork;
 }
 
 export interface AgentDriver {
   readonly label: string;
   /** How the agent is kept from the task's records and oracle (recorded on every iteration). */
   readonly isolation: Isolation;
+  /** Tokens all tries of one step may spend through the gateway (sweci.agents.maxTokensPerStep); 0 or absent: no bound. */
+  readonly maxTokensPerStep?: number;
   run(req: AgentRunRequest): Promise<AgentRunResult>;
   /**
    * Throws the error a try would give when the agent's program is not there, without running it:

@@ -16,7 +16,11 @@ import { Redactor, StreamRedactor } from './redact';
 import { parseUsage } from './usage/parse-usage';
 import { reportedError } from './usage/reported-error';
 import { copyLogin, homeEnvironment, writeHomeFiles } from './agent-home';
-import { ENDPOINT_KEY_ENV, resolveEndpoint } from './endpoint/endpoint';
+import { ENDPOINT_KEY_ENV, type Endpoint } from './endpoint/endpoint';
+import { KNOWN_API_KEYS } from './api-key-names';
+import { DEFAULT_MODEL_ACCESS, type ModelAccess } from './model-access';
+import { openModelRoute, type ModelRoute } from './model-route';
+import type { TryWireSummary } from '../gateway/try-summary';
 import { presetPermissions, presetSetup } from './preset-setup';
 
 export type CliAgentSettings = Exclude<AgentSettings, { kind: 'human' }>;
@@ -30,6 +34,8 @@ export const CONTAINER_HOME_DIR = '/sweci/home';
 export interface AgentRuntimes {
   host: Runtime;
   container?: Runtime;
+  /** How agents reach their model (sweci.agents.network, the gateway's bounds, prices, budgets); default DEFAULT_MODEL_ACCESS. */
+  model?: ModelAccess;
 }
 
 /** The runtime for a role's settings; a UserError when it wants a container and the task has none. */
@@ -50,9 +56,14 @@ export class CliAgentDriver implements AgentDriver {
     return this.runtime.isolation;
   }
 
+  get maxTokensPerStep(): number {
+    return this.access.maxTokensPerStep;
+  }
+
   constructor(
     private readonly settings: CliAgentSettings,
     private readonly runtime: Runtime,
+    private readonly access: ModelAccess = DEFAULT_MODEL_ACCESS,
   ) {
     this.label = settings.kind === 'preset' ? PRESET_INFO[settings.preset].label : customLabel(settings.command);
   }
@@ -102,7 +113,51 @@ export class CliAgentDriver implements AgentDriver {
     const promptFile = this.runtime.pathIn(mounts, req.promptFile);
     const confined = this.runtime.isolation !== 'none';
     const s = this.settings;
-    const endpoint = s.kind === 'preset' && s.baseUrl ? resolveEndpoint(s.preset, s.baseUrl, req.env[ENDPOINT_KEY_ENV]) : undefined;
+    // Its model through the gateway (a token for a key, no network but the gateway when confined).
+    const stopper = new AbortController();
+    let stopped: string | undefined;
+    const route = await openModelRoute({
+      settings: s,
+      role: req.role,
+      env: req.env,
+      confined,
+      inContainer: this.runtime.kind === 'docker',
+      access: this.access,
+      callsFile: req.callsFile ?? callsFileBeside(req.logFile),
+      ...(req.at ? { at: req.at } : {}),
+      ...(req.stepBudget ? { stepBudget: req.stepBudget } : {}),
+      onStop: (reason) => {
+        stopped = reason;
+        stopper.abort();
+      },
+    });
+    let wire: TryWireSummary | undefined;
+    try {
+      const result = await this.runRouted(req, {
+        mounts,
+        cwd,
+        promptFile,
+        confined,
+        route,
+        signal: AbortSignal.any([stopper.signal, ...(req.signal ? [req.signal] : [])]),
+      });
+      wire = route.gatewayTry ? await route.gatewayTry.close() : undefined;
+      // A custom agent that called no model did not use the gateway (a scripted agent): its own report stands.
+      const used = wire && (wire.calls > 0 || s.kind === 'preset') ? wire : undefined;
+      if (used) await fs.appendFile(req.logFile, wireFooter(used, stopped)).catch(() => undefined);
+      return withWire(result, used, route, stopped, req.signal?.aborted === true);
+    } finally {
+      if (!wire) await route.gatewayTry?.close();
+    }
+  }
+
+  private async runRouted(
+    req: AgentRunRequest,
+    r: { mounts: Mount[]; cwd: string; promptFile: string; confined: boolean; route: ModelRoute; signal: AbortSignal },
+  ): Promise<AgentRunResult> {
+    const { mounts, cwd, promptFile, confined } = r;
+    const s = this.settings;
+    const endpoint = r.route.endpoint;
     const cmd = this.buildCommand({
       role: req.role,
       prompt: req.prompt,
@@ -113,10 +168,10 @@ export class CliAgentDriver implements AgentDriver {
       confined,
       endpoint: endpoint !== undefined,
     });
-    const env = await this.environment(req, cwd, confined, endpoint);
-    // Secrets are what the request brings (settings env, stored keys) and the endpoint's key; the
-    // home's paths and the preset's switches are not, and stay readable in the log.
-    const redactor = new Redactor([...Object.values(req.env), ...(endpoint && !endpoint.keyMissing ? [endpoint.key] : [])]);
+    const env = await this.environment(req, cwd, confined, endpoint, r.route);
+    // Secrets are what the request brings (settings env, stored keys), the real key and the try's
+    // token; the home's paths and the preset's switches are not, and stay readable in the log.
+    const redactor = new Redactor([...Object.values(req.env), ...r.route.secrets]);
     const command = redactor.redact(displayCommand(cmd, req));
 
     await fs.mkdir(path.dirname(req.promptFile), { recursive: true });
@@ -138,7 +193,8 @@ export class CliAgentDriver implements AgentDriver {
             `# cwd:     ${req.cwd}${cwd !== req.cwd ? ` (seen as ${cwd} in ${this.runtime.description})` : ''}`,
             `# prompt:  ${req.promptFile} (${describePromptVia(cmd.promptVia)})`,
             `# env:     ${Object.keys(env).sort().join(', ') || '(none added)'}${Object.keys(env).length ? ' (values hidden)' : ''}`,
-            ...(endpoint ? [`# endpoint: ${endpoint.url} (${endpoint.protocol}${endpoint.keyMissing ? ', no key stored' : ''})`] : []),
+            ...(endpoint ? [`# endpoint: ${endpoint.url} (${endpoint.protocol}, SWE-CI's gateway with a key of this try's own)`] : []),
+            `# network: ${describeNetwork(r.route.networkLabel)}`,
             ...(s.kind === 'preset' ? [`# allowed: ${presetPermissions(s.preset, confined)}`] : []),
             `# timeout: ${Math.round(req.timeoutMs / 1000)} s`,
             `# started: ${started.toISOString()}`,
@@ -163,14 +219,14 @@ export class CliAgentDriver implements AgentDriver {
           args: cmd.args,
           cwd,
           mounts,
-          ...(req.confine ? { confine: req.confine } : {}),
+          ...(req.confine ? { confine: { ...req.confine, ...(r.route.network ? { network: r.route.network } : {}) } } : {}),
           env,
           // Nothing of the harness's own environment (its keys and tokens among them): only what
           // starting a program needs (clean-env.ts), then the agent's home, endpoint and named keys.
           cleanEnv: true,
           stdin: cmd.stdin,
           timeoutMs: req.timeoutMs,
-          signal: req.signal,
+          signal: r.signal,
           onOutput: (chunk, stream) => streams[stream].push(chunk),
         });
       } catch (err) {
@@ -210,15 +266,17 @@ export class CliAgentDriver implements AgentDriver {
     req: AgentRunRequest,
     cwd: string,
     confined: boolean,
-    endpoint: ReturnType<typeof resolveEndpoint> | undefined,
+    endpoint: Endpoint | undefined,
+    route: ModelRoute,
   ): Promise<Record<string, string>> {
     const s = this.settings;
-    const env: Record<string, string> = { ...req.env };
+    // Through the gateway the agent holds no real key: not the endpoint's, nor any other stored one.
+    const env: Record<string, string> = route.gatewayTry ? withoutKeys(req.env, route.secrets) : { ...req.env };
     if (!req.homeDir) return env;
     const home = this.runtime.pathIn([{ source: path.resolve(req.homeDir), target: CONTAINER_HOME_DIR }], req.homeDir);
     Object.assign(env, homeEnvironment(home));
     if (s.kind === 'custom') {
-      if (s.baseUrl) Object.assign(env, { SWECI_BASE_URL: s.baseUrl, SWECI_API_KEY: req.env[ENDPOINT_KEY_ENV] ?? '' });
+      if (endpoint) Object.assign(env, { SWECI_BASE_URL: endpoint.url, [ENDPOINT_KEY_ENV]: endpoint.key });
       if (s.model) env.SWECI_MODEL = s.model;
       return env;
     }
@@ -322,7 +380,7 @@ export function createDriver(settings: AgentSettings, runtimes: AgentRuntimes, r
   if (settings.kind === 'human') {
     throw new Error('The human role has no agent driver: the loop waits for the user to submit instead.');
   }
-  return new CliAgentDriver(settings, runtimeForAgent(settings, runtimes, role));
+  return new CliAgentDriver(settings, runtimeForAgent(settings, runtimes, role), runtimes.model);
 }
 
 /** A shell-equivalent of what runs, for people to read or paste; never holds the prompt text. */
@@ -418,4 +476,68 @@ class LogFile {
     await this.queue;
     await this.handle.close();
   }
+}
+
+/** `<role>-try-<N>.calls.jsonl` beside `<role>-try-<N>.log`. */
+export function callsFileBeside(logFile: string): string {
+  return logFile.replace(/\.log$/, '') + '.calls.jsonl';
+}
+
+/** The environment without the stored API keys and without any variable holding one of `secrets`. */
+function withoutKeys(env: Readonly<Record<string, string>>, secrets: readonly string[]): Record<string, string> {
+  const names = new Set(KNOWN_API_KEYS.map((k) => k.name));
+  return Object.fromEntries(Object.entries(env).filter(([name, value]) => !names.has(name) && !secrets.includes(value)));
+}
+
+function describeNetwork(label: ModelRoute['networkLabel']): string {
+  switch (label) {
+    case 'model-only':
+      return "none of its own: only the model, through SWE-CI's gateway";
+    case 'open':
+      return 'open (sweci.agents.network): this machine and every host it reaches';
+    case 'none':
+      return 'none (no endpoint to reach)';
+    case 'not-confined':
+      return "not confined: this machine's network";
+  }
+}
+
+/**
+ * The try's result with what the wire said: the wire's usage (the agent's own kept beside it),
+ * and the reason the gateway stopped it, which is no cancel by the user.
+ */
+function withWire(
+  result: AgentRunResult,
+  wire: TryWireSummary | undefined,
+  route: ModelRoute,
+  stopped: string | undefined,
+  userCancelled: boolean,
+): AgentRunResult {
+  const out: AgentRunResult = { ...result, network: route.networkLabel };
+  if (stopped !== undefined && !userCancelled) out.cancelled = false;
+  if (!wire) return out;
+  const u = wire.usage;
+  out.wire = wire;
+  if (result.usage) out.agentUsage = result.usage;
+  out.usage = {
+    inputTokens: u.input,
+    outputTokens: u.output,
+    cachedTokens: u.cached,
+    reasoningTokens: u.reasoning,
+    // Cost only when every call that used tokens had a price: otherwise it is unknown, not a part.
+    ...(wire.unpricedCalls === 0 && wire.modelCalls > 0 ? { costUsd: wire.costUsd } : {}),
+  };
+  return out;
+}
+
+/** The log's last lines for a try through the gateway: what its model calls were, read at the wire. */
+function wireFooter(w: TryWireSummary, stopped: string | undefined): string {
+  const u = w.usage;
+  const calls = `${w.modelCalls} model call${w.modelCalls === 1 ? '' : 's'}${w.calls > w.modelCalls ? ` (+${w.calls - w.modelCalls} other)` : ''}`;
+  const cost = w.modelCalls === 0 ? '' : w.unpricedCalls === 0 ? `, $${w.costUsd.toFixed(4)}` : ', cost unknown (no price for the model: sweci.agents.prices)';
+  return [
+    `# wire:    ${calls}, ${u.input} input (${u.cached} cached) and ${u.output} output tokens${cost}`,
+    ...(stopped ? [`# stopped: ${stopped}`] : w.failure ? [`# failed:  ${w.failure}`] : []),
+    '',
+  ].join('\n');
 }

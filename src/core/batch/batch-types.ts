@@ -1,4 +1,7 @@
 // What a batch run is given and what it tells its display.
+import type { ModelAccess } from '../agents/model-access';
+import type { CostBounds } from './cost-budgets';
+import type { Budget } from '../gateway/budget';
 import type { LoopEvent } from '../loop/loop-types';
 import type { LoopSettings } from '../loop/loop-settings';
 import type { AgentChoices } from '../loop/role-setup';
@@ -14,6 +17,14 @@ export interface BatchSettings {
   /** API keys for the agents: reach them, masked in what is archived. */
   secretEnv: Record<string, string>;
   runtime: RuntimeSettings;
+  /** How agents reach their model (sweci.agents.network, the gateway's bounds, prices). */
+  model: ModelAccess;
+  /** Dollars a task's run, and the experiment's run, may spend (--max-cost-per-task, --max-cost). */
+  cost?: CostBounds;
+  /** Answer every model call from this experiment's recording of the same task (--replay-from). */
+  replayFrom?: string;
+  /** The experiment's cost budget, shared by this process's workers (made by runBatch from `cost.maxCost`). */
+  experimentBudget?: Budget;
   /** `python` is this machine's interpreter; a container's comes from the runtime settings. */
   pytest: PytestSettings;
   loop: LoopSettings;

@@ -10,6 +10,10 @@ import type { LoopEvent } from '../loop/loop-types';
 import { runLoop, startRun } from '../loop/run-loop';
 import { readRunInfo, readRunSummary, runLayout } from '../loop/run-store';
 import { agentRuntimesOf, setUpRoles } from '../loop/role-setup';
+import { BudgetExhaustedError } from '../gateway/budget';
+import type { ModelAccess } from '../agents/model-access';
+import { taskBudget } from './cost-budgets';
+import { replaySourceFor } from './replay-source';
 import { baselineOf, normalizedChange } from '../metrics/normalized-change';
 import { scoreFlags } from '../metrics/scored-line';
 import { openTaskEnvironment, type TaskEnvironment } from '../runtime/task-environment';
@@ -90,7 +94,7 @@ class TaskProgress {
 
   private async write(state: TaskState, extra: Partial<TaskStatus>): Promise<TaskStatus> {
     this.status = { ...this.status, state, ...extra };
-    if (state !== 'failed' && state !== 'init-failed' && state !== 'cancelled') delete this.status.reason;
+    if (state !== 'failed' && state !== 'init-failed' && state !== 'cancelled' && state !== 'budget-exhausted') delete this.status.reason;
     await writeTaskStatus(this.s.experimentDir, this.status);
     const full: TaskStatus = { schema: 1, ...this.status, updated: new Date().toISOString() };
     this.emit({ type: 'task-status', status: full });
@@ -124,6 +128,7 @@ async function runLocked(spec: TaskSpec, s: BatchSettings, task: TaskProgress): 
   } catch (err) {
     if (s.signal.aborted || isAbortError(err)) return task.set('cancelled', { reason: 'stopped' });
     if (err instanceof InitialisationFailure) return task.set('init-failed', { reason: err.message });
+    if (err instanceof BudgetExhaustedError) return task.set('budget-exhausted', { reason: err.message });
     return task.set('failed', { reason: errorMessage(err) });
   } finally {
     await env?.dispose().catch(() => undefined);
@@ -210,12 +215,19 @@ async function loop(taskDir: string, s: BatchSettings, env: TaskEnvironment, tas
       task.follow(iterationsFile);
     }
   };
+  // This task's budget and the experiment's, and a replay's recording of this task.
+  const budgets = [await taskBudget(taskDir, s.run, s.cost?.maxCostPerTask), s.experimentBudget].filter((b) => b !== undefined);
+  const model: ModelAccess = {
+    ...s.model,
+    ...(budgets.length > 0 ? { budgets } : {}),
+    ...(s.replayFrom ? { replay: await replaySourceFor(s.replayFrom, task.id, taskDir) } : {}),
+  };
   const opts = {
     taskDir,
     run: s.run,
-    roles: setUpRoles(s.agents, env, s.secretEnv),
+    roles: setUpRoles(s.agents, env, s.secretEnv, [], model),
     runtime: env.tests,
-    agentRuntimes: agentRuntimesOf(env),
+    agentRuntimes: agentRuntimesOf(env, model),
     pytest: { ...s.pytest, python: env.python },
     maxFileMb: s.maxFileMb,
     maxIterationMb: s.maxIterationMb,

@@ -7,6 +7,7 @@ import { UserError } from '../util/errors';
 import type { BatchSettings } from './batch-types';
 import { readExperiment, writeExperiment, type ExperimentRecord } from './experiment';
 import { batchEmitter, runBatchTask } from './run-batch-task';
+import { checkCostBounds, experimentBudget } from './cost-budgets';
 import type { TaskStatus } from './task-status';
 
 export interface ExperimentSource {
@@ -52,8 +53,11 @@ export async function openExperiment(s: Pick<BatchSettings, 'experimentDir' | 'r
 }
 
 /** Runs every task (at most `workers` at once) and returns their states in the order given. */
-export async function runBatch(specs: readonly TaskSpec[], s: BatchSettings, workers: number): Promise<TaskStatus[]> {
+export async function runBatch(specs: readonly TaskSpec[], settings: BatchSettings, workers: number): Promise<TaskStatus[]> {
   if (!Number.isInteger(workers) || workers < 1) throw new UserError(`--workers must be a whole number of 1 or more, not ${workers}.`);
+  if (settings.cost) checkCostBounds(settings.cost, settings.model.prices);
+  const budget = await experimentBudget(settings.experimentDir, settings.run, settings.cost?.maxCost);
+  const s: BatchSettings = budget ? { ...settings, experimentBudget: budget } : settings;
   const results = new Array<TaskStatus>(specs.length);
   const emit = batchEmitter(s);
   for (const spec of specs) emit({ type: 'task-status', status: { schema: 1, task: spec.id, state: 'queued', updated: new Date().toISOString() } });

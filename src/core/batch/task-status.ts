@@ -16,6 +16,8 @@ export const taskStateSchema = z.enum([
   'init-failed',
   // A step failed every try, or something else went wrong; running the command again retries.
   'failed',
+  // The gateway stopped a step at a bound (--max-cost-per-task, --max-cost, calls or tokens); running again with a larger bound continues.
+  'budget-exhausted',
   'cancelled',
   // Another process holds the task.
   'busy',

@@ -3,7 +3,16 @@
 // the caller makes one per scope and hands it to every try in it. A call is let through while no
 // bound is spent; the call that crosses a bound finishes (its size is known only afterwards) and
 // the next one is refused.
+import { UserError } from '../util/errors';
 import { tokensOf, type WireUsage } from './wire-usage';
+
+/** A step ended because a bound of the gateway was spent: the run stops (state budget-exhausted) rather than trying again. */
+export class BudgetExhaustedError extends UserError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'BudgetExhaustedError';
+  }
+}
 
 export interface TryBounds {
   /** Calls this try may forward (model calls and others alike: a CLI looping on an error is one too). */

@@ -1,6 +1,6 @@
 // Answers the gateway gives itself (an unknown token, a spent budget, a hang, a divergence), in
 // the error shape of the protocol the client speaks, so its CLI reports them as API errors.
-import type { WireProtocol } from '../agents/endpoint/endpoint';
+import type { WireProtocol } from './wire-protocol';
 
 const ANTHROPIC_TYPES: Record<number, string> = { 400: 'invalid_request_error', 401: 'authentication_error', 403: 'permission_error', 404: 'not_found_error' };
 const GEMINI_STATUS: Record<number, string> = {

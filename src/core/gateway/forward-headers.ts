@@ -3,7 +3,7 @@
 // with `accept-encoding: identity` so the copy the gateway reassembles is plain text. Towards the
 // client: the upstream's headers without the hop-by-hop ones.
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
-import type { WireProtocol } from '../agents/endpoint/endpoint';
+import type { WireProtocol } from './wire-protocol';
 
 const HOP_BY_HOP = new Set([
   'connection',

@@ -3,7 +3,7 @@
 // replay, otherwise forwarded upstream with the real key. Its summary is what the wire said.
 import type * as http from 'node:http';
 import type * as https from 'node:https';
-import type { WireProtocol } from '../agents/endpoint/endpoint';
+import type { WireProtocol } from './wire-protocol';
 import type { GatewayCall } from '../records/gateway-call';
 import { answerReader, feedBody, isEmptyAnswer, parseEventData, type Answer } from './answers/answer';
 import { spentBound, type TryBounds } from './budget';
@@ -19,7 +19,7 @@ import { requestDifference } from './replay-match';
 import { prepareBody } from './request-body';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry-policy';
 import { SseReader } from './sse-reader';
-import { summarize, type CallOutcome, type TryWireSummary } from './try-summary';
+import { BUDGET_EXHAUSTED, summarize, type CallOutcome, type TryWireSummary } from './try-summary';
 import { forwardUpstream, shownUrl, type UpstreamOutcome } from './upstream-call';
 import { NO_USAGE, tokensOf, type WireUsage } from './wire-usage';
 
@@ -159,8 +159,8 @@ export class GatewayTry {
     if (this.stopReason !== undefined) return refuse(this.stopReason);
     const bound = spentBound(this.options.bounds, this.forwarded, this.tokensSpent);
     if (bound !== undefined) {
-      this.stop(`budget exhausted: ${bound}`);
-      return refuse(`budget exhausted: ${bound}`);
+      this.stop(`${BUDGET_EXHAUSTED}: ${bound}`);
+      return refuse(`${BUDGET_EXHAUSTED}: ${bound}`);
     }
 
     if (this.replay) {

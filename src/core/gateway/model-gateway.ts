@@ -19,6 +19,8 @@ export interface GatewayStartOptions {
   socketPath: string;
   /** Also listen on 127.0.0.1 (a free port), for runs whose agents are not confined. */
   tcp?: boolean;
+  /** Listening does not keep the process alive (a gateway shared by every run of a process). */
+  unref?: boolean;
 }
 
 function readBody(req: http.IncomingMessage): Promise<Buffer | undefined> {
@@ -88,6 +90,7 @@ export class ModelGateway {
       port = (tcp.address() as AddressInfo).port;
       servers.push(tcp);
     }
+    if (options.unref) for (const server of servers) server.unref();
     const gateway = new ModelGateway(options.socketPath, port);
     gateway.servers.push(...servers);
     holder.gateway = gateway;

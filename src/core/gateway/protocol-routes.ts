@@ -6,7 +6,7 @@
 // request path is appended to the upstream URL as it is, and for the OpenAI-style protocols the
 // gateway's own `/v1` is taken off first (the upstream URL already ends in its version, which may
 // be another one: …/api/paas/v4).
-import type { WireProtocol } from '../agents/endpoint/endpoint';
+import type { WireProtocol } from './wire-protocol';
 import { isRecord } from '../util/is-record';
 
 const openAiStyle = (p: WireProtocol): boolean => p === 'openai-responses' || p === 'chat-completions';

@@ -4,7 +4,7 @@
 // sampling parameters and the metadata and ids clients make up per run are left out, as are cache
 // markers. A system or developer message inside the conversation keeps its place but not its text,
 // so the first difference is named by its real JSON path in the request ($.messages[3].content).
-import type { WireProtocol } from '../agents/endpoint/endpoint';
+import type { WireProtocol } from './wire-protocol';
 import { isRecord } from '../util/is-record';
 
 export interface ComparedRequest {

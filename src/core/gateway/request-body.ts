@@ -4,7 +4,7 @@
 // the gateway's count is the point. The client then receives one chunk it did not ask for, the
 // last before [DONE], with `choices: []` and the usage — the shape OpenAI documents for that
 // option, which OpenAI-compatible clients read past. Every other body goes upstream byte for byte.
-import type { WireProtocol } from '../agents/endpoint/endpoint';
+import type { WireProtocol } from './wire-protocol';
 import { isRecord } from '../util/is-record';
 
 export interface PreparedBody {

@@ -31,9 +31,14 @@ export interface TryWireSummary {
   costUsd: number;
   unpricedCalls: number;
   failure?: string;
+  /** The gateway stopped the try because a bound was spent (`failure` says which). */
+  budgetExhausted?: boolean;
   /** A line of the calls file that could not be written. */
   recordError?: string;
 }
+
+/** How a stop for a spent bound begins: "budget exhausted: calls per try (200)". */
+export const BUDGET_EXHAUSTED = 'budget exhausted';
 
 export function summarize(outcomes: readonly CallOutcome[], stopReason: string | undefined): TryWireSummary {
   const sorted = [...outcomes].sort((a, b) => a.call - b.call);
@@ -48,7 +53,17 @@ export function summarize(outcomes: readonly CallOutcome[], stopReason: string |
   }
   const succeeded = model.filter((o) => o.ok).length;
   const failure = stopReason ?? wireFailure(sorted, model, succeeded);
-  return { calls: sorted.length, modelCalls: model.length, succeeded, usage, costUsd, unpricedCalls, ...(failure ? { failure } : {}) };
+  const exhausted = stopReason?.startsWith(BUDGET_EXHAUSTED) === true;
+  return {
+    calls: sorted.length,
+    modelCalls: model.length,
+    succeeded,
+    usage,
+    costUsd,
+    unpricedCalls,
+    ...(failure ? { failure } : {}),
+    ...(exhausted ? { budgetExhausted: true } : {}),
+  };
 }
 
 function wireFailure(all: readonly CallOutcome[], model: readonly CallOutcome[], succeeded: number): string | undefined {

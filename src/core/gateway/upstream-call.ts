@@ -5,7 +5,7 @@
 // connection is cut (a half-sent stream cannot become an error).
 import * as http from 'node:http';
 import * as https from 'node:https';
-import type { WireProtocol } from '../agents/endpoint/endpoint';
+import type { WireProtocol } from './wire-protocol';
 import { errorMessage } from '../util/errors';
 import { answerReader, errorMessageOf, feedBody, parseEventData, type Answer } from './answers/answer';
 import { errorBody } from './error-shape';

@@ -16,9 +16,22 @@ export type RoleKind = z.infer<typeof roleKind>;
 export const roleStepRecordSchema = z.object({
   /** Seconds: all tries of an agent, or the wall time until a human submitted. */
   execution_time: z.number().optional(),
+  /** Tokens the model read, cached ones included: at the wire (the gateway) when `usage_source` says so, else as the agent reported them. */
   input_tokens: z.number().optional(),
   output_tokens: z.number().optional(),
+  /** Of the input, read from the model's cache; of the output, reasoning (the wire only). */
+  cached_tokens: z.number().optional(),
+  reasoning_tokens: z.number().optional(),
+  /** Dollars, from sweci.agents.prices and the wire's tokens; absent when any call's model had no price (unknown). */
   cost_usd: z.number().optional(),
+  /** Model calls of all tries through the gateway. */
+  model_calls: z.number().optional(),
+  /** Where the token counts come from: `wire` (the gateway counted them); absent: the agent's own report. */
+  usage_source: z.literal('wire').optional(),
+  /** The agent's own report, kept beside the wire's (a CLI may leave calls out). */
+  agent_reported: z.object({ input_tokens: z.number().optional(), output_tokens: z.number().optional(), cost_usd: z.number().optional() }).optional(),
+  /** What the agent could reach: only its model (`model-only`), everything (`open`: flagged network-open), nothing (`none`), or it was not confined. */
+  network: z.enum(['model-only', 'open', 'none', 'not-confined']).optional(),
   kind: roleKind,
   /** The agent's label (preset, custom command) or "human". */
   agent: z.string(),

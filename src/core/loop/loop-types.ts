@@ -16,7 +16,9 @@ export type LoopStopReason =
   | 'paused'
   | 'cancelled'
   /** A step failed every try; the iteration is kept pending (resume retries that step). */
-  | 'failed';
+  | 'failed'
+  /** The gateway stopped a step at a bound (calls, tokens, cost); the iteration is kept pending (resume tries that step again). */
+  | 'budget-exhausted';
 
 export type LoopEvent =
   | {

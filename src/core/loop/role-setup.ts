@@ -5,27 +5,30 @@ import { createDriver, type AgentRuntimes } from '../agents/cli-driver';
 import { LocalRuntime } from '../runtime/local-runtime';
 import type { TaskEnvironment } from '../runtime/task-environment';
 import type { LoopOptions, RoleSetup } from './loop-types';
+import type { ModelAccess } from '../agents/model-access';
 
 export type AgentChoices = Record<AgentRole, AgentSettings>;
 
 /** Agents run on this machine, or (runIn "container") in the task's containers. */
-export function agentRuntimesOf(env: Pick<TaskEnvironment, 'host' | 'agents'>): AgentRuntimes {
-  return { host: env.host, ...(env.agents ? { container: env.agents } : {}) };
+export function agentRuntimesOf(env: Pick<TaskEnvironment, 'host' | 'agents'>, model?: ModelAccess): AgentRuntimes {
+  return { host: env.host, ...(env.agents ? { container: env.agents } : {}), ...(model ? { model } : {}) };
 }
 
 /**
  * The roles for one loop call. `human` lists roles the user plays in this call whatever the
- * settings say; `secretEnv` (API keys) reaches every agent and is masked in what is archived.
+ * settings say; `secretEnv` (API keys) is the agents' (through the gateway, only the gateway
+ * holds the endpoint's key) and masked in what is archived; `model` says how they reach their model.
  */
 export function setUpRoles(
   agents: AgentChoices,
   env: Pick<TaskEnvironment, 'host' | 'agents'>,
   secretEnv: Record<string, string>,
   human: readonly AgentRole[] = [],
+  model?: ModelAccess,
 ): Record<AgentRole, RoleSetup> {
   const setup = (role: AgentRole): RoleSetup => {
     const settings: AgentSettings = human.includes(role) ? { kind: 'human' } : agents[role];
-    return settings.kind === 'human' ? { settings } : { settings, driver: createDriver(settings, agentRuntimesOf(env), role), secretEnv };
+    return settings.kind === 'human' ? { settings } : { settings, driver: createDriver(settings, agentRuntimesOf(env, model), role), secretEnv };
   };
   return { architect: setup('architect'), programmer: setup('programmer') };
 }

@@ -20,6 +20,7 @@ import type { HumanStep, LoopEvent, PromptRenderer, RoleSetup } from './loop-typ
 import { diffSnapshots, snapshotOutside } from './outside-changes';
 import { DEFAULT_AGENT_MAX_TRIES, DEFAULT_AGENT_TIMEOUT_SEC } from '../agents/agent-settings';
 import { ARCHIVE } from './run-store';
+import { Budget, BudgetExhaustedError } from '../gateway/budget';
 
 export interface RoleStepContext {
   taskDir: string;
@@ -51,6 +52,8 @@ export async function runRoleStep(ctx: RoleStepContext): Promise<StepDone> {
 
 function why(result: AgentRunResult, timeoutSec: number): string | undefined {
   if (result.timedOut) return `did not finish within ${timeoutSec} s and was stopped`;
+  // What the wire saw decides, whatever the CLI printed or exited: a swallowed error, an empty answer.
+  if (result.wire?.failure) return `its model calls failed: ${result.wire.failure}`;
   const limit = result.limitReached ? `: ${result.limitReached}` : '';
   if (result.exitCode === null) return `was killed by a signal${limit}`;
   if (result.exitCode !== 0) return `exited with code ${result.exitCode}${result.reportedError ? ` (${result.reportedError})` : ''}${limit}`;
@@ -102,6 +105,12 @@ async function runAgent(ctx: RoleStepContext): Promise<StepDone> {
   let tries = 0;
   let ok = false;
   let permissions: string | undefined;
+  let network: AgentRunResult['network'];
+  let modelCalls: number | undefined;
+  const agentReported: AgentUsage[] = [];
+  // The tokens every try of this step may spend together (sweci.agents.maxTokensPerStep).
+  const perStep = driver.maxTokensPerStep ?? 0;
+  const stepBudget = perStep > 0 ? new Budget('step', { maxTokens: perStep }) : undefined;
   const homeDir = path.join(layout.agentHomeDir, ctx.role);
   // What the harness and the other role wrote is seen, never changed: non-passed/ always, and
   // the Architect's requirement.xml in the Programmer's step.
@@ -131,10 +140,9 @@ async function runAgent(ctx: RoleStepContext): Promise<StepDone> {
         timeoutMs: timeoutSec * 1000,
         signal: ctx.signal,
         logFile,
-        // TODO(gateway): pass sweci.agents.network (RuntimeSettings.agentsNetwork, default
-        // 'model-only') and the run's gateway (its socket, a port): agentConfinement(ctx.taskDir,
-        // ctx.record, network, gateway). Until the agent CLIs are pointed at the gateway, the
-        // network stays open here, as before: 'model-only' without a gateway is no network at all.
+        callsFile: path.join(ctx.pendingDir, ARCHIVE.agentCalls(ctx.role, attempt)),
+        at: { iteration: ctx.iteration, attempt },
+        ...(stepBudget ? { stepBudget } : {}),
         confine: agentConfinement(ctx.taskDir, ctx.record),
         homeDir,
         readOnly,
@@ -143,9 +151,19 @@ async function runAgent(ctx: RoleStepContext): Promise<StepDone> {
       const durationMs = Date.now() - started;
       totalMs += durationMs;
       if (result.usage) usage.push(result.usage);
+      if (result.agentUsage) agentReported.push(result.agentUsage);
+      if (result.wire) modelCalls = (modelCalls ?? 0) + result.wire.modelCalls;
       permissions = result.permissions ?? permissions;
+      network = result.network ?? network;
       if (result.cancelled || ctx.signal.aborted) throw new AbortError();
       let problem = why(result, timeoutSec);
+      if (result.wire?.budgetExhausted) {
+        // A spent bound is not a failure another try could mend: the run stops here.
+        emitFinished(ctx, { attempt, ok: false, durationMs, message: problem, logFile });
+        throw new BudgetExhaustedError(
+          `The ${ctx.role} (${driver.label}) stopped in iteration ${ctx.iteration}, try ${attempt}: ${result.wire.failure}. Nothing was recorded; the logs and model calls are in ${ctx.pendingDir}. Raise the bound and resume the run to try this step again.`,
+        );
+      }
       let warnings: string | undefined;
       if (!problem && ctx.role === 'architect') ({ problem, warnings } = await checkRequirement(ctx.taskDir));
       ok = problem === undefined;
@@ -170,6 +188,9 @@ async function runAgent(ctx: RoleStepContext): Promise<StepDone> {
   const record: RoleStepRecord = {
     execution_time: seconds(totalMs),
     ...sumUsage(usage),
+    ...(modelCalls !== undefined ? { model_calls: modelCalls, usage_source: 'wire' as const } : {}),
+    ...(agentReported.length > 0 ? { agent_reported: sumUsage(agentReported) } : {}),
+    ...(network ? { network } : {}),
     kind: 'agent',
     agent: driver.label,
     tries,
@@ -242,13 +263,21 @@ function emitFinished(ctx: RoleStepContext, done: { attempt: number; ok: boolean
   ctx.emit({ type: 'step-finished', run: ctx.run, iteration: ctx.iteration, step: ctx.role, ...done });
 }
 
-function sumUsage(list: AgentUsage[]): Pick<RoleStepRecord, 'input_tokens' | 'output_tokens' | 'cost_usd'> {
-  const out: Pick<RoleStepRecord, 'input_tokens' | 'output_tokens' | 'cost_usd'> = {};
+type UsageFields = Pick<RoleStepRecord, 'input_tokens' | 'output_tokens' | 'cached_tokens' | 'reasoning_tokens' | 'cost_usd'>;
+
+function sumUsage(list: AgentUsage[]): UsageFields {
+  const out: UsageFields = {};
+  const add = (key: keyof UsageFields, v: number | undefined) => {
+    if (v !== undefined) out[key] = (out[key] ?? 0) + v;
+  };
   for (const u of list) {
-    if (u.inputTokens !== undefined) out.input_tokens = (out.input_tokens ?? 0) + u.inputTokens;
-    if (u.outputTokens !== undefined) out.output_tokens = (out.output_tokens ?? 0) + u.outputTokens;
-    if (u.costUsd !== undefined) out.cost_usd = (out.cost_usd ?? 0) + u.costUsd;
+    add('input_tokens', u.inputTokens);
+    add('output_tokens', u.outputTokens);
+    add('cached_tokens', u.cachedTokens);
+    add('reasoning_tokens', u.reasoningTokens);
   }
+  // A cost is known only when every try's is: a part of it would read as the whole.
+  if (list.length > 0 && list.every((u) => u.costUsd !== undefined)) out.cost_usd = list.reduce((sum, u) => sum + (u.costUsd ?? 0), 0);
   return out;
 }
 
@@ -258,7 +287,7 @@ function sumUsage(list: AgentUsage[]): Pick<RoleStepRecord, 'input_tokens' | 'ou
  */
 async function keepInterruptedLogs(dir: string, role: AgentRole): Promise<void> {
   const names = await fs.readdir(dir).catch(() => [] as string[]);
-  const re = new RegExp(`^${role}-try-(\\d+)\\.log$`);
+  const re = new RegExp(`^${role}-try-(\\d+)\\.(log|calls\\.jsonl)$`);
   const existing = names.filter((n) => re.test(n));
   if (existing.length === 0) return;
   let round = 1;

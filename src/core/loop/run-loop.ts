@@ -5,6 +5,7 @@
 // call (after a cancel, a crash or a window reload) continues where this one stopped.
 import { promises as fs } from 'node:fs';
 import { AbortError, UserError, isAbortError, errorMessage } from '../util/errors';
+import { BudgetExhaustedError } from '../gateway/budget';
 import { withTaskLock } from '../workspace/lock';
 import { CodeRepo } from './code-repo';
 import { createRunLocked, type CreateRunOptions } from './create-run';
@@ -106,7 +107,7 @@ async function runLoopLocked(options: LoopOptions): Promise<LoopResult> {
       finish('cancelled');
       throw isAbortError(err) ? err : new AbortError();
     }
-    finish('failed', errorMessage(err));
+    finish(err instanceof BudgetExhaustedError ? 'budget-exhausted' : 'failed', errorMessage(err));
     throw err;
   } finally {
     // However the call ended, app/code/.git is the run's branch at its last commit again (it may

@@ -37,6 +37,8 @@ export const ARCHIVE = {
   codeDiff: 'code.diff',
   prompt: (role: AgentRole): string => `${role}.prompt.md`,
   agentLog: (role: AgentRole, attempt: number): string => `${role}-try-${attempt}.log`,
+  /** The try's model calls as the gateway saw them, one JSON line each. */
+  agentCalls: (role: AgentRole, attempt: number): string => `${role}-try-${attempt}.calls.jsonl`,
 } as const;
 
 export function runsDir(taskDir: string): string {

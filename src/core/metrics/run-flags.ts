@@ -1,8 +1,9 @@
 // What an iteration's line says about the trust its score deserves, in one list for every view
 // (summarize, the exported report, the chart's table and points): the integrity flags the loop
-// records, and a step that ran without isolation. Pure: no node imports.
+// records, a step that ran without isolation, and an agent that had the open network. Pure: no
+// node imports.
 
-export const RUN_FLAGS = ['inflated', 'harness-tampering', 'tampered', 'outside-changes', 'oversized', 'not-isolated'] as const;
+export const RUN_FLAGS = ['inflated', 'harness-tampering', 'tampered', 'outside-changes', 'oversized', 'not-isolated', 'network-open'] as const;
 export type RunFlag = (typeof RUN_FLAGS)[number];
 
 /** Short words for tables and tooltips. */
@@ -13,6 +14,7 @@ export const RUN_FLAG_LABELS: Readonly<Record<RunFlag, string>> = {
   'outside-changes': 'changes outside app/code',
   oversized: 'files too large to commit',
   'not-isolated': 'not isolated',
+  'network-open': 'an agent had the open network (sweci.agents.network)',
 };
 
 /** The fields of an iteration.jsonl line the flags come from. */
@@ -23,6 +25,8 @@ export interface FlaggedLine {
   outside_changes?: readonly string[];
   oversized?: readonly string[];
   isolation?: string;
+  architect?: { network?: string };
+  programmer?: { network?: string };
 }
 
 export function lineFlags(line: FlaggedLine): RunFlag[] {
@@ -34,6 +38,7 @@ export function lineFlags(line: FlaggedLine): RunFlag[] {
     'outside-changes': has(line.outside_changes),
     oversized: has(line.oversized),
     'not-isolated': line.isolation === 'none',
+    'network-open': line.architect?.network === 'open' || line.programmer?.network === 'open',
   };
   return RUN_FLAGS.filter((f) => on[f]);
 }

@@ -12,6 +12,7 @@ export interface RoleStepUsage {
   execution_time?: number;
   input_tokens?: number;
   output_tokens?: number;
+  network?: string;
 }
 
 /** The fields of an iteration.jsonl line the metrics read (IterationRecord fits it). */

@@ -12,15 +12,6 @@ export type RuntimeChoice = (typeof RUNTIME_CHOICES)[number];
 export const SANDBOX_CHOICES = ['auto', 'bubblewrap', 'off'] as const;
 export type SandboxChoice = (typeof SANDBOX_CHOICES)[number];
 
-/**
- * What a confined agent step may reach on the network (sweci.agents.network): only its model,
- * through the harness's gateway (a network namespace of its own with only `lo`, the gateway's
- * socket and a forwarder to it), or the network as a plain process has it (a CLI that must reach
- * other hosts, a login-based one). The first, model-only, is the default.
- */
-export const AGENT_NETWORK_CHOICES = ['model-only', 'open'] as const;
-export type AgentNetworkChoice = (typeof AGENT_NETWORK_CHOICES)[number];
-
 export interface DockerSettings {
   /** An image the engine has; empty: the task's own image.tar.gz. */
   image: string;
@@ -59,8 +50,6 @@ export interface RuntimeSettings {
   sandboxUser: SandboxUser;
   /** What each sandboxed step and each container may use (sweci.limits.*). */
   limits: StepLimits;
-  /** What a confined agent step may reach (sweci.agents.network). */
-  agentsNetwork: AgentNetworkChoice;
   docker: DockerSettings;
 }
 
@@ -71,7 +60,6 @@ export const DEFAULT_RUNTIME_SETTINGS: RuntimeSettings = {
   sandboxWritablePaths: [],
   sandboxUser: DEFAULT_SANDBOX_USER,
   limits: DEFAULT_STEP_LIMITS,
-  agentsNetwork: AGENT_NETWORK_CHOICES[0],
   docker: { image: '', socketPath: '', python: 'python', network: false, agentImage: '', agentNetwork: 'bridge', cpus: 0 },
 };
 
@@ -93,8 +81,6 @@ export function readRuntimeSettings(read: SettingReader, label: SettingLabel = s
     sandboxWritablePaths: readPathList(read, label, 'sandboxWritablePaths'),
     sandboxUser: readSandboxUser(read, label),
     limits: readStepLimits(read, label),
-    // The first choice, model-only, is the default.
-    agentsNetwork: readChoice(read, label, 'agents.network', AGENT_NETWORK_CHOICES),
     docker: {
       image: readText(read, label, 'docker.image', d.image),
       socketPath: readText(read, label, 'docker.socketPath', d.socketPath),

@@ -7,8 +7,7 @@
 // command may use comes through its mounts (app/ for agents; the code and report folder for pytest).
 import { existsSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
-import type { Confinement, NetworkConfinement } from './sandbox';
-import type { AgentNetworkChoice } from './runtime-settings';
+import type { Confinement } from './sandbox';
 import { EXPERIMENT_FILE, type TaskRecord } from '../workspace/layout';
 
 /** One thing a task's commands must not see, and what it is (for messages that name it). */
@@ -64,26 +63,10 @@ export function pytestConfinement(taskDir: string, record: TaskRecord): Confinem
   return { hide: taskSecrets(taskDir, record), addressSpaceLimit: true };
 }
 
-/** Where a step reaches the model gateway: its Unix socket on this machine, and the port the step's own loopback relays to it. */
-export interface GatewayAccess {
-  socket: string;
-  port: number;
-}
-
-/**
- * The network of an agent's step for sweci.agents.network: `open` as a plain process has it;
- * `model-only` only the gateway, and while there is no gateway to reach, nothing at all.
- */
-export function agentNetwork(choice: AgentNetworkChoice, gateway?: GatewayAccess): NetworkConfinement {
-  if (choice === 'open') return { kind: 'open' };
-  return gateway ? { kind: 'gateway', socket: gateway.socket, port: gateway.port } : { kind: 'none' };
-}
-
 /**
  * An agent: app/ and its private home under the task's state (its mounts, agent-home.ts), a /tmp
- * of its own, and the network `network` (sweci.agents.network) and `gateway` say. The user's home
- * is not there at all. Without a choice the network is open, as before the gateway.
+ * of its own; its network is the driver's to set (model-access.ts). The user's home is not there at all.
  */
-export function agentConfinement(taskDir: string, record: TaskRecord, network: AgentNetworkChoice = 'open', gateway?: GatewayAccess): Confinement {
-  return { hide: taskSecrets(taskDir, record), network: agentNetwork(network, gateway) };
+export function agentConfinement(taskDir: string, record: TaskRecord): Confinement {
+  return { hide: taskSecrets(taskDir, record) };
 }

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { checkAgents, formatAgentChecks } from '../../core/agents/check/agent-check';
 import { openHostRuntime } from '../../core/runtime/task-environment';
-import { agentSettings, runtimeSettings } from '../config';
+import { agentSettings, modelAccess, runtimeSettings } from '../config';
 import { showError } from '../errors';
 import { log } from '../log';
 import * as messages from '../messages';
@@ -24,7 +24,7 @@ export async function checkAgentsCommand(keys: ApiKeys): Promise<void> {
         (progress, token) => {
           const abort = new AbortController();
           token.onCancellationRequested(() => abort.abort());
-          return checkAgents({ agents, secretEnv, runtime, signal: abort.signal, onProgress: (m) => progress.report({ message: m }) });
+          return checkAgents({ agents, secretEnv, runtime, model: modelAccess(), signal: abort.signal, onProgress: (m) => progress.report({ message: m }) });
         },
       );
       const table = formatAgentChecks(rows);

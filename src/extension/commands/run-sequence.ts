@@ -14,7 +14,7 @@ import { summarizeSequence, type SequenceSummary } from '../../core/continual/se
 import type { ClSequence } from '../../core/task/swe-bench-instance';
 import { UserError } from '../../core/util/errors';
 import type { ApiKeys } from '../agents/api-keys';
-import { agentSettings, integritySettings, loopSettings, pytestSettings, runtimeSettings, sequenceSettings } from '../config';
+import { agentSettings, integritySettings, loopSettings, modelAccess, pytestSettings, runtimeSettings, sequenceSettings } from '../config';
 import { showError } from '../errors';
 import { log } from '../log';
 import { withCancellableProgress } from '../progress';
@@ -125,6 +125,7 @@ export class RunSequenceCommand {
         agents,
         secretEnv: await this.keys.environment(),
         runtime: runtimeSettings(),
+        model: modelAccess(),
         pytest: pytestSettings(),
         loop: loopSettings(),
         maxFileMb: integritySettings().maxFileMb,

@@ -12,7 +12,7 @@ import type { LoopEvent, LoopOptions, RoleSetup } from '../../core/loop/loop-typ
 import { createRun, removeRunWithoutIterations, runLoop, type LoopResult } from '../../core/loop/run-loop';
 import { readRunInfo } from '../../core/loop/run-store';
 import type { ApiKeys } from '../agents/api-keys';
-import { agentSettings, integritySettings, loopSettings, pytestSettings } from '../config';
+import { agentSettings, integritySettings, loopSettings, modelAccess, pytestSettings } from '../config';
 import { isAbortError, errorMessage } from '../../core/util/errors';
 import { showError } from '../errors';
 import { log } from '../log';
@@ -183,7 +183,7 @@ export class LoopController implements vscode.Disposable {
       architect: human.includes('architect') ? { kind: 'human' as const } : agentSettings('architect'),
       programmer: human.includes('programmer') ? { kind: 'human' as const } : agentSettings('programmer'),
     };
-    return setUpRoles(agents, env, await this.keys.environment());
+    return setUpRoles(agents, env, await this.keys.environment(), [], modelAccess());
   }
 
   /** The active run, created (branch at the base, line 0 = the base run) when it does not exist yet. */

@@ -9,7 +9,7 @@ import { existsSync, promises as fs, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import { buildDemoDataset, type DemoDataset } from '../../../scripts/demo-dataset';
 import { DEMO_HISTORY } from '../../../scripts/demo-dataset/history';
 import type { RecordedRequest } from '../../harness/model-server/model-server';
@@ -69,12 +69,24 @@ const REQUIREMENT = `<?xml version="1.0" encoding="UTF-8"?>
 </requirements>
 `;
 
+interface StepLine {
+  kind: string;
+  tries: number;
+  input_tokens?: number;
+  output_tokens?: number;
+  cost_usd?: number;
+  permissions?: string;
+  usage_source?: string;
+  network?: string;
+  agent_reported?: { cost_usd?: number };
+}
+
 interface Line {
   iteration: number;
   gap: number;
   isolation?: string;
-  architect?: { kind: string; tries: number; input_tokens?: number; output_tokens?: number; cost_usd?: number; permissions?: string };
-  programmer?: { kind: string; tries: number; input_tokens?: number; output_tokens?: number; cost_usd?: number; permissions?: string };
+  architect?: StepLine;
+  programmer?: StepLine;
 }
 
 let tmp: string;
@@ -211,16 +223,31 @@ async function assertConformingRun(
   // Every request carried the key we passed, and nothing else.
   assert.deepEqual([...new Set(requests.filter((q) => q.protocol !== 'other').map((q) => q.key))], [KEY]);
   // The tokens recorded are the ones the server reported for that role.
+  let recorded = 0;
   for (const role of ['architect', 'programmer'] as const) {
     const served = sum(requests, role);
     assert.ok(served.calls >= 3, `${role}: ${served.calls} model calls`);
     assert.equal(line[role]?.input_tokens, served.input, `${role} input tokens`);
     assert.equal(line[role]?.output_tokens, served.output, `${role} output tokens`);
-    // Where the CLI prices its calls (Claude Code's total_cost_usd; opencode's step costs), the cost recorded is the one it printed.
+    // Counted at the wire; the CLI's own figure is kept beside it. Without sweci.agents.prices the
+    // cost is unknown, even where the CLI prints one from its own table (Claude Code's total_cost_usd).
+    assert.equal(line[role]?.usage_source, 'wire', `${role}: usage from the wire`);
+    assert.equal(line[role]?.network, 'model-only', `${role}: no network but the gateway`);
+    assert.equal(line[role]?.cost_usd, undefined, `${role}: no price, no cost`);
     const log = await fs.readFile(path.join(runDir, 'iter-001', `${role}-try-1.log`), 'utf8');
     const printed = /"total_cost_usd":\s*([\d.e-]+)/.exec(log);
-    if (printed) assert.equal(line[role]?.cost_usd, Number(printed[1]), `${role} cost`);
+    if (printed) assert.equal(line[role]?.agent_reported?.cost_usd, Number(printed[1]), `${role}: the CLI's own cost is kept`);
+    // Every call the server answered is in the try's calls record, with the body the server received.
+    const calls = (await fs.readFile(path.join(runDir, 'iter-001', `${role}-try-1.calls.jsonl`), 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { call: number; request?: unknown; usage: { input: number; output: number } });
+    recorded += calls.filter((c) => c.request !== undefined).length;
   }
+  // Every request with a body the server answered went through the gateway and is in a calls record.
+  assert.equal(recorded, requests.filter((q) => q.method === 'POST').length, 'the calls records hold every call the server answered');
+  // The real key is in no file of the experiment: not the logs, not the calls records.
+  assert.deepEqual(await filesHolding(experiment, KEY), [], 'the real key is in no file');
 }
 
 describe('real agent CLIs through the loop: one endpoint, sandboxed, loopback only', { timeout: 40 * 60_000 }, () => {
@@ -251,7 +278,11 @@ describe('real agent CLIs through the loop: one endpoint, sandboxed, loopback on
       assert.equal(r.code, 1, r.err);
       const status = JSON.parse(await fs.readFile(path.join(experiment, '.sweci-batch', `${TASK}.json`), 'utf8')) as { state: string; reason?: string };
       assert.equal(status.state, 'failed');
-      assert.match(status.reason ?? '', /architect .*failed its only try in iteration 1: try 1: exited 0 but the model call failed: \[API Error: 401/);
+      // The reason is the wire's (the gateway saw the 401), not what the CLI chose to print.
+      assert.match(
+        status.reason ?? '',
+        /architect .*failed its only try in iteration 1: try 1: its model calls failed: no model call succeeded: HTTP 401 from http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions: invalid api key/,
+      );
       const lines = (await fs.readFile(path.join(experiment, TASK, '.sweci', 'runs', 'real', 'iteration.jsonl'), 'utf8').catch(() => '')).trim().split('\n');
       assert.ok(lines.length <= 1, 'no iteration was recorded');
     } finally {
@@ -379,9 +410,8 @@ describe('real agent CLIs through the loop: one endpoint, sandboxed, loopback on
     assert.deepEqual(lines[1].programmer?.removed_from_app, ['app/.claude', 'app/CLAUDE.md'], "the Programmer's files were removed after its step, and named");
   });
 
-  test("codex in a container of the task's image (sweci.docker.agentImage), sharing the model server container's loopback-only network", async () => {
+  test("codex in a container of the task's image (sweci.docker.agentImage), with no network but the gateway's socket", async () => {
     const conn = await dockerForTests();
-    const docker = (...args: string[]) => execFileSync('docker', args, { encoding: 'utf8' }).trim();
     // The agent image: the task's image with codex's native binary, as a user adds a CLI to an image.
     const codexBin = path.join(
       repoRoot,
@@ -396,94 +426,36 @@ describe('real agent CLIs through the loop: one endpoint, sandboxed, loopback on
       'codex',
     );
     const agentImage = await buildImage(conn, 'sweci/conformance-codex:test', `FROM ${DEMO_IMAGE}\nCOPY codex /usr/local/bin/codex\n`, { codex: codexBin });
-    // The model server in a container with no network but its own loopback; the agents join that network.
-    const io = path.join(tmp, 'container-io');
-    await fs.mkdir(io, { recursive: true });
-    await fs.writeFile(path.join(io, 'scenario.json'), JSON.stringify({ requirementXml: REQUIREMENT, files: targetFiles(0, 2) }));
-    const name = `sweci-conformance-server-${process.pid}`;
-    docker(
-      'run',
-      '-d',
-      '--rm',
-      '--name',
-      name,
-      '--network',
-      'none',
-      '-v',
-      `${process.execPath}:/usr/local/bin/node:ro`,
-      '-v',
-      `${path.dirname(serveJs)}:/srv/model-server:ro`,
-      '-v',
-      `${io}:/srv/io`,
-      DEMO_IMAGE,
-      '/usr/local/bin/node',
-      '/srv/model-server/serve.js',
-      '--scenario',
-      '/srv/io/scenario.json',
-      '--log',
-      '/srv/io/requests.jsonl',
-      '--port',
-      '8000',
-      '--require-key',
-      KEY,
-    );
     try {
-      const started = Date.now();
-      while (!docker('logs', name).includes('listening 8000')) {
-        if (Date.now() - started > 30_000) throw new Error(`the model server container did not start: ${docker('logs', name)}`);
-        await new Promise((r) => setTimeout(r, 200));
-      }
       const experiment = path.join(tmp, 'exp-codex-container');
       const config = path.join(tmp, 'container-agents.json');
       await fs.writeFile(
         config,
-        JSON.stringify({
-          'sweci.architect.runIn': 'container',
-          'sweci.programmer.runIn': 'container',
-          'sweci.docker.agentImage': agentImage,
-          'sweci.docker.agentNetwork': `container:${name}`,
-        }),
+        JSON.stringify({ 'sweci.architect.runIn': 'container', 'sweci.programmer.runIn': 'container', 'sweci.docker.agentImage': agentImage }),
       );
-      // The harness itself stays on this machine and talks only to the engine; the agents' traffic stays in that network.
-      const child = spawn(
-        process.execPath,
-        [
-          cli,
-          ...runFlags(experiment, 'codex', 8000, [
-            '--api-key-env',
-            'CONFORMANCE_KEY',
-            '--max-iterations',
-            '1',
-            '--runtime',
-            'docker',
-            '--image',
-            DEMO_IMAGE,
-            '--config',
-            config,
-          ]),
-        ],
-        {
-          cwd: tmp,
-          env: { ...process.env, CONFORMANCE_KEY: KEY },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
+      // The harness runs in the loopback-only namespace with the model server; it reaches the engine
+      // by its Unix socket. The agents' containers have Docker's `none` network: only the gateway's
+      // socket, bound in, and the forwarder on their own loopback.
+      const before = (await readLog()).length;
+      const r = await sweciInNamespace(
+        runFlags(experiment, 'codex', port, [
+          '--api-key-env',
+          'CONFORMANCE_KEY',
+          '--max-iterations',
+          '1',
+          '--runtime',
+          'docker',
+          '--image',
+          DEMO_IMAGE,
+          '--config',
+          config,
+        ]),
+        8 * 60_000,
       );
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-      const timer = setTimeout(() => child.kill('SIGINT'), 8 * 60_000);
-      const [code] = (await once(child, 'exit')) as [number | null];
-      clearTimeout(timer);
-      const requests = (await fs.readFile(path.join(io, 'requests.jsonl'), 'utf8').catch(() => ''))
-        .split('\n')
-        .filter(Boolean)
-        .map((l) => JSON.parse(l) as RecordedRequest);
-      await assertConformingRun({ code, out, err }, experiment, requests, 'container');
+      await assertConformingRun(r, experiment, (await readLog()).slice(before), 'container');
     } finally {
       try {
-        docker('rm', '-f', name);
-        docker('rmi', '-f', agentImage);
+        execFileSync('docker', ['rmi', '-f', agentImage]);
       } catch {
         // already gone
       }

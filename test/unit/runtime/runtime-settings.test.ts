@@ -6,7 +6,6 @@ import { DEFAULT_RUNTIME_SETTINGS, readRuntimeSettings } from '../../../src/core
 import { assertValidMounts, mapToMount } from '../../../src/core/runtime/mounts';
 import { DEFAULT_STEP_LIMITS } from '../../../src/core/runtime/step-limits';
 import { UserError } from '../../../src/core/util/errors';
-import { agentNetwork } from '../../../src/core/runtime/task-confinement';
 
 const from = (values: Record<string, unknown>) => readRuntimeSettings((key) => values[key]);
 
@@ -113,20 +112,4 @@ test("agent containers' network: bridge by default; host and container:<name> ar
       bad,
     );
   }
-});
-
-test("an agent's network (sweci.agents.network): model-only by default, open when asked, anything else refused; what each gives a step", () => {
-  assert.equal(from({}).agentsNetwork, 'model-only');
-  assert.equal(from({ 'agents.network': 'open' }).agentsNetwork, 'open');
-  assert.throws(
-    () =>
-      readRuntimeSettings(
-        (k) => (k === 'agents.network' ? 'none' : undefined),
-        (k) => (k === 'agents.network' ? '--agents-network' : k),
-      ),
-    (e: unknown) => e instanceof UserError && /--agents-network must be one of model-only, open, not "none"/.test(e.message),
-  );
-  assert.deepEqual(agentNetwork('open', { socket: '/run/g.sock', port: 9 }), { kind: 'open' });
-  assert.deepEqual(agentNetwork('model-only'), { kind: 'none' }, 'no gateway yet: no network at all');
-  assert.deepEqual(agentNetwork('model-only', { socket: '/run/g.sock', port: 9 }), { kind: 'gateway', socket: '/run/g.sock', port: 9 });
 });

@@ -14,6 +14,7 @@ import { CliAgentDriver, findProgram } from '../cli-driver';
 import { checkEndpoint, type EndpointCheck } from '../endpoint/endpoint-check';
 import { ENDPOINT_KEY_ENV, resolveEndpoint } from '../endpoint/endpoint';
 import { PRESET_INFO } from '../presets';
+import type { ModelAccess } from '../model-access';
 import { errorMessage } from '../../util/errors';
 
 export type CheckMark = 'ok' | 'warn' | 'fail' | 'skip';
@@ -39,6 +40,8 @@ export interface AgentCheckOptions {
   secretEnv: Record<string, string>;
   /** Where the step runs (the host runtime: sandboxed when it can be). */
   runtime: Runtime;
+  /** How the agents reach their model (the gateway; sweci.agents.network). */
+  model?: ModelAccess;
   /** Per step; default 300 s. */
   stepTimeoutMs?: number;
   signal?: AbortSignal;
@@ -115,7 +118,7 @@ function usageText(u: AgentUsage | undefined): string {
 async function stepCell(role: AgentRole, s: Exclude<AgentSettings, { kind: 'human' }>, opts: AgentCheckOptions): Promise<CheckCell> {
   const { dir: scratch, appDir, home } = await checkScratch();
   try {
-    const driver = new CliAgentDriver(s, opts.runtime);
+    const driver = new CliAgentDriver(s, opts.runtime, opts.model);
     const result = await driver.run({
       role,
       prompt: checkPrompt(appDir),
@@ -140,6 +143,8 @@ async function stepCell(role: AgentRole, s: Exclude<AgentSettings, { kind: 'huma
     };
     if (result.cancelled) return { mark: 'fail', detail: 'cancelled' };
     if (result.timedOut) return { mark: 'fail', detail: `no answer within ${Math.round((opts.stepTimeoutMs ?? 300_000) / 1000)} s` };
+    // What the gateway saw of its model calls decides, whatever the CLI printed or exited.
+    if (result.wire?.failure) return { mark: 'fail', detail: `its model calls failed after ${seconds}: ${result.wire.failure}` };
     if (result.exitCode !== 0)
       return {
         mark: 'fail',
@@ -149,7 +154,8 @@ async function stepCell(role: AgentRole, s: Exclude<AgentSettings, { kind: 'huma
     const written = await fs.readFile(path.join(appDir, CHECK_FILE), 'utf8').catch(() => undefined);
     if (written === undefined) return { mark: 'fail', detail: `exited 0 after ${seconds} but did not write ${CHECK_FILE}` };
     if (written.trim() !== 'ok') return { mark: 'fail', detail: `wrote ${CHECK_FILE}, but not "ok": ${JSON.stringify(written.slice(0, 40))}` };
-    const usage = usageText(result.usage);
+    const calls = result.wire ? `${result.wire.modelCalls} model call${result.wire.modelCalls === 1 ? '' : 's'} · ` : '';
+    const usage = calls + usageText(result.usage);
     return {
       mark: result.usage ? 'ok' : 'warn',
       detail: `wrote ${CHECK_FILE} in ${seconds} · ${usage}${result.permissions ? ` · ${result.permissions}` : ''}`,

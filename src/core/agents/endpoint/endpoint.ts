@@ -5,8 +5,9 @@
 import { UserError } from '../../util/errors';
 import type { SettingLabel } from '../../util/setting-reader';
 import type { AgentPresetId } from '../agent-driver';
+import type { WireProtocol } from '../../gateway/wire-protocol';
 
-export type WireProtocol = 'anthropic-messages' | 'openai-responses' | 'chat-completions' | 'gemini';
+export type { WireProtocol };
 
 /** The environment variable (headless) and secret name (editor) that holds the endpoint's key. */
 export const ENDPOINT_KEY_ENV = 'SWECI_API_KEY';

@@ -3,7 +3,7 @@
 // `message` object when not streamed.
 import { isRecord } from '../../util/is-record';
 import { anthropicUsage, mergeAnthropicCounts, type AnthropicCounts } from '../wire-usage';
-import { errorMessageOf, type Answer, type AnswerReader } from './answer';
+import { errorMessageOf, type Answer, type AnswerReader } from './answer-shape';
 
 interface Block {
   type: string;

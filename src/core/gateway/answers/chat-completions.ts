@@ -3,7 +3,7 @@
 // Only the first choice is read: agents ask for one.
 import { isRecord } from '../../util/is-record';
 import { chatUsage, type WireUsage } from '../wire-usage';
-import { errorMessageOf, type Answer, type AnswerReader, type SeenToolCall } from './answer';
+import { errorMessageOf, type Answer, type AnswerReader, type SeenToolCall } from './answer-shape';
 
 const firstChoice = (data: Record<string, unknown>): Record<string, unknown> | undefined => {
   const choices = Array.isArray(data.choices) ? data.choices : [];

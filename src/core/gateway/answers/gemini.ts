@@ -3,7 +3,7 @@
 // the last finishReason and the last usageMetadata count: Gemini repeats usage cumulatively.
 import { isRecord } from '../../util/is-record';
 import { geminiUsage, type WireUsage } from '../wire-usage';
-import { errorMessageOf, type Answer, type AnswerReader, type SeenToolCall } from './answer';
+import { errorMessageOf, type Answer, type AnswerReader, type SeenToolCall } from './answer-shape';
 
 export function geminiReader(): AnswerReader {
   let text = '';

@@ -4,7 +4,7 @@
 // stream ends before its final event.
 import { isRecord } from '../../util/is-record';
 import { responsesUsage } from '../wire-usage';
-import { errorMessageOf, type Answer, type AnswerReader, type SeenToolCall } from './answer';
+import { errorMessageOf, type Answer, type AnswerReader, type SeenToolCall } from './answer-shape';
 
 function fromItems(items: unknown[]): { text: string; toolCalls: SeenToolCall[] } {
   let text = '';

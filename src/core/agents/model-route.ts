@@ -1,0 +1,121 @@
+// How one agent try reaches its model. With an endpoint, through the gateway: the try gets a token
+// of its own as its key and the gateway's address as its endpoint, and a confined step with
+// `model-only` network (the default) has no network but the gateway (its socket and a forwarder on
+// the step's own loopback). The real key stays in the harness; every call is recorded, counted and
+// bounded there. Without an endpoint a preset could only use the CLI's own login, which needs the
+// open network: refused under `model-only`, with the settings that fix it.
+import type { NetworkConfinement } from '../runtime/sandbox';
+import type { Budget } from '../gateway/budget';
+import type { GatewayTry } from '../gateway/gateway-try';
+import { clientBaseUrl } from '../gateway/protocol-routes';
+import { UserError } from '../util/errors';
+import type { AgentNetwork, AgentRole, AgentSettings } from './agent-driver';
+import { ENDPOINT_KEY_ENV, NO_KEY_PLACEHOLDER, resolveEndpoint, urlFor, type Endpoint } from './endpoint/endpoint';
+import type { ModelAccess } from './model-access';
+import { sharedGateway } from './shared-gateway';
+
+/** The loopback port a confined step's forwarder listens on (its own network namespace: any port is free). */
+export const GATEWAY_PORT_IN_STEP = 4180;
+
+/** What a custom agent with an endpoint is assumed to speak: the protocol most model servers and scripts use. */
+export const CUSTOM_AGENT_PROTOCOL = 'chat-completions' as const;
+
+/** The try's way to its model: what the agent is given, its network, and the gateway's side of it. */
+export interface ModelRoute {
+  /** The endpoint as the agent sees it (the gateway and a token), or undefined without one. */
+  endpoint?: Endpoint;
+  /** The network of a confined step; undefined: as the runtime has it (not confined). */
+  network?: NetworkConfinement;
+  /** What the records say: `model-only`, `open`, or `none` (a custom agent with no endpoint). */
+  networkLabel: AgentNetwork;
+  /** The gateway's side of the try; closed by the caller once the agent is gone. */
+  gatewayTry?: GatewayTry;
+  /** Values that must never appear in logs (the real key, the token). */
+  secrets: string[];
+}
+
+export interface RouteRequest {
+  settings: Exclude<AgentSettings, { kind: 'human' }>;
+  role: AgentRole;
+  /** The request's environment (the stored key as SWECI_API_KEY among it). */
+  env: Readonly<Record<string, string>>;
+  confined: boolean;
+  /** The step runs in a container: it reaches the gateway through its socket too (no loopback of the host there). */
+  inContainer: boolean;
+  access: ModelAccess;
+  /** The try's calls, one JSON line each. */
+  callsFile: string;
+  /** Which try of which iteration, for a replay's recording. */
+  at?: { iteration: number; attempt: number };
+  /** The step's own budget (sweci.agents.maxTokensPerStep), shared by its tries. */
+  stepBudget?: Budget;
+  /** Called when the gateway stops the try (a spent bound, a divergence): the caller ends it. */
+  onStop: (reason: string) => void;
+}
+
+/** The endpoint the role's settings name, with the real key; undefined when none is set. */
+export function configuredEndpoint(settings: RouteRequest['settings'], env: Readonly<Record<string, string>>): Endpoint | undefined {
+  if (!settings.baseUrl) return undefined;
+  const key = env[ENDPOINT_KEY_ENV];
+  if (settings.kind === 'preset') return resolveEndpoint(settings.preset, settings.baseUrl, key);
+  return {
+    protocol: CUSTOM_AGENT_PROTOCOL,
+    baseUrl: settings.baseUrl,
+    url: urlFor(CUSTOM_AGENT_PROTOCOL, settings.baseUrl),
+    key: key || NO_KEY_PLACEHOLDER,
+    keyMissing: !key,
+  };
+}
+
+export async function openModelRoute(req: RouteRequest): Promise<ModelRoute> {
+  const real = configuredEndpoint(req.settings, req.env);
+  const ownNetwork = req.confined && req.access.network === 'model-only';
+  if (!real) {
+    if (!ownNetwork) return { networkLabel: req.confined ? 'open' : 'not-confined', ...(req.confined ? { network: { kind: 'open' } } : {}), secrets: [] };
+    if (req.settings.kind === 'preset') {
+      throw new UserError(
+        `The ${req.role}'s agent has no model endpoint, and a confined agent reaches nothing but its model through SWE-CI's gateway (sweci.agents.network is "model-only"). ` +
+          `Set sweci.agents.baseUrl (or sweci.${req.role}.baseUrl) to the model's API and store its key with "SWE-CI: Set API Key…" (or ${ENDPOINT_KEY_ENV}); ` +
+          `or set sweci.agents.network to "open" to let the CLI use its own login and the whole network (the run is then flagged network-open).`,
+        { setting: 'agents.network' },
+      );
+    }
+    // A custom agent without an endpoint calls no model of ours: it gets no network at all.
+    return { networkLabel: 'none', network: { kind: 'none' }, secrets: [] };
+  }
+  const gateway = await sharedGateway();
+  const replay = req.access.replay && req.at ? await req.access.replay({ ...req.at, role: req.role }) : undefined;
+  if (req.access.replay && !replay) {
+    throw new UserError(
+      `Nothing to replay for the ${req.role}'s try ${req.at?.attempt ?? '?'} of iteration ${req.at?.iteration ?? '?'}: the recorded run has no calls for it. Replay only what was recorded through the gateway.`,
+    );
+  }
+  const budgets = [...(req.stepBudget ? [req.stepBudget] : []), ...(req.access.budgets ?? [])];
+  const gatewayTry = gateway.openTry({
+    protocol: real.protocol,
+    upstream: replay ? undefined : { url: real.url, key: real.key },
+    callsFile: req.callsFile,
+    bounds: { ...(req.access.maxCallsPerTry > 0 ? { maxCalls: req.access.maxCallsPerTry } : {}), budgets },
+    prices: req.access.prices,
+    idleTimeoutMs: req.access.callTimeoutMs,
+    ...(replay ? { replay } : {}),
+    onStop: req.onStop,
+  });
+  // Confined with model-only (and always in a container, which has no loopback of this machine):
+  // the gateway's socket and a forwarder on the step's own loopback. Otherwise its loopback port.
+  const throughSocket = ownNetwork || (req.confined && req.inContainer);
+  const origin = throughSocket ? `http://127.0.0.1:${GATEWAY_PORT_IN_STEP}` : gateway.origin;
+  if (!origin) throw new Error('the gateway listens on no loopback port');
+  const network: NetworkConfinement | undefined = throughSocket
+    ? { kind: 'gateway', socket: gateway.socketPath, port: GATEWAY_PORT_IN_STEP }
+    : req.confined
+      ? { kind: 'open' }
+      : undefined;
+  return {
+    endpoint: { ...real, url: clientBaseUrl(real.protocol, origin), key: gatewayTry.token, keyMissing: false },
+    ...(network ? { network } : {}),
+    networkLabel: !req.confined ? 'not-confined' : ownNetwork || req.inContainer ? 'model-only' : 'open',
+    gatewayTry,
+    secrets: [gatewayTry.token, ...(real.keyMissing ? [] : [real.key])],
+  };
+}

@@ -1,0 +1,28 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { DEFAULT_MAX_CALLS_PER_TRY, readModelAccess } from '../../../src/core/agents/model-access';
+import { UserError } from '../../../src/core/util/errors';
+
+const from = (values: Record<string, unknown>) => readModelAccess((k) => values[k]);
+
+test("an agent's network (sweci.agents.network): model-only by default, open when asked, anything else refused with the flag's name", () => {
+  assert.equal(from({}).network, 'model-only');
+  assert.equal(from({ 'agents.network': 'open' }).network, 'open');
+  assert.throws(
+    () =>
+      readModelAccess(
+        (k) => (k === 'agents.network' ? 'none' : undefined),
+        (k) => (k === 'agents.network' ? '--agents-network' : k),
+      ),
+    (e: unknown) => e instanceof UserError && /--agents-network must be one of model-only, open, not "none"/.test(e.message),
+  );
+});
+
+test('the gateway bounds: calls per try and tokens per step, with their defaults; prices read once', () => {
+  assert.equal(from({}).maxCallsPerTry, DEFAULT_MAX_CALLS_PER_TRY);
+  assert.equal(from({}).maxTokensPerStep, 0);
+  assert.equal(from({ 'agents.maxCallsPerTry': 20, 'agents.maxTokensPerStep': 5000 }).maxCallsPerTry, 20);
+  assert.equal(from({ 'agents.maxTokensPerStep': 5000 }).maxTokensPerStep, 5000);
+  assert.throws(() => from({ 'agents.maxCallsPerTry': -1 }), /sweci\.agents\.maxCallsPerTry/);
+  assert.deepEqual(from({ 'agents.prices': { m: { input: 1, output: 2 } } }).prices, { m: { input: 1, cached: 1, output: 2 } });
+});
