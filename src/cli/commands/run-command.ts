@@ -53,7 +53,8 @@ export async function runCommand(values: RunValues, signal: AbortSignal): Promis
   });
   // Before any task is checked out: unconfined agents, or an endpoint that does not answer, stop the run here.
   await refuseUnconfined(values, settings);
-  await assertEndpointsAnswer(settings.agents, batch.secretEnv, signal);
+  // A replay calls no model: its endpoint need not answer.
+  if (!batch.replayFrom) await assertEndpointsAnswer(settings.agents, batch.secretEnv, signal);
   await openExperiment(batch, { dataset: datasetDir, split });
   display.start(`${specs.length} task(s) · run ${run} · ${workers} worker(s) · ${experimentDir}`);
   let statuses: TaskStatus[];

@@ -143,6 +143,8 @@ export interface AgentDriver {
   readonly isolation: Isolation;
   /** Tokens all tries of one step may spend through the gateway (sweci.agents.maxTokensPerStep); 0 or absent: no bound. */
   readonly maxTokensPerStep?: number;
+  /** Its model calls are answered from a recording (a replay): its endpoint is never asked. */
+  readonly replays?: boolean;
   run(req: AgentRunRequest): Promise<AgentRunResult>;
   /**
    * Throws the error a try would give when the agent's program is not there, without running it:

@@ -60,6 +60,10 @@ export class CliAgentDriver implements AgentDriver {
     return this.access.maxTokensPerStep;
   }
 
+  get replays(): boolean {
+    return this.access.replay !== undefined;
+  }
+
   constructor(
     private readonly settings: CliAgentSettings,
     private readonly runtime: Runtime,

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import type { ReplaySource } from '../agents/model-access';
 import { readGatewayCalls } from '../records/gateway-call';
-import { moveRecording } from '../gateway/replay-answer';
+import { moveRecording } from '../gateway/move-recording';
 import { ARCHIVE, iterDirName, runLayout } from '../loop/run-store';
 import { UserError } from '../util/errors';
 import { experimentLayout, readExperiment } from './experiment';

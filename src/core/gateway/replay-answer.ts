@@ -32,21 +32,3 @@ export function sendRecorded(res: http.ServerResponse, raw: NonNullable<Recorded
   }
   return new Promise((resolve) => res.end(body.subarray(start), resolve));
 }
-
-/**
- * A recording made in another folder, moved to this one: every `from/` in its requests and
- * answers becomes `to/`. Prompts and the model's tool calls name the task's absolute paths
- * (app/, its files); replayed in another experiment's copy of the task, they must name this
- * copy's, or every first call would differ and every write would go to the recorded folder.
- */
-export function moveRecording(calls: readonly RecordedCall[], from: string, to: string): RecordedCall[] {
-  if (from === to) return [...calls];
-  const a = `${from.replace(/\/+$/, '')}/`;
-  const b = `${to.replace(/\/+$/, '')}/`;
-  const move = (text: string) => text.split(a).join(b);
-  return calls.map((c) => ({
-    ...c,
-    ...(c.request !== undefined ? { request: JSON.parse(move(JSON.stringify(c.request))) as unknown } : {}),
-    ...(c.raw && c.raw.encoding === 'utf8' ? { raw: { ...c.raw, body: move(c.raw.body) } } : {}),
-  }));
-}

@@ -78,7 +78,9 @@ async function assertRolesStartable(roles: LoopOptions['roles'], appDir: string)
 /** The endpoint check for the roles agents play in this call (humans and custom agents have none). */
 async function assertRolesEndpoints(roles: LoopOptions['roles'], signal: AbortSignal): Promise<void> {
   const secrets = { ...(roles.architect.secretEnv ?? {}), ...(roles.programmer.secretEnv ?? {}) };
-  await assertEndpointsAnswer({ architect: roles.architect.settings, programmer: roles.programmer.settings }, secrets, signal);
+  // A replayed role asks no endpoint: its answers are recorded.
+  const asked = (setup: LoopOptions['roles']['architect']) => (setup.driver?.replays ? { kind: 'human' as const } : setup.settings);
+  await assertEndpointsAnswer({ architect: asked(roles.architect), programmer: asked(roles.programmer) }, secrets, signal);
 }
 
 async function archivedPassed(layout: RunLayout, iteration: number): Promise<Set<string> | undefined> {

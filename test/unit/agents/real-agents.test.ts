@@ -24,6 +24,8 @@ const serveJs = path.join(repoRoot, 'out', 'test', 'harness', 'model-server', 's
 const BIN = path.join(repoRoot, '.vscode-test', 'agents', 'node_modules', '.bin');
 const TASK = 'demo__tinyinventory-0002';
 const KEY = 'sk-sweci-conformance-0123456789';
+/** The CLI whose run is recorded and replayed (deterministic given its model's answers). */
+const REPLAY_CLI = process.env.SWECI_REPLAY_CLI ?? 'qwen';
 
 interface PinnedCli {
   preset: string;
@@ -369,6 +371,62 @@ describe('real agent CLIs through the loop: one endpoint, sandboxed, loopback on
       await assertConformingRun(r, experiment, (await readLog()).slice(before), 'sandbox');
     });
   }
+
+  test(`a two-iteration run of a real CLI (${REPLAY_CLI}) replays with its model server gone: the same requirement.xml, code.diff and scores; a changed prompt diverges at call 1`, async () => {
+    // Recorded against a server of its own, with files that do not solve the task: two iterations.
+    const recording = await startServer({ requirementXml: REQUIREMENT, files: { 'NOTES.md': 'written by the model\n' } }, 'replay', KEY);
+    const recorded = path.join(tmp, 'exp-recorded');
+    const flags = (experiment: string, serverPort: number, more: string[] = []) =>
+      runFlags(experiment, REPLAY_CLI, serverPort, [
+        '--api-key-env',
+        'CONFORMANCE_KEY',
+        '--max-iterations',
+        '2',
+        '--runtime',
+        'local',
+        '--sandbox',
+        'bubblewrap',
+        ...more,
+      ]);
+    const first = await sweciInNamespace(flags(recorded, recording.port), 8 * 60_000);
+    recording.child.kill('SIGTERM');
+    await once(recording.child, 'exit');
+    const runOf = (experiment: string) => path.join(experiment, TASK, '.sweci', 'runs', 'real');
+    const linesOf = async (experiment: string) =>
+      (await fs.readFile(path.join(runOf(experiment), 'iteration.jsonl'), 'utf8').catch(() => ''))
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as Line);
+    assert.equal((await linesOf(recorded)).length, 3, `two iterations recorded: ${first.err}\n${first.out.slice(-2000)}`);
+
+    // The same run again in another experiment, from the recording (its paths moved to this
+    // experiment's), the server gone: its port answers nothing.
+    const replayed = path.join(tmp, 'exp-replayed');
+    const again = await sweciInNamespace(flags(replayed, recording.port, ['--replay-from', recorded]), 8 * 60_000);
+    const a = await linesOf(recorded);
+    const b = await linesOf(replayed);
+    assert.equal(b.length, 3, `the replay recorded two iterations: ${again.err}\n${again.out.slice(-3000)}`);
+    for (const i of [1, 2]) {
+      const iter = `iter-00${i}`;
+      for (const file of ['requirement.xml', 'code.diff']) {
+        const want = await fs.readFile(path.join(runOf(recorded), iter, file), 'utf8');
+        assert.equal(await fs.readFile(path.join(runOf(replayed), iter, file), 'utf8'), want, `${iter}/${file} is the recorded one`);
+      }
+      assert.equal(b[i].gap, a[i].gap, `${iter}: the same gap`);
+      assert.equal(b[i].programmer?.input_tokens, a[i].programmer?.input_tokens, `${iter}: the recorded tokens`);
+    }
+
+    // Another Architect prompt: its first call is not the recorded one.
+    const template = path.join(tmp, 'other-architect-prompt.md');
+    await fs.writeFile(template, '# Role: Architect\n\nWrite {{requirementFile}} from {{summaryFile}}, in other words.\n');
+    const config = path.join(tmp, 'other-prompt.json');
+    await fs.writeFile(config, JSON.stringify({ 'sweci.architect.promptTemplateFile': template, 'sweci.architect.maxTries': 1 }));
+    const diverged = path.join(tmp, 'exp-diverged');
+    const r = await sweciInNamespace(flags(diverged, recording.port, ['--replay-from', recorded, '--config', config]), 8 * 60_000);
+    assert.equal(r.code, 1, r.err);
+    const status = JSON.parse(await fs.readFile(path.join(diverged, '.sweci-batch', `${TASK}.json`), 'utf8')) as { state: string; reason?: string };
+    assert.match(status.reason ?? '', /its model calls failed: diverged at call 1: /);
+  });
 
   test('a real Claude Code Architect never runs the SessionStart hook a Programmer planted in app/.claude, and its key never reaches app/', async () => {
     const experiment = path.join(tmp, 'exp-planted');

@@ -14,7 +14,7 @@ import { createDriver } from '../../../src/core/agents/cli-driver';
 import { DEFAULT_MODEL_ACCESS, type ModelAccess, type ReplaySource } from '../../../src/core/agents/model-access';
 import { Budget, BudgetExhaustedError } from '../../../src/core/gateway/budget';
 import { readGatewayCalls } from '../../../src/core/records/gateway-call';
-import { moveRecording } from '../../../src/core/gateway/replay-answer';
+import { moveRecording } from '../../../src/core/gateway/move-recording';
 import { readIterationRecords } from '../../../src/core/loop/iteration-record';
 import type { LoopEvent, RoleSetup } from '../../../src/core/loop/loop-types';
 import { startRun } from '../../../src/core/loop/run-loop';
