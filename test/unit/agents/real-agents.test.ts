@@ -225,7 +225,7 @@ async function assertConformingRun(
   // Every request carried the key we passed, and nothing else.
   assert.deepEqual([...new Set(requests.filter((q) => q.protocol !== 'other').map((q) => q.key))], [KEY]);
   // The tokens recorded are the ones the server reported for that role.
-  let recorded = 0;
+  const recorded: unknown[] = [];
   for (const role of ['architect', 'programmer'] as const) {
     const served = sum(requests, role);
     assert.ok(served.calls >= 3, `${role}: ${served.calls} model calls`);
@@ -244,10 +244,14 @@ async function assertConformingRun(
       .split('\n')
       .filter(Boolean)
       .map((l) => JSON.parse(l) as { call: number; request?: unknown; usage: { input: number; output: number } });
-    recorded += calls.filter((c) => c.request !== undefined).length;
+    recorded.push(...calls.filter((c) => c.request !== undefined).map((c) => c.request));
   }
-  // Every request with a body the server answered went through the gateway and is in a calls record.
-  assert.equal(recorded, requests.filter((q) => q.method === 'POST').length, 'the calls records hold every call the server answered');
+  // Every request with a body the server answered went through the gateway and is in a calls
+  // record, with the very body the server received.
+  const received = requests.filter((q) => q.method === 'POST');
+  assert.equal(recorded.length, received.length, 'the calls records hold every call the server answered');
+  const key = (v: unknown) => JSON.stringify(v);
+  assert.deepEqual(recorded.map(key).sort(), received.map((q) => key(q.body)).sort(), 'the bodies recorded are the bodies the server received');
   // The real key is in no file of the experiment: not the logs, not the calls records.
   assert.deepEqual(await filesHolding(experiment, KEY), [], 'the real key is in no file');
 }

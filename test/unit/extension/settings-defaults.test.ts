@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { readAgentSettings } from '../../../src/core/agents/agent-settings';
+import { readModelAccess } from '../../../src/core/agents/model-access';
 import { readSequenceSettings } from '../../../src/core/continual/sequence-settings';
 import { readIntegritySettings } from '../../../src/core/loop/integrity-settings';
 import { readLoopSettings } from '../../../src/core/loop/loop-settings';
@@ -18,6 +19,7 @@ const PARSERS: Record<string, (read: SettingReader) => unknown> = {
   loop: readLoopSettings,
   integrity: readIntegritySettings,
   sequence: readSequenceSettings,
+  model: readModelAccess,
   architect: (read) => readAgentSettings('architect', read),
   programmer: (read) => readAgentSettings('programmer', read),
   // A custom agent's own keys are read only when the role is custom (with a command).
