@@ -1,11 +1,14 @@
 // One interface for every way a role gets played: a CLI agent preset, a custom command,
 // or a human. The loop only ever talks to this.
 import type { Confinement, Isolation } from '../runtime/runtime';
+import type { UsageFormat } from './agent-output';
+import type { AgentPresetId } from './presets';
+import type { AgentUsage } from './usage/agent-usage';
 
 export type AgentRole = 'architect' | 'programmer';
 
-export const AGENT_PRESETS = ['claude-code', 'codex', 'gemini', 'qwen', 'opencode', 'iflow', 'aider'] as const;
-export type AgentPresetId = (typeof AGENT_PRESETS)[number];
+export { AGENT_PRESETS, type AgentPresetId } from './presets';
+export type { AgentUsage } from './usage/agent-usage';
 
 interface AgentSettingsBase {
   /** Model name handed to the agent (its --model flag or equivalent); empty: the agent's default. */
@@ -52,16 +55,9 @@ export type AgentSettings =
       command: string;
       promptVia?: 'stdin' | 'file';
       /** Which agent's output format to read usage from; default 'auto' (try each). */
-      usageFormat?: 'auto' | 'none' | 'claude-code' | 'codex' | 'gemini' | 'qwen' | 'opencode' | 'iflow' | 'aider';
+      usageFormat?: UsageFormat | 'auto' | 'none';
     })
   | { kind: 'human' };
-
-/** Token usage and cost, when the agent reports them. */
-export interface AgentUsage {
-  inputTokens?: number;
-  outputTokens?: number;
-  costUsd?: number;
-}
 
 export interface AgentRunRequest {
   role: AgentRole;

@@ -14,7 +14,7 @@ import { assertEndpointsAnswer, checkEndpoint } from '../../../src/core/agents/e
 import { parseBaseUrl, resolveEndpoint, urlFor } from '../../../src/core/agents/endpoint/endpoint';
 import { presetPermissions, presetSetup } from '../../../src/core/agents/preset-setup';
 import { summarizeRole } from '../../../src/core/agents/agent-summary';
-import { reportedError } from '../../../src/core/agents/usage/reported-error';
+import { reportedError } from '../../../src/core/agents/agent-output';
 import { settingName } from '../../../src/core/util/setting-reader';
 import { UserError } from '../../../src/core/util/errors';
 import { repoRoot } from '../helpers/repo-root';
