@@ -15,6 +15,7 @@ import { parseBaseUrl, resolveEndpoint, urlFor } from '../../../src/core/agents/
 import { presetPermissions, presetSetup } from '../../../src/core/agents/preset-setup';
 import { summarizeRole } from '../../../src/core/agents/agent-summary';
 import { reportedError } from '../../../src/core/agents/agent-output';
+import { jsonValues } from '../../../src/core/agents/usage/json-scan';
 import { settingName } from '../../../src/core/util/setting-reader';
 import { UserError } from '../../../src/core/util/errors';
 import { repoRoot } from '../helpers/repo-root';
@@ -247,6 +248,30 @@ describe("a CLI's own verdict on its try (exit 0 is no proof of work)", () => {
       reportedError('opencode', JSON.stringify({ type: 'error', error: { name: 'APIError', data: { message: 'Cannot connect to API' } } }), '') ?? '',
       /Cannot connect to API/,
     );
+  });
+});
+
+describe("gemini's error behind its [Routing] line", () => {
+  // What Gemini CLI prints on stderr when the endpoint refuses the key (it then exits 145): a
+  // routing line, then its JSON output, pretty-printed, holding the error.
+  const error = { type: 'Error', message: '[API Error: 401 Unauthorized: invalid api key]', code: 401 };
+  const geminiStderr = (...preamble: string[]) =>
+    [...preamble, JSON.stringify({ session_id: '6f1c2d3e-0a1b-4c5d-8e9f-0123456789ab', error }, null, 2), ''].join('\n');
+
+  test('the JSON error after a [Routing] line is read', () => {
+    const stderr = geminiStderr('[Routing] Selected model gemini-2.5-pro (strategy: default, latency 0ms)');
+    assert.match(reportedError('gemini', '', stderr) ?? '', /the CLI reported an error: \[API Error: 401 Unauthorized: invalid api key\]/);
+  });
+
+  test('after any leading lines that are not JSON, some of them opening with a bracket', () => {
+    const stderr = geminiStderr('Loaded cached credentials.', '[Routing] Selected model gemini-2.5-flash', '[WARN] slow [network]');
+    assert.match(reportedError('gemini', '', stderr) ?? '', /401 Unauthorized/);
+    assert.deepEqual(jsonValues(stderr), [{ session_id: '6f1c2d3e-0a1b-4c5d-8e9f-0123456789ab', error }]);
+  });
+
+  test('a routing line and no JSON is no error', () => {
+    assert.equal(reportedError('gemini', '', '[Routing] Selected model gemini-2.5-pro\n'), undefined);
+    assert.deepEqual(jsonValues('[Routing] Selected model gemini-2.5-pro\n[Routing] again {x}\n'), []);
   });
 });
 
