@@ -89,4 +89,25 @@ describe('sweci agents check / Check Agents, with fake CLIs', { skip: !posix }, 
     assert.deepEqual(await tree(userHome), [], "the user's home is as it was");
     assert.deepEqual(await tree(userTmp), [], "the probe's home and the scratch task are gone");
   });
+
+  test('opencode with an endpoint and no model: its step is refused with the setting to set, and the CLI never runs', async () => {
+    const opencode = await fakeCli('opencode');
+    const settings = (model?: string): AgentSettings => ({
+      kind: 'preset',
+      preset: 'opencode',
+      executable: opencode.file,
+      baseUrl: 'http://127.0.0.1:9/v1',
+      timeoutSec: 30,
+      ...(model ? { model } : {}),
+    });
+    const rows = await checkAgents({ agents: { architect: settings('coder'), programmer: settings() }, secretEnv: {}, runtime, stepTimeoutMs: 30_000 });
+    const programmer = rows[1];
+    assert.equal(programmer.ok, false);
+    assert.equal(programmer.step.mark, 'fail');
+    assert.match(programmer.step.detail, /^not tried: opencode as the programmer needs a model .* Set sweci\.programmer\.model \(sweci: --programmer-model\)/);
+    // The architect has its model: only the endpoint (nothing answers on port 9) stops its step.
+    assert.equal(rows[0].endpoint.mark, 'fail');
+    assert.equal(rows[0].step.mark, 'skip');
+    assert.equal(await fs.readFile(opencode.ran, 'utf8').catch(() => undefined), undefined, 'the CLI was only asked its version');
+  });
 });

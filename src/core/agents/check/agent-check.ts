@@ -11,7 +11,7 @@ import { freshHome, homeEnvironment } from '../agent-home';
 import type { AgentRole, AgentSettings, AgentUsage } from '../agent-driver';
 import { roleLabel } from '../agent-summary';
 import { CliAgentDriver, findProgram } from '../cli-driver';
-import { checkEndpoint, type EndpointCheck } from '../endpoint/endpoint-check';
+import { checkEndpoint, missingModel, type EndpointCheck } from '../endpoint/endpoint-check';
 import { ENDPOINT_KEY_ENV, resolveEndpoint } from '../endpoint/endpoint';
 import { PRESET_INFO } from '../presets';
 import { errorMessage } from '../../util/errors';
@@ -191,8 +191,13 @@ export async function checkAgents(opts: AgentCheckOptions): Promise<AgentCheckRo
       if (!endpoints.has(id)) endpoints.set(id, checkEndpoint(e, opts.signal));
       endpoint = endpointCell(await endpoints.get(id)!);
     }
-    const step: CheckCell =
-      executable.mark === 'fail' || endpoint.mark === 'fail' ? { mark: 'skip', detail: 'not tried: fix the cells before it' } : await stepCell(role, s, opts);
+    // A preset that needs a model with its endpoint and has none would fail the step whatever the cells before it say.
+    const noModel = missingModel(role, s);
+    const step: CheckCell = noModel
+      ? { mark: 'fail', detail: `not tried: ${noModel.message}` }
+      : executable.mark === 'fail' || endpoint.mark === 'fail'
+        ? { mark: 'skip', detail: 'not tried: fix the cells before it' }
+        : await stepCell(role, s, opts);
     const ok = [executable, endpoint, step].every((c) => c.mark !== 'fail') && step.mark !== 'skip';
     rows.push({ role, agent: roleLabel(s), executable, endpoint, step, ok });
   }
