@@ -18,7 +18,7 @@ import type { AgentPresetId } from '../src/core/agents/agent-driver';
 import { checkPrompt, checkScratch, CHECK_FILE } from '../src/core/agents/check/agent-check';
 import { CliAgentDriver } from '../src/core/agents/cli-driver';
 import { resolveEndpoint } from '../src/core/agents/endpoint/endpoint';
-import { buildPresetCommand } from '../src/core/agents/presets';
+import { buildPresetCommand } from '../src/core/agents/preset-command';
 import { presetSetup } from '../src/core/agents/preset-setup';
 import { LocalRuntime } from '../src/core/runtime/local-runtime';
 import { findBubblewrap } from '../src/core/runtime/sandbox';

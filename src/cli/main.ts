@@ -1,6 +1,7 @@
 // sweci: the same engine as the extension, headless. `sweci --help` lists the commands;
 // `sweci <command> --help` their options.
 import { Command, CommanderError } from 'commander';
+import { AGENT_PRESETS } from '../core/agents/presets';
 import { UserError } from '../core/util/errors';
 import { addPytestOptions, addRuntimeOptions, assertNoOptionLikeValues, UsageError } from './cli-settings';
 import { agentsCheckCommand, type AgentsCheckValues } from './commands/agents-command';
@@ -10,6 +11,9 @@ import { reportCommand, type ReportValues } from './commands/report-command';
 import { runCommand, type RunValues } from './commands/run-command';
 import { summarizeCommand, type SummarizeValues } from './commands/summarize-command';
 import { checkoutCommand, statusCommand, testCommand, withEnvironments, type CheckoutValues } from './commands/task-commands';
+
+/** The --architect/--programmer choices, e.g. "claude-code, codex, … or custom". */
+const AGENT_CHOICES_TEXT = `${AGENT_PRESETS.join(', ')} or custom`;
 
 /** The command line, with each command's action bound to `signal` and its exit code kept in `result`. */
 function program(signal: AbortSignal, result: { code: Promise<number> | undefined }): Command {
@@ -79,7 +83,7 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
         .option('--run <name>', "the run each task records into (default: the experiment's, else from the agents)")
         .option('--workers <n>', 'tasks at once (1)')
         .option('--max-iterations <n>', 'iterations per task (20)')
-        .option('--architect <agent>', 'claude-code, codex, gemini, qwen, opencode, iflow, aider or custom')
+        .option('--architect <agent>', AGENT_CHOICES_TEXT)
         .option('--programmer <agent>', 'as --architect')
         .option('--architect-command <cmd>', 'the custom Architect command line ({promptFile} {model} {cwd} {role})')
         .option('--programmer-command <cmd>', 'the custom Programmer command line')
@@ -179,7 +183,7 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
     .description('the agents the settings name')
     .command('check')
     .description("check each role's agent before a run: its executable and version, the endpoint and key, and one real step on a scratch task")
-    .option('--architect <agent>', 'claude-code, codex, gemini, qwen, opencode, iflow, aider or custom')
+    .option('--architect <agent>', AGENT_CHOICES_TEXT)
     .option('--programmer <agent>', 'as --architect')
     .option('--architect-command <cmd>', 'the custom Architect command line')
     .option('--programmer-command <cmd>', 'the custom Programmer command line')

@@ -3,11 +3,14 @@
 import type { Confinement, Isolation } from '../runtime/runtime';
 import type { Budget } from '../gateway/budget';
 import type { TryWireSummary } from '../gateway/try-summary';
+import type { UsageFormat } from './agent-output';
+import type { AgentPresetId } from './presets';
+import type { AgentUsage } from './usage/agent-usage';
 
 export type AgentRole = 'architect' | 'programmer';
 
-export const AGENT_PRESETS = ['claude-code', 'codex', 'gemini', 'qwen', 'opencode', 'iflow', 'aider'] as const;
-export type AgentPresetId = (typeof AGENT_PRESETS)[number];
+export { AGENT_PRESETS, type AgentPresetId } from './presets';
+export type { AgentUsage } from './usage/agent-usage';
 
 interface AgentSettingsBase {
   /** Model name handed to the agent (its --model flag or equivalent); empty: the agent's default. */
@@ -54,7 +57,7 @@ export type AgentSettings =
       command: string;
       promptVia?: 'stdin' | 'file';
       /** Which agent's output format to read usage from; default 'auto' (try each). */
-      usageFormat?: 'auto' | 'none' | 'claude-code' | 'codex' | 'gemini' | 'qwen' | 'opencode' | 'iflow' | 'aider';
+      usageFormat?: UsageFormat | 'auto' | 'none';
     })
   | { kind: 'human' };
 
@@ -63,17 +66,6 @@ export type AgentSettings =
  * (`open`), nothing (`none`: a custom agent with no endpoint), or it was not confined at all.
  */
 export type AgentNetwork = 'model-only' | 'open' | 'none' | 'not-confined';
-
-/** Token usage and cost: counted at the gateway (the wire), or as the agent reported them. */
-export interface AgentUsage {
-  inputTokens?: number;
-  outputTokens?: number;
-  /** Of the input, read from the model's cache (the wire only). */
-  cachedTokens?: number;
-  /** Of the output, reasoning (the wire only). */
-  reasoningTokens?: number;
-  costUsd?: number;
-}
 
 export interface AgentRunRequest {
   role: AgentRole;

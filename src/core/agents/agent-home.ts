@@ -4,7 +4,7 @@
 // never the agent's to write, and nothing one try leaves there reaches the next.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import type { AgentPresetId } from './agent-driver';
+import { PRESETS, presetById, type AgentPresetId } from './presets';
 
 /** Folders below the home, and the variables that point at them. */
 const LAYOUT: readonly { variable: string; dir: string }[] = [
@@ -30,20 +30,11 @@ export async function freshHome(dir: string): Promise<void> {
   for (const { dir: sub } of LAYOUT) await fs.mkdir(path.join(dir, sub), { recursive: true, mode: 0o700 });
 }
 
-/**
- * Where each CLI keeps its login, relative to the home: copied into the agent's home when no
- * endpoint is configured, so the CLI's own login works. Only these; never the whole folder
- * (histories and caches can be large and hold other projects' code).
- */
-export const LOGIN_FILES: Readonly<Record<AgentPresetId, readonly string[]>> = {
-  'claude-code': ['.claude.json', '.claude/.credentials.json', '.claude/settings.json'],
-  codex: ['.codex/auth.json', '.codex/config.toml'],
-  gemini: ['.gemini/settings.json', '.gemini/oauth_creds.json', '.gemini/google_accounts.json', '.gemini/installation_id', '.gemini/.env'],
-  qwen: ['.qwen/settings.json', '.qwen/oauth_creds.json', '.qwen/.env'],
-  opencode: ['.local/share/opencode/auth.json', '.config/opencode/opencode.json', '.config/opencode/opencode.jsonc'],
-  iflow: ['.iflow/settings.json', '.iflow/oauth_creds.json', '.iflow/iflow_accounts.json'],
-  aider: ['.aider.conf.yml', '.aider.model.settings.yml', '.aider.model.metadata.json'],
-};
+/** Where each CLI keeps its login, relative to the home (its preset's `loginFiles`). */
+export const LOGIN_FILES: Readonly<Record<AgentPresetId, readonly string[]>> = Object.fromEntries(PRESETS.map((p) => [p.id, p.loginFiles])) as Record<
+  AgentPresetId,
+  readonly string[]
+>;
 
 /** A login file larger than this is not a login: it is not copied. */
 const MAX_LOGIN_FILE = 1024 * 1024;
@@ -51,7 +42,7 @@ const MAX_LOGIN_FILE = 1024 * 1024;
 /** Copies the preset's login files that exist in `userHome` into `home`; returns the ones copied. */
 export async function copyLogin(preset: AgentPresetId, userHome: string, home: string): Promise<string[]> {
   const copied: string[] = [];
-  for (const rel of LOGIN_FILES[preset]) {
+  for (const rel of presetById(preset).loginFiles) {
     const from = path.join(userHome, rel);
     // lstat: a link in the user's home is not followed into somewhere else.
     const st = await fs.lstat(from).catch(() => undefined);

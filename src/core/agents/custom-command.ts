@@ -3,7 +3,7 @@
 import { UserError } from '../util/errors';
 import type { AgentCommand, CommandContext } from './agent-command';
 import { tokenizeCommand } from './argv-tokenizer';
-import type { UsageFormat } from './usage/parse-usage';
+import type { UsageFormat } from './agent-output';
 
 export const CUSTOM_PLACEHOLDERS = ['promptFile', 'model', 'cwd', 'role'] as const;
 type Placeholder = (typeof CUSTOM_PLACEHOLDERS)[number];

@@ -18,7 +18,7 @@ import { loopEmitter } from './loop-emitter';
 import type { LoopOptions } from './loop-types';
 import { resolveRoles, roleLabel, roleSecrets } from './role-setup';
 import { HUMAN_HISTORY_RUN, assertRunName, runBranch } from './run-name';
-import { listPaths, refuseExposingPaths, requireTask } from './run-preconditions';
+import { listPaths, refuseExposingPaths, refuseMissingModels, requireTask } from './run-preconditions';
 import { ARCHIVE, DEFAULT_MAX_ITERATIONS, iterDir, readRunInfo, roleInfo, runLayout, writeRunInfo, type RunInfo } from './run-store';
 
 export type CreateRunOptions = Pick<LoopOptions, 'taskDir' | 'run' | 'roles' | 'runtime' | 'agentRuntimes' | 'pytest' | 'signal' | 'onEvent'> & {
@@ -34,6 +34,7 @@ export async function createRunLocked(options: CreateRunOptions): Promise<RunInf
   if (run === HUMAN_HISTORY_RUN) throw new UserError(`"${HUMAN_HISTORY_RUN}" is the name of the human-history replay. Choose another run name.`);
   const record = await requireTask(taskDir);
   refuseExposingPaths(opts, record);
+  refuseMissingModels(opts);
   if (await readRunInfo(taskDir, run)) throw new UserError(`Run "${run}" already exists on this task. Resume it, or choose another name.`);
   const layout = runLayout(taskDir, run);
   const signal = opts.signal ?? new AbortController().signal;

@@ -17,7 +17,7 @@ import type { LoopOptions, LoopStopReason } from './loop-types';
 import { prepareRun, readLoopRun } from './open-run';
 import { resolveRoles } from './role-setup';
 import { runBranch } from './run-name';
-import { refuseExposingPaths, requireTask } from './run-preconditions';
+import { refuseExposingPaths, refuseMissingModels, requireTask } from './run-preconditions';
 import { recoverArchived } from './run-iteration';
 import { listRuns, readRunInfo, runLayout, type RunInfo, type RunSummary } from './run-store';
 
@@ -94,6 +94,7 @@ async function runLoopLocked(options: LoopOptions): Promise<LoopResult> {
   let repo: CodeRepo | undefined;
   try {
     refuseExposingPaths(opts, await requireTask(taskDir));
+    refuseMissingModels(opts);
     const opened = await readLoopRun(taskDir, run);
     records = opened.records;
     // An iteration archived but not appended (a crash between the two) is recorded now.

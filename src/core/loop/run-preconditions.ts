@@ -1,5 +1,7 @@
-// What a run needs before anything is changed: a task folder, and (in messages) the paths that
-// keep app/code from being clean.
+// What a run needs before anything is changed: a task folder, agents whose settings can work (no
+// path that shows what they must not see, a model where their endpoint needs one), and (in
+// messages) the paths that keep app/code from being clean.
+import { assertModelsSet } from '../agents/endpoint/endpoint-check';
 import { UserError } from '../util/errors';
 import { readTaskRecord } from '../workspace/materialize';
 import type { TaskRecord } from '../workspace/layout';
@@ -32,4 +34,9 @@ export function refuseExposingPaths(opts: Pick<LoopOptions, 'taskDir' | 'roles' 
     readable: [...new Set(locals.flatMap((r) => r.readable))],
     writable: [...new Set(locals.flatMap((r) => r.writable))],
   });
+}
+
+/** Before anything runs: a role's preset that needs a model with its endpoint (opencode) has one. */
+export function refuseMissingModels(opts: Pick<LoopOptions, 'roles'>): void {
+  assertModelsSet({ architect: opts.roles.architect.settings, programmer: opts.roles.programmer.settings });
 }

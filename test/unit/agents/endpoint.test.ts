@@ -10,11 +10,12 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { AGENT_PRESETS } from '../../../src/core/agents/agent-driver';
 import { readAgentSettings } from '../../../src/core/agents/agent-settings';
-import { assertEndpointsAnswer, checkEndpoint } from '../../../src/core/agents/endpoint/endpoint-check';
+import { assertEndpointsAnswer, checkEndpoint, missingModel } from '../../../src/core/agents/endpoint/endpoint-check';
 import { parseBaseUrl, resolveEndpoint, urlFor } from '../../../src/core/agents/endpoint/endpoint';
 import { presetPermissions, presetSetup } from '../../../src/core/agents/preset-setup';
 import { summarizeRole } from '../../../src/core/agents/agent-summary';
-import { reportedError } from '../../../src/core/agents/usage/reported-error';
+import { reportedError } from '../../../src/core/agents/agent-output';
+import { jsonValues } from '../../../src/core/agents/usage/json-scan';
 import { settingName } from '../../../src/core/util/setting-reader';
 import { UserError } from '../../../src/core/util/errors';
 import { repoRoot } from '../helpers/repo-root';
@@ -247,6 +248,61 @@ describe("a CLI's own verdict on its try (exit 0 is no proof of work)", () => {
       reportedError('opencode', JSON.stringify({ type: 'error', error: { name: 'APIError', data: { message: 'Cannot connect to API' } } }), '') ?? '',
       /Cannot connect to API/,
     );
+  });
+});
+
+describe('opencode with an endpoint and no model is refused before anything runs', () => {
+  const opencode = (extra: object = {}) => ({ kind: 'preset' as const, preset: 'opencode' as const, baseUrl: 'http://127.0.0.1:9/v1', ...extra });
+
+  test("the error names the role's model setting (and its flag)", () => {
+    const err = missingModel('programmer', opencode());
+    assert.ok(err instanceof UserError);
+    assert.equal(err.setting, 'programmer.model');
+    assert.match(err.message, /opencode as the programmer needs a model when a model endpoint is set \(http:\/\/127\.0\.0\.1:9\/v1\)/);
+    assert.match(err.message, /Unexpected server error/);
+    assert.match(err.message, /Set sweci\.programmer\.model \(sweci: --programmer-model\)/);
+    assert.equal(missingModel('architect', opencode({ model: '  ' }))?.setting, 'architect.model', 'a blank model is no model');
+  });
+
+  test('with a model, without an endpoint (its own login), or another preset: nothing is missing', () => {
+    assert.equal(missingModel('programmer', opencode({ model: 'coder' })), undefined);
+    assert.equal(missingModel('programmer', { kind: 'preset', preset: 'opencode' }), undefined);
+    for (const p of AGENT_PRESETS.filter((id) => id !== 'opencode')) {
+      assert.equal(missingModel('programmer', { kind: 'preset', preset: p, baseUrl: 'http://127.0.0.1:9/v1' }), undefined, p);
+    }
+    assert.equal(missingModel('programmer', { kind: 'custom', command: 'agent', baseUrl: 'http://127.0.0.1:9/v1' }), undefined);
+  });
+
+  test('the endpoint check (sweci run, the loop) refuses it before asking the endpoint', async () => {
+    // Port 9 answers nothing: the model is what is refused, not the endpoint.
+    await assert.rejects(
+      assertEndpointsAnswer({ architect: opencode({ model: 'coder' }), programmer: opencode() }, {}),
+      (e: unknown) => e instanceof UserError && e.setting === 'programmer.model' && /sweci\.programmer\.model/.test(e.message),
+    );
+  });
+});
+
+describe("gemini's error behind its [Routing] line", () => {
+  // What Gemini CLI prints on stderr when the endpoint refuses the key (it then exits 145): a
+  // routing line, then its JSON output, pretty-printed, holding the error.
+  const error = { type: 'Error', message: '[API Error: 401 Unauthorized: invalid api key]', code: 401 };
+  const geminiStderr = (...preamble: string[]) =>
+    [...preamble, JSON.stringify({ session_id: '6f1c2d3e-0a1b-4c5d-8e9f-0123456789ab', error }, null, 2), ''].join('\n');
+
+  test('the JSON error after a [Routing] line is read', () => {
+    const stderr = geminiStderr('[Routing] Selected model gemini-2.5-pro (strategy: default, latency 0ms)');
+    assert.match(reportedError('gemini', '', stderr) ?? '', /the CLI reported an error: \[API Error: 401 Unauthorized: invalid api key\]/);
+  });
+
+  test('after any leading lines that are not JSON, some of them opening with a bracket', () => {
+    const stderr = geminiStderr('Loaded cached credentials.', '[Routing] Selected model gemini-2.5-flash', '[WARN] slow [network]');
+    assert.match(reportedError('gemini', '', stderr) ?? '', /401 Unauthorized/);
+    assert.deepEqual(jsonValues(stderr), [{ session_id: '6f1c2d3e-0a1b-4c5d-8e9f-0123456789ab', error }]);
+  });
+
+  test('a routing line and no JSON is no error', () => {
+    assert.equal(reportedError('gemini', '', '[Routing] Selected model gemini-2.5-pro\n'), undefined);
+    assert.deepEqual(jsonValues('[Routing] Selected model gemini-2.5-pro\n[Routing] again {x}\n'), []);
   });
 });
 

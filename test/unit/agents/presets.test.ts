@@ -4,7 +4,8 @@ import { describe, test } from 'node:test';
 import { AGENT_PRESETS } from '../../../src/core/agents/agent-driver';
 import type { CommandContext } from '../../../src/core/agents/agent-command';
 import { buildCustomCommand } from '../../../src/core/agents/custom-command';
-import { buildPresetCommand, PRESET_INFO } from '../../../src/core/agents/presets';
+import { buildPresetCommand } from '../../../src/core/agents/preset-command';
+import { PRESET_INFO } from '../../../src/core/agents/presets';
 import { UserError } from '../../../src/core/util/errors';
 
 const PROMPT = 'You are the architect.\nRead `/t/app/non-passed/summary.jsonl`; don\'t run "pytest" $(rm -rf ~) | tee x';

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
 import { parseAiderUsage, tokenCount } from '../../../src/core/agents/usage/aider';
-import { parseUsage, USAGE_FORMATS } from '../../../src/core/agents/usage/parse-usage';
+import { parseUsage, USAGE_FORMATS } from '../../../src/core/agents/agent-output';
 import { fixturesDir } from '../helpers/repo-root';
 
 const sample = (name: string): string => fs.readFileSync(path.join(fixturesDir, 'agent-output', name), 'utf8');

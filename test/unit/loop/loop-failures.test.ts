@@ -189,6 +189,25 @@ describe('the loop when things go wrong', () => {
     assert.equal(await exists(taskLayout(task.taskDir).requirementFile), false);
   });
 
+  test('opencode with an endpoint and no model is refused before the run is created, naming the setting', async () => {
+    const task = await world.task();
+    const settings = { kind: 'preset' as const, preset: 'opencode' as const, baseUrl: 'http://127.0.0.1:9/v1', timeoutSec: 60, maxTries: 1 };
+    const programmer = { settings, driver: createDriver(settings, { host: runtime }, 'programmer') };
+    const events: LoopEvent[] = [];
+    const err = await startRun(loopOptions(task, 'no-model', { architect: scripted('architect.py'), programmer }, { onEvent: (e) => events.push(e) })).catch(
+      (e: unknown) => e,
+    );
+    assert.ok(err instanceof UserError, String(err));
+    assert.equal(err.setting, 'programmer.model');
+    assert.match(err.message, /opencode as the programmer needs a model .* Set sweci\.programmer\.model/);
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ['loop-finished'],
+      'nothing ran: the call only says it failed',
+    );
+    assert.equal(await exists(runLayout(task.taskDir, 'no-model').dir), false, 'no run was created');
+  });
+
   test("a run whose first step failed every try is kept with its agent's logs, which the failure message points to", async () => {
     const task = await world.task();
     const err = await startRun(

@@ -7,11 +7,11 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Runtime } from '../../runtime/runtime';
-import { freshHome } from '../agent-home';
+import { freshHome, homeEnvironment } from '../agent-home';
 import type { AgentRole, AgentSettings, AgentUsage } from '../agent-driver';
 import { roleLabel } from '../agent-summary';
 import { CliAgentDriver, findProgram } from '../cli-driver';
-import { checkEndpoint, type EndpointCheck } from '../endpoint/endpoint-check';
+import { checkEndpoint, missingModel, type EndpointCheck } from '../endpoint/endpoint-check';
 import { ENDPOINT_KEY_ENV, resolveEndpoint } from '../endpoint/endpoint';
 import { PRESET_INFO } from '../presets';
 import type { ModelAccess } from '../model-access';
@@ -74,16 +74,27 @@ export async function checkScratch(): Promise<{ dir: string; appDir: string; hom
   return { dir, appDir, home };
 }
 
-function version(command: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    execFile(command, ['--version'], { timeout: 30_000, env }, (err, stdout, stderr) => {
-      const line = `${stdout}\n${stderr}`
-        .split('\n')
-        .map((l) => l.trim())
-        .find(Boolean);
-      resolve(err && !line ? undefined : line?.slice(0, 80));
+/**
+ * The program's first line of `--version`, run with a private home of its own (HOME, the XDG
+ * folders, TMPDIR), removed after: some CLIs write state even then (gemini a projects file,
+ * opencode its data, state and cache folders), and the user's home is never theirs to write.
+ */
+async function version(command: string): Promise<string | undefined> {
+  const home = await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-version-home-'));
+  try {
+    await freshHome(home);
+    return await new Promise((resolve) => {
+      execFile(command, ['--version'], { timeout: 30_000, env: { ...process.env, ...homeEnvironment(home) } }, (err, stdout, stderr) => {
+        const line = `${stdout}\n${stderr}`
+          .split('\n')
+          .map((l) => l.trim())
+          .find(Boolean);
+        resolve(err && !line ? undefined : line?.slice(0, 80));
+      });
     });
-  });
+  } finally {
+    await fs.rm(home, { recursive: true, force: true }).catch(() => undefined);
+  }
 }
 
 async function executableCell(s: Exclude<AgentSettings, { kind: 'human' }>): Promise<CheckCell> {
@@ -96,7 +107,7 @@ async function executableCell(s: Exclude<AgentSettings, { kind: 'human' }>): Pro
       detail: `"${command}" ${found.problem === 'EACCES' ? 'is not executable' : 'was not found on PATH'}: ${PRESET_INFO[s.preset].install}`,
     };
   }
-  const v = await version(found.path, process.env);
+  const v = await version(found.path);
   return v ? { mark: 'ok', detail: `${found.path} · ${v}` } : { mark: 'warn', detail: `${found.path} · "--version" printed nothing` };
 }
 
@@ -186,8 +197,13 @@ export async function checkAgents(opts: AgentCheckOptions): Promise<AgentCheckRo
       if (!endpoints.has(id)) endpoints.set(id, checkEndpoint(e, opts.signal));
       endpoint = endpointCell(await endpoints.get(id)!);
     }
-    const step: CheckCell =
-      executable.mark === 'fail' || endpoint.mark === 'fail' ? { mark: 'skip', detail: 'not tried: fix the cells before it' } : await stepCell(role, s, opts);
+    // A preset that needs a model with its endpoint and has none would fail the step whatever the cells before it say.
+    const noModel = missingModel(role, s);
+    const step: CheckCell = noModel
+      ? { mark: 'fail', detail: `not tried: ${noModel.message}` }
+      : executable.mark === 'fail' || endpoint.mark === 'fail'
+        ? { mark: 'skip', detail: 'not tried: fix the cells before it' }
+        : await stepCell(role, s, opts);
     const ok = [executable, endpoint, step].every((c) => c.mark !== 'fail') && step.mark !== 'skip';
     rows.push({ role, agent: roleLabel(s), executable, endpoint, step, ok });
   }

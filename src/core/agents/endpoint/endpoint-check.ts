@@ -3,6 +3,7 @@
 // of that protocol serves and which costs no tokens.
 import { UserError, errorMessage } from '../../util/errors';
 import type { AgentRole, AgentSettings } from '../agent-driver';
+import { presetById } from '../presets';
 import { ENDPOINT_KEY_ENV, PROTOCOL_LABEL, resolveEndpoint, type Endpoint } from './endpoint';
 
 export type EndpointVerdict =
@@ -84,12 +85,39 @@ export function endpointsOf(roles: Partial<Record<AgentRole, AgentSettings>>, se
   return [...out.values()];
 }
 
-/** Throws a UserError naming the URL and the status when an endpoint a role uses is unreachable or refuses its key. */
+/**
+ * Why a role's preset cannot work through its endpoint: it needs a model named there and none is
+ * set (opencode, with none, only ever asks for the model list and fails every try with
+ * "Unexpected server error"). The UserError names the setting to set; undefined when nothing is missing.
+ */
+export function missingModel(role: AgentRole, s: AgentSettings): UserError | undefined {
+  if (s.kind !== 'preset' || !s.baseUrl || s.model?.trim() || !presetById(s.preset).needsModel) return undefined;
+  const setting = `${role}.model`;
+  return new UserError(
+    `${presetById(s.preset).label} as the ${role} needs a model when a model endpoint is set (${s.baseUrl}), and none is: it would fail every try ("Unexpected server error"). ` +
+      `Set sweci.${setting} (sweci: --${role}-model) to a model the endpoint serves.`,
+    { setting },
+  );
+}
+
+/** Throws the first role's missingModel. */
+export function assertModelsSet(roles: Partial<Record<AgentRole, AgentSettings>>): void {
+  for (const [role, s] of Object.entries(roles) as [AgentRole, AgentSettings | undefined][]) {
+    const missing = s && missingModel(role, s);
+    if (missing) throw missing;
+  }
+}
+
+/**
+ * Throws a UserError naming the setting when a role's preset lacks the model its endpoint needs,
+ * and naming the URL and the status when an endpoint a role uses is unreachable or refuses its key.
+ */
 export async function assertEndpointsAnswer(
   roles: Partial<Record<AgentRole, AgentSettings>>,
   secretEnv: Record<string, string>,
   signal?: AbortSignal,
 ): Promise<EndpointCheck[]> {
+  assertModelsSet(roles);
   const checks: EndpointCheck[] = [];
   for (const { roles: users, endpoint } of endpointsOf(roles, secretEnv)) {
     const check = await checkEndpoint(endpoint, signal);

@@ -1,81 +1,15 @@
-// One model endpoint for every preset, as the reference configures its agents: a base URL, a key
-// and the role's model. Each preset speaks its own wire protocol to it; the URL is written the way
-// that protocol's clients expect it (OpenAI-style clients append paths to …/v1; Anthropic's and
-// Gemini's clients add /v1/… or /v1beta/… themselves).
-import { UserError } from '../../util/errors';
-import type { SettingLabel } from '../../util/setting-reader';
-import type { AgentPresetId } from '../agent-driver';
-import type { WireProtocol } from '../../gateway/wire-protocol';
+// One model endpoint for every preset: a base URL, a key and the role's model (wire-protocol.ts),
+// resolved for a preset in the protocol that preset speaks (its `protocol`, presets/<id>.ts).
+import { PRESETS, presetById, type AgentPresetId } from '../presets';
+import { endpointFor, type Endpoint, type WireProtocol } from '../wire-protocol';
 
-export type { WireProtocol };
+export { ENDPOINT_KEY_ENV, NO_KEY_PLACEHOLDER, PROTOCOL_LABEL, endpointFor, parseBaseUrl, urlFor, type Endpoint, type WireProtocol } from '../wire-protocol';
 
-/** The environment variable (headless) and secret name (editor) that holds the endpoint's key. */
-export const ENDPOINT_KEY_ENV = 'SWECI_API_KEY';
-
-/** Sent when no key is stored: CLIs refuse to start without one, and a local server may need none. */
-export const NO_KEY_PLACEHOLDER = 'sweci-no-key';
-
-export const PRESET_PROTOCOL: Readonly<Record<AgentPresetId, WireProtocol>> = {
-  'claude-code': 'anthropic-messages',
-  codex: 'openai-responses',
-  gemini: 'gemini',
-  qwen: 'chat-completions',
-  opencode: 'chat-completions',
-  iflow: 'chat-completions',
-  aider: 'chat-completions',
-};
-
-export const PROTOCOL_LABEL: Readonly<Record<WireProtocol, string>> = {
-  'anthropic-messages': 'Anthropic Messages',
-  'openai-responses': 'OpenAI Responses',
-  'chat-completions': 'OpenAI Chat Completions',
-  gemini: 'Gemini',
-};
-
-/** A role's endpoint, resolved: the URL as its preset's protocol wants it, and the key. */
-export interface Endpoint {
-  protocol: WireProtocol;
-  /** The base URL as the user wrote it (trailing slashes removed). */
-  baseUrl: string;
-  /** The base URL for this protocol's clients. */
-  url: string;
-  key: string;
-  /** Whether `key` is the placeholder (no key was stored). */
-  keyMissing: boolean;
-}
-
-/** A base URL setting, checked: http(s), no query or fragment; '' when unset. */
-export function parseBaseUrl(value: string, label: SettingLabel, key: string): string {
-  const text = value.trim();
-  if (text === '') return '';
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    throw new UserError(`${label(key)} must be a URL such as http://localhost:8000/v1, not ${JSON.stringify(value)}.`, { setting: key });
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new UserError(`${label(key)} must be an http:// or https:// URL, not ${JSON.stringify(value)}.`, { setting: key });
-  if (url.search || url.hash)
-    throw new UserError(`${label(key)} must not have a query or fragment (${JSON.stringify(value)}); give the API's base URL, e.g. https://host/v1.`, {
-      setting: key,
-    });
-  if (url.username || url.password)
-    throw new UserError(`${label(key)} must not hold a user name or password; store the key with "SWE-CI: Set API Key…" (or ${ENDPOINT_KEY_ENV}).`, {
-      setting: key,
-    });
-  return text.replace(/\/+$/, '');
-}
-
-/** The base URL as `protocol`'s clients expect it: …/v1 for OpenAI-style, without a trailing /v1 otherwise. */
-export function urlFor(protocol: WireProtocol, baseUrl: string): string {
-  const trimmed = baseUrl.replace(/\/+$/, '');
-  const versioned = /\/v\d+(beta)?$/.test(trimmed);
-  if (protocol === 'openai-responses' || protocol === 'chat-completions') return versioned ? trimmed : `${trimmed}/v1`;
-  return trimmed.replace(/\/v\d+(beta)?$/, '');
-}
+export const PRESET_PROTOCOL: Readonly<Record<AgentPresetId, WireProtocol>> = Object.fromEntries(PRESETS.map((p) => [p.id, p.protocol])) as Record<
+  AgentPresetId,
+  WireProtocol
+>;
 
 export function resolveEndpoint(preset: AgentPresetId, baseUrl: string, key: string | undefined): Endpoint {
-  const protocol = PRESET_PROTOCOL[preset];
-  return { protocol, baseUrl, url: urlFor(protocol, baseUrl), key: key || NO_KEY_PLACEHOLDER, keyMissing: !key };
+  return endpointFor(presetById(preset).protocol, baseUrl, key);
 }

@@ -4,7 +4,7 @@
 // `input_tokens` (Anthropic's sense), and the sum is what the model actually read (comparable
 // with other agents). Qwen Code speaks Chat Completions, whose prompt count already includes the
 // cached tokens, and copies it into `input_tokens`: its cache fields are not added again.
-import type { AgentUsage } from '../agent-driver';
+import { compact, type AgentUsage } from './agent-usage';
 import { isObject, jsonValues, num, sum, type JsonObject } from './json-scan';
 
 export function parseClaudeCodeUsage(stdout: string): AgentUsage | undefined {
@@ -25,12 +25,4 @@ function resultUsage(stdout: string, input: (usage: JsonObject) => number | unde
   const costUsd = num(result.total_cost_usd) ?? num(result.cost_usd);
   if (inputTokens === undefined && outputTokens === undefined && costUsd === undefined) return undefined;
   return compact({ inputTokens, outputTokens, costUsd });
-}
-
-export function compact(u: AgentUsage): AgentUsage {
-  const out: AgentUsage = {};
-  if (u.inputTokens !== undefined) out.inputTokens = u.inputTokens;
-  if (u.outputTokens !== undefined) out.outputTokens = u.outputTokens;
-  if (u.costUsd !== undefined) out.costUsd = u.costUsd;
-  return out;
 }

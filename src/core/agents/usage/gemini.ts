@@ -2,8 +2,7 @@
 // candidates, cached, thoughts, ...}}}}}`. `prompt` already includes `cached`; thoughts are
 // billed as output, so output = candidates + thoughts, summed over models. The stream-json
 // `result` event carries flat `stats.input_tokens` / `stats.output_tokens`, used as given.
-import type { AgentUsage } from '../agent-driver';
-import { compact } from './claude-code';
+import { compact, type AgentUsage } from './agent-usage';
 import { isObject, jsonValues, num, sum, type JsonObject } from './json-scan';
 
 export function parseGeminiUsage(stdout: string): AgentUsage | undefined {

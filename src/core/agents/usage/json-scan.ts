@@ -31,8 +31,10 @@ export function sum(...values: (number | undefined)[]): number | undefined {
 
 /**
  * Every top-level JSON value in `text`: the whole text if it parses, else each line that does,
- * else the span from the first line opening `{`/`[` to the last closing one (pretty-printed JSON
- * after a log preamble). Array values are flattened into their elements.
+ * else the span from a line opening JSON (`{` or `[` as JSON starts, not a log line's "[Routing]")
+ * to the last closing `}`/`]`: pretty-printed JSON after a log preamble. The lines that open
+ * JSON are tried in order, so a preamble line that does not parse is got past. Array values are
+ * flattened into their elements.
  */
 export function jsonValues(text: string): Json[] {
   const trimmed = text.trim();
@@ -48,14 +50,22 @@ export function jsonValues(text: string): Json[] {
     }
   }
   if (values.length > 0) return flatten(values);
-  const start = trimmed.search(/^[{[]/m);
   const end = Math.max(trimmed.lastIndexOf('}'), trimmed.lastIndexOf(']'));
-  if (start >= 0 && end > start) {
+  let tries = 0;
+  for (const m of trimmed.matchAll(JSON_OPENING_LINE)) {
+    const start = m.index;
+    if (start >= end || ++tries > MAX_SPAN_TRIES) break;
     const v = tryParse(trimmed.slice(start, end + 1));
     if (v !== undefined) return flatten([v]);
   }
   return [];
 }
+
+/** A line whose first character opens a JSON object or array: `{` then a key or `}`, `[` then a value or `]` (or the line ends). */
+const JSON_OPENING_LINE = /^(?:\{(?=[ \t\r]*(?:$|["}]))|\[(?=[ \t\r]*(?:$|[\][{"\d-]|true|false|null)))/gm;
+
+/** Each try parses the rest of the text: a bound on the work for output with many bracketed lines. */
+const MAX_SPAN_TRIES = 32;
 
 function flatten(values: Json[]): Json[] {
   return values.flatMap((v) => (Array.isArray(v) ? v : [v]));

@@ -1,8 +1,8 @@
 // Exit code 0 is no proof of work: agent CLIs exit 0 after an API error, a refused key or an
-// endpoint that never answered. This reads each CLI's own verdict from its output: the error it
-// reports, or undefined when it reports none. Never throws.
+// endpoint that never answered. These read each CLI's own verdict from its output: the error it
+// reports, or undefined when it reports none. Which reader a preset uses is the preset's own
+// (presets/<id>.ts); agent-output.ts calls it and never lets it throw.
 import { isObject, jsonValues, type Json, type JsonObject } from './json-scan';
-import type { UsageFormat } from './parse-usage';
 
 const MAX = 300;
 
@@ -70,24 +70,32 @@ function fromOpencode(values: Json[]): string | undefined {
   return undefined;
 }
 
-const READERS: Partial<Record<UsageFormat, (values: Json[]) => string | undefined>> = {
-  'claude-code': fromResult,
-  qwen: (values) => fromResult(values) ?? fromGemini(values),
-  gemini: fromGemini,
-  codex: fromCodex,
-  opencode: fromOpencode,
-};
+/** Claude Code `--output-format json`: its `result` object. */
+export function claudeCodeError(stdout: string): string | undefined {
+  return fromResult(jsonValues(stdout));
+}
 
-/** The error the agent's own output reports; 'auto' (custom commands) reads every structured form. */
-export function reportedError(format: UsageFormat | 'auto' | 'none', stdout: string, stderr: string): string | undefined {
-  if (format === 'none') return undefined;
-  try {
-    // Gemini CLI prints its error object on stderr.
-    const values = format === 'gemini' ? [...jsonValues(stdout), ...jsonValues(stderr)] : jsonValues(stdout);
-    if (values.length === 0) return undefined;
-    if (format === 'auto') return fromResult(values) ?? fromCodex(values) ?? fromOpencode(values);
-    return READERS[format]?.(values);
-  } catch {
-    return undefined;
-  }
+/** Qwen Code: Claude-shaped results; early builds printed Gemini CLI's error object. */
+export function qwenError(stdout: string): string | undefined {
+  const values = jsonValues(stdout);
+  return fromResult(values) ?? fromGemini(values);
+}
+
+/** Gemini CLI prints its error object on stderr. */
+export function geminiError(stdout: string, stderr: string): string | undefined {
+  return fromGemini([...jsonValues(stdout), ...jsonValues(stderr)]);
+}
+
+export function codexError(stdout: string): string | undefined {
+  return fromCodex(jsonValues(stdout));
+}
+
+export function opencodeError(stdout: string): string | undefined {
+  return fromOpencode(jsonValues(stdout));
+}
+
+/** A custom command's output ('auto'): every structured form. */
+export function anyReportedError(stdout: string): string | undefined {
+  const values = jsonValues(stdout);
+  return fromResult(values) ?? fromCodex(values) ?? fromOpencode(values);
 }

@@ -1,0 +1,41 @@
+// Gemini CLI (`gemini`): the Gemini protocol; the prompt on stdin; one JSON object (its error on stderr).
+import { parseGeminiUsage } from '../usage/gemini';
+import { geminiError } from '../usage/reported-error';
+import { FILE_EDITS_ONLY, jsonFile, modelArgs, type AgentPreset, type PresetSetup } from './agent-preset';
+
+export const gemini: AgentPreset<'gemini'> = {
+  id: 'gemini',
+  label: 'Gemini CLI',
+  executable: 'gemini',
+  install: 'npm install -g @google/gemini-cli',
+  protocol: 'gemini',
+  loginFiles: ['.gemini/settings.json', '.gemini/oauth_creds.json', '.gemini/google_accounts.json', '.gemini/installation_id', '.gemini/.env'],
+  unconfinedPermissions: FILE_EDITS_ONLY,
+  command: (ctx) => ({
+    // With stdin not a terminal it runs headless and takes the prompt from stdin. yolo accepts
+    // every action; auto_edit only file edits.
+    args: ['--output-format', 'json', '--approval-mode', ctx.confined ? 'yolo' : 'auto_edit', ...modelArgs('--model', ctx.model), ...(ctx.extraArgs ?? [])],
+    stdin: ctx.prompt,
+    promptVia: 'stdin',
+  }),
+  setup: (ctx) => {
+    const env: Record<string, string> = { GEMINI_CLI_TRUST_WORKSPACE: 'true' };
+    const files: PresetSetup['files'] = [];
+    if (ctx.endpoint) {
+      env.GOOGLE_GEMINI_BASE_URL = ctx.endpoint.url;
+      env.GEMINI_API_KEY = ctx.endpoint.key;
+      files.push({
+        path: '.gemini/settings.json',
+        content: jsonFile({
+          security: { auth: { selectedType: 'gemini-api-key' } },
+          privacy: { usageStatisticsEnabled: false },
+          telemetry: { enabled: false },
+          general: { enableAutoUpdate: false, enableAutoUpdateNotification: false, maxAttempts: 3 },
+        }),
+      });
+    }
+    return { env, files };
+  },
+  readUsage: (stdout) => parseGeminiUsage(stdout),
+  readError: (stdout, stderr) => geminiError(stdout, stderr),
+};

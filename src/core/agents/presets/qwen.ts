@@ -1,0 +1,40 @@
+// Qwen Code (`qwen`, a fork of Gemini CLI): Chat Completions; the prompt on stdin; Claude-shaped JSON results.
+import { parseQwenUsage } from '../usage/claude-code';
+import { parseGeminiUsage } from '../usage/gemini';
+import { qwenError } from '../usage/reported-error';
+import { FILE_EDITS_ONLY, jsonFile, modelArgs, type AgentPreset, type PresetSetup } from './agent-preset';
+
+export const qwen: AgentPreset<'qwen'> = {
+  id: 'qwen',
+  label: 'Qwen Code',
+  executable: 'qwen',
+  install: 'npm install -g @qwen-code/qwen-code',
+  protocol: 'chat-completions',
+  loginFiles: ['.qwen/settings.json', '.qwen/oauth_creds.json', '.qwen/.env'],
+  unconfinedPermissions: FILE_EDITS_ONLY,
+  command: (ctx) => ({
+    // With stdin not a terminal it runs headless and takes the prompt from stdin. yolo accepts
+    // every action; auto_edit only file edits.
+    args: ['--output-format', 'json', '--approval-mode', ctx.confined ? 'yolo' : 'auto_edit', ...modelArgs('--model', ctx.model), ...(ctx.extraArgs ?? [])],
+    stdin: ctx.prompt,
+    promptVia: 'stdin',
+  }),
+  setup: (ctx) => {
+    const env: Record<string, string> = {};
+    const files: PresetSetup['files'] = [];
+    if (ctx.endpoint) {
+      env.OPENAI_BASE_URL = ctx.endpoint.url;
+      env.OPENAI_API_KEY = ctx.endpoint.key;
+      if (ctx.model) env.OPENAI_MODEL = ctx.model;
+      files.push({
+        path: '.qwen/settings.json',
+        content: jsonFile({ security: { auth: { selectedType: 'openai' } }, privacy: { usageStatisticsEnabled: false } }),
+      });
+    }
+    return { env, files };
+  },
+  // Its JSON output is Claude-shaped, but its input count already holds the cached tokens; early
+  // builds kept Gemini CLI's stats object.
+  readUsage: (stdout) => parseQwenUsage(stdout) ?? parseGeminiUsage(stdout),
+  readError: (stdout) => qwenError(stdout),
+};
