@@ -26,6 +26,20 @@ function testList(title: string, ids: string[], cls: string): SafeHtml {
 /** A table row under a step: a note across the last five columns. */
 const stepNote = (text: string): SafeHtml => html`<tr><td></td><td colspan="5" class="muted">${text}</td></tr>`;
 
+/** What the gateway counted of a step's model calls, and what the agent itself said. */
+function modelNote(step: IterationDetails['steps'][number]['step']): string {
+  const calls = `${step.model_calls ?? 0} model call${step.model_calls === 1 ? '' : 's'} through the gateway`;
+  const cached = step.cached_tokens ? `, ${formatTokens(step.cached_tokens)} cached` : '';
+  const cost = step.cost_usd === undefined ? ', cost unknown (no price: sweci.agents.prices)' : '';
+  const own = step.agent_reported;
+  const said =
+    own && (own.input_tokens !== step.input_tokens || own.output_tokens !== step.output_tokens)
+      ? `; the agent reported ${formatTokens(own.input_tokens) ?? '–'} in / ${formatTokens(own.output_tokens) ?? '–'} out`
+      : '';
+  const network = step.network === 'open' ? '; network open (sweci.agents.network)' : step.network === 'model-only' ? '; no network but its model' : '';
+  return `Model: ${calls} (tokens as the wire reported them${cached})${cost}${said}${network}`;
+}
+
 function stepsSection(d: IterationDetails): SafeHtml | '' {
   if (d.steps.length === 0) return '';
   const rows = d.steps.map(({ role, step }) => {
@@ -43,10 +57,11 @@ function stepsSection(d: IterationDetails): SafeHtml | '' {
     // Tries that failed before the one that counted, and what the agent was allowed to do.
     const failed = step.failed_tries?.length ? stepNote(`Failed tries: ${step.failed_tries.join('; ')}`) : '';
     const allowed = step.permissions ? stepNote(`Allowed: ${step.permissions}`) : '';
+    const model = step.usage_source === 'wire' ? stepNote(modelNote(step)) : '';
     const removed = step.removed_from_app?.length
       ? stepNote(`Removed from app/ (only code/, requirement.xml, non-passed/ and memory/ carry over to the next step): ${step.removed_from_app.join(', ')}`)
       : '';
-    return html`<tr>${cells.map((c) => html`<td>${c}</td>`)}</tr>${removed}${discarded}${failed}${allowed}`;
+    return html`<tr>${cells.map((c) => html`<td>${c}</td>`)}</tr>${removed}${discarded}${failed}${allowed}${model}`;
   });
   return html`<section><h2>Roles</h2><table class="steps"><thead><tr><th>Role</th><th>Who</th><th>Time</th><th>Tokens</th><th>Cost</th><th>Tries</th></tr></thead><tbody>${rows}</tbody></table></section>`;
 }

@@ -50,7 +50,7 @@ function stepLine(name: string, s: RoleStepRecord | undefined): string | undefin
   if (s.execution_time !== undefined) bits.push(`${s.execution_time.toFixed(1)} s`);
   const tin = formatTokens(s.input_tokens);
   const tout = formatTokens(s.output_tokens);
-  if (tin || tout) bits.push(`${tin ?? '?'} in / ${tout ?? '?'} out tokens`);
+  if (tin || tout) bits.push(`${tin ?? '?'} in / ${tout ?? '?'} out tokens${s.usage_source === 'wire' ? ` in ${s.model_calls ?? 0} model calls` : ''}`);
   if (s.cost_usd !== undefined) bits.push(`$${s.cost_usd.toFixed(2)}`);
   if (s.tries > 1) bits.push(`${s.tries} tries`);
   return `${name}: ${bits.join(', ')}`;

@@ -155,3 +155,30 @@ test('clicks become validated messages; anything else is dropped', () => {
   assert.equal(isIterationViewMessage({ type: 'open-test', nodeid: 't::x', path: '/etc/passwd' }), false, 'a field the protocol does not have');
   assert.equal(isIterationViewMessage({ type: 'toString' }), false, 'no inherited key is a message type');
 });
+
+test("a step whose calls went through the gateway says how many, that its tokens are the wire's, what the agent itself reported, and that its cost is unknown without a price", () => {
+  const d = details({
+    steps: [
+      {
+        role: 'architect',
+        step: {
+          kind: 'agent',
+          agent: 'Qwen Code',
+          tries: 1,
+          input_tokens: 10_004,
+          output_tokens: 208,
+          cached_tokens: 1_000,
+          model_calls: 5,
+          usage_source: 'wire',
+          agent_reported: { input_tokens: 8_003, output_tokens: 166 },
+          network: 'model-only',
+        },
+      },
+    ],
+  });
+  const body = iterationHtml(d, OPTS);
+  assert.match(
+    body,
+    /Model: 5 model calls through the gateway \(tokens as the wire reported them, 1(\.0)?k cached\), cost unknown \(no price: sweci\.agents\.prices\); the agent reported 8(\.0)?k in \/ 166 out; no network but its model/,
+  );
+});
