@@ -6,7 +6,8 @@ import { readSequenceSettings } from '../../core/continual/sequence-settings';
 import { apiKeysFrom, endpointKeyFrom } from '../../core/agents/api-key-names';
 import { ENDPOINT_KEY_ENV } from '../../core/agents/endpoint/endpoint';
 import type { BatchSettings } from '../../core/batch/batch-types';
-import type { CostBounds } from '../../core/batch/cost-budgets';
+import { checkCostBounds, type CostBounds } from '../../core/batch/cost-budgets';
+import type { ModelPrices } from '../../core/gateway/prices';
 import * as path from 'node:path';
 import { readExperiment } from '../../core/batch/experiment';
 import { readIntegritySettings } from '../../core/loop/integrity-settings';
@@ -107,7 +108,7 @@ export function batchSettingsOf(
     secretEnv: secretEnvOf(values),
     runtime: s.runtime,
     model: s.model,
-    ...costBoundsOf(values),
+    ...costBoundsOf(values, s.model.prices),
     ...(values.replayFrom ? { replayFrom: path.resolve(values.replayFrom) } : {}),
     pytest: s.pytest,
     loop: s.loop,
@@ -125,7 +126,7 @@ export function secretEnvOf(values: Pick<RunValues, 'apiKeyEnv'>): Record<string
 }
 
 /** --max-cost-per-task and --max-cost, in dollars. */
-function costBoundsOf(values: Pick<RunValues, 'maxCostPerTask' | 'maxCost'>): { cost?: CostBounds } {
+function costBoundsOf(values: Pick<RunValues, 'maxCostPerTask' | 'maxCost'>, prices: ModelPrices): { cost?: CostBounds } {
   const dollars = (flag: string, text: string | undefined): number | undefined => {
     if (text === undefined) return undefined;
     const v = Number(text);
@@ -136,5 +137,6 @@ function costBoundsOf(values: Pick<RunValues, 'maxCostPerTask' | 'maxCost'>): { 
   const maxCostPerTask = dollars('--max-cost-per-task', values.maxCostPerTask);
   const maxCost = dollars('--max-cost', values.maxCost);
   if (maxCostPerTask === undefined && maxCost === undefined) return {};
+  checkCostBounds({ maxCostPerTask, maxCost }, prices);
   return { cost: { ...(maxCostPerTask !== undefined ? { maxCostPerTask } : {}), ...(maxCost !== undefined ? { maxCost } : {}) } };
 }

@@ -48,6 +48,8 @@ export interface ExperimentSummary {
   groups: SummaryGroup[];
   /** Tasks with no scored run, and why (e.g. initialisation failed, as the reference drops them). */
   unscored: { task: string; state?: TaskState; reason: string }[];
+  /** Scored tasks whose run a spent budget stopped: their scores count the iterations they ran. */
+  stopped: { task: string; state: TaskState; reason: string }[];
 }
 
 export async function summarizeExperiment(dir: string, opts: SummaryOptions = {}): Promise<ExperimentSummary> {
@@ -56,6 +58,7 @@ export async function summarizeExperiment(dir: string, opts: SummaryOptions = {}
   const maxEpoch = opts.maxEpoch ?? experiment?.maxIterations;
   const groups = new Map<string, SummaryGroup>();
   const unscored: ExperimentSummary['unscored'] = [];
+  const stopped: ExperimentSummary['stopped'] = [];
   const taskIds = new Set(await experimentTaskIds(dir));
   for (const id of taskIds) {
     const data = await loadChartData(experimentLayout(dir).taskDir(id), {
@@ -69,6 +72,8 @@ export async function summarizeExperiment(dir: string, opts: SummaryOptions = {}
       unscored.push({ task: id, ...(status ? { state: status.state } : {}), reason: status?.reason ?? (opts.run ? `no run named ${opts.run}` : 'no run yet') });
       continue;
     }
+    const status = await readTaskStatus(dir, id);
+    if (status?.state === 'budget-exhausted') stopped.push({ task: id, state: status.state, reason: status.reason ?? status.state });
     for (const r of runs) {
       let group = groups.get(r.run);
       if (!group) {
@@ -85,7 +90,7 @@ export async function summarizeExperiment(dir: string, opts: SummaryOptions = {}
     g.averageEvo = gammas.map((_, i) => mean(g.rows.map((r) => r.evo[i])));
   }
   const ordered = [...groups.values()].sort((a, b) => rank(a, experiment?.run) - rank(b, experiment?.run) || a.run.localeCompare(b.run));
-  return { experiment: dir, ...(experiment ? { run: experiment.run } : {}), gammas, ...(maxEpoch ? { maxEpoch } : {}), groups: ordered, unscored };
+  return { experiment: dir, ...(experiment ? { run: experiment.run } : {}), gammas, ...(maxEpoch ? { maxEpoch } : {}), groups: ordered, unscored, stopped };
 }
 
 function rank(g: SummaryGroup, own: string | undefined): number {

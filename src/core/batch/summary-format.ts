@@ -109,6 +109,15 @@ export function formatSummary(s: ExperimentSummary, format: SummaryFormat): stri
     out.push(`${format === 'markdown' ? '**Flags:** ' : 'flags: '}${flagged.map((f) => `${f} = ${RUN_FLAG_LABELS[f]}`).join('; ')}`, '');
   }
   if (s.groups.length === 0) out.push('No task of this experiment has a run yet.', '');
+  if (s.stopped.length > 0) {
+    out.push(
+      format === 'markdown'
+        ? '**Stopped at a budget** (their scores count the iterations they ran):'
+        : 'stopped at a budget (their scores count the iterations they ran):',
+    );
+    for (const u of s.stopped) out.push(`${format === 'markdown' ? '- ' : '  '}${u.task}: ${u.reason}`);
+    out.push('');
+  }
   if (s.unscored.length > 0) {
     out.push(format === 'markdown' ? '**Not scored:**' : 'not scored:');
     for (const u of s.unscored) out.push(`${format === 'markdown' ? '- ' : '  '}${u.task}: ${u.state ? `${u.state}: ` : ''}${u.reason}`);
