@@ -1,12 +1,8 @@
-// Where a replayed run (--replay-from) finds the model's answers: the recording of the same task,
-// iteration, role and try in another experiment's run, as its gateway wrote it. A try with no
-// recording is undefined: the driver then refuses to run it rather than call a live model.
+// Where a replayed run (--replay-from) finds the model's answers: the recording of the same task
+// in another experiment's run (loop/run-replay.ts), its paths moved to this experiment's.
 import { existsSync } from 'node:fs';
-import * as path from 'node:path';
 import type { ReplaySource } from '../agents/model-access';
-import { readGatewayCalls } from '../records/gateway-call';
-import { moveRecording } from '../gateway/move-recording';
-import { ARCHIVE, iterDirName, runLayout } from '../loop/run-store';
+import { replayFromRun } from '../loop/run-replay';
 import { UserError } from '../util/errors';
 import { experimentLayout, readExperiment } from './experiment';
 
@@ -18,10 +14,5 @@ export async function replaySourceFor(fromDir: string, taskId: string, taskDir: 
   }
   const recordedDir = experimentLayout(fromDir).taskDir(taskId);
   if (!existsSync(recordedDir)) throw new UserError(`--replay-from ${fromDir}: it has no task ${taskId}; replay only the tasks it ran (--tasks).`);
-  const runDir = runLayout(recordedDir, experiment.run).dir;
-  return async ({ iteration, role, attempt }) => {
-    const file = path.join(runDir, iterDirName(iteration), ARCHIVE.agentCalls(role, attempt));
-    const calls = await readGatewayCalls(file);
-    return calls.length > 0 ? moveRecording(calls, recordedDir, taskDir) : undefined;
-  };
+  return replayFromRun(recordedDir, experiment.run, taskDir);
 }

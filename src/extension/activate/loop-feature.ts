@@ -9,6 +9,7 @@ import type { ChangeFeed } from '../change-feed';
 import type { EnvironmentManager } from '../environment/environment-manager';
 import { LoopController } from '../loop/loop-controller';
 import { askForNewRun } from '../loop/new-run';
+import { pickReplayedRun } from '../loop/replay-run';
 import { offerResume } from '../loop/resume-prompt';
 import type { TaskController } from '../task-controller';
 import { IterationsTreeProvider, type IterationsNode } from '../views/iterations-tree';
@@ -92,6 +93,12 @@ export function activateLoop(context: vscode.ExtensionContext, controller: TaskC
       if (node?.summary) await loop.setActiveRun(node.summary.info.name);
       iterations.refresh();
       void statusBar.update();
+    }),
+    vscode.commands.registerCommand('sweci.replayRun', async (node?: { summary?: { info: { name: string } } }) => {
+      const from = await pickReplayedRun(controller.taskDir(), node?.summary?.info.name);
+      if (!from) return undefined;
+      await loop.setActiveRun(from.into);
+      return execute({ title: `Replay ${from.run}`, replayFrom: from.run });
     }),
     vscode.commands.registerCommand('sweci.setApiKey', () => keys.promptSet()),
     vscode.commands.registerCommand('sweci.clearApiKey', () => keys.promptClear()),

@@ -6,6 +6,8 @@ import * as vscode from 'vscode';
 import * as messages from '../messages';
 import type { AgentRole } from '../../core/agents/agent-driver';
 import { setUpRoles } from '../../core/loop/role-setup';
+import { replayFromRun } from '../../core/loop/run-replay';
+import type { ReplaySource } from '../../core/agents/model-access';
 import type { TaskEnvironment } from '../../core/runtime/task-environment';
 import type { EnvironmentManager } from '../environment/environment-manager';
 import type { LoopEvent, LoopOptions, RoleSetup } from '../../core/loop/loop-types';
@@ -33,6 +35,8 @@ export interface ExecuteRequest {
   human?: AgentRole[];
   iterations?: number;
   stopAfterStep?: AgentRole;
+  /** Answer every model call from this run's recording (Replay Run), calling no model. */
+  replayFrom?: string;
 }
 
 export class LoopController implements vscode.Disposable {
@@ -111,8 +115,8 @@ export class LoopController implements vscode.Disposable {
         const reporter = new LoopReporter(report);
         signal.addEventListener('abort', () => abort.abort(), { once: true });
         return this.environments.use(taskDir, { signal: abort.signal, report }, async (env) => {
-          const roles = await this.roles(req.human ?? [], env);
-          const { run, created } = await this.ensureRun(taskDir, roles, env);
+          const roles = await this.roles(req.human ?? [], env, req.replayFrom ? replayFromRun(taskDir, req.replayFrom) : undefined);
+          const { run, created } = await this.ensureRun(taskDir, roles, env, req.replayFrom);
           if (this.running) this.running.run = run;
           report(`run ${run}`);
           const onEvent = (event: LoopEvent) => {
@@ -178,16 +182,21 @@ export class LoopController implements vscode.Disposable {
     await recordHumanHistory({ taskDir, environments: this.environments, onEvent: (e) => this.emitter.fire(e) });
   }
 
-  private async roles(human: AgentRole[], env: TaskEnvironment): Promise<Record<AgentRole, RoleSetup>> {
+  private async roles(human: AgentRole[], env: TaskEnvironment, replay?: ReplaySource): Promise<Record<AgentRole, RoleSetup>> {
     const agents = {
       architect: human.includes('architect') ? { kind: 'human' as const } : agentSettings('architect'),
       programmer: human.includes('programmer') ? { kind: 'human' as const } : agentSettings('programmer'),
     };
-    return setUpRoles(agents, env, await this.keys.environment(), [], modelAccess());
+    return setUpRoles(agents, env, await this.keys.environment(), [], { ...modelAccess(), ...(replay ? { replay } : {}) });
   }
 
   /** The active run, created (branch at the base, line 0 = the base run) when it does not exist yet. */
-  private async ensureRun(taskDir: string, roles: Record<AgentRole, RoleSetup>, env: TaskEnvironment): Promise<{ run: string; created: boolean }> {
+  private async ensureRun(
+    taskDir: string,
+    roles: Record<AgentRole, RoleSetup>,
+    env: TaskEnvironment,
+    replayFrom?: string,
+  ): Promise<{ run: string; created: boolean }> {
     let run = this.activeRun;
     if (run && (await readRunInfo(taskDir, run))) return { run, created: false };
     run ??= await suggestedRunName(taskDir);
@@ -197,7 +206,8 @@ export class LoopController implements vscode.Disposable {
       run,
       roles,
       ...testsIn(taskDir, env),
-      maxIterations: loopSettings().maxIterations,
+      // A replay goes as far as the run it replays.
+      maxIterations: (replayFrom ? (await readRunInfo(taskDir, replayFrom))?.maxIterations : undefined) ?? loopSettings().maxIterations,
     });
     await this.setActiveRun(run);
     return { run, created: true };

@@ -11,10 +11,10 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { AgentSettings } from '../../../src/core/agents/agent-driver';
 import { createDriver } from '../../../src/core/agents/cli-driver';
-import { DEFAULT_MODEL_ACCESS, type ModelAccess, type ReplaySource } from '../../../src/core/agents/model-access';
+import { DEFAULT_MODEL_ACCESS, type ModelAccess } from '../../../src/core/agents/model-access';
 import { Budget, BudgetExhaustedError } from '../../../src/core/gateway/budget';
 import { readGatewayCalls } from '../../../src/core/records/gateway-call';
-import { moveRecording } from '../../../src/core/gateway/move-recording';
+import { replayFromRun } from '../../../src/core/loop/run-replay';
 import { readIterationRecords } from '../../../src/core/loop/iteration-record';
 import type { LoopEvent, RoleSetup } from '../../../src/core/loop/loop-types';
 import { startRun } from '../../../src/core/loop/run-loop';
@@ -205,10 +205,8 @@ describe('the model gateway through the loop: a confined agent reaches only its 
     const recorded = await world.task('recorded');
     await startRun({ ...loopOptions(recorded, 'r', both(agent)), maxIterations: 2 });
     const replayed = await world.task('replayed');
-    const replay: ReplaySource = async ({ iteration, role, attempt }) => {
-      const calls = await readGatewayCalls(path.join(iterDir(runLayout(recorded.taskDir, 'r'), iteration), ARCHIVE.agentCalls(role, attempt)));
-      return calls.length > 0 ? moveRecording(calls, recorded.taskDir, replayed.taskDir) : undefined;
-    };
+    // In another task folder (sweci run --replay-from): the recording's paths are moved to it.
+    const replay = replayFromRun(recorded.taskDir, 'r', replayed.taskDir);
     const before = server.requests.length;
     await startRun({
       ...loopOptions(
@@ -230,6 +228,26 @@ describe('the model gateway through the loop: a confined agent reaches only its 
       assert.equal(b[i].gap, a[i].gap);
       assert.deepEqual(b[i].pytest, a[i].pytest);
       assert.equal(b[i].programmer?.input_tokens, a[i].programmer?.input_tokens, 'the replayed tokens are the recording’s');
+    }
+    // In the same task folder, as a new run (the editor's Replay Run): the same again.
+    await startRun({
+      ...loopOptions(
+        recorded,
+        'r-replay',
+        both(() => agent({ access: { replay: replayFromRun(recorded.taskDir, 'r') } })),
+      ),
+      maxIterations: 2,
+    });
+    assert.equal(server.requests.length, before, 'no model was called');
+    for (const i of [1, 2]) {
+      for (const file of [ARCHIVE.requirement, ARCHIVE.codeDiff]) {
+        const want = await fs.readFile(path.join(iterDir(runLayout(recorded.taskDir, 'r'), i), file), 'utf8');
+        assert.equal(
+          await fs.readFile(path.join(iterDir(runLayout(recorded.taskDir, 'r-replay'), i), file), 'utf8'),
+          want,
+          `same folder, iteration ${i}: ${file}`,
+        );
+      }
     }
     // The same replay with another prompt: the Architect's first call differs from the recording.
     const changed = await world.task('diverged');

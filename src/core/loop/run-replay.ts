@@ -1,0 +1,24 @@
+// Where a replayed run finds the model's answers: the calls the gateway recorded for one run of a
+// task, by iteration, role and try. Replayed in the same task folder (the editor's Replay Run)
+// the recording is used as it is; in another folder (sweci run --replay-from) its paths are moved
+// to that folder's. A try with no recording is undefined: the driver then refuses to run it
+// rather than call a live model.
+import * as path from 'node:path';
+import type { ReplaySource } from '../agents/model-access';
+import { moveRecording } from '../gateway/move-recording';
+import { readGatewayCalls } from '../records/gateway-call';
+import { ARCHIVE, iterDirName, runLayout } from './run-store';
+
+export function replayFromRun(recordedTaskDir: string, run: string, intoTaskDir = recordedTaskDir): ReplaySource {
+  const runDir = runLayout(recordedTaskDir, run).dir;
+  return async ({ iteration, role, attempt }) => {
+    const calls = await readGatewayCalls(path.join(runDir, iterDirName(iteration), ARCHIVE.agentCalls(role, attempt)));
+    if (calls.length === 0) return undefined;
+    return path.resolve(recordedTaskDir) === path.resolve(intoTaskDir) ? calls : moveRecording(calls, recordedTaskDir, intoTaskDir);
+  };
+}
+
+/** Whether a run recorded any model call through the gateway (it can be replayed). */
+export async function hasRecordedCalls(taskDir: string, run: string): Promise<boolean> {
+  return (await readGatewayCalls(path.join(runLayout(taskDir, run).dir, iterDirName(1), ARCHIVE.agentCalls('architect', 1)))).length > 0;
+}

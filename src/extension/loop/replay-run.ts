@@ -1,0 +1,30 @@
+// SWE-CI: Replay Run… — the loop again on what the model said in a recorded run: every model call
+// is answered from that run's recording, no model is called, and the new run shows whether the
+// agents do the same given the same answers (a prompt or agent that changed diverges, named).
+import * as vscode from 'vscode';
+import * as messages from '../messages';
+import { hasRecordedCalls } from '../../core/loop/run-replay';
+import { listRuns, suggestRunName } from '../../core/loop/run-store';
+
+/** The run to replay (the one given, or picked) and the new run it replays into; undefined when there is none or the user cancelled. */
+export async function pickReplayedRun(taskDir: string | undefined, given?: string): Promise<{ run: string; into: string } | undefined> {
+  if (!taskDir) return void messages.showInformationMessage('No SWE-CI task is open. Check one out first.');
+  const runs = (await listRuns(taskDir)).filter((r) => r.info.kind === 'loop');
+  const replayable: string[] = [];
+  for (const r of runs) if (await hasRecordedCalls(taskDir, r.info.name)) replayable.push(r.info.name);
+  let run = given;
+  if (run === undefined) {
+    if (replayable.length === 0) {
+      return void messages.showInformationMessage(
+        'No run of this task recorded its model calls: only agents with a model endpoint (sweci.agents.baseUrl) go through the gateway that records them.',
+      );
+    }
+    run = await vscode.window.showQuickPick(replayable, { title: 'Replay which run? Its model calls answer the new run.' });
+    if (!run) return undefined;
+  } else if (!replayable.includes(run)) {
+    return void messages.showInformationMessage(
+      `Run ${run} recorded no model calls through the gateway (a custom agent without an endpoint, a human, or a run made before the gateway): there is nothing to replay.`,
+    );
+  }
+  return { run, into: await suggestRunName(taskDir, `${run}-replay`) };
+}
