@@ -98,7 +98,7 @@ export function activateLoop(context: vscode.ExtensionContext, controller: TaskC
       const from = await pickReplayedRun(controller.taskDir(), node?.summary?.info.name);
       if (!from) return undefined;
       await loop.setActiveRun(from.into);
-      return execute({ title: `Replay ${from.run}`, replayFrom: from.run });
+      return execute({ title: `Replay ${from.run}`, replayFrom: from.run, iterations: from.iterations });
     }),
     vscode.commands.registerCommand('sweci.setApiKey', () => keys.promptSet()),
     vscode.commands.registerCommand('sweci.clearApiKey', () => keys.promptClear()),

@@ -1,0 +1,93 @@
+// In the real extension host: SWE-CI: Replay Run… on a run whose agents called their model through
+// the gateway. Both roles are a scripted agent that asks its model (model-client.py, a real program
+// run by the real driver) the project's model server on this machine's loopback; the replay is a
+// new run answered from the recording, with no call reaching the server.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { buildDemoDataset } from '../../scripts/demo-dataset';
+import { readIterationRecords } from '../../src/core/loop/iteration-record';
+import { runLayout } from '../../src/core/loop/run-store';
+import { chatCompletionsAdapter } from '../harness/model-server/chat-completions';
+import { promptText } from '../harness/model-server/conversation';
+import { startModelServer, type ModelServer } from '../harness/model-server/model-server';
+import { agentsDir, api } from './helpers';
+
+const cfg = () => vscode.workspace.getConfiguration('sweci');
+const global = vscode.ConfigurationTarget.Global;
+const KEYS = [
+  'architect.agent',
+  'architect.customCommand',
+  'architect.model',
+  'programmer.agent',
+  'programmer.customCommand',
+  'programmer.model',
+  'agents.baseUrl',
+];
+
+const REQUIREMENT = `<?xml version="1.0" encoding="UTF-8"?>
+<requirements>
+  <requirement id="1">
+    <location>src</location>
+    <description>What the target's tests expect.</description>
+    <contract>The failing tests pass.</contract>
+    <acceptance>pytest passes.</acceptance>
+  </requirement>
+</requirements>
+`;
+
+suite('Replay Run', function () {
+  this.timeout(300_000);
+  let taskDir: string;
+  let server: ModelServer;
+
+  suiteSetup(async () => {
+    const sweci = await api();
+    taskDir = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    const demo = await buildDemoDataset(fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-it-replay-')));
+    assert.ok(await sweci.checkOutTask({ source: 'dataset', datasetDir: demo.datasetDir, taskId: demo.taskId, targetDir: taskDir }));
+    server = await startModelServer({
+      brain: (c) => {
+        const architect = promptText(c).includes('# Role: Architect');
+        return { actions: [{ kind: 'text', text: architect ? REQUIREMENT : 'a note from the model' }], usage: { input: 500, cachedInput: 0, output: 20 } };
+      },
+      adapters: [chatCompletionsAdapter],
+    });
+    const agent = `python3 ${path.join(agentsDir, 'model-client.py')}`;
+    for (const role of ['architect', 'programmer']) {
+      await cfg().update(`${role}.agent`, 'custom', global);
+      await cfg().update(`${role}.customCommand`, agent, global);
+      await cfg().update(`${role}.model`, 'm', global);
+    }
+    await cfg().update('agents.baseUrl', `${server.origin}/v1`, global);
+  });
+
+  suiteTeardown(async () => {
+    for (const key of KEYS) await cfg().update(key, undefined, global);
+    await (await api()).setActiveRun(undefined);
+    await server?.close();
+  });
+
+  test('a recorded run replays into a new run: the same requirement.xml and code.diff, and no model call', async () => {
+    const sweci = await api();
+    await sweci.setActiveRun('recorded');
+    await vscode.commands.executeCommand('sweci.runIteration');
+    const recorded = await readIterationRecords(runLayout(taskDir, 'recorded').iterationsFile);
+    assert.equal(recorded.length, 2, 'one iteration recorded');
+    assert.equal(recorded[1].architect?.usage_source, 'wire');
+    const calls = server.requests.length;
+    assert.equal(calls, 2, 'the Architect and the Programmer each called the model once');
+
+    await vscode.commands.executeCommand('sweci.replayRun', { summary: { info: { name: 'recorded' } } });
+    const replayed = await readIterationRecords(runLayout(taskDir, 'recorded-replay-1').iterationsFile);
+    assert.equal(replayed.length, 2, 'the replay went as far as the recorded run');
+    assert.equal(server.requests.length, calls, 'the replay called no model');
+    for (const file of ['requirement.xml', 'code.diff']) {
+      const want = fs.readFileSync(path.join(runLayout(taskDir, 'recorded').dir, 'iter-001', file), 'utf8');
+      assert.equal(fs.readFileSync(path.join(runLayout(taskDir, 'recorded-replay-1').dir, 'iter-001', file), 'utf8'), want, file);
+    }
+    assert.equal(replayed[1].gap, recorded[1].gap);
+  });
+});
