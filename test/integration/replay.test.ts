@@ -14,6 +14,7 @@ import { chatCompletionsAdapter } from '../harness/model-server/chat-completions
 import { promptText } from '../harness/model-server/conversation';
 import { startModelServer, type ModelServer } from '../harness/model-server/model-server';
 import { agentsDir, api } from './helpers';
+import { SAMPLE_REQUIREMENT as REQUIREMENT } from '../harness/model-server/sample-requirement';
 
 const cfg = () => vscode.workspace.getConfiguration('sweci');
 const global = vscode.ConfigurationTarget.Global;
@@ -26,17 +27,6 @@ const KEYS = [
   'programmer.model',
   'agents.baseUrl',
 ];
-
-const REQUIREMENT = `<?xml version="1.0" encoding="UTF-8"?>
-<requirements>
-  <requirement id="1">
-    <location>src</location>
-    <description>What the target's tests expect.</description>
-    <contract>The failing tests pass.</contract>
-    <acceptance>pytest passes.</acceptance>
-  </requirement>
-</requirements>
-`;
 
 suite('Replay Run', function () {
   this.timeout(300_000);

@@ -15,20 +15,11 @@ import { promptText } from '../../harness/model-server/conversation';
 import { startModelServer, type ModelServer } from '../../harness/model-server/model-server';
 import { repoRoot } from '../helpers/repo-root';
 import { AGENTS_DIR, PYTHON } from '../loop/demo-fixture';
+import { SAMPLE_REQUIREMENT as REQUIREMENT } from '../../harness/model-server/sample-requirement';
 
 const cli = path.join(repoRoot, 'out', 'src', 'cli', 'main.js');
 const TASK = 'demo__tinyinventory-0002';
 const KEY = 'sk-sweci-budget-0123456789';
-const REQUIREMENT = `<?xml version="1.0" encoding="UTF-8"?>
-<requirements>
-  <requirement id="1">
-    <location>src</location>
-    <description>What the target's tests expect.</description>
-    <contract>The failing tests pass.</contract>
-    <acceptance>pytest passes.</acceptance>
-  </requirement>
-</requirements>
-`;
 
 let tmp: string;
 let demo: DemoDataset;

@@ -26,18 +26,9 @@ import { startModelServer, type ModelServer } from '../../harness/model-server/m
 import { missingSandbox } from '../helpers/require-sandbox';
 import { filesHolding } from '../helpers/list-tree';
 import { AGENTS_DIR, DemoWorld, PYTHON, SANDBOX, loopOptions, runtime } from './demo-fixture';
+import { SAMPLE_REQUIREMENT as REQUIREMENT } from '../../harness/model-server/sample-requirement';
 
 const KEY = 'sk-sweci-gateway-loop-0123456789';
-const REQUIREMENT = `<?xml version="1.0" encoding="UTF-8"?>
-<requirements>
-  <requirement id="1">
-    <location>src</location>
-    <description>What the target's tests expect of the package.</description>
-    <contract>The failing tests pass.</contract>
-    <acceptance>pytest passes.</acceptance>
-  </requirement>
-</requirements>
-`;
 
 type Mode = 'ok' | 'status-500' | 'status-401' | 'error-body' | 'empty' | 'hang';
 
