@@ -12,6 +12,7 @@ import { chartScenario } from './scenarios/chart';
 import { dockerScenario } from './scenarios/docker';
 import { batchScenario } from './scenarios/batch';
 import { inspectScenario } from './scenarios/inspect';
+import { gatewayScenario } from './scenarios/gateway';
 import { requirementScenario } from './scenarios/requirement';
 import { sidebarScenario } from './scenarios/sidebar';
 import { testingScenario } from './scenarios/testing';
@@ -46,6 +47,7 @@ const scenarios: Scenario[] = [
   { name: 'iterations', run: iterationsScenario },
   { name: 'chart', run: chartScenario },
   { name: 'inspect', run: inspectScenario },
+  { name: 'gateway', run: gatewayScenario },
   { name: 'requirement', run: requirementScenario },
   { name: 'sidebar', run: sidebarScenario },
   { name: 'testing', run: testingScenario },
