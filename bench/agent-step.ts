@@ -11,7 +11,6 @@
 // Each run starts its own model server on loopback (run it in a namespace with only lo, as above).
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { homeEnvironment, writeHomeFiles } from '../src/core/agents/agent-home';
 import type { AgentPresetId } from '../src/core/agents/agent-driver';
@@ -59,9 +58,12 @@ async function main(): Promise<void> {
         timeoutMs: 300_000,
         logFile: path.join(scratch, 'prompt', 'programmer.log'),
         homeDir: home,
-        confine: { hide: [], writable: [os.tmpdir()] },
+        confine: { hide: [] },
       });
-      if (r.exitCode !== 0 || r.reportedError) throw new Error(`the step failed: ${r.exitCode} ${r.reportedError ?? ''}`);
+      if (r.exitCode !== 0 || r.reportedError || r.wire?.failure) {
+        const log = await fs.readFile(r.logFile, 'utf8').catch(() => '');
+        throw new Error(`the step failed: ${r.exitCode} ${r.reportedError ?? r.wire?.failure ?? ''}\n${log.slice(-3000)}`);
+      }
     } else {
       // The same argv, environment and home files the driver gives it, spawned bare.
       const endpoint = resolveEndpoint(preset, baseUrl, 'sk-bench');
