@@ -4,6 +4,7 @@
 // (shared/iteration-protocol.ts). The page around it is the webviews' (webview/webview-page.ts).
 import type { Comparison, ComparedSide } from '../../core/inspect/comparison';
 import type { IterationDetails } from '../../core/inspect/iteration-details';
+import { revisionLabel } from '../../core/inspect/revisions';
 import { html, type SafeHtml } from '../../core/util/html';
 import type { WebviewContent } from '../webview/webview-page';
 import { formatChange, formatTokens } from '../views/iteration-text';
@@ -107,7 +108,8 @@ export function iterationBody(d: IterationDetails, selectedForCompare?: string):
   ];
   const compare = [
     button('select-for-compare', 'Select for Compare'),
-    selectedForCompare ? button('compare-with-selected', `Compare with ${selectedForCompare}`) : '',
+    // The iteration shown is never offered for comparing with itself.
+    selectedForCompare && selectedForCompare !== revisionLabel(d.run, d.iteration) ? button('compare-with-selected', `Compare with ${selectedForCompare}`) : '',
   ];
   const score =
     r.gap < 0

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import type { Comparison } from '../../../src/core/inspect/comparison';
 import type { IterationDetails } from '../../../src/core/inspect/iteration-details';
 import { stepIteration } from '../../../src/core/inspect/iteration-details';
+import { revisionLabel } from '../../../src/core/inspect/revisions';
 import { comparisonContent, iterationContent } from '../../../src/extension/inspect/iteration-html';
 import { webviewPage, type WebviewResources } from '../../../src/extension/webview/webview-page';
 import { ITERATION_VIEW_ACTIONS, isIterationViewMessage, messageForAction } from '../../../src/shared/iteration-protocol';
@@ -181,4 +182,12 @@ test("a step whose calls went through the gateway says how many, that its tokens
     body,
     /Model: 5 model calls through the gateway \(tokens as the wire reported them, 1(\.0)?k cached\), cost unknown \(no price: sweci\.agents\.prices\); the agent reported 8(\.0)?k in \/ 166 out; no network but its model/,
   );
+});
+
+test('the iteration selected for Compare is not offered for comparing with itself (issue 31, item 5)', () => {
+  const d = details();
+  assert.match(iterationHtml(d, { ...OPTS, selectedForCompare: 'human-history #2' }), /Compare with human-history #2/);
+  const self = iterationHtml(d, { ...OPTS, selectedForCompare: revisionLabel(d.run, d.iteration) });
+  assert.doesNotMatch(self, /data-action="compare-with-selected"/);
+  assert.match(self, /Select for Compare/);
 });
