@@ -12,7 +12,7 @@ import { newTryToken } from './client-token';
 import { errorBody } from './error-shape';
 import { upstreamHeaders } from './forward-headers';
 import { costOf, type ModelPrices } from './prices';
-import { asksStream, isModelCall, modelOf, upstreamUrl } from './protocol-routes';
+import { asksStream, isForwardedPath, isModelCall, modelOf, upstreamUrl } from './protocol-routes';
 import { redactor, type Redactor } from './redact';
 import { rawBody, sendRecorded, unreplayable, type RecordedCall } from './replay-answer';
 import { requestDifference } from './replay-match';
@@ -157,6 +157,9 @@ export class GatewayTry {
     };
 
     if (this.stopReason !== undefined) return refuse(this.stopReason);
+    if (!isForwardedPath(protocol, method, url.pathname)) {
+      return refuse(`${method} ${url.pathname} is not a model call: only the model's own endpoints are forwarded`, 403);
+    }
     const bound = spentBound(this.options.bounds, this.forwarded, this.tokensSpent);
     if (bound !== undefined) {
       this.stop(`${BUDGET_EXHAUSTED}: ${bound}`);

@@ -43,6 +43,19 @@ export function isModelCall(protocol: WireProtocol, method: string, pathname: st
   }
 }
 
+/**
+ * Whether the gateway forwards a request at all: a model call, the model list, or a token count.
+ * Nothing else of the provider's API (files, batches, fine-tuning, keys) is the agent's to use
+ * with the user's key.
+ */
+export function isForwardedPath(protocol: WireProtocol, method: string, pathname: string): boolean {
+  if (isModelCall(protocol, method, pathname)) return true;
+  const p = pathname.replace(/\/+$/, '');
+  if (method === 'GET' && /\/models(\/[^/]+)?$/.test(p)) return true;
+  if (method !== 'POST') return false;
+  return protocol === 'anthropic-messages' ? /\/messages\/count_tokens$/.test(p) : protocol === 'gemini' && /\/models\/[^/:]+:countTokens$/.test(p);
+}
+
 /** The model a request names: in the body, or in the path for Gemini. */
 export function modelOf(protocol: WireProtocol, pathname: string, body: unknown): string | undefined {
   if (protocol === 'gemini') {
