@@ -1,5 +1,5 @@
 // The model gateway's public face: the harness starts one per run and opens a try per agent try.
-export { ModelGateway, MAX_REQUEST_BYTES, type GatewayStartOptions } from './model-gateway';
+export { ModelGateway, MAX_IN_FLIGHT_PER_TRY, MAX_REQUEST_BYTES, type GatewayStartOptions } from './model-gateway';
 export { GatewayTry, DEFAULT_IDLE_TIMEOUT_MS, type OpenTryOptions } from './gateway-try';
 export type { TryWireSummary } from './try-summary';
 export { Budget, type BudgetLimits, type TryBounds } from './budget';

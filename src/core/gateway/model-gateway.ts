@@ -15,6 +15,9 @@ import { guessProtocol } from './protocol-routes';
 /** Request bodies are read whole (for the record and replay); this bounds what an agent can make the harness hold. */
 export const MAX_REQUEST_BYTES = 64 * 1024 * 1024;
 
+/** Requests one try may have in the harness at once, each body held whole (no CLI makes more than a few calls at a time). */
+export const MAX_IN_FLIGHT_PER_TRY = 16;
+
 export interface GatewayStartOptions {
   socketPath: string;
   /** Also listen on 127.0.0.1 (a free port), for runs whose agents are not confined. */
@@ -53,6 +56,8 @@ async function removeStaleSocket(file: string): Promise<void> {
 
 export class ModelGateway {
   private readonly tries = new Map<string, GatewayTry>();
+  /** Requests of each try in the harness (body held, answer not yet ended). */
+  private readonly inFlight = new Map<string, number>();
   private readonly agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
   private readonly servers: http.Server[] = [];
 
@@ -126,19 +131,36 @@ export class ModelGateway {
     const token = presentedToken(req.headers, url);
     const t = token !== undefined ? this.tries.get(token) : undefined;
     try {
-      const body = await readBody(req);
+      // Refused before its body is read: a request without a live token costs the harness nothing.
       if (!t || t.closed) {
+        req.resume();
         const protocol = t?.protocol ?? guessProtocol(url.pathname, req.headers);
-        res.writeHead(401, { 'content-type': 'application/json' });
+        res.writeHead(401, { 'content-type': 'application/json', connection: 'close' });
         res.end(JSON.stringify(errorBody(protocol, 401, 'sweci gateway: this key is not valid (a try token is accepted only while its try runs)')));
         return;
       }
-      if (!body) {
-        res.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
-        res.end(JSON.stringify(errorBody(t.protocol, 413, `sweci gateway: the request body is over ${MAX_REQUEST_BYTES} bytes`)));
+      // Bodies are held whole until answered: a try may have only so many in the harness at once.
+      const inFlight = this.inFlight.get(t.token) ?? 0;
+      if (inFlight >= MAX_IN_FLIGHT_PER_TRY) {
+        req.resume();
+        res.writeHead(429, { 'content-type': 'application/json', connection: 'close' });
+        res.end(JSON.stringify(errorBody(t.protocol, 429, `sweci gateway: more than ${MAX_IN_FLIGHT_PER_TRY} requests at once from one try`)));
         return;
       }
-      await t.handle(req, res, url, body);
+      this.inFlight.set(t.token, inFlight + 1);
+      try {
+        const body = await readBody(req);
+        if (!body) {
+          res.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
+          res.end(JSON.stringify(errorBody(t.protocol, 413, `sweci gateway: the request body is over ${MAX_REQUEST_BYTES} bytes`)));
+          return;
+        }
+        await t.handle(req, res, url, body);
+      } finally {
+        const left = (this.inFlight.get(t.token) ?? 1) - 1;
+        if (left > 0) this.inFlight.set(t.token, left);
+        else this.inFlight.delete(t.token);
+      }
     } catch (err) {
       // A bug or a broken connection: answer if still possible, never with a key.
       if (!res.headersSent) {

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { readGatewayCalls } from '../../../src/core/gateway';
+import { MAX_IN_FLIGHT_PER_TRY, readGatewayCalls } from '../../../src/core/gateway';
 import { answer, modelRequest, PROTOCOLS, REAL_KEY, send, startRig, startUpstream, type Rig, type Upstream } from './gateway-fixture';
 
 const FAST_RETRY = { baseDelayMs: 10, maxDelayMs: 5_000 };
@@ -80,6 +80,37 @@ describe('faults', () => {
     });
   }
 
+  test("a try's token reaches nothing of the provider's API but the model: files, batches, other methods are refused with 403 and never forwarded", async () => {
+    const t = open('chat-completions', 'other-paths');
+    const seen = up.server.requests.length;
+    const model = modelRequest('chat-completions', { stream: false, token: t.token });
+    for (const [method, p] of [
+      ['GET', '/v1/files'],
+      ['POST', '/v1/files'],
+      ['POST', '/v1/fine_tuning/jobs'],
+      ['DELETE', '/v1/models/m'],
+      ['POST', '/v1/models'],
+    ]) {
+      const res = await send(
+        'chat-completions',
+        { origin: rig.gateway.origin! },
+        { ...model, method, path: p, ...(method === 'GET' || method === 'DELETE' ? { body: undefined } : {}) },
+      );
+      assert.equal(res.status, 403, `${method} ${p}`);
+      assert.match(res.text, /is not a model call: only the model's own endpoints are forwarded/);
+    }
+    assert.equal(up.server.requests.length, seen, 'nothing was forwarded');
+    // The model list and a model call still go through.
+    assert.equal(
+      (await send('chat-completions', { origin: rig.gateway.origin! }, { ...model, method: 'GET', path: '/v1/models', body: undefined })).status,
+      200,
+    );
+    assert.equal((await send('chat-completions', { origin: rig.gateway.origin! }, model)).status, 200);
+    const summary = await t.close();
+    assert.equal(summary.calls, 7);
+    assert.equal(summary.failure, undefined, 'refused extra paths do not fail a try whose model calls succeeded');
+  });
+
   test('500, 500, then an answer: retried before the client sees anything, counted in the record', async () => {
     up.script.push({ actions: [], httpError: { status: 500, message: 'boom' } }, { actions: [], httpError: { status: 503, message: 'busy' } });
     const t = open('anthropic-messages', 'retry-500');
@@ -104,6 +135,21 @@ describe('faults', () => {
     assert.equal(res.status, 200);
     assert.ok(took >= 950, `answered after ${Math.round(took)} ms; Retry-After asked for 1000`);
     assert.equal((await readGatewayCalls(rig.callsFile('retry-429')))[0].retries, 1);
+  });
+
+  test(`one try may have ${MAX_IN_FLIGHT_PER_TRY} requests in the harness at once: the next is refused with 429 in its shape, not read`, async () => {
+    for (let i = 0; i < MAX_IN_FLIGHT_PER_TRY; i++) up.script.push({ actions: [], fault: 'hang' });
+    const t = open('chat-completions', 'in-flight', { idleTimeoutMs: 3_000 });
+    const request = modelRequest('chat-completions', { stream: false, token: t.token });
+    const held = Array.from({ length: MAX_IN_FLIGHT_PER_TRY }, () => send('chat-completions', { origin: rig.gateway.origin! }, request));
+    // Once every one of them has reached the upstream, one more.
+    const started = performance.now();
+    while (up.script.length > 0 && performance.now() - started < 10_000) await new Promise((r) => setTimeout(r, 20));
+    const extra = await send('chat-completions', { origin: rig.gateway.origin! }, request);
+    assert.equal(extra.status, 429);
+    assert.match(extra.text, new RegExp(`more than ${MAX_IN_FLIGHT_PER_TRY} requests at once from one try`));
+    await Promise.all(held);
+    await t.close();
   });
 
   test('retries are bounded: after 3, the last error is the answer and the failure', async () => {
