@@ -17,9 +17,8 @@ import { Redactor, StreamRedactor } from './redact';
 import { parseUsage, reportedError } from './agent-output';
 import { copyLogin, homeEnvironment, writeHomeFiles } from './agent-home';
 import { ENDPOINT_KEY_ENV, type Endpoint } from './endpoint/endpoint';
-import { KNOWN_API_KEYS } from './api-key-names';
 import { DEFAULT_MODEL_ACCESS, type ModelAccess } from './model-access';
-import { openModelRoute, type ModelRoute } from './model-route';
+import { callsFileBeside, describeNetwork, openModelRoute, withoutKeys, withWire, wireFooter, type ModelRoute } from './model-route';
 import type { TryWireSummary } from '../gateway/try-summary';
 import { presetPermissions, presetSetup } from './preset-setup';
 
@@ -480,68 +479,4 @@ class LogFile {
     await this.queue;
     await this.handle.close();
   }
-}
-
-/** `<role>-try-<N>.calls.jsonl` beside `<role>-try-<N>.log`. */
-export function callsFileBeside(logFile: string): string {
-  return logFile.replace(/\.log$/, '') + '.calls.jsonl';
-}
-
-/** The environment without the stored API keys and without any variable holding one of `secrets`. */
-function withoutKeys(env: Readonly<Record<string, string>>, secrets: readonly string[]): Record<string, string> {
-  const names = new Set(KNOWN_API_KEYS.map((k) => k.name));
-  return Object.fromEntries(Object.entries(env).filter(([name, value]) => !names.has(name) && !secrets.includes(value)));
-}
-
-function describeNetwork(label: ModelRoute['networkLabel']): string {
-  switch (label) {
-    case 'model-only':
-      return "none of its own: only the model, through SWE-CI's gateway";
-    case 'open':
-      return 'open (sweci.agents.network): this machine and every host it reaches';
-    case 'none':
-      return 'none (no endpoint to reach)';
-    case 'not-confined':
-      return "not confined: this machine's network";
-  }
-}
-
-/**
- * The try's result with what the wire said: the wire's usage (the agent's own kept beside it),
- * and the reason the gateway stopped it, which is no cancel by the user.
- */
-function withWire(
-  result: AgentRunResult,
-  wire: TryWireSummary | undefined,
-  route: ModelRoute,
-  stopped: string | undefined,
-  userCancelled: boolean,
-): AgentRunResult {
-  const out: AgentRunResult = { ...result, network: route.networkLabel };
-  if (stopped !== undefined && !userCancelled) out.cancelled = false;
-  if (!wire) return out;
-  const u = wire.usage;
-  out.wire = wire;
-  if (result.usage) out.agentUsage = result.usage;
-  out.usage = {
-    inputTokens: u.input,
-    outputTokens: u.output,
-    cachedTokens: u.cached,
-    reasoningTokens: u.reasoning,
-    // Cost only when every call that used tokens had a price: otherwise it is unknown, not a part.
-    ...(wire.unpricedCalls === 0 && wire.modelCalls > 0 ? { costUsd: wire.costUsd } : {}),
-  };
-  return out;
-}
-
-/** The log's last lines for a try through the gateway: what its model calls were, read at the wire. */
-function wireFooter(w: TryWireSummary, stopped: string | undefined): string {
-  const u = w.usage;
-  const calls = `${w.modelCalls} model call${w.modelCalls === 1 ? '' : 's'}${w.calls > w.modelCalls ? ` (+${w.calls - w.modelCalls} other)` : ''}`;
-  const cost = w.modelCalls === 0 ? '' : w.unpricedCalls === 0 ? `, $${w.costUsd.toFixed(4)}` : ', cost unknown (no price for the model: sweci.agents.prices)';
-  return [
-    `# wire:    ${calls}, ${u.input} input (${u.cached} cached) and ${u.output} output tokens${cost}`,
-    ...(stopped ? [`# stopped: ${stopped}`] : w.failure ? [`# failed:  ${w.failure}`] : []),
-    '',
-  ].join('\n');
 }

@@ -3,13 +3,16 @@
 // `model-only` network (the default) has no network but the gateway (its socket and a forwarder on
 // the step's own loopback). The real key stays in the harness; every call is recorded, counted and
 // bounded there. Without an endpoint a preset could only use the CLI's own login, which needs the
-// open network: refused under `model-only`, with the settings that fix it.
+// open network: refused under `model-only`, with the settings that fix it. After the try, what the
+// wire saw becomes its result (withWire) and the last lines of its log (wireFooter).
 import type { NetworkConfinement } from '../runtime/sandbox';
 import type { Budget } from '../gateway/budget';
 import type { GatewayTry } from '../gateway/gateway-try';
 import { clientBaseUrl } from '../gateway/protocol-routes';
 import { UserError } from '../util/errors';
-import type { AgentNetwork, AgentRole, AgentSettings } from './agent-driver';
+import type { AgentNetwork, AgentRole, AgentRunResult, AgentSettings } from './agent-driver';
+import { KNOWN_API_KEYS } from './api-key-names';
+import type { TryWireSummary } from '../gateway/try-summary';
 import { ENDPOINT_KEY_ENV, NO_KEY_PLACEHOLDER, resolveEndpoint, urlFor, type Endpoint } from './endpoint/endpoint';
 import type { ModelAccess } from './model-access';
 import { sharedGateway } from './shared-gateway';
@@ -118,4 +121,68 @@ export async function openModelRoute(req: RouteRequest): Promise<ModelRoute> {
     gatewayTry,
     secrets: [gatewayTry.token, ...(real.keyMissing ? [] : [real.key])],
   };
+}
+
+/** `<role>-try-<N>.calls.jsonl` beside `<role>-try-<N>.log`. */
+export function callsFileBeside(logFile: string): string {
+  return logFile.replace(/\.log$/, '') + '.calls.jsonl';
+}
+
+/** The environment without the stored API keys and without any variable holding one of `secrets`. */
+export function withoutKeys(env: Readonly<Record<string, string>>, secrets: readonly string[]): Record<string, string> {
+  const names = new Set(KNOWN_API_KEYS.map((k) => k.name));
+  return Object.fromEntries(Object.entries(env).filter(([name, value]) => !names.has(name) && !secrets.includes(value)));
+}
+
+export function describeNetwork(label: ModelRoute['networkLabel']): string {
+  switch (label) {
+    case 'model-only':
+      return "none of its own: only the model, through SWE-CI's gateway";
+    case 'open':
+      return 'open (sweci.agents.network): this machine and every host it reaches';
+    case 'none':
+      return 'none (no endpoint to reach)';
+    case 'not-confined':
+      return "not confined: this machine's network";
+  }
+}
+
+/**
+ * The try's result with what the wire said: the wire's usage (the agent's own kept beside it),
+ * and the reason the gateway stopped it, which is no cancel by the user.
+ */
+export function withWire(
+  result: AgentRunResult,
+  wire: TryWireSummary | undefined,
+  route: ModelRoute,
+  stopped: string | undefined,
+  userCancelled: boolean,
+): AgentRunResult {
+  const out: AgentRunResult = { ...result, network: route.networkLabel };
+  if (stopped !== undefined && !userCancelled) out.cancelled = false;
+  if (!wire) return out;
+  const u = wire.usage;
+  out.wire = wire;
+  if (result.usage) out.agentUsage = result.usage;
+  out.usage = {
+    inputTokens: u.input,
+    outputTokens: u.output,
+    cachedTokens: u.cached,
+    reasoningTokens: u.reasoning,
+    // Cost only when every call that used tokens had a price: otherwise it is unknown, not a part.
+    ...(wire.unpricedCalls === 0 && wire.modelCalls > 0 ? { costUsd: wire.costUsd } : {}),
+  };
+  return out;
+}
+
+/** The log's last lines for a try through the gateway: what its model calls were, read at the wire. */
+export function wireFooter(w: TryWireSummary, stopped: string | undefined): string {
+  const u = w.usage;
+  const calls = `${w.modelCalls} model call${w.modelCalls === 1 ? '' : 's'}${w.calls > w.modelCalls ? ` (+${w.calls - w.modelCalls} other)` : ''}`;
+  const cost = w.modelCalls === 0 ? '' : w.unpricedCalls === 0 ? `, $${w.costUsd.toFixed(4)}` : ', cost unknown (no price for the model: sweci.agents.prices)';
+  return [
+    `# wire:    ${calls}, ${u.input} input (${u.cached} cached) and ${u.output} output tokens${cost}`,
+    ...(stopped ? [`# stopped: ${stopped}`] : w.failure ? [`# failed:  ${w.failure}`] : []),
+    '',
+  ].join('\n');
 }

@@ -3,6 +3,7 @@
 // the recording is used as it is; in another folder (sweci run --replay-from) its paths are moved
 // to that folder's. A try with no recording is undefined: the driver then refuses to run it
 // rather than call a live model.
+import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { ReplaySource } from '../agents/model-access';
 import { moveRecording } from '../gateway/move-recording';
@@ -18,7 +19,8 @@ export function replayFromRun(recordedTaskDir: string, run: string, intoTaskDir 
   };
 }
 
-/** Whether a run recorded any model call through the gateway (it can be replayed). */
+/** Whether a run's first iteration holds a calls record of either role (it can be replayed); looked up by name, nothing read. */
 export async function hasRecordedCalls(taskDir: string, run: string): Promise<boolean> {
-  return (await readGatewayCalls(path.join(runLayout(taskDir, run).dir, iterDirName(1), ARCHIVE.agentCalls('architect', 1)))).length > 0;
+  const names = await fs.readdir(path.join(runLayout(taskDir, run).dir, iterDirName(1))).catch(() => [] as string[]);
+  return names.some((n) => n.endsWith('.calls.jsonl'));
 }

@@ -4,7 +4,6 @@
 // had no network but its model. Both roles are model-client.py (a real program the real driver
 // runs) against the project's model server on this machine's loopback.
 import * as path from 'node:path';
-import type { Frame, Page } from 'playwright-core';
 import type { AgentSettings } from '../../../src/core/agents/agent-driver';
 import { createDriver } from '../../../src/core/agents/cli-driver';
 import { DEFAULT_MODEL_ACCESS } from '../../../src/core/agents/model-access';
@@ -18,20 +17,9 @@ import { startModelServer } from '../../harness/model-server/model-server';
 import { SAMPLE_REQUIREMENT } from '../../harness/model-server/sample-requirement';
 import { withWorkbench } from '../../harness/workbench';
 import { prepareDemoTask } from '../demo-task';
+import { iterationFrame } from './inspect';
 
 const agents = path.resolve(__dirname, '../../../../test/fixtures/agents');
-
-async function iterationFrame(page: Page, heading: RegExp, timeoutMs = 30_000): Promise<Frame> {
-  const start = Date.now();
-  for (;;) {
-    for (const f of page.frames()) {
-      const h1 = await f.$('header h1').catch(() => null);
-      if (h1 && heading.test((await h1.textContent().catch(() => '')) ?? '')) return f;
-    }
-    if (Date.now() - start > timeoutMs) throw new Error(`the iteration view did not show ${heading}`);
-    await page.waitForTimeout(250);
-  }
-}
 
 export async function gatewayScenario(): Promise<string> {
   const task = await prepareDemoTask('gateway');

@@ -21,7 +21,7 @@ function scripted(script: string, env: Record<string, string> = {}): RoleSetup {
 }
 
 /** The iteration view's frame (a webview is an iframe in an iframe), once it shows `heading`. */
-async function iterationFrame(page: Page, heading: RegExp, timeoutMs = 30_000): Promise<Frame> {
+export async function iterationFrame(page: Page, heading: RegExp, timeoutMs = 30_000): Promise<Frame> {
   const start = Date.now();
   for (;;) {
     for (const f of page.frames()) {
