@@ -13,7 +13,7 @@ import { dockerScenario } from './scenarios/docker';
 import { batchScenario } from './scenarios/batch';
 import { inspectScenario } from './scenarios/inspect';
 import { gatewayScenario } from './scenarios/gateway';
-import { requirementScenario } from './scenarios/requirement';
+import { requirementCompletionScenario, requirementScenario } from './scenarios/requirement';
 import { sidebarScenario } from './scenarios/sidebar';
 import { testingScenario } from './scenarios/testing';
 import { demoToastScenario } from './scenarios/demo-toast';
@@ -49,6 +49,7 @@ const scenarios: Scenario[] = [
   { name: 'inspect', run: inspectScenario },
   { name: 'gateway', run: gatewayScenario },
   { name: 'requirement', run: requirementScenario },
+  { name: 'requirement-completion', run: requirementCompletionScenario },
   { name: 'sidebar', run: sidebarScenario },
   { name: 'testing', run: testingScenario },
   { name: 'demo-toast', run: demoToastScenario },

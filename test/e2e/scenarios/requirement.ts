@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { taskLayout } from '../../../src/core/workspace/layout';
+import type { Page } from 'playwright-core';
 import { withWorkbench } from '../../harness/workbench';
 import { prepareDemoTask } from '../demo-task';
 
@@ -37,31 +38,7 @@ export async function requirementScenario(): Promise<string> {
 
   return withWorkbench({ folder: task.taskDir, name: 'requirement', viewport: { width: 1500, height: 900 } }, async (page, wb) => {
     await wb.openSweciView();
-    // Quick Open the document, as a person would. The file search may still be indexing the
-    // folder, and an Enter while the list re-renders can close it with nothing opened: ask again
-    // until the file is listed, focused, and opened in a tab.
-    const tab = page.locator('.tab').filter({ hasText: 'requirement.xml' }).first();
-    for (let attempt = 1; ; attempt++) {
-      await page.keyboard.press('Control+P');
-      const input = page.locator('.quick-input-widget input');
-      await input.waitFor({ state: 'visible', timeout: 10_000 });
-      await input.fill('app/requirement.xml');
-      const row = page.locator('.quick-input-widget .monaco-list-row.focused').filter({ hasText: 'requirement.xml' }).first();
-      const listed = await row.waitFor({ timeout: 15_000 }).then(
-        () => true,
-        () => false,
-      );
-      if (listed) {
-        await page.keyboard.press('Enter');
-        const opened = await tab.waitFor({ timeout: 10_000 }).then(
-          () => true,
-          () => false,
-        );
-        if (opened) break;
-      }
-      if (attempt === 4) throw new Error('Quick Open never opened app/requirement.xml');
-      await page.keyboard.press('Escape');
-    }
+    await quickOpen(page, 'app/requirement.xml');
     // The server's three warnings reach the Problems panel.
     await wb.runCommand('View: Focus Problems (Errors, Warnings, Infos)');
     const problems = page.locator('.markers-panel .monaco-list-row');
@@ -80,4 +57,93 @@ export async function requirementScenario(): Promise<string> {
     await page.locator('.monaco-hover').filter({ hasText: 'at call stage' }).first().waitFor({ timeout: 30_000 });
     return wb.screenshot('requirement-language-server', undefined, { keepHover: true });
   });
+}
+
+/**
+ * Completion of a node id inside <acceptance>: typing the start of a test's path and pressing
+ * Enter inserts our node id, not an Emmet expansion of the typed text into tags (Emmet runs in
+ * every .xml file, and `tests/test_x` is a valid abbreviation).
+ */
+export async function requirementCompletionScenario(): Promise<string> {
+  const task = await prepareDemoTask('requirement-completion');
+  const layout = taskLayout(task.taskDir);
+  const ids = fs
+    .readFileSync(layout.summaryFile, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => (JSON.parse(l) as { test: string }).test);
+  const typed = 'tests/test_';
+  if (!ids.some((id) => id.startsWith(typed))) throw new Error(`no non-passed test of the demo task starts with ${typed}`);
+  const before = [
+    '<requirements>',
+    '  <requirement>',
+    '    <location>src/tinyinventory/__init__.py</location>',
+    '    <description>d</description>',
+    '    <contract>c</contract>',
+    '    <acceptance>',
+  ];
+  const after = ['</acceptance>', '  </requirement>', '</requirements>', ''];
+  fs.writeFileSync(layout.requirementFile, `${before.join('\n')}${after.join('\n')}`);
+
+  return withWorkbench({ folder: task.taskDir, name: 'requirement-completion', viewport: { width: 1440, height: 900 } }, async (page, wb) => {
+    await wb.openSweciView();
+    await quickOpen(page, 'app/requirement.xml');
+    // The language server must have started (its diagnostics say so) before completion is asked.
+    await wb.runCommand('View: Focus Problems (Errors, Warnings, Infos)');
+    await wb.runCommand('View: Focus Active Editor Group');
+    await page.keyboard.press('Control+G');
+    await page.keyboard.type(`${before.length}:${before[before.length - 1].length + 1}`);
+    await page.keyboard.press('Enter');
+    await page.keyboard.type(typed, { delay: 30 });
+    await page.keyboard.press('Control+Space');
+    const ours = page.locator('.suggest-widget .monaco-list-row').filter({ hasText: ids.find((id) => id.startsWith(typed))!.split('::')[0] });
+    await ours.first().waitFor({ timeout: 30_000 });
+    await page.waitForTimeout(500);
+    const shot = await wb.screenshot('requirement-completion');
+    const focused = (await page.locator('.suggest-widget .monaco-list-row.focused').first().textContent()) ?? '';
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Control+S');
+    const line = () => fs.readFileSync(layout.requirementFile, 'utf8').split('\n')[before.length - 1];
+    // Saving takes a moment to reach the disk: wait for the line to change from what was typed.
+    const inserted = () =>
+      line()
+        .trim()
+        .replace(/^<acceptance>/, '')
+        .replace(/<\/acceptance>$/, '');
+    for (let i = 0; i < 50 && inserted() === typed; i++) await page.waitForTimeout(200);
+    const got = line().trim();
+    if (!ids.includes(inserted())) throw new Error(`Enter on the completion list (focused: "${focused.trim()}") gave "${got}", not a non-passed node id`);
+    return shot;
+  });
+}
+
+/**
+ * Quick Opens a file of the folder, as a person would. The file search may still be indexing the
+ * folder, and an Enter while the list re-renders can close it with nothing opened: ask again
+ * until the file is listed, focused, and opened in a tab.
+ */
+export async function quickOpen(page: Page, relative: string): Promise<void> {
+  const name = relative.split('/').pop()!;
+  const tab = page.locator('.tab').filter({ hasText: name }).first();
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('Control+P');
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill(relative);
+    const row = page.locator('.quick-input-widget .monaco-list-row.focused').filter({ hasText: name }).first();
+    const listed = await row.waitFor({ timeout: 15_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (listed) {
+      await page.keyboard.press('Enter');
+      const opened = await tab.waitFor({ timeout: 10_000 }).then(
+        () => true,
+        () => false,
+      );
+      if (opened) return;
+    }
+    if (attempt === 4) throw new Error(`Quick Open never opened ${relative}`);
+    await page.keyboard.press('Escape');
+  }
 }
