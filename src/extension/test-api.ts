@@ -45,7 +45,7 @@ export interface SweciApi {
   activeRun(): string | undefined;
   setActiveRun(run: string | undefined): Promise<void>;
   /** What a human step waits for (role, iteration), while the loop waits for Submit Iteration. */
-  humanWaiting(): { role: 'architect' | 'programmer'; iteration: number; run: string } | undefined;
+  humanWaiting(): { role: 'architect' | 'programmer'; iteration: number; run: string; problems?: string[] } | undefined;
   /** The Iterations view: runs with their iterations' labels and descriptions, read through its provider. */
   /** Opens (or reveals) the chart webview, as SWE-CI: Show Chart does. */
   showChart(): void;

@@ -159,12 +159,17 @@ suite('The CI loop through the commands', function () {
     assert.match(fs.readFileSync(requirement, 'utf8'), /<location>/, 'a skeleton is offered');
     assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, requirement);
 
+    // Submitting the skeleton as offered is pressing Submit too early: it is sent back.
+    await vscode.commands.executeCommand('sweci.submitIteration');
+    const hint = /<location> still holds the skeleton's hint/;
+    await until('the ask after the unedited skeleton', () => (sweci.humanWaiting()?.problems ?? []).some((p) => hint.test(p)) || undefined);
+
     fs.writeFileSync(requirement, '<requirements><requirement>unclosed');
     await vscode.commands.executeCommand('sweci.submitIteration');
     // The loop checks the document and asks again.
-    await until('the second ask', () => {
-      const w = sweci.humanWaiting();
-      return w && w !== first && w.role === 'architect' ? w : undefined;
+    await until('the ask after the unclosed document', () => {
+      const problems = sweci.humanWaiting()?.problems ?? [];
+      return (problems.length > 0 && !problems.some((p) => hint.test(p))) || undefined;
     });
 
     fs.writeFileSync(

@@ -66,9 +66,13 @@ function why(result: AgentRunResult, timeoutSec: number): string | undefined {
  * The language server's validation of what the Architect wrote: errors fail the try (and say
  * why); warnings (a location naming no file, an unknown test) are only reported.
  */
-async function checkRequirement(taskDir: string): Promise<{ problem?: string; warnings?: string }> {
+async function checkRequirement(taskDir: string, human = false): Promise<{ problem?: string; warnings?: string }> {
   const file = taskLayout(taskDir).requirementFile;
-  const { errors, warnings } = await validateRequirementFile(file, await loadRequirementContext(taskDir));
+  const checked = await validateRequirementFile(file, await loadRequirementContext(taskDir));
+  // A human given the skeleton who submits its hints unchanged pressed Submit too early.
+  const unwritten = human ? checked.warnings.filter((w) => w.code === 'placeholder-field') : [];
+  const errors = [...checked.errors, ...unwritten];
+  const warnings = checked.warnings.filter((w) => !unwritten.includes(w));
   const name = path.basename(file);
   const say = (list: typeof errors) =>
     list
@@ -247,7 +251,7 @@ async function runHuman(ctx: RoleStepContext): Promise<StepDone> {
     throwIfAborted(ctx.signal);
     const durationMs = Date.now() - started;
     totalMs += durationMs;
-    const { problem, warnings } = ctx.role === 'architect' ? await checkRequirement(ctx.taskDir) : {};
+    const { problem, warnings } = ctx.role === 'architect' ? await checkRequirement(ctx.taskDir, true) : {};
     emitFinished(ctx, { attempt, ok: !problem, durationMs, message: problem ?? warnings });
     if (!problem) break;
     problems = [problem];

@@ -13,6 +13,7 @@ export type DiagnosticCode =
   | 'root-is-item'
   | 'missing-field'
   | 'empty-field'
+  | 'placeholder-field'
   | 'duplicate-field'
   | 'duplicate-requirement'
   | 'too-large'

@@ -6,6 +6,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { Diagnostic, DiagnosticCode } from './diagnostic';
 import { LineIndex, type TextRange } from './positions';
 import { errorMessage } from '../util/errors';
+import { isPlaceholder } from './requirement-skeleton';
 
 export const REQUIREMENT_FIELDS = ['location', 'description', 'contract', 'acceptance'] as const;
 export type RequirementFieldName = (typeof REQUIREMENT_FIELDS)[number];
@@ -202,6 +203,17 @@ export function parseRequirementDocument(input: string): RequirementParseResult 
       fields[field] = { text: fieldText, ...lines.at(child.start) };
       spans[field] = fieldSpan(text, lines, child);
       if (fieldText === '') warnings.push(diag('empty-field', 'warning', `Requirement ${name}: <${field}> is empty.`, child.start, child.end));
+      else if (isPlaceholder(field, fieldText)) {
+        warnings.push(
+          diag(
+            'placeholder-field',
+            'warning',
+            `Requirement ${name}: <${field}> still holds the skeleton's hint; write yours in its place.`,
+            child.start,
+            child.end,
+          ),
+        );
+      }
     }
     const tag = startTagOf(el);
     const missing = REQUIREMENT_FIELDS.filter((f) => !fields[f]);

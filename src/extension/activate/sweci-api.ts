@@ -66,7 +66,7 @@ function sweciApi(
     setActiveRun: (run) => loop.setActiveRun(run),
     humanWaiting: () => {
       const w = loop.humans.current;
-      return w && { role: w.role, iteration: w.iteration, run: w.run };
+      return w && { role: w.role, iteration: w.iteration, run: w.run, problems: w.problems };
     },
     iterationRows: async () => {
       const out = [];

@@ -3,20 +3,9 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import * as messages from '../messages';
 import type { HumanStepRequest } from '../../core/loop/loop-types';
+import { REQUIREMENT_SKELETON } from '../../core/requirement/requirement-skeleton';
 import { AbortError } from '../../core/util/errors';
 import { log } from '../log';
-
-/** A starting point for a human Architect: one requirement with the four fields. */
-const REQUIREMENT_SKELETON = `<?xml version="1.0" encoding="UTF-8"?>
-<requirements>
-  <requirement id="1">
-    <location>src/... : the module, class or function to change</location>
-    <description>What the code does now, and what is wrong with it.</description>
-    <contract>The behaviour it must have after the change.</contract>
-    <acceptance>How to tell the change is done (which failing tests should pass).</acceptance>
-  </requirement>
-</requirements>
-`;
 
 export class HumanSteps implements vscode.Disposable {
   private waiting: { request: HumanStepRequest; resolve: () => void } | undefined;

@@ -8,6 +8,7 @@ import { describe, test } from 'node:test';
 import { validateRequirementFile } from '../../../src/core/requirement/validate-requirement';
 import { parseRequirementDocument, type RequirementParseResult } from '../../../src/core/requirement/requirement-document';
 import { duplicateRequirementWarnings } from '../../../src/core/requirement/duplicate-requirements';
+import { REQUIREMENT_SKELETON, SKELETON_PLACEHOLDERS } from '../../../src/core/requirement/requirement-skeleton';
 
 const item = (tag: string, n: number, extra = ''): string =>
   `  <${tag} id="${n}">\n` +
@@ -199,5 +200,25 @@ describe('validateRequirementFile', () => {
     } finally {
       await fs.rm(dir, { recursive: true, force: true });
     }
+  });
+
+  test('the skeleton a human Architect is offered warns on each hint left in place, and on none once written', () => {
+    const skeleton = ok(parseRequirementDocument(REQUIREMENT_SKELETON));
+    const hints = skeleton.warnings.filter((w) => w.code === 'placeholder-field');
+    assert.deepEqual(
+      hints.map((w) => w.message),
+      ['location', 'description', 'contract', 'acceptance'].map((f) => `Requirement 1: <${f}> still holds the skeleton's hint; write yours in its place.`),
+    );
+    assert.equal(hints[0].line, 4);
+    // One field written (even with the hint's words around it), the others reflowed but unchanged.
+    const edited = REQUIREMENT_SKELETON.replace(SKELETON_PLACEHOLDERS.location, 'src/pkg/mod.py: the module').replace(
+      SKELETON_PLACEHOLDERS.contract,
+      SKELETON_PLACEHOLDERS.contract.replace(' ', '\n      '),
+    );
+    const left = ok(parseRequirementDocument(edited)).warnings.filter((w) => w.code === 'placeholder-field');
+    assert.deepEqual(
+      left.map((w) => w.message.match(/<(\w+)>/)?.[1]),
+      ['description', 'contract', 'acceptance'],
+    );
   });
 });
