@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import * as messages from '../messages';
 import { replayHumanHistory } from '../../core/history/replay-history';
 import type { LoopEvent } from '../../core/loop/loop-types';
+import type { IterationRecord } from '../../core/loop/iteration-record';
 import { HUMAN_HISTORY_RUN } from '../../core/loop/run-name';
 import { loopSettings, pytestSettings } from '../config';
 import type { EnvironmentManager } from '../environment/environment-manager';
@@ -45,10 +46,24 @@ export async function recordHumanHistory({ taskDir, environments, onEvent }: Hum
       ),
     );
     log().info(`Human history: ${result.ran} commits run, ${result.cached} from the cache`);
-    void messages.showInformationMessage(
-      `Human history recorded: ${result.records.length - 1} developer commits, ${result.ran ? `${result.ran} tested now` : 'none tested now'}${result.cached ? ` and ${result.cached} from the cache` : ''}.`,
-    );
+    void offerHistory(result.records, result.ran, result.cached);
   } catch (err) {
     showError('Recording the human history failed', err);
   }
+}
+
+/** What was recorded, in the words of the chart (commits, gaps), and where to look at it. */
+async function offerHistory(records: readonly IterationRecord[], ran: number, cached: number): Promise<void> {
+  const commits = records.length - 1;
+  const last = records[records.length - 1];
+  const gap = (r: IterationRecord | undefined) => (r === undefined ? '?' : r.gap < 0 ? 'not measured' : String(r.gap));
+  const reuse = cached > 0 ? ` pytest ran on ${ran} of the ${ran + cached} states (the base and each commit); ${cached} came from the cache.` : '';
+  const choice = await messages.showInformationMessage(
+    `Human history recorded as the run ${HUMAN_HISTORY_RUN}: ${commits} developer commit${commits === 1 ? '' : 's'}, gap ${gap(records[0])} at the base → ${gap(last)} after the last commit.${reuse}`,
+    'Show Chart',
+    ...(last && commits > 0 ? ['Open Last Commit'] : []),
+  );
+  if (choice === 'Show Chart') await vscode.commands.executeCommand('sweci.showChart');
+  else if (choice === 'Open Last Commit' && last)
+    await vscode.commands.executeCommand('sweci.openIteration', { run: HUMAN_HISTORY_RUN, iteration: last.iteration });
 }

@@ -13,6 +13,7 @@ import type { EnvironmentManager } from '../environment/environment-manager';
 import type { LoopEvent, LoopOptions, RoleSetup } from '../../core/loop/loop-types';
 import { createRun, removeRunWithoutIterations, runLoop, type LoopResult } from '../../core/loop/run-loop';
 import { readRunInfo } from '../../core/loop/run-store';
+import { taskLayout } from '../../core/workspace/layout';
 import type { ApiKeys } from '../agents/api-keys';
 import { agentSettings, integritySettings, loopSettings, modelAccess, pytestSettings } from '../config';
 import { isAbortError, errorMessage } from '../../core/util/errors';
@@ -146,7 +147,7 @@ export class LoopController implements vscode.Disposable {
             throw err;
           }
           reporter.flush();
-          announceResult(result);
+          announceResult(result, req.stopAfterStep && { role: req.stopAfterStep, requirementFile: taskLayout(taskDir).requirementFile });
           return result;
         });
       });

@@ -2,7 +2,9 @@
 // warnings when a recorded iteration changed what it must not, and the call's result.
 import * as vscode from 'vscode';
 import * as messages from '../messages';
+import type { AgentRole } from '../../core/agents/agent-driver';
 import type { LoopEvent } from '../../core/loop/loop-types';
+import { HUMAN_HISTORY_RUN } from '../../core/loop/run-name';
 import type { LoopResult } from '../../core/loop/run-loop';
 import { log } from '../log';
 import { LineSplitter } from './line-splitter';
@@ -63,9 +65,10 @@ function warnAbout(event: Extract<LoopEvent, { type: 'iteration-recorded' }>): v
   log().info(
     `[${event.run} #${r.iteration}] recorded: gap ${r.gap}${r.regressions.length ? `, ${r.regressions.length} regressions` : ''}${r.tampered.length ? `, tests/ tampered: ${r.tampered.join(', ')}` : ''}`,
   );
+  const who = changedBy(event);
   if (r.tampered.length)
     void messages.showWarningMessage(
-      `Iteration ${r.iteration}: the agent changed ${r.tampered.length} test file(s). They were restored and the change is not scored.`,
+      `Iteration ${r.iteration}: ${who} changed ${r.tampered.length === 1 ? 'a test file' : `${r.tampered.length} test files`} (${r.tampered.slice(0, 3).join(', ')}${r.tampered.length > 3 ? '…' : ''}). ${r.tampered.length === 1 ? 'It was' : 'They were'} restored and the change is not scored.`,
     );
   if (r.harness_tampering?.length) {
     void messages.showWarningMessage(
@@ -74,13 +77,23 @@ function warnAbout(event: Extract<LoopEvent, { type: 'iteration-recorded' }>): v
   }
   if (r.outside_changes.length)
     void messages.showWarningMessage(
-      `Iteration ${r.iteration}: the agent changed files outside app/code: ${r.outside_changes.slice(0, 3).join(', ')}${r.outside_changes.length > 3 ? '…' : ''}`,
+      `Iteration ${r.iteration}: ${who} changed files outside app/code: ${r.outside_changes.slice(0, 3).join(', ')}${r.outside_changes.length > 3 ? '…' : ''}`,
     );
 }
 
+/** Who made an iteration's changes, as a warning names them: the agent, you, or the upstream developers. */
+function changedBy(event: Extract<LoopEvent, { type: 'iteration-recorded' }>): string {
+  if (event.run === HUMAN_HISTORY_RUN) return "the developers' commit";
+  const kinds = new Set([event.record.architect?.kind, event.record.programmer?.kind].filter(Boolean));
+  if (kinds.size === 1) return kinds.has('human') ? 'you' : 'the agents';
+  return 'you or the agent';
+}
+
 /** How the call ended, when it ended on its own (a failure or a cancel is said by the caller). */
-export function announceResult(result: LoopResult): void {
-  if (result.recorded.length === 0 && (result.reason === 'solved' || result.reason === 'max-iterations')) {
+export function announceResult(result: LoopResult, stoppedAfter?: { role: AgentRole; requirementFile: string }): void {
+  if (result.reason === 'paused' && result.recorded.length === 0 && stoppedAfter) {
+    void offerStepAfter(result, stoppedAfter.role, stoppedAfter.requirementFile);
+  } else if (result.recorded.length === 0 && (result.reason === 'solved' || result.reason === 'max-iterations')) {
     // Nothing ran: say why instead of finishing silently.
     void messages.showInformationMessage(
       result.reason === 'solved'
@@ -96,6 +109,26 @@ export function announceResult(result: LoopResult): void {
     const at = `#${last.iteration}`;
     const what = result.recorded.length === 1 ? `iteration ${at} recorded` : `${result.recorded.length} iterations recorded, the last ${at}`;
     void offerNextSteps(`${result.run}: ${what} · ${last.gap < 0 ? 'pytest did not run' : `gap ${last.gap}`}.`, result);
+  }
+}
+
+/** After Run Architect or Run Programmer: what the step left, and the step that comes next. */
+async function offerStepAfter(result: LoopResult, role: AgentRole, requirementFile: string): Promise<void> {
+  const at = `${result.run} #${result.iterations + 1}`;
+  if (role === 'architect') {
+    const choice = await messages.showInformationMessage(
+      `${at}: the Architect wrote requirement.xml. Next: Run Programmer (or Run Iteration to go on through pytest).`,
+      'Run Programmer',
+      'Open requirement.xml',
+    );
+    if (choice === 'Run Programmer') await vscode.commands.executeCommand('sweci.runProgrammer');
+    else if (choice === 'Open requirement.xml') await vscode.window.showTextDocument(vscode.Uri.file(requirementFile), { preview: false });
+  } else {
+    const choice = await messages.showInformationMessage(
+      `${at}: the Programmer is done. Next: Run Tests, which runs pytest and records the iteration.`,
+      'Run Tests',
+    );
+    if (choice === 'Run Tests') await vscode.commands.executeCommand('sweci.runTests');
   }
 }
 

@@ -23,6 +23,8 @@ interface InfoRow {
   icon: string;
   color?: string;
   file?: string;
+  /** What a click does when it does not open `file`. */
+  command?: vscode.Command;
 }
 
 export class TaskInfoTreeProvider implements vscode.TreeDataProvider<InfoRow>, vscode.Disposable {
@@ -67,6 +69,7 @@ export class TaskInfoTreeProvider implements vscode.TreeDataProvider<InfoRow>, v
     item.tooltip = row.tooltip;
     item.iconPath = new vscode.ThemeIcon(row.icon, row.color ? new vscode.ThemeColor(row.color) : undefined);
     if (row.file) item.command = { title: 'Open', command: 'vscode.open', arguments: [vscode.Uri.file(row.file)] };
+    else if (row.command) item.command = row.command;
     return item;
   }
 
@@ -210,11 +213,12 @@ function agentRows(sandbox: boolean | undefined): InfoRow[] {
     tooltip: [
       `${title(r)}: ${r.label}\n  endpoint: ${r.endpoint}\n  allowed: ${r.permissions}`,
       r.restricted ? '\nNot confined (sweci.sandbox off, or no bubblewrap): presets may only edit files, so the Programmer cannot run the tests.' : '',
-      `Set by sweci.${r.role}.* and sweci.agents.baseUrl. SWE-CI: Check Agents tries them.`,
+      `Set by sweci.${r.role}.* and sweci.agents.baseUrl (click to open them). SWE-CI: Check Agents tries them.`,
     ]
       .filter(Boolean)
       .join('\n'),
     icon: r.role === 'architect' ? 'hubot' : 'tools',
+    command: { title: 'Open Settings', command: 'workbench.action.openSettings', arguments: [`sweci.${r.role}.`] },
     ...(r.restricted ? { color: 'problemsWarningIcon.foreground' } : {}),
   }));
 }
