@@ -66,6 +66,7 @@ function details(over: Partial<IterationDetails> = {}): IterationDetails {
     ],
     files: [{ label: `log ${HOSTILE}`, file: '/x/a.log' }],
     hasCodeChanges: true,
+    transcripts: [],
     ...over,
   };
 }
@@ -149,7 +150,7 @@ test('clicks become validated messages; anything else is dropped', () => {
   assert.deepEqual(messageForAction('open-test', 't.py::x'), { type: 'open-test', nodeid: 't.py::x' });
   assert.equal(messageForAction('open-test', ''), undefined);
   assert.equal(messageForAction('run-shell', 'rm'), undefined);
-  for (const a of ITERATION_VIEW_ACTIONS) assert.ok(isIterationViewMessage(messageForAction(a, a === 'step' ? '1' : a === 'open-file' ? '0' : 'x')), a);
+  for (const a of ITERATION_VIEW_ACTIONS) assert.ok(isIterationViewMessage(messageForAction(a, a === 'step' ? '1' : a === 'open-file' ? '0' : a === 'open-transcript' ? 'architect:1' : 'x')), a);
   assert.equal(isIterationViewMessage({ type: 'open-file', index: 1.5 }), false);
   assert.equal(isIterationViewMessage(null), false);
   assert.equal(isIterationViewMessage([]), false);
