@@ -60,7 +60,7 @@ export function callHeader(call: TranscriptCall, total: RunningTotal, bodyId: st
   if (call.truncated) head.append(badge('cut', 'warn'));
   if (call.side) head.append(badge('side call'));
   if (call.replayed) head.append(badge('replayed'));
-  if (call.toolCalls.length) head.append(badge(`${call.toolCalls.length} tool call${call.toolCalls.length === 1 ? '' : 's'}`, 'tool'));
+  if (call.toolCalls.length) head.append(badge(`${call.toolCalls.length} tool call${call.toolCalls.length === 1 ? '' : 's'}`, 'tools'));
   head.append(el('span', { class: 'spacer' }), el('span', { class: 'total' }, totalText(total)));
   return { head, toggle };
 }

@@ -32,7 +32,7 @@ export class Timeline {
     this.calls = calls;
     this.bars = calls.map((c, i) => {
       const kind = c.error || c.refused ? 'bad' : c.side ? 'side' : writers.has(c.call) ? 'write' : c.toolCalls.length ? 'tool' : 'text';
-      const bar = el('button', { type: 'button', class: `bar ${kind}`, tabindex: '-1', 'aria-label': `Call ${c.call}: ${callFigures(c).join(', ')}` });
+      const bar = el('button', { type: 'button', class: `bar bar-${kind}`, tabindex: '-1', 'aria-label': `Call ${c.call}: ${callFigures(c).join(', ')}` });
       bar.title = `Call ${c.call}${c.model ? ` · ${c.model}` : ''}\n${callFigures(c).join(' · ')}${c.toolCalls.length ? `\n${c.toolCalls.map((t) => t.name).join(', ')}` : ''}`;
       bar.addEventListener('click', () => {
         this.focused = i;

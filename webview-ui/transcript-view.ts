@@ -175,7 +175,7 @@ function renderPreamble(t: Transcript): void {
   tools.replaceChildren(el('summary', {}, `Tools offered (${t.tools.length})`), list);
   const p = promptOf(t);
   prompt.hidden = p === undefined;
-  prompt.replaceChildren(el('h2', {}, 'Prompt'), textBlock(p ?? '', 'prompt-text', 12));
+  prompt.replaceChildren(el('h2', {}, 'Prompt'), textBlock(p ?? '', 'prompt-text', 6));
 }
 
 function callLink(call: number): HTMLAnchorElement {
