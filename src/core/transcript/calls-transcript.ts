@@ -7,7 +7,7 @@
 // — titles, checks, sub-agents — are side calls, each shown with what its own conversation added.
 import type { GatewayCall } from '../records/gateway-call';
 import { readRequest } from './protocols';
-import { digest, fingerprint, parseArguments, type RequestView } from './request-view';
+import { digest, fingerprint, parseArguments, type Entry, type RequestView } from './request-view';
 import type { ToolCallItem, Transcript, TranscriptCall, TranscriptItem, TranscriptUsage } from './transcript-schema';
 
 export interface TranscriptMeta {
@@ -93,10 +93,12 @@ export class TranscriptBuilder {
     this.noteTrouble(turn);
     const view = call.request === undefined ? undefined : readRequest(call.protocol, call.request);
     if (!view) {
-      // Nothing to place it with (the request was dropped from an over-cap record, or is not one we read): it stays on its own.
       if (call.request !== undefined)
         this.notes.push(`call ${call.call}: its request is not a ${call.protocol} request this reader knows; what it added is not shown.`);
       else if (!call.truncated) this.notes.push(`call ${call.call}: no request was recorded; what it added is not shown.`);
+      // A request too big to keep is the agent's long history, not a side call: its answer is
+      // repeated in the agent's next request, which fills in what the record dropped.
+      this.latestMain()?.calls.push(turn);
       return;
     }
     this.place(turn, view);
@@ -145,14 +147,14 @@ export class TranscriptBuilder {
     }
 
     const added = entries.slice(from).map((raw) => view.entry(raw));
+    // Calls the history holds name their results too (a sub-agent's, a resumed session's).
+    for (const e of added)
+      for (const i of e.items) if (i.kind === 'tool-call' && i.id !== undefined && !this.toolNames.has(i.id)) this.toolNames.set(i.id, i.name);
     if (thread.calls.length === 0) {
       turn.input = added.flatMap((e) => e.items);
     } else {
       // Its assistant entries repeat the answers before; the rest (results, new user text) is what it added.
-      this.fillFromEcho(
-        thread.calls[thread.calls.length - 1],
-        added.filter((e) => e.role === 'assistant').flatMap((e) => e.items),
-      );
+      this.fillFromEcho(thread.calls, added);
       turn.input = added.filter((e) => e.role !== 'assistant').flatMap((e) => e.items);
     }
     for (const item of turn.input) {
@@ -169,19 +171,43 @@ export class TranscriptBuilder {
     }
   }
 
+  /** The agent's conversation most recently continued. */
+  private latestMain(): Thread | undefined {
+    const signature = this.main?.signature;
+    return [...this.threads].reverse().find((t) => t.signature === signature);
+  }
+
   /**
-   * The previous answer as the next request repeats it: its reasoning (the record keeps only the
-   * answer's text and tool calls), and its tool calls where the record had to drop them.
+   * The answers before, as the next request repeats them (each run of assistant entries is one
+   * answer, the last the latest): their reasoning, which the record does not keep, and their
+   * tool calls where an over-cap record dropped them.
    */
-  private fillFromEcho(previous: TranscriptCall | undefined, echo: TranscriptItem[]): void {
-    if (!previous || echo.length === 0) return;
-    const reasoning = echo.filter((i) => i.kind === 'reasoning');
-    if (reasoning.length > 0 && !previous.output.some((i) => i.kind === 'reasoning')) previous.output.unshift(...reasoning);
-    if (previous.truncated !== undefined) {
-      const calls = echo.filter((i): i is ToolCallItem => i.kind === 'tool-call');
-      if (calls.length > 0 && calls.length === previous.toolCalls.length) {
-        previous.toolCalls = calls.map((c) => ({ ...(c.id !== undefined ? { id: c.id } : {}), name: c.name, input: c.input }));
-        previous.output = [...previous.output.filter((i) => i.kind !== 'tool-call'), ...calls];
+  private fillFromEcho(calls: TranscriptCall[], added: Entry[]): void {
+    const answers: TranscriptItem[][] = [];
+    let open = false;
+    for (const e of added) {
+      if (e.role === 'assistant') {
+        if (!open) answers.push([]);
+        answers[answers.length - 1].push(...e.items);
+      }
+      open = e.role === 'assistant';
+    }
+    for (let a = answers.length - 1, c = calls.length - 1; a >= 0 && c >= 0; a--, c--) {
+      const previous = calls[c];
+      const echo = answers[a];
+      if (previous.error !== undefined || previous.refused !== undefined) continue;
+      const reasoning = echo.filter((i) => i.kind === 'reasoning');
+      if (reasoning.length > 0 && !previous.output.some((i) => i.kind === 'reasoning')) previous.output.unshift(...reasoning);
+      if (previous.truncated === undefined) continue;
+      const toolCalls = echo.filter((i): i is ToolCallItem => i.kind === 'tool-call');
+      if (toolCalls.length > 0 && toolCalls.length === previous.toolCalls.length) {
+        previous.toolCalls = toolCalls.map((t) => ({ ...(t.id !== undefined ? { id: t.id } : {}), name: t.name, input: t.input }));
+        const text = echo.filter((i) => i.kind === 'text');
+        previous.output = [
+          ...previous.output.filter((i) => i.kind === 'reasoning'),
+          ...(text.length > 0 ? text : previous.output.filter((i) => i.kind === 'text')),
+          ...toolCalls,
+        ];
       }
     }
   }

@@ -39,7 +39,7 @@ function tokens(u: TranscriptUsage): string {
 }
 
 const duration = (ms: number): string => (ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`);
-const dollars = (usd: number): string => `$${usd < 0.01 ? usd.toFixed(4) : usd.toFixed(2)}`;
+const dollars = (usd: number): string => `$${usd < 1 ? usd.toFixed(4) : usd.toFixed(2)}`;
 
 /** The first `lines` lines of `text` (each at most LINE_CHARS), and a line saying what was left out. */
 export function clip(text: string, lines: number): string {
@@ -49,7 +49,10 @@ export function clip(text: string, lines: number): string {
   return shown.join('\n');
 }
 
-const lineCount = (text: string): number => (text === '' ? 0 : text.replace(/\n$/, '').split('\n').length);
+const lineCount = (text: string): string => {
+  const n = text === '' ? 0 : text.replace(/\n$/, '').split('\n').length;
+  return `${count(n)} line${n === 1 ? '' : 's'}`;
+};
 
 function diffLines(edits: { old: string; new: string }[]): string {
   return edits
@@ -82,7 +85,7 @@ function toolCallParts(item: { name: string; input: unknown; id?: string }): Par
       ];
     case 'write':
       return [
-        { kind: 'label', text: `${item.name} (${count(lineCount(action.content))} lines)`, code: action.path },
+        { kind: 'label', text: `${item.name} (${lineCount(action.content)})`, code: action.path },
         { kind: 'block', text: clip(action.content, CLIP.content) },
       ];
     case 'edit':
@@ -125,7 +128,7 @@ function itemParts(item: TranscriptItem, answer: boolean): Part[] {
     case 'tool-result': {
       const name = item.name ?? item.id ?? 'a tool';
       return [
-        { kind: 'label', text: `${item.isError ? 'error from' : 'result of'} ${name} (${count(lineCount(item.output))} lines)` },
+        { kind: 'label', text: `${item.isError ? 'error from' : 'result of'} ${name} (${lineCount(item.output)})` },
         { kind: 'block', text: clip(item.output, CLIP.result) },
       ];
     }

@@ -21,7 +21,7 @@ export interface TryTranscriptRequest {
   iteration: number;
   run?: string;
   agent?: string;
-  /** The iteration has not finished: the try may still be running. */
+  /** The iteration has not finished (pending/): the try may still be running. */
   pending?: boolean;
   /**
    * Where a try has no calls record (its agent did not go through the gateway): another source,
@@ -47,7 +47,7 @@ export async function readTryTranscript(req: TryTranscriptRequest): Promise<Tran
   const notes: string[] = [];
   const found = await readCallsFile(file, builder, notes);
   if (!found) return req.fallback?.({ logFile: path.join(req.iterDir, ARCHIVE.agentLog(req.role, req.attempt)), meta });
-  if (req.pending) notes.unshift('The iteration has not finished: the try may still be running, and a call shows once it has ended.');
+  if (req.pending) notes.unshift('The iteration has not finished (it is running, or stopped before its end): a call shows once it has ended.');
   return builder.finish(notes);
 }
 
