@@ -49,15 +49,15 @@ describe('formatTranscript', () => {
       ),
       text,
     );
-    assert.match(text, /  reasoning:\n    The summary lists the failing tests\.\n/);
-    assert.match(text, /  Bash:\n    \$ cat '\/task\/app\/non-passed\/summary\.jsonl'\n/);
-    assert.match(text, /  result of Bash \(2 lines\):\n    \{"nodeid": "tests\/test_inventory\.py::test_low"\}\n    3 failed\n/);
-    assert.match(text, /  Write \(3 lines\) \/task\/app\/requirement\.xml:\n    <requirements>\n      <requirement id="1"\/>\n    <\/requirements>\n/);
-    assert.match(text, /  Edit \/task\/app\/code\/inv\.py:\n    -return x < t\n    \+return x <= t\n/);
-    assert.match(text, /  TodoWrite:\n    \{\n     "todos": \[/);
+    assert.match(text, / {2}reasoning:\n {4}The summary lists the failing tests\.\n/);
+    assert.match(text, / {2}Bash:\n {4}\$ cat '\/task\/app\/non-passed\/summary\.jsonl'\n/);
+    assert.match(text, / {2}result of Bash \(2 lines\):\n {4}\{"nodeid": "tests\/test_inventory\.py::test_low"\}\n {4}3 failed\n/);
+    assert.match(text, / {2}Write \(3 lines\) \/task\/app\/requirement\.xml:\n {4}<requirements>\n {6}<requirement id="1"\/>\n {4}<\/requirements>\n/);
+    assert.match(text, / {2}Edit \/task\/app\/code\/inv\.py:\n {4}-return x < t\n {4}\+return x <= t\n/);
+    assert.match(text, / {2}TodoWrite:\n {4}\{\n {5}"todos": \[/);
     // A long result: its first 40 lines, and how many more there were.
-    assert.match(text, /  result of Bash \(100 lines\):\n(    line \d+\n){40}    … \(60 more lines\)\n/);
-    assert.match(text, /  assistant:\n    requirement\.xml is written\.\n/);
+    assert.match(text, / {2}result of Bash \(100 lines\):\n( {4}line \d+\n){40} {4}… \(60 more lines\)\n/);
+    assert.match(text, / {2}assistant:\n {4}requirement\.xml is written\.\n/);
     assert.match(text, /\ntotal: 5 calls \(1 side\) · 13,040 in \(900 cached\) \/ \d+ out · 1\.5 s · \$0\.0150\n$/);
   });
 
@@ -88,8 +88,8 @@ describe('formatTranscript', () => {
     t.notes = ['call 3 failed (HTTP 500): the model is down'];
     const text = formatTranscript(t, 'text');
     assert.match(text, /\nnote: call 3 failed \(HTTP 500\): the model is down\n/);
-    assert.match(text, /── call 3 · claude-sonnet-4-5 · 3,000 in \(200 cached\) \/ 53 out · 300 ms · HTTP 500\n  failed: the model is down\n/);
-    assert.match(text, /── call 4 · .* · 2 retries · replayed\n  record cut: the request dropped\n/);
+    assert.match(text, /── call 3 · claude-sonnet-4-5 · 3,000 in \(200 cached\) \/ 53 out · 300 ms · HTTP 500\n {2}failed: the model is down\n/);
+    assert.match(text, /── call 4 · .* · 2 retries · replayed\n {2}record cut: the request dropped\n/);
     assert.match(text, /· cost unknown\n$/);
   });
 

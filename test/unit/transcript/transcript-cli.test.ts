@@ -126,7 +126,7 @@ describe('sweci transcript', () => {
     const r = sweci(taskDir, '--run', 'agents', '--iteration', '1', '--role', 'architect', '--try', '1');
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /^architect · iteration 1 · try 1\nrun agents · agent claude-code · from the gateway's record\n/);
-    assert.match(r.out, /── call 1 · claude-sonnet-4-5 · .* · HTTP 529\n  failed: overloaded\n/);
+    assert.match(r.out, /── call 1 · claude-sonnet-4-5 · .* · HTTP 529\n {2}failed: overloaded\n/);
     assert.match(r.out, /\ntotal: 1 call · /);
     const running = sweci(taskDir, '--iteration', '2', '--role', 'architect', '--format', 'markdown');
     assert.equal(running.code, 0, running.err);

@@ -18,7 +18,8 @@ function resultOf(output: unknown): { text: string; isError: boolean } {
 }
 
 function reasoningText(item: Record<string, unknown>): string {
-  const pieces = [...(Array.isArray(item.summary) ? item.summary : []), ...(Array.isArray(item.content) ? item.content : [])];
+  const list = (v: unknown): unknown[] => (Array.isArray(v) ? (v as unknown[]) : []);
+  const pieces = [...list(item.summary), ...list(item.content)];
   return pieces
     .filter(isObject)
     .map((p) => str(p.text))
