@@ -76,8 +76,10 @@ function openButtons(ctx: CallContext, call: number, tool: number): HTMLElement[
 
 function resultBlock(result: Extract<TranscriptItem, { kind: 'tool-result' }> | undefined, cls: string): HTMLElement {
   if (!result) return el('p', { class: 'muted small-note' }, 'No result recorded (the try ended, or the agent did not send one back).');
-  if (result.output === '') return el('p', { class: 'muted small-note' }, result.isError ? 'Failed, with no output.' : 'No output.');
-  return textBlock(result.output, `${cls}${result.isError ? ' error' : ''}`);
+  // A command's output ends with a newline: not a line of its own in the panel.
+  const output = result.output.replace(/\s+$/, '');
+  if (output === '') return el('p', { class: 'muted small-note' }, result.isError ? 'Failed, with no output.' : 'No output.');
+  return textBlock(output, `${cls}${result.isError ? ' error' : ''}`);
 }
 
 function toolView(ctx: CallContext, call: TranscriptCall, tool: number): HTMLElement {

@@ -90,7 +90,7 @@ suite('Transcript panel', function () {
     assert.deepEqual(msg.steps, { previous: true, next: false }, "the Architect's try comes before; none after");
     assert.deepEqual(
       t.calls.map((c) => c.toolCalls.map((tc) => tc.name)),
-      [['bash'], ['write_file'], []],
+      [['bash'], ['write'], []],
       'a command, a write, then the answer',
     );
     // The command's output is the next call's input: what the agent really ran.
@@ -136,7 +136,7 @@ suite('Transcript panel', function () {
     await vscode.commands.executeCommand('sweci.openTranscript', { run: RUN, iteration: 1, role: 'programmer', attempt: 1 });
     await sweci.transcriptReceive({ type: 'step', direction: -1 });
     const msg = await until('the Architect’s transcript', () => (lastTranscript(sweci)?.transcript.role === 'architect' ? lastTranscript(sweci) : undefined));
-    const writes = msg.transcript.calls.flatMap((c) => c.toolCalls).filter((tc) => tc.name === 'write_file');
+    const writes = msg.transcript.calls.flatMap((c) => c.toolCalls).filter((tc) => tc.name === 'write');
     assert.equal(writes.length, 1);
     assert.match(JSON.stringify(writes[0].input), /requirement\.xml/);
     assert.deepEqual(msg.steps, { previous: false, next: true });
@@ -165,7 +165,7 @@ suite('Transcript panel', function () {
         const m = lastTranscript(sweci);
         return m?.transcript.run === run && m.transcript.calls.length >= 2 ? m : undefined;
       });
-      assert.equal(grown.transcript.calls[1].toolCalls[0]?.name, 'write_file');
+      assert.equal(grown.transcript.calls[1].toolCalls[0]?.name, 'write');
     } finally {
       slowWrite = false;
       await done;
