@@ -58,10 +58,11 @@ const builds = nodeEntries.map((e) => ({
   ...(e.out === 'cli' ? { banner: { js: '#!/usr/bin/env node' } } : {}),
 }));
 
-// Browser bundles: the chart webview and the iteration view's click handler.
+// Browser bundles: the chart webview, the iteration view's click handler and the Transcript panel.
 for (const [out, entry] of [
   ['webview', 'webview-ui/main.ts'],
   ['iteration-view', 'webview-ui/iteration-view.ts'],
+  ['transcript', 'webview-ui/transcript-view.ts'],
 ]) {
   if (!existsSync(entry)) continue;
   builds.push({

@@ -10,6 +10,7 @@ import { k8sCommand, type K8sValues } from './commands/k8s-command';
 import { reportCommand, type ReportValues } from './commands/report-command';
 import { runCommand, type RunValues } from './commands/run-command';
 import { summarizeCommand, type SummarizeValues } from './commands/summarize-command';
+import { transcriptCommand, type TranscriptValues } from './commands/transcript-command';
 import { checkoutCommand, statusCommand, testCommand, withEnvironments, type CheckoutValues } from './commands/task-commands';
 
 /** The --architect/--programmer choices, e.g. "claude-code, codex, … or custom". */
@@ -140,6 +141,17 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
     .option('--exclude-harness-tampering', 'score iterations flagged for harness tampering as not run')
     .option('--score-target-tests-only', "count passes among the tests the target passes only (the paper's n(c) over T), not pytest's whole count")
     .action((dir: string, values: ReportValues) => set(reportCommand(dir, values)));
+
+  root
+    .command('transcript')
+    .argument('<task-dir>', 'a task folder')
+    .description("what an agent did in one try: each model call, what it added, the model's answer and the tools it ran (from the gateway's record)")
+    .option('--run <name>', "the run (default: the task's latest loop run)")
+    .option('--iteration <n>', 'the iteration, from 1')
+    .option('--role <role>', 'architect or programmer')
+    .option('--try <k>', "the try, from 1 (default: the role's last in that iteration)")
+    .option('--format <format>', 'text, markdown or json (text)')
+    .action((dir: string, values: TranscriptValues) => set(transcriptCommand(dir, values)));
 
   root
     .command('compare')

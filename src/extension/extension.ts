@@ -7,6 +7,7 @@ import { activateNonPassedFollow } from './activate/non-passed-follow';
 import { activateSequence } from './activate/sequence-feature';
 import { startTestHooks } from './activate/sweci-api';
 import { activateTask } from './activate/task-feature';
+import { activateTranscript } from './activate/transcript-feature';
 import { ChangeFeed } from './change-feed';
 import { revealIteration } from './chart/open-iteration';
 import { revealViewOnce } from './commands/check-out-task';
@@ -50,11 +51,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<SweciA
   );
   activateNonPassedFollow(context, controller, task.tree, inspect.view, () => task.updateView());
   const chart = activateChart(context, controller, feed, inspect.view);
+  const transcript = activateTranscript(context, controller, feed, loop.loop);
   const requirementLanguage = activateRequirementLanguage(context);
   context.subscriptions.push(requirementLanguage);
   activateSequence(context, loop.keys);
 
-  const api = testApi?.({ task, loop, chart, iterationView: inspect.view, testing, environments, requirementLanguage });
+  const api = testApi?.({ task, loop, chart, iterationView: inspect.view, transcript, testing, environments, requirementLanguage });
 
   await controller.reload();
   void revealViewOnce(context, controller.taskDir());

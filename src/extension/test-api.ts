@@ -9,6 +9,7 @@ import type { CheckoutArgs } from './commands/check-out-task';
 import type { ExportResult } from '../core/report/export-report';
 import type { IterationViewMessage } from '../shared/iteration-protocol';
 import type { IterationViewHost } from './inspect/iteration-view';
+import type { TranscriptHostMessage, TranscriptRendered, TranscriptWebviewMessage } from '../shared/transcript-protocol';
 
 export type IterationViewShown = NonNullable<IterationViewHost['shown']>;
 import type { TestItemRow } from './testing/test-controller';
@@ -69,6 +70,12 @@ export interface SweciApi {
   iterationView(): { shown: string | undefined; details: IterationViewShown | undefined; received: IterationViewMessage[] };
   /** Handles `message` as if the iteration view's webview had sent it (validated like one). */
   iterationViewReceive(message: unknown): Promise<void>;
+  /** The try the Transcript panel shows (undefined when it is closed), and whether it is followed live. */
+  transcriptShown(): { run: string; iteration: number; role: 'architect' | 'programmer'; attempt: number; pending: boolean; live: boolean } | undefined;
+  /** The last messages posted to the Transcript panel and received from it (validated ones); kept only under SWECI_TEST_HOOKS=1. */
+  transcriptMessages(): { posted: TranscriptHostMessage[]; received: (TranscriptWebviewMessage | TranscriptRendered)[] };
+  /** Handles `message` as if the Transcript panel's webview had sent it (validated like one). */
+  transcriptReceive(message: unknown): Promise<void>;
   /** The information, warning and error messages the extension showed, oldest first (the last 50). */
   lastMessages(): { level: 'info' | 'warning' | 'error'; text: string }[];
   /** Test Explorer's items (file → class → test → parametrized case), lines 1-based. */

@@ -18,6 +18,8 @@ export const iterationViewMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('open-requirement-diff') }),
   z.strictObject({ type: z.literal('select-for-compare') }),
   z.strictObject({ type: z.literal('compare-with-selected') }),
+  /** One of the tries the rendered iteration lists with a transcript. */
+  z.strictObject({ type: z.literal('open-transcript'), role: z.enum(['architect', 'programmer']), attempt: z.int().check(z.minimum(1)) }),
 ]);
 export type IterationViewMessage = z.infer<typeof iterationViewMessageSchema>;
 
@@ -26,7 +28,7 @@ export const ITERATION_VIEW_ACTIONS: IterationViewMessage['type'][] = iterationV
 
 /**
  * The message a clicked element asks for: its `data-action`, plus `data-arg` as the action's
- * argument (direction, node id or file index). Undefined for anything malformed.
+ * argument (direction, node id, file index or `role:try`). Undefined for anything malformed.
  */
 export function messageForAction(action: string | undefined, arg: string | undefined): IterationViewMessage | undefined {
   let msg: unknown;
@@ -40,6 +42,12 @@ export function messageForAction(action: string | undefined, arg: string | undef
     case 'open-file':
       msg = { type: action, index: Number(arg) };
       break;
+    case 'open-transcript': {
+      // `role:try`, e.g. `programmer:2`.
+      const [role, attempt] = (arg ?? '').split(':');
+      msg = { type: action, role, attempt: Number(attempt) };
+      break;
+    }
     default:
       msg = { type: action };
   }

@@ -20,6 +20,7 @@ import { demoToastScenario } from './scenarios/demo-toast';
 import { sweBenchScenario } from './scenarios/swe-bench';
 import { sequenceScenario } from './scenarios/sequence';
 import { nextStepScenario } from './scenarios/next-step';
+import { transcriptScenario } from './scenarios/transcript';
 
 interface Scenario {
   name: string;
@@ -59,6 +60,7 @@ const scenarios: Scenario[] = [
   { name: 'swe-bench', run: sweBenchScenario },
   { name: 'sequence', run: sequenceScenario },
   { name: 'next-step', run: nextStepScenario },
+  { name: 'transcript', run: transcriptScenario },
 ];
 
 // A scenario drives a real browser against a real workbench, where a click can land while the

@@ -12,6 +12,7 @@ import { passedIds, type TestReport } from '../pytest/test-report';
 import { oracleLayout } from '../workspace/layout';
 import { readTaskRecord } from '../workspace/task-record';
 import { runRevisions } from './revisions';
+import { triesIn } from './transcript-tries';
 
 export interface ArchivedFile {
   label: string;
@@ -43,6 +44,8 @@ export interface IterationDetails {
   files: ArchivedFile[];
   /** Whether the iteration has code changes to show (it is not the base). */
   hasCodeChanges: boolean;
+  /** The agent tries whose model calls were recorded: each has a transcript. */
+  transcripts: { role: 'architect' | 'programmer'; attempt: number }[];
 }
 
 async function readText(file: string): Promise<string | undefined> {
@@ -136,6 +139,7 @@ export async function loadIterationDetails(taskDir: string, run: string, iterati
     steps,
     files,
     hasCodeChanges: i > 0,
+    transcripts: triesIn(names),
   };
 }
 

@@ -1,5 +1,6 @@
 // Export Report: one self-contained HTML file (the bundled chart script and CSS inlined, the
-// data as JSON) that renders offline, plus the runs' metrics as CSV and JSON. Written by the
+// data as JSON) that renders offline, each try's transcript as a page beside it (linked from the
+// report), plus the runs' metrics as CSV and JSON. Written by the
 // extension's Export Report and by `sweci report`.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
@@ -7,13 +8,49 @@ import { loadChartData, loadHeatmap, type ChartData, type HeatmapData } from '..
 import { evoScore } from '../metrics/evo-score';
 import { taskLayout } from '../workspace/layout';
 import type { ScoringRules } from '../metrics/scored-line';
-import { reportHtml } from './report-html';
+import { reportHtml, transcriptPageHtml, type TranscriptLink } from './report-html';
+import { listTries, loadTranscript } from '../inspect/transcript-tries';
 
 export interface ExportResult {
   folder: string;
   html: string;
   csv: string;
   json: string;
+  /** One page per try with a transcript: transcripts/<run>/<iteration>-<role>-<try>.html. */
+  transcripts: string[];
+}
+
+/**
+ * Writes each try's transcript as a page of its own, beside the report (a try can hold hundreds
+ * of calls: the report stays small). Tries still in progress are left out: they are not done.
+ */
+async function writeTranscriptPages(opts: {
+  taskDir: string;
+  folder: string;
+  extensionRoot: string;
+  runs: string[];
+  title: string;
+}): Promise<TranscriptLink[]> {
+  const [script, css] = await Promise.all([
+    fs.readFile(path.join(opts.extensionRoot, 'dist', 'transcript.js'), 'utf8').catch(() => undefined),
+    fs.readFile(path.join(opts.extensionRoot, 'media', 'transcript.css'), 'utf8').catch(() => undefined),
+  ]);
+  if (script === undefined || css === undefined) return [];
+  const bare = script.replace(/\/\/# sourceMappingURL=\S+\s*$/, '');
+  const links: TranscriptLink[] = [];
+  for (const run of opts.runs) {
+    for (const at of (await listTries(opts.taskDir, run)).filter((t) => !t.pending)) {
+      const transcript = await loadTranscript(opts.taskDir, at).catch(() => undefined);
+      if (!transcript) continue;
+      const href = `transcripts/${run}/${at.iteration}-${at.role}-${at.attempt}.html`;
+      const file = path.join(opts.folder, ...href.split('/'));
+      await fs.mkdir(path.dirname(file), { recursive: true });
+      const title = `${run} #${at.iteration} ${at.role} try ${at.attempt} · ${opts.title}`;
+      await fs.writeFile(file, transcriptPageHtml({ title, script: bare, css, payload: { transcript, title, back: '../../report.html' } }));
+      links.push({ run, iteration: at.iteration, role: at.role, attempt: at.attempt, calls: transcript.calls.length, href });
+    }
+  }
+  return links;
 }
 
 export function defaultExportFolder(taskDir: string, now = new Date()): string {
@@ -107,14 +144,19 @@ export async function writeReport(opts: {
   // The bundle's source-map comment would point at a file the report does not carry.
   const bare = script.replace(/\/\/# sourceMappingURL=\S+\s*$/, '');
   await fs.mkdir(opts.folder, { recursive: true });
+  const transcripts = await writeTranscriptPages({ ...opts, runs: data.runs.map((s) => s.run) });
   const out: ExportResult = {
     folder: opts.folder,
     html: path.join(opts.folder, 'report.html'),
     csv: path.join(opts.folder, 'metrics.csv'),
     json: path.join(opts.folder, 'metrics.json'),
+    transcripts: transcripts.map((l) => path.join(opts.folder, ...l.href.split('/'))),
   };
   const rows = metricsRows(data, opts.gamma);
-  await fs.writeFile(out.html, reportHtml({ title: opts.title, script: bare, css, payload: { data, gamma: opts.gamma, heatmaps, title: opts.title } }));
+  await fs.writeFile(
+    out.html,
+    reportHtml({ title: opts.title, script: bare, css, payload: { data, gamma: opts.gamma, heatmaps, title: opts.title }, transcripts }),
+  );
   await fs.writeFile(out.csv, metricsCsv(rows));
   await fs.writeFile(out.json, JSON.stringify({ exported: new Date().toISOString(), gamma: opts.gamma, runs: rows, chart: data }, null, 2) + '\n');
   return out;

@@ -12,12 +12,14 @@ import type { PublishedResult } from '../testing/test-results';
 import type { ChartFeature } from './chart-feature';
 import type { LoopFeature } from './loop-feature';
 import type { TaskFeature } from './task-feature';
+import type { TranscriptFeature } from './transcript-feature';
 
 export interface ApiParts {
   task: TaskFeature;
   loop: LoopFeature;
   chart: ChartFeature;
   iterationView: IterationViewHost;
+  transcript: TranscriptFeature;
   testing: ReturnType<typeof activateTesting>;
   environments: EnvironmentManager;
   requirementLanguage: RequirementLanguage;
@@ -44,7 +46,7 @@ export function startTestHooks(): ((parts: ApiParts) => SweciApi) | undefined {
 const text = (v: string | vscode.TreeItemLabel | boolean | undefined): string => (typeof v === 'string' ? v : v && typeof v === 'object' ? v.label : '');
 
 function sweciApi(
-  { task, loop: l, chart: c, iterationView, testing, environments, requirementLanguage }: ApiParts,
+  { task, loop: l, chart: c, iterationView, transcript, testing, environments, requirementLanguage }: ApiParts,
   lastMessages: () => ShownMessage[],
 ): SweciApi {
   const { controller, tree, view, info, checkout } = task;
@@ -102,6 +104,12 @@ function sweciApi(
       return { shown: label, details: shown, received: [...iterationView.received] };
     },
     iterationViewReceive: (message) => iterationView.receive(message),
+    transcriptShown: () => {
+      const t = transcript.panel.shown;
+      return t && { run: t.run, iteration: t.iteration, role: t.role, attempt: t.attempt, pending: t.pending, live: t.live };
+    },
+    transcriptMessages: () => transcript.panel.messages(),
+    transcriptReceive: (message) => transcript.panel.receive(message),
     testItems: () => testing.rows(),
     lastTestResults: () => [...testResults],
     runTestItems: async (ids) => {

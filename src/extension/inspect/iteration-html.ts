@@ -24,8 +24,8 @@ function testList(title: string, ids: string[], cls: string): SafeHtml {
   return html`<section class="tests ${cls}"><h2>${title} (${ids.length})</h2><ul>${items}${more}</ul></section>`;
 }
 
-/** A table row under a step: a note across the last five columns. */
-const stepNote = (text: string): SafeHtml => html`<tr><td></td><td colspan="5" class="muted">${text}</td></tr>`;
+/** A table row under a step: a note across the last six columns. */
+const stepNote = (text: string): SafeHtml => html`<tr><td></td><td colspan="6" class="muted">${text}</td></tr>`;
 
 /** What the gateway counted of a step's model calls, and what the agent itself said. */
 function modelNote(step: IterationDetails['steps'][number]['step']): string {
@@ -44,6 +44,12 @@ function modelNote(step: IterationDetails['steps'][number]['step']): string {
 function stepsSection(d: IterationDetails): SafeHtml | '' {
   if (d.steps.length === 0) return '';
   const rows = d.steps.map(({ role, step }) => {
+    const tries = d.transcripts.filter((t) => t.role === role);
+    // One link per try with a transcript: "Transcript", or "try 1 · try 2".
+    const transcript = html`<td class="transcript">${tries.map(
+      (t, i) =>
+        html`${i ? ' · ' : ''}<a href="#" data-action="open-transcript" data-arg="${`${role}:${t.attempt}`}" title="${`What the agent did in try ${t.attempt}: its model calls, tool calls and the files it wrote`}">${tries.length === 1 ? 'Transcript' : `try ${t.attempt}`}</a>`,
+    )}</td>`;
     const cells = [
       role === 'architect' ? 'Architect' : 'Programmer',
       step.kind === 'human' ? `human${step.agent && step.agent !== 'human' ? ` (${step.agent})` : ''}` : step.agent,
@@ -62,9 +68,10 @@ function stepsSection(d: IterationDetails): SafeHtml | '' {
     const removed = step.removed_from_app?.length
       ? stepNote(`Removed from app/ (only code/, requirement.xml, non-passed/ and memory/ carry over to the next step): ${step.removed_from_app.join(', ')}`)
       : '';
-    return html`<tr>${cells.map((c) => html`<td>${c}</td>`)}</tr>${removed}${discarded}${failed}${allowed}${model}`;
+    return html`<tr>${cells.map((c) => html`<td>${c}</td>`)}${transcript}</tr>${removed}${discarded}${failed}${allowed}${model}`;
   });
-  return html`<section><h2>Roles</h2><table class="steps"><thead><tr><th>Role</th><th>Who</th><th>Time</th><th>Tokens</th><th>Cost</th><th>Tries</th></tr></thead><tbody>${rows}</tbody></table></section>`;
+  const head = html`<th>Role</th><th>Who</th><th>Time</th><th>Tokens</th><th>Cost</th><th>Tries</th><th>Transcript</th>`;
+  return html`<section><h2>Roles</h2><table class="steps"><thead><tr>${head}</tr></thead><tbody>${rows}</tbody></table></section>`;
 }
 
 function requirementSection(d: IterationDetails): SafeHtml | '' {

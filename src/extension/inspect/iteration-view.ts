@@ -209,6 +209,13 @@ export class IterationViewHost implements vscode.Disposable {
         if (prev === undefined) return 'This iteration has no earlier requirement.xml to compare with.';
         return compareRequirements(dir, { run: shown.details.run, iteration: prev }, shown.details);
       }
+      case 'open-transcript': {
+        // Only a try the view listed: the rendered iteration's own.
+        if (shown.kind !== 'iteration' || !shown.details.transcripts.some((t) => t.role === m.role && t.attempt === m.attempt)) return undefined;
+        const { run, iteration } = shown.details;
+        await vscode.commands.executeCommand('sweci.openTranscript', { run, iteration, role: m.role, attempt: m.attempt });
+        return undefined;
+      }
       case 'select-for-compare':
         if (shown.kind === 'iteration') await this.selectForCompare({ run: shown.details.run, iteration: shown.details.iteration });
         return undefined;

@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { readIterationRecords, type IterationRecord } from '../../core/loop/iteration-record';
 import { ARCHIVE, iterDir, listRuns, readRunSummary, runLayout, type RunSummary } from '../../core/loop/run-store';
 import { archivedRequirementUri } from '../inspect/revision-content';
+import { triesIn } from '../../core/inspect/transcript-tries';
 import type { ChangeFeed } from '../change-feed';
 import type { LoopController } from '../loop/loop-controller';
 import type { TaskController } from '../task-controller';
@@ -235,6 +236,22 @@ function iterationFiles(taskDir: string, node: Extract<IterationsNode, { type: '
       description: 'agent log',
       icon: 'terminal',
       command: open(path.join(dir, name)),
+    });
+  }
+  // What each agent try did, call by call: where the gateway recorded its model calls.
+  for (const t of triesIn(entries)) {
+    out.push({
+      type: 'file',
+      id: id(`transcript-${t.role}-${t.attempt}`),
+      label: 'Transcript',
+      description: `${t.role === 'architect' ? 'Architect' : 'Programmer'} · try ${t.attempt}`,
+      tooltip: 'What the agent did in this try: its model calls, tool calls and the files it wrote',
+      icon: 'comment-discussion',
+      command: {
+        title: 'Open Transcript',
+        command: 'sweci.openTranscript',
+        arguments: [{ run: node.run, iteration: node.record.iteration, role: t.role, attempt: t.attempt }],
+      },
     });
   }
   for (const name of entries.filter((n) => n.endsWith('.prompt.md'))) {

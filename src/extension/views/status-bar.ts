@@ -79,7 +79,13 @@ export class LoopStatusBar implements vscode.Disposable {
     if (!running) this.progress = undefined;
     this.item.text = statusText({ parts: this.parts, running, progress: this.progress, docker: this.docker });
     const now = running && this.progress ? `\nNow: ${this.progress}.` : '';
-    this.item.tooltip = `SWE-CI: task · run · iteration · normalized change a(c).${now}\nRuntime: ${this.runtime ?? 'not chosen yet'}.\nClick for the Iterations view.`;
+    // While a step runs, a click follows it: the running try's transcript, live.
+    const run = this.loop.runningRun;
+    this.item.command = run
+      ? { title: 'Open the Running Transcript', command: 'sweci.openTranscript', arguments: [{ run, live: true }] }
+      : 'sweci.iterations.focus';
+    const click = run ? 'Click for the running step’s transcript.' : 'Click for the Iterations view.';
+    this.item.tooltip = `SWE-CI: task · run · iteration · normalized change a(c).${now}\nRuntime: ${this.runtime ?? 'not chosen yet'}.\n${click}`;
     this.item.show();
   }
 

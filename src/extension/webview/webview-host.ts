@@ -133,6 +133,11 @@ export class WebviewHost<In extends Message, Out extends Message, Replies extend
     panel.webview.html = this.html;
   }
 
+  /** Renames the panel (its page stays as it is). */
+  setTitle(title: string): void {
+    if (this.panel) this.panel.title = title;
+  }
+
   /** Parses one message from the webview and hands it on (also how tests act as the webview). */
   async receive(raw: unknown): Promise<void> {
     const parsed = this.opts.incoming.safeParse(raw);

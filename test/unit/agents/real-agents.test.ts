@@ -18,6 +18,7 @@ import { LoopbackNamespace } from '../helpers/loopback-namespace';
 import { buildImage, DEMO_IMAGE, dockerForTests } from '../helpers/docker';
 import { repoRoot } from '../helpers/repo-root';
 import { filesHolding } from '../helpers/list-tree';
+import { transcriptSchema } from '../../../src/core/transcript/transcript-schema';
 
 const cli = path.join(repoRoot, 'out', 'src', 'cli', 'main.js');
 const serveJs = path.join(repoRoot, 'out', 'test', 'harness', 'model-server', 'serve.js');
@@ -256,6 +257,40 @@ async function assertConformingRun(
   assert.deepEqual(await filesHolding(experiment, KEY), [], 'the real key is in no file');
 }
 
+/**
+ * `sweci transcript --format json` on a real Claude Code Architect's try: its Bash and Write calls
+ * with their inputs, and each of its own calls' tokens as the server reported them, in order.
+ */
+function assertClaudeTranscript(experiment: string, requests: RecordedRequest[]): void {
+  const out = execFileSync(
+    process.execPath,
+    [cli, 'transcript', path.join(experiment, TASK), '--run', 'real', '--iteration', '1', '--role', 'architect', '--format', 'json'],
+    {
+      encoding: 'utf8',
+    },
+  );
+  const t = transcriptSchema.parse(JSON.parse(out));
+  assert.equal(t.agent, 'claude-code');
+  assert.ok(t.tools.some((x) => x.name === 'Bash') && t.tools.some((x) => x.name === 'Write'), `Claude Code's tools: ${t.tools.map((x) => x.name).join(', ')}`);
+  const tools = t.calls.flatMap((c) => c.toolCalls);
+  const bash = tools.find((x) => x.name === 'Bash');
+  assert.match(String((bash?.input as { command?: unknown } | undefined)?.command), /summary\.jsonl/, JSON.stringify(tools).slice(0, 2000));
+  const write = tools.find((x) => x.name === 'Write');
+  const input = write?.input as { file_path?: string; content?: string } | undefined;
+  assert.match(input?.file_path ?? '', /requirement\.xml$/);
+  assert.equal(input?.content, REQUIREMENT);
+  // The agent's own calls, in order, are the ones the server labelled with the role.
+  const own = t.calls.filter((c) => !c.side);
+  const served = requests.filter((q) => q.label === 'architect' && q.usage);
+  assert.deepEqual(
+    own.map((c) => [c.usage?.input, c.usage?.cached, c.usage?.output]),
+    served.map((q) => [q.usage!.input, q.usage!.cachedInput, q.usage!.output]),
+    "each call's tokens are the ones the server reported",
+  );
+  const read = own.flatMap((c) => c.input).find((i) => i.kind === 'tool-result' && i.output.includes('test_inventory.py'));
+  assert.ok(read, "the Bash call's output (the summary) came back in the next call");
+}
+
 describe('real agent CLIs through the loop: one endpoint, sandboxed, loopback only', { timeout: 40 * 60_000 }, () => {
   before(async () => {
     tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-real-agents-')));
@@ -372,7 +407,9 @@ describe('real agent CLIs through the loop: one endpoint, sandboxed, loopback on
         ]),
         8 * 60_000,
       );
-      await assertConformingRun(r, experiment, (await readLog()).slice(before), 'sandbox');
+      const requests = (await readLog()).slice(before);
+      await assertConformingRun(r, experiment, requests, 'sandbox');
+      if (pinned.preset === 'claude-code') assertClaudeTranscript(experiment, requests);
     });
   }
 

@@ -27,6 +27,9 @@ test('the packaged extension holds its bundles, webview assets and every referen
     'dist/webview.js',
     'dist/cli.js',
     'media/chart.css',
+    // The Transcript panel's bundle and style: the panel, and the exported report's transcript pages.
+    'dist/transcript.js',
+    'media/transcript.css',
     ...[...manifest.matchAll(/"(media\/[^"]+)"/g)].map((m) => m[1]),
     ...[...readme.matchAll(/!\[[^\]]*\]\(([^)\s]+)\)/g)].map((m) => m[1]),
   ]);

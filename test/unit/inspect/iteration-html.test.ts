@@ -66,6 +66,7 @@ function details(over: Partial<IterationDetails> = {}): IterationDetails {
     ],
     files: [{ label: `log ${HOSTILE}`, file: '/x/a.log' }],
     hasCodeChanges: true,
+    transcripts: [],
     ...over,
   };
 }
@@ -149,7 +150,11 @@ test('clicks become validated messages; anything else is dropped', () => {
   assert.deepEqual(messageForAction('open-test', 't.py::x'), { type: 'open-test', nodeid: 't.py::x' });
   assert.equal(messageForAction('open-test', ''), undefined);
   assert.equal(messageForAction('run-shell', 'rm'), undefined);
-  for (const a of ITERATION_VIEW_ACTIONS) assert.ok(isIterationViewMessage(messageForAction(a, a === 'step' ? '1' : a === 'open-file' ? '0' : 'x')), a);
+  assert.deepEqual(messageForAction('open-transcript', 'programmer:2'), { type: 'open-transcript', role: 'programmer', attempt: 2 });
+  assert.equal(messageForAction('open-transcript', 'reviewer:1'), undefined);
+  assert.equal(messageForAction('open-transcript', 'architect:0'), undefined);
+  for (const a of ITERATION_VIEW_ACTIONS)
+    assert.ok(isIterationViewMessage(messageForAction(a, a === 'step' ? '1' : a === 'open-file' ? '0' : a === 'open-transcript' ? 'architect:1' : 'x')), a);
   assert.equal(isIterationViewMessage({ type: 'open-file', index: 1.5 }), false);
   assert.equal(isIterationViewMessage(null), false);
   assert.equal(isIterationViewMessage([]), false);
@@ -190,4 +195,22 @@ test('the iteration selected for Compare is not offered for comparing with itsel
   const self = iterationHtml(d, { ...OPTS, selectedForCompare: revisionLabel(d.run, d.iteration) });
   assert.doesNotMatch(self, /data-action="compare-with-selected"/);
   assert.match(self, /Select for Compare/);
+});
+
+test("each role's row links its tries' transcripts, by role and try, never by path", () => {
+  // The fixture's one step is the Programmer's.
+  const one = iterationHtml(details({ transcripts: [{ role: 'programmer', attempt: 1 }] }), OPTS);
+  assert.match(one, /data-action="open-transcript" data-arg="programmer:1"[^>]*>Transcript</);
+  const two = iterationHtml(
+    details({
+      transcripts: [
+        { role: 'programmer', attempt: 1 },
+        { role: 'programmer', attempt: 2 },
+      ],
+    }),
+    OPTS,
+  );
+  assert.match(two, /data-arg="programmer:1"[^>]*>try 1</);
+  assert.match(two, /data-arg="programmer:2"[^>]*>try 2</);
+  assert.doesNotMatch(iterationHtml(details(), OPTS), /open-transcript/, 'no calls record, no link');
 });

@@ -1,0 +1,109 @@
+// Where a run's transcripts are: every agent try that left a calls record
+// (`<role>-try-<N>.calls.jsonl`), in a completed iteration's archive or, while the iteration is in
+// progress, in pending/. Read by the Transcript panel (its quick pick, Previous/Next, the live
+// try), the Iterations view and the exported report. Pure reading.
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import type { AgentRole } from '../agents/agent-driver';
+import { readJournal } from '../loop/journal';
+import { ARCHIVE, iterDir, readRunInfo, runLayout } from '../loop/run-store';
+import { readTryTranscript } from '../transcript/read-transcript';
+import type { Transcript } from '../transcript/transcript-schema';
+
+export interface TryRef {
+  run: string;
+  iteration: number;
+  role: AgentRole;
+  attempt: number;
+}
+
+export interface TryLocation extends TryRef {
+  /** The folder holding the try's files: iter-NNN/, or pending/ while its iteration runs. */
+  dir: string;
+  pending: boolean;
+}
+
+const CALLS_FILE = /^(architect|programmer)-try-([1-9]\d{0,3})\.calls\.jsonl$/;
+
+/** The tries a folder's file names have calls records for: architect first, then by try. */
+export function triesIn(names: readonly string[]): { role: AgentRole; attempt: number }[] {
+  return names
+    .flatMap((n) => {
+      const m = CALLS_FILE.exec(n);
+      return m ? [{ role: m[1] as AgentRole, attempt: Number(m[2]) }] : [];
+    })
+    .sort(compareRoleTry);
+}
+
+function compareRoleTry(a: { role: AgentRole; attempt: number }, b: { role: AgentRole; attempt: number }): number {
+  return (a.role === b.role ? 0 : a.role === 'architect' ? -1 : 1) || a.attempt - b.attempt;
+}
+
+/** Order along a run: iteration, then role (the Architect first), then try. */
+export function compareTries(a: TryRef, b: TryRef): number {
+  return a.iteration - b.iteration || compareRoleTry(a, b);
+}
+
+const names = (dir: string): Promise<string[]> => fs.readdir(dir).catch(() => []);
+
+/** The iteration pending/ holds (its journal says), if any. */
+async function pendingIteration(pendingDir: string): Promise<number | undefined> {
+  return (await readJournal(pendingDir).catch(() => undefined))?.iteration;
+}
+
+/** Every try of the run with a calls record, in order; the iteration in progress last. */
+export async function listTries(taskDir: string, run: string): Promise<TryLocation[]> {
+  const layout = runLayout(taskDir, run);
+  const out: TryLocation[] = [];
+  for (const entry of (await names(layout.dir)).sort()) {
+    const m = /^iter-(\d{3,})$/.exec(entry);
+    if (!m) continue;
+    const dir = path.join(layout.dir, entry);
+    for (const t of triesIn(await names(dir))) out.push({ run, iteration: Number(m[1]), ...t, dir, pending: false });
+  }
+  const pending = await pendingIteration(layout.pendingDir);
+  if (pending !== undefined && !out.some((t) => t.iteration === pending)) {
+    for (const t of triesIn(await names(layout.pendingDir))) out.push({ run, iteration: pending, ...t, dir: layout.pendingDir, pending: true });
+  }
+  return out.sort(compareTries);
+}
+
+/** Where one try's files are now: its iteration's archive once completed, else pending/. */
+export async function findTry(taskDir: string, ref: TryRef): Promise<TryLocation | undefined> {
+  const layout = runLayout(taskDir, ref.run);
+  const file = ARCHIVE.agentCalls(ref.role, ref.attempt);
+  const archived = iterDir(layout, ref.iteration);
+  if ((await names(archived)).includes(file)) return { ...ref, dir: archived, pending: false };
+  if ((await pendingIteration(layout.pendingDir)) === ref.iteration && (await names(layout.pendingDir)).includes(file))
+    return { ...ref, dir: layout.pendingDir, pending: true };
+  return undefined;
+}
+
+/** The try of the iteration in progress whose calls record changed last: the one running now. */
+export async function latestPendingTry(taskDir: string, run: string): Promise<TryLocation | undefined> {
+  const layout = runLayout(taskDir, run);
+  const iteration = await pendingIteration(layout.pendingDir);
+  if (iteration === undefined) return undefined;
+  let best: { t: TryLocation; mtime: number } | undefined;
+  for (const t of triesIn(await names(layout.pendingDir))) {
+    const stat = await fs.stat(path.join(layout.pendingDir, ARCHIVE.agentCalls(t.role, t.attempt))).catch(() => undefined);
+    if (stat && (!best || stat.mtimeMs >= best.mtime)) best = { t: { run, iteration, ...t, dir: layout.pendingDir, pending: true }, mtime: stat.mtimeMs };
+  }
+  return best?.t;
+}
+
+/** The try's transcript, with the agent the run recorded for its role. */
+export async function loadTranscript(taskDir: string, at: TryLocation): Promise<Transcript | undefined> {
+  const info = await readRunInfo(taskDir, at.run).catch(() => undefined);
+  const role = info?.roles[at.role];
+  const agent = role?.kind === 'agent' ? (role.preset ?? 'custom') : undefined;
+  return readTryTranscript({
+    iterDir: at.dir,
+    role: at.role,
+    attempt: at.attempt,
+    iteration: at.iteration,
+    run: at.run,
+    pending: at.pending,
+    ...(agent ? { agent } : {}),
+  });
+}

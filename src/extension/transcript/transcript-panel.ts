@@ -1,0 +1,201 @@
+// The Transcript panel's host: one panel showing one try's transcript at a time. It reads the
+// try where it is now (pending/ while its iteration runs, then the archive), sends it to the
+// webview, and sends it again when the change feed says the try's calls record grew (marked
+// live while the step runs). The webview asks for a file change by call and tool index; the
+// host finds it in the transcript it sent and opens it in the diff editor.
+import * as vscode from 'vscode';
+import * as messages from '../messages';
+import { findTry, listTries, loadTranscript, type TryLocation, type TryRef } from '../../core/inspect/transcript-tries';
+import type { Transcript } from '../../core/transcript/transcript-schema';
+import { fileChangeAt, fileChanges } from '../../shared/transcript-edits';
+import {
+  transcriptRenderedSchema,
+  transcriptWebviewMessageSchema,
+  type TranscriptHostMessage,
+  type TranscriptRendered,
+  type TranscriptWebviewMessage,
+} from '../../shared/transcript-protocol';
+import { errorMessage } from '../../core/util/errors';
+import { html } from '../../core/util/html';
+import type { ChangeFeed } from '../change-feed';
+import { log } from '../log';
+import { WebviewHost } from '../webview/webview-host';
+import type { WebviewContent } from '../webview/webview-page';
+import type { TranscriptDocuments } from './transcript-documents';
+import { tryLabel } from './pick-try';
+
+export const TRANSCRIPT_VIEW_TYPE = 'sweci.transcript';
+/** The panel builds its DOM itself (webview-ui/transcript-view.ts) in this one element. */
+const CONTENT: WebviewContent = { title: 'Transcript', body: html`<div id="app"></div>` };
+
+export interface TranscriptPanelDeps {
+  extensionUri: vscode.Uri;
+  taskDir(): string | undefined;
+  feed: ChangeFeed;
+  /** The run whose step is running in this window, if any. */
+  runningRun(): string | undefined;
+  documents: TranscriptDocuments;
+}
+
+export class TranscriptPanelHost implements vscode.Disposable {
+  private readonly host: WebviewHost<TranscriptWebviewMessage, TranscriptHostMessage, Record<never, never>, TranscriptRendered>;
+  private readonly subs: vscode.Disposable[] = [];
+  private shownTry: TryLocation | undefined;
+  private transcript: Transcript | undefined;
+  /** The last message sent, as JSON: a refresh that reads the same is not sent again. */
+  private sentJson: string | undefined;
+  private ready = false;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly deps: TranscriptPanelDeps) {
+    this.host = new WebviewHost({
+      extensionUri: deps.extensionUri,
+      viewType: TRANSCRIPT_VIEW_TYPE,
+      title: 'Transcript',
+      script: 'transcript.js',
+      style: 'transcript.css',
+      incoming: transcriptWebviewMessageSchema,
+      replies: {},
+      testIncoming: transcriptRenderedSchema,
+      onMessage: (m) => this.handle(m),
+      onDidClose: () => {
+        this.ready = false;
+        this.shownTry = undefined;
+        this.transcript = undefined;
+      },
+    });
+    const refresh = () => this.scheduleRefresh();
+    this.subs.push(this.host, deps.feed.onDidChangeRuns(refresh), deps.feed.onDidChangeCalls(refresh));
+  }
+
+  /** The try shown, while the panel is open. */
+  get shown(): (TryLocation & { live: boolean }) | undefined {
+    return this.host.isOpen && this.shownTry ? { ...this.shownTry, live: this.isLive(this.shownTry) } : undefined;
+  }
+
+  /** Under the test harness, the messages posted and received; empty otherwise. */
+  messages(): { posted: TranscriptHostMessage[]; received: (TranscriptWebviewMessage | TranscriptRendered)[] } {
+    return this.host.messages();
+  }
+
+  /** Handles one message from the webview, parsed or not (also how tests act as the webview). */
+  receive(raw: unknown): Promise<void> {
+    return this.host.receive(raw);
+  }
+
+  /** Opens the panel on a try; returns why not, if it cannot. */
+  async show(ref: TryRef): Promise<string | undefined> {
+    const dir = this.deps.taskDir();
+    if (!dir) return 'No SWE-CI task is open.';
+    const at = await findTry(dir, ref);
+    if (!at) return `${ref.run} #${ref.iteration} has no transcript of the ${tryLabel(ref)} (no model call went through the gateway).`;
+    const transcript = await loadTranscript(dir, at);
+    if (!transcript) return `The transcript of ${ref.run} #${ref.iteration}, ${tryLabel(ref)}, could not be read.`;
+    this.shownTry = at;
+    this.transcript = transcript;
+    this.sentJson = undefined;
+    if (!this.host.isOpen) this.ready = false;
+    this.host.show(CONTENT);
+    if (this.ready) await this.send();
+    return undefined;
+  }
+
+  private isLive(at: TryLocation): boolean {
+    return at.pending && this.deps.runningRun() === at.run;
+  }
+
+  private async send(): Promise<void> {
+    const at = this.shownTry;
+    const transcript = this.transcript;
+    if (!at || !transcript) return;
+    const dir = this.deps.taskDir();
+    const tries = dir ? await listTries(dir, at.run) : [];
+    const i = tries.findIndex((t) => t.iteration === at.iteration && t.role === at.role && t.attempt === at.attempt);
+    const message: TranscriptHostMessage = {
+      type: 'transcript',
+      transcript,
+      live: this.isLive(at),
+      steps: { previous: i > 0, next: i >= 0 && i < tries.length - 1 },
+    };
+    const json = JSON.stringify(message);
+    if (json === this.sentJson) return;
+    this.sentJson = json;
+    this.host.setTitle(`Transcript: ${at.run} ${at.iteration === 0 ? 'base' : `#${at.iteration}`} ${tryLabel(at)}`);
+    this.host.post(message);
+  }
+
+  /** Reads the try again (its calls record grew, or its iteration was archived) and sends what changed. */
+  private scheduleRefresh(): void {
+    if (!this.host.isOpen || !this.shownTry) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.refresh(), 100);
+  }
+
+  private async refresh(): Promise<void> {
+    const dir = this.deps.taskDir();
+    const shown = this.shownTry;
+    if (!dir || !shown) return;
+    try {
+      const at = await findTry(dir, shown);
+      if (!at) return;
+      const transcript = await loadTranscript(dir, at);
+      if (!transcript || this.shownTry !== shown) return;
+      this.shownTry = at;
+      this.transcript = transcript;
+      if (this.ready) await this.send();
+    } catch (err) {
+      log().warn(`Transcript: ${errorMessage(err)}`);
+    }
+  }
+
+  private async handle(m: TranscriptWebviewMessage): Promise<void> {
+    const why = await this.act(m).catch((err: unknown) => errorMessage(err));
+    if (why) void messages.showInformationMessage(why);
+  }
+
+  private async act(m: TranscriptWebviewMessage): Promise<string | undefined> {
+    switch (m.type) {
+      case 'ready':
+        this.ready = true;
+        this.sentJson = undefined;
+        await this.send();
+        return undefined;
+      case 'open-diff':
+      case 'open-file': {
+        // Only what the transcript sent to the webview holds: a message names no path.
+        const change = this.transcript && fileChangeAt(fileChanges(this.transcript), m.call, m.tool);
+        if (!change) return `Call ${m.call} wrote no file with its tool call ${m.tool + 1}.`;
+        const docs = this.deps.documents;
+        const name = change.path.split(/[\\/]/).pop() ?? change.path;
+        if (m.type === 'open-file') {
+          await vscode.window.showTextDocument(docs.document(change.path, change.after), { preview: true });
+          return undefined;
+        }
+        const what = change.kind === 'write' ? (change.before === '' ? 'written' : 'rewritten') : change.whole ? 'edited' : 'edited (the changed parts)';
+        await vscode.commands.executeCommand(
+          'vscode.diff',
+          docs.document(change.path, change.before),
+          docs.document(change.path, change.after),
+          `${name}: ${what} by call ${m.call}`,
+          { preview: true },
+        );
+        return undefined;
+      }
+      case 'step': {
+        const dir = this.deps.taskDir();
+        const at = this.shownTry;
+        if (!dir || !at) return undefined;
+        const tries = await listTries(dir, at.run);
+        const i = tries.findIndex((t) => t.iteration === at.iteration && t.role === at.role && t.attempt === at.attempt);
+        const to = tries[i + m.direction];
+        if (i < 0 || !to) return m.direction > 0 ? 'This is the run’s last try with a transcript.' : 'This is the run’s first try with a transcript.';
+        return this.show(to);
+      }
+    }
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    for (const s of this.subs) s.dispose();
+  }
+}
