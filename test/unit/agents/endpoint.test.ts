@@ -251,6 +251,61 @@ describe("a CLI's own verdict on its try (exit 0 is no proof of work)", () => {
   });
 });
 
+describe('the verdict read from the stream-json event streams (the presets print them since the transcripts)', () => {
+  const lines = (...events: object[]) => events.map((e) => JSON.stringify(e)).join('\n') + '\n';
+  const geminiTool = (status: 'success' | 'error') => [
+    { type: 'init', timestamp: '2026-01-01T00:00:00.000Z', session_id: 's', model: 'gemini-2.5-pro' },
+    { type: 'message', role: 'user', content: 'go' },
+    { type: 'tool_use', tool_name: 'run_shell_command', tool_id: 't1', parameters: { command: 'false' } },
+    status === 'error'
+      ? { type: 'tool_result', tool_id: 't1', status, error: { type: 'TOOL_EXECUTION_ERROR', message: 'Command exited with code 1' } }
+      : { type: 'tool_result', tool_id: 't1', status, output: 'ok' },
+  ];
+  const stats = { total_tokens: 10, input_tokens: 8, output_tokens: 2, cached: 0, input: 8, duration_ms: 5, tool_calls: 1, models: {} };
+
+  test("gemini: a tool that failed and a warning are the model's to handle, not the CLI's verdict", () => {
+    const out = lines(
+      ...geminiTool('error'),
+      { type: 'error', severity: 'warning', message: 'Loop detected, stopping' },
+      { type: 'message', role: 'assistant', content: 'Done.', delta: true },
+      { type: 'result', status: 'success', stats },
+    );
+    assert.equal(reportedError('gemini', out, ''), undefined);
+  });
+
+  test('gemini: a result with status "error" is, with its error or the last error event', () => {
+    const failed = lines(...geminiTool('success'), { type: 'result', status: 'error', error: { type: 'Error', message: '[API Error: 500 boom]' }, stats });
+    assert.match(reportedError('gemini', failed, '') ?? '', /the CLI reported an error: \[API Error: 500 boom\]/);
+    const invalid = lines(
+      ...geminiTool('success'),
+      { type: 'error', severity: 'error', message: 'Model stream ended with an invalid chunk' },
+      {
+        type: 'result',
+        status: 'error',
+        stats,
+      },
+    );
+    assert.match(reportedError('gemini', invalid, '') ?? '', /invalid chunk/);
+  });
+
+  test('Claude Code and Qwen Code: the result event that ends the stream', () => {
+    const turn = {
+      type: 'assistant',
+      message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text: 'hi' }], usage: { input_tokens: 3, output_tokens: 1 } },
+    };
+    const init = { type: 'system', subtype: 'init', tools: ['Bash'], model: 'm' };
+    assert.equal(reportedError('claude-code', lines(init, turn, { type: 'result', subtype: 'success', is_error: false, result: 'hi' }), ''), undefined);
+    assert.match(
+      reportedError('claude-code', lines(init, turn, { type: 'result', subtype: 'success', is_error: true, result: 'API Error: 529 overloaded' }), '') ?? '',
+      /529 overloaded/,
+    );
+    assert.match(
+      reportedError('qwen', lines(init, turn, { type: 'result', subtype: 'success', is_error: false, result: '[API Error: 401 invalid api key]' }), '') ?? '',
+      /the model call failed: \[API Error: 401/,
+    );
+  });
+});
+
 describe('opencode with an endpoint and no model is refused before anything runs', () => {
   const opencode = (extra: object = {}) => ({ kind: 'preset' as const, preset: 'opencode' as const, baseUrl: 'http://127.0.0.1:9/v1', ...extra });
 

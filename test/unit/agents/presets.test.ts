@@ -47,13 +47,13 @@ describe('buildPresetCommand', () => {
     assert.deepEqual(table({}), {
       'claude-code': {
         command: 'claude',
-        args: ['-p', '--output-format', 'json', '--permission-mode', 'acceptEdits', '--setting-sources', 'user'],
+        args: ['-p', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'acceptEdits', '--setting-sources', 'user'],
         stdin: '<PROMPT>',
         via: 'stdin',
       },
       codex: { command: 'codex', args: ['exec', '--json', '--skip-git-repo-check', '--sandbox', 'workspace-write', '-'], stdin: '<PROMPT>', via: 'stdin' },
-      gemini: { command: 'gemini', args: ['--output-format', 'json', '--approval-mode', 'auto_edit'], stdin: '<PROMPT>', via: 'stdin' },
-      qwen: { command: 'qwen', args: ['--output-format', 'json', '--approval-mode', 'auto_edit'], stdin: '<PROMPT>', via: 'stdin' },
+      gemini: { command: 'gemini', args: ['--output-format', 'stream-json', '--approval-mode', 'auto_edit'], stdin: '<PROMPT>', via: 'stdin' },
+      qwen: { command: 'qwen', args: ['--output-format', 'stream-json', '--approval-mode', 'auto_edit'], stdin: '<PROMPT>', via: 'stdin' },
       opencode: { command: 'opencode', args: ['run', '--format', 'json', '--dir', '/t/app', '<PROMPT>'], stdin: undefined, via: 'argv' },
       iflow: { command: 'iflow', args: ['-p', '<PROMPT>'], stdin: undefined, via: 'argv' },
       aider: { command: 'aider', args: aiderArgs('--no-suggest-shell-commands'), stdin: undefined, via: 'file' },
@@ -64,7 +64,7 @@ describe('buildPresetCommand', () => {
     assert.deepEqual(table({ confined: true }), {
       'claude-code': {
         command: 'claude',
-        args: ['-p', '--output-format', 'json', '--permission-mode', 'bypassPermissions', '--setting-sources', 'user'],
+        args: ['-p', '--output-format', 'stream-json', '--verbose', '--permission-mode', 'bypassPermissions', '--setting-sources', 'user'],
         stdin: '<PROMPT>',
         via: 'stdin',
       },
@@ -74,8 +74,8 @@ describe('buildPresetCommand', () => {
         stdin: '<PROMPT>',
         via: 'stdin',
       },
-      gemini: { command: 'gemini', args: ['--output-format', 'json', '--approval-mode', 'yolo'], stdin: '<PROMPT>', via: 'stdin' },
-      qwen: { command: 'qwen', args: ['--output-format', 'json', '--approval-mode', 'yolo'], stdin: '<PROMPT>', via: 'stdin' },
+      gemini: { command: 'gemini', args: ['--output-format', 'stream-json', '--approval-mode', 'yolo'], stdin: '<PROMPT>', via: 'stdin' },
+      qwen: { command: 'qwen', args: ['--output-format', 'stream-json', '--approval-mode', 'yolo'], stdin: '<PROMPT>', via: 'stdin' },
       opencode: { command: 'opencode', args: ['run', '--format', 'json', '--dir', '/t/app', '<PROMPT>'], stdin: undefined, via: 'argv' },
       iflow: { command: 'iflow', args: ['-y', '-p', '<PROMPT>'], stdin: undefined, via: 'argv' },
       aider: { command: 'aider', args: aiderArgs(), stdin: undefined, via: 'file' },

@@ -19,6 +19,7 @@ import { buildImage, DEMO_IMAGE, dockerForTests } from '../helpers/docker';
 import { repoRoot } from '../helpers/repo-root';
 import { filesHolding } from '../helpers/list-tree';
 import { transcriptSchema } from '../../../src/core/transcript/transcript-schema';
+import { transcriptFromCliEvents } from '../../../src/core/transcript/cli-events-transcript';
 
 const cli = path.join(repoRoot, 'out', 'src', 'cli', 'main.js');
 const serveJs = path.join(repoRoot, 'out', 'test', 'harness', 'model-server', 'serve.js');
@@ -188,6 +189,7 @@ async function assertConformingRun(
   experiment: string,
   requests: RecordedRequest[],
   isolation: string,
+  preset: string,
 ): Promise<void> {
   const runDir = path.join(experiment, TASK, '.sweci', 'runs', 'real');
   const lines = (await fs.readFile(path.join(runDir, 'iteration.jsonl'), 'utf8').catch(() => ''))
@@ -240,6 +242,26 @@ async function assertConformingRun(
     const log = await fs.readFile(path.join(runDir, 'iter-001', `${role}-try-1.log`), 'utf8');
     const printed = /"total_cost_usd":\s*([\d.e-]+)/.exec(log);
     if (printed) assert.equal(line[role]?.agent_reported?.cost_usd, Number(printed[1]), `${role}: the CLI's own cost is kept`);
+    // The CLI's own event stream in the log is a transcript: a turn per answer the server gave the
+    // role, the tool calls the scripted model made, and their results (the shell's output among them).
+    const transcript = transcriptFromCliEvents(log, { role, iteration: 1, attempt: 1, agent: preset });
+    assert.ok(transcript, `${role}: the log holds the CLI's event stream\n${log.slice(-3000)}`);
+    const toolCalls = transcript.calls.flatMap((c) => c.toolCalls);
+    assert.ok(toolCalls.length >= 2, `${role}: tool calls in the transcript: ${JSON.stringify(toolCalls).slice(0, 1000)}`);
+    assert.equal(
+      transcript.calls.filter((c) => !c.side && !c.truncated).length,
+      served.calls,
+      `${role}: a turn per answer: ${JSON.stringify(transcript.calls).slice(0, 3000)}`,
+    );
+    const results = transcript.calls.flatMap((c) => c.input.flatMap((i) => (i.kind === 'tool-result' ? [i.output] : [])));
+    assert.ok(
+      results.some((o) => (role === 'architect' ? o.includes('test_inventory.py') : /(^|\D)42(\D|$)/m.test(o))),
+      `${role}: the shell command's output is a tool result: ${JSON.stringify(results).slice(0, 2000)}`,
+    );
+    assert.ok(
+      toolCalls.some((c) => JSON.stringify(c.input).includes(role === 'architect' ? 'requirement.xml' : 'inventory.py')),
+      `${role}: the file the model wrote is in a tool call's input: ${JSON.stringify(toolCalls).slice(0, 2000)}`,
+    );
     // Every call the server answered is in the try's calls record, with the body the server received.
     const calls = (await fs.readFile(path.join(runDir, 'iter-001', `${role}-try-1.calls.jsonl`), 'utf8'))
       .split('\n')
@@ -408,7 +430,7 @@ describe('real agent CLIs through the loop: one endpoint, sandboxed, loopback on
         8 * 60_000,
       );
       const requests = (await readLog()).slice(before);
-      await assertConformingRun(r, experiment, requests, 'sandbox');
+      await assertConformingRun(r, experiment, requests, 'sandbox', pinned.preset);
       if (pinned.preset === 'claude-code') assertClaudeTranscript(experiment, requests);
     });
   }
@@ -551,7 +573,7 @@ describe('real agent CLIs through the loop: one endpoint, sandboxed, loopback on
         ]),
         8 * 60_000,
       );
-      await assertConformingRun(r, experiment, (await readLog()).slice(before), 'container');
+      await assertConformingRun(r, experiment, (await readLog()).slice(before), 'container', 'codex');
     } finally {
       try {
         execFileSync('docker', ['rmi', '-f', agentImage]);

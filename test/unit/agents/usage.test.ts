@@ -40,6 +40,64 @@ describe('parseUsage', () => {
     assert.deepEqual(parseUsage('gemini', sample('gemini.stream.jsonl'), ''), { inputTokens: 5000, outputTokens: 200 });
   });
 
+  test('the stream-json event streams as the pinned CLIs print them (built here): the final result', () => {
+    const lines = (...events: object[]) => events.map((e) => JSON.stringify(e)).join('\n') + '\n';
+    const claudeMessage = (id: string, input: number, read: number) => ({
+      type: 'assistant',
+      message: {
+        id,
+        role: 'assistant',
+        model: 'claude-sonnet-4-5',
+        content: [{ type: 'text', text: 'x' }],
+        usage: { input_tokens: input, cache_read_input_tokens: read, output_tokens: 0 },
+      },
+      parent_tool_use_id: null,
+    });
+    const claude = lines(
+      { type: 'system', subtype: 'init', tools: ['Bash', 'Write'], model: 'claude-sonnet-4-5' },
+      claudeMessage('m1', 1100, 0),
+      claudeMessage('m2', 1100, 200),
+      {
+        type: 'result',
+        subtype: 'success',
+        is_error: false,
+        total_cost_usd: 0.0129,
+        usage: { input_tokens: 2200, cache_creation_input_tokens: 10, cache_read_input_tokens: 200, output_tokens: 153 },
+      },
+    );
+    assert.deepEqual(parseUsage('claude-code', claude, ''), { inputTokens: 2200 + 10 + 200, outputTokens: 153, costUsd: 0.0129 });
+    // Qwen Code: per-message usage too, and the result's input already holds the cached tokens.
+    const qwen = lines(
+      { type: 'system', subtype: 'init', tools: ['run_shell_command'], model: 'qwen3-coder-plus', qwen_code_version: '0.15.10' },
+      {
+        type: 'assistant',
+        message: {
+          id: 'a',
+          role: 'assistant',
+          content: [{ type: 'text', text: 'x' }],
+          usage: { input_tokens: 1300, output_tokens: 51, cache_read_input_tokens: 200 },
+        },
+      },
+      {
+        type: 'result',
+        subtype: 'success',
+        is_error: false,
+        result: 'x',
+        usage: { input_tokens: 6400, output_tokens: 288, cache_read_input_tokens: 800, total_tokens: 6688 },
+      },
+    );
+    assert.deepEqual(parseUsage('qwen', qwen, ''), { inputTokens: 6400, outputTokens: 288 });
+    // Gemini CLI 0.61: flat totals, and per model the same flat figures (no `tokens` object).
+    const flat = { total_tokens: 5832, input_tokens: 5600, output_tokens: 232, cached: 600, input: 5000 };
+    const gemini = lines(
+      { type: 'init', session_id: 's', model: 'gemini-2.5-pro' },
+      { type: 'tool_use', tool_name: 'write_file', tool_id: 't1', parameters: { file_path: 'a.py', content: '' } },
+      { type: 'tool_result', tool_id: 't1', status: 'success' },
+      { type: 'result', status: 'success', stats: { ...flat, duration_ms: 707, tool_calls: 1, models: { 'gemini-2.5-pro': flat } } },
+    );
+    assert.deepEqual(parseUsage('gemini', gemini, ''), { inputTokens: 5600, outputTokens: 232 });
+  });
+
   test('Qwen Code JSON array: the result message; Gemini-shaped stats also accepted', () => {
     // Qwen Code copies Chat Completions' prompt_tokens, which already include the 4000 cached ones, into input_tokens:
     // they are not added again (the conformance suite checks this against a real server's figures).

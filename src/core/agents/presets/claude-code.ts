@@ -1,4 +1,5 @@
-// Claude Code (`claude -p`): Anthropic Messages; the prompt on stdin; one JSON result.
+// Claude Code (`claude -p`): Anthropic Messages; the prompt on stdin; JSON Lines events (stream-json)
+// ending with one result. Logs recorded before hold that result alone (`--output-format json`).
 import { parseClaudeCodeUsage } from '../usage/claude-code';
 import { claudeCodeError } from '../usage/reported-error';
 import { FILE_EDITS_ONLY, modelArgs, type AgentPreset } from './agent-preset';
@@ -15,11 +16,13 @@ export const claudeCode: AgentPreset<'claude-code'> = {
     // -p with no prompt argument reads the prompt from stdin. Confined, every tool is allowed
     // (pytest included); otherwise acceptEdits: it may write files, and shell commands are denied.
     // Only the user settings of its private home are loaded: never a .claude/ folder (hooks,
-    // permissions) that a role planted in the project.
+    // permissions) that a role planted in the project. stream-json (which -p wants --verbose
+    // for) prints every message as it comes: the try's log shows what the agent did, turn by turn.
     args: [
       '-p',
       '--output-format',
-      'json',
+      'stream-json',
+      '--verbose',
       '--permission-mode',
       ctx.confined ? 'bypassPermissions' : 'acceptEdits',
       '--setting-sources',

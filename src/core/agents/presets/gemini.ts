@@ -1,4 +1,5 @@
-// Gemini CLI (`gemini`): the Gemini protocol; the prompt on stdin; one JSON object (its error on stderr).
+// Gemini CLI (`gemini`): the Gemini protocol; the prompt on stdin; JSON Lines events ending with a
+// result. Logs recorded before hold one JSON object (its error on stderr).
 import { parseGeminiUsage } from '../usage/gemini';
 import { geminiError } from '../usage/reported-error';
 import { FILE_EDITS_ONLY, jsonFile, modelArgs, type AgentPreset, type PresetSetup } from './agent-preset';
@@ -13,8 +14,16 @@ export const gemini: AgentPreset<'gemini'> = {
   unconfinedPermissions: FILE_EDITS_ONLY,
   command: (ctx) => ({
     // With stdin not a terminal it runs headless and takes the prompt from stdin. yolo accepts
-    // every action; auto_edit only file edits.
-    args: ['--output-format', 'json', '--approval-mode', ctx.confined ? 'yolo' : 'auto_edit', ...modelArgs('--model', ctx.model), ...(ctx.extraArgs ?? [])],
+    // every action; auto_edit only file edits. stream-json prints each message and tool call
+    // as it happens (JSON Lines ending with a result): the try's log shows what the agent did.
+    args: [
+      '--output-format',
+      'stream-json',
+      '--approval-mode',
+      ctx.confined ? 'yolo' : 'auto_edit',
+      ...modelArgs('--model', ctx.model),
+      ...(ctx.extraArgs ?? []),
+    ],
     stdin: ctx.prompt,
     promptVia: 'stdin',
   }),

@@ -1,4 +1,5 @@
-// Qwen Code (`qwen`, a fork of Gemini CLI): Chat Completions; the prompt on stdin; Claude-shaped JSON results.
+// Qwen Code (`qwen`, a fork of Gemini CLI): Chat Completions; the prompt on stdin; Claude-shaped
+// JSON Lines messages ending with a result (logs recorded before: one JSON array of them).
 import { parseQwenUsage } from '../usage/claude-code';
 import { parseGeminiUsage } from '../usage/gemini';
 import { qwenError } from '../usage/reported-error';
@@ -14,8 +15,16 @@ export const qwen: AgentPreset<'qwen'> = {
   unconfinedPermissions: FILE_EDITS_ONLY,
   command: (ctx) => ({
     // With stdin not a terminal it runs headless and takes the prompt from stdin. yolo accepts
-    // every action; auto_edit only file edits.
-    args: ['--output-format', 'json', '--approval-mode', ctx.confined ? 'yolo' : 'auto_edit', ...modelArgs('--model', ctx.model), ...(ctx.extraArgs ?? [])],
+    // every action; auto_edit only file edits. stream-json prints each message and tool call
+    // as it happens (JSON Lines ending with a result): the try's log shows what the agent did.
+    args: [
+      '--output-format',
+      'stream-json',
+      '--approval-mode',
+      ctx.confined ? 'yolo' : 'auto_edit',
+      ...modelArgs('--model', ctx.model),
+      ...(ctx.extraArgs ?? []),
+    ],
     stdin: ctx.prompt,
     promptVia: 'stdin',
   }),

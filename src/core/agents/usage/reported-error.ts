@@ -38,11 +38,25 @@ function fromResult(values: Json[]): string | undefined {
   return undefined;
 }
 
-/** Gemini CLI: `{"error": {...}}` in its JSON output (on stderr when the run failed). */
+/**
+ * Gemini CLI: `{"error": {...}}` in its JSON output (on stderr when the run failed); with
+ * stream-json, a `result` whose status is "error" (its error object, else the last error event's
+ * message). A failed tool (a `tool_result` with an error) is the model's to handle, and warning
+ * events are no verdict.
+ */
 function fromGemini(values: Json[]): string | undefined {
+  let lastError: string | undefined;
   for (const v of values) {
-    if (isObject(v) && v.error !== undefined && v.error !== null) return clip(`the CLI reported an error: ${messageOf(v.error) ?? JSON.stringify(v.error)}`);
-    if (isObject(v) && typeof v.response === 'string' && API_ERROR_TEXT.test(v.response)) return clip(`the model call failed: ${v.response}`);
+    if (!isObject(v)) continue;
+    if (v.type === 'tool_result' || v.type === 'tool_use' || v.type === 'message' || v.type === 'init') continue;
+    if (v.type === 'error') {
+      if (v.severity === 'error') lastError = messageOf(v.message);
+      continue;
+    }
+    if (v.type === 'result' && v.status === 'error' && (v.error === undefined || v.error === null))
+      return clip(`the CLI reported an error: ${lastError ?? 'no detail'}`);
+    if (v.error !== undefined && v.error !== null) return clip(`the CLI reported an error: ${messageOf(v.error) ?? JSON.stringify(v.error)}`);
+    if (typeof v.response === 'string' && API_ERROR_TEXT.test(v.response)) return clip(`the model call failed: ${v.response}`);
   }
   return undefined;
 }
@@ -70,7 +84,7 @@ function fromOpencode(values: Json[]): string | undefined {
   return undefined;
 }
 
-/** Claude Code `--output-format json`: its `result` object. */
+/** Claude Code: its (last) `result` object, alone (json) or ending the event stream (stream-json). */
 export function claudeCodeError(stdout: string): string | undefined {
   return fromResult(jsonValues(stdout));
 }
@@ -81,7 +95,7 @@ export function qwenError(stdout: string): string | undefined {
   return fromResult(values) ?? fromGemini(values);
 }
 
-/** Gemini CLI prints its error object on stderr. */
+/** Gemini CLI prints its error object on stderr (json) or its failing result on stdout (stream-json). */
 export function geminiError(stdout: string, stderr: string): string | undefined {
   return fromGemini([...jsonValues(stdout), ...jsonValues(stderr)]);
 }
