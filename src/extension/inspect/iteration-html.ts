@@ -2,7 +2,7 @@
 // unit tests render it too). Everything recorded by agents, pytest or upstream commits goes
 // through html`…`, which escapes it; clicks go through data-action attributes
 // (shared/iteration-protocol.ts). The page around it is the webviews' (webview/webview-page.ts).
-import type { Comparison, ComparedSide } from '../../core/inspect/comparison';
+import { comparisonStep, type Comparison, type ComparedSide } from '../../core/inspect/comparison';
 import type { IterationDetails } from '../../core/inspect/iteration-details';
 import { revisionLabel } from '../../core/inspect/revisions';
 import { html, type SafeHtml } from '../../core/util/html';
@@ -153,10 +153,33 @@ export function comparisonBody(c: Comparison): SafeHtml {
   const tests = c.testsCompared
     ? html`<div class="columns">${testList(`Pass in ${c.left.label} only`, c.onlyLeft, 'side')}${testList(`Pass in ${c.right.label} only`, c.onlyRight, 'side')}</div>`
     : html`<p class="muted">The tests cannot be compared one by one: pytest did not run on one side, or its report was not archived.</p>`;
+  // Previous / Next move both sides together; at either run's end the button says why it cannot.
+  const step = (direction: 1 | -1, label: string, title: string) => {
+    const to = comparisonStep(c, direction);
+    return typeof to === 'string'
+      ? button('step', label, { arg: direction, disabled: true, title: to })
+      : button('step', label, {
+          arg: direction,
+          title: `${title}: ${revisionLabel(to.left.run, to.left.iteration)} ↔ ${revisionLabel(to.right.run, to.right.iteration)}`,
+        });
+  };
+  const nav = [
+    step(-1, '‹ Previous', 'Both sides one iteration back'),
+    html`<h1>${c.left.label} <span class="muted">↔</span> ${c.right.label}</h1>`,
+    step(1, 'Next ›', 'Both sides one iteration on'),
+  ];
+  // A side with no requirement.xml (the base, a replay of the developers' commits) has nothing to diff.
+  const noRequirement = [c.left, c.right].filter((s) => !s.hasRequirement).map((s) => s.label);
+  const requirementDiff = noRequirement.length
+    ? button('open-requirement-diff', 'requirement.xml ↔', {
+        disabled: true,
+        title: `${noRequirement.join(' and ')} archived no requirement.xml (the base and a replay of the developers' commits have none)`,
+      })
+    : button('open-requirement-diff', 'requirement.xml ↔', { title: 'Open the two requirement.xml side by side' });
   return lines([
-    html`<header><nav><h1>${c.left.label} <span class="muted">↔</span> ${c.right.label}</h1></nav></header>`,
+    html`<header><nav>${nav}</nav></header>`,
     html`<table class="steps"><thead><tr>${heads.map((h) => html`<th>${h}</th>`)}</tr></thead><tbody>${row(c.left)}${row(c.right)}</tbody></table>`,
-    html`<div class="actions">${button('open-code-changes', 'Code ↔', { title: 'Open the files that differ in a multi-file diff editor' })}${button('open-requirement-diff', 'requirement.xml ↔', { title: 'Open the two requirement.xml side by side' })}</div>`,
+    html`<div class="actions">${button('open-code-changes', 'Code ↔', { title: 'Open the files that differ in a multi-file diff editor' })}${requirementDiff}</div>`,
     tests,
   ]);
 }

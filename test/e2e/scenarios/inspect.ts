@@ -109,6 +109,15 @@ export async function inspectScenario(): Promise<string> {
     await wb.runCommand('SWE-CI: Compare with Selected');
     const compare = await iterationFrame(page, /human-history #10\s*↔\s*scripted-agents #1/);
     await compare.locator('.tests li').first().waitFor({ timeout: 10_000 });
+    // The replay has no requirement.xml: its diff is not offered (issue 31, item 5).
+    if (!(await compare.locator('button[data-action="open-requirement-diff"]').isDisabled()))
+      throw new Error('requirement.xml ↔ is offered for a comparison with the human-history replay, which has no requirement.xml');
+    // Previous / Next move both sides; Next stops at the replay's last commit.
+    if (!(await compare.locator('button[data-action="step"][data-arg="1"]').isDisabled())) throw new Error('Next is enabled at the replay’s last commit');
+    await compare.locator('button[data-action="step"][data-arg="-1"]').click();
+    const back = await iterationFrame(page, /human-history #9\s*↔\s*scripted-agents base/);
+    await back.locator('button[data-action="step"][data-arg="1"]').click();
+    await iterationFrame(page, /human-history #10\s*↔\s*scripted-agents #1/);
     await page.waitForTimeout(800);
     shots.push(await wb.screenshot('compare'));
 
