@@ -18,6 +18,10 @@ export const iterationViewMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('open-requirement-diff') }),
   z.strictObject({ type: z.literal('select-for-compare') }),
   z.strictObject({ type: z.literal('compare-with-selected') }),
+  /** The shown iteration's test report as a table; back to the iteration; the raw report.json. */
+  z.strictObject({ type: z.literal('open-test-report') }),
+  z.strictObject({ type: z.literal('close-test-report') }),
+  z.strictObject({ type: z.literal('open-raw-report') }),
 ]);
 export type IterationViewMessage = z.infer<typeof iterationViewMessageSchema>;
 

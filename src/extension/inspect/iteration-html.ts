@@ -11,7 +11,7 @@ import { formatChange, formatTokens } from '../views/iteration-text';
 
 const LIST_LIMIT = 200;
 
-function button(action: string, label: string, opts: { arg?: string | number; disabled?: boolean; title?: string } = {}): SafeHtml {
+export function button(action: string, label: string, opts: { arg?: string | number; disabled?: boolean; title?: string } = {}): SafeHtml {
   const arg = opts.arg === undefined ? '' : html` data-arg="${opts.arg}"`;
   const title = opts.title ? html` title="${opts.title}"` : '';
   return html`<button data-action="${action}"${arg}${title}${opts.disabled ? html` disabled` : ''}>${label}</button>`;
@@ -95,7 +95,7 @@ export function iterationTitle(d: Pick<IterationDetails, 'run' | 'iteration'>): 
   return `${d.run} ${d.iteration === 0 ? 'base' : `#${d.iteration}`}`;
 }
 
-const lines = (parts: (SafeHtml | '')[]): SafeHtml => html`${parts.map((p, i) => (i ? ['\n', p] : p))}`;
+export const lines = (parts: (SafeHtml | '')[]): SafeHtml => html`${parts.map((p, i) => (i ? ['\n', p] : p))}`;
 
 export function iterationBody(d: IterationDetails, selectedForCompare?: string): SafeHtml {
   const r = d.record;
@@ -117,12 +117,17 @@ export function iterationBody(d: IterationDetails, selectedForCompare?: string):
       : html`<dl class="score"><div><dt>a(c)</dt><dd>${formatChange(d.change).replace('a(c) ', '')}</dd></div><div><dt>passed / target</dt><dd>${r.passed ?? '–'} / ${r.target_passed}</dd></div><div><dt>gap</dt><dd>${r.gap}</dd></div><div><dt>regressed</dt><dd>${r.regressions.length}</dd></div>${r.pytest_time === undefined ? '' : html`<div><dt>pytest</dt><dd>${r.pytest_time.toFixed(1)} s</dd></div>`}</dl>`;
   const warn = html`${flags(d).map((f) => html`<p class="warning">${f}</p>`)}`;
   const note = r.note ? html`<p class="note">${r.note}</p>` : '';
-  const code = d.hasCodeChanges
-    ? html`<div class="actions">${button('open-code-changes', 'Code Changes', { title: 'Open the files this iteration changed in a multi-file diff editor' })}</div>`
-    : '';
-  const files = d.files.length
-    ? html`<section><h2>Files</h2><ul class="files">${d.files.map((f, i) => html`<li><a href="#" data-action="open-file" data-arg="${i}">${f.label}</a></li>`)}</ul></section>`
-    : '';
+  const hasReport = d.files.some((f) => f.report);
+  const code =
+    d.hasCodeChanges || hasReport
+      ? html`<div class="actions">${d.hasCodeChanges ? button('open-code-changes', 'Code Changes', { title: 'Open the files this iteration changed in a multi-file diff editor' }) : ''}${hasReport ? button('open-test-report', 'Test Report', { title: 'Each test’s outcome, duration and message, failures first' }) : ''}</div>`
+      : '';
+  // The test report opens as a table here; its raw JSON is beside it.
+  const file = (f: IterationDetails['files'][number], i: number) =>
+    f.report
+      ? html`<li><a href="#" data-action="open-test-report">${f.label}</a> <a href="#" class="muted" data-action="open-file" data-arg="${i}">(raw JSON)</a></li>`
+      : html`<li><a href="#" data-action="open-file" data-arg="${i}">${f.label}</a></li>`;
+  const files = d.files.length ? html`<section><h2>Files</h2><ul class="files">${d.files.map(file)}</ul></section>` : '';
   return lines([
     html`<header><nav>${nav}</nav><div class="actions">${compare}</div></header>`,
     score,

@@ -241,3 +241,24 @@ test('the compare view has Previous / Next, moving both sides, each disabled wit
   const start = comparisonHtml(compared(side('human-history', 0, [0, 1], false), side('agent-1', 1, [0, 1], true)), OPTS);
   assert.match(start, /data-action="step" data-arg="-1" title="human-history base is its run's first iteration[^"]*" disabled>‹ Previous/);
 });
+
+test('the test report opens as a table in the view (Test Report, or its row in Files); its raw JSON is beside it (issue 31, item 9)', () => {
+  const html = iterationHtml(
+    details({
+      files: [
+        { label: 'pytest output', file: '/x/out.txt' },
+        { label: 'test report', file: '/x/report.json', report: true },
+      ],
+    }),
+    OPTS,
+  );
+  assert.match(html, /<button data-action="open-test-report"[^>]*>Test Report<\/button>/);
+  assert.match(
+    html,
+    /<li><a href="#" data-action="open-test-report">test report<\/a> <a href="#" class="muted" data-action="open-file" data-arg="1">\(raw JSON\)<\/a><\/li>/,
+  );
+  assert.deepEqual(messageForAction('open-test-report', undefined), { type: 'open-test-report' });
+  assert.deepEqual(messageForAction('open-raw-report', undefined), { type: 'open-raw-report' });
+  // No report archived: no button.
+  assert.doesNotMatch(iterationHtml(details(), OPTS), /open-test-report/);
+});
