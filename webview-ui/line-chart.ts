@@ -22,6 +22,7 @@ Chart.register(LineController, LineElement, PointElement, LinearScale, Legend, T
 
 import { RUN_FLAG_LABELS } from '../src/core/metrics/run-flags';
 import { dodgeCoinciding } from './dodge';
+import { seriesStyles } from './series-style';
 
 interface XY {
   x: number;
@@ -59,10 +60,6 @@ function referenceLines(palette: () => Palette): Plugin<'line'> {
   };
 }
 
-function seriesColour(s: ChartSeries, i: number, p: Palette): string {
-  return s.kind === 'human-history' ? p.historySeries : p.series[i % p.series.length];
-}
-
 /** Points to plot: a crashed iteration sits at the last measured a(c), so the line goes on. */
 function toXY(s: ChartSeries): XY[] {
   let last = 0;
@@ -96,8 +93,10 @@ export class LineChart {
       return xy?.p.crashed ? p.crash : xy && xy.p.regressions > 0 ? p.regression : base;
     };
     const placed = dodgeCoinciding(data.runs.map(toXY));
+    const styles = seriesStyles(data.runs, p);
     const datasets: ChartDataset<'line', XY[]>[] = data.runs.map((s, i) => {
-      const colour = seriesColour(s, i, p);
+      const style = styles[i];
+      const colour = style.colour;
       const replay = s.kind === 'human-history';
       return {
         label: s.kind === 'agent' || s.run === s.kind ? s.run : `${s.run} (${s.kind})`,
@@ -108,14 +107,14 @@ export class LineChart {
         borderColor: colour,
         backgroundColor: colour,
         borderWidth: 2,
-        borderDash: s.kind === 'human-history' ? [6, 3] : undefined,
+        borderDash: style.dash.length ? style.dash : undefined,
         tension: 0,
         pointStyle: (ctx: ScriptableContext<'line'>) => {
           const xy = ctx.raw as XY | undefined;
           if (xy?.p.crashed) return 'crossRot';
           if (xy && xy.p.regressions > 0) return 'triangle';
           if (xy?.p.harnessTampering?.length || xy?.p.inflated) return 'rectRot';
-          return replay ? 'rect' : 'circle';
+          return style.marker;
         },
         pointRadius: (ctx: ScriptableContext<'line'>) => {
           const xy = ctx.raw as XY | undefined;
@@ -124,7 +123,7 @@ export class LineChart {
         pointRotation: (ctx: ScriptableContext<'line'>) => ((ctx.raw as XY | undefined)?.p.regressions ? 180 : 0),
         pointBorderWidth: (ctx: ScriptableContext<'line'>) => ((ctx.raw as XY | undefined)?.p.crashed ? 2.5 : 1),
         // Hollow squares for the replay: they stay readable over an agent's filled circles.
-        pointBackgroundColor: replay ? p.background : pointColour(colour),
+        pointBackgroundColor: style.hollow ? p.background : pointColour(colour),
         pointBorderColor: pointColour(colour),
         pointHoverRadius: 7,
         segment: { borderDash: (ctx) => ((ctx.p1 as unknown as { raw?: XY }).raw?.p.crashed ? [2, 3] : undefined) },

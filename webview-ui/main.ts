@@ -56,7 +56,7 @@ chartBox.append(chartCanvas);
 const legendNote = el(
   'p',
   { class: 'note' },
-  `▼ tests regressed · ✕ pytest did not run (drawn at the last measured value) · ◆ flagged: the code changes how pytest runs (harness tampering) or passes tests the target never had (inflated) · ⚑ a flagged run · dashed: human history.${bridge.standalone ? '' : ' Click a point to open that iteration.'}`,
+  `▼ tests regressed · ✕ pytest did not run (drawn at the last measured value) · ◆ flagged: the code changes how pytest runs (harness tampering) or passes tests the target never had (inflated) · ⚑ a flagged run (hover it for why) · dashed with hollow squares: human history.${bridge.standalone ? '' : ' Click a point to open that iteration.'}`,
 );
 const table = el('table', { id: 'runs' });
 const heatHeader = el('div', { class: 'heat-header' });
@@ -102,7 +102,7 @@ function setGamma(g: number, fromHost = false): void {
   gammaRange.value = String(state.gamma);
   gammaNumber.value = state.gamma.toFixed(2);
   bridge.setState(state);
-  if (data) renderRunsTable(table, data, state.gamma);
+  if (data) renderRunsTable(table, data, state.gamma, palette());
   if (!fromHost) bridge.post({ type: 'gamma-changed', gamma: state.gamma });
 }
 gammaRange.addEventListener('input', () => setGamma(Number(gammaRange.value)));
@@ -278,7 +278,7 @@ function renderAll(d: ChartData): void {
   skippedNote.textContent = d.skipped.map((s) => `Run ${s.run} is not shown: ${s.reason}`).join(' ');
   skippedNote.hidden = d.skipped.length === 0;
   const points = chart.render(d);
-  renderRunsTable(table, d, state.gamma);
+  renderRunsTable(table, d, state.gamma, palette());
   const runs = d.runs.map((s) => s.run);
   heatSelect.replaceChildren(...runs.map((r) => el('option', { value: r }, r)));
   const chosen = state.heatmapRun && runs.includes(state.heatmapRun) ? state.heatmapRun : runs[0];
@@ -310,6 +310,8 @@ function redrawForTheme(): void {
   const p = palette();
   chart.setPalette(p);
   sequenceView.setPalette(p);
+  // The table's swatches are the lines' colours.
+  if (data) renderRunsTable(table, data, state.gamma, p);
   renderKey(p);
   if (heatmap) showHeatmap(heatmap, comparing);
   else reportRendered();

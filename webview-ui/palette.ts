@@ -1,6 +1,7 @@
 // The chart's colours. In VS Code they come only from the theme's --vscode-* variables (read
 // with getComputedStyle, so a theme change is picked up by reading again); an exported report
 // has no theme, so it gets a fixed light palette.
+import { distinctColours, opaque } from './colour-distance';
 
 export interface Palette {
   foreground: string;
@@ -8,6 +9,7 @@ export interface Palette {
   grid: string;
   background: string;
   font: string;
+  /** The agent runs' colours: the theme's chart colours, each distinct from the others and from historySeries. */
   series: string[];
   historySeries: string;
   regression: string;
@@ -27,7 +29,8 @@ const LIGHT: Palette = {
   grid: '#e5e5e5',
   background: '#ffffff',
   font: 'system-ui, -apple-system, "Segoe UI", sans-serif',
-  series: ['#1a85ff', '#bc3fbc', '#d18616', '#bf8803', '#388a34'],
+  // Light Modern's yellow (#bf8803) is its orange's near twin: distinctColours leaves it out.
+  series: distinctColours(['#1a85ff', '#d18616', '#652d90', '#e51400', '#bf8803'], { taken: ['#388a34'], background: '#ffffff' }),
   historySeries: '#388a34',
   regression: '#e51400',
   crash: '#bf8803',
@@ -48,20 +51,20 @@ export function standalonePalette(): Palette {
 export function themePalette(el: Element = document.body): Palette {
   const css = getComputedStyle(el);
   const v = (name: string, fallback: string) => css.getPropertyValue(`--vscode-${name}`).trim() || fallback;
+  // Green is the developers' history; red, though also the regression marker, is a run's colour
+  // too (a marker's shape tells it apart). Colours the theme makes look alike are left out, and
+  // runs past the last colour get a dash (series-style.ts); so are those too near the background.
+  // Lines are opaque: a theme's charts.orange is translucent (a pale line on light, a dim one on dark).
+  const historySeries = opaque(v('charts-green', LIGHT.historySeries));
+  const themed = ['blue', 'orange', 'purple', 'red', 'yellow'].map((c) => v(`charts-${c}`, '')).filter(Boolean);
   return {
     foreground: v('foreground', LIGHT.foreground),
     muted: v('descriptionForeground', LIGHT.muted),
     grid: v('editorWidget-border', v('panel-border', LIGHT.grid)),
     background: v('editor-background', LIGHT.background),
     font: v('font-family', LIGHT.font),
-    series: [
-      v('charts-blue', LIGHT.series[0]),
-      v('charts-purple', LIGHT.series[1]),
-      v('charts-orange', LIGHT.series[2]),
-      v('charts-yellow', LIGHT.series[3]),
-      v('charts-foreground', LIGHT.series[4]),
-    ],
-    historySeries: v('charts-green', LIGHT.historySeries),
+    series: distinctColours(themed.length ? themed : LIGHT.series, { taken: [historySeries], background: v('editor-background', LIGHT.background) }),
+    historySeries,
     regression: v('charts-red', LIGHT.regression),
     crash: v('editorWarning-foreground', LIGHT.crash),
     passed: v('testing-iconPassed', LIGHT.passed),

@@ -20,6 +20,10 @@ export const iterationViewMessageSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('compare-with-selected') }),
   /** One of the tries the rendered iteration lists with a transcript. */
   z.strictObject({ type: z.literal('open-transcript'), role: z.enum(['architect', 'programmer']), attempt: z.int().check(z.minimum(1)) }),
+  /** The shown iteration's test report as a table; back to the iteration; the raw report.json. */
+  z.strictObject({ type: z.literal('open-test-report') }),
+  z.strictObject({ type: z.literal('close-test-report') }),
+  z.strictObject({ type: z.literal('open-raw-report') }),
 ]);
 export type IterationViewMessage = z.infer<typeof iterationViewMessageSchema>;
 

@@ -9,6 +9,7 @@ import { nonPassedScenario } from './scenarios/non-passed';
 import { untrustedScenario } from './scenarios/untrusted';
 import { iterationsScenario } from './scenarios/iterations';
 import { chartScenario } from './scenarios/chart';
+import { runsTableScenario } from './scenarios/runs-table';
 import { dockerScenario } from './scenarios/docker';
 import { batchScenario } from './scenarios/batch';
 import { inspectScenario } from './scenarios/inspect';
@@ -48,6 +49,7 @@ const scenarios: Scenario[] = [
   { name: 'untrusted', run: untrustedScenario },
   { name: 'iterations', run: iterationsScenario },
   { name: 'chart', run: chartScenario },
+  { name: 'runs-table', run: runsTableScenario },
   { name: 'inspect', run: inspectScenario },
   { name: 'gateway', run: gatewayScenario },
   { name: 'requirement', run: requirementScenario },

@@ -1,7 +1,9 @@
 // Two iterations side by side, possibly of different runs (an agent's #5 against the developers'
 // #5): their scores, and the scored tests on which they differ.
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
 import { readIterationRecords, type IterationRecord } from '../loop/iteration-record';
-import { runLayout } from '../loop/run-store';
+import { ARCHIVE, iterDir, runLayout } from '../loop/run-store';
 import { baselineOf, normalizedChange } from '../metrics/normalized-change';
 import { passedIds } from '../pytest/test-report';
 import { UserError } from '../util/errors';
@@ -14,6 +16,10 @@ export interface ComparedSide {
   label: string;
   record: IterationRecord;
   change?: number;
+  /** The run's iterations in order, for stepping both sides together. */
+  iterations: number[];
+  /** Whether the iteration archived a requirement.xml (the base and a replay of the developers' commits have none). */
+  hasRequirement: boolean;
 }
 
 export interface Comparison {
@@ -35,7 +41,24 @@ async function side(taskDir: string, ref: Ref): Promise<ComparedSide> {
   if (!record) throw new UserError(`Run ${ref.run} has no iteration ${ref.iteration}.`);
   const baseline = records[0] && baselineOf(records[0]);
   const change = baseline && record.gap >= 0 ? normalizedChange(record.pytest.passed ?? 0, baseline) : undefined;
-  return { run: ref.run, iteration: ref.iteration, label: revisionLabel(ref.run, ref.iteration), record, change };
+  const hasRequirement = await fs
+    .access(path.join(iterDir(runLayout(taskDir, ref.run), ref.iteration), ARCHIVE.requirement))
+    .then(() => true)
+    .catch(() => false);
+  return {
+    run: ref.run,
+    iteration: ref.iteration,
+    label: revisionLabel(ref.run, ref.iteration),
+    record,
+    change,
+    iterations: records.map((r) => r.iteration),
+    hasRequirement,
+  };
+}
+
+/** Where Previous (−1) or Next (+1) takes the comparison, or why it cannot move. */
+export function comparisonStep(c: Pick<Comparison, 'left' | 'right'>, direction: 1 | -1): { left: Ref; right: Ref } | string {
+  return stepPair({ iterations: c.left.iterations, at: c.left }, { iterations: c.right.iterations, at: c.right }, direction);
 }
 
 export async function loadComparison(taskDir: string, left: Ref, right: Ref): Promise<Comparison> {

@@ -11,12 +11,15 @@ import { baselineOf, normalizedChange } from '../metrics/normalized-change';
 import { passedIds, type TestReport } from '../pytest/test-report';
 import { oracleLayout } from '../workspace/layout';
 import { readTaskRecord } from '../workspace/task-record';
+import { reportRows, type IterationReport } from './report-rows';
 import { runRevisions } from './revisions';
 import { triesIn } from './transcript-tries';
 
 export interface ArchivedFile {
   label: string;
   file: string;
+  /** The test report: the view shows it as a table (its raw JSON stays a click away). */
+  report?: true;
 }
 
 export interface RoleStepDetails {
@@ -117,13 +120,13 @@ export async function loadIterationDetails(taskDir: string, run: string, iterati
 
   const files: ArchivedFile[] = [];
   const names = (await fs.readdir(dir).catch(() => [] as string[])).sort();
-  const add = (name: string, label: string) => {
-    if (names.includes(name)) files.push({ label, file: path.join(dir, name) });
+  const add = (name: string, label: string, extra: Partial<ArchivedFile> = {}) => {
+    if (names.includes(name)) files.push({ label, file: path.join(dir, name), ...extra });
   };
   for (const n of names.filter((n) => n.endsWith('.prompt.md'))) add(n, n.replace('.prompt.md', ' prompt'));
   for (const n of names.filter((n) => n.endsWith('.log'))) add(n, n.replace(/\.log$/, '').replace('-try-', ' log, try '));
   add(ARCHIVE.pytestOutput, 'pytest output');
-  add(ARCHIVE.report, 'test report');
+  add(ARCHIVE.report, 'test report', { report: true });
   add(ARCHIVE.summary, 'summary.jsonl');
 
   return {
@@ -141,6 +144,21 @@ export async function loadIterationDetails(taskDir: string, run: string, iterati
     hasCodeChanges: i > 0,
     transcripts: triesIn(names),
   };
+}
+
+/** The iteration's test report as rows, failures first; why not, when pytest did not run or its report is gone. */
+export async function loadIterationReport(taskDir: string, d: Pick<IterationDetails, 'run' | 'record'>): Promise<IterationReport> {
+  const file = path.join(iterDir(runLayout(taskDir, d.run), d.record.iteration), ARCHIVE.report);
+  const raw = await fs
+    .access(file)
+    .then(() => true)
+    .catch(() => false);
+  if (d.record.gap < 0) return { file, raw, missing: `pytest did not run at this iteration${d.record.pytest_error ? `: ${d.record.pytest_error}` : ''}.` };
+  // A damaged report (an unisolated run's records are only as safe as its code) is named, not thrown.
+  const report = await loadReport(file).catch((err: unknown) => (err instanceof Error ? err.message : String(err)));
+  if (typeof report === 'string') return { file, raw, missing: `Its report cannot be read: ${report}` };
+  if (!report) return { file, raw, missing: 'This iteration archived no test report.' };
+  return { file, raw, rows: reportRows(report) };
 }
 
 /** The iteration after (+1) or before (−1) `iteration` in `iterations`; undefined at either end. */

@@ -60,9 +60,12 @@ function testFromEntry(entry: Json, text: string | undefined): TestCase {
   const nodeid = entry.nodeid as string;
   const sep = nodeid.indexOf('::');
   const phases: TestCase['phases'] = {};
+  let durationSec: number | undefined;
   for (const phase of TEST_PHASES) {
     const p = entry[phase];
-    if (isObject(p)) phases[phase] = phaseFrom(p);
+    if (!isObject(p)) continue;
+    phases[phase] = phaseFrom(p);
+    if (typeof p.duration === 'number' && Number.isFinite(p.duration)) durationSec = (durationSec ?? 0) + p.duration;
   }
   return {
     nodeid,
@@ -70,6 +73,7 @@ function testFromEntry(entry: Json, text: string | undefined): TestCase {
     file: sep >= 0 ? nodeid.slice(0, sep) : nodeid,
     lineno: typeof entry.lineno === 'number' ? entry.lineno : undefined,
     phases,
+    ...(durationSec === undefined ? {} : { durationSec }),
     ...(entry.outcome !== 'passed' ? sourceOf(entry, text) : {}),
   };
 }

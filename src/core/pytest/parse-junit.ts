@@ -103,7 +103,8 @@ function mergeCases(a: TestCase, b: TestCase): TestCase {
     const next = b.phases[phase];
     if (next && (!phases[phase] || (phases[phase].outcome === 'passed' && next.outcome !== 'passed'))) phases[phase] = next;
   }
-  return { ...a, outcome: RANK[b.outcome] > RANK[a.outcome] ? b.outcome : a.outcome, phases };
+  const durationSec = a.durationSec === undefined && b.durationSec === undefined ? undefined : (a.durationSec ?? 0) + (b.durationSec ?? 0);
+  return { ...a, outcome: RANK[b.outcome] > RANK[a.outcome] ? b.outcome : a.outcome, phases, ...(durationSec === undefined ? {} : { durationSec }) };
 }
 
 function rootSuites(doc: Node): Node[] | undefined {
@@ -158,7 +159,16 @@ function testFromCase(tc: Node, isTestFile: (rel: string) => boolean): TestCase 
       phases.setup = { outcome: 'skipped', longrepr: skipLongrepr(longrepr) };
     }
   }
-  return { nodeid, outcome, file, lineno: Number.isFinite(line) && tc.line !== undefined ? line : undefined, phases };
+  const time = Number(tc.time);
+  const durationSec = tc.time !== undefined && Number.isFinite(time) && time >= 0 ? time : undefined;
+  return {
+    nodeid,
+    outcome,
+    file,
+    lineno: Number.isFinite(line) && tc.line !== undefined ? line : undefined,
+    phases,
+    ...(durationSec === undefined ? {} : { durationSec }),
+  };
 }
 
 /**

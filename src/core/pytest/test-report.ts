@@ -27,6 +27,8 @@ const testCaseSchema = z.object({
   /** 0-based line of the test definition, as pytest reports it. */
   lineno: z.number().optional(),
   phases: z.object({ setup: phaseResultSchema.optional(), call: phaseResultSchema.optional(), teardown: phaseResultSchema.optional() }),
+  /** Seconds the test took, its phases together, when the report tells (reports written before it was kept have none). */
+  durationSec: z.number().optional(),
   /**
    * Tests that did not pass: json-report's entry for the test, as JSON text the way the report
    * held it (numbers and key order as Python wrote them). The detail file is made from it.

@@ -99,7 +99,7 @@ function sweciApi(
       const shown = iterationView.shown;
       const label =
         shown?.kind === 'iteration'
-          ? `${shown.details.run} #${shown.details.iteration}`
+          ? `${shown.details.run} #${shown.details.iteration}${shown.report ? ' test report' : ''}`
           : shown && `${shown.comparison.left.label} ↔ ${shown.comparison.right.label}`;
       return { shown: label, details: shown, received: [...iterationView.received] };
     },

@@ -14,6 +14,7 @@ import { registerRevisionContent, type RevisionRef } from './revision-content';
 const COMMAND_TITLES: Record<string, string> = {
   'sweci.openIteration': 'Open Iteration',
   'sweci.openCodeChanges': 'Code Changes',
+  'sweci.openTestReport': 'Open Test Report',
   'sweci.selectForCompare': 'Select for Compare',
   'sweci.compareWithSelected': 'Compare with Selected',
   'sweci.nextIteration': 'Next Iteration',
@@ -101,6 +102,10 @@ export function activateInspect(deps: InspectDeps): { view: IterationViewHost; d
     command('sweci.openIteration', async (target) => {
       const r = await resolve(target, 'Open Iteration');
       return typeof r === 'string' ? say(r) : view.show(r.ref);
+    }),
+    command('sweci.openTestReport', async (target) => {
+      const r = await resolve(target, 'Open the Test Report of');
+      return typeof r === 'string' ? say(r) : view.show(r.ref, { report: true });
     }),
     command('sweci.nextIteration', async () => say(await step(1))),
     command('sweci.previousIteration', async () => say(await step(-1))),

@@ -2,7 +2,7 @@
 // unit tests render it too). Everything recorded by agents, pytest or upstream commits goes
 // through html`…`, which escapes it; clicks go through data-action attributes
 // (shared/iteration-protocol.ts). The page around it is the webviews' (webview/webview-page.ts).
-import type { Comparison, ComparedSide } from '../../core/inspect/comparison';
+import { comparisonStep, type Comparison, type ComparedSide } from '../../core/inspect/comparison';
 import type { IterationDetails } from '../../core/inspect/iteration-details';
 import { revisionLabel } from '../../core/inspect/revisions';
 import { html, type SafeHtml } from '../../core/util/html';
@@ -11,7 +11,7 @@ import { formatChange, formatTokens } from '../views/iteration-text';
 
 const LIST_LIMIT = 200;
 
-function button(action: string, label: string, opts: { arg?: string | number; disabled?: boolean; title?: string } = {}): SafeHtml {
+export function button(action: string, label: string, opts: { arg?: string | number; disabled?: boolean; title?: string } = {}): SafeHtml {
   const arg = opts.arg === undefined ? '' : html` data-arg="${opts.arg}"`;
   const title = opts.title ? html` title="${opts.title}"` : '';
   return html`<button data-action="${action}"${arg}${title}${opts.disabled ? html` disabled` : ''}>${label}</button>`;
@@ -102,7 +102,7 @@ export function iterationTitle(d: Pick<IterationDetails, 'run' | 'iteration'>): 
   return `${d.run} ${d.iteration === 0 ? 'base' : `#${d.iteration}`}`;
 }
 
-const lines = (parts: (SafeHtml | '')[]): SafeHtml => html`${parts.map((p, i) => (i ? ['\n', p] : p))}`;
+export const lines = (parts: (SafeHtml | '')[]): SafeHtml => html`${parts.map((p, i) => (i ? ['\n', p] : p))}`;
 
 export function iterationBody(d: IterationDetails, selectedForCompare?: string): SafeHtml {
   const r = d.record;
@@ -124,12 +124,17 @@ export function iterationBody(d: IterationDetails, selectedForCompare?: string):
       : html`<dl class="score"><div><dt>a(c)</dt><dd>${formatChange(d.change).replace('a(c) ', '')}</dd></div><div><dt>passed / target</dt><dd>${r.passed ?? '–'} / ${r.target_passed}</dd></div><div><dt>gap</dt><dd>${r.gap}</dd></div><div><dt>regressed</dt><dd>${r.regressions.length}</dd></div>${r.pytest_time === undefined ? '' : html`<div><dt>pytest</dt><dd>${r.pytest_time.toFixed(1)} s</dd></div>`}</dl>`;
   const warn = html`${flags(d).map((f) => html`<p class="warning">${f}</p>`)}`;
   const note = r.note ? html`<p class="note">${r.note}</p>` : '';
-  const code = d.hasCodeChanges
-    ? html`<div class="actions">${button('open-code-changes', 'Code Changes', { title: 'Open the files this iteration changed in a multi-file diff editor' })}</div>`
-    : '';
-  const files = d.files.length
-    ? html`<section><h2>Files</h2><ul class="files">${d.files.map((f, i) => html`<li><a href="#" data-action="open-file" data-arg="${i}">${f.label}</a></li>`)}</ul></section>`
-    : '';
+  const hasReport = d.files.some((f) => f.report);
+  const code =
+    d.hasCodeChanges || hasReport
+      ? html`<div class="actions">${d.hasCodeChanges ? button('open-code-changes', 'Code Changes', { title: 'Open the files this iteration changed in a multi-file diff editor' }) : ''}${hasReport ? button('open-test-report', 'Test Report', { title: 'Each test’s outcome, duration and message, failures first' }) : ''}</div>`
+      : '';
+  // The test report opens as a table here; its raw JSON is beside it.
+  const file = (f: IterationDetails['files'][number], i: number) =>
+    f.report
+      ? html`<li><a href="#" data-action="open-test-report">${f.label}</a> <a href="#" class="muted" data-action="open-file" data-arg="${i}">(raw JSON)</a></li>`
+      : html`<li><a href="#" data-action="open-file" data-arg="${i}">${f.label}</a></li>`;
+  const files = d.files.length ? html`<section><h2>Files</h2><ul class="files">${d.files.map(file)}</ul></section>` : '';
   return lines([
     html`<header><nav>${nav}</nav><div class="actions">${compare}</div></header>`,
     score,
@@ -160,10 +165,33 @@ export function comparisonBody(c: Comparison): SafeHtml {
   const tests = c.testsCompared
     ? html`<div class="columns">${testList(`Pass in ${c.left.label} only`, c.onlyLeft, 'side')}${testList(`Pass in ${c.right.label} only`, c.onlyRight, 'side')}</div>`
     : html`<p class="muted">The tests cannot be compared one by one: pytest did not run on one side, or its report was not archived.</p>`;
+  // Previous / Next move both sides together; at either run's end the button says why it cannot.
+  const step = (direction: 1 | -1, label: string, title: string) => {
+    const to = comparisonStep(c, direction);
+    return typeof to === 'string'
+      ? button('step', label, { arg: direction, disabled: true, title: to })
+      : button('step', label, {
+          arg: direction,
+          title: `${title}: ${revisionLabel(to.left.run, to.left.iteration)} ↔ ${revisionLabel(to.right.run, to.right.iteration)}`,
+        });
+  };
+  const nav = [
+    step(-1, '‹ Previous', 'Both sides one iteration back'),
+    html`<h1>${c.left.label} <span class="muted">↔</span> ${c.right.label}</h1>`,
+    step(1, 'Next ›', 'Both sides one iteration on'),
+  ];
+  // A side with no requirement.xml (the base, a replay of the developers' commits) has nothing to diff.
+  const noRequirement = [c.left, c.right].filter((s) => !s.hasRequirement).map((s) => s.label);
+  const requirementDiff = noRequirement.length
+    ? button('open-requirement-diff', 'requirement.xml ↔', {
+        disabled: true,
+        title: `${noRequirement.join(' and ')} archived no requirement.xml (the base and a replay of the developers' commits have none)`,
+      })
+    : button('open-requirement-diff', 'requirement.xml ↔', { title: 'Open the two requirement.xml side by side' });
   return lines([
-    html`<header><nav><h1>${c.left.label} <span class="muted">↔</span> ${c.right.label}</h1></nav></header>`,
+    html`<header><nav>${nav}</nav></header>`,
     html`<table class="steps"><thead><tr>${heads.map((h) => html`<th>${h}</th>`)}</tr></thead><tbody>${row(c.left)}${row(c.right)}</tbody></table>`,
-    html`<div class="actions">${button('open-code-changes', 'Code ↔', { title: 'Open the files that differ in a multi-file diff editor' })}${button('open-requirement-diff', 'requirement.xml ↔', { title: 'Open the two requirement.xml side by side' })}</div>`,
+    html`<div class="actions">${button('open-code-changes', 'Code ↔', { title: 'Open the files that differ in a multi-file diff editor' })}${requirementDiff}</div>`,
     tests,
   ]);
 }

@@ -6,12 +6,14 @@ import * as vscode from 'vscode';
 import { openTestAt } from './open-test';
 import * as messages from '../messages';
 import { loadComparison, runIterations, stepPair, type Comparison } from '../../core/inspect/comparison';
-import { loadIterationDetails, stepIteration, type IterationDetails } from '../../core/inspect/iteration-details';
+import { loadIterationDetails, loadIterationReport, stepIteration, type IterationDetails } from '../../core/inspect/iteration-details';
+import type { IterationReport } from '../../core/inspect/report-rows';
 import { revisionLabel } from '../../core/inspect/revisions';
 import { iterationViewMessageSchema, type IterationViewMessage } from '../../shared/iteration-protocol';
 import { log } from '../log';
 import { compareRequirements, compareRevisions, openIterationChanges } from './code-changes';
 import { comparisonContent, iterationContent, iterationTitle } from './iteration-html';
+import { reportContent } from './report-html';
 import { archivedRequirementUri, type RevisionRef } from './revision-content';
 import { errorMessage } from '../../core/util/errors';
 import { WebviewHost } from '../webview/webview-host';
@@ -19,7 +21,8 @@ import type { WebviewContent } from '../webview/webview-page';
 
 export const ITERATION_VIEW_TYPE = 'sweci.iteration';
 
-type Shown = { kind: 'iteration'; details: IterationDetails } | { kind: 'compare'; comparison: Comparison };
+/** An iteration (with `report`: its test report as a table), or two compared. */
+type Shown = { kind: 'iteration'; details: IterationDetails; report?: IterationReport } | { kind: 'compare'; comparison: Comparison };
 
 export interface IterationViewDeps {
   context: vscode.ExtensionContext;
@@ -76,10 +79,12 @@ export class IterationViewHost implements vscode.Disposable {
     return this.selection;
   }
 
-  async show(ref: RevisionRef): Promise<IterationDetails> {
+  /** Shows an iteration; with `report`, its test report. */
+  async show(ref: RevisionRef, opts: { report?: boolean } = {}): Promise<IterationDetails> {
     const dir = this.requireTask();
     const details = await loadIterationDetails(dir, ref.run, ref.iteration);
-    this.present({ kind: 'iteration', details });
+    const report = opts.report ? await loadIterationReport(dir, details) : undefined;
+    this.present({ kind: 'iteration', details, ...(report ? { report } : {}) });
     void this.deps.reveal(ref);
     this.changed.fire(ref);
     return details;
@@ -93,7 +98,8 @@ export class IterationViewHost implements vscode.Disposable {
     const { details } = shown;
     const next = stepIteration(details.iterations, details.iteration, direction);
     if (next === undefined) return direction > 0 ? `${iterationTitle(details)} is the run's last iteration.` : `${iterationTitle(details)} is the run's first.`;
-    await this.show({ run: details.run, iteration: next });
+    // The test report steps to the next iteration's test report.
+    await this.show({ run: details.run, iteration: next }, { report: shown.report !== undefined });
     return undefined;
   }
 
@@ -145,7 +151,8 @@ export class IterationViewHost implements vscode.Disposable {
   private content(): WebviewContent {
     const shown = this.shownValue!;
     const selected = this.selection && revisionLabel(this.selection.run, this.selection.iteration);
-    return shown.kind === 'iteration' ? iterationContent(shown.details, selected) : comparisonContent(shown.comparison);
+    if (shown.kind === 'compare') return comparisonContent(shown.comparison);
+    return shown.report ? reportContent(shown.details, shown.report) : iterationContent(shown.details, selected);
   }
 
   /** Reloads what is shown from disk (a run changed); closes nothing if it is gone, just says so in the log. */
@@ -154,9 +161,11 @@ export class IterationViewHost implements vscode.Disposable {
     const dir = this.deps.taskDir();
     if (!shown || !dir) return;
     try {
-      if (shown.kind === 'iteration')
-        this.shownValue = { kind: 'iteration', details: await loadIterationDetails(dir, shown.details.run, shown.details.iteration) };
-      else {
+      if (shown.kind === 'iteration') {
+        const details = await loadIterationDetails(dir, shown.details.run, shown.details.iteration);
+        const report = shown.report && (await loadIterationReport(dir, details));
+        this.shownValue = { kind: 'iteration', details, ...(report ? { report } : {}) };
+      } else {
         const { left, right } = shown.comparison;
         this.shownValue = { kind: 'compare', comparison: await loadComparison(dir, left, right) };
       }
@@ -216,6 +225,16 @@ export class IterationViewHost implements vscode.Disposable {
         await vscode.commands.executeCommand('sweci.openTranscript', { run, iteration, role: m.role, attempt: m.attempt });
         return undefined;
       }
+      case 'open-test-report':
+      case 'close-test-report':
+        if (shown.kind === 'iteration')
+          await this.show({ run: shown.details.run, iteration: shown.details.iteration }, { report: m.type === 'open-test-report' });
+        return undefined;
+      case 'open-raw-report':
+        // The file the view rendered the table from, never a path from the message.
+        if (shown.kind === 'iteration' && shown.report?.raw)
+          await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(shown.report.file), { preview: true });
+        return undefined;
       case 'select-for-compare':
         if (shown.kind === 'iteration') await this.selectForCompare({ run: shown.details.run, iteration: shown.details.iteration });
         return undefined;

@@ -219,9 +219,11 @@ function iterationFiles(taskDir: string, node: Extract<IterationsNode, { type: '
       type: 'file',
       id: id('report'),
       label: 'test report',
-      description: ARCHIVE.report,
+      description: 'failures first',
       icon: 'beaker',
-      command: open(path.join(dir, ARCHIVE.report)),
+      // A table in the iteration view (its raw JSON is a click away there), not one-line JSON.
+      command: { title: 'Open Test Report', command: 'sweci.openTestReport', arguments: [{ run: node.run, iteration: node.record.iteration }] },
+      tooltip: `Each test's outcome, duration and message, from ${relativePaths(path.join(dir, ARCHIVE.report), taskDir)}`,
     });
   if (has(ARCHIVE.summary))
     out.push({ type: 'file', id: id('summary'), label: 'summary.jsonl', icon: 'list-flat', command: open(path.join(dir, ARCHIVE.summary)) });

@@ -1,6 +1,6 @@
 // Stepping through a run like a code review: the iteration view opened from the Iterations view,
-// Next with its key, the iteration's code changes in the multi-file diff editor, and the
-// developers' last commit compared with the agent's first iteration.
+// Next with its key, the iteration's code changes in the multi-file diff editor, its test report
+// as a table, and the developers' last commit compared with the agent's first iteration.
 import * as path from 'node:path';
 import type { Frame, Locator, Page } from 'playwright-core';
 import type { AgentSettings } from '../../../src/core/agents/agent-driver';
@@ -88,6 +88,38 @@ export async function inspectScenario(): Promise<string> {
     await page.waitForTimeout(1500);
     shots.push(await wb.screenshot('code-changes'));
 
+    // The test report from the Iterations view: a table, failures first, with a filter, not
+    // one-line JSON (issue 31, item 9). The raw report stays a click away.
+    await clickRow(page, await wb.waitForTreeRow(/#2(?!\d).*a\(c\)/));
+    await page.keyboard.press('ArrowRight');
+    await clickRow(page, await wb.waitForTreeRow('test report'));
+    const report = await iterationFrame(page, /scripted-agents\s+iteration 2 of 4 · test report/);
+    const rows = report.locator('table.report tbody tr');
+    await rows.first().waitFor({ timeout: 10_000 });
+    const outcomes = await rows.evaluateAll((trs) => trs.map((tr) => (tr as HTMLElement).dataset.outcome ?? ''));
+    const firstPass = outcomes.indexOf('passed');
+    if (firstPass <= 0 || outcomes.slice(firstPass).some((o) => o !== 'passed') || !/^(error|failed)$/.test(outcomes[0]))
+      throw new Error(`the test report does not put failures first: ${outcomes.join(', ')}`);
+    const why = (await rows.first().locator('pre.message').textContent()) ?? '';
+    const took = (await rows.first().locator('td.num').textContent()) ?? '';
+    if (!why.trim() || !/\d\s*(ms|s)$/.test(took)) throw new Error(`the first failure shows no message or duration: "${why}" "${took}"`);
+    const visible = () => rows.evaluateAll((trs) => trs.filter((tr) => !(tr as HTMLElement).hidden).map((tr) => tr.textContent ?? ''));
+    await report.locator('#report-filter').fill('test_money');
+    const money = await visible();
+    if (!money.length || money.length === outcomes.length || money.some((t) => !t.includes('test_money')))
+      throw new Error(`the filter "test_money" shows ${money.length} of ${outcomes.length} rows`);
+    await report
+      .locator('#report-count')
+      .filter({ hasText: `${money.length} of ${outcomes.length} tests` })
+      .waitFor({ timeout: 5_000 });
+    await report.locator('#report-filter').fill('');
+    await report.locator('#report-outcome').selectOption('not-passed');
+    if ((await visible()).length !== firstPass) throw new Error(`"not passed" shows ${(await visible()).length} rows, not the ${firstPass} that did not pass`);
+    shots.push(await wb.screenshot('test-report'));
+    await report.locator('#report-outcome').selectOption('all');
+    await report.locator('button[data-action="open-raw-report"]').click();
+    await page.locator('.tab').filter({ hasText: 'report.json' }).first().waitFor({ timeout: 15_000 });
+
     // The developers' last commit against the agent's first iteration.
     await clickRow(page, await wb.waitForTreeRow('human-history'));
     await clickRow(page, await wb.waitForTreeRow(/#10.*gap 0/));
@@ -109,6 +141,15 @@ export async function inspectScenario(): Promise<string> {
     await wb.runCommand('SWE-CI: Compare with Selected');
     const compare = await iterationFrame(page, /human-history #10\s*↔\s*scripted-agents #1/);
     await compare.locator('.tests li').first().waitFor({ timeout: 10_000 });
+    // The replay has no requirement.xml: its diff is not offered (issue 31, item 5).
+    if (!(await compare.locator('button[data-action="open-requirement-diff"]').isDisabled()))
+      throw new Error('requirement.xml ↔ is offered for a comparison with the human-history replay, which has no requirement.xml');
+    // Previous / Next move both sides; Next stops at the replay's last commit.
+    if (!(await compare.locator('button[data-action="step"][data-arg="1"]').isDisabled())) throw new Error('Next is enabled at the replay’s last commit');
+    await compare.locator('button[data-action="step"][data-arg="-1"]').click();
+    const back = await iterationFrame(page, /human-history #9\s*↔\s*scripted-agents base/);
+    await back.locator('button[data-action="step"][data-arg="1"]').click();
+    await iterationFrame(page, /human-history #10\s*↔\s*scripted-agents #1/);
     await page.waitForTimeout(800);
     shots.push(await wb.screenshot('compare'));
 

@@ -127,8 +127,23 @@ test('Previous is disabled at the first iteration and Next at the last', () => {
 
 test('a comparison lists both sides and the tests only one passes', () => {
   const c: Comparison = {
-    left: { run: 'human-history', iteration: 5, label: 'human-history #5', record: record({ passed: 9 }), change: 0.8 },
-    right: { run: 'agent-1', iteration: 5, label: 'agent-1 #5', record: record({ gap: -1, passed: null, pytest_error: HOSTILE }) },
+    left: {
+      run: 'human-history',
+      iteration: 5,
+      label: 'human-history #5',
+      record: record({ passed: 9 }),
+      change: 0.8,
+      iterations: [0, 5],
+      hasRequirement: false,
+    },
+    right: {
+      run: 'agent-1',
+      iteration: 5,
+      label: 'agent-1 #5',
+      record: record({ gap: -1, passed: null, pytest_error: HOSTILE }),
+      iterations: [0, 5],
+      hasRequirement: true,
+    },
     onlyLeft: ['t::a', 't::b'],
     onlyRight: [],
     testsCompared: true,
@@ -213,4 +228,60 @@ test("each role's row links its tries' transcripts, by role and try, never by pa
   assert.match(two, /data-arg="programmer:1"[^>]*>try 1</);
   assert.match(two, /data-arg="programmer:2"[^>]*>try 2</);
   assert.doesNotMatch(iterationHtml(details(), OPTS), /open-transcript/, 'no calls record, no link');
+});
+
+/** A side of a comparison: `run` at `iteration` of `iterations`. */
+function side(run: string, iteration: number, iterations: number[], hasRequirement: boolean): Comparison['left'] {
+  return { run, iteration, label: revisionLabel(run, iteration), record: record({ run, iteration }), iterations, hasRequirement };
+}
+
+const compared = (left: Comparison['left'], right: Comparison['right']): Comparison => ({ left, right, onlyLeft: [], onlyRight: [], testsCompared: true });
+
+test('a comparison with a human-history side offers no requirement.xml diff: the button is disabled and says why (issue 31, item 5a)', () => {
+  const html = comparisonHtml(compared(side('human-history', 3, [0, 1, 2, 3], false), side('agent-1', 3, [0, 1, 2, 3], true)), OPTS);
+  assert.match(
+    html,
+    /<button data-action="open-requirement-diff" title="human-history #3 archived no requirement.xml[^"]*" disabled>requirement.xml ↔<\/button>/,
+  );
+  // Two agent iterations with their requirements: enabled.
+  const agents = comparisonHtml(compared(side('agent-2', 2, [0, 1, 2], true), side('agent-1', 2, [0, 1, 2, 3], true)), OPTS);
+  assert.match(agents, /<button data-action="open-requirement-diff" title="Open the two requirement.xml side by side">/);
+  // The base has none either.
+  assert.match(
+    comparisonHtml(compared(side('agent-2', 0, [0, 1], false), side('agent-1', 1, [0, 1], true)), OPTS),
+    /agent-2 base archived no requirement.xml[^"]*" disabled/,
+  );
+});
+
+test('the compare view has Previous / Next, moving both sides, each disabled with the reason at either run’s end (issue 31, item 5b)', () => {
+  const middle = comparisonHtml(compared(side('human-history', 2, [0, 1, 2, 3], false), side('agent-1', 2, [0, 1, 2, 3], true)), OPTS);
+  assert.match(middle, /<button data-action="step" data-arg="-1" title="Both sides one iteration back: human-history #1 ↔ agent-1 #1">‹ Previous<\/button>/);
+  assert.match(middle, /<button data-action="step" data-arg="1" title="Both sides one iteration on: human-history #3 ↔ agent-1 #3">Next ›<\/button>/);
+  // The right side is at its run's last iteration: Next is disabled and says which side stops it.
+  const end = comparisonHtml(compared(side('human-history', 2, [0, 1, 2, 3], false), side('agent-1', 2, [0, 1, 2], true)), OPTS);
+  assert.match(end, /data-action="step" data-arg="1" title="agent-1 #2 is its run's last iteration: the comparison cannot move both sides." disabled>Next ›/);
+  assert.doesNotMatch(end, /data-arg="-1"[^>]*disabled/);
+  const start = comparisonHtml(compared(side('human-history', 0, [0, 1], false), side('agent-1', 1, [0, 1], true)), OPTS);
+  assert.match(start, /data-action="step" data-arg="-1" title="human-history base is its run's first iteration[^"]*" disabled>‹ Previous/);
+});
+
+test('the test report opens as a table in the view (Test Report, or its row in Files); its raw JSON is beside it (issue 31, item 9)', () => {
+  const html = iterationHtml(
+    details({
+      files: [
+        { label: 'pytest output', file: '/x/out.txt' },
+        { label: 'test report', file: '/x/report.json', report: true },
+      ],
+    }),
+    OPTS,
+  );
+  assert.match(html, /<button data-action="open-test-report"[^>]*>Test Report<\/button>/);
+  assert.match(
+    html,
+    /<li><a href="#" data-action="open-test-report">test report<\/a> <a href="#" class="muted" data-action="open-file" data-arg="1">\(raw JSON\)<\/a><\/li>/,
+  );
+  assert.deepEqual(messageForAction('open-test-report', undefined), { type: 'open-test-report' });
+  assert.deepEqual(messageForAction('open-raw-report', undefined), { type: 'open-raw-report' });
+  // No report archived: no button.
+  assert.doesNotMatch(iterationHtml(details(), OPTS), /open-test-report/);
 });

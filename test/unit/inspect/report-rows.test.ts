@@ -1,0 +1,124 @@
+// The iteration view's test report: the archived report read through the parsers' model, one row
+// per test with its outcome, duration and the first lines of why, failures first; rendered with
+// recorded text escaped, a filter, and the raw report a click away (issue 31, item 9).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { IterationDetails } from '../../../src/core/inspect/iteration-details';
+import { MESSAGE_LINES, reportRows } from '../../../src/core/inspect/report-rows';
+import { parseJsonReport } from '../../../src/core/pytest/parse-json-report';
+import { parseJunitXml } from '../../../src/core/pytest/parse-junit';
+import type { TestReport } from '../../../src/core/pytest/test-report';
+import { reportContent } from '../../../src/extension/inspect/report-html';
+import { readReportFixture } from '../pytest/fixtures';
+
+const json = parseJsonReport(readReportFixture('base.report.json'));
+const junit = parseJunitXml(readReportFixture('base.junit-xunit1.xml'));
+
+test('failures come first (errors, then failures), then the expected outcomes, then what passed; by node id within each', () => {
+  const rows = reportRows(json);
+  assert.equal(rows.length, json.tests.length);
+  const outcomes = rows.map((r) => r.outcome);
+  assert.deepEqual([...new Set(outcomes)], ['error', 'failed', 'xpassed', 'skipped', 'xfailed', 'passed']);
+  const failed = rows.filter((r) => r.outcome === 'failed').map((r) => r.nodeid);
+  assert.deepEqual(failed, [...failed].sort());
+});
+
+test('each row says how long the test took (its phases together), from json-report and from JUnit', () => {
+  const sub = reportRows(json).find((r) => r.nodeid === 'tests/test_ops.py::test_sub')!;
+  // setup + call + teardown as the report recorded them.
+  assert.ok(Math.abs(sub.durationSec! - (7.012500009295763e-5 + 0.0002120679996551189 + 9.541300005366793e-5)) < 1e-12);
+  for (const r of reportRows(junit)) assert.equal(typeof r.durationSec, 'number', `${r.nodeid} has its JUnit time`);
+});
+
+test('the message is the failure’s first lines (pytest’s E lines), a skip’s reason, an error’s phase; none for a pass', () => {
+  const rows = new Map(reportRows(json).map((r) => [r.nodeid, r]));
+  assert.equal(rows.get('tests/test_ops.py::test_sub')?.message, 'assert -2 == 2\n+  where -2 = sub(5, 3)');
+  assert.equal(rows.get('tests/test_ops.py::test_skipped')?.message, 'Skipped: not relevant');
+  assert.equal(rows.get('tests/test_fixtures.py::test_uses_power')?.message, 'setup: RuntimeError: calc.power is missing');
+  assert.equal(rows.get('tests/test_fixtures.py::test_teardown_error')?.message, 'teardown: RuntimeError: teardown saw no power');
+  assert.equal(rows.get('tests/test_ops.py::test_add')?.message, undefined);
+  // A long traceback is cut to its first lines.
+  const long: TestReport = {
+    format: 'json-report',
+    summary: {},
+    tests: [
+      {
+        nodeid: 't.py::x',
+        outcome: 'failed',
+        phases: { call: { outcome: 'failed', longrepr: Array.from({ length: 9 }, (_, i) => `E   line ${i}`).join('\n') } },
+      },
+    ],
+  };
+  assert.equal(reportRows(long)[0].message?.split('\n').length, MESSAGE_LINES);
+  // pytest's blank E lines (between an assertion and its diff) are left out.
+  const diff: TestReport = { ...long, tests: [{ ...long.tests[0], phases: { call: { outcome: 'failed', longrepr: 'E   assert 1 == 2\nE     \nE   - 2' } } }] };
+  assert.equal(reportRows(diff)[0].message, 'assert 1 == 2\n- 2');
+});
+
+const HOSTILE = '</pre><script>alert(1)</script>';
+
+function details(): IterationDetails {
+  return {
+    run: 'agent-1',
+    runKind: 'loop',
+    iteration: 2,
+    iterations: [0, 1, 2, 3],
+    record: {
+      gap: 3,
+      pytest: { passed: 7 },
+      iteration: 2,
+      run: 'agent-1',
+      started_at: '',
+      finished_at: '',
+      commit: 'abcdef1234567890',
+      passed: 7,
+      target_passed: 10,
+      regressions: [],
+      tampered: [],
+      outside_changes: [],
+    },
+    newlyPassing: [],
+    newlyRegressed: [],
+    steps: [],
+    files: [],
+    hasCodeChanges: true,
+  };
+}
+
+test('the report renders as a table with a filter, its tests as links, recorded text escaped, and the raw report a button away', () => {
+  const hostile: TestReport = {
+    format: 'json-report',
+    summary: {},
+    tests: [
+      ...json.tests,
+      { nodeid: `t.py::x[${HOSTILE}]`, outcome: 'failed', durationSec: 1.5, phases: { call: { outcome: 'failed', longrepr: `E   ${HOSTILE}` } } },
+    ],
+  };
+  const { title, body } = reportContent(details(), { file: '/x/report.json', raw: true, rows: reportRows(hostile) });
+  const page = body.text;
+  assert.equal(title, 'agent-1 #2 test report');
+  assert.match(page, /<h1>agent-1 <span class="muted">iteration 2 of 3 · test report<\/span><\/h1>/);
+  assert.ok(!page.includes('<script'), 'no element an agent wrote');
+  assert.ok(page.includes('&lt;/pre&gt;&lt;script&gt;'));
+  assert.match(page, /<input id="report-filter" type="search"/);
+  assert.match(
+    page,
+    /<select id="report-outcome"[^>]*><option value="all">all outcomes<\/option><option value="not-passed">not passed<\/option><option value="error">error<\/option>/,
+  );
+  assert.match(
+    page,
+    /data-action="open-test" data-arg="tests\/test_ops.py::test_sub">tests\/<wbr>test_ops.py::<wbr>test_sub<\/a>/,
+    'a node id breaks between its parts',
+  );
+  assert.match(page, /<tr data-outcome="failed">.*?<td class="num">1.50 s<\/td>/);
+  assert.match(page, /<button data-action="open-raw-report" title="report.json as it is archived">Open Raw Report<\/button>/);
+  assert.match(page, /<button data-action="close-test-report"/);
+  // Rows in the order reportRows gives: the first is an error.
+  assert.match(page, /<tbody><tr data-outcome="error">/);
+  assert.match(page, /2 error<\/span> · <span class="outcome failed">10 failed<\/span>/);
+  assert.match(page, /<td class="num">&lt;1 ms<\/td>/, 'a test under a millisecond');
+
+  const none = reportContent(details(), { file: '/x/report.json', raw: false, missing: 'pytest did not run at this iteration.' }).body.text;
+  assert.match(none, /pytest did not run at this iteration\./);
+  assert.match(none, /data-action="open-raw-report"[^>]* disabled/);
+});
