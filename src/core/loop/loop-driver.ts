@@ -76,7 +76,7 @@ async function assertRolesStartable(roles: LoopOptions['roles'], appDir: string)
   }
 }
 
-/** The endpoint check for the roles agents play in this call (humans and custom agents have none). */
+/** The endpoint check for the roles agents play in this call (presets and custom agents with a base URL; humans have none). */
 async function assertRolesEndpoints(roles: LoopOptions['roles'], signal: AbortSignal): Promise<void> {
   const secrets = { ...(roles.architect.secretEnv ?? {}), ...(roles.programmer.secretEnv ?? {}) };
   // A replayed role asks no endpoint: its answers are recorded.
