@@ -19,6 +19,7 @@ import { testingScenario } from './scenarios/testing';
 import { demoToastScenario } from './scenarios/demo-toast';
 import { sweBenchScenario } from './scenarios/swe-bench';
 import { sequenceScenario } from './scenarios/sequence';
+import { checkAgentsScenario } from './scenarios/check-agents';
 
 interface Scenario {
   name: string;
@@ -56,6 +57,7 @@ const scenarios: Scenario[] = [
   { name: 'batch', run: batchScenario },
   { name: 'swe-bench', run: sweBenchScenario },
   { name: 'sequence', run: sequenceScenario },
+  { name: 'check-agents', run: checkAgentsScenario },
 ];
 
 // A scenario drives a real browser against a real workbench, where a click can land while the
