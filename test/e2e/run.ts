@@ -20,6 +20,7 @@ import { demoToastScenario } from './scenarios/demo-toast';
 import { sweBenchScenario } from './scenarios/swe-bench';
 import { sequenceScenario } from './scenarios/sequence';
 import { checkAgentsScenario } from './scenarios/check-agents';
+import { exportBrowserScenario } from './scenarios/export-browser';
 
 interface Scenario {
   name: string;
@@ -58,6 +59,7 @@ const scenarios: Scenario[] = [
   { name: 'swe-bench', run: sweBenchScenario },
   { name: 'sequence', run: sequenceScenario },
   { name: 'check-agents', run: checkAgentsScenario },
+  { name: 'export-browser', run: exportBrowserScenario },
 ];
 
 // A scenario drives a real browser against a real workbench, where a click can land while the
