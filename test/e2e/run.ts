@@ -22,6 +22,8 @@ import { sweBenchScenario } from './scenarios/swe-bench';
 import { sequenceScenario } from './scenarios/sequence';
 import { nextStepScenario } from './scenarios/next-step';
 import { transcriptScenario } from './scenarios/transcript';
+import { checkAgentsScenario } from './scenarios/check-agents';
+import { exportBrowserScenario } from './scenarios/export-browser';
 
 interface Scenario {
   name: string;
@@ -63,6 +65,8 @@ const scenarios: Scenario[] = [
   { name: 'sequence', run: sequenceScenario },
   { name: 'next-step', run: nextStepScenario },
   { name: 'transcript', run: transcriptScenario },
+  { name: 'check-agents', run: checkAgentsScenario },
+  { name: 'export-browser', run: exportBrowserScenario },
 ];
 
 // A scenario drives a real browser against a real workbench, where a click can land while the

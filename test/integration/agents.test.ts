@@ -1,5 +1,6 @@
 // In the real extension host: SWE-CI: Check Agents with the roles configured in settings, played
-// by scripted agents (real programs run by the real driver): a table with one row per role.
+// by scripted agents (real programs run by the real driver): a verdict and a table row per role,
+// in one read-only document that each check refreshes (no untitled buffer to save).
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -8,8 +9,11 @@ import { agentsDir, api, until } from './helpers';
 const cfg = () => vscode.workspace.getConfiguration('sweci');
 const global = vscode.ConfigurationTarget.Global;
 
-function checkTable(): vscode.TextDocument | undefined {
-  return vscode.workspace.textDocuments.find((d) => d.isUntitled && d.getText().startsWith('# SWE-CI: Check Agents'));
+/** The Check Agents document once it holds a result newer than `after` (its text, else undefined). */
+function checkResult(after = ''): string | undefined {
+  const doc = vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'sweci-check');
+  const text = doc?.getText();
+  return text?.startsWith('# SWE-CI: Check Agents') && text.includes('| Role |') && text !== after ? text : undefined;
 }
 
 suite('Check Agents', function () {
@@ -31,13 +35,27 @@ suite('Check Agents', function () {
     await cfg().update('programmer.agent', 'custom', global);
     await cfg().update('programmer.customCommand', `python3 ${path.join(agentsDir, 'fail.py')}`, global);
     await vscode.commands.executeCommand('sweci.checkAgents');
-    const doc = await until('the Check Agents table', checkTable);
-    const rows = doc
-      .getText()
-      .split('\n')
-      .filter((l) => /^\| (architect|programmer) \|/.test(l));
-    assert.equal(rows.length, 2, doc.getText());
-    assert.match(rows[0], /^\| architect \| custom: check\.py \| – a custom command .* \| ✓ wrote sweci-check\.txt in [\d.]+ s · \d+ in, 3 out \|$/);
+    const text = await until('the Check Agents result', () => checkResult());
+    const rows = text.split('\n').filter((l) => /^\| (architect|programmer) \|/.test(l));
+    assert.equal(rows.length, 2, text);
+    assert.match(
+      rows[0],
+      /^\| architect \| custom: check\.py \| ✓ \S*python3 \(a custom command: its version is not asked\) \| – no endpoint set: .* \| ✓ wrote sweci-check\.txt in [\d.]+ s · \d+ in, 3 out \|$/,
+    );
     assert.match(rows[1], /^\| programmer \| custom: fail\.py \| .* \| ✗ exited with code 3 after [\d.]+ s: .*model quota exceeded/);
+    assert.match(
+      text,
+      /: The programmer cannot run yet\.\n\n- architect \(custom: check\.py\): ready\n- programmer \(custom: fail\.py\): cannot run yet\. one real step: exited with code 3/,
+    );
+    assert.equal(vscode.window.activeTextEditor?.document.uri.scheme, 'sweci-check', 'the result is shown');
+
+    // Again: the same document is refreshed in place; nothing untitled is left to save.
+    await vscode.commands.executeCommand('sweci.checkAgents');
+    await until('the second result', () => checkResult(text));
+    assert.equal(vscode.workspace.textDocuments.filter((d) => d.uri.scheme === 'sweci-check').length, 1);
+    assert.deepEqual(
+      vscode.workspace.textDocuments.filter((d) => d.isUntitled).map((d) => d.uri.toString()),
+      [],
+    );
   });
 });

@@ -67,8 +67,11 @@ suite('Replay Run', function () {
     const recorded = await readIterationRecords(runLayout(taskDir, 'recorded').iterationsFile);
     assert.equal(recorded.length, 2, 'one iteration recorded');
     assert.equal(recorded[1].architect?.usage_source, 'wire');
+    // Model calls: the endpoint check before the run asked for the model list, once.
+    const lists = server.requests.filter((q) => /\/models\/?$/.test(q.path ?? '')).length;
+    assert.equal(lists, 1, 'the endpoint check asked for the model list once');
     const calls = server.requests.length;
-    assert.equal(calls, 2, 'the Architect and the Programmer each called the model once');
+    assert.equal(calls - lists, 2, 'the Architect and the Programmer each called the model once');
 
     await vscode.commands.executeCommand('sweci.replayRun', { summary: { info: { name: 'recorded' } } });
     const replayed = await readIterationRecords(runLayout(taskDir, 'recorded-replay-1').iterationsFile);

@@ -20,6 +20,8 @@ interface AgentSettingsBase {
    * into its CLI's own configuration in the agent's private home. Unset: the CLI's own login.
    */
   baseUrl?: string;
+  /** The setting `baseUrl` was read from, without `sweci.` (`<role>.baseUrl` or `agents.baseUrl`): errors name it. Unset: the shared one. */
+  baseUrlFrom?: string;
   /** Extra arguments appended to the agent's command line. */
   extraArgs?: string[];
   /** Extra environment for the agent (API keys come from secret storage, not from here). */

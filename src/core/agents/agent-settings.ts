@@ -32,7 +32,7 @@ export function readAgentSettings(role: AgentRole, read: SettingReader, label: S
   const template = readText(read, label, key('promptTemplateFile'), '');
   const common = {
     ...(model ? { model } : {}),
-    ...(baseUrl ? { baseUrl } : {}),
+    ...(baseUrl ? { baseUrl, baseUrlFrom: roleUrl ? key('baseUrl') : 'agents.baseUrl' } : {}),
     extraArgs: readArgs(read, label, key('extraArgs')),
     env: readStringMap(read, label, key('env')),
     timeoutSec: readCount(read, label, key('timeoutSeconds'), DEFAULT_AGENT_TIMEOUT_SEC, 'seconds', 1),

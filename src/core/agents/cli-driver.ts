@@ -82,19 +82,9 @@ export class CliAgentDriver implements AgentDriver {
   async assertStartable(role: AgentRole, cwd: string, searchPath: string): Promise<void> {
     // In a container the program is the image's: the first try tells.
     if (this.runtime.kind !== 'local') return;
-    const s = this.settings;
-    const { command } = this.buildCommand({
-      role,
-      prompt: '',
-      promptFile: 'prompt.md',
-      cwd,
-      model: s.model,
-      extraArgs: s.extraArgs,
-      confined: false,
-      endpoint: false,
-    });
+    const command = agentProgram(this.settings, role, cwd);
     const missing = await missingProgram(command, cwd, searchPath);
-    if (missing) throw agentStartError(s, role, command, missing === 'ENOENT' ? 'was not found' : 'is not executable');
+    if (missing) throw agentStartError(this.settings, role, command, missing === 'ENOENT' ? 'was not found' : 'is not executable');
   }
 
   async run(req: AgentRunRequest): Promise<AgentRunResult> {
@@ -343,6 +333,28 @@ export function agentStartError(settings: CliAgentSettings, role: AgentRole, com
       `Fix the setting sweci.${setting} (it runs without a shell: name a program, not shell syntax).`,
     { cause, setting },
   );
+}
+
+/** The program a role's agent starts (its command line's first word), as a try runs it. */
+export function agentProgram(settings: CliAgentSettings, role: AgentRole, cwd: string): string {
+  const ctx: CommandContext = {
+    role,
+    prompt: '',
+    promptFile: 'prompt.md',
+    cwd,
+    model: settings.model,
+    extraArgs: settings.extraArgs,
+    confined: false,
+    endpoint: false,
+  };
+  return settings.kind === 'preset'
+    ? buildPresetCommand(settings.preset, ctx, settings.executable).command
+    : buildCustomCommand({ command: settings.command, promptVia: settings.promptVia, usageFormat: settings.usageFormat }, ctx).command;
+}
+
+/** The PATH a try looks its program up in: the role's `env` setting's, else this process's. */
+export function agentSearchPath(settings: CliAgentSettings): string {
+  return settings.env?.PATH ?? process.env.PATH ?? '';
 }
 
 /**

@@ -13,15 +13,12 @@ import { UserError } from '../util/errors';
 import type { AgentNetwork, AgentRole, AgentRunResult, AgentSettings } from './agent-driver';
 import { KNOWN_API_KEYS } from './api-key-names';
 import type { TryWireSummary } from '../gateway/try-summary';
-import { ENDPOINT_KEY_ENV, NO_KEY_PLACEHOLDER, resolveEndpoint, urlFor, type Endpoint } from './endpoint/endpoint';
+import { configuredEndpoint, ENDPOINT_KEY_ENV, type Endpoint } from './endpoint/endpoint';
 import type { ModelAccess } from './model-access';
 import { sharedGateway } from './shared-gateway';
 
 /** The loopback port a confined step's forwarder listens on (its own network namespace: any port is free). */
 export const GATEWAY_PORT_IN_STEP = 4180;
-
-/** What a custom agent with an endpoint is assumed to speak: the protocol most model servers and scripts use. */
-export const CUSTOM_AGENT_PROTOCOL = 'chat-completions' as const;
 
 /** The try's way to its model: what the agent is given, its network, and the gateway's side of it. */
 export interface ModelRoute {
@@ -56,22 +53,8 @@ export interface RouteRequest {
   onStop: (reason: string) => void;
 }
 
-/** The endpoint the role's settings name, with the real key; undefined when none is set. */
-export function configuredEndpoint(settings: RouteRequest['settings'], env: Readonly<Record<string, string>>): Endpoint | undefined {
-  if (!settings.baseUrl) return undefined;
-  const key = env[ENDPOINT_KEY_ENV];
-  if (settings.kind === 'preset') return resolveEndpoint(settings.preset, settings.baseUrl, key);
-  return {
-    protocol: CUSTOM_AGENT_PROTOCOL,
-    baseUrl: settings.baseUrl,
-    url: urlFor(CUSTOM_AGENT_PROTOCOL, settings.baseUrl),
-    key: key || NO_KEY_PLACEHOLDER,
-    keyMissing: !key,
-  };
-}
-
 export async function openModelRoute(req: RouteRequest): Promise<ModelRoute> {
-  const real = configuredEndpoint(req.settings, req.env);
+  const real = configuredEndpoint(req.settings, req.env[ENDPOINT_KEY_ENV]);
   const ownNetwork = req.confined && req.access.network === 'model-only';
   if (!real) {
     if (!ownNetwork) return { networkLabel: req.confined ? 'open' : 'not-confined', ...(req.confined ? { network: { kind: 'open' } } : {}), secrets: [] };

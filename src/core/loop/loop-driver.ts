@@ -3,6 +3,7 @@
 // Opening the run, the lock and what happens when the loop ends are the lifecycle's (run-loop.ts).
 import * as path from 'node:path';
 import { assertEndpointsAnswer } from '../agents/endpoint/endpoint-check';
+import { agentSearchPath } from '../agents/cli-driver';
 import { Redactor } from '../agents/redact';
 import { loadReport } from '../checkout/report-store';
 import { passedIds } from '../pytest/test-report';
@@ -71,11 +72,11 @@ async function assertRolesStartable(roles: LoopOptions['roles'], appDir: string)
   for (const role of ['architect', 'programmer'] as const) {
     const { settings, driver } = roles[role];
     if (settings.kind === 'human' || !driver?.assertStartable) continue;
-    await driver.assertStartable(role, appDir, settings.env?.PATH ?? process.env.PATH ?? '');
+    await driver.assertStartable(role, appDir, agentSearchPath(settings));
   }
 }
 
-/** The endpoint check for the roles agents play in this call (humans and custom agents have none). */
+/** The endpoint check for the roles agents play in this call (presets and custom agents with a base URL; humans have none). */
 async function assertRolesEndpoints(roles: LoopOptions['roles'], signal: AbortSignal): Promise<void> {
   const secrets = { ...(roles.architect.secretEnv ?? {}), ...(roles.programmer.secretEnv ?? {}) };
   // A replayed role asks no endpoint: its answers are recorded.

@@ -4,6 +4,7 @@ import { openTestAt } from '../inspect/open-test';
 import type { ChangeFeed } from '../change-feed';
 import { ChartPanelHost } from '../chart/chart-panel';
 import { exportReportCommand, type ExportArgs } from '../chart/export-command';
+import { ReportBrowser } from '../chart/report-browser';
 import type { IterationViewHost } from '../inspect/iteration-view';
 import type { TaskController } from '../task-controller';
 import { errorMessage } from '../../core/util/errors';
@@ -40,9 +41,12 @@ export function activateChart(context: vscode.ExtensionContext, controller: Task
       }
     },
   });
-  const exportReport = (args?: ExportArgs) => exportReportCommand(context, controller.taskDir(), chart.gamma, args);
+  // Closed with the window: the report's loopback server serves nothing after it.
+  const browser = new ReportBrowser();
+  const exportReport = (args?: ExportArgs) => exportReportCommand(context, controller.taskDir(), chart.gamma, browser, args);
   context.subscriptions.push(
     chart,
+    browser,
     vscode.commands.registerCommand('sweci.showChart', () => chart.show()),
     vscode.commands.registerCommand('sweci.exportReport', (args?: ExportArgs) => exportReport(args)),
   );

@@ -5,6 +5,7 @@ import { readRunSummary } from '../../core/loop/run-store';
 import { revealIteration } from '../chart/open-iteration';
 import { ApiKeys } from '../agents/api-keys';
 import { checkAgentsCommand } from '../agents/check-agents';
+import { CheckDocument } from '../agents/check-document';
 import type { ChangeFeed } from '../change-feed';
 import type { EnvironmentManager } from '../environment/environment-manager';
 import { LoopController } from '../loop/loop-controller';
@@ -60,6 +61,7 @@ export function activateLoop(context: vscode.ExtensionContext, controller: TaskC
     if (pending?.lastCompletedStep === 'programmer') return execute({ title: 'Run Tests', iterations: 1 });
     return controller.runTests();
   };
+  const checkDocument = new CheckDocument();
   context.subscriptions.push(
     loop,
     loop.onEvent((e) => feed.loopEvent(e)),
@@ -102,7 +104,8 @@ export function activateLoop(context: vscode.ExtensionContext, controller: TaskC
     }),
     vscode.commands.registerCommand('sweci.setApiKey', () => keys.promptSet()),
     vscode.commands.registerCommand('sweci.clearApiKey', () => keys.promptClear()),
-    vscode.commands.registerCommand('sweci.checkAgents', () => checkAgentsCommand(keys)),
+    checkDocument,
+    vscode.commands.registerCommand('sweci.checkAgents', () => checkAgentsCommand(keys, checkDocument)),
   );
   const resume = () =>
     offerResume({ taskDir: controller.taskDir(), setActiveRun: (run) => loop.setActiveRun(run), resume: () => execute({ title: 'Resume', iterations: 1 }) });

@@ -1,24 +1,29 @@
 // SWE-CI: Check Agents: the core's check of each role's agent (executable and version, endpoint
-// and key, one real step on a scratch task), with progress and Cancel, shown as a table.
+// and key, one real step on a scratch task), with progress and Cancel, shown in the one Check
+// Agents document (a verdict per role, then the table).
 import * as vscode from 'vscode';
-import { checkAgents, formatAgentChecks } from '../../core/agents/check/agent-check';
+import { checkAgents, formatAgentChecks, summarizeAgentChecks } from '../../core/agents/check/agent-check';
 import { openHostRuntime } from '../../core/runtime/task-environment';
 import { agentSettings, modelAccess, runtimeSettings } from '../config';
 import { showError } from '../errors';
 import { log } from '../log';
 import * as messages from '../messages';
 import type { ApiKeys } from './api-keys';
+import type { CheckDocument } from './check-document';
 
-export async function checkAgentsCommand(keys: ApiKeys): Promise<void> {
+export async function checkAgentsCommand(keys: ApiKeys, document: CheckDocument): Promise<void> {
   if (!vscode.workspace.isTrusted) {
     void messages.showWarningMessage('SWE-CI runs no agent in an untrusted workspace. Trust the workspace to check the agents.');
     return;
   }
+  const started = new Date().toLocaleTimeString();
   try {
     const agents = { architect: agentSettings('architect'), programmer: agentSettings('programmer') };
     const secretEnv = await keys.environment();
     const runtime = await openHostRuntime(runtimeSettings());
     try {
+      // An editor already showing the last result says that a new check is under way.
+      document.set(`Checking the agents (started at ${started})…`);
       const rows = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: 'SWE-CI: Checking agents', cancellable: true },
         (progress, token) => {
@@ -28,16 +33,17 @@ export async function checkAgentsCommand(keys: ApiKeys): Promise<void> {
         },
       );
       const table = formatAgentChecks(rows);
+      const summary = summarizeAgentChecks(rows);
       log().info(`Check Agents:\n${table}`);
-      const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: `# SWE-CI: Check Agents\n\n${table}\n` });
-      await vscode.window.showTextDocument(doc, { preview: true });
-      const failed = rows.filter((r) => !r.ok).map((r) => r.role);
-      if (failed.length === 0) void messages.showInformationMessage('Both agents work: each wrote its scratch file through its endpoint.');
-      else void messages.showWarningMessage(`The ${failed.join(' and ')} cannot run yet: the table says why.`);
+      document.set(`Checked at ${started}: ${summary.headline}\n\n${summary.lines.join('\n')}\n\n${table}`);
+      await document.show();
+      if (summary.ok) void messages.showInformationMessage(`SWE-CI: ${summary.headline}`);
+      else void messages.showWarningMessage(`SWE-CI: ${summary.headline} Check Agents says why.`);
     } finally {
       await runtime.dispose();
     }
   } catch (err) {
+    document.set(`The check at ${started} did not finish: the log says why.`);
     showError('Check Agents failed', err);
   }
 }

@@ -1,10 +1,13 @@
 // SWE-CI: Export Report — asks where (the task's .sweci/reports/export-<time>/ by default, or a
-// folder the user picks), writes the report there and offers to open it.
+// folder the user picks), writes the report there and offers to open it: in the file manager on a
+// local desktop; in the person's browser, or as a download, where VS Code runs in a browser or remotely.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import * as messages from '../messages';
 import { integritySettings } from '../config';
+import type { ReportBrowser } from './report-browser';
 import { revealActions } from './reveal-choice';
+import { showError } from '../errors';
 import { defaultExportFolder, writeReport, type ExportResult } from '../../core/report/export-report';
 
 export interface ExportArgs {
@@ -16,6 +19,7 @@ export async function exportReportCommand(
   context: vscode.ExtensionContext,
   taskDir: string | undefined,
   gamma: number,
+  browser: ReportBrowser,
   args?: ExportArgs,
 ): Promise<ExportResult | undefined> {
   if (!taskDir) {
@@ -60,10 +64,16 @@ export async function exportReportCommand(
       remote: vscode.env.remoteName !== undefined,
       insideWorkspace: vscode.workspace.getWorkspaceFolder(report) !== undefined,
     });
-    void messages.showInformationMessage(`SWE-CI report written to ${folder}`, ...actions.map((a) => a.label)).then((choice) => {
+    void messages.showInformationMessage(`SWE-CI report written to ${folder}`, ...actions.map((a) => a.label)).then(async (choice) => {
       const action = actions.find((a) => a.label === choice);
-      if (action?.command === 'copy') void vscode.env.clipboard.writeText(result.html);
-      else if (action) void vscode.commands.executeCommand(action.command, report);
+      try {
+        if (action?.command === 'copy') await vscode.env.clipboard.writeText(result.html);
+        else if (action?.command === 'browser') await browser.openPage(result.folder);
+        else if (action?.command === 'download') await browser.download(result.folder);
+        else if (action) await vscode.commands.executeCommand(action.command, report);
+      } catch (err) {
+        showError(`${action?.label ?? 'Export Report'} failed`, err);
+      }
     });
   }
   return result;

@@ -1,14 +1,19 @@
 // Check Agents without the real CLIs: fake ones written by the test. The `--version` probe runs
 // with a private home (a CLI that writes its state on `--version` leaves nothing in the user's),
 // and a preset that needs a model with an endpoint (opencode) is refused with the setting to set.
+// The demo's scripted stand-ins (custom commands) are ready; a CLI is looked up where the run
+// looks it up (the PATH of the role's env setting); a failed step's reason is the agent's words.
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { AgentSettings } from '../../../src/core/agents/agent-driver';
-import { checkAgents } from '../../../src/core/agents/check/agent-check';
+import { checkAgents, lastWords, summarizeAgentChecks } from '../../../src/core/agents/check/agent-check';
+import { findProgram } from '../../../src/core/agents/cli-driver';
 import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
+import { findBubblewrap } from '../../../src/core/runtime/sandbox';
+import { FIXTURE_AGENTS } from '../helpers/scripted-settings';
 
 const posix = process.platform !== 'win32';
 const runtime = new LocalRuntime({ orphanGraceMs: 500 });
@@ -109,5 +114,79 @@ describe('sweci agents check / Check Agents, with fake CLIs', { skip: !posix }, 
     assert.equal(rows[0].endpoint.mark, 'fail');
     assert.equal(rows[0].step.mark, 'skip');
     assert.equal(await fs.readFile(opencode.ran, 'utf8').catch(() => undefined), undefined, 'the CLI was only asked its version');
+  });
+
+  test("the demo's stand-ins (custom commands, sandboxed as the demo runs them) are both ready", async () => {
+    // The settings `npm run demo` writes (scripts/demo.ts), with the sandbox the demo's 'auto' gives.
+    const demoRuntime = new LocalRuntime({ bwrap: await findBubblewrap(), readable: [FIXTURE_AGENTS], orphanGraceMs: 500 });
+    const script = (name: string) => `python3 ${JSON.stringify(path.join(FIXTURE_AGENTS, name))}`;
+    const agents: Record<'architect' | 'programmer', AgentSettings> = {
+      architect: { kind: 'custom', command: script('architect.py'), timeoutSec: 60 },
+      programmer: {
+        kind: 'custom',
+        command: script('programmer.py'),
+        env: { SWECI_SCRIPTED_UPSTREAM: path.join(tmp, 'answers.git'), SWECI_SCRIPTED_COMMITS: 'a1,b2' },
+        timeoutSec: 60,
+      },
+    };
+    try {
+      const rows = await checkAgents({ agents, secretEnv: {}, runtime: demoRuntime, stepTimeoutMs: 60_000 });
+      for (const row of rows) {
+        assert.equal(row.ok, true, JSON.stringify(row));
+        assert.equal(row.executable.mark, 'ok', JSON.stringify(row.executable));
+        assert.match(row.executable.detail, /python3 \(a custom command: its version is not asked\)$/);
+        assert.match(row.step.detail, /^wrote sweci-check\.txt in [\d.]+ s · \d+ in, 3 out$/);
+      }
+      const summary = summarizeAgentChecks(rows);
+      assert.equal(summary.headline, 'Both agents can run.');
+      assert.deepEqual(summary.lines, ['- architect (custom: architect.py): ready', '- programmer (custom: programmer.py): ready']);
+    } finally {
+      await demoRuntime.dispose();
+    }
+  });
+
+  test("a failed step's reason is what the agent said, not the closing tag of its usage report", async () => {
+    const agent = path.join(tmp, 'confused.py');
+    await fs.writeFile(
+      agent,
+      [
+        'import sys',
+        'print("confused: this prompt names no summary.jsonl", flush=True)',
+        'sys.stderr.write("<Execution Info>\\n{\\"tokenUsage\\": {\\"input\\": 9, \\"output\\": 0}}\\n</Execution Info>\\n")',
+        'sys.exit(2)',
+        '',
+      ].join('\n'),
+    );
+    const agents: Record<'architect' | 'programmer', AgentSettings> = {
+      architect: { kind: 'custom', command: `python3 ${agent}`, timeoutSec: 30 },
+      programmer: { kind: 'human' },
+    };
+    const [architect] = await checkAgents({ agents, secretEnv: {}, runtime, stepTimeoutMs: 30_000 });
+    assert.equal(architect.ok, false);
+    assert.match(architect.step.detail, /^exited with code 2 after [\d.]+ s: confused: this prompt names no summary\.jsonl$/);
+    assert.equal(summarizeAgentChecks([architect]).lines[0], `- architect (custom: confused.py): cannot run yet. one real step: ${architect.step.detail}`);
+    // Our own log lines and the usage block are never the reason; an error line wins over the last line.
+    assert.equal(lastWords('# agent: x\nstarting\nError: quota\nbye\n<Execution Info>\n{}\n</Execution Info>\n'), 'Error: quota');
+    assert.equal(lastWords('<Execution Info>\n{}\n</Execution Info>\n'), 'no output');
+  });
+
+  test("a CLI put on the PATH by the role's env setting is found, asked its version and run there, as the run finds it", async () => {
+    const qwen = await fakeCli('qwen');
+    const bin = path.dirname(qwen.file);
+    // Not on this process's PATH: only the setting's PATH holds it (as with /opt/qwen/bin).
+    assert.equal((await findProgram('qwen', process.cwd(), process.env.PATH ?? '')).path, undefined, 'no qwen on the test PATH');
+    const agents: Record<'architect' | 'programmer', AgentSettings> = {
+      architect: { kind: 'preset', preset: 'qwen', env: { PATH: `${bin}${path.delimiter}${process.env.PATH ?? ''}` }, timeoutSec: 30 },
+      programmer: { kind: 'preset', preset: 'qwen', timeoutSec: 30 },
+    };
+    const [architect, programmer] = await checkAgents({ agents, secretEnv: {}, runtime, stepTimeoutMs: 30_000 });
+    assert.equal(architect.executable.mark, 'ok', JSON.stringify(architect.executable));
+    assert.equal(architect.executable.detail, `${qwen.file} · 9.8.7`);
+    // Its step ran that same program (which fails on purpose: it only knows --version).
+    assert.match(architect.step.detail, /^exited with code 3/);
+    assert.match(await fs.readFile(qwen.ran, 'utf8'), /--output-format json/);
+    // Without the setting's PATH, nothing is found, and the cell says where it looked.
+    assert.equal(programmer.executable.mark, 'fail');
+    assert.match(programmer.executable.detail, /^"qwen" was not found on PATH: /);
   });
 });

@@ -18,6 +18,7 @@ import { reportedError } from '../../../src/core/agents/agent-output';
 import { jsonValues } from '../../../src/core/agents/usage/json-scan';
 import { settingName } from '../../../src/core/util/setting-reader';
 import { UserError } from '../../../src/core/util/errors';
+import { settingOf } from '../../../src/extension/error-actions';
 import { repoRoot } from '../helpers/repo-root';
 import { buildDemoDataset } from '../../../scripts/demo-dataset';
 
@@ -177,6 +178,49 @@ describe('the endpoint check before a run', () => {
     await assert.rejects(assertEndpointsAnswer(roles(`${origin}/v1`), {}), /HTTP 401: no key is stored/);
     assert.equal((await assertEndpointsAnswer(roles(`${origin}/v1`), { SWECI_API_KEY: 'good' })).length, 1, 'one request for both roles');
     assert.deepEqual(await assertEndpointsAnswer({ architect: { kind: 'preset', preset: 'qwen' } }, {}), []);
+  });
+
+  test('the error names the setting the dead URL was read from: the shared one unless the role has its own', async () => {
+    const refusal = async (values: Record<string, unknown>): Promise<UserError> => {
+      const read = (k: string) => values[k];
+      const roles = { architect: readAgentSettings('architect', read), programmer: readAgentSettings('programmer', read) };
+      const err = await assertEndpointsAnswer(roles, { SWECI_API_KEY: 'good' }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      assert.ok(err instanceof UserError, String(err));
+      return err;
+    };
+    // qwen and claude-code read one shared URL but speak two protocols: two endpoints, one role each.
+    const shared = await refusal({ 'architect.agent': 'qwen', 'programmer.agent': 'claude-code', 'agents.baseUrl': `${closed}/v1` });
+    assert.equal(shared.setting, 'agents.baseUrl');
+    assert.match(shared.message, /model endpoint of the architect .*fix sweci\.agents\.baseUrl\. Nothing was run\./);
+    assert.equal(settingOf(shared), 'sweci.agents.baseUrl', 'Open Settings opens the shared setting');
+    // The role's own URL is the one at fault.
+    const own = await refusal({ 'architect.agent': 'qwen', 'programmer.agent': 'qwen', 'agents.baseUrl': `${origin}/v1`, 'architect.baseUrl': `${closed}/v1` });
+    assert.equal(own.setting, 'architect.baseUrl');
+    assert.match(own.message, /model endpoint of the architect .*fix sweci\.architect\.baseUrl\./);
+    // One URL read from both: the role's own setting first, the shared one named too.
+    const both = await refusal({
+      'architect.agent': 'qwen',
+      'programmer.agent': 'qwen',
+      'agents.baseUrl': `${closed}/v1`,
+      'programmer.baseUrl': `${closed}/v1`,
+    });
+    assert.equal(both.setting, 'programmer.baseUrl');
+    assert.match(both.message, /fix sweci\.programmer\.baseUrl or sweci\.agents\.baseUrl\./);
+  });
+
+  test('a custom agent with a base URL gets the same check as a preset; without one it is not asked', async () => {
+    const custom = (baseUrl?: string) => ({ kind: 'custom' as const, command: 'my-agent', ...(baseUrl ? { baseUrl, baseUrlFrom: 'agents.baseUrl' } : {}) });
+    await assert.rejects(assertEndpointsAnswer({ architect: custom(`${closed}/v1`), programmer: custom(`${closed}/v1`) }, {}), (e: unknown) => {
+      assert.ok(e instanceof UserError);
+      assert.match(e.message, new RegExp(`architect and programmer \\(OpenAI Chat Completions\\) cannot be used: nothing answered at ${closed}/v1/models`));
+      assert.equal(e.setting, 'agents.baseUrl');
+      return true;
+    });
+    assert.equal((await assertEndpointsAnswer({ architect: custom(`${origin}/v1`) }, { SWECI_API_KEY: 'good' }))[0].verdict, 'ok');
+    assert.deepEqual(await assertEndpointsAnswer({ architect: custom(), programmer: custom() }, {}), []);
   });
 
   test('sweci run with an unreachable --base-url stops at once, naming the URL, with nothing checked out', async () => {

@@ -1,4 +1,5 @@
-// The export toast offers what works where VS Code runs: a file manager only on a local desktop.
+// The export toast offers what works where VS Code runs: a file manager only on a local desktop;
+// in a browser or a remote window, the person's browser (the page, or a download).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { revealActions } from '../../../src/extension/chart/reveal-choice';
@@ -10,14 +11,14 @@ test('a local desktop reveals the folder in the file manager', () => {
   );
 });
 
-test('in a browser or a remote window there is no revealFileInOS: the Explorer (when the workspace holds the report) and the path', () => {
+test('in a browser or a remote window there is no revealFileInOS: Open in Browser, Download, and the Explorer (when the workspace holds the report) or the path', () => {
   assert.deepEqual(
-    revealActions({ desktop: false, remote: false, insideWorkspace: true }).map((a) => a.command),
-    ['revealInExplorer', 'copy'],
+    revealActions({ desktop: false, remote: false, insideWorkspace: true }).map((a) => a.label),
+    ['Open in Browser', 'Download', 'Show in Explorer'],
   );
   assert.deepEqual(
-    revealActions({ desktop: true, remote: true, insideWorkspace: false }).map((a) => a.command),
-    ['copy'],
+    revealActions({ desktop: true, remote: true, insideWorkspace: false }).map((a) => a.label),
+    ['Open in Browser', 'Download', 'Copy Path'],
   );
   for (const where of [
     { desktop: false, remote: false, insideWorkspace: true },

@@ -2,6 +2,7 @@
 // pytest that crashes mid-loop, and human roles: on the real demo task, real processes.
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
+import * as net from 'node:net';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { readJournal } from '../../../src/core/loop/journal';
@@ -40,6 +41,15 @@ const VALID_REQUIREMENT =
 /** A role played by a throwaway python script (its cwd is the task's app/ folder). */
 function inline(name: string, extra: ScriptOptions = {}) {
   return pythonScript(path.join(scripts, name), extra);
+}
+
+/** A loopback port nothing listens on (bound, then closed). */
+async function closedPort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise<void>((r) => probe.close(() => r()));
+  return port;
 }
 
 async function lines(task: DemoTask, run: string) {
@@ -206,6 +216,37 @@ describe('the loop when things go wrong', () => {
       'nothing ran: the call only says it failed',
     );
     assert.equal(await exists(runLayout(task.taskDir, 'no-model').dir), false, 'no run was created');
+  });
+
+  test('custom agents with a base URL where nothing answers: the run stops before any step, naming the setting the URL came from', async () => {
+    const task = await world.task();
+    const closed = await closedPort();
+    // As sweci.agents.baseUrl in the settings gives it to both roles.
+    const withUrl = (setup: ReturnType<typeof scripted>) => {
+      const settings = { ...setup.settings, baseUrl: `http://127.0.0.1:${closed}/v1`, baseUrlFrom: 'agents.baseUrl' } as typeof setup.settings;
+      return { settings, driver: createDriver(settings, { host: runtime }) };
+    };
+    const roles = { architect: withUrl(scripted('architect.py')), programmer: withUrl(scripted('programmer.py', { env: programmerEnv(task) })) };
+    const events: LoopEvent[] = [];
+    const err = await startRun(loopOptions(task, 'dead-endpoint', roles, { onEvent: (e) => events.push(e) })).catch((e: unknown) => e);
+    assert.ok(err instanceof UserError, String(err));
+    assert.match(
+      err.message,
+      new RegExp(
+        `architect and programmer .*nothing answered at http://127\\.0\\.0\\.1:${closed}/v1/models \\(ECONNREFUSED\\).*fix sweci\\.agents\\.baseUrl\\. Nothing was run\\.`,
+      ),
+    );
+    assert.equal(err.setting, 'agents.baseUrl');
+    assert.deepEqual(
+      events.filter((e) => e.type === 'step-started' || e.type === 'iteration-recorded'),
+      [],
+      'no step ran, nothing was recorded',
+    );
+    // Line 0 is the base's measurement, not an iteration: no agent's iteration was recorded.
+    assert.deepEqual(
+      (await lines(task, 'dead-endpoint').catch(() => [])).filter((r) => r.iteration > 0),
+      [],
+    );
   });
 
   test("a run whose first step failed every try is kept with its agent's logs, which the failure message points to", async () => {

@@ -78,6 +78,12 @@ function agent(extra: { maxTries?: number; env?: Record<string, string>; access?
 
 const both = (setup: () => RoleSetup) => ({ architect: setup(), programmer: setup() });
 
+/** What reached the server: the model calls, and the model lists the endpoint check asked before a run. */
+function reached() {
+  const lists = server.requests.filter((r) => /\/models\/?$/.test(r.path ?? '')).length;
+  return { calls: server.requests.length - lists, lists };
+}
+
 function served(label: string) {
   const mine = server.requests.filter((r) => r.label === label && r.usage);
   return { calls: mine.length, input: mine.reduce((a, r) => a + r.usage!.input, 0), output: mine.reduce((a, r) => a + r.usage!.output, 0) };
@@ -107,7 +113,7 @@ describe('the model gateway through the loop: a confined agent reaches only its 
   test('one iteration: tokens and calls are the server’s, every call is recorded, the agent holds no real key and reaches nothing but the gateway', async (t) => {
     if (!SANDBOX) return missingSandbox(t);
     mode = 'ok';
-    const before = server.requests.length;
+    const before = reached();
     const task = await world.task('ok');
     const result = await startRun({ ...loopOptions(task, 'r', both(agent)), maxIterations: 1 });
     assert.equal(result.reason, 'max-iterations');
@@ -134,7 +140,8 @@ describe('the model gateway through the loop: a confined agent reaches only its 
       assert.match(log, /# network: none of its own: only the model, through SWE-CI's gateway/);
       assert.match(log, /# wire: +1 model call, \d+ input \(100 cached\) and 50 output tokens, cost unknown/);
     }
-    assert.equal(server.requests.length - before, 2, 'two calls reached the server, no more');
+    assert.equal(reached().calls - before.calls, 2, 'two calls reached the server, no more');
+    assert.equal(reached().lists - before.lists, 1, 'and, before the run, one model list: the endpoint check (both roles share the endpoint)');
     assert.equal(await fs.readFile(path.join(dir, ARCHIVE.requirement), 'utf8'), REQUIREMENT, "the Architect's document is the model's answer");
     assert.deepEqual(await filesHolding(task.taskDir, KEY), [], 'the real key is in no file of the task (the calls records included)');
   });
@@ -162,14 +169,14 @@ describe('the model gateway through the loop: a confined agent reaches only its 
   test('a CLI that calls again after every error is stopped at sweci.agents.maxCallsPerTry: budget-exhausted, and the run stops there', async (t) => {
     if (!SANDBOX) return missingSandbox(t);
     mode = 'error-body';
-    const before = server.requests.length;
+    const before = reached().calls;
     const { error, events } = await failingRun(
       'call-cap',
       both(() => agent({ maxTries: 3, env: { SWECI_TEST_RETRY_FOREVER: '1' }, access: { maxCallsPerTry: 5 } })),
     );
     assert.ok(error instanceof BudgetExhaustedError, String(error));
     assert.match(error.message, /stopped in iteration 1, try 1: budget exhausted: calls per try \(5\)/);
-    assert.equal(server.requests.length - before, 5, 'five calls reached the server; the sixth was refused by the gateway');
+    assert.equal(reached().calls - before, 5, 'five calls reached the server; the sixth was refused by the gateway');
     const finished = events.find((e) => e.type === 'loop-finished');
     assert.equal(finished?.type === 'loop-finished' ? finished.reason : undefined, 'budget-exhausted');
     assert.equal(events.filter((e) => e.type === 'step-started').length, 1, 'no second try: a spent bound is not tried again');

@@ -10,9 +10,10 @@ import type { Runtime } from '../../runtime/runtime';
 import { freshHome, homeEnvironment } from '../agent-home';
 import type { AgentRole, AgentSettings, AgentUsage } from '../agent-driver';
 import { roleLabel } from '../agent-summary';
-import { CliAgentDriver, findProgram } from '../cli-driver';
+import { agentProgram, agentSearchPath, CliAgentDriver, findProgram } from '../cli-driver';
+import { cleanEnvironment } from '../../runtime/clean-env';
 import { checkEndpoint, missingModel, type EndpointCheck } from '../endpoint/endpoint-check';
-import { ENDPOINT_KEY_ENV, resolveEndpoint } from '../endpoint/endpoint';
+import { configuredEndpoint, ENDPOINT_KEY_ENV } from '../endpoint/endpoint';
 import { PRESET_INFO } from '../presets';
 import type { ModelAccess } from '../model-access';
 import { errorMessage } from '../../util/errors';
@@ -75,40 +76,71 @@ export async function checkScratch(): Promise<{ dir: string; appDir: string; hom
 }
 
 /**
- * The program's first line of `--version`, run with a private home of its own (HOME, the XDG
- * folders, TMPDIR), removed after: some CLIs write state even then (gemini a projects file,
- * opencode its data, state and cache folders), and the user's home is never theirs to write.
+ * The program's first line of `--version`, in the environment a try gives it (clean-env.ts's
+ * allow-list, the role's `env` setting) with a private home of its own (HOME, the XDG folders,
+ * TMPDIR), removed after: some CLIs write state even then (gemini a projects file, opencode its
+ * data, state and cache folders), and the user's home is never theirs to write.
  */
-async function version(command: string): Promise<string | undefined> {
+async function version(command: string, env: Record<string, string>): Promise<string | undefined> {
   const home = await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-version-home-'));
   try {
     await freshHome(home);
     return await new Promise((resolve) => {
-      execFile(command, ['--version'], { timeout: 30_000, env: { ...process.env, ...homeEnvironment(home) } }, (err, stdout, stderr) => {
-        const line = `${stdout}\n${stderr}`
-          .split('\n')
-          .map((l) => l.trim())
-          .find(Boolean);
-        resolve(err && !line ? undefined : line?.slice(0, 80));
-      });
+      execFile(
+        command,
+        ['--version'],
+        { timeout: 30_000, env: { ...cleanEnvironment(process.env), ...env, ...homeEnvironment(home) } },
+        (err, stdout, stderr) => {
+          const line = `${stdout}\n${stderr}`
+            .split('\n')
+            .map((l) => l.trim())
+            .find(Boolean);
+          resolve(err && !line ? undefined : line?.slice(0, 80));
+        },
+      );
     });
   } finally {
     await fs.rm(home, { recursive: true, force: true }).catch(() => undefined);
   }
 }
 
-async function executableCell(s: Exclude<AgentSettings, { kind: 'human' }>): Promise<CheckCell> {
-  if (s.kind === 'custom') return { mark: 'skip', detail: 'a custom command (its first word is run as given)' };
-  const command = s.executable || PRESET_INFO[s.preset].executable;
-  const found = await findProgram(command, process.cwd(), process.env.PATH ?? '');
+/**
+ * The program a try would start, looked up as the try looks it up (agentProgram, in the PATH of
+ * the role's `env` setting, else VS Code's): a check that searched elsewhere would call a CLI the
+ * run finds "not found", or the other way round. A custom command's program is not asked its
+ * version: `--version` may mean anything to it.
+ */
+async function executableCell(role: AgentRole, s: Exclude<AgentSettings, { kind: 'human' }>): Promise<CheckCell> {
+  if (s.runIn === 'container') return { mark: 'skip', detail: "runs in the task's container: the image's program" };
+  const command = agentProgram(s, role, process.cwd());
+  const searchPath = agentSearchPath(s);
+  const found = await findProgram(command, process.cwd(), searchPath);
   if (!found.path) {
-    return {
-      mark: 'fail',
-      detail: `"${command}" ${found.problem === 'EACCES' ? 'is not executable' : 'was not found on PATH'}: ${PRESET_INFO[s.preset].install}`,
-    };
+    const where = s.env?.PATH !== undefined ? `on the PATH of sweci.${role}.env` : 'on PATH';
+    const problem = found.problem === 'EACCES' ? 'is not executable' : `was not found ${where}`;
+    const fix = s.kind === 'preset' ? PRESET_INFO[s.preset].install : `fix sweci.${role}.customCommand`;
+    return { mark: 'fail', detail: `"${command}" ${problem}: ${fix}` };
   }
-  const v = await version(found.path);
+  if (s.kind === 'custom') return { mark: 'ok', detail: `${found.path} (a custom command: its version is not asked)` };
+  const v = await version(found.path, s.env ?? {});
   return v ? { mark: 'ok', detail: `${found.path} · ${v}` } : { mark: 'warn', detail: `${found.path} · "--version" printed nothing` };
+}
+
+/**
+ * Why a step failed, in the agent's own words from its log: the last line that speaks of an error,
+ * else its last line. Our log's own lines ("# …") and a usage report (`<Execution Info>` … its
+ * closing tag) are not the agent's words.
+ */
+export function lastWords(log: string): string {
+  const lines: string[] = [];
+  let inUsage = false;
+  for (const raw of log.split('\n')) {
+    const l = raw.trim();
+    if (l === '<Execution Info>') inUsage = true;
+    else if (l === '</Execution Info>') inUsage = false;
+    else if (l && !inUsage && !l.startsWith('# ')) lines.push(l);
+  }
+  return ([...lines].reverse().find((l) => /error|denied|refused|fail/i.test(l)) ?? lines[lines.length - 1] ?? 'no output').slice(0, 300);
 }
 
 function endpointCell(check: EndpointCheck): CheckCell {
@@ -144,14 +176,7 @@ async function stepCell(role: AgentRole, s: Exclude<AgentSettings, { kind: 'huma
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
     const seconds = `${(result.durationMs / 1000).toFixed(1)} s`;
-    // What the CLI said last about an error, else its last line (our log's own lines start with "# ").
-    const tail = async () => {
-      const lines = (await fs.readFile(result.logFile, 'utf8').catch(() => ''))
-        .split('\n')
-        .map((l) => l.trim())
-        .filter((l) => l && !l.startsWith('# '));
-      return ([...lines].reverse().find((l) => /error|denied|refused|fail/i.test(l)) ?? lines[lines.length - 1] ?? 'no output').slice(0, 300);
-    };
+    const tail = async () => lastWords(await fs.readFile(result.logFile, 'utf8').catch(() => ''));
     if (result.cancelled) return { mark: 'fail', detail: 'cancelled' };
     if (result.timedOut) return { mark: 'fail', detail: `no answer within ${Math.round((opts.stepTimeoutMs ?? 300_000) / 1000)} s` };
     // What the gateway saw of its model calls decides, whatever the CLI printed or exited.
@@ -189,10 +214,14 @@ export async function checkAgents(opts: AgentCheckOptions): Promise<AgentCheckRo
       continue;
     }
     opts.onProgress?.(`${role}: ${roleLabel(s)}`);
-    const executable = await executableCell(s);
-    let endpoint: CheckCell = { mark: 'skip', detail: s.kind === 'preset' ? "no endpoint set: the CLI's own login" : 'a custom command gets SWECI_BASE_URL' };
-    if (s.kind === 'preset' && s.baseUrl) {
-      const e = resolveEndpoint(s.preset, s.baseUrl, opts.secretEnv[ENDPOINT_KEY_ENV]);
+    const executable = await executableCell(role, s);
+    let endpoint: CheckCell = {
+      mark: 'skip',
+      detail: s.kind === 'preset' ? "no endpoint set: the CLI's own login" : 'no endpoint set: a custom command is given none',
+    };
+    // A custom command with a base URL is checked as a preset is: the run asks that endpoint too.
+    const e = configuredEndpoint(s, opts.secretEnv[ENDPOINT_KEY_ENV]);
+    if (e) {
       const id = `${e.protocol} ${e.url}`;
       if (!endpoints.has(id)) endpoints.set(id, checkEndpoint(e, opts.signal));
       endpoint = endpointCell(await endpoints.get(id)!);
@@ -220,4 +249,30 @@ export function formatAgentChecks(rows: readonly AgentCheckRow[]): string {
     '|---|---|---|---|---|',
     ...rows.map((r) => `| ${r.role} | ${r.agent} | ${cell(r.executable)} | ${cell(r.endpoint)} | ${cell(r.step)} |`),
   ].join('\n');
+}
+
+const CELL_NAME = { executable: 'executable', endpoint: 'endpoint', step: 'one real step' } as const;
+
+/** What the check says of each role in a few words, and of both: what a person reads first. */
+export function summarizeAgentChecks(rows: readonly AgentCheckRow[]): { ok: boolean; headline: string; lines: string[] } {
+  const agents = rows.filter((r) => r.agent !== 'human');
+  const failed = rows.filter((r) => !r.ok);
+  const headline =
+    failed.length > 0
+      ? `The ${failed.map((r) => r.role).join(' and ')} cannot run yet.`
+      : agents.length === 0
+        ? 'You play both roles: there is no agent to check.'
+        : agents.length === rows.length
+          ? 'Both agents can run.'
+          : `The ${agents[0].role}'s agent can run.`;
+  const lines = rows.map((r) => {
+    if (r.agent === 'human') return `- ${r.role}: played by you`;
+    if (!r.ok) {
+      const cell = (['executable', 'endpoint', 'step'] as const).find((c) => r[c].mark === 'fail') ?? 'step';
+      return `- ${r.role} (${r.agent}): cannot run yet. ${CELL_NAME[cell]}: ${r[cell].detail}`;
+    }
+    const warnings = (['executable', 'endpoint', 'step'] as const).filter((c) => r[c].mark === 'warn').map((c) => `${CELL_NAME[c]}: ${r[c].detail}`);
+    return `- ${r.role} (${r.agent}): ready${warnings.length ? `, with a warning (${warnings.join('; ')})` : ''}`;
+  });
+  return { ok: failed.length === 0, headline, lines };
 }

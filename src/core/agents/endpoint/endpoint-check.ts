@@ -4,7 +4,7 @@
 import { UserError, errorMessage } from '../../util/errors';
 import type { AgentRole, AgentSettings } from '../agent-driver';
 import { presetById } from '../presets';
-import { ENDPOINT_KEY_ENV, PROTOCOL_LABEL, resolveEndpoint, type Endpoint } from './endpoint';
+import { configuredEndpoint, ENDPOINT_KEY_ENV, PROTOCOL_LABEL, type Endpoint } from './endpoint';
 
 export type EndpointVerdict =
   /** Answered 2xx with the key: reachable, key accepted. */
@@ -69,18 +69,27 @@ export async function checkEndpoint(e: Endpoint, signal?: AbortSignal): Promise<
   }
 }
 
-/** The endpoints the roles use, one per URL, protocol and key. */
-export function endpointsOf(roles: Partial<Record<AgentRole, AgentSettings>>, secretEnv: Record<string, string>): { roles: AgentRole[]; endpoint: Endpoint }[] {
-  const out = new Map<string, { roles: AgentRole[]; endpoint: Endpoint }>();
+/** The endpoints the roles use, one per URL, protocol and key, with the settings their URLs came from. */
+export function endpointsOf(
+  roles: Partial<Record<AgentRole, AgentSettings>>,
+  secretEnv: Record<string, string>,
+): { roles: AgentRole[]; endpoint: Endpoint; settings: string[] }[] {
+  const out = new Map<string, { roles: AgentRole[]; endpoint: Endpoint; settings: string[] }>();
   for (const [role, s] of Object.entries(roles) as [AgentRole, AgentSettings | undefined][]) {
     // An agent in a container reaches the endpoint through the container's network, which this
     // process cannot stand in for: its first step is the check.
-    if (!s || s.kind !== 'preset' || !s.baseUrl || s.runIn === 'container') continue;
-    const endpoint = resolveEndpoint(s.preset, s.baseUrl, secretEnv[ENDPOINT_KEY_ENV]);
+    if (!s || s.kind === 'human' || s.runIn === 'container') continue;
+    // A custom agent with a base URL is given it (through the gateway) as a preset is: a dead one fails its steps the same way.
+    const endpoint = configuredEndpoint(s, secretEnv[ENDPOINT_KEY_ENV]);
+    if (!endpoint) continue;
+    // Where the URL was read from (its own setting, or the shared one): Open Settings goes there.
+    const setting = s.baseUrlFrom ?? 'agents.baseUrl';
     const id = `${endpoint.protocol} ${endpoint.url} ${endpoint.key}`;
     const seen = out.get(id);
-    if (seen) seen.roles.push(role);
-    else out.set(id, { roles: [role], endpoint });
+    if (seen) {
+      seen.roles.push(role);
+      if (!seen.settings.includes(setting)) seen.settings.push(setting);
+    } else out.set(id, { roles: [role], endpoint, settings: [setting] });
   }
   return [...out.values()];
 }
@@ -119,16 +128,18 @@ export async function assertEndpointsAnswer(
 ): Promise<EndpointCheck[]> {
   assertModelsSet(roles);
   const checks: EndpointCheck[] = [];
-  for (const { roles: users, endpoint } of endpointsOf(roles, secretEnv)) {
+  for (const { roles: users, endpoint, settings } of endpointsOf(roles, secretEnv)) {
     const check = await checkEndpoint(endpoint, signal);
     checks.push(check);
     if (check.verdict === 'unreachable' || check.verdict === 'refused') {
-      const setting = users.length === 2 ? 'sweci.agents.baseUrl' : `sweci.${users[0]}.baseUrl (or sweci.agents.baseUrl)`;
+      // A role's own setting first when the roles read one URL from different settings.
+      const named = [...settings].sort((a, b) => Number(a === 'agents.baseUrl') - Number(b === 'agents.baseUrl'));
+      const fix = named.map((k) => `sweci.${k}`).join(' or ');
       throw new UserError(
         `The model endpoint of the ${users.join(' and ')} (${PROTOCOL_LABEL[endpoint.protocol]}) cannot be used: ${check.detail}. ` +
-          (check.verdict === 'unreachable' ? `Start the model server, or fix ${setting}.` : `Store the right key, or fix ${setting}.`) +
+          (check.verdict === 'unreachable' ? `Start the model server, or fix ${fix}.` : `Store the right key, or fix ${fix}.`) +
           ' Nothing was run.',
-        { setting: users.length === 2 ? 'agents.baseUrl' : `${users[0]}.baseUrl` },
+        { setting: named[0] },
       );
     }
   }

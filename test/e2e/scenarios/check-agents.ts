@@ -1,0 +1,62 @@
+// A new user's first step on the demo: the Iterations view's welcome sends them to Check Agents,
+// and with the demo's own workspace settings (the scripted stand-ins, as `npm run demo` writes
+// them) the one Check Agents document says both agents are ready. Run twice, it is refreshed in
+// place: one tab, no untitled buffer.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { withWorkbench } from '../../harness/workbench';
+import { prepareDemoTask } from '../demo-task';
+
+const agents = path.resolve(__dirname, '../../../../test/fixtures/agents');
+
+export async function checkAgentsScenario(): Promise<string> {
+  const task = await prepareDemoTask('check-agents');
+  // In the task folder's .vscode/settings.json, where scripts/demo.ts writes them.
+  const settings = {
+    'sweci.architect.agent': 'custom',
+    'sweci.architect.customCommand': `python3 ${JSON.stringify(path.join(agents, 'architect.py'))}`,
+    'sweci.programmer.agent': 'custom',
+    'sweci.programmer.customCommand': `python3 ${JSON.stringify(path.join(agents, 'programmer.py'))}`,
+    'sweci.programmer.env': task.programmerEnv,
+    'sweci.sandboxReadablePaths': task.sandboxReadable,
+  };
+  fs.mkdirSync(path.join(task.taskDir, '.vscode'), { recursive: true });
+  fs.writeFileSync(path.join(task.taskDir, '.vscode', 'settings.json'), JSON.stringify(settings, null, 2));
+  return withWorkbench({ folder: task.taskDir, name: 'check-agents', smokeTestDriver: false }, async (page, wb) => {
+    await wb.openSweciView();
+    await wb.foldViews('Non-Passed Tests');
+    const link = page
+      .locator('.part.sidebar .welcome-view-content a, .part.sidebar .welcome-view-content .monaco-button')
+      .filter({ hasText: /^Check Agents$/ });
+    await link.first().waitFor({ timeout: 60_000 });
+    await link.first().click();
+    const toast = page.locator('.notification-toast').filter({ hasText: 'SWE-CI: Both agents can run.' }).first();
+    const failed = page
+      .locator('.notification-toast')
+      .filter({ hasText: /cannot run yet|Check Agents failed/ })
+      .first();
+    await Promise.race([toast.waitFor({ timeout: 180_000 }), failed.waitFor({ timeout: 180_000 })]);
+    if (await failed.isVisible()) throw new Error(`Check Agents: ${await failed.textContent()}`);
+    const tab = page.locator('.tabs-container .tab').filter({ hasText: 'Check Agents.md' });
+    await tab.first().waitFor({ timeout: 15_000 });
+    const editor = page.locator('.editor-instance .view-lines');
+    // The editor draws spaces as no-break spaces: \s matches both.
+    for (const line of [/Both\sagents\scan\srun\./, /architect\s\(custom:\sarchitect\.py\):\sready/, /programmer\s\(custom:\sprogrammer\.py\):\sready/]) {
+      await editor.getByText(line).first().waitFor({ timeout: 15_000 });
+    }
+    const shot = await wb.screenshot('check-agents', undefined, { keepHover: true });
+
+    // Again, from the palette: the same tab is refreshed, nothing untitled appears.
+    await toast
+      .locator('.codicon-notifications-clear, .codicon-close')
+      .first()
+      .click()
+      .catch(() => undefined);
+    await wb.runCommand('SWE-CI: Check Agents');
+    await page.locator('.notification-toast').filter({ hasText: 'SWE-CI: Both agents can run.' }).first().waitFor({ timeout: 180_000 });
+    // The tab's label draws the name and its extension apart: compare without white space.
+    const tabs = (await page.locator('.tabs-container .tab').allInnerTexts()).map((t) => t.replace(/\s+/g, ''));
+    if (tabs.length !== 1 || tabs[0] !== 'CheckAgents.md') throw new Error(`one tab, Check Agents.md, and no untitled buffer, not: ${tabs.join(' | ')}`);
+    return shot;
+  });
+}
