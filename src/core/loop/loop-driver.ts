@@ -62,7 +62,7 @@ export async function driveLoop(drive: LoopDrive): Promise<Exclude<LoopStopReaso
     if (outcome.kind === 'paused') return 'paused';
     records.push(outcome.record);
     recorded.push(outcome.record);
-    emit({ type: 'iteration-recorded', run: opts.run, record: outcome.record });
+    emit({ type: 'iteration-recorded', run: opts.run, record: outcome.record, tamperedBy: outcome.tamperedBy });
     if (outcome.record.gap >= 0) ctx.lastRan = await archivedPassed(layout, outcome.record.iteration);
   }
 }

@@ -46,7 +46,8 @@ export type LoopEvent =
       message?: string;
       logFile?: string;
     }
-  | { type: 'iteration-recorded'; run: string; record: IterationRecord }
+  /** `tamperedBy`: which role changed each of `record.tampered` (a loop's iterations; not the human history). */
+  | { type: 'iteration-recorded'; run: string; record: IterationRecord; tamperedBy?: Partial<Record<AgentRole, string[]>> }
   | { type: 'loop-finished'; run: string; reason: LoopStopReason; iterations: number; lastGap?: number; error?: string };
 
 export type LoopEventListener = (event: LoopEvent) => void;

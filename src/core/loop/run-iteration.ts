@@ -46,7 +46,9 @@ export interface IterationContext {
   secrets: Redactor;
 }
 
-export type IterationOutcome = { kind: 'recorded'; record: IterationRecord } | { kind: 'paused'; after: AgentRole };
+/** `tamperedBy`: which role's step (or the code it left) changed each restored test file. */
+export type IterationOutcome = { kind: 'recorded'; record: IterationRecord; tamperedBy: TamperedBy } | { kind: 'paused'; after: AgentRole };
+export type TamperedBy = Record<AgentRole, string[]>;
 
 const union = (...lists: string[][]): string[] => [...new Set(lists.flat())].sort();
 
@@ -122,7 +124,9 @@ export async function runIteration(ctx: IterationContext, iteration: number, sta
   }
   const record = j.result;
   await archiveAndAppend(layout, record);
-  return { kind: 'recorded', record };
+  // The Architect's changes are undone after its step; what else was restored is the Programmer's.
+  const architect = j.architect?.tampered ?? [];
+  return { kind: 'recorded', record, tamperedBy: { architect, programmer: record.tampered.filter((p) => !architect.includes(p)) } };
 }
 
 /** `markedNow`: this call wrote `role` into begun just before; otherwise begun means an earlier call started it. */

@@ -81,12 +81,16 @@ function warnAbout(event: Extract<LoopEvent, { type: 'iteration-recorded' }>): v
     );
 }
 
-/** Who made an iteration's changes, as a warning names them: the agent, you, or the upstream developers. */
+/** Who changed an iteration's test files, as a warning names them: the agents, you, or the upstream developers. */
 function changedBy(event: Extract<LoopEvent, { type: 'iteration-recorded' }>): string {
   if (event.run === HUMAN_HISTORY_RUN) return "the developers' commit";
-  const kinds = new Set([event.record.architect?.kind, event.record.programmer?.kind].filter(Boolean));
-  if (kinds.size === 1) return kinds.has('human') ? 'you' : 'the agents';
-  return 'you or the agent';
+  const r = event.record;
+  const roles = (['architect', 'programmer'] as const).filter((role) => event.tamperedBy?.[role]?.length);
+  const who = (roles.length ? roles : (['architect', 'programmer'] as const)).map((role) => r[role]?.kind).filter(Boolean);
+  const kinds = new Set(who);
+  if (kinds.size === 1)
+    return kinds.has('human') ? 'you' : roles.length === 1 ? `the ${roles[0] === 'architect' ? 'Architect' : 'Programmer'} agent` : 'the agents';
+  return 'you and the agent';
 }
 
 /** How the call ended, when it ended on its own (a failure or a cancel is said by the caller). */

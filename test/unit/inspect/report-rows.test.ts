@@ -82,6 +82,7 @@ function details(): IterationDetails {
     steps: [],
     files: [],
     hasCodeChanges: true,
+    transcripts: [],
   };
 }
 
