@@ -13,7 +13,7 @@ import { oracleLayout } from '../workspace/layout';
 import { readTaskRecord } from '../workspace/task-record';
 import { reportRows, type IterationReport } from './report-rows';
 import { runRevisions } from './revisions';
-import { triesIn } from './transcript-tries';
+import { rolesWithEventLogs, triesIn } from './transcript-tries';
 
 export interface ArchivedFile {
   label: string;
@@ -142,7 +142,7 @@ export async function loadIterationDetails(taskDir: string, run: string, iterati
     steps,
     files,
     hasCodeChanges: i > 0,
-    transcripts: triesIn(names),
+    transcripts: triesIn(names, rolesWithEventLogs(info)),
   };
 }
 

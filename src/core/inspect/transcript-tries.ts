@@ -6,7 +6,8 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { AgentRole } from '../agents/agent-driver';
 import { readJournal } from '../loop/journal';
-import { ARCHIVE, iterDir, readRunInfo, runLayout } from '../loop/run-store';
+import { ARCHIVE, iterDir, readRunInfo, runLayout, type RunInfo } from '../loop/run-store';
+import { hasEventReader } from '../transcript/cli-events-transcript';
 import { readTryTranscript } from '../transcript/read-transcript';
 import type { Transcript } from '../transcript/transcript-schema';
 
@@ -24,13 +25,30 @@ export interface TryLocation extends TryRef {
 }
 
 const CALLS_FILE = /^(architect|programmer)-try-([1-9]\d{0,3})\.calls\.jsonl$/;
+const LOG_FILE = /^(architect|programmer)-try-([1-9]\d{0,3})\.log$/;
 
-/** The tries a folder's file names have calls records for: architect first, then by try. */
-export function triesIn(names: readonly string[]): { role: AgentRole; attempt: number }[] {
+/** The roles whose agent prints an event stream into its log: their tries have a transcript without a calls record. */
+export function rolesWithEventLogs(info: Pick<RunInfo, 'roles'> | undefined): AgentRole[] {
+  return (['architect', 'programmer'] as const).filter((role) => {
+    const r = info?.roles[role];
+    return r?.kind === 'agent' && r.preset !== undefined && hasEventReader(r.preset);
+  });
+}
+
+/**
+ * The tries a folder's file names have a transcript for, architect first, then by try: each with
+ * a calls record, and each log of a role in `eventLogs` (see rolesWithEventLogs).
+ */
+export function triesIn(names: readonly string[], eventLogs: readonly AgentRole[] = []): { role: AgentRole; attempt: number }[] {
+  const seen = new Set<string>();
   return names
     .flatMap((n) => {
-      const m = CALLS_FILE.exec(n);
-      return m ? [{ role: m[1] as AgentRole, attempt: Number(m[2]) }] : [];
+      const m = CALLS_FILE.exec(n) ?? LOG_FILE.exec(n);
+      if (!m || (!n.endsWith('.calls.jsonl') && !eventLogs.includes(m[1] as AgentRole))) return [];
+      const key = `${m[1]}:${m[2]}`;
+      if (seen.has(key)) return [];
+      seen.add(key);
+      return [{ role: m[1] as AgentRole, attempt: Number(m[2]) }];
     })
     .sort(compareRoleTry);
 }
@@ -54,16 +72,17 @@ async function pendingIteration(pendingDir: string): Promise<number | undefined>
 /** Every try of the run with a calls record, in order; the iteration in progress last. */
 export async function listTries(taskDir: string, run: string): Promise<TryLocation[]> {
   const layout = runLayout(taskDir, run);
+  const logs = rolesWithEventLogs(await readRunInfo(taskDir, run).catch(() => undefined));
   const out: TryLocation[] = [];
   for (const entry of (await names(layout.dir)).sort()) {
     const m = /^iter-(\d{3,})$/.exec(entry);
     if (!m) continue;
     const dir = path.join(layout.dir, entry);
-    for (const t of triesIn(await names(dir))) out.push({ run, iteration: Number(m[1]), ...t, dir, pending: false });
+    for (const t of triesIn(await names(dir), logs)) out.push({ run, iteration: Number(m[1]), ...t, dir, pending: false });
   }
   const pending = await pendingIteration(layout.pendingDir);
   if (pending !== undefined && !out.some((t) => t.iteration === pending)) {
-    for (const t of triesIn(await names(layout.pendingDir))) out.push({ run, iteration: pending, ...t, dir: layout.pendingDir, pending: true });
+    for (const t of triesIn(await names(layout.pendingDir), logs)) out.push({ run, iteration: pending, ...t, dir: layout.pendingDir, pending: true });
   }
   return out.sort(compareTries);
 }
@@ -71,10 +90,11 @@ export async function listTries(taskDir: string, run: string): Promise<TryLocati
 /** Where one try's files are now: its iteration's archive once completed, else pending/. */
 export async function findTry(taskDir: string, ref: TryRef): Promise<TryLocation | undefined> {
   const layout = runLayout(taskDir, ref.run);
-  const file = ARCHIVE.agentCalls(ref.role, ref.attempt);
+  const logs = rolesWithEventLogs(await readRunInfo(taskDir, ref.run).catch(() => undefined));
+  const listed = (list: string[]) => triesIn(list, logs).some((t) => t.role === ref.role && t.attempt === ref.attempt);
   const archived = iterDir(layout, ref.iteration);
-  if ((await names(archived)).includes(file)) return { ...ref, dir: archived, pending: false };
-  if ((await pendingIteration(layout.pendingDir)) === ref.iteration && (await names(layout.pendingDir)).includes(file))
+  if (listed(await names(archived))) return { ...ref, dir: archived, pending: false };
+  if ((await pendingIteration(layout.pendingDir)) === ref.iteration && listed(await names(layout.pendingDir)))
     return { ...ref, dir: layout.pendingDir, pending: true };
   return undefined;
 }

@@ -28,6 +28,11 @@ const READERS: Readonly<Record<string, EventReader>> = {
   codex: codexEvents,
   opencode: opencodeEvents,
 };
+/** Whether the agent (a preset id) prints an event stream a transcript can be read from. */
+export function hasEventReader(agent: string): boolean {
+  return Object.hasOwn(READERS, agent);
+}
+
 const IN_TURN: readonly EventReader[] = [claudeStream, codexEvents, opencodeEvents, geminiStream];
 
 export function transcriptFromCliEvents(logText: string, meta: CliEventsMeta): Transcript | undefined {

@@ -3,7 +3,7 @@
 // stream, a line at a time, so a long try's record (hundreds of MB of repeated history) is never
 // held whole; lines are hostile input: one that is not a call is skipped and said, a half-written
 // last line (the gateway is appending it) is skipped silently.
-import { createReadStream } from 'node:fs';
+import { createReadStream, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { AgentRole } from '../agents/agent-driver';
 import { ARCHIVE } from '../loop/run-store';
@@ -11,6 +11,7 @@ import { gatewayCallSchema, type GatewayCall } from '../records/gateway-call';
 import { describeSchemaProblem } from '../records/schema-problem';
 import { UserError, errorMessage } from '../util/errors';
 import { TranscriptBuilder, type TranscriptMeta } from './calls-transcript';
+import { transcriptFromCliEvents } from './cli-events-transcript';
 import type { Transcript } from './transcript-schema';
 
 export interface TryTranscriptRequest {
@@ -23,17 +24,19 @@ export interface TryTranscriptRequest {
   agent?: string;
   /** The iteration has not finished (pending/): the try may still be running. */
   pending?: boolean;
-  /**
-   * Where a try has no calls record (its agent did not go through the gateway): another source,
-   * e.g. the CLI's own event stream in its log. Given the log's path; undefined when it has none either.
-   */
-  fallback?: (from: { logFile: string; meta: TranscriptMeta }) => Promise<Transcript | undefined>;
 }
+
+/** A log larger than this is not read for a transcript (a runaway agent's output, not a conversation). */
+const MAX_LOG_BYTES = 64 * 2 ** 20;
 
 /** Calls are taken in the order they began, though lines are in the order they ended: this many may wait for an earlier one. */
 const REORDER_WINDOW = 64;
 
-/** The try's transcript, or undefined when it has no calls record (and the fallback, if any, has nothing). */
+/**
+ * The try's transcript: from its calls record, or, where it has none (an agent that did not go
+ * through the gateway, a run recorded before it), from the CLI's own event stream in its log.
+ * Undefined when neither holds one.
+ */
 export async function readTryTranscript(req: TryTranscriptRequest): Promise<Transcript | undefined> {
   const meta: TranscriptMeta = {
     role: req.role,
@@ -46,7 +49,7 @@ export async function readTryTranscript(req: TryTranscriptRequest): Promise<Tran
   const builder = new TranscriptBuilder(meta);
   const notes: string[] = [];
   const found = await readCallsFile(file, builder, notes);
-  if (!found) return req.fallback?.({ logFile: path.join(req.iterDir, ARCHIVE.agentLog(req.role, req.attempt)), meta });
+  if (!found) return fromLog(path.join(req.iterDir, ARCHIVE.agentLog(req.role, req.attempt)), meta, req.pending);
   if (req.pending) notes.unshift('The iteration has not finished (it is running, or stopped before its end): a call shows once it has ended.');
   return builder.finish(notes);
 }
@@ -123,4 +126,13 @@ async function readCallsFile(file: string, builder: TranscriptBuilder, notes: st
     notes.push(`${skipped.length} line${skipped.length === 1 ? '' : 's'} of ${path.basename(file)} skipped (${shown}${skipped.length > 5 ? '; …' : ''}).`);
   }
   return true;
+}
+
+async function fromLog(logFile: string, meta: TranscriptMeta, pending?: boolean): Promise<Transcript | undefined> {
+  const stat = await fs.stat(logFile).catch(() => undefined);
+  if (!stat?.isFile() || stat.size > MAX_LOG_BYTES) return undefined;
+  const text = await fs.readFile(logFile, 'utf8').catch(() => undefined);
+  const transcript = text === undefined ? undefined : transcriptFromCliEvents(text, meta);
+  if (transcript && pending) transcript.notes.unshift('The iteration has not finished (it is running, or stopped before its end).');
+  return transcript;
 }

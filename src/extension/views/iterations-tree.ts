@@ -6,7 +6,8 @@ import * as vscode from 'vscode';
 import { readIterationRecords, type IterationRecord } from '../../core/loop/iteration-record';
 import { ARCHIVE, iterDir, listRuns, readRunSummary, runLayout, type RunSummary } from '../../core/loop/run-store';
 import { archivedRequirementUri } from '../inspect/revision-content';
-import { triesIn } from '../../core/inspect/transcript-tries';
+import type { AgentRole } from '../../core/agents/agent-driver';
+import { rolesWithEventLogs, triesIn } from '../../core/inspect/transcript-tries';
 import type { ChangeFeed } from '../change-feed';
 import type { LoopController } from '../loop/loop-controller';
 import type { TaskController } from '../task-controller';
@@ -15,7 +16,16 @@ import { relativePaths } from './view-text';
 
 export type IterationsNode =
   | { type: 'run'; summary: RunSummary }
-  | { type: 'iteration'; run: string; history: boolean; record: IterationRecord; line0?: IterationRecord; previous?: IterationRecord }
+  | {
+      type: 'iteration';
+      run: string;
+      history: boolean;
+      record: IterationRecord;
+      line0?: IterationRecord;
+      previous?: IterationRecord;
+      /** The roles whose logs hold an event stream (a transcript without a calls record). */
+      eventLogs?: AgentRole[];
+    }
   | { type: 'file'; id: string; label: string; description?: string; tooltip?: string; icon: string; command: vscode.Command };
 
 export class IterationsTreeProvider implements vscode.TreeDataProvider<IterationsNode>, vscode.Disposable {
@@ -67,6 +77,7 @@ export class IterationsTreeProvider implements vscode.TreeDataProvider<Iteration
           record,
           line0: records[0],
           previous: i > 0 ? records[i - 1] : undefined,
+          eventLogs: rolesWithEventLogs(node.summary.info),
         }))
         .reverse();
     }
@@ -241,7 +252,7 @@ function iterationFiles(taskDir: string, node: Extract<IterationsNode, { type: '
     });
   }
   // What each agent try did, call by call: where the gateway recorded its model calls.
-  for (const t of triesIn(entries)) {
+  for (const t of triesIn(entries, node.eventLogs)) {
     out.push({
       type: 'file',
       id: id(`transcript-${t.role}-${t.attempt}`),

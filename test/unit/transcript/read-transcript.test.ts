@@ -9,6 +9,7 @@ import { ARCHIVE } from '../../../src/core/loop/run-store';
 import { formatGatewayCallLine } from '../../../src/core/records/gateway-call';
 import { readTryTranscript } from '../../../src/core/transcript/read-transcript';
 import { architectTry } from './wire-fixture';
+import { lines, tryLog } from './cli-events-fixture';
 
 let tmp: string;
 let n = 0;
@@ -85,28 +86,33 @@ describe('readTryTranscript', () => {
     );
   });
 
-  test('no calls record: undefined, or what the fallback source gives (with the log to read it from)', async () => {
+  test("no calls record: the CLI's own event stream in the try's log, else undefined", async () => {
     const dir = await folder();
-    assert.equal(await readTryTranscript(request(dir)), undefined);
+    assert.equal(await readTryTranscript(request(dir)), undefined, 'neither a record nor a log');
     assert.equal(await readTryTranscript(request(path.join(dir, 'missing'))), undefined);
-    const asked: string[] = [];
-    const fromLog = await readTryTranscript({
-      ...request(dir),
-      fallback: ({ logFile, meta }) => {
-        asked.push(logFile);
-        return Promise.resolve({
-          source: 'cli-events',
-          ...meta,
-          tools: [],
-          calls: [],
-          totals: { calls: 0, usage: { input: 0, output: 0, cached: 0, reasoning: 0 }, ms: 0 },
-          notes: [],
-        });
+    const log = path.join(dir, 'architect-try-1.log');
+    await fs.writeFile(log, tryLog('custom', 'plain words from a custom agent\n'));
+    assert.equal(await readTryTranscript(request(dir)), undefined, 'a log with no event stream');
+    const stream = lines(
+      { type: 'system', subtype: 'init', session_id: 's', tools: ['Bash'] },
+      {
+        type: 'assistant',
+        message: {
+          id: 'm1',
+          role: 'assistant',
+          model: 'claude-x',
+          content: [{ type: 'tool_use', id: 't1', name: 'Bash', input: { command: 'ls' } }],
+          usage: { input_tokens: 5, output_tokens: 2 },
+        },
+        session_id: 's',
+        parent_tool_use_id: null,
       },
-    });
-    assert.deepEqual(asked, [path.join(dir, 'architect-try-1.log')]);
+    );
+    await fs.writeFile(log, tryLog('claude-code', stream));
+    const fromLog = await readTryTranscript({ ...request(dir), agent: 'claude-code' });
     assert.equal(fromLog?.source, 'cli-events');
     assert.equal(fromLog?.run, 'r');
+    assert.deepEqual(fromLog?.calls[0]?.toolCalls, [{ id: 't1', name: 'Bash', input: { command: 'ls' } }]);
   });
 
   test('an empty record (the first call has not ended): no calls, and not undefined', async () => {
