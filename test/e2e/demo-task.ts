@@ -27,6 +27,19 @@ export interface PreparedTask {
   sandboxReadable: string[];
 }
 
+/** The settings `npm run demo` writes: the scripted stand-ins play both roles (test/fixtures/agents). */
+export function demoAgentSettings(task: PreparedTask): Record<string, unknown> {
+  const script = (name: string) => `python3 ${JSON.stringify(path.join(SCRIPTED_AGENTS, name))}`;
+  return {
+    'sweci.architect.agent': 'custom',
+    'sweci.architect.customCommand': script('architect.py'),
+    'sweci.programmer.agent': 'custom',
+    'sweci.programmer.customCommand': script('programmer.py'),
+    'sweci.programmer.env': task.programmerEnv,
+    'sweci.sandboxReadablePaths': task.sandboxReadable,
+  };
+}
+
 /** The scripted agents (test/fixtures/agents), run by the demo's settings. */
 const SCRIPTED_AGENTS = path.resolve(__dirname, '../../../test/fixtures/agents');
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-e2e-'));

@@ -5,21 +5,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { withWorkbench } from '../../harness/workbench';
-import { prepareDemoTask } from '../demo-task';
-
-const agents = path.resolve(__dirname, '../../../../test/fixtures/agents');
+import { demoAgentSettings, prepareDemoTask } from '../demo-task';
 
 export async function checkAgentsScenario(): Promise<string> {
   const task = await prepareDemoTask('check-agents');
   // In the task folder's .vscode/settings.json, where scripts/demo.ts writes them.
-  const settings = {
-    'sweci.architect.agent': 'custom',
-    'sweci.architect.customCommand': `python3 ${JSON.stringify(path.join(agents, 'architect.py'))}`,
-    'sweci.programmer.agent': 'custom',
-    'sweci.programmer.customCommand': `python3 ${JSON.stringify(path.join(agents, 'programmer.py'))}`,
-    'sweci.programmer.env': task.programmerEnv,
-    'sweci.sandboxReadablePaths': task.sandboxReadable,
-  };
+  const settings = demoAgentSettings(task);
   fs.mkdirSync(path.join(task.taskDir, '.vscode'), { recursive: true });
   fs.writeFileSync(path.join(task.taskDir, '.vscode', 'settings.json'), JSON.stringify(settings, null, 2));
   return withWorkbench({ folder: task.taskDir, name: 'check-agents', smokeTestDriver: false }, async (page, wb) => {

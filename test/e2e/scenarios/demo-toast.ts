@@ -3,20 +3,11 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { withWorkbench } from '../../harness/workbench';
-import { prepareDemoTask } from '../demo-task';
-
-const agents = path.resolve(__dirname, '../../../../test/fixtures/agents');
+import { demoAgentSettings, prepareDemoTask } from '../demo-task';
 
 export async function demoToastScenario(): Promise<string> {
   const task = await prepareDemoTask('demo-toast');
-  const settings = {
-    'sweci.architect.agent': 'custom',
-    'sweci.architect.customCommand': `python3 ${JSON.stringify(path.join(agents, 'architect.py'))}`,
-    'sweci.programmer.agent': 'custom',
-    'sweci.programmer.customCommand': `python3 ${JSON.stringify(path.join(agents, 'programmer.py'))}`,
-    'sweci.programmer.env': task.programmerEnv,
-    'sweci.sandboxReadablePaths': task.sandboxReadable,
-  };
+  const settings = demoAgentSettings(task);
   return withWorkbench(
     { folder: task.taskDir, name: 'demo-toast', settings, smokeTestDriver: false, viewport: { width: 1400, height: 860 } },
     async (page, wb) => {

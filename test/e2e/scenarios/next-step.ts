@@ -7,9 +7,7 @@ import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { taskLayout } from '../../../src/core/workspace/layout';
 import { withWorkbench } from '../../harness/workbench';
-import { prepareDemoTask } from '../demo-task';
-
-const agents = path.resolve(__dirname, '../../../../test/fixtures/agents');
+import { demoAgentSettings, prepareDemoTask } from '../demo-task';
 
 /** The toast whose text matches, once it shows. */
 async function toast(page: Page, text: RegExp, timeout = 240_000) {
@@ -20,14 +18,7 @@ async function toast(page: Page, text: RegExp, timeout = 240_000) {
 
 export async function nextStepScenario(): Promise<string> {
   const task = await prepareDemoTask('next-step');
-  const settings = {
-    'sweci.architect.agent': 'custom',
-    'sweci.architect.customCommand': `python3 ${JSON.stringify(path.join(agents, 'architect.py'))}`,
-    'sweci.programmer.agent': 'custom',
-    'sweci.programmer.customCommand': `python3 ${JSON.stringify(path.join(agents, 'programmer.py'))}`,
-    'sweci.programmer.env': task.programmerEnv,
-    'sweci.sandboxReadablePaths': task.sandboxReadable,
-  };
+  const settings = demoAgentSettings(task);
   return withWorkbench({ folder: task.taskDir, name: 'next-step', settings, smokeTestDriver: false }, async (page, wb) => {
     await wb.openSweciView();
     const architectRow = await wb.waitForTreeRow(/Architect.*custom: architect\.py/);
