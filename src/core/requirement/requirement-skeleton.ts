@@ -1,14 +1,12 @@
 // The starting point a human Architect is given: one requirement with the four fields, each
 // holding a hint of what goes there. A field still holding its hint was not written (a Submit
 // pressed too early), which the validation says and the human step refuses.
-import type { RequirementFieldName } from './requirement-document';
-
-export const SKELETON_PLACEHOLDERS: Readonly<Record<RequirementFieldName, string>> = {
+export const SKELETON_PLACEHOLDERS = {
   location: 'src/... : the module, class or function to change',
   description: 'What the code does now, and what is wrong with it.',
   contract: 'The behaviour it must have after the change.',
   acceptance: 'How to tell the change is done (which failing tests should pass).',
-};
+} as const;
 
 export const REQUIREMENT_SKELETON = `<?xml version="1.0" encoding="UTF-8"?>
 <requirements>
@@ -22,6 +20,6 @@ export const REQUIREMENT_SKELETON = `<?xml version="1.0" encoding="UTF-8"?>
 `;
 
 /** Whether a field's text is still the skeleton's hint for it (spacing aside). */
-export function isPlaceholder(field: RequirementFieldName, text: string): boolean {
+export function isPlaceholder(field: keyof typeof SKELETON_PLACEHOLDERS, text: string): boolean {
   return text.replace(/\s+/g, ' ').trim() === SKELETON_PLACEHOLDERS[field];
 }
