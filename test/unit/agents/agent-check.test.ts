@@ -184,7 +184,7 @@ describe('sweci agents check / Check Agents, with fake CLIs', { skip: !posix }, 
     assert.equal(architect.executable.detail, `${qwen.file} · 9.8.7`);
     // Its step ran that same program (which fails on purpose: it only knows --version).
     assert.match(architect.step.detail, /^exited with code 3/);
-    assert.match(await fs.readFile(qwen.ran, 'utf8'), /--output-format json/);
+    assert.match(await fs.readFile(qwen.ran, 'utf8'), /--output-format stream-json/);
     // Without the setting's PATH, nothing is found, and the cell says where it looked.
     assert.equal(programmer.executable.mark, 'fail');
     assert.match(programmer.executable.detail, /^"qwen" was not found on PATH: /);
