@@ -2,13 +2,14 @@
 // browser (code-server, a remote window): there, the report's folder is on another machine than
 // the person's browser, which can neither open its file nor save it. The editor forwards the port
 // (asExternalUri) and opens the page or the download. Each shared folder gets a random path of its
-// own; only the regular files directly in it are served, and its files as one .zip.
+// own; only its regular files (in it or its subfolders, never through a link, nothing hidden)
+// are served, and all of them as one .zip.
 import { randomBytes } from 'node:crypto';
 import { constants as fsConstants, promises as fs } from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
-import { zipFiles } from '../util/zip-writer';
+import { ZipFile } from 'yazl';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -72,9 +73,9 @@ export class ReportServer {
     try {
       if (req.method !== 'GET' && req.method !== 'HEAD') return fail(405, 'read-only');
       const parts = new URL(req.url ?? '/', 'http://report').pathname.split('/');
-      const folder = parts.length === 3 ? this.folders.get(parts[1]) : undefined;
+      const folder = parts.length >= 3 ? this.folders.get(parts[1]) : undefined;
       if (!folder) return fail(404, 'not found');
-      const name = decodeURIComponent(parts[2]);
+      const name = parts.slice(2).map(decodeURIComponent).join('/');
       if (name === '') {
         res.writeHead(302, { ...headers, location: 'report.html' });
         res.end();
@@ -85,8 +86,7 @@ export class ReportServer {
       let type: string;
       let disposition: string | undefined;
       if (name === `${path.basename(folder)}.zip`) {
-        const entries = await Promise.all(files.map(async (f) => ({ name: f, data: await readFile(path.join(folder, f)) })));
-        body = zipFiles(entries);
+        body = await zipOf(folder, files);
         type = 'application/zip';
         disposition = `attachment; filename="${asciiName(name)}"; filename*=UTF-8''${encodeURIComponent(name)}`;
       } else if (files.includes(name)) {
@@ -102,13 +102,30 @@ export class ReportServer {
   }
 }
 
-/** The names of the regular files directly in `folder` (no link, no folder, nothing hidden). */
-async function regularFiles(folder: string): Promise<string[]> {
-  const entries = await fs.readdir(folder, { withFileTypes: true });
-  return entries
-    .filter((e) => e.isFile() && !e.name.startsWith('.'))
-    .map((e) => e.name)
-    .sort();
+/** A report is a few files and a folder of transcripts: deeper than this is not one. */
+const MAX_DEPTH = 4;
+
+/** The regular files under `folder`, as '/'-separated relative paths (no link followed, nothing hidden). */
+async function regularFiles(folder: string, prefix = '', depth = 0): Promise<string[]> {
+  const out: string[] = [];
+  for (const e of await fs.readdir(path.join(folder, prefix), { withFileTypes: true })) {
+    if (e.name.startsWith('.')) continue;
+    const rel = prefix ? `${prefix}/${e.name}` : e.name;
+    if (e.isFile()) out.push(rel);
+    else if (e.isDirectory() && depth < MAX_DEPTH) out.push(...(await regularFiles(folder, rel, depth + 1)));
+  }
+  return out.sort();
+}
+
+/** The files as one .zip, under the folder's own name. */
+async function zipOf(folder: string, files: readonly string[]): Promise<Buffer> {
+  const zip = new ZipFile();
+  const top = path.basename(folder);
+  for (const f of files) zip.addBuffer(await readFile(path.join(folder, f)), `${top}/${f}`);
+  zip.end();
+  const chunks: Buffer[] = [];
+  for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
 
 /** A file's bytes, never through a link put there after the folder was listed. */

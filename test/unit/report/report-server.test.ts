@@ -19,6 +19,8 @@ const files: Record<string, string> = {
   'report.html': '<!doctype html><title>SWE-CI report · démo</title><p>chart</p>\n',
   'metrics.csv': 'run,kind\nr,agent\n',
   'metrics.json': '{"runs": []}\n',
+  // Each try's transcript page, in a folder per run.
+  'transcripts/agent-1/1-architect-1.html': '<!doctype html><title>transcript</title>\n',
 };
 
 describe('the report server (Open in Browser, Download)', () => {
@@ -26,10 +28,18 @@ describe('the report server (Open in Browser, Download)', () => {
     tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-report-server-')));
     folder = path.join(tmp, 'export-2026-01-02T03-04-05-678');
     await fs.mkdir(folder);
-    for (const [name, text] of Object.entries(files)) await fs.writeFile(path.join(folder, name), text);
+    for (const [name, text] of Object.entries(files)) {
+      await fs.mkdir(path.dirname(path.join(folder, name)), { recursive: true });
+      await fs.writeFile(path.join(folder, name), text);
+    }
     await fs.writeFile(path.join(tmp, 'secret.txt'), 'not the report\n');
     await fs.writeFile(path.join(folder, '.hidden'), 'hidden\n');
-    if (posix) await fs.symlink(path.join(tmp, 'secret.txt'), path.join(folder, 'link.txt'));
+    if (posix) {
+      await fs.symlink(path.join(tmp, 'secret.txt'), path.join(folder, 'link.txt'));
+      await fs.mkdir(path.join(tmp, 'elsewhere'));
+      await fs.writeFile(path.join(tmp, 'elsewhere', 'secret.html'), 'not the report either\n');
+      await fs.symlink(path.join(tmp, 'elsewhere'), path.join(folder, 'transcripts', 'linked'));
+    }
     server = await ReportServer.start();
   });
   after(async () => {
@@ -46,6 +56,10 @@ describe('the report server (Open in Browser, Download)', () => {
     assert.equal(await page.text(), files['report.html']);
     const csv = await fetch(new URL('metrics.csv', shared.page));
     assert.equal(await csv.text(), files['metrics.csv']);
+    // The report's links to its transcript pages work.
+    const transcript = await fetch(new URL('transcripts/agent-1/1-architect-1.html', shared.page));
+    assert.equal(transcript.status, 200);
+    assert.equal(await transcript.text(), files['transcripts/agent-1/1-architect-1.html']);
     // The folder's own address leads to the page.
     const root = await fetch(new URL('./', shared.page), { redirect: 'manual' });
     assert.equal(root.status, 302);
@@ -73,8 +87,9 @@ describe('the report server (Open in Browser, Download)', () => {
       { encoding: 'utf8' },
     );
     assert.equal(read.status, 0, read.stderr);
-    // The report's three files, and no link, hidden file or anything outside the folder.
-    assert.deepEqual(JSON.parse(read.stdout), files);
+    // The report's files under the folder's name, and no link, hidden file or anything outside the folder.
+    const top = path.basename(folder);
+    assert.deepEqual(JSON.parse(read.stdout), Object.fromEntries(Object.entries(files).map(([n, t]) => [`${top}/${n}`, t])));
   });
 
   test('nothing else: other paths, links, hidden files, writes', async () => {
@@ -85,6 +100,8 @@ describe('the report server (Open in Browser, Download)', () => {
     assert.equal(await status(`${base}%2E%2E/secret.txt`), 404);
     assert.equal(await status(`${base}.hidden`), 404);
     if (posix) assert.equal(await status(`${base}link.txt`), 404, 'a link is not followed');
+    if (posix) assert.equal(await status(`${base}transcripts/linked/secret.html`), 404, 'nor a linked folder');
+    assert.equal(await status(`${base}transcripts/agent-1/..%2F..%2F..%2Fsecret.txt`), 404);
     assert.equal(await status(`http://127.0.0.1:${server.port}/${'0'.repeat(32)}/report.html`), 404, 'an unknown path');
     assert.equal(await status(`http://127.0.0.1:${server.port}/report.html`), 404);
     assert.equal(await status(shared.page, { method: 'POST', body: 'x' }), 405);
