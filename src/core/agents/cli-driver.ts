@@ -196,9 +196,13 @@ export class CliAgentDriver implements AgentDriver {
           ].join('\n'),
         ),
       );
+      // The log takes whole lines of each stream: stdout and stderr come through two pipes, and a
+      // stderr line landing inside a half-written stdout line would break an event of the CLI's
+      // stream (and its transcript). A line longer than this goes in as it is.
+      const whole = { stdout: new WholeLines(log, MAX_HELD_LINE), stderr: new WholeLines(log, MAX_HELD_LINE) };
       const streams = {
-        stdout: new StreamRedactor(redactor, (t) => this.emit(log, req, t, 'stdout')),
-        stderr: new StreamRedactor(redactor, (t) => this.emit(log, req, t, 'stderr')),
+        stdout: new StreamRedactor(redactor, (t) => this.emit(whole.stdout, req, t, 'stdout')),
+        stderr: new StreamRedactor(redactor, (t) => this.emit(whole.stderr, req, t, 'stderr')),
       };
       let result: RunResult;
       try {
@@ -229,6 +233,8 @@ export class CliAgentDriver implements AgentDriver {
       }
       streams.stdout.flush();
       streams.stderr.flush();
+      whole.stdout.flush();
+      whole.stderr.flush();
 
       const usage = parseUsage(cmd.usageFormat, result.stdout, result.stderr);
       const error = result.timedOut || result.cancelled ? undefined : reportedError(cmd.usageFormat, result.stdout, result.stderr);
@@ -279,8 +285,8 @@ export class CliAgentDriver implements AgentDriver {
     return Object.assign(env, setup.env);
   }
 
-  private emit(log: LogFile, req: AgentRunRequest, text: string, stream: 'stdout' | 'stderr'): void {
-    log.append(text);
+  private emit(log: WholeLines, req: AgentRunRequest, text: string, stream: 'stdout' | 'stderr'): void {
+    log.push(text);
     if (req.onOutput) {
       try {
         req.onOutput(text, stream);
@@ -459,6 +465,32 @@ async function isDirectory(p: string): Promise<boolean> {
 }
 
 /** The log on disk, written in arrival order; appends from output callbacks are queued. */
+/** A stream's output on its way to the log: held until its line ends (or grows past `max`). */
+class WholeLines {
+  private held = '';
+
+  constructor(
+    private readonly log: LogFile,
+    private readonly max: number,
+  ) {}
+
+  push(text: string): void {
+    const t = this.held + text;
+    const cut = t.length > this.max ? t.length : t.lastIndexOf('\n') + 1;
+    this.held = t.slice(cut);
+    if (cut > 0) this.log.append(t.slice(0, cut));
+  }
+
+  /** The last line without its newline, when the stream ends. */
+  flush(): void {
+    if (this.held) this.log.append(`${this.held}\n`);
+    this.held = '';
+  }
+}
+
+/** How long a line without its end may be held back from the log. */
+const MAX_HELD_LINE = 1024 * 1024;
+
 class LogFile {
   private queue: Promise<void> = Promise.resolve();
   private failed = false;

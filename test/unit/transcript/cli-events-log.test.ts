@@ -105,6 +105,25 @@ describe('the log as the driver writes it', { skip: !posix && 'POSIX process tes
     assert.ok(t.totals.ms > 0, "the driver's measure of the try");
   });
 
+  test('a stderr line written while a stdout event is half written stays out of the event in the log', async () => {
+    const log = await runAgent(
+      'interleaved',
+      [
+        `events = ${JSON.stringify(EVENTS.map((e) => JSON.stringify(e)))}`,
+        'for i, line in enumerate(events):',
+        '    half = len(line) // 2',
+        // Half an event, then a whole stderr line, then the rest: the driver gets them in that order.
+        '    sys.stdout.write(line[:half]); sys.stdout.flush(); time.sleep(0.1)',
+        "    sys.stderr.write(f'[debug] between {i}\\n'); sys.stderr.flush(); time.sleep(0.1)",
+        "    sys.stdout.write(line[half:] + '\\n'); sys.stdout.flush()",
+      ].join('\n'),
+    );
+    for (const e of EVENTS) assert.ok(log.includes(`${JSON.stringify(e)}\n`), `the event is whole in the log: ${JSON.stringify(e).slice(0, 60)}`);
+    const t = transcriptOf(log, 'custom');
+    assert.equal(t.calls.length, 3);
+    assert.deepEqual(t.notes, []);
+  });
+
   test('a try killed while writing an event: the line cut short is skipped silently, and the note says how it ended', async () => {
     const log = await runAgent(
       'killed',
