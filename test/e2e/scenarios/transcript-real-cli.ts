@@ -35,16 +35,21 @@ async function recordedFigures(iterDir: string, role: Role): Promise<{ input: st
     .map((c) => ({ input: `${formatTokens(c.usage!.input)} in`, output: `${formatTokens(c.usage!.output)} out` }));
 }
 
+interface Want {
+  command: RegExp;
+  output: RegExp;
+  written: string;
+  addedLine: string;
+  /** The file the try read before writing it, and a line its write removed. */
+  read?: { path: string; removedLine: string };
+}
+
 /**
  * What the pictures must show: Claude Code's Bash call with the output the shell gave, its Write
  * of `written` as a diff with `addedLine` among the added lines, and each call's tokens as the
  * calls record has them.
  */
-async function checkTry(
-  frame: Frame | Page,
-  want: { command: RegExp; output: RegExp; written: string; addedLine: string },
-  figures: { input: string; output: string }[],
-) {
+async function checkTry(frame: Frame | Page, want: Want, figures: { input: string; output: string }[]) {
   const bash = frame.locator('.tool.shell').filter({ has: frame.locator('.tool-name', { hasText: /^Bash$/ }) });
   await bash.locator('pre.command').filter({ hasText: want.command }).first().waitFor({ timeout: 15_000 });
   await bash.locator('pre.output').filter({ hasText: want.output }).first().waitFor({ timeout: 5_000 });
@@ -53,6 +58,13 @@ async function checkTry(
     .filter({ has: frame.locator('.tool-name', { hasText: /^Write$/ }) })
     .filter({ hasText: want.written });
   await write.locator('.diff-lines .add').filter({ hasText: want.addedLine }).first().waitFor({ timeout: 5_000 });
+  if (want.read) {
+    // It read the file first: its Read is one line, and the Write is a diff against what it read.
+    const read = frame.locator('.tool').filter({ has: frame.locator('.tool-name', { hasText: /^Read$/ }) });
+    await read.locator('.tool-args').filter({ hasText: want.read.path }).first().waitFor({ timeout: 5_000 });
+    await write.locator('.diff-stat').filter({ hasText: 'against the file as the agent read it' }).first().waitFor({ timeout: 5_000 });
+    await write.locator('.diff-lines .del').filter({ hasText: want.read.removedLine }).first().waitFor({ timeout: 5_000 });
+  }
   const shown = await frame.locator('.call-head .figures').allTextContents();
   if (shown.length !== figures.length)
     throw new Error(`a header per recorded call: ${shown.length} shown, ${figures.length} recorded: ${JSON.stringify(shown)}`);
@@ -63,8 +75,14 @@ async function checkTry(
   });
 }
 
-const ARCHITECT = { command: /summary\.jsonl/, output: /test_inventory\.py/, written: 'requirement.xml', addedLine: '<contract>low_stock(threshold)' };
-const PROGRAMMER = { command: /print\(6 \* 7\)/, output: /^42$/m, written: 'inventory.py', addedLine: 'item.quantity <= threshold' };
+const ARCHITECT: Want = { command: /summary\.jsonl/, output: /test_inventory\.py/, written: 'requirement.xml', addedLine: '<contract>low_stock(threshold)' };
+const PROGRAMMER: Want = {
+  command: /print\(6 \* 7\)/,
+  output: /^42$/m,
+  written: 'inventory.py',
+  addedLine: 'item.quantity <= threshold',
+  read: { path: 'app/code/src/tinyinventory/inventory.py', removedLine: 'item.quantity < threshold' },
+};
 
 export async function transcriptRealCliScenario(): Promise<string> {
   if (!existsSync(path.join(AGENTS_BIN, EXECUTABLE))) {
@@ -112,6 +130,13 @@ export async function transcriptRealCliScenario(): Promise<string> {
       await (await wb.waitForTreeRow(/Transcript.*Architect · try 1/)).click();
       const architect = await transcriptFrame(page, /Architect · try 1/);
       await checkTry(architect, ARCHITECT, figures.architect);
+      // The prompt the harness gave comes first; Claude Code's system reminders around it are folded.
+      await architect
+        .locator('.prompt pre.prompt-text')
+        .filter({ hasText: /^# Role: Architect/ })
+        .first()
+        .waitFor({ timeout: 5_000 });
+      if (await architect.locator('.prompt details.reminders').getAttribute('open')) throw new Error("Claude Code's system reminders are not folded");
       // The call that wrote requirement.xml, brought into view under the panel's header.
       await architect.locator('#jump-requirement').click();
       await page.mouse.move(900, 700);
