@@ -8,11 +8,13 @@ import { fileChangeAt, type FileChange } from '../src/shared/transcript-edits';
 import type { TranscriptWebviewMessage } from '../src/shared/transcript-protocol';
 import { el } from './dom';
 import { diffView } from './transcript-diff-view';
-import { callFigures, shortPath, totalText, type RunningTotal } from './transcript-format';
+import { argsLine, callFigures, shortPath, totalText, type RunningTotal } from './transcript-format';
 import { toolKey, type Pairing } from './transcript-model';
 
 /** Lines of a text block drawn before "Show all". */
 const FIRST_LINES = 60;
+/** Lines of a tool's result that is not a command's output (a file read, a search) drawn before "Show all". */
+const READ_LINES = 12;
 
 export interface CallContext {
   transcript: Transcript;
@@ -74,12 +76,12 @@ function openButtons(ctx: CallContext, call: number, tool: number): HTMLElement[
   return [diff, file];
 }
 
-function resultBlock(result: Extract<TranscriptItem, { kind: 'tool-result' }> | undefined, cls: string): HTMLElement {
+function resultBlock(result: Extract<TranscriptItem, { kind: 'tool-result' }> | undefined, cls: string, firstLines = FIRST_LINES): HTMLElement {
   if (!result) return el('p', { class: 'muted small-note' }, 'No result recorded (the try ended, or the agent did not send one back).');
   // A command's output ends with a newline: not a line of its own in the panel.
   const output = result.output.replace(/\s+$/, '');
   if (output === '') return el('p', { class: 'muted small-note' }, result.isError ? 'Failed, with no output.' : 'No output.');
-  return textBlock(output, `${cls}${result.isError ? ' error' : ''}`);
+  return textBlock(output, `${cls}${result.isError ? ' error' : ''}`, firstLines);
 }
 
 function toolView(ctx: CallContext, call: TranscriptCall, tool: number): HTMLElement {
@@ -106,7 +108,12 @@ function toolView(ctx: CallContext, call: TranscriptCall, tool: number): HTMLEle
     if (result?.isError) box.append(resultBlock(result, 'output'));
   } else {
     const input = typeof tc.input === 'string' ? tc.input : JSON.stringify(tc.input, null, 2);
-    box.append(textBlock(input ?? '', 'json', 30), resultBlock(result, 'output'));
+    // A read or a search: its few arguments fit beside the tool's name; the JSON stays in the tooltip.
+    const line = argsLine(tc.input);
+    if (line !== undefined) head.append(el('code', { class: 'tool-args', title: input ?? '' }, line));
+    else box.append(textBlock(input ?? '', 'json', 30));
+    // A read's whole file or a search's many hits: their first lines, the rest a click away.
+    box.append(resultBlock(result, 'output', READ_LINES));
   }
   return box;
 }

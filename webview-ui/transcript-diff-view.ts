@@ -15,8 +15,10 @@ export function diffView(change: FileChange): HTMLElement {
   const stat = el('div', { class: 'diff-stat' });
   stat.append(el('span', { class: 'added' }, `+${added}`), ' ', el('span', { class: 'removed' }, `−${removed}`));
   if (!change.whole) stat.append(el('span', { class: 'muted' }, change.kind === 'patch' ? ' · the patch’s lines' : ' · the edited parts only'));
-  else if (change.before === '' && change.kind === 'write') stat.append(el('span', { class: 'muted' }, ' · new file'));
-  else if (change.kind === 'write') stat.append(el('span', { class: 'muted' }, ' · against this try’s previous write'));
+  else if (change.against === 'read') stat.append(el('span', { class: 'muted' }, ' · against the file as the agent read it'));
+  else if (change.against === 'write' && change.kind === 'write') stat.append(el('span', { class: 'muted' }, ' · against this try’s previous write'));
+  // Written without reading it first: new to this try (the transcript cannot say whether it was on disk).
+  else if (change.kind === 'write') stat.append(el('span', { class: 'muted' }, ' · new file'));
   const pre = el('pre', { class: 'diff-lines' });
   const hunks = diffHunks(lines);
   let drawn = 0;

@@ -67,3 +67,27 @@ export function shortPath(p: string): string {
   const i = p.lastIndexOf('/app/');
   return i >= 0 ? p.slice(i + 1) : p;
 }
+
+/** Argument names that hold a path: shown from app/ on, and first. */
+const PATH_ARG = /(?:^|_)(?:file_?path|path|absolute_path|filename|file)$|^filePath$/;
+
+/**
+ * A tool call's arguments on one line, when they are a few short words (Claude Code's Read,
+ * Glob, Grep; gemini's read_file): its path first, then `name value`. Undefined for anything
+ * longer, nested or multi-line, which is better read as JSON.
+ */
+export function argsLine(input: unknown): string | undefined {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return undefined;
+  const entries = Object.entries(input as Record<string, unknown>);
+  if (entries.length === 0 || entries.length > 4) return undefined;
+  const parts: { path: boolean; text: string }[] = [];
+  for (const [name, value] of entries) {
+    if (!['string', 'number', 'boolean'].includes(typeof value)) return undefined;
+    const text = String(value);
+    if (text.includes('\n')) return undefined;
+    const path = typeof value === 'string' && PATH_ARG.test(name);
+    parts.push({ path, text: path ? shortPath(text) : `${name} ${text}` });
+  }
+  const line = [...parts.filter((p) => p.path), ...parts.filter((p) => !p.path)].map((p) => p.text).join(' · ');
+  return line.length > 200 ? undefined : line;
+}

@@ -71,7 +71,21 @@ export function matchingCalls(texts: readonly string[], query: string): number[]
 
 /** The conversation's opening prompt: the user text of the first call's input. */
 export function promptOf(t: Transcript): string | undefined {
+  return promptParts(t).prompt;
+}
+
+/** A block a CLI wraps around what it adds to the user's message (Claude Code's agent list, its date, its notes). */
+const REMINDER = /<system-reminder>[\s\S]*?<\/system-reminder>/g;
+
+/**
+ * The first call's user text, split: the prompt the harness gave, and the system reminders the
+ * CLI put around it (Claude Code's run to a hundred lines and came first, hiding the prompt).
+ */
+export function promptParts(t: Transcript): { prompt?: string; reminders: string[] } {
   const first = t.calls[0];
-  const texts = first?.input.flatMap((i) => (i.kind === 'text' && i.role === 'user' ? [i.text] : []));
-  return texts?.length ? texts.join('\n\n') : undefined;
+  const texts = first?.input.flatMap((i) => (i.kind === 'text' && i.role === 'user' ? [i.text] : [])) ?? [];
+  const reminders = texts.flatMap((x) => x.match(REMINDER) ?? []);
+  const rest = texts.map((x) => x.replace(REMINDER, '').trim()).filter(Boolean);
+  const prompt = rest.length ? rest.join('\n\n') : texts.length && !reminders.length ? texts.join('\n\n') : undefined;
+  return { ...(prompt !== undefined ? { prompt } : {}), reminders };
 }

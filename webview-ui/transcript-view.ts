@@ -15,7 +15,7 @@ import { defaultMeasure, type TimelineMeasure } from './timeline-layout';
 import { createTranscriptBridge, readTranscriptPayload, type TranscriptViewState } from './transcript-bridge';
 import { callBody, callHeader, textBlock, type CallContext } from './transcript-call';
 import { formatMs, formatUsd, runningTotals, shortPath } from './transcript-format';
-import { callSearchText, matchingCalls, pairToolResults, promptOf } from './transcript-model';
+import { callSearchText, matchingCalls, pairToolResults, promptParts } from './transcript-model';
 import { Timeline } from './transcript-timeline';
 
 const bridge = createTranscriptBridge();
@@ -173,9 +173,19 @@ function renderPreamble(t: Transcript): void {
     list.append(li);
   }
   tools.replaceChildren(el('summary', {}, `Tools offered (${t.tools.length})`), list);
-  const p = promptOf(t);
-  prompt.hidden = p === undefined;
-  prompt.replaceChildren(el('h2', {}, 'Prompt'), textBlock(p ?? '', 'prompt-text', 6));
+  const p = promptParts(t);
+  prompt.hidden = p.prompt === undefined && p.reminders.length === 0;
+  prompt.replaceChildren(el('h2', {}, 'Prompt'), textBlock(p.prompt ?? '', 'prompt-text', 6));
+  if (p.reminders.length) {
+    // What the CLI wrapped around the prompt: folded, so the prompt the harness gave comes first.
+    const added = el('details', { class: 'reminders' });
+    const lines = p.reminders.reduce((n, r) => n + r.split('\n').length, 0);
+    added.append(
+      el('summary', {}, `Added by the CLI: ${p.reminders.length} system reminder${p.reminders.length === 1 ? '' : 's'} (${lines} lines)`),
+      textBlock(p.reminders.join('\n\n'), 'prompt-text', 400),
+    );
+    prompt.append(added);
+  }
 }
 
 function callLink(call: number): HTMLAnchorElement {

@@ -22,6 +22,7 @@ import { sweBenchScenario } from './scenarios/swe-bench';
 import { sequenceScenario } from './scenarios/sequence';
 import { nextStepScenario } from './scenarios/next-step';
 import { transcriptScenario } from './scenarios/transcript';
+import { transcriptRealCliScenario } from './scenarios/transcript-real-cli';
 import { checkAgentsScenario } from './scenarios/check-agents';
 import { exportBrowserScenario } from './scenarios/export-browser';
 
@@ -65,6 +66,7 @@ const scenarios: Scenario[] = [
   { name: 'sequence', run: sequenceScenario },
   { name: 'next-step', run: nextStepScenario },
   { name: 'transcript', run: transcriptScenario },
+  { name: 'transcript-real-cli', run: transcriptRealCliScenario },
   { name: 'check-agents', run: checkAgentsScenario },
   { name: 'export-browser', run: exportBrowserScenario },
 ];

@@ -30,7 +30,7 @@ const RUN = 'with-tools';
 const HELPER = `"""What the requirement asks for."""\n\n\ndef answer():\n    return 6 * 7\n\n\ndef describe():\n    return f"the answer is {answer()}"\n`;
 
 /** The Transcript panel's frame once it shows `heading` (it sits in nested webview iframes). */
-async function transcriptFrame(page: Page, heading: RegExp, timeoutMs = 30_000): Promise<Frame> {
+export async function transcriptFrame(page: Page, heading: RegExp, timeoutMs = 30_000): Promise<Frame> {
   const start = Date.now();
   for (;;) {
     for (const f of page.frames()) {

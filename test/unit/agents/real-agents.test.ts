@@ -5,73 +5,38 @@
 // network namespace that has only `lo`: no byte leaves the machine.
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
-import { existsSync, promises as fs, readFileSync } from 'node:fs';
+import { existsSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { execFileSync, type ChildProcess } from 'node:child_process';
 import { buildDemoDataset, type DemoDataset } from '../../../scripts/demo-dataset';
-import { DEMO_HISTORY } from '../../../scripts/demo-dataset/history';
 import type { RecordedRequest } from '../../harness/model-server/model-server';
 import type { TaskScenario } from '../../harness/model-server/task-brain';
-import { LoopbackNamespace } from '../helpers/loopback-namespace';
+import { LoopbackNamespace } from '../../harness/loopback-namespace';
+import {
+  agentFlags,
+  AGENTS_BIN as BIN,
+  CLI_MODELS as MODELS,
+  pinnedClis,
+  readRequests,
+  REAL_KEY as KEY,
+  REAL_REQUIREMENT as REQUIREMENT,
+  REAL_TASK as TASK,
+  runFlags as realRunFlags,
+  startServerIn,
+  sweciIn,
+  SWECI_CLI as cli,
+  targetFiles,
+} from '../../harness/real-clis';
 import { buildImage, DEMO_IMAGE, dockerForTests } from '../helpers/docker';
 import { repoRoot } from '../helpers/repo-root';
 import { filesHolding } from '../helpers/list-tree';
 import { transcriptSchema } from '../../../src/core/transcript/transcript-schema';
 import { transcriptFromCliEvents } from '../../../src/core/transcript/cli-events-transcript';
 
-const cli = path.join(repoRoot, 'out', 'src', 'cli', 'main.js');
-const serveJs = path.join(repoRoot, 'out', 'test', 'harness', 'model-server', 'serve.js');
-const BIN = path.join(repoRoot, '.vscode-test', 'agents', 'node_modules', '.bin');
-const TASK = 'demo__tinyinventory-0002';
-const KEY = 'sk-sweci-conformance-0123456789';
 /** The CLI whose run is recorded and replayed (deterministic given its model's answers). */
 const REPLAY_CLI = process.env.SWECI_REPLAY_CLI ?? 'qwen';
-
-interface PinnedCli {
-  preset: string;
-  spec: string;
-  executable: string;
-}
-
-/** scripts/agent-clis.txt: the CLIs and their pinned versions. */
-export function pinnedClis(): PinnedCli[] {
-  return readFileSync(path.join(repoRoot, 'scripts', 'agent-clis.txt'), 'utf8')
-    .split('\n')
-    .filter((l) => l.trim() && !l.startsWith('#'))
-    .map((l) => {
-      const [preset, spec, executable] = l.trim().split(/\s+/);
-      return { preset, spec, executable };
-    });
-}
-
-/** Model names the CLIs accept for a provider they do not know. */
-const MODELS: Record<string, string> = {
-  'claude-code': 'claude-sonnet-4-5',
-  codex: 'gpt-5-codex',
-  gemini: 'gemini-2.5-pro',
-  qwen: 'qwen3-coder-plus',
-  opencode: 'sweci-coder',
-};
-
-/** The target's files outside tests/ for a window of the demo history: what the Programmer writes. */
-function targetFiles(base: number, target: number): Record<string, string> {
-  const files: Record<string, string | null> = {};
-  for (let i = base + 1; i <= target; i++) Object.assign(files, DEMO_HISTORY[i].files);
-  return Object.fromEntries(Object.entries(files).filter((e): e is [string, string] => e[1] !== null && !e[0].startsWith('tests/')));
-}
-
-const REQUIREMENT = `<?xml version="1.0" encoding="UTF-8"?>
-<requirements>
-  <requirement id="1">
-    <location>src/tinyinventory/inventory.py</location>
-    <description>low_stock() leaves out items at the threshold, and search() is case-sensitive and ignores SKUs.</description>
-    <contract>low_stock(threshold) returns items whose quantity is at or below it; search(text) matches names and SKUs, ignoring case.</contract>
-    <acceptance>tests/test_inventory.py passes.</acceptance>
-  </requirement>
-</requirements>
-`;
 
 interface StepLine {
   kind: string;
@@ -100,32 +65,12 @@ let server: ChildProcess;
 let port: number;
 let serverLog: string;
 
-/** Starts the model server in the namespace with a scenario; resolves with its port. */
-async function startServer(scenario: TaskScenario, name: string, requireKey?: string): Promise<{ child: ChildProcess; port: number; log: string }> {
-  const file = path.join(tmp, `${name}.scenario.json`);
-  const log = path.join(tmp, `${name}.requests.jsonl`);
-  await fs.writeFile(file, JSON.stringify(scenario));
-  const child = ns.spawn(process.execPath, [serveJs, '--scenario', file, '--log', log, ...(requireKey ? ['--require-key', requireKey] : [])], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    let text = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      text += d.toString();
-      const m = /listening (\d+)/.exec(text);
-      if (m) resolve(Number(m[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`the model server exited (${code})`)));
-  });
-  return { child, port, log };
+function startServer(scenario: TaskScenario, name: string, requireKey?: string) {
+  return startServerIn(ns, tmp, scenario, name, requireKey);
 }
 
-async function readLog(): Promise<RecordedRequest[]> {
-  const text = await fs.readFile(serverLog, 'utf8').catch(() => '');
-  return text
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as RecordedRequest);
+function readLog(): Promise<RecordedRequest[]> {
+  return readRequests(serverLog);
 }
 
 function sum(requests: RecordedRequest[], label: string) {
@@ -133,49 +78,12 @@ function sum(requests: RecordedRequest[], label: string) {
   return { input: mine.reduce((a, r) => a + r.usage!.input, 0), output: mine.reduce((a, r) => a + r.usage!.output, 0), calls: mine.length };
 }
 
-async function sweciInNamespace(args: string[], timeoutMs: number): Promise<{ code: number | null; out: string; err: string }> {
-  const child = ns.spawn(process.execPath, [cli, ...args], {
-    cwd: tmp,
-    env: { ...process.env, PATH: `${BIN}${path.delimiter}${process.env.PATH ?? ''}`, CONFORMANCE_KEY: KEY },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  const timer = setTimeout(() => child.kill('SIGINT'), timeoutMs);
-  const [code] = (await once(child, 'exit')) as [number | null];
-  clearTimeout(timer);
-  return { code, out, err };
+function sweciInNamespace(args: string[], timeoutMs: number) {
+  return sweciIn(ns, tmp, args, timeoutMs);
 }
 
-/** Both roles played by `preset`, with the model it is given here. */
-function agentFlags(preset: string): string[] {
-  const model = MODELS[preset];
-  return ['--architect', preset, '--programmer', preset, '--architect-model', model, '--programmer-model', model];
-}
-
-/**
- * `sweci run` on the demo task, one run named "real", against the model server on `serverPort`:
- * both roles played by `agents` (a preset), or as the flags given say.
- */
 function runFlags(experiment: string, agents: string | string[], serverPort: number, more: string[]): string[] {
-  return [
-    'run',
-    '--dataset',
-    demo.datasetDir,
-    '--tasks',
-    TASK,
-    '--experiment',
-    experiment,
-    '--run',
-    'real',
-    ...(typeof agents === 'string' ? agentFlags(agents) : agents),
-    '--base-url',
-    `http://127.0.0.1:${serverPort}/v1`,
-    ...more,
-    '--json',
-  ];
+  return realRunFlags(demo.datasetDir, experiment, agents, serverPort, more);
 }
 
 /**

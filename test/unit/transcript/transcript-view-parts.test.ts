@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Transcript, TranscriptCall } from '../../../src/core/transcript/transcript-schema';
 import { timelineLayout, callMeasure, defaultMeasure } from '../../../webview-ui/timeline-layout';
-import { callFigures, formatMs, formatUsd, runningTotals, shortPath, totalText } from '../../../webview-ui/transcript-format';
-import { callSearchText, matchingCalls, pairToolResults, promptOf } from '../../../webview-ui/transcript-model';
+import { argsLine, callFigures, formatMs, formatUsd, runningTotals, shortPath, totalText } from '../../../webview-ui/transcript-format';
+import { callSearchText, matchingCalls, pairToolResults, promptOf, promptParts } from '../../../webview-ui/transcript-model';
 
 const usage = (input: number, output: number, cached = 0) => ({ input, output, cached, reasoning: 0 });
 
@@ -160,4 +160,31 @@ test('search finds calls by any text they hold, case-insensitively', () => {
   assert.deepEqual(matchingCalls(texts, 'PYTEST'), [1]);
   assert.deepEqual(matchingCalls(texts, 'overloaded'), [2]);
   assert.deepEqual(matchingCalls(texts, '  '), [0, 1, 2], 'an empty query matches all');
+});
+
+test("a read's or a search's few arguments are one line, its path first and from app/ on; anything longer or nested is not", () => {
+  assert.equal(argsLine({ file_path: '/tmp/sweci-x/app/code/CHANGELOG.md' }), 'app/code/CHANGELOG.md');
+  assert.equal(argsLine({ limit: 20, file_path: '/tmp/sweci-x/app/code/a.py', offset: 40 }), 'app/code/a.py · limit 20 · offset 40');
+  assert.equal(argsLine({ pattern: 'def low_stock', path: '/w/app/code' }), 'app/code · pattern def low_stock');
+  assert.equal(argsLine({ command: 'a\nb' }), undefined, 'a multi-line argument');
+  assert.equal(argsLine({ todos: [{ content: 'x' }] }), undefined, 'a nested argument');
+  assert.equal(argsLine({ q: 'x'.repeat(300) }), undefined, 'a long line');
+  assert.equal(argsLine({}), undefined);
+  assert.equal(argsLine('text'), undefined);
+});
+
+test("the system reminders a CLI wraps around the prompt are set apart: the prompt is the harness's", () => {
+  const reminder = '<system-reminder>\nAvailable agent types:\n- claude\n</system-reminder>';
+  const t = transcript([
+    call(1, {
+      input: [
+        { kind: 'text', role: 'user', text: reminder },
+        { kind: 'text', role: 'user', text: '# Role: Architect\n\nWrite requirement.xml\n<system-reminder>today</system-reminder>' },
+      ],
+    }),
+  ]);
+  assert.deepEqual(promptParts(t), { prompt: '# Role: Architect\n\nWrite requirement.xml', reminders: [reminder, '<system-reminder>today</system-reminder>'] });
+  assert.equal(promptOf(t), '# Role: Architect\n\nWrite requirement.xml');
+  assert.deepEqual(promptParts(transcript([call(1, { input: [{ kind: 'text', role: 'user', text: reminder }] })])), { reminders: [reminder] });
+  assert.deepEqual(promptParts(transcript([])), { reminders: [] });
 });
