@@ -24,6 +24,7 @@ import { nextStepScenario } from './scenarios/next-step';
 import { transcriptScenario } from './scenarios/transcript';
 import { checkAgentsScenario } from './scenarios/check-agents';
 import { exportBrowserScenario } from './scenarios/export-browser';
+import { demoStopScenario } from './scenarios/demo-stop';
 
 interface Scenario {
   name: string;
@@ -67,6 +68,7 @@ const scenarios: Scenario[] = [
   { name: 'transcript', run: transcriptScenario },
   { name: 'check-agents', run: checkAgentsScenario },
   { name: 'export-browser', run: exportBrowserScenario },
+  { name: 'demo-stop', run: demoStopScenario },
 ];
 
 // A scenario drives a real browser against a real workbench, where a click can land while the
