@@ -1,6 +1,9 @@
 // npm run demo: the demo task checked out and open in a real VS Code with this extension.
 // Desktop VS Code (`code` on PATH) when there is one, else code-server on localhost.
-//   node out/scripts/demo.js [--port N] [--code-server]
+//   node out/scripts/demo.js [--port N] [--code-server] [--dir FOLDER]
+// --dir: where the dataset, the task and the editor's state live (default .vscode-test/demo).
+// Stopped with Ctrl-C (or SIGTERM, SIGHUP), it stops code-server and removes the containers
+// the editor had started.
 import { imageArchiveOf } from '../src/core/task/task-spec';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -13,13 +16,14 @@ import { readDatasetTasks } from '../src/core/task/dataset';
 import { readTaskRecord } from '../src/core/workspace/materialize';
 import { startCodeServerForUser } from '../test/harness/user';
 import { buildDemoDataset, DEMO_TASK_ID } from './demo-dataset';
+import { demoSessionEnv, removeDemoContainers } from './demo-containers';
 import { demoImageArchive } from './demo-image';
 
 const root = path.resolve(__dirname, '..', '..');
-const demoDir = path.join(root, '.vscode-test', 'demo');
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { port: { type: 'string' }, 'code-server': { type: 'boolean' } } });
+  const { values } = parseArgs({ options: { port: { type: 'string' }, 'code-server': { type: 'boolean' }, dir: { type: 'string' } } });
+  const demoDir = path.resolve(values.dir ?? path.join(root, '.vscode-test', 'demo'));
   const datasetDir = path.join(demoDir, 'dataset');
   const taskDir = path.join(demoDir, DEMO_TASK_ID);
 
@@ -68,11 +72,18 @@ async function main(): Promise<void> {
     process.exitCode = r.status ?? 1;
     return;
   }
-  await startCodeServerForUser({
-    folder: taskDir,
-    port: values.port ? Number(values.port) : Number(process.env.PORT ?? 8080),
-    userDataDir: path.join(demoDir, 'user-data'),
-  });
+  const session = demoSessionEnv();
+  try {
+    await startCodeServerForUser({
+      folder: taskDir,
+      port: values.port ? Number(values.port) : Number(process.env.PORT ?? 8080),
+      userDataDir: path.join(demoDir, 'user-data'),
+      env: session,
+    });
+  } finally {
+    // code-server's process group is gone: its extension hosts could not remove their containers.
+    await removeDemoContainers(session);
+  }
 }
 
 /**

@@ -25,6 +25,7 @@ import { transcriptScenario } from './scenarios/transcript';
 import { transcriptRealCliScenario } from './scenarios/transcript-real-cli';
 import { checkAgentsScenario } from './scenarios/check-agents';
 import { exportBrowserScenario } from './scenarios/export-browser';
+import { demoStopScenario } from './scenarios/demo-stop';
 
 interface Scenario {
   name: string;
@@ -69,6 +70,7 @@ const scenarios: Scenario[] = [
   { name: 'transcript-real-cli', run: transcriptRealCliScenario },
   { name: 'check-agents', run: checkAgentsScenario },
   { name: 'export-browser', run: exportBrowserScenario },
+  { name: 'demo-stop', run: demoStopScenario },
 ];
 
 // A scenario drives a real browser against a real workbench, where a click can land while the

@@ -139,7 +139,8 @@ export async function waitForWorkbench(page: Page, timeoutMs = 120_000): Promise
   await page.locator('.monaco-workbench .part.statusbar').waitFor({ state: 'visible', timeout: timeoutMs });
 }
 
-function workbenchHelpers(page: Page): Omit<Workbench, 'page' | 'server' | 'browser'> {
+/** The helpers of a Workbench for a page that shows one (e.g. a workbench a script started). */
+export function workbenchHelpers(page: Page): Omit<Workbench, 'page' | 'server' | 'browser'> {
   const sideBar = page.locator('.monaco-workbench .part.sidebar');
 
   const clickActivityBarItem = async (label: string) => {

@@ -35,6 +35,8 @@ export class EnvironmentManager implements vscode.Disposable {
 
   /** Environments replaced while a command still used them. */
   private readonly retired = new Set<Held>();
+  /** Environments of checkouts in progress (forSpec), not yet adopted or disposed. */
+  private readonly loose = new Set<TaskEnvironment>();
 
   constructor() {
     this.disposables.push(
@@ -87,14 +89,28 @@ export class EnvironmentManager implements vscode.Disposable {
     return held;
   }
 
-  /** An environment for a task being checked out (not yet a folder); the caller adopts or disposes it. */
+  /**
+   * An environment for a task being checked out (not yet a folder); the caller adopts or disposes
+   * it. Until then it is counted here too, so a window closing mid-checkout removes its containers.
+   */
   async forSpec(spec: TaskSpec, progress: OpenProgress = {}): Promise<TaskEnvironment> {
     const settings = runtimeSettings();
-    return this.open(settings, { imageArchive: imageArchiveOf(spec) }, pytestSettings().python, progress);
+    const env = await this.open(settings, { imageArchive: imageArchiveOf(spec) }, pytestSettings().python, progress);
+    const dispose = env.dispose.bind(env);
+    const loose: TaskEnvironment = {
+      ...env,
+      dispose: () => {
+        this.loose.delete(loose);
+        return dispose();
+      },
+    };
+    this.loose.add(loose);
+    return loose;
   }
 
   /** Keeps a just-opened environment as the one of `taskDir` (after a checkout into this window). */
   adopt(taskDir: string, env: TaskEnvironment): void {
+    this.loose.delete(env);
     this.retire();
     const scope = vscode.Uri.file(taskDir);
     this.held = { taskDir, key: JSON.stringify([runtimeSettings(scope), pytestSettings(scope).python]), env: Promise.resolve(env), users: 0, retired: false };
@@ -145,7 +161,7 @@ export class EnvironmentManager implements vscode.Disposable {
   async release(): Promise<void> {
     const all = [...this.retired, ...(this.held ? [this.held] : [])];
     this.held = undefined;
-    await Promise.all(all.map((h) => this.dispose1(h)));
+    await Promise.all([...all.map((h) => this.dispose1(h)), ...[...this.loose].map((env) => env.dispose().catch(() => undefined))]);
   }
 
   dispose(): void {

@@ -1,6 +1,8 @@
 // DockerRuntime against the real engine and the demo task's image.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -12,8 +14,13 @@ import {
   MANAGED_LABEL,
   OWNER_LABEL,
   ROLE_LABEL,
+  SESSION_ENV,
+  SESSION_LABEL,
   listManagedContainers,
+  managedLabels,
   ownerLabel,
+  processStartTime,
+  removeSessionContainers,
   removeStaleContainers,
 } from '../../../src/core/runtime/docker/container-owner';
 import { DEMO_IMAGE, dockerForTests, ourContainers } from '../helpers/docker';
@@ -265,6 +272,67 @@ describe('containers left behind (real engine)', () => {
       assert.ok(removed >= 3);
     } finally {
       for (const id of [dead, reused, mine, stopped, starting, otherHost])
+        await conn.docker
+          .getContainer(id)
+          .remove({ force: true })
+          .catch(() => undefined);
+    }
+  });
+});
+
+describe("a session's containers (the demo's editor, real engine)", () => {
+  test('each container made under SWECI_CONTAINER_SESSION names it; a bad name is ignored', () => {
+    const saved = process.env[SESSION_ENV];
+    try {
+      process.env[SESSION_ENV] = 'demo-1-abc';
+      assert.equal(managedLabels('pytest')[SESSION_LABEL], 'demo-1-abc');
+      process.env[SESSION_ENV] = 'no spaces; or=signs';
+      assert.equal(SESSION_LABEL in managedLabels('pytest'), false);
+    } finally {
+      if (saved === undefined) delete process.env[SESSION_ENV];
+      else process.env[SESSION_ENV] = saved;
+    }
+  });
+
+  test("removed once their owners are gone (a zombie is gone); a live owner's are waited for, another session's stay", async () => {
+    const conn = await dockerForTests();
+    const session = `test-${process.pid}-${Date.now().toString(36)}`;
+    const make = async (owner: string, inSession: string): Promise<string> => {
+      const c = await conn.docker.createContainer({
+        Image: DEMO_IMAGE,
+        Cmd: ['sleep', 'infinity'],
+        Labels: { [MANAGED_LABEL]: '1', [OWNER_LABEL]: owner, [ROLE_LABEL]: 'editor', [SESSION_LABEL]: inSession },
+        HostConfig: { Init: true, NetworkMode: 'none' },
+      });
+      await c.start();
+      return c.id;
+    };
+    // A live owner, and a zombie: a child that exited and that its parent (exec'd into sleep) never reaps.
+    const owner = spawn('sh', ['-c', 'sleep 0 & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    const zombie = Number((await once(owner.stdout, 'data'))[0]);
+    for (let i = 0; i < 50 && !/\) Z /.test(await fs.readFile(`/proc/${zombie}/stat`, 'utf8').catch(() => '')); i++)
+      await new Promise((r) => setTimeout(r, 100));
+    const host = os.hostname();
+    const ids: string[] = [];
+    try {
+      ids.push(await make(`${host}|4194999|1`, session));
+      ids.push(await make(`${host}|${zombie}|`, session));
+      const live = await make(`${host}|${owner.pid}|${processStartTime(owner.pid!)}`, session);
+      ids.push(live);
+      const other = await make(`${host}|4194999|1`, `${session}-other`);
+      ids.push(other);
+
+      assert.deepEqual(await removeSessionContainers(conn.docker, session), { removed: 2, left: 1 });
+      const left = new Set((await listManagedContainers(conn.docker)).map((c) => c.id));
+      assert.equal(left.has(live), true, "a live owner's container stays");
+      assert.equal(left.has(other), true, "another session's container stays");
+
+      // The owner dies while the removal waits for it (an editor shutting down).
+      setTimeout(() => owner.kill('SIGKILL'), 1000);
+      assert.deepEqual(await removeSessionContainers(conn.docker, session, 15_000), { removed: 1, left: 0 });
+    } finally {
+      owner.kill('SIGKILL');
+      for (const id of ids)
         await conn.docker
           .getContainer(id)
           .remove({ force: true })

@@ -1,6 +1,8 @@
 // Every container we create carries labels naming the process that made it (host, pid and the
 // pid's start time, so a reused pid is not mistaken for the owner). A window or CLI that crashed
-// leaves containers behind; the next start removes those whose owner is gone.
+// leaves containers behind; the next start removes those whose owner is gone. A process that
+// starts an editor (the demo) can also name a session in SWECI_CONTAINER_SESSION: every
+// container made under it carries that name, so it can remove them once the editor is gone.
 import { readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import type Docker from 'dockerode';
@@ -8,6 +10,9 @@ import type Docker from 'dockerode';
 export const MANAGED_LABEL = 'dev.swe-ci.managed';
 export const OWNER_LABEL = 'dev.swe-ci.owner';
 export const ROLE_LABEL = 'dev.swe-ci.role';
+export const SESSION_LABEL = 'dev.swe-ci.session';
+/** The environment variable that names the session (inherited by the editor's extension hosts). */
+export const SESSION_ENV = 'SWECI_CONTAINER_SESSION';
 
 interface Owner {
   host: string;
@@ -16,12 +21,16 @@ interface Owner {
   start: string;
 }
 
-/** The start time of a pid, where the OS tells it; undefined when the pid does not exist. */
+/**
+ * The start time of a pid, where the OS tells it; undefined when the pid does not exist. A zombie
+ * (dead, not yet reaped: its parent died too and no init reaps it) does not exist either.
+ */
 export function processStartTime(pid: number): string | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // Fields after the command name (which may contain spaces and parentheses).
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (fields[0] === 'Z' || fields[0] === 'X') return undefined;
     return fields[19] ?? '';
   } catch {
     if (process.platform === 'linux') return undefined;
@@ -64,8 +73,15 @@ export function ownerIsGone(label: string | undefined): boolean {
   return owner.start !== '' && start !== '' && start !== owner.start;
 }
 
+/** The session this process's containers belong to, when its environment names a valid one. */
+export function containerSession(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const session = env[SESSION_ENV];
+  return session && /^[\w.-]{1,100}$/.test(session) ? session : undefined;
+}
+
 export function managedLabels(role: string): Record<string, string> {
-  return { [MANAGED_LABEL]: '1', [OWNER_LABEL]: ownerLabel(), [ROLE_LABEL]: role };
+  const session = containerSession();
+  return { [MANAGED_LABEL]: '1', [OWNER_LABEL]: ownerLabel(), [ROLE_LABEL]: role, ...(session ? { [SESSION_LABEL]: session } : {}) };
 }
 
 /**
@@ -87,6 +103,32 @@ export async function removeStaleContainers(docker: Docker): Promise<number> {
     }
   }
   return removed;
+}
+
+/**
+ * Removes the containers made under `session` once their owners are gone, waiting up to
+ * `waitMs` for owners that still live (an editor shutting down). A container whose owner still
+ * lives after that is left alone: it may be in use. Returns how many were removed and left.
+ */
+export async function removeSessionContainers(docker: Docker, session: string, waitMs = 0): Promise<{ removed: number; left: number }> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const list = await docker.listContainers({ all: true, filters: { label: [`${SESSION_LABEL}=${session}`] } });
+    const gone = list.filter((c) => ownerIsGone(c.Labels?.[OWNER_LABEL]));
+    if (gone.length === list.length || Date.now() >= deadline) {
+      let removed = 0;
+      for (const c of gone) {
+        try {
+          await docker.getContainer(c.Id).remove({ force: true });
+          removed++;
+        } catch {
+          // Already gone, or being removed by someone else.
+        }
+      }
+      return { removed, left: list.length - gone.length };
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
 
 /** Our own containers, for tests and for the CLI's cleanup. */
