@@ -117,11 +117,10 @@ async function regularFiles(folder: string, prefix = '', depth = 0): Promise<str
   return out.sort();
 }
 
-/** The files as one .zip, under the folder's own name. */
+/** The files as one .zip, by their paths in the folder. */
 async function zipOf(folder: string, files: readonly string[]): Promise<Buffer> {
   const zip = new ZipFile();
-  const top = path.basename(folder);
-  for (const f of files) zip.addBuffer(await readFile(path.join(folder, f)), `${top}/${f}`);
+  for (const f of files) zip.addBuffer(await readFile(path.join(folder, f)), f);
   zip.end();
   const chunks: Buffer[] = [];
   for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);

@@ -87,9 +87,8 @@ describe('the report server (Open in Browser, Download)', () => {
       { encoding: 'utf8' },
     );
     assert.equal(read.status, 0, read.stderr);
-    // The report's files under the folder's name, and no link, hidden file or anything outside the folder.
-    const top = path.basename(folder);
-    assert.deepEqual(JSON.parse(read.stdout), Object.fromEntries(Object.entries(files).map(([n, t]) => [`${top}/${n}`, t])));
+    // The report's files (its transcript pages too), and no link, hidden file or anything outside the folder.
+    assert.deepEqual(JSON.parse(read.stdout), files);
   });
 
   test('nothing else: other paths, links, hidden files, writes', async () => {
