@@ -1,6 +1,6 @@
 // Reads a dataset's `metadata/<split>.csv`: one task per row, unknown columns kept.
 import { promises as fs } from 'node:fs';
-import { parse } from 'csv-parse/sync';
+import { CsvError, parse } from 'csv-parse/sync';
 import { UserError, errorMessage } from '../util/errors';
 
 export const REQUIRED_COLUMNS = ['task_id', 'current_sha', 'target_sha'] as const;
@@ -43,11 +43,17 @@ export function parseMetadataCsv(text: string, file: string): MetadataRow[] {
   const buf = Buffer.from(text, 'utf8');
   let records: string[][];
   const ends: number[] = []; // byte offset where each good record ends
+  let header: string[] | undefined;
   try {
     records = parse(text, {
       bom: true,
       skip_empty_lines: true,
+      // As Python's csv module reads it (the reference harness does): a row ends at \r\n, \n or a
+      // lone \r, mixed in one file (rows appended with LF to a CRLF file). Left to itself csv-parse
+      // takes the first line's ending for every row and reads the rest as one long record.
+      record_delimiter: ['\r\n', '\n', '\r'],
       on_record: (record: string[], ctx: { bytes: number }) => {
+        header ??= record;
         ends.push(ctx.bytes);
         return record;
       },
@@ -55,11 +61,7 @@ export function parseMetadataCsv(text: string, file: string): MetadataRow[] {
   } catch (err) {
     // The offending record starts where the last good one ended.
     const line = lineAtByte(buf, skipBreaks(buf, ends.length ? ends[ends.length - 1] : 0));
-    const why = errorMessage(err).replace(/\s*(?:at|on) line \d+/g, '');
-    throw new UserError(`${file} line ${line}: the CSV is malformed (${why}). Fix the file or re-download the dataset.`, {
-      detail: errorMessage(err),
-      cause: err,
-    });
+    throw new UserError(`${file} line ${line}: ${malformedRow(err, header)}`, { detail: errorMessage(err), cause: err });
   }
   if (records.length === 0) {
     throw new UserError(`${file} is empty. A metadata CSV needs a header with ${REQUIRED_COLUMNS.join(', ')} and one row per task.`);
@@ -116,6 +118,19 @@ export function parseMetadataCsv(text: string, file: string): MetadataRow[] {
     out.push(entry);
   }
   return out;
+}
+
+/** What is wrong with the row csv-parse refused, and what to do about it. */
+function malformedRow(err: unknown, header: string[] | undefined): string {
+  if (err instanceof CsvError && err.code === 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH' && header && Array.isArray(err.record)) {
+    const values = err.record.length;
+    return (
+      `the row has ${values} value${values === 1 ? '' : 's'} but the header has ${header.length} columns. ` +
+      'Give the row one value per column (quote a value that holds a comma or a line break), or remove the row.'
+    );
+  }
+  const why = errorMessage(err).replace(/\s*(?:at|on) line \d+/g, '');
+  return `the CSV is malformed (${why}). Fix the file or re-download the dataset.`;
 }
 
 /** 1-based line of a byte offset; \r\n, \n and a lone \r each end a line. */

@@ -1,9 +1,29 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { parseMetadataCsv } from '../../../src/core/task/csv-metadata';
 import { UserError } from '../../../src/core/util/errors';
 
 const F = 'metadata/default.csv';
+const PYTHON = process.env.SWECI_PYTHON ?? 'python3';
+
+/** The rows Python's csv module reads from `text` (as the reference harness opens the file: newline=''). */
+function pythonRows(text: string): Record<string, string>[] {
+  const script = 'import csv, io, json, sys\nprint(json.dumps(list(csv.DictReader(io.StringIO(sys.stdin.read(), newline="")))))';
+  return JSON.parse(execFileSync(PYTHON, ['-c', script], { input: text, encoding: 'utf8' })) as Record<string, string>[];
+}
+
+/** The lines of a metadata CSV of `n` tasks: a header, then one row per task. */
+function metadataLines(n: number): string[] {
+  const sha = (i: number, c: string) => `${c.repeat(6)}${i.toString(16)}`;
+  const rows = Array.from({ length: n }, (_, i) => `owner__repo-${i},${sha(i, 'a')},${sha(i, 'b')},${i},"note ${i}, quoted"`);
+  return ['task_id,current_sha,target_sha,test_gap,note', ...rows];
+}
+
+/** The file: line `i` ended by `ending(i)`. */
+function csvText(lines: string[], ending: (i: number) => string): string {
+  return lines.map((l, i) => l + ending(i)).join('');
+}
 
 function rejects(text: string, pattern: RegExp): void {
   assert.throws(
@@ -61,15 +81,51 @@ describe('parseMetadataCsv', () => {
   });
 
   test('malformed CSV reports the line from csv-parse', () => {
-    rejects('task_id,current_sha,target_sha\nx,aaaaaaa,bbbbbbb,extra\n', /line 2: the CSV is malformed/);
+    rejects('task_id,current_sha,target_sha\nx,aaaaaaa,bbbbbbb,extra\n', /line 2: the row has 4 values but the header has 3 columns/);
     rejects('task_id,current_sha,target_sha\nx,aaaaaaa,bbbbbbb\ny,"aaaaaaa,bbbbbbb\n', /line 3: the CSV is malformed \(Quote Not Closed/);
     // CRLF inside a quoted field and a skipped empty line before the bad row.
-    rejects('task_id,current_sha,target_sha\r\nx,"a\r\nb",bbbbbbb\r\n\r\ny,aaaaaaa,bbbbbbb,zz\r\n', /line 5: the CSV is malformed/);
+    rejects('task_id,current_sha,target_sha\r\nx,"a\r\nb",bbbbbbb\r\n\r\ny,aaaaaaa,bbbbbbb,zz\r\n', /line 5: the row has 4 values/);
   });
 
   test('empty values, empty file and duplicate header columns', () => {
     rejects('task_id,current_sha,target_sha\n,aaaaaaa,bbbbbbb\n', /line 2: "task_id" is empty/);
     rejects('', /is empty/);
     rejects('task_id,task_id,current_sha,target_sha\nx,y,aaaaaaa,bbbbbbb\n', /line 1: the header names column "task_id" twice/);
+  });
+
+  test('mixed line endings (rows appended with LF to a CRLF file, a lone CR) read the same rows as a clean file, and as Python reads them', () => {
+    const lines = metadataLines(6);
+    const mixed = csvText(lines, (i) => (i < 3 ? '\r\n' : i === 5 ? '\r' : '\n'));
+    const rows = parseMetadataCsv(mixed, F);
+    assert.deepEqual(
+      rows,
+      parseMetadataCsv(
+        csvText(lines, () => '\n'),
+        F,
+      ),
+    );
+    assert.deepEqual(
+      rows.map((r) => r.line),
+      [2, 3, 4, 5, 6, 7],
+    );
+    assert.deepEqual(
+      rows.map((r) => r.row),
+      pythonRows(mixed),
+    );
+  });
+
+  test("a short or long row is named by its line, with what to fix, wherever the file's line endings change", () => {
+    const lines = metadataLines(5);
+    lines[4] = lines[4].replace(/,"note 3, quoted"$/, ''); // line 5: four values
+    for (const ending of [() => '\n', () => '\r\n', (i: number) => (i < 3 ? '\r\n' : '\n'), (i: number) => (i === 2 ? '\r' : '\n')]) {
+      rejects(
+        csvText(lines, ending),
+        /line 5: the row has 4 values but the header has 5 columns\. Give the row one value per column \(quote a value that holds a comma/,
+      );
+    }
+    rejects(
+      'task_id,current_sha,target_sha\r\nx,aaaaaaa,bbbbbbb\r\ny,aaaaaaa,bbbbbbb\nz,aaaaaaa,bbbbbbb,extra\n',
+      /line 4: the row has 4 values but the header has 3 columns/,
+    );
   });
 });
