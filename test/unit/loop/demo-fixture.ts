@@ -1,7 +1,7 @@
 // The real demo task (scripts/demo-dataset.ts) checked out once per test file, then copied for
 // each test (a copy is a complete task: its task.json points at the shared, read-only oracle).
 import { execFile } from 'node:child_process';
-import { existsSync, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
@@ -14,16 +14,18 @@ import type { LoopOptions, RoleSetup } from '../../../src/core/loop/loop-types';
 import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
 import { readDatasetTasks } from '../../../src/core/task/dataset';
 import { oracleLayout, taskLayout, type TaskRecord } from '../../../src/core/workspace/layout';
+import { findTrustedProgram } from '../../../src/core/util/trusted-program';
 import { fixturesDir } from '../helpers/repo-root';
 
 const run = promisify(execFile);
 
 export const PYTHON = process.env.SWECI_PYTHON ?? 'python3';
 /**
- * Agents and pytest run confined, as users get them (bubblewrap, installed by scripts/setup.sh);
- * SWECI_TEST_SANDBOX=off runs the same tests without it.
+ * Agents and pytest run confined, as users get them (bubblewrap, installed by scripts/setup.sh,
+ * found as the product finds it); SWECI_TEST_SANDBOX=off runs the same tests without it, and the
+ * security tests then fail (helpers/require-sandbox.ts).
  */
-export const SANDBOX = process.env.SWECI_TEST_SANDBOX !== 'off' && existsSync('/usr/bin/bwrap') ? '/usr/bin/bwrap' : undefined;
+export const SANDBOX = process.env.SWECI_TEST_SANDBOX !== 'off' ? findTrustedProgram('bwrap') : undefined;
 export const AGENTS_DIR = path.join(fixturesDir, 'agents');
 /**
  * What the scripted agents use outside app/, shown to them as a user shows a custom agent its

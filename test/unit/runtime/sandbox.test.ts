@@ -199,7 +199,7 @@ describe('the bubblewrap sandbox', () => {
     assert.match(r.stderr, /Read-only file system/, 'shown read-only');
   });
 
-  test("the harness's own tools are never taken from a task folder, even first on PATH, and a confined step's interpreter or program is never one from there", async () => {
+  test("the harness's own tools are never taken from a task folder, even first on PATH, and a confined step's interpreter or program is never one from there", async (t) => {
     // A task folder (it has .sweci) whose app/ holds a planted git and bwrap, first on PATH.
     const task = path.join(tmp, 'planted-task');
     const bin = path.join(task, 'app', 'bin');
@@ -210,24 +210,23 @@ describe('the bubblewrap sandbox', () => {
       const found = findTrustedProgram(tool, `${bin}:/usr/bin:/bin`);
       assert.ok(found && !found.startsWith(task), `${tool}: ${found}`);
     }
-    // An interpreter or program inside a task folder is refused before anything runs it.
-    const python = path.join(bin, 'python3');
-    const marker = path.join(tmp, 'planted-python-ran');
-    await fs.writeFile(python, `#!/bin/sh\ntouch ${marker}\nexec ${PYTHON} "$@"\n`, { mode: 0o755 });
-    if (bwrap) {
-      const rt = new LocalRuntime({ bwrap });
-      for (const command of [python, path.join(bin, 'git')]) {
-        await assert.rejects(
-          rt.run({ command, args: ['-c', 'pass'], cwd: path.join(task, 'app'), confine: { hide: [] } }),
-          /inside a task folder, where agents can write: SWE-CI neither trusts nor runs a program from there/,
-        );
-      }
-      assert.equal(await fs.stat(marker).catch(() => undefined), undefined, 'the planted interpreter never ran, not even to be asked where it lives');
-    }
     const outside = path.join(tmp, 'plain-bin');
     await fs.mkdir(outside, { recursive: true });
     await fs.writeFile(path.join(outside, 'git'), '#!/bin/sh\n', { mode: 0o755 });
     assert.equal(findTrustedProgram('git', `${outside}:/usr/bin`), path.join(outside, 'git'), 'PATH order holds outside task folders');
+    // An interpreter or program inside a task folder is refused (by the sandboxed runtime) before anything runs it.
+    const python = path.join(bin, 'python3');
+    const marker = path.join(tmp, 'planted-python-ran');
+    await fs.writeFile(python, `#!/bin/sh\ntouch ${marker}\nexec ${PYTHON} "$@"\n`, { mode: 0o755 });
+    if (!bwrap) return missingSandbox(t);
+    const rt = new LocalRuntime({ bwrap });
+    for (const command of [python, path.join(bin, 'git')]) {
+      await assert.rejects(
+        rt.run({ command, args: ['-c', 'pass'], cwd: path.join(task, 'app'), confine: { hide: [] } }),
+        /inside a task folder, where agents can write: SWE-CI neither trusts nor runs a program from there/,
+      );
+    }
+    assert.equal(await fs.stat(marker).catch(() => undefined), undefined, 'the planted interpreter never ran, not even to be asked where it lives');
   });
 
   test('a double-forked daemon dies with the command; without the sandbox it would not', async (t) => {
