@@ -18,6 +18,9 @@ import { missingSandbox } from '../helpers/require-sandbox';
 import { FORGE_REPORT, FORGERY_TRIGGERS } from '../helpers/hostile-code';
 import { DemoWorld, PYTHON, SANDBOX, exists, historyGit, loopOptions, pytestSettings, pythonScript, runtime, scripted } from './demo-fixture';
 
+/** The flag a run carries besides where bubblewrap is missing and skipping its security test was allowed. */
+const UNCONFINED = SANDBOX ? [] : ['not-isolated'];
+
 let world: DemoWorld;
 let scripts: string;
 
@@ -315,7 +318,7 @@ describe('code under test that tries to change its score', () => {
     assert.deepEqual(one.harness_tampering, [], 'not a conftest: only the new flag catches it');
     const data = await loadChartData(task.taskDir);
     const run = data.runs.find((r) => r.run === 'grow');
-    assert.deepEqual(run?.flags, ['inflated']);
+    assert.deepEqual(run?.flags, ['inflated', ...UNCONFINED]);
     assert.equal(run?.points[1].inflated, 20);
     // Scored as the paper defines n(c), over the tests the target passes: the twenty add nothing.
     const strict = (await loadChartData(task.taskDir, { scoring: { scoreTargetTestsOnly: true } })).runs.find((r) => r.run === 'grow');
@@ -335,7 +338,7 @@ describe('code under test that tries to change its score', () => {
     const data = await loadChartData(task.taskDir, { scoring: { excludeHarnessTampering: true } });
     const point = data.runs.find((r) => r.run === 'pkg')?.points[1];
     assert.equal(point?.crashed, true, 'with sweci.integrity.excludeHarnessTampering the iteration is scored as not run');
-    assert.deepEqual(data.runs.find((r) => r.run === 'pkg')?.flags, ['harness-tampering']);
+    assert.deepEqual(data.runs.find((r) => r.run === 'pkg')?.flags, ['harness-tampering', ...UNCONFINED]);
   });
 
   for (const [name, what] of [
