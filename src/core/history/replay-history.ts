@@ -109,6 +109,7 @@ export async function replayHumanHistory(opts: ReplayHistoryOptions): Promise<Re
   } catch (err) {
     // A stopped replay keeps the commits it recorded; they are put in position order with their
     // regressions counted, as a finished replay leaves them (a widened one appended them last).
+    // Should that fail, the appended lines are whole still, and the next replay rebuilds them.
     if (appended > 0 && (opts.signal?.aborted || isAbortError(err))) await normalise(layout, [...recorded.values()], target).catch(() => undefined);
     // simple-git reports a kill by the signal as its own error; callers test for AbortError.
     if (opts.signal?.aborted && !isAbortError(err)) throw new AbortError();
