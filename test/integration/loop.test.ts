@@ -7,8 +7,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { buildDemoDataset } from '../../scripts/demo-dataset';
-import { readIterationRecords } from '../../src/core/loop/iteration-record';
-import { readRunSummary, runLayout } from '../../src/core/loop/run-store';
+import { parseIterationLines, readIterationRecords } from '../../src/core/loop/iteration-record';
+import { iterDir, readRunSummary, runLayout } from '../../src/core/loop/run-store';
 import { oracleLayout, taskLayout } from '../../src/core/workspace/layout';
 import { agentsDir, api, scriptedAnswers, until } from './helpers';
 
@@ -20,6 +20,30 @@ function pidsOf(pattern: string): string[] {
     return execFileSync('pgrep', ['-f', pattern], { encoding: 'utf8' }).trim().split('\n').filter(Boolean);
   } catch {
     return [];
+  }
+}
+
+/** Processes started under this extension host whose command line matches, by pid (another window's are not its). */
+function descendantsMatching(pattern: RegExp): number[] {
+  const rows = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,args='], { encoding: 'utf8' })
+    .split('\n')
+    .map((line) => /^\s*(\d+)\s+(\d+)\s(.*)$/.exec(line))
+    .filter((m) => m !== null)
+    .map((m) => ({ pid: Number(m[1]), ppid: Number(m[2]), args: m[3] }));
+  const under = new Set([process.pid]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const r of rows) if (!under.has(r.pid) && under.has(r.ppid)) grew = !!under.add(r.pid);
+  }
+  return rows.filter((r) => r.pid !== process.pid && under.has(r.pid) && pattern.test(r.args)).map((r) => r.pid);
+}
+
+/** A process that exists and is not a zombie waiting to be reaped. */
+function alive(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z /.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
   }
 }
 
@@ -276,6 +300,58 @@ suite('The CI loop through the commands', function () {
     assert.equal(sweci.nonPassedRows().length, 0);
     const row = (await sweci.iterationRows()).find((r) => r.run === run)!;
     assert.match(row.description, /solved/);
+  });
+
+  test('Stop stops Record Human History: its pytest is killed, the commits it recorded stay whole, and no other call starts meanwhile', async () => {
+    const sweci = await api();
+    const history = runLayout(taskDir, 'human-history').iterationsFile;
+    const lines = () => (fs.existsSync(history) ? fs.readFileSync(history, 'utf8').split('\n').filter(Boolean).length : 0);
+    const before = lines();
+    // pytest on a commit, in the replay's scratch folder (never the task's code folder).
+    const replayPytest = /-m pytest .*--rootdir=[^ ]*sweci-history-/;
+    const pending = vscode.commands.executeCommand('sweci.recordHumanHistory');
+    const running = await until(
+      'pytest of a commit after one was recorded',
+      () => (lines() > before && descendantsMatching(replayPytest).length > 0 ? descendantsMatching(replayPytest) : undefined),
+      120_000,
+    );
+
+    // The replay holds the one slot: a Run Iteration is refused with the loop's own words.
+    const loopFile = runLayout(taskDir, run).iterationsFile;
+    const loopLines = fs.existsSync(loopFile) ? fs.readFileSync(loopFile, 'utf8') : undefined;
+    await vscode.commands.executeCommand('sweci.runIteration');
+    const refusal = sweci.lastMessages().at(-1);
+    assert.match(refusal?.text ?? '', /^Run human-history is in progress\. Stop it first, or wait for it\.$/);
+    assert.equal(fs.existsSync(loopFile) ? fs.readFileSync(loopFile, 'utf8') : undefined, loopLines, 'no iteration ran');
+
+    const stopped = Date.now();
+    await vscode.commands.executeCommand('sweci.stop');
+    await pending;
+    assert.ok(Date.now() - stopped < 15_000, `Stop ends the replay at once (${Date.now() - stopped} ms)`);
+    await until(
+      'the killed pytest to be gone',
+      () => (running.every((pid) => !alive(pid)) && descendantsMatching(replayPytest).length === 0) || undefined,
+      10_000,
+    );
+    const shown = sweci.lastMessages();
+    const said = shown.slice(shown.indexOf(refusal!) + 1).map((m) => m.text);
+    assert.ok(!said.includes('No SWE-CI run is in progress.'), 'Stop found the replay');
+    assert.match(said.at(-1) ?? '', /^SWE-CI: Record Human History cancelled\./);
+
+    // Every line parses (a damaged one would throw), one per commit, in position order, each with its report.
+    const text = fs.readFileSync(history, 'utf8');
+    assert.ok(text.endsWith('\n'), 'no half-written last line');
+    const records = parseIterationLines(text, history);
+    assert.equal(records.length, text.split('\n').filter(Boolean).length);
+    assert.ok(records.length > before && records.length < 11, `some commits recorded, not all (${records.length})`);
+    assert.deepEqual(
+      records.map((r) => r.iteration),
+      [...records.map((r) => r.iteration)].sort((a, b) => a - b),
+    );
+    for (const r of records) {
+      assert.equal(r.pytest_error, undefined, `line ${r.iteration} is a finished pytest run, not the killed one`);
+      assert.ok(fs.existsSync(path.join(iterDir(runLayout(taskDir, 'human-history'), r.iteration), 'report.json')), `line ${r.iteration} has its report`);
+    }
   });
 
   test('Record Human History replays the upstream commits as the run human-history', async () => {

@@ -81,13 +81,15 @@ export async function replayHumanHistory(opts: ReplayHistoryOptions): Promise<Re
   await fs.mkdir(layout.dir, { recursive: true });
   const lock = await acquireLock(path.join(layout.dir, 'lock'), 'the human-history replay');
   let scratch: string | undefined;
+  let recorded = new Map<string, IterationRecord>();
+  let appended = 0;
   try {
     const commits = await listUpstreamCommits(oracle.upstreamDir, opts.signal);
     const count = opts.count === 'all' ? undefined : (opts.count ?? DEFAULT_HISTORY_COMMITS);
     const positions = selectPositions(commits.length, count);
     await ensureRunInfo(opts.taskDir, commits);
 
-    const recorded = new Map((await readIterationRecords(layout.iterationsFile)).map((r) => [r.commit, r]));
+    recorded = new Map((await readIterationRecords(layout.iterationsFile)).map((r) => [r.commit, r]));
     const todo = positions.filter((p) => !recorded.has(commits[p].sha));
     scratch = await fs.mkdtemp(path.join(opts.scratchParent ?? os.tmpdir(), 'sweci-history-'));
     let index = 0;
@@ -98,12 +100,17 @@ export async function replayHumanHistory(opts: ReplayHistoryOptions): Promise<Re
       const line = await replayCommit(opts, oracle.upstreamDir, oracle.targetTestsDir, target, commit, position, scratch, emit);
       await appendIterationRecord(layout.iterationsFile, line);
       recorded.set(line.commit, line);
+      appended++;
       emit({ type: 'commit-recorded', record: line });
     }
     const records = await normalise(layout, [...recorded.values()], target);
     emit({ type: 'replay-finished', ran: todo.length, cached: positions.length - todo.length, records });
     return { run: HUMAN_HISTORY_RUN, records, ran: todo.length, cached: positions.length - todo.length };
   } catch (err) {
+    // A stopped replay keeps the commits it recorded; they are put in position order with their
+    // regressions counted, as a finished replay leaves them (a widened one appended them last).
+    // Should that fail, the appended lines are whole still, and the next replay rebuilds them.
+    if (appended > 0 && (opts.signal?.aborted || isAbortError(err))) await normalise(layout, [...recorded.values()], target).catch(() => undefined);
     // simple-git reports a kill by the signal as its own error; callers test for AbortError.
     if (opts.signal?.aborted && !isAbortError(err)) throw new AbortError();
     throw err;

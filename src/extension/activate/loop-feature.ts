@@ -48,7 +48,8 @@ export function activateLoop(context: vscode.ExtensionContext, controller: TaskC
       }
       return result;
     } finally {
-      await setRunning(false);
+      // A call refused because another runs must not re-enable the commands that one disables.
+      await setRunning(loop.runningRun !== undefined);
       iterations.refresh();
       void statusBar.update();
     }
@@ -87,8 +88,9 @@ export function activateLoop(context: vscode.ExtensionContext, controller: TaskC
       try {
         await loop.recordHumanHistory();
       } finally {
-        await setRunning(false);
+        await setRunning(loop.runningRun !== undefined);
         iterations.refresh();
+        void statusBar.update();
       }
     }),
     vscode.commands.registerCommand('sweci.makeActiveRun', async (node?: { type: string; summary?: { info: { name: string } } }) => {

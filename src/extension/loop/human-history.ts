@@ -8,6 +8,7 @@ import type { IterationRecord } from '../../core/loop/iteration-record';
 import { HUMAN_HISTORY_RUN } from '../../core/loop/run-name';
 import { loopSettings, pytestSettings } from '../config';
 import type { EnvironmentManager } from '../environment/environment-manager';
+import { isAbortError } from '../../core/util/errors';
 import { showError } from '../errors';
 import { log } from '../log';
 import { withCancellableProgress } from '../progress';
@@ -15,16 +16,26 @@ import { withCancellableProgress } from '../progress';
 export interface HumanHistoryCall {
   taskDir: string;
   environments: EnvironmentManager;
+  /** SWE-CI: Stop (the loop controller's slot); the notification's Cancel aborts too. */
+  signal: AbortSignal;
   /** Each recorded commit, as the loop's `iteration-recorded` event, for the views that follow runs live. */
   onEvent: (event: LoopEvent) => void;
+  /** Each message the progress notification shows (the status bar follows it). */
+  onProgress: (message: string) => void;
 }
 
-export async function recordHumanHistory({ taskDir, environments, onEvent }: HumanHistoryCall): Promise<void> {
+export async function recordHumanHistory({ taskDir, environments, signal: stop, onEvent, onProgress }: HumanHistoryCall): Promise<void> {
+  let recorded = 0;
   try {
     const scope = vscode.Uri.file(taskDir);
     const { historyCommits, historyTimeoutMs } = loopSettings(scope);
-    const result = await withCancellableProgress('SWE-CI: recording the human history', ({ report, signal }) =>
-      environments.use(taskDir, { signal, report }, (env) =>
+    const result = await withCancellableProgress('SWE-CI: recording the human history', ({ report: toast, signal: cancel }) => {
+      const report = (message: string) => {
+        toast(message);
+        onProgress(message);
+      };
+      const signal = AbortSignal.any([stop, cancel]);
+      return environments.use(taskDir, { signal, report }, (env) =>
         replayHumanHistory({
           ...pytestSettings(scope),
           runtime: env.tests,
@@ -38,17 +49,22 @@ export async function recordHumanHistory({ taskDir, environments, onEvent }: Hum
               report(`commit ${e.index + 1} of ${e.total}: ${e.sha.slice(0, 10)} ${e.subject}`);
               log().info(`[human-history] ${e.sha.slice(0, 10)} ${e.subject}`);
             } else if (e.type === 'commit-recorded') {
+              recorded++;
               log().info(`[human-history #${e.record.iteration}] gap ${e.record.gap}`);
               onEvent({ type: 'iteration-recorded', run: HUMAN_HISTORY_RUN, record: e.record });
             }
           },
         }),
-      ),
-    );
+      );
+    });
     log().info(`Human history: ${result.ran} commits run, ${result.cached} from the cache`);
     void offerHistory(result.records, result.ran, result.cached);
   } catch (err) {
-    showError('Recording the human history failed', err);
+    if (!isAbortError(err)) return showError('Recording the human history failed', err);
+    // The core keeps the commits recorded before the stop (a next replay skips them).
+    log().info(`Record Human History: cancelled after ${recorded} commit${recorded === 1 ? '' : 's'}`);
+    const kept = recorded > 0 ? ` The ${recorded} commit${recorded === 1 ? '' : 's'} recorded before it stay; a next replay goes on from there.` : '';
+    void messages.showInformationMessage(`SWE-CI: Record Human History cancelled. Nothing partial was recorded.${kept}`);
   }
 }
 

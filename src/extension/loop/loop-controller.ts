@@ -13,6 +13,7 @@ import type { EnvironmentManager } from '../environment/environment-manager';
 import type { LoopEvent, LoopOptions, RoleSetup } from '../../core/loop/loop-types';
 import { createRun, removeRunWithoutIterations, runLoop, type LoopResult } from '../../core/loop/run-loop';
 import { readRunInfo } from '../../core/loop/run-store';
+import { HUMAN_HISTORY_RUN } from '../../core/loop/run-name';
 import { taskLayout } from '../../core/workspace/layout';
 import type { ApiKeys } from '../agents/api-keys';
 import { agentSettings, integritySettings, loopSettings, modelAccess, pytestSettings } from '../config';
@@ -48,7 +49,8 @@ export class LoopController implements vscode.Disposable {
   private readonly progressEmitter = new vscode.EventEmitter<string>();
   /** Each message the progress notification shows, at the same moment (the status bar follows it). */
   readonly onProgress = this.progressEmitter.event;
-  private running: { abort: AbortController; run: string; done: Promise<LoopResult | undefined> } | undefined;
+  /** The one call that runs (a step, an iteration, the loop, or the human-history replay): what Stop aborts. */
+  private running: { abort: AbortController; run: string } | undefined;
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -90,15 +92,10 @@ export class LoopController implements vscode.Disposable {
       return undefined;
     }
     if (!requireTrust('run agents')) return undefined;
-    if (this.running) {
-      void messages.showWarningMessage(`Run ${this.running.run} is in progress. Stop it first, or wait for it.`);
-      return undefined;
-    }
-    const abort = new AbortController();
-    const done = this.executeIn(taskDir, req, abort);
-    this.running = { abort, run: this.activeRun ?? '…', done };
+    const abort = this.claim(this.activeRun ?? '…');
+    if (!abort) return undefined;
     try {
-      return await done;
+      return await this.executeIn(taskDir, req, abort);
     } finally {
       this.running = undefined;
       await this.tasks.reload();
@@ -162,6 +159,17 @@ export class LoopController implements vscode.Disposable {
     }
   }
 
+  /** Takes the one slot a call runs in, or says which run holds it and gives undefined. */
+  private claim(run: string): AbortController | undefined {
+    if (this.running) {
+      void messages.showWarningMessage(`Run ${this.running.run} is in progress. Stop it first, or wait for it.`);
+      return undefined;
+    }
+    const abort = new AbortController();
+    this.running = { abort, run };
+    return abort;
+  }
+
   /**
    * A run this call created whose first iteration never completed a step (an agent missing,
    * a cancel) holds nothing: remove it rather than leave an empty run with a pending iteration.
@@ -175,12 +183,27 @@ export class LoopController implements vscode.Disposable {
     }
   }
 
-  /** SWE-CI: Record Human History; its recorded commits reach the views as loop events. */
+  /**
+   * SWE-CI: Record Human History, in the same slot as the loop's calls (Stop stops it); its
+   * recorded commits reach the views as loop events.
+   */
   async recordHumanHistory(): Promise<void> {
     const taskDir = this.tasks.taskDir();
     if (!taskDir) return void messages.showInformationMessage('No SWE-CI task is open. Check one out first.');
     if (!requireTrust('replay the human history')) return;
-    await recordHumanHistory({ taskDir, environments: this.environments, onEvent: (e) => this.emitter.fire(e) });
+    const abort = this.claim(HUMAN_HISTORY_RUN);
+    if (!abort) return;
+    try {
+      await recordHumanHistory({
+        taskDir,
+        environments: this.environments,
+        signal: abort.signal,
+        onEvent: (e) => this.emitter.fire(e),
+        onProgress: (message) => this.progressEmitter.fire(message),
+      });
+    } finally {
+      this.running = undefined;
+    }
   }
 
   private async roles(human: AgentRole[], env: TaskEnvironment, replay?: ReplaySource): Promise<Record<AgentRole, RoleSetup>> {

@@ -83,6 +83,39 @@ describe('human-history replay', () => {
     );
   });
 
+  test('a stopped widened replay leaves its lines in position order with their regressions, as a finished one would', async () => {
+    // A task of its own: the tests after this one count what the shared task still has to run.
+    const own = await world.task('stopped');
+    const file = runLayout(own.taskDir, 'human-history').iterationsFile;
+    await replayHumanHistory(options(runtime, { taskDir: own.taskDir, count: 3 }));
+    const abort = new AbortController();
+    let started = 0;
+    await assert.rejects(
+      replayHumanHistory(
+        options(runtime, {
+          taskDir: own.taskDir,
+          count: 'all',
+          signal: abort.signal,
+          onEvent: (e: HistoryEvent) => {
+            // Positions 1 and 2 are recorded, then the stop comes as the third one starts.
+            if (e.type === 'commit-started' && ++started === 3) abort.abort();
+          },
+        }),
+      ),
+      (e: unknown) => e instanceof AbortError,
+    );
+    const stopped = await fs.readFile(file, 'utf8');
+    assert.deepEqual(
+      (await readIterationRecords(file)).map((r) => r.iteration),
+      [0, 1, 2, 3, 7, 10],
+    );
+    // Replaying what is recorded runs no pytest and rebuilds every line: nothing is left to change.
+    const rt = new ObservedRuntime(runtime);
+    await replayHumanHistory(options(rt, { taskDir: own.taskDir, count: 3 }));
+    assert.equal(rt.runs, 0);
+    assert.equal(await fs.readFile(file, 'utf8'), stopped);
+  });
+
   test('all commits: the gap falls to 0 at the target, each line shaped like an iteration', async () => {
     const result = await replayHumanHistory(options(runtime, { count: 'all' }));
     assert.equal(result.ran, 7);
