@@ -100,7 +100,7 @@ async function main(): Promise<void> {
     };
     mark = performance.now();
     processesAtStart = runtime.spentMs;
-    await runLoop({ taskDir, run: 'bench', roles, runtime, pytest, onEvent, renderPrompt: (role) => Promise.resolve(`instant ${role}`) });
+    await runLoop({ taskDir, run: 'bench', roles, runtime, pytest, onEvent });
 
     const measured = samples.slice(1);
     const overhead = measured.map((s) => s.total - s.agents - s.processes);

@@ -1,48 +1,78 @@
-// The one change feed the views listen to: one watcher of the open task's `.sweci/` records
-// (written by this window, another window or the CLI) plus the loop's own events. Views render
-// what the files say when the feed fires; none watches files itself. The calls records of the
-// iteration in progress grow with every model call: they have their own event, so only the
-// Transcript panel redraws for them.
+// The one change feed the extension listens to, and the only place it watches files (a unit
+// test, test/unit/architecture/one-change-feed.test.ts, keeps it so): the open task's `.sweci/`
+// records (written by this window, another window or the CLI), the results matrix of the
+// sequence the task may sit in, the loop's own events, and, for the requirement.xml language
+// server, the files under app/code and app/non-passed/summary.jsonl. Views render what the files
+// say when the feed fires. The calls records of the iteration in progress grow with every model
+// call: they have their own event, so only the Transcript panel redraws for them.
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { CL_RESULTS_FILE } from '../core/continual/cl-results';
 import type { LoopEvent } from '../core/loop/loop-types';
 
 /** Loop events after which a run's records (run.json, iteration.jsonl, pending/) differ. */
 const RUN_EVENTS: ReadonlySet<LoopEvent['type']> = new Set(['iteration-recorded', 'loop-finished', 'step-started']);
 
+/** A file under some task's app/code, or its app/non-passed/summary.jsonl, appeared, changed or went. */
+export interface RequirementInputChange {
+  uri: vscode.Uri;
+  kind: 'created' | 'changed' | 'deleted';
+}
+
 export class ChangeFeed implements vscode.Disposable {
   private readonly taskChanged = new vscode.EventEmitter<void>();
   private readonly runsChanged = new vscode.EventEmitter<void>();
   private readonly callsChanged = new vscode.EventEmitter<void>();
+  private readonly sequenceChanged = new vscode.EventEmitter<void>();
+  private readonly inputsChanged = new vscode.EventEmitter<RequirementInputChange[]>();
   /** task.json or the current code's last pytest run changed on disk. */
   readonly onDidChangeTaskFiles = this.taskChanged.event;
   /** A run was created, recorded an iteration, started a step or finished (debounced). */
   readonly onDidChangeRuns = this.runsChanged.event;
   /** A calls record of a try in progress (runs/<run>/pending/<role>-try-<N>.calls.jsonl) was written (debounced). */
   readonly onDidChangeCalls = this.callsChanged.event;
-  private watcher: vscode.FileSystemWatcher | undefined;
+  /** The results matrix (cl-results.json) beside the open task, in its experiment folder, changed (debounced). */
+  readonly onDidChangeSequence = this.sequenceChanged.event;
+  private watchers: vscode.FileSystemWatcher[] = [];
+  /** The requirement.xml server's inputs, in every task of the workspace: watched from the first listener on. */
+  private inputWatchers: vscode.FileSystemWatcher[] | undefined;
+  private pendingInputs = new Map<string, RequirementInputChange>();
   private dir: string | undefined;
   private taskTimer: NodeJS.Timeout | undefined;
   private runsTimer: NodeJS.Timeout | undefined;
   private callsTimer: NodeJS.Timeout | undefined;
+  private sequenceTimer: NodeJS.Timeout | undefined;
+  private inputsTimer: NodeJS.Timeout | undefined;
+
+  /**
+   * Files under app/code or a summary.jsonl of any task in the workspace changed, batched (debounced):
+   * what the requirement.xml language server checks a document against. Nothing is watched until
+   * the first listener (the server, once a requirement.xml opens).
+   */
+  readonly onDidChangeRequirementInputs: vscode.Event<RequirementInputChange[]> = (listener, thisArgs, disposables) => {
+    this.watchRequirementInputs();
+    return this.inputsChanged.event(listener, thisArgs, disposables);
+  };
 
   /** Watches `dir`'s records (none when undefined); views are told the runs may have changed. */
   watch(dir: string | undefined): void {
-    if (dir === this.dir && this.watcher) return;
-    this.watcher?.dispose();
-    this.watcher = undefined;
+    if (dir === this.dir && this.watchers.length > 0) return;
+    for (const w of this.watchers) w.dispose();
+    this.watchers = [];
     this.dir = dir;
     if (dir) {
-      this.watcher = vscode.workspace.createFileSystemWatcher(
+      const records = watcher(
         new vscode.RelativePattern(
           vscode.Uri.file(dir),
           '.sweci/{task.json,reports/current.run.json,runs/*/run.json,runs/*/iteration.jsonl,runs/*/pending/*.calls.jsonl}',
         ),
+        (uri) =>
+          uri.fsPath.endsWith('.calls.jsonl') ? this.callsDidChange() : /[\\/]runs[\\/]/.test(uri.fsPath) ? this.runsDidChange() : this.taskFilesDidChange(),
       );
-      const changed = (uri: vscode.Uri) =>
-        uri.fsPath.endsWith('.calls.jsonl') ? this.callsDidChange() : /[\\/]runs[\\/]/.test(uri.fsPath) ? this.runsDidChange() : this.taskFilesDidChange();
-      this.watcher.onDidChange(changed);
-      this.watcher.onDidCreate(changed);
-      this.watcher.onDidDelete(changed);
+      // A task of `sweci run --sequence` sits in the experiment folder, beside its cl-results.json
+      // (outside the workspace folder, so a watcher of its own).
+      const sequence = watcher(new vscode.RelativePattern(vscode.Uri.file(path.dirname(dir)), CL_RESULTS_FILE), () => this.sequenceDidChange());
+      this.watchers = [records, sequence];
     }
     this.runsDidChange();
   }
@@ -62,6 +92,33 @@ export class ChangeFeed implements vscode.Disposable {
     this.callsTimer = setTimeout(() => this.callsChanged.fire(), 200);
   }
 
+  private sequenceDidChange(): void {
+    clearTimeout(this.sequenceTimer);
+    this.sequenceTimer = setTimeout(() => this.sequenceChanged.fire(), 200);
+  }
+
+  private watchRequirementInputs(): void {
+    if (this.inputWatchers) return;
+    const input = (kind: RequirementInputChange['kind']) => (uri: vscode.Uri) => {
+      // The last change of a file in the batch is the one that holds.
+      this.pendingInputs.delete(uri.toString());
+      this.pendingInputs.set(uri.toString(), { uri, kind });
+      clearTimeout(this.inputsTimer);
+      this.inputsTimer = setTimeout(() => {
+        const changes = [...this.pendingInputs.values()];
+        this.pendingInputs.clear();
+        this.inputsChanged.fire(changes);
+      }, 100);
+    };
+    this.inputWatchers = ['**/app/code/**', '**/app/non-passed/summary.jsonl'].map((glob) => {
+      const w = vscode.workspace.createFileSystemWatcher(glob);
+      w.onDidCreate(input('created'));
+      w.onDidChange(input('changed'));
+      w.onDidDelete(input('deleted'));
+      return w;
+    });
+  }
+
   private taskFilesDidChange(): void {
     clearTimeout(this.taskTimer);
     this.taskTimer = setTimeout(() => this.taskChanged.fire(), 300);
@@ -71,9 +128,22 @@ export class ChangeFeed implements vscode.Disposable {
     clearTimeout(this.taskTimer);
     clearTimeout(this.runsTimer);
     clearTimeout(this.callsTimer);
-    this.watcher?.dispose();
+    clearTimeout(this.sequenceTimer);
+    clearTimeout(this.inputsTimer);
+    for (const w of [...this.watchers, ...(this.inputWatchers ?? [])]) w.dispose();
     this.taskChanged.dispose();
     this.runsChanged.dispose();
     this.callsChanged.dispose();
+    this.sequenceChanged.dispose();
+    this.inputsChanged.dispose();
   }
+}
+
+/** A watcher calling `changed` on every create, change and delete of what `pattern` matches. */
+function watcher(pattern: vscode.GlobPattern, changed: (uri: vscode.Uri) => void): vscode.FileSystemWatcher {
+  const w = vscode.workspace.createFileSystemWatcher(pattern);
+  w.onDidCreate(changed);
+  w.onDidChange(changed);
+  w.onDidDelete(changed);
+  return w;
 }

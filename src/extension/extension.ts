@@ -52,7 +52,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SweciA
   activateNonPassedFollow(context, controller, task.tree, inspect.view, () => task.updateView());
   const chart = activateChart(context, controller, feed, inspect.view);
   const transcript = activateTranscript(context, controller, feed, loop.loop);
-  const requirementLanguage = activateRequirementLanguage(context);
+  const requirementLanguage = activateRequirementLanguage(context, feed);
   context.subscriptions.push(requirementLanguage);
   activateSequence(context, loop.keys);
 

@@ -124,7 +124,7 @@ suite('requirement.xml language server', function () {
     assert.equal(error.severity, vscode.DiagnosticSeverity.Error);
   });
 
-  test('a file created under app/code clears its warning without an edit (the client watches the task)', async () => {
+  test('a file created under app/code clears its warning without an edit (the change feed watches the task for the server)', async () => {
     const text = `<requirements>\n${GOOD_ITEM.replace('src/shop/cart.py::Cart.total', 'src/shop/later.py')}\n</requirements>\n`;
     const doc = await openWith(text);
     await until('the missing-file warning', () => (ours(doc.uri).some((d) => d.code === 'missing-location-file') ? true : undefined));

@@ -10,5 +10,6 @@ export interface CommandContext extends PresetCommandContext {
 
 export interface AgentCommand extends PresetArgv {
   command: string;
-  usageFormat: UsageFormat | 'auto' | 'none';
+  /** The preset's output format, or 'auto' (a custom command: every format is tried). */
+  usageFormat: UsageFormat | 'auto';
 }

@@ -3,7 +3,6 @@
 import type { Confinement, Isolation } from '../runtime/runtime';
 import type { Budget } from '../gateway/budget';
 import type { TryWireSummary } from '../gateway/try-summary';
-import type { UsageFormat } from './agent-output';
 import type { AgentPresetId } from './presets';
 import type { AgentUsage } from './usage/agent-usage';
 
@@ -58,8 +57,6 @@ export type AgentSettings =
       kind: 'custom';
       command: string;
       promptVia?: 'stdin' | 'file';
-      /** Which agent's output format to read usage from; default 'auto' (try each). */
-      usageFormat?: UsageFormat | 'auto' | 'none';
     })
   | { kind: 'human' };
 

@@ -1,6 +1,5 @@
 // What an agent's output says: its token usage and the error it reports, read by its preset's
-// readers (presets/<id>.ts). A custom command names a preset's format, or 'auto' (every form) or
-// 'none'. Never throws: odd output means "not reported".
+// readers (presets/<id>.ts); a custom command's in 'auto' (every form). Never throws: odd output means "not reported".
 import { AGENT_PRESETS, presetById, type AgentPresetId } from './presets';
 import type { AgentUsage } from './usage/agent-usage';
 import { parseAnyUsage, usageFrom } from './usage/parse-usage';
@@ -10,17 +9,15 @@ import { anyReportedError } from './usage/reported-error';
 export const USAGE_FORMATS: readonly AgentPresetId[] = AGENT_PRESETS;
 export type UsageFormat = AgentPresetId;
 
-/** 'auto' tries every format (custom commands); 'none' reports nothing. */
-export function parseUsage(format: UsageFormat | 'auto' | 'none', stdout: string, stderr: string): AgentUsage | undefined {
-  if (format === 'none') return undefined;
+/** 'auto' tries every format (custom commands). */
+export function parseUsage(format: UsageFormat | 'auto', stdout: string, stderr: string): AgentUsage | undefined {
   if (format === 'auto') return parseAnyUsage(stdout, stderr);
   const preset = presetById(format);
   return usageFrom((out, err) => preset.readUsage(out, err), stdout, stderr);
 }
 
 /** The error the agent's own output reports; 'auto' (custom commands) reads every structured form. */
-export function reportedError(format: UsageFormat | 'auto' | 'none', stdout: string, stderr: string): string | undefined {
-  if (format === 'none') return undefined;
+export function reportedError(format: UsageFormat | 'auto', stdout: string, stderr: string): string | undefined {
   try {
     return format === 'auto' ? anyReportedError(stdout) : presetById(format).readError?.(stdout, stderr);
   } catch {

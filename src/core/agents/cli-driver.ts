@@ -74,9 +74,7 @@ export class CliAgentDriver implements AgentDriver {
   /** The argv for one attempt (exposed so the UI can show what will run). */
   buildCommand(ctx: CommandContext): AgentCommand {
     const s = this.settings;
-    return s.kind === 'preset'
-      ? buildPresetCommand(s.preset, ctx, s.executable)
-      : buildCustomCommand({ command: s.command, promptVia: s.promptVia, usageFormat: s.usageFormat }, ctx);
+    return s.kind === 'preset' ? buildPresetCommand(s.preset, ctx, s.executable) : buildCustomCommand({ command: s.command, promptVia: s.promptVia }, ctx);
   }
 
   async assertStartable(role: AgentRole, cwd: string, searchPath: string): Promise<void> {
@@ -355,7 +353,7 @@ export function agentProgram(settings: CliAgentSettings, role: AgentRole, cwd: s
   };
   return settings.kind === 'preset'
     ? buildPresetCommand(settings.preset, ctx, settings.executable).command
-    : buildCustomCommand({ command: settings.command, promptVia: settings.promptVia, usageFormat: settings.usageFormat }, ctx).command;
+    : buildCustomCommand({ command: settings.command, promptVia: settings.promptVia }, ctx).command;
 }
 
 /** The PATH a try looks its program up in: the role's `env` setting's, else this process's. */

@@ -3,7 +3,6 @@
 import { UserError } from '../util/errors';
 import type { AgentCommand, CommandContext } from './agent-command';
 import { tokenizeCommand } from './argv-tokenizer';
-import type { UsageFormat } from './agent-output';
 
 export const CUSTOM_PLACEHOLDERS = ['promptFile', 'model', 'cwd', 'role'] as const;
 type Placeholder = (typeof CUSTOM_PLACEHOLDERS)[number];
@@ -13,7 +12,6 @@ const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 export interface CustomCommandOptions {
   command: string;
   promptVia?: 'stdin' | 'file';
-  usageFormat?: UsageFormat | 'auto' | 'none';
 }
 
 export function buildCustomCommand(opts: CustomCommandOptions, ctx: CommandContext): AgentCommand {
@@ -51,6 +49,7 @@ export function buildCustomCommand(opts: CustomCommandOptions, ctx: CommandConte
     args: [...args, ...(ctx.extraArgs ?? [])],
     stdin: promptVia === 'stdin' ? ctx.prompt : undefined,
     promptVia,
-    usageFormat: opts.usageFormat ?? 'auto',
+    // Its output may be any agent's: every preset's usage and error readers are tried.
+    usageFormat: 'auto',
   };
 }

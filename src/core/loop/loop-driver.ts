@@ -9,7 +9,6 @@ import { loadReport } from '../checkout/report-store';
 import { passedIds } from '../pytest/test-report';
 import { taskLayout } from '../workspace/layout';
 import type { CodeRepo } from './code-repo';
-import { renderDefaultPrompt } from './default-prompt';
 import type { IterationRecord } from './iteration-record';
 import type { LoopEvent, LoopOptions, LoopStopReason } from './loop-types';
 import type { OpenedRun } from './open-run';
@@ -41,7 +40,6 @@ export async function driveLoop(drive: LoopDrive): Promise<Exclude<LoopStopReaso
     branch: run.branch,
     signal,
     emit,
-    renderPrompt: opts.renderPrompt ?? renderDefaultPrompt,
     lastRan: await lastRanPassed(layout, records),
     basePassed: await archivedPassed(layout, 0),
     secrets: new Redactor([...roleSecrets(opts.roles.architect), ...roleSecrets(opts.roles.programmer)]),

@@ -84,9 +84,6 @@ export interface HumanStepRequest {
  */
 export type HumanStep = (request: HumanStepRequest) => Promise<void>;
 
-/** Renders a role's prompt with this task's real paths (default: the built-in prompts). */
-export type PromptRenderer = (role: AgentRole, taskDir: string, settings: AgentSettings) => Promise<string>;
-
 export interface LoopOptions {
   taskDir: string;
   run: string;
@@ -101,7 +98,6 @@ export interface LoopOptions {
   /** New or changed files of one iteration together, in MiB: past it the largest are flagged and left out (sweci.integrity.maxIterationMb; default 100; 0: no limit). */
   maxIterationMb?: number;
   humanStep?: HumanStep;
-  renderPrompt?: PromptRenderer;
   signal?: AbortSignal;
   onEvent?: LoopEventListener;
   /** Stop after this many completed iterations in this call (the run can be resumed later). */

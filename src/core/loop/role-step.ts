@@ -16,7 +16,8 @@ import { taskLayout, type TaskRecord } from '../workspace/layout';
 import type { CodeRepo } from './code-repo';
 import type { RoleStepRecord } from './iteration-record';
 import type { StepDone } from './journal';
-import type { HumanStep, LoopEvent, PromptRenderer, RoleSetup } from './loop-types';
+import type { HumanStep, LoopEvent, RoleSetup } from './loop-types';
+import { renderDefaultPrompt } from './default-prompt';
 import { diffSnapshots, snapshotOutside } from './outside-changes';
 import { DEFAULT_AGENT_MAX_TRIES, DEFAULT_AGENT_TIMEOUT_SEC } from '../agents/agent-settings';
 import { ARCHIVE } from './run-store';
@@ -29,7 +30,6 @@ export interface RoleStepContext {
   role: AgentRole;
   setup: RoleSetup;
   humanStep?: HumanStep;
-  renderPrompt: PromptRenderer;
   signal: AbortSignal;
   emit: (event: LoopEvent) => void;
   /** runs/<run>/pending: logs and the prompt go here. */
@@ -90,7 +90,7 @@ async function runAgent(ctx: RoleStepContext): Promise<StepDone> {
   const layout = taskLayout(ctx.taskDir);
   const maxTries = Math.max(1, settings.maxTries ?? DEFAULT_AGENT_MAX_TRIES);
   const timeoutSec = settings.timeoutSec ?? DEFAULT_AGENT_TIMEOUT_SEC;
-  const prompt = await ctx.renderPrompt(ctx.role, ctx.taskDir, settings);
+  const prompt = await renderDefaultPrompt(ctx.role, ctx.taskDir, settings);
   const promptFile = path.join(ctx.pendingDir, ARCHIVE.prompt(ctx.role));
   // Its fsync overlaps the snapshot and the fresh home below; the agent starts only once it is in place.
   const promptWritten = writeFileAtomic(promptFile, prompt);

@@ -23,7 +23,7 @@ import { findHarnessTampering } from './harness-tampering';
 import { DEFAULT_MAX_FILE_MB, DEFAULT_MAX_ITERATION_MB } from './integrity-settings';
 import { appendIterationRecord, type IterationRecord } from './iteration-record';
 import { readJournal, writeJournal, type Journal, type StepDone } from './journal';
-import type { LoopEvent, LoopOptions, PromptRenderer } from './loop-types';
+import type { LoopEvent, LoopOptions } from './loop-types';
 import { runRoleStep } from './role-step';
 import { measuredFields } from './measured-line';
 import { ARCHIVE, iterDir, type RunLayout } from './run-store';
@@ -37,7 +37,6 @@ export interface IterationContext {
   branch: string;
   signal: AbortSignal;
   emit: (event: LoopEvent) => void;
-  renderPrompt: PromptRenderer;
   /** Passed node ids of the last iteration whose pytest ran (regressions are counted against it). */
   lastRan?: Set<string>;
   /** Passed node ids of the run's base (line 0): a pass the target lacks but the base had is not inflation. */
@@ -145,7 +144,6 @@ async function roleStep(ctx: IterationContext, j: Journal, role: AgentRole, mark
     role,
     setup: ctx.opts.roles[role],
     humanStep: ctx.opts.humanStep,
-    renderPrompt: ctx.renderPrompt,
     signal: ctx.signal,
     emit: ctx.emit,
     pendingDir: ctx.layout.pendingDir,

@@ -66,19 +66,3 @@ export function lineRegressions(lines: ReadonlyArray<ReferenceLine & { iteration
     lines.map((l, i) => l.iteration ?? i),
   );
 }
-
-/**
- * "Solved" as the later framework defines it: the last value == target. The last value is
- * pytest.passed of the last line (missing → 0, as the reference reads a line whose pytest did
- * not run), clamped to [0, target] like every reference value; the base's when there is no
- * line after it. Unlike the reference's `solved` (max == target), a run that reached the target
- * and then regressed is not solved.
- */
-export function solvedLast(lines: readonly ReferenceLine[]): boolean {
-  const [line0] = lines;
-  if (!line0 || line0.gap < 0) return false;
-  const init = referencePassed(line0);
-  const target = init + line0.gap;
-  const last = lines.length > 1 ? referencePassed(lines[lines.length - 1]) : init;
-  return Math.min(Math.max(last, 0), target) === target;
-}

@@ -3,7 +3,7 @@
 import { assertGamma, evoScore } from './evo-score';
 import { normalizedChange } from './normalized-change';
 import { summarize, type ReferenceLine } from './reference-summary';
-import { lineRegressions, solvedLast } from './regressions';
+import { lineRegressions } from './regressions';
 import { flaggedCount, type FlaggedCount, type FlaggedLine, type RunFlag } from './run-flags';
 import { scoreFlags, type ScoringRules } from './scored-line';
 
@@ -32,16 +32,10 @@ export interface RunMetricsRow {
   evoScoreReference: number | null;
   /** The reference's solved: max([init] + values) == target. */
   solved: boolean;
-  /** The later framework's solved: last value == target. */
-  solvedLast: boolean;
   /** The reference's zero_regression: no value below its predecessor (clamped, padded, truncated). */
   zeroRegression: boolean;
   /** Regressions as the later framework counts them (against the last iteration whose pytest ran). */
   regressions: number;
-  /** Amplitude (drop / previous passed) of each regression. */
-  regressionAmplitudes: number[];
-  /** Tests that regressed, summed over iterations (the lines' `regressions` node ids). */
-  regressedTests: number;
   /** a(c) of the last line whose pytest ran (0 when only the base ran); null without a baseline. */
   finalA: number | null;
   /** Completed iterations: lines − 1. */
@@ -108,11 +102,8 @@ export function runMetrics(lines: readonly RunLine[], { maxIterations, gamma = 1
     gamma,
     evoScoreReference: summary ? summary.evoScore : null,
     solved: summary?.solved === 1,
-    solvedLast: solvedLast(lines),
     zeroRegression: summary?.zeroRegression === 1,
     regressions: regs.count,
-    regressionAmplitudes: regs.amplitudes,
-    regressedTests: lines.slice(1).reduce((s, l) => s + (l.regressions?.length ?? 0), 0),
     finalA,
     iterations: Math.max(0, lines.length - 1),
     crashed: lines.slice(1).filter((l) => l.gap < 0).length,
@@ -139,7 +130,6 @@ export interface RunMetricsAverage {
   evoScoreReference: number | null;
   finalA: number | null;
   solved: number;
-  solvedLast: number;
   zeroRegression: number;
   regressions: number;
   iterations: number;
@@ -165,7 +155,6 @@ export function averageMetrics(rows: readonly RunMetricsRow[]): RunMetricsAverag
     evoScoreReference: meanOf((r) => r.evoScoreReference),
     finalA: meanOf((r) => r.finalA),
     solved: mean((r) => (r.solved ? 1 : 0)),
-    solvedLast: mean((r) => (r.solvedLast ? 1 : 0)),
     zeroRegression: mean((r) => (r.zeroRegression ? 1 : 0)),
     regressions: mean((r) => r.regressions),
     iterations: mean((r) => r.iterations),

@@ -25,8 +25,3 @@ export async function writeFileAtomic(filePath: string, data: string | Uint8Arra
     throw err;
   }
 }
-
-/** JSON with a trailing newline, written atomically. */
-export async function writeJsonAtomic(filePath: string, value: unknown): Promise<void> {
-  await writeFileAtomic(filePath, JSON.stringify(value, null, 2) + '\n');
-}

@@ -1,6 +1,6 @@
 // The chart webview's host: one panel (opened or revealed by SWE-CI: Show Chart, restored after
-// a window reload by the serializer), fed with the runs' data and kept live by loop events and
-// a watcher on the runs' iteration.jsonl files. The panel, its page and the parsing of every
+// a window reload by the serializer), fed with the runs' data and kept live by the change feed
+// (loop events, the runs' records, the sequence's results matrix). The panel, its page and the parsing of every
 // message from the webview are the webview host's (webview/webview-host.ts).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -19,7 +19,6 @@ import type { ChangeFeed } from '../change-feed';
 import type { TaskController } from '../task-controller';
 import { loadChartData, loadHeatmap, type ChartData } from '../../core/scoring/load-chart-data';
 import { listRuns } from '../../core/loop/run-store';
-import { CL_RESULTS_FILE } from '../../core/continual/cl-results';
 import { sequenceData, type SequenceData } from '../../core/continual/sequence-data';
 import { summarizeSequence } from '../../core/continual/sequence-summary';
 import { DEFAULT_CL_WEIGHTS, type ClWeights } from '../../core/continual/cl-metrics';
@@ -38,7 +37,7 @@ const CHART_CONTENT: WebviewContent = { title: 'SWE-CI Chart', body: html`<div i
 export interface ChartPanelDeps {
   context: vscode.ExtensionContext;
   tasks: TaskController;
-  /** Says when the runs' records changed (this window's loop, another window, the CLI). */
+  /** Says when the runs' records or the sequence's results changed (this window's loop, another window, the CLI). */
   feed: ChangeFeed;
   /** Reveals an iteration in the Iterations view and opens its code diff; returns why not, if it could not. */
   openIteration(run: string, iteration: number): Promise<string | undefined>;
@@ -51,8 +50,6 @@ export class ChartPanelHost implements vscode.Disposable {
   private readonly subs: vscode.Disposable[] = [];
   private timer: NodeJS.Timeout | undefined;
   private hasRuns: boolean | undefined;
-  /** Watches the results matrix of the sequence the task may belong to (its parent folder). */
-  private sequenceWatch: { dir: string; watcher: vscode.FileSystemWatcher } | undefined;
   private weightsError: string | undefined;
 
   constructor(private readonly deps: ChartPanelDeps) {
@@ -70,6 +67,7 @@ export class ChartPanelHost implements vscode.Disposable {
     this.subs.push(
       this.host,
       deps.feed.onDidChangeRuns(() => this.scheduleUpdate()),
+      deps.feed.onDidChangeSequence(() => this.scheduleUpdate()),
       vscode.window.onDidChangeActiveColorTheme(() => this.host.post({ type: 'theme-changed' })),
       vscode.window.registerWebviewPanelSerializer(CHART_VIEW_TYPE, {
         // After a window reload VS Code recreates the panel; the webview restores its own state
@@ -174,7 +172,6 @@ export class ChartPanelHost implements vscode.Disposable {
    */
   private async loadSequence(): Promise<SequenceData | null> {
     const dir = this.deps.tasks.taskDir();
-    this.watchSequence(dir && path.dirname(dir));
     if (!dir) return null;
     try {
       const summary = await summarizeSequence(path.dirname(dir), { weights: this.clWeights(vscode.Uri.file(dir)) });
@@ -199,23 +196,8 @@ export class ChartPanelHost implements vscode.Disposable {
     }
   }
 
-  private watchSequence(experimentDir: string | undefined): void {
-    if (this.sequenceWatch?.dir === experimentDir) return;
-    this.sequenceWatch?.watcher.dispose();
-    this.sequenceWatch = undefined;
-    if (!experimentDir) return;
-    // Outside the workspace folder, so not in the change feed: its own watcher.
-    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(vscode.Uri.file(experimentDir), CL_RESULTS_FILE));
-    const changed = () => this.scheduleUpdate();
-    watcher.onDidCreate(changed);
-    watcher.onDidChange(changed);
-    watcher.onDidDelete(changed);
-    this.sequenceWatch = { dir: experimentDir, watcher };
-  }
-
   dispose(): void {
     clearTimeout(this.timer);
-    this.sequenceWatch?.watcher.dispose();
     for (const s of this.subs) s.dispose();
   }
 }

@@ -2,7 +2,15 @@
 // <task>/app/requirement.xml opens, so a window without one runs no server process.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import {
+  DidChangeWatchedFilesNotification,
+  FileChangeType,
+  LanguageClient,
+  TransportKind,
+  type LanguageClientOptions,
+  type ServerOptions,
+} from 'vscode-languageclient/node';
+import type { ChangeFeed, RequirementInputChange } from '../change-feed';
 import { log } from '../log';
 import { errorMessage } from '../../core/util/errors';
 
@@ -13,9 +21,16 @@ export interface RequirementLanguage extends vscode.Disposable {
   ready(): Promise<void>;
 }
 
-export function activateRequirementLanguage(context: vscode.ExtensionContext): RequirementLanguage {
+const CHANGE_TYPE: Record<RequirementInputChange['kind'], FileChangeType> = {
+  created: FileChangeType.Created,
+  changed: FileChangeType.Changed,
+  deleted: FileChangeType.Deleted,
+};
+
+export function activateRequirementLanguage(context: vscode.ExtensionContext, feed: ChangeFeed): RequirementLanguage {
   let client: LanguageClient | undefined;
   let starting: Promise<void> | undefined;
+  let inputs: vscode.Disposable | undefined;
 
   const start = (): Promise<void> => {
     starting ??= (async () => {
@@ -26,14 +41,19 @@ export function activateRequirementLanguage(context: vscode.ExtensionContext): R
       };
       const options: LanguageClientOptions = {
         documentSelector: [{ scheme: 'file', pattern: REQUIREMENT_PATTERN }],
-        // The server's context: files appearing or going under app/code, and a new summary.jsonl.
-        synchronize: {
-          fileEvents: [vscode.workspace.createFileSystemWatcher('**/app/code/**'), vscode.workspace.createFileSystemWatcher('**/app/non-passed/summary.jsonl')],
-        },
         outputChannel: log(),
       };
-      client = new LanguageClient('sweci.requirement', 'SWE-CI requirement.xml', server, options);
-      await client.start();
+      const started = new LanguageClient('sweci.requirement', 'SWE-CI requirement.xml', server, options);
+      client = started;
+      await started.start();
+      // The server's context: files appearing or going under app/code, and a new summary.jsonl.
+      // The change feed watches them (no other module of the extension watches files).
+      inputs = feed.onDidChangeRequirementInputs((changes) => {
+        const params = { changes: changes.map((c) => ({ uri: c.uri.toString(), type: CHANGE_TYPE[c.kind] })) };
+        started
+          .sendNotification(DidChangeWatchedFilesNotification.type, params)
+          .catch((err: unknown) => log().warn(`requirement.xml server: file changes not sent: ${errorMessage(err)}`));
+      });
     })();
     return starting;
   };
@@ -49,6 +69,7 @@ export function activateRequirementLanguage(context: vscode.ExtensionContext): R
     ready: start,
     dispose: () => {
       opened.dispose();
+      inputs?.dispose();
       void client?.stop();
     },
   };

@@ -141,9 +141,8 @@ describe('buildCustomCommand', () => {
   });
 
   test('promptVia file: no stdin, and {promptFile} is required', () => {
-    const c = buildCustomCommand({ command: 'agent --file {promptFile}', promptVia: 'file', usageFormat: 'aider' }, ctx());
+    const c = buildCustomCommand({ command: 'agent --file {promptFile}', promptVia: 'file' }, ctx());
     assert.equal(c.stdin, undefined);
-    assert.equal(c.usageFormat, 'aider');
     assert.throws(
       () => buildCustomCommand({ command: 'agent --go', promptVia: 'file' }, ctx()),
       (e: unknown) => e instanceof UserError && /\{promptFile\}/.test(e.message),

@@ -120,13 +120,12 @@ describe('parseUsage', () => {
     assert.deepEqual(parseUsage('aider', sample('aider.txt'), ''), { inputTokens: 4600 + 12000, outputTokens: 345 + 1204, costUsd: 0.07 });
   });
 
-  test('auto finds each format; none reports nothing', () => {
+  test('auto finds each format', () => {
     assert.equal(parseUsage('auto', '', sample('iflow.stderr.txt'))?.inputTokens, 48210);
     assert.equal(parseUsage('auto', sample('aider.txt'), '')?.outputTokens, 1549);
     assert.equal(parseUsage('auto', sample('claude-code.json'), '')?.costUsd, 0.4213);
     assert.equal(parseUsage('auto', sample('codex.jsonl'), '')?.outputTokens, 122);
     assert.equal(parseUsage('auto', sample('gemini.json'), '')?.inputTokens, 25939);
-    assert.equal(parseUsage('none', sample('claude-code.json'), ''), undefined);
   });
 
   test('odd output never throws and reports nothing', () => {

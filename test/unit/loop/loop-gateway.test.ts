@@ -61,7 +61,7 @@ function brain(c: Conversation): Reply {
   }
 }
 
-function agent(extra: { maxTries?: number; env?: Record<string, string>; access?: Partial<ModelAccess> } = {}): RoleSetup {
+function agent(extra: { maxTries?: number; env?: Record<string, string>; access?: Partial<ModelAccess>; promptTemplateFile?: string } = {}): RoleSetup {
   const settings: AgentSettings = {
     kind: 'custom',
     command: `${PYTHON} ${JSON.stringify(path.join(AGENTS_DIR, 'model-client.py'))}`,
@@ -70,6 +70,7 @@ function agent(extra: { maxTries?: number; env?: Record<string, string>; access?
     model: 'm',
     timeoutSec: 60,
     maxTries: extra.maxTries ?? 1,
+    ...(extra.promptTemplateFile ? { promptTemplateFile: extra.promptTemplateFile } : {}),
     env: { SWECI_TEST_KEY_SHA256: createHash('sha256').update(KEY).digest('hex'), SWECI_TEST_DIRECT_PORT: String(server.port), ...extra.env },
   };
   const model: ModelAccess = { ...DEFAULT_MODEL_ACCESS, ...extra.access };
@@ -247,15 +248,15 @@ describe('the model gateway through the loop: a confined agent reaches only its 
         );
       }
     }
-    // The same replay with another prompt: the Architect's first call differs from the recording.
+    // The same replay with another prompt (the role's own template): the Architect's first call differs from the recording.
     const changed = await world.task('diverged');
-    const renderPrompt = () => Promise.resolve('# Role: Architect\nAnother prompt.\n');
+    const promptTemplateFile = path.join(changed.taskDir, '..', 'diverged-prompt.md');
+    await fs.writeFile(promptTemplateFile, '# Role: Architect\nAnother prompt.\n');
     const error = await startRun({
       ...loopOptions(
         changed,
         'r',
-        both(() => agent({ access: { replay } })),
-        { renderPrompt },
+        both(() => agent({ access: { replay }, promptTemplateFile })),
       ),
       maxIterations: 1,
     }).then(

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { lineRegressions, regressionsOf, solvedLast } from '../../../src/core/metrics/regressions';
+import { lineRegressions, regressionsOf } from '../../../src/core/metrics/regressions';
 import type { ReferenceLine } from '../../../src/core/metrics/reference-summary';
 
 const ran = (passed: number, gap = 1): ReferenceLine => ({ gap, pytest: { passed } });
@@ -49,15 +49,4 @@ test('equal values and a base that crashed are no regressions', () => {
   assert.equal(regressionsOf([3, 3, 3]).count, 0);
   assert.equal(regressionsOf([null, 3, 2]).count, 1);
   assert.equal(regressionsOf([]).count, 0);
-});
-
-test("solved (later framework): the last value == target, unlike the reference's max", () => {
-  assert.equal(solvedLast([ran(10, 5), ran(15, 0)]), true);
-  assert.equal(solvedLast([ran(10, 5), ran(15, 0), ran(14, 1)]), false, 'reached then regressed');
-  assert.equal(solvedLast([ran(10, 5), ran(17, 0)]), true, 'above the target is clamped to it');
-  assert.equal(solvedLast([ran(10, 5), ran(15, 0), crashed]), false, 'a crashed last line is 0 passed');
-  assert.equal(solvedLast([ran(10, 0)]), true, 'gap 0 at the base, no iteration');
-  assert.equal(solvedLast([ran(10, 5)]), false);
-  assert.equal(solvedLast([crashed, ran(3, 0)]), false, 'no baseline');
-  assert.equal(solvedLast([]), false);
 });

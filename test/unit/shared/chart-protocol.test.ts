@@ -36,11 +36,8 @@ const metrics: ChartRun['metrics'] = {
   gamma: 1,
   evoScoreReference: 0,
   solved: false,
-  solvedLast: false,
   zeroRegression: true,
   regressions: 0,
-  regressionAmplitudes: [],
-  regressedTests: 0,
   finalA: 0,
   iterations: 1,
   crashed: 1,
@@ -179,7 +176,7 @@ test('a message with a field its schema does not name, or a field of the wrong t
   assert.equal(isChartData({ ...data, runs: [{ ...run, points: [noFinish] }] }), false);
   const { average: _a, ...noAverage } = data;
   assert.equal(isChartData(noAverage), false);
-  assert.equal(isChartData({ ...data, runs: [{ ...run, metrics: { ...metrics, solvedLast: undefined } }] }), false);
+  assert.equal(isChartData({ ...data, runs: [{ ...run, metrics: { ...metrics, zeroRegression: undefined } }] }), false);
   assert.ok(isChartData(data));
 });
 

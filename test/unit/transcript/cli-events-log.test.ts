@@ -63,7 +63,7 @@ describe('the log as the driver writes it', { skip: !posix && 'POSIX process tes
     const script = path.join(tmp, `${name}.py`);
     await fs.writeFile(script, `import json, sys, time\nsys.stdin.read() if not sys.stdin.isatty() else None\n${body}\n`);
     const logFile = path.join(tmp, 'runs', name, 'programmer-try-1.log');
-    const driver = createDriver({ kind: 'custom', command: `python3 ${quoteWord(script)}`, usageFormat: 'qwen' }, { host: runtime });
+    const driver = createDriver({ kind: 'custom', command: `python3 ${quoteWord(script)}` }, { host: runtime });
     await driver.run({
       role: 'programmer',
       prompt: 'go',
