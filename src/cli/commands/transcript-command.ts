@@ -6,8 +6,8 @@ import type { AgentRole } from '../../core/agents/agent-driver';
 import { readIterationRecords, type IterationRecord } from '../../core/loop/iteration-record';
 import { readJournal } from '../../core/loop/journal';
 import { ARCHIVE, iterDir, iterDirName, listRuns, runLayout, type RunSummary } from '../../core/loop/run-store';
+import { loadTranscript, triesIn } from '../../core/inspect/transcript-tries';
 import { formatTranscript, TRANSCRIPT_FORMATS, type TranscriptFormat } from '../../core/transcript/format-transcript';
-import { readTryTranscript } from '../../core/transcript/read-transcript';
 import { UserError } from '../../core/util/errors';
 import { taskLayout } from '../../core/workspace/layout';
 
@@ -67,10 +67,9 @@ function listed(iterations: { archived: number[]; pending?: number }): string {
 }
 
 /** The tries of `role` recorded in the folder (a log or a calls record each), in order. */
-async function triesIn(dir: string, role: AgentRole): Promise<number[]> {
-  const re = new RegExp(`^${role}-try-(\\d+)\\.(?:log|calls\\.jsonl)$`);
+async function triesOf(dir: string, role: AgentRole): Promise<number[]> {
   const names = await fs.readdir(dir).catch(() => [] as string[]);
-  return [...new Set(names.map((n) => re.exec(n)).flatMap((m) => (m ? [Number(m[1])] : [])))].sort((a, b) => a - b);
+  return triesIn(names, [role]).flatMap((t) => (t.role === role ? [t.attempt] : []));
 }
 
 async function recordOf(iterationsFile: string, iteration: number): Promise<IterationRecord | undefined> {
@@ -111,7 +110,7 @@ export async function transcriptCommand(dir: string, values: TranscriptValues): 
   if (!pending && !iterations.archived.includes(iteration)) throw new UserError(`Run ${run.info.name} has no iteration ${iteration}: ${listed(iterations)}.`);
   const folder = pending ? layout.pendingDir : iterDir(layout, iteration);
 
-  const tries = await triesIn(folder, role);
+  const tries = await triesOf(folder, role);
   if (tries.length === 0) {
     const step = (await recordOf(layout.iterationsFile, iteration))?.[role];
     const who = run.info.roles[role];
@@ -127,16 +126,7 @@ export async function transcriptCommand(dir: string, values: TranscriptValues): 
   if (!tries.includes(attempt))
     throw new UserError(`The ${role} made no try ${attempt} in iteration ${iteration} of run ${run.info.name}; its tries: ${tries.join(', ')}.`);
 
-  const who = run.info.roles[role];
-  const transcript = await readTryTranscript({
-    iterDir: folder,
-    role,
-    attempt,
-    iteration,
-    run: run.info.name,
-    ...(who.kind === 'agent' ? { agent: who.preset ?? 'custom' } : {}),
-    pending,
-  });
+  const transcript = await loadTranscript(taskDir, { run: run.info.name, iteration, role, attempt, dir: folder, pending });
   if (!transcript) throw new UserError(await whyNoCalls(path.join(folder, ARCHIVE.agentLog(role, attempt)), role, attempt));
   process.stdout.write(formatTranscript(transcript, format));
   return 0;
