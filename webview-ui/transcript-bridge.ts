@@ -4,6 +4,7 @@
 // link leads back to the report.
 import { isTranscriptHostMessage, type TranscriptHostMessage, type TranscriptRendered, type TranscriptWebviewMessage } from '../src/shared/transcript-protocol';
 import { transcriptSchema, type Transcript } from '../src/core/transcript/transcript-schema';
+import { vsCodeApi } from './vscode-api';
 
 /** What the panel keeps across reloads of its page (VS Code's webview state). */
 export interface TranscriptViewState {
@@ -20,16 +21,9 @@ export interface TranscriptBridge {
   onMessage(fn: (msg: TranscriptHostMessage) => void): void;
 }
 
-interface VsCodeApi {
-  postMessage(msg: unknown): void;
-  getState(): unknown;
-  setState(s: unknown): void;
-}
-declare const acquireVsCodeApi: (() => VsCodeApi) | undefined;
-
 export function createTranscriptBridge(): TranscriptBridge {
-  if (typeof acquireVsCodeApi === 'function') {
-    const api = acquireVsCodeApi();
+  const api = vsCodeApi();
+  if (api) {
     const testHooks = document.body.dataset.sweciTestHooks === '1';
     return {
       standalone: false,
