@@ -17,13 +17,9 @@ import { comparisonContent, iterationContent, iterationTitle, type ShownPage } f
 import { reportContent } from './report-page';
 import { archivedRequirementUri, type RevisionRef } from '../revisions/revision-content';
 import { errorMessage } from '../../core/util/errors';
-import { html } from '../../core/util/html';
 import { WebviewHost } from '../webview/webview-host';
-import type { WebviewContent } from '../webview/webview-page';
 
 export const ITERATION_VIEW_TYPE = 'sweci.iteration';
-/** The view builds its DOM itself (webview-ui/iteration-view.ts) in this one element. */
-const CONTENT: WebviewContent = { title: 'Iteration', body: html`<div id="app"></div>` };
 
 /** An iteration (with `report`: its test report as a table), or two compared. */
 type Shown = { kind: 'iteration'; details: IterationDetails; report?: IterationReport } | { kind: 'compare'; comparison: Comparison };
@@ -153,7 +149,7 @@ export class IterationViewHost implements vscode.Disposable {
   private present(shown: Shown): void {
     this.shownValue = shown;
     if (!this.host.isOpen) this.ready = false;
-    this.host.show(CONTENT);
+    this.host.show();
     this.render();
   }
 
