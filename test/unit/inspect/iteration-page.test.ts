@@ -18,36 +18,15 @@ import {
   type IterationPage,
   type PageControl,
 } from '../../../src/shared/iteration-protocol';
-import type { IterationRecord } from '../../../src/core/loop/iteration-record';
 import { repoRoot } from '../helpers/repo-root';
+import { iterationDetails, iterationRecord } from './iteration-fixtures';
 
 const HOSTILE = '</pre><script>alert(1)</script><img src=x onerror=alert(2)>';
 
-function record(over: Partial<IterationRecord> = {}): IterationRecord {
-  return {
-    gap: 3,
-    pytest: { passed: 7 },
-    iteration: 2,
-    run: 'agent-1',
-    started_at: '',
-    finished_at: '',
-    commit: 'abcdef1234567890',
-    passed: 7,
-    target_passed: 10,
-    regressions: [],
-    tampered: [],
-    outside_changes: [],
-    ...over,
-  };
-}
+const record = iterationRecord;
 
 function details(over: Partial<IterationDetails> = {}): IterationDetails {
-  return {
-    run: 'agent-1',
-    runKind: 'loop',
-    iteration: 2,
-    iterations: [0, 1, 2, 3],
-    record: record(),
+  return iterationDetails({
     change: 0.5,
     newlyPassing: ['tests/test_a.py::test_ok'],
     newlyRegressed: [`tests/test_b.py::test_${HOSTILE}`],
@@ -78,7 +57,7 @@ function details(over: Partial<IterationDetails> = {}): IterationDetails {
     hasCodeChanges: true,
     transcripts: [],
     ...over,
-  };
+  });
 }
 
 type PageOf<K extends IterationPage['kind']> = Extract<IterationPage, { kind: K }>;

@@ -3,7 +3,6 @@
 // webview with recorded text as text, a filter, and the raw report a click away (issue 31, item 9).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { IterationDetails } from '../../../src/core/inspect/iteration-details';
 import { MESSAGE_LINES, reportRows } from '../../../src/core/inspect/report-rows';
 import { parseJsonReport } from '../../../src/core/pytest/parse-json-report';
 import { parseJunitXml } from '../../../src/core/pytest/parse-junit';
@@ -12,6 +11,7 @@ import { reportContent } from '../../../src/extension/inspect/report-page';
 import { isIterationHostMessage, type IterationPage } from '../../../src/shared/iteration-protocol';
 import { nodeIdParts } from '../../../webview-ui/format';
 import { readReportFixture } from '../pytest/fixtures';
+import { iterationDetails } from './iteration-fixtures';
 
 const json = parseJsonReport(readReportFixture('base.report.json'));
 const junit = parseJunitXml(readReportFixture('base.junit-xunit1.xml'));
@@ -59,34 +59,7 @@ test('the message is the failure’s first lines (pytest’s E lines), a skip’
 
 const HOSTILE = '</pre><script>alert(1)</script>';
 
-function details(): IterationDetails {
-  return {
-    run: 'agent-1',
-    runKind: 'loop',
-    iteration: 2,
-    iterations: [0, 1, 2, 3],
-    record: {
-      gap: 3,
-      pytest: { passed: 7 },
-      iteration: 2,
-      run: 'agent-1',
-      started_at: '',
-      finished_at: '',
-      commit: 'abcdef1234567890',
-      passed: 7,
-      target_passed: 10,
-      regressions: [],
-      tampered: [],
-      outside_changes: [],
-    },
-    newlyPassing: [],
-    newlyRegressed: [],
-    steps: [],
-    files: [],
-    hasCodeChanges: true,
-    transcripts: [],
-  };
-}
+const details = () => iterationDetails();
 
 type ReportPage = Extract<IterationPage, { kind: 'report' }>;
 
