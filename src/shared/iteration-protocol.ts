@@ -32,7 +32,7 @@ const clickSchemas = [
 /** Webview → host: the page loaded (send it what to show), or a click. */
 export const iterationViewMessageSchema = z.discriminatedUnion('type', [z.strictObject({ type: z.literal('ready') }), ...clickSchemas]);
 export type IterationViewMessage = z.infer<typeof iterationViewMessageSchema>;
-export type IterationViewAction = Exclude<IterationViewMessage['type'], 'ready'>;
+type IterationViewAction = Exclude<IterationViewMessage['type'], 'ready'>;
 
 export const isIterationViewMessage = guardFor(iterationViewMessageSchema);
 export const ITERATION_VIEW_ACTIONS: IterationViewAction[] = clickSchemas.map((o) => o.def.shape.type.def.values[0]);
@@ -70,7 +70,7 @@ const stepRowSchema = z.strictObject({
   notes: z.array(z.string()),
 });
 
-export const iterationPageSchema = z.strictObject({
+const iterationPageSchema = z.strictObject({
   kind: z.literal('iteration'),
   header: headerSchema,
   /** The scores (term and value), or why pytest did not run. */
@@ -89,7 +89,7 @@ export const iterationPageSchema = z.strictObject({
   commit: z.string(),
 });
 
-export const comparePageSchema = z.strictObject({
+const comparePageSchema = z.strictObject({
   kind: z.literal('compare'),
   header: headerSchema,
   heads: z.array(z.string()),
@@ -99,7 +99,7 @@ export const comparePageSchema = z.strictObject({
   tests: z.union([z.strictObject({ lists: z.array(testListSchema) }), z.strictObject({ note: z.string() })]),
 });
 
-export const reportPageSchema = z.strictObject({
+const reportPageSchema = z.strictObject({
   kind: z.literal('report'),
   header: headerSchema,
   table: z.union([
@@ -116,11 +116,11 @@ export const reportPageSchema = z.strictObject({
   ]),
 });
 
-export const iterationPageUnionSchema = z.discriminatedUnion('kind', [iterationPageSchema, comparePageSchema, reportPageSchema]);
+const iterationPageUnionSchema = z.discriminatedUnion('kind', [iterationPageSchema, comparePageSchema, reportPageSchema]);
 export type IterationPage = z.infer<typeof iterationPageUnionSchema>;
 
 /** Host → webview. */
-export const iterationHostMessageSchema = z.discriminatedUnion('type', [z.strictObject({ type: z.literal('show'), page: iterationPageUnionSchema })]);
+const iterationHostMessageSchema = z.discriminatedUnion('type', [z.strictObject({ type: z.literal('show'), page: iterationPageUnionSchema })]);
 export type IterationHostMessage = z.infer<typeof iterationHostMessageSchema>;
 export const isIterationHostMessage = guardFor(iterationHostMessageSchema);
 

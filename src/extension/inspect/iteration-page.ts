@@ -118,7 +118,7 @@ export function stepButtons(d: Pick<IterationDetails, 'iteration' | 'iterations'
 /** a(c) as the view shows it: the number alone. */
 const changeText = (a: number | undefined) => formatChange(a).replace('a(c) ', '');
 
-export function iterationPage(d: IterationDetails, selectedForCompare?: string): PageOf<'iteration'> {
+function iterationPage(d: IterationDetails, selectedForCompare?: string): PageOf<'iteration'> {
   const r = d.record;
   const [previous, next] = stepButtons(d, ['Previous iteration', 'Next iteration']);
   const actions = [button('select-for-compare', 'Select for Compare')];
@@ -164,11 +164,11 @@ function sideCells(s: ComparedSide): string[] {
   return [changeText(s.change), `${r.passed ?? '–'} / ${r.target_passed}`, String(r.gap), String(r.regressions.length)];
 }
 
-export function comparisonTitle(c: Comparison): string {
+function comparisonTitle(c: Comparison): string {
   return `${c.left.label} ↔ ${c.right.label}`;
 }
 
-export function comparisonPage(c: Comparison): PageOf<'compare'> {
+function comparisonPage(c: Comparison): PageOf<'compare'> {
   // Previous / Next move both sides together; at either run's end the button says why it cannot.
   const step = (direction: 1 | -1, label: string, title: string) => {
     const to = comparisonStep(c, direction);

@@ -8,16 +8,16 @@ import type { IterationPage } from '../../shared/iteration-protocol';
 import { button, iterationPosition, iterationTitle, stepButtons, type ShownPage } from './iteration-page';
 
 /** Rows past this are left to the raw report (failures come first, so they are all shown). */
-export const REPORT_ROW_LIMIT = 5000;
+const REPORT_ROW_LIMIT = 5000;
 
-export function formatTestDuration(sec: number | undefined): string {
+function formatTestDuration(sec: number | undefined): string {
   if (sec === undefined) return '–';
   if (sec < 0.001) return '<1 ms';
   if (sec < 1) return `${Math.round(sec * 1000)} ms`;
   return sec < 60 ? `${sec.toFixed(2)} s` : `${Math.floor(sec / 60)} min ${Math.round(sec % 60)} s`;
 }
 
-export function reportPage(d: IterationDetails, report: IterationReport): Extract<IterationPage, { kind: 'report' }> {
+function reportPage(d: IterationDetails, report: IterationReport): Extract<IterationPage, { kind: 'report' }> {
   const [previous, next] = stepButtons(d, ['The previous iteration’s test report', 'The next iteration’s test report']);
   const header = {
     previous,
