@@ -58,7 +58,7 @@ const builds = nodeEntries.map((e) => ({
   ...(e.out === 'cli' ? { banner: { js: '#!/usr/bin/env node' } } : {}),
 }));
 
-// Browser bundles: the chart webview, the iteration view's click handler and the Transcript panel.
+// Browser bundles, one per panel: the chart, the iteration view and the Transcript panel.
 for (const [out, entry] of [
   ['webview', 'webview-ui/main.ts'],
   ['iteration-view', 'webview-ui/iteration-view.ts'],

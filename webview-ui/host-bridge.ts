@@ -1,18 +1,22 @@
 // How the webview talks to its host. Inside VS Code: acquireVsCodeApi (messages + persisted
 // state). In an exported report there is no host: the data comes from a JSON script tag and
 // nothing is posted or persisted. A request gets the next requestId; a reply reaches the view
-// only if it is the one the protocol pairs with a request still open (CHART_REPLIES).
+// only if it is the one the protocol pairs with a request still open (CHART_REPLIES). The saved
+// state and the report's data are read through their schemas, as a host message is.
+import * as z from 'zod/mini';
 import type { HostMessage, RenderedMessage, WebviewMessage } from '../src/shared/chart-protocol';
 import { CHART_REPLIES, isHostMessage } from '../src/shared/chart-protocol';
-import type { ChartData, HeatmapData } from '../src/core/scoring/chart-types';
+import { chartDataSchema, heatmapDataSchema } from '../src/core/scoring/chart-types';
+import { savedState, vsCodeApi } from './vscode-api';
 
-export interface ViewState {
-  gamma: number;
-  hidden: string[];
-  heatmapRun?: string;
+const viewStateSchema = z.object({
+  gamma: z.number(),
+  hidden: z.array(z.string()),
+  heatmapRun: z.optional(z.string()),
   /** A second run: the heatmap then shows where the two differ test by test. */
-  heatmapCompare?: string;
-}
+  heatmapCompare: z.optional(z.string()),
+});
+export type ViewState = z.infer<typeof viewStateSchema>;
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 type Request = Extract<WebviewMessage, { requestId: number }>;
@@ -33,23 +37,17 @@ export interface Bridge {
 }
 
 /** What an exported report embeds in <script type="application/json" id="sweci-report-data">. */
-export interface ReportPayload {
-  data: ChartData;
-  gamma: number;
-  heatmaps: HeatmapData[];
-  title: string;
-}
-
-interface VsCodeApi {
-  postMessage(msg: unknown): void;
-  getState(): unknown;
-  setState(s: unknown): void;
-}
-declare const acquireVsCodeApi: (() => VsCodeApi) | undefined;
+const reportPayloadSchema = z.object({
+  data: chartDataSchema,
+  gamma: z.number(),
+  heatmaps: z.array(heatmapDataSchema),
+  title: z.string(),
+});
+export type ReportPayload = z.infer<typeof reportPayloadSchema>;
 
 export function createBridge(): Bridge {
-  if (typeof acquireVsCodeApi === 'function') {
-    const api = acquireVsCodeApi();
+  const api = vsCodeApi();
+  if (api) {
     const testHooks = document.body.dataset.sweciTestHooks === '1';
     let nextId = 1;
     /** Open requests: requestId → the request's type. */
@@ -76,7 +74,8 @@ export function createBridge(): Bridge {
       reportRendered: (msg) => {
         if (testHooks) api.postMessage(msg);
       },
-      getState: () => (api.getState() as Partial<ViewState> | undefined) ?? undefined,
+      // A state that is not one (an older view's, say) is dropped whole, not half used.
+      getState: () => savedState(api, z.partial(viewStateSchema)),
       setState: (s) => api.setState(s),
       onMessage: (fn) =>
         window.addEventListener('message', (e: MessageEvent) => {
@@ -97,11 +96,14 @@ export function createBridge(): Bridge {
   };
 }
 
+/** The embedded data, if the page carries a report's; undefined when it is missing or damaged. */
 export function readReportPayload(): ReportPayload | undefined {
   const el = document.getElementById('sweci-report-data');
   if (!el?.textContent) return undefined;
   try {
-    return JSON.parse(el.textContent) as ReportPayload;
+    const parsed = reportPayloadSchema.safeParse(JSON.parse(el.textContent));
+    if (!parsed.success) console.warn('SWE-CI report: the data in this page is damaged', parsed.error);
+    return parsed.success ? parsed.data : undefined;
   } catch {
     return undefined;
   }

@@ -1,17 +1,22 @@
-// The iteration view's only script: clicks on elements with data-action become messages to the
-// host (which re-renders the view). Its one piece of its own: the test report's filter, which
-// hides rows the host rendered (kept in the webview's state, so it survives a step).
+// The iteration view's webview: it asks the host for the page to show (`ready`), builds its DOM
+// from each page the host sends (iteration-page.ts), checked against the protocol first, and
+// turns clicks on elements with data-action into messages. Its one piece of its own: the test
+// report's filter, kept in the webview's state so it survives a step and a reload.
 import './zod-config';
-import { messageForAction } from '../src/shared/iteration-protocol';
+import * as z from 'zod/mini';
+import { isIterationHostMessage, messageForAction, type IterationPage } from '../src/shared/iteration-protocol';
+import { el } from './dom';
+import { comparePage, iterationPage, reportPage, type ReportTable } from './iteration-page';
+import { savedState, vsCodeApi } from './vscode-api';
 
-interface VsCodeApi {
-  postMessage(msg: unknown): void;
-  getState(): unknown;
-  setState(state: unknown): void;
-}
-declare const acquireVsCodeApi: () => VsCodeApi;
+const filterStateSchema = z.object({ text: z.optional(z.string()), outcome: z.optional(z.string()) });
+type FilterState = z.infer<typeof filterStateSchema>;
 
-const api = acquireVsCodeApi();
+const api = vsCodeApi();
+const app = document.getElementById('app') ?? document.body.appendChild(el('div', { id: 'app' }));
+const filterState: FilterState = (api && savedState(api, filterStateSchema)) ?? {};
+/** What the page last shown was (its kind and heading): a new one starts at the top. */
+let shownKey = '';
 
 document.addEventListener('click', (event) => {
   const target = (event.target as Element | null)?.closest('[data-action]');
@@ -19,24 +24,15 @@ document.addEventListener('click', (event) => {
   const msg = messageForAction(target.dataset.action, target.dataset.arg);
   if (!msg) return;
   event.preventDefault();
-  api.postMessage(msg);
+  api?.postMessage(msg);
 });
 
-// --- the test report's filter -------------------------------------------------------------
-interface FilterState {
-  text?: string;
-  outcome?: string;
-}
-const filter = document.getElementById('report-filter');
-const outcome = document.getElementById('report-outcome');
-const count = document.getElementById('report-count');
-if (filter instanceof HTMLInputElement && outcome instanceof HTMLSelectElement) {
-  const rows = Array.from(document.querySelectorAll<HTMLTableRowElement>('table.report tbody tr'));
+/** Hides the rows the filter leaves out, and says how many are shown. */
+function wireFilter({ filter, outcome, count, rows }: ReportTable): void {
   // Matched against the test id and message, lower-cased once.
   const texts = rows.map((r) => (r.textContent ?? '').toLowerCase());
-  const saved = (api.getState() ?? {}) as FilterState;
-  if (typeof saved.text === 'string') filter.value = saved.text;
-  if (typeof saved.outcome === 'string' && Array.from(outcome.options).some((o) => o.value === saved.outcome)) outcome.value = saved.outcome;
+  if (filterState.text !== undefined) filter.value = filterState.text;
+  if (filterState.outcome !== undefined && Array.from(outcome.options).some((o) => o.value === filterState.outcome)) outcome.value = filterState.outcome;
   const apply = () => {
     const words = filter.value.toLowerCase().split(/\s+/).filter(Boolean);
     const want = outcome.value;
@@ -47,10 +43,31 @@ if (filter instanceof HTMLInputElement && outcome instanceof HTMLSelectElement) 
       row.hidden = !match;
       if (match) shown++;
     });
-    if (count) count.textContent = `${shown} of ${rows.length} tests`;
-    api.setState({ text: filter.value, outcome: want } satisfies FilterState);
+    count.textContent = `${shown} of ${rows.length} tests`;
+    filterState.text = filter.value;
+    filterState.outcome = want;
+    api?.setState(filterState);
   };
   filter.addEventListener('input', apply);
   outcome.addEventListener('change', apply);
   if (filter.value || outcome.value !== 'all') apply();
 }
+
+function render(page: IterationPage): void {
+  let table: ReportTable | undefined;
+  let nodes: HTMLElement[];
+  if (page.kind === 'iteration') nodes = iterationPage(page);
+  else if (page.kind === 'compare') nodes = comparePage(page);
+  else ({ nodes, table } = reportPage(page));
+  app.replaceChildren(...nodes);
+  if (table) wireFilter(table);
+  const key = `${page.kind} ${page.header.heading.map((h) => h.text).join(' ')}`;
+  if (key !== shownKey) window.scrollTo(0, 0);
+  shownKey = key;
+}
+
+window.addEventListener('message', (e: MessageEvent) => {
+  if (isIterationHostMessage(e.data)) render(e.data.page);
+  else console.warn('SWE-CI iteration view: ignored a malformed message');
+});
+api?.postMessage({ type: 'ready' });

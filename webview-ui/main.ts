@@ -2,7 +2,7 @@
 // heatmap. Runs inside VS Code (data from the host) or standalone in an exported report.
 import './zod-config';
 import type { ChartData, HeatmapData as Heatmap } from '../src/core/scoring/chart-types';
-import { DEFAULT_GAMMA, GAMMA_MAX, GAMMA_MIN, isChartData, isHeatmap, type HostMessage } from '../src/shared/chart-protocol';
+import { DEFAULT_GAMMA, GAMMA_MAX, GAMMA_MIN, type HostMessage } from '../src/shared/chart-protocol';
 import { createBridge, readReportPayload, type ViewState } from './host-bridge';
 import { drawHeatmap, heatmapHit, opaqueColour, type HeatmapLayout } from './heatmap';
 import { DIFF_NAMES, diffHeatmaps, differingTests } from './heatmap-diff';
@@ -352,9 +352,9 @@ renderKey(palette());
 setGamma(state.gamma, true);
 if (bridge.standalone) {
   const payload = readReportPayload();
-  if (payload && isChartData(payload.data)) {
+  if (payload) {
     title.textContent = payload.title;
-    for (const h of payload.heatmaps ?? []) if (isHeatmap(h)) embeddedHeatmaps.set(h.run, h);
+    for (const h of payload.heatmaps) embeddedHeatmaps.set(h.run, h);
     setGamma(payload.gamma, true);
     renderAll(payload.data);
   }

@@ -2,14 +2,14 @@
 // message checked against the protocol (the transcript with its own schema). In an exported
 // report there is no host: the transcript comes from a JSON script tag, nothing is posted, and a
 // link leads back to the report.
+import * as z from 'zod/mini';
 import { isTranscriptHostMessage, type TranscriptHostMessage, type TranscriptRendered, type TranscriptWebviewMessage } from '../src/shared/transcript-protocol';
 import { transcriptSchema, type Transcript } from '../src/core/transcript/transcript-schema';
+import { savedState, vsCodeApi } from './vscode-api';
 
 /** What the panel keeps across reloads of its page (VS Code's webview state). */
-export interface TranscriptViewState {
-  query: string;
-  measure?: 'ms' | 'tokens';
-}
+const transcriptViewStateSchema = z.object({ query: z.string(), measure: z.optional(z.enum(['ms', 'tokens'])) });
+export type TranscriptViewState = z.infer<typeof transcriptViewStateSchema>;
 
 export interface TranscriptBridge {
   readonly standalone: boolean;
@@ -20,16 +20,9 @@ export interface TranscriptBridge {
   onMessage(fn: (msg: TranscriptHostMessage) => void): void;
 }
 
-interface VsCodeApi {
-  postMessage(msg: unknown): void;
-  getState(): unknown;
-  setState(s: unknown): void;
-}
-declare const acquireVsCodeApi: (() => VsCodeApi) | undefined;
-
 export function createTranscriptBridge(): TranscriptBridge {
-  if (typeof acquireVsCodeApi === 'function') {
-    const api = acquireVsCodeApi();
+  const api = vsCodeApi();
+  if (api) {
     const testHooks = document.body.dataset.sweciTestHooks === '1';
     return {
       standalone: false,
@@ -37,7 +30,7 @@ export function createTranscriptBridge(): TranscriptBridge {
       reportRendered: (msg) => {
         if (testHooks) api.postMessage(msg);
       },
-      getState: () => (api.getState() as Partial<TranscriptViewState> | undefined) ?? undefined,
+      getState: () => savedState(api, z.partial(transcriptViewStateSchema)),
       setState: (s) => api.setState(s),
       onMessage: (fn) =>
         window.addEventListener('message', (e: MessageEvent) => {

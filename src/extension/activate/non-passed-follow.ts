@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { iterationNonPassed } from '../../core/inspect/iteration-details';
 import type { IterationViewHost } from '../inspect/iteration-view';
 import * as messages from '../messages';
-import type { RevisionRef } from '../inspect/revision-content';
+import type { RevisionRef } from '../revisions/revision-content';
 import type { TaskController } from '../task-controller';
 import type { NonPassedTreeProvider } from '../views/non-passed-tree';
 

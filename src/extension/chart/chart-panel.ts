@@ -25,14 +25,10 @@ import { DEFAULT_CL_WEIGHTS, type ClWeights } from '../../core/continual/cl-metr
 import { showError } from '../errors';
 import { integritySettings, sequenceSettings } from '../config';
 import { errorMessage } from '../../core/util/errors';
-import { html } from '../../core/util/html';
 import { WebviewHost } from '../webview/webview-host';
-import type { WebviewContent } from '../webview/webview-page';
 
 export const CHART_VIEW_TYPE = 'sweci.chart';
 const GAMMA_KEY = 'sweci.chart.gamma';
-/** The chart builds its DOM itself (webview-ui/main.ts) in this one element. */
-const CHART_CONTENT: WebviewContent = { title: 'SWE-CI Chart', body: html`<div id="app"></div>` };
 
 export interface ChartPanelDeps {
   context: vscode.ExtensionContext;
@@ -72,7 +68,7 @@ export class ChartPanelHost implements vscode.Disposable {
       vscode.window.registerWebviewPanelSerializer(CHART_VIEW_TYPE, {
         // After a window reload VS Code recreates the panel; the webview restores its own state
         // (γ, hidden series, heatmap run) through setState, the data is sent afresh.
-        deserializeWebviewPanel: (panel) => Promise.resolve(this.host.adopt(panel, CHART_CONTENT)),
+        deserializeWebviewPanel: (panel) => Promise.resolve(this.host.adopt(panel)),
       }),
     );
     this.scheduleUpdate();
@@ -93,7 +89,7 @@ export class ChartPanelHost implements vscode.Disposable {
   }
 
   show(): void {
-    this.host.show(CHART_CONTENT);
+    this.host.show();
   }
 
   /** Handles one message from the webview, parsed or not (also how tests act as the webview). */

@@ -9,7 +9,7 @@ import { openIterationChanges } from './code-changes';
 import { pickIteration } from './pick-iteration';
 import { compareSelectionStatus } from './compare-selection-status';
 import { IterationViewHost } from './iteration-view';
-import { registerRevisionContent, type RevisionRef } from './revision-content';
+import { registerRevisionContent, type RevisionRef } from '../revisions/revision-content';
 
 const COMMAND_TITLES: Record<string, string> = {
   'sweci.openIteration': 'Open Iteration',

@@ -7,7 +7,7 @@ import * as messages from '../messages';
 import { iterationRevision, revisionLabel, type Revision } from '../../core/inspect/revisions';
 import { diffRevisions, type FileChange } from '../../core/inspect/tree-diff';
 import { ARCHIVE, iterDir, runLayout } from '../../core/loop/run-store';
-import { archivedRequirementUri, revisionUri, type RevisionRef } from './revision-content';
+import { archivedRequirementUri, revisionUri, type RevisionRef } from '../revisions/revision-content';
 
 export interface OpenedChanges {
   title: string;

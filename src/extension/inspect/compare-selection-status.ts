@@ -1,7 +1,7 @@
 // While an iteration is selected for Compare, the status bar says which, until the selection is
 // used (Compare with Selected) or cleared: a click compares it with an iteration the user picks.
 import * as vscode from 'vscode';
-import type { RevisionRef } from './revision-content';
+import type { RevisionRef } from '../revisions/revision-content';
 
 export function compareSelectionStatus(onDidChange: vscode.Event<RevisionRef | undefined>): vscode.Disposable {
   const item = vscode.window.createStatusBarItem('sweci.compareSelection', vscode.StatusBarAlignment.Left, 9);

@@ -1,7 +1,8 @@
 // The iteration view: one editor that steps along a run (Next / Previous Iteration) and shows an
-// iteration like a code review, or two iterations compared. It re-renders when the user steps or
-// a run's records change; every message from its webview is parsed (webview/webview-host.ts) and
-// acts only on what the view itself rendered.
+// iteration like a code review, or two iterations compared. It sends its webview the page to show
+// (iteration-page.ts, report-page.ts) when the user steps or a run's records change; the webview
+// builds its DOM from it (webview-ui/iteration-view.ts). Every message from the webview is parsed
+// (webview/webview-host.ts) and acts only on what the view itself sent.
 import * as vscode from 'vscode';
 import { openTestAt } from './open-test';
 import * as messages from '../messages';
@@ -9,15 +10,14 @@ import { loadComparison, runIterations, stepPair, type Comparison } from '../../
 import { loadIterationDetails, loadIterationReport, stepIteration, type IterationDetails } from '../../core/inspect/iteration-details';
 import type { IterationReport } from '../../core/inspect/report-rows';
 import { revisionLabel } from '../../core/inspect/revisions';
-import { iterationViewMessageSchema, type IterationViewMessage } from '../../shared/iteration-protocol';
+import { iterationViewMessageSchema, type IterationHostMessage, type IterationViewMessage } from '../../shared/iteration-protocol';
 import { log } from '../log';
 import { compareRequirements, compareRevisions, openIterationChanges } from './code-changes';
-import { comparisonContent, iterationContent, iterationTitle } from './iteration-html';
-import { reportContent } from './report-html';
-import { archivedRequirementUri, type RevisionRef } from './revision-content';
+import { comparisonContent, iterationContent, iterationTitle, type ShownPage } from './iteration-page';
+import { reportContent } from './report-page';
+import { archivedRequirementUri, type RevisionRef } from '../revisions/revision-content';
 import { errorMessage } from '../../core/util/errors';
 import { WebviewHost } from '../webview/webview-host';
-import type { WebviewContent } from '../webview/webview-page';
 
 export const ITERATION_VIEW_TYPE = 'sweci.iteration';
 
@@ -34,8 +34,12 @@ export interface IterationViewDeps {
 }
 
 export class IterationViewHost implements vscode.Disposable {
-  private readonly host: WebviewHost<IterationViewMessage, never, Record<never, never>>;
+  private readonly host: WebviewHost<IterationViewMessage, IterationHostMessage, Record<never, never>>;
   private shownValue: Shown | undefined;
+  /** The page loaded and said so: messages posted now reach it. */
+  private ready = false;
+  /** The last page sent, as JSON: a re-read that shows the same is not sent again. */
+  private sentJson: string | undefined;
   private selection: RevisionRef | undefined;
   private readonly subs: vscode.Disposable[] = [];
   private readonly changed = new vscode.EventEmitter<RevisionRef | undefined>();
@@ -57,7 +61,10 @@ export class IterationViewHost implements vscode.Disposable {
       // Focus stays where the user was (the Iterations view), so the keys keep stepping there.
       preserveFocus: true,
       onMessage: (m) => this.handle(m),
-      onDidClose: () => this.changed.fire(undefined),
+      onDidClose: () => {
+        this.ready = false;
+        this.changed.fire(undefined);
+      },
     });
     this.subs.push(
       this.host,
@@ -141,15 +148,25 @@ export class IterationViewHost implements vscode.Disposable {
 
   private present(shown: Shown): void {
     this.shownValue = shown;
-    this.host.show(this.content());
+    if (!this.host.isOpen) this.ready = false;
+    this.host.show();
+    this.render();
   }
 
+  /** Sends the page of what is shown, once the webview is ready for it (it asks again after a reload). */
   private render(): void {
-    if (this.host.isOpen && this.shownValue) this.host.setContent(this.content());
+    if (!this.host.isOpen || !this.shownValue) return;
+    const { title, page } = this.content(this.shownValue);
+    this.host.setTitle(title);
+    if (!this.ready) return;
+    const message: IterationHostMessage = { type: 'show', page };
+    const json = JSON.stringify(message);
+    if (json === this.sentJson) return;
+    this.sentJson = json;
+    this.host.post(message);
   }
 
-  private content(): WebviewContent {
-    const shown = this.shownValue!;
+  private content(shown: Shown): ShownPage {
     const selected = this.selection && revisionLabel(this.selection.run, this.selection.iteration);
     if (shown.kind === 'compare') return comparisonContent(shown.comparison);
     return shown.report ? reportContent(shown.details, shown.report) : iterationContent(shown.details, selected);
@@ -181,6 +198,13 @@ export class IterationViewHost implements vscode.Disposable {
   }
 
   private async handle(message: IterationViewMessage): Promise<void> {
+    if (message.type === 'ready') {
+      // A new page (opened, or reloaded after being hidden): it has nothing yet.
+      this.ready = true;
+      this.sentJson = undefined;
+      this.render();
+      return;
+    }
     const why = await this.act(message).catch((err: unknown) => errorMessage(err));
     if (why) void messages.showInformationMessage(why);
   }
@@ -190,6 +214,8 @@ export class IterationViewHost implements vscode.Disposable {
     const dir = this.deps.taskDir();
     if (!shown || !dir) return undefined;
     switch (m.type) {
+      case 'ready':
+        return undefined;
       case 'step':
         return this.step(m.direction);
       case 'open-test':

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { readIterationRecords } from '../../core/loop/iteration-record';
 import { listRuns, runLayout } from '../../core/loop/run-store';
 import * as messages from '../messages';
-import type { RevisionRef } from './revision-content';
+import type { RevisionRef } from '../revisions/revision-content';
 
 type Item = vscode.QuickPickItem & { ref?: RevisionRef };
 

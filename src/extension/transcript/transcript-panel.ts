@@ -16,17 +16,13 @@ import {
   type TranscriptWebviewMessage,
 } from '../../shared/transcript-protocol';
 import { errorMessage } from '../../core/util/errors';
-import { html } from '../../core/util/html';
 import type { ChangeFeed } from '../change-feed';
 import { log } from '../log';
 import { WebviewHost } from '../webview/webview-host';
-import type { WebviewContent } from '../webview/webview-page';
 import type { TranscriptDocuments } from './transcript-documents';
 import { tryLabel } from './pick-try';
 
 export const TRANSCRIPT_VIEW_TYPE = 'sweci.transcript';
-/** The panel builds its DOM itself (webview-ui/transcript-view.ts) in this one element. */
-const CONTENT: WebviewContent = { title: 'Transcript', body: html`<div id="app"></div>` };
 
 export interface TranscriptPanelDeps {
   extensionUri: vscode.Uri;
@@ -95,7 +91,7 @@ export class TranscriptPanelHost implements vscode.Disposable {
     this.transcript = transcript;
     this.sentJson = undefined;
     if (!this.host.isOpen) this.ready = false;
-    this.host.show(CONTENT);
+    this.host.show();
     if (this.ready) await this.send();
     return undefined;
   }

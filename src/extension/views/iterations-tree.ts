@@ -5,13 +5,13 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { readIterationRecords, type IterationRecord } from '../../core/loop/iteration-record';
 import { ARCHIVE, iterDir, listRuns, readRunSummary, runLayout, type RunSummary } from '../../core/loop/run-store';
-import { archivedRequirementUri } from '../inspect/revision-content';
+import { archivedRequirementUri } from '../revisions/revision-content';
 import type { AgentRole } from '../../core/agents/agent-driver';
 import { rolesWithEventLogs, triesIn } from '../../core/inspect/transcript-tries';
 import type { ChangeFeed } from '../change-feed';
 import type { LoopController } from '../loop/loop-controller';
 import type { TaskController } from '../task-controller';
-import { iterationDescription, iterationTooltip, runSolvedText } from './iteration-text';
+import { iterationDescription, iterationTooltip, runSolvedText } from '../revisions/iteration-text';
 import { relativePaths } from './view-text';
 
 export type IterationsNode =

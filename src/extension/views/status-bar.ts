@@ -7,7 +7,7 @@ import { listRuns, runLayout } from '../../core/loop/run-store';
 import type { ChangeFeed } from '../change-feed';
 import type { LoopController } from '../loop/loop-controller';
 import type { TaskController } from '../task-controller';
-import { changeOf, formatChange } from './iteration-text';
+import { changeOf, formatChange } from '../revisions/iteration-text';
 import { statusText } from './status-text';
 
 async function latestLoopRun(taskDir: string): Promise<string | undefined> {

@@ -1,14 +1,14 @@
 // The one webview host: creates or reveals a panel (or adopts one VS Code restored), sets its
-// page (webview-page.ts: CSP, nonce, script and stylesheet), parses every message the webview
-// sends against the protocol's schema before anything acts on it, posts typed messages back
-// (a reply carrying its request's id) and disposes of it all. The chart and the iteration view
-// are both built on it.
+// page (webview-page.ts: CSP, nonce, script and stylesheet; the script builds the content),
+// parses every message the webview sends against the protocol's schema before anything acts on
+// it, posts typed messages back (a reply carrying its request's id) and disposes of it all. The
+// chart, the iteration view and the Transcript panel are all built on it.
 import * as vscode from 'vscode';
 import type * as z from 'zod/mini';
 import { errorMessage } from '../../core/util/errors';
 import { log } from '../log';
 import { testHooksEnabled } from '../test-hooks';
-import { makeNonce, webviewPage, type WebviewContent } from './webview-page';
+import { makeNonce, webviewPage } from './webview-page';
 
 type Message = { type: string };
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -23,7 +23,7 @@ export interface WebviewHostOptions<
 > {
   extensionUri: vscode.Uri;
   viewType: string;
-  /** The panel's title until the content sets one; also names the view in the log. */
+  /** The panel's title until the panel sets one (setTitle); also names the view in the log. */
   title: string;
   /** The webview's bundle, in dist/, and its stylesheet, in media/. */
   script: string;
@@ -47,7 +47,6 @@ export class WebviewHost<In extends Message, Out extends Message, Replies extend
 {
   private panel: vscode.WebviewPanel | undefined;
   private panelSubs: vscode.Disposable[] = [];
-  private content: WebviewContent | undefined;
   private html: string | undefined;
   private readonly testHooks = testHooksEnabled();
   private readonly posted: Out[] = [];
@@ -69,12 +68,10 @@ export class WebviewHost<In extends Message, Out extends Message, Replies extend
     return { posted: [...this.posted], received: [...this.received] };
   }
 
-  /** Opens the panel with `content`, or reveals it (and shows `content` when given). */
-  show(content?: WebviewContent): void {
+  /** Opens the panel, or reveals it (its page stays as it is: what it shows comes as messages). */
+  show(): void {
     if (this.panel) {
       this.panel.reveal(undefined, this.opts.preserveFocus ?? false);
-      // The same content again is not a reason to reload the page (and lose its state).
-      if (content && content !== this.content) this.setContent(content);
       return;
     }
     const panel = vscode.window.createWebviewPanel(
@@ -83,11 +80,11 @@ export class WebviewHost<In extends Message, Out extends Message, Replies extend
       { viewColumn: vscode.ViewColumn.Active, preserveFocus: this.opts.preserveFocus ?? false },
       { enableScripts: true, retainContextWhenHidden: false },
     );
-    this.adopt(panel, content);
+    this.adopt(panel);
   }
 
   /** Takes over a panel (one VS Code restored after a window reload), closing any other. */
-  adopt(panel: vscode.WebviewPanel, content?: WebviewContent): void {
+  adopt(panel: vscode.WebviewPanel): void {
     const old = this.panel;
     if (old && old !== panel) {
       this.panel = undefined;
@@ -110,14 +107,12 @@ export class WebviewHost<In extends Message, Out extends Message, Replies extend
         this.opts.onDidClose?.();
       }),
     );
-    if (content ?? this.content) this.setContent(content ?? this.content!);
+    panel.title = this.opts.title;
+    this.setPage(panel);
   }
 
-  /** Sets the page (a new nonce each time) and the panel's title. */
-  setContent(content: WebviewContent): void {
-    this.content = content;
-    const panel = this.panel;
-    if (!panel) return;
+  /** Sets the page (a new nonce each time). */
+  private setPage(panel: vscode.WebviewPanel): void {
     const root = this.opts.extensionUri;
     this.html = webviewPage(
       {
@@ -127,9 +122,8 @@ export class WebviewHost<In extends Message, Out extends Message, Replies extend
         styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, 'media', this.opts.style)).toString(),
         testHooks: this.testHooks,
       },
-      content,
+      this.opts.title,
     );
-    panel.title = content.title;
     panel.webview.html = this.html;
   }
 

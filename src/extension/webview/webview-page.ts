@@ -1,8 +1,9 @@
 // The webviews' page: one external script (carrying the nonce) and one stylesheet from the
-// extension under a strict CSP. The nonce and the CSP are made here and nowhere else. No VS Code
-// API, so unit tests render it.
+// extension under a strict CSP, around an empty element the script builds the panel in. The
+// host builds no panel's content: it sends data. The nonce and the CSP are made here and nowhere
+// else. No VS Code API, so unit tests render it.
 import { randomBytes } from 'node:crypto';
-import { html, htmlPage, type SafeHtml } from '../../core/util/html';
+import { html, htmlPage } from '../../core/util/html';
 
 export function makeNonce(): string {
   return randomBytes(18)
@@ -24,18 +25,13 @@ export interface WebviewResources {
   testHooks?: boolean;
 }
 
-/** What a page shows: its title and body (the script is added after the body). */
-export interface WebviewContent {
-  title: string;
-  body: SafeHtml;
-}
-
-export function webviewPage(r: WebviewResources, content: WebviewContent): string {
+/** Every panel's page: `#app`, which the panel's script fills from what its host sends. */
+export function webviewPage(r: WebviewResources, title: string): string {
   return htmlPage({
-    title: content.title,
+    title,
     csp: webviewCsp(r.cspSource, r.nonce),
     head: html`<link rel="stylesheet" href="${r.styleUri}">`,
-    body: html`${content.body}
+    body: html`<div id="app"></div>
 <script nonce="${r.nonce}" src="${r.scriptUri}"></script>`,
     ...(r.testHooks ? { bodyAttrs: { 'data-sweci-test-hooks': '1' } } : {}),
   });

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { IterationRecord } from '../../../src/core/loop/iteration-record';
-import { changeOf, formatTokens, iterationDescription, iterationTooltip } from '../../../src/extension/views/iteration-text';
+import { changeOf, formatTokens, iterationDescription, iterationTooltip } from '../../../src/extension/revisions/iteration-text';
 
 const rec = (r: Partial<IterationRecord>): IterationRecord => ({
   gap: 42,

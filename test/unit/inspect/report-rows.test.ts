@@ -1,15 +1,17 @@
 // The iteration view's test report: the archived report read through the parsers' model, one row
-// per test with its outcome, duration and the first lines of why, failures first; rendered with
-// recorded text escaped, a filter, and the raw report a click away (issue 31, item 9).
+// per test with its outcome, duration and the first lines of why, failures first; sent to the
+// webview with recorded text as text, a filter, and the raw report a click away (issue 31, item 9).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { IterationDetails } from '../../../src/core/inspect/iteration-details';
 import { MESSAGE_LINES, reportRows } from '../../../src/core/inspect/report-rows';
 import { parseJsonReport } from '../../../src/core/pytest/parse-json-report';
 import { parseJunitXml } from '../../../src/core/pytest/parse-junit';
 import type { TestReport } from '../../../src/core/pytest/test-report';
-import { reportContent } from '../../../src/extension/inspect/report-html';
+import { reportContent } from '../../../src/extension/inspect/report-page';
+import { isIterationHostMessage, type IterationPage } from '../../../src/shared/iteration-protocol';
+import { nodeIdParts } from '../../../webview-ui/format';
 import { readReportFixture } from '../pytest/fixtures';
+import { iterationDetails } from './iteration-fixtures';
 
 const json = parseJsonReport(readReportFixture('base.report.json'));
 const junit = parseJunitXml(readReportFixture('base.junit-xunit1.xml'));
@@ -57,36 +59,11 @@ test('the message is the failure’s first lines (pytest’s E lines), a skip’
 
 const HOSTILE = '</pre><script>alert(1)</script>';
 
-function details(): IterationDetails {
-  return {
-    run: 'agent-1',
-    runKind: 'loop',
-    iteration: 2,
-    iterations: [0, 1, 2, 3],
-    record: {
-      gap: 3,
-      pytest: { passed: 7 },
-      iteration: 2,
-      run: 'agent-1',
-      started_at: '',
-      finished_at: '',
-      commit: 'abcdef1234567890',
-      passed: 7,
-      target_passed: 10,
-      regressions: [],
-      tampered: [],
-      outside_changes: [],
-    },
-    newlyPassing: [],
-    newlyRegressed: [],
-    steps: [],
-    files: [],
-    hasCodeChanges: true,
-    transcripts: [],
-  };
-}
+const details = () => iterationDetails();
 
-test('the report renders as a table with a filter, its tests as links, recorded text escaped, and the raw report a button away', () => {
+type ReportPage = Extract<IterationPage, { kind: 'report' }>;
+
+test('the report is sent as a table with a filter, its tests as links, recorded text as text, and the raw report a button away', () => {
   const hostile: TestReport = {
     format: 'json-report',
     summary: {},
@@ -95,31 +72,42 @@ test('the report renders as a table with a filter, its tests as links, recorded 
       { nodeid: `t.py::x[${HOSTILE}]`, outcome: 'failed', durationSec: 1.5, phases: { call: { outcome: 'failed', longrepr: `E   ${HOSTILE}` } } },
     ],
   };
-  const { title, body } = reportContent(details(), { file: '/x/report.json', raw: true, rows: reportRows(hostile) });
-  const page = body.text;
+  const { title, page } = reportContent(details(), { file: '/x/report.json', raw: true, rows: reportRows(hostile) });
+  assert.ok(isIterationHostMessage({ type: 'show', page }), 'the page passes the protocol');
+  const p = page as ReportPage;
   assert.equal(title, 'agent-1 #2 test report');
-  assert.match(page, /<h1>agent-1 <span class="muted">iteration 2 of 3 · test report<\/span><\/h1>/);
-  assert.ok(!page.includes('<script'), 'no element an agent wrote');
-  assert.ok(page.includes('&lt;/pre&gt;&lt;script&gt;'));
-  assert.match(page, /<input id="report-filter" type="search"/);
-  assert.match(
-    page,
-    /<select id="report-outcome"[^>]*><option value="all">all outcomes<\/option><option value="not-passed">not passed<\/option><option value="error">error<\/option>/,
+  assert.deepEqual(p.header.heading, [{ text: 'agent-1' }, { text: 'iteration 2 of 3 · test report', muted: true }]);
+  assert.ok('rows' in p.table);
+  const t = p.table;
+  // Recorded text is carried as it is (the webview puts it in as text).
+  const mine = t.rows.find((r) => r.nodeid === `t.py::x[${HOSTILE}]`);
+  assert.deepEqual(mine, { outcome: 'failed', nodeid: `t.py::x[${HOSTILE}]`, duration: '1.50 s', message: HOSTILE });
+  // The filter's outcomes: those present, in the report's order (all outcomes and not passed are the webview's).
+  assert.deepEqual(
+    t.counts.map((c) => c.outcome),
+    ['error', 'failed', 'xpassed', 'skipped', 'xfailed', 'passed'],
   );
-  assert.match(
-    page,
-    /data-action="open-test" data-arg="tests\/test_ops.py::test_sub">tests\/<wbr>test_ops.py::<wbr>test_sub<\/a>/,
-    'a node id breaks between its parts',
-  );
-  assert.match(page, /<tr data-outcome="failed">.*?<td class="num">1.50 s<\/td>/);
-  assert.match(page, /<button data-action="open-raw-report" title="report.json as it is archived">Open Raw Report<\/button>/);
-  assert.match(page, /<button data-action="close-test-report"/);
+  assert.deepEqual(t.counts.slice(0, 2), [
+    { outcome: 'error', n: 2 },
+    { outcome: 'failed', n: 10 },
+  ]);
+  assert.equal(t.failing, 12);
+  assert.equal(t.more, 0);
+  assert.equal(t.rows.find((r) => r.nodeid === 'tests/test_ops.py::test_sub')?.nodeid, 'tests/test_ops.py::test_sub', 'a link that opens the test');
+  assert.deepEqual(nodeIdParts('tests/test_ops.py::test_sub'), ['tests/', 'test_ops.py::', 'test_sub'], 'a node id breaks between its parts');
+  assert.deepEqual(p.header.actions, [
+    { action: 'close-test-report', label: 'Back to Iteration', title: 'The iteration’s scores, tests, requirement.xml and roles' },
+    { action: 'open-raw-report', label: 'Open Raw Report', title: 'report.json as it is archived', disabled: false },
+  ]);
   // Rows in the order reportRows gives: the first is an error.
-  assert.match(page, /<tbody><tr data-outcome="error">/);
-  assert.match(page, /2 error<\/span> · <span class="outcome failed">10 failed<\/span>/);
-  assert.match(page, /<td class="num">&lt;1 ms<\/td>/, 'a test under a millisecond');
+  assert.equal(t.rows[0].outcome, 'error');
+  assert.ok(
+    t.rows.some((r) => r.duration === '<1 ms'),
+    'a test under a millisecond',
+  );
+  assert.ok(!JSON.stringify(p).includes('/x/report.json'), 'no path in the page');
 
-  const none = reportContent(details(), { file: '/x/report.json', raw: false, missing: 'pytest did not run at this iteration.' }).body.text;
-  assert.match(none, /pytest did not run at this iteration\./);
-  assert.match(none, /data-action="open-raw-report"[^>]* disabled/);
+  const none = reportContent(details(), { file: '/x/report.json', raw: false, missing: 'pytest did not run at this iteration.' }).page as ReportPage;
+  assert.deepEqual(none.table, { missing: 'pytest did not run at this iteration.' });
+  assert.equal(none.header.actions[1].disabled, true);
 });
