@@ -2,9 +2,10 @@
 // state). In an exported report there is no host: the data comes from a JSON script tag and
 // nothing is posted or persisted. A request gets the next requestId; a reply reaches the view
 // only if it is the one the protocol pairs with a request still open (CHART_REPLIES).
-import type { HostMessage, RenderedMessage, WebviewMessage } from '../src/shared/chart-protocol';
+import type { HostMessage, WebviewMessage } from '../src/shared/chart-protocol';
 import { CHART_REPLIES, isHostMessage } from '../src/shared/chart-protocol';
 import type { ChartData, HeatmapData } from '../src/core/scoring/chart-types';
+import { vscodeApi } from './vscode-api';
 
 export interface ViewState {
   gamma: number;
@@ -25,8 +26,6 @@ export interface Bridge {
   request(msg: DistributiveOmit<Request, 'requestId'>): void;
   /** Closes the open requests of a type: their replies (about data since replaced) are dropped. */
   forget(type: Request['type']): void;
-  /** Tells the test harness what was drawn; nothing outside it (the page says which, SWECI_TEST_HOOKS). */
-  reportRendered(msg: RenderedMessage): void;
   getState(): Partial<ViewState> | undefined;
   setState(s: ViewState): void;
   onMessage(fn: (msg: HostMessage) => void): void;
@@ -40,17 +39,9 @@ export interface ReportPayload {
   title: string;
 }
 
-interface VsCodeApi {
-  postMessage(msg: unknown): void;
-  getState(): unknown;
-  setState(s: unknown): void;
-}
-declare const acquireVsCodeApi: (() => VsCodeApi) | undefined;
-
 export function createBridge(): Bridge {
-  if (typeof acquireVsCodeApi === 'function') {
-    const api = acquireVsCodeApi();
-    const testHooks = document.body.dataset.sweciTestHooks === '1';
+  const api = vscodeApi();
+  if (api) {
     let nextId = 1;
     /** Open requests: requestId → the request's type. */
     const open = new Map<number, Request['type']>();
@@ -73,9 +64,6 @@ export function createBridge(): Bridge {
       forget: (type) => {
         for (const [id, t] of open) if (t === type) open.delete(id);
       },
-      reportRendered: (msg) => {
-        if (testHooks) api.postMessage(msg);
-      },
       getState: () => (api.getState() as Partial<ViewState> | undefined) ?? undefined,
       setState: (s) => api.setState(s),
       onMessage: (fn) =>
@@ -90,7 +78,6 @@ export function createBridge(): Bridge {
     post: () => undefined,
     request: () => undefined,
     forget: () => undefined,
-    reportRendered: () => undefined,
     getState: () => undefined,
     setState: () => undefined,
     onMessage: () => undefined,

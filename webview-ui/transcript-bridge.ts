@@ -2,8 +2,9 @@
 // message checked against the protocol (the transcript with its own schema). In an exported
 // report there is no host: the transcript comes from a JSON script tag, nothing is posted, and a
 // link leads back to the report.
-import { isTranscriptHostMessage, type TranscriptHostMessage, type TranscriptRendered, type TranscriptWebviewMessage } from '../src/shared/transcript-protocol';
+import { isTranscriptHostMessage, type TranscriptHostMessage, type TranscriptWebviewMessage } from '../src/shared/transcript-protocol';
 import { transcriptSchema, type Transcript } from '../src/core/transcript/transcript-schema';
+import { vscodeApi } from './vscode-api';
 
 /** What the panel keeps across reloads of its page (VS Code's webview state). */
 export interface TranscriptViewState {
@@ -14,29 +15,17 @@ export interface TranscriptViewState {
 export interface TranscriptBridge {
   readonly standalone: boolean;
   post(msg: TranscriptWebviewMessage): void;
-  reportRendered(msg: TranscriptRendered): void;
   getState(): Partial<TranscriptViewState> | undefined;
   setState(s: TranscriptViewState): void;
   onMessage(fn: (msg: TranscriptHostMessage) => void): void;
 }
 
-interface VsCodeApi {
-  postMessage(msg: unknown): void;
-  getState(): unknown;
-  setState(s: unknown): void;
-}
-declare const acquireVsCodeApi: (() => VsCodeApi) | undefined;
-
 export function createTranscriptBridge(): TranscriptBridge {
-  if (typeof acquireVsCodeApi === 'function') {
-    const api = acquireVsCodeApi();
-    const testHooks = document.body.dataset.sweciTestHooks === '1';
+  const api = vscodeApi();
+  if (api) {
     return {
       standalone: false,
       post: (msg) => api.postMessage(msg),
-      reportRendered: (msg) => {
-        if (testHooks) api.postMessage(msg);
-      },
       getState: () => (api.getState() as Partial<TranscriptViewState> | undefined) ?? undefined,
       setState: (s) => api.setState(s),
       onMessage: (fn) =>
@@ -49,7 +38,6 @@ export function createTranscriptBridge(): TranscriptBridge {
   return {
     standalone: true,
     post: () => undefined,
-    reportRendered: () => undefined,
     getState: () => undefined,
     setState: () => undefined,
     onMessage: () => undefined,

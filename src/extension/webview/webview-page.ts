@@ -20,8 +20,6 @@ export interface WebviewResources {
   nonce: string;
   scriptUri: string;
   styleUri: string;
-  /** Marks the page for the test harness (SWECI_TEST_HOOKS): its script then reports what it drew. */
-  testHooks?: boolean;
 }
 
 /** What a page shows: its title and body (the script is added after the body). */
@@ -37,6 +35,5 @@ export function webviewPage(r: WebviewResources, content: WebviewContent): strin
     head: html`<link rel="stylesheet" href="${r.styleUri}">`,
     body: html`${content.body}
 <script nonce="${r.nonce}" src="${r.scriptUri}"></script>`,
-    ...(r.testHooks ? { bodyAttrs: { 'data-sweci-test-hooks': '1' } } : {}),
   });
 }
