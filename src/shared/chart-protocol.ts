@@ -60,7 +60,5 @@ export const CHART_REPLIES = {
 } as const satisfies Partial<Record<WebviewMessage['type'], HostMessage['type']>>;
 
 export const isHostMessage = guardFor(hostMessageSchema);
-export const isWebviewMessage = guardFor(webviewMessageSchema);
 export const isChartData = guardFor(chartDataSchema);
 export const isHeatmap = guardFor(heatmapDataSchema);
-export const isSequenceData = guardFor(sequenceDataSchema);

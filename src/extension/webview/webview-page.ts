@@ -10,7 +10,7 @@ export function makeNonce(): string {
     .replace(/[^A-Za-z0-9]/g, '');
 }
 
-export function webviewCsp(cspSource: string, nonce: string): string {
+function webviewCsp(cspSource: string, nonce: string): string {
   return `default-src 'none'; img-src ${cspSource} data:; style-src ${cspSource}; script-src 'nonce-${nonce}'; font-src ${cspSource}`;
 }
 
