@@ -1,5 +1,5 @@
-// A SWE-bench-style instance: as its files hold it (snake_case, the lists of tests often as JSON
-// text; sweBenchFileInstanceSchema checks and converts it) and as the product keeps it
+// A SWE-bench-style instance: as its files hold it (snake_case, the lists of tests decoded from
+// the JSON text they are often given as; sweBenchFileInstanceSchema checks and converts it) and as the product keeps it
 // (camelCase, sweBenchInstanceSchema; the type comes from it). Each refusal says what is wrong
 // with its field; swe-bench-instance.ts names the file, the instance and the field.
 import { z } from 'zod';
@@ -33,29 +33,19 @@ const commitId = requiredText()
   .refine((s) => /^[0-9a-f]{7,40}$/i.test(s), { error: (iss) => `"${String(iss.input).slice(0, 60)}" is not a commit id (7 to 40 hex digits).` })
   .transform((s) => s.toLowerCase());
 
-/** What a list of tests given as text that is not JSON reads as (so its error can say so). */
-const NOT_JSON = Symbol('not JSON');
-
-/** A list of node ids, given as a list or (as SWE-bench's files do) as JSON text of one; duplicates dropped. */
-const testList = z.preprocess(
-  (v) => {
-    if (typeof v !== 'string') return v;
-    try {
-      return JSON.parse(v) as unknown;
-    } catch {
-      return NOT_JSON;
-    }
-  },
-  z
-    .array(
-      z.string().refine((t) => t.trim() !== ''),
-      {
-        error: (iss) =>
-          iss.input === NOT_JSON ? 'is text that is not a JSON list of test ids.' : absent(iss.input) ? 'is missing.' : 'must be a list of test ids.',
-      },
-    )
-    .transform((list) => [...new Set(list)]),
-);
+/**
+ * A list of node ids, duplicates dropped. SWE-bench's files give it as JSON text: the reader
+ * (swe-bench-instance.ts) decodes that text first, and text left is text that was not JSON.
+ */
+const testList = z
+  .array(
+    z.string().refine((t) => t.trim() !== ''),
+    {
+      error: (iss) =>
+        typeof iss.input === 'string' ? 'is text that is not a JSON list of test ids.' : absent(iss.input) ? 'is missing.' : 'must be a list of test ids.',
+    },
+  )
+  .transform((list) => [...new Set(list)]);
 
 /** An optional field: absent or null is left out. */
 const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined);

@@ -111,7 +111,9 @@ function readRecords(text: string, source: string): { value: unknown; where: str
 
 /** One instance checked against its schema; the first problem names where, the instance and the field. */
 function instanceFrom(value: unknown, where: string): SweBenchInstance {
-  const parsed = sweBenchFileInstanceSchema.safeParse(value);
+  const parsed = sweBenchFileInstanceSchema.safeParse(
+    isObject(value) ? { ...value, FAIL_TO_PASS: decoded(value.FAIL_TO_PASS), PASS_TO_PASS: decoded(value.PASS_TO_PASS) } : value,
+  );
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
   const id = isObject(value) && typeof value.instance_id === 'string' && value.instance_id.trim() !== '' ? value.instance_id : undefined;
@@ -120,6 +122,16 @@ function instanceFrom(value: unknown, where: string): SweBenchInstance {
   // A test list's item is named like FAIL_TO_PASS[0], and its message says what an item must be.
   if (rest.length > 0) return refuse(`${at}: ${String(field)}[${String(rest[0])}] must be a non-empty test id.`);
   return refuse(field === undefined ? `${isObject(value) ? at : where}: ${issue.message}` : `${at}: ${String(field)} ${issue.message}`);
+}
+
+/** A list of tests given (as SWE-bench's files do) as JSON text of one, decoded; text that is not JSON stays text. */
+function decoded(v: unknown): unknown {
+  if (typeof v !== 'string') return v;
+  try {
+    return JSON.parse(v) as unknown;
+  } catch {
+    return v;
+  }
 }
 
 function refuse(message: string): never {
