@@ -75,6 +75,29 @@ for (const [out, entry] of [
   });
 }
 
+// The test bundles (not with --production; never packaged): the extension with the API the
+// integration tests drive it through (test/extension/extension.ts), and the chart and Transcript
+// webviews with a report of what they drew (test/webview/). test/harness/test-extension.ts makes
+// an extension folder of the product with these in place of its own; dist/ holds none of it.
+if (!production) {
+  builds.push({
+    ...common,
+    entryPoints: { extension: 'test/extension/extension.ts' },
+    outdir: 'dist-test',
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+    plugins: [stubUnused],
+  });
+  for (const [out, entry] of [
+    ['webview', 'test/webview/chart.ts'],
+    ['transcript', 'test/webview/transcript.ts'],
+  ]) {
+    builds.push({ ...common, entryPoints: { [out]: entry }, outdir: 'dist-test', platform: 'browser', format: 'iife', target: 'es2022' });
+  }
+}
+
 // Our pytest report plugin is Python, loaded by pytest from a folder next to the bundles.
 const reportPlugin = 'src/core/pytest/report-plugin/sweci_pytest_report.py';
 mkdirSync('dist/report-plugin', { recursive: true });

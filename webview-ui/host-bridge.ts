@@ -4,7 +4,7 @@
 // only if it is the one the protocol pairs with a request still open (CHART_REPLIES). The saved
 // state and the report's data are read through their schemas, as a host message is.
 import * as z from 'zod/mini';
-import type { HostMessage, RenderedMessage, WebviewMessage } from '../src/shared/chart-protocol';
+import type { HostMessage, WebviewMessage } from '../src/shared/chart-protocol';
 import { CHART_REPLIES, isHostMessage } from '../src/shared/chart-protocol';
 import { chartDataSchema, heatmapDataSchema } from '../src/core/scoring/chart-types';
 import { savedState, vsCodeApi } from './vscode-api';
@@ -29,8 +29,6 @@ export interface Bridge {
   request(msg: DistributiveOmit<Request, 'requestId'>): void;
   /** Closes the open requests of a type: their replies (about data since replaced) are dropped. */
   forget(type: Request['type']): void;
-  /** Tells the test harness what was drawn; nothing outside it (the page says which, SWECI_TEST_HOOKS). */
-  reportRendered(msg: RenderedMessage): void;
   getState(): Partial<ViewState> | undefined;
   setState(s: ViewState): void;
   onMessage(fn: (msg: HostMessage) => void): void;
@@ -48,7 +46,6 @@ export type ReportPayload = z.infer<typeof reportPayloadSchema>;
 export function createBridge(): Bridge {
   const api = vsCodeApi();
   if (api) {
-    const testHooks = document.body.dataset.sweciTestHooks === '1';
     let nextId = 1;
     /** Open requests: requestId → the request's type. */
     const open = new Map<number, Request['type']>();
@@ -71,9 +68,6 @@ export function createBridge(): Bridge {
       forget: (type) => {
         for (const [id, t] of open) if (t === type) open.delete(id);
       },
-      reportRendered: (msg) => {
-        if (testHooks) api.postMessage(msg);
-      },
       // A state that is not one (an older view's, say) is dropped whole, not half used.
       getState: () => savedState(api, z.partial(viewStateSchema)),
       setState: (s) => api.setState(s),
@@ -89,7 +83,6 @@ export function createBridge(): Bridge {
     post: () => undefined,
     request: () => undefined,
     forget: () => undefined,
-    reportRendered: () => undefined,
     getState: () => undefined,
     setState: () => undefined,
     onMessage: () => undefined,

@@ -214,7 +214,6 @@ function showHeatmap(h: Heatmap, diff: boolean): void {
   heatInfo.textContent = diff
     ? `${h.tests.length} tests the target passes × the ${h.columns.length} iterations both runs recorded: ${h.run}${perRow}. The runs differ on ${differingTests(h)} tests; those come first. Hover a cell for its test; click it to open the test at that iteration.`
     : `${h.tests.length} tests the target passes × ${h.columns.length} pytest runs of ${h.run}${perRow}. ${h.regressions.reduce((n, r) => n + r.tests.length, 0)} regressions; tests that regressed come first, then those that changed. Hover a cell for its test${bridge.standalone ? '' : '; click it to open the test at that iteration'}.`;
-  reportRendered();
 }
 
 /** The cell under a mouse event, in canvas pixels. */
@@ -277,7 +276,7 @@ function renderAll(d: ChartData): void {
   // Runs the host could not read (e.g. a corrupt iteration.jsonl line) are named, not silently dropped.
   skippedNote.textContent = d.skipped.map((s) => `Run ${s.run} is not shown: ${s.reason}`).join(' ');
   skippedNote.hidden = d.skipped.length === 0;
-  const points = chart.render(d);
+  chart.render(d);
   renderRunsTable(table, d, state.gamma, palette());
   const runs = d.runs.map((s) => s.run);
   heatSelect.replaceChildren(...runs.map((r) => el('option', { value: r }, r)));
@@ -286,24 +285,6 @@ function renderAll(d: ChartData): void {
     heatSelect.value = chosen;
     chooseHeatmapRun(chosen);
   }
-  renderedPoints = points;
-  reportRendered();
-}
-
-let renderedPoints = 0;
-/** The sequence drawn, if any (echoed to the test harness in 'rendered'). */
-let sequenceShown: string | undefined;
-function reportRendered(): void {
-  if (!data) return;
-  bridge.reportRendered({
-    type: 'rendered',
-    runs: data.runs.map((s) => s.run),
-    points: renderedPoints,
-    ...(heatmap ? { heatmapRun: heatmap.run } : {}),
-    ...(sequenceShown ? { sequence: sequenceShown } : {}),
-    gamma: state.gamma,
-    foreground: palette().foreground,
-  });
 }
 
 function redrawForTheme(): void {
@@ -314,7 +295,6 @@ function redrawForTheme(): void {
   if (data) renderRunsTable(table, data, state.gamma, p);
   renderKey(p);
   if (heatmap) showHeatmap(heatmap, comparing);
-  else reportRendered();
 }
 
 function onHostMessage(msg: HostMessage): void {
@@ -333,8 +313,6 @@ function onHostMessage(msg: HostMessage): void {
       break;
     case 'sequence':
       sequenceView.render(msg.sequence);
-      sequenceShown = msg.sequence?.sequence;
-      reportRendered();
       break;
     case 'theme-changed':
       redrawForTheme();

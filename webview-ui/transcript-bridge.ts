@@ -3,7 +3,7 @@
 // report there is no host: the transcript comes from a JSON script tag, nothing is posted, and a
 // link leads back to the report.
 import * as z from 'zod/mini';
-import { isTranscriptHostMessage, type TranscriptHostMessage, type TranscriptRendered, type TranscriptWebviewMessage } from '../src/shared/transcript-protocol';
+import { isTranscriptHostMessage, type TranscriptHostMessage, type TranscriptWebviewMessage } from '../src/shared/transcript-protocol';
 import { transcriptSchema, type Transcript } from '../src/core/transcript/transcript-schema';
 import { savedState, vsCodeApi } from './vscode-api';
 
@@ -14,7 +14,6 @@ export type TranscriptViewState = z.infer<typeof transcriptViewStateSchema>;
 export interface TranscriptBridge {
   readonly standalone: boolean;
   post(msg: TranscriptWebviewMessage): void;
-  reportRendered(msg: TranscriptRendered): void;
   getState(): Partial<TranscriptViewState> | undefined;
   setState(s: TranscriptViewState): void;
   onMessage(fn: (msg: TranscriptHostMessage) => void): void;
@@ -23,13 +22,9 @@ export interface TranscriptBridge {
 export function createTranscriptBridge(): TranscriptBridge {
   const api = vsCodeApi();
   if (api) {
-    const testHooks = document.body.dataset.sweciTestHooks === '1';
     return {
       standalone: false,
       post: (msg) => api.postMessage(msg),
-      reportRendered: (msg) => {
-        if (testHooks) api.postMessage(msg);
-      },
       getState: () => savedState(api, z.partial(transcriptViewStateSchema)),
       setState: (s) => api.setState(s),
       onMessage: (fn) =>
@@ -42,7 +37,6 @@ export function createTranscriptBridge(): TranscriptBridge {
   return {
     standalone: true,
     post: () => undefined,
-    reportRendered: () => undefined,
     getState: () => undefined,
     setState: () => undefined,
     onMessage: () => undefined,

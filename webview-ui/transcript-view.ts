@@ -53,11 +53,9 @@ app.append(header, problem, summary, notes, toolbar, timeline.root, files, syste
 
 // --- state of the transcript shown --------------------------------------------------------
 let transcript: Transcript | undefined;
-let live = false;
 let sections: HTMLElement[] = [];
 /** Builds a call's body (once) when it comes near the view. */
 let builders: (() => void)[] = [];
-let built = 0;
 let searchTexts: string[] | undefined;
 let matching: Set<number> | undefined;
 /** Calls folded by the user, by call number (kept across live updates). */
@@ -75,7 +73,6 @@ const observer = new IntersectionObserver(
 );
 
 function render(t: Transcript, isLive: boolean): void {
-  const started = performance.now();
   const sameTry =
     transcript && transcript.run === t.run && transcript.iteration === t.iteration && transcript.role === t.role && transcript.attempt === t.attempt;
   // Following a live try: a reader at the bottom stays at the bottom; anyone else keeps their place.
@@ -83,7 +80,6 @@ function render(t: Transcript, isLive: boolean): void {
   const scrollY = window.scrollY;
   if (!sameTry) folded.clear();
   transcript = t;
-  live = isLive;
   searchTexts = undefined;
 
   const role = t.role === 'architect' ? 'Architect' : 'Programmer';
@@ -115,7 +111,6 @@ function render(t: Transcript, isLive: boolean): void {
 
   const totals = runningTotals(t.calls);
   observer.disconnect();
-  built = 0;
   sections = [];
   builders = [];
   const fragment = document.createDocumentFragment();
@@ -128,7 +123,6 @@ function render(t: Transcript, isLive: boolean): void {
     const build = () => {
       if (done || body.hidden) return;
       done = true;
-      built++;
       body.append(...callBody(ctx, call, i === 0));
       section.classList.add('built');
       if (matching) highlightSoon();
@@ -155,10 +149,6 @@ function render(t: Transcript, isLive: boolean): void {
   for (const s of sections) observer.observe(s);
   applySearch();
   if (sameTry) window.scrollTo(0, isLive && atBottom ? document.body.scrollHeight : scrollY);
-  // What was drawn, for the test harness: once the first bodies are in (two frames: the observer has run).
-  requestAnimationFrame(() =>
-    requestAnimationFrame(() => bridge.reportRendered({ type: 'rendered', calls: t.calls.length, built, live, ms: performance.now() - started })),
-  );
 }
 
 function renderPreamble(t: Transcript): void {

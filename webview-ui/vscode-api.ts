@@ -3,7 +3,7 @@
 // version of the view saved. Undefined outside VS Code (an exported report's page).
 import type * as z from 'zod/mini';
 
-interface VsCodeApi {
+export interface VsCodeApi {
   postMessage(msg: unknown): void;
   getState(): unknown;
   setState(state: unknown): void;

@@ -1,6 +1,6 @@
-// Every message the extension shows goes through here. Under the test harness one observer
-// (test-hooks.ts) sees each of them, so integration tests read what a person would have seen
-// without scraping toasts; in normal use nothing is kept.
+// Every message the extension shows goes through here. One observer may see each of them (the
+// test bundle, test/extension/extension.ts, keeps them, so integration tests read what a person
+// would have seen without scraping toasts); in normal use there is none and nothing is kept.
 import * as vscode from 'vscode';
 
 export type MessageLevel = 'info' | 'warning' | 'error';

@@ -59,24 +59,6 @@ export const CHART_REPLIES = {
   'export-requested': 'export-done',
 } as const satisfies Partial<Record<WebviewMessage['type'], HostMessage['type']>>;
 
-/**
- * Test hook, webview → host, sent only under the test harness (SWECI_TEST_HOOKS): what the
- * webview drew, so tests can check it against the data sent. The host refuses it otherwise.
- */
-export const renderedMessageSchema = z.strictObject({
-  type: z.literal('rendered'),
-  runs: z.array(z.string()),
-  points: count(),
-  heatmapRun: z.optional(z.string()),
-  sequence: z.optional(z.string()),
-  gamma: gamma(),
-  foreground: z.string(),
-});
-export type RenderedMessage = z.infer<typeof renderedMessageSchema>;
-
 export const isHostMessage = guardFor(hostMessageSchema);
-export const isWebviewMessage = guardFor(webviewMessageSchema);
-export const isRenderedMessage = guardFor(renderedMessageSchema);
 export const isChartData = guardFor(chartDataSchema);
 export const isHeatmap = guardFor(heatmapDataSchema);
-export const isSequenceData = guardFor(sequenceDataSchema);

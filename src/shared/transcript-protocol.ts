@@ -34,15 +34,4 @@ export const transcriptWebviewMessageSchema = z.discriminatedUnion('type', [
 ]);
 export type TranscriptWebviewMessage = z.infer<typeof transcriptWebviewMessageSchema>;
 
-/** Test hook, webview → host, only under the test harness: what the panel drew. */
-export const transcriptRenderedSchema = z.strictObject({
-  type: z.literal('rendered'),
-  calls: count(),
-  /** Call sections whose bodies were built (the rest are built as they scroll into view). */
-  built: count(),
-  live: z.boolean(),
-  ms: z.number(),
-});
-export type TranscriptRendered = z.infer<typeof transcriptRenderedSchema>;
-
 export const isTranscriptHostMessage = guardFor(transcriptHostMessageSchema);

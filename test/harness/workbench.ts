@@ -14,6 +14,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { CodeServer, launchChromium, linkExtension, repoRoot, startCodeServer } from './code-server';
+import { makeTestExtension } from './test-extension';
 
 export interface WorkbenchOptions {
   /** Folder to open (absolute or relative to cwd). Default: no folder. */
@@ -26,7 +27,7 @@ export interface WorkbenchOptions {
    *  - 'none': not loaded.
    */
   extension?: 'installed' | 'development' | 'none';
-  /** Extension folder; default: the repository root (needs `npm run build`). */
+  /** Extension folder; default: the test bundle's (test-extension.ts: the product with the test API; needs `npm run build`). */
   extensionPath?: string;
   /** Extra user settings. */
   settings?: Record<string, unknown>;
@@ -95,16 +96,16 @@ export async function withWorkbench<T>(opts: WorkbenchOptions, fn: (page: Page, 
 /** Like withWorkbench but you call `close()` yourself. */
 export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbench & { close(): Promise<void> }> {
   const mode = opts.extension ?? 'installed';
-  const extensionPath = path.resolve(opts.extensionPath ?? repoRoot());
+  const testExtension = mode !== 'none' && !opts.extensionPath ? makeTestExtension() : undefined;
+  const extensionPath = path.resolve(opts.extensionPath ?? testExtension?.path ?? repoRoot());
   if (mode !== 'none' && !fs.existsSync(path.join(extensionPath, 'dist', 'extension.js'))) {
+    testExtension?.dispose();
     throw new Error(`${extensionPath}/dist/extension.js is missing; build first: npm run build`);
   }
   const verbose = opts.verbose ?? process.env.SWECI_E2E_VERBOSE === '1';
   const server = await startCodeServer({
     settings: opts.settings,
-    // The extension's test hooks (src/extension/test-hooks.ts: the test API, recorded messages,
-    // webview message logs, the chart's 'rendered' report) are on under the harness only.
-    env: { SWECI_TEST_HOOKS: '1', ...opts.env },
+    env: opts.env,
     workspaceTrust: opts.workspaceTrust,
     smokeTestDriver: opts.smokeTestDriver,
     onOutput: verbose ? (l) => process.stderr.write(`[code-server] ${l}\n`) : undefined,
@@ -113,6 +114,7 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
   const close = async () => {
     await browser?.close().catch(() => undefined);
     await server.stop();
+    testExtension?.dispose();
   };
   try {
     if (mode === 'installed') linkExtension(server.extensionsDir, extensionPath);

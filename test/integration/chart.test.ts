@@ -17,7 +17,7 @@ import { LocalRuntime } from '../../src/core/runtime/local-runtime';
 import { oracleLayout } from '../../src/core/workspace/layout';
 import type { ChartData } from '../../src/core/scoring/chart-types';
 import type { HostMessage } from '../../src/shared/chart-protocol';
-import type { SweciApi } from '../../src/extension/test-api';
+import type { SweciApi } from '../extension/test-api';
 import { agentsDir, api, until } from './helpers';
 
 const RUN = 'chart-it';

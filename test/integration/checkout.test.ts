@@ -9,7 +9,7 @@ import { buildDemoDataset } from '../../scripts/demo-dataset';
 import { currentReportFile, loadReport } from '../../src/core/checkout/report-store';
 import { nonPassedIds } from '../../src/core/gap/non-passed';
 import { oracleLayout, taskLayout } from '../../src/core/workspace/layout';
-import type { SweciApi } from '../../src/extension/test-api';
+import type { SweciApi } from '../extension/test-api';
 import { api } from './helpers';
 
 function workspaceDir(): string {

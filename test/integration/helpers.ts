@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { SweciApi } from '../../src/extension/test-api';
+import type { SweciApi } from '../extension/test-api';
 
 /** The scripted test agents (real executables) in the source tree. */
 export const agentsDir = path.resolve(__dirname, '../../../test/fixtures/agents');
@@ -14,7 +14,7 @@ export async function api(): Promise<SweciApi> {
   const ext = vscode.extensions.getExtension<SweciApi>('sweci.swe-ci-vscode');
   assert.ok(ext, 'the extension is installed in the host');
   const exports = ext.isActive ? ext.exports : await ext.activate();
-  assert.ok(exports, 'activate() returns the test API only with SWECI_TEST_HOOKS=1 (test/integration/run.ts sets it)');
+  assert.ok(exports, "the test bundle's activate() returns the test API (test/integration/run.ts loads it)");
   return exports;
 }
 

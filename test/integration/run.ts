@@ -1,7 +1,8 @@
 // Runs the integration tests (out/test/integration/**/*.test.js) inside a real VS Code
-// extension host through @vscode/test-electron's runTests(), with the extension's test hooks on
-// (SWECI_TEST_HOOKS=1). First, a host without them checks that the product, as a person runs
-// it, has no test API (without-hooks.ts).
+// extension host through @vscode/test-electron's runTests(), with the extension loaded from the
+// test bundle (test/harness/test-extension.ts: the product plus the API the suites drive it
+// through). First, a host running the product itself, as a person runs it, checks that it has
+// no test API (without-hooks.ts).
 //
 // By default the "VS Code executable" is scripts/vscode-shim, which runs the tests in
 // code-server 1.139.1 (installed by scripts/setup.sh) driven by Debian's chromium, because
@@ -12,38 +13,47 @@
 //   SWECI_TEST_WORKSPACE   folder to open (default: a fresh, empty temp folder)
 //   SWECI_VSCODE=desktop   use desktop VS Code instead of the code-server shim
 //   SWECI_TEST_TIMEOUT_MS  bound on the shim's run (default 10 min)
-//   SWECI_TEST_GREP        only run tests whose title matches (mocha grep); skips the host without hooks
-// It sets SWECI_TEST_HOOKS itself (1 for the suites, unset for without-hooks.ts).
+//   SWECI_TEST_GREP        only run tests whose title matches (mocha grep); skips the product's host
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runTests } from '@vscode/test-electron';
 import { repoRoot } from '../harness/code-server';
+import { makeTestExtension } from '../harness/test-extension';
 
 async function main(): Promise<number> {
   const root = repoRoot();
   const extensionTestsPath = path.join(root, 'out', 'test', 'integration', 'index.js');
-  if (!fs.existsSync(path.join(root, 'dist', 'extension.js'))) {
-    console.error('dist/extension.js is missing; build first: npm run build');
+  let testExtension;
+  try {
+    testExtension = makeTestExtension(root);
+  } catch (err) {
+    console.error(err instanceof Error ? err.message : String(err));
     return 1;
   }
   const tempWorkspace = process.env.SWECI_TEST_WORKSPACE ? undefined : fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-it-ws-'));
   const workspace = path.resolve(process.env.SWECI_TEST_WORKSPACE ?? tempWorkspace!);
   const desktop = process.env.SWECI_VSCODE === 'desktop';
   const started = Date.now();
-  const host = { extensionDevelopmentPath: root, vscodeExecutablePath: desktop ? undefined : path.join(root, 'scripts', 'vscode-shim') };
+  const vscodeExecutablePath = desktop ? undefined : path.join(root, 'scripts', 'vscode-shim');
   const plainWorkspace = fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-it-plain-'));
   try {
     if (!process.env.SWECI_TEST_GREP) {
       await runTests({
-        ...host,
+        extensionDevelopmentPath: root,
+        vscodeExecutablePath,
         launchArgs: [plainWorkspace],
         extensionTestsPath: path.join(root, 'out', 'test', 'integration', 'without-hooks.js'),
-        // Unset, whatever the caller's environment says.
-        extensionTestsEnv: { SWECI_INTEGRATION: '1', SWECI_TEST_HOOKS: undefined },
+        extensionTestsEnv: { SWECI_INTEGRATION: '1' },
       });
     }
-    await runTests({ ...host, launchArgs: [workspace], extensionTestsPath, extensionTestsEnv: { SWECI_INTEGRATION: '1', SWECI_TEST_HOOKS: '1' } });
+    await runTests({
+      extensionDevelopmentPath: testExtension.path,
+      vscodeExecutablePath,
+      launchArgs: [workspace],
+      extensionTestsPath,
+      extensionTestsEnv: { SWECI_INTEGRATION: '1' },
+    });
     return 0;
   } catch (err) {
     console.error(`integration tests failed: ${err instanceof Error ? err.message : String(err)}`);
@@ -52,6 +62,7 @@ async function main(): Promise<number> {
     console.log(`integration run took ${((Date.now() - started) / 1000).toFixed(1)} s`);
     if (tempWorkspace) fs.rmSync(tempWorkspace, { recursive: true, force: true });
     fs.rmSync(plainWorkspace, { recursive: true, force: true });
+    testExtension.dispose();
   }
 }
 

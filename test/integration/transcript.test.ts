@@ -12,7 +12,7 @@ import { buildDemoDataset } from '../../scripts/demo-dataset';
 import { readIterationRecords } from '../../src/core/loop/iteration-record';
 import { runLayout } from '../../src/core/loop/run-store';
 import type { TranscriptHostMessage } from '../../src/shared/transcript-protocol';
-import type { SweciApi } from '../../src/extension/test-api';
+import type { SweciApi } from '../extension/test-api';
 import { chatCompletionsAdapter } from '../harness/model-server/chat-completions';
 import { startModelServer, type ModelServer } from '../harness/model-server/model-server';
 import { SAMPLE_REQUIREMENT } from '../harness/model-server/sample-requirement';

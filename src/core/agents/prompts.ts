@@ -207,9 +207,3 @@ export async function loadPromptTemplate(file: string): Promise<string> {
     );
   }
 }
-
-/** The prompt for a role: the user's template file when set, else the built-in one. */
-export async function promptForRole(role: AgentRole, paths: PromptPaths, templateFile?: string): Promise<string> {
-  const template = templateFile ? await loadPromptTemplate(templateFile) : undefined;
-  return renderPrompt(role, paths, template);
-}

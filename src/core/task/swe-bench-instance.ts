@@ -11,11 +11,10 @@
 // { instance_id, base_commit, … }, "task": { problem_statement, hints_text }, "evaluation":
 // { test_patch, FAIL_TO_PASS, PASS_TO_PASS, … } } ] } ] }, each sequence in task order.
 import { UserError } from '../util/errors';
-import { taskIdProblem } from './task-id';
 import { isRecord } from '../util/is-record';
 
 export type { SweBenchInstance } from './swe-bench-instance-schema';
-import type { SweBenchInstance } from './swe-bench-instance-schema';
+import { repoNameSchema, sweBenchFileInstanceSchema, type SweBenchInstance } from './swe-bench-instance-schema';
 
 export interface ClSequence {
   id: string;
@@ -110,82 +109,44 @@ function readRecords(text: string, source: string): { value: unknown; where: str
   return out;
 }
 
+/** One instance checked against its schema; the first problem names where, the instance and the field. */
 function instanceFrom(value: unknown, where: string): SweBenchInstance {
-  if (!isObject(value)) throw new UserError(`${where}: an instance must be a JSON object.`);
-  const rawId = value.instance_id;
-  const id = str(rawId, where, 'instance_id');
-  const at = `${where} (${id})`;
-  const idProblem = taskIdProblem(id);
-  if (idProblem) throw new UserError(`${at}: instance_id cannot name a folder because ${idProblem}.`);
-  const failToPass = testList(value.FAIL_TO_PASS, at, 'FAIL_TO_PASS');
-  if (failToPass.length === 0) throw new UserError(`${at}: FAIL_TO_PASS is empty; an instance needs at least one test that the fix makes pass.`);
-  const passToPass = testList(value.PASS_TO_PASS, at, 'PASS_TO_PASS');
-  const p2p = new Set(passToPass);
-  const both = failToPass.filter((t) => p2p.has(t));
-  if (both.length)
-    throw new UserError(
-      `${at}: ${both[0]} is in both FAIL_TO_PASS and PASS_TO_PASS${both.length > 1 ? ` (and ${both.length - 1} more)` : ''}; a test is in one of them.`,
-    );
-  const inst: SweBenchInstance = {
-    instanceId: id,
-    repo: repoName(value.repo, at, 'repo'),
-    baseCommit: commit(value.base_commit, at, 'base_commit'),
-    testPatch: str(value.test_patch, at, 'test_patch'),
-    failToPass,
-    passToPass,
-  };
-  if (value.problem_statement !== undefined && value.problem_statement !== null) inst.problemStatement = text(value.problem_statement, at, 'problem_statement');
-  if (value.hints_text !== undefined && value.hints_text !== null) inst.hintsText = text(value.hints_text, at, 'hints_text');
-  if (value.environment_setup_commit !== undefined && value.environment_setup_commit !== null)
-    inst.environmentSetupCommit = commit(value.environment_setup_commit, at, 'environment_setup_commit');
-  if (value.version !== undefined && value.version !== null) {
-    if (typeof value.version !== 'string' && typeof value.version !== 'number') throw new UserError(`${at}: version must be text or a number.`);
-    inst.version = String(value.version);
+  const parsed = sweBenchFileInstanceSchema.safeParse(
+    isObject(value) ? { ...value, FAIL_TO_PASS: decoded(value.FAIL_TO_PASS), PASS_TO_PASS: decoded(value.PASS_TO_PASS) } : value,
+  );
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const id = isObject(value) && typeof value.instance_id === 'string' && value.instance_id.trim() !== '' ? value.instance_id : undefined;
+  const at = id === undefined ? where : `${where} (${id})`;
+  const [field, ...rest] = issue.path;
+  // A test list's item is named like FAIL_TO_PASS[0], and its message says what an item must be.
+  if (rest.length > 0) return refuse(`${at}: ${String(field)}[${String(rest[0])}] must be a non-empty test id.`);
+  return refuse(field === undefined ? `${isObject(value) ? at : where}: ${issue.message}` : `${at}: ${String(field)} ${issue.message}`);
+}
+
+/** A list of tests given (as SWE-bench's files do) as JSON text of one, decoded; text that is not JSON stays text. */
+function decoded(v: unknown): unknown {
+  if (typeof v !== 'string') return v;
+  try {
+    return JSON.parse(v) as unknown;
+  } catch {
+    return v;
   }
-  return inst;
+}
+
+function refuse(message: string): never {
+  throw new UserError(message);
+}
+
+/** A sequence's repo, checked as an instance's. */
+function repoName(v: unknown, where: string, field: string): string {
+  const parsed = repoNameSchema.safeParse(v);
+  if (!parsed.success) throw new UserError(`${where}: ${field} ${parsed.error.issues[0].message}`);
+  return parsed.data;
 }
 
 function str(v: unknown, where: string, field: string): string {
   if (v === undefined || v === null) throw new UserError(`${where}: ${field} is missing.`);
   if (typeof v !== 'string' || v.trim() === '') throw new UserError(`${where}: ${field} must be non-empty text.`);
   return v;
-}
-
-function text(v: unknown, where: string, field: string): string {
-  if (typeof v !== 'string') throw new UserError(`${where}: ${field} must be text.`);
-  return v;
-}
-
-function repoName(v: unknown, where: string, field: string): string {
-  const s = str(v, where, field);
-  if (!/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(s) || s.split('/').some((p) => p === '.' || p === '..')) {
-    throw new UserError(`${where}: ${field} "${s}" is not "owner/name".`);
-  }
-  return s;
-}
-
-function commit(v: unknown, where: string, field: string): string {
-  const s = str(v, where, field);
-  if (!/^[0-9a-f]{7,40}$/i.test(s)) throw new UserError(`${where}: ${field} "${s.slice(0, 60)}" is not a commit id (7 to 40 hex digits).`);
-  return s.toLowerCase();
-}
-
-/** A list of node ids, given as a list or (as SWE-bench's files do) as JSON text of one. */
-function testList(v: unknown, where: string, field: string): string[] {
-  if (v === undefined || v === null) throw new UserError(`${where}: ${field} is missing.`);
-  let list: unknown = v;
-  if (typeof v === 'string') {
-    try {
-      list = JSON.parse(v);
-    } catch {
-      throw new UserError(`${where}: ${field} is text that is not a JSON list of test ids.`);
-    }
-  }
-  if (!Array.isArray(list)) throw new UserError(`${where}: ${field} must be a list of test ids.`);
-  const out = new Set<string>();
-  for (const [i, t] of list.entries()) {
-    if (typeof t !== 'string' || t.trim() === '') throw new UserError(`${where}: ${field}[${i}] must be a non-empty test id.`);
-    out.add(t);
-  }
-  return [...out];
 }

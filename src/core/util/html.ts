@@ -20,7 +20,7 @@ const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;
  * Text made safe as element content and inside a double-quoted attribute (our templates quote
  * every attribute with ", so a CSP's 'self' stays readable).
  */
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"]/g, (c) => ENTITIES[c]);
 }
 

@@ -5,15 +5,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import * as messages from '../messages';
-import {
-  CHART_REPLIES,
-  DEFAULT_GAMMA,
-  renderedMessageSchema,
-  webviewMessageSchema,
-  type HostMessage,
-  type RenderedMessage,
-  type WebviewMessage,
-} from '../../shared/chart-protocol';
+import { CHART_REPLIES, DEFAULT_GAMMA, webviewMessageSchema, type HostMessage, type WebviewMessage } from '../../shared/chart-protocol';
 import { log } from '../log';
 import type { ChangeFeed } from '../change-feed';
 import type { TaskController } from '../task-controller';
@@ -42,7 +34,7 @@ export interface ChartPanelDeps {
 }
 
 export class ChartPanelHost implements vscode.Disposable {
-  private readonly host: WebviewHost<WebviewMessage, HostMessage, typeof CHART_REPLIES, RenderedMessage>;
+  private readonly host: WebviewHost<WebviewMessage, HostMessage, typeof CHART_REPLIES>;
   private readonly subs: vscode.Disposable[] = [];
   private timer: NodeJS.Timeout | undefined;
   private hasRuns: boolean | undefined;
@@ -57,7 +49,6 @@ export class ChartPanelHost implements vscode.Disposable {
       style: 'chart.css',
       incoming: webviewMessageSchema,
       replies: CHART_REPLIES,
-      testIncoming: renderedMessageSchema,
       onMessage: (m) => this.handle(m),
     });
     this.subs.push(
@@ -78,23 +69,8 @@ export class ChartPanelHost implements vscode.Disposable {
     return this.deps.context.workspaceState.get<number>(GAMMA_KEY) ?? DEFAULT_GAMMA;
   }
 
-  /** The webview's HTML as last set (tests check its CSP). */
-  get currentHtml(): string | undefined {
-    return this.host.currentHtml;
-  }
-
-  /** Under the test harness, the messages posted and received; empty otherwise. */
-  messages(): { posted: HostMessage[]; received: (WebviewMessage | RenderedMessage)[] } {
-    return this.host.messages();
-  }
-
   show(): void {
     this.host.show();
-  }
-
-  /** Handles one message from the webview, parsed or not (also how tests act as the webview). */
-  receive(raw: unknown): Promise<void> {
-    return this.host.receive(raw);
   }
 
   private async handle(m: WebviewMessage): Promise<void> {

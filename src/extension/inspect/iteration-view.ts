@@ -77,11 +77,6 @@ export class IterationViewHost implements vscode.Disposable {
     return this.host.isOpen ? this.shownValue : undefined;
   }
 
-  /** Under the test harness, the messages the view received (parsed ones); empty otherwise. */
-  get received(): IterationViewMessage[] {
-    return this.host.messages().received;
-  }
-
   get selectedForCompare(): RevisionRef | undefined {
     return this.selection;
   }
@@ -190,11 +185,6 @@ export class IterationViewHost implements vscode.Disposable {
     } catch (err) {
       log().warn(`Iteration view: ${errorMessage(err)}`);
     }
-  }
-
-  /** Handles a message from the webview, parsed or not (tests call this to click). */
-  receive(message: unknown): Promise<void> {
-    return this.host.receive(message);
   }
 
   private async handle(message: IterationViewMessage): Promise<void> {

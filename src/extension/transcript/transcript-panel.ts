@@ -8,13 +8,7 @@ import * as messages from '../messages';
 import { findTry, listTries, loadTranscript, type TryLocation, type TryRef } from '../../core/inspect/transcript-tries';
 import type { Transcript } from '../../core/transcript/transcript-schema';
 import { fileChangeAt, fileChanges } from '../../shared/transcript-edits';
-import {
-  transcriptRenderedSchema,
-  transcriptWebviewMessageSchema,
-  type TranscriptHostMessage,
-  type TranscriptRendered,
-  type TranscriptWebviewMessage,
-} from '../../shared/transcript-protocol';
+import { transcriptWebviewMessageSchema, type TranscriptHostMessage, type TranscriptWebviewMessage } from '../../shared/transcript-protocol';
 import { errorMessage } from '../../core/util/errors';
 import type { ChangeFeed } from '../change-feed';
 import { log } from '../log';
@@ -34,7 +28,7 @@ export interface TranscriptPanelDeps {
 }
 
 export class TranscriptPanelHost implements vscode.Disposable {
-  private readonly host: WebviewHost<TranscriptWebviewMessage, TranscriptHostMessage, Record<never, never>, TranscriptRendered>;
+  private readonly host: WebviewHost<TranscriptWebviewMessage, TranscriptHostMessage, Record<never, never>>;
   private readonly subs: vscode.Disposable[] = [];
   private shownTry: TryLocation | undefined;
   private transcript: Transcript | undefined;
@@ -52,7 +46,6 @@ export class TranscriptPanelHost implements vscode.Disposable {
       style: 'transcript.css',
       incoming: transcriptWebviewMessageSchema,
       replies: {},
-      testIncoming: transcriptRenderedSchema,
       onMessage: (m) => this.handle(m),
       onDidClose: () => {
         this.ready = false;
@@ -67,16 +60,6 @@ export class TranscriptPanelHost implements vscode.Disposable {
   /** The try shown, while the panel is open. */
   get shown(): (TryLocation & { live: boolean }) | undefined {
     return this.host.isOpen && this.shownTry ? { ...this.shownTry, live: this.isLive(this.shownTry) } : undefined;
-  }
-
-  /** Under the test harness, the messages posted and received; empty otherwise. */
-  messages(): { posted: TranscriptHostMessage[]; received: (TranscriptWebviewMessage | TranscriptRendered)[] } {
-    return this.host.messages();
-  }
-
-  /** Handles one message from the webview, parsed or not (also how tests act as the webview). */
-  receive(raw: unknown): Promise<void> {
-    return this.host.receive(raw);
   }
 
   /** Opens the panel on a try; returns why not, if it cannot. */

@@ -7,20 +7,33 @@ import * as vscode from 'vscode';
 import type * as z from 'zod/mini';
 import { errorMessage } from '../../core/util/errors';
 import { log } from '../log';
-import { testHooksEnabled } from '../test-hooks';
 import { makeNonce, webviewPage } from './webview-page';
 
 type Message = { type: string };
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
-/** How many messages the test harness's logs keep, each way. */
-const KEEP = 50;
 
-export interface WebviewHostOptions<
-  In extends Message,
-  Out extends Message,
-  Replies extends Partial<Record<In['type'], Out['type']>>,
-  TestIn extends Message = never,
-> {
+/** Watches every webview host: what it was built for, the pages it set and the messages both ways. */
+export interface WebviewObserver {
+  /** A host was made (its viewType names it): `receive` hands it a message as if its webview sent it. */
+  created?(viewType: string, host: { receive(raw: unknown): Promise<void> }): void;
+  /** A page was set in the panel. */
+  page?(viewType: string, html: string): void;
+  posted?(viewType: string, message: unknown): void;
+  /**
+   * A message from the webview; `accepted`: whether the protocol's schema took it. Returning true
+   * for a refused one says the observer understood it (it is then not logged as malformed).
+   */
+  received?(viewType: string, message: unknown, accepted: boolean): boolean | void;
+}
+
+let observer: WebviewObserver | undefined;
+
+/** Sets (or, with undefined, removes) the one observer of the webview hosts made from now on. */
+export function observeWebviews(next: WebviewObserver | undefined): void {
+  observer = next;
+}
+
+export interface WebviewHostOptions<In extends Message, Out extends Message, Replies extends Partial<Record<In['type'], Out['type']>>> {
   extensionUri: vscode.Uri;
   viewType: string;
   /** The panel's title until the panel sets one (setTitle); also names the view in the log. */
@@ -34,38 +47,22 @@ export interface WebviewHostOptions<
   replies: Replies;
   /** Called with each message that parsed. A failure is logged. */
   onMessage(message: In): Promise<void> | void;
-  /** Messages only a webview under the test harness sends: logged for the tests, never acted on. */
-  testIncoming?: z.ZodMiniType<TestIn>;
   /** A new panel keeps the focus where it was (the view the user steps in). */
   preserveFocus?: boolean;
   /** Called when the panel closes. */
   onDidClose?(): void;
 }
 
-export class WebviewHost<In extends Message, Out extends Message, Replies extends Partial<Record<In['type'], Out['type']>>, TestIn extends Message = never>
-  implements vscode.Disposable
-{
+export class WebviewHost<In extends Message, Out extends Message, Replies extends Partial<Record<In['type'], Out['type']>>> implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private panelSubs: vscode.Disposable[] = [];
-  private html: string | undefined;
-  private readonly testHooks = testHooksEnabled();
-  private readonly posted: Out[] = [];
-  private readonly received: (In | TestIn)[] = [];
 
-  constructor(private readonly opts: WebviewHostOptions<In, Out, Replies, TestIn>) {}
+  constructor(private readonly opts: WebviewHostOptions<In, Out, Replies>) {
+    observer?.created?.(opts.viewType, this);
+  }
 
   get isOpen(): boolean {
     return this.panel !== undefined;
-  }
-
-  /** The page as last set (tests check its CSP). */
-  get currentHtml(): string | undefined {
-    return this.html;
-  }
-
-  /** Under the test harness: the last messages posted and received (validated ones), oldest first; empty otherwise. */
-  messages(): { posted: Out[]; received: (In | TestIn)[] } {
-    return { posted: [...this.posted], received: [...this.received] };
   }
 
   /** Opens the panel, or reveals it (its page stays as it is: what it shows comes as messages). */
@@ -114,17 +111,17 @@ export class WebviewHost<In extends Message, Out extends Message, Replies extend
   /** Sets the page (a new nonce each time). */
   private setPage(panel: vscode.WebviewPanel): void {
     const root = this.opts.extensionUri;
-    this.html = webviewPage(
+    const page = webviewPage(
       {
         cspSource: panel.webview.cspSource,
         nonce: makeNonce(),
         scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, 'dist', this.opts.script)).toString(),
         styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, 'media', this.opts.style)).toString(),
-        testHooks: this.testHooks,
       },
       this.opts.title,
     );
-    panel.webview.html = this.html;
+    panel.webview.html = page;
+    observer?.page?.(this.opts.viewType, page);
   }
 
   /** Renames the panel (its page stays as it is). */
@@ -132,17 +129,17 @@ export class WebviewHost<In extends Message, Out extends Message, Replies extend
     if (this.panel) this.panel.title = title;
   }
 
-  /** Parses one message from the webview and hands it on (also how tests act as the webview). */
+  /** Parses one message from the webview and hands it on. */
   async receive(raw: unknown): Promise<void> {
     const parsed = this.opts.incoming.safeParse(raw);
     if (!parsed.success) {
-      const hook = this.testHooks ? this.opts.testIncoming?.safeParse(raw) : undefined;
-      if (hook?.success) this.keep(this.received, hook.data);
-      else log().warn(`${this.opts.title}: ignored a malformed message from the webview: ${JSON.stringify(raw)?.slice(0, 200)}`);
+      if (observer?.received?.(this.opts.viewType, raw, false) !== true) {
+        log().warn(`${this.opts.title}: ignored a malformed message from the webview: ${JSON.stringify(raw)?.slice(0, 200)}`);
+      }
       return;
     }
     const message = parsed.data;
-    if (this.testHooks) this.keep(this.received, message);
+    observer?.received?.(this.opts.viewType, message, true);
     try {
       await this.opts.onMessage(message);
     } catch (err) {
@@ -153,7 +150,7 @@ export class WebviewHost<In extends Message, Out extends Message, Replies extend
   /** Sends a message to the webview, if it is open. */
   post(message: Out): void {
     if (!this.panel) return;
-    if (this.testHooks) this.keep(this.posted, message);
+    observer?.posted?.(this.opts.viewType, message);
     void this.panel.webview.postMessage(message);
   }
 
@@ -163,11 +160,6 @@ export class WebviewHost<In extends Message, Out extends Message, Replies extend
     answer: DistributiveOmit<Extract<Out, { type: Replies[Q['type']] }>, 'requestId'>,
   ): void {
     this.post({ ...answer, requestId: request.requestId } as unknown as Out);
-  }
-
-  private keep<T>(list: T[], m: T): void {
-    list.push(m);
-    if (list.length > KEEP) list.splice(0, list.length - KEEP);
   }
 
   dispose(): void {

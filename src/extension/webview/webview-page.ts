@@ -11,7 +11,7 @@ export function makeNonce(): string {
     .replace(/[^A-Za-z0-9]/g, '');
 }
 
-export function webviewCsp(cspSource: string, nonce: string): string {
+function webviewCsp(cspSource: string, nonce: string): string {
   return `default-src 'none'; img-src ${cspSource} data:; style-src ${cspSource}; script-src 'nonce-${nonce}'; font-src ${cspSource}`;
 }
 
@@ -21,8 +21,6 @@ export interface WebviewResources {
   nonce: string;
   scriptUri: string;
   styleUri: string;
-  /** Marks the page for the test harness (SWECI_TEST_HOOKS): its script then reports what it drew. */
-  testHooks?: boolean;
 }
 
 /** Every panel's page: `#app`, which the panel's script fills from what its host sends. */
@@ -33,6 +31,5 @@ export function webviewPage(r: WebviewResources, title: string): string {
     head: html`<link rel="stylesheet" href="${r.styleUri}">`,
     body: html`<div id="app"></div>
 <script nonce="${r.nonce}" src="${r.scriptUri}"></script>`,
-    ...(r.testHooks ? { bodyAttrs: { 'data-sweci-test-hooks': '1' } } : {}),
   });
 }

@@ -7,14 +7,14 @@ import { describe, test } from 'node:test';
 import {
   ARCHITECT_TEMPLATE,
   containerPromptPaths,
-  loadPromptTemplate,
   PROGRAMMER_TEMPLATE,
   PROMPT_PLACEHOLDERS,
-  promptForRole,
   promptPathsFor,
   renderPrompt,
   unknownPlaceholders,
 } from '../../../src/core/agents/prompts';
+import { readAgentSettings } from '../../../src/core/agents/agent-settings';
+import { renderDefaultPrompt } from '../../../src/core/loop/default-prompt';
 import { UserError } from '../../../src/core/util/errors';
 import { taskLayout } from '../../../src/core/workspace/layout';
 
@@ -59,14 +59,21 @@ describe('renderPrompt', () => {
     assert.deepEqual([...PROMPT_PLACEHOLDERS].sort(), Object.keys(paths).sort());
   });
 
-  test('template files: loaded when set, a missing one is a user error', async () => {
+  test("template files: the loop's prompt uses the role's file when set, a missing one is a user error", async () => {
     const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-prompt-'));
     try {
       const file = path.join(dir, 'mine.md');
       await fs.writeFile(file, 'Fix {{codeDir}}');
-      assert.equal(await promptForRole('programmer', paths, file), `Fix ${paths.codeDir}`);
-      assert.equal(await promptForRole('programmer', paths), renderPrompt('programmer', paths));
-      await assert.rejects(loadPromptTemplate(path.join(dir, 'nope.md')), (e: unknown) => e instanceof UserError && /nope\.md/.test(e.message));
+      const programmer = (template?: string) => {
+        const values: Record<string, unknown> = { 'programmer.agent': 'custom', 'programmer.customCommand': 'true', 'programmer.promptTemplateFile': template };
+        return readAgentSettings('programmer', (key) => values[key]);
+      };
+      assert.equal(await renderDefaultPrompt('programmer', root, programmer(file)), `Fix ${paths.codeDir}`);
+      assert.equal(await renderDefaultPrompt('programmer', root, programmer()), renderPrompt('programmer', paths));
+      await assert.rejects(
+        renderDefaultPrompt('programmer', root, programmer(path.join(dir, 'nope.md'))),
+        (e: unknown) => e instanceof UserError && /nope\.md/.test(e.message),
+      );
     } finally {
       await fs.rm(dir, { recursive: true, force: true });
     }

@@ -10,7 +10,7 @@ import { sequenceData } from '../../../src/core/continual/sequence-data';
 import { summarizeSequence } from '../../../src/core/continual/sequence-summary';
 import { readSequenceSettings } from '../../../src/core/continual/sequence-settings';
 import { DEFAULT_CL_WEIGHTS } from '../../../src/core/continual/cl-metrics';
-import { isHostMessage, isSequenceData } from '../../../src/shared/chart-protocol';
+import { isHostMessage } from '../../../src/shared/chart-protocol';
 
 let tmp: string;
 const TASKS = ['t1', 't2', 't3'];
@@ -70,7 +70,7 @@ test('the matrix, the curves and the metrics of a sequence half done; FWT agains
   assert.equal(metric('CL-Score')?.note, 'λF 1 · λFT 1 · λBWT 1 · λAULC 1 · λTUE 0 · β 1');
   assert.equal(metric('BWT')?.value, null, 'the last row is not measured yet');
   assert.match(metric('ACC')?.missing ?? '', /last task's row/);
-  assert.ok(isSequenceData(d));
+  assert.ok(isHostMessage({ type: 'sequence', sequence: d }));
   assert.ok(isHostMessage({ type: 'sequence', sequence: d }));
   assert.ok(isHostMessage({ type: 'sequence', sequence: null }));
   assert.equal(sequenceData(summary, 'elsewhere').current, undefined);
@@ -88,7 +88,7 @@ test('the guard refuses a malformed sequence', async () => {
     { ...d, tasks: ['t1', 't2', 3] },
     { ...d, metrics: [{ name: 'ACC', value: 'high' }] },
   ];
-  for (const b of bad) assert.equal(isSequenceData(b), false, JSON.stringify(b));
+  for (const b of bad) assert.equal(isHostMessage({ type: 'sequence', sequence: b }), false, JSON.stringify(b));
   assert.equal(isHostMessage({ type: 'sequence', sequence: d, extra: 1 }), false);
 });
 

@@ -2,14 +2,14 @@
 // fragment the template (or rawHtml) made.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { escapeHtml, html, htmlPage, rawHtml, SafeHtml } from '../../../src/core/util/html';
+import { html, htmlPage, rawHtml, SafeHtml } from '../../../src/core/util/html';
 
 test('interpolated text is escaped: markup, quotes and ampersands', () => {
   const hostile = '</td><script>alert("x")</script>';
   assert.equal(html`<td>${hostile}</td>`.text, '<td>&lt;/td&gt;&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;</td>');
   assert.equal(html`<a title="${'" onclick="alert(1)'}">x</a>`.text, '<a title="&quot; onclick=&quot;alert(1)">x</a>');
   assert.equal(html`${'a & b &amp; c'}`.text, 'a &amp; b &amp;amp; c', 'an entity in the text is text too');
-  assert.equal(escapeHtml(`<>&"`), '&lt;&gt;&amp;&quot;');
+  assert.equal(html`${`<>&"`}`.text, '&lt;&gt;&amp;&quot;');
 });
 
 test('fragments are kept as they are, not escaped twice', () => {

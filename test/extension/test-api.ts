@@ -1,19 +1,20 @@
-// What activate() returns under the test harness (SWECI_TEST_HOOKS=1, test-hooks.ts): the surface
-// integration tests use to drive and read the extension without scraping the UI. In normal use
-// activate() returns nothing: this is no API for other extensions.
-import type { CheckOutResult } from '../core/checkout/check-out-task';
-import type { TaskState } from '../core/checkout/task-state';
-import type { NonPassedEntry } from '../core/gap/non-passed';
-import type { HostMessage, RenderedMessage, WebviewMessage } from '../shared/chart-protocol';
-import type { CheckoutArgs } from './commands/check-out-task';
-import type { ExportResult } from '../core/report/export-report';
-import type { IterationViewMessage } from '../shared/iteration-protocol';
-import type { IterationViewHost } from './inspect/iteration-view';
-import type { TranscriptHostMessage, TranscriptRendered, TranscriptWebviewMessage } from '../shared/transcript-protocol';
+// What the test bundle's activate() returns (test/extension/extension.ts): the surface integration
+// tests use to drive and read the extension without scraping the UI. The product's activate()
+// returns nothing: this is no API for other extensions.
+import type { CheckOutResult } from '../../src/core/checkout/check-out-task';
+import type { TaskState } from '../../src/core/checkout/task-state';
+import type { NonPassedEntry } from '../../src/core/gap/non-passed';
+import type { HostMessage, WebviewMessage } from '../../src/shared/chart-protocol';
+import type { RenderedMessage, TranscriptRendered } from './webview-log';
+import type { CheckoutArgs } from '../../src/extension/commands/check-out-task';
+import type { ExportResult } from '../../src/core/report/export-report';
+import type { IterationViewMessage } from '../../src/shared/iteration-protocol';
+import type { IterationViewHost } from '../../src/extension/inspect/iteration-view';
+import type { TranscriptHostMessage, TranscriptWebviewMessage } from '../../src/shared/transcript-protocol';
 
 export type IterationViewShown = NonNullable<IterationViewHost['shown']>;
-import type { TestItemRow } from './testing/test-controller';
-import type { PublishedResult } from './testing/test-results';
+import type { TestItemRow } from '../../src/extension/testing/test-controller';
+import type { PublishedResult } from '../../src/extension/testing/test-results';
 
 export interface NonPassedTreeRow {
   file: string;
@@ -50,7 +51,7 @@ export interface SweciApi {
   /** The Iterations view: runs with their iterations' labels and descriptions, read through its provider. */
   /** Opens (or reveals) the chart webview, as SWE-CI: Show Chart does. */
   showChart(): void;
-  /** The last messages posted to the chart webview and received from it (validated ones), oldest first; kept only under SWECI_TEST_HOOKS=1. */
+  /** The last messages posted to the chart webview and received from it (validated ones), oldest first. */
   chartMessages(): { posted: HostMessage[]; received: (WebviewMessage | RenderedMessage)[] };
   /** The chart webview's HTML as set (for its CSP). */
   chartHtml(): string | undefined;
@@ -66,13 +67,13 @@ export interface SweciApi {
   statusBar(): { text: string; tooltip: string };
   /** Disposes the open task's environment (its containers are removed), as closing the window does. */
   releaseEnvironment(): Promise<void>;
-  /** What the iteration view shows (`run #k`, or `A ↔ B` when comparing), its data, and the messages it received (kept only under SWECI_TEST_HOOKS=1). */
+  /** What the iteration view shows (`run #k`, or `A ↔ B` when comparing), its data, and the messages it received. */
   iterationView(): { shown: string | undefined; details: IterationViewShown | undefined; received: IterationViewMessage[] };
   /** Handles `message` as if the iteration view's webview had sent it (validated like one). */
   iterationViewReceive(message: unknown): Promise<void>;
   /** The try the Transcript panel shows (undefined when it is closed), and whether it is followed live. */
   transcriptShown(): { run: string; iteration: number; role: 'architect' | 'programmer'; attempt: number; pending: boolean; live: boolean } | undefined;
-  /** The last messages posted to the Transcript panel and received from it (validated ones); kept only under SWECI_TEST_HOOKS=1. */
+  /** The last messages posted to the Transcript panel and received from it (validated ones). */
   transcriptMessages(): { posted: TranscriptHostMessage[]; received: (TranscriptWebviewMessage | TranscriptRendered)[] };
   /** Handles `message` as if the Transcript panel's webview had sent it (validated like one). */
   transcriptReceive(message: unknown): Promise<void>;

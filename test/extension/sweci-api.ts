@@ -1,52 +1,23 @@
-// What activate() returns under the test harness (test-api.ts): read through the same providers
-// and hosts the views use. Without SWECI_TEST_HOOKS=1 none of it is built and nothing is recorded.
+// The API the test bundle's activate() returns (test-api.ts): read through the same providers
+// and hosts the views use, and the webviews' traffic recorded by webview-log.ts.
 import * as vscode from 'vscode';
-import type { EnvironmentManager } from '../environment/environment-manager';
-import type { IterationViewHost } from '../inspect/iteration-view';
-import { observeMessages, type ShownMessage } from '../messages';
-import { testHooksEnabled } from '../test-hooks';
-import type { NonPassedTreeRow, SweciApi } from '../test-api';
-import type { RequirementLanguage } from '../requirement/requirement-language';
-import type { activateTesting } from '../testing/test-controller';
-import type { PublishedResult } from '../testing/test-results';
-import type { ChartFeature } from './chart-feature';
-import type { LoopFeature } from './loop-feature';
-import type { TaskFeature } from './task-feature';
-import type { TranscriptFeature } from './transcript-feature';
-
-export interface ApiParts {
-  task: TaskFeature;
-  loop: LoopFeature;
-  chart: ChartFeature;
-  iterationView: IterationViewHost;
-  transcript: TranscriptFeature;
-  testing: ReturnType<typeof activateTesting>;
-  environments: EnvironmentManager;
-  requirementLanguage: RequirementLanguage;
-}
-
-/** Messages kept for lastMessages(). */
-const KEEP = 50;
-
-/**
- * Under the test harness: starts recording the messages shown (from activation on) and returns
- * what builds the test API once the features exist (before the task loads, so it sees the
- * first results). Otherwise undefined: no API, no recording.
- */
-export function startTestHooks(): ((parts: ApiParts) => SweciApi) | undefined {
-  if (!testHooksEnabled()) return undefined;
-  const shown: ShownMessage[] = [];
-  observeMessages((m) => {
-    shown.push(m);
-    if (shown.length > KEEP) shown.splice(0, shown.length - KEEP);
-  });
-  return (parts) => sweciApi(parts, () => [...shown]);
-}
+import type { Features } from '../../src/extension/activate/features';
+import { CHART_VIEW_TYPE } from '../../src/extension/chart/chart-panel';
+import { ITERATION_VIEW_TYPE } from '../../src/extension/inspect/iteration-view';
+import type { ShownMessage } from '../../src/extension/messages';
+import type { PublishedResult } from '../../src/extension/testing/test-results';
+import { TRANSCRIPT_VIEW_TYPE } from '../../src/extension/transcript/transcript-panel';
+import type { HostMessage, WebviewMessage } from '../../src/shared/chart-protocol';
+import type { IterationViewMessage } from '../../src/shared/iteration-protocol';
+import type { TranscriptHostMessage, TranscriptWebviewMessage } from '../../src/shared/transcript-protocol';
+import type { NonPassedTreeRow, SweciApi } from './test-api';
+import type { RenderedMessage, TranscriptRendered, WebviewLog } from './webview-log';
 
 const text = (v: string | vscode.TreeItemLabel | boolean | undefined): string => (typeof v === 'string' ? v : v && typeof v === 'object' ? v.label : '');
 
-function sweciApi(
-  { task, loop: l, chart: c, iterationView, transcript, testing, environments, requirementLanguage }: ApiParts,
+export function sweciApi(
+  { task, loop: l, chart: c, iterationView, transcript, testing, environments, requirementLanguage }: Features,
+  webviews: WebviewLog,
   lastMessages: () => ShownMessage[],
 ): SweciApi {
   const { controller, tree, view, info, checkout } = task;
@@ -89,9 +60,9 @@ function sweciApi(
     releaseEnvironment: () => environments.release(),
     lastMessages,
     showChart: () => chart.show(),
-    chartMessages: () => chart.messages(),
-    chartHtml: () => chart.currentHtml,
-    chartReceive: (message) => chart.receive(message),
+    chartMessages: () => webviews.messages(CHART_VIEW_TYPE) as { posted: HostMessage[]; received: (WebviewMessage | RenderedMessage)[] },
+    chartHtml: () => webviews.html(CHART_VIEW_TYPE),
+    chartReceive: (message) => webviews.receive(CHART_VIEW_TYPE, message),
     iterationsSelection: () =>
       iterationsView.selection.map((n) => (n.type === 'iteration' ? `${n.run} #${n.record.iteration}` : n.type === 'run' ? n.summary.info.name : n.label)),
     exportReport: (folder) => c.exportReport({ folder }),
@@ -101,15 +72,16 @@ function sweciApi(
         shown?.kind === 'iteration'
           ? `${shown.details.run} #${shown.details.iteration}${shown.report ? ' test report' : ''}`
           : shown && `${shown.comparison.left.label} ↔ ${shown.comparison.right.label}`;
-      return { shown: label, details: shown, received: [...iterationView.received] };
+      return { shown: label, details: shown, received: webviews.messages(ITERATION_VIEW_TYPE).received as IterationViewMessage[] };
     },
-    iterationViewReceive: (message) => iterationView.receive(message),
+    iterationViewReceive: (message) => webviews.receive(ITERATION_VIEW_TYPE, message),
     transcriptShown: () => {
       const t = transcript.panel.shown;
       return t && { run: t.run, iteration: t.iteration, role: t.role, attempt: t.attempt, pending: t.pending, live: t.live };
     },
-    transcriptMessages: () => transcript.panel.messages(),
-    transcriptReceive: (message) => transcript.panel.receive(message),
+    transcriptMessages: () =>
+      webviews.messages(TRANSCRIPT_VIEW_TYPE) as { posted: TranscriptHostMessage[]; received: (TranscriptWebviewMessage | TranscriptRendered)[] },
+    transcriptReceive: (message) => webviews.receive(TRANSCRIPT_VIEW_TYPE, message),
     testItems: () => testing.rows(),
     lastTestResults: () => [...testResults],
     runTestItems: async (ids) => {

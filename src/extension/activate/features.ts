@@ -1,0 +1,82 @@
+// Wires the core engine to thin VS Code views and commands, one feature at a time (activate/*),
+// and hands back what it made. extension.ts activates the product with it; a harness that
+// drives the extension from outside can reach the same views and controllers through it.
+import * as vscode from 'vscode';
+import { ChangeFeed } from '../change-feed';
+import { revealIteration } from '../chart/open-iteration';
+import { revealViewOnce } from '../commands/check-out-task';
+import { EnvironmentManager } from '../environment/environment-manager';
+import { activateInspect } from '../inspect/activate-inspect';
+import type { IterationViewHost } from '../inspect/iteration-view';
+import { log } from '../log';
+import { activateRequirementLanguage, type RequirementLanguage } from '../requirement/requirement-language';
+import { activateTesting } from '../testing/test-controller';
+import { activateChart, type ChartFeature } from './chart-feature';
+import { activateLoop, type LoopFeature } from './loop-feature';
+import { activateNonPassedFollow } from './non-passed-follow';
+import { activateSequence } from './sequence-feature';
+import { activateTask, type TaskFeature } from './task-feature';
+import { activateTranscript, type TranscriptFeature } from './transcript-feature';
+
+export interface Features {
+  task: TaskFeature;
+  loop: LoopFeature;
+  chart: ChartFeature;
+  iterationView: IterationViewHost;
+  transcript: TranscriptFeature;
+  testing: ReturnType<typeof activateTesting>;
+  environments: EnvironmentManager;
+  requirementLanguage: RequirementLanguage;
+}
+
+/** Registers every feature; nothing is read from disk yet (startFeatures loads the task). */
+export function activateFeatures(context: vscode.ExtensionContext): Features {
+  const environments = new EnvironmentManager();
+  activeEnvironments = environments;
+  const feed = new ChangeFeed();
+  context.subscriptions.push(log(), environments, feed);
+
+  const task = activateTask(context, environments, feed);
+  const { controller } = task;
+  const loop = activateLoop(context, controller, environments, feed);
+  const testing = activateTesting(context, controller, environments);
+  const inspect = activateInspect({
+    context,
+    taskDir: () => controller.taskDir(),
+    onDidChangeRuns: feed.onDidChangeRuns,
+    reveal: async ({ run, iteration }) => {
+      const dir = controller.taskDir();
+      if (dir) await revealIteration(dir, loop.iterationsView, run, iteration);
+    },
+    selectedRow: () => {
+      const node = loop.iterationsView.selection[0];
+      return node?.type === 'iteration' || node?.type === 'run' ? node : undefined;
+    },
+    activeRun: () => loop.loop.activeRun,
+  });
+  context.subscriptions.push(
+    ...inspect.disposables,
+    inspect.view.onDidChangeCompareSelection((ref) => loop.iterations.markCompareSelection(ref)),
+  );
+  activateNonPassedFollow(context, controller, task.tree, inspect.view, () => task.updateView());
+  const chart = activateChart(context, controller, feed, inspect.view);
+  const transcript = activateTranscript(context, controller, feed, loop.loop);
+  const requirementLanguage = activateRequirementLanguage(context, feed);
+  context.subscriptions.push(requirementLanguage);
+  activateSequence(context, loop.keys);
+  return { task, loop, chart, iterationView: inspect.view, transcript, testing, environments, requirementLanguage };
+}
+
+/** Loads the open task (the views fill in), reveals the SWE-CI view once and offers to resume a run. */
+export async function startFeatures(context: vscode.ExtensionContext, { task, loop }: Features): Promise<void> {
+  await task.controller.reload();
+  void revealViewOnce(context, task.controller.taskDir());
+  void loop.offerResume();
+}
+
+let activeEnvironments: EnvironmentManager | undefined;
+
+/** Removes the containers of the environments made at activation (the window is going). */
+export async function releaseEnvironments(): Promise<void> {
+  await activeEnvironments?.release();
+}
