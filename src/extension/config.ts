@@ -9,6 +9,7 @@ import { readAgentSettings } from '../core/agents/agent-settings';
 import { readSequenceSettings, type SequenceRunSettings } from '../core/continual/sequence-settings';
 import { readIntegritySettings, type IntegritySettings } from '../core/loop/integrity-settings';
 import { readLoopSettings, type LoopSettings } from '../core/loop/loop-settings';
+import { readRunSettings, type RunSettings } from '../core/loop/run-request';
 import { readPytestSettings, type PytestSettings } from '../core/pytest/pytest-settings';
 import { readRuntimeSettings, type RuntimeSettings } from '../core/runtime/runtime-settings';
 import type { SettingReader } from '../core/util/setting-reader';
@@ -47,6 +48,11 @@ export function integritySettings(scope?: vscode.Uri): IntegritySettings {
 /** The per-role agent settings (sweci.architect.*, sweci.programmer.*). */
 export function agentSettings(role: AgentRole, scope?: vscode.Uri): AgentSettings {
   return readAgentSettings(role, sweci(scope));
+}
+
+/** Everything a run reads (agents, pytest, runtime, model access, loop, integrity): the parser the CLI uses too. */
+export function runSettings(scope?: vscode.Uri): RunSettings {
+  return readRunSettings(sweci(scope));
 }
 
 /** sweci.loop.* and sweci.history.* */
