@@ -2,24 +2,19 @@
 // (settings.json over package.json's defaults) and as `sweci run` takes them (flags over a
 // --config file), make the same settings object and the same loop and human-history requests.
 import assert from 'node:assert/strict';
-import { promises as fs, readFileSync } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { batchSettingsOf, readRunSettings as readCliRunSettings, type RunValues } from '../../../src/cli/commands/run-settings';
 import { historyRequest, readRunSettings, runRequest, type RunRequest, type RunSettings } from '../../../src/core/loop/run-request';
 import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
-import { repoRoot } from '../helpers/repo-root';
+import { contributedSettings } from '../extension/contributed-settings';
 
 /** sweci.* as VS Code's getConfiguration('sweci').get gives it: the user's value, else package.json's default. */
 function editorReader(user: Record<string, unknown>): (key: string) => unknown {
-  const pkg = JSON.parse(readFileSync(path.join(repoRoot, 'package.json'), 'utf8')) as {
-    contributes: { configuration: Array<{ properties: Record<string, { default?: unknown }> }> | { properties: Record<string, { default?: unknown }> } };
-  };
-  const sections = Array.isArray(pkg.contributes.configuration) ? pkg.contributes.configuration : [pkg.contributes.configuration];
-  const defaults = new Map<string, unknown>();
-  for (const section of sections) for (const [key, p] of Object.entries(section.properties)) defaults.set(key, p.default);
-  return (key) => (`sweci.${key}` in user ? user[`sweci.${key}`] : defaults.get(`sweci.${key}`));
+  const contributed = contributedSettings();
+  return (key) => (`sweci.${key}` in user ? user[`sweci.${key}`] : contributed.get(`sweci.${key}`)?.default);
 }
 
 /** What a request holds that can be compared: drivers by their label, runtimes by identity. */
