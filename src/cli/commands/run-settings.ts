@@ -1,5 +1,6 @@
 // The settings of a headless run (sweci run over a dataset or a sequence): flags first, then the
-// --config file, read by the same parsers as the extension's settings.
+// --config file, read by the one parser the extension's settings go through too
+// (core/loop/run-request.ts, which also turns them into what each task's loop is given).
 import { runNameFor } from '../../core/continual/sequence-run';
 import { readSequenceSettings, type SequenceRunSettings } from '../../core/continual/sequence-settings';
 import { apiKeysFrom, endpointKeyFrom } from '../../core/agents/api-key-names';
