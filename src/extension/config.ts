@@ -8,7 +8,7 @@ import type { AgentRole, AgentSettings } from '../core/agents/agent-driver';
 import { readAgentSettings } from '../core/agents/agent-settings';
 import { readSequenceSettings, type SequenceRunSettings } from '../core/continual/sequence-settings';
 import { readIntegritySettings, type IntegritySettings } from '../core/loop/integrity-settings';
-import { readLoopSettings, type LoopSettings } from '../core/loop/loop-settings';
+import { readRunSettings, type RunSettings } from '../core/loop/run-request';
 import { readPytestSettings, type PytestSettings } from '../core/pytest/pytest-settings';
 import { readRuntimeSettings, type RuntimeSettings } from '../core/runtime/runtime-settings';
 import type { SettingReader } from '../core/util/setting-reader';
@@ -49,9 +49,9 @@ export function agentSettings(role: AgentRole, scope?: vscode.Uri): AgentSetting
   return readAgentSettings(role, sweci(scope));
 }
 
-/** sweci.loop.* and sweci.history.* */
-export function loopSettings(scope?: vscode.Uri): LoopSettings {
-  return readLoopSettings(sweci(scope));
+/** Everything a run reads (agents, pytest, runtime, model access, loop, integrity): the parser the CLI uses too. */
+export function runSettings(scope?: vscode.Uri): RunSettings {
+  return readRunSettings(sweci(scope));
 }
 
 /** sweci.sequence.* (throws a UserError naming the setting when a value is wrong). */

@@ -1,8 +1,8 @@
 // The settings of a headless run (sweci run over a dataset or a sequence): flags first, then the
-// --config file, read by the same parsers as the extension's settings.
-import { readAgentSettings } from '../../core/agents/agent-settings';
+// --config file, read by the one parser the extension's settings go through too
+// (core/loop/run-request.ts, which also turns them into what each task's loop is given).
 import { runNameFor } from '../../core/continual/sequence-run';
-import { readSequenceSettings } from '../../core/continual/sequence-settings';
+import { readSequenceSettings, type SequenceRunSettings } from '../../core/continual/sequence-settings';
 import { apiKeysFrom, endpointKeyFrom } from '../../core/agents/api-key-names';
 import { ENDPOINT_KEY_ENV } from '../../core/agents/endpoint/endpoint';
 import type { BatchSettings } from '../../core/batch/batch-types';
@@ -10,16 +10,16 @@ import { checkCostBounds, type CostBounds } from '../../core/batch/cost-budgets'
 import type { ModelPrices } from '../../core/gateway/prices';
 import * as path from 'node:path';
 import { readExperiment } from '../../core/batch/experiment';
-import { readIntegritySettings } from '../../core/loop/integrity-settings';
-import { readLoopSettings } from '../../core/loop/loop-settings';
-import { readPytestSettings } from '../../core/pytest/pytest-settings';
-import { readRuntimeSettings, type RuntimeSettings } from '../../core/runtime/runtime-settings';
-import { readModelAccess } from '../../core/agents/model-access';
+import type { RuntimeSettings } from '../../core/runtime/runtime-settings';
+import { readRunSettings as readCoreRunSettings, type RunSettings as CoreRunSettings } from '../../core/loop/run-request';
 import { unconfinedCause } from '../../core/runtime/unconfined-check';
 import type { AgentSettings } from '../../core/agents/agent-driver';
 import { UserError } from '../../core/util/errors';
 import { readSettingsFile } from '../../core/util/settings-file';
 import { cliSettings } from '../cli-settings';
+
+/** A run's settings and, for a sequence run, sweci.sequence.*. */
+export type RunSettings = CoreRunSettings & { sequence: SequenceRunSettings };
 
 export interface RunValues extends Record<string, unknown> {
   dataset?: string;
@@ -64,37 +64,27 @@ export async function refuseUnconfined(
 }
 
 /** The settings of a headless run: flags, then the --config file; every key of the file must be read. */
-export async function readRunSettings(values: RunValues) {
+export async function readRunSettings(values: RunValues): Promise<RunSettings> {
   const file = values.config ? { path: values.config, settings: await readSettingsFile(values.config) } : undefined;
   const settings = cliSettings(values, file, { runtime: 'auto' });
-  const agents = {
-    architect: readAgentSettings('architect', settings.read, settings.label),
-    programmer: readAgentSettings('programmer', settings.read, settings.label),
-  };
+  const run = readCoreRunSettings(settings.read, settings.label);
   for (const role of ['architect', 'programmer'] as const) {
-    if (agents[role].kind === 'human')
+    if (run.agents[role].kind === 'human')
       throw new UserError(`A headless run has nobody to play the ${role}: choose an agent with --${role} <preset|custom> (or in the --config file).`);
   }
-  const pytest = readPytestSettings(settings.read, settings.label);
-  const runtime = readRuntimeSettings(settings.read, settings.label);
-  const model = readModelAccess(settings.read, settings.label);
-  const loop = readLoopSettings(settings.read, settings.label);
-  const integrity = readIntegritySettings(settings.read, settings.label);
   const sequence = readSequenceSettings(settings.read, settings.label);
   const unread = file?.settings.unread() ?? [];
   if (unread.length > 0)
     throw new UserError(
       `${file!.path} has settings SWE-CI does not know: ${unread.map((k) => `sweci.${k}`).join(', ')}. Check their spelling against the README's settings table.`,
     );
-  return { agents, pytest, runtime, model, loop, integrity, sequence };
+  return { ...run, sequence };
 }
 
 /** Default run name: the experiment's, else the agents' label ("claude-code (opus)" → "claude-code-opus"). */
-export async function defaultRunName(values: RunValues, experimentDir: string, agents: Awaited<ReturnType<typeof readRunSettings>>['agents']): Promise<string> {
+export async function defaultRunName(values: RunValues, experimentDir: string, agents: RunSettings['agents']): Promise<string> {
   return values.run ?? (await readExperiment(experimentDir))?.run ?? runNameFor(agents.architect, agents.programmer);
 }
-
-export type RunSettings = Awaited<ReturnType<typeof readRunSettings>>;
 
 /** The batch settings of a headless run: the settings read, the API keys from the environment. */
 export function batchSettingsOf(
@@ -102,18 +92,13 @@ export function batchSettingsOf(
   s: RunSettings,
   base: Pick<BatchSettings, 'experimentDir' | 'run' | 'signal' | 'onEvent' | 'humanHistory'>,
 ): BatchSettings {
+  const { sequence: _sequence, ...settings } = s;
   return {
     ...base,
-    agents: s.agents,
+    settings,
     secretEnv: secretEnvOf(values),
-    runtime: s.runtime,
-    model: s.model,
     ...costBoundsOf(values, s.model.prices),
     ...(values.replayFrom ? { replayFrom: path.resolve(values.replayFrom) } : {}),
-    pytest: s.pytest,
-    loop: s.loop,
-    maxFileMb: s.integrity.maxFileMb,
-    maxIterationMb: s.integrity.maxIterationMb,
   };
 }
 

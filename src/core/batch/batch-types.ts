@@ -1,35 +1,24 @@
 // What a batch run is given and what it tells its display.
-import type { ModelAccess } from '../agents/model-access';
 import type { CostBounds } from './cost-budgets';
 import type { Budget } from '../gateway/budget';
 import type { LoopEvent } from '../loop/loop-types';
-import type { LoopSettings } from '../loop/loop-settings';
-import type { AgentChoices } from '../loop/role-setup';
-import type { PytestSettings } from '../pytest/pytest-settings';
-import type { RuntimeSettings } from '../runtime/runtime-settings';
+import type { RunSettings } from '../loop/run-request';
 import type { TaskStatus } from './task-status';
 
 export interface BatchSettings {
   experimentDir: string;
   /** The run every task records into. */
   run: string;
-  agents: AgentChoices;
+  /** Agents, pytest, runtime, model access, loop and integrity, as the settings say (no role `human`). */
+  settings: RunSettings;
   /** API keys for the agents: reach them, masked in what is archived. */
   secretEnv: Record<string, string>;
-  runtime: RuntimeSettings;
-  /** How agents reach their model (sweci.agents.network, the gateway's bounds, prices). */
-  model: ModelAccess;
   /** Dollars a task's run, and the experiment's run, may spend (--max-cost-per-task, --max-cost). */
   cost?: CostBounds;
   /** Answer every model call from this experiment's recording of the same task (--replay-from). */
   replayFrom?: string;
   /** The experiment's cost budget, shared by this process's workers (made by runBatch from `cost.maxCost`). */
   experimentBudget?: Budget;
-  /** `python` is this machine's interpreter; a container's comes from the runtime settings. */
-  pytest: PytestSettings;
-  loop: LoopSettings;
-  maxFileMb: number;
-  maxIterationMb: number;
   /** Also replay each task's human history (run `human-history`), from its cache when it has one. */
   humanHistory: boolean;
   signal: AbortSignal;

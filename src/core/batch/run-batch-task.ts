@@ -9,9 +9,8 @@ import { acquireLock, type HeldLock } from '../workspace/lock';
 import type { LoopEvent } from '../loop/loop-types';
 import { runLoop, startRun } from '../loop/run-loop';
 import { readRunInfo, readRunSummary, runLayout } from '../loop/run-store';
-import { agentRuntimesOf, setUpRoles } from '../loop/role-setup';
+import { historyRequest, runRequest } from '../loop/run-request';
 import { BudgetExhaustedError } from '../gateway/budget';
-import type { ModelAccess } from '../agents/model-access';
 import { taskBudget } from './cost-budgets';
 import { replaySourceFor } from './replay-source';
 import { baselineOf, normalizedChange } from '../metrics/normalized-change';
@@ -117,9 +116,9 @@ async function runLocked(spec: TaskSpec, s: BatchSettings, task: TaskProgress): 
   let env: TaskEnvironment | undefined;
   try {
     env = await openTaskEnvironment(
-      s.runtime,
+      s.settings.runtime,
       { imageArchive: imageArchiveOf(spec), recorded: await readEnvironmentRecord(taskDir) },
-      { hostPython: s.pytest.python, signal: s.signal, onProgress: (m) => task.activity(m) },
+      { hostPython: s.settings.pytest.python, signal: s.signal, onProgress: (m) => task.activity(m) },
     );
     if (!(await readTaskRecord(taskDir)) || !(await loadBaseRun(taskDir))) await checkOut(spec, s, env, task);
     if (s.humanHistory) await humanHistory(taskDir, s, env, task);
@@ -164,7 +163,7 @@ async function checkOut(spec: TaskSpec, s: BatchSettings, env: TaskEnvironment, 
   const layout = experimentLayout(s.experimentDir);
   await task.set('checking-out');
   const result = await checkOutTask(spec, {
-    ...s.pytest,
+    ...s.settings.pytest,
     python: env.python,
     taskDir: layout.taskDir(spec.id),
     oracleDir: layout.oracleDir(spec.id),
@@ -189,12 +188,8 @@ async function humanHistory(taskDir: string, s: BatchSettings, env: TaskEnvironm
   if (!record) throw new UserError(`${taskDir} has no task record.`);
   await task.set('human-history');
   await replayHumanHistory({
-    ...s.pytest,
-    python: env.python,
-    runtime: env.tests,
-    timeoutMs: s.loop.historyTimeoutMs,
+    ...historyRequest(s.settings, env),
     taskDir,
-    count: s.loop.historyCommits,
     signal: s.signal,
     onEvent: (e) => {
       if (e.type === 'commit-started') task.activity(`human history ${e.index + 1}/${e.total}`);
@@ -217,24 +212,10 @@ async function loop(taskDir: string, s: BatchSettings, env: TaskEnvironment, tas
   };
   // This task's budget and the experiment's, and a replay's recording of this task.
   const budgets = [await taskBudget(taskDir, s.run, s.cost?.maxCostPerTask), s.experimentBudget].filter((b) => b !== undefined);
-  const model: ModelAccess = {
-    ...s.model,
-    ...(budgets.length > 0 ? { budgets } : {}),
-    ...(s.replayFrom ? { replay: await replaySourceFor(s.replayFrom, task.id, taskDir) } : {}),
-  };
-  const opts = {
-    taskDir,
-    run: s.run,
-    roles: setUpRoles(s.agents, env, s.secretEnv, [], model),
-    runtime: env.tests,
-    agentRuntimes: agentRuntimesOf(env, model),
-    pytest: { ...s.pytest, python: env.python },
-    maxFileMb: s.maxFileMb,
-    maxIterationMb: s.maxIterationMb,
-    signal: s.signal,
-    onEvent,
-  };
-  const result = exists ? await runLoop(opts) : await startRun({ ...opts, maxIterations: s.loop.maxIterations });
+  const replay = s.replayFrom ? await replaySourceFor(s.replayFrom, task.id, taskDir) : undefined;
+  const request = runRequest(s.settings, env, { secretEnv: s.secretEnv, budgets, ...(replay ? { replay } : {}) });
+  const opts = { ...request, taskDir, run: s.run, signal: s.signal, onEvent };
+  const result = exists ? await runLoop(opts) : await startRun(opts);
   const progress = progressOf(await readIterationRecords(iterationsFile));
   if (result.reason === 'solved' || result.reason === 'max-iterations') return task.set(result.reason, progress);
   if (result.reason === 'cancelled') return task.set('cancelled', { ...progress, reason: 'stopped' });

@@ -20,7 +20,7 @@ export interface ExperimentSource {
  * The experiment's record, written on its first run. A later run must record into the same
  * run name, or its tasks would hold two half runs each.
  */
-export async function openExperiment(s: Pick<BatchSettings, 'experimentDir' | 'run' | 'agents' | 'loop'>, source: ExperimentSource): Promise<ExperimentRecord> {
+export async function openExperiment(s: Pick<BatchSettings, 'experimentDir' | 'run' | 'settings'>, source: ExperimentSource): Promise<ExperimentRecord> {
   assertRunName(s.run);
   const existing = await readExperiment(s.experimentDir);
   if (existing) {
@@ -42,8 +42,8 @@ export async function openExperiment(s: Pick<BatchSettings, 'experimentDir' | 'r
     dataset: source.dataset,
     split: source.split,
     run: s.run,
-    agents: { architect: agentLabel(s.agents.architect), programmer: agentLabel(s.agents.programmer) },
-    maxIterations: s.loop.maxIterations,
+    agents: { architect: agentLabel(s.settings.agents.architect), programmer: agentLabel(s.settings.agents.programmer) },
+    maxIterations: s.settings.loop.maxIterations,
     ...(source.sequence ? { sequence: source.sequence } : {}),
   };
   // Pods of a Kubernetes Job may all get here at once: each writes the same record atomically
@@ -55,7 +55,7 @@ export async function openExperiment(s: Pick<BatchSettings, 'experimentDir' | 'r
 /** Runs every task (at most `workers` at once) and returns their states in the order given. */
 export async function runBatch(specs: readonly TaskSpec[], settings: BatchSettings, workers: number): Promise<TaskStatus[]> {
   if (!Number.isInteger(workers) || workers < 1) throw new UserError(`--workers must be a whole number of 1 or more, not ${workers}.`);
-  if (settings.cost) checkCostBounds(settings.cost, settings.model.prices);
+  if (settings.cost) checkCostBounds(settings.cost, settings.settings.model.prices);
   const budget = await experimentBudget(settings.experimentDir, settings.run, settings.cost?.maxCost);
   const s: BatchSettings = budget ? { ...settings, experimentBudget: budget } : settings;
   const results = new Array<TaskStatus>(specs.length);

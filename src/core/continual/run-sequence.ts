@@ -82,9 +82,13 @@ export async function runSequence(specs: readonly TaskSpec[], s: SequenceSetting
 }
 
 async function measureRow(i: number, taskDirs: readonly string[], s: SequenceSettings, onProgress: (m: string) => void): Promise<Array<number | null>> {
-  const env = await openTaskEnvironment(s.runtime, { recorded: await readEnvironmentRecord(taskDirs[i]) }, { hostPython: s.pytest.python, signal: s.signal });
+  const env = await openTaskEnvironment(
+    s.settings.runtime,
+    { recorded: await readEnvironmentRecord(taskDirs[i]) },
+    { hostPython: s.settings.pytest.python, signal: s.signal },
+  );
   try {
-    return await evaluateRow(i, { ...s.pytest, python: env.python, taskDirs, runtime: env.tests, signal: s.signal, onProgress, cells: s.cells });
+    return await evaluateRow(i, { ...s.settings.pytest, python: env.python, taskDirs, runtime: env.tests, signal: s.signal, onProgress, cells: s.cells });
   } finally {
     await env.dispose().catch(() => undefined);
   }

@@ -14,7 +14,7 @@ import { summarizeSequence, type SequenceSummary } from '../../core/continual/se
 import type { ClSequence } from '../../core/task/swe-bench-instance';
 import { UserError } from '../../core/util/errors';
 import type { ApiKeys } from '../agents/api-keys';
-import { agentSettings, integritySettings, loopSettings, modelAccess, pytestSettings, runtimeSettings, sequenceSettings } from '../config';
+import { runSettings, sequenceSettings } from '../config';
 import { showError } from '../errors';
 import { log } from '../log';
 import { withCancellableProgress } from '../progress';
@@ -94,7 +94,8 @@ export class RunSequenceCommand {
     const experimentDir = path.resolve(args.experimentDir);
     const sequence = chooseSequence(await readSequenceFile(file), file, args.sequenceId);
     await checkExperimentFolder(experimentDir, sequence);
-    const agents = { architect: agentSettings('architect'), programmer: agentSettings('programmer') };
+    const settings = runSettings();
+    const agents = settings.agents;
     for (const role of ['architect', 'programmer'] as const) {
       if (agents[role].kind === 'human')
         throw new UserError(`A sequence runs without a person at each step: choose an agent for the ${role} (sweci.${role}.agent).`, {
@@ -122,14 +123,8 @@ export class RunSequenceCommand {
         humanHistory: false,
         signal,
         onEvent,
-        agents,
+        settings,
         secretEnv: await this.keys.environment(),
-        runtime: runtimeSettings(),
-        model: modelAccess(),
-        pytest: pytestSettings(),
-        loop: loopSettings(),
-        maxFileMb: integritySettings().maxFileMb,
-        maxIterationMb: integritySettings().maxIterationMb,
         sequenceId: sequence.id,
         memory,
         cells,

@@ -6,7 +6,8 @@ import { replayHumanHistory } from '../../core/history/replay-history';
 import type { LoopEvent } from '../../core/loop/loop-types';
 import type { IterationRecord } from '../../core/loop/iteration-record';
 import { HUMAN_HISTORY_RUN } from '../../core/loop/run-name';
-import { loopSettings, pytestSettings } from '../config';
+import { historyRequest } from '../../core/loop/run-request';
+import { runSettings } from '../config';
 import type { EnvironmentManager } from '../environment/environment-manager';
 import { isAbortError } from '../../core/util/errors';
 import { showError } from '../errors';
@@ -27,8 +28,7 @@ export interface HumanHistoryCall {
 export async function recordHumanHistory({ taskDir, environments, signal: stop, onEvent, onProgress }: HumanHistoryCall): Promise<void> {
   let recorded = 0;
   try {
-    const scope = vscode.Uri.file(taskDir);
-    const { historyCommits, historyTimeoutMs } = loopSettings(scope);
+    const settings = runSettings(vscode.Uri.file(taskDir));
     const result = await withCancellableProgress('SWE-CI: recording the human history', ({ report: toast, signal: cancel }) => {
       const report = (message: string) => {
         toast(message);
@@ -37,12 +37,8 @@ export async function recordHumanHistory({ taskDir, environments, signal: stop, 
       const signal = AbortSignal.any([stop, cancel]);
       return environments.use(taskDir, { signal, report }, (env) =>
         replayHumanHistory({
-          ...pytestSettings(scope),
-          runtime: env.tests,
-          python: env.python,
-          timeoutMs: historyTimeoutMs,
+          ...historyRequest(settings, env),
           taskDir,
-          count: historyCommits,
           signal,
           onEvent: (e) => {
             if (e.type === 'commit-started') {

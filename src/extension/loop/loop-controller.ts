@@ -1,23 +1,22 @@
 // Runs the CI loop from commands: one step, one iteration, or the loop, with agents or the
 // user in each role; and the human-history replay. The core loop owns the state (files); this
-// class only starts a call (one at a time), threads cancellation down, and forwards its events
-// to the views. What a person reads of a call is loop-reporter.ts's.
+// class holds the active run and the one slot a call runs in, threads cancellation down, and
+// forwards its events to the views. What a call is given comes from core/loop/run-request.ts (as
+// for the CLI); creating its run, and removing one it left empty, is run-creation.ts's; what a
+// person reads of a call is loop-reporter.ts's.
 import * as vscode from 'vscode';
 import * as messages from '../messages';
 import type { AgentRole } from '../../core/agents/agent-driver';
-import { setUpRoles } from '../../core/loop/role-setup';
 import { replayFromRun } from '../../core/loop/run-replay';
-import type { ReplaySource } from '../../core/agents/model-access';
-import type { TaskEnvironment } from '../../core/runtime/task-environment';
 import type { EnvironmentManager } from '../environment/environment-manager';
-import type { LoopEvent, LoopOptions, RoleSetup } from '../../core/loop/loop-types';
-import { createRun, removeRunWithoutIterations, runLoop, type LoopResult } from '../../core/loop/run-loop';
-import { readRunInfo } from '../../core/loop/run-store';
+import type { LoopEvent, LoopOptions } from '../../core/loop/loop-types';
+import { runLoop, type LoopResult } from '../../core/loop/run-loop';
+import { runRequest } from '../../core/loop/run-request';
 import { HUMAN_HISTORY_RUN } from '../../core/loop/run-name';
 import { taskLayout } from '../../core/workspace/layout';
 import type { ApiKeys } from '../agents/api-keys';
-import { agentSettings, integritySettings, loopSettings, modelAccess, pytestSettings } from '../config';
-import { isAbortError, errorMessage } from '../../core/util/errors';
+import { isAbortError } from '../../core/util/errors';
+import { runSettings } from '../config';
 import { showError } from '../errors';
 import { log } from '../log';
 import { withCancellableProgress } from '../progress';
@@ -26,7 +25,7 @@ import { requireTrust } from '../trust';
 import { recordHumanHistory } from './human-history';
 import { HumanSteps } from './human-step';
 import { announceResult, LoopReporter } from './loop-reporter';
-import { suggestedRunName } from './new-run';
+import { ensureRun, removeEmptyRun } from './run-creation';
 
 const ACTIVE_RUN = 'sweci.activeRun';
 
@@ -113,34 +112,35 @@ export class LoopController implements vscode.Disposable {
         const reporter = new LoopReporter(report);
         signal.addEventListener('abort', () => abort.abort(), { once: true });
         return this.environments.use(taskDir, { signal: abort.signal, report }, async (env) => {
-          const roles = await this.roles(req.human ?? [], env, req.replayFrom ? replayFromRun(taskDir, req.replayFrom) : undefined);
-          const { run, created } = await this.ensureRun(taskDir, roles, env, req.replayFrom);
+          const request = runRequest(runSettings(vscode.Uri.file(taskDir)), env, {
+            secretEnv: await this.keys.environment(),
+            human: req.human ?? [],
+            ...(req.replayFrom ? { replay: replayFromRun(taskDir, req.replayFrom) } : {}),
+          });
+          const { run, created } = await ensureRun(taskDir, this.activeRun, request, req.replayFrom);
+          if (created) await this.setActiveRun(run);
           if (this.running) this.running.run = run;
           report(`run ${run}`);
           const onEvent = (event: LoopEvent) => {
             reporter.follow(event);
             this.emitter.fire(event);
           };
-          const integrity = integritySettings(vscode.Uri.file(taskDir));
           const options: LoopOptions = {
+            ...request,
             taskDir,
             run,
-            roles,
-            ...testsIn(taskDir, env),
             humanStep: this.humans.step,
             signal: abort.signal,
             onEvent,
             iterations: req.iterations,
             stopAfterStep: req.stopAfterStep,
-            maxFileMb: integrity.maxFileMb,
-            maxIterationMb: integrity.maxIterationMb,
           };
           let result: LoopResult;
           try {
             result = await runLoop(options);
           } catch (err) {
             reporter.flush();
-            if (created) await this.removeEmptyRun(taskDir, run);
+            if (created) await removeEmptyRun(taskDir, run);
             throw err;
           }
           reporter.flush();
@@ -171,19 +171,6 @@ export class LoopController implements vscode.Disposable {
   }
 
   /**
-   * A run this call created whose first iteration never completed a step (an agent missing,
-   * a cancel) holds nothing: remove it rather than leave an empty run with a pending iteration.
-   * The active run keeps its name, so the next call creates it again.
-   */
-  private async removeEmptyRun(taskDir: string, run: string): Promise<void> {
-    try {
-      if (await removeRunWithoutIterations(taskDir, run)) log().info(`Removed run ${run}: it had no completed step yet`);
-    } catch (err) {
-      log().warn(`Could not remove the empty run ${run}: ${errorMessage(err)}`);
-    }
-  }
-
-  /**
    * SWE-CI: Record Human History, in the same slot as the loop's calls (Stop stops it); its
    * recorded commits reach the views as loop events.
    */
@@ -206,46 +193,10 @@ export class LoopController implements vscode.Disposable {
     }
   }
 
-  private async roles(human: AgentRole[], env: TaskEnvironment, replay?: ReplaySource): Promise<Record<AgentRole, RoleSetup>> {
-    const agents = {
-      architect: human.includes('architect') ? { kind: 'human' as const } : agentSettings('architect'),
-      programmer: human.includes('programmer') ? { kind: 'human' as const } : agentSettings('programmer'),
-    };
-    return setUpRoles(agents, env, await this.keys.environment(), [], { ...modelAccess(), ...(replay ? { replay } : {}) });
-  }
-
-  /** The active run, created (branch at the base, line 0 = the base run) when it does not exist yet. */
-  private async ensureRun(
-    taskDir: string,
-    roles: Record<AgentRole, RoleSetup>,
-    env: TaskEnvironment,
-    replayFrom?: string,
-  ): Promise<{ run: string; created: boolean }> {
-    let run = this.activeRun;
-    if (run && (await readRunInfo(taskDir, run))) return { run, created: false };
-    run ??= await suggestedRunName(taskDir);
-    log().info(`Creating run ${run}`);
-    await createRun({
-      taskDir,
-      run,
-      roles,
-      ...testsIn(taskDir, env),
-      // A replay goes as far as the run it replays.
-      maxIterations: (replayFrom ? (await readRunInfo(taskDir, replayFrom))?.maxIterations : undefined) ?? loopSettings().maxIterations,
-    });
-    await this.setActiveRun(run);
-    return { run, created: true };
-  }
-
   dispose(): void {
     this.running?.abort.abort();
     this.humans.dispose();
     this.emitter.dispose();
     this.progressEmitter.dispose();
   }
-}
-
-/** Where pytest runs and with what; agents come with their drivers (see roles()). */
-function testsIn(taskDir: string, env: TaskEnvironment): Pick<LoopOptions, 'runtime' | 'pytest'> {
-  return { runtime: env.tests, pytest: { ...pytestSettings(vscode.Uri.file(taskDir)), python: env.python } };
 }
