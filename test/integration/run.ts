@@ -33,6 +33,8 @@ async function main(): Promise<number> {
   const started = Date.now();
   const host = { extensionDevelopmentPath: root, vscodeExecutablePath: desktop ? undefined : path.join(root, 'scripts', 'vscode-shim') };
   const plainWorkspace = fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-it-plain-'));
+  // The demo dataset, built once for the suites and copied to each (test/harness/demo-dataset-fixture.ts).
+  const fixtureCache = fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-it-fixtures-'));
   try {
     if (!process.env.SWECI_TEST_GREP) {
       await runTests({
@@ -43,7 +45,12 @@ async function main(): Promise<number> {
         extensionTestsEnv: { SWECI_INTEGRATION: '1', SWECI_TEST_HOOKS: undefined },
       });
     }
-    await runTests({ ...host, launchArgs: [workspace], extensionTestsPath, extensionTestsEnv: { SWECI_INTEGRATION: '1', SWECI_TEST_HOOKS: '1' } });
+    await runTests({
+      ...host,
+      launchArgs: [workspace],
+      extensionTestsPath,
+      extensionTestsEnv: { SWECI_INTEGRATION: '1', SWECI_TEST_HOOKS: '1', SWECI_TEST_FIXTURE_CACHE: fixtureCache },
+    });
     return 0;
   } catch (err) {
     console.error(`integration tests failed: ${err instanceof Error ? err.message : String(err)}`);
@@ -52,6 +59,7 @@ async function main(): Promise<number> {
     console.log(`integration run took ${((Date.now() - started) / 1000).toFixed(1)} s`);
     if (tempWorkspace) fs.rmSync(tempWorkspace, { recursive: true, force: true });
     fs.rmSync(plainWorkspace, { recursive: true, force: true });
+    fs.rmSync(fixtureCache, { recursive: true, force: true });
   }
 }
 
