@@ -6,6 +6,7 @@
 // which must not run beside another heavy file (each CLI keeps a core busy). The solo
 // lane runs last, alone: the sandbox and language-server fuzz files measure kills and answer
 // times, which a loaded machine would make flaky.
+// Fixtures many files need are built once per tier (SWECI_TEST_FIXTURE_CACHE).
 // At the end it names the slowest files, so a file that grows slow is seen.
 // Usage: node out/test/run-unit-tests.js [node --test options, e.g. --test-name-pattern=…]
 import { spawn } from 'node:child_process';
@@ -125,6 +126,9 @@ async function main(): Promise<number> {
   const solo = files.filter((f) => inLane(SOLO, f));
   const pool = files.filter((f) => !serial.includes(f) && !solo.includes(f));
   const work = mkdtempSync(path.join(os.tmpdir(), 'sweci-unit-'));
+  // Fixtures built once for the whole tier and copied to each file that asks (the demo dataset:
+  // test/harness/demo-dataset-fixture.ts); removed with the rest of the work folder.
+  process.env.SWECI_TEST_FIXTURE_CACHE = mkdtempSync(path.join(work, 'fixtures-'));
   const started = Date.now();
   try {
     const [a, b] = await Promise.all([

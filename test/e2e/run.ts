@@ -79,6 +79,10 @@ const scenarios: Scenario[] = [
 // regression fails both tries.
 async function main(): Promise<number> {
   const only = process.env.SWECI_E2E_ONLY;
+  // The demo dataset, built once for the scenarios and copied to each (test/harness/demo-dataset-fixture.ts).
+  const fixtureCache = fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-e2e-fixtures-'));
+  process.env.SWECI_TEST_FIXTURE_CACHE = fixtureCache;
+  process.on('exit', () => fs.rmSync(fixtureCache, { recursive: true, force: true }));
   let failed = 0;
   let flaky = 0;
   for (const s of scenarios.filter((x) => !only || x.name === only)) {

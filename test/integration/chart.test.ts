@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { buildDemoDataset } from '../../scripts/demo-dataset';
+import { demoDatasetFixture } from '../harness/demo-dataset-fixture';
 import type { AgentSettings } from '../../src/core/agents/agent-driver';
 import { readIterationRecords, type IterationRecord } from '../../src/core/loop/iteration-record';
 import type { RoleSetup } from '../../src/core/loop/loop-types';
@@ -69,7 +69,7 @@ suite('The chart webview', function () {
   suiteSetup(async () => {
     const sweci = await api();
     taskDir = vscode.workspace.workspaceFolders![0].uri.fsPath;
-    const demo = await buildDemoDataset(fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-it-chart-')));
+    const demo = await demoDatasetFixture(fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-it-chart-')));
     const result = await sweci.checkOutTask({ source: 'dataset', datasetDir: demo.datasetDir, taskId: demo.taskId, targetDir: taskDir });
     assert.ok(result);
     const env = { SWECI_SCRIPTED_UPSTREAM: oracleLayout(result.record.oracleDir).upstreamDir, SWECI_SCRIPTED_COMMITS: demo.commits.join(',') };

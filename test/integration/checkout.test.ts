@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { buildDemoDataset } from '../../scripts/demo-dataset';
+import { demoDatasetFixture } from '../harness/demo-dataset-fixture';
 import { currentReportFile, loadReport } from '../../src/core/checkout/report-store';
 import { nonPassedIds } from '../../src/core/gap/non-passed';
 import { oracleLayout, taskLayout } from '../../src/core/workspace/layout';
@@ -25,7 +25,7 @@ suite('Check out a task', function () {
   let expectedGap: number;
 
   suiteSetup(async () => {
-    const demo = await buildDemoDataset(fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-it-dataset-')));
+    const demo = await demoDatasetFixture(fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-it-dataset-')));
     datasetDir = demo.datasetDir;
     taskId = demo.taskId;
     expectedGap = demo.expectedGap;

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { buildDemoDataset } from '../../scripts/demo-dataset';
+import { demoDatasetFixture } from '../harness/demo-dataset-fixture';
 import type { AgentSettings } from '../../src/core/agents/agent-driver';
 import { replayHumanHistory } from '../../src/core/history/replay-history';
 import { readIterationRecords, type IterationRecord } from '../../src/core/loop/iteration-record';
@@ -74,7 +74,7 @@ suite('Stepping and comparing iterations', function () {
   suiteSetup(async () => {
     const sweci = await api();
     taskDir = vscode.workspace.workspaceFolders![0].uri.fsPath;
-    const demo = await buildDemoDataset(fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-it-inspect-')));
+    const demo = await demoDatasetFixture(fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-it-inspect-')));
     const result = await sweci.checkOutTask({ source: 'dataset', datasetDir: demo.datasetDir, taskId: demo.taskId, targetDir: taskDir });
     assert.ok(result);
     upstreamDir = oracleLayout(result.record.oracleDir).upstreamDir;

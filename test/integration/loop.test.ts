@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { buildDemoDataset } from '../../scripts/demo-dataset';
+import { demoDatasetFixture } from '../harness/demo-dataset-fixture';
 import { parseIterationLines, readIterationRecords } from '../../src/core/loop/iteration-record';
 import { iterDir, readRunSummary, runLayout } from '../../src/core/loop/run-store';
 import { oracleLayout, taskLayout } from '../../src/core/workspace/layout';
@@ -55,7 +55,7 @@ suite('The CI loop through the commands', function () {
   suiteSetup(async () => {
     const sweci = await api();
     taskDir = vscode.workspace.workspaceFolders![0].uri.fsPath;
-    const demo = await buildDemoDataset(fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-it-loop-')));
+    const demo = await demoDatasetFixture(fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-it-loop-')));
     // The checkout suite left the demo task here; checking out again is idempotent.
     const result = await sweci.checkOutTask({ source: 'dataset', datasetDir: demo.datasetDir, taskId: demo.taskId, targetDir: taskDir });
     assert.ok(result);

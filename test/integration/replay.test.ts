@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { buildDemoDataset } from '../../scripts/demo-dataset';
+import { demoDatasetFixture } from '../harness/demo-dataset-fixture';
 import { readIterationRecords } from '../../src/core/loop/iteration-record';
 import { runLayout } from '../../src/core/loop/run-store';
 import { chatCompletionsAdapter } from '../harness/model-server/chat-completions';
@@ -36,7 +36,7 @@ suite('Replay Run', function () {
   suiteSetup(async () => {
     const sweci = await api();
     taskDir = vscode.workspace.workspaceFolders![0].uri.fsPath;
-    const demo = await buildDemoDataset(fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-it-replay-')));
+    const demo = await demoDatasetFixture(fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-it-replay-')));
     assert.ok(await sweci.checkOutTask({ source: 'dataset', datasetDir: demo.datasetDir, taskId: demo.taskId, targetDir: taskDir }));
     server = await startModelServer({
       brain: (c) => {

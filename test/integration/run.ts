@@ -37,6 +37,8 @@ async function main(): Promise<number> {
   const started = Date.now();
   const vscodeExecutablePath = desktop ? undefined : path.join(root, 'scripts', 'vscode-shim');
   const plainWorkspace = fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-it-plain-'));
+  // The demo dataset, built once for the suites and copied to each (test/harness/demo-dataset-fixture.ts).
+  const fixtureCache = fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-it-fixtures-'));
   try {
     if (!process.env.SWECI_TEST_GREP) {
       await runTests({
@@ -52,7 +54,7 @@ async function main(): Promise<number> {
       vscodeExecutablePath,
       launchArgs: [workspace],
       extensionTestsPath,
-      extensionTestsEnv: { SWECI_INTEGRATION: '1' },
+      extensionTestsEnv: { SWECI_INTEGRATION: '1', SWECI_TEST_FIXTURE_CACHE: fixtureCache },
     });
     return 0;
   } catch (err) {
@@ -63,6 +65,7 @@ async function main(): Promise<number> {
     if (tempWorkspace) fs.rmSync(tempWorkspace, { recursive: true, force: true });
     fs.rmSync(plainWorkspace, { recursive: true, force: true });
     testExtension.dispose();
+    fs.rmSync(fixtureCache, { recursive: true, force: true });
   }
 }
 

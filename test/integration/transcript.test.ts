@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { buildDemoDataset } from '../../scripts/demo-dataset';
+import { demoDatasetFixture } from '../harness/demo-dataset-fixture';
 import { readIterationRecords } from '../../src/core/loop/iteration-record';
 import { runLayout } from '../../src/core/loop/run-store';
 import type { TranscriptHostMessage } from '../../src/shared/transcript-protocol';
@@ -49,7 +49,7 @@ suite('Transcript panel', function () {
   suiteSetup(async () => {
     const sweci = await api();
     taskDir = vscode.workspace.workspaceFolders![0].uri.fsPath;
-    const demo = await buildDemoDataset(fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-it-transcript-')));
+    const demo = await demoDatasetFixture(fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-it-transcript-')));
     assert.ok(await sweci.checkOutTask({ source: 'dataset', datasetDir: demo.datasetDir, taskId: demo.taskId, targetDir: taskDir }));
     const brain = taskBrain({ requirementXml: SAMPLE_REQUIREMENT, files: { 'helper.py': HELPER } });
     server = await startModelServer({

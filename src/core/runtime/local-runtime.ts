@@ -310,6 +310,9 @@ export class LocalRuntime implements Runtime {
         }, req.timeoutMs);
       }
       req.signal?.addEventListener('abort', onAbort, { once: true });
+      // An abort while a confined run was being set up (run() checked before its awaits) fired
+      // before this listener: without this the command ran until its timeout.
+      if (req.signal?.aborted) onAbort();
     });
   }
 }

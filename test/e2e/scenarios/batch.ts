@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildDemoDataset } from '../../../scripts/demo-dataset';
+import { demoDatasetFixture } from '../../harness/demo-dataset-fixture';
 import { repoRoot } from '../../unit/helpers/repo-root';
 import { writeScriptedSettings } from '../../unit/helpers/scripted-settings';
 import { withWorkbench } from '../../harness/workbench';
@@ -14,7 +14,7 @@ import { chartFrame } from './chart';
 export async function batchScenario(): Promise<string> {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-e2e-batch-'));
   try {
-    const demo = await buildDemoDataset(path.join(scratch, 'dataset'), { batch: true });
+    const demo = await demoDatasetFixture(path.join(scratch, 'dataset'), { batch: true });
     const task = demo.tasks[2];
     const config = await writeScriptedSettings(demo, scratch);
     const experiment = path.join(scratch, 'experiment');

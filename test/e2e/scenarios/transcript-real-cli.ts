@@ -10,7 +10,7 @@ import { existsSync, promises as fs, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
-import { buildDemoDataset } from '../../../scripts/demo-dataset';
+import { demoDatasetFixture } from '../../harness/demo-dataset-fixture';
 import { writeReport } from '../../../src/core/report/export-report';
 import { formatTokens } from '../../../webview-ui/format';
 import { launchChromium, repoRoot } from '../../harness/code-server';
@@ -91,7 +91,7 @@ export async function transcriptRealCliScenario(): Promise<string> {
   const tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-e2e-real-cli-')));
   const ns = LoopbackNamespace.create('sweci-e2e');
   try {
-    const demo = await buildDemoDataset(path.join(tmp, 'dataset'), { batch: true });
+    const demo = await demoDatasetFixture(path.join(tmp, 'dataset'), { batch: true });
     const experiment = path.join(tmp, 'experiment');
     const server = await startServerIn(ns, tmp, { requirementXml: REAL_REQUIREMENT, files: targetFiles(0, 2) }, 'model', REAL_KEY);
     try {

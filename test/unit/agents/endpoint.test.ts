@@ -20,7 +20,7 @@ import { settingName } from '../../../src/core/util/setting-reader';
 import { UserError } from '../../../src/core/util/errors';
 import { settingOf } from '../../../src/extension/error-actions';
 import { repoRoot } from '../helpers/repo-root';
-import { buildDemoDataset } from '../../../scripts/demo-dataset';
+import { demoDatasetFixture } from '../../harness/demo-dataset-fixture';
 
 describe('the endpoint URL as each protocol wants it', () => {
   test('OpenAI-style URLs end in /v1; Anthropic and Gemini clients add their own version', () => {
@@ -227,7 +227,7 @@ describe('the endpoint check before a run', () => {
     const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-endpoint-'));
     try {
       const experiment = path.join(tmp, 'exp');
-      const demo = await buildDemoDataset(path.join(tmp, 'dataset'));
+      const demo = await demoDatasetFixture(path.join(tmp, 'dataset'));
       const run = (more: string[], env: NodeJS.ProcessEnv) =>
         spawnSync(
           process.execPath,

@@ -10,7 +10,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { execFileSync, type ChildProcess } from 'node:child_process';
-import { buildDemoDataset, type DemoDataset } from '../../../scripts/demo-dataset';
+import type { DemoDataset } from '../../../scripts/demo-dataset';
+import { demoDatasetFixture } from '../../harness/demo-dataset-fixture';
 import type { RecordedRequest } from '../../harness/model-server/model-server';
 import type { TaskScenario } from '../../harness/model-server/task-brain';
 import { LoopbackNamespace } from '../../harness/loopback-namespace';
@@ -224,7 +225,7 @@ function assertClaudeTranscript(experiment: string, requests: RecordedRequest[])
 describe('real agent CLIs through the loop: one endpoint, sandboxed, loopback only', { timeout: 40 * 60_000 }, () => {
   before(async () => {
     tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-real-agents-')));
-    demo = await buildDemoDataset(path.join(tmp, 'dataset'), { batch: true });
+    demo = await demoDatasetFixture(path.join(tmp, 'dataset'), { batch: true });
     ns = LoopbackNamespace.create('sweci-conf');
     ({ child: server, port, log: serverLog } = await startServer({ requirementXml: REQUIREMENT, files: targetFiles(0, 2) }, 'main', KEY));
   });

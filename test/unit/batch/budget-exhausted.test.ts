@@ -9,7 +9,8 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { buildDemoDataset, type DemoDataset } from '../../../scripts/demo-dataset';
+import type { DemoDataset } from '../../../scripts/demo-dataset';
+import { demoDatasetFixture } from '../../harness/demo-dataset-fixture';
 import { chatCompletionsAdapter } from '../../harness/model-server/chat-completions';
 import { promptText } from '../../harness/model-server/conversation';
 import { startModelServer, type ModelServer } from '../../harness/model-server/model-server';
@@ -71,7 +72,7 @@ function runArgs(experiment: string, more: string[]): string[] {
 describe('a cost budget on the command line', { timeout: 10 * 60_000 }, () => {
   before(async () => {
     tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-budget-')));
-    demo = await buildDemoDataset(path.join(tmp, 'dataset'), { batch: true });
+    demo = await demoDatasetFixture(path.join(tmp, 'dataset'), { batch: true });
     // Every call costs 1,000 input and 100 output tokens: $0.0011 at $1 per million each.
     server = await startModelServer({
       brain: (c) => ({

@@ -9,7 +9,8 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { buildDemoDataset, type DemoDataset } from '../../../scripts/demo-dataset';
+import type { DemoDataset } from '../../../scripts/demo-dataset';
+import { demoDatasetFixture } from '../../harness/demo-dataset-fixture';
 import { k8sJobManifest, SANDBOX_DOCKER_OPTIONS } from '../../../src/core/batch/k8s-job';
 import type { DockerConnection } from '../../../src/core/runtime/docker/docker-connection';
 import { buildImage, DEMO_IMAGE, dockerForTests } from '../helpers/docker';
@@ -99,7 +100,7 @@ describe('a Kubernetes pod of sweci k8s, run in a container of the real engine',
   before(async () => {
     conn = await dockerForTests();
     tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-pod-')));
-    demo = await buildDemoDataset(path.join(tmp, 'dataset'));
+    demo = await demoDatasetFixture(path.join(tmp, 'dataset'));
     await fs.mkdir(path.join(tmp, 'cfg'));
     await fs.writeFile(path.join(tmp, 'cfg', 'hostile-architect.py'), HOSTILE_ARCHITECT);
     await fs.writeFile(

@@ -4,7 +4,8 @@ import { spawnSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildDemoDataset, type DemoDataset } from '../../../scripts/demo-dataset';
+import type { DemoDataset } from '../../../scripts/demo-dataset';
+import { demoDatasetFixture } from '../../harness/demo-dataset-fixture';
 import { writeScriptedSettings } from '../helpers/scripted-settings';
 
 export const cli = path.resolve(__dirname, '../../../src/cli/main.js');
@@ -44,7 +45,7 @@ export interface BatchFixture {
 
 export async function batchFixture(): Promise<BatchFixture> {
   const tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-batch-')));
-  const demo = await buildDemoDataset(path.join(tmp, 'dataset'), { batch: true });
+  const demo = await demoDatasetFixture(path.join(tmp, 'dataset'), { batch: true });
   const config = await writeScriptedSettings(demo, tmp);
   const sweci: BatchFixture['sweci'] = (...args) => {
     const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', cwd: tmp });

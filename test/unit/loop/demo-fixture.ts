@@ -5,7 +5,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
-import { buildDemoDataset } from '../../../scripts/demo-dataset';
+import { demoDatasetFixture } from '../../harness/demo-dataset-fixture';
 import { createDriver } from '../../../src/core/agents/cli-driver';
 import type { AgentSettings } from '../../../src/core/agents/agent-driver';
 import { checkOutTask } from '../../../src/core/checkout/check-out-task';
@@ -55,7 +55,7 @@ export class DemoWorld {
 
   static async create(label: string): Promise<DemoWorld> {
     const tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), `sweci-${label}-`)));
-    const demo = await buildDemoDataset(path.join(tmp, 'dataset'), { python: PYTHON });
+    const demo = await demoDatasetFixture(path.join(tmp, 'dataset'), { python: PYTHON });
     const [spec] = await readDatasetTasks(demo.datasetDir, 'default');
     const taskDir = path.join(tmp, 'pristine');
     const result = await checkOutTask(spec, {

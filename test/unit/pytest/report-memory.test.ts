@@ -113,8 +113,15 @@ test("120 MB of nested arrays written into the report channel (found among the p
 });
 
 test('the stream limits hold for a report that is only large: an honest 5,000-test run is read whole', () => {
-  const tests = Array.from({ length: 5000 }, (_, i) => `def test_${i}():\n    assert ${i % 7 !== 0 ? 'True' : 'False'}\n`).join('\n');
-  const root = makeProject({ 'tests/test_many.py': tests });
+  // Spread over 50 modules of 100: for each failing test pytest parses its whole module again to
+  // cut the traceback's source, so one module of 5,000 made pytest's own work quadratic (~98 CPU-s
+  // against ~6 here). The report is the same size: the same 5,000 tests and 715 failures.
+  const files: Record<string, string> = {};
+  for (let m = 0; m < 50; m++) {
+    const tests = Array.from({ length: 100 }, (_, j) => m * 100 + j).map((i) => `def test_${i}():\n    assert ${i % 7 !== 0 ? 'True' : 'False'}\n`);
+    files[`tests/test_many_${String(m).padStart(2, '0')}.py`] = tests.join('\n');
+  }
+  const root = makeProject(files);
   made.push(root, `${root}-out`);
   const { outcome, hwm } = harness('builtin-run', root);
   assert.ok(hwm < LIMIT, `peak ${mib(hwm)}`);

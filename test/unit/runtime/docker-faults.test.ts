@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildDemoDataset } from '../../../scripts/demo-dataset';
+import { demoDatasetFixture } from '../../harness/demo-dataset-fixture';
 import { checkOutTask } from '../../../src/core/checkout/check-out-task';
 import { readIterationRecords } from '../../../src/core/loop/iteration-record';
 import { createRun, runLoop } from '../../../src/core/loop/run-loop';
@@ -96,7 +96,7 @@ describe('Docker faults (real engines)', () => {
   });
 
   test('the engine stops under a loop iteration: it is recorded as "pytest did not run", nothing is lost, and the next iteration runs', async () => {
-    const demo = await buildDemoDataset(path.join(tmp, 'dataset'), { python: PYTHON });
+    const demo = await demoDatasetFixture(path.join(tmp, 'dataset'), { python: PYTHON });
     const [spec] = await readDatasetTasks(demo.datasetDir, 'default');
     const env = await openTaskEnvironment(docker({ socketPath: engine.socket, image: DEMO_IMAGE }), {}, { hostPython: PYTHON });
     const taskDir = path.join(tmp, 'loop-task');

@@ -387,6 +387,8 @@ export class DockerRuntime implements Runtime {
       kill();
     };
     req.signal?.addEventListener('abort', onAbort, { once: true });
+    // Aborted while the container was being made: that abort fired before this listener.
+    if (req.signal?.aborted) onAbort();
     const timeoutTimer = req.timeoutMs && req.timeoutMs > 0 ? setTimeout(() => ((timedOut = true), kill()), req.timeoutMs) : undefined;
 
     // The command may exit while a process it left behind keeps the output open, and the engine
