@@ -3,7 +3,8 @@
 // honours cancellation.
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { runPytest } from '../pytest/run-pytest';
+import { machineSeedStore } from '../pytest/bytecode-seed';
+import { prepareBytecodeSeed, runPytest } from '../pytest/run-pytest';
 import type { Runtime } from '../runtime/runtime';
 import type { TaskSpec } from '../task/task-spec';
 import { instanceTargetReport } from './instance-target';
@@ -44,6 +45,18 @@ export async function checkOutTask(spec: TaskSpec, opts: CheckOutOptions): Promi
   progress('Materialising the task folder');
   // An instance's test lists are checked against pytest before the task folder is written.
   const runtime = opts.runtime;
+  // The bytecode seed (once per interpreter on this machine) is built while the task is
+  // materialised, not in front of the first pytest run; the runs that need it wait for this build.
+  const seeding =
+    opts.runTests && runtime
+      ? prepareBytecodeSeed(runtime, {
+          python: opts.python,
+          env: opts.env,
+          confine: { hide: [path.resolve(opts.taskDir), path.resolve(opts.oracleDir)] },
+          bytecodeSeedDir: machineSeedStore(),
+          signal: opts.signal,
+        }).catch(() => undefined)
+      : undefined;
   const checkOracle =
     spec.source.kind === 'swe-bench' && opts.runTests && runtime ? () => ensureTargetReport(spec, opts.oracleDir, { ...opts, runtime }, progress) : undefined;
   const record = await materializeTask(spec, {
@@ -61,6 +74,7 @@ export async function checkOutTask(spec: TaskSpec, opts: CheckOutOptions): Promi
   await ensureTargetReport(record.task, record.oracleDir, withRuntime, progress);
   progress("Running the target's tests on the base");
   const current = await runCurrentTests({ ...withRuntime, record });
+  await seeding;
   const expected = record.task.expectedGap;
   const measured = current.gap;
   const gapMismatch = expected !== undefined && measured !== undefined && expected !== measured ? { expected, measured } : undefined;
@@ -88,6 +102,7 @@ async function ensureTargetReport(
     python: opts.python,
     codeDir: oracle.targetCodeDir,
     reportFile: path.join(oracle.root, 'pytest-out', 'raw-report'),
+    bytecodeSeedDir: machineSeedStore(),
     timeoutMs: opts.timeoutMs,
     format: opts.format,
     env: opts.env,

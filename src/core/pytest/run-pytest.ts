@@ -13,7 +13,7 @@ import { hasJsonReport } from './detect-json-report';
 import { copyReportPlugin } from './report-plugin';
 import { readAgentFile } from '../util/agent-file';
 import { emptyFolder } from '../util/discard';
-import { fillFromSeed, seedKey } from './bytecode-seed';
+import { ensureSeed, fillFromSeed, seedKey } from './bytecode-seed';
 import { parseJsonReport } from './parse-json-report';
 import { parseJunitXml } from './parse-junit';
 import { ReportStreamReader } from './report-stream';
@@ -56,7 +56,8 @@ export interface RunPytestOptions {
   discardDir?: string;
   /**
    * A harness folder the code under test cannot reach, where the bytecode of pytest and the standard
-   * library is kept between runs (bytecode-seed.ts). Without it every run compiles them again.
+   * library is kept between runs (bytecode-seed.ts; machineSeedStore() for this machine's). Without
+   * it every run compiles them again.
    */
   bytecodeSeedDir?: string;
 }
@@ -282,26 +283,39 @@ async function readReportFile(o: RunPytestOptions, format: ReportFormat, exitCod
   }
 }
 
+/** What building a bytecode seed needs of a run's options. */
+type SeedRunOptions = Pick<RunPytestOptions, 'python' | 'env' | 'confine' | 'signal'>;
+
+/**
+ * Builds the seed for this runtime and interpreter ahead of the run that needs it (a checkout starts
+ * it while the task is materialised), so no pytest run waits for it. Nothing to do when it exists.
+ */
+export async function prepareBytecodeSeed(runtime: Runtime, o: SeedRunOptions & { bytecodeSeedDir: string }): Promise<void> {
+  await ensureSeed(o.bytecodeSeedDir, seedKey(runtime.description, o.python), (dir) => seedRun(runtime, o, dir));
+}
+
 /**
  * The run that fills a bytecode seed (bytecode-seed.ts): pytest on an empty tests folder of the
- * seed's own, with SWE-CI's report plugin. No code of the task may run in it, or it could leave
- * bytecode every later run loads. Confined (a container, or the sandbox given `confine`), it sees
- * only its own folders, so the plugins the environment installs (hypothesis's, say) load and are
- * seeded too. Unconfined, an editable install of the task's project could be such a plugin and
- * load the task's code, so none is loaded. Its outcome does not matter; the bytecode prefix it
- * filled does, and only if pytest started.
+ * seed's own, with SWE-CI's report plugin. No code of a task may run in it, or it could leave
+ * bytecode every later run loads. Confined whenever the runtime can (a container, or the sandbox:
+ * the run's own confinement, or one of its own for a run that is not confined), it sees only its
+ * own folders, so the plugins the environment installs (hypothesis's, say) load and are seeded too,
+ * and the seed is the same whichever run builds it. Unconfined, an editable install of the task's
+ * project could be such a plugin and load the task's code, so none is loaded. Its outcome does not
+ * matter; the bytecode prefix it filled does, and only if pytest started.
  */
-async function seedRun(runtime: Runtime, o: RunPytestOptions, dir: string): Promise<string | undefined> {
+async function seedRun(runtime: Runtime, o: SeedRunOptions, dir: string): Promise<string | undefined> {
   const codeDir = path.join(dir, 'code');
   await fs.promises.mkdir(path.join(codeDir, 'tests'), { recursive: true });
-  const confined = runtime.isolation === 'container' || (runtime.isolation === 'sandbox' && o.confine !== undefined);
+  const confine = o.confine ?? (runtime.isolation === 'sandbox' ? { hide: [] } : undefined);
+  const confined = runtime.isolation === 'container' || (runtime.isolation === 'sandbox' && confine !== undefined);
   const run = await runPytest(runtime, {
     python: o.python,
     codeDir,
     reportFile: path.join(dir, 'out', 'report.json'),
     format: 'builtin',
     env: confined ? { ...o.env } : { ...o.env, PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1' },
-    ...(o.confine ? { confine: o.confine } : {}),
+    ...(confine ? { confine } : {}),
     ...(o.signal ? { signal: o.signal } : {}),
     timeoutMs: 120_000,
   });

@@ -6,6 +6,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { machineSeedStore, seedKey } from '../../../src/core/pytest/bytecode-seed';
 import { runCurrentTests } from '../../../src/core/checkout/run-current-tests';
 import { readIterationRecords } from '../../../src/core/loop/iteration-record';
 import { createRun, startRun } from '../../../src/core/loop/run-loop';
@@ -397,7 +398,7 @@ describe('code under test that tries to change its score', () => {
     assert.equal(two.gap, zero.gap, "the honest code's real score: the planted bytecode was not loaded");
 
     // The seed kept the real module: no run wrote to it.
-    const seeds = taskLayout(task.taskDir).bytecodeSeedDir;
+    const seeds = path.join(machineSeedStore(), seedKey(runtime.description, pytestSettings.python));
     const seeded = (await fs.readdir(seeds, { recursive: true })).filter((f) => /_pytest\/reports\.cpython-\d+\.pyc$/.test(f));
     assert.equal(seeded.length, 1, `one seed holds pytest's reports module: ${JSON.stringify(seeded)}`);
     const names = spawnSync(

@@ -5,7 +5,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fillFromSeed, seedKey } from '../../../src/core/pytest/bytecode-seed';
+import { ensureSeed, fillFromSeed, machineSeedStore, seedKey } from '../../../src/core/pytest/bytecode-seed';
 
 let tmp: string;
 
@@ -73,5 +73,37 @@ describe('the bytecode seed', () => {
     await fillFromSeed(failing, key, path.join(tmp, 'c-run'), () => Promise.resolve(undefined));
     assert.deepEqual(await fs.readdir(failing), [], 'nothing kept');
     assert.deepEqual(await tree(path.join(tmp, 'c-run')).catch(() => ({})), {});
+  });
+
+  test('callers that ask at the same time (a checkout building ahead, its first run) share one build', async () => {
+    const seeds = path.join(tmp, 'd');
+    const key = seedKey('local', 'python3');
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { calls, build } = fakeBuild({ 'usr/one.pyc': 'one' });
+    const slow = async (dir: string) => {
+      await gate;
+      return build(dir);
+    };
+    const ahead = ensureSeed(seeds, key, slow);
+    const run = fillFromSeed(seeds, key, path.join(tmp, 'd-run'), slow);
+    release();
+    assert.equal(await ahead, path.join(seeds, key));
+    await run;
+    assert.equal(calls.length, 1, 'one build for both');
+    assert.deepEqual(await tree(path.join(tmp, 'd-run')), { 'usr/one.pyc': 'one' });
+  });
+
+  test("one store per machine, in the user's cache: every task's runs share it", () => {
+    const saved = process.env.XDG_CACHE_HOME;
+    try {
+      process.env.XDG_CACHE_HOME = path.join(tmp, 'xdg');
+      assert.equal(machineSeedStore(), path.join(tmp, 'xdg', 'swe-ci', 'bytecode-seeds'));
+      delete process.env.XDG_CACHE_HOME;
+      assert.equal(machineSeedStore(), path.join(os.homedir(), '.cache', 'swe-ci', 'bytecode-seeds'));
+    } finally {
+      if (saved === undefined) delete process.env.XDG_CACHE_HOME;
+      else process.env.XDG_CACHE_HOME = saved;
+    }
   });
 });
