@@ -57,20 +57,38 @@ export async function checkOutTask(spec: TaskSpec, opts: CheckOutOptions): Promi
           signal: opts.signal,
         }).catch(() => undefined)
       : undefined;
-  const checkOracle =
-    spec.source.kind === 'swe-bench' && opts.runTests && runtime ? () => ensureTargetReport(spec, opts.oracleDir, { ...opts, runtime }, progress) : undefined;
+  const instance = spec.source.kind === 'swe-bench';
+  const checkOracle = instance && opts.runTests && runtime ? () => ensureTargetReport(spec, opts.oracleDir, { ...opts, runtime }, progress) : undefined;
+  // A task's target runs while its task folder is made (the target is in the oracle by then);
+  // settled here, so a failure is reported after the task folder is complete, as before.
+  let target: Promise<{ ok: true } | { ok: false; error: unknown }> | undefined;
+  const alongside =
+    !instance && opts.runTests && runtime
+      ? (stop: AbortSignal) => {
+          const signal = opts.signal ? AbortSignal.any([opts.signal, stop]) : stop;
+          target = ensureTargetReport(spec, opts.oracleDir, { ...opts, runtime, signal }, progress).then(
+            () => ({ ok: true as const }),
+            (error: unknown) => ({ ok: false as const, error }),
+          );
+          return target;
+        }
+      : undefined;
   const record = await materializeTask(spec, {
     taskDir: opts.taskDir,
     oracleDir: opts.oracleDir,
     signal: opts.signal,
     onProgress: progress,
     checkOracle,
+    alongside,
   });
   await writeEnvironmentRecord(opts.taskDir, opts.environment ?? { schema: 1, runtime: 'local', python: opts.python, recordedAt: new Date().toISOString() });
   if (!opts.runTests) return { record };
   if (!opts.runtime) throw new Error('checkOutTask was asked to run the tests without a runtime to run them in.');
 
   const withRuntime = { ...opts, runtime: opts.runtime };
+  const targetRun = await target;
+  if (targetRun && !targetRun.ok) throw targetRun.error;
+  // A task folder that was already there (or an instance, checked before it) runs it now if needed.
   await ensureTargetReport(record.task, record.oracleDir, withRuntime, progress);
   progress("Running the target's tests on the base");
   const current = await runCurrentTests({ ...withRuntime, record });

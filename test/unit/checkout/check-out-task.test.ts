@@ -106,6 +106,31 @@ describe('checkOutTask', () => {
     assert.equal(pytestRuns(second).length, 2, 'the target and the base');
   });
 
+  test("the target's tests run while the task folder is made; cancelled then, nothing of the checkout is left", async () => {
+    const spec = await taskFromGitPair(repo.dir, base, target);
+    const progress: string[] = [];
+    await checkOutTask(spec, { ...options('overlap'), onProgress: (m) => progress.push(m) });
+    const targetRun = progress.findIndex((m) => /on the target/.test(m));
+    assert.ok(targetRun >= 0 && targetRun < progress.indexOf('Task folder ready'), progress.join(' | '));
+
+    const hanging = await repo.commit('hanging target', { 'tests/conftest.py': 'import time\ntime.sleep(60)\n' });
+    const opts = options('overlap-cancel');
+    const abort = new AbortController();
+    const started = Date.now();
+    await assert.rejects(
+      checkOutTask(await taskFromGitPair(repo.dir, base, hanging), {
+        ...opts,
+        signal: abort.signal,
+        // By then the target's pytest is under way (hanging in its conftest).
+        onProgress: (m) => (/fresh repository/.test(m) ? abort.abort() : undefined),
+      }),
+      (err: unknown) => err instanceof Error && err.name === 'AbortError',
+    );
+    assert.ok(Date.now() - started < 15_000, "the target's pytest was stopped, not waited for");
+    await assert.rejects(fs.access(opts.taskDir), 'the task folder is gone');
+    await assert.rejects(fs.access(opts.oracleDir), 'the oracle is gone, with no output of the stopped run');
+  });
+
   test('without runTests (an untrusted window) it materialises and runs nothing', async () => {
     const spec = await taskFromGitPair(repo.dir, base, target);
     const opts = options('untrusted', { runTests: false });
