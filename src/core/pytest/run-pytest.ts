@@ -150,19 +150,24 @@ export async function runPytest(runtime: Runtime, o: RunPytestOptions): Promise<
   const codeDir = runtime.pathIn(mounts, o.codeDir);
   const started = Date.now();
   const wanted = o.format ?? 'auto';
+  // The seed is copied while the interpreter is asked about pytest-json-report: neither needs the other.
+  const seeds = o.bytecodeSeedDir;
+  const seeding = seeds
+    ? fs.promises
+        .mkdir(pycacheDir, { recursive: true })
+        .then(() => fillFromSeed(seeds, seedKey(runtime.description, o.python), pycacheDir, (dir) => seedRun(runtime, o, dir)))
+    : undefined;
   let format: ReportFormat;
   try {
     // `auto` prefers the reference's own plugin, then ours (same format); JUnit only when asked for.
     // The probe runs in the (just emptied) report folder, never in the code folder.
     format = wanted !== 'auto' ? wanted : (await hasJsonReport(runtime, o.python, runtime.pathIn(mounts, outDir), mounts)) ? 'json-report' : 'builtin';
   } catch (err) {
+    await seeding?.catch(() => undefined);
     if (!isDockerUnavailable(err)) throw err;
     return engineGone(err, o, wanted === 'auto' ? 'builtin' : wanted, Date.now() - started);
   }
-  if (o.bytecodeSeedDir) {
-    await fs.promises.mkdir(pycacheDir, { recursive: true });
-    await fillFromSeed(o.bytecodeSeedDir, seedKey(runtime.description, o.python), pycacheDir, (dir) => seedRun(runtime, o, dir));
-  }
+  await seeding;
   const invocation = buildPytestCommand({
     python: o.python,
     codeDir,
