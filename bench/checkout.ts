@@ -7,7 +7,7 @@
 // Checkout and plain pytest run in turn (A B A B …), so the ratio is taken pair by pair and a
 // machine whose speed drifts moves both sides alike. Quote the medians.
 //
-//   npm run compile && npm run bench:checkout        (SWECI_BENCH_RUNS pairs, default 5)
+//   npm run compile && npm run build && npm run bench:checkout        (SWECI_BENCH_RUNS pairs, default 5)
 import { spawn } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
@@ -18,8 +18,8 @@ import { TestRepo } from '../test/unit/task/git-fixture';
 
 const RUNS = Number(process.env.SWECI_BENCH_RUNS ?? 5);
 const PYTHON = process.env.SWECI_PYTHON ?? 'python3';
-/** SWECI_BENCH_CLI: another build's CLI (out/src/cli/main.js), to compare before and after a change. */
-const CLI = path.resolve(process.env.SWECI_BENCH_CLI ?? path.join(__dirname, '../src/cli/main.js'));
+/** The `sweci` users run: the bundle (npm run build). SWECI_BENCH_CLI: another build's, to compare before and after a change. */
+const CLI = path.resolve(process.env.SWECI_BENCH_CLI ?? path.join(__dirname, '../../dist/cli.js'));
 /** Tests of the generated project, and how many of them the base fails. */
 const TESTS = 100;
 const FAILING_ON_BASE = 10;
@@ -119,6 +119,9 @@ async function measure(project: Project, tmp: string, env: NodeJS.ProcessEnv, fi
 }
 
 async function main(): Promise<void> {
+  await fs.access(CLI).catch(() => {
+    throw new Error(`${CLI} is missing: npm run build makes it.`);
+  });
   const tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-bench-checkout-')));
   // The benchmark's own user cache: the oracles and the bytecode seed start empty.
   const env = { ...process.env, XDG_CACHE_HOME: path.join(tmp, 'cache'), SWECI_PYTHON: PYTHON };
