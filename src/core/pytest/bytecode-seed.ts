@@ -3,14 +3,25 @@
 // With an empty prefix Python compiles pytest and every standard module it imports again on each
 // run: about 1 s of a 1.5 s run on a small project. The seed is that bytecode, compiled once per
 // interpreter and runtime on this machine by a run that executes none of any task's code (pytest on
-// an empty folder), kept in this user's cache where no command of a task can reach it, and copied
-// into each run's fresh prefix. A copy, not a link: what the code under test does to its
-// copy is gone with the run. Python checks every .pyc against its source's size and mtime, so a
+// an empty folder), and shared by every task's runs.
+//
+// Shared, so a seed someone else could write would let one task's code forge every later task's
+// score (a .pyc of pytest that passes every test). Hence: only this process writes it, into a
+// folder of the user's cache that is ours alone (0700) and that no command of a task sees (the
+// sandbox shows no home, and task-confinement.ts hides the cache by name); the seeding run's output
+// is copied by this process, file by file, into a staging folder that is renamed into place whole;
+// a seed with an entry that is not ours, is writable by others or is not a plain file or folder is
+// thrown away and built again. A confined run sees the seed's folders bound read-only inside its
+// fresh prefix (seedMounts): nothing is copied, and what the code under test writes there fails. An
+// unconfined run gets a copy (fillFromSeed): it could write anything of the user's anyway, and its
+// runs are flagged not-isolated. Python checks every .pyc against its source's size and mtime, so a
 // stale seed (an upgraded interpreter) only costs the time it would have saved.
 import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { userCacheDir } from '../util/user-cache';
+import { isSameOrInside } from '../util/paths';
+import type { Mount } from '../runtime/mounts';
 
 const COMPLETE = '.complete';
 
@@ -21,74 +32,184 @@ export function machineSeedStore(): string {
 
 /** Builds under way in this process, by seed folder: a second caller waits for the first. */
 const building = new Map<string, Promise<void>>();
+/** Seeds this process has checked entry by entry, and what they hold (folders end with '/'). */
+const checked = new Map<string, readonly string[]>();
 
 /** Seeds are kept per interpreter and runtime: a container's standard library is not this machine's. */
 export function seedKey(runtimeDescription: string, python: string): string {
   return createHash('sha256').update(`${runtimeDescription}\0${python}`).digest('hex').slice(0, 16);
 }
 
+type Build = (dir: string) => Promise<string | undefined>;
+
 /**
- * Fills `prefixDir` (a fresh, empty folder) from the seed `key` under `seedRoot`, building the seed
- * first when there is none. `build(dir)` runs the seeding pytest in the folder it is given and
- * returns the prefix folder it filled, or undefined when it could not run (then no seed is kept,
- * and this run compiles as it would without one).
+ * Fills `prefixDir` (a fresh, empty folder) with a copy of the seed `key` under `seedRoot`, building
+ * the seed first when there is none. For runs that are not confined (seedMounts for those that are).
+ * `build(dir)` runs the seeding pytest in the folder it is given and returns the prefix folder it
+ * filled, or undefined when it could not run (then no seed is kept, and this run compiles as it
+ * would without one).
  */
-export async function fillFromSeed(seedRoot: string, key: string, prefixDir: string, build: (dir: string) => Promise<string | undefined>): Promise<void> {
+export async function fillFromSeed(seedRoot: string, key: string, prefixDir: string, build: Build): Promise<void> {
   const seed = await ensureSeed(seedRoot, key, build);
+  if (!seed) return;
   // A copy that fails half-way only leaves this run compiling what is missing.
-  if (seed) await copySeed(seed, prefixDir).catch(() => undefined);
+  await copyEntries(seed, checked.get(seed) ?? [], prefixDir).catch(() => undefined);
 }
 
 /**
- * The seed `key` under `seedRoot`, built first when there is none (once, however many callers ask
- * at the same time); undefined when it could not be built.
+ * How a confined run sees the seed `key`: its folders, bound read-only at the same place inside the
+ * run's prefix `prefixDir` (host paths; `shownAt` maps one to where the command sees it). Only the
+ * folders that hold none of `writable` (where the command sees the code and its report folder):
+ * the run compiles its own code into the prefix as usual. The few files that sit beside such a
+ * folder are copied. Empty when there is no seed.
  */
-export async function ensureSeed(seedRoot: string, key: string, build: (dir: string) => Promise<string | undefined>): Promise<string | undefined> {
+export async function seedMounts(
+  seedRoot: string,
+  key: string,
+  prefixDir: string,
+  writable: readonly string[],
+  shownAt: (hostPath: string) => string,
+  build: Build,
+): Promise<Mount[]> {
+  const seed = await ensureSeed(seedRoot, key, build);
+  if (!seed) return [];
+  const entries = checked.get(seed) ?? [];
+  // Where the seed mirrors each writable path (Python's prefix holds the source's absolute path).
+  const open = writable.map((w) => path.posix.resolve('/', w).slice(1)).map((w) => w.split('/').join(path.sep));
+  const mounts: Mount[] = [];
+  const copies: string[] = [];
+  for (const entry of entries) {
+    const isDir = entry.endsWith('/');
+    const rel = isDir ? entry.slice(0, -1) : entry;
+    const parent = path.dirname(rel);
+    // Only the outermost folder that can be shown whole: its parent holds a writable path (or is the root).
+    const parentShown = parent !== '.' && !open.some((w) => isSameOrInside(parent, w) || isSameOrInside(w, parent));
+    if (parentShown || open.some((w) => isSameOrInside(w, rel))) continue;
+    if (!isDir) copies.push(rel);
+    else if (!open.some((w) => isSameOrInside(rel, w))) {
+      const at = path.join(prefixDir, rel);
+      mounts.push({ source: path.join(seed, rel), target: shownAt(at), readOnly: true, at });
+    }
+  }
+  // The mount points are made here, never by the sandbox inside a folder the command writes.
+  await Promise.all(mounts.map((m) => fs.mkdir(m.at!, { recursive: true })));
+  await copyEntries(seed, copies, prefixDir).catch(() => undefined);
+  return mounts;
+}
+
+/**
+ * The seed `key` under `seedRoot`, built first when there is none or it cannot be trusted (once,
+ * however many callers ask at the same time); undefined when it could not be built.
+ */
+export async function ensureSeed(seedRoot: string, key: string, build: Build): Promise<string | undefined> {
   const seed = path.join(seedRoot, key);
-  if (await isComplete(seed)) return seed;
+  if (checked.has(seed) || (await trusted(seedRoot, seed))) return seed;
   let pending = building.get(seed);
   if (!pending) {
     pending = buildSeed(seedRoot, seed, build).finally(() => building.delete(seed));
     building.set(seed, pending);
   }
   await pending;
-  return (await isComplete(seed)) ? seed : undefined;
+  return (await trusted(seedRoot, seed)) ? seed : undefined;
 }
 
-/**
- * The seed holds folders and bytecode files the harness wrote, nothing else. Copied a folder's
- * entries at once: a few hundred files take about 15 ms this way, against 120 ms with fs.cp.
- */
-async function copySeed(from: string, to: string): Promise<void> {
+/** Copies `entries` (relative; folders end with '/') of `from` into `to`, folders first. */
+async function copyEntries(from: string, entries: readonly string[], to: string): Promise<void> {
+  const dirs = entries.filter((e) => e.endsWith('/'));
+  const files = entries.filter((e) => !e.endsWith('/'));
   await fs.mkdir(to, { recursive: true });
-  const entries = await fs.readdir(from, { withFileTypes: true });
+  for (const d of dirs) await fs.mkdir(path.join(to, d), { recursive: true });
   await Promise.all(
-    entries.map(async (e) => {
-      if (e.isDirectory()) await copySeed(path.join(from, e.name), path.join(to, e.name));
-      else if (e.isFile() && e.name !== COMPLETE) await fs.copyFile(path.join(from, e.name), path.join(to, e.name));
+    files.map(async (f) => {
+      await fs.mkdir(path.dirname(path.join(to, f)), { recursive: true });
+      await fs.copyFile(path.join(from, f), path.join(to, f));
     }),
   );
 }
 
-async function isComplete(seed: string): Promise<boolean> {
-  return fs.access(path.join(seed, COMPLETE)).then(
-    () => true,
-    () => false,
-  );
+const me = (): number | undefined => process.getuid?.();
+
+/** Ours, and no one else may write it (a folder of the store or the seed, or a file of it). */
+function ownedAndClosed(st: { uid: number; mode: number }): boolean {
+  const uid = me();
+  return (uid === undefined || st.uid === uid) && (st.mode & 0o022) === 0;
 }
 
-async function buildSeed(seedRoot: string, seed: string, build: (dir: string) => Promise<string | undefined>): Promise<void> {
-  const work = path.join(seedRoot, `${path.basename(seed)}.build-${randomBytes(6).toString('hex')}`);
-  await fs.mkdir(work, { recursive: true });
+/**
+ * Whether the seed is complete, and every entry of it and the store it is in is ours and writable
+ * by no one else, plain files and folders only. Checked once per process (a few hundred lstat
+ * calls, ~10 ms): no command of a task can reach it while we run. What it holds is kept for the copy
+ * and the mounts.
+ */
+async function trusted(seedRoot: string, seed: string): Promise<boolean> {
+  if (checked.has(seed)) return true;
+  const store = await fs.lstat(seedRoot).catch(() => undefined);
+  if (!store?.isDirectory() || !ownedAndClosed(store)) return false;
+  const done = await fs.lstat(path.join(seed, COMPLETE)).catch(() => undefined);
+  if (!done?.isFile()) return false;
+  const entries: string[] = [];
+  const walk = async (rel: string): Promise<boolean> => {
+    const dir = path.join(seed, rel);
+    const st = await fs.lstat(dir);
+    if (!st.isDirectory() || !ownedAndClosed(st)) return false;
+    const names = await fs.readdir(dir);
+    const results = await Promise.all(
+      names.map(async (name) => {
+        const r = rel ? path.join(rel, name) : name;
+        const s = await fs.lstat(path.join(seed, r));
+        if (s.isDirectory()) {
+          entries.push(`${r}/`);
+          return walk(r);
+        }
+        if (r !== COMPLETE) entries.push(r);
+        return s.isFile() && ownedAndClosed(s);
+      }),
+    );
+    return results.every(Boolean);
+  };
+  const ok = await walk('').catch(() => false);
+  if (ok) checked.set(seed, entries.sort());
+  return ok;
+}
+
+/**
+ * Runs `build` in a work folder, then copies what it compiled (plain files only) into a staging
+ * folder with this process's own hands (ours, read-only), and renames that into place whole. The
+ * seeding run wrote its folder as the sandbox user: nothing of it is kept as it was.
+ */
+async function buildSeed(seedRoot: string, seed: string, build: Build): Promise<void> {
+  await fs.mkdir(seedRoot, { recursive: true, mode: 0o700 });
+  // A store that is not ours (or others may write) is left alone: every run then compiles.
+  const store = await fs.lstat(seedRoot);
+  if (!store.isDirectory() || !ownedAndClosed(store)) return;
+  await fs.chmod(seedRoot, 0o700);
+  const tag = `${path.basename(seed)}.${randomBytes(6).toString('hex')}`;
+  const work = path.join(seedRoot, `build-${tag}`);
+  const stage = path.join(seedRoot, `stage-${tag}`);
+  await fs.mkdir(work, { mode: 0o700 });
   try {
     const filled = await build(work);
     if (!filled) return;
-    await fs.writeFile(path.join(filled, COMPLETE), '');
-    // One another process finished first is kept; what a process that died left half-built is replaced.
-    if (await isComplete(seed)) return;
+    await copyPlain(filled, stage);
+    await fs.writeFile(path.join(stage, COMPLETE), '', { mode: 0o444 });
+    // One another process finished first is kept; one that cannot be trusted is replaced.
+    if (await trusted(seedRoot, seed)) return;
     await fs.rm(seed, { recursive: true, force: true });
-    await fs.rename(filled, seed).catch(() => undefined);
+    await fs.rename(stage, seed).catch(() => undefined);
   } finally {
-    await fs.rm(work, { recursive: true, force: true });
+    await Promise.all([fs.rm(work, { recursive: true, force: true }), fs.rm(stage, { recursive: true, force: true })]);
   }
+}
+
+/** A copy of the plain files and folders under `from`, made by this process: files 0444, folders 0755. */
+async function copyPlain(from: string, to: string): Promise<void> {
+  await fs.mkdir(to, { mode: 0o755 });
+  for (const e of await fs.readdir(from, { withFileTypes: true })) {
+    if (e.isDirectory()) await copyPlain(path.join(from, e.name), path.join(to, e.name));
+    else if (e.isFile() && e.name.endsWith('.pyc')) {
+      const data = await fs.readFile(path.join(from, e.name));
+      await fs.writeFile(path.join(to, e.name), data, { mode: 0o444, flag: 'wx' });
+    }
+  }
+  await fs.chmod(to, 0o755);
 }

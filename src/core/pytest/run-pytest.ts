@@ -13,7 +13,7 @@ import { hasJsonReport } from './detect-json-report';
 import { copyReportPlugin } from './report-plugin';
 import { readAgentFile } from '../util/agent-file';
 import { emptyFolder } from '../util/discard';
-import { ensureSeed, fillFromSeed, seedKey } from './bytecode-seed';
+import { ensureSeed, fillFromSeed, seedKey, seedMounts } from './bytecode-seed';
 import { parseJsonReport } from './parse-json-report';
 import { parseJunitXml } from './parse-junit';
 import { ReportStreamReader } from './report-stream';
@@ -150,13 +150,8 @@ export async function runPytest(runtime: Runtime, o: RunPytestOptions): Promise<
   const codeDir = runtime.pathIn(mounts, o.codeDir);
   const started = Date.now();
   const wanted = o.format ?? 'auto';
-  // The seed is copied while the interpreter is asked about pytest-json-report: neither needs the other.
-  const seeds = o.bytecodeSeedDir;
-  const seeding = seeds
-    ? fs.promises
-        .mkdir(pycacheDir, { recursive: true })
-        .then(() => fillFromSeed(seeds, seedKey(runtime.description, o.python), pycacheDir, (dir) => seedRun(runtime, o, dir)))
-    : undefined;
+  // The seed is made ready while the interpreter is asked about pytest-json-report: neither needs the other.
+  const seeding = o.bytecodeSeedDir ? seedPrefix(runtime, o, o.bytecodeSeedDir, mounts, pycacheDir) : undefined;
   let format: ReportFormat;
   try {
     // `auto` prefers the reference's own plugin, then ours (same format); JUnit only when asked for.
@@ -167,7 +162,8 @@ export async function runPytest(runtime: Runtime, o: RunPytestOptions): Promise<
     if (!isDockerUnavailable(err)) throw err;
     return engineGone(err, o, wanted === 'auto' ? 'builtin' : wanted, Date.now() - started);
   }
-  await seeding;
+  // The probe saw the code and report folders only; the run sees the seed too.
+  const runMounts = [...mounts, ...((await seeding) ?? [])];
   const invocation = buildPytestCommand({
     python: o.python,
     codeDir,
@@ -198,7 +194,7 @@ export async function runPytest(runtime: Runtime, o: RunPytestOptions): Promise<
       timeoutMs,
       signal: o.signal,
       onOutput,
-      mounts,
+      mounts: runMounts,
       ...(o.confine ? { confine: o.confine } : {}),
     });
   } catch (err) {
@@ -288,6 +284,29 @@ async function readReportFile(o: RunPytestOptions, format: ReportFormat, exitCod
   }
 }
 
+/** Whether the runtime holds a run with these options to its mounts (a container, or the sandbox asked to confine). */
+function isConfined(runtime: Runtime, confine: Confinement | undefined): boolean {
+  return runtime.isolation === 'container' || (runtime.isolation === 'sandbox' && confine !== undefined);
+}
+
+/**
+ * Readies the run's fresh bytecode prefix from this machine's seed (bytecode-seed.ts): a confined
+ * run gets the seed's folders as read-only mounts inside it (returned), an unconfined one a copy.
+ * A seed that cannot be had only leaves the run compiling everything.
+ */
+async function seedPrefix(runtime: Runtime, o: RunPytestOptions, seeds: string, mounts: readonly Mount[], pycacheDir: string): Promise<Mount[]> {
+  const key = seedKey(runtime.description, o.python);
+  const build = (dir: string) => seedRun(runtime, o, dir);
+  await fs.promises.mkdir(pycacheDir, { recursive: true });
+  if (!isConfined(runtime, o.confine)) {
+    await fillFromSeed(seeds, key, pycacheDir, build);
+    return [];
+  }
+  // The code and report folders stay the run's to compile into; the rest of the seed is shown read-only.
+  const writable = [runtime.pathIn(mounts, o.codeDir), runtime.pathIn(mounts, path.dirname(o.reportFile))];
+  return seedMounts(seeds, key, pycacheDir, writable, (p) => runtime.pathIn(mounts, p), build);
+}
+
 /** What building a bytecode seed needs of a run's options. */
 type SeedRunOptions = Pick<RunPytestOptions, 'python' | 'env' | 'confine' | 'signal'>;
 
@@ -313,7 +332,7 @@ async function seedRun(runtime: Runtime, o: SeedRunOptions, dir: string): Promis
   const codeDir = path.join(dir, 'code');
   await fs.promises.mkdir(path.join(codeDir, 'tests'), { recursive: true });
   const confine = o.confine ?? (runtime.isolation === 'sandbox' ? { hide: [] } : undefined);
-  const confined = runtime.isolation === 'container' || (runtime.isolation === 'sandbox' && confine !== undefined);
+  const confined = isConfined(runtime, confine);
   const run = await runPytest(runtime, {
     python: o.python,
     codeDir,
