@@ -331,6 +331,8 @@ export async function prepareBytecodeSeed(runtime: Runtime, o: SeedRunOptions & 
 async function seedRun(runtime: Runtime, o: SeedRunOptions, dir: string): Promise<string | undefined> {
   const codeDir = path.join(dir, 'code');
   await fs.promises.mkdir(path.join(codeDir, 'tests'), { recursive: true });
+  // Most projects configure pytest in pyproject.toml: its reader (tomllib) is seeded too.
+  await fs.promises.writeFile(path.join(codeDir, 'pyproject.toml'), '[tool.pytest.ini_options]\n');
   const confine = o.confine ?? (runtime.isolation === 'sandbox' ? { hide: [] } : undefined);
   const confined = isConfined(runtime, confine);
   const run = await runPytest(runtime, {
