@@ -35,9 +35,9 @@ const building = new Map<string, Promise<void>>();
 /** Seeds this process has checked entry by entry, and what they hold (folders end with '/'). */
 const checked = new Map<string, readonly string[]>();
 
-/** Seeds are kept per interpreter and runtime: a container's standard library is not this machine's. */
+/** Seeds are kept per interpreter and runtime (a container's standard library is not this machine's), and per version of what a seed holds. */
 export function seedKey(runtimeDescription: string, python: string): string {
-  return createHash('sha256').update(`${runtimeDescription}\0${python}`).digest('hex').slice(0, 16);
+  return createHash('sha256').update(`2\0${runtimeDescription}\0${python}`).digest('hex').slice(0, 16);
 }
 
 type Build = (dir: string) => Promise<string | undefined>;
