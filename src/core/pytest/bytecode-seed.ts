@@ -32,8 +32,26 @@ export function machineSeedStore(): string {
 
 /** Builds under way in this process, by seed folder: a second caller waits for the first. */
 const building = new Map<string, Promise<void>>();
-/** Seeds this process has checked entry by entry, and what they hold (folders end with '/'). */
-const checked = new Map<string, readonly string[]>();
+/**
+ * Seeds this process has checked entry by entry: what they hold (folders end with '/'), and their
+ * completion mark's identity, looked at again before each use (a seed removed or built again since,
+ * by the user or another process, is checked again).
+ */
+const checked = new Map<string, { entries: readonly string[]; mark: string }>();
+
+/** The completion mark's identity (device, inode, change time), or undefined when there is none. */
+async function markOf(seed: string): Promise<string | undefined> {
+  const st = await fs.lstat(path.join(seed, COMPLETE)).catch(() => undefined);
+  return st?.isFile() ? `${st.dev}:${st.ino}:${st.ctimeMs}` : undefined;
+}
+
+/** What a seed this process has checked holds, while its mark is the one checked. */
+async function stillChecked(seed: string): Promise<readonly string[] | undefined> {
+  const known = checked.get(seed);
+  if (known && known.mark === (await markOf(seed))) return known.entries;
+  checked.delete(seed);
+  return undefined;
+}
 
 /** Seeds are kept per interpreter and runtime (a container's standard library is not this machine's), and per version of what a seed holds. */
 export function seedKey(runtimeDescription: string, python: string): string {
@@ -53,7 +71,7 @@ export async function fillFromSeed(seedRoot: string, key: string, prefixDir: str
   const seed = await ensureSeed(seedRoot, key, build);
   if (!seed) return;
   // A copy that fails half-way only leaves this run compiling what is missing.
-  await copyEntries(seed, checked.get(seed) ?? [], prefixDir).catch(() => undefined);
+  await copyEntries(seed, checked.get(seed)?.entries ?? [], prefixDir).catch(() => undefined);
 }
 
 /**
@@ -89,14 +107,14 @@ const plans = new Map<string, { shown: string[]; copied: string[] }>();
 
 /** Which of the seed's folders a run is shown whole, and which files beside them it gets a copy of. */
 function planOf(seed: string, writable: readonly string[]): { shown: string[]; copied: string[] } {
-  const id = JSON.stringify([seed, writable]);
+  const id = JSON.stringify([seed, checked.get(seed)?.mark, writable]);
   const known = plans.get(id);
   if (known) return known;
   // Where the seed mirrors each writable path (Python's prefix holds the source's absolute path).
   const open = writable.map((w) => path.posix.resolve('/', w).slice(1).split('/').join(path.sep));
   const holds = (rel: string) => open.some((w) => isSameOrInside(rel, w));
   const plan = { shown: [] as string[], copied: [] as string[] };
-  for (const entry of checked.get(seed) ?? []) {
+  for (const entry of checked.get(seed)?.entries ?? []) {
     const isDir = entry.endsWith('/');
     const rel = isDir ? entry.slice(0, -1) : entry;
     const parent = path.dirname(rel);
@@ -116,7 +134,7 @@ function planOf(seed: string, writable: readonly string[]): { shown: string[]; c
  */
 export async function ensureSeed(seedRoot: string, key: string, build: Build): Promise<string | undefined> {
   const seed = path.join(seedRoot, key);
-  if (checked.has(seed) || (await trusted(seedRoot, seed))) return seed;
+  if (await trusted(seedRoot, seed)) return seed;
   let pending = building.get(seed);
   if (!pending) {
     pending = buildSeed(seedRoot, seed, build).finally(() => building.delete(seed));
@@ -165,11 +183,11 @@ function ownedAndClosed(st: { uid: number; mode: number }): boolean {
  * and the mounts.
  */
 async function trusted(seedRoot: string, seed: string): Promise<boolean> {
-  if (checked.has(seed)) return true;
+  if (await stillChecked(seed)) return true;
   const store = await fs.lstat(seedRoot).catch(() => undefined);
   if (!store?.isDirectory() || !ownedAndClosed(store)) return false;
-  const done = await fs.lstat(path.join(seed, COMPLETE)).catch(() => undefined);
-  if (!done?.isFile()) return false;
+  const mark = await markOf(seed);
+  if (!mark) return false;
   const entries: string[] = [];
   const walk = async (rel: string): Promise<boolean> => {
     const dir = path.join(seed, rel);
@@ -191,7 +209,7 @@ async function trusted(seedRoot: string, seed: string): Promise<boolean> {
     return results.every(Boolean);
   };
   const ok = await walk('').catch(() => false);
-  if (ok) checked.set(seed, entries.sort());
+  if (ok) checked.set(seed, { entries: entries.sort(), mark });
   return ok;
 }
 

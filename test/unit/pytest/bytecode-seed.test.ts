@@ -53,6 +53,11 @@ describe('the bytecode seed', () => {
     await fillFromSeed(seeds, key, path.join(tmp, 'a-runs', 'three'), build);
     assert.deepEqual(await tree(path.join(tmp, 'a-runs', 'three')), files);
     assert.deepEqual(await fs.readdir(seeds), [key], 'no build folder is left behind');
+    // Removed while this process runs (the user cleared the cache): built again, not taken as known.
+    await fs.rm(seeds, { recursive: true });
+    await fillFromSeed(seeds, key, path.join(tmp, 'a-runs', 'four'), build);
+    assert.equal(calls.length, 2, 'built again');
+    assert.deepEqual(await tree(path.join(tmp, 'a-runs', 'four')), files);
 
     assert.notEqual(seedKey('docker · img:1', 'python3'), key, "a container's seed is its own");
     assert.notEqual(seedKey('local · sandboxed', '/opt/venv/bin/python'), key);
