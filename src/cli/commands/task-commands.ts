@@ -1,5 +1,4 @@
 // sweci checkout / test / status: one task folder at a time.
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { checkOutTask } from '../../core/checkout/check-out-task';
 import { instanceResolution } from '../../core/checkout/instance-target';
@@ -13,6 +12,7 @@ import { resolveTask } from '../../core/task/resolve-task';
 import { resolveSweBenchTask } from '../../core/task/swe-bench-task';
 import { imageArchiveOf, type TaskSpec } from '../../core/task/task-spec';
 import { UserError } from '../../core/util/errors';
+import { userCacheDir } from '../../core/util/user-cache';
 import { readEnvironmentRecord } from '../../core/workspace/environment-record';
 import { taskLayout } from '../../core/workspace/layout';
 import { oracleFolderName } from '../../core/workspace/oracle-name';
@@ -54,10 +54,6 @@ export async function withEnvironments<T>(signal: AbortSignal, fn: (ctx: Command
   }
 }
 
-export function defaultCacheDir(): string {
-  return process.env.XDG_CACHE_HOME ? path.join(process.env.XDG_CACHE_HOME, 'swe-ci') : path.join(os.homedir(), '.cache', 'swe-ci');
-}
-
 export interface CheckoutValues extends Record<string, unknown> {
   dataset?: string;
   split?: string;
@@ -78,7 +74,7 @@ export async function checkoutCommand(values: CheckoutValues, ctx: CommandContex
   const spec = await resolveSpec(values);
   const taskDir = path.resolve(values.into);
   // One oracle per task: folders of the same task share it, folders of other tasks never do.
-  const oracleDir = path.resolve(values.oracle ?? path.join(defaultCacheDir(), 'oracles', oracleFolderName(spec.id)));
+  const oracleDir = path.resolve(values.oracle ?? path.join(userCacheDir(), 'oracles', oracleFolderName(spec.id)));
   const env = await ctx.open(settings, { imageArchive: imageArchiveOf(spec) });
   const result = await checkOutTask(spec, {
     ...pytest,

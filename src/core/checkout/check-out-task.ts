@@ -3,7 +3,8 @@
 // honours cancellation.
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
-import { runPytest } from '../pytest/run-pytest';
+import { machineSeedStore } from '../pytest/bytecode-seed';
+import { prepareBytecodeSeed, runPytest } from '../pytest/run-pytest';
 import type { Runtime } from '../runtime/runtime';
 import type { TaskSpec } from '../task/task-spec';
 import { instanceTargetReport } from './instance-target';
@@ -44,23 +45,54 @@ export async function checkOutTask(spec: TaskSpec, opts: CheckOutOptions): Promi
   progress('Materialising the task folder');
   // An instance's test lists are checked against pytest before the task folder is written.
   const runtime = opts.runtime;
-  const checkOracle =
-    spec.source.kind === 'swe-bench' && opts.runTests && runtime ? () => ensureTargetReport(spec, opts.oracleDir, { ...opts, runtime }, progress) : undefined;
+  // The bytecode seed (once per interpreter on this machine) is built while the task is
+  // materialised, not in front of the first pytest run; the runs that need it wait for this build.
+  const seeding =
+    opts.runTests && runtime
+      ? prepareBytecodeSeed(runtime, {
+          python: opts.python,
+          env: opts.env,
+          confine: { hide: [path.resolve(opts.taskDir), path.resolve(opts.oracleDir)] },
+          bytecodeSeedDir: machineSeedStore(),
+          signal: opts.signal,
+        }).catch(() => undefined)
+      : undefined;
+  const instance = spec.source.kind === 'swe-bench';
+  const checkOracle = instance && opts.runTests && runtime ? () => ensureTargetReport(spec, opts.oracleDir, { ...opts, runtime }, progress) : undefined;
+  // A task's target runs while its task folder is made (the target is in the oracle by then);
+  // settled here, so a failure is reported after the task folder is complete, as before.
+  let target: Promise<{ ok: true } | { ok: false; error: unknown }> | undefined;
+  const alongside =
+    !instance && opts.runTests && runtime
+      ? (stop: AbortSignal) => {
+          const signal = opts.signal ? AbortSignal.any([opts.signal, stop]) : stop;
+          target = ensureTargetReport(spec, opts.oracleDir, { ...opts, runtime, signal }, progress).then(
+            () => ({ ok: true as const }),
+            (error: unknown) => ({ ok: false as const, error }),
+          );
+          return target;
+        }
+      : undefined;
   const record = await materializeTask(spec, {
     taskDir: opts.taskDir,
     oracleDir: opts.oracleDir,
     signal: opts.signal,
     onProgress: progress,
     checkOracle,
+    alongside,
   });
   await writeEnvironmentRecord(opts.taskDir, opts.environment ?? { schema: 1, runtime: 'local', python: opts.python, recordedAt: new Date().toISOString() });
   if (!opts.runTests) return { record };
   if (!opts.runtime) throw new Error('checkOutTask was asked to run the tests without a runtime to run them in.');
 
   const withRuntime = { ...opts, runtime: opts.runtime };
+  const targetRun = await target;
+  if (targetRun && !targetRun.ok) throw targetRun.error;
+  // A task folder that was already there (or an instance, checked before it) runs it now if needed.
   await ensureTargetReport(record.task, record.oracleDir, withRuntime, progress);
   progress("Running the target's tests on the base");
   const current = await runCurrentTests({ ...withRuntime, record });
+  await seeding;
   const expected = record.task.expectedGap;
   const measured = current.gap;
   const gapMismatch = expected !== undefined && measured !== undefined && expected !== measured ? { expected, measured } : undefined;
@@ -88,6 +120,7 @@ async function ensureTargetReport(
     python: opts.python,
     codeDir: oracle.targetCodeDir,
     reportFile: path.join(oracle.root, 'pytest-out', 'raw-report'),
+    bytecodeSeedDir: machineSeedStore(),
     timeoutMs: opts.timeoutMs,
     format: opts.format,
     env: opts.env,

@@ -8,6 +8,7 @@ import { writeNonPassed } from '../gap/write-non-passed';
 import { codeIsAtBase, saveBaseRun } from './base-report';
 import { taskLockFile, acquireLock } from '../workspace/lock';
 import { runPytest } from '../pytest/run-pytest';
+import { machineSeedStore } from '../pytest/bytecode-seed';
 import type { PytestSettings } from '../pytest/pytest-settings';
 import type { TestReport } from '../pytest/test-report';
 import type { Runtime } from '../runtime/runtime';
@@ -89,7 +90,7 @@ export async function runPytestStep(opts: PytestStepOptions): Promise<PytestStep
     env: opts.env,
     confine: pytestConfinement(opts.taskDir, opts.record),
     discardDir: layout.discardDir,
-    bytecodeSeedDir: layout.bytecodeSeedDir,
+    bytecodeSeedDir: machineSeedStore(),
     ...selection,
     signal: opts.signal,
     onOutput: opts.onOutput && ((chunk) => opts.onOutput!(chunk)),

@@ -4,6 +4,7 @@
 // stay what the last full run made them.
 import * as path from 'node:path';
 import { runPytest, type PytestRun } from '../pytest/run-pytest';
+import { machineSeedStore } from '../pytest/bytecode-seed';
 import type { PytestSettings } from '../pytest/pytest-settings';
 import type { Runtime } from '../runtime/runtime';
 import { pytestConfinement } from '../runtime/task-confinement';
@@ -41,7 +42,7 @@ export async function runSelectedTests(opts: RunSelectedTestsOptions): Promise<R
       python: opts.python,
       codeDir: layout.codeDir,
       reportFile: selectedRawReportFile(opts.taskDir),
-      bytecodeSeedDir: layout.bytecodeSeedDir,
+      bytecodeSeedDir: machineSeedStore(),
       timeoutMs: opts.timeoutMs,
       format: opts.format,
       env: opts.env,

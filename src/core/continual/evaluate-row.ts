@@ -10,6 +10,7 @@ import { currentReportFile, loadReport } from '../checkout/report-store';
 import type { PytestSettings } from '../pytest/pytest-settings';
 import type { TestReport } from '../pytest/test-report';
 import type { MatrixCells } from './sequence-settings';
+import { machineSeedStore } from '../pytest/bytecode-seed';
 import { runPytest } from '../pytest/run-pytest';
 import type { Runtime } from '../runtime/runtime';
 import { pytestConfinement } from '../runtime/task-confinement';
@@ -74,7 +75,7 @@ async function resolvedOn(taskDir: string, record: TaskRecord, earlier: TaskReco
       python: o.python,
       codeDir: code,
       reportFile: path.join(scratch, 'out', 'report'),
-      bytecodeSeedDir: taskLayout(taskDir).bytecodeSeedDir,
+      bytecodeSeedDir: machineSeedStore(),
       timeoutMs: o.timeoutMs,
       format: o.format,
       env: o.env,

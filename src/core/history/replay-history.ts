@@ -15,6 +15,7 @@ import { measuredFields, type MeasuredFields } from '../loop/measured-line';
 import { appendIterationRecord, readIterationRecords, replaceIterationRecords, type IterationRecord } from '../loop/iteration-record';
 import { HUMAN_HISTORY_RUN } from '../loop/run-name';
 import { ARCHIVE, iterDir, readRunInfo, runLayout, writeRunInfo, type RunInfo } from '../loop/run-store';
+import { machineSeedStore } from '../pytest/bytecode-seed';
 import { runPytest } from '../pytest/run-pytest';
 import { passedIds, type TestReport } from '../pytest/test-report';
 import type { Runtime } from '../runtime/runtime';
@@ -22,7 +23,7 @@ import { copyTree } from '../util/copy-tree';
 import { AbortError, UserError, isAbortError, throwIfAborted } from '../util/errors';
 import { emptyFolder } from '../util/discard';
 import { writeFileAtomic } from '../util/fs-atomic';
-import { oracleLayout, taskLayout } from '../workspace/layout';
+import { oracleLayout } from '../workspace/layout';
 import { readTaskRecord } from '../workspace/materialize';
 import { isTestArtifact } from '../workspace/restore-tests';
 import { exportTree, pruneTopLevel } from '../workspace/upstream';
@@ -160,7 +161,7 @@ async function replayCommit(
     python: opts.python,
     codeDir: code,
     reportFile: path.join(scratch, 'pytest-out', 'raw-report'),
-    bytecodeSeedDir: taskLayout(opts.taskDir).bytecodeSeedDir,
+    bytecodeSeedDir: machineSeedStore(),
     timeoutMs: opts.timeoutMs,
     format: opts.format,
     env: opts.env,

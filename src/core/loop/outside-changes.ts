@@ -35,7 +35,8 @@ export function snapshotOutside(scope: SnapshotScope): Snapshot {
     rel(layout.workingGitStaging),
     rel(layout.agentHomeDir),
     rel(layout.discardDir),
-    rel(layout.bytecodeSeedDir),
+    // Where earlier versions kept the bytecode seed (now in the user's cache, bytecode-seed.ts).
+    '.sweci/bytecode-seed',
   ]);
   if (scope.allowRequirement) skip.add('app/requirement.xml');
   // A sequence's memory folder holds the agents' own notes: its contents are theirs to change,

@@ -13,7 +13,7 @@ import { hasJsonReport } from './detect-json-report';
 import { copyReportPlugin } from './report-plugin';
 import { readAgentFile } from '../util/agent-file';
 import { emptyFolder } from '../util/discard';
-import { fillFromSeed, seedKey } from './bytecode-seed';
+import { ensureSeed, fillFromSeed, seedKey, seedMounts } from './bytecode-seed';
 import { parseJsonReport } from './parse-json-report';
 import { parseJunitXml } from './parse-junit';
 import { ReportStreamReader } from './report-stream';
@@ -56,7 +56,8 @@ export interface RunPytestOptions {
   discardDir?: string;
   /**
    * A harness folder the code under test cannot reach, where the bytecode of pytest and the standard
-   * library is kept between runs (bytecode-seed.ts). Without it every run compiles them again.
+   * library is kept between runs (bytecode-seed.ts; machineSeedStore() for this machine's). Without
+   * it every run compiles them again.
    */
   bytecodeSeedDir?: string;
 }
@@ -149,19 +150,20 @@ export async function runPytest(runtime: Runtime, o: RunPytestOptions): Promise<
   const codeDir = runtime.pathIn(mounts, o.codeDir);
   const started = Date.now();
   const wanted = o.format ?? 'auto';
+  // The seed is made ready while the interpreter is asked about pytest-json-report: neither needs the other.
+  const seeding = o.bytecodeSeedDir ? seedPrefix(runtime, o, o.bytecodeSeedDir, mounts, pycacheDir) : undefined;
   let format: ReportFormat;
   try {
     // `auto` prefers the reference's own plugin, then ours (same format); JUnit only when asked for.
     // The probe runs in the (just emptied) report folder, never in the code folder.
     format = wanted !== 'auto' ? wanted : (await hasJsonReport(runtime, o.python, runtime.pathIn(mounts, outDir), mounts)) ? 'json-report' : 'builtin';
   } catch (err) {
+    await seeding?.catch(() => undefined);
     if (!isDockerUnavailable(err)) throw err;
     return engineGone(err, o, wanted === 'auto' ? 'builtin' : wanted, Date.now() - started);
   }
-  if (o.bytecodeSeedDir) {
-    await fs.promises.mkdir(pycacheDir, { recursive: true });
-    await fillFromSeed(o.bytecodeSeedDir, seedKey(runtime.description, o.python), pycacheDir, (dir) => seedRun(runtime, o, dir));
-  }
+  // The probe saw the code and report folders only; the run sees the seed too.
+  const runMounts = [...mounts, ...((await seeding) ?? [])];
   const invocation = buildPytestCommand({
     python: o.python,
     codeDir,
@@ -192,7 +194,7 @@ export async function runPytest(runtime: Runtime, o: RunPytestOptions): Promise<
       timeoutMs,
       signal: o.signal,
       onOutput,
-      mounts,
+      mounts: runMounts,
       ...(o.confine ? { confine: o.confine } : {}),
     });
   } catch (err) {
@@ -282,26 +284,64 @@ async function readReportFile(o: RunPytestOptions, format: ReportFormat, exitCod
   }
 }
 
+/** Whether the runtime holds a run with these options to its mounts (a container, or the sandbox asked to confine). */
+function isConfined(runtime: Runtime, confine: Confinement | undefined): boolean {
+  return runtime.isolation === 'container' || (runtime.isolation === 'sandbox' && confine !== undefined);
+}
+
+/**
+ * Readies the run's fresh bytecode prefix from this machine's seed (bytecode-seed.ts): a confined
+ * run gets the seed's folders as read-only mounts inside it (returned), an unconfined one a copy.
+ * A seed that cannot be had only leaves the run compiling everything.
+ */
+async function seedPrefix(runtime: Runtime, o: RunPytestOptions, seeds: string, mounts: readonly Mount[], pycacheDir: string): Promise<Mount[]> {
+  const key = seedKey(runtime.description, o.python);
+  const build = (dir: string) => seedRun(runtime, o, dir);
+  await fs.promises.mkdir(pycacheDir, { recursive: true });
+  if (!isConfined(runtime, o.confine)) {
+    await fillFromSeed(seeds, key, pycacheDir, build);
+    return [];
+  }
+  // The code and report folders stay the run's to compile into; the rest of the seed is shown read-only.
+  const writable = [runtime.pathIn(mounts, o.codeDir), runtime.pathIn(mounts, path.dirname(o.reportFile))];
+  return seedMounts(seeds, key, pycacheDir, writable, (p) => runtime.pathIn(mounts, p), build);
+}
+
+/** What building a bytecode seed needs of a run's options. */
+type SeedRunOptions = Pick<RunPytestOptions, 'python' | 'env' | 'confine' | 'signal'>;
+
+/**
+ * Builds the seed for this runtime and interpreter ahead of the run that needs it (a checkout starts
+ * it while the task is materialised), so no pytest run waits for it. Nothing to do when it exists.
+ */
+export async function prepareBytecodeSeed(runtime: Runtime, o: SeedRunOptions & { bytecodeSeedDir: string }): Promise<void> {
+  await ensureSeed(o.bytecodeSeedDir, seedKey(runtime.description, o.python), (dir) => seedRun(runtime, o, dir));
+}
+
 /**
  * The run that fills a bytecode seed (bytecode-seed.ts): pytest on an empty tests folder of the
- * seed's own, with SWE-CI's report plugin. No code of the task may run in it, or it could leave
- * bytecode every later run loads. Confined (a container, or the sandbox given `confine`), it sees
- * only its own folders, so the plugins the environment installs (hypothesis's, say) load and are
- * seeded too. Unconfined, an editable install of the task's project could be such a plugin and
- * load the task's code, so none is loaded. Its outcome does not matter; the bytecode prefix it
- * filled does, and only if pytest started.
+ * seed's own, with SWE-CI's report plugin. No code of a task may run in it, or it could leave
+ * bytecode every later run loads. Confined whenever the runtime can (a container, or the sandbox:
+ * the run's own confinement, or one of its own for a run that is not confined), it sees only its
+ * own folders, so the plugins the environment installs (hypothesis's, say) load and are seeded too,
+ * and the seed is the same whichever run builds it. Unconfined, an editable install of the task's
+ * project could be such a plugin and load the task's code, so none is loaded. Its outcome does not
+ * matter; the bytecode prefix it filled does, and only if pytest started.
  */
-async function seedRun(runtime: Runtime, o: RunPytestOptions, dir: string): Promise<string | undefined> {
+async function seedRun(runtime: Runtime, o: SeedRunOptions, dir: string): Promise<string | undefined> {
   const codeDir = path.join(dir, 'code');
   await fs.promises.mkdir(path.join(codeDir, 'tests'), { recursive: true });
-  const confined = runtime.isolation === 'container' || (runtime.isolation === 'sandbox' && o.confine !== undefined);
+  // Most projects configure pytest in pyproject.toml: its reader (tomllib) is seeded too.
+  await fs.promises.writeFile(path.join(codeDir, 'pyproject.toml'), '[tool.pytest.ini_options]\n');
+  const confine = o.confine ?? (runtime.isolation === 'sandbox' ? { hide: [] } : undefined);
+  const confined = isConfined(runtime, confine);
   const run = await runPytest(runtime, {
     python: o.python,
     codeDir,
     reportFile: path.join(dir, 'out', 'report.json'),
     format: 'builtin',
     env: confined ? { ...o.env } : { ...o.env, PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1' },
-    ...(o.confine ? { confine: o.confine } : {}),
+    ...(confine ? { confine } : {}),
     ...(o.signal ? { signal: o.signal } : {}),
     timeoutMs: 120_000,
   });

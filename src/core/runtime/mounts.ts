@@ -9,6 +9,12 @@ export interface Mount {
   target: string;
   readOnly?: boolean;
   /**
+   * A local sandbox shows a mount at its host path (`source`), as a plain local process sees it;
+   * `at` shows it at another host path instead: a harness folder shown inside one the command
+   * writes (the bytecode seed, read-only, inside a run's prefix: bytecode-seed.ts).
+   */
+  at?: string;
+  /**
    * Confined runs: the command sees a fresh folder of bounded size (sweci.limits.tmpMb) in memory
    * at `target`, holding a copy of `source`; nothing it writes there reaches the host, and it is
    * gone when the command ends, however it ends (an agent's private home: scratch-folders.ts).

@@ -188,8 +188,8 @@ function byDepth(paths: readonly string[]): string[] {
 /**
  * The bwrap argv for a command. Order matters (later mounts cover earlier ones): the system
  * folders; /dev, /proc and the temp folders of its own; the readable paths; the writable ones; the
- * hidden paths; then the request's mounts (writable unless read-only) at their host paths, so the
- * paths a caller hands the command stay valid.
+ * hidden paths; then the request's mounts (writable unless read-only) at their host paths (or where `at` says), so
+ * the paths a caller hands the command stay valid.
  */
 export async function bubblewrapCommand(
   bwrap: string,
@@ -219,7 +219,7 @@ export async function bubblewrapCommand(
     else if (st) args.push('--dev-bind', '/dev/null', p);
   }
   // Again for the mounts: a hidden folder above them (the task's) is an empty tmpfs by now.
-  args.push(...skeletonArgs((req.mounts ?? []).map((m) => m.source)));
+  args.push(...skeletonArgs((req.mounts ?? []).map((m) => m.at ?? m.source)));
   const seeds: ScratchSeed[] = [];
   for (const [i, m] of (req.mounts ?? []).entries()) {
     if (!(await fs.stat(m.source).catch(() => undefined))) continue;
@@ -230,7 +230,7 @@ export async function bubblewrapCommand(
       if (seeds.length === 0) args.push('--perms', '0755', '--dir', SANDBOX_SEED_DIR);
       args.push('--ro-bind', m.source, seed, '--perms', '1777', ...tmpfsSize(hold.limits?.tmpMb), '--tmpfs', m.source);
       seeds.push({ seed, target: m.source });
-    } else args.push(m.readOnly ? '--ro-bind' : '--bind', m.source, m.source);
+    } else args.push(m.readOnly ? '--ro-bind' : '--bind', m.source, m.at ?? m.source);
   }
   // The skeleton bwrap builds (the folders leading to each path above) is read-only too.
   args.push('--remount-ro', '/', '--chdir', req.cwd, '--', ...holdPrefix(hold.tools, hold), ...scratchFillPrefix(seeds), req.command, ...req.args);

@@ -9,6 +9,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Confinement } from './sandbox';
 import { EXPERIMENT_FILE, type TaskRecord } from '../workspace/layout';
+import { userCacheDir } from '../util/user-cache';
 
 /** One thing a task's commands must not see, and what it is (for messages that name it). */
 export interface TaskSecret {
@@ -58,9 +59,19 @@ function siblingTasks(taskDir: string): string[] {
   return names.map((n) => path.join(parent, n)).filter((p) => p !== own && existsSync(path.join(p, '.sweci', 'task.json')));
 }
 
+/**
+ * Hidden from every command besides the task's secrets: SWE-CI's cache on this machine, which holds
+ * the bytecode seeds every task's pytest runs load (a .pyc written there would forge every later
+ * score). Never shown anyway; hidden in case a path the user lets commands read or write
+ * (sweci.sandboxReadablePaths, sweci.sandboxWritablePaths) holds it.
+ */
+function hiddenPaths(taskDir: string, record: TaskRecord): string[] {
+  return [...taskSecrets(taskDir, record), path.resolve(userCacheDir())];
+}
+
 /** pytest: writes only its code folder and its report folder (its mounts), and a /tmp of its own. */
 export function pytestConfinement(taskDir: string, record: TaskRecord): Confinement {
-  return { hide: taskSecrets(taskDir, record), addressSpaceLimit: true };
+  return { hide: hiddenPaths(taskDir, record), addressSpaceLimit: true };
 }
 
 /**
@@ -68,5 +79,5 @@ export function pytestConfinement(taskDir: string, record: TaskRecord): Confinem
  * of its own; its network is the driver's to set (model-access.ts). The user's home is not there at all.
  */
 export function agentConfinement(taskDir: string, record: TaskRecord): Confinement {
-  return { hide: taskSecrets(taskDir, record) };
+  return { hide: hiddenPaths(taskDir, record) };
 }

@@ -33,8 +33,6 @@ export interface TaskLayout {
   workingGitStaging: string;
   /** `.sweci/discard`: harness folders' old contents, moved aside and deleted in the background (util/discard.ts). */
   discardDir: string;
-  /** `.sweci/bytecode-seed`: pytest's and the standard library's bytecode, copied into each pytest run (pytest/bytecode-seed.ts). */
-  bytecodeSeedDir: string;
   /** `.sweci/environment.json`: where the task's tests run (runtime, image). */
   environmentFile: string;
   /** Reports of the current code's pytest runs. */
@@ -60,7 +58,6 @@ export function taskLayout(root: string): TaskLayout {
     scoringCodeDir: path.join(sweciDir, 'scoring', 'code'),
     workingGitStaging: path.join(sweciDir, 'working-git.tmp'),
     discardDir: path.join(sweciDir, 'discard'),
-    bytecodeSeedDir: path.join(sweciDir, 'bytecode-seed'),
     environmentFile: path.join(sweciDir, 'environment.json'),
     reportsDir: path.join(sweciDir, 'reports'),
     agentHomeDir: path.join(sweciDir, 'agent-home'),

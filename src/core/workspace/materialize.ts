@@ -36,6 +36,13 @@ export interface MaterializeOptions {
    * that throws leaves nothing behind (a SWE-bench instance's test lists are checked here).
    */
   checkOracle?: (oracle: OracleLayout, spec: TaskSpec) => Promise<void>;
+  /**
+   * Started once the oracle is ready (built and checked, or reused), while the task folder is
+   * made: a checkout runs the target's tests then. Its promise is the caller's to await (and must
+   * never be left rejected); when the task folder cannot be made, `stop` is aborted and the work
+   * awaited before anything is removed.
+   */
+  alongside?: (stop: AbortSignal) => Promise<unknown>;
 }
 
 /** What the oracle writes besides its marker; removed again when a new oracle fails. */
@@ -139,6 +146,8 @@ export async function materializeTask(spec: TaskSpec, options: MaterializeOption
 
   // 2. The oracle: reuse a complete one of this task, else build it in an empty folder.
   const cleanup = new Cleanup();
+  const stop = new AbortController();
+  let beside: Promise<unknown> | undefined;
   try {
     throwIfAborted(signal);
     let marker = await readMarker(oracle);
@@ -161,6 +170,7 @@ export async function materializeTask(spec: TaskSpec, options: MaterializeOption
       await options.checkOracle?.(oracle, spec);
     }
     const instance = spec.source.kind === 'swe-bench';
+    beside = options.alongside?.(stop.signal);
 
     // 3. The task folder. Nothing was written here before the shas were known to exist.
     throwIfAborted(signal);
@@ -198,6 +208,8 @@ export async function materializeTask(spec: TaskSpec, options: MaterializeOption
     progress('Task folder ready');
     return record;
   } catch (err) {
+    stop.abort();
+    await beside?.catch(() => undefined);
     await cleanup.run();
     // simple-git reports a kill by the signal as its own error type; callers test for AbortError.
     if (signal?.aborted && !isAbortError(err)) throw new AbortError();

@@ -16,12 +16,16 @@ import { oracleLayout, taskLayout } from '../../../src/core/workspace/layout';
 import { TestRepo } from '../task/git-fixture';
 import { writeZip } from '../task/zip-fixture';
 import { listTree } from '../helpers/list-tree';
+import { ObservedRuntime } from '../helpers/observed-runtime';
+import { machineSeedStore, seedKey } from '../../../src/core/pytest/bytecode-seed';
+import { isSameOrInside } from '../../../src/core/util/paths';
 
 let tmp: string;
 let repo: TestRepo;
 let base: string;
 let target: string;
 let n = 0;
+let savedCache: string | undefined;
 const fresh = (name: string) => path.join(tmp, `${name}-${++n}`);
 
 const runtime = new LocalRuntime();
@@ -39,6 +43,9 @@ const options = (name: string, extra: Partial<CheckOutOptions> = {}): CheckOutOp
 describe('checkOutTask', () => {
   before(async () => {
     tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-checkout-')));
+    // This machine's caches (the bytecode seeds) start empty, in the test's own folder.
+    savedCache = process.env.XDG_CACHE_HOME;
+    process.env.XDG_CACHE_HOME = path.join(tmp, 'cache');
     repo = await TestRepo.create(path.join(tmp, 'lib'));
     base = await repo.commit('base', {
       'src/lib/__init__.py': '',
@@ -54,6 +61,8 @@ describe('checkOutTask', () => {
     });
   });
   after(async () => {
+    if (savedCache === undefined) delete process.env.XDG_CACHE_HOME;
+    else process.env.XDG_CACHE_HOME = savedCache;
     await fs.rm(tmp, { recursive: true, force: true });
   });
 
@@ -77,6 +86,49 @@ describe('checkOutTask', () => {
     const state = await loadTaskState(opts.taskDir);
     assert.deepEqual(state?.counts, { passedNow: 1, passedByTarget: 3, gap: 2 });
     assert.deepEqual(state?.entries.map((e) => e.kind).sort(), ['failed', 'failed']);
+  });
+
+  test("the bytecode seed is built once per machine, ahead of the target's run; another task's checkout builds none", async () => {
+    const spec = await taskFromGitPair(repo.dir, base, target);
+    const seeding = (r: ObservedRuntime) => r.requests.filter((q) => isSameOrInside(machineSeedStore(), q.cwd));
+    const pytestRuns = (r: ObservedRuntime) => r.requests.filter((q) => q.args.includes('pytest'));
+    await fs.rm(machineSeedStore(), { recursive: true, force: true });
+    const first = new ObservedRuntime(runtime);
+    await checkOutTask(spec, { ...options('seed-a'), runtime: first });
+    assert.equal(seeding(first).length, 1, 'one seed build');
+    assert.equal(pytestRuns(first)[0], seeding(first)[0], "the seed is built before the target's run, which starts from it");
+    assert.equal(pytestRuns(first).length, 3, 'the seed, the target, the base');
+    await fs.access(path.join(machineSeedStore(), seedKey(runtime.description, 'python3'), '.complete'));
+
+    const second = new ObservedRuntime(runtime);
+    await checkOutTask(spec, { ...options('seed-b'), runtime: second });
+    assert.deepEqual(seeding(second), [], "the machine's seed serves every task");
+    assert.equal(pytestRuns(second).length, 2, 'the target and the base');
+  });
+
+  test("the target's tests run while the task folder is made; cancelled then, nothing of the checkout is left", async () => {
+    const spec = await taskFromGitPair(repo.dir, base, target);
+    const progress: string[] = [];
+    await checkOutTask(spec, { ...options('overlap'), onProgress: (m) => progress.push(m) });
+    const targetRun = progress.findIndex((m) => /on the target/.test(m));
+    assert.ok(targetRun >= 0 && targetRun < progress.indexOf('Task folder ready'), progress.join(' | '));
+
+    const hanging = await repo.commit('hanging target', { 'tests/conftest.py': 'import time\ntime.sleep(60)\n' });
+    const opts = options('overlap-cancel');
+    const abort = new AbortController();
+    const started = Date.now();
+    await assert.rejects(
+      checkOutTask(await taskFromGitPair(repo.dir, base, hanging), {
+        ...opts,
+        signal: abort.signal,
+        // By then the target's pytest is under way (hanging in its conftest).
+        onProgress: (m) => (/fresh repository/.test(m) ? abort.abort() : undefined),
+      }),
+      (err: unknown) => err instanceof Error && err.name === 'AbortError',
+    );
+    assert.ok(Date.now() - started < 15_000, "the target's pytest was stopped, not waited for");
+    await assert.rejects(fs.access(opts.taskDir), 'the task folder is gone');
+    await assert.rejects(fs.access(opts.oracleDir), 'the oracle is gone, with no output of the stopped run');
   });
 
   test('without runTests (an untrusted window) it materialises and runs nothing', async () => {

@@ -2,11 +2,15 @@
 // how pytest runs. Real scripted agents, real pytest, the real loop.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { machineSeedStore, seedKey } from '../../../src/core/pytest/bytecode-seed';
 import { runCurrentTests } from '../../../src/core/checkout/run-current-tests';
+import { prepareBytecodeSeed } from '../../../src/core/pytest/run-pytest';
+import { pytestConfinement } from '../../../src/core/runtime/task-confinement';
 import { readIterationRecords } from '../../../src/core/loop/iteration-record';
 import { createRun, startRun } from '../../../src/core/loop/run-loop';
 import { harnessKind, pytestSection } from '../../../src/core/loop/harness-tampering';
@@ -373,8 +377,12 @@ describe('code under test that tries to change its score', () => {
       `_code = compile(open(_src).read() + ${JSON.stringify(['', '_made = TestReport.from_item_and_call.__func__', 'def _forced(cls, item, call):', '    report = _made(cls, item, call)', '    if report.failed:', '        report.outcome = "passed"', '        report.longrepr = None', '    return report', 'TestReport.from_item_and_call = classmethod(_forced)', ''].join('\n'))}, _src, "exec")`,
       '_st = _o.stat(_src)',
       '_pyc = _u.cache_from_source(_src)',
-      '_o.makedirs(_o.path.dirname(_pyc), exist_ok=True)',
-      'open(_pyc, "wb").write(_e._code_to_timestamp_pyc(_code, int(_st.st_mtime), _st.st_size))',
+      // Its own prefix shows the seed read-only: the write fails, and the import goes on regardless.
+      'try:',
+      '    _o.makedirs(_o.path.dirname(_pyc), exist_ok=True)',
+      '    open(_pyc, "wb").write(_e._code_to_timestamp_pyc(_code, int(_st.st_mtime), _st.st_size))',
+      'except OSError:',
+      '    pass',
     ].join('\n');
     const toggle = path.join(scripts, 'plant-bytecode.py');
     await fs.writeFile(
@@ -397,7 +405,7 @@ describe('code under test that tries to change its score', () => {
     assert.equal(two.gap, zero.gap, "the honest code's real score: the planted bytecode was not loaded");
 
     // The seed kept the real module: no run wrote to it.
-    const seeds = taskLayout(task.taskDir).bytecodeSeedDir;
+    const seeds = path.join(machineSeedStore(), seedKey(runtime.description, pytestSettings.python));
     const seeded = (await fs.readdir(seeds, { recursive: true })).filter((f) => /_pytest\/reports\.cpython-\d+\.pyc$/.test(f));
     assert.equal(seeded.length, 1, `one seed holds pytest's reports module: ${JSON.stringify(seeded)}`);
     const names = spawnSync(
@@ -430,6 +438,125 @@ describe('code under test that tries to change its score', () => {
     assert.ok(fresh > 0, 'the honest code fails some tests');
     failures(planted, shared);
     assert.equal(failures(honest, shared), 0, `with the planted bytecode every failure passes (${fresh} fail honestly)`);
+  });
+
+  test("neither an agent nor the code under test can poison the machine's bytecode seed: the next iteration and another task score honestly", async (t) => {
+    if (!SANDBOX) return missingSandbox(t, 'bubblewrap cannot run here: the seed is only out of reach of confined runs');
+    const task = await world.task();
+    const store = machineSeedStore();
+    const key = seedKey(runtime.description, pytestSettings.python);
+    // A forged _pytest/reports.pyc (every failure a pass), stamped with the real source's size and
+    // mtime, written to every place the seed could be known by: the prefix Python shows it
+    // (PYTHONPYCACHEPREFIX, where the seed's folders are), the store under the real home (its path
+    // is in the code, as an attacker who read SWE-CI's source would put it), the home and cache it
+    // sees, and any seed folder it can list there. Each attempt is said on stderr once the process
+    // ends (pytest shows nothing a module prints while it collects).
+    const poison = (who: string) =>
+      [
+        'import _pytest.reports as _r, importlib._bootstrap_external as _e, importlib.util as _u, os as _o, glob as _g, atexit as _a',
+        '_said = []',
+        '_a.register(lambda: _o.write(2, "".join(_said).encode()))',
+        '_src = _r.__file__',
+        `_code = compile(open(_src).read() + ${JSON.stringify(['', '_made = TestReport.from_item_and_call.__func__', 'def _forced(cls, item, call):', '    report = _made(cls, item, call)', '    if report.failed:', '        report.outcome = "passed"', '        report.longrepr = None', '    return report', 'TestReport.from_item_and_call = classmethod(_forced)', ''].join('\n'))}, _src, "exec")`,
+        '_st = _o.stat(_src)',
+        '_data = _e._code_to_timestamp_pyc(_code, int(_st.st_mtime), _st.st_size)',
+        '_mirror = _o.path.relpath(_u.cache_from_source(_src), _o.environ.get("PYTHONPYCACHEPREFIX", "/")) if _o.environ.get("PYTHONPYCACHEPREFIX") else _o.path.join(_o.path.dirname(_src).lstrip("/"), _o.path.basename(_u.cache_from_source(_src)))',
+        `_stores = [${JSON.stringify(store)}, _o.path.expanduser("~/.cache/swe-ci/bytecode-seeds"), _o.path.join(_o.environ.get("XDG_CACHE_HOME", "/nonexistent"), "swe-ci", "bytecode-seeds")]`,
+        `_targets = [_u.cache_from_source(_src)] + [_o.path.join(s, ${JSON.stringify(key)}, _mirror) for s in _stores]`,
+        '_targets += [p for s in _stores for p in _g.glob(_o.path.join(s, "**", "_pytest", "reports.cpython-*.pyc"), recursive=True)]',
+        'for _t in dict.fromkeys(_targets):',
+        '    try:',
+        '        _o.makedirs(_o.path.dirname(_t), exist_ok=True)',
+        '        try: _o.chmod(_t, 0o666)',
+        '        except OSError: pass',
+        '        open(_t, "wb").write(_data)',
+        `        _said.append("seed-poison ${who} wrote %s\\n" % _t)`,
+        '    except OSError as _x:',
+        `        _said.append("seed-poison ${who} refused %s %s\\n" % (_t, _x.errno))`,
+      ].join('\n');
+    // The Programmer tries it itself, then plants the same code in the package (iteration 1) and
+    // takes it out again (iteration 2).
+    const agent = path.join(scripts, 'poison-seed.py');
+    await fs.writeFile(
+      agent,
+      [
+        'import glob',
+        'exec(' + JSON.stringify(poison('agent')) + ')',
+        "init = glob.glob('code/**/tinyinventory/__init__.py', recursive=True)[0]",
+        'text = open(init).read()',
+        "mark = '\\n# poison\\n'",
+        'if mark in text:',
+        "    open(init, 'w').write(text.split(mark)[0])",
+        'else:',
+        "    open(init, 'a').write(mark + " + JSON.stringify(poison('code')) + " + '\\n')",
+      ].join('\n') + '\n',
+    );
+    const digests = async (): Promise<Record<string, string>> => {
+      const seed = path.join(store, key);
+      const out: Record<string, string> = {};
+      for (const rel of await fs.readdir(seed, { recursive: true })) {
+        const st = await fs.lstat(path.join(seed, rel));
+        if (!st.isDirectory())
+          out[rel] = `${st.mode.toString(8)} ${createHash('sha256')
+            .update(await fs.readFile(path.join(seed, rel)))
+            .digest('hex')}`;
+      }
+      return out;
+    };
+
+    const roles = { architect: scripted('architect.py'), programmer: pythonScript(agent) };
+    await prepareBytecodeSeed(runtime, { python: pytestSettings.python, bytecodeSeedDir: store, confine: pytestConfinement(task.taskDir, task.record) });
+    const seedBefore = await digests();
+    assert.ok(
+      Object.keys(seedBefore).some((f) => /_pytest\/reports\.cpython-\d+\.pyc$/.test(f)),
+      "the seed holds pytest's reports module",
+    );
+    await startRun(loopOptions(task, 'poison', roles, { iterations: 2, pytest: { ...pytestSettings, format: 'builtin' } }));
+    const [zero, one, two] = await readIterationRecords(runLayout(task.taskDir, 'poison').iterationsFile);
+
+    assert.equal(one.gap, zero.gap, 'poisoning changes nothing in its own run');
+    assert.equal(two.gap, zero.gap, "the honest code's real score: no poisoned bytecode was loaded");
+    assert.deepEqual(await digests(), seedBefore, 'the seed is as it was built, byte for byte');
+
+    // The attack ran, everywhere, and nowhere was it let write.
+    const iter = (n: number) => iterDir(runLayout(task.taskDir, 'poison'), n);
+    const agentLog = await fs.readFile(path.join(iter(1), 'programmer-try-1.log'), 'utf8');
+    const pytestLog = await fs.readFile(path.join(iter(1), 'pytest-output.txt'), 'utf8');
+    // What each said of the real store: refused. (A private home of its own, or its own /tmp, it may write.)
+    const attempts = (log: string, who: string) =>
+      log
+        .split('\n')
+        .filter((l) => l.startsWith(`seed-poison ${who} `))
+        .map((l) => l.split(' '))
+        .map(([, , verdict, where]) => ({ verdict, where }));
+    const real = path.join(store, key);
+    for (const [who, log] of [
+      ['agent', agentLog],
+      ['code', pytestLog],
+    ] as const) {
+      const seen = attempts(log, who);
+      assert.ok(
+        seen.some((a) => a.verdict === 'refused' && a.where.startsWith(`${real}/`)),
+        `the ${who} tried the real store: ${log}`,
+      );
+      assert.deepEqual(
+        seen.filter((a) => a.verdict === 'wrote' && a.where.startsWith(`${store}/`)),
+        [],
+        `the ${who} wrote nothing in the store: ${log}`,
+      );
+    }
+    // The run's own prefix shows the seed's folders, read-only: refused there too (30: EROFS).
+    assert.ok(
+      attempts(pytestLog, 'code').some((a) => a.verdict === 'refused' && a.where.includes('/pycache/')),
+      pytestLog,
+    );
+    assert.match(await fs.readFile(path.join(iter(1), 'code.diff'), 'utf8'), /# poison/, 'the poison is in the scored code');
+    assert.doesNotMatch(await fs.readFile(path.join(iter(2), 'code.diff'), 'utf8'), /^\+.*_forced/m, 'and out of it again');
+
+    // Another task on the same machine, after: its honest base scores as it did.
+    const other = await world.task('poison-other');
+    const refreshed = await runCurrentTests({ ...pytestSettings, format: 'builtin', taskDir: other.taskDir, record: other.record, runtime });
+    assert.equal(refreshed.gap, zero.gap, "another task's base keeps its gap");
   });
 
   test("config sections: only a change to pytest's own section counts", () => {

@@ -5,7 +5,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fillFromSeed, seedKey } from '../../../src/core/pytest/bytecode-seed';
+import { ensureSeed, fillFromSeed, machineSeedStore, seedKey, seedMounts } from '../../../src/core/pytest/bytecode-seed';
 
 let tmp: string;
 
@@ -53,6 +53,11 @@ describe('the bytecode seed', () => {
     await fillFromSeed(seeds, key, path.join(tmp, 'a-runs', 'three'), build);
     assert.deepEqual(await tree(path.join(tmp, 'a-runs', 'three')), files);
     assert.deepEqual(await fs.readdir(seeds), [key], 'no build folder is left behind');
+    // Removed while this process runs (the user cleared the cache): built again, not taken as known.
+    await fs.rm(seeds, { recursive: true });
+    await fillFromSeed(seeds, key, path.join(tmp, 'a-runs', 'four'), build);
+    assert.equal(calls.length, 2, 'built again');
+    assert.deepEqual(await tree(path.join(tmp, 'a-runs', 'four')), files);
 
     assert.notEqual(seedKey('docker · img:1', 'python3'), key, "a container's seed is its own");
     assert.notEqual(seedKey('local · sandboxed', '/opt/venv/bin/python'), key);
@@ -73,5 +78,100 @@ describe('the bytecode seed', () => {
     await fillFromSeed(failing, key, path.join(tmp, 'c-run'), () => Promise.resolve(undefined));
     assert.deepEqual(await fs.readdir(failing), [], 'nothing kept');
     assert.deepEqual(await tree(path.join(tmp, 'c-run')).catch(() => ({})), {});
+  });
+
+  test('callers that ask at the same time (a checkout building ahead, its first run) share one build', async () => {
+    const seeds = path.join(tmp, 'd');
+    const key = seedKey('local', 'python3');
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { calls, build } = fakeBuild({ 'usr/one.pyc': 'one' });
+    const slow = async (dir: string) => {
+      await gate;
+      return build(dir);
+    };
+    const ahead = ensureSeed(seeds, key, slow);
+    const run = fillFromSeed(seeds, key, path.join(tmp, 'd-run'), slow);
+    release();
+    assert.equal(await ahead, path.join(seeds, key));
+    await run;
+    assert.equal(calls.length, 1, 'one build for both');
+    assert.deepEqual(await tree(path.join(tmp, 'd-run')), { 'usr/one.pyc': 'one' });
+  });
+
+  test('the seed is our own copy of what the seeding run compiled: bytecode files only, read-only, in a store only we can open', async () => {
+    const seeds = path.join(tmp, 'e');
+    const key = seedKey('local', 'python3');
+    const build = async (dir: string) => {
+      const prefix = path.join(dir, 'out', 'pycache');
+      await fs.mkdir(path.join(prefix, 'usr', 'lib'), { recursive: true });
+      await fs.writeFile(path.join(prefix, 'usr', 'lib', 'a.cpython-311.pyc'), 'a');
+      await fs.writeFile(path.join(prefix, 'usr', 'lib', 'notes.txt'), 'not bytecode');
+      await fs.symlink('/etc/passwd', path.join(prefix, 'usr', 'lib', 'link.cpython-311.pyc'));
+      await fs.chmod(path.join(prefix, 'usr', 'lib', 'a.cpython-311.pyc'), 0o666);
+      return prefix;
+    };
+    const seed = await ensureSeed(seeds, key, build);
+    assert.equal(seed, path.join(seeds, key));
+    assert.deepEqual(await tree(seed), { 'usr/lib/a.cpython-311.pyc': 'a', '.complete': '' });
+    assert.equal((await fs.lstat(path.join(seed, 'usr', 'lib', 'a.cpython-311.pyc'))).mode & 0o777, 0o444);
+    assert.equal((await fs.lstat(seeds)).mode & 0o777, 0o700);
+    assert.deepEqual(await fs.readdir(seeds), [key], 'no build or staging folder is left behind');
+  });
+
+  test('a seed with an entry others may write, or that is not a plain file or folder, is thrown away and built again', async () => {
+    for (const [name, spoil] of [
+      ['writable', (seed: string) => fs.chmod(path.join(seed, 'usr', 'one.pyc'), 0o666)],
+      ['open-folder', (seed: string) => fs.chmod(path.join(seed, 'usr'), 0o777)],
+      ['link', (seed: string) => fs.symlink('/etc/passwd', path.join(seed, 'usr', 'two.pyc'))],
+    ] as const) {
+      const seeds = path.join(tmp, `f-${name}`);
+      const key = seedKey('local', 'python3');
+      // Made as an earlier process would have made it, then spoiled before this process looks.
+      await fs.mkdir(path.join(seeds, key, 'usr'), { recursive: true });
+      await fs.writeFile(path.join(seeds, key, 'usr', 'one.pyc'), 'forged');
+      await fs.writeFile(path.join(seeds, key, '.complete'), '');
+      await spoil(path.join(seeds, key));
+      const { calls, build } = fakeBuild({ 'usr/one.pyc': 'honest' });
+      await fillFromSeed(seeds, key, path.join(tmp, `f-${name}-run`), build);
+      assert.equal(calls.length, 1, `${name}: built again`);
+      assert.deepEqual(await tree(path.join(tmp, `f-${name}-run`)), { 'usr/one.pyc': 'honest' }, name);
+    }
+  });
+
+  test("a confined run sees the seed's folders read-only inside its prefix, all but those that hold its code or report folder", async () => {
+    const seeds = path.join(tmp, 'g');
+    const key = seedKey('local · sandboxed', 'python3');
+    const { build } = fakeBuild({
+      'usr/lib/python3/json/__init__.cpython-311.pyc': 'json',
+      'usr/lib/python3/os.cpython-311.pyc': 'os',
+      'work/venv/lib/site/pytest.cpython-311.pyc': 'pytest',
+      'work/sitecustomize.cpython-311.pyc': 'site',
+      'work/tasks/t/app/code/old.cpython-311.pyc': 'a run of the seed would never hold this',
+    });
+    const prefix = path.join(tmp, 'g-run', 'pycache');
+    const shown = (p: string) => `/seen${p}`;
+    const mounts = await seedMounts(seeds, key, prefix, ['/work/tasks/t/app/code', '/work/tasks/t/out'], shown, build);
+    const seed = path.join(seeds, key);
+    assert.deepEqual(mounts.map((m) => [path.relative(seed, m.source), path.relative(prefix, m.at!), m.target, m.readOnly]).sort(), [
+      ['usr', 'usr', shown(path.join(prefix, 'usr')), true],
+      ['work/venv', 'work/venv', shown(path.join(prefix, 'work/venv')), true],
+    ]);
+    // The mount points are there, empty; the one file beside a writable path's folders is copied.
+    assert.deepEqual(await tree(prefix), { 'work/sitecustomize.cpython-311.pyc': 'site' });
+    assert.deepEqual(await fs.readdir(path.join(prefix, 'usr')), []);
+  });
+
+  test("one store per machine, in the user's cache: every task's runs share it", () => {
+    const saved = process.env.XDG_CACHE_HOME;
+    try {
+      process.env.XDG_CACHE_HOME = path.join(tmp, 'xdg');
+      assert.equal(machineSeedStore(), path.join(tmp, 'xdg', 'swe-ci', 'bytecode-seeds'));
+      delete process.env.XDG_CACHE_HOME;
+      assert.equal(machineSeedStore(), path.join(os.homedir(), '.cache', 'swe-ci', 'bytecode-seeds'));
+    } finally {
+      if (saved === undefined) delete process.env.XDG_CACHE_HOME;
+      else process.env.XDG_CACHE_HOME = saved;
+    }
   });
 });
