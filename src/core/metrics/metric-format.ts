@@ -1,4 +1,4 @@
-// Number formats shared by the chart's tooltips and the runs table.
+// Number formats shared by the chart (tooltips, runs table), the Transcript panel and the metric columns.
 
 export function formatA(a: number | null): string {
   return a === null ? '—' : (a >= 0 ? '+' : '−') + Math.abs(a).toFixed(3);
