@@ -4,7 +4,7 @@
 // data-action / data-arg; iteration-view.ts turns a click on one into a message.
 import type { IterationPage, PageControl } from '../src/shared/iteration-protocol';
 import { el } from './dom';
-import { nodeIdParts } from './format';
+import { nodeIdParts } from './node-id-parts';
 
 type PageOf<K extends IterationPage['kind']> = Extract<IterationPage, { kind: K }>;
 type TestList = PageOf<'iteration'>['tests'][number];

@@ -16,7 +16,7 @@ import {
 } from 'chart.js';
 import type { ChartData, ChartPoint, ChartRun as ChartSeries } from '../src/core/scoring/chart-types';
 import { tooltipStyle, type Palette } from './palette';
-import { formatA, formatDuration, formatTokens } from './format';
+import { formatA, formatDuration, formatTokens } from '../src/core/metrics/metric-format';
 
 Chart.register(LineController, LineElement, PointElement, LinearScale, Legend, Tooltip);
 

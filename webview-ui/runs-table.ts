@@ -1,28 +1,25 @@
-// The table comparing runs. EvoScore is recomputed here for the chosen γ (and γ = 1 as the
-// reference reports it) with the same metric functions the extension uses. It fits a panel beside
+// The table comparing runs: the run, who played it, then each metric column that has a
+// `runsTable` entry (core/metrics/metric-columns.ts). EvoScore is recomputed there for the chosen
+// γ with the same metric functions the extension uses. It fits a panel beside
 // the default side bar: headers and text wrap, numbers stay on one line, and a flagged run shows
 // ⚑ beside its scores with the flags explained on hover (named once, under the run).
 import type { ChartData } from '../src/core/scoring/chart-types';
-import { evoScore } from '../src/core/metrics/evo-score';
-import { formatA, formatDuration, formatTokens } from './format';
+import { METRIC_COLUMN_LIST } from '../src/core/metrics/metric-columns';
 import { RUN_FLAG_LABELS, type RunFlag } from '../src/core/metrics/run-flags';
 import type { Palette } from './palette';
 import { seriesStyles, type SeriesStyle } from './series-style';
 
-/** Each column's header and what it means (the header's tooltip). */
-const HEAD: ReadonlyArray<readonly [string, string]> = [
-  ['run', 'The run, drawn in the chart as its swatch shows'],
-  ['who', 'Who played the roles'],
-  ['EvoScore(γ)', 'Σ γ^i·a_i / Σ γ^i over the maximum number of iterations (a run that stopped early counts its last value)'],
-  ['EvoScore(γ=1) ref.', 'The reference harness’s own score: the mean of a over N iterations, clamped and padded'],
-  ['solved', 'Every target test passed at some iteration'],
-  ['zero-regression', 'The passed count never dropped from one pytest run to the next'],
-  ['regressions', 'How many times the passed count dropped'],
-  ['final a(c)', 'a of the last iteration'],
-  ['iterations', 'Completed iterations'],
-  ['tokens in / out', 'Summed over both roles and all iterations, where the agents report them'],
-  ['time', 'Agent time plus pytest time'],
-];
+/** The metric columns the table shows (metric-columns.ts), in order. */
+const METRICS = METRIC_COLUMN_LIST.flatMap((c) => (c.runsTable ? [{ ...c.runsTable, doubt: c.doubt }] : []));
+
+/** Each column's header and what it means (the header's tooltip): the run and its players, then the metrics. */
+function heads(gamma: number): ReadonlyArray<readonly [string, string]> {
+  return [
+    ['run', 'The run, drawn in the chart as its swatch shows'],
+    ['who', 'Who played the roles'],
+    ...METRICS.map(({ head, about }) => [typeof head === 'string' ? head : head(gamma), about] as const),
+  ];
+}
 
 function cell(tag: 'td' | 'th', text: string, cls?: string): HTMLElement {
   const el = document.createElement(tag);
@@ -75,8 +72,8 @@ function swatch(style: SeriesStyle, background: string): HTMLCanvasElement {
 export function renderRunsTable(table: HTMLTableElement, data: ChartData, gamma: number, palette: Palette): void {
   table.replaceChildren();
   const head = table.createTHead().insertRow();
-  for (const [h, why] of HEAD) {
-    const th = head.appendChild(cell('th', h === 'EvoScore(γ)' ? `EvoScore(γ=${gamma.toFixed(2)})` : h));
+  for (const [h, why] of heads(gamma)) {
+    const th = head.appendChild(cell('th', h));
     th.title = why;
     // A narrow column may break "EvoScore(γ=…)" before its parenthesis.
     const text = th.textContent ?? '';
@@ -88,8 +85,6 @@ export function renderRunsTable(table: HTMLTableElement, data: ChartData, gamma:
     const m = r.metrics;
     const row = body.insertRow();
     row.dataset.run = r.run;
-    // γ moves in the webview: EvoScore(γ) is recomputed from the run's padded a values.
-    const evo = r.evoA.length ? evoScore(r.evoA, gamma).toFixed(3) : '—';
     // The run: its swatch and name; a flagged run names its flags under it, each explained on hover.
     const name = row.appendChild(cell('td', '', r.flags.length ? 'run flagged' : 'run'));
     name.append(swatch(styles[i], palette.background), document.createTextNode(r.run));
@@ -107,16 +102,7 @@ export function renderRunsTable(table: HTMLTableElement, data: ChartData, gamma:
     label.split(' · ').forEach((part, k) => who.append(...(k ? [document.createElement('br')] : []), part));
     who.title = label;
     // A score that rests on a flag says so beside the score and beside solved.
-    row.append(
-      flaggedCell(evo, m.scoreFlags, 'num'),
-      flaggedCell(m.evoScoreReference === null ? '—' : m.evoScoreReference.toFixed(3), m.scoreFlags, 'num'),
-      m.solved ? flaggedCell('yes', m.scoreFlags) : cell('td', 'no'),
-      cell('td', m.zeroRegression ? 'yes' : 'no'),
-      cell('td', String(m.regressions), 'num'),
-      cell('td', formatA(m.finalA), 'num'),
-      cell('td', String(m.iterations) + (m.crashed ? ` (${m.crashed} crashed)` : ''), 'num wrap'),
-      cell('td', m.tokensIn + m.tokensOut === 0 ? 'none recorded' : `${formatTokens(m.tokensIn)} / ${formatTokens(m.tokensOut)}`, 'num wrap'),
-      cell('td', formatDuration(m.timeSec), 'num'),
-    );
+    const view = { gamma, evoA: r.evoA };
+    row.append(...METRICS.map((c) => flaggedCell(c.cell(m, view), c.doubt?.(m) ? m.scoreFlags : [], c.cls)));
   });
 }

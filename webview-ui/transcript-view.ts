@@ -10,7 +10,7 @@ import { callsWriting, filesWritten } from '../src/core/transcript/tool-actions'
 import { fileChanges } from '../src/shared/transcript-edits';
 import type { TranscriptHostMessage } from '../src/shared/transcript-protocol';
 import { el } from './dom';
-import { formatTokens } from './format';
+import { formatTokens } from '../src/core/metrics/metric-format';
 import { defaultMeasure, type TimelineMeasure } from './timeline-layout';
 import { createTranscriptBridge, readTranscriptPayload, type TranscriptViewState } from './transcript-bridge';
 import { callBody, callHeader, textBlock, type CallContext } from './transcript-call';

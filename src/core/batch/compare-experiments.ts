@@ -3,7 +3,8 @@
 // as `summarize` does.
 import { summarizeExperiment, type SummaryGroup, type SummaryOptions } from './experiment-summary';
 import { UserError } from '../util/errors';
-import { RUN_FLAG_LABELS, flaggedNote, flaggedScore, type FlaggedCount, type RunFlag } from '../metrics/run-flags';
+import { METRIC_COLUMN_LIST } from '../metrics/metric-columns';
+import { RUN_FLAG_LABELS, type FlaggedCount, type RunFlag } from '../metrics/run-flags';
 import { averageMetrics, type RunMetricsRow } from '../metrics/run-metrics';
 
 export interface CompareSide {
@@ -11,43 +12,51 @@ export interface CompareSide {
   run: string;
 }
 
-export interface CompareRow {
-  task: string;
-  /** EvoScore(γ=1) as the reference computes it; null: no baseline. */
-  a: number | null;
-  b: number | null;
-  solvedA: boolean;
-  solvedB: boolean;
-  zeroRegressionA: boolean;
-  zeroRegressionB: boolean;
-  /** Each side's integrity flags (metrics/run-flags.ts): a flagged side's score is in doubt. */
-  flagsA: RunFlag[];
-  flagsB: RunFlag[];
-  /** The flags each side's score rests on (scored-line.ts scoreFlags), named beside it. */
-  scoreFlagsA: RunFlag[];
-  scoreFlagsB: RunFlag[];
-}
+/** The metric columns `sweci compare` shows (metric-columns.ts `compare`), in order. */
+const COMPARE_COLUMNS = METRIC_COLUMN_LIST.flatMap((c) => (c.compare ? [{ ...c.compare, id: c.id }] : []));
+
+/**
+ * Each compared metric's value (number, boolean or null) on side A and side B, under its
+ * column's `keys` (a, b; solvedA, solvedB; …): the JSON output's flat shape.
+ */
+type CompareValues = Record<string, unknown>;
+
+export type CompareRow = { task: string } & CompareValues & {
+    /** Each side's integrity flags (metrics/run-flags.ts): a flagged side's score is in doubt. */
+    flagsA: RunFlag[];
+    flagsB: RunFlag[];
+    /** The flags each side's score rests on (scored-line.ts scoreFlags), named beside it. */
+    scoreFlagsA: RunFlag[];
+    scoreFlagsB: RunFlag[];
+  };
+
+/** Means over the rows (the tasks both sides scored), and the flagged runs each side's means include. */
+export type CompareAverage = CompareValues & {
+  flaggedA: FlaggedCount;
+  flaggedB: FlaggedCount;
+  solvedFlaggedA: FlaggedCount;
+  solvedFlaggedB: FlaggedCount;
+};
 
 export interface ExperimentComparison {
   a: CompareSide;
   b: CompareSide;
   maxEpoch?: number;
   rows: CompareRow[];
-  /** Means over `rows` (the tasks both sides scored), and the flagged runs each side's means include. */
-  average: {
-    a: number | null;
-    b: number | null;
-    solvedA: number;
-    solvedB: number;
-    zeroRegressionA: number;
-    zeroRegressionB: number;
-    flaggedA: FlaggedCount;
-    flaggedB: FlaggedCount;
-    solvedFlaggedA: FlaggedCount;
-    solvedFlaggedB: FlaggedCount;
-  };
+  average: CompareAverage;
   onlyA: string[];
   onlyB: string[];
+}
+
+/** Side A's and side B's value of each compared column, under its keys. */
+function sideBySide(a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>): CompareValues {
+  const value = (v: unknown) => (typeof v === 'number' || typeof v === 'boolean' ? v : null);
+  return Object.fromEntries(
+    COMPARE_COLUMNS.flatMap((c) => [
+      [c.keys[0], value(a[c.id])],
+      [c.keys[1], value(b[c.id])],
+    ]),
+  );
 }
 
 async function side(
@@ -85,12 +94,7 @@ export async function compareExperiments(
     if (!rb) continue;
     rows.push({
       task,
-      a: ra.metrics.evoScoreReference,
-      b: rb.metrics.evoScoreReference,
-      solvedA: ra.metrics.solved,
-      solvedB: rb.metrics.solved,
-      zeroRegressionA: ra.metrics.zeroRegression,
-      zeroRegressionB: rb.metrics.zeroRegression,
+      ...sideBySide(ra.metrics, rb.metrics),
       flagsA: ra.flags,
       flagsB: rb.flags,
       scoreFlagsA: ra.metrics.scoreFlags,
@@ -108,12 +112,7 @@ export async function compareExperiments(
     ...((opts.maxEpoch ?? A.maxEpoch) ? { maxEpoch: opts.maxEpoch ?? A.maxEpoch } : {}),
     rows,
     average: {
-      a: avgA.evoScoreReference,
-      b: avgB.evoScoreReference,
-      solvedA: avgA.solved,
-      solvedB: avgB.solved,
-      zeroRegressionA: avgA.zeroRegression,
-      zeroRegressionB: avgB.zeroRegression,
+      ...sideBySide(avgA, avgB),
       flaggedA: avgA.flagged,
       flaggedB: avgB.flagged,
       solvedFlaggedA: avgA.solvedFlagged,
@@ -127,37 +126,30 @@ export async function compareExperiments(
 /** The comparison as an aligned table (or JSON): EvoScore A, B and B − A per task, then the averages. */
 export function formatComparison(c: ExperimentComparison, format: 'table' | 'json'): string {
   if (format === 'json') return JSON.stringify(c, null, 2) + '\n';
-  const f = (v: number | null) => (v === null ? '–' : v.toFixed(4));
+  const num = (v: unknown) => (typeof v === 'number' ? v : null);
   const delta = (a: number | null, b: number | null) => (a === null || b === null ? '–' : `${b - a >= 0 ? '+' : ''}${(b - a).toFixed(4)}`);
-  const yes = (v: boolean, scoreFlags: readonly RunFlag[] = []) => (v ? flaggedScore('1', scoreFlags) : '0');
-  const table = [['task', 'EvoScore A', 'EvoScore B', 'B − A', 'solved A', 'solved B', 'zero_reg A', 'zero_reg B']];
-  // A flagged side's score is marked with ⚑ and the flags it rests on (all its flags listed under the table).
-  const mark = (v: string, flags: readonly RunFlag[], scoreFlags: readonly RunFlag[]) =>
-    scoreFlags.length ? flaggedScore(v, scoreFlags) : flags.length ? `${v} ⚑` : v;
-  // Each average says how many flagged runs it includes; the solved rate, how many of its solved are flagged.
-  const withNote = (v: string, count: FlaggedCount) => (count.runs ? `${v} (${flaggedNote(count)})` : v);
+  const table = [['task', ...COMPARE_COLUMNS.flatMap((col) => [`${col.head} A`, `${col.head} B`, ...(col.delta ? ['B − A'] : [])])]];
   for (const r of c.rows) {
+    const sideA = { flags: r.flagsA, scoreFlags: r.scoreFlagsA };
+    const sideB = { flags: r.flagsB, scoreFlags: r.scoreFlagsB };
     table.push([
       r.task,
-      mark(f(r.a), r.flagsA, r.scoreFlagsA),
-      mark(f(r.b), r.flagsB, r.scoreFlagsB),
-      delta(r.a, r.b),
-      yes(r.solvedA, r.scoreFlagsA),
-      yes(r.solvedB, r.scoreFlagsB),
-      yes(r.zeroRegressionA),
-      yes(r.zeroRegressionB),
+      ...COMPARE_COLUMNS.flatMap((col) => {
+        const [a, b] = [r[col.keys[0]] as number | boolean | null, r[col.keys[1]] as number | boolean | null];
+        return [col.cell(a, sideA), col.cell(b, sideB), ...(col.delta ? [delta(num(a), num(b))] : [])];
+      }),
     ]);
   }
+  // Each average says how many flagged runs it includes; the solved rate, how many of its solved are flagged.
   const av = c.average;
+  const notesA = { count: c.rows.length, flagged: av.flaggedA, solvedFlagged: av.solvedFlaggedA };
+  const notesB = { count: c.rows.length, flagged: av.flaggedB, solvedFlagged: av.solvedFlaggedB };
   table.push([
     `average (${c.rows.length})`,
-    withNote(f(av.a), av.flaggedA),
-    withNote(f(av.b), av.flaggedB),
-    delta(av.a, av.b),
-    withNote(av.solvedA.toFixed(4), av.solvedFlaggedA),
-    withNote(av.solvedB.toFixed(4), av.solvedFlaggedB),
-    av.zeroRegressionA.toFixed(4),
-    av.zeroRegressionB.toFixed(4),
+    ...COMPARE_COLUMNS.flatMap((col) => {
+      const [a, b] = [num(av[col.keys[0]]), num(av[col.keys[1]])];
+      return [col.average(a, notesA), col.average(b, notesB), ...(col.delta ? [delta(a, b)] : [])];
+    }),
   ]);
   const widths = table[0].map((_, i) => Math.max(...table.map((r) => [...r[i]].length)));
   const lines = [

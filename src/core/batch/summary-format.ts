@@ -1,27 +1,26 @@
 // The experiment summary as text: an aligned table for a terminal, Markdown for a report or a
-// pull request, CSV for a spreadsheet, JSON for scripts. One set of columns for all of them.
+// pull request, CSV for a spreadsheet, JSON for scripts. One set of columns for all of them (and
+// for the experiment report's index): the metric columns with a `summary` entry.
 import { stringify } from 'csv-stringify/sync';
-import type { ExperimentSummary, SummaryGroup } from './experiment-summary';
+import type { ExperimentSummary, SummaryGroup, SummaryRow } from './experiment-summary';
+import { fixed, METRIC_COLUMN_LIST } from '../metrics/metric-columns';
 import { RUN_FLAGS, RUN_FLAG_LABELS, flaggedNote, flaggedScore } from '../metrics/run-flags';
 import type { RunMetricsAverage } from '../metrics/run-metrics';
 
 export const SUMMARY_FORMATS = ['table', 'markdown', 'csv', 'json'] as const;
 export type SummaryFormat = (typeof SUMMARY_FORMATS)[number];
 
-const fixed = (v: number | null, digits = 4): string => (v === null ? '–' : v.toFixed(digits));
+/** The metric columns the summaries show (metric-columns.ts `summary`), in order. */
+export const SUMMARY_COLUMNS = METRIC_COLUMN_LIST.flatMap((c) => (c.summary ? [{ ...c.summary, id: c.id, doubt: c.doubt }] : []));
 
-function header(s: ExperimentSummary): string[] {
+/**
+ * The table's columns: the task, each summary column (EvoScore at the other γ asked for after
+ * the one marked `gammas`), then the run's flags. `report` takes the experiment report's headers.
+ */
+export function summaryHeader(s: ExperimentSummary, report = false): string[] {
   return [
     'task',
-    'EvoScore(γ=1)',
-    ...s.gammas.slice(1).map((g) => `EvoScore(γ=${g})`),
-    'solved',
-    'zero_regression',
-    'regressions',
-    'iterations',
-    'tokens_in',
-    'tokens_out',
-    'time_s',
+    ...SUMMARY_COLUMNS.flatMap((c) => [report ? c.reportHead : c.head, ...(c.gammas ? s.gammas.slice(1).map((g) => `EvoScore(γ=${g})`) : [])]),
     'flags',
   ];
 }
@@ -31,43 +30,31 @@ export function averageLabel(a: RunMetricsAverage): string {
   return `average (${a.count}${a.flagged.runs ? `, ${a.flagged.runs} flagged` : ''})`;
 }
 
-/** The average solved rate, and which of the solved runs are flagged: "0.7500 (3 solved, 1 flagged: inflated)". */
-export function averageSolved(a: RunMetricsAverage): string {
-  const note = flaggedNote(a.solvedFlagged);
-  return note ? `${fixed(a.solved)} (${Math.round(a.solved * a.count)} solved, ${note})` : fixed(a.solved);
+/**
+ * A row's metric cells (a score that rests on a flag names it beside the score and beside
+ * solved, unless `numeric`: CSV keeps score cells numbers, the flags in their own column).
+ */
+export function summaryCells(r: SummaryRow, numeric = false): string[] {
+  const m = r.metrics;
+  return SUMMARY_COLUMNS.flatMap((c) => {
+    const text = c.cell(m);
+    return [numeric || !c.doubt?.(m) ? text : flaggedScore(text, m.scoreFlags), ...(c.gammas ? r.evo.slice(1).map((v) => fixed(v)) : [])];
+  });
+}
+
+/** The average row's metric cells. */
+export function averageCells(g: SummaryGroup, numeric = false): string[] {
+  const a: Record<string, unknown> & RunMetricsAverage = g.average;
+  return SUMMARY_COLUMNS.flatMap((c) => {
+    const v = a[c.id];
+    return [c.average(typeof v === 'number' ? v : null, a, numeric), ...(c.gammas ? g.averageEvo.slice(1).map((e) => fixed(e)) : [])];
+  });
 }
 
 /** A table's rows; `numeric` (CSV) keeps score cells numbers, the flags in their own column. */
 function rows(g: SummaryGroup, numeric = false): string[][] {
-  // A score that rests on a flag names it beside the score and beside solved.
-  const mark = (text: string, r: SummaryGroup['rows'][number]) => (numeric ? text : flaggedScore(text, r.metrics.scoreFlags));
-  const body = g.rows.map((r) => [
-    r.task,
-    mark(fixed(r.metrics.evoScoreReference), r),
-    ...r.evo.slice(1).map((v) => fixed(v)),
-    r.metrics.solved ? mark('1', r) : '0',
-    r.metrics.zeroRegression ? '1' : '0',
-    String(r.metrics.regressions),
-    String(r.metrics.iterations),
-    String(r.metrics.tokensIn),
-    String(r.metrics.tokensOut),
-    r.metrics.timeSec.toFixed(1),
-    r.flags.join(' ') || '–',
-  ]);
-  const a = g.average;
-  body.push([
-    averageLabel(a),
-    fixed(a.evoScoreReference),
-    ...g.averageEvo.slice(1).map((v) => fixed(v)),
-    numeric ? fixed(a.solved) : averageSolved(a),
-    fixed(a.zeroRegression),
-    a.regressions.toFixed(2),
-    a.iterations.toFixed(2),
-    a.tokensIn.toFixed(0),
-    a.tokensOut.toFixed(0),
-    a.timeSec.toFixed(1),
-    flaggedNote(a.flagged) || '0 flagged',
-  ]);
+  const body = g.rows.map((r) => [r.task, ...summaryCells(r, numeric), r.flags.join(' ') || '–']);
+  body.push([averageLabel(g.average), ...averageCells(g, numeric), flaggedNote(g.average.flagged) || '0 flagged']);
   return body;
 }
 
@@ -89,12 +76,12 @@ export function formatSummary(s: ExperimentSummary, format: SummaryFormat): stri
   if (format === 'json') return JSON.stringify(s, null, 2) + '\n';
   const out: string[] = [];
   if (format === 'csv') {
-    const table = [['run', ...header(s)]];
+    const table = [['run', ...summaryHeader(s)]];
     for (const g of s.groups) for (const r of rows(g, true)) table.push([g.run, ...r]);
     return stringify(table);
   }
   for (const g of s.groups) {
-    const table = [header(s), ...rows(g)];
+    const table = [summaryHeader(s), ...rows(g)];
     if (format === 'markdown') {
       out.push(`### ${markdownCell(title(s, g))}`, '');
       out.push(`| ${table[0].map(markdownCell).join(' | ')} |`, `|${table[0].map((_, c) => (c === 0 ? ' --- ' : ' ---: ')).join('|')}|`);

@@ -1,11 +1,19 @@
-// One run's row of the comparison table. Pure: no node imports (the webview recomputes rows
-// when γ moves). Takes iteration.jsonl lines; IterationRecord fits RunLine.
+// One run's row of the comparison table, each field computed by its column (metric-columns.ts),
+// and the runs' average row. Pure: no node imports (the webview recomputes rows when γ moves).
+// Takes iteration.jsonl lines; IterationRecord fits RunLine.
 import { assertGamma, evoScore } from './evo-score';
 import { normalizedChange } from './normalized-change';
 import { summarize, type ReferenceLine } from './reference-summary';
+import { METRIC_COLUMN_LIST, METRIC_COLUMNS, type MetricColumns, type ScoredRun } from './metric-columns';
 import { lineRegressions } from './regressions';
-import { flaggedCount, type FlaggedCount, type FlaggedLine, type RunFlag } from './run-flags';
-import { scoreFlags, type ScoringRules } from './scored-line';
+import { flaggedCount, type FlaggedCount, type FlaggedLine } from './run-flags';
+import { runMetricsRowSchema, type MetricId, type RunMetricsRow } from './run-metrics-row';
+import type { ScoringRules } from './scored-line';
+
+export type { RunMetricsRow } from './run-metrics-row';
+
+/** The row's fields in the schema's order; the columns' own order is their display order. */
+const METRIC_IDS = Object.keys(runMetricsRowSchema.shape) as MetricId[];
 
 /** What a role step contributes (IterationRecord's RoleStepRecord fits it). */
 export interface RoleStepUsage {
@@ -22,35 +30,6 @@ export interface RunLine extends ReferenceLine, FlaggedLine {
   programmer?: RoleStepUsage;
   pytest_time?: number;
   regressions?: readonly string[];
-}
-
-export interface RunMetricsRow {
-  /** EvoScore(γ) over the reference's padded a values (N = maxIterations); null without a baseline. */
-  evoScore: number | null;
-  gamma: number;
-  /** EvoScore(γ=1) exactly as the reference computes it (sum(a) / max_epoch). */
-  evoScoreReference: number | null;
-  /** The reference's solved: max([init] + values) == target. */
-  solved: boolean;
-  /** The reference's zero_regression: no value below its predecessor (clamped, padded, truncated). */
-  zeroRegression: boolean;
-  /** Regressions as the later framework counts them (against the last iteration whose pytest ran). */
-  regressions: number;
-  /** a(c) of the last line whose pytest ran (0 when only the base ran); null without a baseline. */
-  finalA: number | null;
-  /** Completed iterations: lines − 1. */
-  iterations: number;
-  /** Iterations whose pytest did not run. */
-  crashed: number;
-  /** N used for padding. */
-  maxIterations: number;
-  /** Input/output tokens summed over both roles and every iteration (unknown counts as 0). */
-  tokensIn: number;
-  tokensOut: number;
-  /** Seconds: the roles' execution_time plus pytest_time, summed over iterations 1.. (the base run is shared by all runs). */
-  timeSec: number;
-  /** The integrity flags these scores rest on (scored-line.ts scoreFlags): a solved run with one is not plainly solved. */
-  scoreFlags: RunFlag[];
 }
 
 export interface RunMetricsOptions {
@@ -81,38 +60,22 @@ export function lineUsage(line: RunLine): { tokensIn: number; tokensOut: number;
 export function runMetrics(lines: readonly RunLine[], { maxIterations, gamma = 1, scoring }: RunMetricsOptions): RunMetricsRow {
   assertGamma(gamma);
   const summary = summarize(lines, maxIterations);
-  const regs = lineRegressions(lines);
   let finalA: number | null = null;
   if (summary) {
     const lastRan = [...lines].reverse().find((l) => l.gap >= 0)!;
     finalA = normalizedChange(num(lastRan.pytest.passed), summary);
   }
-  let tokensIn = 0;
-  let tokensOut = 0;
-  let timeSec = 0;
+  const usage = { tokensIn: 0, tokensOut: 0, timeSec: 0 };
   lines.forEach((l, i) => {
     const u = lineUsage(l);
-    tokensIn += u.tokensIn;
-    tokensOut += u.tokensOut;
+    usage.tokensIn += u.tokensIn;
+    usage.tokensOut += u.tokensOut;
     // The base run is shared by every run of the task: its time is not this run's.
-    if (i > 0) timeSec += u.timeSec;
+    if (i > 0) usage.timeSec += u.timeSec;
   });
-  return {
-    evoScore: summary ? evoScore(summary.a, gamma) : null,
-    gamma,
-    evoScoreReference: summary ? summary.evoScore : null,
-    solved: summary?.solved === 1,
-    zeroRegression: summary?.zeroRegression === 1,
-    regressions: regs.count,
-    finalA,
-    iterations: Math.max(0, lines.length - 1),
-    crashed: lines.slice(1).filter((l) => l.gap < 0).length,
-    maxIterations,
-    tokensIn,
-    tokensOut,
-    timeSec,
-    scoreFlags: scoreFlags(lines, scoring),
-  };
+  const run: ScoredRun = { lines, summary, regressions: lineRegressions(lines), finalA, usage, maxIterations, gamma, scoring };
+  // Each field by its column, in the schema's order (the order of the row in every JSON output).
+  return Object.fromEntries(METRIC_IDS.map((id) => [id, (METRIC_COLUMNS as MetricColumns)[id].compute(run)])) as RunMetricsRow;
 }
 
 /** EvoScore(γ) of a run for another γ without the rest of the row (the γ slider). */
@@ -122,46 +85,43 @@ export function runEvoScore(lines: readonly RunLine[], maxIterations: number, ga
   return summary ? evoScore(summary.a, gamma) : null;
 }
 
-/** The table's average row over runs: the mean of each numeric column; booleans as rates in [0, 1]. */
-export interface RunMetricsAverage {
-  count: number;
-  /** Means over the rows where the value is not null (null when none has one). */
-  evoScore: number | null;
-  evoScoreReference: number | null;
-  finalA: number | null;
-  solved: number;
-  zeroRegression: number;
-  regressions: number;
-  iterations: number;
-  tokensIn: number;
-  tokensOut: number;
-  timeSec: number;
-  /** Rows these means include whose scores rest on a flag: every average says so. */
-  flagged: FlaggedCount;
-  /** Solved rows whose scores rest on a flag: `solved` counts them only with the flag named. */
-  solvedFlagged: FlaggedCount;
-}
+/** The fields of the row the average row takes the mean of, by how (metric-columns.ts `average`). */
+type AveragedAs<How> = { [K in MetricId]: (typeof METRIC_COLUMNS)[K] extends { average: How } ? K : never }[MetricId];
+
+/**
+ * The table's average row over runs: the mean of each averaged column, booleans as rates in
+ * [0, 1], nullable ones over the rows that have a value (null when none has one).
+ */
+export type RunMetricsAverage = { count: number } & Record<AveragedAs<'present'>, number | null> &
+  Record<AveragedAs<'rate' | 'mean'>, number> & {
+    /** Rows these means include whose scores rest on a flag: every average says so. */
+    flagged: FlaggedCount;
+    /** Solved rows whose scores rest on a flag: `solved` counts them only with the flag named. */
+    solvedFlagged: FlaggedCount;
+  };
+
+/** The order the average's fields are listed in (in JSON): the nullable means, the rates, the means. */
+const AVERAGE_ORDER = ['present', 'rate', 'mean'] as const;
 
 export function averageMetrics(rows: readonly RunMetricsRow[]): RunMetricsAverage {
   const n = rows.length;
-  const mean = (f: (r: RunMetricsRow) => number): number => (n ? rows.reduce((s, r) => s + f(r), 0) / n : 0);
-  const meanOf = (f: (r: RunMetricsRow) => number | null): number | null => {
-    const vs = rows.map(f).filter((v): v is number => v !== null);
-    return vs.length ? vs.reduce((s, v) => s + v, 0) / vs.length : null;
+  const value = (r: RunMetricsRow, id: MetricId): number | null => {
+    const v = r[id];
+    return typeof v === 'boolean' ? (v ? 1 : 0) : typeof v === 'number' ? v : null;
   };
+  const means: Record<string, number | null> = {};
+  for (const how of AVERAGE_ORDER) {
+    for (const { id, average } of METRIC_COLUMN_LIST) {
+      if (average !== how) continue;
+      const vs = rows.map((r) => value(r, id)).filter((v): v is number => v !== null);
+      const sum = vs.reduce((s, v) => s + v, 0);
+      means[id] = how === 'present' ? (vs.length ? sum / vs.length : null) : n ? sum / n : 0;
+    }
+  }
   return {
     count: n,
-    evoScore: meanOf((r) => r.evoScore),
-    evoScoreReference: meanOf((r) => r.evoScoreReference),
-    finalA: meanOf((r) => r.finalA),
-    solved: mean((r) => (r.solved ? 1 : 0)),
-    zeroRegression: mean((r) => (r.zeroRegression ? 1 : 0)),
-    regressions: mean((r) => r.regressions),
-    iterations: mean((r) => r.iterations),
-    tokensIn: mean((r) => r.tokensIn),
-    tokensOut: mean((r) => r.tokensOut),
-    timeSec: mean((r) => r.timeSec),
+    ...means,
     flagged: flaggedCount(rows.map((r) => r.scoreFlags)),
     solvedFlagged: flaggedCount(rows.filter((r) => r.solved).map((r) => r.scoreFlags)),
-  };
+  } as RunMetricsAverage;
 }

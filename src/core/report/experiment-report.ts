@@ -5,9 +5,9 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { experimentTaskIds } from '../batch/experiment';
 import { summarizeExperiment, type ExperimentSummary } from '../batch/experiment-summary';
-import { averageLabel, averageSolved, formatSummary } from '../batch/summary-format';
+import { averageCells, averageLabel, formatSummary, summaryCells, summaryHeader } from '../batch/summary-format';
 import { writeReport } from './export-report';
-import { RUN_FLAG_LABELS, flaggedNote, flaggedScore, type RunFlag } from '../metrics/run-flags';
+import { RUN_FLAG_LABELS, flaggedNote, type RunFlag } from '../metrics/run-flags';
 import type { ScoringRules } from '../metrics/scored-line';
 import { html, htmlPage, rawHtml, type SafeHtml } from '../util/html';
 
@@ -58,8 +58,6 @@ export async function writeExperimentReport(opts: ExperimentReportOptions): Prom
   return { index, tasks };
 }
 
-const fixed = (v: number | null, digits = 4) => (v === null ? '–' : v.toFixed(digits));
-
 /** A flagged run's scores are in doubt: each flag, with its meaning on hover. */
 function flagsCell(flags: readonly RunFlag[]): SafeHtml | string {
   return flags.length
@@ -85,19 +83,19 @@ tr.average td { font-weight: 600; }
 
 function indexHtml(s: ExperimentSummary, withReport: Set<string>): string {
   const link = (task: string) => (withReport.has(task) ? html`<a href="${`tasks/${encodeURIComponent(task)}/report.html`}">${task}</a>` : task);
-  const gammaHeads = s.gammas.slice(1).map((g) => html`<th>EvoScore(γ=${g})</th>`);
+  // The numbers of `sweci summarize`, cell for cell (summary-format.ts), the task linked and the flags explained.
+  const cells = (texts: readonly string[]) => texts.map((t) => html`<td>${t}</td>`);
   const groups = s.groups.map((g) => {
     const rows = g.rows.map(
-      (r) =>
-        html`<tr><td>${link(r.task)}</td><td>${flaggedScore(fixed(r.metrics.evoScoreReference), r.metrics.scoreFlags)}</td>${r.evo.slice(1).map((v) => html`<td>${fixed(v)}</td>`)}<td>${r.metrics.solved ? flaggedScore('1', r.metrics.scoreFlags) : 0}</td><td>${r.metrics.zeroRegression ? 1 : 0}</td><td>${r.metrics.regressions}</td><td>${r.metrics.iterations}</td><td>${r.metrics.tokensIn}</td><td>${r.metrics.tokensOut}</td><td>${r.metrics.timeSec.toFixed(1)}</td><td>${flagsCell(r.flags)}</td></tr>
+      (r) => html`<tr><td>${link(r.task)}</td>${cells(summaryCells(r))}<td>${flagsCell(r.flags)}</td></tr>
 `,
     );
     const a = g.average;
-    const avg = html`<tr class="average"><td>${averageLabel(a)}</td><td>${fixed(a.evoScoreReference)}</td>${g.averageEvo.slice(1).map((v) => html`<td>${fixed(v)}</td>`)}<td>${averageSolved(a)}</td><td>${fixed(a.zeroRegression)}</td><td>${a.regressions.toFixed(2)}</td><td>${a.iterations.toFixed(2)}</td><td>${a.tokensIn.toFixed(0)}</td><td>${a.tokensOut.toFixed(0)}</td><td>${a.timeSec.toFixed(1)}</td><td>${flaggedNote(a.flagged) || '0 flagged'}</td></tr>`;
+    const avg = html`<tr class="average"><td>${averageLabel(a)}</td>${cells(averageCells(g))}<td>${flaggedNote(a.flagged) || '0 flagged'}</td></tr>`;
     const note = g.run === s.run ? ' (this experiment)' : g.kind === 'human-history' ? ' (the upstream developers)' : '';
     return html`<h2>Run ${g.run}${note}</h2>
 <table>
-<thead><tr><th>task</th><th>EvoScore(γ=1)</th>${gammaHeads}<th>solved</th><th>zero regression</th><th>regressions</th><th>iterations</th><th>tokens in</th><th>tokens out</th><th>time (s)</th><th>flags</th></tr></thead>
+<thead><tr>${summaryHeader(s, true).map((h) => html`<th>${h}</th>`)}</tr></thead>
 <tbody>
 ${rows}${avg}
 </tbody>

@@ -5,7 +5,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { loadChartData, loadHeatmap, type ChartData, type HeatmapData } from '../scoring/load-chart-data';
-import { evoScore } from '../metrics/evo-score';
+import { METRIC_COLUMN_LIST } from '../metrics/metric-columns';
 import { taskLayout } from '../workspace/layout';
 import type { ScoringRules } from '../metrics/scored-line';
 import { reportHtml, transcriptPageHtml, type TranscriptLink } from './report-html';
@@ -58,71 +58,31 @@ export function defaultExportFolder(taskDir: string, now = new Date()): string {
   return path.join(taskLayout(taskDir).sweciDir, 'reports', `export-${stamp}`);
 }
 
-interface MetricsExportRow {
-  run: string;
-  kind: string;
-  label: string;
-  gamma: number;
-  evoscore_gamma: number | null;
-  evoscore_1: number | null;
-  solved: boolean;
-  zero_regression: boolean;
-  regressions: number;
-  final_a: number | null;
-  iterations: number;
-  tokens_in: number;
-  tokens_out: number;
-  time_sec: number;
-  /** The flags the scores rest on, space-separated ('' when none). */
-  score_flags: string;
-}
+/** A value of metrics.csv/json: a number, a flag, a word; null when unknown. */
+type ExportValue = string | number | boolean | null;
+
+/** One run in metrics.csv/json: which run, then each metric column with an `export` entry (metric-columns.ts). */
+export type MetricsExportRow = { run: string; kind: string; label: string } & Record<string, ExportValue>;
+
+const EXPORT_COLUMNS = METRIC_COLUMN_LIST.flatMap((c) => (c.export ? [c.export] : []));
+const EXPORT_HEAD = ['run', 'kind', 'label', ...EXPORT_COLUMNS.map((c) => c.key)];
 
 export function metricsRows(data: ChartData, gamma: number): MetricsExportRow[] {
   return data.runs.map(({ run, kind, label, evoA, metrics: m }) => ({
     run,
     kind,
     label,
-    gamma,
-    evoscore_gamma: evoA.length ? round(evoScore(evoA, gamma)) : null,
-    evoscore_1: m.evoScoreReference === null ? null : round(m.evoScoreReference),
-    solved: m.solved,
-    zero_regression: m.zeroRegression,
-    regressions: m.regressions,
-    final_a: m.finalA === null ? null : round(m.finalA),
-    iterations: m.iterations,
-    tokens_in: m.tokensIn,
-    tokens_out: m.tokensOut,
-    time_sec: round(m.timeSec),
-    score_flags: m.scoreFlags.join(' '),
+    ...Object.fromEntries(EXPORT_COLUMNS.map((c) => [c.key, c.value(m, { gamma, evoA })])),
   }));
 }
 
-const round = (x: number) => Math.round(x * 1e6) / 1e6;
-
-function csvCell(v: MetricsExportRow[keyof MetricsExportRow]): string {
+function csvCell(v: ExportValue | undefined): string {
   const s = v === null || v === undefined ? '' : String(v);
   return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
 export function metricsCsv(rows: MetricsExportRow[]): string {
-  const head: (keyof MetricsExportRow)[] = [
-    'run',
-    'kind',
-    'label',
-    'gamma',
-    'evoscore_gamma',
-    'evoscore_1',
-    'solved',
-    'zero_regression',
-    'regressions',
-    'final_a',
-    'iterations',
-    'tokens_in',
-    'tokens_out',
-    'time_sec',
-    'score_flags',
-  ];
-  return [head.join(','), ...rows.map((r) => head.map((k) => csvCell(r[k])).join(','))].join('\n') + '\n';
+  return [EXPORT_HEAD.join(','), ...rows.map((r) => EXPORT_HEAD.map((k) => csvCell(r[k])).join(','))].join('\n') + '\n';
 }
 
 export async function writeReport(opts: {

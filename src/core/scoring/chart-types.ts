@@ -1,12 +1,13 @@
 // What the chart webview receives (via postMessage): plain JSON-serialisable data, no node
 // imports, so the webview bundle can import these. Built by load-chart-data.ts. Each type is
 // inferred from its schema (zod/mini: small enough for the webview bundle), so a field cannot
-// be added to the data without the check the webview makes on receipt; the metrics' own types
-// are tied to their schemas here by a compile-time check.
+// be added to the data without the check the webview makes on receipt. The metrics row is its
+// own schema (metrics/run-metrics-row.ts); the other metrics' types are tied to their schemas
+// here by a compile-time check.
 import * as z from 'zod/mini';
 import type { Baseline } from '../metrics/normalized-change';
 import type { SummaryAverage } from '../metrics/reference-summary';
-import type { RunMetricsRow } from '../metrics/run-metrics';
+import { runMetricsRowSchema, type RunMetricsRow } from '../metrics/run-metrics-row';
 import { RUN_FLAGS, type RunFlag } from '../metrics/run-flags';
 import type { TestRegressions, TransitionColumn } from '../metrics/transitions';
 
@@ -21,22 +22,6 @@ const runFlagSchema = z.enum(RUN_FLAGS);
 // describe them exactly, field for field, or `sameShape` below does not compile.
 const baselineSchema = z.object({ init: z.number(), target: z.number() });
 const summaryAverageSchema = z.object({ count: count(), evoScore: z.number(), solved: z.number(), zeroRegression: z.number() });
-const runMetricsRowSchema = z.object({
-  evoScore: nullableNumber(),
-  gamma: z.number(),
-  evoScoreReference: nullableNumber(),
-  solved: z.boolean(),
-  zeroRegression: z.boolean(),
-  regressions: z.number(),
-  finalA: nullableNumber(),
-  iterations: count(),
-  crashed: z.number(),
-  maxIterations: z.number(),
-  tokensIn: z.number(),
-  tokensOut: z.number(),
-  timeSec: z.number(),
-  scoreFlags: z.array(runFlagSchema),
-});
 const transitionColumnSchema = z.object({ iteration: count(), ran: z.boolean() });
 const testRegressionsSchema = z.object({ iteration: count(), comparedWith: z.int(), tests: z.array(count()) });
 
@@ -45,10 +30,9 @@ type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 export const sameShape: [
   Same<z.infer<typeof baselineSchema>, Baseline>,
   Same<z.infer<typeof summaryAverageSchema>, SummaryAverage>,
-  Same<z.infer<typeof runMetricsRowSchema>, RunMetricsRow>,
   Same<z.infer<typeof transitionColumnSchema>, TransitionColumn>,
   Same<z.infer<typeof testRegressionsSchema>, TestRegressions>,
-] = [true, true, true, true, true];
+] = [true, true, true, true];
 
 /** One pytest run (one iteration.jsonl line). */
 export const chartPointSchema = z.object({

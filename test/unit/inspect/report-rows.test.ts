@@ -9,7 +9,7 @@ import { parseJunitXml } from '../../../src/core/pytest/parse-junit';
 import type { TestReport } from '../../../src/core/pytest/test-report';
 import { reportContent } from '../../../src/extension/inspect/report-page';
 import { isIterationHostMessage, type IterationPage } from '../../../src/shared/iteration-protocol';
-import { nodeIdParts } from '../../../webview-ui/format';
+import { nodeIdParts } from '../../../webview-ui/node-id-parts';
 import { readReportFixture } from '../pytest/fixtures';
 import { iterationDetails } from './iteration-fixtures';
 

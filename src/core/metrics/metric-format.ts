@@ -1,4 +1,4 @@
-// Formats shared by the webviews: numbers for the chart's tooltips and the runs table, test ids for the iteration view.
+// Number formats shared by the chart (tooltips, runs table), the Transcript panel and the metric columns.
 
 export function formatA(a: number | null): string {
   return a === null ? '—' : (a >= 0 ? '+' : '−') + Math.abs(a).toFixed(3);
@@ -15,9 +15,4 @@ export function formatDuration(sec: number): string {
   const m = Math.floor(sec / 60);
   if (m < 60) return `${m} min ${Math.round(sec % 60)} s`;
   return `${Math.floor(m / 60)} h ${m % 60} min`;
-}
-
-/** A node id's parts, each ending at a '/' or '::': a line may break between them rather than inside a name. */
-export function nodeIdParts(nodeid: string): string[] {
-  return nodeid.split(/(?<=\/|::)/);
 }
