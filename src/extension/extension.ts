@@ -33,10 +33,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<SweciA
   const testing = activateTesting(context, controller, environments);
   const inspect = activateInspect({
     context,
-    taskDir: () => controller.taskDir(),
+    task: () => controller.task(),
     onDidChangeRuns: feed.onDidChangeRuns,
     reveal: async ({ run, iteration }) => {
-      const dir = controller.taskDir();
+      const dir = controller.task();
       if (dir) await revealIteration(dir, loop.iterationsView, run, iteration);
     },
     selectedRow: () => {
@@ -59,7 +59,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<SweciA
   const api = testApi?.({ task, loop, chart, iterationView: inspect.view, transcript, testing, environments, requirementLanguage });
 
   await controller.reload();
-  void revealViewOnce(context, controller.taskDir());
+  void revealViewOnce(context, controller.task());
   void loop.offerResume();
   return api;
 }

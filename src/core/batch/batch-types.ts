@@ -8,6 +8,7 @@ import type { AgentChoices } from '../loop/role-setup';
 import type { PytestSettings } from '../pytest/pytest-settings';
 import type { RuntimeSettings } from '../runtime/runtime-settings';
 import type { TaskStatus } from './task-status';
+import type { TaskFolder } from '../workspace/task-folder';
 
 export interface BatchSettings {
   experimentDir: string;
@@ -35,7 +36,7 @@ export interface BatchSettings {
   signal: AbortSignal;
   onEvent?: (event: BatchEvent) => void;
   /** Runs after checkout, before the task's loop starts or continues (a sequence's memory goes in here). */
-  beforeLoop?: (taskDir: string) => Promise<void>;
+  beforeLoop?: (task: TaskFolder) => Promise<void>;
 }
 
 export type BatchEvent =

@@ -16,9 +16,10 @@ import { writeEnvironmentRecord, type EnvironmentRecord } from '../workspace/env
 import { loadReport, saveReport } from './report-store';
 import { runCurrentTests, type RunCurrentTestsResult } from './run-current-tests';
 import type { PytestSettings } from '../pytest/pytest-settings';
+import type { TaskFolder } from '../workspace/task-folder';
 
 export interface CheckOutOptions extends PytestSettings {
-  taskDir: string;
+  task: TaskFolder;
   oracleDir: string;
   /** Where the tests run; needed only when `runTests` is true. */
   runtime?: Runtime;
@@ -47,13 +48,13 @@ export async function checkOutTask(spec: TaskSpec, opts: CheckOutOptions): Promi
   const checkOracle =
     spec.source.kind === 'swe-bench' && opts.runTests && runtime ? () => ensureTargetReport(spec, opts.oracleDir, { ...opts, runtime }, progress) : undefined;
   const record = await materializeTask(spec, {
-    taskDir: opts.taskDir,
+    task: opts.task,
     oracleDir: opts.oracleDir,
     signal: opts.signal,
     onProgress: progress,
     checkOracle,
   });
-  await writeEnvironmentRecord(opts.taskDir, opts.environment ?? { schema: 1, runtime: 'local', python: opts.python, recordedAt: new Date().toISOString() });
+  await writeEnvironmentRecord(opts.task, opts.environment ?? { schema: 1, runtime: 'local', python: opts.python, recordedAt: new Date().toISOString() });
   if (!opts.runTests) return { record };
   if (!opts.runtime) throw new Error('checkOutTask was asked to run the tests without a runtime to run them in.');
 

@@ -12,9 +12,10 @@ import { isAbortError } from '../../core/util/errors';
 import { showError } from '../errors';
 import { log } from '../log';
 import { withCancellableProgress } from '../progress';
+import type { TaskFolder } from '../../core/workspace/task-folder';
 
 export interface HumanHistoryCall {
-  taskDir: string;
+  task: TaskFolder;
   environments: EnvironmentManager;
   /** SWE-CI: Stop (the loop controller's slot); the notification's Cancel aborts too. */
   signal: AbortSignal;
@@ -24,10 +25,10 @@ export interface HumanHistoryCall {
   onProgress: (message: string) => void;
 }
 
-export async function recordHumanHistory({ taskDir, environments, signal: stop, onEvent, onProgress }: HumanHistoryCall): Promise<void> {
+export async function recordHumanHistory({ task, environments, signal: stop, onEvent, onProgress }: HumanHistoryCall): Promise<void> {
   let recorded = 0;
   try {
-    const scope = vscode.Uri.file(taskDir);
+    const scope = vscode.Uri.file(task.root);
     const { historyCommits, historyTimeoutMs } = loopSettings(scope);
     const result = await withCancellableProgress('SWE-CI: recording the human history', ({ report: toast, signal: cancel }) => {
       const report = (message: string) => {
@@ -35,13 +36,13 @@ export async function recordHumanHistory({ taskDir, environments, signal: stop, 
         onProgress(message);
       };
       const signal = AbortSignal.any([stop, cancel]);
-      return environments.use(taskDir, { signal, report }, (env) =>
+      return environments.use(task, { signal, report }, (env) =>
         replayHumanHistory({
           ...pytestSettings(scope),
           runtime: env.tests,
           python: env.python,
           timeoutMs: historyTimeoutMs,
-          taskDir,
+          task,
           count: historyCommits,
           signal,
           onEvent: (e) => {

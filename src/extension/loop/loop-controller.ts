@@ -14,7 +14,6 @@ import type { LoopEvent, LoopOptions, RoleSetup } from '../../core/loop/loop-typ
 import { createRun, removeRunWithoutIterations, runLoop, type LoopResult } from '../../core/loop/run-loop';
 import { readRunInfo } from '../../core/loop/run-store';
 import { HUMAN_HISTORY_RUN } from '../../core/loop/run-name';
-import { taskLayout } from '../../core/workspace/layout';
 import type { ApiKeys } from '../agents/api-keys';
 import { agentSettings, integritySettings, loopSettings, modelAccess, pytestSettings } from '../config';
 import { isAbortError, errorMessage } from '../../core/util/errors';
@@ -27,6 +26,7 @@ import { recordHumanHistory } from './human-history';
 import { HumanSteps } from './human-step';
 import { announceResult, LoopReporter } from './loop-reporter';
 import { suggestedRunName } from './new-run';
+import type { TaskFolder } from '../../core/workspace/task-folder';
 
 const ACTIVE_RUN = 'sweci.activeRun';
 
@@ -86,8 +86,8 @@ export class LoopController implements vscode.Disposable {
   }
 
   async execute(req: ExecuteRequest): Promise<LoopResult | undefined> {
-    const taskDir = this.tasks.taskDir();
-    if (!taskDir) {
+    const task = this.tasks.task();
+    if (!task) {
       void messages.showInformationMessage('No SWE-CI task is open. Check one out first.');
       return undefined;
     }
@@ -95,14 +95,14 @@ export class LoopController implements vscode.Disposable {
     const abort = this.claim(this.activeRun ?? '…');
     if (!abort) return undefined;
     try {
-      return await this.executeIn(taskDir, req, abort);
+      return await this.executeIn(task, req, abort);
     } finally {
       this.running = undefined;
       await this.tasks.reload();
     }
   }
 
-  private async executeIn(taskDir: string, req: ExecuteRequest, abort: AbortController): Promise<LoopResult | undefined> {
+  private async executeIn(task: TaskFolder, req: ExecuteRequest, abort: AbortController): Promise<LoopResult | undefined> {
     try {
       return await withCancellableProgress(`SWE-CI: ${req.title}`, async ({ report: toast, signal }) => {
         // One report for the toast and the status bar, so neither lags the other.
@@ -112,21 +112,21 @@ export class LoopController implements vscode.Disposable {
         };
         const reporter = new LoopReporter(report);
         signal.addEventListener('abort', () => abort.abort(), { once: true });
-        return this.environments.use(taskDir, { signal: abort.signal, report }, async (env) => {
-          const roles = await this.roles(req.human ?? [], env, req.replayFrom ? replayFromRun(taskDir, req.replayFrom) : undefined);
-          const { run, created } = await this.ensureRun(taskDir, roles, env, req.replayFrom);
+        return this.environments.use(task, { signal: abort.signal, report }, async (env) => {
+          const roles = await this.roles(req.human ?? [], env, req.replayFrom ? replayFromRun(task, req.replayFrom) : undefined);
+          const { run, created } = await this.ensureRun(task, roles, env, req.replayFrom);
           if (this.running) this.running.run = run;
           report(`run ${run}`);
           const onEvent = (event: LoopEvent) => {
             reporter.follow(event);
             this.emitter.fire(event);
           };
-          const integrity = integritySettings(vscode.Uri.file(taskDir));
+          const integrity = integritySettings(vscode.Uri.file(task.root));
           const options: LoopOptions = {
-            taskDir,
+            task,
             run,
             roles,
-            ...testsIn(taskDir, env),
+            ...testsIn(task, env),
             humanStep: this.humans.step,
             signal: abort.signal,
             onEvent,
@@ -140,11 +140,11 @@ export class LoopController implements vscode.Disposable {
             result = await runLoop(options);
           } catch (err) {
             reporter.flush();
-            if (created) await this.removeEmptyRun(taskDir, run);
+            if (created) await this.removeEmptyRun(task, run);
             throw err;
           }
           reporter.flush();
-          announceResult(result, req.stopAfterStep && { role: req.stopAfterStep, requirementFile: taskLayout(taskDir).requirementFile });
+          announceResult(result, req.stopAfterStep && { role: req.stopAfterStep, requirementFile: task.requirementFile });
           return result;
         });
       });
@@ -175,9 +175,9 @@ export class LoopController implements vscode.Disposable {
    * a cancel) holds nothing: remove it rather than leave an empty run with a pending iteration.
    * The active run keeps its name, so the next call creates it again.
    */
-  private async removeEmptyRun(taskDir: string, run: string): Promise<void> {
+  private async removeEmptyRun(task: TaskFolder, run: string): Promise<void> {
     try {
-      if (await removeRunWithoutIterations(taskDir, run)) log().info(`Removed run ${run}: it had no completed step yet`);
+      if (await removeRunWithoutIterations(task, run)) log().info(`Removed run ${run}: it had no completed step yet`);
     } catch (err) {
       log().warn(`Could not remove the empty run ${run}: ${errorMessage(err)}`);
     }
@@ -188,14 +188,14 @@ export class LoopController implements vscode.Disposable {
    * recorded commits reach the views as loop events.
    */
   async recordHumanHistory(): Promise<void> {
-    const taskDir = this.tasks.taskDir();
-    if (!taskDir) return void messages.showInformationMessage('No SWE-CI task is open. Check one out first.');
+    const task = this.tasks.task();
+    if (!task) return void messages.showInformationMessage('No SWE-CI task is open. Check one out first.');
     if (!requireTrust('replay the human history')) return;
     const abort = this.claim(HUMAN_HISTORY_RUN);
     if (!abort) return;
     try {
       await recordHumanHistory({
-        taskDir,
+        task,
         environments: this.environments,
         signal: abort.signal,
         onEvent: (e) => this.emitter.fire(e),
@@ -216,22 +216,22 @@ export class LoopController implements vscode.Disposable {
 
   /** The active run, created (branch at the base, line 0 = the base run) when it does not exist yet. */
   private async ensureRun(
-    taskDir: string,
+    task: TaskFolder,
     roles: Record<AgentRole, RoleSetup>,
     env: TaskEnvironment,
     replayFrom?: string,
   ): Promise<{ run: string; created: boolean }> {
     let run = this.activeRun;
-    if (run && (await readRunInfo(taskDir, run))) return { run, created: false };
-    run ??= await suggestedRunName(taskDir);
+    if (run && (await readRunInfo(task, run))) return { run, created: false };
+    run ??= await suggestedRunName(task);
     log().info(`Creating run ${run}`);
     await createRun({
-      taskDir,
+      task,
       run,
       roles,
-      ...testsIn(taskDir, env),
+      ...testsIn(task, env),
       // A replay goes as far as the run it replays.
-      maxIterations: (replayFrom ? (await readRunInfo(taskDir, replayFrom))?.maxIterations : undefined) ?? loopSettings().maxIterations,
+      maxIterations: (replayFrom ? (await readRunInfo(task, replayFrom))?.maxIterations : undefined) ?? loopSettings().maxIterations,
     });
     await this.setActiveRun(run);
     return { run, created: true };
@@ -246,6 +246,6 @@ export class LoopController implements vscode.Disposable {
 }
 
 /** Where pytest runs and with what; agents come with their drivers (see roles()). */
-function testsIn(taskDir: string, env: TaskEnvironment): Pick<LoopOptions, 'runtime' | 'pytest'> {
-  return { runtime: env.tests, pytest: { ...pytestSettings(vscode.Uri.file(taskDir)), python: env.python } };
+function testsIn(task: TaskFolder, env: TaskEnvironment): Pick<LoopOptions, 'runtime' | 'pytest'> {
+  return { runtime: env.tests, pytest: { ...pytestSettings(vscode.Uri.file(task.root)), python: env.python } };
 }

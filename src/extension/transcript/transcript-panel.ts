@@ -23,6 +23,7 @@ import { WebviewHost } from '../webview/webview-host';
 import type { WebviewContent } from '../webview/webview-page';
 import type { TranscriptDocuments } from './transcript-documents';
 import { tryLabel } from './pick-try';
+import type { TaskFolder } from '../../core/workspace/task-folder';
 
 export const TRANSCRIPT_VIEW_TYPE = 'sweci.transcript';
 /** The panel builds its DOM itself (webview-ui/transcript-view.ts) in this one element. */
@@ -30,7 +31,7 @@ const CONTENT: WebviewContent = { title: 'Transcript', body: html`<div id="app">
 
 export interface TranscriptPanelDeps {
   extensionUri: vscode.Uri;
-  taskDir(): string | undefined;
+  task(): TaskFolder | undefined;
   feed: ChangeFeed;
   /** The run whose step is running in this window, if any. */
   runningRun(): string | undefined;
@@ -85,7 +86,7 @@ export class TranscriptPanelHost implements vscode.Disposable {
 
   /** Opens the panel on a try; returns why not, if it cannot. */
   async show(ref: TryRef): Promise<string | undefined> {
-    const dir = this.deps.taskDir();
+    const dir = this.deps.task();
     if (!dir) return 'No SWE-CI task is open.';
     const at = await findTry(dir, ref);
     if (!at) return `${ref.run} #${ref.iteration} has no transcript of the ${tryLabel(ref)} (no model call went through the gateway).`;
@@ -108,7 +109,7 @@ export class TranscriptPanelHost implements vscode.Disposable {
     const at = this.shownTry;
     const transcript = this.transcript;
     if (!at || !transcript) return;
-    const dir = this.deps.taskDir();
+    const dir = this.deps.task();
     const tries = dir ? await listTries(dir, at.run) : [];
     const i = tries.findIndex((t) => t.iteration === at.iteration && t.role === at.role && t.attempt === at.attempt);
     const message: TranscriptHostMessage = {
@@ -132,7 +133,7 @@ export class TranscriptPanelHost implements vscode.Disposable {
   }
 
   private async refresh(): Promise<void> {
-    const dir = this.deps.taskDir();
+    const dir = this.deps.task();
     const shown = this.shownTry;
     if (!dir || !shown) return;
     try {
@@ -182,7 +183,7 @@ export class TranscriptPanelHost implements vscode.Disposable {
         return undefined;
       }
       case 'step': {
-        const dir = this.deps.taskDir();
+        const dir = this.deps.task();
         const at = this.shownTry;
         if (!dir || !at) return undefined;
         const tries = await listTries(dir, at.run);

@@ -1,5 +1,6 @@
 // Prompt rendering with this run's real paths, and user templates.
 import assert from 'node:assert/strict';
+import { taskFolder } from '../../../src/core/workspace/task-folder';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -16,10 +17,9 @@ import {
   unknownPlaceholders,
 } from '../../../src/core/agents/prompts';
 import { UserError } from '../../../src/core/util/errors';
-import { taskLayout } from '../../../src/core/workspace/layout';
 
 const root = path.join(os.tmpdir(), 'my tasks', 'demo__task-1');
-const paths = promptPathsFor(taskLayout(root));
+const paths = promptPathsFor(taskFolder(root));
 
 describe('renderPrompt', () => {
   test('the architect prompt names the real paths and the protocol', () => {
