@@ -16,6 +16,7 @@
 //
 //   npm run compile && node out/bench/docker-overhead.js [--iterations N] [--only <pattern>]
 import { execFileSync, spawn } from 'node:child_process';
+import { taskFolder } from '../src/core/workspace/task-folder';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -33,7 +34,6 @@ import { ensureImage } from '../src/core/runtime/docker/ensure-image';
 import { LocalRuntime } from '../src/core/runtime/local-runtime';
 import type { Runtime } from '../src/core/runtime/runtime';
 import { readDatasetTasks } from '../src/core/task/dataset';
-import { taskLayout } from '../src/core/workspace/layout';
 
 type Pattern = 'reference' | 'ours' | 'ours+agents' | 'exec true' | 'exec pytest' | 'host true';
 const median = (xs: number[]): number => {
@@ -57,12 +57,12 @@ async function main(): Promise<void> {
     python: 'python3',
     timeoutMs: 600_000,
     format: 'junit',
-    taskDir,
+    task: taskFolder(taskDir),
     oracleDir: path.join(tmp, 'oracle'),
     runtime: new LocalRuntime(),
     runTests: true,
   });
-  const layout = taskLayout(taskDir);
+  const layout = taskFolder(taskDir);
   await fs.writeFile(layout.requirementFile, '<requirements/>\n');
   const reportFile = path.join(tmp, 'report', 'raw-report');
   await fs.mkdir(path.dirname(reportFile), { recursive: true });

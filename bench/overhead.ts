@@ -6,6 +6,7 @@
 //
 //   npm run compile && node out/bench/overhead.js
 import { promises as fs } from 'node:fs';
+import { taskFolder } from '../src/core/workspace/task-folder';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -65,13 +66,13 @@ async function main(): Promise<void> {
     const runtime = new ObservedRuntime(new LocalRuntime({ bwrap }));
     const pytest = { python: PYTHON, timeoutMs: 120_000, format: 'junit' as const };
     const taskDir = path.join(tmp, 'task');
-    await checkOutTask(spec, { ...pytest, taskDir, oracleDir: path.join(tmp, 'oracle'), runtime, runTests: true });
+    await checkOutTask(spec, { ...pytest, task: taskFolder(taskDir), oracleDir: path.join(tmp, 'oracle'), runtime, runTests: true });
     const agent = new InstantAgent();
     const roles = {
       architect: { settings: { kind: 'custom' as const, command: 'instant' }, driver: agent },
       programmer: { settings: { kind: 'custom' as const, command: 'instant' }, driver: agent },
     };
-    await createRun({ taskDir, run: 'bench', roles, runtime, pytest, maxIterations: ITERATIONS });
+    await createRun({ task: taskFolder(taskDir), run: 'bench', roles, runtime, pytest, maxIterations: ITERATIONS });
 
     const samples: Sample[] = [];
     let mark = performance.now();
@@ -103,7 +104,7 @@ async function main(): Promise<void> {
     };
     mark = performance.now();
     processesAtStart = runtime.spentMs;
-    await runLoop({ taskDir, run: 'bench', roles, runtime, pytest, onEvent });
+    await runLoop({ task: taskFolder(taskDir), run: 'bench', roles, runtime, pytest, onEvent });
 
     const measured = samples.slice(1);
     const overhead = measured.map((s) => s.total - s.agents - s.processes);

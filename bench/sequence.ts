@@ -10,6 +10,7 @@
 //   node out/bench/sequence.js prepare DIR      the fixture and its sequence run, in DIR
 //   node out/bench/sequence.js row DIR 2        evaluate row 2 of it once
 import { spawnSync } from 'node:child_process';
+import { taskFolder } from '../src/core/workspace/task-folder';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -18,7 +19,6 @@ import { evaluateRow } from '../src/core/continual/evaluate-row';
 import { runPytest } from '../src/core/pytest/run-pytest';
 import { LocalRuntime } from '../src/core/runtime/local-runtime';
 import { findBubblewrap } from '../src/core/runtime/sandbox';
-import { taskLayout } from '../src/core/workspace/layout';
 import { buildSequenceFixture } from '../test/unit/helpers/sequence-fixture';
 
 const ROUNDS = Math.max(1, Number(process.env.SWECI_BENCH_ROUNDS ?? 5));
@@ -50,8 +50,8 @@ async function main(): Promise<void> {
     const taskDirs = (await fs.readdir(path.join(dir, 'exp')))
       .filter((n) => n.startsWith('acme__'))
       .sort()
-      .map((n) => path.join(dir, 'exp', n));
-    const values = await evaluateRow(Number(row), { ...pytest, taskDirs, runtime: await runtime() });
+      .map((n) => taskFolder(path.join(dir, 'exp', n)));
+    const values = await evaluateRow(Number(row), { ...pytest, tasks: taskDirs, runtime: await runtime() });
     if (values.slice(0, Number(row) + 1).some((v) => v === null)) throw new Error(`row ${row} was not measured: ${JSON.stringify(values)}`);
     return;
   }
@@ -68,8 +68,8 @@ async function main(): Promise<void> {
     const plain: number[] = [];
     console.log(`3 tasks, ${ROUNDS} round(s): row 1 (1 earlier task re-run), row 2 (2), and a plain pytest run, alternating`);
     for (let round = 0; round < ROUNDS; round++) {
-      for (const i of [1, 2] as const) rows[i].push(await time(() => evaluateRow(i, { ...pytest, taskDirs, runtime: rt })));
-      const code = taskLayout(taskDirs[0]).codeDir;
+      for (const i of [1, 2] as const) rows[i].push(await time(() => evaluateRow(i, { ...pytest, tasks: taskDirs.map(taskFolder), runtime: rt })));
+      const code = taskFolder(taskDirs[0]).codeDir;
       plain.push(await time(() => runPytest(rt, { ...pytest, codeDir: code, reportFile: path.join(tmp, `plain-${round}`, 'report') })));
       console.log(
         `round ${round + 1}: row 1 ${rows[1].at(-1)!.toFixed(2)} s · row 2 ${rows[2].at(-1)!.toFixed(2)} s · plain pytest ${plain.at(-1)!.toFixed(2)} s`,

@@ -5,6 +5,7 @@
 // Stopped with Ctrl-C (or SIGTERM, SIGHUP), it stops code-server and removes the containers
 // the editor had started.
 import { imageArchiveOf } from '../src/core/task/task-spec';
+import { taskFolder } from '../src/core/workspace/task-folder';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -34,7 +35,7 @@ async function main(): Promise<void> {
     console.log('Building the demo dataset (a small Python library with a real git history)…');
     await buildDemoDataset(datasetDir, { imageArchive });
   }
-  if (!(await readTaskRecord(taskDir))) {
+  if (!(await readTaskRecord(taskFolder(taskDir)))) {
     console.log(`Checking out ${DEMO_TASK_ID} into ${taskDir}…`);
     const spec = (await readDatasetTasks(datasetDir, 'default')).find((t) => t.id === DEMO_TASK_ID)!;
     const python = process.env.SWECI_PYTHON ?? 'python3';
@@ -50,7 +51,7 @@ async function main(): Promise<void> {
         python: env.python,
         timeoutMs: 3600_000,
         format: 'auto',
-        taskDir,
+        task: taskFolder(taskDir),
         oracleDir: path.join(demoDir, 'oracle'),
         runtime: env.tests,
         environment: env.record,

@@ -4,10 +4,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import * as messages from './messages';
-import { currentOutputFile } from '../core/checkout/report-store';
 import { runCurrentTests } from '../core/checkout/run-current-tests';
 import { loadTaskState, type TaskState } from '../core/checkout/task-state';
-import { taskLayout } from '../core/workspace/layout';
 import { pytestSettings } from './config';
 import type { ChangeFeed } from './change-feed';
 import type { EnvironmentManager } from './environment/environment-manager';
@@ -15,9 +13,11 @@ import { showError } from './errors';
 import { log } from './log';
 import { withCancellableProgress } from './progress';
 import { requireTrust } from './trust';
+import { taskFolder, type TaskFolder } from '../core/workspace/task-folder';
 
 export class TaskController implements vscode.Disposable {
   private state: TaskState | undefined;
+  private opened: TaskFolder | undefined;
   private readonly changed = new vscode.EventEmitter<TaskState | undefined>();
   readonly onDidChange = this.changed.event;
   private readonly disposables: vscode.Disposable[] = [this.changed];
@@ -39,24 +39,25 @@ export class TaskController implements vscode.Disposable {
     return this.state;
   }
 
-  /** The workspace folder that holds a task, if any. */
-  taskDir(): string | undefined {
+  /** The workspace folder that holds a task, if any: the one task-folder object the extension passes on while it stays open. */
+  task(): TaskFolder | undefined {
     for (const folder of vscode.workspace.workspaceFolders ?? []) {
       if (folder.uri.scheme !== 'file') continue;
-      if (fs.existsSync(taskLayout(folder.uri.fsPath).taskFile)) return folder.uri.fsPath;
+      const task = this.opened?.root === folder.uri.fsPath ? this.opened : taskFolder(folder.uri.fsPath);
+      if (fs.existsSync(task.taskFile)) return (this.opened = task);
     }
     return undefined;
   }
 
   async reload(): Promise<TaskState | undefined> {
-    const dir = this.taskDir();
+    const dir = this.task();
     try {
       this.state = dir ? await loadTaskState(dir) : undefined;
     } catch (err) {
       this.state = undefined;
       showError('SWE-CI could not read the task', err);
     }
-    this.feed.watch(dir);
+    this.feed.watch(dir?.root);
     await this.updateContext();
     this.changed.fire(this.state);
     return this.state;
@@ -80,17 +81,17 @@ export class TaskController implements vscode.Disposable {
       return;
     }
     if (!requireTrust('run the tests')) return;
-    const settings = pytestSettings(vscode.Uri.file(state.taskDir));
+    const settings = pytestSettings(vscode.Uri.file(state.task.root));
     try {
       const result = await withCancellableProgress('SWE-CI: running tests', ({ report, signal: own }) => {
         const signal = cancel ? AbortSignal.any([own, cancel]) : own;
-        return this.environments.use(state.taskDir, { signal, report }, (env) => {
-          log().info(`Running pytest on ${taskLayout(state.taskDir).codeDir} with ${env.python} (${env.tests.description})`);
+        return this.environments.use(state.task, { signal, report }, (env) => {
+          log().info(`Running pytest on ${state.task.codeDir} with ${env.python} (${env.tests.description})`);
           report('pytest on app/code');
           return runCurrentTests({
             ...settings,
             python: env.python,
-            taskDir: state.taskDir,
+            task: state.task,
             record: state.record,
             runtime: env.tests,
             signal,
@@ -102,7 +103,7 @@ export class TaskController implements vscode.Disposable {
         log().warn(`Restored the target's tests/ before running (changed: ${result.restoredTests.join(', ')})`);
       }
       if (result.run.kind === 'did-not-run') {
-        this.reportDidNotRun(state.taskDir, result.run.reason ?? 'unknown reason');
+        this.reportDidNotRun(state.task, result.run.reason ?? 'unknown reason');
       } else {
         log().info(`pytest finished (exit ${result.run.exitCode}); gap ${result.gap}`);
       }
@@ -112,8 +113,8 @@ export class TaskController implements vscode.Disposable {
     await this.reload();
   }
 
-  private reportDidNotRun(taskDir: string, reason: string): void {
-    const outputFile = currentOutputFile(taskLayout(taskDir));
+  private reportDidNotRun(task: TaskFolder, reason: string): void {
+    const outputFile = task.current.output;
     const message = `${reason} The previous report is kept; pytest's output is in ${path.basename(outputFile)}.`;
     log().warn(`${message} (${outputFile})`);
     void messages.showWarningMessage(message, 'Show pytest Output').then((choice) => {

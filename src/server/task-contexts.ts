@@ -9,12 +9,12 @@ import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadRequirementContext, MAX_CODE_FILES, SKIPPED_DIRS, type RequirementContext } from '../core/requirement/requirement-context';
-import { taskLayout } from '../core/workspace/layout';
+import { taskFolder } from '../core/workspace/task-folder';
 import { errorMessage } from '../core/util/errors';
 
 /** What a context is built from, cheaply: summary.jsonl's stat and the names under app/code. */
 export async function inputsKey(taskRoot: string): Promise<string> {
-  const layout = taskLayout(taskRoot);
+  const layout = taskFolder(taskRoot);
   const hash = createHash('sha1');
   const st = await fs.stat(layout.summaryFile).catch(() => undefined);
   hash.update(st ? `${st.size}:${st.mtimeMs}:${st.ino}\n` : 'no summary\n');
@@ -111,7 +111,7 @@ export class TaskContexts {
     const hadOne = entry.current !== undefined;
     // The key is taken before the load: a change during the load shows at the next check.
     entry.loading = inputsKey(taskRoot).then(async (key) => {
-      const ctx = await loadRequirementContext(taskRoot);
+      const ctx = await loadRequirementContext(taskFolder(taskRoot));
       entry.key = key;
       entry.checkedAt = Date.now();
       return ctx;

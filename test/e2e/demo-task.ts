@@ -1,6 +1,7 @@
 // A checked-out demo task for e2e scenarios, prepared once per run with the core engine
 // (the integration tests cover checking out through the command).
 import { imageArchiveOf } from '../../src/core/task/task-spec';
+import { taskFolder } from '../../src/core/workspace/task-folder';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -69,7 +70,7 @@ export async function prepareDemoTask(name: string, opts: { docker?: boolean } =
       python: env.python,
       timeoutMs: 600_000,
       format: 'auto',
-      taskDir,
+      task: taskFolder(taskDir),
       oracleDir: path.join(scratch, `${name}.oracle`),
       runtime: env.tests,
       environment: env.record,

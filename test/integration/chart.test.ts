@@ -2,6 +2,7 @@
 // new pytest run live, answers a point click, has a strict CSP with no remote resource, and
 // Export Report writes a self-contained report.
 import assert from 'node:assert/strict';
+import { taskFolder } from '../../src/core/workspace/task-folder';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -11,7 +12,6 @@ import type { AgentSettings } from '../../src/core/agents/agent-driver';
 import { readIterationRecords, type IterationRecord } from '../../src/core/loop/iteration-record';
 import type { RoleSetup } from '../../src/core/loop/loop-types';
 import { runLoop, startRun } from '../../src/core/loop/run-loop';
-import { runLayout } from '../../src/core/loop/run-store';
 import { baselineOf, normalizedChange } from '../../src/core/metrics/normalized-change';
 import { LocalRuntime } from '../../src/core/runtime/local-runtime';
 import { oracleLayout } from '../../src/core/workspace/layout';
@@ -74,7 +74,7 @@ suite('The chart webview', function () {
     assert.ok(result);
     const env = { SWECI_SCRIPTED_UPSTREAM: oracleLayout(result.record.oracleDir).upstreamDir, SWECI_SCRIPTED_COMMITS: demo.commits.join(',') };
     loopOpts = {
-      taskDir,
+      task: taskFolder(taskDir),
       run: RUN,
       roles: { architect: scripted('architect.py'), programmer: scripted('programmer.py', env) },
       runtime: new LocalRuntime(),
@@ -95,7 +95,7 @@ suite('The chart webview', function () {
     const sweci = await api();
     await vscode.commands.executeCommand('sweci.showChart');
     const rendered = await until('the webview to draw', () => sweci.chartMessages().received.find((m) => m.type === 'rendered' && m.runs.includes(RUN)));
-    const records = await readIterationRecords(runLayout(taskDir, RUN).iterationsFile);
+    const records = await readIterationRecords(taskFolder(taskDir).run(RUN).iterationsFile);
     assert.equal(records.length, 3, 'the base and two iterations');
     const data = lastData(sweci)!;
     assert.deepEqual(pick(data), expectedPoints(records));
@@ -115,7 +115,7 @@ suite('The chart webview', function () {
   test('a new pytest run reaches the open chart without reopening it', async () => {
     const sweci = await api();
     await runLoop({ ...loopOpts, iterations: 1 });
-    const records = await readIterationRecords(runLayout(taskDir, RUN).iterationsFile);
+    const records = await readIterationRecords(taskFolder(taskDir).run(RUN).iterationsFile);
     assert.equal(records.length, 4);
     await until('the update', () => (pick(lastData(sweci)!)?.length === 4 ? true : undefined), 30_000);
     assert.deepEqual(pick(lastData(sweci)!), expectedPoints(records));
@@ -160,7 +160,7 @@ suite('The chart webview', function () {
     assert.equal(sweci.iterationView().shown, `${RUN} #2`);
     const details = sweci.iterationView().details;
     assert.ok(details?.kind === 'iteration');
-    assert.equal(details.details.record.commit, (await readIterationRecords(runLayout(taskDir, RUN).iterationsFile))[2].commit);
+    assert.equal(details.details.record.commit, (await readIterationRecords(taskFolder(taskDir).run(RUN).iterationsFile))[2].commit);
     await until('the iteration selected in the Iterations view', () => sweci.iterationsSelection().includes(`${RUN} #2`) || undefined, 10_000);
 
     const before = sweci.chartMessages().received.length;
@@ -214,7 +214,7 @@ suite('The chart webview', function () {
       data: Parameters<typeof pick>[0];
       heatmaps: { run: string }[];
     };
-    const records = await readIterationRecords(runLayout(taskDir, RUN).iterationsFile);
+    const records = await readIterationRecords(taskFolder(taskDir).run(RUN).iterationsFile);
     assert.deepEqual(pick(payload.data), expectedPoints(records));
     assert.ok(payload.heatmaps.some((h) => h.run === RUN));
     const csv = fs.readFileSync(out.csv, 'utf8').trim().split('\n');

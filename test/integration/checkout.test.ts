@@ -1,14 +1,15 @@
 // In the real extension host: check out the demo task through the command, then read the
 // Non-passed tree through the extension's API and compare it with what the core computes.
 import assert from 'node:assert/strict';
+import { taskFolder } from '../../src/core/workspace/task-folder';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { demoDatasetFixture } from '../harness/demo-dataset-fixture';
-import { currentReportFile, loadReport } from '../../src/core/checkout/report-store';
+import { loadReport } from '../../src/core/checkout/report-store';
 import { nonPassedIds } from '../../src/core/gap/non-passed';
-import { oracleLayout, taskLayout } from '../../src/core/workspace/layout';
+import { oracleLayout } from '../../src/core/workspace/layout';
 import type { SweciApi } from '../extension/test-api';
 import { api } from './helpers';
 
@@ -45,8 +46,8 @@ suite('Check out a task', function () {
     assert.ok(result, 'the command returns the checkout result');
     assert.equal(result.current?.run.kind, 'ran');
 
-    const layout = taskLayout(dir);
-    const current = await loadReport(currentReportFile(layout));
+    const layout = taskFolder(dir);
+    const current = await loadReport(layout.current.report);
     const target = await loadReport(oracleLayout(result.record.oracleDir).targetReportFile);
     assert.ok(current && target, 'both reports are on disk');
     const coreSet = new Set(nonPassedIds(current, target));
@@ -93,7 +94,7 @@ suite('Check out a task', function () {
     await vscode.commands.executeCommand(row.command.command, ...row.command.arguments);
     const editor = vscode.window.activeTextEditor;
     assert.ok(editor);
-    assert.equal(editor.document.uri.fsPath, path.join(taskLayout(workspaceDir()).codeDir, row.file));
+    assert.equal(editor.document.uri.fsPath, path.join(taskFolder(workspaceDir()).codeDir, row.file));
     const name = row.nodeid.split('::').pop()!.replace(/\[.*$/, '');
     const line = editor.document.lineAt(editor.selection.active.line).text;
     assert.match(line, new RegExp(`def ${name}\\b`), `the cursor is on the definition of ${name}`);
@@ -102,15 +103,15 @@ suite('Check out a task', function () {
   test('checking out the same task into the same folder again is idempotent', async () => {
     const sweci = await api();
     const dir = workspaceDir();
-    const before = fs.readFileSync(taskLayout(dir).taskFile, 'utf8');
+    const before = fs.readFileSync(taskFolder(dir).taskFile, 'utf8');
     await sweci.checkOutTask({ source: 'dataset', datasetDir, taskId, targetDir: dir });
-    assert.equal(fs.readFileSync(taskLayout(dir).taskFile, 'utf8'), before);
+    assert.equal(fs.readFileSync(taskFolder(dir).taskFile, 'utf8'), before);
     assert.equal(sweci.nonPassedRows().length, expectedGap);
   });
 
   test('Refresh re-runs pytest and keeps the tree in step with the code', async () => {
     const sweci = await api();
-    const layout = taskLayout(workspaceDir());
+    const layout = taskFolder(workspaceDir());
     const runFile = path.join(layout.reportsDir, 'current.run.json');
     const before = JSON.parse(fs.readFileSync(runFile, 'utf8')) as { finishedAt: string };
     await vscode.commands.executeCommand('sweci.refresh');
@@ -136,7 +137,7 @@ suite('Check out a task', function () {
 
   test('a test file the user changed is put back from the target before the run', async () => {
     const sweci = await api();
-    const layout = taskLayout(workspaceDir());
+    const layout = taskFolder(workspaceDir());
     const testFile = path.join(layout.codeDir, 'tests', 'test_package.py');
     const original = fs.readFileSync(testFile, 'utf8');
     fs.writeFileSync(testFile, 'def test_version():\n    assert True\n');
@@ -146,7 +147,7 @@ suite('Check out a task', function () {
 
   test('when pytest cannot run, the view says so and keeps the last report', async () => {
     const sweci = await api();
-    const layout = taskLayout(workspaceDir());
+    const layout = taskFolder(workspaceDir());
     const init = path.join(layout.codeDir, 'src', 'tinyinventory', '__init__.py');
     const good = fs.readFileSync(init, 'utf8');
     const rowsBefore = sweci.nonPassedRows().map((r) => r.nodeid);
@@ -176,7 +177,7 @@ suite('Check out a task', function () {
     const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-it-bad-'));
     const target = path.join(elsewhere, 'task');
     await assert.rejects(
-      sweci.checkOutTask({ source: 'git', repoPath: taskLayout(workspaceDir()).codeDir, baseRef: '--upload-pack=x', targetRef: 'HEAD', targetDir: target }),
+      sweci.checkOutTask({ source: 'git', repoPath: taskFolder(workspaceDir()).codeDir, baseRef: '--upload-pack=x', targetRef: 'HEAD', targetDir: target }),
       /starts with "-", so git would read it as an option/,
     );
     await assert.rejects(sweci.checkOutTask({ source: 'dataset', datasetDir, taskId: 'no-such-task', targetDir: target }), /no-such-task is not in/);

@@ -2,16 +2,15 @@
 // checked out through the command with the default settings (sweci.runtime "auto"), so the
 // baseline, an iteration, Refresh and the human history all run in containers from its image.
 import assert from 'node:assert/strict';
+import { taskFolder } from '../../src/core/workspace/task-folder';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { buildDemoDataset, type DemoDataset } from '../../scripts/demo-dataset';
-import { currentRunFile } from '../../src/core/checkout/report-store';
 import { readIterationRecords } from '../../src/core/loop/iteration-record';
 import { HUMAN_HISTORY_RUN } from '../../src/core/loop/run-name';
-import { runLayout } from '../../src/core/loop/run-store';
-import { oracleLayout, taskLayout } from '../../src/core/workspace/layout';
+import { oracleLayout } from '../../src/core/workspace/layout';
 import { DEMO_IMAGE, demoImageArchive, dockerForTests, ourContainers } from '../unit/helpers/docker';
 import { agentsDir, api, scriptedAnswers, until } from './helpers';
 
@@ -49,7 +48,7 @@ suite('A task in its own Docker environment', function () {
     assert.equal(result.current?.run.kind, 'ran', result.current?.run.reason);
     assert.equal(result.current?.gap, demo.expectedGap, 'the same gap as the dataset measured on this machine');
     assert.match(result.current?.run.command ?? '', /^python -m pytest tests .*--rootdir=\/app\/code/);
-    const recorded = JSON.parse(fs.readFileSync(taskLayout(taskDir).environmentFile, 'utf8')) as { runtime: string; image: string };
+    const recorded = JSON.parse(fs.readFileSync(taskFolder(taskDir).environmentFile, 'utf8')) as { runtime: string; image: string };
     assert.deepEqual([recorded.runtime, recorded.image], ['docker', DEMO_IMAGE]);
 
     const row = await until('the Task view to show the runtime', () =>
@@ -79,19 +78,19 @@ suite('A task in its own Docker environment', function () {
     await cfg().update('programmer.env', { SWECI_SCRIPTED_UPSTREAM: upstream, SWECI_SCRIPTED_COMMITS: demo.commits.join(',') }, global);
     await sweci.setActiveRun('docker-it');
     await vscode.commands.executeCommand('sweci.runIteration');
-    const records = await readIterationRecords(runLayout(taskDir, 'docker-it').iterationsFile);
+    const records = await readIterationRecords(taskFolder(taskDir).run('docker-it').iterationsFile);
     assert.equal(records.length, 2, 'line 0 (the base) and iteration 1');
     assert.equal(records[0].gap, demo.expectedGap);
     assert.ok(records[1].gap >= 0 && records[1].gap < records[0].gap, `pytest ran and the gap shrank (${records[0].gap} → ${records[1].gap})`);
-    const last = JSON.parse(fs.readFileSync(currentRunFile(taskLayout(taskDir)), 'utf8')) as { command: string };
+    const last = JSON.parse(fs.readFileSync(taskFolder(taskDir).current.run, 'utf8')) as { command: string };
     assert.match(last.command, /--rootdir=\/app\/code/, 'the iteration ran pytest in the container');
   });
 
   test('Run Tests and Refresh runs in the container', async () => {
     const sweci = await api();
-    const before = JSON.parse(fs.readFileSync(currentRunFile(taskLayout(taskDir)), 'utf8')) as { finishedAt: string };
+    const before = JSON.parse(fs.readFileSync(taskFolder(taskDir).current.run, 'utf8')) as { finishedAt: string };
     await vscode.commands.executeCommand('sweci.refresh');
-    const after = JSON.parse(fs.readFileSync(currentRunFile(taskLayout(taskDir)), 'utf8')) as { finishedAt: string; command: string; kind: string };
+    const after = JSON.parse(fs.readFileSync(taskFolder(taskDir).current.run, 'utf8')) as { finishedAt: string; command: string; kind: string };
     assert.notEqual(after.finishedAt, before.finishedAt, 'pytest ran again');
     assert.equal(after.kind, 'ran');
     assert.match(after.command, /--rootdir=\/app\/code/);
@@ -117,7 +116,7 @@ suite('A task in its own Docker environment', function () {
     } finally {
       await cfg().update('history.commits', undefined, global);
     }
-    const records = await readIterationRecords(runLayout(taskDir, HUMAN_HISTORY_RUN).iterationsFile);
+    const records = await readIterationRecords(taskFolder(taskDir).run(HUMAN_HISTORY_RUN).iterationsFile);
     assert.equal(records.length, demo.commits.length);
     assert.equal(records[0].gap, demo.expectedGap);
     assert.equal(records[records.length - 1].gap, 0);

@@ -3,6 +3,7 @@
 // documents holding each side's bytes), requirement.xml diffs use the archived files, and
 // comparing an agent's iteration with the developers' shows the right left and right contents.
 import assert from 'node:assert/strict';
+import { taskFolder } from '../../src/core/workspace/task-folder';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -14,9 +15,9 @@ import { replayHumanHistory } from '../../src/core/history/replay-history';
 import { readIterationRecords, type IterationRecord } from '../../src/core/loop/iteration-record';
 import type { RoleSetup } from '../../src/core/loop/loop-types';
 import { startRun } from '../../src/core/loop/run-loop';
-import { ARCHIVE, iterDir, runLayout } from '../../src/core/loop/run-store';
+import { ARCHIVE, iterDir } from '../../src/core/loop/run-store';
 import { LocalRuntime } from '../../src/core/runtime/local-runtime';
-import { oracleLayout, taskLayout } from '../../src/core/workspace/layout';
+import { oracleLayout } from '../../src/core/workspace/layout';
 import { agentsDir, api, until } from './helpers';
 
 const RUN = 'inspect-it';
@@ -81,16 +82,16 @@ suite('Stepping and comparing iterations', function () {
     const env = { SWECI_SCRIPTED_UPSTREAM: upstreamDir, SWECI_SCRIPTED_COMMITS: demo.commits.join(',') };
     const pytest = { python: 'python3', timeoutMs: 120_000, format: 'junit' as const };
     await startRun({
-      taskDir,
+      task: taskFolder(taskDir),
       run: RUN,
       roles: { architect: scripted('architect.py'), programmer: scripted('programmer.py', env) },
       runtime: new LocalRuntime(),
       pytest,
       iterations: 3,
     });
-    await replayHumanHistory({ taskDir, runtime: new LocalRuntime(), count: 'all', ...pytest });
-    records = await readIterationRecords(runLayout(taskDir, RUN).iterationsFile);
-    history = await readIterationRecords(runLayout(taskDir, HISTORY).iterationsFile);
+    await replayHumanHistory({ task: taskFolder(taskDir), runtime: new LocalRuntime(), count: 'all', ...pytest });
+    records = await readIterationRecords(taskFolder(taskDir).run(RUN).iterationsFile);
+    history = await readIterationRecords(taskFolder(taskDir).run(HISTORY).iterationsFile);
     assert.ok(records.length >= 3, `the run recorded its iterations (${records.length})`);
     assert.ok(history.length >= 3, `the replay recorded the developers' commits (${history.length})`);
   });
@@ -109,7 +110,7 @@ suite('Stepping and comparing iterations', function () {
     assert.ok(d1?.kind === 'iteration');
     assert.equal(d1.details.record.commit, records[1].commit);
     assert.equal(d1.details.newlyRegressed.length, records[1].regressions.length);
-    assert.equal(d1.details.requirement?.text, fs.readFileSync(path.join(iterDir(runLayout(taskDir, RUN), 1), ARCHIVE.requirement), 'utf8'));
+    assert.equal(d1.details.requirement?.text, fs.readFileSync(path.join(iterDir(taskFolder(taskDir).run(RUN), 1), ARCHIVE.requirement), 'utf8'));
     // The tests it newly passed: passed now, not at the base (the demo's programmer fixes some at each step).
     assert.equal(d1.details.newlyPassing.length, (records[1].passed ?? 0) - (records[0].passed ?? 0) + records[1].regressions.length);
 
@@ -151,7 +152,7 @@ suite('Stepping and comparing iterations', function () {
   });
 
   test('Code Changes opens the multi-file diff editor with exactly the files the iteration’s commit changed, each side read-only from git', async () => {
-    const store = taskLayout(taskDir).historyDir;
+    const store = taskFolder(taskDir).historyDir;
     const opened = await vscode.commands.executeCommand<{ title: string; changes: { path: string }[] }>('sweci.openCodeChanges', { run: RUN, iteration: 2 });
     const expected = changedFiles(store, records[1].commit, records[2].commit);
     assert.ok(expected.length > 0, 'the demo programmer changed files');
@@ -181,7 +182,7 @@ suite('Stepping and comparing iterations', function () {
     const title = `requirement.xml ${RUN} #1 ↔ ${RUN} #2`;
     const tab = await tabOpened(title);
     assert.ok(tab.input instanceof vscode.TabInputTextDiff);
-    const archive = (k: number) => fs.readFileSync(path.join(iterDir(runLayout(taskDir, RUN), k), ARCHIVE.requirement), 'utf8');
+    const archive = (k: number) => fs.readFileSync(path.join(iterDir(taskFolder(taskDir).run(RUN), k), ARCHIVE.requirement), 'utf8');
     assert.equal((await vscode.workspace.openTextDocument(tab.input.original)).getText(), archive(1));
     assert.equal((await vscode.workspace.openTextDocument(tab.input.modified)).getText(), archive(2));
     assert.equal(tab.input.modified.scheme, 'sweci', 'a record is not opened as an editable file');
@@ -228,7 +229,7 @@ suite('Stepping and comparing iterations', function () {
       );
       assert.equal(
         (await vscode.workspace.openTextDocument(d.modified)).getText(),
-        show(taskLayout(taskDir).historyDir, a.commit, file),
+        show(taskFolder(taskDir).historyDir, a.commit, file),
         `${file}: right is the agent’s`,
       );
     }

@@ -1,6 +1,7 @@
 // In the real extension host: the CI loop driven through the commands, with scripted agents
 // (real executables run by the real CLI driver) configured in settings, and a human turn.
 import assert from 'node:assert/strict';
+import { taskFolder } from '../../src/core/workspace/task-folder';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -8,8 +9,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { demoDatasetFixture } from '../harness/demo-dataset-fixture';
 import { parseIterationLines, readIterationRecords } from '../../src/core/loop/iteration-record';
-import { iterDir, readRunSummary, runLayout } from '../../src/core/loop/run-store';
-import { oracleLayout, taskLayout } from '../../src/core/workspace/layout';
+import { iterDir, readRunSummary } from '../../src/core/loop/run-store';
+import { oracleLayout } from '../../src/core/workspace/layout';
 import { agentsDir, api, scriptedAnswers, until } from './helpers';
 
 const cfg = () => vscode.workspace.getConfiguration('sweci');
@@ -121,7 +122,7 @@ suite('The CI loop through the commands', function () {
   test('Run Iteration records iteration 1 with both agents, and the Iterations view shows it', async () => {
     const sweci = await api();
     await vscode.commands.executeCommand('sweci.runIteration');
-    const records = await readIterationRecords(runLayout(taskDir, run).iterationsFile);
+    const records = await readIterationRecords(taskFolder(taskDir).run(run).iterationsFile);
     assert.equal(records.length, 2, 'line 0 (the base) and iteration 1');
     const [base, first] = records;
     assert.equal(base.iteration, 0);
@@ -157,14 +158,14 @@ suite('The CI loop through the commands', function () {
     const waiting = await until('the human step', () => sweci.humanWaiting());
     assert.equal(waiting.role, 'programmer');
     assert.equal(waiting.iteration, 2);
-    assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, taskLayout(taskDir).requirementFile, 'requirement.xml is opened for the user');
+    assert.equal(vscode.window.activeTextEditor?.document.uri.fsPath, taskFolder(taskDir).requirementFile, 'requirement.xml is opened for the user');
 
-    const init = path.join(taskLayout(taskDir).codeDir, 'src', 'tinyinventory', '__init__.py');
+    const init = path.join(taskFolder(taskDir).codeDir, 'src', 'tinyinventory', '__init__.py');
     fs.writeFileSync(init, fs.readFileSync(init, 'utf8').replace(/__version__ = "[^"]*"/, '__version__ = "1.0.0"'));
     await vscode.commands.executeCommand('sweci.submitIteration');
     await pending;
 
-    const records = await readIterationRecords(runLayout(taskDir, run).iterationsFile);
+    const records = await readIterationRecords(taskFolder(taskDir).run(run).iterationsFile);
     const second = records[2];
     assert.equal(second.iteration, 2);
     assert.equal(second.programmer?.kind, 'human');
@@ -176,7 +177,7 @@ suite('The CI loop through the commands', function () {
 
   test("I'll Be the Architect: an invalid requirement.xml is sent back, a valid one goes to the Programmer agent", async () => {
     const sweci = await api();
-    const requirement = taskLayout(taskDir).requirementFile;
+    const requirement = taskFolder(taskDir).requirementFile;
     const pending = vscode.commands.executeCommand('sweci.beArchitect');
     const first = await until('the human architect step', () => sweci.humanWaiting());
     assert.equal(first.role, 'architect');
@@ -204,12 +205,12 @@ suite('The CI loop through the commands', function () {
     );
     await vscode.commands.executeCommand('sweci.submitIteration');
     await pending;
-    const records = await readIterationRecords(runLayout(taskDir, run).iterationsFile);
+    const records = await readIterationRecords(taskFolder(taskDir).run(run).iterationsFile);
     const last = records[records.length - 1];
     assert.equal(last.architect?.kind, 'human');
     assert.equal(last.programmer?.kind, 'agent');
     assert.match(
-      fs.readFileSync(path.join(runLayout(taskDir, run).dir, `iter-${String(last.iteration).padStart(3, '0')}`, 'requirement.xml'), 'utf8'),
+      fs.readFileSync(path.join(taskFolder(taskDir).run(run).dir, `iter-${String(last.iteration).padStart(3, '0')}`, 'requirement.xml'), 'utf8'),
       /Inventory\.low_stock/,
       'the human requirement is archived',
     );
@@ -217,7 +218,7 @@ suite('The CI loop through the commands', function () {
 
   test('Stop kills a hanging agent and records nothing', async () => {
     await cfg().update('architect.customCommand', `python3 ${path.join(agentsDir, 'hang.py')}`, global);
-    const before = fs.readFileSync(runLayout(taskDir, run).iterationsFile, 'utf8');
+    const before = fs.readFileSync(taskFolder(taskDir).run(run).iterationsFile, 'utf8');
     const started = Date.now();
     const pending = vscode.commands.executeCommand('sweci.runIteration');
     await until('the hanging agent', () => pidsOf('fixtures/agents/hang.py').length > 0 || undefined, 30_000);
@@ -225,30 +226,30 @@ suite('The CI loop through the commands', function () {
     await pending;
     assert.ok(Date.now() - started < 60_000, 'Stop ends the step at once');
     await until('the agent process tree to be gone', () => pidsOf('fixtures/agents/hang.py').length === 0 || undefined, 10_000);
-    assert.equal(fs.readFileSync(runLayout(taskDir, run).iterationsFile, 'utf8'), before, 'nothing partial is recorded');
+    assert.equal(fs.readFileSync(taskFolder(taskDir).run(run).iterationsFile, 'utf8'), before, 'nothing partial is recorded');
     await cfg().update('architect.customCommand', `python3 ${path.join(agentsDir, 'architect.py')}`, global);
   });
 
   test('one step at a time: Run Architect, Run Programmer, then Run Tests records the iteration', async () => {
-    const file = runLayout(taskDir, run).iterationsFile;
+    const file = taskFolder(taskDir).run(run).iterationsFile;
     const before = (await readIterationRecords(file)).length;
-    const requirement = taskLayout(taskDir).requirementFile;
+    const requirement = taskFolder(taskDir).requirementFile;
 
     await vscode.commands.executeCommand('sweci.runArchitect');
     assert.ok(fs.existsSync(requirement), 'the Architect wrote requirement.xml');
-    let summary = await readRunSummary(taskDir, run);
+    let summary = await readRunSummary(taskFolder(taskDir), run);
     assert.equal(summary?.pending?.lastCompletedStep, 'architect');
     assert.equal((await readIterationRecords(file)).length, before, 'nothing recorded yet');
 
     await vscode.commands.executeCommand('sweci.runProgrammer');
-    summary = await readRunSummary(taskDir, run);
+    summary = await readRunSummary(taskFolder(taskDir), run);
     assert.equal(summary?.pending?.lastCompletedStep, 'programmer');
     assert.equal((await readIterationRecords(file)).length, before, 'still nothing recorded');
 
     await vscode.commands.executeCommand('sweci.runTests');
     const records = await readIterationRecords(file);
     assert.equal(records.length, before + 1, 'Run Tests completed the iteration');
-    assert.equal((await readRunSummary(taskDir, run))?.pending, undefined);
+    assert.equal((await readRunSummary(taskFolder(taskDir), run))?.pending, undefined);
     assert.equal(records[records.length - 1].programmer?.kind, 'agent');
   });
 
@@ -258,11 +259,11 @@ suite('The CI loop through the commands', function () {
     await cfg().update('architect.promptTemplateFile', template, global);
     try {
       await vscode.commands.executeCommand('sweci.runArchitect');
-      const prompt = fs.readFileSync(path.join(runLayout(taskDir, run).pendingDir, 'architect.prompt.md'), 'utf8');
+      const prompt = fs.readFileSync(path.join(taskFolder(taskDir).run(run).pendingDir, 'architect.prompt.md'), 'utf8');
       assert.match(prompt, /^MY OWN ARCHITECT PROMPT/);
-      assert.ok(prompt.includes(`\`${taskLayout(taskDir).summaryFile}\``), 'the placeholder became the real path');
+      assert.ok(prompt.includes(`\`${taskFolder(taskDir).summaryFile}\``), 'the placeholder became the real path');
       await vscode.commands.executeCommand('sweci.runIteration');
-      assert.equal((await readRunSummary(taskDir, run))?.pending, undefined, 'the iteration was completed');
+      assert.equal((await readRunSummary(taskFolder(taskDir), run))?.pending, undefined, 'the iteration was completed');
     } finally {
       await cfg().update('architect.promptTemplateFile', undefined, global);
     }
@@ -275,12 +276,12 @@ suite('The CI loop through the commands', function () {
     await cfg().update('architect.customCommand', `python3 ${path.join(agentsDir, 'env-probe.py')}`, global);
     try {
       await vscode.commands.executeCommand('sweci.runArchitect');
-      const pendingDir = runLayout(taskDir, run).pendingDir;
+      const pendingDir = taskFolder(taskDir).run(run).pendingDir;
       const log = fs.readFileSync(path.join(pendingDir, 'architect-try-1.log'), 'utf8');
       assert.match(log, new RegExp(`SWECI_PROBE_KEY is set, ${secret.length} characters`), 'the agent got the key');
       assert.ok(!log.includes(secret), 'the value is masked in the agent log');
       for (const file of ['run.json', 'iteration.jsonl']) {
-        assert.ok(!fs.readFileSync(path.join(runLayout(taskDir, run).dir, file), 'utf8').includes(secret), `${file} holds no secret`);
+        assert.ok(!fs.readFileSync(path.join(taskFolder(taskDir).run(run).dir, file), 'utf8').includes(secret), `${file} holds no secret`);
       }
       const settings = JSON.stringify(vscode.workspace.getConfiguration('sweci'));
       assert.ok(!settings.includes(secret), 'settings hold no secret');
@@ -293,7 +294,7 @@ suite('The CI loop through the commands', function () {
   test('Run Loop goes on until every target test passes', async () => {
     const sweci = await api();
     await vscode.commands.executeCommand('sweci.runLoop');
-    const records = await readIterationRecords(runLayout(taskDir, run).iterationsFile);
+    const records = await readIterationRecords(taskFolder(taskDir).run(run).iterationsFile);
     const last = records[records.length - 1];
     assert.equal(last.gap, 0, `solved: ${records.map((r) => r.gap).join(' → ')}`);
     for (let i = 1; i < records.length; i++) assert.equal(records[i].iteration, i, 'one line per iteration, in order');
@@ -304,7 +305,7 @@ suite('The CI loop through the commands', function () {
 
   test('Stop stops Record Human History: its pytest is killed, the commits it recorded stay whole, and no other call starts meanwhile', async () => {
     const sweci = await api();
-    const history = runLayout(taskDir, 'human-history').iterationsFile;
+    const history = taskFolder(taskDir).run('human-history').iterationsFile;
     const lines = () => (fs.existsSync(history) ? fs.readFileSync(history, 'utf8').split('\n').filter(Boolean).length : 0);
     const before = lines();
     // pytest on a commit, in the replay's scratch folder (never the task's code folder).
@@ -317,7 +318,7 @@ suite('The CI loop through the commands', function () {
     );
 
     // The replay holds the one slot: a Run Iteration is refused with the loop's own words.
-    const loopFile = runLayout(taskDir, run).iterationsFile;
+    const loopFile = taskFolder(taskDir).run(run).iterationsFile;
     const loopLines = fs.existsSync(loopFile) ? fs.readFileSync(loopFile, 'utf8') : undefined;
     await vscode.commands.executeCommand('sweci.runIteration');
     const refusal = sweci.lastMessages().at(-1);
@@ -350,14 +351,14 @@ suite('The CI loop through the commands', function () {
     );
     for (const r of records) {
       assert.equal(r.pytest_error, undefined, `line ${r.iteration} is a finished pytest run, not the killed one`);
-      assert.ok(fs.existsSync(path.join(iterDir(runLayout(taskDir, 'human-history'), r.iteration), 'report.json')), `line ${r.iteration} has its report`);
+      assert.ok(fs.existsSync(path.join(iterDir(taskFolder(taskDir).run('human-history'), r.iteration), 'report.json')), `line ${r.iteration} has its report`);
     }
   });
 
   test('Record Human History replays the upstream commits as the run human-history', async () => {
     const sweci = await api();
     await vscode.commands.executeCommand('sweci.recordHumanHistory');
-    const records = await readIterationRecords(runLayout(taskDir, 'human-history').iterationsFile);
+    const records = await readIterationRecords(taskFolder(taskDir).run('human-history').iterationsFile);
     assert.equal(records.length, 11, 'the base and its 10 first-parent successors up to the target');
     assert.equal(records[records.length - 1].gap, 0, 'the target passes its own tests');
     for (const r of records.slice(1)) assert.equal(r.programmer?.kind ?? 'human', 'human');
@@ -368,9 +369,9 @@ suite('The CI loop through the commands', function () {
   test('Run Iteration on a solved run says why nothing ran; Clear API Key with no keys says so', async () => {
     const sweci = await api();
     await sweci.setActiveRun(run);
-    const before = fs.readFileSync(runLayout(taskDir, run).iterationsFile, 'utf8');
+    const before = fs.readFileSync(taskFolder(taskDir).run(run).iterationsFile, 'utf8');
     await vscode.commands.executeCommand('sweci.runIteration');
-    assert.equal(fs.readFileSync(runLayout(taskDir, run).iterationsFile, 'utf8'), before, 'nothing ran');
+    assert.equal(fs.readFileSync(taskFolder(taskDir).run(run).iterationsFile, 'utf8'), before, 'nothing ran');
     const said = sweci.lastMessages().at(-1);
     assert.equal(said?.level, 'info');
     assert.match(said?.text ?? '', new RegExp(`${run} is already solved \\(gap 0`));
@@ -386,8 +387,8 @@ suite('The CI loop through the commands', function () {
     try {
       await sweci.setActiveRun(fresh);
       await vscode.commands.executeCommand('sweci.runIteration');
-      assert.equal(await readRunSummary(taskDir, fresh), undefined, 'the run is not listed');
-      assert.ok(!fs.existsSync(runLayout(taskDir, fresh).dir), 'its folder is gone (no pending iteration either)');
+      assert.equal(await readRunSummary(taskFolder(taskDir), fresh), undefined, 'the run is not listed');
+      assert.ok(!fs.existsSync(taskFolder(taskDir).run(fresh).dir), 'its folder is gone (no pending iteration either)');
       const error = sweci
         .lastMessages()
         .filter((m) => m.level === 'error')

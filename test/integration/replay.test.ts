@@ -3,13 +3,13 @@
 // run by the real driver) the project's model server on this machine's loopback; the replay is a
 // new run answered from the recording, with no call reaching the server.
 import assert from 'node:assert/strict';
+import { taskFolder } from '../../src/core/workspace/task-folder';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { demoDatasetFixture } from '../harness/demo-dataset-fixture';
 import { readIterationRecords } from '../../src/core/loop/iteration-record';
-import { runLayout } from '../../src/core/loop/run-store';
 import { chatCompletionsAdapter } from '../harness/model-server/chat-completions';
 import { promptText } from '../harness/model-server/conversation';
 import { startModelServer, type ModelServer } from '../harness/model-server/model-server';
@@ -64,7 +64,7 @@ suite('Replay Run', function () {
     const sweci = await api();
     await sweci.setActiveRun('recorded');
     await vscode.commands.executeCommand('sweci.runIteration');
-    const recorded = await readIterationRecords(runLayout(taskDir, 'recorded').iterationsFile);
+    const recorded = await readIterationRecords(taskFolder(taskDir).run('recorded').iterationsFile);
     assert.equal(recorded.length, 2, 'one iteration recorded');
     assert.equal(recorded[1].architect?.usage_source, 'wire');
     // Model calls: the endpoint check before the run asked for the model list, once.
@@ -74,12 +74,12 @@ suite('Replay Run', function () {
     assert.equal(calls - lists, 2, 'the Architect and the Programmer each called the model once');
 
     await vscode.commands.executeCommand('sweci.replayRun', { summary: { info: { name: 'recorded' } } });
-    const replayed = await readIterationRecords(runLayout(taskDir, 'recorded-replay-1').iterationsFile);
+    const replayed = await readIterationRecords(taskFolder(taskDir).run('recorded-replay-1').iterationsFile);
     assert.equal(replayed.length, 2, 'the replay went as far as the recorded run');
     assert.equal(server.requests.length, calls, 'the replay called no model');
     for (const file of ['requirement.xml', 'code.diff']) {
-      const want = fs.readFileSync(path.join(runLayout(taskDir, 'recorded').dir, 'iter-001', file), 'utf8');
-      assert.equal(fs.readFileSync(path.join(runLayout(taskDir, 'recorded-replay-1').dir, 'iter-001', file), 'utf8'), want, file);
+      const want = fs.readFileSync(path.join(taskFolder(taskDir).run('recorded').dir, 'iter-001', file), 'utf8');
+      assert.equal(fs.readFileSync(path.join(taskFolder(taskDir).run('recorded-replay-1').dir, 'iter-001', file), 'utf8'), want, file);
     }
     assert.equal(replayed[1].gap, recorded[1].gap);
   });

@@ -1,12 +1,12 @@
 // In the real extension host: the requirement.xml language server is started by opening a task's
 // app/requirement.xml, and its diagnostics, hover, completion and links reach the editor.
 import assert from 'node:assert/strict';
+import { taskFolder } from '../../src/core/workspace/task-folder';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { taskLayout } from '../../src/core/workspace/layout';
 import { api, until } from './helpers';
 
 function git(cwd: string, ...args: string[]): string {
@@ -55,7 +55,7 @@ suite('requirement.xml language server', function () {
     const { repo, base, target } = makeRepo();
     const result = await sweci.checkOutTask({ source: 'git', repoPath: repo, baseRef: base, targetRef: target, targetDir: taskDir });
     assert.equal(result?.current?.run.kind, 'ran', 'pytest ran on the base');
-    file = taskLayout(taskDir).requirementFile;
+    file = taskFolder(taskDir).requirementFile;
   });
 
   suiteTeardown(async () => {
@@ -128,7 +128,7 @@ suite('requirement.xml language server', function () {
     const text = `<requirements>\n${GOOD_ITEM.replace('src/shop/cart.py::Cart.total', 'src/shop/later.py')}\n</requirements>\n`;
     const doc = await openWith(text);
     await until('the missing-file warning', () => (ours(doc.uri).some((d) => d.code === 'missing-location-file') ? true : undefined));
-    fs.writeFileSync(path.join(taskLayout(taskDir).codeDir, 'src', 'shop', 'later.py'), 'x = 1\n');
+    fs.writeFileSync(path.join(taskFolder(taskDir).codeDir, 'src', 'shop', 'later.py'), 'x = 1\n');
     await until('the warning to go', () => (ours(doc.uri).length === 0 ? true : undefined), 30_000);
   });
 
@@ -153,7 +153,7 @@ suite('requirement.xml language server', function () {
     );
 
     const links = await vscode.commands.executeCommand<vscode.DocumentLink[]>('vscode.executeLinkProvider', doc.uri);
-    const cart = links.find((l) => l.target?.fsPath === path.join(taskLayout(taskDir).codeDir, 'src', 'shop', 'cart.py'));
+    const cart = links.find((l) => l.target?.fsPath === path.join(taskFolder(taskDir).codeDir, 'src', 'shop', 'cart.py'));
     assert.ok(cart, `a link to cart.py among ${links.map((l) => l.target?.toString()).join(', ')}`);
     assert.equal(cart.target?.fragment, 'L2', 'at Cart.total');
   });

@@ -2,14 +2,13 @@
 // failure's message at the line where it failed (a fixture's line for setup/teardown errors),
 // and its Run profile runs one test without changing the task's recorded report.
 import assert from 'node:assert/strict';
+import { taskFolder } from '../../src/core/workspace/task-folder';
 import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { currentReportFile } from '../../src/core/checkout/report-store';
-import { taskLayout } from '../../src/core/workspace/layout';
-import { taskLockFile, type LockInfo } from '../../src/core/workspace/lock';
+import { type LockInfo } from '../../src/core/workspace/lock';
 import type { TestItemRow } from '../../src/extension/testing/test-controller';
 import { api, until } from './helpers';
 
@@ -121,7 +120,7 @@ suite('Test Explorer', function () {
     const result = await sweci.checkOutTask({ source: 'git', repoPath: repo, baseRef: base, targetRef: target, targetDir: taskDir });
     assert.ok(result, 'the git pair was checked out');
     assert.equal(result.current?.run.kind, 'ran', 'pytest ran on the base');
-    codeDir = taskLayout(taskDir).codeDir;
+    codeDir = taskFolder(taskDir).codeDir;
   });
 
   suiteTeardown(() => {
@@ -180,7 +179,7 @@ suite('Test Explorer', function () {
 
   test("Run on one test runs it alone in the task's environment and leaves the recorded report alone", async () => {
     const sweci = await api();
-    const reportFile = currentReportFile(taskLayout(taskDir));
+    const reportFile = taskFolder(taskDir).current.report;
     const recorded = fs.readFileSync(reportFile, 'utf8');
     const finishedAt = sweci.taskState()?.lastRun?.finishedAt;
     // The user fixes div() by hand; only the chosen test runs.
@@ -236,7 +235,7 @@ suite('Test Explorer', function () {
     const sweci = await api();
     // A live process of another "window" holds the task's lock.
     const holder = spawn('sleep', ['300'], { stdio: 'ignore' });
-    const lockFile = taskLockFile(taskDir);
+    const lockFile = taskFolder(taskDir).lockFile;
     const info: LockInfo = { pid: holder.pid!, hostname: os.hostname(), started: new Date().toISOString(), purpose: 'the loop', token: 'it-holder' };
     fs.writeFileSync(lockFile, JSON.stringify(info));
     const finishedAt = sweci.taskState()?.lastRun?.finishedAt;

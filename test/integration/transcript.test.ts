@@ -4,13 +4,13 @@
 // command, then a file write. The panel gets the try's transcript; its "Open in diff editor"
 // opens what the write changed, read-only; a message naming a call that wrote nothing opens nothing.
 import assert from 'node:assert/strict';
+import { taskFolder } from '../../src/core/workspace/task-folder';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { demoDatasetFixture } from '../harness/demo-dataset-fixture';
 import { readIterationRecords } from '../../src/core/loop/iteration-record';
-import { runLayout } from '../../src/core/loop/run-store';
 import type { TranscriptHostMessage } from '../../src/shared/transcript-protocol';
 import type { SweciApi } from '../extension/test-api';
 import { chatCompletionsAdapter } from '../harness/model-server/chat-completions';
@@ -68,7 +68,7 @@ suite('Transcript panel', function () {
     await cfg().update('agents.baseUrl', `${server.origin}/v1`, global);
     await sweci.setActiveRun(RUN);
     await vscode.commands.executeCommand('sweci.runIteration');
-    const records = await readIterationRecords(runLayout(taskDir, RUN).iterationsFile);
+    const records = await readIterationRecords(taskFolder(taskDir).run(RUN).iterationsFile);
     assert.equal(records.length, 2, 'one iteration recorded');
   });
 
@@ -147,7 +147,7 @@ suite('Transcript panel', function () {
     const run = 'followed-live';
     await sweci.setActiveRun(run);
     slowWrite = true;
-    const pending = path.join(runLayout(taskDir, run).pendingDir, 'architect-try-1.calls.jsonl');
+    const pending = path.join(taskFolder(taskDir).run(run).pendingDir, 'architect-try-1.calls.jsonl');
     const done = vscode.commands.executeCommand('sweci.runIteration');
     try {
       await until('the Architect’s first call recorded', () => fs.existsSync(pending) && fs.readFileSync(pending, 'utf8').trim() !== '', 60_000);

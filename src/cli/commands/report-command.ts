@@ -1,5 +1,6 @@
 // sweci report: the same self-contained HTML report as the extension's Export Report, for one
 // task folder or for every task of an experiment (with an index that drills down per task).
+import { taskFolder } from '../../core/workspace/task-folder';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { writeExperimentReport } from '../../core/report/experiment-report';
@@ -31,10 +32,11 @@ export async function reportCommand(dir: string, values: ReportValues): Promise<
   if (maxEpoch !== undefined && (!Number.isInteger(maxEpoch) || maxEpoch < 1))
     throw new UserError(`--max-epoch must be a whole number of 1 or more, not "${values.maxEpoch}".`);
   const source = path.resolve(dir);
+  const task = taskFolder(source);
   const folder = path.resolve(values.out);
-  if (await readTaskRecord(source)) {
+  if (await readTaskRecord(task)) {
     const out = await writeReport({
-      taskDir: source,
+      task,
       folder,
       extensionRoot: assetRoot(),
       gamma,

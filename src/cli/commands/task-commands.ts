@@ -2,7 +2,6 @@
 import * as path from 'node:path';
 import { checkOutTask } from '../../core/checkout/check-out-task';
 import { instanceResolution } from '../../core/checkout/instance-target';
-import { currentOutputFile } from '../../core/checkout/report-store';
 import { runCurrentTests } from '../../core/checkout/run-current-tests';
 import { loadTaskState } from '../../core/checkout/task-state';
 import { readPytestSettings } from '../../core/pytest/pytest-settings';
@@ -14,10 +13,10 @@ import { imageArchiveOf, type TaskSpec } from '../../core/task/task-spec';
 import { UserError } from '../../core/util/errors';
 import { userCacheDir } from '../../core/util/user-cache';
 import { readEnvironmentRecord } from '../../core/workspace/environment-record';
-import { taskLayout } from '../../core/workspace/layout';
 import { oracleFolderName } from '../../core/workspace/oracle-name';
 import { OracleFolderError, readTaskRecord } from '../../core/workspace/materialize';
 import { cliSettings, type CliSettings } from '../cli-settings';
+import { taskFolder, type TaskFolder } from '../../core/workspace/task-folder';
 
 export interface CommandContext {
   signal: AbortSignal;
@@ -72,14 +71,14 @@ export async function checkoutCommand(values: CheckoutValues, ctx: CommandContex
   const settings = cliSettings(values, undefined, { runtime: 'auto' });
   const pytest = readPytestSettings(settings.read, settings.label);
   const spec = await resolveSpec(values);
-  const taskDir = path.resolve(values.into);
+  const task = taskFolder(path.resolve(values.into));
   // One oracle per task: folders of the same task share it, folders of other tasks never do.
   const oracleDir = path.resolve(values.oracle ?? path.join(userCacheDir(), 'oracles', oracleFolderName(spec.id)));
   const env = await ctx.open(settings, { imageArchive: imageArchiveOf(spec) });
   const result = await checkOutTask(spec, {
     ...pytest,
     python: env.python,
-    taskDir,
+    task,
     oracleDir,
     runtime: env.tests,
     environment: env.record,
@@ -89,8 +88,8 @@ export async function checkoutCommand(values: CheckoutValues, ctx: CommandContex
   }).catch((err: unknown) => {
     throw err instanceof OracleFolderError ? new UserError(`${err.message} Give it with --oracle <dir>.`) : err;
   });
-  console.log(`checked out ${spec.id} into ${taskDir}`);
-  if (result.current) printRun(result.current.run.kind, result.current.gap, result.current.run.reason, taskDir);
+  console.log(`checked out ${spec.id} into ${task.root}`);
+  if (result.current) printRun(result.current.run.kind, result.current.gap, result.current.run.reason, task);
   if (result.gapMismatch) console.error(`warning: the dataset expects a gap of ${result.gapMismatch.expected}, measured ${result.gapMismatch.measured}`);
   return 0;
 }
@@ -99,29 +98,29 @@ export async function testCommand(dir: string, values: Record<string, unknown>, 
   // Options first: a mistyped option is the first thing to fix.
   const settings = cliSettings(values);
   const pytest = readPytestSettings(settings.read, settings.label);
-  const taskDir = path.resolve(dir);
-  const record = await readTaskRecord(taskDir);
-  if (!record) throw new UserError(`${taskDir} is not a SWE-CI task folder (no .sweci/task.json). Check a task out first.`);
+  const task = taskFolder(path.resolve(dir));
+  const record = await readTaskRecord(task);
+  if (!record) throw new UserError(`${task.root} is not a SWE-CI task folder (no .sweci/task.json). Check a task out first.`);
   // The task runs where it was checked out, unless told otherwise.
-  const recorded = await readEnvironmentRecord(taskDir);
+  const recorded = await readEnvironmentRecord(task);
   const env = await ctx.open(cliSettings(values, undefined, { runtime: recorded?.runtime ?? 'auto' }), { imageArchive: imageArchiveOf(record.task), recorded });
-  const result = await runCurrentTests({ ...pytest, python: env.python, taskDir, record, runtime: env.tests, signal: ctx.signal });
+  const result = await runCurrentTests({ ...pytest, python: env.python, task, record, runtime: env.tests, signal: ctx.signal });
   if (result.restoredTests.length) console.error(`restored the target's tests: ${result.restoredTests.join(', ')}`);
-  printRun(result.run.kind, result.gap, result.run.reason, taskDir);
+  printRun(result.run.kind, result.gap, result.run.reason, task);
   return result.run.kind === 'ran' ? 0 : 1;
 }
 
 export async function statusCommand(dir: string): Promise<number> {
-  const taskDir = path.resolve(dir);
-  const state = await loadTaskState(taskDir);
-  if (!state) throw new UserError(`${taskDir} is not a SWE-CI task folder (no .sweci/task.json).`);
+  const task = taskFolder(path.resolve(dir));
+  const state = await loadTaskState(task);
+  if (!state) throw new UserError(`${task.root} is not a SWE-CI task folder (no .sweci/task.json).`);
   const last = state.lastRun;
   if (last?.kind === 'did-not-run') {
     console.log(`last run (${last.finishedAt}): pytest did not run: ${last.reason}`);
-    console.log(`  pytest's output: ${currentOutputFile(taskLayout(taskDir))}`);
+    console.log(`  pytest's output: ${task.current.output}`);
   }
   if (!state.counts) {
-    console.log(`${state.record.task.id}: no report yet (run: sweci test ${taskDir})`);
+    console.log(`${state.record.task.id}: no report yet (run: sweci test ${task.root})`);
     return 0;
   }
   if (last?.kind === 'did-not-run') console.log('the report below is from the last run where pytest ran:');
@@ -155,8 +154,8 @@ async function resolveSpec(values: CheckoutValues): Promise<TaskSpec> {
   );
 }
 
-function printRun(kind: string, gap: number | undefined, reason: string | undefined, taskDir: string): void {
+function printRun(kind: string, gap: number | undefined, reason: string | undefined, task: TaskFolder): void {
   if (kind === 'ran') return console.log(`pytest ran: gap ${gap}`);
   console.log(`pytest did not run: ${reason}`);
-  console.log(`  pytest's output: ${currentOutputFile(taskLayout(taskDir))}`);
+  console.log(`  pytest's output: ${task.current.output}`);
 }

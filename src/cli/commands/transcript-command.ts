@@ -5,11 +5,11 @@ import * as path from 'node:path';
 import type { AgentRole } from '../../core/agents/agent-driver';
 import { readIterationRecords, type IterationRecord } from '../../core/loop/iteration-record';
 import { readJournal } from '../../core/loop/journal';
-import { ARCHIVE, iterDir, iterDirName, listRuns, runLayout, type RunSummary } from '../../core/loop/run-store';
+import { ARCHIVE, iterDir, iterDirName, listRuns, type RunSummary } from '../../core/loop/run-store';
 import { loadTranscript, triesIn } from '../../core/inspect/transcript-tries';
 import { formatTranscript, TRANSCRIPT_FORMATS, type TranscriptFormat } from '../../core/transcript/format-transcript';
 import { UserError } from '../../core/util/errors';
-import { taskLayout } from '../../core/workspace/layout';
+import { taskFolder, type TaskFolder } from '../../core/workspace/task-folder';
 
 export interface TranscriptValues {
   run?: string;
@@ -29,11 +29,11 @@ function wholeNumber(flag: string, text: string | undefined, min: number): numbe
 }
 
 /** The run asked for, or the task's latest loop run (as the status bar picks it). */
-async function chooseRun(taskDir: string, asked: string | undefined): Promise<RunSummary> {
-  const runs = await listRuns(taskDir);
+async function chooseRun(task: TaskFolder, asked: string | undefined): Promise<RunSummary> {
+  const runs = await listRuns(task);
   if (asked !== undefined) {
     const run = runs.find((r) => r.info.name === asked);
-    if (!run) throw new UserError(`${taskDir} has no run named "${asked}"${runs.length ? `; its runs: ${runs.map((r) => r.info.name).join(', ')}` : ''}.`);
+    if (!run) throw new UserError(`${task.root} has no run named "${asked}"${runs.length ? `; its runs: ${runs.map((r) => r.info.name).join(', ')}` : ''}.`);
     return run;
   }
   const loops = runs.filter((r) => r.info.kind === 'loop');
@@ -41,8 +41,8 @@ async function chooseRun(taskDir: string, asked: string | undefined): Promise<Ru
   if (!latest) {
     throw new UserError(
       runs.length
-        ? `${taskDir} has no loop run (only ${runs.map((r) => r.info.name).join(', ')}, which no agent played). Run the loop first.`
-        : `${taskDir} has no runs yet: run the loop first (sweci run, or SWE-CI: Start Loop in VS Code).`,
+        ? `${task.root} has no loop run (only ${runs.map((r) => r.info.name).join(', ')}, which no agent played). Run the loop first.`
+        : `${task.root} has no runs yet: run the loop first (sweci run, or SWE-CI: Start Loop in VS Code).`,
     );
   }
   return latest;
@@ -99,10 +99,10 @@ export async function transcriptCommand(dir: string, values: TranscriptValues): 
   const iteration = wholeNumber('--iteration', values.iteration, 0);
   const asked = wholeNumber('--try', values.try, 1);
 
-  const taskDir = path.resolve(dir);
-  if (!existsSync(taskLayout(taskDir).taskFile)) throw new UserError(`${taskDir} is not a SWE-CI task folder (no .sweci/task.json).`);
-  const run = await chooseRun(taskDir, values.run);
-  const layout = runLayout(taskDir, run.info.name);
+  const task = taskFolder(path.resolve(dir));
+  if (!existsSync(task.taskFile)) throw new UserError(`${task.root} is not a SWE-CI task folder (no .sweci/task.json).`);
+  const run = await chooseRun(task, values.run);
+  const layout = task.run(run.info.name);
   const iterations = await iterationsOf(layout.dir);
   if (iteration === undefined) throw new UserError(`transcript needs --iteration <n>: run ${run.info.name}, ${listed(iterations)}.`);
   if (iteration === 0) throw new UserError(`Iteration 0 is the checkout's base run: no agent played in it. Run ${run.info.name}, ${listed(iterations)}.`);
@@ -126,7 +126,7 @@ export async function transcriptCommand(dir: string, values: TranscriptValues): 
   if (!tries.includes(attempt))
     throw new UserError(`The ${role} made no try ${attempt} in iteration ${iteration} of run ${run.info.name}; its tries: ${tries.join(', ')}.`);
 
-  const transcript = await loadTranscript(taskDir, { run: run.info.name, iteration, role, attempt, dir: folder, pending });
+  const transcript = await loadTranscript(task, { run: run.info.name, iteration, role, attempt, dir: folder, pending });
   if (!transcript) throw new UserError(await whyNoCalls(path.join(folder, ARCHIVE.agentLog(role, attempt)), role, attempt));
   process.stdout.write(formatTranscript(transcript, format));
   return 0;

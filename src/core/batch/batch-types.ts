@@ -4,6 +4,7 @@ import type { Budget } from '../gateway/budget';
 import type { LoopEvent } from '../loop/loop-types';
 import type { RunSettings } from '../loop/run-request';
 import type { TaskStatus } from './task-status';
+import type { TaskFolder } from '../workspace/task-folder';
 
 export interface BatchSettings {
   experimentDir: string;
@@ -24,7 +25,7 @@ export interface BatchSettings {
   signal: AbortSignal;
   onEvent?: (event: BatchEvent) => void;
   /** Runs after checkout, before the task's loop starts or continues (a sequence's memory goes in here). */
-  beforeLoop?: (taskDir: string) => Promise<void>;
+  beforeLoop?: (task: TaskFolder) => Promise<void>;
 }
 
 export type BatchEvent =

@@ -6,9 +6,9 @@ import { promises as fs } from 'node:fs';
 import { Budget } from '../gateway/budget';
 import type { ModelPrices } from '../gateway/prices';
 import { readIterationRecords, type IterationRecord } from '../loop/iteration-record';
-import { runLayout } from '../loop/run-store';
 import { UserError } from '../util/errors';
 import { experimentLayout } from './experiment';
+import type { TaskFolder } from '../workspace/task-folder';
 
 export interface CostBounds {
   /** Dollars one task's run may spend (--max-cost-per-task). */
@@ -28,15 +28,15 @@ export function checkCostBounds(bounds: CostBounds, prices: ModelPrices): void {
 }
 
 /** Dollars the run's recorded steps spent in one task. */
-export async function recordedCost(taskDir: string, run: string): Promise<number> {
-  const records: IterationRecord[] = await readIterationRecords(runLayout(taskDir, run).iterationsFile).catch(() => []);
+export async function recordedCost(task: TaskFolder, run: string): Promise<number> {
+  const records: IterationRecord[] = await readIterationRecords(task.run(run).iterationsFile).catch(() => []);
   return records.reduce((sum, r) => sum + (r.architect?.cost_usd ?? 0) + (r.programmer?.cost_usd ?? 0), 0);
 }
 
-export async function taskBudget(taskDir: string, run: string, maxCostPerTask: number | undefined): Promise<Budget | undefined> {
+export async function taskBudget(task: TaskFolder, run: string, maxCostPerTask: number | undefined): Promise<Budget | undefined> {
   if (maxCostPerTask === undefined) return undefined;
   const budget = new Budget('task', { maxCostUsd: maxCostPerTask });
-  budget.costUsd = await recordedCost(taskDir, run);
+  budget.costUsd = await recordedCost(task, run);
   return budget;
 }
 
@@ -46,6 +46,6 @@ export async function experimentBudget(experimentDir: string, run: string, maxCo
   const budget = new Budget('experiment', { maxCostUsd: maxCost });
   const layout = experimentLayout(experimentDir);
   const names = await fs.readdir(experimentDir).catch(() => [] as string[]);
-  for (const name of names) budget.costUsd += await recordedCost(layout.taskDir(name), run);
+  for (const name of names) budget.costUsd += await recordedCost(layout.task(name), run);
   return budget;
 }

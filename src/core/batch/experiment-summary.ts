@@ -61,7 +61,7 @@ export async function summarizeExperiment(dir: string, opts: SummaryOptions = {}
   const stopped: ExperimentSummary['stopped'] = [];
   const taskIds = new Set(await experimentTaskIds(dir));
   for (const id of taskIds) {
-    const data = await loadChartData(experimentLayout(dir).taskDir(id), {
+    const data = await loadChartData(experimentLayout(dir).task(id), {
       gamma: 1,
       ...(maxEpoch ? { maxIterations: maxEpoch } : {}),
       ...(opts.scoring ? { scoring: opts.scoring } : {}),

@@ -10,6 +10,7 @@ import { jsonRecordFile } from '../records/record-file';
 import { UserError } from '../util/errors';
 import { EXPERIMENT_FILE } from '../workspace/layout';
 import { oracleFolderName } from '../workspace/oracle-name';
+import { taskFolder, type TaskFolder } from '../workspace/task-folder';
 
 export { EXPERIMENT_FILE };
 
@@ -18,7 +19,7 @@ export interface ExperimentLayout {
   file: string;
   statusDir: string;
   oraclesDir: string;
-  taskDir(taskId: string): string;
+  task(taskId: string): TaskFolder;
   oracleDir(taskId: string): string;
   statusFile(taskId: string): string;
   lockFile(taskId: string): string;
@@ -33,7 +34,7 @@ export function experimentLayout(dir: string): ExperimentLayout {
     file: path.join(root, EXPERIMENT_FILE),
     statusDir,
     oraclesDir,
-    taskDir: (id) => path.join(root, id),
+    task: (id) => taskFolder(path.join(root, id)),
     oracleDir: (id) => path.join(oraclesDir, oracleFolderName(id)),
     statusFile: (id) => path.join(statusDir, `${id}.json`),
     lockFile: (id) => path.join(statusDir, `${id}.lock`),

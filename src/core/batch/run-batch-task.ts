@@ -8,7 +8,8 @@ import { readIterationRecords, type IterationRecord } from '../loop/iteration-re
 import { acquireLock, type HeldLock } from '../workspace/lock';
 import type { LoopEvent } from '../loop/loop-types';
 import { runLoop, startRun } from '../loop/run-loop';
-import { readRunInfo, readRunSummary, runLayout } from '../loop/run-store';
+import type { TaskFolder } from '../workspace/task-folder';
+import { readRunInfo, readRunSummary } from '../loop/run-store';
 import { historyRequest, runRequest } from '../loop/run-request';
 import { BudgetExhaustedError } from '../gateway/budget';
 import { taskBudget } from './cost-budgets';
@@ -107,23 +108,23 @@ class TaskProgress {
 
 async function runLocked(spec: TaskSpec, s: BatchSettings, task: TaskProgress): Promise<TaskStatus> {
   const layout = experimentLayout(s.experimentDir);
-  const taskDir = layout.taskDir(spec.id);
+  const folder = layout.task(spec.id);
   const previous = await readTaskStatus(s.experimentDir, spec.id);
   if (previous?.state === 'init-failed') return task.set('init-failed', { reason: previous.reason });
-  const finished = await finishedState(taskDir, s.run);
+  const finished = await finishedState(folder, s.run);
   if (finished) return task.set(finished.state, finished.progress);
 
   let env: TaskEnvironment | undefined;
   try {
     env = await openTaskEnvironment(
       s.settings.runtime,
-      { imageArchive: imageArchiveOf(spec), recorded: await readEnvironmentRecord(taskDir) },
+      { imageArchive: imageArchiveOf(spec), recorded: await readEnvironmentRecord(folder) },
       { hostPython: s.settings.pytest.python, signal: s.signal, onProgress: (m) => task.activity(m) },
     );
-    if (!(await readTaskRecord(taskDir)) || !(await loadBaseRun(taskDir))) await checkOut(spec, s, env, task);
-    if (s.humanHistory) await humanHistory(taskDir, s, env, task);
-    await s.beforeLoop?.(taskDir);
-    return await loop(taskDir, s, env, task);
+    if (!(await readTaskRecord(folder)) || !(await loadBaseRun(folder))) await checkOut(spec, s, env, task);
+    if (s.humanHistory) await humanHistory(folder, s, env, task);
+    await s.beforeLoop?.(folder);
+    return await loop(folder, s, env, task);
   } catch (err) {
     if (s.signal.aborted || isAbortError(err)) return task.set('cancelled', { reason: 'stopped' });
     if (err instanceof InitialisationFailure) return task.set('init-failed', { reason: err.message });
@@ -135,12 +136,12 @@ async function runLocked(spec: TaskSpec, s: BatchSettings, task: TaskProgress): 
 }
 
 /** The run's end state when it has one: gap 0, or its maximum of iterations, with nothing pending. */
-async function finishedState(taskDir: string, run: string): Promise<{ state: TaskState; progress: Partial<TaskStatus> } | undefined> {
-  const summary = await readRunSummary(taskDir, run).catch(() => undefined);
+async function finishedState(folder: TaskFolder, run: string): Promise<{ state: TaskState; progress: Partial<TaskStatus> } | undefined> {
+  const summary = await readRunSummary(folder, run).catch(() => undefined);
   if (!summary || summary.pending || summary.info.kind !== 'loop') return undefined;
   const done = summary.solved ? 'solved' : summary.iterations >= summary.info.maxIterations ? 'max-iterations' : undefined;
   if (!done) return undefined;
-  const records = await readIterationRecords(runLayout(taskDir, run).iterationsFile);
+  const records = await readIterationRecords(folder.run(run).iterationsFile);
   return { state: done, progress: progressOf(records) };
 }
 
@@ -165,7 +166,7 @@ async function checkOut(spec: TaskSpec, s: BatchSettings, env: TaskEnvironment, 
   const result = await checkOutTask(spec, {
     ...s.settings.pytest,
     python: env.python,
-    taskDir: layout.taskDir(spec.id),
+    task: layout.task(spec.id),
     oracleDir: layout.oracleDir(spec.id),
     runtime: env.tests,
     environment: env.record,
@@ -183,13 +184,13 @@ async function checkOut(spec: TaskSpec, s: BatchSettings, env: TaskEnvironment, 
   }
 }
 
-async function humanHistory(taskDir: string, s: BatchSettings, env: TaskEnvironment, task: TaskProgress): Promise<void> {
-  const record = await readTaskRecord(taskDir);
-  if (!record) throw new UserError(`${taskDir} has no task record.`);
+async function humanHistory(folder: TaskFolder, s: BatchSettings, env: TaskEnvironment, task: TaskProgress): Promise<void> {
+  const record = await readTaskRecord(folder);
+  if (!record) throw new UserError(`${folder.root} has no task record.`);
   await task.set('human-history');
   await replayHumanHistory({
     ...historyRequest(s.settings, env),
-    taskDir,
+    task: folder,
     signal: s.signal,
     onEvent: (e) => {
       if (e.type === 'commit-started') task.activity(`human history ${e.index + 1}/${e.total}`);
@@ -197,9 +198,9 @@ async function humanHistory(taskDir: string, s: BatchSettings, env: TaskEnvironm
   });
 }
 
-async function loop(taskDir: string, s: BatchSettings, env: TaskEnvironment, task: TaskProgress): Promise<TaskStatus> {
-  const iterationsFile = runLayout(taskDir, s.run).iterationsFile;
-  const exists = !!(await readRunInfo(taskDir, s.run));
+async function loop(folder: TaskFolder, s: BatchSettings, env: TaskEnvironment, task: TaskProgress): Promise<TaskStatus> {
+  const iterationsFile = folder.run(s.run).iterationsFile;
+  const exists = !!(await readRunInfo(folder, s.run));
   await task.set('running', exists ? progressOf(await readIterationRecords(iterationsFile)) : {});
   const onEvent = (event: LoopEvent) => {
     task.emit({ type: 'loop-event', task: task.id, event });
@@ -211,10 +212,10 @@ async function loop(taskDir: string, s: BatchSettings, env: TaskEnvironment, tas
     }
   };
   // This task's budget and the experiment's, and a replay's recording of this task.
-  const budgets = [await taskBudget(taskDir, s.run, s.cost?.maxCostPerTask), s.experimentBudget].filter((b) => b !== undefined);
-  const replay = s.replayFrom ? await replaySourceFor(s.replayFrom, task.id, taskDir) : undefined;
+  const budgets = [await taskBudget(folder, s.run, s.cost?.maxCostPerTask), s.experimentBudget].filter((b) => b !== undefined);
+  const replay = s.replayFrom ? await replaySourceFor(s.replayFrom, task.id, folder) : undefined;
   const request = runRequest(s.settings, env, { secretEnv: s.secretEnv, budgets, ...(replay ? { replay } : {}) });
-  const opts = { ...request, taskDir, run: s.run, signal: s.signal, onEvent };
+  const opts = { ...request, task: folder, run: s.run, signal: s.signal, onEvent };
   const result = exists ? await runLoop(opts) : await startRun(opts);
   const progress = progressOf(await readIterationRecords(iterationsFile));
   if (result.reason === 'solved' || result.reason === 'max-iterations') return task.set(result.reason, progress);

@@ -1,34 +1,21 @@
 // The base's own pytest result, kept apart from the "current" report (which Refresh and the loop
 // overwrite): a run's line 0 is the base run, whenever the run is created.
-import * as path from 'node:path';
 import { lastRunFile, reportFile, type LastRunRecord } from './report-store';
 import { DamagedRecordError } from '../records/record-file';
 import type { TestReport } from '../pytest/test-report';
 import { writeFileAtomic } from '../util/fs-atomic';
 import { ensureHistory, historyGit } from '../workspace/history-store';
-import { taskLayout, type TaskRecord } from '../workspace/layout';
+import { type TaskRecord } from '../workspace/layout';
+import type { TaskFolder } from '../workspace/task-folder';
 
 export interface BaseRun {
   report: TestReport;
   run: LastRunRecord;
 }
 
-function files(taskDir: string): { report: string; run: string; output: string } {
-  const dir = taskLayout(taskDir).reportsDir;
-  return {
-    report: path.join(dir, 'base.report.json'),
-    run: path.join(dir, 'base.run.json'),
-    output: path.join(dir, 'base.pytest-output.txt'),
-  };
-}
-
-export function baseOutputFile(taskDir: string): string {
-  return files(taskDir).output;
-}
-
 /** The base run, or undefined when none is kept (or what is kept is damaged: it is run again). */
-export async function loadBaseRun(taskDir: string): Promise<BaseRun | undefined> {
-  const f = files(taskDir);
+export async function loadBaseRun(task: TaskFolder): Promise<BaseRun | undefined> {
+  const f = task.base;
   try {
     const [report, run] = await Promise.all([reportFile.read(f.report), lastRunFile.read(f.run)]);
     return report && run?.kind === 'ran' ? { report, run } : undefined;
@@ -38,8 +25,8 @@ export async function loadBaseRun(taskDir: string): Promise<BaseRun | undefined>
   }
 }
 
-export async function saveBaseRun(taskDir: string, base: BaseRun, output: string): Promise<void> {
-  const f = files(taskDir);
+export async function saveBaseRun(task: TaskFolder, base: BaseRun, output: string): Promise<void> {
+  const f = task.base;
   await writeFileAtomic(f.output, output);
   await reportFile.write(f.report, base.report);
   // Written last: its presence says the other two are complete.
@@ -50,10 +37,10 @@ export async function saveBaseRun(taskDir: string, base: BaseRun, output: string
  * True when app/code is exactly the base: HEAD is the base commit and nothing is changed or
  * untracked (pytest's own caches are excluded by the repository). Any git problem: false.
  */
-export async function codeIsAtBase(taskDir: string, record: TaskRecord): Promise<boolean> {
+export async function codeIsAtBase(task: TaskFolder, record: TaskRecord): Promise<boolean> {
   try {
-    await ensureHistory(taskDir);
-    const git = historyGit(taskDir);
+    await ensureHistory(task);
+    const git = historyGit(task);
     const head = (await git.raw(['rev-parse', 'HEAD'])).trim();
     if (head !== record.baseCommit) return false;
     return (await git.raw(['status', '--porcelain', '--untracked-files=all'])).trim() === '';

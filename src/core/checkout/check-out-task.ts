@@ -17,9 +17,10 @@ import { writeEnvironmentRecord, type EnvironmentRecord } from '../workspace/env
 import { loadReport, saveReport } from './report-store';
 import { runCurrentTests, type RunCurrentTestsResult } from './run-current-tests';
 import type { PytestSettings } from '../pytest/pytest-settings';
+import type { TaskFolder } from '../workspace/task-folder';
 
 export interface CheckOutOptions extends PytestSettings {
-  taskDir: string;
+  task: TaskFolder;
   oracleDir: string;
   /** Where the tests run; needed only when `runTests` is true. */
   runtime?: Runtime;
@@ -52,7 +53,7 @@ export async function checkOutTask(spec: TaskSpec, opts: CheckOutOptions): Promi
       ? prepareBytecodeSeed(runtime, {
           python: opts.python,
           env: opts.env,
-          confine: { hide: [path.resolve(opts.taskDir), path.resolve(opts.oracleDir)] },
+          confine: { hide: [path.resolve(opts.task.root), path.resolve(opts.oracleDir)] },
           bytecodeSeedDir: machineSeedStore(),
           signal: opts.signal,
         }).catch(() => undefined)
@@ -74,14 +75,14 @@ export async function checkOutTask(spec: TaskSpec, opts: CheckOutOptions): Promi
         }
       : undefined;
   const record = await materializeTask(spec, {
-    taskDir: opts.taskDir,
+    task: opts.task,
     oracleDir: opts.oracleDir,
     signal: opts.signal,
     onProgress: progress,
     checkOracle,
     alongside,
   });
-  await writeEnvironmentRecord(opts.taskDir, opts.environment ?? { schema: 1, runtime: 'local', python: opts.python, recordedAt: new Date().toISOString() });
+  await writeEnvironmentRecord(opts.task, opts.environment ?? { schema: 1, runtime: 'local', python: opts.python, recordedAt: new Date().toISOString() });
   if (!opts.runTests) return { record };
   if (!opts.runtime) throw new Error('checkOutTask was asked to run the tests without a runtime to run them in.');
 

@@ -1,12 +1,11 @@
 // Where a task's reports live on disk, and how they are read back. Views render these files.
 import * as fs from 'node:fs/promises';
-import * as path from 'node:path';
 import { z } from 'zod';
 import { testReportSchema, type TestReport } from '../pytest/test-report';
 import { jsonRecordFile } from '../records/record-file';
 import { reportFormatSchema } from '../pytest/pytest-command';
 import { writeFileAtomic } from '../util/fs-atomic';
-import type { TaskLayout } from '../workspace/layout';
+import type { TaskFolder } from '../workspace/task-folder';
 
 /** What the last pytest run of the current code left behind (`.sweci/reports/current.run.json`). */
 export const lastRunRecordSchema = z.object({
@@ -33,24 +32,6 @@ const REWRITE = 'Run the tests again to rewrite it.';
 export const reportFile = jsonRecordFile({ schema: testReportSchema, whenDamaged: REWRITE, indent: false, checkOnWrite: false });
 export const lastRunFile = jsonRecordFile({ schema: lastRunRecordSchema, whenDamaged: REWRITE });
 
-export function currentReportFile(layout: TaskLayout): string {
-  return path.join(layout.reportsDir, 'current.report.json');
-}
-export function currentRunFile(layout: TaskLayout): string {
-  return path.join(layout.reportsDir, 'current.run.json');
-}
-/** pytest's own terminal output of the last run, kept whether or not it ran. */
-export function currentOutputFile(layout: TaskLayout): string {
-  return path.join(layout.reportsDir, 'current.pytest-output.txt');
-}
-/**
- * The raw report file pytest wrote (json-report JSON or JUnit XML, whichever ran). Its folder
- * holds nothing else: it is the one folder besides the code that a pytest container sees.
- */
-export function currentRawReportFile(layout: TaskLayout): string {
-  return path.join(layout.reportsDir, 'pytest-out', 'raw-report');
-}
-
 export async function saveReport(file: string, report: TestReport): Promise<void> {
   await reportFile.write(file, report);
 }
@@ -69,14 +50,11 @@ export interface CurrentResult {
  * between runs): the output, the report, then the run record, which readers take as the sign
  * that the other two are this run's.
  */
-export async function recordCurrentResult(layout: TaskLayout, result: CurrentResult): Promise<void> {
+export async function recordCurrentResult(layout: TaskFolder, result: CurrentResult): Promise<void> {
   await fs.mkdir(layout.reportsDir, { recursive: true });
   // The output and the report side by side; the run record only once both are in place.
-  await Promise.all([
-    writeFileAtomic(currentOutputFile(layout), result.output),
-    result.report ? saveReport(currentReportFile(layout), result.report) : undefined,
-  ]);
-  await lastRunFile.write(currentRunFile(layout), result.run);
+  await Promise.all([writeFileAtomic(layout.current.output, result.output), result.report ? saveReport(layout.current.report, result.report) : undefined]);
+  await lastRunFile.write(layout.current.run, result.run);
 }
 
 /** The report in `file`, or undefined when there is none. */

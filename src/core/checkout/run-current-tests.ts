@@ -6,21 +6,22 @@ import * as fs from 'node:fs/promises';
 import { nonPassedIds } from '../gap/non-passed';
 import { writeNonPassed } from '../gap/write-non-passed';
 import { codeIsAtBase, saveBaseRun } from './base-report';
-import { taskLockFile, acquireLock } from '../workspace/lock';
+import { acquireLock } from '../workspace/lock';
 import { runPytest } from '../pytest/run-pytest';
 import { machineSeedStore } from '../pytest/bytecode-seed';
 import type { PytestSettings } from '../pytest/pytest-settings';
 import type { TestReport } from '../pytest/test-report';
 import type { Runtime } from '../runtime/runtime';
 import { AbortError } from '../util/errors';
-import { oracleLayout, taskLayout, type TaskRecord } from '../workspace/layout';
+import { oracleLayout, type TaskRecord } from '../workspace/layout';
 import { pytestConfinement } from '../runtime/task-confinement';
 import { restoreTargetTests } from '../workspace/materialize';
 import { pytestSelection } from './pytest-targets';
-import { currentRawReportFile, loadReport, recordCurrentResult, type LastRunRecord } from './report-store';
+import { loadReport, recordCurrentResult, type LastRunRecord } from './report-store';
+import type { TaskFolder } from '../workspace/task-folder';
 
 export interface RunCurrentTestsOptions extends PytestSettings {
-  taskDir: string;
+  task: TaskFolder;
   record: TaskRecord;
   runtime: Runtime;
   signal?: AbortSignal;
@@ -72,10 +73,10 @@ export async function loadTargetReport(record: TaskRecord): Promise<TestReport> 
 
 /** The pytest step without locking: the caller (the loop) holds the task's lock. */
 export async function runPytestStep(opts: PytestStepOptions): Promise<PytestStepResult> {
-  const layout = taskLayout(opts.taskDir);
+  const layout = opts.task;
   const target = opts.target ?? (await loadTargetReport(opts.record));
   const codeDir = opts.codeDir ?? layout.codeDir;
-  const restoredTests = await restoreTargetTests(opts.record, opts.taskDir, codeDir);
+  const restoredTests = await restoreTargetTests(opts.record, opts.task, codeDir);
   const selection = await pytestSelection(opts.record.testPaths, codeDir);
   await opts.onTestsRestored?.();
   await fs.mkdir(layout.reportsDir, { recursive: true });
@@ -84,11 +85,11 @@ export async function runPytestStep(opts: PytestStepOptions): Promise<PytestStep
   const outcome = await runPytest(opts.runtime, {
     python: opts.python,
     codeDir,
-    reportFile: currentRawReportFile(layout),
+    reportFile: layout.currentRawReportFile,
     timeoutMs: opts.timeoutMs,
     format: opts.format,
     env: opts.env,
-    confine: pytestConfinement(opts.taskDir, opts.record),
+    confine: pytestConfinement(opts.task, opts.record),
     discardDir: layout.discardDir,
     bytecodeSeedDir: machineSeedStore(),
     ...selection,
@@ -133,16 +134,16 @@ export async function runPytestStep(opts: PytestStepOptions): Promise<PytestStep
  * the base's (a run's iteration 0).
  */
 export async function runCurrentTests(opts: RunCurrentTestsOptions): Promise<RunCurrentTestsResult> {
-  const lock = await acquireLock(taskLockFile(opts.taskDir), 'pytest');
+  const lock = await acquireLock(opts.task.lockFile, 'pytest');
   try {
     let atBase = false;
     const result = await runPytestStep({
       ...opts,
       onTestsRestored: async () => {
-        atBase = await codeIsAtBase(opts.taskDir, opts.record);
+        atBase = await codeIsAtBase(opts.task, opts.record);
       },
     });
-    if (atBase && result.report) await saveBaseRun(opts.taskDir, { report: result.report, run: result.run }, result.output);
+    if (atBase && result.report) await saveBaseRun(opts.task, { report: result.report, run: result.run }, result.output);
     return { run: result.run, report: result.report, restoredTests: result.restoredTests, gap: result.gap };
   } finally {
     await lock.release();

@@ -2,7 +2,6 @@
 // lock as a full run, on the given node ids only. Its report is returned and never recorded:
 // a partial run is not the task's state, so the current report, the gap and app/non-passed
 // stay what the last full run made them.
-import * as path from 'node:path';
 import { runPytest, type PytestRun } from '../pytest/run-pytest';
 import { machineSeedStore } from '../pytest/bytecode-seed';
 import type { PytestSettings } from '../pytest/pytest-settings';
@@ -10,10 +9,11 @@ import type { Runtime } from '../runtime/runtime';
 import { pytestConfinement } from '../runtime/task-confinement';
 import { withTaskLock } from '../workspace/lock';
 import { restoreTargetTests } from '../workspace/materialize';
-import { taskLayout, type TaskRecord } from '../workspace/layout';
+import { type TaskRecord } from '../workspace/layout';
+import type { TaskFolder } from '../workspace/task-folder';
 
 export interface RunSelectedTestsOptions extends PytestSettings {
-  taskDir: string;
+  task: TaskFolder;
   record: TaskRecord;
   runtime: Runtime;
   nodeIds: readonly string[];
@@ -27,26 +27,21 @@ export interface RunSelectedTestsResult {
   restoredTests: string[];
 }
 
-/** The raw report of partial runs: a folder of its own, so the full run's files are never touched. */
-export function selectedRawReportFile(taskDir: string): string {
-  return path.join(taskLayout(taskDir).reportsDir, 'selected-out', 'raw-report');
-}
-
 export async function runSelectedTests(opts: RunSelectedTestsOptions): Promise<RunSelectedTestsResult> {
   if (opts.nodeIds.length === 0) throw new Error('runSelectedTests needs at least one node id.');
-  return withTaskLock(opts.taskDir, 'pytest', `${opts.nodeIds.length} selected test(s)`, async () => {
-    const layout = taskLayout(opts.taskDir);
+  return withTaskLock(opts.task, 'pytest', `${opts.nodeIds.length} selected test(s)`, async () => {
+    const layout = opts.task;
     // The tests that run are the target's, as in every full run.
-    const restoredTests = await restoreTargetTests(opts.record, opts.taskDir, layout.codeDir);
+    const restoredTests = await restoreTargetTests(opts.record, opts.task, layout.codeDir);
     const run = await runPytest(opts.runtime, {
       python: opts.python,
       codeDir: layout.codeDir,
-      reportFile: selectedRawReportFile(opts.taskDir),
+      reportFile: opts.task.selectedRawReportFile,
       bytecodeSeedDir: machineSeedStore(),
       timeoutMs: opts.timeoutMs,
       format: opts.format,
       env: opts.env,
-      confine: pytestConfinement(opts.taskDir, opts.record),
+      confine: pytestConfinement(opts.task, opts.record),
       signal: opts.signal,
       nodeIds: opts.nodeIds,
       onOutput: opts.onOutput && ((chunk) => opts.onOutput!(chunk)),

@@ -2,12 +2,13 @@
 import { readEnvironmentRecord, type EnvironmentRecord } from '../workspace/environment-record';
 import { classify, type NonPassedEntry } from '../gap/non-passed';
 import { passedIds, type TestReport } from '../pytest/test-report';
-import { oracleLayout, taskLayout, type TaskRecord } from '../workspace/layout';
+import { oracleLayout, type TaskRecord } from '../workspace/layout';
 import { readTaskRecord } from '../workspace/materialize';
-import { currentReportFile, currentRunFile, lastRunFile, loadReport, type LastRunRecord } from './report-store';
+import { lastRunFile, loadReport, type LastRunRecord } from './report-store';
+import type { TaskFolder } from '../workspace/task-folder';
 
 export interface TaskState {
-  taskDir: string;
+  task: TaskFolder;
   record: TaskRecord;
   target?: TestReport;
   current?: TestReport;
@@ -20,24 +21,23 @@ export interface TaskState {
 }
 
 /** undefined when the folder is not a task (no .sweci/task.json). */
-export async function loadTaskState(taskDir: string): Promise<TaskState | undefined> {
-  const record = await readTaskRecord(taskDir);
+export async function loadTaskState(task: TaskFolder): Promise<TaskState | undefined> {
+  const record = await readTaskRecord(task);
   if (!record) return undefined;
-  const layout = taskLayout(taskDir);
   const [target, current, lastRun, environment] = await Promise.all([
     loadReport(oracleLayout(record.oracleDir).targetReportFile),
-    loadReport(currentReportFile(layout)),
-    lastRunFile.read(currentRunFile(layout)),
-    readEnvironmentRecord(taskDir),
+    loadReport(task.current.report),
+    lastRunFile.read(task.current.run),
+    readEnvironmentRecord(task),
   ]);
-  if (!target || !current) return { taskDir, record, target, current, lastRun, environment, entries: [] };
-  const entries = classify(current, target, { detailDir: layout.nonPassedDir });
+  if (!target || !current) return { task, record, target, current, lastRun, environment, entries: [] };
+  const entries = classify(current, target, { detailDir: task.nonPassedDir });
   const targetPassed = passedIds(target);
   const nowPassed = passedIds(current);
   let passedNow = 0;
   for (const id of targetPassed) if (nowPassed.has(id)) passedNow++;
   return {
-    taskDir,
+    task,
     record,
     target,
     current,

@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { instanceResolution, instanceSuccessRate } from '../checkout/instance-target';
 import { pytestSelection } from '../checkout/pytest-targets';
-import { currentReportFile, loadReport } from '../checkout/report-store';
+import { loadReport } from '../checkout/report-store';
 import type { PytestSettings } from '../pytest/pytest-settings';
 import type { TestReport } from '../pytest/test-report';
 import type { MatrixCells } from './sequence-settings';
@@ -17,12 +17,13 @@ import { pytestConfinement } from '../runtime/task-confinement';
 import type { SweBenchInstance } from '../task/swe-bench-instance';
 import { copyTree } from '../util/copy-tree';
 import { AbortError } from '../util/errors';
-import { taskLayout, type TaskRecord } from '../workspace/layout';
+import { type TaskRecord } from '../workspace/layout';
 import { readTaskRecord, restoreTargetTests } from '../workspace/materialize';
+import type { TaskFolder } from '../workspace/task-folder';
 
 export interface RowOptions extends PytestSettings {
   /** Task folders in sequence order; only 0..i are read. */
-  taskDirs: readonly string[];
+  tasks: readonly TaskFolder[];
   runtime: Runtime;
   signal?: AbortSignal;
   onProgress?: (message: string) => void;
@@ -35,41 +36,41 @@ function cellOf(report: TestReport, instance: SweBenchInstance, cells: MatrixCel
   return cells === 'resolved' ? (instanceResolution(report, instance).resolved ? 1 : 0) : instanceSuccessRate(report, instance);
 }
 
-/** Whether task `taskDir` ended resolved (its last pytest run, graded as SWE-bench grades); null without a report. */
-export async function endedResolved(taskDir: string): Promise<boolean | null> {
-  const record = await readTaskRecord(taskDir);
+/** Whether the task in `task` ended resolved (its last pytest run, graded as SWE-bench grades); null without a report. */
+export async function endedResolved(task: TaskFolder): Promise<boolean | null> {
+  const record = await readTaskRecord(task);
   const own = record && instanceOf(record);
-  const current = own ? await loadReport(currentReportFile(taskLayout(taskDir))) : undefined;
+  const current = own ? await loadReport(task.current.report) : undefined;
   return own && current ? instanceResolution(current, own).resolved : null;
 }
 
 const instanceOf = (record: TaskRecord): SweBenchInstance | undefined => (record.task.source.kind === 'swe-bench' ? record.task.source.instance : undefined);
 
 export async function evaluateRow(i: number, o: RowOptions): Promise<Array<number | null>> {
-  const row: Array<number | null> = o.taskDirs.map(() => null);
-  const taskDir = o.taskDirs[i];
-  const record = await readTaskRecord(taskDir);
+  const row: Array<number | null> = o.tasks.map(() => null);
+  const task = o.tasks[i];
+  const record = await readTaskRecord(task);
   const own = record && instanceOf(record);
   if (!record || !own) return row;
-  const current = await loadReport(currentReportFile(taskLayout(taskDir)));
+  const current = await loadReport(task.current.report);
   if (current) row[i] = cellOf(current, own, o.cells);
   for (let j = 0; j < i; j++) {
-    const earlier = await readTaskRecord(o.taskDirs[j]);
+    const earlier = await readTaskRecord(o.tasks[j]);
     const instance = earlier && instanceOf(earlier);
     if (!earlier || !instance) continue;
     o.onProgress?.(`re-running ${earlier.task.id}'s tests on ${record.task.id}'s code`);
-    row[j] = await resolvedOn(taskDir, record, earlier, instance, o);
+    row[j] = await resolvedOn(task, record, earlier, instance, o);
   }
   return row;
 }
 
-/** `earlier`'s entry on the code of the task in `taskDir`; null when pytest did not run. */
-async function resolvedOn(taskDir: string, record: TaskRecord, earlier: TaskRecord, instance: SweBenchInstance, o: RowOptions): Promise<number | null> {
+/** `earlier`'s entry on the code of the task in `task`; null when pytest did not run. */
+async function resolvedOn(task: TaskFolder, record: TaskRecord, earlier: TaskRecord, instance: SweBenchInstance, o: RowOptions): Promise<number | null> {
   const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-cl-'));
   try {
     const code = path.join(scratch, 'code');
-    await copyTree(taskLayout(taskDir).codeDir, code, { filter: (rel) => rel !== '.git' });
-    await restoreTargetTests(earlier, taskDir, code);
+    await copyTree(task.codeDir, code, { filter: (rel) => rel !== '.git' });
+    await restoreTargetTests(earlier, task, code);
     const selection = await pytestSelection(earlier.testPaths, code);
     const outcome = await runPytest(o.runtime, {
       python: o.python,
@@ -79,7 +80,7 @@ async function resolvedOn(taskDir: string, record: TaskRecord, earlier: TaskReco
       timeoutMs: o.timeoutMs,
       format: o.format,
       env: o.env,
-      confine: pytestConfinement(taskDir, record),
+      confine: pytestConfinement(task, record),
       signal: o.signal,
       ...selection,
     });

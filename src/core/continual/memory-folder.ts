@@ -4,7 +4,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { copyTree } from '../util/copy-tree';
-import { taskLayout } from '../workspace/layout';
+import type { TaskFolder } from '../workspace/task-folder';
 
 export function experimentMemoryDir(experimentDir: string): string {
   return path.join(path.resolve(experimentDir), 'memory');
@@ -22,11 +22,11 @@ async function replaceWithCopy(src: string, dest: string): Promise<void> {
 }
 
 /** Before a task's loop: its app/memory becomes what the earlier tasks left. */
-export async function carryMemoryIn(experimentDir: string, taskDir: string): Promise<void> {
-  await replaceWithCopy(experimentMemoryDir(experimentDir), taskLayout(taskDir).memoryDir);
+export async function carryMemoryIn(experimentDir: string, task: TaskFolder): Promise<void> {
+  await replaceWithCopy(experimentMemoryDir(experimentDir), task.memoryDir);
 }
 
 /** After a task: what its agents left in app/memory becomes the experiment's memory. */
-export async function carryMemoryOut(taskDir: string, experimentDir: string): Promise<void> {
-  await replaceWithCopy(taskLayout(taskDir).memoryDir, experimentMemoryDir(experimentDir));
+export async function carryMemoryOut(task: TaskFolder, experimentDir: string): Promise<void> {
+  await replaceWithCopy(task.memoryDir, experimentMemoryDir(experimentDir));
 }

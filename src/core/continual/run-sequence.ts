@@ -10,7 +10,6 @@ import { experimentLayout } from '../batch/experiment';
 import { batchEmitter, runBatchTask } from '../batch/run-batch-task';
 import { FINISHED_STATES, readTaskStatus, type TaskStatus } from '../batch/task-status';
 import { readIterationRecords } from '../loop/iteration-record';
-import { runLayout } from '../loop/run-store';
 import { openTaskEnvironment } from '../runtime/task-environment';
 import type { TaskSpec } from '../task/task-spec';
 import { UserError } from '../util/errors';
@@ -20,6 +19,7 @@ import { emptyClResults, readClResults, writeClResults, type ClResults } from '.
 import { endedResolved, evaluateRow } from './evaluate-row';
 import type { MatrixCells } from './sequence-settings';
 import { carryMemoryIn, carryMemoryOut } from './memory-folder';
+import type { TaskFolder } from '../workspace/task-folder';
 
 export interface SequenceSettings extends BatchSettings {
   sequenceId: string;
@@ -53,7 +53,7 @@ export async function runSequence(specs: readonly TaskSpec[], s: SequenceSetting
       );
     }
     const statuses: Array<TaskStatus | undefined> = [];
-    const taskDirs = ids.map((id) => layout.taskDir(id));
+    const tasks = ids.map((id) => layout.task(id));
     for (const [i, spec] of specs.entries()) {
       if (s.signal.aborted) break;
       if (results.matrix[i]) {
@@ -63,11 +63,11 @@ export async function runSequence(specs: readonly TaskSpec[], s: SequenceSetting
       const status = await runBatchTask(spec, { ...s, beforeLoop: s.memory ? (dir) => carryMemoryIn(s.experimentDir, dir) : undefined });
       statuses[i] = status;
       if (s.signal.aborted || !FINISHED_STATES.includes(status.state)) break;
-      if (s.memory && status.state !== 'init-failed') await carryMemoryOut(taskDirs[i], s.experimentDir);
+      if (s.memory && status.state !== 'init-failed') await carryMemoryOut(tasks[i], s.experimentDir);
       emit({ type: 'task-activity', task: spec.id, activity: "re-running the earlier tasks' tests" });
-      const row = await measureRow(i, taskDirs, s, (m) => emit({ type: 'task-activity', task: spec.id, activity: m }));
+      const row = await measureRow(i, tasks, s, (m) => emit({ type: 'task-activity', task: spec.id, activity: m }));
       if (s.signal.aborted) break;
-      const run = await runOf(taskDirs[i], s.run, row[i] === null ? null : await endedResolved(taskDirs[i]));
+      const run = await runOf(tasks[i], s.run, row[i] === null ? null : await endedResolved(tasks[i]));
       results = {
         ...results,
         matrix: results.matrix.map((r, k) => (k === i ? row : r)),
@@ -81,22 +81,22 @@ export async function runSequence(specs: readonly TaskSpec[], s: SequenceSetting
   }
 }
 
-async function measureRow(i: number, taskDirs: readonly string[], s: SequenceSettings, onProgress: (m: string) => void): Promise<Array<number | null>> {
+async function measureRow(i: number, tasks: readonly TaskFolder[], s: SequenceSettings, onProgress: (m: string) => void): Promise<Array<number | null>> {
   const env = await openTaskEnvironment(
     s.settings.runtime,
-    { recorded: await readEnvironmentRecord(taskDirs[i]) },
+    { recorded: await readEnvironmentRecord(tasks[i]) },
     { hostPython: s.settings.pytest.python, signal: s.signal },
   );
   try {
-    return await evaluateRow(i, { ...s.settings.pytest, python: env.python, taskDirs, runtime: env.tests, signal: s.signal, onProgress, cells: s.cells });
+    return await evaluateRow(i, { ...s.settings.pytest, python: env.python, tasks, runtime: env.tests, signal: s.signal, onProgress, cells: s.cells });
   } finally {
     await env.dispose().catch(() => undefined);
   }
 }
 
 /** The time the task's iterations took (from its records) and whether it ended resolved. */
-async function runOf(taskDir: string, run: string, resolved: boolean | null): Promise<ClResults['runs'][number]> {
-  const records = await readIterationRecords(runLayout(taskDir, run).iterationsFile).catch(() => []);
+async function runOf(task: TaskFolder, run: string, resolved: boolean | null): Promise<ClResults['runs'][number]> {
+  const records = await readIterationRecords(task.run(run).iterationsFile).catch(() => []);
   const seconds = records
     .filter((r) => r.iteration > 0)
     .reduce((sum, r) => sum + Math.max(0, (Date.parse(r.finished_at) - Date.parse(r.started_at)) / 1000), 0);

@@ -14,7 +14,7 @@ import { acquireLock } from '../workspace/lock';
 import { measuredFields, type MeasuredFields } from '../loop/measured-line';
 import { appendIterationRecord, readIterationRecords, replaceIterationRecords, type IterationRecord } from '../loop/iteration-record';
 import { HUMAN_HISTORY_RUN } from '../loop/run-name';
-import { ARCHIVE, iterDir, readRunInfo, runLayout, writeRunInfo, type RunInfo } from '../loop/run-store';
+import { ARCHIVE, iterDir, readRunInfo, writeRunInfo, type RunInfo, type RunLayout } from '../loop/run-store';
 import { machineSeedStore } from '../pytest/bytecode-seed';
 import { runPytest } from '../pytest/run-pytest';
 import { passedIds, type TestReport } from '../pytest/test-report';
@@ -30,9 +30,10 @@ import { exportTree, pruneTopLevel } from '../workspace/upstream';
 import { DEFAULT_HISTORY_COMMITS } from '../loop/loop-settings';
 import { regressedIds } from '../metrics/regressions';
 import { listUpstreamCommits, selectPositions, type UpstreamCommit } from './upstream-commits';
+import type { TaskFolder } from '../workspace/task-folder';
 
 export interface ReplayHistoryOptions extends PytestSettings {
-  taskDir: string;
+  task: TaskFolder;
   runtime: Runtime;
   /** Commits after the base to replay: N evenly spaced (default 20, always ending at the target), or 'all'. */
   count?: number | 'all';
@@ -68,8 +69,8 @@ export async function replayHumanHistory(opts: ReplayHistoryOptions): Promise<Re
       // A view's bug must not stop the replay.
     }
   };
-  const record = await readTaskRecord(opts.taskDir);
-  if (!record) throw new UserError(`${opts.taskDir} is not a SWE-CI task folder (no .sweci/task.json). Check a task out first.`);
+  const record = await readTaskRecord(opts.task);
+  if (!record) throw new UserError(`${opts.task.root} is not a SWE-CI task folder (no .sweci/task.json). Check a task out first.`);
   if (record.task.source.kind === 'swe-bench') {
     throw new UserError(
       `${record.task.id} is a SWE-bench instance: it has no upstream commits between a base and a target to replay, so it has no human history; compare agent runs with each other instead.`,
@@ -77,7 +78,7 @@ export async function replayHumanHistory(opts: ReplayHistoryOptions): Promise<Re
   }
   const oracle = oracleLayout(record.oracleDir);
   const target = await loadTargetReport(record);
-  const layout = runLayout(opts.taskDir, HUMAN_HISTORY_RUN);
+  const layout = opts.task.run(HUMAN_HISTORY_RUN);
   // Its own lock: a replay may run next to the loop (it never touches app/), not next to itself.
   await fs.mkdir(layout.dir, { recursive: true });
   const lock = await acquireLock(path.join(layout.dir, 'lock'), 'the human-history replay');
@@ -88,7 +89,7 @@ export async function replayHumanHistory(opts: ReplayHistoryOptions): Promise<Re
     const commits = await listUpstreamCommits(oracle.upstreamDir, opts.signal);
     const count = opts.count === 'all' ? undefined : (opts.count ?? DEFAULT_HISTORY_COMMITS);
     const positions = selectPositions(commits.length, count);
-    await ensureRunInfo(opts.taskDir, commits);
+    await ensureRunInfo(opts.task, commits);
 
     recorded = new Map((await readIterationRecords(layout.iterationsFile)).map((r) => [r.commit, r]));
     const todo = positions.filter((p) => !recorded.has(commits[p].sha));
@@ -121,8 +122,8 @@ export async function replayHumanHistory(opts: ReplayHistoryOptions): Promise<Re
   }
 }
 
-async function ensureRunInfo(taskDir: string, commits: UpstreamCommit[]): Promise<void> {
-  if (await readRunInfo(taskDir, HUMAN_HISTORY_RUN)) return;
+async function ensureRunInfo(task: TaskFolder, commits: UpstreamCommit[]): Promise<void> {
+  if (await readRunInfo(task, HUMAN_HISTORY_RUN)) return;
   const human = { kind: 'human' as const, label: UPSTREAM_AUTHORS };
   const info: RunInfo = {
     schema: 1,
@@ -134,7 +135,7 @@ async function ensureRunInfo(taskDir: string, commits: UpstreamCommit[]): Promis
     // The upstream base commit: this run's commits are upstream shas, not app/code commits.
     baseCommit: commits[0].sha,
   };
-  await writeRunInfo(taskDir, info);
+  await writeRunInfo(task, info);
 }
 
 /** One commit: its tree without tests/ and test/, the target's tests/ in, pytest, one line. */
@@ -170,7 +171,7 @@ async function replayCommit(
   });
   if (outcome.kind === 'did-not-run' && outcome.cancelled) throw new AbortError();
 
-  const archive = iterDir(runLayout(opts.taskDir, HUMAN_HISTORY_RUN), position);
+  const archive = iterDir(opts.task.run(HUMAN_HISTORY_RUN), position);
   await fs.mkdir(archive, { recursive: true });
   await writeFileAtomic(path.join(archive, ARCHIVE.pytestOutput), outcome.output);
   const human = { kind: 'human' as const, agent: commit.author || UPSTREAM_AUTHORS, tries: 1 };
@@ -198,7 +199,7 @@ async function replayCommit(
  * the one definition (metrics/regressions.ts: only tests the target passes count). A widened
  * replay inserts lines between cached ones, so the file is rebuilt when that changes it.
  */
-async function normalise(layout: ReturnType<typeof runLayout>, lines: IterationRecord[], target: TestReport): Promise<IterationRecord[]> {
+async function normalise(layout: RunLayout, lines: IterationRecord[], target: TestReport): Promise<IterationRecord[]> {
   const scored = passedIds(target);
   const sorted = [...lines].sort((a, b) => a.iteration - b.iteration);
   let previous: Set<string> | undefined;

@@ -3,12 +3,13 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { readIterationRecords, type IterationRecord } from '../loop/iteration-record';
-import { ARCHIVE, iterDir, runLayout } from '../loop/run-store';
+import { ARCHIVE, iterDir } from '../loop/run-store';
 import { baselineOf, normalizedChange } from '../metrics/normalized-change';
 import { passedIds } from '../pytest/test-report';
 import { UserError } from '../util/errors';
 import { reportOf, stepIteration, targetReport } from './iteration-details';
 import { revisionLabel, type Revision } from './revisions';
+import type { TaskFolder } from '../workspace/task-folder';
 
 export interface ComparedSide {
   run: string;
@@ -35,14 +36,14 @@ export interface Comparison {
 
 type Ref = Pick<Revision, 'run' | 'iteration'>;
 
-async function side(taskDir: string, ref: Ref): Promise<ComparedSide> {
-  const records = await readIterationRecords(runLayout(taskDir, ref.run).iterationsFile);
+async function side(task: TaskFolder, ref: Ref): Promise<ComparedSide> {
+  const records = await readIterationRecords(task.run(ref.run).iterationsFile);
   const record = records.find((r) => r.iteration === ref.iteration);
   if (!record) throw new UserError(`Run ${ref.run} has no iteration ${ref.iteration}.`);
   const baseline = records[0] && baselineOf(records[0]);
   const change = baseline && record.gap >= 0 ? normalizedChange(record.pytest.passed ?? 0, baseline) : undefined;
   const hasRequirement = await fs
-    .access(path.join(iterDir(runLayout(taskDir, ref.run), ref.iteration), ARCHIVE.requirement))
+    .access(path.join(iterDir(task.run(ref.run), ref.iteration), ARCHIVE.requirement))
     .then(() => true)
     .catch(() => false);
   return {
@@ -61,9 +62,9 @@ export function comparisonStep(c: Pick<Comparison, 'left' | 'right'>, direction:
   return stepPair({ iterations: c.left.iterations, at: c.left }, { iterations: c.right.iterations, at: c.right }, direction);
 }
 
-export async function loadComparison(taskDir: string, left: Ref, right: Ref): Promise<Comparison> {
-  const [l, r] = await Promise.all([side(taskDir, left), side(taskDir, right)]);
-  const [target, lr, rr] = await Promise.all([targetReport(taskDir), reportOf(taskDir, l.run, l.record), reportOf(taskDir, r.run, r.record)]);
+export async function loadComparison(task: TaskFolder, left: Ref, right: Ref): Promise<Comparison> {
+  const [l, r] = await Promise.all([side(task, left), side(task, right)]);
+  const [target, lr, rr] = await Promise.all([targetReport(task), reportOf(task, l.run, l.record), reportOf(task, r.run, r.record)]);
   if (!target || !lr || !rr) return { left: l, right: r, onlyLeft: [], onlyRight: [], testsCompared: false };
   const scored = [...passedIds(target)].sort();
   const pl = passedIds(lr);
@@ -96,6 +97,6 @@ export function stepPair(
 }
 
 /** The iteration numbers a run has recorded, in order. */
-export async function runIterations(taskDir: string, run: string): Promise<number[]> {
-  return (await readIterationRecords(runLayout(taskDir, run).iterationsFile)).map((r) => r.iteration);
+export async function runIterations(task: TaskFolder, run: string): Promise<number[]> {
+  return (await readIterationRecords(task.run(run).iterationsFile)).map((r) => r.iteration);
 }

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { loadReport } from '../checkout/report-store';
 import { classify, type NonPassedEntry } from '../gap/non-passed';
 import type { IterationRecord, RoleStepRecord } from '../loop/iteration-record';
-import { ARCHIVE, iterDir, runLayout, type RunInfo } from '../loop/run-store';
+import { ARCHIVE, iterDir, type RunInfo } from '../loop/run-store';
 import { baselineOf, normalizedChange } from '../metrics/normalized-change';
 import { passedIds, type TestReport } from '../pytest/test-report';
 import { oracleLayout } from '../workspace/layout';
@@ -14,6 +14,7 @@ import { readTaskRecord } from '../workspace/task-record';
 import { reportRows, type IterationReport } from './report-rows';
 import { runRevisions } from './revisions';
 import { rolesWithEventLogs, triesIn } from './transcript-tries';
+import type { TaskFolder } from '../workspace/task-folder';
 
 export interface ArchivedFile {
   label: string;
@@ -58,23 +59,23 @@ async function readText(file: string): Promise<string | undefined> {
   });
 }
 
-export async function reportOf(taskDir: string, run: string, r: IterationRecord): Promise<TestReport | undefined> {
+export async function reportOf(task: TaskFolder, run: string, r: IterationRecord): Promise<TestReport | undefined> {
   if (r.gap < 0) return undefined;
-  return loadReport(path.join(iterDir(runLayout(taskDir, run), r.iteration), ARCHIVE.report)).catch(() => undefined);
+  return loadReport(path.join(iterDir(task.run(run), r.iteration), ARCHIVE.report)).catch(() => undefined);
 }
 
 /** The target's report, from the task's oracle; undefined when it is missing. */
-export async function targetReport(taskDir: string): Promise<TestReport | undefined> {
-  const task = await readTaskRecord(taskDir);
-  return task ? loadReport(oracleLayout(task.oracleDir).targetReportFile).catch(() => undefined) : undefined;
+export async function targetReport(task: TaskFolder): Promise<TestReport | undefined> {
+  const record = await readTaskRecord(task);
+  return record ? loadReport(oracleLayout(record.oracleDir).targetReportFile).catch(() => undefined) : undefined;
 }
 
-export async function loadIterationDetails(taskDir: string, run: string, iteration: number): Promise<IterationDetails> {
-  const { info, records } = await runRevisions(taskDir, run);
+export async function loadIterationDetails(task: TaskFolder, run: string, iteration: number): Promise<IterationDetails> {
+  const { info, records } = await runRevisions(task, run);
   const i = records.findIndex((r) => r.iteration === iteration);
   if (i < 0) throw new Error(`Run ${run} has no iteration ${iteration}.`);
   const record = records[i];
-  const layout = runLayout(taskDir, run);
+  const layout = task.run(run);
   const dir = iterDir(layout, iteration);
 
   const baseline = baselineOf(records[0]);
@@ -86,10 +87,10 @@ export async function loadIterationDetails(taskDir: string, run: string, iterati
     .slice(0, i)
     .reverse()
     .find((r) => r.gap >= 0);
-  const target = await targetReport(taskDir);
-  const now = await reportOf(taskDir, run, record);
+  const target = await targetReport(task);
+  const now = await reportOf(task, run, record);
   if (target && now && earlier) {
-    const before = await reportOf(taskDir, run, earlier);
+    const before = await reportOf(task, run, earlier);
     const passedBefore = before ? passedIds(before) : new Set<string>();
     const passedNow = passedIds(now);
     newlyPassing = [...passedIds(target)].filter((id) => passedNow.has(id) && !passedBefore.has(id)).sort();
@@ -147,8 +148,8 @@ export async function loadIterationDetails(taskDir: string, run: string, iterati
 }
 
 /** The iteration's test report as rows, failures first; why not, when pytest did not run or its report is gone. */
-export async function loadIterationReport(taskDir: string, d: Pick<IterationDetails, 'run' | 'record'>): Promise<IterationReport> {
-  const file = path.join(iterDir(runLayout(taskDir, d.run), d.record.iteration), ARCHIVE.report);
+export async function loadIterationReport(task: TaskFolder, d: Pick<IterationDetails, 'run' | 'record'>): Promise<IterationReport> {
+  const file = path.join(iterDir(task.run(d.run), d.record.iteration), ARCHIVE.report);
   const raw = await fs
     .access(file)
     .then(() => true)
@@ -177,10 +178,10 @@ export interface IterationNonPassed {
  * The non-passed tests as they were at an iteration, from its archived report, classified as the
  * current code's are. Undefined when pytest did not run there or the report is gone.
  */
-export async function iterationNonPassed(taskDir: string, run: string, iteration: number): Promise<IterationNonPassed | undefined> {
-  const { records } = await runRevisions(taskDir, run);
+export async function iterationNonPassed(task: TaskFolder, run: string, iteration: number): Promise<IterationNonPassed | undefined> {
+  const { records } = await runRevisions(task, run);
   const record = records.find((r) => r.iteration === iteration);
-  const [target, report] = await Promise.all([targetReport(taskDir), record ? reportOf(taskDir, run, record) : undefined]);
+  const [target, report] = await Promise.all([targetReport(task), record ? reportOf(task, run, record) : undefined]);
   if (!target || !report) return undefined;
   const entries = classify(report, target);
   const scored = passedIds(target);

@@ -6,10 +6,11 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { AgentRole } from '../agents/agent-driver';
 import { readJournal } from '../loop/journal';
-import { ARCHIVE, iterDir, readRunInfo, runLayout, type RunInfo } from '../loop/run-store';
+import { ARCHIVE, iterDir, readRunInfo, type RunInfo } from '../loop/run-store';
 import { hasEventReader } from '../transcript/cli-events-transcript';
 import { readTryTranscript } from '../transcript/read-transcript';
 import type { Transcript } from '../transcript/transcript-schema';
+import type { TaskFolder } from '../workspace/task-folder';
 
 export interface TryRef {
   run: string;
@@ -70,9 +71,9 @@ async function pendingIteration(pendingDir: string): Promise<number | undefined>
 }
 
 /** Every try of the run with a calls record, in order; the iteration in progress last. */
-export async function listTries(taskDir: string, run: string): Promise<TryLocation[]> {
-  const layout = runLayout(taskDir, run);
-  const logs = rolesWithEventLogs(await readRunInfo(taskDir, run).catch(() => undefined));
+export async function listTries(task: TaskFolder, run: string): Promise<TryLocation[]> {
+  const layout = task.run(run);
+  const logs = rolesWithEventLogs(await readRunInfo(task, run).catch(() => undefined));
   const out: TryLocation[] = [];
   for (const entry of (await names(layout.dir)).sort()) {
     const m = /^iter-(\d{3,})$/.exec(entry);
@@ -88,9 +89,9 @@ export async function listTries(taskDir: string, run: string): Promise<TryLocati
 }
 
 /** Where one try's files are now: its iteration's archive once completed, else pending/. */
-export async function findTry(taskDir: string, ref: TryRef): Promise<TryLocation | undefined> {
-  const layout = runLayout(taskDir, ref.run);
-  const logs = rolesWithEventLogs(await readRunInfo(taskDir, ref.run).catch(() => undefined));
+export async function findTry(task: TaskFolder, ref: TryRef): Promise<TryLocation | undefined> {
+  const layout = task.run(ref.run);
+  const logs = rolesWithEventLogs(await readRunInfo(task, ref.run).catch(() => undefined));
   const listed = (list: string[]) => triesIn(list, logs).some((t) => t.role === ref.role && t.attempt === ref.attempt);
   const archived = iterDir(layout, ref.iteration);
   if (listed(await names(archived))) return { ...ref, dir: archived, pending: false };
@@ -100,8 +101,8 @@ export async function findTry(taskDir: string, ref: TryRef): Promise<TryLocation
 }
 
 /** The try of the iteration in progress whose calls record changed last: the one running now. */
-export async function latestPendingTry(taskDir: string, run: string): Promise<TryLocation | undefined> {
-  const layout = runLayout(taskDir, run);
+export async function latestPendingTry(task: TaskFolder, run: string): Promise<TryLocation | undefined> {
+  const layout = task.run(run);
   const iteration = await pendingIteration(layout.pendingDir);
   if (iteration === undefined) return undefined;
   let best: { t: TryLocation; mtime: number } | undefined;
@@ -113,8 +114,8 @@ export async function latestPendingTry(taskDir: string, run: string): Promise<Tr
 }
 
 /** The try's transcript, with the agent the run recorded for its role. */
-export async function loadTranscript(taskDir: string, at: TryLocation): Promise<Transcript | undefined> {
-  const info = await readRunInfo(taskDir, at.run).catch(() => undefined);
+export async function loadTranscript(task: TaskFolder, at: TryLocation): Promise<Transcript | undefined> {
+  const info = await readRunInfo(task, at.run).catch(() => undefined);
   const role = info?.roles[at.role];
   const agent = role?.kind === 'agent' ? (role.preset ?? 'custom') : undefined;
   return readTryTranscript({

@@ -7,8 +7,8 @@ import * as path from 'node:path';
 import type { GitRunner } from '../util/git';
 import { treeSignature } from '../util/tree-signature';
 import { ensureHistory, historyRunner } from '../workspace/history-store';
-import { taskLayout } from '../workspace/layout';
 import { rebuildWorkingRepo } from '../workspace/working-repo';
+import type { TaskFolder } from '../workspace/task-folder';
 
 export interface HeadInfo {
   sha: string;
@@ -24,17 +24,17 @@ export class CodeRepo {
   private built?: string;
 
   private constructor(
-    readonly taskDir: string,
+    readonly task: TaskFolder,
     private readonly signal?: AbortSignal,
   ) {
-    this.codeDir = taskLayout(taskDir).codeDir;
-    this.git = historyRunner(taskDir, { signal });
+    this.codeDir = task.codeDir;
+    this.git = historyRunner(task, { signal });
   }
 
   /** The task's code history (a task checked out before the store existed gets one now). */
-  static async open(taskDir: string, signal?: AbortSignal): Promise<CodeRepo> {
-    await ensureHistory(taskDir, signal);
-    return new CodeRepo(taskDir, signal);
+  static async open(task: TaskFolder, signal?: AbortSignal): Promise<CodeRepo> {
+    await ensureHistory(task, signal);
+    return new CodeRepo(task, signal);
   }
 
   /**
@@ -45,7 +45,7 @@ export class CodeRepo {
     const dotGit = path.join(this.codeDir, '.git');
     if (this.built !== undefined && this.built === treeSignature(dotGit)) return;
     this.built = undefined;
-    await rebuildWorkingRepo(this.taskDir, this.signal);
+    await rebuildWorkingRepo(this.task, this.signal);
     this.built = treeSignature(dotGit);
   }
 
@@ -63,7 +63,7 @@ export class CodeRepo {
    * another ref format) is left to rev-parse.
    */
   private async headFromFiles(): Promise<HeadInfo | undefined> {
-    const dir = taskLayout(this.taskDir).historyDir;
+    const dir = this.task.historyDir;
     const head = await fs.readFile(path.join(dir, 'HEAD'), 'utf8').catch(() => '');
     const ref = /^ref: (refs\/heads\/[^\s]+)\n?$/.exec(head)?.[1];
     if (!ref || ref.split('/').some((seg) => seg === '..' || seg === '.' || seg === '')) return undefined;
@@ -133,7 +133,7 @@ export class CodeRepo {
     const oversized = await this.tooLarge(changed, limits.file ?? 0, limits.total ?? 0);
     if (oversized.length > 0) {
       // Pathspecs from a file: any number of them, any characters in the names.
-      const list = path.join(taskLayout(this.taskDir).sweciDir, 'oversized.pathspec');
+      const list = this.task.oversizedPathspec;
       await fs.writeFile(list, ['.', ...oversized.map((p) => `:(exclude,literal)${p}`)].join('\0'));
       try {
         await this.git.raw(['add', '--all', '--verbose', `--pathspec-from-file=${list}`, '--pathspec-file-nul']);

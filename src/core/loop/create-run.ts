@@ -3,14 +3,14 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { recordCurrentResult, saveReport } from '../checkout/report-store';
-import { baseOutputFile, loadBaseRun, saveBaseRun, type BaseRun } from '../checkout/base-report';
+import { loadBaseRun, saveBaseRun, type BaseRun } from '../checkout/base-report';
 import { loadTargetReport, runPytestStep } from '../checkout/run-current-tests';
 import { writeNonPassed } from '../gap/write-non-passed';
 import type { TestReport } from '../pytest/test-report';
 import { UserError } from '../util/errors';
 import { writeFileAtomic } from '../util/fs-atomic';
 import { restoreTargetTests } from '../workspace/materialize';
-import { taskLayout, type TaskRecord } from '../workspace/layout';
+import { type TaskRecord } from '../workspace/layout';
 import { CodeRepo } from './code-repo';
 import { measuredFields } from './measured-line';
 import { appendIterationRecord } from './iteration-record';
@@ -19,9 +19,9 @@ import type { LoopOptions } from './loop-types';
 import { resolveRoles, roleLabel, roleSecrets } from './role-setup';
 import { HUMAN_HISTORY_RUN, assertRunName, runBranch } from './run-name';
 import { listPaths, refuseExposingPaths, refuseMissingModels, requireTask } from './run-preconditions';
-import { ARCHIVE, DEFAULT_MAX_ITERATIONS, iterDir, readRunInfo, roleInfo, runLayout, writeRunInfo, type RunInfo } from './run-store';
+import { ARCHIVE, DEFAULT_MAX_ITERATIONS, iterDir, readRunInfo, roleInfo, writeRunInfo, type RunInfo } from './run-store';
 
-export type CreateRunOptions = Pick<LoopOptions, 'taskDir' | 'run' | 'roles' | 'runtime' | 'agentRuntimes' | 'pytest' | 'signal' | 'onEvent'> & {
+export type CreateRunOptions = Pick<LoopOptions, 'task' | 'run' | 'roles' | 'runtime' | 'agentRuntimes' | 'pytest' | 'signal' | 'onEvent'> & {
   /** Default 20, as the reference. */
   maxIterations?: number;
 };
@@ -29,21 +29,20 @@ export type CreateRunOptions = Pick<LoopOptions, 'taskDir' | 'run' | 'roles' | '
 /** Creates run `options.run`; the caller holds the task's lock. */
 export async function createRunLocked(options: CreateRunOptions): Promise<RunInfo> {
   const opts = { ...options, roles: resolveRoles(options.roles, options) };
-  const { taskDir, run } = opts;
+  const { task, run } = opts;
   assertRunName(run);
   if (run === HUMAN_HISTORY_RUN) throw new UserError(`"${HUMAN_HISTORY_RUN}" is the name of the human-history replay. Choose another run name.`);
-  const record = await requireTask(taskDir);
+  const record = await requireTask(task);
   refuseExposingPaths(opts, record);
   refuseMissingModels(opts);
-  if (await readRunInfo(taskDir, run)) throw new UserError(`Run "${run}" already exists on this task. Resume it, or choose another name.`);
-  const layout = runLayout(taskDir, run);
+  if (await readRunInfo(task, run)) throw new UserError(`Run "${run}" already exists on this task. Resume it, or choose another name.`);
+  const layout = task.run(run);
   const signal = opts.signal ?? new AbortController().signal;
-  const task = taskLayout(taskDir);
   const target = await loadTargetReport(record);
-  const repo = await CodeRepo.open(taskDir, signal);
+  const repo = await CodeRepo.open(task, signal);
 
   // Every run starts from the base; uncommitted work in app/code would be lost or carried over.
-  await restoreTargetTests(record, taskDir);
+  await restoreTargetTests(record, task);
   const dirty = await repo.changedPaths();
   if (dirty.length > 0) {
     throw new UserError(`app/code has uncommitted changes (${listPaths(dirty)}). A new run starts from the base commit: commit or discard them first.`);
@@ -60,7 +59,7 @@ export async function createRunLocked(options: CreateRunOptions): Promise<RunInf
 
   const base = await baseRun(opts, record, target);
   // The current report, app/non-passed and the views now show the base, which is what app/code holds.
-  const output = await fs.readFile(baseOutputFile(taskDir), 'utf8').catch(() => '');
+  const output = await fs.readFile(task.base.output, 'utf8').catch(() => '');
   await writeNonPassed(task.nonPassedDir, base.report, target);
   await recordCurrentResult(task, { run: base.run, report: base.report, output });
 
@@ -97,19 +96,19 @@ export async function createRunLocked(options: CreateRunOptions): Promise<RunInf
     branch,
   };
   // Last: a folder without run.json is an unfinished creation, redone by the next createRun.
-  await writeRunInfo(taskDir, info);
+  await writeRunInfo(task, info);
   return info;
 }
 
 /** The base's result: kept from the checkout (or a Refresh at the base), else measured now. */
 async function baseRun(opts: CreateRunOptions, record: TaskRecord, target: TestReport): Promise<BaseRun> {
-  const kept = await loadBaseRun(opts.taskDir);
+  const kept = await loadBaseRun(opts.task);
   if (kept) return kept;
   const emit = loopEmitter(opts.onEvent);
   emit({ type: 'step-started', run: opts.run, iteration: 0, step: 'pytest', attempt: 1 });
   const result = await runPytestStep({
     ...opts.pytest,
-    taskDir: opts.taskDir,
+    task: opts.task,
     record,
     runtime: opts.runtime,
     signal: opts.signal,
@@ -133,6 +132,6 @@ async function baseRun(opts: CreateRunOptions, record: TaskRecord, target: TestR
     );
   }
   const base = { report: result.report, run: result.run };
-  await saveBaseRun(opts.taskDir, base, result.output);
+  await saveBaseRun(opts.task, base, result.output);
   return base;
 }

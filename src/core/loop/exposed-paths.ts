@@ -12,9 +12,10 @@ import { tokenizeCommand } from '../agents/argv-tokenizer';
 import { UserError } from '../util/errors';
 import type { TaskRecord } from '../workspace/layout';
 import { namedTaskSecrets, type TaskSecret } from '../runtime/task-confinement';
+import type { TaskFolder } from '../workspace/task-folder';
 
 export interface ExposedPathsInput {
-  taskDir: string;
+  task: TaskFolder;
   record: TaskRecord;
   /** Who plays each role (only custom commands name paths of the user's choosing). */
   agents: Partial<Record<AgentRole, AgentSettings>>;
@@ -26,7 +27,7 @@ export interface ExposedPathsInput {
 
 /** Throws a UserError naming the first path that would show a secret, and what to do instead. */
 export function refuseExposedPaths(input: ExposedPathsInput): void {
-  const secrets = namedTaskSecrets(input.taskDir, input.record).map((s) => ({ ...s, real: real(s.path) }));
+  const secrets = namedTaskSecrets(input.task, input.record).map((s) => ({ ...s, real: real(s.path) }));
   for (const role of ['architect', 'programmer'] as const) {
     const agent = input.agents[role];
     if (agent?.kind !== 'custom') continue;

@@ -7,7 +7,6 @@ import { agentSearchPath } from '../agents/cli-driver';
 import { Redactor } from '../agents/redact';
 import { loadReport } from '../checkout/report-store';
 import { passedIds } from '../pytest/test-report';
-import { taskLayout } from '../workspace/layout';
 import type { CodeRepo } from './code-repo';
 import type { IterationRecord } from './iteration-record';
 import type { LoopEvent, LoopOptions, LoopStopReason } from './loop-types';
@@ -48,7 +47,7 @@ export async function driveLoop(drive: LoopDrive): Promise<Exclude<LoopStopReaso
   // stops the run before any step: not after the Architect has been paid for.
   const first = records[records.length - 1];
   if (first.gap !== 0 && records.length - 1 < info.maxIterations) {
-    await assertRolesStartable(opts.roles, taskLayout(opts.taskDir).appDir);
+    await assertRolesStartable(opts.roles, opts.task.appDir);
     await assertRolesEndpoints(opts.roles, signal);
   }
   for (;;) {

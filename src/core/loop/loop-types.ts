@@ -5,6 +5,7 @@ import type { PytestSettings } from '../pytest/pytest-settings';
 import type { Runtime } from '../runtime/runtime';
 import type { AgentRuntimes } from '../agents/cli-driver';
 import type { IterationRecord, RoleKind } from './iteration-record';
+import type { TaskFolder } from '../workspace/task-folder';
 
 export type LoopStep = AgentRole | 'pytest';
 
@@ -65,7 +66,7 @@ export interface HumanStepRequest {
   role: AgentRole;
   run: string;
   iteration: number;
-  taskDir: string;
+  task: TaskFolder;
   /** Paths the human works with: the architect writes `requirementFile`, the programmer edits `codeDir`. */
   appDir: string;
   codeDir: string;
@@ -85,7 +86,7 @@ export interface HumanStepRequest {
 export type HumanStep = (request: HumanStepRequest) => Promise<void>;
 
 export interface LoopOptions {
-  taskDir: string;
+  task: TaskFolder;
   run: string;
   roles: Record<AgentRole, RoleSetup>;
   /** Where pytest runs. */

@@ -9,13 +9,14 @@ import { writeNonPassed } from '../gap/write-non-passed';
 import type { TestReport } from '../pytest/test-report';
 import { UserError } from '../util/errors';
 import { restoreTargetTests } from '../workspace/materialize';
-import { taskLayout, type TaskRecord } from '../workspace/layout';
+import { type TaskRecord } from '../workspace/layout';
 import type { CodeRepo } from './code-repo';
 import { readIterationRecords, type IterationRecord } from './iteration-record';
 import { readJournal } from './journal';
 import { runBranch } from './run-name';
 import { listPaths, requireTask } from './run-preconditions';
-import { ARCHIVE, iterDir, readRunInfo, runLayout, type RunInfo, type RunLayout } from './run-store';
+import { ARCHIVE, iterDir, readRunInfo, type RunInfo, type RunLayout } from './run-store';
+import type { TaskFolder } from '../workspace/task-folder';
 
 export interface OpenedRun {
   info: RunInfo;
@@ -28,22 +29,22 @@ export interface OpenedRun {
 }
 
 /** Reads loop run `run` of the task; a UserError when there is none or it has no line 0. */
-export async function readLoopRun(taskDir: string, run: string): Promise<OpenedRun> {
-  const info = await readRunInfo(taskDir, run);
+export async function readLoopRun(task: TaskFolder, run: string): Promise<OpenedRun> {
+  const info = await readRunInfo(task, run);
   if (!info) throw new UserError(`This task has no run named "${run}". Start a new run instead.`);
   if (info.kind !== 'loop') throw new UserError(`"${run}" is a human-history replay, not a loop run.`);
-  const record = await requireTask(taskDir);
+  const record = await requireTask(task);
   const target = await loadTargetReport(record);
-  const layout = runLayout(taskDir, run);
+  const layout = task.run(run);
   const records = await readIterationRecords(layout.iterationsFile);
   if (records.length === 0) throw new UserError(`${layout.iterationsFile} has no line 0. Delete the run's folder and start it again.`);
   return { info, record, target, layout, records, branch: info.branch ?? runBranch(run) };
 }
 
 /** Puts app/code on the run's branch as the next step expects, and app/non-passed (and the current report) as the run left them. */
-export async function prepareRun(run: OpenedRun, taskDir: string, repo: CodeRepo): Promise<void> {
-  const switched = await prepareCode(run.layout.pendingDir, run.records, run.record, taskDir, repo, run.branch);
-  await syncWithRun(run.layout, run.records[run.records.length - 1], run.target, taskDir, switched);
+export async function prepareRun(run: OpenedRun, task: TaskFolder, repo: CodeRepo): Promise<void> {
+  const switched = await prepareCode(run.layout.pendingDir, run.records, run.record, task, repo, run.branch);
+  await syncWithRun(run.layout, run.records[run.records.length - 1], run.target, task, switched);
 }
 
 /**
@@ -56,7 +57,7 @@ async function prepareCode(
   pendingDir: string,
   records: IterationRecord[],
   record: TaskRecord,
-  taskDir: string,
+  task: TaskFolder,
   repo: CodeRepo,
   branch: string,
 ): Promise<boolean> {
@@ -73,7 +74,7 @@ async function prepareCode(
     await repo.reattach(branch, journal.commit ?? last.commit);
     return !onBranch;
   }
-  await restoreTargetTests(record, taskDir);
+  await restoreTargetTests(record, task);
   const dirty = await repo.changedPaths();
   if (onBranch && head.sha !== last.commit) {
     throw new UserError(
@@ -96,10 +97,9 @@ async function prepareCode(
  * app/non-passed as the run's last iteration left it (another run or a Refresh may have
  * rewritten it); after a switch of branch, the current report too, so views show this run.
  */
-async function syncWithRun(layout: RunLayout, last: IterationRecord, target: TestReport, taskDir: string, switched: boolean): Promise<void> {
+async function syncWithRun(layout: RunLayout, last: IterationRecord, target: TestReport, task: TaskFolder, switched: boolean): Promise<void> {
   const report = last.gap >= 0 ? await loadReport(path.join(iterDir(layout, last.iteration), ARCHIVE.report)).catch(() => undefined) : undefined;
   if (last.gap >= 0 && !report) return; // archive missing: keep what is there
-  const task = taskLayout(taskDir);
   await writeNonPassed(task.nonPassedDir, report, target);
   if (!switched) return;
   const run: LastRunRecord = {

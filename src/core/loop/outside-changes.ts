@@ -5,14 +5,14 @@
 // thousands of detail files).
 import { lstatSync, readdirSync, readlinkSync } from 'node:fs';
 import * as path from 'node:path';
-import { taskLayout } from '../workspace/layout';
 import { HUMAN_HISTORY_RUN } from './run-name';
+import type { TaskFolder } from '../workspace/task-folder';
 
 /** Task-relative posix path → signature. */
 export type Snapshot = Map<string, string>;
 
 export interface SnapshotScope {
-  taskDir: string;
+  task: TaskFolder;
   /** The run whose own folder (logs, journal, archive) the harness writes during the step. */
   run: string;
   /** The architect's product is app/requirement.xml: not an outside change for that step. */
@@ -20,8 +20,8 @@ export interface SnapshotScope {
 }
 
 export function snapshotOutside(scope: SnapshotScope): Snapshot {
-  const layout = taskLayout(scope.taskDir);
-  const rel = (p: string): string => path.relative(scope.taskDir, p).split(path.sep).join('/');
+  const layout = scope.task;
+  const rel = (p: string): string => path.relative(scope.task.root, p).split(path.sep).join('/');
   // The harness itself writes the history store, the scoring checkout, the working repository's
   // staging folder and the discard bins during a step (a failed try is reset; old bytecode is
   // deleted in the background); a sandboxed agent cannot reach .sweci.

@@ -12,7 +12,7 @@ import { isTestArtifact } from '../workspace/restore-tests';
 import { agentConfinement } from '../runtime/task-confinement';
 import { freshHome } from '../agents/agent-home';
 import { removeLeftovers } from './app-carry-over';
-import { taskLayout, type TaskRecord } from '../workspace/layout';
+import { type TaskRecord } from '../workspace/layout';
 import type { CodeRepo } from './code-repo';
 import type { RoleStepRecord } from './iteration-record';
 import type { StepDone } from './journal';
@@ -22,9 +22,10 @@ import { diffSnapshots, snapshotOutside } from './outside-changes';
 import { DEFAULT_AGENT_MAX_TRIES, DEFAULT_AGENT_TIMEOUT_SEC } from '../agents/agent-settings';
 import { ARCHIVE } from './run-store';
 import { Budget, BudgetExhaustedError } from '../gateway/budget';
+import type { TaskFolder } from '../workspace/task-folder';
 
 export interface RoleStepContext {
-  taskDir: string;
+  task: TaskFolder;
   run: string;
   iteration: number;
   role: AgentRole;
@@ -66,9 +67,9 @@ function why(result: AgentRunResult, timeoutSec: number): string | undefined {
  * The language server's validation of what the Architect wrote: errors fail the try (and say
  * why); warnings (a location naming no file, an unknown test) are only reported.
  */
-async function checkRequirement(taskDir: string, human = false): Promise<{ problem?: string; warnings?: string }> {
-  const file = taskLayout(taskDir).requirementFile;
-  const checked = await validateRequirementFile(file, await loadRequirementContext(taskDir));
+async function checkRequirement(task: TaskFolder, human = false): Promise<{ problem?: string; warnings?: string }> {
+  const file = task.requirementFile;
+  const checked = await validateRequirementFile(file, await loadRequirementContext(task));
   // A human given the skeleton who submits its hints unchanged pressed Submit too early.
   const unwritten = human ? checked.warnings.filter((w) => w.code === 'placeholder-field') : [];
   const errors = [...checked.errors, ...unwritten];
@@ -87,10 +88,10 @@ async function runAgent(ctx: RoleStepContext): Promise<StepDone> {
   const { settings, driver } = ctx.setup;
   if (settings.kind === 'human') throw new Error('unreachable');
   if (!driver) throw new Error(`No driver was given for the ${ctx.role} (${settings.kind} agent).`);
-  const layout = taskLayout(ctx.taskDir);
+  const layout = ctx.task;
   const maxTries = Math.max(1, settings.maxTries ?? DEFAULT_AGENT_MAX_TRIES);
   const timeoutSec = settings.timeoutSec ?? DEFAULT_AGENT_TIMEOUT_SEC;
-  const prompt = await renderDefaultPrompt(ctx.role, ctx.taskDir, settings);
+  const prompt = await renderDefaultPrompt(ctx.role, ctx.task, settings);
   const promptFile = path.join(ctx.pendingDir, ARCHIVE.prompt(ctx.role));
   // Its fsync overlaps the snapshot and the fresh home below; the agent starts only once it is in place.
   const promptWritten = writeFileAtomic(promptFile, prompt);
@@ -100,7 +101,7 @@ async function runAgent(ctx: RoleStepContext): Promise<StepDone> {
 
   // What an earlier step left in app/ is not this one's to run or read (a failed try's, before the next try).
   const removed = new Set(await removeLeftovers(layout));
-  const scope = { taskDir: ctx.taskDir, run: ctx.run, allowRequirement: ctx.role === 'architect' };
+  const scope = { task: ctx.task, run: ctx.run, allowRequirement: ctx.role === 'architect' };
   const before = snapshotOutside(scope);
   const failures: string[] = [];
   const usage: AgentUsage[] = [];
@@ -147,7 +148,7 @@ async function runAgent(ctx: RoleStepContext): Promise<StepDone> {
         callsFile: path.join(ctx.pendingDir, ARCHIVE.agentCalls(ctx.role, attempt)),
         at: { iteration: ctx.iteration, attempt },
         ...(stepBudget ? { stepBudget } : {}),
-        confine: agentConfinement(ctx.taskDir, ctx.record),
+        confine: agentConfinement(ctx.task, ctx.record),
         homeDir,
         readOnly,
         onOutput: (chunk, stream) => ctx.emit({ type: 'agent-output', run: ctx.run, iteration: ctx.iteration, role: ctx.role, attempt, chunk, stream }),
@@ -169,7 +170,7 @@ async function runAgent(ctx: RoleStepContext): Promise<StepDone> {
         );
       }
       let warnings: string | undefined;
-      if (!problem && ctx.role === 'architect') ({ problem, warnings } = await checkRequirement(ctx.taskDir));
+      if (!problem && ctx.role === 'architect') ({ problem, warnings } = await checkRequirement(ctx.task));
       ok = problem === undefined;
       if (problem) failures.push(`try ${attempt}: ${problem}`);
       emitFinished(ctx, { attempt, ok, durationMs, message: problem ?? warnings, logFile });
@@ -221,8 +222,8 @@ async function runHuman(ctx: RoleStepContext): Promise<StepDone> {
       `The ${ctx.role} is played by a human, but nothing can ask one here. Run this loop in VS Code, or configure an agent for the ${ctx.role}.`,
     );
   }
-  const layout = taskLayout(ctx.taskDir);
-  const scope = { taskDir: ctx.taskDir, run: ctx.run, allowRequirement: ctx.role === 'architect' };
+  const layout = ctx.task;
+  const scope = { task: ctx.task, run: ctx.run, allowRequirement: ctx.role === 'architect' };
   const before = snapshotOutside(scope);
   await ctx.repo.syncWorkingRepo();
   // A human's half-done work survives a reload: requirement.xml is removed only on a fresh start.
@@ -239,7 +240,7 @@ async function runHuman(ctx: RoleStepContext): Promise<StepDone> {
       role: ctx.role,
       run: ctx.run,
       iteration: ctx.iteration,
-      taskDir: ctx.taskDir,
+      task: ctx.task,
       appDir: layout.appDir,
       codeDir: layout.codeDir,
       nonPassedDir: layout.nonPassedDir,
@@ -251,7 +252,7 @@ async function runHuman(ctx: RoleStepContext): Promise<StepDone> {
     throwIfAborted(ctx.signal);
     const durationMs = Date.now() - started;
     totalMs += durationMs;
-    const { problem, warnings } = ctx.role === 'architect' ? await checkRequirement(ctx.taskDir, true) : {};
+    const { problem, warnings } = ctx.role === 'architect' ? await checkRequirement(ctx.task, true) : {};
     emitFinished(ctx, { attempt, ok: !problem, durationMs, message: problem ?? warnings });
     if (!problem) break;
     problems = [problem];

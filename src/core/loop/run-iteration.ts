@@ -17,7 +17,7 @@ import { readAgentFile } from '../util/agent-file';
 import { MAX_REQUIREMENT_BYTES } from '../requirement/validate-requirement';
 import { exportCommit } from '../workspace/history-store';
 import { restoreTargetTests } from '../workspace/materialize';
-import { taskLayout, type TaskRecord } from '../workspace/layout';
+import { type TaskRecord } from '../workspace/layout';
 import type { CodeRepo } from './code-repo';
 import { findHarnessTampering } from './harness-tampering';
 import { DEFAULT_MAX_FILE_MB, DEFAULT_MAX_ITERATION_MB } from './integrity-settings';
@@ -78,7 +78,7 @@ function agentIsolations(ctx: IterationContext): Isolation[] {
  */
 export async function runIteration(ctx: IterationContext, iteration: number, startCommit: string): Promise<IterationOutcome> {
   const { layout } = ctx;
-  const taskDir = ctx.opts.taskDir;
+  const task = ctx.opts.task;
   let journal = await readJournal(layout.pendingDir);
   // A step this call marks begun in a journal write it makes anyway (one fsync fewer) is not a restart.
   let marked: AgentRole | undefined;
@@ -93,7 +93,7 @@ export async function runIteration(ctx: IterationContext, iteration: number, sta
 
   if (!j.architect) {
     j.architect = await roleStep(ctx, j, 'architect', marked === 'architect');
-    await keepRequirement(taskLayout(taskDir).requirementFile, path.join(layout.pendingDir, ARCHIVE.requirement));
+    await keepRequirement(task.requirementFile, path.join(layout.pendingDir, ARCHIVE.requirement));
     const pause = ctx.opts.stopAfterStep === 'architect';
     if (!pause && !(j.begun ?? []).includes('programmer')) {
       j.begun = [...(j.begun ?? []), 'programmer'];
@@ -105,13 +105,13 @@ export async function runIteration(ctx: IterationContext, iteration: number, sta
     // The programmer works from the requirement the architect wrote, whatever happened since. An
     // agent may have made app/requirement.xml a link (to the run's records): rename replaces the
     // link, where a copy would write through it.
-    await writeFileAtomic(taskLayout(taskDir).requirementFile, await fs.readFile(path.join(layout.pendingDir, ARCHIVE.requirement)));
+    await writeFileAtomic(task.requirementFile, await fs.readFile(path.join(layout.pendingDir, ARCHIVE.requirement)));
   }
 
   if (!j.programmer) {
     const done = await roleStep(ctx, j, 'programmer', marked === 'programmer');
     // Step (c): the target's tests go back before anything else looks at the code.
-    done.tampered = union(done.tampered, await restoreTargetTests(ctx.record, taskDir));
+    done.tampered = union(done.tampered, await restoreTargetTests(ctx.record, task));
     j.programmer = done;
     await writeJournal(layout.pendingDir, j);
     if (ctx.opts.stopAfterStep === 'programmer') return { kind: 'paused', after: 'programmer' };
@@ -138,7 +138,7 @@ async function roleStep(ctx: IterationContext, j: Journal, role: AgentRole, mark
     await writeJournal(ctx.layout.pendingDir, j);
   }
   return runRoleStep({
-    taskDir: ctx.opts.taskDir,
+    task: ctx.opts.task,
     run: ctx.layout.run,
     iteration: j.iteration,
     role,
@@ -162,7 +162,7 @@ async function roleStep(ctx: IterationContext, j: Journal, role: AgentRole, mark
  */
 async function testAndCommit(ctx: IterationContext, j: Journal): Promise<IterationRecord> {
   const { layout, repo } = ctx;
-  const taskDir = ctx.opts.taskDir;
+  const task = ctx.opts.task;
   const run = layout.run;
 
   // (g) One commit per iteration; a resumed iteration whose commit exists reuses it.
@@ -182,10 +182,10 @@ async function testAndCommit(ctx: IterationContext, j: Journal): Promise<Iterati
     journaling = writeJournal(layout.pendingDir, j);
   }
   const commit = j.commit;
-  const scoring = taskLayout(taskDir).scoringCodeDir;
+  const scoring = task.scoringCodeDir;
   // The journal's fsync and the checkout side by side: a crash before either is done finds the
   // commit again by its parent and message (above).
-  await Promise.all([journaling, exportCommit(taskDir, commit, scoring, ctx.signal)]);
+  await Promise.all([journaling, exportCommit(task, commit, scoring, ctx.signal)]);
   // The next agent's app/code/.git, made while pytest runs (a failure is retried before that agent).
   const syncing = repo.syncWorkingRepo().catch(() => undefined);
   // git's part of the archive and of the harness check needs only the commits: it runs beside pytest.
@@ -201,7 +201,7 @@ async function testAndCommit(ctx: IterationContext, j: Journal): Promise<Iterati
   const started = Date.now();
   const result = await runPytestStep({
     ...ctx.opts.pytest,
-    taskDir,
+    task,
     codeDir: scoring,
     record: ctx.record,
     runtime: ctx.opts.runtime,
@@ -230,7 +230,7 @@ async function testAndCommit(ctx: IterationContext, j: Journal): Promise<Iterati
     writeFileAtomic(keep(ARCHIVE.pytestOutput), ctx.secrets.redact(result.output)),
     unwrap(diffing).then(() => redactFile(keep(ARCHIVE.codeDiff), ctx.secrets)),
     result.report ? saveReport(keep(ARCHIVE.report), result.report).then(() => redactFile(keep(ARCHIVE.report), ctx.secrets)) : undefined,
-    fs.copyFile(taskLayout(taskDir).summaryFile, keep(ARCHIVE.summary)).then(() => redactFile(keep(ARCHIVE.summary), ctx.secrets)),
+    fs.copyFile(task.summaryFile, keep(ARCHIVE.summary)).then(() => redactFile(keep(ARCHIVE.summary), ctx.secrets)),
     redactFile(keep(ARCHIVE.requirement), ctx.secrets),
   ]);
 

@@ -19,7 +19,8 @@ import { resolveRoles } from './role-setup';
 import { runBranch } from './run-name';
 import { refuseExposingPaths, refuseMissingModels, requireTask } from './run-preconditions';
 import { recoverArchived } from './run-iteration';
-import { listRuns, readRunInfo, runLayout, type RunInfo, type RunSummary } from './run-store';
+import { listRuns, readRunInfo, type RunInfo, type RunSummary } from './run-store';
+import type { TaskFolder } from '../workspace/task-folder';
 
 export type { CreateRunOptions } from './create-run';
 
@@ -39,7 +40,7 @@ const LOOP_PURPOSE = 'the loop';
 
 /** Creates run `opts.run` (branch sweci/<run> at the base, line 0 = the base run) under the task's lock. */
 export async function createRun(opts: CreateRunOptions): Promise<RunInfo> {
-  return withTaskLock(opts.taskDir, LOOP_PURPOSE, `run "${opts.run}"`, () => createRunLocked(opts)).catch((err: unknown) => {
+  return withTaskLock(opts.task, LOOP_PURPOSE, `run "${opts.run}"`, () => createRunLocked(opts)).catch((err: unknown) => {
     // simple-git reports a kill by the signal as its own error; callers test for AbortError.
     throw opts.signal?.aborted && !isAbortError(err) ? new AbortError() : err;
   });
@@ -47,7 +48,7 @@ export async function createRun(opts: CreateRunOptions): Promise<RunInfo> {
 
 /** Creates the run and runs the loop, under one lock. */
 export async function startRun(opts: StartRunOptions): Promise<LoopResult> {
-  return withTaskLock(opts.taskDir, LOOP_PURPOSE, `run "${opts.run}"`, async () => {
+  return withTaskLock(opts.task, LOOP_PURPOSE, `run "${opts.run}"`, async () => {
     try {
       await createRunLocked(opts);
     } catch (err) {
@@ -72,7 +73,7 @@ export async function startRun(opts: StartRunOptions): Promise<LoopResult> {
  * when cancelled (nothing partial is recorded).
  */
 export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
-  return withTaskLock(opts.taskDir, LOOP_PURPOSE, `run "${opts.run}"`, () => runLoopLocked(opts));
+  return withTaskLock(opts.task, LOOP_PURPOSE, `run "${opts.run}"`, () => runLoopLocked(opts));
 }
 
 /** After a crash, a reload or a cancel: continues the run (same as runLoop). */
@@ -81,7 +82,7 @@ export const resumeRun = runLoop;
 async function runLoopLocked(options: LoopOptions): Promise<LoopResult> {
   const opts = { ...options, roles: resolveRoles(options.roles, options) };
   const emit = loopEmitter(opts.onEvent);
-  const { taskDir, run } = opts;
+  const { task, run } = opts;
   const recorded: IterationRecord[] = [];
   let records: IterationRecord[] = [];
   const finish = (reason: LoopStopReason, error?: string): LoopResult => {
@@ -93,15 +94,15 @@ async function runLoopLocked(options: LoopOptions): Promise<LoopResult> {
   const signal = opts.signal ?? new AbortController().signal;
   let repo: CodeRepo | undefined;
   try {
-    refuseExposingPaths(opts, await requireTask(taskDir));
+    refuseExposingPaths(opts, await requireTask(task));
     refuseMissingModels(opts);
-    const opened = await readLoopRun(taskDir, run);
+    const opened = await readLoopRun(task, run);
     records = opened.records;
     // An iteration archived but not appended (a crash between the two) is recorded now.
     const again = await recoverArchived(opened.layout, records.length);
     if (again) records.push(again);
-    repo = await CodeRepo.open(taskDir, signal);
-    await prepareRun(opened, taskDir, repo);
+    repo = await CodeRepo.open(task, signal);
+    await prepareRun(opened, task, repo);
     return finish(await driveLoop({ opts, run: opened, repo, signal, emit, recorded }));
   } catch (err) {
     if (signal.aborted || isAbortError(err)) {
@@ -118,8 +119,8 @@ async function runLoopLocked(options: LoopOptions): Promise<LoopResult> {
 }
 
 /** Runs with an iteration in progress (after a cancel, a crash or a reload): offer to resume them. */
-export async function findPendingRuns(taskDir: string): Promise<RunSummary[]> {
-  return (await listRuns(taskDir)).filter((r) => r.pending !== undefined);
+export async function findPendingRuns(task: TaskFolder): Promise<RunSummary[]> {
+  return (await listRuns(task)).filter((r) => r.pending !== undefined);
 }
 
 /**
@@ -127,16 +128,16 @@ export async function findPendingRuns(taskDir: string): Promise<RunSummary[]> {
  * branch is checked out at its last iteration's commit. The next loop call starts the
  * iteration afresh.
  */
-export async function discardPendingIteration(taskDir: string, run: string): Promise<void> {
-  await withTaskLock(taskDir, LOOP_PURPOSE, `run "${run}"`, async () => {
-    const info = await readRunInfo(taskDir, run);
+export async function discardPendingIteration(task: TaskFolder, run: string): Promise<void> {
+  await withTaskLock(task, LOOP_PURPOSE, `run "${run}"`, async () => {
+    const info = await readRunInfo(task, run);
     if (!info || info.kind !== 'loop') throw new UserError(`This task has no loop run named "${run}".`);
-    const layout = runLayout(taskDir, run);
+    const layout = task.run(run);
     const records = await readIterationRecords(layout.iterationsFile);
     const last = records[records.length - 1];
     if (!last) throw new UserError(`${layout.iterationsFile} has no line 0. Delete the run's folder and start it again.`);
     await fs.rm(layout.pendingDir, { recursive: true, force: true });
-    const repo = await CodeRepo.open(taskDir);
+    const repo = await CodeRepo.open(task);
     await repo.resetTo(info.branch ?? runBranch(run), last.commit);
     await repo.syncWorkingRepo();
   });
@@ -148,11 +149,11 @@ export async function discardPendingIteration(taskDir: string, run: string): Pro
  * the base on the run's branch, which createRun reuses. Returns whether it removed the run;
  * a run with a recorded iteration or a completed step is always kept.
  */
-export async function removeRunWithoutIterations(taskDir: string, run: string): Promise<boolean> {
-  return withTaskLock(taskDir, LOOP_PURPOSE, `run "${run}"`, async () => {
-    const info = await readRunInfo(taskDir, run);
+export async function removeRunWithoutIterations(task: TaskFolder, run: string): Promise<boolean> {
+  return withTaskLock(task, LOOP_PURPOSE, `run "${run}"`, async () => {
+    const info = await readRunInfo(task, run);
     if (!info || info.kind !== 'loop') return false;
-    const layout = runLayout(taskDir, run);
+    const layout = task.run(run);
     const records = await readIterationRecords(layout.iterationsFile);
     if (records.length > 1) return false;
     const journal = await readJournal(layout.pendingDir).catch(() => undefined);
@@ -160,7 +161,7 @@ export async function removeRunWithoutIterations(taskDir: string, run: string): 
     // A try that ran left its log there, and the failure message sends the user to it.
     const left = await fs.readdir(layout.pendingDir).catch(() => [] as string[]);
     if (left.some((f) => f.endsWith('.log'))) return false;
-    const repo = await CodeRepo.open(taskDir);
+    const repo = await CodeRepo.open(task);
     await repo.resetTo(info.branch ?? runBranch(run), info.baseCommit);
     await repo.syncWorkingRepo();
     await fs.rm(layout.dir, { recursive: true, force: true });

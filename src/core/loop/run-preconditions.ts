@@ -8,10 +8,11 @@ import type { TaskRecord } from '../workspace/layout';
 import { refuseExposedPaths } from './exposed-paths';
 import { LocalRuntime } from '../runtime/local-runtime';
 import type { LoopOptions } from './loop-types';
+import type { TaskFolder } from '../workspace/task-folder';
 
-export async function requireTask(taskDir: string): Promise<TaskRecord> {
-  const record = await readTaskRecord(taskDir);
-  if (!record) throw new UserError(`${taskDir} is not a SWE-CI task folder (no .sweci/task.json). Check a task out first.`);
+export async function requireTask(task: TaskFolder): Promise<TaskRecord> {
+  const record = await readTaskRecord(task);
+  if (!record) throw new UserError(`${task.root} is not a SWE-CI task folder (no .sweci/task.json). Check a task out first.`);
   return record;
 }
 
@@ -24,11 +25,11 @@ export function listPaths(paths: string[]): string {
  * Before anything runs: no path the user hands the sandbox (a custom command's absolute paths,
  * sweci.sandboxReadablePaths) may show the dataset, an experiment, an oracle or another task.
  */
-export function refuseExposingPaths(opts: Pick<LoopOptions, 'taskDir' | 'roles' | 'runtime' | 'agentRuntimes'>, record: TaskRecord): void {
+export function refuseExposingPaths(opts: Pick<LoopOptions, 'task' | 'roles' | 'runtime' | 'agentRuntimes'>, record: TaskRecord): void {
   const locals = [opts.runtime, opts.agentRuntimes?.host].filter((r): r is LocalRuntime => r instanceof LocalRuntime);
   const agents = { architect: opts.roles.architect.settings, programmer: opts.roles.programmer.settings };
   refuseExposedPaths({
-    taskDir: opts.taskDir,
+    task: opts.task,
     record,
     agents,
     readable: [...new Set(locals.flatMap((r) => r.readable))],

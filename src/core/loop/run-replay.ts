@@ -8,19 +8,20 @@ import * as path from 'node:path';
 import type { ReplaySource } from '../agents/model-access';
 import { moveRecording } from '../gateway/move-recording';
 import { readGatewayCalls } from '../records/gateway-call';
-import { ARCHIVE, iterDirName, runLayout } from './run-store';
+import { ARCHIVE, iterDirName } from './run-store';
+import type { TaskFolder } from '../workspace/task-folder';
 
-export function replayFromRun(recordedTaskDir: string, run: string, intoTaskDir = recordedTaskDir): ReplaySource {
-  const runDir = runLayout(recordedTaskDir, run).dir;
+export function replayFromRun(recorded: TaskFolder, run: string, into: TaskFolder = recorded): ReplaySource {
+  const runDir = recorded.run(run).dir;
   return async ({ iteration, role, attempt }) => {
     const calls = await readGatewayCalls(path.join(runDir, iterDirName(iteration), ARCHIVE.agentCalls(role, attempt)));
     if (calls.length === 0) return undefined;
-    return path.resolve(recordedTaskDir) === path.resolve(intoTaskDir) ? calls : moveRecording(calls, recordedTaskDir, intoTaskDir);
+    return path.resolve(recorded.root) === path.resolve(into.root) ? calls : moveRecording(calls, recorded.root, into.root);
   };
 }
 
 /** Whether a run's first iteration holds a calls record of either role (it can be replayed); looked up by name, nothing read. */
-export async function hasRecordedCalls(taskDir: string, run: string): Promise<boolean> {
-  const names = await fs.readdir(path.join(runLayout(taskDir, run).dir, iterDirName(1))).catch(() => [] as string[]);
+export async function hasRecordedCalls(task: TaskFolder, run: string): Promise<boolean> {
+  const names = await fs.readdir(path.join(task.run(run).dir, iterDirName(1))).catch(() => [] as string[]);
   return names.some((n) => n.endsWith('.calls.jsonl'));
 }

@@ -4,7 +4,6 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { AgentRole, AgentSettings } from '../agents/agent-driver';
 import { Redactor } from '../agents/redact';
-import { taskLayout } from '../workspace/layout';
 import { z } from 'zod';
 import { jsonRecordFile } from '../records/record-file';
 import { readIterationRecords, roleKind, type IterationRecord } from './iteration-record';
@@ -12,19 +11,11 @@ import { readJournal, type PendingStep } from './journal';
 import type { RunFlag } from '../metrics/run-flags';
 import { scoreFlags } from '../metrics/scored-line';
 import { assertRunName, runBranch, slugifyRunName } from './run-name';
+import type { RunLayout, TaskFolder } from '../workspace/task-folder';
 
 export const DEFAULT_MAX_ITERATIONS = 20;
 
-export interface RunLayout {
-  run: string;
-  dir: string;
-  /** run.json */
-  runFile: string;
-  /** iteration.jsonl */
-  iterationsFile: string;
-  /** The in-progress iteration's journal and files; renamed to iter-NNN/ when it completes. */
-  pendingDir: string;
-}
+export type { RunLayout } from '../workspace/task-folder';
 
 /** Names of the files in an iteration's archive (and in pending/ while it runs). */
 export const ARCHIVE = {
@@ -40,21 +31,6 @@ export const ARCHIVE = {
   /** The try's model calls as the gateway saw them, one JSON line each. */
   agentCalls: (role: AgentRole, attempt: number): string => `${role}-try-${attempt}.calls.jsonl`,
 } as const;
-
-export function runsDir(taskDir: string): string {
-  return path.join(taskLayout(taskDir).sweciDir, 'runs');
-}
-
-export function runLayout(taskDir: string, run: string): RunLayout {
-  const dir = path.join(runsDir(taskDir), run);
-  return {
-    run,
-    dir,
-    runFile: path.join(dir, 'run.json'),
-    iterationsFile: path.join(dir, 'iteration.jsonl'),
-    pendingDir: path.join(dir, 'pending'),
-  };
-}
 
 export function iterDirName(iteration: number): string {
   return `iter-${String(iteration).padStart(3, '0')}`;
@@ -109,12 +85,12 @@ export function roleInfo(settings: AgentSettings, label: string, secrets: Iterab
   return info;
 }
 
-export async function readRunInfo(taskDir: string, run: string): Promise<RunInfo | undefined> {
-  return runFile.read(runLayout(taskDir, run).runFile);
+export async function readRunInfo(task: TaskFolder, run: string): Promise<RunInfo | undefined> {
+  return runFile.read(task.run(run).runFile);
 }
 
-export async function writeRunInfo(taskDir: string, info: RunInfo): Promise<void> {
-  await runFile.write(runLayout(taskDir, info.name).runFile, info);
+export async function writeRunInfo(task: TaskFolder, info: RunInfo): Promise<void> {
+  await runFile.write(task.run(info.name).runFile, info);
 }
 
 /** A run as a list of runs shows it. */
@@ -130,10 +106,10 @@ export interface RunSummary {
   pending?: { iteration: number; lastCompletedStep?: PendingStep };
 }
 
-export async function readRunSummary(taskDir: string, run: string): Promise<RunSummary | undefined> {
-  const info = await readRunInfo(taskDir, run);
+export async function readRunSummary(task: TaskFolder, run: string): Promise<RunSummary | undefined> {
+  const info = await readRunInfo(task, run);
   if (!info) return undefined;
-  const layout = runLayout(taskDir, run);
+  const layout = task.run(run);
   const records: IterationRecord[] = await readIterationRecords(layout.iterationsFile);
   const last = records[records.length - 1];
   const journal = await readJournal(layout.pendingDir).catch(() => undefined);
@@ -149,26 +125,26 @@ export async function readRunSummary(taskDir: string, run: string): Promise<RunS
 }
 
 /** Every run of the task, oldest first. Folders without a run.json are skipped. */
-export async function listRuns(taskDir: string): Promise<RunSummary[]> {
+export async function listRuns(task: TaskFolder): Promise<RunSummary[]> {
   let names: string[];
   try {
-    names = await fs.readdir(runsDir(taskDir));
+    names = await fs.readdir(task.runsDir);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw err;
   }
   const out: RunSummary[] = [];
   for (const name of names.sort()) {
-    const summary = await readRunSummary(taskDir, name).catch(() => undefined);
+    const summary = await readRunSummary(task, name).catch(() => undefined);
     if (summary) out.push(summary);
   }
   return out.sort((a, b) => a.info.created.localeCompare(b.info.created) || a.info.name.localeCompare(b.info.name));
 }
 
 /** A run name not yet used on this task, from a hint such as the agent's label. */
-export async function suggestRunName(taskDir: string, hint = 'run'): Promise<string> {
+export async function suggestRunName(task: TaskFolder, hint = 'run'): Promise<string> {
   const stem = slugifyRunName(hint).slice(0, 56) || 'run';
-  const used = new Set(await fs.readdir(runsDir(taskDir)).catch(() => [] as string[]));
+  const used = new Set(await fs.readdir(task.runsDir).catch(() => [] as string[]));
   for (let i = 1; ; i++) {
     const name = `${stem}-${i}`;
     if (!used.has(name)) {

@@ -4,6 +4,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { experimentTaskIds } from '../batch/experiment';
+import { taskFolder } from '../workspace/task-folder';
 import { summarizeExperiment, type ExperimentSummary } from '../batch/experiment-summary';
 import { averageCells, averageLabel, formatSummary, summaryCells, summaryHeader } from '../batch/summary-format';
 import { writeReport } from './export-report';
@@ -41,7 +42,7 @@ export async function writeExperimentReport(opts: ExperimentReportOptions): Prom
   for (const task of await experimentTaskIds(opts.experimentDir)) {
     opts.onProgress?.(`report of ${task}`);
     const out = await writeReport({
-      taskDir: path.join(opts.experimentDir, task),
+      task: taskFolder(path.join(opts.experimentDir, task)),
       folder: path.join(opts.folder, 'tasks', task),
       extensionRoot: opts.assetRoot,
       gamma: opts.gamma,

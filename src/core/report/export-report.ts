@@ -6,10 +6,10 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { loadChartData, loadHeatmap, type ChartData, type HeatmapData } from '../scoring/load-chart-data';
 import { METRIC_COLUMN_LIST } from '../metrics/metric-columns';
-import { taskLayout } from '../workspace/layout';
 import type { ScoringRules } from '../metrics/scored-line';
 import { reportHtml, transcriptPageHtml, type TranscriptLink } from './report-html';
 import { listTries, loadTranscript } from '../inspect/transcript-tries';
+import type { TaskFolder } from '../workspace/task-folder';
 
 export interface ExportResult {
   folder: string;
@@ -25,7 +25,7 @@ export interface ExportResult {
  * of calls: the report stays small). Tries still in progress are left out: they are not done.
  */
 async function writeTranscriptPages(opts: {
-  taskDir: string;
+  task: TaskFolder;
   folder: string;
   extensionRoot: string;
   runs: string[];
@@ -39,8 +39,8 @@ async function writeTranscriptPages(opts: {
   const bare = script.replace(/\/\/# sourceMappingURL=\S+\s*$/, '');
   const links: TranscriptLink[] = [];
   for (const run of opts.runs) {
-    for (const at of (await listTries(opts.taskDir, run)).filter((t) => !t.pending)) {
-      const transcript = await loadTranscript(opts.taskDir, at).catch(() => undefined);
+    for (const at of (await listTries(opts.task, run)).filter((t) => !t.pending)) {
+      const transcript = await loadTranscript(opts.task, at).catch(() => undefined);
       if (!transcript) continue;
       const href = `transcripts/${run}/${at.iteration}-${at.role}-${at.attempt}.html`;
       const file = path.join(opts.folder, ...href.split('/'));
@@ -51,11 +51,6 @@ async function writeTranscriptPages(opts: {
     }
   }
   return links;
-}
-
-export function defaultExportFolder(taskDir: string, now = new Date()): string {
-  const stamp = now.toISOString().replace(/[:.]/g, '-').replace(/Z$/, '');
-  return path.join(taskLayout(taskDir).sweciDir, 'reports', `export-${stamp}`);
 }
 
 /** A value of metrics.csv/json: a number, a flag, a word; null when unknown. */
@@ -86,7 +81,7 @@ export function metricsCsv(rows: MetricsExportRow[]): string {
 }
 
 export async function writeReport(opts: {
-  taskDir: string;
+  task: TaskFolder;
   folder: string;
   extensionRoot: string;
   gamma: number;
@@ -94,9 +89,9 @@ export async function writeReport(opts: {
   /** sweci.integrity's scoring rules, as the chart applies them. */
   scoring?: ScoringRules;
 }): Promise<ExportResult> {
-  const data = await loadChartData(opts.taskDir, { gamma: opts.gamma, ...(opts.scoring ? { scoring: opts.scoring } : {}) });
+  const data = await loadChartData(opts.task, { gamma: opts.gamma, ...(opts.scoring ? { scoring: opts.scoring } : {}) });
   const heatmaps: HeatmapData[] = [];
-  for (const s of data.runs) heatmaps.push(await loadHeatmap(opts.taskDir, s.run));
+  for (const s of data.runs) heatmaps.push(await loadHeatmap(opts.task, s.run));
   const [script, css] = await Promise.all([
     fs.readFile(path.join(opts.extensionRoot, 'dist', 'webview.js'), 'utf8'),
     fs.readFile(path.join(opts.extensionRoot, 'media', 'chart.css'), 'utf8'),

@@ -4,7 +4,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { parseSummaryJsonl, type SummaryEntry } from '../gap/summary-entry';
-import { taskLayout } from '../workspace/layout';
+import type { TaskFolder } from '../workspace/task-folder';
 import { isTestFile, testIdsInSource } from './scan-tests';
 
 export interface RequirementContext {
@@ -33,8 +33,7 @@ export const SKIPPED_DIRS: ReadonlySet<string> = new Set([
   '.eggs',
 ]);
 
-export async function loadRequirementContext(taskRoot: string): Promise<RequirementContext> {
-  const layout = taskLayout(taskRoot);
+export async function loadRequirementContext(task: TaskFolder): Promise<RequirementContext> {
   const codeFiles = new Set<string>();
   const testFiles: string[] = [];
   let complete = true;
@@ -43,7 +42,7 @@ export async function loadRequirementContext(taskRoot: string): Promise<Requirem
     const rel = queue.shift() as string;
     let entries: import('node:fs').Dirent[];
     try {
-      entries = await fs.readdir(path.join(layout.codeDir, rel), { withFileTypes: true });
+      entries = await fs.readdir(path.join(task.codeDir, rel), { withFileTypes: true });
     } catch {
       // Without app/code itself nothing can be said to be missing from it.
       if (rel === '') complete = false;
@@ -62,11 +61,11 @@ export async function loadRequirementContext(taskRoot: string): Promise<Requirem
     }
   }
   const summary = new Map<string, SummaryEntry>();
-  const summaryText = await fs.readFile(layout.summaryFile, 'utf8').catch(() => '');
+  const summaryText = await fs.readFile(task.summaryFile, 'utf8').catch(() => '');
   for (const entry of parseSummaryJsonl(summaryText)) summary.set(entry.nodeid, entry);
   const knownTests = new Set(summary.keys());
   for (const rel of testFiles) {
-    const file = path.join(layout.codeDir, rel);
+    const file = path.join(task.codeDir, rel);
     // lstat: a test file that is a symlink is not followed (it could point at the oracle).
     const stat = await fs.lstat(file).catch(() => undefined);
     if (!stat?.isFile() || stat.size > MAX_TEST_FILE_BYTES) continue;

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import type { Confinement } from './sandbox';
 import { EXPERIMENT_FILE, type TaskRecord } from '../workspace/layout';
 import { userCacheDir } from '../util/user-cache';
+import type { TaskFolder } from '../workspace/task-folder';
 
 /** One thing a task's commands must not see, and what it is (for messages that name it). */
 export interface TaskSecret {
@@ -17,13 +18,13 @@ export interface TaskSecret {
   what: string;
 }
 
-export function taskSecrets(taskDir: string, record: TaskRecord): string[] {
-  return namedTaskSecrets(taskDir, record).map((s) => s.path);
+export function taskSecrets(task: TaskFolder, record: TaskRecord): string[] {
+  return namedTaskSecrets(task, record).map((s) => s.path);
 }
 
-export function namedTaskSecrets(taskDir: string, record: TaskRecord): TaskSecret[] {
+export function namedTaskSecrets(task: TaskFolder, record: TaskRecord): TaskSecret[] {
   const hide: TaskSecret[] = [
-    { path: path.resolve(taskDir), what: "the task's own folder (its records)" },
+    { path: path.resolve(task.root), what: "the task's own folder (its records)" },
     { path: path.resolve(record.oracleDir), what: "the task's oracle" },
   ];
   const store = path.dirname(path.resolve(record.oracleDir));
@@ -31,10 +32,10 @@ export function namedTaskSecrets(taskDir: string, record: TaskRecord): TaskSecre
   if (path.basename(store) === 'oracles') hide.push({ path: store, what: 'the oracles of the tasks' });
   // A task of a benchmark run: the experiment folder holds every other task, their oracles and
   // their runs. Hidden as a whole; the command's own folders come back through its mounts.
-  const parent = path.dirname(path.resolve(taskDir));
+  const parent = path.dirname(path.resolve(task.root));
   if (existsSync(path.join(parent, EXPERIMENT_FILE))) hide.push({ path: parent, what: 'the experiment folder (every task of the run)' });
   // Tasks checked out side by side (the extension's tasks folder, a test's scratch folder).
-  for (const other of siblingTasks(taskDir)) hide.push({ path: other, what: 'another task' });
+  for (const other of siblingTasks(task)) hide.push({ path: other, what: 'another task' });
   const source = record.task.source;
   if (source.kind === 'dataset') {
     hide.push({ path: path.dirname(path.resolve(source.zipPath)), what: "the task's data in the dataset (code.zip: its whole history)" });
@@ -47,8 +48,8 @@ export function namedTaskSecrets(taskDir: string, record: TaskRecord): TaskSecre
 }
 
 /** Task folders beside this one. */
-function siblingTasks(taskDir: string): string[] {
-  const own = path.resolve(taskDir);
+function siblingTasks(task: TaskFolder): string[] {
+  const own = path.resolve(task.root);
   const parent = path.dirname(own);
   let names: string[];
   try {
@@ -65,19 +66,19 @@ function siblingTasks(taskDir: string): string[] {
  * score). Never shown anyway; hidden in case a path the user lets commands read or write
  * (sweci.sandboxReadablePaths, sweci.sandboxWritablePaths) holds it.
  */
-function hiddenPaths(taskDir: string, record: TaskRecord): string[] {
-  return [...taskSecrets(taskDir, record), path.resolve(userCacheDir())];
+function hiddenPaths(task: TaskFolder, record: TaskRecord): string[] {
+  return [...taskSecrets(task, record), path.resolve(userCacheDir())];
 }
 
 /** pytest: writes only its code folder and its report folder (its mounts), and a /tmp of its own. */
-export function pytestConfinement(taskDir: string, record: TaskRecord): Confinement {
-  return { hide: hiddenPaths(taskDir, record), addressSpaceLimit: true };
+export function pytestConfinement(task: TaskFolder, record: TaskRecord): Confinement {
+  return { hide: hiddenPaths(task, record), addressSpaceLimit: true };
 }
 
 /**
  * An agent: app/ and its private home under the task's state (its mounts, agent-home.ts), a /tmp
  * of its own; its network is the driver's to set (model-access.ts). The user's home is not there at all.
  */
-export function agentConfinement(taskDir: string, record: TaskRecord): Confinement {
-  return { hide: hiddenPaths(taskDir, record) };
+export function agentConfinement(task: TaskFolder, record: TaskRecord): Confinement {
+  return { hide: hiddenPaths(task, record) };
 }

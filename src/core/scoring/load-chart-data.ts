@@ -4,7 +4,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { loadReport } from '../checkout/report-store';
 import { readIterationRecords, type IterationRecord } from '../loop/iteration-record';
-import { ARCHIVE, DEFAULT_MAX_ITERATIONS, iterDir, listRuns, readRunInfo, readRunSummary, runLayout, runsDir, type RunInfo } from '../loop/run-store';
+import { ARCHIVE, DEFAULT_MAX_ITERATIONS, iterDir, listRuns, readRunInfo, readRunSummary, type RunInfo } from '../loop/run-store';
 import { normalizedChange, type Baseline } from '../metrics/normalized-change';
 import { averageRow, referencePassed, summarize } from '../metrics/reference-summary';
 import { lineUsage, runMetrics } from '../metrics/run-metrics';
@@ -16,6 +16,7 @@ import { UserError, errorMessage } from '../util/errors';
 import { oracleLayout } from '../workspace/layout';
 import { readTaskRecord } from '../workspace/materialize';
 import type { ChartData, ChartPoint, ChartRun, ChartRunKind, HeatmapData } from './chart-types';
+import type { TaskFolder } from '../workspace/task-folder';
 
 export * from './chart-types';
 
@@ -29,20 +30,20 @@ export interface ChartDataOptions {
 }
 
 /** Every run of the task as chart series, with its comparison row. */
-export async function loadChartData(taskDir: string, opts: ChartDataOptions = {}): Promise<ChartData> {
+export async function loadChartData(task: TaskFolder, opts: ChartDataOptions = {}): Promise<ChartData> {
   const gamma = opts.gamma ?? 1;
   const loaded: Array<{ info: RunInfo; records: IterationRecord[]; pending: boolean }> = [];
   const skipped: ChartData['skipped'] = [];
-  const summaries = await listRuns(taskDir);
+  const summaries = await listRuns(task);
   // listRuns leaves out a run it cannot read: say which and why.
   const listed = new Set(summaries.map((s) => s.info.name));
-  for (const name of (await fs.readdir(runsDir(taskDir)).catch(() => [] as string[])).sort()) {
+  for (const name of (await fs.readdir(task.runsDir).catch(() => [] as string[])).sort()) {
     if (listed.has(name)) continue;
-    await readRunSummary(taskDir, name).catch((err) => skipped.push({ run: name, reason: errorMessage(err) }));
+    await readRunSummary(task, name).catch((err) => skipped.push({ run: name, reason: errorMessage(err) }));
   }
   for (const summary of summaries) {
     try {
-      const records = (await readIterationRecords(runLayout(taskDir, summary.info.name).iterationsFile)).map((r) => scoredLine(r, opts.scoring));
+      const records = (await readIterationRecords(task.run(summary.info.name).iterationsFile)).map((r) => scoredLine(r, opts.scoring));
       loaded.push({ info: summary.info, records, pending: summary.pending !== undefined });
     } catch (err) {
       // One corrupt iteration.jsonl must not hide the other runs.
@@ -132,14 +133,14 @@ export function chartRun(info: RunInfo, records: IterationRecord[], pending: boo
  * base). An iteration whose pytest did not run, or whose report is missing, is a column of
  * 'missing' with ran = false.
  */
-export async function loadHeatmap(taskDir: string, run: string): Promise<HeatmapData> {
-  const record = await readTaskRecord(taskDir);
-  if (!record) throw new UserError(`${taskDir} is not a SWE-CI task folder (no .sweci/task.json).`);
+export async function loadHeatmap(task: TaskFolder, run: string): Promise<HeatmapData> {
+  const record = await readTaskRecord(task);
+  if (!record) throw new UserError(`${task.root} is not a SWE-CI task folder (no .sweci/task.json).`);
   const targetFile = oracleLayout(record.oracleDir).targetReportFile;
   const target = await loadReport(targetFile);
   if (!target) throw new UserError(`The target's report is missing (${targetFile}). Check the task out again to rebuild its oracle.`);
-  if (!(await readRunInfo(taskDir, run))) throw new UserError(`There is no run "${run}" in ${taskDir}.`);
-  const layout = runLayout(taskDir, run);
+  if (!(await readRunInfo(task, run))) throw new UserError(`There is no run "${run}" in ${task.root}.`);
+  const layout = task.run(run);
   const records = await readIterationRecords(layout.iterationsFile);
   const columns: Array<{ iteration: number; report: ReportTests | undefined }> = [];
   for (const r of records) {

@@ -3,7 +3,7 @@
 // and every record can say where its numbers came from.
 import { z } from 'zod';
 import { jsonRecordFile } from '../records/record-file';
-import { taskLayout } from './layout';
+import type { TaskFolder } from './task-folder';
 
 export const environmentRecordSchema = z.object({
   schema: z.literal(1),
@@ -31,10 +31,10 @@ export type EnvironmentRecord = z.infer<typeof environmentRecordSchema>;
 // Damage reads as absent: the next pytest run finds the environment again and rewrites it.
 const environmentFile = jsonRecordFile({ schema: environmentRecordSchema, whenDamaged: 'It is rewritten by the next test run.', onDamage: 'missing' });
 
-export async function readEnvironmentRecord(taskDir: string): Promise<EnvironmentRecord | undefined> {
-  return environmentFile.read(taskLayout(taskDir).environmentFile);
+export async function readEnvironmentRecord(task: TaskFolder): Promise<EnvironmentRecord | undefined> {
+  return environmentFile.read(task.environmentFile);
 }
 
-export async function writeEnvironmentRecord(taskDir: string, record: EnvironmentRecord): Promise<void> {
-  await environmentFile.write(taskLayout(taskDir).environmentFile, record);
+export async function writeEnvironmentRecord(task: TaskFolder, record: EnvironmentRecord): Promise<void> {
+  await environmentFile.write(task.environmentFile, record);
 }

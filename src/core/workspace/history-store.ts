@@ -10,7 +10,8 @@ import type { SimpleGit } from 'simple-git';
 import { emptyFolder } from '../util/discard';
 import { UserError } from '../util/errors';
 import { gitAt, gitRunner, type GitRunner } from '../util/git';
-import { CODE_BASE_BRANCH, taskLayout } from './layout';
+import { CODE_BASE_BRANCH } from './layout';
+import type { TaskFolder } from './task-folder';
 
 export const SWECI_AUTHOR_NAME = 'SWE-CI';
 export const SWECI_AUTHOR_EMAIL = 'sweci@localhost';
@@ -38,20 +39,18 @@ export interface HistoryGitOptions {
 }
 
 /** git on the task's store, with app/code as the work tree (its `.git` is never read: git skips any entry named `.git`). */
-export function historyGit(taskDir: string, options: HistoryGitOptions = {}): SimpleGit {
-  const layout = taskLayout(taskDir);
-  return gitAt(layout.codeDir, {
+export function historyGit(task: TaskFolder, options: HistoryGitOptions = {}): SimpleGit {
+  return gitAt(task.codeDir, {
     signal: options.signal,
-    env: { ...IDENTITY, GIT_DIR: layout.historyDir, GIT_WORK_TREE: layout.codeDir, ...options.env },
+    env: { ...IDENTITY, GIT_DIR: task.historyDir, GIT_WORK_TREE: task.codeDir, ...options.env },
   });
 }
 
 /** historyGit's git, spawned directly (see gitRunner): for the loop's per-iteration commands. */
-export function historyRunner(taskDir: string, options: HistoryGitOptions = {}): GitRunner {
-  const layout = taskLayout(taskDir);
-  return gitRunner(layout.codeDir, {
+export function historyRunner(task: TaskFolder, options: HistoryGitOptions = {}): GitRunner {
+  return gitRunner(task.codeDir, {
     signal: options.signal,
-    env: { ...IDENTITY, GIT_DIR: layout.historyDir, GIT_WORK_TREE: layout.codeDir, ...options.env },
+    env: { ...IDENTITY, GIT_DIR: task.historyDir, GIT_WORK_TREE: task.codeDir, ...options.env },
   });
 }
 
@@ -90,9 +89,9 @@ async function initStore(storeDir: string, branch: string, signal?: AbortSignal)
  * (ISO) makes the sha reproducible. Returns the sha. app/code/.git is not made here (see
  * rebuildWorkingRepo).
  */
-export async function createHistory(taskDir: string, message: string, date: string, signal?: AbortSignal): Promise<string> {
-  await initStore(taskLayout(taskDir).historyDir, CODE_BASE_BRANCH, signal);
-  const git = historyGit(taskDir, { signal, env: { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } });
+export async function createHistory(task: TaskFolder, message: string, date: string, signal?: AbortSignal): Promise<string> {
+  await initStore(task.historyDir, CODE_BASE_BRANCH, signal);
+  const git = historyGit(task, { signal, env: { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } });
   // --force: commit exactly what is on disk, even files a nested .gitignore would skip.
   await git.raw(['add', '--all', '--force', '--', '.']);
   await git.raw(['commit', '--quiet', '--no-verify', '--allow-empty', '-m', message]);
@@ -104,15 +103,15 @@ export async function createHistory(taskDir: string, message: string, date: stri
  * app/code/.git: that is copied into a new store once (a fetch, which runs none of the
  * repository's hooks or filters). Without either, the history is lost: say so.
  */
-export async function ensureHistory(taskDir: string, signal?: AbortSignal): Promise<void> {
-  const { historyDir, codeDir } = taskLayout(taskDir);
+export async function ensureHistory(task: TaskFolder, signal?: AbortSignal): Promise<void> {
+  const { historyDir, codeDir } = task;
   if (await isDir(path.join(historyDir, 'objects'))) return;
   const legacy = path.join(codeDir, '.git');
   const head = await fs.readFile(path.join(legacy, 'HEAD'), 'utf8').catch(() => undefined);
   const branch = /^ref: refs\/heads\/(\S+)\s*$/.exec(head ?? '')?.[1];
   if (!branch) {
     throw new UserError(
-      `The run history of ${taskDir} is missing (${historyDir} does not exist, and app/code/.git cannot stand in for it). Check the task out again into a new folder.`,
+      `The run history of ${task.root} is missing (${historyDir} does not exist, and app/code/.git cannot stand in for it). Check the task out again into a new folder.`,
     );
   }
   // Built aside and renamed into place: a store that exists is complete.
@@ -135,13 +134,13 @@ export async function ensureHistory(taskDir: string, signal?: AbortSignal): Prom
  * comes along. The folder itself is kept (emptied, then filled), so a container made ahead for it
  * still sees it.
  */
-export async function exportCommit(taskDir: string, commit: string, dest: string, signal?: AbortSignal): Promise<void> {
+export async function exportCommit(task: TaskFolder, commit: string, dest: string, signal?: AbortSignal): Promise<void> {
   // The last run's files are moved aside in one rename each and deleted in the background.
-  await emptyFolder(dest, taskLayout(taskDir).discardDir);
+  await emptyFolder(dest, task.discardDir);
   const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-index-'));
   try {
     // One process, with a throwaway index: the store's own stays.
-    await gitRunner(dest, { signal, env: { GIT_DIR: taskLayout(taskDir).historyDir, GIT_WORK_TREE: dest, GIT_INDEX_FILE: path.join(scratch, 'index') } }).raw([
+    await gitRunner(dest, { signal, env: { GIT_DIR: task.historyDir, GIT_WORK_TREE: dest, GIT_INDEX_FILE: path.join(scratch, 'index') } }).raw([
       'checkout',
       '--force',
       commit,

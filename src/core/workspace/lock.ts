@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { jsonRecordFile } from '../records/record-file';
 import { UserError } from '../util/errors';
-import { taskLayout } from './layout';
+import type { TaskFolder } from './task-folder';
 
 export const lockInfoSchema = z.object({
   pid: z.number().int(),
@@ -42,10 +42,6 @@ export interface HeldLock {
 
 /** Tokens of locks this process holds: a lock file with our pid but another token is stale. */
 const heldHere = new Set<string>();
-
-export function taskLockFile(taskDir: string): string {
-  return path.join(taskLayout(taskDir).sweciDir, 'lock');
-}
 
 export async function readLock(file: string): Promise<LockInfo | undefined> {
   return lockFile.read(file).catch(() => undefined);
@@ -196,8 +192,8 @@ function held(file: string, info: LockInfo): HeldLock {
 }
 
 /** Runs `fn` holding the task's lock; released however `fn` ends. */
-export async function withTaskLock<T>(taskDir: string, purpose: string, detail: string | undefined, fn: (lock: HeldLock) => Promise<T>): Promise<T> {
-  const lock = await acquireLock(taskLockFile(taskDir), purpose, detail);
+export async function withTaskLock<T>(task: TaskFolder, purpose: string, detail: string | undefined, fn: (lock: HeldLock) => Promise<T>): Promise<T> {
+  const lock = await acquireLock(task.lockFile, purpose, detail);
   try {
     return await fn(lock);
   } finally {

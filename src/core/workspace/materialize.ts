@@ -13,19 +13,20 @@ import { gitAt } from '../util/git';
 import { isSameOrInside, realpathLenient } from '../util/paths';
 import { createHistory } from './history-store';
 import { rebuildWorkingRepo } from './working-repo';
-import { oracleLayout, taskLayout, UPSTREAM_BASE_REF, UPSTREAM_TARGET_REF, type OracleLayout, type TaskRecord } from './layout';
+import { oracleLayout, UPSTREAM_BASE_REF, UPSTREAM_TARGET_REF, type OracleLayout, type TaskRecord } from './layout';
 import { isTestArtifact } from './restore-tests';
 import { readTaskRecord, writeTaskRecord } from './task-record';
 import { cloneUpstream, exportTree, pruneTopLevel } from './upstream';
 import { commitTestPatch } from './test-patch';
+import { taskFolder, type TaskFolder } from './task-folder';
 
 export { readTaskRecord } from './task-record';
 export { restoreTargetTests, diffTestTrees } from './restore-tests';
 
 export interface MaterializeOptions {
   /** The task folder (opened as the workspace). Must be missing, empty, or already this task. */
-  taskDir: string;
-  /** Where the oracle goes; must be outside `taskDir`. Missing, empty, or an oracle of this task. */
+  task: TaskFolder;
+  /** Where the oracle goes; must be outside `task`. Missing, empty, or an oracle of this task. */
   oracleDir: string;
   signal?: AbortSignal;
   onProgress?: (message: string) => void;
@@ -112,36 +113,35 @@ class Cleanup {
 }
 
 /**
- * Materialises `spec` into `taskDir` with its oracle in `oracleDir` and returns the task record.
+ * Materialises `spec` into `task` with its oracle in `oracleDir` and returns the task record.
  * Idempotent: a folder that already holds this task is returned as is. On failure, everything this
  * call created is removed again; pre-existing files are never touched.
  */
 export async function materializeTask(spec: TaskSpec, options: MaterializeOptions): Promise<TaskRecord> {
   const signal = options.signal;
   const progress = options.onProgress ?? (() => undefined);
-  const taskDir = path.resolve(options.taskDir);
+  const task = taskFolder(path.resolve(options.task.root));
   const oracleDir = path.resolve(options.oracleDir);
-  const layout = taskLayout(taskDir);
   const oracle = oracleLayout(oracleDir);
 
-  const [taskReal, oracleReal] = await Promise.all([realpathLenient(taskDir), realpathLenient(oracleDir)]);
+  const [taskReal, oracleReal] = await Promise.all([realpathLenient(task.root), realpathLenient(oracleDir)]);
   if (isSameOrInside(taskReal, oracleReal) || isSameOrInside(oracleReal, taskReal)) {
     throw new UserError(
-      `The oracle folder ${oracleDir} must be outside the task folder ${taskDir} (an agent working in the task must not see the target). Choose separate folders.`,
+      `The oracle folder ${oracleDir} must be outside the task folder ${task.root} (an agent working in the task must not see the target). Choose separate folders.`,
     );
   }
 
   // 1. What is in the task folder already?
-  const existing = await readTaskRecord(taskDir);
+  const existing = await readTaskRecord(task);
   if (existing) {
     if (isSameTask(existing.task, spec)) return existing;
     throw new UserError(
-      `${taskDir} already holds another task (${existing.task.id}, base ${existing.task.baseSha.slice(0, 12)}). Choose an empty folder for ${spec.id}.`,
+      `${task.root} already holds another task (${existing.task.id}, base ${existing.task.baseSha.slice(0, 12)}). Choose an empty folder for ${spec.id}.`,
     );
   }
-  const taskEntries = await entriesOf(taskDir);
+  const taskEntries = await entriesOf(task.root);
   if (taskEntries && taskEntries.length > 0) {
-    throw new UserError(`${taskDir} is not empty and is not a SWE-CI task folder. Choose an empty folder to check ${spec.id} out into.`);
+    throw new UserError(`${task.root} is not empty and is not a SWE-CI task folder. Choose an empty folder to check ${spec.id} out into.`);
   }
 
   // 2. The oracle: reuse a complete one of this task, else build it in an empty folder.
@@ -174,26 +174,26 @@ export async function materializeTask(spec: TaskSpec, options: MaterializeOption
 
     // 3. The task folder. Nothing was written here before the shas were known to exist.
     throwIfAborted(signal);
-    cleanup.removeLater(taskDir, taskEntries === undefined, ['app', '.sweci']);
+    cleanup.removeLater(task.root, taskEntries === undefined, ['app', '.sweci']);
     progress('Checking out the base');
-    await fs.mkdir(layout.codeDir, { recursive: true });
+    await fs.mkdir(task.codeDir, { recursive: true });
     if (instance) {
       // The base with the instance's test patch: the tests may be anywhere in the tree. The tree
       // stays whole (.gitignore, .github/): SWE-bench evaluates in the repository as it is.
-      await exportTree(oracle.upstreamDir, marker.targetSha, layout.codeDir, signal);
+      await exportTree(oracle.upstreamDir, marker.targetSha, task.codeDir, signal);
     } else {
-      await exportTree(oracle.upstreamDir, marker.baseSha, layout.codeDir, signal);
-      await pruneTopLevel(layout.codeDir, ['test', 'tests']);
+      await exportTree(oracle.upstreamDir, marker.baseSha, task.codeDir, signal);
+      await pruneTopLevel(task.codeDir, ['test', 'tests']);
 
       throwIfAborted(signal);
       progress("Copying the target's tests");
-      await copyTree(oracle.targetTestsDir, path.join(layout.codeDir, 'tests'), { filter: (rel) => !isTestArtifact(rel) });
+      await copyTree(oracle.targetTestsDir, path.join(task.codeDir, 'tests'), { filter: (rel) => !isTestArtifact(rel) });
     }
 
     throwIfAborted(signal);
     progress('Creating a fresh repository (no upstream history)');
-    const baseCommit = await createHistory(taskDir, `SWE-CI base ${marker.baseSha.slice(0, 12)}`, marker.baseDate, signal);
-    await rebuildWorkingRepo(taskDir, signal);
+    const baseCommit = await createHistory(task, `SWE-CI base ${marker.baseSha.slice(0, 12)}`, marker.baseDate, signal);
+    await rebuildWorkingRepo(task, signal);
 
     throwIfAborted(signal);
     const record: TaskRecord = {
@@ -204,7 +204,7 @@ export async function materializeTask(spec: TaskSpec, options: MaterializeOption
       baseCommit,
       ...(marker.testPaths ? { testPaths: marker.testPaths } : {}),
     };
-    await writeTaskRecord(taskDir, record);
+    await writeTaskRecord(task, record);
     progress('Task folder ready');
     return record;
   } catch (err) {

@@ -3,7 +3,8 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { UserError } from '../util/errors';
 import { copyTree, listFiles } from '../util/copy-tree';
-import { oracleLayout, taskLayout, type TaskRecord } from './layout';
+import { oracleLayout, type TaskRecord } from './layout';
+import type { TaskFolder } from './task-folder';
 
 /** pytest's own droppings are not test changes. */
 export function isTestArtifact(rel: string): boolean {
@@ -46,7 +47,7 @@ export async function diffTestTrees(expectedDir: string, actualDir: string): Pro
  * tests. Returns the files that differed (paths relative to the code folder, e.g.
  * `tests/test_x.py`), empty when nothing was touched.
  */
-export async function restoreTargetTests(record: TaskRecord, taskDir: string, codeDir = taskLayout(taskDir).codeDir): Promise<string[]> {
+export async function restoreTargetTests(record: TaskRecord, task: TaskFolder, codeDir = task.codeDir): Promise<string[]> {
   if (record.testPaths) return restoreTestFiles(record, record.testPaths, codeDir);
   const source = oracleLayout(record.oracleDir).targetTestsDir;
   const dest = path.join(codeDir, 'tests');

@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { gitRunner } from '../util/git';
 import { HISTORY_EXCLUDES, SWECI_AUTHOR_EMAIL, SWECI_AUTHOR_NAME, historyRunner } from './history-store';
-import { taskLayout } from './layout';
+import type { TaskFolder } from './task-folder';
 
 const WORKING_CONFIG = [
   '[core]',
@@ -20,9 +20,9 @@ const WORKING_CONFIG = [
   '',
 ].join('\n');
 
-export async function rebuildWorkingRepo(taskDir: string, signal?: AbortSignal): Promise<void> {
-  const { codeDir, historyDir, sweciDir, workingGitStaging: staging } = taskLayout(taskDir);
-  const ref = (await historyRunner(taskDir, { signal }).raw(['symbolic-ref', '--quiet', 'HEAD'])).trim();
+export async function rebuildWorkingRepo(task: TaskFolder, signal?: AbortSignal): Promise<void> {
+  const { codeDir, historyDir, sweciDir, workingGitStaging: staging } = task;
+  const ref = (await historyRunner(task, { signal }).raw(['symbolic-ref', '--quiet', 'HEAD'])).trim();
   const branch = ref.replace(/^refs\/heads\//, '');
   // Built in .sweci (out of the agent's reach while it runs), then moved in with one rename.
   await fs.rm(staging, { recursive: true, force: true });

@@ -21,7 +21,7 @@ export function activateChart(context: vscode.ExtensionContext, controller: Task
     feed,
     // A clicked point opens that iteration in the iteration view (which reveals its row).
     openIteration: async (run, iteration) => {
-      if (!controller.taskDir()) return 'No SWE-CI task is open.';
+      if (!controller.task()) return 'No SWE-CI task is open.';
       try {
         await iterationView.show({ run, iteration });
         return undefined;
@@ -31,7 +31,7 @@ export function activateChart(context: vscode.ExtensionContext, controller: Task
     },
     // A heatmap cell: the iteration in the iteration view, and the test at its definition.
     openTest: async (run, iteration, nodeid) => {
-      const dir = controller.taskDir();
+      const dir = controller.task();
       if (!dir) return 'No SWE-CI task is open.';
       try {
         await iterationView.show({ run, iteration });
@@ -43,7 +43,7 @@ export function activateChart(context: vscode.ExtensionContext, controller: Task
   });
   // Closed with the window: the report's loopback server serves nothing after it.
   const browser = new ReportBrowser();
-  const exportReport = (args?: ExportArgs) => exportReportCommand(context, controller.taskDir(), chart.gamma, browser, args);
+  const exportReport = (args?: ExportArgs) => exportReportCommand(context, controller.task(), chart.gamma, browser, args);
   context.subscriptions.push(
     chart,
     browser,

@@ -42,10 +42,10 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   const testing = activateTesting(context, controller, environments);
   const inspect = activateInspect({
     context,
-    taskDir: () => controller.taskDir(),
+    task: () => controller.task(),
     onDidChangeRuns: feed.onDidChangeRuns,
     reveal: async ({ run, iteration }) => {
-      const dir = controller.taskDir();
+      const dir = controller.task();
       if (dir) await revealIteration(dir, loop.iterationsView, run, iteration);
     },
     selectedRow: () => {
@@ -70,7 +70,7 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
 /** Loads the open task (the views fill in), reveals the SWE-CI view once and offers to resume a run. */
 export async function startFeatures(context: vscode.ExtensionContext, { task, loop }: Features): Promise<void> {
   await task.controller.reload();
-  void revealViewOnce(context, task.controller.taskDir());
+  void revealViewOnce(context, task.controller.task());
   void loop.offerResume();
 }
 

@@ -41,7 +41,7 @@ export function activateLoop(context: vscode.ExtensionContext, controller: TaskC
       const result = await loop.execute(req);
       // Where the new iteration is: selected in the view (its run listed first), and said.
       const last = result?.recorded.at(-1);
-      const dir = controller.taskDir();
+      const dir = controller.task();
       if (result && last && dir) {
         iterations.refresh();
         await revealIteration(dir, iterationsView, result.run, last.iteration);
@@ -56,7 +56,7 @@ export function activateLoop(context: vscode.ExtensionContext, controller: TaskC
   };
   // Run Tests finishes an iteration whose Programmer is done; otherwise it is a plain refresh.
   const runTests = async () => {
-    const dir = controller.taskDir();
+    const dir = controller.task();
     const run = loop.activeRun;
     const pending = dir && run ? (await readRunSummary(dir, run).catch(() => undefined))?.pending : undefined;
     if (pending?.lastCompletedStep === 'programmer') return execute({ title: 'Run Tests', iterations: 1 });
@@ -82,7 +82,7 @@ export function activateLoop(context: vscode.ExtensionContext, controller: TaskC
     ),
     vscode.commands.registerCommand('sweci.submitIteration', () => loop.submit()),
     vscode.commands.registerCommand('sweci.stop', () => loop.stop()),
-    vscode.commands.registerCommand('sweci.newRun', () => askForNewRun(controller.taskDir(), (run) => loop.setActiveRun(run))),
+    vscode.commands.registerCommand('sweci.newRun', () => askForNewRun(controller.task(), (run) => loop.setActiveRun(run))),
     vscode.commands.registerCommand('sweci.recordHumanHistory', async () => {
       await setRunning(true);
       try {
@@ -99,7 +99,7 @@ export function activateLoop(context: vscode.ExtensionContext, controller: TaskC
       void statusBar.update();
     }),
     vscode.commands.registerCommand('sweci.replayRun', async (node?: { summary?: { info: { name: string } } }) => {
-      const from = await pickReplayedRun(controller.taskDir(), node?.summary?.info.name);
+      const from = await pickReplayedRun(controller.task(), node?.summary?.info.name);
       if (!from) return undefined;
       await loop.setActiveRun(from.into);
       return execute({ title: `Replay ${from.run}`, replayFrom: from.run, iterations: from.iterations });
@@ -110,6 +110,6 @@ export function activateLoop(context: vscode.ExtensionContext, controller: TaskC
     vscode.commands.registerCommand('sweci.checkAgents', () => checkAgentsCommand(keys, checkDocument)),
   );
   const resume = () =>
-    offerResume({ taskDir: controller.taskDir(), setActiveRun: (run) => loop.setActiveRun(run), resume: () => execute({ title: 'Resume', iterations: 1 }) });
+    offerResume({ task: controller.task(), setActiveRun: (run) => loop.setActiveRun(run), resume: () => execute({ title: 'Resume', iterations: 1 }) });
   return { keys, loop, iterations, iterationsView, statusBar, execute, offerResume: resume };
 }

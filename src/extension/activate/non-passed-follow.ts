@@ -19,7 +19,7 @@ export function activateNonPassedFollow(
 ): void {
   let followed = 0;
   const follow = async (ref: RevisionRef | undefined) => {
-    const dir = controller.taskDir();
+    const dir = controller.task();
     const on = context.workspaceState.get<boolean>(FOLLOW_KEY, true);
     const call = ++followed;
     const data = on && ref && dir ? await iterationNonPassed(dir, ref.run, ref.iteration).catch(() => undefined) : undefined;

@@ -1,7 +1,6 @@
 // The open task: its controller, the Task and Non-passed views, Check Out Task and the commands
 // that run or open the current code's tests.
 import * as vscode from 'vscode';
-import { taskLayout } from '../../core/workspace/layout';
 import type { ChangeFeed } from '../change-feed';
 import { CheckOutTaskCommand, type CheckoutArgs } from '../commands/check-out-task';
 import type { EnvironmentManager } from '../environment/environment-manager';
@@ -48,8 +47,8 @@ export function activateTask(context: vscode.ExtensionContext, environments: Env
     vscode.commands.registerCommand('sweci.refresh', () => controller.runTests()),
     vscode.commands.registerCommand('sweci.showLog', () => log().show()),
     vscode.commands.registerCommand('sweci.openSummary', async () => {
-      const dir = controller.taskDir();
-      if (dir) await vscode.window.showTextDocument(vscode.Uri.file(taskLayout(dir).summaryFile));
+      const dir = controller.task();
+      if (dir) await vscode.window.showTextDocument(vscode.Uri.file(dir.summaryFile));
     }),
     vscode.commands.registerCommand('sweci.openTestDetail', async (node?: { type: string; entry?: { detailFile?: string } }) => {
       const file = node?.entry?.detailFile;

@@ -26,13 +26,13 @@ export function activateTranscript(context: vscode.ExtensionContext, controller:
   const documents = new TranscriptDocuments();
   const panel = new TranscriptPanelHost({
     extensionUri: context.extensionUri,
-    taskDir: () => controller.taskDir(),
+    task: () => controller.task(),
     feed,
     runningRun: () => loop.runningRun,
     documents,
   });
   const open = async (args: OpenTranscriptArgs): Promise<string | undefined> => {
-    const dir = controller.taskDir();
+    const dir = controller.task();
     if (!dir) return 'No SWE-CI task is open.';
     const a = (args ?? {}) as Record<string, unknown>;
     if (typeof a.run === 'string' && isRole(a.role) && isCount(a.iteration, 0) && isCount(a.attempt, 1))

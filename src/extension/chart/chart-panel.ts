@@ -83,7 +83,7 @@ export class ChartPanelHost implements vscode.Disposable {
         await this.deps.context.workspaceState.update(GAMMA_KEY, m.gamma);
         break;
       case 'heatmap-requested': {
-        const dir = this.deps.tasks.taskDir();
+        const dir = this.deps.tasks.task();
         if (dir) this.host.reply(m, { type: 'heatmap', heatmap: await loadHeatmap(dir, m.run) });
         break;
       }
@@ -123,7 +123,7 @@ export class ChartPanelHost implements vscode.Disposable {
    * something to chart (its title bar stays as it was on a task without runs).
    */
   private async updateContext(): Promise<void> {
-    const dir = this.deps.tasks.taskDir();
+    const dir = this.deps.tasks.task();
     const has = dir ? (await listRuns(dir).catch(() => [])).length > 0 : false;
     if (has !== this.hasRuns) {
       this.hasRuns = has;
@@ -132,9 +132,9 @@ export class ChartPanelHost implements vscode.Disposable {
   }
 
   private async load(): Promise<ChartData> {
-    const dir = this.deps.tasks.taskDir();
+    const dir = this.deps.tasks.task();
     return dir
-      ? loadChartData(dir, { gamma: this.gamma, scoring: integritySettings(vscode.Uri.file(dir)) })
+      ? loadChartData(dir, { gamma: this.gamma, scoring: integritySettings(vscode.Uri.file(dir.root)) })
       : { maxIterations: 0, maxX: 0, gamma: this.gamma, runs: [], average: { count: 0, evoScore: 0, solved: 0, zeroRegression: 0 }, skipped: [] };
   }
 
@@ -143,11 +143,11 @@ export class ChartPanelHost implements vscode.Disposable {
    * experiment folder, next to its cl-results.json. null when the task is in no sequence.
    */
   private async loadSequence(): Promise<SequenceData | null> {
-    const dir = this.deps.tasks.taskDir();
+    const dir = this.deps.tasks.task();
     if (!dir) return null;
     try {
-      const summary = await summarizeSequence(path.dirname(dir), { weights: this.clWeights(vscode.Uri.file(dir)) });
-      return summary ? sequenceData(summary, path.basename(dir)) : null;
+      const summary = await summarizeSequence(path.dirname(dir.root), { weights: this.clWeights(vscode.Uri.file(dir.root)) });
+      return summary ? sequenceData(summary, path.basename(dir.root)) : null;
     } catch (err) {
       log().warn(`Chart: the sequence's results could not be read: ${errorMessage(err)}`);
       return null;

@@ -8,7 +8,8 @@ import { integritySettings } from '../config';
 import type { ReportBrowser } from './report-browser';
 import { revealActions } from './reveal-choice';
 import { showError } from '../errors';
-import { defaultExportFolder, writeReport, type ExportResult } from '../../core/report/export-report';
+import { writeReport, type ExportResult } from '../../core/report/export-report';
+import type { TaskFolder } from '../../core/workspace/task-folder';
 
 export interface ExportArgs {
   /** Write here without asking (tests, scripts). */
@@ -17,21 +18,21 @@ export interface ExportArgs {
 
 export async function exportReportCommand(
   context: vscode.ExtensionContext,
-  taskDir: string | undefined,
+  task: TaskFolder | undefined,
   gamma: number,
   browser: ReportBrowser,
   args?: ExportArgs,
 ): Promise<ExportResult | undefined> {
-  if (!taskDir) {
+  if (!task) {
     void messages.showInformationMessage('No SWE-CI task is open. Check one out first.');
     return undefined;
   }
   let folder = args?.folder;
   if (!folder) {
-    const suggested = defaultExportFolder(taskDir);
+    const suggested = task.exportDir();
     const pick = await vscode.window.showQuickPick(
       [
-        { label: `$(folder) ${path.relative(taskDir, suggested)}`, description: 'in the task folder', folder: suggested },
+        { label: `$(folder) ${path.relative(task.root, suggested)}`, description: 'in the task folder', folder: suggested },
         { label: '$(folder-opened) Choose a Folder…', folder: undefined },
       ],
       { title: 'Export the SWE-CI report to' },
@@ -43,19 +44,19 @@ export async function exportReportCommand(
         canSelectFolders: true,
         canSelectFiles: false,
         openLabel: 'Export Here',
-        defaultUri: vscode.Uri.file(taskDir),
+        defaultUri: vscode.Uri.file(task.root),
       });
       if (!chosen?.[0]) return undefined;
       folder = path.join(chosen[0].fsPath, path.basename(suggested));
     }
   }
   const result = await writeReport({
-    taskDir,
+    task,
     folder,
     extensionRoot: context.extensionUri.fsPath,
     gamma,
-    title: `SWE-CI report · ${path.basename(taskDir)}`,
-    scoring: integritySettings(vscode.Uri.file(taskDir)),
+    title: `SWE-CI report · ${path.basename(task.root)}`,
+    scoring: integritySettings(vscode.Uri.file(task.root)),
   });
   if (!args?.folder) {
     const report = vscode.Uri.file(result.html);

@@ -2,14 +2,15 @@
 // view's shown iteration). Returns why it could not.
 import * as vscode from 'vscode';
 import { readIterationRecords } from '../../core/loop/iteration-record';
-import { readRunInfo, runLayout } from '../../core/loop/run-store';
+import { readRunInfo } from '../../core/loop/run-store';
 import type { IterationsNode } from '../views/iterations-tree';
 import { errorMessage } from '../../core/util/errors';
+import type { TaskFolder } from '../../core/workspace/task-folder';
 
-export async function revealIteration(taskDir: string, view: vscode.TreeView<IterationsNode>, run: string, iteration: number): Promise<string | undefined> {
-  const info = await readRunInfo(taskDir, run);
+export async function revealIteration(task: TaskFolder, view: vscode.TreeView<IterationsNode>, run: string, iteration: number): Promise<string | undefined> {
+  const info = await readRunInfo(task, run);
   if (!info) return `Run ${run} is not on disk any more.`;
-  const records = await readIterationRecords(runLayout(taskDir, run).iterationsFile);
+  const records = await readIterationRecords(task.run(run).iterationsFile);
   const i = records.findIndex((r) => r.iteration === iteration);
   if (i < 0) return `Run ${run} has no iteration ${iteration}.`;
   // The node the Iterations view would build for this row (same id), so reveal finds it.

@@ -21,6 +21,7 @@ import type { TaskController } from '../task-controller';
 import type { EnvironmentManager } from '../environment/environment-manager';
 import { plural } from './checkout-choices';
 import { pickFolder } from './pick-folder';
+import { taskFolder, type TaskFolder } from '../../core/workspace/task-folder';
 
 /** Inputs of the command; given as an argument they replace the prompts (tests, scripts, links). */
 export type CheckoutArgs = (
@@ -44,8 +45,8 @@ const VIEW_SHOWN = 'sweci.viewShown';
  * The first time a window opens a task folder, the SWE-CI view comes to the front: a person
  * who just checked a task out should see its gap, not the Explorer.
  */
-export async function revealViewOnce(context: vscode.ExtensionContext, taskDir: string | undefined): Promise<void> {
-  if (!taskDir || context.workspaceState.get<boolean>(VIEW_SHOWN)) return;
+export async function revealViewOnce(context: vscode.ExtensionContext, task: TaskFolder | undefined): Promise<void> {
+  if (!task || context.workspaceState.get<boolean>(VIEW_SHOWN)) return;
   await context.workspaceState.update(VIEW_SHOWN, true);
   await vscode.commands.executeCommand('workbench.view.extension.sweci');
 }
@@ -198,6 +199,7 @@ export class CheckOutTaskCommand {
   }
 
   private async checkOut(spec: TaskSpec, targetDir: string, open: boolean): Promise<CheckOutResult> {
+    const task = taskFolder(targetDir);
     const settings = pytestSettings();
     // Tests execute the task's code: only in a trusted window (a new folder opens under its own trust).
     const runTests = vscode.workspace.isTrusted;
@@ -212,7 +214,7 @@ export class CheckOutTaskCommand {
         return checkOutTask(spec, {
           ...settings,
           python: env?.python ?? settings.python,
-          taskDir: targetDir,
+          task,
           oracleDir,
           runtime: env?.tests,
           environment: env?.record,
@@ -231,11 +233,11 @@ export class CheckOutTaskCommand {
     }
     this.announce(spec, result, runTests);
     const isThisWindow = vscode.workspace.workspaceFolders?.some((f) => f.uri.fsPath === targetDir);
-    if (isThisWindow && env) this.environments.adopt(targetDir, env);
+    if (isThisWindow && env) this.environments.adopt(task, env);
     else await env?.dispose();
     if (isThisWindow) {
       await this.controller.reload();
-      await revealViewOnce(this.context, this.controller.taskDir());
+      await revealViewOnce(this.context, this.controller.task());
     } else if (open) await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(targetDir));
     return result;
   }

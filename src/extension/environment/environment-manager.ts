@@ -9,6 +9,7 @@ import { readTaskRecord } from '../../core/workspace/materialize';
 import { imageArchiveOf, type TaskSpec } from '../../core/task/task-spec';
 import { pytestSettings, runtimeSettings } from '../config';
 import { log } from '../log';
+import type { TaskFolder } from '../../core/workspace/task-folder';
 
 export interface OpenProgress {
   signal?: AbortSignal;
@@ -16,7 +17,7 @@ export interface OpenProgress {
 }
 
 interface Held {
-  taskDir: string;
+  task: TaskFolder;
   /** The settings it was opened with; other settings mean another environment. */
   key: string;
   env: Promise<TaskEnvironment>;
@@ -57,8 +58,8 @@ export class EnvironmentManager implements vscode.Disposable {
    * image may take a while). While `fn` runs, the environment is not disposed, even when the
    * settings change under it.
    */
-  async use<T>(taskDir: string, progress: OpenProgress, fn: (env: TaskEnvironment) => Promise<T>): Promise<T> {
-    const held = this.hold(taskDir, progress);
+  async use<T>(task: TaskFolder, progress: OpenProgress, fn: (env: TaskEnvironment) => Promise<T>): Promise<T> {
+    const held = this.hold(task, progress);
     held.users++;
     try {
       return await fn(await held.env);
@@ -68,19 +69,19 @@ export class EnvironmentManager implements vscode.Disposable {
     }
   }
 
-  private hold(taskDir: string, progress: OpenProgress): Held {
-    const scope = vscode.Uri.file(taskDir);
+  private hold(task: TaskFolder, progress: OpenProgress): Held {
+    const scope = vscode.Uri.file(task.root);
     const settings = runtimeSettings(scope);
     const hostPython = pytestSettings(scope).python;
     const key = JSON.stringify([settings, hostPython]);
-    if (this.held?.taskDir === taskDir && this.held.key === key) return this.held;
+    if (this.held?.task.root === task.root && this.held.key === key) return this.held;
     this.retire();
     const env = (async () => {
-      const [record, recorded] = await Promise.all([readTaskRecord(taskDir), readEnvironmentRecord(taskDir)]);
+      const [record, recorded] = await Promise.all([readTaskRecord(task), readEnvironmentRecord(task)]);
       const imageArchive = record ? imageArchiveOf(record.task) : undefined;
       return this.open(settings, { imageArchive, recorded }, hostPython, progress);
     })();
-    const held: Held = { taskDir, key, env, users: 0, retired: false };
+    const held: Held = { task, key, env, users: 0, retired: false };
     this.held = held;
     // A failed open is not kept: the next command tries again (the engine may be back).
     env.catch(() => {
@@ -108,12 +109,12 @@ export class EnvironmentManager implements vscode.Disposable {
     return loose;
   }
 
-  /** Keeps a just-opened environment as the one of `taskDir` (after a checkout into this window). */
-  adopt(taskDir: string, env: TaskEnvironment): void {
+  /** Keeps a just-opened environment as the one of `task` (after a checkout into this window). */
+  adopt(task: TaskFolder, env: TaskEnvironment): void {
     this.loose.delete(env);
     this.retire();
-    const scope = vscode.Uri.file(taskDir);
-    this.held = { taskDir, key: JSON.stringify([runtimeSettings(scope), pytestSettings(scope).python]), env: Promise.resolve(env), users: 0, retired: false };
+    const scope = vscode.Uri.file(task.root);
+    this.held = { task, key: JSON.stringify([runtimeSettings(scope), pytestSettings(scope).python]), env: Promise.resolve(env), users: 0, retired: false };
   }
 
   private async open(

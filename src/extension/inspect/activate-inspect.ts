@@ -3,13 +3,13 @@ import * as vscode from 'vscode';
 import { showError } from '../errors';
 import * as messages from '../messages';
 import { readIterationRecords } from '../../core/loop/iteration-record';
-import { runLayout } from '../../core/loop/run-store';
 import { stepIteration } from '../../core/inspect/iteration-details';
 import { openIterationChanges } from './code-changes';
 import { pickIteration } from './pick-iteration';
 import { compareSelectionStatus } from './compare-selection-status';
 import { IterationViewHost } from './iteration-view';
 import { registerRevisionContent, type RevisionRef } from '../revisions/revision-content';
+import type { TaskFolder } from '../../core/workspace/task-folder';
 
 const COMMAND_TITLES: Record<string, string> = {
   'sweci.openIteration': 'Open Iteration',
@@ -27,7 +27,7 @@ type Target =
 
 export interface InspectDeps {
   context: vscode.ExtensionContext;
-  taskDir(): string | undefined;
+  task(): TaskFolder | undefined;
   onDidChangeRuns: vscode.Event<void>;
   reveal(ref: RevisionRef): Promise<void>;
   /** The row selected in the Iterations view, for commands run from the palette or a keybinding. */
@@ -37,12 +37,12 @@ export interface InspectDeps {
 }
 
 /** A run's row stands for its last iteration. */
-async function refOf(taskDir: string, target: Target): Promise<RevisionRef | undefined> {
+async function refOf(task: TaskFolder, target: Target): Promise<RevisionRef | undefined> {
   if (!target) return undefined;
   if ('type' in target) {
     if (target.type === 'iteration') return { run: target.run, iteration: target.record.iteration };
     if (target.type === 'run') {
-      const records = await readIterationRecords(runLayout(taskDir, target.summary.info.name).iterationsFile);
+      const records = await readIterationRecords(task.run(target.summary.info.name).iterationsFile);
       const last = records[records.length - 1];
       return last && { run: target.summary.info.name, iteration: last.iteration };
     }
@@ -61,8 +61,8 @@ export function activateInspect(deps: InspectDeps): { view: IterationViewHost; d
    * The iteration a command acts on: its argument, else the iteration view's, else the selected
    * row, else the one the user picks from a list. '' when they cancel the pick.
    */
-  const resolve = async (target: Target, title = 'Choose an iteration'): Promise<{ dir: string; ref: RevisionRef } | string> => {
-    const dir = deps.taskDir();
+  const resolve = async (target: Target, title = 'Choose an iteration'): Promise<{ dir: TaskFolder; ref: RevisionRef } | string> => {
+    const dir = deps.task();
     if (!dir) return 'No SWE-CI task is open.';
     const shown = view.shown;
     const ref =
@@ -77,7 +77,7 @@ export function activateInspect(deps: InspectDeps): { view: IterationViewHost; d
     if (view.shown?.kind === 'iteration' || view.shown?.kind === 'compare') return view.step(direction);
     const r = await resolve(undefined, direction > 0 ? 'Next Iteration after' : 'Previous Iteration before');
     if (typeof r === 'string') return r;
-    const records = await readIterationRecords(runLayout(r.dir, r.ref.run).iterationsFile);
+    const records = await readIterationRecords(r.dir.run(r.ref.run).iterationsFile);
     const next = stepIteration(
       records.map((x) => x.iteration),
       r.ref.iteration,
@@ -98,7 +98,7 @@ export function activateInspect(deps: InspectDeps): { view: IterationViewHost; d
     });
   const disposables = [
     view,
-    registerRevisionContent(() => deps.taskDir()),
+    registerRevisionContent(() => deps.task()),
     command('sweci.openIteration', async (target) => {
       const r = await resolve(target, 'Open Iteration');
       return typeof r === 'string' ? say(r) : view.show(r.ref);

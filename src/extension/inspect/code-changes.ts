@@ -6,8 +6,9 @@ import * as vscode from 'vscode';
 import * as messages from '../messages';
 import { iterationRevision, revisionLabel, type Revision } from '../../core/inspect/revisions';
 import { diffRevisions, type FileChange } from '../../core/inspect/tree-diff';
-import { ARCHIVE, iterDir, runLayout } from '../../core/loop/run-store';
+import { ARCHIVE, iterDir } from '../../core/loop/run-store';
 import { archivedRequirementUri, revisionUri, type RevisionRef } from '../revisions/revision-content';
+import type { TaskFolder } from '../../core/workspace/task-folder';
 
 export interface OpenedChanges {
   title: string;
@@ -30,28 +31,28 @@ async function openChanges(before: Revision, after: Revision, title: string): Pr
 }
 
 /** The code an iteration changed since the iteration before it in its run. */
-export async function openIterationChanges(taskDir: string, ref: RevisionRef): Promise<OpenedChanges | string> {
-  const { revision, previous } = await iterationRevision(taskDir, ref.run, ref.iteration);
+export async function openIterationChanges(task: TaskFolder, ref: RevisionRef): Promise<OpenedChanges | string> {
+  const { revision, previous } = await iterationRevision(task, ref.run, ref.iteration);
   if (!previous) return `${revisionLabel(ref.run, ref.iteration)} is where the run starts: it has no code changes.`;
   return openChanges(previous, revision, `${revision.label}: code changes since ${previous.iteration === 0 ? 'base' : `#${previous.iteration}`}`);
 }
 
 /** The code of `left` against `right`, which may be in different runs (e.g. a replay and an agent). */
-export async function compareRevisions(taskDir: string, left: RevisionRef, right: RevisionRef): Promise<OpenedChanges> {
-  const [a, b] = await Promise.all([iterationRevision(taskDir, left.run, left.iteration), iterationRevision(taskDir, right.run, right.iteration)]);
+export async function compareRevisions(task: TaskFolder, left: RevisionRef, right: RevisionRef): Promise<OpenedChanges> {
+  const [a, b] = await Promise.all([iterationRevision(task, left.run, left.iteration), iterationRevision(task, right.run, right.iteration)]);
   const mixed = a.revision.store !== b.revision.store ? ' (tests/ left out)' : '';
   return openChanges(a.revision, b.revision, `${a.revision.label} ↔ ${b.revision.label}${mixed}`);
 }
 
-export function archivedRequirement(taskDir: string, ref: RevisionRef): string | undefined {
-  const file = path.join(iterDir(runLayout(taskDir, ref.run), ref.iteration), ARCHIVE.requirement);
+export function archivedRequirement(task: TaskFolder, ref: RevisionRef): string | undefined {
+  const file = path.join(iterDir(task.run(ref.run), ref.iteration), ARCHIVE.requirement);
   return fs.existsSync(file) ? file : undefined;
 }
 
 /** requirement.xml of `left` against `right` in the side-by-side diff editor; a reason when either has none. */
-export async function compareRequirements(taskDir: string, left: RevisionRef, right: RevisionRef): Promise<string | undefined> {
-  const a = archivedRequirement(taskDir, left);
-  const b = archivedRequirement(taskDir, right);
+export async function compareRequirements(task: TaskFolder, left: RevisionRef, right: RevisionRef): Promise<string | undefined> {
+  const a = archivedRequirement(task, left);
+  const b = archivedRequirement(task, right);
   const missing = [!a && revisionLabel(left.run, left.iteration), !b && revisionLabel(right.run, right.iteration)].filter(Boolean);
   if (missing.length)
     return `No requirement.xml to compare: ${missing.join(' and ')} archived none (the base and a replay of the developers' commits have none).`;

@@ -18,6 +18,7 @@ import { reportContent } from './report-page';
 import { archivedRequirementUri, type RevisionRef } from '../revisions/revision-content';
 import { errorMessage } from '../../core/util/errors';
 import { WebviewHost } from '../webview/webview-host';
+import type { TaskFolder } from '../../core/workspace/task-folder';
 
 export const ITERATION_VIEW_TYPE = 'sweci.iteration';
 
@@ -26,7 +27,7 @@ type Shown = { kind: 'iteration'; details: IterationDetails; report?: IterationR
 
 export interface IterationViewDeps {
   context: vscode.ExtensionContext;
-  taskDir(): string | undefined;
+  task(): TaskFolder | undefined;
   /** Fires when a run's records may have changed (an iteration recorded, a run removed). */
   onDidChangeRuns: vscode.Event<void>;
   /** Reveals the shown iteration in the Iterations view. */
@@ -135,8 +136,8 @@ export class IterationViewHost implements vscode.Disposable {
     return comparison;
   }
 
-  private requireTask(): string {
-    const dir = this.deps.taskDir();
+  private requireTask(): TaskFolder {
+    const dir = this.deps.task();
     if (!dir) throw new Error('No SWE-CI task is open.');
     return dir;
   }
@@ -170,7 +171,7 @@ export class IterationViewHost implements vscode.Disposable {
   /** Reloads what is shown from disk (a run changed); closes nothing if it is gone, just says so in the log. */
   private async rerender(): Promise<void> {
     const shown = this.shown;
-    const dir = this.deps.taskDir();
+    const dir = this.deps.task();
     if (!shown || !dir) return;
     try {
       if (shown.kind === 'iteration') {
@@ -201,7 +202,7 @@ export class IterationViewHost implements vscode.Disposable {
 
   private async act(m: IterationViewMessage): Promise<string | undefined> {
     const shown = this.shown;
-    const dir = this.deps.taskDir();
+    const dir = this.deps.task();
     if (!shown || !dir) return undefined;
     switch (m.type) {
       case 'ready':

@@ -3,11 +3,11 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { testLocation } from '../../core/inspect/test-location';
-import { taskLayout } from '../../core/workspace/layout';
+import type { TaskFolder } from '../../core/workspace/task-folder';
 
 /** A reason when the test cannot be found. */
-export async function openTestAt(taskDir: string, nodeid: string): Promise<string | undefined> {
-  const codeDir = taskLayout(taskDir).codeDir;
+export async function openTestAt(task: TaskFolder, nodeid: string): Promise<string | undefined> {
+  const codeDir = task.codeDir;
   const loc = await testLocation(codeDir, nodeid);
   if (!loc) return `${nodeid} is not in app/code any more.`;
   await vscode.commands.executeCommand('vscode.open', vscode.Uri.file(path.join(codeDir, loc.file)), {

@@ -13,9 +13,10 @@ import { isAbortError } from '../../core/util/errors';
 import { showError } from '../errors';
 import { log } from '../log';
 import { withCancellableProgress } from '../progress';
+import type { TaskFolder } from '../../core/workspace/task-folder';
 
 export interface HumanHistoryCall {
-  taskDir: string;
+  task: TaskFolder;
   environments: EnvironmentManager;
   /** SWE-CI: Stop (the loop controller's slot); the notification's Cancel aborts too. */
   signal: AbortSignal;
@@ -25,20 +26,20 @@ export interface HumanHistoryCall {
   onProgress: (message: string) => void;
 }
 
-export async function recordHumanHistory({ taskDir, environments, signal: stop, onEvent, onProgress }: HumanHistoryCall): Promise<void> {
+export async function recordHumanHistory({ task, environments, signal: stop, onEvent, onProgress }: HumanHistoryCall): Promise<void> {
   let recorded = 0;
   try {
-    const settings = runSettings(vscode.Uri.file(taskDir));
+    const settings = runSettings(vscode.Uri.file(task.root));
     const result = await withCancellableProgress('SWE-CI: recording the human history', ({ report: toast, signal: cancel }) => {
       const report = (message: string) => {
         toast(message);
         onProgress(message);
       };
       const signal = AbortSignal.any([stop, cancel]);
-      return environments.use(taskDir, { signal, report }, (env) =>
+      return environments.use(task, { signal, report }, (env) =>
         replayHumanHistory({
           ...historyRequest(settings, env),
-          taskDir,
+          task,
           signal,
           onEvent: (e) => {
             if (e.type === 'commit-started') {

@@ -13,7 +13,6 @@ import type { LoopEvent, LoopOptions } from '../../core/loop/loop-types';
 import { runLoop, type LoopResult } from '../../core/loop/run-loop';
 import { runRequest } from '../../core/loop/run-request';
 import { HUMAN_HISTORY_RUN } from '../../core/loop/run-name';
-import { taskLayout } from '../../core/workspace/layout';
 import type { ApiKeys } from '../agents/api-keys';
 import { isAbortError } from '../../core/util/errors';
 import { runSettings } from '../config';
@@ -26,6 +25,7 @@ import { recordHumanHistory } from './human-history';
 import { HumanSteps } from './human-step';
 import { announceResult, LoopReporter } from './loop-reporter';
 import { ensureRun, removeEmptyRun } from './run-creation';
+import type { TaskFolder } from '../../core/workspace/task-folder';
 
 const ACTIVE_RUN = 'sweci.activeRun';
 
@@ -85,8 +85,8 @@ export class LoopController implements vscode.Disposable {
   }
 
   async execute(req: ExecuteRequest): Promise<LoopResult | undefined> {
-    const taskDir = this.tasks.taskDir();
-    if (!taskDir) {
+    const task = this.tasks.task();
+    if (!task) {
       void messages.showInformationMessage('No SWE-CI task is open. Check one out first.');
       return undefined;
     }
@@ -94,14 +94,14 @@ export class LoopController implements vscode.Disposable {
     const abort = this.claim(this.activeRun ?? '…');
     if (!abort) return undefined;
     try {
-      return await this.executeIn(taskDir, req, abort);
+      return await this.executeIn(task, req, abort);
     } finally {
       this.running = undefined;
       await this.tasks.reload();
     }
   }
 
-  private async executeIn(taskDir: string, req: ExecuteRequest, abort: AbortController): Promise<LoopResult | undefined> {
+  private async executeIn(task: TaskFolder, req: ExecuteRequest, abort: AbortController): Promise<LoopResult | undefined> {
     try {
       return await withCancellableProgress(`SWE-CI: ${req.title}`, async ({ report: toast, signal }) => {
         // One report for the toast and the status bar, so neither lags the other.
@@ -111,13 +111,13 @@ export class LoopController implements vscode.Disposable {
         };
         const reporter = new LoopReporter(report);
         signal.addEventListener('abort', () => abort.abort(), { once: true });
-        return this.environments.use(taskDir, { signal: abort.signal, report }, async (env) => {
-          const request = runRequest(runSettings(vscode.Uri.file(taskDir)), env, {
+        return this.environments.use(task, { signal: abort.signal, report }, async (env) => {
+          const request = runRequest(runSettings(vscode.Uri.file(task.root)), env, {
             secretEnv: await this.keys.environment(),
             human: req.human ?? [],
-            ...(req.replayFrom ? { replay: replayFromRun(taskDir, req.replayFrom) } : {}),
+            ...(req.replayFrom ? { replay: replayFromRun(task, req.replayFrom) } : {}),
           });
-          const { run, created } = await ensureRun(taskDir, this.activeRun, request, req.replayFrom);
+          const { run, created } = await ensureRun(task, this.activeRun, request, req.replayFrom);
           if (created) await this.setActiveRun(run);
           if (this.running) this.running.run = run;
           report(`run ${run}`);
@@ -127,7 +127,7 @@ export class LoopController implements vscode.Disposable {
           };
           const options: LoopOptions = {
             ...request,
-            taskDir,
+            task,
             run,
             humanStep: this.humans.step,
             signal: abort.signal,
@@ -140,11 +140,11 @@ export class LoopController implements vscode.Disposable {
             result = await runLoop(options);
           } catch (err) {
             reporter.flush();
-            if (created) await removeEmptyRun(taskDir, run);
+            if (created) await removeEmptyRun(task, run);
             throw err;
           }
           reporter.flush();
-          announceResult(result, req.stopAfterStep && { role: req.stopAfterStep, requirementFile: taskLayout(taskDir).requirementFile });
+          announceResult(result, req.stopAfterStep && { role: req.stopAfterStep, requirementFile: task.requirementFile });
           return result;
         });
       });
@@ -175,14 +175,14 @@ export class LoopController implements vscode.Disposable {
    * recorded commits reach the views as loop events.
    */
   async recordHumanHistory(): Promise<void> {
-    const taskDir = this.tasks.taskDir();
-    if (!taskDir) return void messages.showInformationMessage('No SWE-CI task is open. Check one out first.');
+    const task = this.tasks.task();
+    if (!task) return void messages.showInformationMessage('No SWE-CI task is open. Check one out first.');
     if (!requireTrust('replay the human history')) return;
     const abort = this.claim(HUMAN_HISTORY_RUN);
     if (!abort) return;
     try {
       await recordHumanHistory({
-        taskDir,
+        task,
         environments: this.environments,
         signal: abort.signal,
         onEvent: (e) => this.emitter.fire(e),

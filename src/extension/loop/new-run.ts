@@ -7,13 +7,14 @@ import { HUMAN_HISTORY_RUN, runNameProblem } from '../../core/loop/run-name';
 import { suggestRunName } from '../../core/loop/run-store';
 import { agentSettings } from '../config';
 import { log } from '../log';
+import type { TaskFolder } from '../../core/workspace/task-folder';
 
 /** SWE-CI: New Run… — the next loop command records into a new run. */
-export async function askForNewRun(taskDir: string | undefined, setActiveRun: (run: string) => Promise<void>): Promise<void> {
-  if (!taskDir) return void messages.showInformationMessage('No SWE-CI task is open. Check one out first.');
+export async function askForNewRun(task: TaskFolder | undefined, setActiveRun: (run: string) => Promise<void>): Promise<void> {
+  if (!task) return void messages.showInformationMessage('No SWE-CI task is open. Check one out first.');
   const name = await vscode.window.showInputBox({
     title: 'Name of the new run',
-    value: await suggestedRunName(taskDir),
+    value: await suggestedRunName(task),
     validateInput: (v) => (v === HUMAN_HISTORY_RUN ? 'That name is kept for the human-history replay' : runNameProblem(v)),
   });
   if (!name) return;
@@ -23,12 +24,12 @@ export async function askForNewRun(taskDir: string | undefined, setActiveRun: (r
 }
 
 /** A free run name from who plays the roles, e.g. "claude-code-2". */
-export async function suggestedRunName(taskDir: string): Promise<string> {
+export async function suggestedRunName(task: TaskFolder): Promise<string> {
   let hint: string;
   try {
     hint = agentHint(agentSettings('architect'), agentSettings('programmer'));
   } catch {
     hint = 'run';
   }
-  return suggestRunName(taskDir, hint);
+  return suggestRunName(task, hint);
 }

@@ -5,19 +5,20 @@ import * as vscode from 'vscode';
 import * as messages from '../messages';
 import { hasRecordedCalls } from '../../core/loop/run-replay';
 import { listRuns, suggestRunName } from '../../core/loop/run-store';
+import type { TaskFolder } from '../../core/workspace/task-folder';
 
 /**
  * The run to replay (the one given, or picked), how many iterations it recorded (the replay goes
  * no further: past them nothing is recorded), and the new run it replays into; undefined when
  * there is none or the user cancelled.
  */
-export async function pickReplayedRun(taskDir: string | undefined, given?: string): Promise<{ run: string; iterations: number; into: string } | undefined> {
-  if (!taskDir) return void messages.showInformationMessage('No SWE-CI task is open. Check one out first.');
-  const runs = (await listRuns(taskDir)).filter((r) => r.info.kind === 'loop');
+export async function pickReplayedRun(task: TaskFolder | undefined, given?: string): Promise<{ run: string; iterations: number; into: string } | undefined> {
+  if (!task) return void messages.showInformationMessage('No SWE-CI task is open. Check one out first.');
+  const runs = (await listRuns(task)).filter((r) => r.info.kind === 'loop');
   const replayable: string[] = [];
   const iterations = new Map<string, number>();
   for (const r of runs) {
-    if (!(await hasRecordedCalls(taskDir, r.info.name))) continue;
+    if (!(await hasRecordedCalls(task, r.info.name))) continue;
     replayable.push(r.info.name);
     iterations.set(r.info.name, r.iterations);
   }
@@ -35,5 +36,5 @@ export async function pickReplayedRun(taskDir: string | undefined, given?: strin
       `Run ${run} recorded no model calls through the gateway (a custom agent without an endpoint, a human, or a run made before the gateway): there is nothing to replay.`,
     );
   }
-  return { run, iterations: iterations.get(run) ?? 0, into: await suggestRunName(taskDir, `${run}-replay`) };
+  return { run, iterations: iterations.get(run) ?? 0, into: await suggestRunName(task, `${run}-replay`) };
 }

@@ -5,18 +5,19 @@ import * as messages from '../messages';
 import { discardPendingIteration, findPendingRuns } from '../../core/loop/run-loop';
 import { showError } from '../errors';
 import { log } from '../log';
+import type { TaskFolder } from '../../core/workspace/task-folder';
 
 export interface ResumePrompt {
-  taskDir: string | undefined;
+  task: TaskFolder | undefined;
   /** Makes `run` the run the loop commands record into. */
   setActiveRun: (run: string) => Promise<void>;
   /** Continues the active run (its pending iteration first). */
   resume: () => Promise<unknown>;
 }
 
-export async function offerResume({ taskDir, setActiveRun, resume }: ResumePrompt): Promise<void> {
-  if (!taskDir || !vscode.workspace.isTrusted) return;
-  for (const summary of await findPendingRuns(taskDir).catch(() => [])) {
+export async function offerResume({ task, setActiveRun, resume }: ResumePrompt): Promise<void> {
+  if (!task || !vscode.workspace.isTrusted) return;
+  for (const summary of await findPendingRuns(task).catch(() => [])) {
     const { name } = summary.info;
     const pending = summary.pending!;
     const where = pending.lastCompletedStep ? `after its ${pending.lastCompletedStep} step` : 'before its first step finished';
@@ -30,7 +31,7 @@ export async function offerResume({ taskDir, setActiveRun, resume }: ResumePromp
       await resume();
     } else if (choice === 'Discard Iteration') {
       try {
-        await discardPendingIteration(taskDir, name);
+        await discardPendingIteration(task, name);
         log().info(`Discarded the pending iteration ${pending.iteration} of ${name}`);
       } catch (err) {
         showError('Discarding the iteration failed', err);

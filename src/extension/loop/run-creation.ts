@@ -4,6 +4,7 @@ import { createRun, removeRunWithoutIterations } from '../../core/loop/run-loop'
 import type { RunRequest } from '../../core/loop/run-request';
 import { readRunInfo } from '../../core/loop/run-store';
 import { errorMessage } from '../../core/util/errors';
+import type { TaskFolder } from '../../core/workspace/task-folder';
 import { log } from '../log';
 import { suggestedRunName } from './new-run';
 
@@ -12,23 +13,23 @@ import { suggestedRunName } from './new-run';
  * yet: under its name, else a free name from who plays the roles.
  */
 export async function ensureRun(
-  taskDir: string,
+  task: TaskFolder,
   active: string | undefined,
   request: RunRequest,
   replayFrom?: string,
 ): Promise<{ run: string; created: boolean }> {
-  if (active && (await readRunInfo(taskDir, active))) return { run: active, created: false };
-  const run = active ?? (await suggestedRunName(taskDir));
+  if (active && (await readRunInfo(task, active))) return { run: active, created: false };
+  const run = active ?? (await suggestedRunName(task));
   log().info(`Creating run ${run}`);
   await createRun({
-    taskDir,
+    task,
     run,
     roles: request.roles,
     runtime: request.runtime,
     agentRuntimes: request.agentRuntimes,
     pytest: request.pytest,
     // A replay goes as far as the run it replays.
-    maxIterations: (replayFrom ? (await readRunInfo(taskDir, replayFrom))?.maxIterations : undefined) ?? request.maxIterations,
+    maxIterations: (replayFrom ? (await readRunInfo(task, replayFrom))?.maxIterations : undefined) ?? request.maxIterations,
   });
   return { run, created: true };
 }
@@ -38,9 +39,9 @@ export async function ensureRun(
  * a cancel) holds nothing: remove it rather than leave an empty run with a pending iteration.
  * The active run keeps its name, so the next call creates it again.
  */
-export async function removeEmptyRun(taskDir: string, run: string): Promise<void> {
+export async function removeEmptyRun(task: TaskFolder, run: string): Promise<void> {
   try {
-    if (await removeRunWithoutIterations(taskDir, run)) log().info(`Removed run ${run}: it had no completed step yet`);
+    if (await removeRunWithoutIterations(task, run)) log().info(`Removed run ${run}: it had no completed step yet`);
   } catch (err) {
     log().warn(`Could not remove the empty run ${run}: ${errorMessage(err)}`);
   }

@@ -6,9 +6,10 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { ARCHIVE, iterDir, runLayout } from '../../core/loop/run-store';
+import { ARCHIVE, iterDir } from '../../core/loop/run-store';
 import { iterationRevision } from '../../core/inspect/revisions';
 import { readFileAt } from '../../core/inspect/tree-diff';
+import type { TaskFolder } from '../../core/workspace/task-folder';
 
 export const REVISION_SCHEME = 'sweci';
 
@@ -39,14 +40,14 @@ export function parseRevisionUri(uri: vscode.Uri): (RevisionRef & { file: string
 }
 
 export class RevisionContentProvider implements vscode.TextDocumentContentProvider {
-  constructor(private readonly taskDir: () => string | undefined) {}
+  constructor(private readonly task: () => TaskFolder | undefined) {}
 
   async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     const ref = parseRevisionUri(uri);
-    const dir = this.taskDir();
+    const dir = this.task();
     if (!ref || !dir) return '';
     if (ref.archive) {
-      const file = path.join(iterDir(runLayout(dir, ref.run), ref.iteration), ARCHIVE.requirement);
+      const file = path.join(iterDir(dir.run(ref.run), ref.iteration), ARCHIVE.requirement);
       return fs.readFile(file, 'utf8').catch(() => '');
     }
     const { revision } = await iterationRevision(dir, ref.run, ref.iteration);
@@ -56,6 +57,6 @@ export class RevisionContentProvider implements vscode.TextDocumentContentProvid
   }
 }
 
-export function registerRevisionContent(taskDir: () => string | undefined): vscode.Disposable {
-  return vscode.workspace.registerTextDocumentContentProvider(REVISION_SCHEME, new RevisionContentProvider(taskDir));
+export function registerRevisionContent(task: () => TaskFolder | undefined): vscode.Disposable {
+  return vscode.workspace.registerTextDocumentContentProvider(REVISION_SCHEME, new RevisionContentProvider(task));
 }

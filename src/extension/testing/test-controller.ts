@@ -6,7 +6,6 @@ import { runSelectedTests } from '../../core/checkout/run-selected-tests';
 import type { TaskState } from '../../core/checkout/task-state';
 import { testResults, type TestResult } from '../../core/gap/test-results';
 import { buildTestTree } from '../../core/pytest/test-tree';
-import { taskLayout } from '../../core/workspace/layout';
 import { pytestSettings } from '../config';
 import type { EnvironmentManager } from '../environment/environment-manager';
 import { log } from '../log';
@@ -95,7 +94,7 @@ export class SweciTesting implements vscode.Disposable {
       this.publishedRun = undefined;
       return;
     }
-    const codeDir = taskLayout(state.taskDir).codeDir;
+    const codeDir = state.task.codeDir;
     syncItems(this.ctrl, this.ctrl.items, buildTestTree([state.current, state.target]), codeDir);
     const key = state.lastRun?.finishedAt;
     if (!state.current || key === this.publishedRun) return;
@@ -110,7 +109,7 @@ export class SweciTesting implements vscode.Disposable {
 
   private currentResults(state: TaskState): TestResult[] {
     if (!state.current) return [];
-    return testResults(state.current, { target: state.target, codeDir: taskLayout(state.taskDir).codeDir });
+    return testResults(state.current, { target: state.target, codeDir: state.task.codeDir });
   }
 
   private publish(run: vscode.TestRun, results: readonly TestResult[], codeDir: string): void {
@@ -153,7 +152,7 @@ export class SweciTesting implements vscode.Disposable {
       this.publishedEmitter.fire(tests.map((t) => ({ id: t.id, state: 'errored', message: notRun })));
       return;
     }
-    this.publish(run, this.currentResults(state), taskLayout(state.taskDir).codeDir);
+    this.publish(run, this.currentResults(state), state.task.codeDir);
   }
 
   /**
@@ -168,7 +167,7 @@ export class SweciTesting implements vscode.Disposable {
     // Whole items when nothing is excluded (pytest expands a file or a class itself), else each test.
     const nodeIds = excluded.size === 0 ? outermost(chosen).map((i) => i.id) : tests.map((i) => i.id);
     for (const t of tests) run.started(t);
-    const codeDir = taskLayout(state.taskDir).codeDir;
+    const codeDir = state.task.codeDir;
     const failAll = (outcome: 'errored' | 'skipped', reason: string) => {
       for (const t of tests) {
         if (outcome === 'skipped') run.skipped(t);
@@ -178,11 +177,11 @@ export class SweciTesting implements vscode.Disposable {
     };
     let result: Awaited<ReturnType<typeof runSelectedTests>>;
     try {
-      result = await this.environments.use(state.taskDir, { signal }, (env) =>
+      result = await this.environments.use(state.task, { signal }, (env) =>
         runSelectedTests({
-          ...pytestSettings(vscode.Uri.file(state.taskDir)),
+          ...pytestSettings(vscode.Uri.file(state.task.root)),
           python: env.python,
-          taskDir: state.taskDir,
+          task: state.task,
           record: state.record,
           runtime: env.tests,
           nodeIds,

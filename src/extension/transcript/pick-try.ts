@@ -4,20 +4,21 @@ import * as vscode from 'vscode';
 import * as messages from '../messages';
 import { listRuns } from '../../core/loop/run-store';
 import { listTries, type TryLocation } from '../../core/inspect/transcript-tries';
+import type { TaskFolder } from '../../core/workspace/task-folder';
 
 export function tryLabel(t: Pick<TryLocation, 'role' | 'attempt'>): string {
   return `${t.role === 'architect' ? 'Architect' : 'Programmer'} · try ${t.attempt}`;
 }
 
 export async function pickTry(
-  taskDir: string,
+  task: TaskFolder,
   opts: { firstRun?: string; iteration?: { run: string; iteration: number } } = {},
 ): Promise<TryLocation | undefined> {
-  const runs = opts.iteration ? [opts.iteration.run] : (await listRuns(taskDir)).map((r) => r.info.name);
+  const runs = opts.iteration ? [opts.iteration.run] : (await listRuns(task)).map((r) => r.info.name);
   runs.sort((a, b) => Number(b === opts.firstRun) - Number(a === opts.firstRun));
   const items: (vscode.QuickPickItem & { at?: TryLocation })[] = [];
   for (const run of runs) {
-    const tries = (await listTries(taskDir, run)).filter((t) => !opts.iteration || t.iteration === opts.iteration.iteration).reverse();
+    const tries = (await listTries(task, run)).filter((t) => !opts.iteration || t.iteration === opts.iteration.iteration).reverse();
     if (tries.length === 0) continue;
     items.push({ label: run, kind: vscode.QuickPickItemKind.Separator });
     for (const t of tries)

@@ -15,12 +15,13 @@ import { log } from '../log';
 import { WebviewHost } from '../webview/webview-host';
 import type { TranscriptDocuments } from './transcript-documents';
 import { tryLabel } from './pick-try';
+import type { TaskFolder } from '../../core/workspace/task-folder';
 
 export const TRANSCRIPT_VIEW_TYPE = 'sweci.transcript';
 
 export interface TranscriptPanelDeps {
   extensionUri: vscode.Uri;
-  taskDir(): string | undefined;
+  task(): TaskFolder | undefined;
   feed: ChangeFeed;
   /** The run whose step is running in this window, if any. */
   runningRun(): string | undefined;
@@ -64,7 +65,7 @@ export class TranscriptPanelHost implements vscode.Disposable {
 
   /** Opens the panel on a try; returns why not, if it cannot. */
   async show(ref: TryRef): Promise<string | undefined> {
-    const dir = this.deps.taskDir();
+    const dir = this.deps.task();
     if (!dir) return 'No SWE-CI task is open.';
     const at = await findTry(dir, ref);
     if (!at) return `${ref.run} #${ref.iteration} has no transcript of the ${tryLabel(ref)} (no model call went through the gateway).`;
@@ -87,7 +88,7 @@ export class TranscriptPanelHost implements vscode.Disposable {
     const at = this.shownTry;
     const transcript = this.transcript;
     if (!at || !transcript) return;
-    const dir = this.deps.taskDir();
+    const dir = this.deps.task();
     const tries = dir ? await listTries(dir, at.run) : [];
     const i = tries.findIndex((t) => t.iteration === at.iteration && t.role === at.role && t.attempt === at.attempt);
     const message: TranscriptHostMessage = {
@@ -111,7 +112,7 @@ export class TranscriptPanelHost implements vscode.Disposable {
   }
 
   private async refresh(): Promise<void> {
-    const dir = this.deps.taskDir();
+    const dir = this.deps.task();
     const shown = this.shownTry;
     if (!dir || !shown) return;
     try {
@@ -161,7 +162,7 @@ export class TranscriptPanelHost implements vscode.Disposable {
         return undefined;
       }
       case 'step': {
-        const dir = this.deps.taskDir();
+        const dir = this.deps.task();
         const at = this.shownTry;
         if (!dir || !at) return undefined;
         const tries = await listTries(dir, at.run);

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { readIterationRecords, type IterationRecord } from '../../core/loop/iteration-record';
-import { ARCHIVE, iterDir, listRuns, readRunSummary, runLayout, type RunSummary } from '../../core/loop/run-store';
+import { ARCHIVE, iterDir, listRuns, readRunSummary, type RunSummary } from '../../core/loop/run-store';
 import { archivedRequirementUri } from '../revisions/revision-content';
 import type { AgentRole } from '../../core/agents/agent-driver';
 import { rolesWithEventLogs, triesIn } from '../../core/inspect/transcript-tries';
@@ -13,6 +13,7 @@ import type { LoopController } from '../loop/loop-controller';
 import type { TaskController } from '../task-controller';
 import { iterationDescription, iterationTooltip, runSolvedText } from '../revisions/iteration-text';
 import { relativePaths } from './view-text';
+import type { TaskFolder } from '../../core/workspace/task-folder';
 
 export type IterationsNode =
   | { type: 'run'; summary: RunSummary }
@@ -57,16 +58,16 @@ export class IterationsTreeProvider implements vscode.TreeDataProvider<Iteration
   }
 
   async getChildren(node?: IterationsNode): Promise<IterationsNode[]> {
-    const taskDir = this.tasks.taskDir();
-    if (!taskDir) return [];
+    const task = this.tasks.task();
+    if (!task) return [];
     if (!node) {
       // The active run (where Run Iteration records) first: it is the one being worked on.
       const active = this.loop.activeRun;
-      const runs = (await listRuns(taskDir)).sort((a, b) => Number(b.info.name === active) - Number(a.info.name === active));
+      const runs = (await listRuns(task)).sort((a, b) => Number(b.info.name === active) - Number(a.info.name === active));
       return runs.map((summary) => ({ type: 'run' as const, summary }));
     }
     if (node.type === 'run') {
-      const records = await readIterationRecords(runLayout(taskDir, node.summary.info.name).iterationsFile);
+      const records = await readIterationRecords(task.run(node.summary.info.name).iterationsFile);
       this.records.set(node.summary.info.name, records);
       // Newest first: the latest iteration is what a user looks at.
       return records
@@ -81,15 +82,15 @@ export class IterationsTreeProvider implements vscode.TreeDataProvider<Iteration
         }))
         .reverse();
     }
-    if (node.type === 'iteration') return iterationFiles(taskDir, node);
+    if (node.type === 'iteration') return iterationFiles(task, node);
     return [];
   }
 
   /** Needed by TreeView.reveal (the chart reveals the iteration of a clicked point). */
   async getParent(node: IterationsNode): Promise<IterationsNode | undefined> {
-    const taskDir = this.tasks.taskDir();
-    if (!taskDir || node.type !== 'iteration') return undefined;
-    const summary = await readRunSummary(taskDir, node.run);
+    const task = this.tasks.task();
+    if (!task || node.type !== 'iteration') return undefined;
+    const summary = await readRunSummary(task, node.run);
     return summary && { type: 'run', summary };
   }
 
@@ -171,8 +172,8 @@ export class IterationsTreeProvider implements vscode.TreeDataProvider<Iteration
   }
 }
 
-function iterationFiles(taskDir: string, node: Extract<IterationsNode, { type: 'iteration' }>): IterationsNode[] {
-  const layout = runLayout(taskDir, node.run);
+function iterationFiles(task: TaskFolder, node: Extract<IterationsNode, { type: 'iteration' }>): IterationsNode[] {
+  const layout = task.run(node.run);
   const dir = iterDir(layout, node.record.iteration);
   const id = (what: string) => `file:${node.run}:${node.record.iteration}:${what}`;
   const open = (file: string): vscode.Command => ({ title: 'Open', command: 'vscode.open', arguments: [vscode.Uri.file(file)] });
@@ -181,7 +182,7 @@ function iterationFiles(taskDir: string, node: Extract<IterationsNode, { type: '
   const withTooltips = (nodes: IterationsNode[]): IterationsNode[] =>
     nodes.map((n) =>
       n.type === 'file' && n.command.command === 'vscode.open' && n.command.arguments?.[0] instanceof vscode.Uri
-        ? { ...n, tooltip: relativePaths(n.command.arguments[0].fsPath, taskDir) }
+        ? { ...n, tooltip: relativePaths(n.command.arguments[0].fsPath, task) }
         : n,
     );
   const has = (name: string) => fs.existsSync(path.join(dir, name));
@@ -234,7 +235,7 @@ function iterationFiles(taskDir: string, node: Extract<IterationsNode, { type: '
       icon: 'beaker',
       // A table in the iteration view (its raw JSON is a click away there), not one-line JSON.
       command: { title: 'Open Test Report', command: 'sweci.openTestReport', arguments: [{ run: node.run, iteration: node.record.iteration }] },
-      tooltip: `Each test's outcome, duration and message, from ${relativePaths(path.join(dir, ARCHIVE.report), taskDir)}`,
+      tooltip: `Each test's outcome, duration and message, from ${relativePaths(path.join(dir, ARCHIVE.report), task)}`,
     });
   if (has(ARCHIVE.summary))
     out.push({ type: 'file', id: id('summary'), label: 'summary.jsonl', icon: 'list-flat', command: open(path.join(dir, ARCHIVE.summary)) });

@@ -6,7 +6,6 @@ import * as vscode from 'vscode';
 import type { TaskState } from '../../core/checkout/task-state';
 import type { NonPassedEntry } from '../../core/gap/non-passed';
 import type { IterationNonPassed } from '../../core/inspect/iteration-details';
-import { taskLayout } from '../../core/workspace/layout';
 import type { TaskController } from '../task-controller';
 import { kindLabel, testLabel, testDescription } from './non-passed-labels';
 import { relativePaths, shortDescription } from './view-text';
@@ -70,7 +69,7 @@ export class NonPassedTreeProvider implements vscode.TreeDataProvider<NonPassedN
   }
 
   getTreeItem(node: NonPassedNode): vscode.TreeItem {
-    const codeDir = this.state ? taskLayout(this.state.taskDir).codeDir : undefined;
+    const codeDir = this.state ? this.state.task.codeDir : undefined;
     if (node.type === 'file') {
       const item = new vscode.TreeItem(node.file, vscode.TreeItemCollapsibleState.Expanded);
       item.id = `file:${node.file}`;
@@ -84,7 +83,7 @@ export class NonPassedTreeProvider implements vscode.TreeDataProvider<NonPassedN
     const item = new vscode.TreeItem(testLabel(entry), vscode.TreeItemCollapsibleState.None);
     item.id = `test:${entry.nodeid}`;
     // The error line, short and with task-relative paths; the whole of it is in the tooltip.
-    item.description = shortDescription(testDescription(entry), this.state?.taskDir);
+    item.description = shortDescription(testDescription(entry), this.state?.task);
     const [icon, color] = KIND_ICON[entry.kind];
     item.iconPath = new vscode.ThemeIcon(icon, new vscode.ThemeColor(color));
     item.tooltip = this.tooltip(entry);
@@ -110,7 +109,7 @@ export class NonPassedTreeProvider implements vscode.TreeDataProvider<NonPassedN
     md.appendMarkdown(`**${kindLabel(entry)}**\n\n`);
     md.appendText(entry.nodeid);
     md.appendMarkdown('\n\n');
-    const rel = (text: string) => (this.state ? relativePaths(text, this.state.taskDir) : text);
+    const rel = (text: string) => (this.state ? relativePaths(text, this.state.task) : text);
     const line = testDescription(entry);
     if (line && entry.kind !== 'not-collected') {
       md.appendText(rel(line));

@@ -3,15 +3,16 @@ import type { EnvironmentManager } from '../environment/environment-manager';
 import { describeEnvironment } from '../../core/runtime/task-environment';
 import * as vscode from 'vscode';
 import { readIterationRecords } from '../../core/loop/iteration-record';
-import { listRuns, runLayout } from '../../core/loop/run-store';
+import { listRuns } from '../../core/loop/run-store';
 import type { ChangeFeed } from '../change-feed';
 import type { LoopController } from '../loop/loop-controller';
 import type { TaskController } from '../task-controller';
 import { changeOf, formatChange } from '../revisions/iteration-text';
 import { statusText } from './status-text';
+import type { TaskFolder } from '../../core/workspace/task-folder';
 
-async function latestLoopRun(taskDir: string): Promise<string | undefined> {
-  const runs = (await listRuns(taskDir).catch(() => [])).filter((r) => r.info.kind === 'loop');
+async function latestLoopRun(task: TaskFolder): Promise<string | undefined> {
+  const runs = (await listRuns(task).catch(() => [])).filter((r) => r.info.kind === 'loop');
   return runs[runs.length - 1]?.info.name;
 }
 
@@ -55,11 +56,11 @@ export class LoopStatusBar implements vscode.Disposable {
     const state = this.tasks.current;
     if (!state) return this.item.hide();
     // With no run chosen yet, show the run worked on last.
-    const run = this.loop.runningRun ?? this.loop.activeRun ?? (await latestLoopRun(state.taskDir));
+    const run = this.loop.runningRun ?? this.loop.activeRun ?? (await latestLoopRun(state.task));
     const parts = [state.record.task.id];
     if (run) {
       parts.push(run);
-      const records = await readIterationRecords(runLayout(state.taskDir, run).iterationsFile).catch(() => []);
+      const records = await readIterationRecords(state.task.run(run).iterationsFile).catch(() => []);
       const last = records[records.length - 1];
       if (last) parts.push(`#${last.iteration}`, formatChange(changeOf(last, records[0])));
     } else if (state.counts) {

@@ -2,9 +2,7 @@
 // Rows that name a file open it.
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { currentOutputFile } from '../../core/checkout/report-store';
 import type { TaskState } from '../../core/checkout/task-state';
-import { taskLayout } from '../../core/workspace/layout';
 import type { TaskController } from '../task-controller';
 import type { EnvironmentManager } from '../environment/environment-manager';
 import { describeEnvironment } from '../../core/runtime/task-environment';
@@ -82,10 +80,10 @@ export class TaskInfoTreeProvider implements vscode.TreeDataProvider<InfoRow>, v
 /** The rows, with the roles' rows after the Runtime row (where the steps run, then who plays them). */
 function taskRows(state: TaskState, inUse: EnvironmentManager['description'], agents: InfoRow[]): InfoRow[] {
   const { task } = state.record;
-  const layout = taskLayout(state.taskDir);
+  const layout = state.task;
   // Short in the row, whole in the tooltip: the side bar is narrow.
   const commit = (sha: string, date?: string) => `${sha.slice(0, 7)}${date ? ` · ${date.slice(0, 10)}` : ''}`;
-  const rel = (text: string) => relativePaths(text, state.taskDir);
+  const rel = (text: string) => relativePaths(text, state.task);
   const rows: InfoRow[] = [
     { id: 'task', label: task.id, icon: 'package', tooltip: sourceTooltip(state), file: layout.taskFile },
     {
@@ -128,16 +126,16 @@ function taskRows(state: TaskState, inUse: EnvironmentManager['description'], ag
             tooltip: `Finished at ${when}.\n\n${rel(run.command)}${run.reportFormat ? `\n\nReport: ${REPORT_WRITERS[run.reportFormat]}` : ''}`,
             icon: 'beaker',
             ...(run.reportFormat === 'junit' ? { color: 'problemsWarningIcon.foreground' } : {}),
-            file: currentOutputFile(layout),
+            file: layout.current.output,
           }
         : {
             id: 'run',
             label: 'pytest did not run',
-            description: shortDescription(run.reason ?? '', state.taskDir, 24),
+            description: shortDescription(run.reason ?? '', state.task, 24),
             tooltip: `${run.reason ? `${rel(run.reason)}\n\n` : ''}${rel(run.command)}\n\nFinished at ${when}. Click to open pytest's output.`,
             icon: 'warning',
             color: 'problemsWarningIcon.foreground',
-            file: currentOutputFile(layout),
+            file: layout.current.output,
           },
     );
   }
@@ -167,7 +165,7 @@ const REPORT_WRITERS: Record<ReportFormat, string> = {
 function runtimeRow(state: TaskState, inUse: EnvironmentManager['description']): InfoRow {
   const recorded = state.environment ? describeEnvironment(state.environment) : undefined;
   const full = inUse?.description ?? recorded ?? 'chosen at the first run (sweci.runtime)';
-  const description = shortDescription(full, state.taskDir, 28);
+  const description = shortDescription(full, state.task, 28);
   const lines = [
     description !== full ? full : undefined,
     inUse ? `In use: ${inUse.description}` : undefined,
@@ -183,7 +181,7 @@ function runtimeRow(state: TaskState, inUse: EnvironmentManager['description']):
     tooltip: lines.join('\n'),
     icon: docker ? 'vm' : 'device-desktop',
     ...(inUse?.note ? { color: 'problemsWarningIcon.foreground' } : {}),
-    file: taskLayout(state.taskDir).environmentFile,
+    file: state.task.environmentFile,
   };
 }
 

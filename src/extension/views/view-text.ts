@@ -1,13 +1,14 @@
 // Making rows fit the side bar (no VS Code API involved): paths relative to the task, and
 // one short line in the description with the whole text left to the tooltip.
 import * as path from 'node:path';
+import type { TaskFolder } from '../../core/workspace/task-folder';
 
 /**
  * `text` with absolute paths inside the task written relative to it: app/code's files as
  * pytest names them (`src/x.py`), the rest from the task folder (`.sweci/…`).
  */
-export function relativePaths(text: string, taskDir: string): string {
-  const root = taskDir.replace(/[\\/]+$/, '');
+export function relativePaths(text: string, task: TaskFolder): string {
+  const root = task.root.replace(/[\\/]+$/, '');
   const code = path.join(root, 'app', 'code');
   return text.split(`${code}${path.sep}`).join('').split(`${code}`).join('app/code').split(`${root}${path.sep}`).join('').split(root).join('.');
 }
@@ -19,6 +20,6 @@ export function oneLine(text: string, max = 72): string {
 }
 
 /** A description that fits, from `text` that may hold paths of the task. */
-export function shortDescription(text: string, taskDir: string | undefined, max = 72): string {
-  return oneLine(taskDir ? relativePaths(text, taskDir) : text, max);
+export function shortDescription(text: string, task: TaskFolder | undefined, max = 72): string {
+  return oneLine(task ? relativePaths(text, task) : text, max);
 }

@@ -1,6 +1,7 @@
 // The chart webview with a scripted agent run and the human-history replay, in the light and
 // the dark theme; then Export Report, and the exported HTML opened offline in chromium.
 import * as fs from 'node:fs';
+import { taskFolder } from '../../../src/core/workspace/task-folder';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import type { AgentSettings } from '../../../src/core/agents/agent-driver';
@@ -67,17 +68,17 @@ export async function chartScenario(): Promise<string> {
   const pytest = { python: 'python3', timeoutMs: 120_000, format: 'junit' as const };
   const env = task.programmerEnv;
   await startRun({
-    taskDir: task.taskDir,
+    task: taskFolder(task.taskDir),
     run: 'scripted-agents',
     roles: { architect: scripted('architect.py'), programmer: scripted('programmer.py', env) },
     runtime,
     pytest,
     iterations: 4,
   });
-  await replayHumanHistory({ ...pytest, taskDir: task.taskDir, runtime });
+  await replayHumanHistory({ ...pytest, task: taskFolder(task.taskDir), runtime });
   // A run whose score is inflated (a code-owned table grew a parametrized target test): its row is flagged.
   await startRun({
-    taskDir: task.taskDir,
+    task: taskFolder(task.taskDir),
     run: 'table-grower',
     roles: { architect: scripted('architect.py'), programmer: scripted('grow-table.py') },
     runtime,

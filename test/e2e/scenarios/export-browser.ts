@@ -3,6 +3,7 @@
 // (through code-server's port forwarding), with its chart drawn; Download saves the exported folder
 // as a .zip that holds the report.
 import { execFileSync } from 'node:child_process';
+import { taskFolder } from '../../../src/core/workspace/task-folder';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Download, Page } from 'playwright-core';
@@ -37,7 +38,7 @@ export async function exportBrowserScenario(): Promise<string> {
   const task = await prepareDemoTask('export-browser');
   const runtime = new LocalRuntime({ bwrap: await findBubblewrap(), readable: task.sandboxReadable });
   await startRun({
-    taskDir: task.taskDir,
+    task: taskFolder(task.taskDir),
     run: 'scripted-agents',
     roles: { architect: scripted('architect.py'), programmer: scripted('programmer.py', task.programmerEnv) },
     runtime,

@@ -4,6 +4,7 @@
 // had no network but its model. Both roles are model-client.py (a real program the real driver
 // runs) against the project's model server on this machine's loopback.
 import * as path from 'node:path';
+import { taskFolder } from '../../../src/core/workspace/task-folder';
 import type { AgentSettings } from '../../../src/core/agents/agent-driver';
 import { createDriver } from '../../../src/core/agents/cli-driver';
 import { DEFAULT_MODEL_ACCESS } from '../../../src/core/agents/model-access';
@@ -48,7 +49,7 @@ export async function gatewayScenario(): Promise<string> {
       return { settings, driver: createDriver(settings, { host: runtime, model: DEFAULT_MODEL_ACCESS }) };
     };
     await startRun({
-      taskDir: task.taskDir,
+      task: taskFolder(task.taskDir),
       run: 'through-the-gateway',
       roles: { architect: role(), programmer: role() },
       runtime,

@@ -2,6 +2,7 @@
 // Next with its key, the iteration's code changes in the multi-file diff editor, its test report
 // as a table, and the developers' last commit compared with the agent's first iteration.
 import * as path from 'node:path';
+import { taskFolder } from '../../../src/core/workspace/task-folder';
 import type { Frame, Locator, Page } from 'playwright-core';
 import type { AgentSettings } from '../../../src/core/agents/agent-driver';
 import { replayHumanHistory } from '../../../src/core/history/replay-history';
@@ -45,14 +46,14 @@ export async function inspectScenario(): Promise<string> {
   const runtime = new LocalRuntime({ bwrap: await findBubblewrap(), readable: task.sandboxReadable });
   const pytest = { python: 'python3', timeoutMs: 120_000, format: 'junit' as const };
   await startRun({
-    taskDir: task.taskDir,
+    task: taskFolder(task.taskDir),
     run: 'scripted-agents',
     roles: { architect: scripted('architect.py'), programmer: scripted('programmer.py', task.programmerEnv) },
     runtime,
     pytest,
     iterations: 4,
   });
-  await replayHumanHistory({ ...pytest, taskDir: task.taskDir, runtime });
+  await replayHumanHistory({ ...pytest, task: taskFolder(task.taskDir), runtime });
 
   return withWorkbench({ folder: task.taskDir, name: 'inspect', viewport: { width: 1500, height: 960 } }, async (page, wb) => {
     await wb.openSweciView();

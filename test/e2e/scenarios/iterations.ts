@@ -1,6 +1,7 @@
 // The Iterations view and the status bar after a scripted agent run and the human-history
 // replay (both recorded through the core loop, as the extension's commands do).
 import * as path from 'node:path';
+import { taskFolder } from '../../../src/core/workspace/task-folder';
 import type { AgentSettings } from '../../../src/core/agents/agent-driver';
 import { replayHumanHistory } from '../../../src/core/history/replay-history';
 import type { RoleSetup } from '../../../src/core/loop/loop-types';
@@ -24,14 +25,14 @@ export async function iterationsScenario(): Promise<string> {
   const pytest = { python: 'python3', timeoutMs: 120_000, format: 'junit' as const };
   const env = task.programmerEnv;
   await startRun({
-    taskDir: task.taskDir,
+    task: taskFolder(task.taskDir),
     run: 'scripted-agents',
     roles: { architect: scripted('architect.py'), programmer: scripted('programmer.py', env) },
     runtime,
     pytest,
     iterations: 4,
   });
-  await replayHumanHistory({ ...pytest, taskDir: task.taskDir, runtime });
+  await replayHumanHistory({ ...pytest, task: taskFolder(task.taskDir), runtime });
 
   return withWorkbench({ folder: task.taskDir, name: 'iterations', viewport: { width: 1400, height: 860 } }, async (page, wb) => {
     await wb.openSweciView();

@@ -3,9 +3,9 @@
 // offering Run Tests, which records the iteration. Then a human Programmer who edits a test file
 // is told that *they* did (not "the agent"). No smoke-test driver, so toasts show.
 import * as fs from 'node:fs';
+import { taskFolder } from '../../../src/core/workspace/task-folder';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
-import { taskLayout } from '../../../src/core/workspace/layout';
 import { withWorkbench } from '../../harness/workbench';
 import { demoAgentSettings, prepareDemoTask } from '../demo-task';
 
@@ -44,7 +44,7 @@ export async function nextStepScenario(): Promise<string> {
     // A human Programmer who edits a test file: the warning names them.
     await wb.runCommand("SWE-CI: I'll Be the Programmer");
     await toast(page, /You are the Programmer of iteration 2/);
-    const tests = path.join(taskLayout(task.taskDir).codeDir, 'tests');
+    const tests = path.join(taskFolder(task.taskDir).codeDir, 'tests');
     const testFile = fs.readdirSync(tests).find((f) => /^test_.*\.py$/.test(f));
     if (!testFile) throw new Error(`no test file in ${tests}`);
     fs.appendFileSync(path.join(tests, testFile), '\n# an edit by the person playing the Programmer\n');

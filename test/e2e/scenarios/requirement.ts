@@ -1,15 +1,15 @@
 // requirement.xml in the editor: the language server's squiggles and the Problems panel on a
 // document with a missing file and an unknown test, and the hover on a non-passed node id.
 import * as fs from 'node:fs';
+import { taskFolder } from '../../../src/core/workspace/task-folder';
 import * as path from 'node:path';
-import { taskLayout } from '../../../src/core/workspace/layout';
 import type { Page } from 'playwright-core';
 import { withWorkbench } from '../../harness/workbench';
 import { prepareDemoTask } from '../demo-task';
 
 export async function requirementScenario(): Promise<string> {
   const task = await prepareDemoTask('requirement');
-  const layout = taskLayout(task.taskDir);
+  const layout = taskFolder(task.taskDir);
   const nonPassed = fs
     .readFileSync(layout.summaryFile, 'utf8')
     .split('\n')
@@ -66,7 +66,7 @@ export async function requirementScenario(): Promise<string> {
  */
 export async function requirementCompletionScenario(): Promise<string> {
   const task = await prepareDemoTask('requirement-completion');
-  const layout = taskLayout(task.taskDir);
+  const layout = taskFolder(task.taskDir);
   const ids = fs
     .readFileSync(layout.summaryFile, 'utf8')
     .split('\n')

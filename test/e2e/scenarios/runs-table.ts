@@ -3,6 +3,7 @@
 // of the table lies inside the panel and shows all its text, and each run's colour is one a
 // person tells apart from the others', in the light and the dark theme.
 import * as path from 'node:path';
+import { taskFolder } from '../../../src/core/workspace/task-folder';
 import type { Frame } from 'playwright-core';
 import type { AgentSettings } from '../../../src/core/agents/agent-driver';
 import { replayHumanHistory } from '../../../src/core/history/replay-history';
@@ -61,13 +62,13 @@ export async function runsTableScenario(): Promise<string> {
   const pytest = { python: 'python3', timeoutMs: 120_000, format: 'junit' as const };
   const env = task.programmerEnv;
   const run = (name: string, programmer: RoleSetup, iterations: number) =>
-    startRun({ taskDir: task.taskDir, run: name, roles: { architect: scripted('architect.py'), programmer }, runtime, pytest, iterations });
+    startRun({ task: taskFolder(task.taskDir), run: name, roles: { architect: scripted('architect.py'), programmer }, runtime, pytest, iterations });
   // Four agent runs (one inflated: flagged), named so they sort before the replay.
   await run('agent-a', scripted('programmer.py', env), 3);
   await run('agent-b', scripted('programmer.py', env), 1);
   await run('agent-c', scripted('programmer.py', env), 2);
   await run('agent-grows-table', scripted('grow-table.py'), 1);
-  await replayHumanHistory({ ...pytest, taskDir: task.taskDir, runtime });
+  await replayHumanHistory({ ...pytest, task: taskFolder(task.taskDir), runtime });
 
   const shots: string[] = [];
   for (const [theme, name] of [

@@ -1,6 +1,7 @@
 // The SWE-CI side bar at VS Code's default width, as a person first sees it: no row of the Task,
 // Non-Passed Tests or Iterations views may be cut off ("…"); details live in tooltips.
 import * as path from 'node:path';
+import { taskFolder } from '../../../src/core/workspace/task-folder';
 import type { Page } from 'playwright-core';
 import type { AgentSettings } from '../../../src/core/agents/agent-driver';
 import { replayHumanHistory } from '../../../src/core/history/replay-history';
@@ -51,14 +52,14 @@ export async function sidebarScenario(): Promise<string> {
   const runtime = new LocalRuntime({ bwrap: await findBubblewrap(), readable: task.sandboxReadable });
   const pytest = { python: 'python3', timeoutMs: 120_000, format: 'junit' as const };
   await startRun({
-    taskDir: task.taskDir,
+    task: taskFolder(task.taskDir),
     run: 'scripted-agents',
     roles: { architect: scripted('architect.py'), programmer: scripted('programmer.py', task.programmerEnv) },
     runtime,
     pytest,
     iterations: 2,
   });
-  await replayHumanHistory({ ...pytest, taskDir: task.taskDir, runtime });
+  await replayHumanHistory({ ...pytest, task: taskFolder(task.taskDir), runtime });
 
   // VS Code's own default layout: the window of a 1366×768 laptop, the side bar as it opens.
   return withWorkbench({ folder: task.taskDir, name: 'sidebar', viewport: { width: 1366, height: 768 } }, async (page, wb) => {

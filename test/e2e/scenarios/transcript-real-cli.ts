@@ -7,6 +7,7 @@
 // output, a write as a diff, tokens per call as the calls record has them), then the Programmer's
 // try in the exported report, opened in the browser.
 import { existsSync, promises as fs, rmSync } from 'node:fs';
+import { taskFolder } from '../../../src/core/workspace/task-folder';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
@@ -154,7 +155,7 @@ export async function transcriptRealCliScenario(): Promise<string> {
 
     // The same try in the exported report, in a plain browser page: offline, the same bundle.
     const folder = path.join(tmp, 'report');
-    const out = await writeReport({ taskDir, folder, extensionRoot: repoRoot(), gamma: 1, title: 'SWE-CI report · Claude Code' });
+    const out = await writeReport({ task: taskFolder(taskDir), folder, extensionRoot: repoRoot(), gamma: 1, title: 'SWE-CI report · Claude Code' });
     const pageFile = out.transcripts.find((f) => f.endsWith(path.join(RUN, '1-programmer-1.html')));
     if (!pageFile) throw new Error(`the report has no page for the Programmer's try: ${JSON.stringify(out.transcripts)}`);
     const browser = await launchChromium();

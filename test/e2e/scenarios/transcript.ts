@@ -6,6 +6,7 @@
 // Programmer's: a command with its output, a write as a diff, tokens per call), then the same
 // Programmer try in the exported report, opened in the browser.
 import * as fs from 'node:fs';
+import { taskFolder } from '../../../src/core/workspace/task-folder';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
@@ -72,7 +73,7 @@ export async function transcriptScenario(): Promise<string> {
       return { settings, driver: createDriver(settings, { host: runtime, model: DEFAULT_MODEL_ACCESS }) };
     };
     await startRun({
-      taskDir: task.taskDir,
+      task: taskFolder(task.taskDir),
       run: RUN,
       roles: { architect: role(), programmer: role() },
       runtime,
@@ -120,7 +121,7 @@ export async function transcriptScenario(): Promise<string> {
   // The same try in the exported report, in a plain browser page: offline, the same bundle.
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-e2e-report-'));
   try {
-    const out = await writeReport({ taskDir: task.taskDir, folder, extensionRoot: repoRoot(), gamma: 1, title: 'SWE-CI report · transcript' });
+    const out = await writeReport({ task: taskFolder(task.taskDir), folder, extensionRoot: repoRoot(), gamma: 1, title: 'SWE-CI report · transcript' });
     const page0 = out.transcripts.find((f) => f.endsWith(path.join(RUN, '1-programmer-1.html')));
     if (!page0) throw new Error(`the report has no page for the Programmer's try: ${JSON.stringify(out.transcripts)}`);
     const reportHtml = fs.readFileSync(out.html, 'utf8');

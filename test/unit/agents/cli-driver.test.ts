@@ -1,6 +1,7 @@
 // CliAgentDriver end to end: the real scripted agents (test/fixtures/agents) run through the
 // LocalRuntime against a real checked-out task (real git, real pytest).
 import assert from 'node:assert/strict';
+import { taskFolder } from '../../../src/core/workspace/task-folder';
 import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
@@ -16,7 +17,7 @@ import { validateRequirementFile } from '../../../src/core/requirement/validate-
 import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
 import { taskFromGitPair } from '../../../src/core/task/git-pair';
 import { UserError } from '../../../src/core/util/errors';
-import { oracleLayout, taskLayout, type TaskRecord } from '../../../src/core/workspace/layout';
+import { oracleLayout, type TaskRecord } from '../../../src/core/workspace/layout';
 import { fixturesDir } from '../helpers/repo-root';
 import { waitDead } from '../runtime/process-helpers';
 import { TestRepo } from '../task/git-fixture';
@@ -44,7 +45,7 @@ async function checkOut(name: string): Promise<Task> {
     python: 'python3',
     timeoutMs: 120_000,
     format: 'junit',
-    taskDir: dir,
+    task: taskFolder(dir),
     oracleDir: path.join(tmp, `${name}-${n}-oracle`),
     runtime,
     runTests: true,
@@ -54,7 +55,7 @@ async function checkOut(name: string): Promise<Task> {
 }
 
 function request(task: Task, role: AgentRole, extra: Partial<AgentRunRequest> = {}): AgentRunRequest {
-  const layout = taskLayout(task.dir);
+  const layout = taskFolder(task.dir);
   const runDir = path.join(layout.sweciDir, 'runs', 'test', `attempt-${++n}`);
   return {
     role,
@@ -113,7 +114,7 @@ describe('CliAgentDriver with scripted agents', { skip: !posix && 'POSIX process
     assert.equal(r.command, `${agent('architect.py')} < ${quoteWord(req.promptFile)}`);
     assert.equal(await fs.readFile(req.promptFile, 'utf8'), req.prompt);
 
-    const doc = (await validateRequirementFile(taskLayout(shared.dir).requirementFile)).result;
+    const doc = (await validateRequirementFile(taskFolder(shared.dir).requirementFile)).result;
     assert.ok(doc.ok, JSON.stringify(doc));
     assert.equal(doc.items.length, 1);
     assert.deepEqual(doc.warnings, []);
@@ -127,7 +128,7 @@ describe('CliAgentDriver with scripted agents', { skip: !posix && 'POSIX process
     assert.match(log, /<Execution Info>[\s\S]*"input": \d+[\s\S]*<\/Execution Info>/);
     assert.match(log, /# ended: +exit code 0 after [\d.]+ s\n# usage: +\d+ input tokens, 40 output tokens\n$/);
     assert.ok(chunks.join('').includes('architect: 2 non-passed'), 'live output was streamed');
-    await fs.rm(taskLayout(shared.dir).requirementFile);
+    await fs.rm(taskFolder(shared.dir).requirementFile);
   });
 
   test('a custom command taking the prompt file as an argument', async () => {
@@ -135,8 +136,8 @@ describe('CliAgentDriver with scripted agents', { skip: !posix && 'POSIX process
     const r = await createDriver(custom(`${agent('architect.py')} {promptFile}`, { promptVia: 'file' }), { host: runtime }).run(req);
     assert.equal(r.exitCode, 0);
     assert.equal(r.command, `${agent('architect.py')} ${quoteWord(req.promptFile)}`);
-    assert.ok((await validateRequirementFile(taskLayout(shared.dir).requirementFile)).result.ok);
-    await fs.rm(taskLayout(shared.dir).requirementFile);
+    assert.ok((await validateRequirementFile(taskFolder(shared.dir).requirementFile)).result.ok);
+    await fs.rm(taskFolder(shared.dir).requirementFile);
   });
 
   test('a preset end to end: iFlow argv (-p <prompt>; no -y when not confined) and its usage format', async () => {
@@ -149,8 +150,8 @@ describe('CliAgentDriver with scripted agents', { skip: !posix && 'POSIX process
     // This runtime is not confined, so iFlow is not told to accept every action.
     assert.equal(r.command, `${quoteWord(executable)} --model glm-4.6 -p "$(cat ${quoteWord(req.promptFile)})"`);
     assert.ok(!r.command.includes('You are the architect'));
-    assert.ok((await validateRequirementFile(taskLayout(shared.dir).requirementFile)).result.ok);
-    await fs.rm(taskLayout(shared.dir).requirementFile);
+    assert.ok((await validateRequirementFile(taskFolder(shared.dir).requirementFile)).result.ok);
+    await fs.rm(taskFolder(shared.dir).requirementFile);
   });
 
   test('the programmer applies the next human commit; pytest sees the gap shrink, twice', async () => {
@@ -165,21 +166,21 @@ describe('CliAgentDriver with scripted agents', { skip: !posix && 'POSIX process
     assert.deepEqual(shas, commits);
     const env = { SWECI_SCRIPTED_UPSTREAM: upstream, SWECI_SCRIPTED_COMMITS: shas.join(',') };
     const driver = createDriver(custom(agent('programmer.py')), { host: runtime });
-    const codeDir = taskLayout(task.dir).codeDir;
+    const codeDir = taskFolder(task.dir).codeDir;
 
     const first = await driver.run(request(task, 'programmer', { env }));
     assert.equal(first.exitCode, 0, await fs.readFile(first.logFile, 'utf8'));
     assert.equal(await fs.readFile(path.join(codeDir, 'src/lib/core.py'), 'utf8'), 'def add(a, b):\n    return a + b\n');
     assert.equal(await fs.readFile(path.join(codeDir, 'src/lib/old_helpers.py'), 'utf8'), 'X = 1\n');
     assert.ok(first.usage?.outputTokens !== undefined && first.usage.outputTokens > 100);
-    const mid = await runCurrentTests({ python: 'python3', timeoutMs: 120_000, format: 'junit', taskDir: task.dir, record: task.record, runtime });
+    const mid = await runCurrentTests({ python: 'python3', timeoutMs: 120_000, format: 'junit', task: taskFolder(task.dir), record: task.record, runtime });
     assert.equal(mid.gap, 1);
 
     const second = await driver.run(request(task, 'programmer', { env }));
     assert.equal(second.exitCode, 0);
     assert.match(await fs.readFile(second.logFile, 'utf8'), /code matched commit 2\/3/);
     await assert.rejects(fs.access(path.join(codeDir, 'src/lib/old_helpers.py')), 'a file the commit deleted is deleted');
-    const end = await runCurrentTests({ python: 'python3', timeoutMs: 120_000, format: 'junit', taskDir: task.dir, record: task.record, runtime });
+    const end = await runCurrentTests({ python: 'python3', timeoutMs: 120_000, format: 'junit', task: taskFolder(task.dir), record: task.record, runtime });
     assert.equal(end.gap, 0);
     assert.deepEqual(end.restoredTests, [], 'the programmer never touched tests/');
 
@@ -201,7 +202,7 @@ describe('CliAgentDriver with scripted agents', { skip: !posix && 'POSIX process
     assert.equal(await fs.readFile(state, 'utf8'), '1');
     assert.equal((await driver.run(request(task, 'programmer', { env }))).exitCode, 0);
     assert.equal(await fs.readFile(state, 'utf8'), '2');
-    assert.match(await fs.readFile(path.join(taskLayout(task.dir).codeDir, 'src/lib/core.py'), 'utf8'), /def mul/);
+    assert.match(await fs.readFile(path.join(taskFolder(task.dir).codeDir, 'src/lib/core.py'), 'utf8'), /def mul/);
   });
 
   test('a hanging agent is killed on timeout with its child; its log is kept', async () => {
@@ -254,16 +255,16 @@ describe('CliAgentDriver with scripted agents', { skip: !posix && 'POSIX process
     const r = await createDriver(custom(agent('no-output.py')), { host: runtime }).run(request(shared, 'architect'));
     assert.equal(r.exitCode, 0);
     assert.equal(r.usage?.outputTokens, 3);
-    const doc = (await validateRequirementFile(taskLayout(shared.dir).requirementFile)).result;
+    const doc = (await validateRequirementFile(taskFolder(shared.dir).requirementFile)).result;
     assert.ok(!doc.ok && doc.errors[0].code === 'missing-file');
   });
 
   test('tamper.py edits a test file; outside.py writes outside app/code', async () => {
     const task = await checkOut('misbehave');
-    const layout = taskLayout(task.dir);
+    const layout = taskFolder(task.dir);
     assert.equal((await createDriver(custom(agent('tamper.py')), { host: runtime }).run(request(task, 'programmer'))).exitCode, 0);
     assert.match(await fs.readFile(path.join(layout.codeDir, 'tests/test_core.py'), 'utf8'), /test_tampered_by_agent/);
-    const rerun = await runCurrentTests({ python: 'python3', timeoutMs: 120_000, format: 'junit', taskDir: task.dir, record: task.record, runtime });
+    const rerun = await runCurrentTests({ python: 'python3', timeoutMs: 120_000, format: 'junit', task: taskFolder(task.dir), record: task.record, runtime });
     assert.ok(
       rerun.restoredTests.some((f) => f.endsWith('test_core.py')),
       JSON.stringify(rerun.restoredTests),

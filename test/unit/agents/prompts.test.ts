@@ -1,5 +1,6 @@
 // Prompt rendering with this run's real paths, and user templates.
 import assert from 'node:assert/strict';
+import { taskFolder } from '../../../src/core/workspace/task-folder';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -16,10 +17,9 @@ import {
 import { readAgentSettings } from '../../../src/core/agents/agent-settings';
 import { renderDefaultPrompt } from '../../../src/core/loop/default-prompt';
 import { UserError } from '../../../src/core/util/errors';
-import { taskLayout } from '../../../src/core/workspace/layout';
 
 const root = path.join(os.tmpdir(), 'my tasks', 'demo__task-1');
-const paths = promptPathsFor(taskLayout(root));
+const paths = promptPathsFor(taskFolder(root));
 
 describe('renderPrompt', () => {
   test('the architect prompt names the real paths and the protocol', () => {
@@ -68,10 +68,10 @@ describe('renderPrompt', () => {
         const values: Record<string, unknown> = { 'programmer.agent': 'custom', 'programmer.customCommand': 'true', 'programmer.promptTemplateFile': template };
         return readAgentSettings('programmer', (key) => values[key]);
       };
-      assert.equal(await renderDefaultPrompt('programmer', root, programmer(file)), `Fix ${paths.codeDir}`);
-      assert.equal(await renderDefaultPrompt('programmer', root, programmer()), renderPrompt('programmer', paths));
+      assert.equal(await renderDefaultPrompt('programmer', taskFolder(root), programmer(file)), `Fix ${paths.codeDir}`);
+      assert.equal(await renderDefaultPrompt('programmer', taskFolder(root), programmer()), renderPrompt('programmer', paths));
       await assert.rejects(
-        renderDefaultPrompt('programmer', root, programmer(path.join(dir, 'nope.md'))),
+        renderDefaultPrompt('programmer', taskFolder(root), programmer(path.join(dir, 'nope.md'))),
         (e: unknown) => e instanceof UserError && /nope\.md/.test(e.message),
       );
     } finally {

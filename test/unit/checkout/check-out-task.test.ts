@@ -1,18 +1,19 @@
 // checkOutTask end to end in plain node: real git, real pytest, real files.
 import assert from 'node:assert/strict';
+import { taskFolder } from '../../../src/core/workspace/task-folder';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { checkOutTask, type CheckOutOptions } from '../../../src/core/checkout/check-out-task';
-import { currentOutputFile, currentReportFile, currentRunFile, loadReport } from '../../../src/core/checkout/report-store';
+import { loadReport } from '../../../src/core/checkout/report-store';
 import { runCurrentTests } from '../../../src/core/checkout/run-current-tests';
 import { loadTaskState } from '../../../src/core/checkout/task-state';
 import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
 import { readDatasetTasks } from '../../../src/core/task/dataset';
 import { taskFromGitPair } from '../../../src/core/task/git-pair';
 import { UserError } from '../../../src/core/util/errors';
-import { oracleLayout, taskLayout } from '../../../src/core/workspace/layout';
+import { oracleLayout } from '../../../src/core/workspace/layout';
 import { TestRepo } from '../task/git-fixture';
 import { writeZip } from '../task/zip-fixture';
 import { listTree } from '../helpers/list-tree';
@@ -33,7 +34,7 @@ const options = (name: string, extra: Partial<CheckOutOptions> = {}): CheckOutOp
   python: 'python3',
   timeoutMs: 120_000,
   format: 'junit',
-  taskDir: fresh(name),
+  task: taskFolder(fresh(name)),
   oracleDir: fresh(`${name}-oracle`),
   runtime,
   runTests: true,
@@ -73,7 +74,7 @@ describe('checkOutTask', () => {
     const result = await checkOutTask(spec, { ...opts, onProgress: (m) => progress.push(m) });
     assert.equal(result.current?.run.kind, 'ran');
     assert.equal(result.current?.gap, 2);
-    const layout = taskLayout(opts.taskDir);
+    const layout = taskFolder(opts.task.root);
     const lines = (await fs.readFile(layout.summaryFile, 'utf8'))
       .trim()
       .split('\n')
@@ -83,7 +84,7 @@ describe('checkOutTask', () => {
     assert.equal(oracleReport?.summary.passed, 3, 'the oracle report lives in the oracle folder');
     assert.ok(progress.some((m) => /oracle/.test(m)) && progress.some((m) => /base/.test(m)), progress.join(' | '));
 
-    const state = await loadTaskState(opts.taskDir);
+    const state = await loadTaskState(taskFolder(opts.task.root));
     assert.deepEqual(state?.counts, { passedNow: 1, passedByTarget: 3, gap: 2 });
     assert.deepEqual(state?.entries.map((e) => e.kind).sort(), ['failed', 'failed']);
   });
@@ -127,7 +128,7 @@ describe('checkOutTask', () => {
       (err: unknown) => err instanceof Error && err.name === 'AbortError',
     );
     assert.ok(Date.now() - started < 15_000, "the target's pytest was stopped, not waited for");
-    await assert.rejects(fs.access(opts.taskDir), 'the task folder is gone');
+    await assert.rejects(fs.access(opts.task.root), 'the task folder is gone');
     await assert.rejects(fs.access(opts.oracleDir), 'the oracle is gone, with no output of the stopped run');
   });
 
@@ -136,11 +137,11 @@ describe('checkOutTask', () => {
     const opts = options('untrusted', { runTests: false });
     const result = await checkOutTask(spec, opts);
     assert.equal(result.current, undefined);
-    const layout = taskLayout(opts.taskDir);
+    const layout = taskFolder(opts.task.root);
     await assert.rejects(fs.access(layout.reportsDir), 'no report was written');
     await assert.rejects(fs.access(layout.summaryFile));
     await assert.rejects(fs.access(oracleLayout(opts.oracleDir).targetReportFile), 'the target was not run either');
-    const state = await loadTaskState(opts.taskDir);
+    const state = await loadTaskState(taskFolder(opts.task.root));
     assert.equal(state?.counts, undefined);
   });
 
@@ -162,22 +163,29 @@ describe('checkOutTask', () => {
     const spec = await taskFromGitPair(repo.dir, base, target);
     const opts = options('timeout');
     const first = await checkOutTask(spec, opts);
-    const layout = taskLayout(opts.taskDir);
-    const reportBefore = await fs.readFile(currentReportFile(layout), 'utf8');
+    const layout = taskFolder(opts.task.root);
+    const reportBefore = await fs.readFile(layout.current.report, 'utf8');
     const summaryBefore = await fs.readFile(layout.summaryFile, 'utf8');
     assert.equal(first.current?.run.kind, 'ran');
 
     // The code now hangs at import; the next run must be killed by the timeout.
     await fs.writeFile(path.join(layout.codeDir, 'src/lib/core.py'), 'import time\ntime.sleep(60)\n');
-    const again = await runCurrentTests({ python: 'python3', timeoutMs: 1500, format: 'junit', taskDir: opts.taskDir, record: first.record, runtime });
+    const again = await runCurrentTests({
+      python: 'python3',
+      timeoutMs: 1500,
+      format: 'junit',
+      task: taskFolder(opts.task.root),
+      record: first.record,
+      runtime,
+    });
     assert.equal(again.run.kind, 'did-not-run');
     assert.match(again.run.reason ?? '', /did not finish within \d+ s/);
     assert.equal(again.report, undefined);
-    assert.equal((JSON.parse(await fs.readFile(currentRunFile(layout), 'utf8')) as { kind: string }).kind, 'did-not-run');
-    assert.equal(await fs.readFile(currentReportFile(layout), 'utf8'), reportBefore, 'the last good report is kept');
+    assert.equal((JSON.parse(await fs.readFile(layout.current.run, 'utf8')) as { kind: string }).kind, 'did-not-run');
+    assert.equal(await fs.readFile(layout.current.report, 'utf8'), reportBefore, 'the last good report is kept');
     assert.equal(await fs.readFile(layout.summaryFile, 'utf8'), summaryBefore, 'non-passed is not rewritten');
-    await fs.access(currentOutputFile(layout));
-    const state = await loadTaskState(opts.taskDir);
+    await fs.access(layout.current.output);
+    const state = await loadTaskState(taskFolder(opts.task.root));
     assert.equal(state?.lastRun?.kind, 'did-not-run');
     assert.equal(state?.counts?.gap, 2, 'the view keeps showing the last report');
   });
@@ -186,20 +194,28 @@ describe('checkOutTask', () => {
     const spec = await taskFromGitPair(repo.dir, base, target);
     const opts = options('cancel');
     const first = await checkOutTask(spec, opts);
-    const layout = taskLayout(opts.taskDir);
-    const runBefore = await fs.readFile(currentRunFile(layout), 'utf8');
-    const outputBefore = await fs.readFile(currentOutputFile(layout), 'utf8');
+    const layout = taskFolder(opts.task.root);
+    const runBefore = await fs.readFile(layout.current.run, 'utf8');
+    const outputBefore = await fs.readFile(layout.current.output, 'utf8');
     await fs.writeFile(path.join(layout.codeDir, 'src/lib/core.py'), 'import time\ntime.sleep(60)\n');
     const abort = new AbortController();
     setTimeout(() => abort.abort(), 1000);
     const started = Date.now();
     await assert.rejects(
-      runCurrentTests({ python: 'python3', timeoutMs: 60_000, format: 'junit', taskDir: opts.taskDir, record: first.record, runtime, signal: abort.signal }),
+      runCurrentTests({
+        python: 'python3',
+        timeoutMs: 60_000,
+        format: 'junit',
+        task: taskFolder(opts.task.root),
+        record: first.record,
+        runtime,
+        signal: abort.signal,
+      }),
       (err: unknown) => err instanceof Error && err.name === 'AbortError',
     );
     assert.ok(Date.now() - started < 15_000, 'the sleeping pytest was killed, not waited for');
-    assert.equal(await fs.readFile(currentRunFile(layout), 'utf8'), runBefore);
-    assert.equal(await fs.readFile(currentOutputFile(layout), 'utf8'), outputBefore);
+    assert.equal(await fs.readFile(layout.current.run, 'utf8'), runBefore);
+    assert.equal(await fs.readFile(layout.current.output, 'utf8'), outputBefore);
   });
 
   test('a dataset with a hostile code.zip is refused and nothing lands outside the task folder', async () => {
@@ -238,11 +254,11 @@ describe('checkOutTask', () => {
         return true;
       });
       const afterTree = (await listTree(tmp)).filter(
-        (p) => !p.startsWith(path.relative(tmp, opts.oracleDir)) && !p.startsWith(path.relative(tmp, opts.taskDir)),
+        (p) => !p.startsWith(path.relative(tmp, opts.oracleDir)) && !p.startsWith(path.relative(tmp, opts.task.root)),
       );
       assert.deepEqual(afterTree, before, `${c.name}: nothing new outside the task and oracle folders`);
       await assert.rejects(fs.access('/tmp/sweci-abs-escape.txt'));
-      const leftovers = await listTree(opts.taskDir).catch(() => []);
+      const leftovers = await listTree(opts.task.root).catch(() => []);
       assert.deepEqual(leftovers, [], `${c.name}: the task folder holds nothing`);
     }
   });

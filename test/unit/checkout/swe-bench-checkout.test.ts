@@ -2,19 +2,20 @@
 // made with git, real FAIL_TO_PASS / PASS_TO_PASS lists, real pytest. Bad instances are refused
 // before anything is written; the test patch's files are put back after a hostile edit.
 import assert from 'node:assert/strict';
+import { taskFolder } from '../../../src/core/workspace/task-folder';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { checkOutTask, type CheckOutOptions } from '../../../src/core/checkout/check-out-task';
 import { instanceResolution } from '../../../src/core/checkout/instance-target';
-import { currentReportFile, loadReport } from '../../../src/core/checkout/report-store';
+import { loadReport } from '../../../src/core/checkout/report-store';
 import { runCurrentTests } from '../../../src/core/checkout/run-current-tests';
 import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
 import { taskSecrets } from '../../../src/core/runtime/task-confinement';
 import { resolveSweBenchTask } from '../../../src/core/task/swe-bench-task';
 import { UserError } from '../../../src/core/util/errors';
-import { oracleLayout, taskLayout } from '../../../src/core/workspace/layout';
+import { oracleLayout } from '../../../src/core/workspace/layout';
 import { readTaskRecord } from '../../../src/core/workspace/materialize';
 import { TestRepo, git } from '../task/git-fixture';
 import { pytestSettings, runtime as loopRuntime, scripted } from '../loop/demo-fixture';
@@ -22,7 +23,6 @@ import { startRun } from '../../../src/core/loop/run-loop';
 import { renderDefaultPrompt } from '../../../src/core/loop/default-prompt';
 import { readAgentSettings } from '../../../src/core/agents/agent-settings';
 import { readIterationRecords } from '../../../src/core/loop/iteration-record';
-import { runLayout } from '../../../src/core/loop/run-store';
 
 let tmp: string;
 let repo: TestRepo;
@@ -39,7 +39,7 @@ const options = (name: string): CheckOutOptions => ({
   python: 'python3',
   timeoutMs: 120_000,
   format: 'junit',
-  taskDir: fresh(name),
+  task: taskFolder(fresh(name)),
   oracleDir: fresh(`${name}-oracle`),
   runtime,
   runTests: true,
@@ -104,7 +104,7 @@ describe('SWE-bench-style instance checkout', () => {
     assert.equal(result.current?.run.kind, 'ran', result.current?.run.reason);
     assert.equal(result.current?.gap, 2);
 
-    const layout = taskLayout(opts.taskDir);
+    const layout = taskFolder(opts.task.root);
     const summary = (await fs.readFile(layout.summaryFile, 'utf8'))
       .trim()
       .split('\n')
@@ -119,14 +119,14 @@ describe('SWE-bench-style instance checkout', () => {
     // SWE-bench evaluates in the whole repository: the base's .git* files stay (a SWE-CI task drops them, as the reference does).
     assert.equal(await fs.readFile(path.join(layout.codeDir, '.gitignore'), 'utf8'), '*.egg-info/\n');
     assert.ok(await exists(path.join(layout.codeDir, '.github/workflows/ci.yml')));
-    const ran = await loadReport(currentReportFile(layout));
+    const ran = await loadReport(layout.current.report);
     assert.deepEqual(
       [...new Set(ran?.tests.map((t) => t.nodeid.split('::')[0]))].sort(),
       ['tests/test_more.py', 'tests/test_ops.py'],
       'pytest runs the files of the test patch, as SWE-bench does',
     );
 
-    const record = await readTaskRecord(opts.taskDir);
+    const record = await readTaskRecord(taskFolder(opts.task.root));
     assert.deepEqual(record?.testPaths, ['tests/test_more.py', 'tests/test_ops.py']);
     assert.match(record?.task.targetSha ?? '', /^[0-9a-f]{40}$/);
     const target = await loadReport(oracleLayout(opts.oracleDir).targetReportFile);
@@ -136,7 +136,7 @@ describe('SWE-bench-style instance checkout', () => {
     );
 
     // What an agent must never see: the oracle, the clone (with the fix in its history) and the instances file (with the gold patch).
-    const hidden = taskSecrets(opts.taskDir, record);
+    const hidden = taskSecrets(taskFolder(opts.task.root), record);
     for (const secret of [opts.oracleDir, repo.dir, file]) assert.ok(hidden.includes(secret), `${secret} is hidden`);
 
     await fs.writeFile(path.join(layout.codeDir, 'src/calc/ops.py'), 'def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n');
@@ -156,9 +156,9 @@ describe('SWE-bench-style instance checkout', () => {
     await checkOutTask(spec, opts);
     const fix = { 'src/calc/ops.py': 'def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n' };
     const roles = { architect: scripted('architect.py'), programmer: scripted('edit.py', { env: { SWECI_SCRIPTED_EDITS: JSON.stringify(fix) } }) };
-    const result = await startRun({ taskDir: opts.taskDir, run: 'agent', roles, runtime: loopRuntime, pytest: pytestSettings, maxIterations: 3 });
+    const result = await startRun({ task: taskFolder(opts.task.root), run: 'agent', roles, runtime: loopRuntime, pytest: pytestSettings, maxIterations: 3 });
     assert.equal(result.reason, 'solved');
-    const lines = await readIterationRecords(runLayout(opts.taskDir, 'agent').iterationsFile);
+    const lines = await readIterationRecords(taskFolder(opts.task.root).run('agent').iterationsFile);
     assert.deepEqual(
       lines.map((r) => [r.iteration, r.gap]),
       [
@@ -166,8 +166,8 @@ describe('SWE-bench-style instance checkout', () => {
         [1, 0],
       ],
     );
-    const record = (await readTaskRecord(opts.taskDir))!;
-    const last = await loadReport(currentReportFile(taskLayout(opts.taskDir)));
+    const record = (await readTaskRecord(taskFolder(opts.task.root)))!;
+    const last = await loadReport(taskFolder(opts.task.root).current.report);
     assert.equal(instanceResolution(last!, spec.source.kind === 'swe-bench' ? spec.source.instance : assert.fail()).resolved, true);
     assert.equal(record.task.source.kind, 'swe-bench');
   });
@@ -186,21 +186,21 @@ describe('SWE-bench-style instance checkout', () => {
       };
       return (key: string) => values[key];
     };
-    const off = await renderDefaultPrompt('architect', opts.taskDir, readAgentSettings('architect', settings({})));
+    const off = await renderDefaultPrompt('architect', taskFolder(opts.task.root), readAgentSettings('architect', settings({})));
     assert.doesNotMatch(off, /mul is wrong/);
     const on = readAgentSettings('architect', settings({ 'architect.problemStatement': true }));
-    assert.match(await renderDefaultPrompt('architect', opts.taskDir, on), /<issue>\nmul is wrong\n<\/issue>/);
+    assert.match(await renderDefaultPrompt('architect', taskFolder(opts.task.root), on), /<issue>\nmul is wrong\n<\/issue>/);
     const programmer = readAgentSettings('programmer', settings({ 'programmer.problemStatement': true }));
     assert.equal(programmer.kind !== 'human' && programmer.problemStatement, undefined, 'read for the Architect only');
-    assert.doesNotMatch(await renderDefaultPrompt('programmer', opts.taskDir, programmer), /mul is wrong/);
+    assert.doesNotMatch(await renderDefaultPrompt('programmer', taskFolder(opts.task.root), programmer), /mul is wrong/);
   });
 
   test("an agent's edits to the test patch's files are undone before pytest runs; nothing is written through a link", async () => {
     const spec = await resolveSweBenchTask(await instancesFile('hostile'), 'acme__calc-1', { repoPath: repo.dir });
     const opts = options('hostile');
     await checkOutTask(spec, opts);
-    const record = (await readTaskRecord(opts.taskDir))!;
-    const code = taskLayout(opts.taskDir).codeDir;
+    const record = (await readTaskRecord(taskFolder(opts.task.root)))!;
+    const code = taskFolder(opts.task.root).codeDir;
     // A forged test file, a deleted one, and tests/ turned into a link to a folder outside.
     const outside = fresh('outside');
     await fs.mkdir(outside);
@@ -234,7 +234,7 @@ describe('SWE-bench-style instance checkout', () => {
       assert.match(err.message, why);
       return true;
     });
-    assert.equal(await exists(opts.taskDir), false, 'nothing is written in the task folder');
+    assert.equal(await exists(opts.task.root), false, 'nothing is written in the task folder');
     assert.equal(await exists(opts.oracleDir), false, 'no oracle is left');
   };
 

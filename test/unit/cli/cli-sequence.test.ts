@@ -3,6 +3,7 @@
 // SWE-Bench-CL sequence file, and a scripted agent that resolves task 1 and breaks it again while
 // doing tasks 2 and 3. The results matrix and the continual-learning metrics must show it.
 import assert from 'node:assert/strict';
+import { taskFolder } from '../../../src/core/workspace/task-folder';
 import { spawnSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
@@ -11,7 +12,6 @@ import { after, before, describe, test } from 'node:test';
 import { backwardTransfer, forgetting, accuracy } from '../../../src/core/continual/cl-metrics';
 import { readClResults } from '../../../src/core/continual/cl-results';
 import { readIterationRecords } from '../../../src/core/loop/iteration-record';
-import { runLayout } from '../../../src/core/loop/run-store';
 import { buildSequenceFixture } from '../helpers/sequence-fixture';
 
 const cli = path.resolve(__dirname, '../../../src/cli/main.js');
@@ -67,7 +67,7 @@ describe('sweci run --sequence', () => {
     assert.equal(seen.length, 3);
 
     const iterations = async () =>
-      Promise.all(results.tasks.map(async (id) => (await readIterationRecords(runLayout(path.join(experiment, id), 'agent').iterationsFile)).length));
+      Promise.all(results.tasks.map(async (id) => (await readIterationRecords(taskFolder(path.join(experiment, id)).run('agent').iterationsFile)).length));
     const before = await iterations();
     assert.deepEqual(before, [2, 2, 2], 'each task solved in one iteration (iteration 0 is the base)');
     const again = sweci(...args, ...flags);

@@ -2,12 +2,12 @@
 // links (to the oracle, to anywhere) are not, and what the next task gets is exactly the carried
 // notes (nothing of its own folder survives the carry-in).
 import assert from 'node:assert/strict';
+import { taskFolder } from '../../../src/core/workspace/task-folder';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { carryMemoryIn, carryMemoryOut, experimentMemoryDir } from '../../../src/core/continual/memory-folder';
-import { taskLayout } from '../../../src/core/workspace/layout';
 import { listFiles } from '../../../src/core/util/copy-tree';
 
 let tmp: string;
@@ -26,26 +26,26 @@ test('notes go from task to task; links an agent left are not carried; the carry
   await fs.writeFile(secret, 'the answer\n');
 
   // Task 1 starts with an empty memory.
-  await carryMemoryIn(experiment, first);
-  const memory1 = taskLayout(first).memoryDir;
+  await carryMemoryIn(experiment, taskFolder(first));
+  const memory1 = taskFolder(first).memoryDir;
   assert.deepEqual(await fs.readdir(memory1), []);
   await fs.mkdir(path.join(memory1, 'notes'), { recursive: true });
   await fs.writeFile(path.join(memory1, 'notes', 'lessons.md'), 'mul is a * b\n');
   await fs.symlink(secret, path.join(memory1, 'oracle-link'));
   await fs.symlink(tmp, path.join(memory1, 'notes', 'dir-link'));
-  await carryMemoryOut(first, experiment);
+  await carryMemoryOut(taskFolder(first), experiment);
   assert.deepEqual(await listFiles(experimentMemoryDir(experiment)), ['notes/lessons.md']);
 
   // Task 2 gets exactly the carried notes, whatever its folder held before.
-  const memory2 = taskLayout(second).memoryDir;
+  const memory2 = taskFolder(second).memoryDir;
   await fs.mkdir(memory2, { recursive: true });
   await fs.writeFile(path.join(memory2, 'planted.txt'), 'left by someone\n');
-  await carryMemoryIn(experiment, second);
+  await carryMemoryIn(experiment, taskFolder(second));
   assert.deepEqual(await listFiles(memory2), ['notes/lessons.md']);
   assert.equal(await fs.readFile(path.join(memory2, 'notes', 'lessons.md'), 'utf8'), 'mul is a * b\n');
 
   // A task that deleted its memory folder carries an empty one on.
   await fs.rm(memory2, { recursive: true });
-  await carryMemoryOut(second, experiment);
+  await carryMemoryOut(taskFolder(second), experiment);
   assert.deepEqual(await fs.readdir(experimentMemoryDir(experiment)), []);
 });

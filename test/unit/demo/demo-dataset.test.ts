@@ -1,4 +1,5 @@
 import { test, describe, before, after } from 'node:test';
+import { taskFolder } from '../../../src/core/workspace/task-folder';
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
@@ -16,7 +17,7 @@ import {
 import { DEMO_HISTORY } from '../../../scripts/demo-dataset/history';
 import { readDatasetTasks } from '../../../src/core/task/dataset';
 import { materializeTask } from '../../../src/core/workspace/materialize';
-import { oracleLayout, taskLayout } from '../../../src/core/workspace/layout';
+import { oracleLayout } from '../../../src/core/workspace/layout';
 import { exportTree, pruneTopLevel } from '../../../src/core/workspace/upstream';
 import { classify } from '../../../src/core/gap/non-passed';
 import { runPytest } from '../../../src/core/pytest/run-pytest';
@@ -80,13 +81,13 @@ describe('demo dataset', () => {
     const [spec] = await readDatasetTasks(demo.datasetDir, 'default');
     const taskDir = path.join(tmp, 'task');
     const oracleDir = path.join(tmp, 'oracle');
-    const record = await materializeTask(spec, { taskDir, oracleDir });
+    const record = await materializeTask(spec, { task: taskFolder(taskDir), oracleDir });
     const target = await pytest(oracleLayout(oracleDir).targetCodeDir, path.join(tmp, 'reports', 'target', 'r.xml'));
     assert.equal(target.exitCode, 0);
     assert.ok(target.report.tests.length >= 40);
     assert.ok(target.report.tests.every((t) => t.outcome === 'passed'));
 
-    const current = await pytest(taskLayout(taskDir).codeDir, path.join(tmp, 'reports', 'current', 'r.xml'));
+    const current = await pytest(taskFolder(taskDir).codeDir, path.join(tmp, 'reports', 'current', 'r.xml'));
     assert.equal(current.exitCode, 1, 'pytest ran and some tests failed (exit 1), not a collection crash');
     const entries = classify(current.report, target.report);
     const kinds = countKinds(entries);

@@ -1,6 +1,7 @@
 // The human developers' trajectory on the real demo task: every upstream commit with the
 // target's tests, real pytest, cached on a second run.
 import { ObservedRuntime } from '../helpers/observed-runtime';
+import { taskFolder } from '../../../src/core/workspace/task-folder';
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
@@ -8,10 +9,10 @@ import { after, before, describe, test } from 'node:test';
 import { replayHumanHistory, type HistoryEvent } from '../../../src/core/history/replay-history';
 import { selectPositions } from '../../../src/core/history/upstream-commits';
 import { readIterationRecords } from '../../../src/core/loop/iteration-record';
-import { listRuns, runLayout, iterDir } from '../../../src/core/loop/run-store';
+import { listRuns, iterDir } from '../../../src/core/loop/run-store';
 import type { Runtime } from '../../../src/core/runtime/runtime';
 import { AbortError } from '../../../src/core/util/errors';
-import { oracleLayout, taskLayout } from '../../../src/core/workspace/layout';
+import { oracleLayout } from '../../../src/core/workspace/layout';
 import { loadReport } from '../../../src/core/checkout/report-store';
 import { passedIds, type TestReport } from '../../../src/core/pytest/test-report';
 import { DemoWorld, exists, git, pytestSettings, runtime, type DemoTask } from '../loop/demo-fixture';
@@ -22,7 +23,7 @@ let scratchParent: string;
 
 const options = (rt: Runtime, extra: Partial<Parameters<typeof replayHumanHistory>[0]> = {}) => ({
   ...pytestSettings,
-  taskDir: task.taskDir,
+  task: taskFolder(task.taskDir),
   runtime: rt,
   scratchParent,
   ...extra,
@@ -67,7 +68,7 @@ describe('human-history replay', () => {
       ),
       (e: unknown) => e instanceof AbortError,
     );
-    const partial = await readIterationRecords(runLayout(task.taskDir, 'human-history').iterationsFile);
+    const partial = await readIterationRecords(taskFolder(task.taskDir).run('human-history').iterationsFile);
     assert.deepEqual(
       partial.map((r) => r.iteration),
       [0, 3],
@@ -86,14 +87,14 @@ describe('human-history replay', () => {
   test('a stopped widened replay leaves its lines in position order with their regressions, as a finished one would', async () => {
     // A task of its own: the tests after this one count what the shared task still has to run.
     const own = await world.task('stopped');
-    const file = runLayout(own.taskDir, 'human-history').iterationsFile;
-    await replayHumanHistory(options(runtime, { taskDir: own.taskDir, count: 3 }));
+    const file = taskFolder(own.taskDir).run('human-history').iterationsFile;
+    await replayHumanHistory(options(runtime, { task: taskFolder(own.taskDir), count: 3 }));
     const abort = new AbortController();
     let started = 0;
     await assert.rejects(
       replayHumanHistory(
         options(runtime, {
-          taskDir: own.taskDir,
+          task: taskFolder(own.taskDir),
           count: 'all',
           signal: abort.signal,
           onEvent: (e: HistoryEvent) => {
@@ -111,7 +112,7 @@ describe('human-history replay', () => {
     );
     // Replaying what is recorded runs no pytest and rebuilds every line: nothing is left to change.
     const rt = new ObservedRuntime(runtime);
-    await replayHumanHistory(options(rt, { taskDir: own.taskDir, count: 3 }));
+    await replayHumanHistory(options(rt, { task: taskFolder(own.taskDir), count: 3 }));
     assert.equal(rt.runs, 0);
     assert.equal(await fs.readFile(file, 'utf8'), stopped);
   });
@@ -138,27 +139,27 @@ describe('human-history replay', () => {
       assert.equal(r.passed, r.target_passed - r.gap);
       assert.equal(typeof r.pytest.total, 'number');
       assert.ok(r.note && r.note.length > 0, 'the commit subject');
-      assert.ok(await exists(path.join(iterDir(runLayout(task.taskDir, 'human-history'), r.iteration), 'report.json')));
+      assert.ok(await exists(path.join(iterDir(taskFolder(task.taskDir).run('human-history'), r.iteration), 'report.json')));
     }
-    const file = await readIterationRecords(runLayout(task.taskDir, 'human-history').iterationsFile);
+    const file = await readIterationRecords(taskFolder(task.taskDir).run('human-history').iterationsFile);
     assert.deepEqual(file, records, 'the file is in position order');
-    const runs = await listRuns(task.taskDir);
+    const runs = await listRuns(taskFolder(task.taskDir));
     assert.equal(runs.find((r) => r.info.name === 'human-history')?.info.kind, 'human-history');
   });
 
   test('a second replay is served from the cache: no pytest runs', async () => {
-    const before = await fs.readFile(runLayout(task.taskDir, 'human-history').iterationsFile, 'utf8');
+    const before = await fs.readFile(taskFolder(task.taskDir).run('human-history').iterationsFile, 'utf8');
     const rt = new ObservedRuntime(runtime);
     const result = await replayHumanHistory(options(rt, { count: 'all' }));
     assert.equal(rt.runs, 0);
     assert.equal(result.ran, 0);
     assert.equal(result.cached, 11);
-    assert.equal(await fs.readFile(runLayout(task.taskDir, 'human-history').iterationsFile, 'utf8'), before);
+    assert.equal(await fs.readFile(taskFolder(task.taskDir).run('human-history').iterationsFile, 'utf8'), before);
   });
 
   test('regressions count only tests the target passes (the one definition), also when cached lines are renumbered', async () => {
     // A test the target does not pass that passed at commit 1 and is gone at commit 2: not a regression.
-    const layout = runLayout(task.taskDir, 'human-history');
+    const layout = taskFolder(task.taskDir).run('human-history');
     const reportFile = path.join(iterDir(layout, 1), 'report.json');
     const original = await fs.readFile(reportFile, 'utf8');
     try {
@@ -176,11 +177,11 @@ describe('human-history replay', () => {
   });
 
   test('the workspace is untouched and no scratch folder is left', async () => {
-    const code = taskLayout(task.taskDir).codeDir;
+    const code = taskFolder(task.taskDir).codeDir;
     assert.equal((await git(code, 'status', '--porcelain')).trim(), '');
     assert.equal((await git(code, 'rev-parse', 'HEAD')).trim(), task.record.baseCommit);
     assert.deepEqual(await fs.readdir(scratchParent), []);
     await assert.rejects(git(code, 'cat-file', '-e', `${task.record.task.targetSha}^{commit}`));
-    assert.equal(await exists(path.join(runLayout(task.taskDir, 'human-history').dir, 'lock')), false);
+    assert.equal(await exists(path.join(taskFolder(task.taskDir).run('human-history').dir, 'lock')), false);
   });
 });

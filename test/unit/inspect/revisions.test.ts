@@ -2,15 +2,15 @@
 // (an unisolated run's records are only as trustworthy as the code that could write them) is
 // refused before git sees it.
 import assert from 'node:assert/strict';
+import { taskFolder } from '../../../src/core/workspace/task-folder';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { iterationRevision } from '../../../src/core/inspect/revisions';
 import { appendIterationRecord, type IterationRecord } from '../../../src/core/loop/iteration-record';
-import { runLayout, writeRunInfo } from '../../../src/core/loop/run-store';
+import { writeRunInfo } from '../../../src/core/loop/run-store';
 import { UserError } from '../../../src/core/util/errors';
-import { taskLayout } from '../../../src/core/workspace/layout';
 
 const line = (iteration: number, commit: string): IterationRecord => ({
   gap: 1,
@@ -30,7 +30,7 @@ const line = (iteration: number, commit: string): IterationRecord => ({
 test('iterationRevision resolves a loop run to the history store, with the iteration before it', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-rev-'));
   const human = { kind: 'human' as const, label: 'human' };
-  await writeRunInfo(dir, {
+  await writeRunInfo(taskFolder(dir), {
     schema: 1,
     name: 'r',
     created: '',
@@ -39,17 +39,17 @@ test('iterationRevision resolves a loop run to the history store, with the itera
     maxIterations: 3,
     baseCommit: 'a'.repeat(40),
   });
-  const file = runLayout(dir, 'r').iterationsFile;
+  const file = taskFolder(dir).run('r').iterationsFile;
   await appendIterationRecord(file, line(0, 'a'.repeat(40)));
   await appendIterationRecord(file, line(1, 'b'.repeat(40)));
   await appendIterationRecord(file, line(2, '--output=/tmp/pwned'));
-  const { revision, previous } = await iterationRevision(dir, 'r', 1);
-  assert.equal(revision.gitDir, taskLayout(dir).historyDir);
+  const { revision, previous } = await iterationRevision(taskFolder(dir), 'r', 1);
+  assert.equal(revision.gitDir, taskFolder(dir).historyDir);
   assert.equal(revision.commit, 'b'.repeat(40));
   assert.equal(revision.label, 'r #1');
   assert.equal(previous?.commit, 'a'.repeat(40));
   assert.equal(previous?.label, 'r base');
-  await assert.rejects(iterationRevision(dir, 'r', 2), (e: unknown) => e instanceof UserError && /records no valid commit/.test(e.message));
-  await assert.rejects(iterationRevision(dir, 'r', 7), /has no iteration 7/);
-  await assert.rejects(iterationRevision(dir, 'nope', 1), /There is no run "nope"/);
+  await assert.rejects(iterationRevision(taskFolder(dir), 'r', 2), (e: unknown) => e instanceof UserError && /records no valid commit/.test(e.message));
+  await assert.rejects(iterationRevision(taskFolder(dir), 'r', 7), /has no iteration 7/);
+  await assert.rejects(iterationRevision(taskFolder(dir), 'nope', 1), /There is no run "nope"/);
 });

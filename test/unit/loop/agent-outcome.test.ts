@@ -1,15 +1,15 @@
 // Exit 0 is no proof of work, and an agent's home is its own: on the real demo task, with agents
 // played by python scripts through the real CLI driver (sandboxed where bubblewrap works).
 import assert from 'node:assert/strict';
+import { taskFolder } from '../../../src/core/workspace/task-folder';
 import { existsSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { readIterationRecords } from '../../../src/core/loop/iteration-record';
 import { startRun } from '../../../src/core/loop/run-loop';
-import { iterDir, runLayout } from '../../../src/core/loop/run-store';
+import { iterDir } from '../../../src/core/loop/run-store';
 import { UserError } from '../../../src/core/util/errors';
-import { taskLayout } from '../../../src/core/workspace/layout';
 import { DemoWorld, loopOptions, programmerEnv, pythonScript, scripted } from './demo-fixture';
 
 let world: DemoWorld;
@@ -78,7 +78,7 @@ describe('what an agent try proves, and where it lives', () => {
         { iterations: 1 },
       ),
     );
-    const lines = await readIterationRecords(runLayout(task.taskDir, 'api-error').iterationsFile);
+    const lines = await readIterationRecords(taskFolder(task.taskDir).run('api-error').iterationsFile);
     assert.equal(lines.length, 2);
     assert.equal(lines[1].architect?.tries, 2);
     assert.deepEqual(lines[1].architect?.failed_tries, ['try 1: exited 0 but the CLI reported an error (success): API Error: 401 invalid api key']);
@@ -95,7 +95,7 @@ describe('what an agent try proves, and where it lives', () => {
     ).catch((e: unknown) => e);
     assert.ok(err instanceof UserError);
     assert.match(err.message, /failed all 2 tries in iteration 1: try 1: exited 0 but the model call failed: \[API Error: Connection error/);
-    assert.equal((await readIterationRecords(runLayout(task.taskDir, 'api-down').iterationsFile)).length, 1);
+    assert.equal((await readIterationRecords(taskFolder(task.taskDir).run('api-down').iterationsFile)).length, 1);
   });
 
   test("each try runs in a private home under the task's state: HOME, XDG folders and TMPDIR; the user's home is untouched and the home is gone after", async () => {
@@ -110,15 +110,15 @@ describe('what an agent try proves, and where it lives', () => {
         { iterations: 1 },
       ),
     );
-    const log = await fs.readFile(path.join(iterDir(runLayout(task.taskDir, 'home'), 1), 'architect-try-1.log'), 'utf8');
-    const home = path.join(taskLayout(task.taskDir).agentHomeDir, 'architect');
+    const log = await fs.readFile(path.join(iterDir(taskFolder(task.taskDir).run('home'), 1), 'architect-try-1.log'), 'utf8');
+    const home = path.join(taskFolder(task.taskDir).agentHomeDir, 'architect');
     assert.match(log, new RegExp(`^HOME=${home}$`, 'm'));
     assert.match(log, new RegExp(`^XDG_CONFIG_HOME=${home}/\\.config$`, 'm'));
     assert.match(log, new RegExp(`^XDG_CACHE_HOME=${home}/\\.cache$`, 'm'));
     assert.match(log, new RegExp(`^TMPDIR=${home}/tmp$`, 'm'));
     assert.equal(existsSync(userProbe), hadProbe, "nothing was written into the user's home");
     assert.equal(existsSync(home), false, 'the private home is removed after the step');
-    const lines = await readIterationRecords(runLayout(task.taskDir, 'home').iterationsFile);
+    const lines = await readIterationRecords(taskFolder(task.taskDir).run('home').iterationsFile);
     assert.deepEqual(lines[1].outside_changes, [], 'the home is the harness’s, not an outside change');
   });
 });

@@ -1,6 +1,7 @@
 // The real demo task (scripts/demo-dataset.ts) checked out once per test file, then copied for
 // each test (a copy is a complete task: its task.json points at the shared, read-only oracle).
 import { execFile } from 'node:child_process';
+import { taskFolder } from '../../../src/core/workspace/task-folder';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -13,7 +14,7 @@ import { listFirstParentCommits } from '../../../src/core/history/upstream-commi
 import type { LoopOptions, RoleSetup } from '../../../src/core/loop/loop-types';
 import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
 import { readDatasetTasks } from '../../../src/core/task/dataset';
-import { oracleLayout, taskLayout, type TaskRecord } from '../../../src/core/workspace/layout';
+import { oracleLayout, type TaskRecord } from '../../../src/core/workspace/layout';
 import { findTrustedProgram } from '../../../src/core/util/trusted-program';
 import { fixturesDir } from '../helpers/repo-root';
 
@@ -60,7 +61,7 @@ export class DemoWorld {
     const taskDir = path.join(tmp, 'pristine');
     const result = await checkOutTask(spec, {
       ...pytestSettings,
-      taskDir,
+      task: taskFolder(taskDir),
       oracleDir: path.join(tmp, 'oracle'),
       runtime,
       runTests: true,
@@ -131,7 +132,7 @@ export function programmerEnv(task: DemoTask, stateFile?: string): Record<string
 }
 
 export function loopOptions(task: DemoTask, run: string, roles: LoopOptions['roles'], extra: Partial<LoopOptions> = {}): LoopOptions {
-  return { taskDir: task.taskDir, run, roles, runtime, pytest: pytestSettings, ...extra };
+  return { task: taskFolder(task.taskDir), run, roles, runtime, pytest: pytestSettings, ...extra };
 }
 
 export async function git(dir: string, ...args: string[]): Promise<string> {
@@ -140,7 +141,7 @@ export async function git(dir: string, ...args: string[]): Promise<string> {
 
 /** git on the task's history store (the record of every run), with app/code as its work tree. */
 export async function historyGit(taskDir: string, ...args: string[]): Promise<string> {
-  const layout = taskLayout(taskDir);
+  const layout = taskFolder(taskDir);
   return (await run('git', [`--git-dir=${layout.historyDir}`, `--work-tree=${layout.codeDir}`, '-C', layout.codeDir, ...args])).stdout;
 }
 

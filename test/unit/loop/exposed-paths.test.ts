@@ -3,12 +3,12 @@
 // oracle or another task is refused before anything runs, with a message that names it and
 // says what to do. A narrower path (a file of the user's) still runs. The real loop, real files.
 import assert from 'node:assert/strict';
+import { taskFolder } from '../../../src/core/workspace/task-folder';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { readIterationRecords } from '../../../src/core/loop/iteration-record';
 import { startRun } from '../../../src/core/loop/run-loop';
-import { runLayout } from '../../../src/core/loop/run-store';
 import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
 import { EXPERIMENT_FILE } from '../../../src/core/workspace/layout';
 import { AGENTS_DIR, DemoWorld, SANDBOX, exists, loopOptions, pythonScript, scripted, type DemoTask } from './demo-fixture';
@@ -45,7 +45,7 @@ describe('paths a custom command or sweci.sandboxReadablePaths would show', () =
         assert.match(err.message, pattern);
         return true;
       });
-      assert.equal(await exists(runLayout(task.taskDir, 'probe').runFile), false, `refused before anything ran (${p})`);
+      assert.equal(await exists(taskFolder(task.taskDir).run('probe').runFile), false, `refused before anything ran (${p})`);
     }
     // The Programmer's command too, and through a link to the dataset.
     const link = world.scratch('link-to-dataset');
@@ -89,7 +89,7 @@ describe('paths a custom command or sweci.sandboxReadablePaths would show', () =
       startRun(loopOptions(task, 'probe', roles, { iterations: 1, runtime: wide, agentRuntimes: { host: wide } })),
       /sweci\.sandboxReadablePaths \(--sandbox-readable\) lists .*, which contains .*List a narrower path/,
     );
-    assert.equal(await exists(runLayout(task.taskDir, 'probe').runFile), false);
+    assert.equal(await exists(taskFolder(task.taskDir).run('probe').runFile), false);
   });
 
   test('sweci.sandboxWritablePaths that holds an oracle or the experiment is refused: every step could change it', async () => {
@@ -99,7 +99,7 @@ describe('paths a custom command or sweci.sandboxReadablePaths would show', () =
       startRun(loopOptions(task, 'probe-writable', roles, { iterations: 1, runtime: wide, agentRuntimes: { host: wide } })),
       /sweci\.sandboxWritablePaths \(--sandbox-writable\) lists .*, which contains .*could change it.*List a narrower path/,
     );
-    assert.equal(await exists(runLayout(task.taskDir, 'probe-writable').runFile), false);
+    assert.equal(await exists(taskFolder(task.taskDir).run('probe-writable').runFile), false);
   });
 
   test("a file of the user's on the command line is accepted, and the run goes on", async () => {
@@ -108,7 +108,7 @@ describe('paths a custom command or sweci.sandboxReadablePaths would show', () =
     await fs.writeFile(notes, 'the agent may read this\n');
     const roles = { architect: architectWith(notes), programmer: scripted('edit.py') };
     await startRun(loopOptions(task, 'narrow', roles, { iterations: 1 }));
-    const lines = await readIterationRecords(runLayout(task.taskDir, 'narrow').iterationsFile);
+    const lines = await readIterationRecords(taskFolder(task.taskDir).run('narrow').iterationsFile);
     assert.equal(lines.length, 2, 'one iteration ran');
   });
 });

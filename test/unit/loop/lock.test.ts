@@ -1,12 +1,13 @@
 // The task lock with real processes: a child node process holds it; a second taker is refused
 // while the child lives and takes it over once the child is killed.
 import assert from 'node:assert/strict';
+import { taskFolder } from '../../../src/core/workspace/task-folder';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { acquireLock, readLock, taskLockFile, withTaskLock, type LockInfo } from '../../../src/core/workspace/lock';
+import { acquireLock, readLock, withTaskLock, type LockInfo } from '../../../src/core/workspace/lock';
 import { UserError } from '../../../src/core/util/errors';
 
 let tmp: string;
@@ -55,7 +56,7 @@ describe('task lock', () => {
 
   test('a live holder in another process refuses with its pid; once it is killed the lock is taken over', async () => {
     const dir = await taskDir();
-    const file = taskLockFile(dir);
+    const file = taskFolder(dir).lockFile;
     const child = await holder(file);
     try {
       const info = await readLock(file);
@@ -83,8 +84,8 @@ describe('task lock', () => {
 
   test('while this process holds it, another process is refused; after release it gets it', async () => {
     const dir = await taskDir();
-    const file = taskLockFile(dir);
-    await withTaskLock(dir, 'the loop', 'run "mine"', async () => {
+    const file = taskFolder(dir).lockFile;
+    await withTaskLock(taskFolder(dir), 'the loop', 'run "mine"', async () => {
       const code = `
         require(${JSON.stringify(lockModule)}).acquireLock(${JSON.stringify(file)}, 'pytest')
           .then(() => process.exit(0), (e) => { process.stdout.write(e.message); process.exit(3); });`;
@@ -101,7 +102,7 @@ describe('task lock', () => {
 
   test('a second taker in the same process is refused; release is idempotent and only removes its own lock', async () => {
     const dir = await taskDir();
-    const file = taskLockFile(dir);
+    const file = taskFolder(dir).lockFile;
     const first = await acquireLock(file, 'the loop');
     await assert.rejects(acquireLock(file, 'the loop'), /running the loop on this task \(pid \d+/);
     await first.release();
@@ -113,7 +114,7 @@ describe('task lock', () => {
 
   test('stale locks: a dead pid, our own pid from an earlier process, an old unreadable file', async () => {
     const dir = await taskDir();
-    const file = taskLockFile(dir);
+    const file = taskFolder(dir).lockFile;
     const write = (info: Partial<LockInfo>) =>
       fs.writeFile(file, JSON.stringify({ pid: 1, hostname: os.hostname(), started: 'then', purpose: 'the loop', token: 'old', ...info }));
 
@@ -136,7 +137,7 @@ describe('task lock', () => {
   test("a live process that only reuses a dead holder's pid does not hold the lock (its start time differs)", async (t) => {
     if (process.platform !== 'linux') return t.skip('start times come from /proc');
     const dir = await taskDir();
-    const file = taskLockFile(dir);
+    const file = taskFolder(dir).lockFile;
     const child = await holder(file);
     try {
       const real = (await readLock(file))!;
@@ -155,7 +156,7 @@ describe('task lock', () => {
 
   test('a lock from another host is never taken over', async () => {
     const dir = await taskDir();
-    const file = taskLockFile(dir);
+    const file = taskFolder(dir).lockFile;
     await fs.writeFile(file, JSON.stringify({ pid: 999999, hostname: 'elsewhere', started: 'then', purpose: 'the loop', token: 't' }));
     await assert.rejects(acquireLock(file, 'the loop'), /running the loop on this task \(pid 999999 on elsewhere/);
   });

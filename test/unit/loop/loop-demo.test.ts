@@ -2,14 +2,15 @@
 // requirement from summary.jsonl, programmer.py applies the next upstream commit's code):
 // real git, real pytest, real processes.
 import assert from 'node:assert/strict';
+import { taskFolder } from '../../../src/core/workspace/task-folder';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { readIterationRecords, type IterationRecord } from '../../../src/core/loop/iteration-record';
 import type { LoopEvent } from '../../../src/core/loop/loop-types';
-import { listRuns, readRunInfo, runLayout, iterDir } from '../../../src/core/loop/run-store';
+import { listRuns, readRunInfo, iterDir } from '../../../src/core/loop/run-store';
 import { startRun } from '../../../src/core/loop/run-loop';
-import { oracleLayout, taskLayout } from '../../../src/core/workspace/layout';
+import { oracleLayout } from '../../../src/core/workspace/layout';
 import { DemoWorld, exists, git, historyGit, loopOptions, programmerEnv, scripted, type DemoTask } from './demo-fixture';
 
 let world: DemoWorld;
@@ -35,7 +36,7 @@ describe('the loop on the demo task with scripted CLI agents', () => {
       ),
     );
     assert.equal(result.reason, 'solved');
-    records = await readIterationRecords(runLayout(task.taskDir, RUN).iterationsFile);
+    records = await readIterationRecords(taskFolder(task.taskDir).run(RUN).iterationsFile);
   });
   after(async () => {
     await world.dispose();
@@ -87,7 +88,7 @@ describe('the loop on the demo task with scripted CLI agents', () => {
   });
 
   test('one commit per iteration on sweci/<run>, from the base', async () => {
-    const code = taskLayout(task.taskDir).codeDir;
+    const code = taskFolder(task.taskDir).codeDir;
     const log = (await git(code, 'log', '--first-parent', '--format=%H %an <%ae> %s', `sweci/${RUN}`)).trim().split('\n').reverse();
     assert.equal(log.length, records.length);
     assert.ok(log[0].startsWith(`${task.record.baseCommit} `));
@@ -101,7 +102,7 @@ describe('the loop on the demo task with scripted CLI agents', () => {
   });
 
   test('each iteration is archived: requirement, report, summary, logs, pytest output, code diff', async () => {
-    const layout = runLayout(task.taskDir, RUN);
+    const layout = taskFolder(task.taskDir).run(RUN);
     const zero = iterDir(layout, 0);
     for (const f of ['report.json', 'summary.jsonl']) assert.ok(await exists(path.join(zero, f)), `iter-000/${f}`);
     for (const r of records.slice(1)) {
@@ -124,7 +125,7 @@ describe('the loop on the demo task with scripted CLI agents', () => {
       assert.equal(summary.length, r.gap);
       const diff = await fs.readFile(path.join(dir, 'code.diff'), 'utf8');
       const prev = records[r.iteration - 1].commit;
-      assert.equal(diff, await git(taskLayout(task.taskDir).codeDir, 'diff', '--no-color', '--binary', prev, r.commit, '--'));
+      assert.equal(diff, await git(taskFolder(task.taskDir).codeDir, 'diff', '--no-color', '--binary', prev, r.commit, '--'));
       assert.doesNotMatch(diff, /^diff --git a\/tests\//m, 'no test changes in an iteration');
       const report = JSON.parse(await fs.readFile(path.join(dir, 'report.json'), 'utf8')) as { summary: { total: number } };
       assert.equal(report.summary.total, r.pytest.total);
@@ -135,13 +136,13 @@ describe('the loop on the demo task with scripted CLI agents', () => {
   });
 
   test('run.json and listRuns describe the run', async () => {
-    const info = await readRunInfo(task.taskDir, RUN);
+    const info = await readRunInfo(taskFolder(task.taskDir), RUN);
     assert.equal(info?.maxIterations, 20);
     assert.equal(info?.branch, `sweci/${RUN}`);
     assert.equal(info?.roles.architect.kind, 'agent');
     assert.match(info.roles.programmer.command!, /programmer\.py/);
     assert.equal(JSON.stringify(info).includes('SWECI_SCRIPTED_UPSTREAM'), false, 'environment is never recorded');
-    const runs = await listRuns(task.taskDir);
+    const runs = await listRuns(taskFolder(task.taskDir));
     assert.equal(runs.length, 1);
     assert.equal(runs[0].iterations, records.length - 1);
     assert.equal(runs[0].solved, true);
@@ -161,7 +162,7 @@ describe('the loop on the demo task with scripted CLI agents', () => {
   });
 
   test('the agent could not see the target: no upstream history in app/code, no oracle file in the task', async () => {
-    const code = taskLayout(task.taskDir).codeDir;
+    const code = taskFolder(task.taskDir).codeDir;
     const targetSha = task.record.task.targetSha;
     await assert.rejects(git(code, 'cat-file', '-e', `${targetSha}^{commit}`));
     for (const sha of task.commits) await assert.rejects(git(code, 'cat-file', '-e', `${sha}^{commit}`), `upstream ${sha} reachable`);

@@ -1,6 +1,7 @@
 // Agents that misbehave (hang, fail, write nothing, edit tests, write outside app/code), a
 // pytest that crashes mid-loop, and human roles: on the real demo task, real processes.
 import assert from 'node:assert/strict';
+import { taskFolder } from '../../../src/core/workspace/task-folder';
 import { promises as fs } from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
@@ -10,10 +11,10 @@ import { readIterationRecords } from '../../../src/core/loop/iteration-record';
 import type { HumanStep, LoopEvent } from '../../../src/core/loop/loop-types';
 import { createRun, removeRunWithoutIterations, resumeRun, startRun } from '../../../src/core/loop/run-loop';
 import { runCurrentTests } from '../../../src/core/checkout/run-current-tests';
-import { iterDir, runLayout } from '../../../src/core/loop/run-store';
+import { iterDir } from '../../../src/core/loop/run-store';
 import { UserError } from '../../../src/core/util/errors';
 import { createDriver } from '../../../src/core/agents/cli-driver';
-import { oracleLayout, taskLayout } from '../../../src/core/workspace/layout';
+import { oracleLayout } from '../../../src/core/workspace/layout';
 import { waitDead, waitNoneMatching } from '../runtime/process-helpers';
 import {
   AGENTS_DIR,
@@ -53,7 +54,7 @@ async function closedPort(): Promise<number> {
 }
 
 async function lines(task: DemoTask, run: string) {
-  return readIterationRecords(runLayout(task.taskDir, run).iterationsFile);
+  return readIterationRecords(taskFolder(task.taskDir).run(run).iterationsFile);
 }
 
 describe('the loop when things go wrong', () => {
@@ -140,7 +141,7 @@ describe('the loop when things go wrong', () => {
     assert.equal(ran, '', `hooks ran: ${ran.trim().split('\n').join(', ')}`);
     const [, one] = await lines(task, 'hooks');
     assert.ok(one.commit, 'the iteration was committed');
-    const code = taskLayout(task.taskDir).codeDir;
+    const code = taskFolder(task.taskDir).codeDir;
     assert.match(await git(code, 'show', '--stat', one.commit), /README\.md/, "the agent's change is in the iteration's commit");
   });
 
@@ -174,7 +175,7 @@ describe('the loop when things go wrong', () => {
     assert.deepEqual(await waitNoneMatching(path.join(AGENTS_DIR, 'hang.py')), [], 'no agent left running');
     assert.deepEqual(await waitNoneMatching('while True: time.sleep(60)'), [], "no agent's child left running");
     assert.equal((await lines(task, 'hang')).length, 1, 'nothing recorded after line 0');
-    const layout = runLayout(task.taskDir, 'hang');
+    const layout = taskFolder(task.taskDir).run('hang');
     assert.ok(await exists(path.join(layout.pendingDir, 'architect-try-2.log')));
     const last = events[events.length - 1];
     assert.equal(last.type === 'loop-finished' && last.reason, 'failed');
@@ -196,7 +197,7 @@ describe('the loop when things go wrong', () => {
       [],
       'no step started: the Architect was not run',
     );
-    assert.equal(await exists(taskLayout(task.taskDir).requirementFile), false);
+    assert.equal(await exists(taskFolder(task.taskDir).requirementFile), false);
   });
 
   test('opencode with an endpoint and no model is refused before the run is created, naming the setting', async () => {
@@ -215,7 +216,7 @@ describe('the loop when things go wrong', () => {
       ['loop-finished'],
       'nothing ran: the call only says it failed',
     );
-    assert.equal(await exists(runLayout(task.taskDir, 'no-model').dir), false, 'no run was created');
+    assert.equal(await exists(taskFolder(task.taskDir).run('no-model').dir), false, 'no run was created');
   });
 
   test('custom agents with a base URL where nothing answers: the run stops before any step, naming the setting the URL came from', async () => {
@@ -255,9 +256,9 @@ describe('the loop when things go wrong', () => {
       loopOptions(task, 'arch-fails', { architect: scripted('fail.py', { maxTries: 1 }), programmer: scripted('programmer.py') }),
     ).catch((e: unknown) => e);
     assert.ok(err instanceof UserError);
-    const pending = runLayout(task.taskDir, 'arch-fails').pendingDir;
+    const pending = taskFolder(task.taskDir).run('arch-fails').pendingDir;
     assert.ok(err.message.includes(pending), err.message);
-    assert.equal(await removeRunWithoutIterations(task.taskDir, 'arch-fails'), false);
+    assert.equal(await removeRunWithoutIterations(taskFolder(task.taskDir), 'arch-fails'), false);
     assert.ok(await exists(path.join(pending, 'architect-try-1.log')), 'the log the message names is there');
   });
 
@@ -268,7 +269,7 @@ describe('the loop when things go wrong', () => {
     assert.ok(err instanceof UserError);
     assert.match(err.message, /programmer .* failed all 2 tries in iteration 1: try 1: exited with code 3; try 2: exited with code 3/);
     assert.equal((await lines(task, 'fail')).length, 1);
-    const journal = await readJournal(runLayout(task.taskDir, 'fail').pendingDir);
+    const journal = await readJournal(taskFolder(task.taskDir).run('fail').pendingDir);
     assert.equal(journal?.lastCompletedStep, 'architect');
 
     const events: LoopEvent[] = [];
@@ -286,7 +287,7 @@ describe('the loop when things go wrong', () => {
     assert.equal(records[1].iteration, 1);
     assert.ok(records[1].gap < records[0].gap);
     assert.equal(events.filter((e) => e.type === 'step-started' && e.step === 'architect').length, 0, 'the architect is not run again');
-    const archive = iterDir(runLayout(task.taskDir, 'fail'), 1);
+    const archive = iterDir(taskFolder(task.taskDir).run('fail'), 1);
     assert.ok(await exists(path.join(archive, 'programmer-interrupted-1-try-2.log')), 'the failed tries keep their logs');
   });
 
@@ -344,14 +345,14 @@ describe('the loop when things go wrong', () => {
     assert.equal(one.tampered.length, 1);
     assert.match(one.tampered[0], /^tests\/test_.*\.py$/);
     assert.equal(one.gap, zero.gap, 'the added test does not count');
-    const report = JSON.parse(await fs.readFile(path.join(iterDir(runLayout(task.taskDir, 'tamper'), 1), 'report.json'), 'utf8')) as {
+    const report = JSON.parse(await fs.readFile(path.join(iterDir(taskFolder(task.taskDir).run('tamper'), 1), 'report.json'), 'utf8')) as {
       tests: Array<{ nodeid: string }>;
     };
     assert.ok(report.tests.every((t) => !t.nodeid.includes('test_tampered_by_agent')));
-    const restored = await fs.readFile(path.join(taskLayout(task.taskDir).codeDir, one.tampered[0]), 'utf8');
+    const restored = await fs.readFile(path.join(taskFolder(task.taskDir).codeDir, one.tampered[0]), 'utf8');
     const original = await fs.readFile(path.join(oracleLayout(task.record.oracleDir).targetCodeDir, one.tampered[0]), 'utf8');
     assert.equal(restored, original);
-    assert.doesNotMatch(await git(taskLayout(task.taskDir).codeDir, 'show', '--stat', one.commit), /tests\//);
+    assert.doesNotMatch(await git(taskFolder(task.taskDir).codeDir, 'show', '--stat', one.commit), /tests\//);
   });
 
   test('an architect that edits code: its edits are discarded and reported; its test edits are tampering', async () => {
@@ -360,7 +361,7 @@ describe('the loop when things go wrong', () => {
     const [, one] = await lines(task, 'arch-code');
     assert.deepEqual(one.architect?.discarded_changes, ['README.md', 'new_module.py']);
     assert.deepEqual(one.tampered, ['tests/test_units.py']);
-    const code = taskLayout(task.taskDir).codeDir;
+    const code = taskFolder(task.taskDir).codeDir;
     assert.equal(await exists(path.join(code, 'new_module.py')), false);
     assert.doesNotMatch(await fs.readFile(path.join(code, 'README.md'), 'utf8'), /architect was here/);
     assert.equal((await git(code, 'diff', '--stat', `${one.commit}~1`, one.commit)).trim(), '', 'iteration 1 changed nothing');
@@ -390,9 +391,9 @@ describe('the loop when things go wrong', () => {
     assert.equal(one.passed, null);
     assert.match(one.pytest_error!, /pytest exited with code [234]/);
     assert.deepEqual(one.regressions, [], 'a run that did not happen is not compared');
-    const summary1 = (await fs.readFile(path.join(iterDir(runLayout(task.taskDir, 'crash'), 1), 'summary.jsonl'), 'utf8')).split('\n').filter(Boolean);
+    const summary1 = (await fs.readFile(path.join(iterDir(taskFolder(task.taskDir).run('crash'), 1), 'summary.jsonl'), 'utf8')).split('\n').filter(Boolean);
     assert.equal(summary1.length, zero.target_passed, 'the architect then sees every target test as not run');
-    assert.ok(await exists(path.join(iterDir(runLayout(task.taskDir, 'crash'), 1), 'pytest-output.txt')));
+    assert.ok(await exists(path.join(iterDir(taskFolder(task.taskDir).run('crash'), 1), 'pytest-output.txt')));
     assert.ok(two.gap >= 0, 'iteration 2 ran again');
     assert.ok(two.regressions.length > 0, 'compared against line 0, the last run that ran');
     assert.ok(two.gap > zero.gap);
@@ -400,19 +401,19 @@ describe('the loop when things go wrong', () => {
 
   test("line 0 comes from the checkout's base run; without it, the base is measured when the run is created", async () => {
     const task = await world.task();
-    const reports = taskLayout(task.taskDir).reportsDir;
+    const reports = taskFolder(task.taskDir).reportsDir;
     assert.ok(await exists(path.join(reports, 'base.report.json')), 'the checkout kept the base result');
     // A Refresh on changed code does not replace the base's result.
-    await fs.appendFile(path.join(taskLayout(task.taskDir).codeDir, 'README.md'), 'edit\n');
+    await fs.appendFile(path.join(taskFolder(task.taskDir).codeDir, 'README.md'), 'edit\n');
     const before = await fs.readFile(path.join(reports, 'base.run.json'), 'utf8');
-    await runCurrentTests({ ...pytestSettings, taskDir: task.taskDir, record: task.record, runtime });
+    await runCurrentTests({ ...pytestSettings, task: taskFolder(task.taskDir), record: task.record, runtime });
     assert.equal(await fs.readFile(path.join(reports, 'base.run.json'), 'utf8'), before);
-    await git(taskLayout(task.taskDir).codeDir, 'checkout', '--', 'README.md');
+    await git(taskFolder(task.taskDir).codeDir, 'checkout', '--', 'README.md');
 
     for (const f of ['base.report.json', 'base.run.json']) await fs.rm(path.join(reports, f));
     const events: LoopEvent[] = [];
     await createRun({
-      taskDir: task.taskDir,
+      task: taskFolder(task.taskDir),
       run: 'measured',
       roles: { architect: scripted('architect.py'), programmer: scripted('programmer.py') },
       runtime,
@@ -460,7 +461,7 @@ describe('the loop when things go wrong', () => {
     assert.ok(one.architect.execution_time! >= 0.3);
     assert.equal(one.programmer?.kind, 'human');
     assert.ok(one.programmer.execution_time! >= 0.15);
-    assert.match(await git(taskLayout(task.taskDir).codeDir, 'show', '--stat', one.commit), /README\.md/);
+    assert.match(await git(taskFolder(task.taskDir).codeDir, 'show', '--stat', one.commit), /README\.md/);
 
     const task2 = await world.task();
     const err = await startRun(loopOptions(task2, 'nobody', { architect: { settings: { kind: 'human' } }, programmer: scripted('programmer.py') })).catch(

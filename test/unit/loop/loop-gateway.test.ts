@@ -5,6 +5,7 @@
 // server's, a failure the agent swallows fails its try, a bound ends the run, and a recorded run
 // replays with the server gone.
 import assert from 'node:assert/strict';
+import { taskFolder } from '../../../src/core/workspace/task-folder';
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
@@ -18,7 +19,7 @@ import { replayFromRun } from '../../../src/core/loop/run-replay';
 import { readIterationRecords } from '../../../src/core/loop/iteration-record';
 import type { LoopEvent, RoleSetup } from '../../../src/core/loop/loop-types';
 import { startRun } from '../../../src/core/loop/run-loop';
-import { ARCHIVE, iterDir, runLayout } from '../../../src/core/loop/run-store';
+import { ARCHIVE, iterDir } from '../../../src/core/loop/run-store';
 import { UserError } from '../../../src/core/util/errors';
 import { chatCompletionsAdapter } from '../../harness/model-server/chat-completions';
 import { promptText, type Conversation, type Reply } from '../../harness/model-server/conversation';
@@ -118,8 +119,8 @@ describe('the model gateway through the loop: a confined agent reaches only its 
     const task = await world.task('ok');
     const result = await startRun({ ...loopOptions(task, 'r', both(agent)), maxIterations: 1 });
     assert.equal(result.reason, 'max-iterations');
-    const [, line] = await readIterationRecords(runLayout(task.taskDir, 'r').iterationsFile);
-    const dir = iterDir(runLayout(task.taskDir, 'r'), 1);
+    const [, line] = await readIterationRecords(taskFolder(task.taskDir).run('r').iterationsFile);
+    const dir = iterDir(taskFolder(task.taskDir).run('r'), 1);
     for (const role of ['architect', 'programmer'] as const) {
       const step = line[role];
       const wire = served(role);
@@ -205,7 +206,7 @@ describe('the model gateway through the loop: a confined agent reaches only its 
     await startRun({ ...loopOptions(recorded, 'r', both(agent)), maxIterations: 2 });
     const replayed = await world.task('replayed');
     // In another task folder (sweci run --replay-from): the recording's paths are moved to it.
-    const replay = replayFromRun(recorded.taskDir, 'r', replayed.taskDir);
+    const replay = replayFromRun(taskFolder(recorded.taskDir), 'r', taskFolder(replayed.taskDir));
     const before = server.requests.length;
     await startRun({
       ...loopOptions(
@@ -216,13 +217,13 @@ describe('the model gateway through the loop: a confined agent reaches only its 
       maxIterations: 2,
     });
     assert.equal(server.requests.length, before, 'the replay called no model');
-    const a = await readIterationRecords(runLayout(recorded.taskDir, 'r').iterationsFile);
-    const b = await readIterationRecords(runLayout(replayed.taskDir, 'r').iterationsFile);
+    const a = await readIterationRecords(taskFolder(recorded.taskDir).run('r').iterationsFile);
+    const b = await readIterationRecords(taskFolder(replayed.taskDir).run('r').iterationsFile);
     assert.equal(b.length, 3);
     for (const i of [1, 2]) {
       for (const file of [ARCHIVE.requirement, ARCHIVE.codeDiff]) {
-        const want = await fs.readFile(path.join(iterDir(runLayout(recorded.taskDir, 'r'), i), file), 'utf8');
-        assert.equal(await fs.readFile(path.join(iterDir(runLayout(replayed.taskDir, 'r'), i), file), 'utf8'), want, `iteration ${i}: ${file}`);
+        const want = await fs.readFile(path.join(iterDir(taskFolder(recorded.taskDir).run('r'), i), file), 'utf8');
+        assert.equal(await fs.readFile(path.join(iterDir(taskFolder(replayed.taskDir).run('r'), i), file), 'utf8'), want, `iteration ${i}: ${file}`);
       }
       assert.equal(b[i].gap, a[i].gap);
       assert.deepEqual(b[i].pytest, a[i].pytest);
@@ -233,16 +234,16 @@ describe('the model gateway through the loop: a confined agent reaches only its 
       ...loopOptions(
         recorded,
         'r-replay',
-        both(() => agent({ access: { replay: replayFromRun(recorded.taskDir, 'r') } })),
+        both(() => agent({ access: { replay: replayFromRun(taskFolder(recorded.taskDir), 'r') } })),
       ),
       maxIterations: 2,
     });
     assert.equal(server.requests.length, before, 'no model was called');
     for (const i of [1, 2]) {
       for (const file of [ARCHIVE.requirement, ARCHIVE.codeDiff]) {
-        const want = await fs.readFile(path.join(iterDir(runLayout(recorded.taskDir, 'r'), i), file), 'utf8');
+        const want = await fs.readFile(path.join(iterDir(taskFolder(recorded.taskDir).run('r'), i), file), 'utf8');
         assert.equal(
-          await fs.readFile(path.join(iterDir(runLayout(recorded.taskDir, 'r-replay'), i), file), 'utf8'),
+          await fs.readFile(path.join(iterDir(taskFolder(recorded.taskDir).run('r-replay'), i), file), 'utf8'),
           want,
           `same folder, iteration ${i}: ${file}`,
         );

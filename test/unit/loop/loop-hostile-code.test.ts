@@ -1,6 +1,7 @@
 // Code under test that tries to change its own score (issue 9): files git ignores that change
 // how pytest runs. Real scripted agents, real pytest, the real loop.
 import assert from 'node:assert/strict';
+import { taskFolder } from '../../../src/core/workspace/task-folder';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
@@ -16,8 +17,7 @@ import { createRun, startRun } from '../../../src/core/loop/run-loop';
 import { harnessKind, pytestSection } from '../../../src/core/loop/harness-tampering';
 import { CodeRepo } from '../../../src/core/loop/code-repo';
 import { loadChartData } from '../../../src/core/scoring/load-chart-data';
-import { iterDir, runLayout } from '../../../src/core/loop/run-store';
-import { taskLayout } from '../../../src/core/workspace/layout';
+import { iterDir } from '../../../src/core/loop/run-store';
 import { missingSandbox } from '../helpers/require-sandbox';
 import { FORGE_REPORT, FORGERY_TRIGGERS } from '../helpers/hostile-code';
 import { DemoWorld, PYTHON, SANDBOX, exists, historyGit, loopOptions, pytestSettings, pythonScript, runtime, scripted } from './demo-fixture';
@@ -205,11 +205,11 @@ describe('code under test that tries to change its score', () => {
   test("a sandboxed agent cannot read the oracle, the records, the dataset, another task or the user's home, cannot forge them, and leaves no process behind", async (t) => {
     if (!SANDBOX) return missingSandbox(t, 'bubblewrap cannot run here: the loop is not isolated');
     const task = await world.task();
-    const layout = taskLayout(task.taskDir);
+    const layout = taskFolder(task.taskDir);
     const taskJson = await fs.readFile(layout.taskFile, 'utf8');
     const source = task.record.task.source;
     const other = await world.task('other');
-    const otherReadme = await fs.readFile(path.join(taskLayout(other.taskDir).codeDir, 'README.md'), 'utf8');
+    const otherReadme = await fs.readFile(path.join(taskFolder(other.taskDir).codeDir, 'README.md'), 'utf8');
     const marker = path.join(os.homedir(), `.sweci-hostile-${process.pid}`);
     await fs.writeFile(marker, "the user's own file");
     t.after(() => fs.rm(marker, { force: true }));
@@ -232,7 +232,7 @@ describe('code under test that tries to change its score', () => {
       ),
     );
 
-    const records = await readIterationRecords(runLayout(task.taskDir, 'forge').iterationsFile);
+    const records = await readIterationRecords(taskFolder(task.taskDir).run('forge').iterationsFile);
     assert.deepEqual(
       records.map((r) => r.iteration),
       [0, 1],
@@ -241,7 +241,7 @@ describe('code under test that tries to change its score', () => {
     assert.equal(records[1].gap, records[0].gap, 'the real score');
     assert.equal(records[1].isolation, 'sandbox');
     assert.equal(await fs.readFile(layout.taskFile, 'utf8'), taskJson, 'task.json untouched');
-    const log = await fs.readFile(path.join(iterDir(runLayout(task.taskDir, 'forge'), 1), 'programmer-try-1.log'), 'utf8');
+    const log = await fs.readFile(path.join(iterDir(taskFolder(task.taskDir).run('forge'), 1), 'programmer-try-1.log'), 'utf8');
     assert.match(log, /peek \.\.\/\.sweci\/task\.json unreadable 2/, 'no .sweci to read');
     // The log hides environment values (the paths given in ORACLE and DATASET) as ***, in order.
     const peeks = log.split('\n').filter((l) => l.startsWith('peek '));
@@ -254,7 +254,7 @@ describe('code under test that tries to change its score', () => {
       log.split('\n').filter((l) => l.startsWith('other task')),
       ['other task refused 2', 'other task refused 2'],
     );
-    assert.equal(await fs.readFile(path.join(taskLayout(other.taskDir).codeDir, 'README.md'), 'utf8'), otherReadme, "the other task's code is untouched");
+    assert.equal(await fs.readFile(path.join(taskFolder(other.taskDir).codeDir, 'README.md'), 'utf8'), otherReadme, "the other task's code is untouched");
 
     const beat = path.join(layout.appDir, 'daemon.log');
     const count = async () => (await fs.readFile(beat, 'utf8').catch(() => '')).length;
@@ -274,17 +274,17 @@ describe('code under test that tries to change its score', () => {
       ),
     );
     assert.equal(result.reason, 'paused');
-    const [zero, one] = await readIterationRecords(runLayout(task.taskDir, 'bytecode').iterationsFile);
+    const [zero, one] = await readIterationRecords(taskFolder(task.taskDir).run('bytecode').iterationsFile);
     assert.ok(zero.gap > 0);
-    const diff = await fs.readFile(path.join(iterDir(runLayout(task.taskDir, 'bytecode'), 1), 'code.diff'), 'utf8');
+    const diff = await fs.readFile(path.join(iterDir(taskFolder(task.taskDir).run('bytecode'), 1), 'code.diff'), 'utf8');
     assert.equal(diff, '', 'nothing the agent did is in the commit');
     assert.equal(one.gap, zero.gap, 'scored as committed: the same gap as the base');
-    const code = taskLayout(task.taskDir).codeDir;
+    const code = taskFolder(task.taskDir).codeDir;
     assert.ok(await exists(path.join(code, 'sitecustomize.pyc')), "the agent's files stay in app/code");
 
     // The attack is real: pytest on app/code as it is (Refresh) turns failures into passes
     // (what still fails to be collected cannot be forged this way).
-    const refresh = await runCurrentTests({ ...pytestSettings, taskDir: task.taskDir, record: task.record, runtime });
+    const refresh = await runCurrentTests({ ...pytestSettings, task: taskFolder(task.taskDir), record: task.record, runtime });
     assert.ok(refresh.gap! < zero.gap / 2, `the working tree, bytecode included, forges a better score (gap ${refresh.gap} against ${zero.gap})`);
   });
 
@@ -292,14 +292,14 @@ describe('code under test that tries to change its score', () => {
     const task = await world.task();
     const roles = { architect: scripted('architect.py'), programmer: pythonScript(path.join(scripts, 'forcepass-conftest.py')) };
     await startRun(loopOptions(task, 'harness', roles, { iterations: 2 }));
-    const [zero, one, two] = await readIterationRecords(runLayout(task.taskDir, 'harness').iterationsFile);
+    const [zero, one, two] = await readIterationRecords(taskFolder(task.taskDir).run('harness').iterationsFile);
     assert.deepEqual(one.harness_tampering, ['conftest.py', 'setup.cfg']);
     assert.deepEqual(two.harness_tampering, ['conftest.py', 'setup.cfg'], 'still flagged while the code has it');
     assert.deepEqual(zero.harness_tampering ?? [], []);
     assert.ok(one.gap < zero.gap, 'scored as the reference would: the forged passes count');
 
-    const scored = await loadChartData(task.taskDir, {});
-    const excluded = await loadChartData(task.taskDir, { scoring: { excludeHarnessTampering: true } });
+    const scored = await loadChartData(taskFolder(task.taskDir), {});
+    const excluded = await loadChartData(taskFolder(task.taskDir), { scoring: { excludeHarnessTampering: true } });
     const point = (d: typeof scored, i: number) => d.runs.find((r) => r.run === 'harness')!.points[i];
     assert.ok(point(scored, 1).a! > 0);
     assert.deepEqual(point(scored, 1).harnessTampering, ['conftest.py', 'setup.cfg']);
@@ -313,19 +313,19 @@ describe('code under test that tries to change its score', () => {
     await startRun(
       loopOptions(task, 'grow', { architect: scripted('architect.py'), programmer: pythonScript(path.join(scripts, 'grow-table.py')) }, { iterations: 1 }),
     );
-    const [zero, one] = await readIterationRecords(runLayout(task.taskDir, 'grow').iterationsFile);
+    const [zero, one] = await readIterationRecords(taskFolder(task.taskDir).run('grow').iterationsFile);
     assert.equal(zero.inflated, undefined, 'the base is the measure');
     assert.equal(one.inflated_count, 20);
     assert.ok(one.inflated?.includes('tests/test_units.py::test_unit_roundtrip[fake0]'), JSON.stringify(one.inflated));
     assert.ok((one.pytest.passed ?? 0) >= (zero.pytest.passed ?? 0) + 20, 'pytest counted them');
     assert.equal(one.passed, zero.passed, 'no more of the target passes');
     assert.deepEqual(one.harness_tampering, [], 'not a conftest: only the new flag catches it');
-    const data = await loadChartData(task.taskDir);
+    const data = await loadChartData(taskFolder(task.taskDir));
     const run = data.runs.find((r) => r.run === 'grow');
     assert.deepEqual(run?.flags, ['inflated', ...UNCONFINED]);
     assert.equal(run?.points[1].inflated, 20);
     // Scored as the paper defines n(c), over the tests the target passes: the twenty add nothing.
-    const strict = (await loadChartData(task.taskDir, { scoring: { scoreTargetTestsOnly: true } })).runs.find((r) => r.run === 'grow');
+    const strict = (await loadChartData(taskFolder(task.taskDir), { scoring: { scoreTargetTestsOnly: true } })).runs.find((r) => r.run === 'grow');
     assert.equal(strict?.points[1].pytestPassed, one.passed);
     assert.equal(strict?.points[1].a, 0, 'no more of the target passes: no change');
     assert.ok((run?.points[1].a ?? 0) > 0, "the reference's count calls it progress");
@@ -335,11 +335,11 @@ describe('code under test that tries to change its score', () => {
     const task = await world.task();
     const roles = { architect: scripted('architect.py'), programmer: pythonScript(path.join(scripts, 'package-forcepass.py')) };
     await startRun(loopOptions(task, 'pkg', roles, { iterations: 1, pytest: { ...pytestSettings, format: 'builtin' } }));
-    const [zero, one] = await readIterationRecords(runLayout(task.taskDir, 'pkg').iterationsFile);
+    const [zero, one] = await readIterationRecords(taskFolder(task.taskDir).run('pkg').iterationsFile);
     assert.ok(one.gap < zero.gap, `the forgery raised the score with no honest change (gap ${zero.gap} → ${one.gap})`);
     const init = one.harness_tampering?.find((f) => f.endsWith('tinyinventory/__init__.py'));
     assert.ok(init, `flagged: ${JSON.stringify(one.harness_tampering)}`);
-    const data = await loadChartData(task.taskDir, { scoring: { excludeHarnessTampering: true } });
+    const data = await loadChartData(taskFolder(task.taskDir), { scoring: { excludeHarnessTampering: true } });
     const point = data.runs.find((r) => r.run === 'pkg')?.points[1];
     assert.equal(point?.crashed, true, 'with sweci.integrity.excludeHarnessTampering the iteration is scored as not run');
     assert.deepEqual(data.runs.find((r) => r.run === 'pkg')?.flags, ['harness-tampering', ...UNCONFINED]);
@@ -355,12 +355,12 @@ describe('code under test that tries to change its score', () => {
       const roles = { architect: scripted('architect.py'), programmer: pythonScript(path.join(scripts, `forge-${name}.py`)) };
       const run = `forge-${name}`;
       await startRun(loopOptions(task, run, roles, { iterations: 1, pytest: { ...pytestSettings, format: 'builtin' } }));
-      const [zero, one] = await readIterationRecords(runLayout(task.taskDir, run).iterationsFile);
+      const [zero, one] = await readIterationRecords(taskFolder(task.taskDir).run(run).iterationsFile);
       assert.ok(zero.gap > 0, 'the base has failures to forge');
       assert.equal(one.pytest_error, undefined, 'scored');
       assert.equal(one.gap, zero.gap, `the forgery changed nothing (gap ${zero.gap} → ${one.gap})`);
       assert.equal(one.passed, zero.passed);
-      const code = await fs.readFile(path.join(iterDir(runLayout(task.taskDir, run), 1), 'code.diff'), 'utf8');
+      const code = await fs.readFile(path.join(iterDir(taskFolder(task.taskDir).run(run), 1), 'code.diff'), 'utf8');
       assert.match(code, /_sweci_forge/, 'the forgery is in the scored code');
     });
   }
@@ -400,7 +400,7 @@ describe('code under test that tries to change its score', () => {
     );
     const roles = { architect: scripted('architect.py'), programmer: pythonScript(toggle) };
     await startRun(loopOptions(task, 'plant', roles, { iterations: 2, pytest: { ...pytestSettings, format: 'builtin' } }));
-    const [zero, one, two] = await readIterationRecords(runLayout(task.taskDir, 'plant').iterationsFile);
+    const [zero, one, two] = await readIterationRecords(taskFolder(task.taskDir).run('plant').iterationsFile);
     assert.equal(one.gap, zero.gap, 'planting changes nothing in its own run');
     assert.equal(two.gap, zero.gap, "the honest code's real score: the planted bytecode was not loaded");
 
@@ -421,7 +421,7 @@ describe('code under test that tries to change its score', () => {
     // the honest code next, score the honest code better than it is.
     const planted = world.scratch('planted-code');
     const honest = world.scratch('honest-code');
-    await fs.cp(taskLayout(task.taskDir).codeDir, honest, { recursive: true, filter: (src) => path.basename(src) !== '.git' });
+    await fs.cp(taskFolder(task.taskDir).codeDir, honest, { recursive: true, filter: (src) => path.basename(src) !== '.git' });
     await fs.cp(honest, planted, { recursive: true });
     const init = (await fs.readdir(planted, { recursive: true })).find((f) => f.endsWith('tinyinventory/__init__.py'))!;
     await fs.appendFile(path.join(planted, init), `\n# planted\n${plant}\n`);
@@ -505,21 +505,25 @@ describe('code under test that tries to change its score', () => {
     };
 
     const roles = { architect: scripted('architect.py'), programmer: pythonScript(agent) };
-    await prepareBytecodeSeed(runtime, { python: pytestSettings.python, bytecodeSeedDir: store, confine: pytestConfinement(task.taskDir, task.record) });
+    await prepareBytecodeSeed(runtime, {
+      python: pytestSettings.python,
+      bytecodeSeedDir: store,
+      confine: pytestConfinement(taskFolder(task.taskDir), task.record),
+    });
     const seedBefore = await digests();
     assert.ok(
       Object.keys(seedBefore).some((f) => /_pytest\/reports\.cpython-\d+\.pyc$/.test(f)),
       "the seed holds pytest's reports module",
     );
     await startRun(loopOptions(task, 'poison', roles, { iterations: 2, pytest: { ...pytestSettings, format: 'builtin' } }));
-    const [zero, one, two] = await readIterationRecords(runLayout(task.taskDir, 'poison').iterationsFile);
+    const [zero, one, two] = await readIterationRecords(taskFolder(task.taskDir).run('poison').iterationsFile);
 
     assert.equal(one.gap, zero.gap, 'poisoning changes nothing in its own run');
     assert.equal(two.gap, zero.gap, "the honest code's real score: no poisoned bytecode was loaded");
     assert.deepEqual(await digests(), seedBefore, 'the seed is as it was built, byte for byte');
 
     // The attack ran, everywhere, and nowhere was it let write.
-    const iter = (n: number) => iterDir(runLayout(task.taskDir, 'poison'), n);
+    const iter = (n: number) => iterDir(taskFolder(task.taskDir).run('poison'), n);
     const agentLog = await fs.readFile(path.join(iter(1), 'programmer-try-1.log'), 'utf8');
     const pytestLog = await fs.readFile(path.join(iter(1), 'pytest-output.txt'), 'utf8');
     // What each said of the real store: refused. (A private home of its own, or its own /tmp, it may write.)
@@ -555,7 +559,7 @@ describe('code under test that tries to change its score', () => {
 
     // Another task on the same machine, after: its honest base scores as it did.
     const other = await world.task('poison-other');
-    const refreshed = await runCurrentTests({ ...pytestSettings, format: 'builtin', taskDir: other.taskDir, record: other.record, runtime });
+    const refreshed = await runCurrentTests({ ...pytestSettings, format: 'builtin', task: taskFolder(other.taskDir), record: other.record, runtime });
     assert.equal(refreshed.gap, zero.gap, "another task's base keeps its gap");
   });
 
@@ -590,7 +594,7 @@ describe('code under test that tries to change its score', () => {
     const info = await createRun(
       loopOptions(task, 'secret', { architect: scripted('architect.py'), programmer: { ...programmer, settings, secretEnv: { ACME_API_KEY: secret } } }),
     );
-    const text = await fs.readFile(runLayout(task.taskDir, 'secret').runFile, 'utf8');
+    const text = await fs.readFile(taskFolder(task.taskDir).run('secret').runFile, 'utf8');
     assert.ok(!text.includes(secret), text);
     assert.match(info.roles.programmer.command ?? '', /--api-key \*\*\*$/);
     assert.equal(info.roles.programmer.model, 'acme/***');
@@ -605,7 +609,7 @@ describe('code under test that tries to change its score', () => {
       programmer: withKey(pythonScript(path.join(scripts, 'leak-programmer.py'))),
     };
     await startRun(loopOptions(task, 'leak', roles, { iterations: 1, pytest: { ...pytestSettings, format: 'builtin' } }));
-    const archive = iterDir(runLayout(task.taskDir, 'leak'), 1);
+    const archive = iterDir(taskFolder(task.taskDir).run('leak'), 1);
     const names = await fs.readdir(archive);
     for (const name of ['requirement.xml', 'code.diff', 'pytest-output.txt', 'report.json', 'summary.jsonl']) assert.ok(names.includes(name), name);
     for (const name of names) {
@@ -614,35 +618,35 @@ describe('code under test that tries to change its score', () => {
     }
     assert.match(await fs.readFile(path.join(archive, 'code.diff'), 'utf8'), /\+\*\*\*/);
     assert.match(await fs.readFile(path.join(archive, 'pytest-output.txt'), 'utf8'), /leaked \*\*\*/);
-    assert.ok(!(await fs.readFile(runLayout(task.taskDir, 'leak').iterationsFile, 'utf8')).includes(secret));
+    assert.ok(!(await fs.readFile(taskFolder(task.taskDir).run('leak').iterationsFile, 'utf8')).includes(secret));
   });
 
   test("a file over the size limit, or past the iteration's total, is flagged and left out of the commit and code.diff; a diff past its cap is cut with a note", async () => {
     const task = await world.task();
-    const changelog = await fs.readFile(path.join(taskLayout(task.taskDir).codeDir, 'CHANGELOG.md'), 'utf8');
+    const changelog = await fs.readFile(path.join(taskFolder(task.taskDir).codeDir, 'CHANGELOG.md'), 'utf8');
     const roles = { architect: scripted('architect.py'), programmer: pythonScript(path.join(scripts, 'big-file.py')) };
     await startRun(loopOptions(task, 'big', roles, { iterations: 1, maxFileMb: 1 }));
-    const [zero, one] = await readIterationRecords(runLayout(task.taskDir, 'big').iterationsFile);
+    const [zero, one] = await readIterationRecords(taskFolder(task.taskDir).run('big').iterationsFile);
     assert.deepEqual(one.oversized, ['CHANGELOG.md', 'big.bin']);
     assert.match(await historyGit(task.taskDir, 'show', `${one.commit}:README.md`), /an ordinary change\n$/);
     assert.equal((await historyGit(task.taskDir, 'ls-tree', '--name-only', one.commit)).split('\n').includes('big.bin'), false, 'not committed');
-    const diff = await fs.readFile(path.join(iterDir(runLayout(task.taskDir, 'big'), 1), 'code.diff'), 'utf8');
+    const diff = await fs.readFile(path.join(iterDir(taskFolder(task.taskDir).run('big'), 1), 'code.diff'), 'utf8');
     assert.match(diff, /\+an ordinary change/);
     assert.doesNotMatch(diff, /big\.bin/);
     // Not left behind either: a 2 GiB file would otherwise stay in app/ after the run.
-    assert.equal(await exists(path.join(taskLayout(task.taskDir).codeDir, 'big.bin')), false, 'the oversized file is removed from app/code');
+    assert.equal(await exists(path.join(taskFolder(task.taskDir).codeDir, 'big.bin')), false, 'the oversized file is removed from app/code');
     assert.equal(
-      await fs.readFile(path.join(taskLayout(task.taskDir).codeDir, 'CHANGELOG.md'), 'utf8'),
+      await fs.readFile(path.join(taskFolder(task.taskDir).codeDir, 'CHANGELOG.md'), 'utf8'),
       changelog,
       'a tracked file gets its committed version back',
     );
-    assert.match(await fs.readFile(path.join(taskLayout(task.taskDir).codeDir, 'README.md'), 'utf8'), /an ordinary change\n$/, 'what was committed stays');
+    assert.match(await fs.readFile(path.join(taskFolder(task.taskDir).codeDir, 'README.md'), 'utf8'), /an ordinary change\n$/, 'what was committed stays');
 
     // Per-file limits alone let any number of files just under them in: the iteration's total is bounded too.
     const many = await world.task();
     const bulk = { architect: scripted('architect.py'), programmer: pythonScript(path.join(scripts, 'many-big-files.py')) };
     await startRun(loopOptions(many, 'bulk', bulk, { iterations: 1, maxFileMb: 1, maxIterationMb: 3 }));
-    const [, bulkOne] = await readIterationRecords(runLayout(many.taskDir, 'bulk').iterationsFile);
+    const [, bulkOne] = await readIterationRecords(taskFolder(many.taskDir).run('bulk').iterationsFile);
     const committed = (await historyGit(many.taskDir, 'ls-tree', '--name-only', bulkOne.commit)).split('\n').filter((n) => n.startsWith('blob'));
     assert.equal(committed.length, 3, `3 of 8 files of 900 KiB fit in 3 MiB: ${committed.join(', ')}`);
     assert.equal(bulkOne.oversized?.length, 5);
@@ -652,7 +656,7 @@ describe('code under test that tries to change its score', () => {
     );
     assert.match(await historyGit(many.taskDir, 'show', `${bulkOne.commit}:README.md`), /an ordinary change\n$/, 'the small change goes in first');
 
-    const repo = await CodeRepo.open(task.taskDir);
+    const repo = await CodeRepo.open(taskFolder(task.taskDir));
     const cut = world.scratch('cut.diff');
     await repo.diffToFile(zero.commit, one.commit, cut, 40);
     const text = await fs.readFile(cut, 'utf8');

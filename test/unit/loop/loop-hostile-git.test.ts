@@ -2,20 +2,20 @@
 // drivers named in app/code/.git/config or in the user's global config; a deleted or rewritten
 // app/code/.git; another run's branch deleted and pruned. Real scripted agents, real git.
 import assert from 'node:assert/strict';
+import { taskFolder } from '../../../src/core/workspace/task-folder';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { readIterationRecords } from '../../../src/core/loop/iteration-record';
 import { createRun, resumeRun, runLoop, startRun } from '../../../src/core/loop/run-loop';
-import { iterDir, runLayout } from '../../../src/core/loop/run-store';
+import { iterDir } from '../../../src/core/loop/run-store';
 import { UserError } from '../../../src/core/util/errors';
-import { taskLayout } from '../../../src/core/workspace/layout';
 import { DemoWorld, exists, git, historyGit, loopOptions, pytestSettings, pythonScript, scripted, type DemoTask } from './demo-fixture';
 
 let world: DemoWorld;
 let scripts: string;
 
-const lines = (task: DemoTask, run: string) => readIterationRecords(runLayout(task.taskDir, run).iterationsFile);
+const lines = (task: DemoTask, run: string) => readIterationRecords(taskFolder(task.taskDir).run(run).iterationsFile);
 const inline = (name: string, env: Record<string, string> = {}) => pythonScript(path.join(scripts, name), { env });
 
 describe('agents that attack the loop through git', () => {
@@ -94,7 +94,7 @@ describe('agents that attack the loop through git', () => {
     const [, one] = await lines(task, 'drivers');
     const readme = await historyGit(task.taskDir, 'show', `${one.commit}:README.md`);
     assert.match(readme, /plain text the agent wrote\n$/, 'committed as written (no clean filter)');
-    const diff = await fs.readFile(path.join(iterDir(runLayout(task.taskDir, 'drivers'), 1), 'code.diff'), 'utf8');
+    const diff = await fs.readFile(path.join(iterDir(taskFolder(task.taskDir).run('drivers'), 1), 'code.diff'), 'utf8');
     assert.match(diff, /\n\+plain text the agent wrote\n/, 'code.diff is the real diff (no textconv, no external diff)');
     assert.match(diff, /\+\* filter=evil diff=evil/);
   });
@@ -121,7 +121,7 @@ describe('agents that attack the loop through git', () => {
     assert.doesNotMatch(await historyGit(task.taskDir, 'log', '--format=%an', 'sweci/keep'), /^x$/m);
 
     // Deleted by hand between runs: the next call rebuilds it on the run's branch.
-    const code = taskLayout(task.taskDir).codeDir;
+    const code = taskFolder(task.taskDir).codeDir;
     await fs.rm(path.join(code, '.git'), { recursive: true, force: true });
     await resumeRun(loopOptions(task, 'keep', { architect: scripted('architect.py'), programmer: inline('fake-history.py') }, { iterations: 0 }));
     assert.equal((await git(code, 'rev-parse', '--abbrev-ref', 'HEAD')).trim(), 'sweci/keep');
@@ -131,7 +131,7 @@ describe('agents that attack the loop through git', () => {
 
   test('a task from before the history store gets one from app/code/.git; without either, a clear error', async () => {
     const task = await world.task();
-    const layout = taskLayout(task.taskDir);
+    const layout = taskFolder(task.taskDir);
     await fs.rm(layout.historyDir, { recursive: true, force: true });
     const info = await createRun(loopOptions(task, 'legacy', { architect: scripted('architect.py'), programmer: scripted('architect.py') }));
     assert.equal(info.baseCommit, task.record.baseCommit);
@@ -139,7 +139,7 @@ describe('agents that attack the loop through git', () => {
     assert.equal((await historyGit(task.taskDir, 'rev-parse', 'sweci/legacy')).trim(), task.record.baseCommit);
 
     const lost = await world.task();
-    const lostLayout = taskLayout(lost.taskDir);
+    const lostLayout = taskFolder(lost.taskDir);
     await fs.rm(lostLayout.historyDir, { recursive: true, force: true });
     await fs.rm(path.join(lostLayout.codeDir, '.git'), { recursive: true, force: true });
     await assert.rejects(

@@ -3,17 +3,17 @@
 // on the host, to exhaust the machine, to read the harness's environment, and to leave something
 // in app/ for the other role. Each test fails on a harness that lets them.
 import assert from 'node:assert/strict';
+import { taskFolder } from '../../../src/core/workspace/task-folder';
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { readIterationRecords } from '../../../src/core/loop/iteration-record';
 import { startRun } from '../../../src/core/loop/run-loop';
-import { iterDir, runLayout } from '../../../src/core/loop/run-store';
+import { iterDir } from '../../../src/core/loop/run-store';
 import { harnessIsRoot } from '../../../src/core/runtime/sandbox';
 import { DEFAULT_STEP_LIMITS, formatMb } from '../../../src/core/runtime/step-limits';
 import { UserError } from '../../../src/core/util/errors';
-import { taskLayout } from '../../../src/core/workspace/layout';
 import { missingSandbox } from '../helpers/require-sandbox';
 import { filesHolding } from '../helpers/list-tree';
 import { ALLOCATE_10_GIB, FORK_600_SLEEPERS } from '../helpers/hostile-code';
@@ -122,10 +122,10 @@ describe('least privilege: a confined agent and the code under test', () => {
       assert.match(m[3], /^refused \d+$/, `the host's kernel settings are read-only: ${line}`);
       if (harnessIsRoot()) assert.equal(Number(m[1]), 65534, 'run by root, a step is the sandbox user (nobody)');
     }
-    const [, one] = await readIterationRecords(runLayout(task.taskDir, 'privilege').iterationsFile);
+    const [, one] = await readIterationRecords(taskFolder(task.taskDir).run('privilege').iterationsFile);
     assert.equal(one.isolation, 'sandbox');
     // Handed back: the harness's own folders are its user's again after the step.
-    const st = await fs.stat(path.join(taskLayout(task.taskDir).codeDir, 'README.md'));
+    const st = await fs.stat(path.join(taskFolder(task.taskDir).codeDir, 'README.md'));
     assert.equal(st.uid, process.getuid?.());
   });
 
@@ -138,7 +138,7 @@ describe('least privilege: a confined agent and the code under test', () => {
     );
     assert.ok(err instanceof UserError, String(err));
     assert.match(err.message, new RegExp(`process limit ${DEFAULT_STEP_LIMITS.processes} reached`));
-    const log = await fs.readFile(path.join(runLayout(task.taskDir, 'fork').pendingDir, 'architect-try-1.log'), 'utf8');
+    const log = await fs.readFile(path.join(taskFolder(task.taskDir).run('fork').pendingDir, 'architect-try-1.log'), 'utf8');
     const started = Number(/^started (\d+)$/m.exec(log)?.[1]);
     assert.ok(started < 600 && started > 0, `stopped below 600 children: ${started}`);
   });
@@ -152,7 +152,7 @@ describe('least privilege: a confined agent and the code under test', () => {
     );
     assert.ok(err instanceof UserError, String(err));
     assert.match(err.message, new RegExp(`memory limit ${formatMb(DEFAULT_STEP_LIMITS.memoryMb)} reached`));
-    const log = await fs.readFile(path.join(runLayout(task.taskDir, 'memory').pendingDir, 'architect-try-1.log'), 'utf8');
+    const log = await fs.readFile(path.join(taskFolder(task.taskDir).run('memory').pendingDir, 'architect-try-1.log'), 'utf8');
     assert.doesNotMatch(log, /^allocated/m);
   });
 
@@ -192,7 +192,7 @@ describe('least privilege: a confined agent and the code under test', () => {
     if (!SANDBOX) return missingSandbox(t, 'bubblewrap cannot run here: the loop is not isolated');
     const task = await world.task();
     const proof = world.scriptedPath('carry');
-    const layout = taskLayout(task.taskDir);
+    const layout = taskFolder(task.taskDir);
     const summaryBefore = await fs.readFile(layout.summaryFile, 'utf8');
     await startRun(
       loopOptions(
@@ -205,7 +205,7 @@ describe('least privilege: a confined agent and the code under test', () => {
         { iterations: 2 },
       ),
     );
-    const records = await readIterationRecords(runLayout(task.taskDir, 'carry').iterationsFile);
+    const records = await readIterationRecords(taskFolder(task.taskDir).run('carry').iterationsFile);
     assert.equal(records.length, 3, 'two iterations recorded');
     const seen = (await fs.readFile(proof, 'utf8')).trim().split('\n');
     assert.equal(seen.length, 2, seen.join('\n'));
@@ -220,7 +220,7 @@ describe('least privilege: a confined agent and the code under test', () => {
     }
     for (const name of ['.claude', 'CLAUDE.md', 'notes-for-the-architect.txt'])
       assert.equal(await exists(path.join(layout.appDir, name)), false, `${name} is not left in app/`);
-    const log = await fs.readFile(path.join(iterDir(runLayout(task.taskDir, 'carry'), 1), 'programmer-try-1.log'), 'utf8');
+    const log = await fs.readFile(path.join(iterDir(taskFolder(task.taskDir).run('carry'), 1), 'programmer-try-1.log'), 'utf8');
     assert.match(log, /^refused non-passed\/summary\.jsonl 30$/m, "the harness's non-passed/ is read-only to agents");
     assert.match(log, /^refused requirement\.xml 30$/m, "the Architect's requirement.xml is read-only to the Programmer");
     assert.doesNotMatch(await fs.readFile(layout.requirementFile, 'utf8'), /forged/);

@@ -1,19 +1,18 @@
 // Cancelling, crashing and resuming: a partial iteration is never recorded, a resumed one is
 // recorded once; one runner per task; switching between runs. Real demo task, real agents.
 import assert from 'node:assert/strict';
+import { taskFolder } from '../../../src/core/workspace/task-folder';
 import { promises as fs, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { formatIterationLine, readIterationRecords } from '../../../src/core/loop/iteration-record';
 import { readJournal, writeJournal } from '../../../src/core/loop/journal';
-import { taskLockFile } from '../../../src/core/workspace/lock';
 import type { LoopEvent } from '../../../src/core/loop/loop-types';
 import { discardPendingIteration, findPendingRuns, resumeRun, runLoop, startRun } from '../../../src/core/loop/run-loop';
-import { iterDir, listRuns, runLayout } from '../../../src/core/loop/run-store';
+import { iterDir, listRuns } from '../../../src/core/loop/run-store';
 import { AbortError, UserError } from '../../../src/core/util/errors';
-import { currentReportFile, currentRunFile, loadReport } from '../../../src/core/checkout/report-store';
+import { loadReport } from '../../../src/core/checkout/report-store';
 import { runCurrentTests } from '../../../src/core/checkout/run-current-tests';
-import { taskLayout } from '../../../src/core/workspace/layout';
 import { waitDead, waitNoneMatching } from '../runtime/process-helpers';
 import {
   AGENTS_DIR,
@@ -41,7 +40,7 @@ const roles = (task: DemoTask) => ({
 });
 
 async function lines(task: DemoTask, run: string) {
-  return readIterationRecords(runLayout(task.taskDir, run).iterationsFile);
+  return readIterationRecords(taskFolder(task.taskDir).run(run).iterationsFile);
 }
 
 async function iterationCommits(task: DemoTask, run: string): Promise<string[]> {
@@ -89,14 +88,14 @@ describe('cancel, crash and resume', () => {
     const last = events[events.length - 1];
     assert.equal(last.type === 'loop-finished' && last.reason, 'cancelled');
     assert.equal((await lines(task, 'r')).length, 1, 'no partial line');
-    const layout = runLayout(task.taskDir, 'r');
+    const layout = taskFolder(task.taskDir).run('r');
     assert.equal((await readJournal(layout.pendingDir))?.lastCompletedStep, 'architect');
-    const pending = await findPendingRuns(task.taskDir);
+    const pending = await findPendingRuns(taskFolder(task.taskDir));
     assert.deepEqual(
       pending.map((p) => [p.info.name, p.pending?.iteration, p.pending?.lastCompletedStep]),
       [['r', 1, 'architect']],
     );
-    assert.equal(await exists(taskLockFile(task.taskDir)), false, 'lock released');
+    assert.equal(await exists(taskFolder(task.taskDir).lockFile), false, 'lock released');
 
     const resumed: LoopEvent[] = [];
     const result = await resumeRun(loopOptions(task, 'r', roles(task), { iterations: 1, onEvent: (e) => resumed.push(e) }));
@@ -117,7 +116,7 @@ describe('cancel, crash and resume', () => {
     assert.ok(await exists(path.join(archive, 'programmer-interrupted-1-try-1.log')), 'the interrupted try keeps its log');
     assert.ok(await exists(path.join(archive, 'programmer-try-1.log')));
     assert.equal(await exists(layout.pendingDir), false);
-    assert.deepEqual(await findPendingRuns(task.taskDir), []);
+    assert.deepEqual(await findPendingRuns(taskFolder(task.taskDir)), []);
 
     // And the run goes on from there.
     await resumeRun(loopOptions(task, 'r', roles(task), { iterations: 1 }));
@@ -140,7 +139,7 @@ describe('cancel, crash and resume', () => {
     );
     await assert.rejects(first, (e: unknown) => e instanceof AbortError);
     assert.equal((await lines(task, 'p')).length, 1);
-    assert.equal((await readJournal(runLayout(task.taskDir, 'p').pendingDir))?.lastCompletedStep, 'programmer');
+    assert.equal((await readJournal(taskFolder(task.taskDir).run('p').pendingDir))?.lastCompletedStep, 'programmer');
     const events: LoopEvent[] = [];
     await resumeRun(loopOptions(task, 'p', roles(task), { iterations: 1, onEvent: (e) => events.push(e) }));
     assert.deepEqual(
@@ -168,7 +167,7 @@ describe('cancel, crash and resume', () => {
     assert.deepEqual(await iterationCommits(task, 'c'), ['iteration 1']);
 
     // Now pretend the process died after pending/ became iter-001/ and half-way through the append.
-    const layout = runLayout(task.taskDir, 'c');
+    const layout = taskFolder(task.taskDir).run('c');
     const one = records[1];
     await writeJournal(iterDir(layout, 1), { schema: 1, run: 'c', iteration: 1, started_at: one.started_at, startCommit: records[0].commit, result: one });
     const zeroLine = formatIterationLine(records[0]);
@@ -184,11 +183,11 @@ describe('cancel, crash and resume', () => {
 
   test("a Programmer that turns app/requirement.xml into a link to the run's records cannot make the resumed run write through it", async () => {
     const task = await world.task();
-    const layout = runLayout(task.taskDir, 'link');
+    const layout = taskFolder(task.taskDir).run('link');
     const script = path.join(world.scratch('link-agent'), 'link-requirement.py');
     await fs.mkdir(path.dirname(script), { recursive: true });
     // Relative, so the link resolves outside the sandbox, where the harness reads it.
-    const target = path.relative(taskLayout(task.taskDir).appDir, layout.iterationsFile);
+    const target = path.relative(taskFolder(task.taskDir).appDir, layout.iterationsFile);
     await fs.writeFile(
       script,
       ['import os, sys', "os.remove('requirement.xml')", `os.symlink(${JSON.stringify(target)}, 'requirement.xml')`, 'sys.exit(3)'].join('\n') + '\n',
@@ -206,7 +205,7 @@ describe('cancel, crash and resume', () => {
       'the records survive',
     );
     assert.ok((await fs.readFile(layout.iterationsFile, 'utf8')).startsWith(before), 'line 0 as it was');
-    const requirement = taskLayout(task.taskDir).requirementFile;
+    const requirement = taskFolder(task.taskDir).requirementFile;
     assert.equal((await fs.lstat(requirement)).isSymbolicLink(), false, 'the link was replaced, not written through');
     assert.match(await fs.readFile(requirement, 'utf8'), /<requirement/);
   });
@@ -218,8 +217,8 @@ describe('cancel, crash and resume', () => {
     const r = await startRun(loopOptions(task, 's', settingsOnly, { stopAfterStep: 'architect' }));
     assert.equal(r.reason, 'paused');
     assert.equal(r.iterations, 0);
-    assert.ok(await exists(taskLayout(task.taskDir).requirementFile));
-    const [summary] = await listRuns(task.taskDir);
+    assert.ok(await exists(taskFolder(task.taskDir).requirementFile));
+    const [summary] = await listRuns(taskFolder(task.taskDir));
     assert.deepEqual(summary.pending, { iteration: 1, lastCompletedStep: 'architect' });
     const events: LoopEvent[] = [];
     await runLoop(loopOptions(task, 's', roles(task), { iterations: 1, onEvent: (e) => events.push(e) }));
@@ -252,22 +251,22 @@ describe('cancel, crash and resume', () => {
     assert.match(second.message, new RegExp(`another window or process is running the loop on this task \\(pid ${process.pid}, run "a"`, 'i'));
     await assert.rejects(runLoop(loopOptions(task, 'a', roles(task))), /running the loop on this task/);
     // Refresh (runCurrentTests) waits its turn too: it would rewrite the files the loop owns.
-    await assert.rejects(runCurrentTests({ ...pytestSettings, taskDir: task.taskDir, record: task.record, runtime }), /running the loop on this task/);
+    await assert.rejects(runCurrentTests({ ...pytestSettings, task: taskFolder(task.taskDir), record: task.record, runtime }), /running the loop on this task/);
     abort.abort();
     await assert.rejects(first, (e: unknown) => e instanceof AbortError);
-    assert.equal(await exists(runLayout(task.taskDir, 'b').dir), false, 'the refused run created nothing');
+    assert.equal(await exists(taskFolder(task.taskDir).run('b').dir), false, 'the refused run created nothing');
   });
 
   test('changes made outside the loop are refused, and discarding the pending state resets the code', async () => {
     const task = await world.task();
     await startRun(loopOptions(task, 'd', roles(task), { iterations: 1 }));
-    const code = taskLayout(task.taskDir).codeDir;
+    const code = taskFolder(task.taskDir).codeDir;
     await fs.writeFile(path.join(code, 'scratch.py'), 'x = 1\n');
     await assert.rejects(
       runLoop(loopOptions(task, 'd', roles(task), { iterations: 1 })),
       /app\/code has uncommitted changes that are not part of run "d" \(scratch\.py\)/,
     );
-    await discardPendingIteration(task.taskDir, 'd');
+    await discardPendingIteration(taskFolder(task.taskDir), 'd');
     assert.equal(await exists(path.join(code, 'scratch.py')), false);
     await runLoop(loopOptions(task, 'd', roles(task), { iterations: 1 }));
     assert.equal((await lines(task, 'd')).length, 3);
@@ -278,7 +277,7 @@ describe('cancel, crash and resume', () => {
     await startRun(loopOptions(task, 'one', roles(task), { iterations: 2 }));
     const [, , oneTwo] = await lines(task, 'one');
     await startRun(loopOptions(task, 'two', roles(task), { iterations: 1 }));
-    const code = taskLayout(task.taskDir).codeDir;
+    const code = taskFolder(task.taskDir).codeDir;
     assert.equal((await git(code, 'rev-parse', '--abbrev-ref', 'HEAD')).trim(), 'sweci/two');
     const [twoZero, twoOne] = await lines(task, 'two');
     assert.equal(twoZero.commit, task.record.baseCommit, 'a new run starts from the base');
@@ -288,9 +287,9 @@ describe('cancel, crash and resume', () => {
     const paused = await runLoop(loopOptions(task, 'one', roles(task), { iterations: 0 }));
     assert.equal(paused.reason, 'paused');
     assert.equal((await git(code, 'rev-parse', 'HEAD')).trim(), oneTwo.commit);
-    const current = await loadReport(currentReportFile(taskLayout(task.taskDir)));
+    const current = await loadReport(taskFolder(task.taskDir).current.report);
     assert.equal(current?.summary.passed, oneTwo.pytest.passed);
-    const currentRun = JSON.parse(await fs.readFile(currentRunFile(taskLayout(task.taskDir)), 'utf8')) as { finishedAt: string };
+    const currentRun = JSON.parse(await fs.readFile(taskFolder(task.taskDir).current.run, 'utf8')) as { finishedAt: string };
     assert.equal(currentRun.finishedAt, oneTwo.finished_at);
 
     let summaryAtStart = '';
@@ -299,7 +298,7 @@ describe('cancel, crash and resume', () => {
         iterations: 1,
         // Read at the event itself: onEvent is not awaited.
         onEvent: (e) => {
-          if (e.type === 'step-started' && e.step === 'architect') summaryAtStart = readFileSync(taskLayout(task.taskDir).summaryFile, 'utf8');
+          if (e.type === 'step-started' && e.step === 'architect') summaryAtStart = readFileSync(taskFolder(task.taskDir).summaryFile, 'utf8');
         },
       }),
     );

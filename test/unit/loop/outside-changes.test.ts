@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { taskFolder } from '../../../src/core/workspace/task-folder';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -19,7 +20,7 @@ describe('outside-change snapshots', () => {
       await w('.sweci/task.json', '{}');
       await w('.sweci/runs/r1/iteration.jsonl', '');
       await w('.sweci/runs/other/iteration.jsonl', '');
-      const scope = { taskDir: task, run: 'r1', allowRequirement: true };
+      const scope = { task: taskFolder(task), run: 'r1', allowRequirement: true };
       const before = snapshotOutside(scope);
       await w('app/code/src/a.py', 'changed');
       await w('app/code/new.py', 'new');
@@ -48,7 +49,7 @@ describe('outside-change snapshots', () => {
     const task = await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-outside-'));
     try {
       await fs.mkdir(path.join(task, 'app', 'code'), { recursive: true });
-      const scope = { taskDir: task, run: 'r1', allowRequirement: false };
+      const scope = { task: taskFolder(task), run: 'r1', allowRequirement: false };
       // A task without memory: an agent that makes app/memory is seen.
       let before = snapshotOutside(scope);
       await fs.mkdir(path.join(task, 'app', 'memory', 'notes'), { recursive: true });

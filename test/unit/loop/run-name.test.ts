@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { taskFolder } from '../../../src/core/workspace/task-folder';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -29,10 +30,10 @@ describe('run names', () => {
   test('suggestRunName avoids names in use', async () => {
     const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-names-'));
     try {
-      assert.equal(await suggestRunName(tmp, 'Codex'), 'codex-1');
+      assert.equal(await suggestRunName(taskFolder(tmp), 'Codex'), 'codex-1');
       await fs.mkdir(path.join(tmp, '.sweci', 'runs', 'codex-1'), { recursive: true });
-      assert.equal(await suggestRunName(tmp, 'Codex'), 'codex-2');
-      assert.equal(await suggestRunName(tmp, '###'), 'run-1');
+      assert.equal(await suggestRunName(taskFolder(tmp), 'Codex'), 'codex-2');
+      assert.equal(await suggestRunName(taskFolder(tmp), '###'), 'run-1');
     } finally {
       await fs.rm(tmp, { recursive: true, force: true });
     }

@@ -3,6 +3,7 @@
 // timeout, corrupt and truncated image archives, and no engine at all. Each gives one clear
 // message, loses nothing, and leaves no container behind.
 import { after, before, describe, test } from 'node:test';
+import { taskFolder } from '../../../src/core/workspace/task-folder';
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
@@ -11,7 +12,6 @@ import { demoDatasetFixture } from '../../harness/demo-dataset-fixture';
 import { checkOutTask } from '../../../src/core/checkout/check-out-task';
 import { readIterationRecords } from '../../../src/core/loop/iteration-record';
 import { createRun, runLoop } from '../../../src/core/loop/run-loop';
-import { runLayout } from '../../../src/core/loop/run-store';
 import { runPytest } from '../../../src/core/pytest/run-pytest';
 import type { DockerConnection } from '../../../src/core/runtime/docker/docker-connection';
 import { isDockerUnavailable } from '../../../src/core/runtime/docker/docker-errors';
@@ -105,7 +105,7 @@ describe('Docker faults (real engines)', () => {
         python: env.python,
         timeoutMs: 120_000,
         format: 'junit',
-        taskDir,
+        task: taskFolder(taskDir),
         oracleDir: path.join(tmp, 'loop-oracle'),
         runtime: env.tests,
         environment: env.record,
@@ -113,7 +113,13 @@ describe('Docker faults (real engines)', () => {
       });
       // The programmer changes nothing: what matters here is the pytest step.
       const roles = { architect: scripted('architect.py'), programmer: scripted('no-output.py') };
-      const opts = { taskDir, run: 'r', roles, runtime: env.tests, pytest: { python: env.python, timeoutMs: 120_000, format: 'junit' as const } };
+      const opts = {
+        task: taskFolder(taskDir),
+        run: 'r',
+        roles,
+        runtime: env.tests,
+        pytest: { python: env.python, timeoutMs: 120_000, format: 'junit' as const },
+      };
       await createRun(opts);
       let stopping: Promise<void> | undefined;
       const first = await runLoop({
@@ -131,7 +137,7 @@ describe('Docker faults (real engines)', () => {
       const second = await runLoop({ ...opts, iterations: 1 });
       assert.equal(second.recorded.length, 1);
       assert.ok(second.recorded[0].gap > 0, 'pytest ran again');
-      const lines = await readIterationRecords(runLayout(taskDir, 'r').iterationsFile);
+      const lines = await readIterationRecords(taskFolder(taskDir).run('r').iterationsFile);
       assert.deepEqual(
         lines.map((l) => l.iteration),
         [0, 1, 2],

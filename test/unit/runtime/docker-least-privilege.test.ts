@@ -4,6 +4,7 @@
 // core_pattern, to write outside their mounts, to exhaust the machine and to read the harness's
 // environment. Each test fails on a harness that lets them.
 import assert from 'node:assert/strict';
+import { taskFolder } from '../../../src/core/workspace/task-folder';
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
@@ -15,7 +16,7 @@ import { checkOutTask } from '../../../src/core/checkout/check-out-task';
 import type { RoleSetup } from '../../../src/core/loop/loop-types';
 import { readIterationRecords } from '../../../src/core/loop/iteration-record';
 import { startRun } from '../../../src/core/loop/run-loop';
-import { iterDir, runLayout } from '../../../src/core/loop/run-store';
+import { iterDir } from '../../../src/core/loop/run-store';
 import { runPytest } from '../../../src/core/pytest/run-pytest';
 import type { DockerConnection } from '../../../src/core/runtime/docker/docker-connection';
 import { DEFAULT_RUNTIME_SETTINGS } from '../../../src/core/runtime/runtime-settings';
@@ -24,7 +25,6 @@ import { openTaskEnvironment, type TaskEnvironment } from '../../../src/core/run
 import { readDatasetTasks } from '../../../src/core/task/dataset';
 import { imageArchiveOf } from '../../../src/core/task/task-spec';
 import { UserError } from '../../../src/core/util/errors';
-import { taskLayout } from '../../../src/core/workspace/layout';
 import { AGENTS_IN_IMAGE, DEMO_IMAGE, buildImage, demoImageArchive, dockerForTests, ourContainers } from '../helpers/docker';
 import { AGENTS_DIR, PYTHON } from '../loop/demo-fixture';
 import { ALLOCATE_10_GIB, FORGE_REPORT, FORGERY_TRIGGERS, FORK_600_SLEEPERS } from '../helpers/hostile-code';
@@ -111,7 +111,7 @@ function loop(
   more: { iterations?: number; format?: 'junit' | 'builtin' } = {},
 ) {
   return startRun({
-    taskDir,
+    task: taskFolder(taskDir),
     run,
     roles,
     runtime: env.tests,
@@ -159,7 +159,7 @@ describe('least privilege through the Docker route (real engine, as root, defaul
       python: env.python,
       timeoutMs: 300_000,
       format: 'junit',
-      taskDir: pristine,
+      task: taskFolder(pristine),
       oracleDir: path.join(tmp, 'oracle'),
       runtime: env.tests,
       environment: env.record,
@@ -183,10 +183,10 @@ describe('least privilege through the Docker route (real engine, as root, defaul
     } finally {
       delete process.env.MYSECRET;
     }
-    const log = await fs.readFile(path.join(iterDir(runLayout(taskDir, 'privilege'), 1), 'programmer-try-1.log'), 'utf8');
+    const log = await fs.readFile(path.join(iterDir(taskFolder(taskDir).run('privilege'), 1), 'programmer-try-1.log'), 'utf8');
     const agent = log.split('\n').filter((l) => l.startsWith('agent uid'));
     assert.equal(agent.length, 1, log);
-    const { codeDir, scoringCodeDir } = taskLayout(taskDir);
+    const { codeDir, scoringCodeDir } = taskFolder(taskDir);
     // pytest runs on the committed code, checked out in the scoring folder.
     const proof = path.join(scoringCodeDir, 'sweci-proof.txt');
     const code = (await fs.readFile(proof, 'utf8')).trim().split('\n');
@@ -197,25 +197,25 @@ describe('least privilege through the Docker route (real engine, as root, defaul
       const st = await fs.stat(made);
       assert.deepEqual([st.uid, st.gid], [process.getuid?.(), process.getgid?.()], `${made} is the harness user's`);
     }
-    const st = await fs.stat(taskLayout(taskDir).appDir);
+    const st = await fs.stat(taskFolder(taskDir).appDir);
     assert.deepEqual([st.uid, st.gid], [process.getuid?.(), process.getgid?.()], "app/ is the harness user's");
   });
 
   test("in containers too: a package that rewrites pytest's report at exit keeps its honest gap, and what a Programmer leaves in app/ is gone before the next Architect", async () => {
     const taskDir = await task();
     await loop(taskDir, 'forge', { architect: hostile('look.py'), programmer: hostile('forge-and-plant.py') }, { iterations: 2, format: 'builtin' });
-    const [zero, one, two] = await readIterationRecords(runLayout(taskDir, 'forge').iterationsFile);
+    const [zero, one, two] = await readIterationRecords(taskFolder(taskDir).run('forge').iterationsFile);
     assert.ok(zero.gap > 0, 'the base has failures to forge');
     assert.equal(one.pytest_error, undefined, 'scored');
     assert.equal(one.gap, zero.gap, `the forgery changed nothing (gap ${zero.gap} → ${one.gap})`);
     assert.match(
-      await fs.readFile(path.join(iterDir(runLayout(taskDir, 'forge'), 1), 'code.diff'), 'utf8'),
+      await fs.readFile(path.join(iterDir(taskFolder(taskDir).run('forge'), 1), 'code.diff'), 'utf8'),
       /_sweci_forge/,
       'the forgery is in the scored code',
     );
     assert.deepEqual(one.programmer?.removed_from_app, ['app/.claude', 'app/notes-for-the-architect.txt']);
     assert.ok(two, 'a second iteration ran');
-    const seen = await fs.readFile(path.join(iterDir(runLayout(taskDir, 'forge'), 2), 'architect-try-1.log'), 'utf8');
+    const seen = await fs.readFile(path.join(iterDir(taskFolder(taskDir).run('forge'), 2), 'architect-try-1.log'), 'utf8');
     assert.match(seen, /^architect sees /m);
     assert.doesNotMatch(seen, /^architect sees .*(\.claude|notes-for-the-architect|\.stolen)/m, 'the second Architect finds none of it');
   });
@@ -228,7 +228,7 @@ describe('least privilege through the Docker route (real engine, as root, defaul
     );
     assert.ok(err instanceof UserError, String(err));
     assert.match(err.message, new RegExp(`process limit ${DEFAULT_STEP_LIMITS.processes} reached`));
-    const log = await fs.readFile(path.join(runLayout(taskDir, 'fork').pendingDir, 'architect-try-1.log'), 'utf8');
+    const log = await fs.readFile(path.join(taskFolder(taskDir).run('fork').pendingDir, 'architect-try-1.log'), 'utf8');
     const started = Number(/^started (\d+)$/m.exec(log)?.[1]);
     assert.ok(started < 600 && started > 0, `stopped below 600 children: ${started}\n${log}`);
   });
@@ -241,7 +241,7 @@ describe('least privilege through the Docker route (real engine, as root, defaul
     );
     assert.ok(err instanceof UserError, String(err));
     assert.match(err.message, new RegExp(`memory limit ${formatMb(DEFAULT_STEP_LIMITS.memoryMb)} reached`));
-    const log = await fs.readFile(path.join(runLayout(taskDir, 'memory').pendingDir, 'architect-try-1.log'), 'utf8');
+    const log = await fs.readFile(path.join(taskFolder(taskDir).run('memory').pendingDir, 'architect-try-1.log'), 'utf8');
     assert.doesNotMatch(log, /^allocated/m);
   });
 

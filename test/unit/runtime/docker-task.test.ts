@@ -3,6 +3,7 @@
 // iterations, the human history, and agents in containers. Docker's numbers must equal the
 // local runtime's on the same task.
 import { after, before, describe, test } from 'node:test';
+import { taskFolder } from '../../../src/core/workspace/task-folder';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import assert from 'node:assert/strict';
@@ -24,7 +25,7 @@ import { openTaskEnvironment, type TaskEnvironment } from '../../../src/core/run
 import { readDatasetTasks } from '../../../src/core/task/dataset';
 import { imageArchiveOf, type TaskSpec } from '../../../src/core/task/task-spec';
 import { readEnvironmentRecord } from '../../../src/core/workspace/environment-record';
-import { oracleLayout, taskLayout } from '../../../src/core/workspace/layout';
+import { oracleLayout } from '../../../src/core/workspace/layout';
 import { AGENTS_IN_IMAGE, DEMO_IMAGE, buildAgentImage, demoImageArchive, dockerForTests, ourContainers } from '../helpers/docker';
 import { AGENTS_DIR, PYTHON, SCRIPTED_DIR, scripted } from '../loop/demo-fixture';
 
@@ -44,7 +45,7 @@ let inDocker: CheckOutResult & { taskDir: string };
 const envs: TaskEnvironment[] = [];
 
 async function summaryIds(taskDir: string): Promise<string[]> {
-  const text = await fs.readFile(taskLayout(taskDir).summaryFile, 'utf8');
+  const text = await fs.readFile(taskFolder(taskDir).summaryFile, 'utf8');
   return text
     .split('\n')
     .filter(Boolean)
@@ -84,7 +85,13 @@ describe('a SWE-CI task in its Docker environment (real engine)', () => {
     const taskDir = path.join(tmp, 'local');
     local = {
       taskDir,
-      ...(await checkOutTask(spec, { ...pytest, taskDir, oracleDir: path.join(tmp, 'oracle-local'), runtime: new LocalRuntime(), runTests: true })),
+      ...(await checkOutTask(spec, {
+        ...pytest,
+        task: taskFolder(taskDir),
+        oracleDir: path.join(tmp, 'oracle-local'),
+        runtime: new LocalRuntime(),
+        runTests: true,
+      })),
     };
   });
 
@@ -131,7 +138,7 @@ describe('a SWE-CI task in its Docker environment (real engine)', () => {
       ...(await checkOutTask(spec, {
         ...pytest,
         python: env.python,
-        taskDir,
+        task: taskFolder(taskDir),
         oracleDir: path.join(tmp, 'oracle-docker'),
         runtime: env.tests,
         environment: env.record,
@@ -143,9 +150,9 @@ describe('a SWE-CI task in its Docker environment (real engine)', () => {
     assert.equal(inDocker.current?.gap, local.current?.gap);
     assert.equal(inDocker.current?.gap, spec.expectedGap);
     assert.deepEqual(await summaryIds(taskDir), await summaryIds(local.taskDir));
-    assert.equal((await readEnvironmentRecord(taskDir))?.runtime, 'docker');
+    assert.equal((await readEnvironmentRecord(taskFolder(taskDir)))?.runtime, 'docker');
     // What pytest wrote through the mount belongs to the host user.
-    const st = await fs.stat(path.join(taskLayout(taskDir).reportsDir, 'pytest-out', 'raw-report'));
+    const st = await fs.stat(path.join(taskFolder(taskDir).reportsDir, 'pytest-out', 'raw-report'));
     assert.equal(st.uid, process.getuid?.());
 
     const again: string[] = [];
@@ -166,7 +173,7 @@ describe('a SWE-CI task in its Docker environment (real engine)', () => {
 
     // What checkout learnt from the archive is kept with the image id: a later run (an iteration,
     // a resume) does not read the archive again while the file and the engine's image are unchanged.
-    const recorded = await readEnvironmentRecord(taskDir);
+    const recorded = await readEnvironmentRecord(taskFolder(taskDir));
     const archiveFile = imageArchiveOf(spec) ?? assert.fail('no archive');
     const archiveStat = await fs.stat(archiveFile);
     assert.deepEqual(recorded?.archive, { path: archiveFile, size: archiveStat.size, mtimeMs: archiveStat.mtimeMs });
@@ -198,7 +205,7 @@ describe('a SWE-CI task in its Docker environment (real engine)', () => {
     await promisify(execFile)('git', ['clone', '--bare', '--quiet', oracleUpstream, upstream]);
     const runOn = async (taskDir: string, runtime: TaskEnvironment['tests'], python: string): Promise<IterationRecord[]> => {
       const roles = { architect: scripted('architect.py'), programmer: programmerSetup(taskDir, upstream, commits) };
-      const opts = { taskDir, run: 'scripted', roles, runtime, pytest: { ...pytest, python } };
+      const opts = { task: taskFolder(taskDir), run: 'scripted', roles, runtime, pytest: { ...pytest, python } };
       await createRun(opts);
       return (await runLoop({ ...opts, iterations: 3 })).recorded;
     };
@@ -218,8 +225,8 @@ describe('a SWE-CI task in its Docker environment (real engine)', () => {
   test('Record Human History in Docker gives the same lines as locally', async () => {
     const dockerTask = await copyTask(inDocker.taskDir, 'docker-history');
     const localTask = await copyTask(local.taskDir, 'local-history');
-    const inContainer = await replayHumanHistory({ ...pytest, python: env.python, taskDir: dockerTask, runtime: env.tests, count: 'all' });
-    const onHost = await replayHumanHistory({ ...pytest, taskDir: localTask, runtime: new LocalRuntime(), count: 'all' });
+    const inContainer = await replayHumanHistory({ ...pytest, python: env.python, task: taskFolder(dockerTask), runtime: env.tests, count: 'all' });
+    const onHost = await replayHumanHistory({ ...pytest, task: taskFolder(localTask), runtime: new LocalRuntime(), count: 'all' });
     assert.ok(inContainer.records.length >= 10);
     assert.equal(inContainer.records[inContainer.records.length - 1].gap, 0, 'the target passes its own tests');
     assert.deepEqual(inContainer.records.map(counts), onHost.records.map(counts));
@@ -234,7 +241,7 @@ describe('a SWE-CI task in its Docker environment (real engine)', () => {
       local.record.oracleDir,
       oracleLayout(inDocker.record.oracleDir).targetReportFile,
       spec.source.kind === 'dataset' ? spec.source.zipPath : '',
-      taskLayout(taskDir).taskFile,
+      taskFolder(taskDir).taskFile,
       path.join(taskDir, '.sweci'),
     ];
     const inside = (script: string, extra: Partial<AgentSettings> = {}): RoleSetup => ({
@@ -253,7 +260,7 @@ describe('a SWE-CI task in its Docker environment (real engine)', () => {
       programmer: inside('snoop.py', { env: { SWECI_SNOOP_PATHS: secret.join(path.delimiter) } }),
     };
     const opts = {
-      taskDir,
+      task: taskFolder(taskDir),
       run: 'contained',
       roles,
       runtime: agentEnv.tests,

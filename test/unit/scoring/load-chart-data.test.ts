@@ -1,6 +1,7 @@
 // loadChartData and loadHeatmap on a real run: the demo task, two iterations of the scripted
 // CLI agents, a two-commit human-history replay, and a hand-made human run with a crash.
 import assert from 'node:assert/strict';
+import { taskFolder } from '../../../src/core/workspace/task-folder';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -9,7 +10,7 @@ import { loadReport, saveReport } from '../../../src/core/checkout/report-store'
 import { replayHumanHistory } from '../../../src/core/history/replay-history';
 import { appendIterationRecord, readIterationRecords, type IterationRecord } from '../../../src/core/loop/iteration-record';
 import { startRun } from '../../../src/core/loop/run-loop';
-import { ARCHIVE, iterDir, readRunInfo, runLayout, writeRunInfo } from '../../../src/core/loop/run-store';
+import { ARCHIVE, iterDir, readRunInfo, writeRunInfo } from '../../../src/core/loop/run-store';
 import { evoScore } from '../../../src/core/metrics/evo-score';
 import { runMetrics } from '../../../src/core/metrics/run-metrics';
 import { STATUS_NAMES, decodeCells } from '../../../src/core/metrics/transitions';
@@ -25,7 +26,7 @@ const AGENT = 'scripted-1';
 const HUMAN = 'by-hand';
 const HISTORY = 'human-history';
 
-const read = (run: string): Promise<IterationRecord[]> => readIterationRecords(runLayout(task.taskDir, run).iterationsFile);
+const read = (run: string): Promise<IterationRecord[]> => readIterationRecords(taskFolder(task.taskDir).run(run).iterationsFile);
 
 /** a(c) written out from the reference rules, independently of metrics/normalized-change. */
 function expectedA(passed: number, init: number, target: number): number {
@@ -37,18 +38,18 @@ function expectedA(passed: number, init: number, target: number): number {
 
 /** A run played by hand: the agent run's base, a crashed iteration, then one test lost. */
 async function makeHumanRun(): Promise<void> {
-  const agentInfo = (await readRunInfo(task.taskDir, AGENT))!;
+  const agentInfo = (await readRunInfo(taskFolder(task.taskDir), AGENT))!;
   const human = { kind: 'human' as const, label: 'human' };
-  await writeRunInfo(task.taskDir, {
+  await writeRunInfo(taskFolder(task.taskDir), {
     ...agentInfo,
     name: HUMAN,
     created: new Date().toISOString(),
     roles: { architect: human, programmer: human },
     branch: undefined,
   });
-  const layout = runLayout(task.taskDir, HUMAN);
+  const layout = taskFolder(task.taskDir).run(HUMAN);
   const [base] = await read(AGENT);
-  const baseReport = (await loadReport(path.join(iterDir(runLayout(task.taskDir, AGENT), 0), ARCHIVE.report)))!;
+  const baseReport = (await loadReport(path.join(iterDir(taskFolder(task.taskDir).run(AGENT), 0), ARCHIVE.report)))!;
   const targetIds = passedIds((await loadReport(oracleLayout(task.record.oracleDir).targetReportFile))!);
   const lost = [...passedIds(baseReport)].filter((id) => targetIds.has(id)).sort()[0];
   const step = { kind: 'human' as const, agent: 'human', tries: 1, execution_time: 30 };
@@ -91,10 +92,10 @@ describe('chart data from a real task', () => {
     );
     const scratchParent = world.scratch('scratch');
     await fs.mkdir(scratchParent);
-    await replayHumanHistory({ ...pytestSettings, taskDir: task.taskDir, runtime, scratchParent, count: 2 });
+    await replayHumanHistory({ ...pytestSettings, task: taskFolder(task.taskDir), runtime, scratchParent, count: 2 });
     await makeHumanRun();
     target = (await loadReport(oracleLayout(task.record.oracleDir).targetReportFile))!;
-    data = await loadChartData(task.taskDir, { gamma: 1.1 });
+    data = await loadChartData(taskFolder(task.taskDir), { gamma: 1.1 });
   });
   after(async () => {
     await world.dispose();
@@ -198,7 +199,7 @@ describe('chart data from a real task', () => {
   test('the heatmap matches the archived reports, for the tests the target passes', async () => {
     const tests = [...passedIds(target)].sort();
     for (const run of [AGENT, HISTORY]) {
-      const heat = await loadHeatmap(task.taskDir, run);
+      const heat = await loadHeatmap(taskFolder(task.taskDir), run);
       const records = await read(run);
       assert.deepEqual(heat.tests, tests);
       assert.deepEqual(
@@ -208,7 +209,7 @@ describe('chart data from a real task', () => {
       assert.equal(heat.cells.length, tests.length * records.length);
       const cells = decodeCells(heat.cells);
       for (const [c, r] of records.entries()) {
-        const report = (await loadReport(path.join(iterDir(runLayout(task.taskDir, run), r.iteration), ARCHIVE.report)))!;
+        const report = (await loadReport(path.join(iterDir(taskFolder(task.taskDir).run(run), r.iteration), ARCHIVE.report)))!;
         const outcome = new Map(report.tests.map((t) => [t.nodeid, t.outcome]));
         tests.forEach((id, t) => {
           const o = outcome.get(id);
@@ -225,7 +226,7 @@ describe('chart data from a real task', () => {
   });
 
   test('the heatmap of a run with a crash: a column that did not run, the regression across it', async () => {
-    const heat = await loadHeatmap(task.taskDir, HUMAN);
+    const heat = await loadHeatmap(taskFolder(task.taskDir), HUMAN);
     assert.deepEqual(
       heat.columns.map((c) => c.ran),
       [true, false, true],
@@ -239,8 +240,8 @@ describe('chart data from a real task', () => {
   test('a run whose iteration.jsonl is corrupt is skipped with the reason; the others are drawn', async () => {
     const copy = await world.task('corrupt');
     await fs.cp(path.join(task.taskDir, '.sweci', 'runs'), path.join(copy.taskDir, '.sweci', 'runs'), { recursive: true });
-    await fs.appendFile(runLayout(copy.taskDir, HUMAN).iterationsFile, '{not json\n');
-    const d = await loadChartData(copy.taskDir);
+    await fs.appendFile(taskFolder(copy.taskDir).run(HUMAN).iterationsFile, '{not json\n');
+    const d = await loadChartData(taskFolder(copy.taskDir));
     assert.deepEqual(
       d.runs.map((r) => r.run),
       [AGENT, HISTORY],
@@ -251,15 +252,15 @@ describe('chart data from a real task', () => {
   });
 
   test('an unknown run is a clear error', async () => {
-    await assert.rejects(loadHeatmap(task.taskDir, 'nope'), /There is no run "nope"/);
-    await assert.rejects(loadHeatmap(world.scratch('not-a-task'), AGENT), /not a SWE-CI task folder/);
+    await assert.rejects(loadHeatmap(taskFolder(task.taskDir), 'nope'), /There is no run "nope"/);
+    await assert.rejects(loadHeatmap(taskFolder(world.scratch('not-a-task')), AGENT), /not a SWE-CI task folder/);
   });
 
   test('with no runs: nothing to draw, N defaults to 20', async () => {
     const empty = await world.task('empty');
-    await fs.rm(runLayout(empty.taskDir, AGENT).dir, { recursive: true, force: true }).catch(() => undefined);
-    await fs.rm(path.dirname(runLayout(empty.taskDir, AGENT).dir), { recursive: true, force: true });
-    const d = await loadChartData(empty.taskDir);
+    await fs.rm(taskFolder(empty.taskDir).run(AGENT).dir, { recursive: true, force: true }).catch(() => undefined);
+    await fs.rm(path.dirname(taskFolder(empty.taskDir).run(AGENT).dir), { recursive: true, force: true });
+    const d = await loadChartData(taskFolder(empty.taskDir));
     assert.deepEqual(d, { maxIterations: 20, maxX: 20, gamma: 1, runs: [], average: { count: 0, evoScore: 0, solved: 0, zeroRegression: 0 }, skipped: [] });
   });
 });

@@ -2,6 +2,7 @@
 // played by agents (an archived iteration with two Architect tries, a Programmer that did not go
 // through the gateway, an iteration in progress) and an older run played by hand.
 import assert from 'node:assert/strict';
+import { taskFolder } from '../../../src/core/workspace/task-folder';
 import { spawnSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
@@ -9,10 +10,9 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { appendIterationRecord, type IterationRecord, type RoleStepRecord } from '../../../src/core/loop/iteration-record';
 import { writeJournal } from '../../../src/core/loop/journal';
-import { ARCHIVE, iterDir, runLayout, writeRunInfo, type RunInfo } from '../../../src/core/loop/run-store';
+import { ARCHIVE, iterDir, writeRunInfo, type RunInfo } from '../../../src/core/loop/run-store';
 import { formatGatewayCallLine } from '../../../src/core/records/gateway-call';
 import { transcriptSchema } from '../../../src/core/transcript/transcript-schema';
-import { taskLayout } from '../../../src/core/workspace/layout';
 import { REQUIREMENT, architectTry, modelCall } from './wire-fixture';
 
 const cli = path.resolve(__dirname, '../../../src/cli/main.js');
@@ -46,8 +46,8 @@ function line(run: string, iteration: number, steps: Partial<IterationRecord> = 
 }
 
 async function makeRun(info: RunInfo, iterations: IterationRecord[]): Promise<void> {
-  await writeRunInfo(taskDir, info);
-  const layout = runLayout(taskDir, info.name);
+  await writeRunInfo(taskFolder(taskDir), info);
+  const layout = taskFolder(taskDir).run(info.name);
   for (const record of iterations) {
     await appendIterationRecord(layout.iterationsFile, record);
     await fs.mkdir(iterDir(layout, record.iteration), { recursive: true });
@@ -62,8 +62,8 @@ describe('sweci transcript', () => {
   before(async () => {
     tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-transcript-cli-')));
     taskDir = path.join(tmp, 'task');
-    await fs.mkdir(taskLayout(taskDir).sweciDir, { recursive: true });
-    await fs.writeFile(taskLayout(taskDir).taskFile, '{}\n');
+    await fs.mkdir(taskFolder(taskDir).sweciDir, { recursive: true });
+    await fs.writeFile(taskFolder(taskDir).taskFile, '{}\n');
     const base = { schema: 1 as const, kind: 'loop' as const, maxIterations: 20, baseCommit: 'b'.repeat(40) };
     const human = { kind: 'human' as const, label: 'human' };
     await makeRun({ ...base, name: 'by-hand', created: '2024-04-01T00:00:00Z', roles: { architect: human, programmer: human } }, [
@@ -82,7 +82,7 @@ describe('sweci transcript', () => {
       },
       [line('agents', 0), line('agents', 1, { architect: agentStep('claude-code', 2), programmer: agentStep('custom', 1) })],
     );
-    const layout = runLayout(taskDir, 'agents');
+    const layout = taskFolder(taskDir).run('agents');
     const iter1 = iterDir(layout, 1);
     const { calls } = architectTry('anthropic-messages');
     // Try 1: its one call failed. Try 2: the whole conversation.
@@ -163,7 +163,7 @@ describe('sweci transcript', () => {
   });
 
   test('a try that went through the gateway but made no call says so', async () => {
-    const iter1 = iterDir(runLayout(taskDir, 'agents'), 1);
+    const iter1 = iterDir(taskFolder(taskDir).run('agents'), 1);
     await fs.writeFile(path.join(iter1, ARCHIVE.agentLog('architect', 3)), LOG_THROUGH_GATEWAY);
     try {
       const r = sweci(taskDir, '--iteration', '1', '--role', 'architect');

@@ -4,6 +4,7 @@
 // Then `sweci transcript --format json` on the task folder: each call's tool calls with their
 // inputs, the results the next call carried, and each call's tokens as the server reported them.
 import assert from 'node:assert/strict';
+import { taskFolder } from '../../../src/core/workspace/task-folder';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -13,10 +14,8 @@ import { DEFAULT_MODEL_ACCESS } from '../../../src/core/agents/model-access';
 import { readIterationRecords } from '../../../src/core/loop/iteration-record';
 import type { RoleSetup } from '../../../src/core/loop/loop-types';
 import { startRun } from '../../../src/core/loop/run-loop';
-import { runLayout } from '../../../src/core/loop/run-store';
 import { callsWriting, filesWritten } from '../../../src/core/transcript/tool-actions';
 import { transcriptSchema, type Transcript } from '../../../src/core/transcript/transcript-schema';
-import { taskLayout } from '../../../src/core/workspace/layout';
 import { chatCompletionsAdapter } from '../../harness/model-server/chat-completions';
 import { startModelServer, type ModelServer } from '../../harness/model-server/model-server';
 import { SAMPLE_REQUIREMENT as REQUIREMENT } from '../../harness/model-server/sample-requirement';
@@ -70,8 +69,8 @@ describe('the transcript of a real try through the loop and the gateway', { time
     const before = server.requests.length;
     const result = await startRun({ ...loopOptions(task, 'r', { architect: toolClient(), programmer: toolClient() }), maxIterations: 1 });
     assert.equal(result.reason, 'max-iterations');
-    const [, line] = await readIterationRecords(runLayout(task.taskDir, 'r').iterationsFile);
-    const layout = taskLayout(task.taskDir);
+    const [, line] = await readIterationRecords(taskFolder(task.taskDir).run('r').iterationsFile);
+    const layout = taskFolder(task.taskDir);
     const served = server.requests.slice(before).filter((q) => q.usage);
 
     for (const role of ['architect', 'programmer'] as const) {

@@ -1,11 +1,12 @@
 import { test, describe, before, after } from 'node:test';
+import { taskFolder } from '../../../src/core/workspace/task-folder';
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { materializeTask, readTaskRecord, restoreTargetTests } from '../../../src/core/workspace/materialize';
-import { oracleLayout, taskLayout, UPSTREAM_BASE_REF, UPSTREAM_TARGET_REF } from '../../../src/core/workspace/layout';
+import { oracleLayout, UPSTREAM_BASE_REF, UPSTREAM_TARGET_REF } from '../../../src/core/workspace/layout';
 import { taskFromGitPair } from '../../../src/core/task/git-pair';
 import type { TaskSpec } from '../../../src/core/task/task-spec';
 import { UserError } from '../../../src/core/util/errors';
@@ -84,13 +85,13 @@ describe('materializeTask', () => {
     const taskDir = fresh('task');
     const oracleDir = fresh('oracle');
     const messages: string[] = [];
-    const record = await materializeTask(spec, { taskDir, oracleDir, onProgress: (m) => messages.push(m) });
+    const record = await materializeTask(spec, { task: taskFolder(taskDir), oracleDir, onProgress: (m) => messages.push(m) });
     assert.ok(messages.length >= 4);
     assert.equal(record.schema, 1);
     assert.equal(record.task.baseSha, base);
     assert.equal(record.task.targetSha, target);
     assert.equal(record.oracleDir, oracleDir);
-    const code = taskLayout(taskDir).codeDir;
+    const code = taskFolder(taskDir).codeDir;
 
     // Exactly one commit; no upstream object, no remote.
     const all = execFileSync('git', ['log', '--all', '--format=%H %an <%ae> %s'], { cwd: code, encoding: 'utf8' }).trim().split('\n');
@@ -141,34 +142,34 @@ describe('materializeTask', () => {
     assert.equal(git(oracle.upstreamDir, ['rev-parse', UPSTREAM_TARGET_REF]), target);
     assert.equal(git(oracle.upstreamDir, ['rev-parse', '--is-bare-repository']), 'true');
 
-    assert.deepEqual(await readTaskRecord(taskDir), record);
+    assert.deepEqual(await readTaskRecord(taskFolder(taskDir)), record);
   });
 
   test('re-materialising the same task is idempotent; another task is refused', async () => {
     const taskDir = fresh('task');
     const oracleDir = fresh('oracle');
-    const record = await materializeTask(spec, { taskDir, oracleDir });
-    const taskFile = taskLayout(taskDir).taskFile;
+    const record = await materializeTask(spec, { task: taskFolder(taskDir), oracleDir });
+    const taskFile = taskFolder(taskDir).taskFile;
     const before = (await fs.stat(taskFile)).mtimeMs;
-    await fs.writeFile(path.join(taskLayout(taskDir).codeDir, 'work-in-progress.py'), 'x = 1\n');
-    const again = await materializeTask(spec, { taskDir, oracleDir });
+    await fs.writeFile(path.join(taskFolder(taskDir).codeDir, 'work-in-progress.py'), 'x = 1\n');
+    const again = await materializeTask(spec, { task: taskFolder(taskDir), oracleDir });
     assert.deepEqual(again, record);
     assert.equal((await fs.stat(taskFile)).mtimeMs, before);
-    assert.equal(await fs.readFile(path.join(taskLayout(taskDir).codeDir, 'work-in-progress.py'), 'utf8'), 'x = 1\n');
+    assert.equal(await fs.readFile(path.join(taskFolder(taskDir).codeDir, 'work-in-progress.py'), 'utf8'), 'x = 1\n');
 
     const other = await taskFromGitPair(repo.dir, base, git(repo.dir, ['rev-parse', 'HEAD~1']));
-    await assert.rejects(materializeTask(other, { taskDir, oracleDir: fresh('oracle') }), /already holds another task/);
+    await assert.rejects(materializeTask(other, { task: taskFolder(taskDir), oracleDir: fresh('oracle') }), /already holds another task/);
   });
 
   test('a second task folder reuses a complete oracle of the same task', async () => {
     const oracleDir = fresh('oracle');
-    await materializeTask(spec, { taskDir: fresh('task'), oracleDir });
+    await materializeTask(spec, { task: taskFolder(fresh('task')), oracleDir });
     const messages: string[] = [];
-    const record = await materializeTask(spec, { taskDir: fresh('task'), oracleDir, onProgress: (m) => messages.push(m) });
+    const record = await materializeTask(spec, { task: taskFolder(fresh('task')), oracleDir, onProgress: (m) => messages.push(m) });
     assert.ok(messages.includes('Reusing the existing oracle'));
     assert.equal(record.task.targetSha, target);
     const otherSpec = await taskFromGitPair(repo.dir, git(repo.dir, ['rev-parse', 'HEAD~1']), target);
-    await assert.rejects(materializeTask(otherSpec, { taskDir: fresh('task'), oracleDir }), /holds the oracle of another task/);
+    await assert.rejects(materializeTask(otherSpec, { task: taskFolder(fresh('task')), oracleDir }), /holds the oracle of another task/);
   });
 
   test('a non-empty folder that is not a task is refused and left alone', async () => {
@@ -176,7 +177,7 @@ describe('materializeTask', () => {
     await fs.mkdir(taskDir);
     await fs.writeFile(path.join(taskDir, 'notes.txt'), 'mine');
     const oracleDir = fresh('oracle');
-    await assert.rejects(materializeTask(spec, { taskDir, oracleDir }), (err: unknown) => {
+    await assert.rejects(materializeTask(spec, { task: taskFolder(taskDir), oracleDir }), (err: unknown) => {
       assert.ok(err instanceof UserError);
       assert.match(err.message, /is not empty and is not a SWE-CI task folder\. Choose an empty folder/);
       return true;
@@ -187,8 +188,8 @@ describe('materializeTask', () => {
 
   test('the oracle must be outside the task folder', async () => {
     const taskDir = fresh('task');
-    await assert.rejects(materializeTask(spec, { taskDir, oracleDir: path.join(taskDir, '.oracle') }), /must be outside the task folder/);
-    await assert.rejects(materializeTask(spec, { taskDir: path.join(tmp, 'o', 'task'), oracleDir: path.join(tmp, 'o') }), /must be outside/);
+    await assert.rejects(materializeTask(spec, { task: taskFolder(taskDir), oracleDir: path.join(taskDir, '.oracle') }), /must be outside the task folder/);
+    await assert.rejects(materializeTask(spec, { task: taskFolder(path.join(tmp, 'o', 'task')), oracleDir: path.join(tmp, 'o') }), /must be outside/);
     assert.equal(await exists(taskDir), false);
   });
 
@@ -197,7 +198,7 @@ describe('materializeTask', () => {
     await fs.mkdir(taskDir); // pre-existing empty folder stays, empty
     const oracleDir = fresh('oracle');
     const bad: TaskSpec = { ...spec, baseSha: 'deadbeefdeadbeefdeadbeefdeadbeefdeadbeef' };
-    await assert.rejects(materializeTask(bad, { taskDir, oracleDir }), (err: unknown) => {
+    await assert.rejects(materializeTask(bad, { task: taskFolder(taskDir), oracleDir }), (err: unknown) => {
       assert.ok(err instanceof UserError);
       assert.match(err.message, /base "deadbeefdeadbeef[0-9a-f]*" is not a commit in/);
       return true;
@@ -214,7 +215,7 @@ describe('materializeTask', () => {
     const taskDir = fresh('task');
     const oracleDir = fresh('oracle');
     await fs.mkdir(oracleDir);
-    await assert.rejects(materializeTask(s2, { taskDir, oracleDir }), /has no tests\/ folder at its top level/);
+    await assert.rejects(materializeTask(s2, { task: taskFolder(taskDir), oracleDir }), /has no tests\/ folder at its top level/);
     assert.equal(await exists(taskDir), false);
     assert.deepEqual(await fs.readdir(oracleDir), [], 'pre-existing empty oracle folder emptied again');
   });
@@ -233,7 +234,7 @@ describe('materializeTask', () => {
     const taskDir = fresh('task');
     const oracleDir = fresh('oracle');
     await assert.rejects(
-      materializeTask(s2, { taskDir, oracleDir }),
+      materializeTask(s2, { task: taskFolder(taskDir), oracleDir }),
       (err: unknown) =>
         err instanceof UserError && /the target commit [0-9a-f]{12} has tests as a symbolic link \(to .*host-secrets.*\), not a folder/.test(err.message),
     );
@@ -253,7 +254,7 @@ describe('materializeTask', () => {
     const taskDir = fresh('task');
     const oracleDir = fresh('oracle');
     await assert.rejects(
-      materializeTask(s2, { taskDir, oracleDir }),
+      materializeTask(s2, { task: taskFolder(taskDir), oracleDir }),
       (err: unknown) => err instanceof UserError && /has symbolic links in tests\/ \(tests\/sub\)/.test(err.message),
     );
     assert.equal(await exists(taskDir), false, 'no task folder');
@@ -275,7 +276,7 @@ describe('materializeTask', () => {
     const ac = new AbortController();
     await assert.rejects(
       materializeTask(spec, {
-        taskDir,
+        task: taskFolder(taskDir),
         oracleDir,
         signal: ac.signal,
         onProgress: (m) => {
@@ -302,16 +303,16 @@ describe('materializeTask', () => {
     };
     const taskDir = fresh('task');
     const oracleDir = fresh('oracle');
-    const record = await materializeTask(dspec, { taskDir, oracleDir });
+    const record = await materializeTask(dspec, { task: taskFolder(taskDir), oracleDir });
     assert.equal(record.task.baseSha, base);
     assert.equal(record.task.targetSha, target);
     assert.equal(record.task.expectedGap, 1);
     assert.equal(await exists(path.join(oracleDir, '.unzip')), false, 'scratch unzip removed');
-    const code = taskLayout(taskDir).codeDir;
+    const code = taskFolder(taskDir).codeDir;
     assert.equal(gitOk(code, ['cat-file', '-e', target]), false);
     assert.ok(await exists(path.join(code, 'tests/data/sample.txt')));
     // Same task again (short shas in the spec, full in the record): idempotent.
-    assert.deepEqual(await materializeTask(dspec, { taskDir, oracleDir }), record);
+    assert.deepEqual(await materializeTask(dspec, { task: taskFolder(taskDir), oracleDir }), record);
   });
 
   test('a zip without a repository is refused', async () => {
@@ -323,45 +324,45 @@ describe('materializeTask', () => {
     zipFolder(plain, zipPath);
     const dspec: TaskSpec = { ...spec, source: { kind: 'dataset', datasetDir: tmp, split: 'default', zipPath, row: {} } };
     const oracleDir = fresh('oracle');
-    await assert.rejects(materializeTask(dspec, { taskDir: fresh('task'), oracleDir }), /does not contain a git repository/);
+    await assert.rejects(materializeTask(dspec, { task: taskFolder(fresh('task')), oracleDir }), /does not contain a git repository/);
     assert.equal(await exists(oracleDir), false);
   });
 
   test('restoreTargetTests puts the target tests back and lists what differed', async () => {
     const taskDir = fresh('task');
-    const record = await materializeTask(spec, { taskDir, oracleDir: fresh('oracle') });
-    const tests = path.join(taskLayout(taskDir).codeDir, 'tests');
-    assert.deepEqual(await restoreTargetTests(record, taskDir), []);
+    const record = await materializeTask(spec, { task: taskFolder(taskDir), oracleDir: fresh('oracle') });
+    const tests = path.join(taskFolder(taskDir).codeDir, 'tests');
+    assert.deepEqual(await restoreTargetTests(record, taskFolder(taskDir)), []);
     const original = await fs.readFile(path.join(tests, 'test_core.py'), 'utf8');
     await fs.writeFile(path.join(tests, 'test_core.py'), 'def test_add():\n    assert True\n');
     await fs.writeFile(path.join(tests, 'test_added.py'), 'def test_x(): pass\n');
     await fs.rm(path.join(tests, 'data/sample.txt'));
     await fs.mkdir(path.join(tests, '__pycache__'), { recursive: true });
     await fs.writeFile(path.join(tests, '__pycache__', 'x.cpython-311.pyc'), 'junk');
-    assert.deepEqual(await restoreTargetTests(record, taskDir), ['tests/data/sample.txt', 'tests/test_added.py', 'tests/test_core.py']);
+    assert.deepEqual(await restoreTargetTests(record, taskFolder(taskDir)), ['tests/data/sample.txt', 'tests/test_added.py', 'tests/test_core.py']);
     assert.equal(await fs.readFile(path.join(tests, 'test_core.py'), 'utf8'), original);
     assert.equal(await exists(path.join(tests, 'test_added.py')), false);
-    assert.deepEqual(await restoreTargetTests(record, taskDir), []);
+    assert.deepEqual(await restoreTargetTests(record, taskFolder(taskDir)), []);
     // tests/ replaced by a file
     await fs.rm(tests, { recursive: true });
     await fs.writeFile(tests, 'not a folder');
-    assert.ok((await restoreTargetTests(record, taskDir)).includes('tests'));
+    assert.ok((await restoreTargetTests(record, taskFolder(taskDir))).includes('tests'));
     assert.equal(await fs.readFile(path.join(tests, 'test_core.py'), 'utf8'), original);
   });
 
   test('readTaskRecord: none, corrupt JSON, wrong shape', async () => {
     const dir = fresh('records');
-    assert.equal(await readTaskRecord(dir), undefined);
-    const file = taskLayout(dir).taskFile;
+    assert.equal(await readTaskRecord(taskFolder(dir)), undefined);
+    const file = taskFolder(dir).taskFile;
     await fs.mkdir(path.dirname(file), { recursive: true });
     await fs.writeFile(file, '{ "schema": 1, ');
     await assert.rejects(
-      readTaskRecord(dir),
+      readTaskRecord(taskFolder(dir)),
       (err: unknown) => err instanceof UserError && /task\.json is corrupt \(not valid JSON\)\. Check the task out again/.test(err.message),
     );
     await fs.writeFile(file, JSON.stringify({ schema: 1, oracleDir: '/o', createdAt: 'x', baseCommit: 'y', task: { id: 'a', baseSha: 'b' } }));
-    await assert.rejects(readTaskRecord(dir), /"task\.targetSha" is missing/);
+    await assert.rejects(readTaskRecord(taskFolder(dir)), /"task\.targetSha" is missing/);
     await fs.writeFile(file, JSON.stringify({ schema: 2 }));
-    await assert.rejects(readTaskRecord(dir), /unknown schema 2/);
+    await assert.rejects(readTaskRecord(taskFolder(dir)), /unknown schema 2/);
   });
 });
