@@ -1,39 +1,18 @@
-// The unit tier in lanes. Most files are independent of each other and mostly wait (on pytest,
-// git, a sandbox or a child CLI), so they run two at a time in the pool. Beside the pool, one at
-// a time, runs the serial lane: the Docker files share the one engine and its demo image
-// (docker-task removes the image to load it again, which would pull it from under another
-// file's containers; docker-faults starts and stops engines of its own), and the real agent CLIs,
-// which must not run beside another heavy file (each CLI keeps a core busy). The solo
-// lane runs last, alone: the sandbox and language-server fuzz files measure kills and answer
-// times, which a loaded machine would make flaky.
+// The unit tier in lanes (test/unit-lanes.ts says which file runs where and why): the pool two
+// files at a time and, beside it, the serial lane (the Docker files) one at a time; then the solo
+// lane alone. Each file runs in a `node --test` of its own, taken in the plan's order (longest
+// first), and its output is printed whole when it ends, so two files never interleave.
 // Fixtures many files need are built once per tier (SWECI_TEST_FIXTURE_CACHE).
 // At the end it names the slowest files, so a file that grows slow is seen.
 // Usage: node out/test/run-unit-tests.js [node --test options, e.g. --test-name-pattern=…]
-import { spawn } from 'node:child_process';
-import { createReadStream, createWriteStream, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { laneSeconds, planLanes, usesDocker, type LanePlan } from './unit-lanes';
 
 const UNIT_DIR = path.join(__dirname, 'unit');
 const TIMES_REPORTER = path.join(__dirname, 'unit-file-times.js');
-
-interface Lane {
-  name: string;
-  /** Paths below out/test/unit. */
-  matches: RegExp[];
-  concurrency: number;
-}
-
-const SERIAL: Lane = {
-  name: 'serial lane',
-  matches: [/^runtime\/docker-/, /^batch\/k8s-pod\./, /^cli\/cli\.test\./, /^pytest\/run-pytest\./, /^agents\/real-agents\./],
-  concurrency: 1,
-};
-const SOLO: Lane = {
-  name: 'solo lane',
-  matches: [/^runtime\/sandbox\./, /^server\/requirement-server-fuzz\./],
-  concurrency: 1,
-};
 
 function testFiles(dir: string): string[] {
   const out: string[] = [];
@@ -46,63 +25,66 @@ function testFiles(dir: string): string[] {
 }
 
 const relative = (file: string) => path.relative(UNIT_DIR, file).split(path.sep).join('/');
-const inLane = (lane: Lane, file: string) => lane.matches.some((re) => re.test(relative(file)));
-
-interface LaneRun {
-  name: string;
-  files: string[];
-  concurrency: number;
-  /** Stream to this process's output as it runs; otherwise print it whole when the lane ends. */
-  live: boolean;
-}
 
 interface LaneResult {
-  code: number;
+  failed: string[];
   seconds: number;
-  /** Where a lane that did not run live kept its output. */
-  log?: string;
 }
 
-function runLane(lane: LaneRun, work: string, extra: string[]): Promise<LaneResult> {
-  const started = Date.now();
-  if (lane.files.length === 0) return Promise.resolve({ code: 0, seconds: 0 });
-  const slug = lane.name.replace(/\W+/g, '-');
+let stopping = false;
+const running = new Set<ChildProcess>();
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  // Stopped, the tier passes the signal to the files running (a terminal's ^C reaches them
+  // anyway), waits for them to end and starts no other.
+  process.on(signal, () => {
+    stopping = true;
+    for (const child of running) child.kill(signal);
+  });
+}
+
+/** One file in a `node --test` of its own; its output, whole, once it has ended. */
+function runFile(file: string, index: number, work: string, extra: string[]): Promise<{ code: number; output: string }> {
   const args = [
     '--test',
-    `--test-concurrency=${lane.concurrency}`,
     '--test-reporter=spec',
     '--test-reporter-destination=stdout',
     `--test-reporter=${TIMES_REPORTER}`,
-    `--test-reporter-destination=${path.join(work, `${slug}.times`)}`,
+    `--test-reporter-destination=${path.join(work, `${index}.times`)}`,
     ...extra,
-    ...lane.files,
+    path.join(UNIT_DIR, file),
   ];
-  const log = path.join(work, `${slug}.log`);
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { stdio: lane.live ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
-    // A lane that does not run live keeps its output in a file (it can be long), whole once ended.
-    const out = lane.live ? undefined : createWriteStream(log);
-    if (out) {
-      child.stdout!.pipe(out, { end: false });
-      child.stderr!.pipe(out, { end: false });
-    }
-    child.once('close', (code) => {
-      const result = { code: code ?? 1, seconds: (Date.now() - started) / 1000, log: out ? log : undefined };
-      if (out) out.end(() => resolve(result));
-      else resolve(result);
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    running.add(child);
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (c: Buffer) => chunks.push(c));
+    child.stderr.on('data', (c: Buffer) => chunks.push(c));
+    child.once('error', (err) => chunks.push(Buffer.from(`${err.message}\n`)));
+    child.once('close', (code, signal) => {
+      running.delete(child);
+      resolve({ code: code ?? (signal ? 1 : 0), output: Buffer.concat(chunks).toString() });
     });
   });
 }
 
-/** A buffered lane's output, printed once the live lane beside it has ended. */
-function printLog(title: string, log: string | undefined): Promise<void> {
-  if (!log) return Promise.resolve();
-  console.log(`\n── ${title} ──`);
-  return new Promise((resolve) => {
-    createReadStream(log)
-      .on('end', () => resolve())
-      .pipe(process.stdout, { end: false });
-  });
+/** Runs a lane's files in its order, `concurrency` at a time; `next` numbers the files across lanes. */
+async function runLane(lane: LanePlan, next: { index: number }, work: string, extra: string[]): Promise<LaneResult> {
+  const started = Date.now();
+  const queue = [...lane.files];
+  const failed: string[] = [];
+  const worker = async () => {
+    for (let file = stopping ? undefined : queue.shift(); file !== undefined; file = stopping ? undefined : queue.shift()) {
+      const t0 = Date.now();
+      const { code, output } = await runFile(file, next.index++, work, extra);
+      const took = ((Date.now() - t0) / 1000).toFixed(0);
+      process.stdout.write(`\n── ${file} (${lane.name}, ${took} s${code ? ', FAILED' : ''}) ──\n${output}`);
+      if (code) failed.push(file);
+    }
+  };
+  await Promise.all(Array.from({ length: lane.concurrency }, worker));
+  // A file a signal kept from starting has not passed.
+  failed.push(...queue);
+  return { failed, seconds: (Date.now() - started) / 1000 };
 }
 
 function slowestFiles(work: string, count: number): string[] {
@@ -122,28 +104,29 @@ function slowestFiles(work: string, count: number): string[] {
 async function main(): Promise<number> {
   const extra = process.argv.slice(2);
   const files = testFiles(UNIT_DIR);
-  const serial = files.filter((f) => inLane(SERIAL, f));
-  const solo = files.filter((f) => inLane(SOLO, f));
-  const pool = files.filter((f) => !serial.includes(f) && !solo.includes(f));
+  const testRoot = path.dirname(UNIT_DIR);
+  const [pool, serial, solo] = planLanes(files.map(relative), (file) => usesDocker(path.join(UNIT_DIR, file), testRoot)) as [LanePlan, LanePlan, LanePlan];
   const work = mkdtempSync(path.join(os.tmpdir(), 'sweci-unit-'));
   // Fixtures built once for the whole tier and copied to each file that asks (the demo dataset:
   // test/harness/demo-dataset-fixture.ts); removed with the rest of the work folder.
   process.env.SWECI_TEST_FIXTURE_CACHE = mkdtempSync(path.join(work, 'fixtures-'));
+  const expected = (lane: LanePlan) => `${lane.files.length} files, ~${laneSeconds(lane).toFixed(0)} s expected`;
+  console.log(`unit tier plan: pool ${expected(pool)}; serial lane ${expected(serial)}; solo lane ${expected(solo)}`);
   const started = Date.now();
+  const next = { index: 0 };
   try {
-    const [a, b] = await Promise.all([
-      runLane({ name: 'pool', files: pool, concurrency: 2, live: true }, work, extra),
-      runLane({ name: SERIAL.name, files: serial, concurrency: SERIAL.concurrency, live: false }, work, extra),
-    ]);
-    await printLog(`${SERIAL.name} (ran beside the pool)`, b.log);
-    console.log(`\n── ${SOLO.name} (alone) ──`);
-    const c = await runLane({ name: SOLO.name, files: solo, concurrency: SOLO.concurrency, live: true }, work, extra);
+    const [a, b] = await Promise.all([runLane(pool, next, work, extra), runLane(serial, next, work, extra)]);
+    console.log(`\n── ${solo.name} (alone) ──`);
+    const c = stopping ? { failed: solo.files, seconds: 0 } : await runLane(solo, next, work, extra);
     const minutes = ((Date.now() - started) / 60_000).toFixed(1);
     console.log(`\nslowest files:\n${slowestFiles(work, 8).join('\n')}`);
     console.log(
-      `unit tier: ${pool.length} files two at a time (${a.seconds.toFixed(0)} s), ${serial.length} in the serial lane beside them (${b.seconds.toFixed(0)} s), ${solo.length} alone (${c.seconds.toFixed(0)} s); ${minutes} min`,
+      `unit tier: ${pool.files.length} files two at a time (${a.seconds.toFixed(0)} s), ${serial.files.length} in the serial lane beside them (${b.seconds.toFixed(0)} s), ${solo.files.length} alone (${c.seconds.toFixed(0)} s); ${minutes} min`,
     );
-    return a.code || b.code || c.code;
+    const failed = [...a.failed, ...b.failed, ...c.failed];
+    if (stopping) failed.push('(the tier was stopped by a signal)');
+    if (failed.length > 0) console.log(`failed or not run:\n${failed.map((f) => `  ${f}`).join('\n')}`);
+    return failed.length > 0 ? 1 : 0;
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

@@ -1,0 +1,69 @@
+// The unit tier's plan (test/unit-lanes.ts) on the real compiled test tree: every file runs once,
+// every Docker file is in the serial lane (one at a time, so none overlaps another), and each
+// lane starts its longest files first.
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import * as path from 'node:path';
+import { describe, test } from 'node:test';
+import { DEFAULT_SECONDS, estimateSeconds, laneSeconds, planLanes, simulateLane, usesDocker } from '../../unit-lanes';
+
+const UNIT_DIR = path.join(__dirname, '..');
+const TEST_ROOT = path.dirname(UNIT_DIR);
+
+const files = (readdirSync(UNIT_DIR, { recursive: true }) as string[])
+  .map((f) => f.split(path.sep).join('/'))
+  .filter((f) => f.endsWith('.test.js'))
+  .sort();
+const isDocker = (file: string) => usesDocker(path.join(UNIT_DIR, file), TEST_ROOT);
+
+describe('the unit tier plan', () => {
+  const lanes = planLanes(files, isDocker);
+  const [pool, serial, solo] = lanes;
+
+  test('every test file is in exactly one lane', () => {
+    const planned = lanes.flatMap((l) => l.files);
+    assert.equal(planned.length, files.length);
+    assert.deepEqual([...planned].sort(), files);
+  });
+
+  test('the files that reach the Docker helper, directly or through a fixture, are the serial lane, one at a time', () => {
+    assert.equal(serial.concurrency, 1);
+    for (const known of ['runtime/docker-task.test.js', 'runtime/docker-faults.test.js', 'agents/real-agents.test.js', 'pytest/report-plugin-parity.test.js']) {
+      assert.ok(serial.files.includes(known), `${known} uses the engine`);
+    }
+    for (const file of [...pool.files, ...solo.files]) assert.equal(isDocker(file), false, `${file} uses the engine outside the serial lane`);
+    for (const plain of ['runtime/runtime-settings.test.js', 'agents/prompts.test.js']) assert.equal(isDocker(plain), false, `${plain} only names Docker`);
+    // One at a time: no two serial files overlap, whatever their lengths.
+    const runs = simulateLane(serial);
+    for (let i = 1; i < runs.length; i++) assert.ok(runs[i].start >= runs[i - 1].end);
+  });
+
+  test('the timing files run alone', () => {
+    assert.deepEqual([...solo.files].sort(), ['runtime/sandbox.test.js', 'server/requirement-server-fuzz.test.js']);
+    assert.equal(solo.concurrency, 1);
+  });
+
+  test('each lane starts its longest files first; a file with no estimate is taken as DEFAULT_SECONDS', () => {
+    for (const lane of lanes) {
+      const seconds = lane.files.map(estimateSeconds);
+      assert.deepEqual(
+        seconds,
+        [...seconds].sort((a, b) => b - a),
+        lane.name,
+      );
+    }
+    const plan = planLanes(
+      ['a/new.test.js', 'loop/loop-demo.test.js', 'util/tiny.test.js'],
+      () => false,
+      (f) => (f === 'util/tiny.test.js' ? 1 : estimateSeconds(f)),
+    );
+    assert.equal(estimateSeconds('a/new.test.js'), DEFAULT_SECONDS);
+    assert.deepEqual(plan[0].files, ['loop/loop-demo.test.js', 'a/new.test.js', 'util/tiny.test.js']);
+  });
+
+  test('two at a time, longest first: the pool ends within its longest file of an even split', () => {
+    const total = pool.files.reduce((s, f) => s + estimateSeconds(f), 0);
+    const longest = Math.max(...pool.files.map(estimateSeconds));
+    assert.ok(laneSeconds(pool) <= total / 2 + longest);
+  });
+});
