@@ -230,7 +230,8 @@ async function buildSeed(seedRoot: string, seed: string, build: Build): Promise<
   await fs.mkdir(work, { mode: 0o700 });
   try {
     const filled = await build(work);
-    if (!filled) return;
+    // No bytecode written (pytest could not start): no seed, and the run that asked compiles.
+    if (!filled || !(await isFolder(filled))) return;
     await copyPlain(filled, stage);
     await fs.writeFile(path.join(stage, COMPLETE), '', { mode: 0o444 });
     // One another process finished first is kept; one that cannot be trusted is replaced.
@@ -240,6 +241,13 @@ async function buildSeed(seedRoot: string, seed: string, build: Build): Promise<
   } finally {
     await Promise.all([fs.rm(work, { recursive: true, force: true }), fs.rm(stage, { recursive: true, force: true })]);
   }
+}
+
+async function isFolder(p: string): Promise<boolean> {
+  return fs.lstat(p).then(
+    (st) => st.isDirectory(),
+    () => false,
+  );
 }
 
 /** A copy of the plain files and folders under `from`, made by this process: files 0444, folders 0755. */

@@ -78,6 +78,14 @@ describe('the bytecode seed', () => {
     await fillFromSeed(failing, key, path.join(tmp, 'c-run'), () => Promise.resolve(undefined));
     assert.deepEqual(await fs.readdir(failing), [], 'nothing kept');
     assert.deepEqual(await tree(path.join(tmp, 'c-run')).catch(() => ({})), {});
+
+    // pytest ran but wrote no bytecode (an interpreter that cannot start it: the task is
+    // init-failed, not failed): no seed, and no error for the run that asked.
+    const empty = path.join(tmp, 'd');
+    const nothing = (dir: string) => Promise.resolve(path.join(dir, 'out', 'pycache'));
+    assert.equal(await ensureSeed(empty, key, nothing), undefined);
+    await fillFromSeed(empty, key, path.join(tmp, 'd-run'), nothing);
+    assert.deepEqual(await fs.readdir(empty), [], 'nothing kept');
   });
 
   test('callers that ask at the same time (a checkout building ahead, its first run) share one build', async () => {
