@@ -130,6 +130,12 @@ export async function ensureHistory(taskDir: string, signal?: AbortSignal): Prom
   }
 }
 
+/** git writing into `dest` from the store (no work tree of an agent's is read). */
+function exportRunner(taskDir: string, dest: string, signal?: AbortSignal, index?: string): GitRunner {
+  const env = { GIT_DIR: taskLayout(taskDir).historyDir, GIT_WORK_TREE: dest, ...(index ? { GIT_INDEX_FILE: index } : {}) };
+  return gitRunner(dest, { signal, env });
+}
+
 /**
  * `dest` becomes exactly the tree of `commit`: no ignored, untracked or generated file of app/code
  * comes along. The folder itself is kept (emptied, then filled), so a container made ahead for it
@@ -141,14 +147,18 @@ export async function exportCommit(taskDir: string, commit: string, dest: string
   const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-index-'));
   try {
     // One process, with a throwaway index: the store's own stays.
-    await gitRunner(dest, { signal, env: { GIT_DIR: taskLayout(taskDir).historyDir, GIT_WORK_TREE: dest, GIT_INDEX_FILE: path.join(scratch, 'index') } }).raw([
-      'checkout',
-      '--force',
-      commit,
-      '--',
-      '.',
-    ]);
+    await exportRunner(taskDir, dest, signal, path.join(scratch, 'index')).raw(['checkout', '--force', commit, '--', '.']);
   } finally {
     await fs.rm(scratch, { recursive: true, force: true });
   }
+}
+
+/**
+ * `dest` becomes exactly the tree the store's index holds, emptied first like exportCommit. For the
+ * commit being made from that index: one process that only reads the index (no index of its own
+ * to write), so it runs beside `git commit`.
+ */
+export async function exportIndex(taskDir: string, dest: string, signal?: AbortSignal): Promise<void> {
+  await emptyFolder(dest, taskLayout(taskDir).discardDir);
+  await exportRunner(taskDir, dest, signal).raw(['checkout-index', '--all', '--force']);
 }
