@@ -6,7 +6,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { GitRunner } from '../util/git';
 import { treeSignature } from '../util/tree-signature';
-import { ensureHistory, historyRunner } from '../workspace/history-store';
+import { ensureHistory, exportIndex, historyRunner } from '../workspace/history-store';
 import { rebuildWorkingRepo } from '../workspace/working-repo';
 import type { TaskFolder } from '../workspace/task-folder';
 
@@ -126,9 +126,14 @@ export class CodeRepo {
    * except what is too large, which keeps its committed version (or stays out): a file larger
    * than `limits.file` bytes, and, once the changed files together pass `limits.total` bytes, the
    * largest ones that do not fit (the small ones, ordinary code, go in first). 0: no limit.
-   * Returns the commit, the paths it changed and the files left out.
+   * Returns the commit, the paths it changed and the files left out. `exportTo`: that folder
+   * becomes exactly the commit's tree too (see exportIndex), written while git commits.
    */
-  async commitAll(message: string, limits: { file?: number; total?: number } = {}): Promise<{ sha: string; changed: string[]; oversized: string[] }> {
+  async commitAll(
+    message: string,
+    limits: { file?: number; total?: number } = {},
+    exportTo?: string,
+  ): Promise<{ sha: string; changed: string[]; oversized: string[] }> {
     const changed = await this.changedPaths();
     const oversized = await this.tooLarge(changed, limits.file ?? 0, limits.total ?? 0);
     if (oversized.length > 0) {
@@ -136,12 +141,15 @@ export class CodeRepo {
       const list = this.task.oversizedPathspec;
       await fs.writeFile(list, ['.', ...oversized.map((p) => `:(exclude,literal)${p}`)].join('\0'));
       try {
-        await this.git.raw(['add', '--all', '--verbose', `--pathspec-from-file=${list}`, '--pathspec-file-nul']);
+        await this.git.raw(['add', '--all', `--pathspec-from-file=${list}`, '--pathspec-file-nul']);
       } finally {
         await fs.rm(list, { force: true });
       }
-    } else if (changed.length > 0) await this.git.raw(['add', '--all', '--verbose', '--', '.']);
-    await this.git.raw(['commit', '--no-verify', '--allow-empty', '-m', message]);
+    } else if (changed.length > 0) await this.git.raw(['add', '--all', '--', '.']);
+    // The index now holds the commit's tree, and `git commit` only reads it (no hook runs). --quiet:
+    // no summary, whose diffstat nobody reads.
+    const committing = this.git.raw(['commit', '--quiet', '--no-verify', '--allow-empty', '-m', message]);
+    await bothSettled(committing, exportTo === undefined ? undefined : exportIndex(this.task, exportTo, this.signal));
     this.built = undefined;
     // Left out of the commit, and not left behind either (named in the line's `oversized`).
     if (oversized.length > 0) await this.dropFromWorkTree(oversized);
@@ -217,4 +225,11 @@ export class CodeRepo {
       `\n# code.diff cut at ${maxBytes} of ${size} bytes; the whole diff: git --git-dir=.sweci/history.git diff ${from.slice(0, 12)} ${to.slice(0, 12)}\n`,
     );
   }
+}
+
+/** Waits for both (no git left writing), then fails with the first one's error. */
+async function bothSettled(a: Promise<unknown>, b: Promise<unknown> | undefined): Promise<void> {
+  const [ra, rb] = await Promise.allSettled([a, b]);
+  if (ra.status === 'rejected') throw ra.reason;
+  if (rb.status === 'rejected') throw rb.reason;
 }

@@ -166,7 +166,9 @@ async function testAndCommit(ctx: IterationContext, j: Journal): Promise<Iterati
   const run = layout.run;
 
   // (g) One commit per iteration; a resumed iteration whose commit exists reuses it.
+  const scoring = task.scoringCodeDir;
   let unchanged = false;
+  let exported = false;
   let journaling: Promise<void> = Promise.resolve();
   if (!j.commit) {
     const head = await repo.head();
@@ -174,18 +176,19 @@ async function testAndCommit(ctx: IterationContext, j: Journal): Promise<Iterati
     if (head.sha !== j.startCommit && (await repo.parent(head.sha)) === j.startCommit && (await repo.subject(head.sha)) === message) {
       j.commit = head.sha;
     } else {
-      const made = await repo.commitAll(message, sizeLimits(ctx.opts));
+      // The scoring checkout is written from the same index while git commits it.
+      const made = await repo.commitAll(message, sizeLimits(ctx.opts), scoring);
       j.commit = made.sha;
       j.oversized = made.oversized;
       unchanged = made.changed.length === 0;
+      exported = true;
     }
     journaling = writeJournal(layout.pendingDir, j);
   }
   const commit = j.commit;
-  const scoring = task.scoringCodeDir;
-  // The journal's fsync and the checkout side by side: a crash before either is done finds the
-  // commit again by its parent and message (above).
-  await Promise.all([journaling, exportCommit(task, commit, scoring, ctx.signal)]);
+  // The journal's fsync and the checkout (when commitAll did not write it) side by side: a crash
+  // before either is done finds the commit again by its parent and message (above).
+  await Promise.all([journaling, exported ? undefined : exportCommit(task, commit, scoring, ctx.signal)]);
   // The next agent's app/code/.git, made while pytest runs (a failure is retried before that agent).
   const syncing = repo.syncWorkingRepo().catch(() => undefined);
   // git's part of the archive and of the harness check needs only the commits: it runs beside pytest.

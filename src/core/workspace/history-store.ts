@@ -129,6 +129,12 @@ export async function ensureHistory(task: TaskFolder, signal?: AbortSignal): Pro
   }
 }
 
+/** git writing into `dest` from the store (no work tree of an agent's is read). */
+function exportRunner(task: TaskFolder, dest: string, signal?: AbortSignal, index?: string): GitRunner {
+  const env = { GIT_DIR: task.historyDir, GIT_WORK_TREE: dest, ...(index ? { GIT_INDEX_FILE: index } : {}) };
+  return gitRunner(dest, { signal, env });
+}
+
 /**
  * `dest` becomes exactly the tree of `commit`: no ignored, untracked or generated file of app/code
  * comes along. The folder itself is kept (emptied, then filled), so a container made ahead for it
@@ -140,14 +146,18 @@ export async function exportCommit(task: TaskFolder, commit: string, dest: strin
   const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-index-'));
   try {
     // One process, with a throwaway index: the store's own stays.
-    await gitRunner(dest, { signal, env: { GIT_DIR: task.historyDir, GIT_WORK_TREE: dest, GIT_INDEX_FILE: path.join(scratch, 'index') } }).raw([
-      'checkout',
-      '--force',
-      commit,
-      '--',
-      '.',
-    ]);
+    await exportRunner(task, dest, signal, path.join(scratch, 'index')).raw(['checkout', '--force', commit, '--', '.']);
   } finally {
     await fs.rm(scratch, { recursive: true, force: true });
   }
+}
+
+/**
+ * `dest` becomes exactly the tree the store's index holds, emptied first like exportCommit. For the
+ * commit being made from that index: one process that only reads the index (no index of its own
+ * to write), so it runs beside `git commit`.
+ */
+export async function exportIndex(task: TaskFolder, dest: string, signal?: AbortSignal): Promise<void> {
+  await emptyFolder(dest, task.discardDir);
+  await exportRunner(task, dest, signal).raw(['checkout-index', '--all', '--force']);
 }

@@ -641,6 +641,11 @@ describe('code under test that tries to change its score', () => {
       'a tracked file gets its committed version back',
     );
     assert.match(await fs.readFile(path.join(taskFolder(task.taskDir).codeDir, 'README.md'), 'utf8'), /an ordinary change\n$/, 'what was committed stays');
+    // pytest scored the commit, written beside it: neither oversized file as the agent left it.
+    const scoring = taskFolder(task.taskDir).scoringCodeDir;
+    assert.equal(await exists(path.join(scoring, 'big.bin')), false, 'the oversized file is not in the scoring checkout');
+    assert.equal(await fs.readFile(path.join(scoring, 'CHANGELOG.md'), 'utf8'), changelog, 'the scoring checkout has the committed version');
+    assert.match(await fs.readFile(path.join(scoring, 'README.md'), 'utf8'), /an ordinary change\n$/, 'and the committed change');
 
     // Per-file limits alone let any number of files just under them in: the iteration's total is bounded too.
     const many = await world.task();
