@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['out/**', 'dist/**', 'node_modules/**', '.vscode-test/**', 'test-results/**', 'test/fixtures/**'] },
+  { ignores: ['out/**', 'dist/**', 'dist-test/**', 'node_modules/**', '.vscode-test/**', 'test-results/**', 'test/fixtures/**'] },
   js.configs.recommended,
   {
     files: ['**/*.ts'],
