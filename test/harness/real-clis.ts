@@ -134,6 +134,11 @@ export async function sweciIn(
   return { code, out, err };
 }
 
+/** A headless run of `iterations` with the test key, agents and pytest on this machine under bubblewrap. */
+export function sandboxedRunFlags(iterations: number): string[] {
+  return ['--api-key-env', REAL_KEY_ENV, '--max-iterations', String(iterations), '--runtime', 'local', '--sandbox', 'bubblewrap'];
+}
+
 /** Both roles played by `preset`, with the model it is given here. */
 export function agentFlags(preset: string): string[] {
   const model = CLI_MODELS[preset];

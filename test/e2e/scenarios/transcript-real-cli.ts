@@ -16,9 +16,9 @@ import { writeReport } from '../../../src/core/report/export-report';
 import { formatTokens } from '../../../src/core/metrics/metric-format';
 import { launchChromium, repoRoot } from '../../harness/code-server';
 import { LoopbackNamespace } from '../../harness/loopback-namespace';
-import { AGENTS_BIN, REAL_KEY, REAL_KEY_ENV, REAL_REQUIREMENT, REAL_TASK, runFlags, startServerIn, sweciIn, targetFiles } from '../../harness/real-clis';
+import { AGENTS_BIN, REAL_KEY, REAL_REQUIREMENT, REAL_TASK, runFlags, sandboxedRunFlags, startServerIn, sweciIn, targetFiles } from '../../harness/real-clis';
 import { SCREENSHOT_DIR, withWorkbench } from '../../harness/workbench';
-import { transcriptFrame } from './transcript';
+import { openFirstArchitectTranscript, transcriptFrame } from './transcript';
 
 const PRESET = 'claude-code';
 const EXECUTABLE = 'claude';
@@ -96,21 +96,7 @@ export async function transcriptRealCliScenario(): Promise<string> {
     const experiment = path.join(tmp, 'experiment');
     const server = await startServerIn(ns, tmp, { requirementXml: REAL_REQUIREMENT, files: targetFiles(0, 2) }, 'model', REAL_KEY);
     try {
-      const r = await sweciIn(
-        ns,
-        tmp,
-        runFlags(demo.datasetDir, experiment, PRESET, server.port, [
-          '--api-key-env',
-          REAL_KEY_ENV,
-          '--max-iterations',
-          '1',
-          '--runtime',
-          'local',
-          '--sandbox',
-          'bubblewrap',
-        ]),
-        8 * 60_000,
-      );
+      const r = await sweciIn(ns, tmp, runFlags(demo.datasetDir, experiment, PRESET, server.port, sandboxedRunFlags(1)), 8 * 60_000);
       if (r.code !== 0) throw new Error(`sweci run with ${PRESET} failed (${r.code}):\n${r.err}\n${r.out.slice(-3000)}`);
     } finally {
       server.child.kill('SIGTERM');
@@ -121,15 +107,7 @@ export async function transcriptRealCliScenario(): Promise<string> {
 
     const shots: string[] = [];
     await withWorkbench({ folder: taskDir, name: 'transcript-real-cli', viewport: { width: 1440, height: 900 } }, async (page, wb) => {
-      await wb.openSweciView();
-      await wb.foldViews('Task', 'Non-Passed Tests');
-      await (await wb.waitForTreeRow(RUN)).click();
-      await page.mouse.move(900, 700);
-      const iteration = await wb.waitForTreeRow(/#1.*a\(c\)/);
-      await iteration.locator('.monaco-tl-twistie').click();
-
-      await (await wb.waitForTreeRow(/Transcript.*Architect · try 1/)).click();
-      const architect = await transcriptFrame(page, /Architect · try 1/);
+      const architect = await openFirstArchitectTranscript(page, wb, RUN);
       await checkTry(architect, ARCHITECT, figures.architect);
       // The prompt the harness gave comes first; Claude Code's system reminders around it are folded.
       await architect

@@ -23,7 +23,7 @@ import { chatCompletionsAdapter } from '../../harness/model-server/chat-completi
 import { startModelServer } from '../../harness/model-server/model-server';
 import { SAMPLE_REQUIREMENT } from '../../harness/model-server/sample-requirement';
 import { taskBrain } from '../../harness/model-server/task-brain';
-import { SCREENSHOT_DIR, withWorkbench } from '../../harness/workbench';
+import { SCREENSHOT_DIR, withWorkbench, type Workbench } from '../../harness/workbench';
 import { prepareDemoTask } from '../demo-task';
 
 const agents = path.resolve(__dirname, '../../../../test/fixtures/agents');
@@ -41,6 +41,18 @@ export async function transcriptFrame(page: Page, heading: RegExp, timeoutMs = 3
     if (Date.now() - start > timeoutMs) throw new Error(`the Transcript panel did not show ${heading}`);
     await page.waitForTimeout(250);
   }
+}
+
+/** From the SWE-CI view: `run`, its first iteration's files (the Transcript rows among them), the Architect's first try. */
+export async function openFirstArchitectTranscript(page: Page, wb: Workbench, run: string): Promise<Frame> {
+  await wb.openSweciView();
+  await wb.foldViews('Task', 'Non-Passed Tests');
+  await (await wb.waitForTreeRow(run)).click();
+  await page.mouse.move(900, 700);
+  const iteration = await wb.waitForTreeRow(/#1.*a\(c\)/);
+  await iteration.locator('.monaco-tl-twistie').click();
+  await (await wb.waitForTreeRow(/Transcript.*Architect · try 1/)).click();
+  return transcriptFrame(page, /Architect · try 1/);
 }
 
 /** What a person must be able to read in the Programmer's transcript: the command and its output, the write as a diff, the tokens. */
@@ -85,16 +97,7 @@ export async function transcriptScenario(): Promise<string> {
   }
   const shots: string[] = [];
   await withWorkbench({ folder: task.taskDir, name: 'transcript', viewport: { width: 1440, height: 900 } }, async (page, wb) => {
-    await wb.openSweciView();
-    await wb.foldViews('Task', 'Non-Passed Tests');
-    await (await wb.waitForTreeRow(RUN)).click();
-    await page.mouse.move(900, 700);
-    // The iteration's row: its twistie lists its files, the Transcript rows among them.
-    const iteration = await wb.waitForTreeRow(/#1.*a\(c\)/);
-    await iteration.locator('.monaco-tl-twistie').click();
-
-    await (await wb.waitForTreeRow(/Transcript.*Architect · try 1/)).click();
-    const architect = await transcriptFrame(page, /Architect · try 1/);
+    const architect = await openFirstArchitectTranscript(page, wb, RUN);
     await architect.locator('#jump-requirement').waitFor({ timeout: 15_000 });
     await architect.locator('.tool.shell pre.command').filter({ hasText: 'summary.jsonl' }).first().waitFor({ timeout: 15_000 });
     // The top of the panel: the try's figures, the search box, the timeline, the files it wrote.

@@ -21,6 +21,7 @@ import {
   CLI_MODELS as MODELS,
   pinnedClis,
   readRequests,
+  sandboxedRunFlags,
   REAL_KEY as KEY,
   REAL_REQUIREMENT as REQUIREMENT,
   REAL_TASK as TASK,
@@ -325,19 +326,7 @@ describe('real agent CLIs through the loop: one endpoint, sandboxed, loopback on
       assert.ok(existsSync(path.join(BIN, pinned.executable)), `${pinned.executable} is installed by scripts/setup.sh`);
       const experiment = path.join(tmp, `exp-${pinned.preset}`);
       const before = (await readLog()).length;
-      const r = await sweciInNamespace(
-        runFlags(experiment, pinned.preset, port, [
-          '--api-key-env',
-          'CONFORMANCE_KEY',
-          '--max-iterations',
-          '1',
-          '--runtime',
-          'local',
-          '--sandbox',
-          'bubblewrap',
-        ]),
-        8 * 60_000,
-      );
+      const r = await sweciInNamespace(runFlags(experiment, pinned.preset, port, sandboxedRunFlags(1)), 8 * 60_000);
       const requests = (await readLog()).slice(before);
       await assertConformingRun(r, experiment, requests, 'sandbox', pinned.preset);
       if (pinned.preset === 'claude-code') assertClaudeTranscript(experiment, requests);
@@ -349,17 +338,7 @@ describe('real agent CLIs through the loop: one endpoint, sandboxed, loopback on
     const recording = await startServer({ requirementXml: REQUIREMENT, files: { 'NOTES.md': 'written by the model\n' } }, 'replay', KEY);
     const recorded = path.join(tmp, 'exp-recorded');
     const flags = (experiment: string, serverPort: number, more: string[] = []) =>
-      runFlags(experiment, REPLAY_CLI, serverPort, [
-        '--api-key-env',
-        'CONFORMANCE_KEY',
-        '--max-iterations',
-        '2',
-        '--runtime',
-        'local',
-        '--sandbox',
-        'bubblewrap',
-        ...more,
-      ]);
+      runFlags(experiment, REPLAY_CLI, serverPort, [...sandboxedRunFlags(2), ...more]);
     const first = await sweciInNamespace(flags(recorded, recording.port), 8 * 60_000);
     recording.child.kill('SIGTERM');
     await once(recording.child, 'exit');
@@ -422,7 +401,7 @@ describe('real agent CLIs through the loop: one endpoint, sandboxed, loopback on
         experiment,
         ['--architect', 'claude-code', '--architect-model', MODELS['claude-code'], '--programmer', 'custom', '--programmer-command', `python3 ${plant}`],
         port,
-        ['--api-key-env', 'CONFORMANCE_KEY', '--max-iterations', '2', '--runtime', 'local', '--sandbox', 'bubblewrap'],
+        sandboxedRunFlags(2),
       ),
       8 * 60_000,
     );
