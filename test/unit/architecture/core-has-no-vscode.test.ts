@@ -3,16 +3,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-
-const repoRoot = path.resolve(__dirname, '../../../..');
-
-function* sourceFiles(dir: string): Generator<string> {
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) yield* sourceFiles(full);
-    else if (/\.(ts|js|mjs|cjs)$/.test(entry.name)) yield full;
-  }
-}
+import { repoRoot } from '../helpers/repo-root';
+import { sourceFiles } from '../helpers/source-files';
 
 /** Any static import, re-export, require or dynamic import of the 'vscode' module. */
 export function importsVscode(source: string): boolean {
@@ -32,7 +24,7 @@ test('the detector sees every form of importing vscode', () => {
 
 test('no file under src/core imports vscode', () => {
   const offenders: string[] = [];
-  const files = [...sourceFiles(path.join(repoRoot, 'src', 'core'))];
+  const files = [...sourceFiles(path.join(repoRoot, 'src', 'core'), /\.(ts|js|mjs|cjs)$/)];
   assert.ok(files.length > 5, `expected the core sources under ${repoRoot}/src/core`);
   for (const file of files) {
     if (importsVscode(fs.readFileSync(file, 'utf8'))) offenders.push(path.relative(repoRoot, file));

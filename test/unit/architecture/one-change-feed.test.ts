@@ -4,17 +4,10 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
+import { repoRoot } from '../helpers/repo-root';
+import { sourceFiles } from '../helpers/source-files';
 
-const repoRoot = path.resolve(__dirname, '../../../..');
 const FEED = path.join('src', 'extension', 'change-feed.ts');
-
-function* sourceFiles(dir: string): Generator<string> {
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) yield* sourceFiles(full);
-    else if (entry.name.endsWith('.ts')) yield full;
-  }
-}
 
 /** VS Code's watcher, node's fs.watch / fs.watchFile (called on the module or imported by name), chokidar. */
 export function watchesFiles(source: string): boolean {

@@ -4,17 +4,10 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
+import { repoRoot } from '../helpers/repo-root';
+import { sourceFiles } from '../helpers/source-files';
 
-const repoRoot = path.resolve(__dirname, '../../../..');
 const CONFIG = path.join('src', 'extension', 'config.ts');
-
-function* sourceFiles(dir: string): Generator<string> {
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) yield* sourceFiles(full);
-    else if (entry.name.endsWith('.ts')) yield full;
-  }
-}
 
 export function readsConfiguration(source: string): boolean {
   return /\bgetConfiguration\s*\(/.test(source);
