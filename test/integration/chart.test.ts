@@ -117,7 +117,10 @@ suite('The chart webview', function () {
     await runLoop({ ...loopOpts, iterations: 1 });
     const records = await readIterationRecords(taskFolder(taskDir).run(RUN).iterationsFile);
     assert.equal(records.length, 4);
-    await until('the update', () => (pick(lastData(sweci)!)?.length === 4 ? true : undefined), 30_000);
+    await until('the update', () => (pick(lastData(sweci)!)?.length === 4 ? true : undefined), 30_000).catch((err: Error) => {
+      const posts = sweci.chartMessages().posted.filter((m) => m.type === 'init' || m.type === 'update');
+      throw new Error(`${err.message}: ${posts.length} init/update posts, the last with ${pick(lastData(sweci)!)?.length ?? 'no'} points of ${RUN}`);
+    });
     assert.deepEqual(pick(lastData(sweci)!), expectedPoints(records));
     await until('the webview to draw the update', () => sweci.chartMessages().received.some((m) => m.type === 'rendered' && m.points >= 4) || undefined);
   });

@@ -37,6 +37,11 @@ export class ChartPanelHost implements vscode.Disposable {
   private readonly host: WebviewHost<WebviewMessage, HostMessage, typeof CHART_REPLIES>;
   private readonly subs: vscode.Disposable[] = [];
   private timer: NodeJS.Timeout | undefined;
+  /**
+   * Counts the reads of the runs sent to the webview: a read overtaken by a newer one is dropped,
+   * so a slow read begun before the last record was written never lands after the read that saw it.
+   */
+  private reads = 0;
   private hasRuns: boolean | undefined;
   private weightsError: string | undefined;
 
@@ -75,10 +80,15 @@ export class ChartPanelHost implements vscode.Disposable {
 
   private async handle(m: WebviewMessage): Promise<void> {
     switch (m.type) {
-      case 'ready':
-        this.host.post({ type: 'init', data: await this.load(), gamma: this.gamma });
-        this.host.post({ type: 'sequence', sequence: await this.loadSequence() });
+      case 'ready': {
+        const read = ++this.reads;
+        const [data, sequence] = await Promise.all([this.load(), this.loadSequence()]);
+        this.host.post({ type: 'init', data, gamma: this.gamma });
+        this.host.post({ type: 'sequence', sequence });
+        // A newer read may have posted before this init overwrote it: read once more.
+        if (read !== this.reads) this.scheduleUpdate();
         break;
+      }
       case 'gamma-changed':
         await this.deps.context.workspaceState.update(GAMMA_KEY, m.gamma);
         break;
@@ -111,10 +121,14 @@ export class ChartPanelHost implements vscode.Disposable {
     this.timer = setTimeout(() => {
       void this.updateContext();
       if (!this.host.isOpen) return;
-      this.load()
-        .then((data) => this.host.post({ type: 'update', data }))
+      const read = ++this.reads;
+      Promise.all([this.load(), this.loadSequence()])
+        .then(([data, sequence]) => {
+          if (read !== this.reads) return;
+          this.host.post({ type: 'update', data });
+          this.host.post({ type: 'sequence', sequence });
+        })
         .catch((err: unknown) => log().error(`Chart: could not read the runs: ${errorMessage(err)}`));
-      void this.loadSequence().then((sequence) => this.host.post({ type: 'sequence', sequence }));
     }, 200);
   }
 
