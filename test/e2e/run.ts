@@ -77,48 +77,71 @@ const scenarios: Scenario[] = [
 // workbench re-lays itself out. A failed scenario runs once more, from scratch; a pass on that
 // second try is reported as flaky with the first failure, so it is seen and not hidden. A real
 // regression fails both tries.
+//
+// Each scenario has a code-server, a browser, folders and ports of its own, and spends most of
+// its time waiting on them (a serial tier kept under half of this 2-core machine busy), so
+// SWECI_E2E_JOBS of them (default 2) run at once.
+async function runScenario(s: Scenario): Promise<'passed' | 'flaky' | 'failed'> {
+  let firstFailure: string | undefined;
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    const started = Date.now();
+    try {
+      const file = await s.run();
+      const took = `${((Date.now() - started) / 1000).toFixed(1)} s`;
+      if (firstFailure === undefined) {
+        console.log(`✔ ${s.name}: ${path.relative(process.cwd(), file)} (${took})`);
+        return 'passed';
+      }
+      console.log(`⚠ ${s.name}: FLAKY, passed on its second try: ${path.relative(process.cwd(), file)} (${took}); the first try failed with: ${firstFailure}`);
+      return 'flaky';
+    } catch (err) {
+      const why = err instanceof Error ? (err.stack ?? err.message) : String(err);
+      if (attempt === 1) {
+        firstFailure = why.split('\n')[0];
+        console.error(`✘ ${s.name} (first try, running it again): ${why}`);
+      } else console.error(`✘ ${s.name}: ${why}`);
+    }
+  }
+  return 'failed';
+}
+
+function jobs(): number {
+  const raw = process.env.SWECI_E2E_JOBS ?? '2';
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`SWECI_E2E_JOBS must be a whole number of scenarios to run at once (1 or more), not "${raw}"`);
+  return n;
+}
+
 async function main(): Promise<number> {
   const only = process.env.SWECI_E2E_ONLY;
+  const selected = scenarios.filter((x) => !only || x.name === only);
+  if (selected.length === 0) {
+    console.error(`e2e: no scenario is named "${only}"`);
+    return 1;
+  }
   // The demo dataset, built once for the scenarios and copied to each (test/harness/demo-dataset-fixture.ts).
   const fixtureCache = fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-e2e-fixtures-'));
   process.env.SWECI_TEST_FIXTURE_CACHE = fixtureCache;
   process.on('exit', () => fs.rmSync(fixtureCache, { recursive: true, force: true }));
-  let failed = 0;
-  let flaky = 0;
-  for (const s of scenarios.filter((x) => !only || x.name === only)) {
-    let firstFailure: string | undefined;
-    for (let attempt = 1; attempt <= 2; attempt++) {
-      const started = Date.now();
-      try {
-        const file = await s.run();
-        const took = `${((Date.now() - started) / 1000).toFixed(1)} s`;
-        if (firstFailure === undefined) console.log(`✔ ${s.name}: ${path.relative(process.cwd(), file)} (${took})`);
-        else {
-          flaky++;
-          console.log(
-            `⚠ ${s.name}: FLAKY, passed on its second try: ${path.relative(process.cwd(), file)} (${took}); the first try failed with: ${firstFailure}`,
-          );
-        }
-        break;
-      } catch (err) {
-        const why = err instanceof Error ? (err.stack ?? err.message) : String(err);
-        if (attempt === 1) {
-          firstFailure = why.split('\n')[0];
-          console.error(`✘ ${s.name} (first try, running it again): ${why}`);
-        } else {
-          failed++;
-          console.error(`✘ ${s.name}: ${why}`);
-        }
-      }
-    }
-  }
-  const ran = scenarios.filter((x) => !only || x.name === only).length;
-  if (ran === 0) {
-    console.error(`e2e: no scenario is named "${only}"`);
-    return 1;
-  }
-  console.log(`e2e: ${ran - failed} passed (${flaky} flaky), ${failed} failed`);
+  const outcomes: Array<'passed' | 'flaky' | 'failed'> = [];
+  const queue = [...selected];
+  const started = Date.now();
+  const worker = async () => {
+    for (let s = queue.shift(); s; s = queue.shift()) outcomes.push(await runScenario(s));
+  };
+  const n = jobs();
+  await Promise.all(Array.from({ length: Math.min(n, selected.length) }, worker));
+  const failed = outcomes.filter((o) => o === 'failed').length;
+  const flaky = outcomes.filter((o) => o === 'flaky').length;
+  const minutes = ((Date.now() - started) / 60_000).toFixed(1);
+  console.log(`e2e: ${selected.length - failed} passed (${flaky} flaky), ${failed} failed; ${n} at a time, ${minutes} min`);
   return failed ? 1 : 0;
 }
 
-void main().then((code) => process.exit(code));
+void main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(err instanceof Error ? err.message : String(err));
+    process.exit(1);
+  },
+);

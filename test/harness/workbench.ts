@@ -149,10 +149,20 @@ export function workbenchHelpers(page: Page): Omit<Workbench, 'page' | 'server' 
     const item = page.locator(`.part.activitybar .action-item:has(a[aria-label*="${cssString(label)}"])`).first();
     // Contributed containers appear once the extension host has scanned extensions.
     await item.waitFor({ state: 'visible', timeout: 60_000 });
-    // Clicking the item of the container already shown would hide the side bar.
-    const open = await item.evaluate((el) => el.classList.contains('checked') || el.getAttribute('aria-selected') === 'true');
-    if (!open) await item.click();
-    await sideBar.waitFor({ state: 'visible', timeout: 30_000 });
+    // Clicking the item of the container already shown would hide the side bar. A click that
+    // lands while the workbench is still restoring its layout can leave the side bar hidden (seen
+    // under load): look again and click again, as a person would, for up to 30 s.
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const open = await item.evaluate((el) => el.classList.contains('checked') || el.getAttribute('aria-selected') === 'true');
+      if (!open) await item.click();
+      const shown = await sideBar.waitFor({ state: 'visible', timeout: 5_000 }).then(
+        () => true,
+        () => false,
+      );
+      if (shown) return;
+      if (Date.now() > deadline) throw new Error(`the side bar did not show "${label}" within 30 s of clicking its activity bar item`);
+    }
   };
 
   const waitForTreeRow = async (text?: string | RegExp, timeoutMs = 60_000) => {
