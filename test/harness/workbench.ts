@@ -153,8 +153,9 @@ export function workbenchHelpers(page: Page): Omit<Workbench, 'page' | 'server' 
     // lands while the workbench is still restoring its layout can leave the side bar hidden (seen
     // under load): look again and click again, as a person would, for up to 30 s.
     const deadline = Date.now() + 30_000;
-    for (;;) {
-      const open = await item.evaluate((el) => el.classList.contains('checked') || el.getAttribute('aria-selected') === 'true');
+    for (let round = 1; ; round++) {
+      // After a round the side bar is known hidden, so a click can only show it.
+      const open = round === 1 && (await item.evaluate((el) => el.classList.contains('checked') || el.getAttribute('aria-selected') === 'true'));
       if (!open) await item.click();
       const shown = await sideBar.waitFor({ state: 'visible', timeout: 5_000 }).then(
         () => true,
