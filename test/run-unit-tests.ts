@@ -1,5 +1,6 @@
 // The unit tier in lanes (test/unit-lanes.ts says which file runs where and why): the pool two
-// files at a time and, beside it, the serial lane (the Docker files) one at a time; then the solo
+// files at a time and, beside it, the serial lane (the Docker files) one at a time, which takes
+// the pool's files once its own are done (so three run until the pool is empty); then the solo
 // lane alone. Each file runs in a `node --test` of its own, taken in the plan's order (longest
 // first), and its output is printed whole when it ends, so two files never interleave.
 // Fixtures many files need are built once per tier (SWECI_TEST_FIXTURE_CACHE).
@@ -67,13 +68,16 @@ function runFile(file: string, index: number, work: string, extra: string[]): Pr
   });
 }
 
-/** Runs a lane's files in its order, `concurrency` at a time; `next` numbers the files across lanes. */
-async function runLane(lane: LanePlan, next: { index: number }, work: string, extra: string[]): Promise<LaneResult> {
+/**
+ * Runs a lane's files in its order, `concurrency` at a time; `next` numbers the files across lanes.
+ * With `spill` (another lane's queue, shared), the lane takes that lane's files once its own are done.
+ */
+async function runLane(lane: LanePlan, queue: string[], next: { index: number }, work: string, extra: string[], spill?: string[]): Promise<LaneResult> {
   const started = Date.now();
-  const queue = [...lane.files];
   const failed: string[] = [];
+  const take = () => (stopping ? undefined : (queue.shift() ?? spill?.shift()));
   const worker = async () => {
-    for (let file = stopping ? undefined : queue.shift(); file !== undefined; file = stopping ? undefined : queue.shift()) {
+    for (let file = take(); file !== undefined; file = take()) {
       const t0 = Date.now();
       const { code, output } = await runFile(file, next.index++, work, extra);
       const took = ((Date.now() - t0) / 1000).toFixed(0);
@@ -115,13 +119,14 @@ async function main(): Promise<number> {
   const started = Date.now();
   const next = { index: 0 };
   try {
-    const [a, b] = await Promise.all([runLane(pool, next, work, extra), runLane(serial, next, work, extra)]);
+    const poolQueue = [...pool.files];
+    const [a, b] = await Promise.all([runLane(pool, poolQueue, next, work, extra), runLane(serial, [...serial.files], next, work, extra, poolQueue)]);
     console.log(`\n── ${solo.name} (alone) ──`);
-    const c = stopping ? { failed: solo.files, seconds: 0 } : await runLane(solo, next, work, extra);
+    const c = stopping ? { failed: solo.files, seconds: 0 } : await runLane(solo, [...solo.files], next, work, extra);
     const minutes = ((Date.now() - started) / 60_000).toFixed(1);
     console.log(`\nslowest files:\n${slowestFiles(work, 8).join('\n')}`);
     console.log(
-      `unit tier: ${pool.files.length} files two at a time (${a.seconds.toFixed(0)} s), ${serial.files.length} in the serial lane beside them (${b.seconds.toFixed(0)} s), ${solo.files.length} alone (${c.seconds.toFixed(0)} s); ${minutes} min`,
+      `unit tier: ${pool.files.length} files two at a time (${a.seconds.toFixed(0)} s), ${serial.files.length} in the serial lane beside them, then the pool's rest (${b.seconds.toFixed(0)} s), ${solo.files.length} alone (${c.seconds.toFixed(0)} s); ${minutes} min`,
     );
     const failed = [...a.failed, ...b.failed, ...c.failed];
     if (stopping) failed.push('(the tier was stopped by a signal)');

@@ -28,11 +28,17 @@ describe('the unit tier plan', () => {
 
   test('the files that reach the Docker helper, directly or through a fixture, are the serial lane, one at a time', () => {
     assert.equal(serial.concurrency, 1);
-    for (const known of ['runtime/docker-task.test.js', 'runtime/docker-faults.test.js', 'agents/real-agents.test.js', 'pytest/report-plugin-parity.test.js']) {
+    for (const known of [
+      'runtime/docker-task.test.js',
+      'runtime/docker-faults.test.js',
+      'agents/real-agents-container.test.js',
+      'pytest/report-plugin-parity.test.js',
+    ]) {
       assert.ok(serial.files.includes(known), `${known} uses the engine`);
     }
     for (const file of [...pool.files, ...solo.files]) assert.equal(isDocker(file), false, `${file} uses the engine outside the serial lane`);
-    for (const plain of ['runtime/runtime-settings.test.js', 'agents/prompts.test.js']) assert.equal(isDocker(plain), false, `${plain} only names Docker`);
+    for (const plain of ['runtime/runtime-settings.test.js', 'agents/prompts.test.js', 'agents/real-agents.test.js'])
+      assert.equal(isDocker(plain), false, `${plain} only names Docker`);
     // One at a time: no two serial files overlap, whatever their lengths.
     const runs = simulateLane(serial);
     for (let i = 1; i < runs.length; i++) assert.ok(runs[i].start >= runs[i - 1].end);
