@@ -2,8 +2,8 @@
 // kept apart so a test can check it). The pool runs two files at a time. Beside it, one at a time,
 // the serial lane runs every file that uses the Docker engine: they share the one engine and its
 // demo image (docker-task removes the image to load it again, which would pull it from under
-// another file's containers; docker-faults starts and stops engines of its own), and the real
-// agent CLIs, which also use it. A file is a Docker file when it reaches test/unit/helpers/docker
+// another file's containers; docker-faults starts and stops engines of its own). Once its own
+// files are done it takes the pool's (test/run-unit-tests.ts). A file is a Docker file when it reaches test/unit/helpers/docker
 // through its own requires, so a new one lands there without a list to keep. The solo lane runs
 // last, alone: the sandbox and language-server fuzz files measure kills and answer times, which a
 // loaded machine would make flaky. Each lane starts its longest files first (by
