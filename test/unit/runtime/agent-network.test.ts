@@ -218,13 +218,18 @@ function tryConnect(port: number): Promise<string> {
   });
 }
 
-/** Processes of this machine (in any namespace, containers included) that are a gateway forwarder. */
+/**
+ * Processes of this machine (in any namespace, containers included) that are a gateway forwarder
+ * of this file's steps: listening on GATEWAY_PORT, the argument before `--`. Other test files
+ * running beside this one have forwarders of their own, on the product's port.
+ */
 function forwarders(): number[] {
   const found: number[] = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
     try {
-      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').includes(FORWARDER_MARK)) found.push(Number(name));
+      const argv = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
+      if (argv.some((a) => a.includes(FORWARDER_MARK)) && argv[argv.indexOf('--') - 1] === String(GATEWAY_PORT)) found.push(Number(name));
     } catch {
       // gone meanwhile
     }
