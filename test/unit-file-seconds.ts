@@ -27,7 +27,7 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'batch/k8s-pod.test.js': 38.0,
   'checkout/swe-bench-checkout.test.js': 34.5,
   'loop/agent-outcome.test.js': 31.8,
-  'checkout/check-out-task.test.js': 31.3,
+  'checkout/check-out-task.test.js': 35.0,
   'loop/exposed-paths.test.js': 29.6,
   'runtime/agent-network.test.js': 28.9,
   'batch/budget-exhausted.test.js': 26.0,

@@ -107,7 +107,7 @@ describe('checkOutTask', () => {
     assert.equal(pytestRuns(second).length, 2, 'the target and the base');
   });
 
-  test("the target's tests run while the task folder is made; cancelled then, nothing of the checkout is left", async () => {
+  test("the target's tests run while the task folder is made; cancelled then, nothing of the checkout is left", async (t) => {
     const spec = await taskFromGitPair(repo.dir, base, target);
     const progress: string[] = [];
     await checkOutTask(spec, { ...options('overlap'), onProgress: (m) => progress.push(m) });
@@ -115,6 +115,9 @@ describe('checkOutTask', () => {
     assert.ok(targetRun >= 0 && targetRun < progress.indexOf('Task folder ready'), progress.join(' | '));
 
     const hanging = await repo.commit('hanging target', { 'tests/conftest.py': 'import time\ntime.sleep(60)\n' });
+    // The later tests commit on top of the repository's head: take the hanging conftest away
+    // again (left, it made the next test's target sleep its 60 s before failing).
+    t.after(() => repo.commit('not hanging', { 'tests/conftest.py': null }));
     const opts = options('overlap-cancel');
     const abort = new AbortController();
     const started = Date.now();
