@@ -62,16 +62,6 @@ export const SANDBOX_SECURITY_CONTEXT = {
   procMount: 'Unmasked',
 } as const;
 
-/** The same, as `docker run` options (to try the pod's command on a machine with Docker). */
-export const SANDBOX_DOCKER_OPTIONS = [
-  '--security-opt',
-  'seccomp=unconfined',
-  '--security-opt',
-  'apparmor=unconfined',
-  '--security-opt',
-  'systempaths=unconfined',
-] as const;
-
 /** A rerun of `sweci run` resumes the task, so a retry is cheap and safe. */
 export const DEFAULT_RETRIES_PER_TASK = 2;
 
