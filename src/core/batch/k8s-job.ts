@@ -63,7 +63,7 @@ export const SANDBOX_SECURITY_CONTEXT = {
 } as const;
 
 /** A rerun of `sweci run` resumes the task, so a retry is cheap and safe. */
-export const DEFAULT_RETRIES_PER_TASK = 2;
+const DEFAULT_RETRIES_PER_TASK = 2;
 
 /** Kubernetes limits Indexed Jobs that use per-index backoff to this many completions. */
 const MAX_INDEXED_COMPLETIONS = 100_000;
@@ -96,7 +96,7 @@ export function k8sJobName(experimentName: string): string {
 }
 
 /** `s` as one word for a POSIX shell: bare when plainly safe, otherwise single-quoted. */
-export function shellQuote(s: string): string {
+function shellQuote(s: string): string {
   if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(s)) return s;
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }

@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { checkOutTask, type CheckOutOptions } from '../../../src/core/checkout/check-out-task';
+import { checkOutTask } from '../../../src/core/checkout/check-out-task';
 import { instanceResolution } from '../../../src/core/checkout/instance-target';
 import { loadReport } from '../../../src/core/checkout/report-store';
 import { runCurrentTests } from '../../../src/core/checkout/run-current-tests';
@@ -23,6 +23,8 @@ import { startRun } from '../../../src/core/loop/run-loop';
 import { renderDefaultPrompt } from '../../../src/core/loop/default-prompt';
 import { readAgentSettings } from '../../../src/core/agents/agent-settings';
 import { readIterationRecords } from '../../../src/core/loop/iteration-record';
+
+type CheckOutOptions = Parameters<typeof checkOutTask>[1];
 
 let tmp: string;
 let repo: TestRepo;
