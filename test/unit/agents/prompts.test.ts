@@ -5,7 +5,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
-import { BUILTIN_TEMPLATES, containerPromptPaths, promptPathsFor, renderPrompt } from '../../../src/core/agents/prompts';
+import { containerPromptPaths, promptPathsFor, renderPrompt } from '../../../src/core/agents/prompts';
 import { readAgentSettings } from '../../../src/core/agents/agent-settings';
 import { renderDefaultPrompt } from '../../../src/core/loop/default-prompt';
 import { UserError } from '../../../src/core/util/errors';
@@ -47,7 +47,7 @@ describe('renderPrompt', () => {
       (e: unknown) => e instanceof UserError && /\{\{sumaryFile\}\}, \{\{cwd\}\}/.test(e.message) && /architect/.test(e.message),
     );
     // The built-in templates use only known placeholders, and every one is filled.
-    for (const role of ['architect', 'programmer'] as const) assert.doesNotMatch(renderPrompt(role, paths, BUILTIN_TEMPLATES[role]), /\{\{/, role);
+    for (const role of ['architect', 'programmer'] as const) assert.doesNotMatch(renderPrompt(role, paths), /\{\{/, role);
     // The placeholders the error names are exactly the paths a prompt is given.
     const refusal = ((): unknown => {
       try {

@@ -21,7 +21,7 @@ const DATASET = '/data/dataset';
 const EXPERIMENT = '/data/experiment';
 const RUN = 'pod';
 
-/** The Job's SANDBOX_SECURITY_CONTEXT, as `docker run` options (the pod's command on this Docker engine). */
+/** The Job's container securityContext, as `docker run` options (the pod's command on this Docker engine). */
 const SANDBOX_DOCKER_OPTIONS = [
   '--security-opt',
   'seccomp=unconfined',

@@ -12,7 +12,6 @@ import {
   fBeta,
   forgetting,
   median,
-  type ClInputs,
 } from '../../../src/core/continual/cl-metrics';
 
 const close = (actual: number | null, expected: number, what: string) => {
@@ -21,7 +20,7 @@ const close = (actual: number | null, expected: number, what: string) => {
 };
 
 // Task 1 solved, then half broken by task 2 and fully by task 3; task 2 solved and kept; task 3 half.
-const WORKED: ClInputs['matrix'] = [[1], [0.5, 1], [0, 1, 0.5]];
+const WORKED = [[1], [0.5, 1], [0, 1, 0.5]];
 
 describe('continual-learning metrics: a worked example (N = 3)', () => {
   const m = clMetrics({

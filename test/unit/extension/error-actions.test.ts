@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import type { AgentRole } from '../../../src/core/agents/agent-driver';
-import { CliAgentDriver, type CliAgentSettings } from '../../../src/core/agents/cli-driver';
+import { CliAgentDriver } from '../../../src/core/agents/cli-driver';
 import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
 import { readAgentSettings } from '../../../src/core/agents/agent-settings';
 import { UserError } from '../../../src/core/util/errors';
@@ -16,7 +16,7 @@ const contributedKeys = (): Set<string> => new Set(contributedSettings().keys())
 const SHOW_LOG = 'Show Log';
 
 /** What the driver throws before a run when the agent's program is missing or not executable on `searchPath`. */
-async function startError(settings: CliAgentSettings, role: AgentRole, searchPath: string): Promise<UserError> {
+async function startError(settings: ConstructorParameters<typeof CliAgentDriver>[0], role: AgentRole, searchPath: string): Promise<UserError> {
   try {
     await new CliAgentDriver(settings, new LocalRuntime()).assertStartable(role, searchPath, searchPath);
   } catch (err) {

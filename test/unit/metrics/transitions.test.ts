@@ -1,14 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import {
-  buildTransitionMatrix,
-  decodeCells,
-  encodeCells,
-  regressedTests,
-  type ReportTests,
-  type TransitionMatrix,
-} from '../../../src/core/metrics/transitions';
+import { buildTransitionMatrix, decodeCells, encodeCells, regressedTests, type ReportTests } from '../../../src/core/metrics/transitions';
 import { regressedIds } from '../../../src/core/metrics/regressions';
+
+type TransitionMatrix = ReturnType<typeof buildTransitionMatrix>;
 
 // The cell codes as the heatmap reads them: the status of test t in column c is cells[t * columns + c].
 const NAMES = ['missing', 'passed', 'failed', 'error'] as const;
