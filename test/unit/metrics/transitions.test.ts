@@ -3,12 +3,12 @@ import { test } from 'node:test';
 import { buildTransitionMatrix, decodeCells, encodeCells, regressedTests, type ReportTests } from '../../../src/core/metrics/transitions';
 import { regressedIds } from '../../../src/core/metrics/regressions';
 
-type TransitionMatrix = ReturnType<typeof buildTransitionMatrix>;
+type Matrix = ReturnType<typeof buildTransitionMatrix>;
 
 // The cell codes as the heatmap reads them: the status of test t in column c is cells[t * columns + c].
 const NAMES = ['missing', 'passed', 'failed', 'error'] as const;
-const statusAt = (mx: TransitionMatrix, t: number, c: number): string => NAMES[mx.cells[t * mx.columns.length + c]];
-const testRow = (mx: TransitionMatrix, t: number): string[] => mx.columns.map((_, c) => statusAt(mx, t, c));
+const statusAt = (mx: Matrix, t: number, c: number): string => NAMES[mx.cells[t * mx.columns.length + c]];
+const testRow = (mx: Matrix, t: number): string[] => mx.columns.map((_, c) => statusAt(mx, t, c));
 
 const report = (entries: Record<string, string>): ReportTests => ({ tests: Object.entries(entries).map(([nodeid, outcome]) => ({ nodeid, outcome })) });
 
