@@ -2,7 +2,7 @@
 // check that a setting at fault is named by its real key).
 import { UserError } from '../core/util/errors';
 
-export const SHOW_LOG = 'Show Log';
+const SHOW_LOG = 'Show Log';
 export const OPEN_SETTINGS = 'Open Settings';
 
 /** The full settings key (`sweci.…`) an error points at, if any. */

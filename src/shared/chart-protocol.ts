@@ -15,7 +15,7 @@ export const DEFAULT_GAMMA = 1;
 const gamma = () => z.number().check(z.minimum(GAMMA_MIN), z.maximum(GAMMA_MAX));
 
 /** Host → webview. */
-export const hostMessageSchema = z.discriminatedUnion('type', [
+const hostMessageSchema = z.discriminatedUnion('type', [
   /** The full picture, sent when the webview says it is ready. */
   z.strictObject({ type: z.literal('init'), data: chartDataSchema, gamma: gamma() }),
   /** New data after a pytest run (loop event or iteration.jsonl changed on disk). */
@@ -60,5 +60,3 @@ export const CHART_REPLIES = {
 } as const satisfies Partial<Record<WebviewMessage['type'], HostMessage['type']>>;
 
 export const isHostMessage = guardFor(hostMessageSchema);
-export const isChartData = guardFor(chartDataSchema);
-export const isHeatmap = guardFor(heatmapDataSchema);

@@ -34,7 +34,7 @@ export const iterationViewMessageSchema = z.discriminatedUnion('type', [z.strict
 export type IterationViewMessage = z.infer<typeof iterationViewMessageSchema>;
 type IterationViewAction = Exclude<IterationViewMessage['type'], 'ready'>;
 
-export const isIterationViewMessage = guardFor(iterationViewMessageSchema);
+const isIterationViewMessage = guardFor(iterationViewMessageSchema);
 export const ITERATION_VIEW_ACTIONS: IterationViewAction[] = clickSchemas.map((o) => o.def.shape.type.def.values[0]);
 
 // --- host → webview: the page -------------------------------------------------------------

@@ -37,7 +37,7 @@ function wholeRead(name: string, input: unknown): string | undefined {
  * a trailing system reminder aside. Undefined for anything else (an error, an empty file's
  * notice, lines it cut): then the read tells nothing sure.
  */
-export function readContent(output: string): string | undefined {
+function readContent(output: string): string | undefined {
   const lines = output.replace(/\n*<system-reminder>[\s\S]*<\/system-reminder>\s*$/, '').split('\n');
   const text: string[] = [];
   for (const [i, line] of lines.entries()) {

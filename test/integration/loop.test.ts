@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { demoDatasetFixture } from '../harness/demo-dataset-fixture';
-import { parseIterationLines, readIterationRecords } from '../../src/core/loop/iteration-record';
+import { readIterationRecords } from '../../src/core/loop/iteration-record';
 import { iterDir, readRunSummary } from '../../src/core/loop/run-store';
 import { oracleLayout } from '../../src/core/workspace/layout';
 import { agentsDir, api, scriptedAnswers, until } from './helpers';
@@ -342,7 +342,7 @@ suite('The CI loop through the commands', function () {
     // Every line parses (a damaged one would throw), one per commit, in position order, each with its report.
     const text = fs.readFileSync(history, 'utf8');
     assert.ok(text.endsWith('\n'), 'no half-written last line');
-    const records = parseIterationLines(text, history);
+    const records = await readIterationRecords(history);
     assert.equal(records.length, text.split('\n').filter(Boolean).length);
     assert.ok(records.length > before && records.length < 11, `some commits recorded, not all (${records.length})`);
     assert.deepEqual(

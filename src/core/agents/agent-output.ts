@@ -1,12 +1,11 @@
 // What an agent's output says: its token usage and the error it reports, read by its preset's
 // readers (presets/<id>.ts); a custom command's in 'auto' (every form). Never throws: odd output means "not reported".
-import { AGENT_PRESETS, presetById, type AgentPresetId } from './presets';
+import { presetById, type AgentPresetId } from './presets';
 import type { AgentUsage } from './usage/agent-usage';
 import { parseAnyUsage, usageFrom } from './usage/parse-usage';
 import { anyReportedError } from './usage/reported-error';
 
 /** The output formats a command may be read in: each preset's own. */
-export const USAGE_FORMATS: readonly AgentPresetId[] = AGENT_PRESETS;
 export type UsageFormat = AgentPresetId;
 
 /** 'auto' tries every format (custom commands). */

@@ -321,7 +321,7 @@ async function realEntries(paths: readonly string[]): Promise<string[]> {
  * Why an agent did not start and which setting fixes it: for a preset, the role's agent
  * choice (presets have no executable setting); for a custom agent, its command line.
  */
-export function agentStartError(settings: CliAgentSettings, role: AgentRole, command: string, problem: string, cause?: unknown): UserError {
+function agentStartError(settings: CliAgentSettings, role: AgentRole, command: string, problem: string, cause?: unknown): UserError {
   if (settings.kind === 'preset') {
     const info = PRESET_INFO[settings.preset];
     const setting = `${role}.agent`;

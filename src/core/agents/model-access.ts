@@ -18,7 +18,7 @@ export const AGENT_NETWORK_CHOICES = ['model-only', 'open'] as const;
 export type AgentNetworkChoice = (typeof AGENT_NETWORK_CHOICES)[number];
 
 /** A CLI that calls its model more often than this in one try is looping: the try ends. */
-export const DEFAULT_MAX_CALLS_PER_TRY = 1000;
+const DEFAULT_MAX_CALLS_PER_TRY = 1000;
 
 /** Where a replayed run finds the model's answers: the recorded calls of a try, or undefined when it has none. */
 export type ReplaySource = (at: { iteration: number; role: AgentRole; attempt: number }) => Promise<readonly RecordedCall[] | undefined>;

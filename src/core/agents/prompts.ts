@@ -18,7 +18,7 @@ export interface PromptPaths {
   testsDir: string;
 }
 
-export const PROMPT_PLACEHOLDERS = ['appDir', 'codeDir', 'nonPassedDir', 'summaryFile', 'requirementFile', 'testsDir'] as const;
+const PROMPT_PLACEHOLDERS = ['appDir', 'codeDir', 'nonPassedDir', 'summaryFile', 'requirementFile', 'testsDir'] as const;
 
 export function promptPathsFor(layout: TaskLayout): PromptPaths {
   return {
@@ -44,7 +44,7 @@ export function containerPromptPaths(mount = '/app'): PromptPaths {
 }
 
 // Paths are written in backticks so that both people and scripts can pick them out.
-export const ARCHITECT_TEMPLATE = `# Role: Architect
+const ARCHITECT_TEMPLATE = `# Role: Architect
 
 You are the architect in a two-person team maintaining a Python codebase with
 test-driven development. A programmer will implement whatever you specify. The
@@ -120,7 +120,7 @@ The file must contain only the XML document (no Markdown fences around it).
   for you after the programmer has finished.
 `;
 
-export const PROGRAMMER_TEMPLATE = `# Role: Programmer
+const PROGRAMMER_TEMPLATE = `# Role: Programmer
 
 You are the programmer in a two-person team maintaining a Python codebase with
 test-driven development. The architect has studied the tests that do not pass
@@ -169,7 +169,7 @@ export const BUILTIN_TEMPLATES: Readonly<Record<AgentRole, string>> = {
 const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
 
 /** Placeholder names a template uses that are not ours (empty when it is fine). */
-export function unknownPlaceholders(template: string): string[] {
+function unknownPlaceholders(template: string): string[] {
   const known = new Set<string>(PROMPT_PLACEHOLDERS);
   const unknown = new Set<string>();
   for (const m of template.matchAll(PLACEHOLDER)) if (!known.has(m[1])) unknown.add(m[1]);

@@ -62,18 +62,8 @@ export const SANDBOX_SECURITY_CONTEXT = {
   procMount: 'Unmasked',
 } as const;
 
-/** The same, as `docker run` options (to try the pod's command on a machine with Docker). */
-export const SANDBOX_DOCKER_OPTIONS = [
-  '--security-opt',
-  'seccomp=unconfined',
-  '--security-opt',
-  'apparmor=unconfined',
-  '--security-opt',
-  'systempaths=unconfined',
-] as const;
-
 /** A rerun of `sweci run` resumes the task, so a retry is cheap and safe. */
-export const DEFAULT_RETRIES_PER_TASK = 2;
+const DEFAULT_RETRIES_PER_TASK = 2;
 
 /** Kubernetes limits Indexed Jobs that use per-index backoff to this many completions. */
 const MAX_INDEXED_COMPLETIONS = 100_000;
@@ -106,7 +96,7 @@ export function k8sJobName(experimentName: string): string {
 }
 
 /** `s` as one word for a POSIX shell: bare when plainly safe, otherwise single-quoted. */
-export function shellQuote(s: string): string {
+function shellQuote(s: string): string {
   if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(s)) return s;
   return `'${s.replace(/'/g, `'\\''`)}'`;
 }

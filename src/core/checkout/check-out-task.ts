@@ -19,7 +19,7 @@ import { runCurrentTests, type RunCurrentTestsResult } from './run-current-tests
 import type { PytestSettings } from '../pytest/pytest-settings';
 import type { TaskFolder } from '../workspace/task-folder';
 
-export interface CheckOutOptions extends PytestSettings {
+interface CheckOutOptions extends PytestSettings {
   task: TaskFolder;
   oracleDir: string;
   /** Where the tests run; needed only when `runTests` is true. */

@@ -20,7 +20,7 @@
 // that is task i+1's own first attempt (the diagonal): the attempt is made with that experience.
 // z comes from a run without memory (the paper's zero-shot baseline); without it FT is null.
 
-export type ResultsMatrix = ReadonlyArray<ReadonlyArray<number | null | undefined>>;
+type ResultsMatrix = ReadonlyArray<ReadonlyArray<number | null | undefined>>;
 
 export interface ClWeights {
   forgetting: number;
@@ -131,7 +131,7 @@ export function accuracyCurve(m: ResultsMatrix): Array<number | null> {
   return m.map((_, i) => mean(Array.from({ length: i + 1 }, (_, j) => at(m, i, j))));
 }
 
-export function areaUnderLearningCurve(m: ResultsMatrix): number | null {
+function areaUnderLearningCurve(m: ResultsMatrix): number | null {
   return mean(learningCurve(m));
 }
 

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { copyTree } from '../util/copy-tree';
 import type { TaskFolder } from '../workspace/task-folder';
 
-export function experimentMemoryDir(experimentDir: string): string {
+function experimentMemoryDir(experimentDir: string): string {
   return path.join(path.resolve(experimentDir), 'memory');
 }
 

@@ -12,7 +12,7 @@ function hash12(nodeid: string): string {
  * str.isalnum) or '.', else '_'; a name over 100 characters becomes the first 100 + '_' +
  * 12 hex digits of sha256(node id) + '.json'. Short names get no suffix there.
  */
-export function referenceDetailFileName(nodeid: string): string {
+function referenceDetailFileName(nodeid: string): string {
   // With the u flag a character outside the BMP is one match, as it is one character in Python.
   const safe = nodeid.replace(/[^\p{L}\p{N}.]/gu, '_');
   if (codePointLength(safe) <= MAX_CHARS) return safe;
@@ -28,7 +28,7 @@ function codePointLength(s: string): number {
  * Our name. DECISION: every detail file ends in `.json` (editors then open it as JSON);
  * the reference only adds the suffix to shortened long names. Long names are identical.
  */
-export function detailFileName(nodeid: string): string {
+function detailFileName(nodeid: string): string {
   const ref = referenceDetailFileName(nodeid);
   return codePointLength(nodeid) > MAX_CHARS ? ref : `${ref}.json`;
 }

@@ -31,7 +31,7 @@ const FRAME = /^((?:[A-Za-z]:)?[^\s:>][^:\n]*?):(\d+)(?::\s*(?:in\s+(\S+))?.*)?$
 // A fixture-lookup error names the test as `file /abs/tests/test_x.py, line 5`.
 const FILE_LINE = /^file (.+), line (\d+)$/;
 
-export function tracebackFrames(longrepr: string): TracebackFrame[] {
+function tracebackFrames(longrepr: string): TracebackFrame[] {
   const frames: TracebackFrame[] = [];
   for (const raw of longrepr.split('\n')) {
     const text = raw.trimEnd();
@@ -50,7 +50,7 @@ export function tracebackFrames(longrepr: string): TracebackFrame[] {
  * standard library, site-packages). Absolute paths count when under `codeDir` or the
  * container's /app/code, where the reference runs.
  */
-export function codeRelative(file: string, codeDir?: string): string | undefined {
+function codeRelative(file: string, codeDir?: string): string | undefined {
   const posix = file.replace(/\\/g, '/');
   let rel: string | undefined;
   if (path.posix.isAbsolute(posix) || /^[A-Za-z]:\//.test(posix)) {

@@ -6,7 +6,7 @@ import { TEST_PHASES, type TestCase, type TestPhase } from '../pytest/test-repor
 const PY_SPACE = '\\t\\n\\v\\f\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
 const PY_STRIP = new RegExp(`^[${PY_SPACE}]+|[${PY_SPACE}]+$`, 'g');
 
-export function pythonStrip(s: string): string {
+function pythonStrip(s: string): string {
   return s.replace(PY_STRIP, '');
 }
 

@@ -19,7 +19,7 @@ export interface TestResult {
  * xfailed counts as skipped and xpassed as passed, as pytest's own summary colours them (the
  * gap still counts only `passed`: the Non-passed view says so).
  */
-export function stateOf(outcome: string): TestResultState {
+function stateOf(outcome: string): TestResultState {
   switch (outcome) {
     case 'passed':
     case 'xpassed':

@@ -11,7 +11,7 @@ import type { Redactor } from './redact';
 export const RECORD_CAP_BYTES = 4 * 1024 * 1024;
 
 /** The call's line, redacted and within `cap` bytes. */
-export function callLine(call: GatewayCall, redact: Redactor, cap = RECORD_CAP_BYTES): string {
+function callLine(call: GatewayCall, redact: Redactor, cap = RECORD_CAP_BYTES): string {
   const line = (c: GatewayCall) => redact(formatGatewayCallLine(c));
   let text = line(call);
   if (Buffer.byteLength(text) <= cap) return text;

@@ -5,7 +5,7 @@ import type * as http from 'node:http';
 import type * as https from 'node:https';
 import type { WireProtocol } from './wire-protocol';
 import type { GatewayCall } from '../records/gateway-call';
-import { answerReader, feedBody, isEmptyAnswer, parseEventData, type Answer } from './answers/answer';
+import { isEmptyAnswer, reassemble, type Answer } from './answers/answer';
 import { spentBound, type TryBounds } from './budget';
 import { CallsFile, RECORD_CAP_BYTES } from './calls-file';
 import { newTryToken } from './client-token';
@@ -18,7 +18,6 @@ import { rawBody, sendRecorded, unreplayable, type RecordedCall } from './replay
 import { requestDifference } from './replay-match';
 import { prepareBody } from './request-body';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry-policy';
-import { SseReader } from './sse-reader';
 import { BUDGET_EXHAUSTED, summarize, type CallOutcome, type TryWireSummary } from './try-summary';
 import { forwardUpstream, shownUrl, type UpstreamOutcome } from './upstream-call';
 import { NO_USAGE, tokensOf, type WireUsage } from './wire-usage';
@@ -313,17 +312,4 @@ const clip = (s: string): string => {
 
 function responseOf(a: Answer): NonNullable<GatewayCall['response']> {
   return { text: a.text, toolCalls: a.toolCalls, ...(a.stopReason !== undefined ? { stopReason: a.stopReason } : {}) };
-}
-
-/** An answer read back from a recorded body. */
-export function reassemble(protocol: WireProtocol, contentType: string, body: Buffer): Answer {
-  const reader = answerReader(protocol);
-  if (/text\/event-stream/i.test(contentType)) {
-    const sse = new SseReader();
-    for (const e of [...sse.push(body), ...sse.end()]) {
-      const data = parseEventData(e.data);
-      if (data !== undefined) reader.event(data, e.event);
-    }
-  } else feedBody(reader, body.toString('utf8'));
-  return reader.result();
 }

@@ -19,7 +19,7 @@ export function moveRecording(calls: readonly RecordedCall[], from: string, to: 
 }
 
 /** `from` → `to` in an answer's body: a JSON body whole, an event stream piece by piece. */
-export function moveInBody(body: string, contentType: string, from: string, to: string): string {
+function moveInBody(body: string, contentType: string, from: string, to: string): string {
   if (!/text\/event-stream/i.test(contentType)) return body.split(from).join(to);
   const events = body.split('\n\n');
   const parsed = events.map(parseEvent);

@@ -43,7 +43,7 @@ export interface ReplayHistoryOptions extends PytestSettings {
   scratchParent?: string;
 }
 
-export type HistoryEvent =
+type HistoryEvent =
   | { type: 'commit-started'; position: number; sha: string; subject: string; index: number; total: number }
   | { type: 'pytest-output'; position: number; chunk: string }
   | { type: 'commit-recorded'; record: IterationRecord }

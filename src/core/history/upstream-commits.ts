@@ -13,10 +13,6 @@ export interface UpstreamCommit {
 }
 
 /** Base first, target last: the base, then every first-parent commit of base..target, oldest first. */
-export async function listFirstParentCommits(upstreamDir: string, signal?: AbortSignal): Promise<string[]> {
-  return (await listUpstreamCommits(upstreamDir, signal)).map((c) => c.sha);
-}
-
 export async function listUpstreamCommits(upstreamDir: string, signal?: AbortSignal): Promise<UpstreamCommit[]> {
   const git = gitAt(upstreamDir, { signal });
   const resolve = async (ref: string): Promise<string> => {

@@ -14,7 +14,7 @@ export interface ReportRow {
 }
 
 /** Lines of a failure shown in the table; the raw report has the rest. */
-export const MESSAGE_LINES = 3;
+const MESSAGE_LINES = 3;
 const MESSAGE_CHARS = 400;
 
 /** Failures first: what broke, then what pytest was told to expect, then what passed. */

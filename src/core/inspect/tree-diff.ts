@@ -19,7 +19,7 @@ export interface FileChange {
 }
 
 /** Every file of `commit` in `gitDir`, by path. */
-export async function listTree(gitDir: string, commit: string, signal?: AbortSignal): Promise<Map<string, TreeEntry>> {
+async function listTree(gitDir: string, commit: string, signal?: AbortSignal): Promise<Map<string, TreeEntry>> {
   const out = await gitAt(gitDir, { signal, env: { GIT_DIR: gitDir } }).raw(['ls-tree', '-r', '-z', '--full-tree', commit]);
   const entries = new Map<string, TreeEntry>();
   for (const line of out.split('\0')) {
@@ -37,7 +37,7 @@ export async function listTree(gitDir: string, commit: string, signal?: AbortSig
  * replay both sides are read without tests/ and .git*: the agent side's are the target's tests
  * and the base's .git* files, and listing them would only say the two sides were made apart.
  */
-export function leftOutNames(side: Revision['store'], other: Revision['store']): (top: string) => boolean {
+function leftOutNames(side: Revision['store'], other: Revision['store']): (top: string) => boolean {
   const replay = side === 'upstream' || other === 'upstream';
   return (top) => replay && (top === 'tests' || top === 'test' || top.startsWith('.git'));
 }
@@ -49,7 +49,7 @@ function filtered(tree: Map<string, TreeEntry>, leaveOut: (top: string) => boole
 }
 
 /** Files that differ from `before` to `after`, sorted by path. */
-export function diffTrees(before: Map<string, TreeEntry>, after: Map<string, TreeEntry>): FileChange[] {
+function diffTrees(before: Map<string, TreeEntry>, after: Map<string, TreeEntry>): FileChange[] {
   const changes: FileChange[] = [];
   for (const [p, e] of after) {
     const old = before.get(p);

@@ -15,7 +15,7 @@ const PYTEST_SECTIONS: Record<string, RegExp | 'whole'> = {
 const STARTUP_FILES = new Set(['sitecustomize.py', 'usercustomize.py']);
 
 /** Whether a changed path may touch the harness; config files need their section compared. */
-export function harnessKind(rel: string): 'file' | 'section' | undefined {
+function harnessKind(rel: string): 'file' | 'section' | undefined {
   const parts = rel.split('/');
   const name = parts[parts.length - 1];
   if (parts[0] === 'tests') return undefined;
@@ -25,7 +25,7 @@ export function harnessKind(rel: string): 'file' | 'section' | undefined {
 }
 
 /** The pytest section of a config file's text (header to the next section), '' when absent. */
-export function pytestSection(name: string, text: string): string {
+function pytestSection(name: string, text: string): string {
   const header = PYTEST_SECTIONS[name];
   if (header === undefined) return '';
   if (header === 'whole') return text;

@@ -118,7 +118,7 @@ export type IterationRecord = z.infer<typeof iterationRecordSchema>;
 const WHEN_DAMAGED = 'Remove that line (and the ones after it) to continue the run from the iteration before it.';
 
 /** Parses iteration.jsonl text. A final line without its newline is a crash's leftover: ignored. */
-export function parseIterationLines(text: string, file: string): IterationRecord[] {
+function parseIterationLines(text: string, file: string): IterationRecord[] {
   return parseJsonLines(text, file, iterationRecordSchema, WHEN_DAMAGED);
 }
 
@@ -129,7 +129,7 @@ export async function readIterationRecords(file: string): Promise<IterationRecor
 }
 
 /** One JSON line, newline included. */
-export function formatIterationLine(record: IterationRecord): string {
+function formatIterationLine(record: IterationRecord): string {
   const checked = iterationRecordSchema.safeParse(record);
   // The loop, the replay and the batch all build lines; one that fails the schema is a bug.
   if (!checked.success) throw new Error(`refusing to write an iteration line: ${describeSchemaProblem(checked.error)}`);

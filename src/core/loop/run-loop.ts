@@ -67,17 +67,15 @@ export async function startRun(opts: StartRunOptions): Promise<LoopResult> {
 }
 
 /**
- * Runs the loop on an existing run: a pending iteration is continued from its last completed
- * step, then iterations follow until gap 0, the run's maximum, `opts.iterations`, or cancel.
+ * Runs the loop on an existing run (also to resume it after a crash, a reload or a cancel): a
+ * pending iteration is continued from its last completed step, then iterations follow until
+ * gap 0, the run's maximum, `opts.iterations`, or cancel.
  * Throws a UserError when a step fails every try (the iteration stays pending), an AbortError
  * when cancelled (nothing partial is recorded).
  */
 export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
   return withTaskLock(opts.task, LOOP_PURPOSE, `run "${opts.run}"`, () => runLoopLocked(opts));
 }
-
-/** After a crash, a reload or a cancel: continues the run (same as runLoop). */
-export const resumeRun = runLoop;
 
 async function runLoopLocked(options: LoopOptions): Promise<LoopResult> {
   const opts = { ...options, roles: resolveRoles(options.roles, options) };

@@ -3,9 +3,6 @@
 // γ = 1 is the plain mean (the reference's EvoScore); γ > 1 weighs later iterations more,
 // γ < 1 earlier ones. Pure: bundled into the chart webview to recompute it as γ moves.
 
-/** The γ values the authors' later framework reports. */
-export const STANDARD_GAMMAS: readonly number[] = [0.8, 0.9, 1.0, 1.1, 1.2];
-
 /** Throws unless γ is a finite number > 0. */
 export function assertGamma(gamma: number): void {
   if (typeof gamma !== 'number' || !Number.isFinite(gamma) || gamma <= 0) {

@@ -8,7 +8,6 @@
 //   solved = 1 if max([init] + values) == target
 //   zero_regression = 1 if no value is strictly below its predecessor in [init] + values
 // "values" is the clamped, padded, truncated sequence throughout. Pure: no node imports.
-import { evoScore } from './evo-score';
 import { normalizedChange, type Baseline } from './normalized-change';
 
 /** The fields of an iteration.jsonl line the reference reads. */
@@ -86,11 +85,6 @@ export function summarizeValues(baseline: Baseline, raw: readonly number[], maxE
     solved,
     zeroRegression,
   };
-}
-
-/** EvoScore(γ) of a summary: the paper's formula over the same padded a values (N = maxEpoch). */
-export function summaryEvoScore(summary: Pick<ReferenceSummary, 'a'>, gamma: number): number {
-  return evoScore(summary.a, gamma);
 }
 
 /** The table's average row: the mean of each column over the summarised tasks (runs). */

@@ -30,7 +30,7 @@ export interface RegressionSummary {
  * Regressions of a sequence of passed counts, index 0 = the base; null = pytest did not run.
  * `iterations[i]` names value i (default: i).
  */
-export function regressionsOf(values: ReadonlyArray<number | null>, iterations?: readonly number[]): RegressionSummary {
+function regressionsOf(values: ReadonlyArray<number | null>, iterations?: readonly number[]): RegressionSummary {
   const events: RegressionEvent[] = [];
   let last: { value: number; iteration: number } | undefined;
   values.forEach((v, i) => {

@@ -1,7 +1,7 @@
 // One run's row of the comparison table, each field computed by its column (metric-columns.ts),
 // and the runs' average row. Pure: no node imports (the webview recomputes rows when γ moves).
 // Takes iteration.jsonl lines; IterationRecord fits RunLine.
-import { assertGamma, evoScore } from './evo-score';
+import { assertGamma } from './evo-score';
 import { normalizedChange } from './normalized-change';
 import { summarize, type ReferenceLine } from './reference-summary';
 import { METRIC_COLUMN_LIST, METRIC_COLUMNS, type MetricColumns, type ScoredRun } from './metric-columns';
@@ -76,13 +76,6 @@ export function runMetrics(lines: readonly RunLine[], { maxIterations, gamma = 1
   const run: ScoredRun = { lines, summary, regressions: lineRegressions(lines), finalA, usage, maxIterations, gamma, scoring };
   // Each field by its column, in the schema's order (the order of the row in every JSON output).
   return Object.fromEntries(METRIC_IDS.map((id) => [id, (METRIC_COLUMNS as MetricColumns)[id].compute(run)])) as RunMetricsRow;
-}
-
-/** EvoScore(γ) of a run for another γ without the rest of the row (the γ slider). */
-export function runEvoScore(lines: readonly RunLine[], maxIterations: number, gamma: number): number | null {
-  assertGamma(gamma);
-  const summary = summarize(lines, maxIterations);
-  return summary ? evoScore(summary.a, gamma) : null;
 }
 
 /** The fields of the row the average row takes the mean of, by how (metric-columns.ts `average`). */

@@ -11,9 +11,9 @@
 export type TestStatus = 'missing' | 'passed' | 'failed' | 'error';
 
 /** Status codes stored in `cells`. */
-export const STATUS = { missing: 0, passed: 1, failed: 2, error: 3 } as const satisfies Record<TestStatus, number>;
+const STATUS = { missing: 0, passed: 1, failed: 2, error: 3 } as const satisfies Record<TestStatus, number>;
 /** STATUS_NAMES[code] is the status of a code. */
-export const STATUS_NAMES: readonly TestStatus[] = ['missing', 'passed', 'failed', 'error'];
+const STATUS_NAMES: readonly TestStatus[] = ['missing', 'passed', 'failed', 'error'];
 
 /** What a column needs from a TestReport. */
 export interface ReportTests {
@@ -73,54 +73,6 @@ export function buildTransitionMatrix(
   return { tests, columns: columns.map((c) => ({ iteration: c.iteration, ran: c.report !== undefined })), cells };
 }
 
-export function statusCode(m: TransitionMatrix, test: number, column: number): number {
-  return m.cells[test * m.columns.length + column];
-}
-
-export function statusAt(m: TransitionMatrix, test: number, column: number): TestStatus {
-  return STATUS_NAMES[statusCode(m, test, column)];
-}
-
-/** Row `test` as statuses, one per column. */
-export function testRow(m: TransitionMatrix, test: number): TestStatus[] {
-  return m.columns.map((_, c) => statusAt(m, test, c));
-}
-
-export interface Transition {
-  /** Row index into `tests`. */
-  test: number;
-  from: TestStatus;
-  to: TestStatus;
-  /** The iteration where the status became `to`. */
-  iteration: number;
-  /** The iteration it is compared with: the previous column whose pytest ran. */
-  fromIteration: number;
-}
-
-/**
- * Status changes between consecutive columns whose pytest ran (a column that did not run is
- * skipped, like the regression count: its all-'missing' cells are not transitions). Ordered by
- * column, then by test.
- */
-export function transitionsOf(m: TransitionMatrix): Transition[] {
-  const out: Transition[] = [];
-  const width = m.columns.length;
-  let prev = -1;
-  for (let c = 0; c < width; c++) {
-    if (!m.columns[c].ran) continue;
-    if (prev >= 0) {
-      for (let t = 0; t < m.tests.length; t++) {
-        const a = m.cells[t * width + prev];
-        const b = m.cells[t * width + c];
-        if (a !== b)
-          out.push({ test: t, from: STATUS_NAMES[a], to: STATUS_NAMES[b], iteration: m.columns[c].iteration, fromIteration: m.columns[prev].iteration });
-      }
-    }
-    prev = c;
-  }
-  return out;
-}
-
 export interface TestRegressions {
   iteration: number;
   /** The last iteration before it whose pytest ran. */
@@ -149,14 +101,6 @@ export function regressedTests(m: TransitionMatrix): TestRegressions[] {
     }
     prev = c;
   }
-  return out;
-}
-
-/** Passed tests per column (the heatmap's column totals). */
-export function passedPerColumn(m: TransitionMatrix): number[] {
-  const width = m.columns.length;
-  const out = new Array<number>(width).fill(0);
-  for (let i = 0; i < m.cells.length; i++) if (m.cells[i] === STATUS.passed) out[i % width]++;
   return out;
 }
 

@@ -28,8 +28,3 @@ export function hasJsonReport(runtime: Runtime, python: string, cwd: string, mou
   probe.catch(() => perRuntime?.delete(python));
   return probe;
 }
-
-/** Forgets cached answers (after the user installs the plugin or changes the environment). */
-export function forgetJsonReportDetection(runtime: Runtime): void {
-  cache.delete(runtime);
-}

@@ -16,7 +16,7 @@ export interface PytestSettings {
   env?: Record<string, string>;
 }
 
-export const DEFAULT_PYTEST_SETTINGS: PytestSettings = { python: 'python3', timeoutMs: 3600_000, format: 'auto', env: {} };
+const DEFAULT_PYTEST_SETTINGS: PytestSettings = { python: 'python3', timeoutMs: 3600_000, format: 'auto', env: {} };
 
 export function readPytestSettings(read: SettingReader, label: SettingLabel = settingName): PytestSettings {
   const d = DEFAULT_PYTEST_SETTINGS;

@@ -1,7 +1,7 @@
 // The starting point a human Architect is given: one requirement with the four fields, each
 // holding a hint of what goes there. A field still holding its hint was not written (a Submit
 // pressed too early), which the validation says and the human step refuses.
-export const SKELETON_PLACEHOLDERS = {
+const SKELETON_PLACEHOLDERS = {
   location: 'src/... : the module, class or function to change',
   description: 'What the code does now, and what is wrong with it.',
   contract: 'The behaviour it must have after the change.',

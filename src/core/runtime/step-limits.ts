@@ -58,7 +58,7 @@ export function readSandboxUser(read: SettingReader, label: SettingLabel): Sandb
 }
 
 /** "8 GiB", "512 MiB". */
-export function formatMb(mb: number): string {
+function formatMb(mb: number): string {
   return mb >= 1024 && mb % 1024 === 0 ? `${mb / 1024} GiB` : `${mb} MiB`;
 }
 

@@ -1,7 +1,7 @@
 // Keeps the last `maxChars` characters of a stream: a runaway process must not exhaust memory,
 // and the end of the output (pytest's summary, an agent's final answer) is what matters most.
 
-export const TRUNCATION_MARKER = '[... earlier output truncated ...]\n';
+const TRUNCATION_MARKER = '[... earlier output truncated ...]\n';
 
 export class TailBuffer {
   private chunks: string[] = [];

@@ -18,7 +18,7 @@ export interface TaskSecret {
   what: string;
 }
 
-export function taskSecrets(task: TaskFolder, record: TaskRecord): string[] {
+function taskSecrets(task: TaskFolder, record: TaskRecord): string[] {
   return namedTaskSecrets(task, record).map((s) => s.path);
 }
 

@@ -35,7 +35,7 @@ export const sameShape: [
 ] = [true, true, true, true];
 
 /** One pytest run (one iteration.jsonl line). */
-export const chartPointSchema = z.object({
+const chartPointSchema = z.object({
   /** x: 0 = the base; k = the k-th iteration (for human-history: the commit's first-parent position). */
   iteration: count(),
   /**

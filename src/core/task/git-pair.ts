@@ -12,7 +12,7 @@ export interface GitPairOptions {
 }
 
 /** `owner/name` from a remote URL of a GitHub-like host, when it has that shape. */
-export function repoNameFromRemote(url: string): string | undefined {
+function repoNameFromRemote(url: string): string | undefined {
   const m = /[:/]([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+?)(?:\.git)?\/?$/.exec(url.trim());
   return m ? `${m[1]}/${m[2]}` : undefined;
 }

@@ -9,7 +9,7 @@ const FULL_SHA = /^[0-9a-f]{40}$/;
  * accepts (plus `HEAD`, hex shas and `~N`/`^N` ancestry suffixes), and never anything git could
  * read as an option.
  */
-export function refProblem(ref: string): string | undefined {
+function refProblem(ref: string): string | undefined {
   // Ancestry suffixes (HEAD~10, v1.2^2) are plain revision syntax, never options: check the name before them.
   const suffix = /(?:[~^]\d*)+$/.exec(ref);
   if (suffix && suffix.index > 0) return refProblem(ref.slice(0, suffix.index));

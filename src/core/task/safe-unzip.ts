@@ -91,7 +91,7 @@ async function freeBytes(dir: string): Promise<number | undefined> {
 }
 
 /** Splits an entry name into safe path segments, or explains why it is unsafe. */
-export function entrySegments(name: string): { segments: string[] } | { problem: string } {
+function entrySegments(name: string): { segments: string[] } | { problem: string } {
   if (name.includes('\0')) return { problem: 'its name contains a NUL character' };
   if (name.includes('\\')) return { problem: 'its name contains a backslash, which Windows treats as a path separator' };
   if (name.startsWith('/')) return { problem: 'it is an absolute path' };

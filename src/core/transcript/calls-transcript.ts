@@ -51,7 +51,7 @@ function answerItems(call: GatewayCall): { output: TranscriptItem[]; toolCalls: 
   };
 }
 
-/** Builds a transcript call by call, in the order the calls began (see transcriptFromCalls). */
+/** Builds a transcript call by call, fed in the order the calls began (read-transcript.ts reorders the calls file). */
 export class TranscriptBuilder {
   private readonly calls: TranscriptCall[] = [];
   private readonly threads: Thread[] = [];
@@ -253,11 +253,4 @@ export class TranscriptBuilder {
       notes,
     };
   }
-}
-
-/** The transcript of a try's calls (any order: they are taken in the order they began). */
-export function transcriptFromCalls(calls: readonly GatewayCall[], meta: TranscriptMeta, notes: string[] = []): Transcript {
-  const builder = new TranscriptBuilder(meta);
-  for (const call of [...calls].sort((a, b) => a.call - b.call)) builder.add(call);
-  return builder.finish(notes);
 }

@@ -29,7 +29,7 @@ export const isObject = (v: unknown): v is Json => typeof v === 'object' && v !=
 export const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 /** A tool result is kept up to this many characters; the rest is said to be cut. */
-export const RESULT_CAP = 64 * 1024;
+const RESULT_CAP = 64 * 1024;
 
 export function capResult(text: string, cap = RESULT_CAP): string {
   return text.length <= cap ? text : `${text.slice(0, cap)}\n… (cut: ${text.length - cap} more characters)`;

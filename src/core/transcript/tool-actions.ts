@@ -31,7 +31,7 @@ function commandLine(argv: unknown[]): string {
 }
 
 /** The paths a `*** Begin Patch` text touches (added, updated, deleted, moved to), in order. */
-export function patchPaths(patch: string): string[] {
+function patchPaths(patch: string): string[] {
   const paths: string[] = [];
   for (const m of patch.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$|^\*\*\* Move to: (.+)$/gm)) {
     const p = (m[1] ?? m[2]).trim();

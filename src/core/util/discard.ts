@@ -6,15 +6,15 @@ import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 
 /** Bins being deleted now, by path: a later call leaves them to their deletion. */
-const deleting = new Map<string, Promise<void>>();
+const deleting = new Set<string>();
 
 function deleteInBackground(bin: string): void {
   if (deleting.has(bin)) return;
-  const job = fs
+  deleting.add(bin);
+  void fs
     .rm(bin, { recursive: true, force: true })
     .catch(() => undefined)
     .finally(() => deleting.delete(bin));
-  deleting.set(bin, job);
 }
 
 /**
@@ -56,9 +56,4 @@ export async function emptyFolder(dir: string, binRoot?: string): Promise<void> 
     (await fs.readdir(dir)).map((name) => path.join(dir, name)),
     binRoot,
   );
-}
-
-/** Waits until every background deletion started so far has finished (tests, shutdown). */
-export async function discardsSettled(): Promise<void> {
-  while (deleting.size > 0) await Promise.all([...deleting.values()]);
 }

@@ -43,7 +43,7 @@ export interface HeldLock {
 /** Tokens of locks this process holds: a lock file with our pid but another token is stale. */
 const heldHere = new Set<string>();
 
-export async function readLock(file: string): Promise<LockInfo | undefined> {
+async function readLock(file: string): Promise<LockInfo | undefined> {
   return lockFile.read(file).catch(() => undefined);
 }
 

@@ -14,7 +14,7 @@ export function relativePaths(text: string, task: TaskFolder): string {
 }
 
 /** The first line of `text`, at most `max` characters (cut with an ellipsis). */
-export function oneLine(text: string, max = 72): string {
+function oneLine(text: string, max = 72): string {
   const first = text.split(/\r?\n/, 1)[0].trim();
   return first.length > max ? `${first.slice(0, max - 1).trimEnd()}…` : first;
 }

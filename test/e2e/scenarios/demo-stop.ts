@@ -8,11 +8,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { listManagedContainers, processStartTime } from '../../../src/core/runtime/docker/container-owner';
+import { processStartTime } from '../../../src/core/runtime/docker/container-owner';
 import type { DockerConnection } from '../../../src/core/runtime/docker/docker-connection';
 import { launchChromium, repoRoot, sleep } from '../../harness/code-server';
 import { waitForWorkbench, workbenchHelpers } from '../../harness/workbench';
-import { dockerForTests } from '../../unit/helpers/docker';
+import { dockerForTests, listManagedContainers } from '../../unit/helpers/docker';
 
 /** How long after Ctrl-C no container of the demo's editor may remain. */
 const STOP_WITHIN_MS = 20_000;

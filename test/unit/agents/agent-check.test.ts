@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { AgentSettings } from '../../../src/core/agents/agent-driver';
-import { checkAgents, lastWords, summarizeAgentChecks } from '../../../src/core/agents/check/agent-check';
+import { checkAgents, summarizeAgentChecks } from '../../../src/core/agents/check/agent-check';
 import { findProgram } from '../../../src/core/agents/cli-driver';
 import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
 import { findBubblewrap } from '../../../src/core/runtime/sandbox';
@@ -166,8 +166,22 @@ describe('sweci agents check / Check Agents, with fake CLIs', { skip: !posix }, 
     assert.match(architect.step.detail, /^exited with code 2 after [\d.]+ s: confused: this prompt names no summary\.jsonl$/);
     assert.equal(summarizeAgentChecks([architect]).lines[0], `- architect (custom: confused.py): cannot run yet. one real step: ${architect.step.detail}`);
     // Our own log lines and the usage block are never the reason; an error line wins over the last line.
-    assert.equal(lastWords('# agent: x\nstarting\nError: quota\nbye\n<Execution Info>\n{}\n</Execution Info>\n'), 'Error: quota');
-    assert.equal(lastWords('<Execution Info>\n{}\n</Execution Info>\n'), 'no output');
+    const usageBlock = 'sys.stderr.write("<Execution Info>\\n{}\\n</Execution Info>\\n")';
+    const quota = path.join(tmp, 'quota.py');
+    await fs.writeFile(quota, ['import sys', 'print("starting\\nError: quota\\nbye", flush=True)', usageBlock, 'sys.exit(2)', ''].join('\n'));
+    const silent = path.join(tmp, 'silent.py');
+    await fs.writeFile(silent, ['import sys', usageBlock, 'sys.exit(2)', ''].join('\n'));
+    const [saidError, saidNothing] = await checkAgents({
+      agents: {
+        architect: { kind: 'custom', command: `python3 ${quota}`, timeoutSec: 30 },
+        programmer: { kind: 'custom', command: `python3 ${silent}`, timeoutSec: 30 },
+      },
+      secretEnv: {},
+      runtime,
+      stepTimeoutMs: 30_000,
+    });
+    assert.match(saidError.step.detail, /^exited with code 2 after [\d.]+ s: Error: quota$/);
+    assert.match(saidNothing.step.detail, /^exited with code 2 after [\d.]+ s: no output$/);
   });
 
   test("a CLI put on the PATH by the role's env setting is found, asked its version and run there, as the run finds it", async () => {

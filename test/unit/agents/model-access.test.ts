@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DEFAULT_MAX_CALLS_PER_TRY, readModelAccess } from '../../../src/core/agents/model-access';
+import { readModelAccess } from '../../../src/core/agents/model-access';
 import { UserError } from '../../../src/core/util/errors';
 
 const from = (values: Record<string, unknown>) => readModelAccess((k) => values[k]);
@@ -19,7 +19,7 @@ test("an agent's network (sweci.agents.network): model-only by default, open whe
 });
 
 test('the gateway bounds: calls per try and tokens per step, with their defaults; prices read once', () => {
-  assert.equal(from({}).maxCallsPerTry, DEFAULT_MAX_CALLS_PER_TRY);
+  assert.equal(from({}).maxCallsPerTry, 1000);
   assert.equal(from({}).maxTokensPerStep, 0);
   assert.equal(from({ 'agents.maxCallsPerTry': 20, 'agents.maxTokensPerStep': 5000 }).maxCallsPerTry, 20);
   assert.equal(from({ 'agents.maxTokensPerStep': 5000 }).maxTokensPerStep, 5000);

@@ -3,8 +3,9 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
-import { parseAiderUsage, tokenCount } from '../../../src/core/agents/usage/aider';
-import { parseUsage, USAGE_FORMATS } from '../../../src/core/agents/agent-output';
+import { parseAiderUsage } from '../../../src/core/agents/usage/aider';
+import { parseUsage } from '../../../src/core/agents/agent-output';
+import { AGENT_PRESETS } from '../../../src/core/agents/presets';
 import { fixturesDir } from '../helpers/repo-root';
 
 const sample = (name: string): string => fs.readFileSync(path.join(fixturesDir, 'agent-output', name), 'utf8');
@@ -144,7 +145,7 @@ describe('parseUsage', () => {
       '{"type":"turn.completed","usage":null}',
       '\u0000\uffff'.repeat(100),
     ];
-    for (const format of [...USAGE_FORMATS, 'auto'] as const) {
+    for (const format of [...AGENT_PRESETS, 'auto'] as const) {
       for (const text of odd) assert.equal(parseUsage(format, text, text), undefined, `${format}: ${JSON.stringify(text)}`);
     }
   });
@@ -152,6 +153,7 @@ describe('parseUsage', () => {
 
 describe('aider helpers', () => {
   test('token counts with k/M suffixes and thousands separators', () => {
+    const tokenCount = (text: string): number | undefined => parseAiderUsage(`Tokens: ${text} sent, 1 received.\n`)?.inputTokens;
     assert.equal(tokenCount('345'), 345);
     assert.equal(tokenCount('1,204'), 1204);
     assert.equal(tokenCount('1.2k'), 1200);

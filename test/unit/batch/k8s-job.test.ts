@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Job } from 'kubernetes-models/batch/v1/Job';
-import { DEFAULT_RETRIES_PER_TASK, k8sJobManifest, k8sJobName, k8sReadme, shellQuote, type K8sJobOptions } from '../../../src/core/batch/k8s-job';
+import { k8sJobManifest, k8sJobName, k8sReadme, type K8sJobOptions } from '../../../src/core/batch/k8s-job';
 import { UserError } from '../../../src/core/util/errors';
 
 // ---- fixtures ----
@@ -264,8 +264,8 @@ describe('the Job runs one task per completion index', () => {
 
   test('each task may be retried, and the Job-wide limit allows every task its retries', () => {
     const m = shape(k8sJobManifest(options({ taskCount: 10 })));
-    assert.equal(m.spec.backoffLimitPerIndex, DEFAULT_RETRIES_PER_TASK);
-    assert.equal(m.spec.backoffLimit, 10 * (DEFAULT_RETRIES_PER_TASK + 1));
+    assert.equal(m.spec.backoffLimitPerIndex, 2, 'two retries by default');
+    assert.equal(m.spec.backoffLimit, 10 * (2 + 1));
     const none = shape(k8sJobManifest(options({ taskCount: 10, backoffLimitPerIndex: 0 })));
     assert.equal(none.spec.backoffLimitPerIndex, 0);
     assert.equal(none.spec.backoffLimit, 10);
@@ -463,7 +463,9 @@ describe('the sync variant under /bin/sh', () => {
     assert.deepEqual(await syncLines(run), ['synced']);
   });
 
-  test('shellQuote: what the shell reads back is the word given', () => {
+  test("the README's commands quote a word so that the shell reads back the word given", () => {
+    // The manifest's path as the README's `kubectl apply` line quotes it.
+    const shellQuote = (word: string): string => /Start it: `kubectl apply -f ([\s\S]*?)`\n/.exec(k8sReadme(options(), word))![1];
     const words = ['plain', '', ' ', "'", "''", '"', 'a b', AWKWARD, AWKWARD_DATASET, 'line\nbreak', 'tab\there', '-n', '~', '#not-a-comment', 'é ü 中'];
     const script = `for a in ${words.map(shellQuote).join(' ')}; do printf '%s\\0' "$a"; done`;
     const out = spawnSync('/bin/sh', ['-c', script], { encoding: 'utf8' });

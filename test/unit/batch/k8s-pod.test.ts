@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { DemoDataset } from '../../../scripts/demo-dataset';
 import { demoDatasetFixture } from '../../harness/demo-dataset-fixture';
-import { k8sJobManifest, SANDBOX_DOCKER_OPTIONS } from '../../../src/core/batch/k8s-job';
+import { k8sJobManifest } from '../../../src/core/batch/k8s-job';
 import type { DockerConnection } from '../../../src/core/runtime/docker/docker-connection';
 import { buildImage, DEMO_IMAGE, dockerForTests } from '../helpers/docker';
 import { fixturesDir, repoRoot } from '../helpers/repo-root';
@@ -20,6 +20,16 @@ const POD_IMAGE = 'sweci/pod-test:test';
 const DATASET = '/data/dataset';
 const EXPERIMENT = '/data/experiment';
 const RUN = 'pod';
+
+/** The Job's container securityContext, as `docker run` options (the pod's command on this Docker engine). */
+const SANDBOX_DOCKER_OPTIONS = [
+  '--security-opt',
+  'seccomp=unconfined',
+  '--security-opt',
+  'apparmor=unconfined',
+  '--security-opt',
+  'systempaths=unconfined',
+] as const;
 
 /** Peeks at what no agent may see, then plays the scripted Architect (so the iteration goes on). */
 const HOSTILE_ARCHITECT = [

@@ -5,7 +5,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { checkOutTask, type CheckOutOptions } from '../../../src/core/checkout/check-out-task';
+import { checkOutTask } from '../../../src/core/checkout/check-out-task';
 import { loadReport } from '../../../src/core/checkout/report-store';
 import { runCurrentTests } from '../../../src/core/checkout/run-current-tests';
 import { loadTaskState } from '../../../src/core/checkout/task-state';
@@ -20,6 +20,8 @@ import { listTree } from '../helpers/list-tree';
 import { ObservedRuntime } from '../helpers/observed-runtime';
 import { machineSeedStore, seedKey } from '../../../src/core/pytest/bytecode-seed';
 import { isSameOrInside } from '../../../src/core/util/paths';
+
+type CheckOutOptions = Parameters<typeof checkOutTask>[1];
 
 let tmp: string;
 let repo: TestRepo;

@@ -7,12 +7,12 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { checkOutTask, type CheckOutOptions } from '../../../src/core/checkout/check-out-task';
+import { checkOutTask } from '../../../src/core/checkout/check-out-task';
 import { instanceResolution } from '../../../src/core/checkout/instance-target';
 import { loadReport } from '../../../src/core/checkout/report-store';
 import { runCurrentTests } from '../../../src/core/checkout/run-current-tests';
 import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
-import { taskSecrets } from '../../../src/core/runtime/task-confinement';
+import { namedTaskSecrets } from '../../../src/core/runtime/task-confinement';
 import { resolveSweBenchTask } from '../../../src/core/task/swe-bench-task';
 import { UserError } from '../../../src/core/util/errors';
 import { oracleLayout } from '../../../src/core/workspace/layout';
@@ -23,6 +23,8 @@ import { startRun } from '../../../src/core/loop/run-loop';
 import { renderDefaultPrompt } from '../../../src/core/loop/default-prompt';
 import { readAgentSettings } from '../../../src/core/agents/agent-settings';
 import { readIterationRecords } from '../../../src/core/loop/iteration-record';
+
+type CheckOutOptions = Parameters<typeof checkOutTask>[1];
 
 let tmp: string;
 let repo: TestRepo;
@@ -136,7 +138,7 @@ describe('SWE-bench-style instance checkout', () => {
     );
 
     // What an agent must never see: the oracle, the clone (with the fix in its history) and the instances file (with the gold patch).
-    const hidden = taskSecrets(taskFolder(opts.task.root), record);
+    const hidden = namedTaskSecrets(taskFolder(opts.task.root), record).map((s) => s.path);
     for (const secret of [opts.oracleDir, repo.dir, file]) assert.ok(hidden.includes(secret), `${secret} is hidden`);
 
     await fs.writeFile(path.join(layout.codeDir, 'src/calc/ops.py'), 'def add(a, b):\n    return a + b\n\n\ndef mul(a, b):\n    return a * b\n');

@@ -5,7 +5,6 @@ import assert from 'node:assert/strict';
 import {
   accuracy,
   accuracyCurve,
-  areaUnderLearningCurve,
   learningCurve,
   backwardTransfer,
   clMetrics,
@@ -13,7 +12,6 @@ import {
   fBeta,
   forgetting,
   median,
-  type ResultsMatrix,
 } from '../../../src/core/continual/cl-metrics';
 
 const close = (actual: number | null, expected: number, what: string) => {
@@ -22,7 +20,7 @@ const close = (actual: number | null, expected: number, what: string) => {
 };
 
 // Task 1 solved, then half broken by task 2 and fully by task 3; task 2 solved and kept; task 3 half.
-const WORKED: ResultsMatrix = [[1], [0.5, 1], [0, 1, 0.5]];
+const WORKED = [[1], [0.5, 1], [0, 1, 0.5]];
 
 describe('continual-learning metrics: a worked example (N = 3)', () => {
   const m = clMetrics({
@@ -180,7 +178,7 @@ describe('continual-learning metrics: properties on random matrices', () => {
     assert.deepEqual(learningCurve(a), [1, 0.75, 0.5]);
     // Accuracy after each task: its row's mean over the tasks so far (unmeasured left out).
     assert.deepEqual(accuracyCurve(a), [1, 0.25, 0.5]);
-    close(areaUnderLearningCurve(a), (1 + 0.75 + 0.5) / 3, 'AULC');
+    close(clMetrics({ matrix: a }).aulc, (1 + 0.75 + 0.5) / 3, 'AULC');
     assert.equal(accuracyCurve(a).at(-1), accuracy(a), 'ACC is the last point');
     assert.deepEqual(learningCurve([[null], [null, null]]), [null, null], 'nothing measured: no point is made up');
     assert.deepEqual(learningCurve([]), []);

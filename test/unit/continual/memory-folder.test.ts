@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { carryMemoryIn, carryMemoryOut, experimentMemoryDir } from '../../../src/core/continual/memory-folder';
+import { carryMemoryIn, carryMemoryOut } from '../../../src/core/continual/memory-folder';
 import { listFiles } from '../../../src/core/util/copy-tree';
 
 let tmp: string;
@@ -34,7 +34,7 @@ test('notes go from task to task; links an agent left are not carried; the carry
   await fs.symlink(secret, path.join(memory1, 'oracle-link'));
   await fs.symlink(tmp, path.join(memory1, 'notes', 'dir-link'));
   await carryMemoryOut(taskFolder(first), experiment);
-  assert.deepEqual(await listFiles(experimentMemoryDir(experiment)), ['notes/lessons.md']);
+  assert.deepEqual(await listFiles(path.join(experiment, 'memory')), ['notes/lessons.md']);
 
   // Task 2 gets exactly the carried notes, whatever its folder held before.
   const memory2 = taskFolder(second).memoryDir;
@@ -47,5 +47,5 @@ test('notes go from task to task; links an agent left are not carried; the carry
   // A task that deleted its memory folder carries an empty one on.
   await fs.rm(memory2, { recursive: true });
   await carryMemoryOut(taskFolder(second), experiment);
-  assert.deepEqual(await fs.readdir(experimentMemoryDir(experiment)), []);
+  assert.deepEqual(await fs.readdir(path.join(experiment, 'memory')), []);
 });

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { taskFolder } from '../../../src/core/workspace/task-folder';
 import { test } from 'node:test';
-import { oneLine, relativePaths, shortDescription } from '../../../src/extension/views/view-text';
+import { relativePaths, shortDescription } from '../../../src/extension/views/view-text';
 
 const task = '/home/me/tasks/demo-task';
 
@@ -16,6 +16,7 @@ test('paths inside the task become relative: code files as pytest names them, th
 });
 
 test('one line, cut with an ellipsis', () => {
+  const oneLine = (text: string, max?: number): string => shortDescription(text, undefined, max);
   assert.equal(oneLine('first\nsecond'), 'first');
   assert.equal(oneLine('x'.repeat(100), 10), `${'x'.repeat(9)}…`);
   assert.equal(oneLine('short', 10), 'short');

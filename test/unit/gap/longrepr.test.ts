@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { firstLongrepr, headLines, lastLine, pythonStrip } from '../../../src/core/gap/longrepr';
+import { firstLongrepr, headLines, lastLine } from '../../../src/core/gap/longrepr';
 import type { TestCase } from '../../../src/core/pytest/test-report';
 
-test('pythonStrip strips what Python str.strip() strips', () => {
-  assert.equal(pythonStrip('\x1c\x85 \t\n x \u3000\x1f'), 'x');
+test('lastLine strips what Python str.strip() strips', () => {
+  assert.equal(lastLine('\x1c\x85 \t\n x \u3000\x1f'), 'x');
   // Python keeps the BOM; JS trim() would remove it.
-  assert.equal(pythonStrip('\ufeffx\ufeff'), '\ufeffx\ufeff');
+  assert.equal(lastLine('\ufeffx\ufeff'), '\ufeffx\ufeff');
 });
 
 test('lastLine: the last \\n line of the stripped text', () => {

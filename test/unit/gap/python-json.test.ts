@@ -6,7 +6,8 @@ import { detailContent } from '../../../src/core/gap/detail-content';
 import { parseJsonReport } from '../../../src/core/pytest/parse-json-report';
 import { ReportLimitError } from '../../../src/core/pytest/report-error';
 import { MAX_REPORT_DEPTH } from '../../../src/core/pytest/report-shape';
-import { arrayElementTexts, dumpsLikePython, parseKeepingNumbers, pythonFloatRepr } from '../../../src/core/util/python-json';
+import { arrayElementTexts, dumpsLikePython, parseKeepingNumbers } from '../../../src/core/util/python-json';
+import { pythonFloatRepr } from '../../../src/core/util/python-float';
 
 const PYTHON = process.env.SWECI_PYTHON ?? 'python3';
 const python = (code: string, input: string): string => execFileSync(PYTHON, ['-c', code], { input, encoding: 'utf8', maxBuffer: 1 << 26 });

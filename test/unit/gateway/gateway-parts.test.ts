@@ -1,15 +1,18 @@
 // The gateway's small parts on their own: SSE split anywhere, path mapping, Retry-After, the first
 // difference as a JSON path, the record cap, and usage conventions per protocol.
 import assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { test } from 'node:test';
-import { callLine } from '../../../src/core/gateway/calls-file';
+import { CallsFile } from '../../../src/core/gateway/calls-file';
 import { upstreamUrl } from '../../../src/core/gateway/protocol-routes';
 import { redactor } from '../../../src/core/gateway/redact';
 import { unreplayable } from '../../../src/core/gateway/replay-answer';
-import { firstDifference } from '../../../src/core/gateway/replay-match';
+import { firstDifference } from '../../../src/core/gateway/json-difference';
 import { retryDelayMs, DEFAULT_RETRY } from '../../../src/core/gateway/retry-policy';
 import { SseReader } from '../../../src/core/gateway/sse-reader';
-import { reassemble } from '../../../src/core/gateway/gateway-try';
+import { reassemble } from '../../../src/core/gateway/answers/answer';
 import { gatewayCallSchema, type GatewayCall } from '../../../src/core/records/gateway-call';
 
 test('SSE events come out whole however the bytes are split (CRLF, a UTF-8 character cut in two)', () => {
@@ -83,19 +86,33 @@ const call = (extra: Partial<GatewayCall> = {}): GatewayCall => ({
   ...extra,
 });
 
-test('a record over the cap drops the raw answer, then the request, then cuts the text, and says it cannot be replayed', () => {
+/** The line a calls file with this cap writes for the call. */
+async function callLine(c: GatewayCall, redact: (t: string) => string, cap: number): Promise<string> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-calls-'));
+  try {
+    const file = new CallsFile(path.join(dir, 'calls.jsonl'), redact, cap);
+    file.append(c);
+    await file.flushed();
+    assert.equal(file.writeError, undefined);
+    return await fs.readFile(file.file, 'utf8');
+  } finally {
+    await fs.rm(dir, { recursive: true, force: true });
+  }
+}
+
+test('a record over the cap drops the raw answer, then the request, then cuts the text, and says it cannot be replayed', async () => {
   const none = (t: string) => t;
-  assert.equal((JSON.parse(callLine(call(), none, 100_000)) as GatewayCall).truncated, undefined);
-  const one = gatewayCallSchema.parse(JSON.parse(callLine(call(), none, 7000)));
+  assert.equal((JSON.parse(await callLine(call(), none, 100_000)) as GatewayCall).truncated, undefined);
+  const one = gatewayCallSchema.parse(JSON.parse(await callLine(call(), none, 7000)));
   assert.equal(one.raw, undefined);
   assert.ok(one.request !== undefined);
   assert.match(one.truncated ?? '', /the raw answer dropped; this call cannot be replayed/);
   assert.match(unreplayable(one) ?? '', /its record was cut/);
-  const two = gatewayCallSchema.parse(JSON.parse(callLine(call(), none, 4000)));
+  const two = gatewayCallSchema.parse(JSON.parse(await callLine(call(), none, 4000)));
   assert.equal(two.request, undefined);
-  const three = gatewayCallSchema.parse(JSON.parse(callLine(call(), none, 1500)));
+  const three = gatewayCallSchema.parse(JSON.parse(await callLine(call(), none, 1500)));
   assert.ok((three.response?.text.length ?? 0) <= 375);
-  assert.ok(Buffer.byteLength(callLine(call(), none, 1500)) <= 1500);
+  assert.ok(Buffer.byteLength(await callLine(call(), none, 1500)) <= 1500);
 });
 
 test('usage conventions: input holds the cache, output holds reasoning, for each protocol', () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { moveInBody, moveRecording } from '../../../src/core/gateway/move-recording';
+import { moveRecording } from '../../../src/core/gateway/move-recording';
 import type { RecordedCall } from '../../../src/core/gateway/replay-answer';
 
 const FROM = '/tmp/exp-a/task-1/';
@@ -15,6 +15,13 @@ function stream(pieces: string[]): string {
     'data: [DONE]',
   ];
   return `${events.join('\n\n')}\n\n`;
+}
+
+/** The answer's body as moveRecording moves it in a recorded call. */
+function moveInBody(body: string, contentType: string, from: string, to: string): string {
+  const recorded = { call: 1, protocol: 'chat-completions', kind: 'model', method: 'POST', path: '/v1/chat/completions', stream: true, status: 200 };
+  const [moved] = moveRecording([{ ...recorded, raw: { status: 200, contentType, body, encoding: 'utf8' } } as RecordedCall], from, to);
+  return moved.raw!.body;
 }
 
 function argumentsOf(body: string): string {

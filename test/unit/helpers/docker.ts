@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { connectDocker, pingEngine, type DockerConnection } from '../../../src/core/runtime/docker/docker-connection';
 import { ensureImage } from '../../../src/core/runtime/docker/ensure-image';
-import { listManagedContainers, ownerLabel } from '../../../src/core/runtime/docker/container-owner';
+import { MANAGED_LABEL, OWNER_LABEL, ROLE_LABEL, ownerLabel } from '../../../src/core/runtime/docker/container-owner';
 import { DEMO_IMAGE, demoImageArchive } from '../../../scripts/demo-image';
 import { repoRoot } from './repo-root';
 
@@ -29,6 +29,12 @@ export function dockerForTests(): Promise<DockerConnection> {
     return conn;
   })();
   return ready;
+}
+
+/** Every container the product made (by its labels), whoever owns it: what a test checks is left behind. */
+export async function listManagedContainers(docker: DockerConnection['docker']): Promise<Array<{ id: string; owner?: string; role?: string; state: string }>> {
+  const list = await docker.listContainers({ all: true, filters: { label: [MANAGED_LABEL] } });
+  return list.map((c) => ({ id: c.Id, owner: c.Labels?.[OWNER_LABEL], role: c.Labels?.[ROLE_LABEL], state: c.State }));
 }
 
 /** Containers this test process made that still exist (after dispose there must be none). */

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { replayHumanHistory, type HistoryEvent } from '../../../src/core/history/replay-history';
+import { replayHumanHistory } from '../../../src/core/history/replay-history';
 import { selectPositions } from '../../../src/core/history/upstream-commits';
 import { readIterationRecords } from '../../../src/core/loop/iteration-record';
 import { listRuns, iterDir } from '../../../src/core/loop/run-store';
@@ -58,7 +58,7 @@ describe('human-history replay', () => {
         options(runtime, {
           count: 3,
           signal: abort.signal,
-          onEvent: (e: HistoryEvent) => {
+          onEvent: (e) => {
             if (e.type === 'commit-started') {
               seen.push(e.position);
               if (seen.length === 3) abort.abort();
@@ -97,7 +97,7 @@ describe('human-history replay', () => {
           task: taskFolder(own.taskDir),
           count: 'all',
           signal: abort.signal,
-          onEvent: (e: HistoryEvent) => {
+          onEvent: (e) => {
             // Positions 1 and 2 are recorded, then the stop comes as the third one starts.
             if (e.type === 'commit-started' && ++started === 3) abort.abort();
           },

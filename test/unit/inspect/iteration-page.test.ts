@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
+import { guardFor } from '../../../src/shared/message-schema';
 import type { Comparison } from '../../../src/core/inspect/comparison';
 import type { IterationDetails } from '../../../src/core/inspect/iteration-details';
 import { stepIteration } from '../../../src/core/inspect/iteration-details';
@@ -13,13 +14,16 @@ import { comparisonContent, iterationContent } from '../../../src/extension/insp
 import {
   ITERATION_VIEW_ACTIONS,
   isIterationHostMessage,
-  isIterationViewMessage,
+  iterationViewMessageSchema,
   messageForAction,
   type IterationPage,
   type PageControl,
 } from '../../../src/shared/iteration-protocol';
 import { repoRoot } from '../helpers/repo-root';
 import { iterationDetails, iterationRecord } from './iteration-fixtures';
+
+/** What the iteration view's host accepts from its page (it checks messages with this schema). */
+const isIterationViewMessage = guardFor(iterationViewMessageSchema);
 
 const HOSTILE = '</pre><script>alert(1)</script><img src=x onerror=alert(2)>';
 

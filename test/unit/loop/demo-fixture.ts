@@ -10,7 +10,7 @@ import { demoDatasetFixture } from '../../harness/demo-dataset-fixture';
 import { createDriver } from '../../../src/core/agents/cli-driver';
 import type { AgentSettings } from '../../../src/core/agents/agent-driver';
 import { checkOutTask } from '../../../src/core/checkout/check-out-task';
-import { listFirstParentCommits } from '../../../src/core/history/upstream-commits';
+import { listUpstreamCommits } from '../../../src/core/history/upstream-commits';
 import type { LoopOptions, RoleSetup } from '../../../src/core/loop/loop-types';
 import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
 import { readDatasetTasks } from '../../../src/core/task/dataset';
@@ -67,7 +67,7 @@ export class DemoWorld {
       runTests: true,
     });
     const upstreamDir = oracleLayout(result.record.oracleDir).upstreamDir;
-    const commits = await listFirstParentCommits(upstreamDir);
+    const commits = (await listUpstreamCommits(upstreamDir)).map((c) => c.sha);
     // The scripted programmer knows the answers from its own copy: the oracle is hidden from agents.
     await fs.mkdir(SCRIPTED_DIR, { recursive: true });
     const answersDir = await fs.mkdtemp(path.join(SCRIPTED_DIR, `${label}-answers-`));

@@ -7,8 +7,11 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { acquireLock, readLock, withTaskLock, type LockInfo } from '../../../src/core/workspace/lock';
+import { acquireLock, withTaskLock, type LockInfo } from '../../../src/core/workspace/lock';
 import { UserError } from '../../../src/core/util/errors';
+
+/** The lock file as written on disk. */
+const readLock = async (file: string): Promise<LockInfo> => JSON.parse(await fs.readFile(file, 'utf8')) as LockInfo;
 
 let tmp: string;
 let n = 0;
@@ -140,7 +143,7 @@ describe('task lock', () => {
     const file = taskFolder(dir).lockFile;
     const child = await holder(file);
     try {
-      const real = (await readLock(file))!;
+      const real = await readLock(file);
       assert.match(real.pidStart ?? '', /^\d+$/, 'the holder recorded its start time');
       // The same live pid with the recorded start time: refused.
       await assert.rejects(acquireLock(file, 'pytest'), UserError);

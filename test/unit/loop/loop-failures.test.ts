@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { readJournal } from '../../../src/core/loop/journal';
 import { readIterationRecords } from '../../../src/core/loop/iteration-record';
 import type { HumanStep, LoopEvent } from '../../../src/core/loop/loop-types';
-import { createRun, removeRunWithoutIterations, resumeRun, startRun } from '../../../src/core/loop/run-loop';
+import { createRun, removeRunWithoutIterations, runLoop, startRun } from '../../../src/core/loop/run-loop';
 import { runCurrentTests } from '../../../src/core/checkout/run-current-tests';
 import { iterDir } from '../../../src/core/loop/run-store';
 import { UserError } from '../../../src/core/util/errors';
@@ -273,7 +273,7 @@ describe('the loop when things go wrong', () => {
     assert.equal(journal?.lastCompletedStep, 'architect');
 
     const events: LoopEvent[] = [];
-    const result = await resumeRun(
+    const result = await runLoop(
       loopOptions(
         task,
         'fail',

@@ -14,7 +14,6 @@ import { prepareBytecodeSeed } from '../../../src/core/pytest/run-pytest';
 import { pytestConfinement } from '../../../src/core/runtime/task-confinement';
 import { readIterationRecords } from '../../../src/core/loop/iteration-record';
 import { createRun, startRun } from '../../../src/core/loop/run-loop';
-import { harnessKind, pytestSection } from '../../../src/core/loop/harness-tampering';
 import { CodeRepo } from '../../../src/core/loop/code-repo';
 import { loadChartData } from '../../../src/core/scoring/load-chart-data';
 import { iterDir } from '../../../src/core/loop/run-store';
@@ -561,25 +560,6 @@ describe('code under test that tries to change its score', () => {
     const other = await world.task('poison-other');
     const refreshed = await runCurrentTests({ ...pytestSettings, format: 'builtin', task: taskFolder(other.taskDir), record: other.record, runtime });
     assert.equal(refreshed.gap, zero.gap, "another task's base keeps its gap");
-  });
-
-  test("config sections: only a change to pytest's own section counts", () => {
-    assert.equal(harnessKind('conftest.py'), 'file');
-    assert.equal(harnessKind('src/pkg/conftest.py'), 'file');
-    assert.equal(harnessKind('tests/conftest.py'), undefined, 'tests/ is restored, not flagged here');
-    assert.equal(harnessKind('src/evil.pth'), 'file');
-    assert.equal(harnessKind('sitecustomize.py'), 'file');
-    assert.equal(harnessKind('pyproject.toml'), 'section');
-    assert.equal(harnessKind('sub/pyproject.toml'), undefined);
-    assert.equal(harnessKind('pytest.ini'), 'file');
-    const before = '[project]\nname = "x"\n\n[tool.pytest.ini_options]\naddopts = "-q"\n\n[tool.black]\nline-length = 88\n';
-    const sameSection = before.replace('line-length = 88', 'line-length = 100').replace('name = "x"', 'name = "y"');
-    const changed = before.replace('addopts = "-q"', 'addopts = "-q -p evil"');
-    assert.equal(pytestSection('pyproject.toml', sameSection), pytestSection('pyproject.toml', before));
-    assert.notEqual(pytestSection('pyproject.toml', changed), pytestSection('pyproject.toml', before));
-    assert.equal(pytestSection('setup.cfg', '[metadata]\nname = x\n'), '');
-    assert.equal(pytestSection('setup.cfg', '[tool:pytest]\naddopts = -x\n[flake8]\n'), 'addopts = -x');
-    assert.equal(pytestSection('tox.ini', '[tox]\n[pytest]\nmarkers = a\n'), 'markers = a');
   });
 
   test('a secret in the command line or the model is never written to run.json', async () => {

@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { readIterationRecords } from '../../../src/core/loop/iteration-record';
-import { createRun, resumeRun, runLoop, startRun } from '../../../src/core/loop/run-loop';
+import { createRun, runLoop, startRun } from '../../../src/core/loop/run-loop';
 import { iterDir } from '../../../src/core/loop/run-store';
 import { UserError } from '../../../src/core/util/errors';
 import { DemoWorld, exists, git, historyGit, loopOptions, pytestSettings, pythonScript, scripted, type DemoTask } from './demo-fixture';
@@ -114,7 +114,7 @@ describe('agents that attack the loop through git', () => {
 
     // The other run's history is intact, and it continues from its own commit.
     assert.equal((await historyGit(task.taskDir, 'rev-parse', 'sweci/keep')).trim(), keepCommit);
-    const again = await resumeRun(loopOptions(task, 'keep', { architect: scripted('architect.py'), programmer: inline('fake-history.py') }, { iterations: 1 }));
+    const again = await runLoop(loopOptions(task, 'keep', { architect: scripted('architect.py'), programmer: inline('fake-history.py') }, { iterations: 1 }));
     assert.equal(again.recorded.length, 1);
     assert.equal((await historyGit(task.taskDir, 'rev-parse', `${again.recorded[0].commit}~1`)).trim(), keepCommit);
     // The fake history the agent made is not the run's: the iteration's parent is the run's commit.
@@ -123,7 +123,7 @@ describe('agents that attack the loop through git', () => {
     // Deleted by hand between runs: the next call rebuilds it on the run's branch.
     const code = taskFolder(task.taskDir).codeDir;
     await fs.rm(path.join(code, '.git'), { recursive: true, force: true });
-    await resumeRun(loopOptions(task, 'keep', { architect: scripted('architect.py'), programmer: inline('fake-history.py') }, { iterations: 0 }));
+    await runLoop(loopOptions(task, 'keep', { architect: scripted('architect.py'), programmer: inline('fake-history.py') }, { iterations: 0 }));
     assert.equal((await git(code, 'rev-parse', '--abbrev-ref', 'HEAD')).trim(), 'sweci/keep');
     assert.equal((await git(code, 'rev-parse', 'HEAD')).trim(), again.recorded[0].commit);
     assert.equal((await git(code, 'status', '--porcelain')).trim(), '', 'the working repository matches the files');

@@ -12,12 +12,16 @@ import { readIterationRecords } from '../../../src/core/loop/iteration-record';
 import { startRun } from '../../../src/core/loop/run-loop';
 import { iterDir } from '../../../src/core/loop/run-store';
 import { harnessIsRoot } from '../../../src/core/runtime/sandbox';
-import { DEFAULT_STEP_LIMITS, formatMb } from '../../../src/core/runtime/step-limits';
+import { DEFAULT_STEP_LIMITS, limitReason } from '../../../src/core/runtime/step-limits';
 import { UserError } from '../../../src/core/util/errors';
 import { missingSandbox } from '../helpers/require-sandbox';
 import { filesHolding } from '../helpers/list-tree';
 import { ALLOCATE_10_GIB, FORK_600_SLEEPERS } from '../helpers/hostile-code';
 import { AGENTS_DIR, DemoWorld, SANDBOX, exists, loopOptions, pythonScript, scripted } from './demo-fixture';
+
+/** "memory limit 8 GiB reached", as the records say it (without the setting's name). */
+const MEMORY_REACHED = limitReason('memory', DEFAULT_STEP_LIMITS).replace(/ \(.*\)$/, '');
+const MEMORY_LIMIT = MEMORY_REACHED.replace(/^memory limit (.*) reached$/, '$1');
 
 let world: DemoWorld;
 let scripts: string;
@@ -143,7 +147,7 @@ describe('least privilege: a confined agent and the code under test', () => {
     assert.ok(started < 600 && started > 0, `stopped below 600 children: ${started}`);
   });
 
-  test(`a 10 GiB allocation is stopped at the memory limit (${formatMb(DEFAULT_STEP_LIMITS.memoryMb)}), named as the reason`, async (t) => {
+  test(`a 10 GiB allocation is stopped at the memory limit (${MEMORY_LIMIT}), named as the reason`, async (t) => {
     if (!SANDBOX) return missingSandbox(t, 'bubblewrap cannot run here: the loop is not isolated');
     const task = await world.task();
     const err = await startRun(loopOptions(task, 'memory', { architect: once('allocate.py'), programmer: scripted('programmer.py') }, { iterations: 1 })).then(
@@ -151,7 +155,7 @@ describe('least privilege: a confined agent and the code under test', () => {
       (e: unknown) => e,
     );
     assert.ok(err instanceof UserError, String(err));
-    assert.match(err.message, new RegExp(`memory limit ${formatMb(DEFAULT_STEP_LIMITS.memoryMb)} reached`));
+    assert.match(err.message, new RegExp(MEMORY_REACHED));
     const log = await fs.readFile(path.join(taskFolder(task.taskDir).run('memory').pendingDir, 'architect-try-1.log'), 'utf8');
     assert.doesNotMatch(log, /^allocated/m);
   });

@@ -5,10 +5,10 @@ import { taskFolder } from '../../../src/core/workspace/task-folder';
 import { promises as fs, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { formatIterationLine, readIterationRecords } from '../../../src/core/loop/iteration-record';
+import { readIterationRecords } from '../../../src/core/loop/iteration-record';
 import { readJournal, writeJournal } from '../../../src/core/loop/journal';
 import type { LoopEvent } from '../../../src/core/loop/loop-types';
-import { discardPendingIteration, findPendingRuns, resumeRun, runLoop, startRun } from '../../../src/core/loop/run-loop';
+import { discardPendingIteration, findPendingRuns, runLoop, startRun } from '../../../src/core/loop/run-loop';
 import { iterDir, listRuns } from '../../../src/core/loop/run-store';
 import { AbortError, UserError } from '../../../src/core/util/errors';
 import { loadReport } from '../../../src/core/checkout/report-store';
@@ -58,7 +58,7 @@ describe('cancel, crash and resume', () => {
     await world.dispose();
   });
 
-  test('aborted during the programmer: processes killed, nothing recorded; resumeRun finishes the iteration once', async () => {
+  test('aborted during the programmer: processes killed, nothing recorded; runLoop finishes the iteration once', async () => {
     const task = await world.task();
     const abort = new AbortController();
     const pids: number[] = [];
@@ -98,7 +98,7 @@ describe('cancel, crash and resume', () => {
     assert.equal(await exists(taskFolder(task.taskDir).lockFile), false, 'lock released');
 
     const resumed: LoopEvent[] = [];
-    const result = await resumeRun(loopOptions(task, 'r', roles(task), { iterations: 1, onEvent: (e) => resumed.push(e) }));
+    const result = await runLoop(loopOptions(task, 'r', roles(task), { iterations: 1, onEvent: (e) => resumed.push(e) }));
     assert.equal(result.reason, 'paused');
     assert.equal(result.recorded.length, 1);
     const records = await lines(task, 'r');
@@ -119,7 +119,7 @@ describe('cancel, crash and resume', () => {
     assert.deepEqual(await findPendingRuns(taskFolder(task.taskDir)), []);
 
     // And the run goes on from there.
-    await resumeRun(loopOptions(task, 'r', roles(task), { iterations: 1 }));
+    await runLoop(loopOptions(task, 'r', roles(task), { iterations: 1 }));
     assert.deepEqual(
       (await lines(task, 'r')).map((r) => r.iteration),
       [0, 1, 2],
@@ -141,7 +141,7 @@ describe('cancel, crash and resume', () => {
     assert.equal((await lines(task, 'p')).length, 1);
     assert.equal((await readJournal(taskFolder(task.taskDir).run('p').pendingDir))?.lastCompletedStep, 'programmer');
     const events: LoopEvent[] = [];
-    await resumeRun(loopOptions(task, 'p', roles(task), { iterations: 1, onEvent: (e) => events.push(e) }));
+    await runLoop(loopOptions(task, 'p', roles(task), { iterations: 1, onEvent: (e) => events.push(e) }));
     assert.deepEqual(
       events.filter((e) => e.type === 'step-started').map((e) => e.type === 'step-started' && e.step),
       ['pytest'],
@@ -161,7 +161,7 @@ describe('cancel, crash and resume', () => {
     await historyGit(task.taskDir, 'add', '--all');
     await historyGit(task.taskDir, '-c', 'user.name=SWE-CI', '-c', 'user.email=sweci@localhost', 'commit', '-q', '-m', 'iteration 1');
     const crashedCommit = (await historyGit(task.taskDir, 'rev-parse', 'HEAD')).trim();
-    await resumeRun(loopOptions(task, 'c', roles(task), { iterations: 1 }));
+    await runLoop(loopOptions(task, 'c', roles(task), { iterations: 1 }));
     let records = await lines(task, 'c');
     assert.equal(records[1].commit, crashedCommit, 'the existing iteration commit is reused');
     assert.deepEqual(await iterationCommits(task, 'c'), ['iteration 1']);
@@ -170,14 +170,16 @@ describe('cancel, crash and resume', () => {
     const layout = taskFolder(task.taskDir).run('c');
     const one = records[1];
     await writeJournal(iterDir(layout, 1), { schema: 1, run: 'c', iteration: 1, started_at: one.started_at, startCommit: records[0].commit, result: one });
-    const zeroLine = formatIterationLine(records[0]);
-    await fs.writeFile(layout.iterationsFile, zeroLine + formatIterationLine(one).slice(0, 40));
+    // The two lines as the loop wrote them.
+    const [zeroLine, oneLine] = (await fs.readFile(layout.iterationsFile, 'utf8')).split(/(?<=\n)/);
+    assert.deepEqual([JSON.parse(zeroLine), JSON.parse(oneLine)], [records[0], one]);
+    await fs.writeFile(layout.iterationsFile, zeroLine + oneLine.slice(0, 40));
     assert.equal((await lines(task, 'c')).length, 1);
-    const result = await resumeRun(loopOptions(task, 'c', roles(task), { iterations: 0 }));
+    const result = await runLoop(loopOptions(task, 'c', roles(task), { iterations: 0 }));
     assert.equal(result.reason, 'paused');
     records = await lines(task, 'c');
     assert.deepEqual(records, [records[0], one]);
-    assert.equal(await fs.readFile(layout.iterationsFile, 'utf8'), zeroLine + formatIterationLine(one));
+    assert.equal(await fs.readFile(layout.iterationsFile, 'utf8'), zeroLine + oneLine);
     assert.equal(await exists(path.join(iterDir(layout, 1), 'journal.json')), false);
   });
 
@@ -197,7 +199,7 @@ describe('cancel, crash and resume', () => {
     const before = await fs.readFile(layout.iterationsFile, 'utf8');
     assert.equal((await lines(task, 'link')).length, 1, 'line 0 only: the iteration did not finish');
 
-    await resumeRun(loopOptions(task, 'link', roles(task), { iterations: 1 }));
+    await runLoop(loopOptions(task, 'link', roles(task), { iterations: 1 }));
     const records = await lines(task, 'link');
     assert.deepEqual(
       records.map((r) => r.iteration),

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { lineRegressions, regressionsOf } from '../../../src/core/metrics/regressions';
+import { lineRegressions } from '../../../src/core/metrics/regressions';
 import type { ReferenceLine } from '../../../src/core/metrics/reference-summary';
 
 const ran = (passed: number, gap = 1): ReferenceLine => ({ gap, pytest: { passed } });
 const crashed: ReferenceLine = { gap: -1, pytest: {} };
+/** Regressions of lines with these pytest.passed counts (null: pytest did not run), numbered 0, 1, …. */
+const regressionsOf = (values: ReadonlyArray<number | null>) => lineRegressions(values.map((v) => (v === null ? crashed : ran(v))));
 
 test('a regression is a drop below the previous value; amplitude = drop / previous', () => {
   // 10 → 8: drop 2, 2/10; 8 → (crash) → 6: compared with 8, drop 2, 2/8; 6 → 9 fine; 9 → 3: drop 6, 6/9

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { averageMetrics, runEvoScore, runMetrics, type RunLine } from '../../../src/core/metrics/run-metrics';
+import { evoScore } from '../../../src/core/metrics/evo-score';
+import { summarize } from '../../../src/core/metrics/reference-summary';
+import { averageMetrics, runMetrics, type RunLine } from '../../../src/core/metrics/run-metrics';
 
 const close = (actual: number | null, expected: number, msg?: string): void =>
   assert.ok(actual !== null && Math.abs(actual - expected) < 1e-12, `${msg ?? ''} ${actual} ≠ ${expected}`);
@@ -34,13 +36,15 @@ test('the comparison row of a run', () => {
   assert.equal(row.timeSec, 5 + 20 + 2 + 3 + 1 + 2 + 1.5, "the base run's pytest time is left out");
 });
 
-test('γ defaults to 1, where both EvoScores agree; runEvoScore recomputes for a γ', () => {
+test("γ defaults to 1, where both EvoScores agree; another γ is the paper's formula over the padded a values", () => {
   const row = runMetrics(LINES, { maxIterations: 4 });
   close(row.evoScore, 0.375);
-  close(runEvoScore(LINES, 4, 1), 0.375);
-  close(runEvoScore(LINES, 4, 1.2), runMetrics(LINES, { maxIterations: 4, gamma: 1.2 }).evoScore!);
+  close(runMetrics(LINES, { maxIterations: 4, gamma: 1 }).evoScore, 0.375);
+  const { a } = summarize(LINES, 4)!;
+  close(runMetrics(LINES, { maxIterations: 4, gamma: 1.2 }).evoScore, evoScore(a, 1.2));
+  assert.notEqual(evoScore(a, 1.2), 0.375, 'γ 1.2 weighs the iterations differently');
   assert.throws(() => runMetrics(LINES, { maxIterations: 4, gamma: 0 }), /γ/);
-  assert.throws(() => runEvoScore(LINES, 4, -2), /γ/);
+  assert.throws(() => runMetrics(LINES, { maxIterations: 4, gamma: -2 }), /γ/);
 });
 
 test('final a is the last iteration whose pytest ran; regressions', () => {

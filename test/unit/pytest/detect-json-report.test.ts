@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as os from 'node:os';
 import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
-import { forgetJsonReportDetection, hasJsonReport } from '../../../src/core/pytest/detect-json-report';
+import { hasJsonReport } from '../../../src/core/pytest/detect-json-report';
 import { PYTHON } from './python-project';
 
 test('hasJsonReport asks the interpreter once and caches per interpreter', async () => {
@@ -14,9 +14,10 @@ test('hasJsonReport asks the interpreter once and caches per interpreter', async
   assert.equal(await hasJsonReport(rt, PYTHON, os.tmpdir()), expected);
   assert.equal(rt.requests.length, 1);
   assert.deepEqual(rt.requests[0].args, ['-c', 'import pytest_jsonreport']);
-  forgetJsonReportDetection(rt);
-  await hasJsonReport(rt, PYTHON, os.tmpdir());
-  assert.equal(rt.requests.length, 2);
+  const other = new ObservedRuntime();
+  assert.equal(await hasJsonReport(other, PYTHON, os.tmpdir()), expected);
+  assert.equal(other.requests.length, 1, 'another runtime asks its own interpreter');
+  assert.equal(rt.requests.length, 1);
 });
 
 test('an interpreter that cannot start is an error, and is not cached', async () => {

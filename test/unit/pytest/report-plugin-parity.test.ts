@@ -16,7 +16,7 @@ import { writeNonPassed } from '../../../src/core/gap/write-non-passed';
 import { parseJsonReport } from '../../../src/core/pytest/parse-json-report';
 import { runPytest } from '../../../src/core/pytest/run-pytest';
 import { passedIds, type TestReport } from '../../../src/core/pytest/test-report';
-import { pythonFloatRepr } from '../../../src/core/util/python-json';
+import { pythonFloatRepr } from '../../../src/core/util/python-float';
 import { writeAwkwardProject, type Side } from '../../fixtures/report-parity/awkward-project';
 import { ENVIRONMENTS, PARITY_DIR, ROOT_TOKEN, versionsOf } from '../../fixtures/report-parity/generate';
 

@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import { validateRequirementFile } from '../../../src/core/requirement/validate-requirement';
 import { parseRequirementDocument, type RequirementParseResult } from '../../../src/core/requirement/requirement-document';
 import { duplicateRequirementWarnings } from '../../../src/core/requirement/duplicate-requirements';
-import { REQUIREMENT_SKELETON, SKELETON_PLACEHOLDERS } from '../../../src/core/requirement/requirement-skeleton';
+import { REQUIREMENT_SKELETON } from '../../../src/core/requirement/requirement-skeleton';
 
 const item = (tag: string, n: number, extra = ''): string =>
   `  <${tag} id="${n}">\n` +
@@ -211,6 +211,8 @@ describe('validateRequirementFile', () => {
     );
     assert.equal(hints[0].line, 4);
     // One field written (even with the hint's words around it), the others reflowed but unchanged.
+    const hint = (field: string): string => new RegExp(`<${field}>([^<]*)</${field}>`).exec(REQUIREMENT_SKELETON)![1];
+    const SKELETON_PLACEHOLDERS = { location: hint('location'), contract: hint('contract') };
     const edited = REQUIREMENT_SKELETON.replace(SKELETON_PLACEHOLDERS.location, 'src/pkg/mod.py: the module').replace(
       SKELETON_PLACEHOLDERS.contract,
       SKELETON_PLACEHOLDERS.contract.replace(' ', '\n      '),

@@ -20,7 +20,7 @@ import { iterDir } from '../../../src/core/loop/run-store';
 import { runPytest } from '../../../src/core/pytest/run-pytest';
 import type { DockerConnection } from '../../../src/core/runtime/docker/docker-connection';
 import { DEFAULT_RUNTIME_SETTINGS } from '../../../src/core/runtime/runtime-settings';
-import { DEFAULT_STEP_LIMITS, formatMb } from '../../../src/core/runtime/step-limits';
+import { DEFAULT_STEP_LIMITS, limitReason } from '../../../src/core/runtime/step-limits';
 import { openTaskEnvironment, type TaskEnvironment } from '../../../src/core/runtime/task-environment';
 import { readDatasetTasks } from '../../../src/core/task/dataset';
 import { imageArchiveOf } from '../../../src/core/task/task-spec';
@@ -28,6 +28,10 @@ import { UserError } from '../../../src/core/util/errors';
 import { AGENTS_IN_IMAGE, DEMO_IMAGE, buildImage, demoImageArchive, dockerForTests, ourContainers } from '../helpers/docker';
 import { AGENTS_DIR, PYTHON } from '../loop/demo-fixture';
 import { ALLOCATE_10_GIB, FORGE_REPORT, FORGERY_TRIGGERS, FORK_600_SLEEPERS } from '../helpers/hostile-code';
+
+/** "memory limit 8 GiB reached", as the records say it (without the setting's name). */
+const MEMORY_REACHED = limitReason('memory', DEFAULT_STEP_LIMITS).replace(/ \(.*\)$/, '');
+const MEMORY_LIMIT = MEMORY_REACHED.replace(/^memory limit (.*) reached$/, '$1');
 
 const HOSTILE_IMAGE = 'sweci/demo-hostile:test';
 const HOSTILE_IN_IMAGE = '/opt/sweci-hostile';
@@ -233,14 +237,14 @@ describe('least privilege through the Docker route (real engine, as root, defaul
     assert.ok(started < 600 && started > 0, `stopped below 600 children: ${started}\n${log}`);
   });
 
-  test(`a 10 GiB allocation in an agent's container is stopped at the memory limit (${formatMb(DEFAULT_STEP_LIMITS.memoryMb)}), named as the reason`, async () => {
+  test(`a 10 GiB allocation in an agent's container is stopped at the memory limit (${MEMORY_LIMIT}), named as the reason`, async () => {
     const taskDir = await task();
     const err = await loop(taskDir, 'memory', { architect: hostile('allocate.py'), programmer: architect() }).then(
       () => assert.fail('the step should fail'),
       (e: unknown) => e,
     );
     assert.ok(err instanceof UserError, String(err));
-    assert.match(err.message, new RegExp(`memory limit ${formatMb(DEFAULT_STEP_LIMITS.memoryMb)} reached`));
+    assert.match(err.message, new RegExp(MEMORY_REACHED));
     const log = await fs.readFile(path.join(taskFolder(taskDir).run('memory').pendingDir, 'architect-try-1.log'), 'utf8');
     assert.doesNotMatch(log, /^allocated/m);
   });
@@ -271,6 +275,6 @@ describe('least privilege through the Docker route (real engine, as root, defaul
     assert.match(forks.kind === 'did-not-run' ? forks.reason : '', new RegExp(`process limit ${DEFAULT_STEP_LIMITS.processes} reached`));
     const memory = await run(await project('pytest-memory', 'block = bytearray(10 * 2**30)\n'));
     assert.equal(memory.kind, 'did-not-run');
-    assert.match(memory.kind === 'did-not-run' ? memory.reason : '', new RegExp(`memory limit ${formatMb(DEFAULT_STEP_LIMITS.memoryMb)} reached`));
+    assert.match(memory.kind === 'did-not-run' ? memory.reason : '', new RegExp(MEMORY_REACHED));
   });
 });

@@ -16,14 +16,13 @@ import {
   ROLE_LABEL,
   SESSION_ENV,
   SESSION_LABEL,
-  listManagedContainers,
   managedLabels,
   ownerLabel,
   processStartTime,
   removeSessionContainers,
   removeStaleContainers,
 } from '../../../src/core/runtime/docker/container-owner';
-import { DEMO_IMAGE, dockerForTests, ourContainers } from '../helpers/docker';
+import { DEMO_IMAGE, dockerForTests, listManagedContainers, ourContainers } from '../helpers/docker';
 
 let conn: DockerConnection;
 let dir: string;

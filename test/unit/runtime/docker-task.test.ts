@@ -14,7 +14,7 @@ import { buildDemoDataset } from '../../../scripts/demo-dataset';
 import type { AgentSettings } from '../../../src/core/agents/agent-driver';
 import { checkOutTask, type CheckOutResult } from '../../../src/core/checkout/check-out-task';
 import { replayHumanHistory } from '../../../src/core/history/replay-history';
-import { listFirstParentCommits } from '../../../src/core/history/upstream-commits';
+import { listUpstreamCommits } from '../../../src/core/history/upstream-commits';
 import type { IterationRecord } from '../../../src/core/loop/iteration-record';
 import { createRun, runLoop } from '../../../src/core/loop/run-loop';
 import type { RoleSetup } from '../../../src/core/loop/loop-types';
@@ -196,7 +196,7 @@ describe('a SWE-CI task in its Docker environment (real engine)', () => {
 
   test('iterations with scripted agents record the same counts in Docker as locally', async () => {
     const oracleUpstream = oracleLayout(local.record.oracleDir).upstreamDir;
-    const commits = await listFirstParentCommits(oracleUpstream);
+    const commits = (await listUpstreamCommits(oracleUpstream)).map((c) => c.sha);
     // The scripted programmer's own copy of the answers: a sandboxed agent cannot see the oracle.
     // (In the folder the sandbox shows the scripted agents, as a user shows a custom agent its files.)
     const upstream = path.join(SCRIPTED_DIR, `${path.basename(tmp)}-answers.git`);

@@ -13,10 +13,13 @@ import { startRun } from '../../../src/core/loop/run-loop';
 import { ARCHIVE, iterDir, readRunInfo, writeRunInfo } from '../../../src/core/loop/run-store';
 import { evoScore } from '../../../src/core/metrics/evo-score';
 import { runMetrics } from '../../../src/core/metrics/run-metrics';
-import { STATUS_NAMES, decodeCells } from '../../../src/core/metrics/transitions';
+import { decodeCells } from '../../../src/core/metrics/transitions';
 import { passedIds, type TestReport } from '../../../src/core/pytest/test-report';
 import { oracleLayout } from '../../../src/core/workspace/layout';
 import { DemoWorld, loopOptions, programmerEnv, pytestSettings, runtime, scripted, type DemoTask } from '../loop/demo-fixture';
+
+/** The heatmap's cell codes, as the webview reads them. */
+const CELL_NAMES = ['missing', 'passed', 'failed', 'error'];
 
 let world: DemoWorld;
 let task: DemoTask;
@@ -214,7 +217,7 @@ describe('chart data from a real task', () => {
         tests.forEach((id, t) => {
           const o = outcome.get(id);
           const expected = o === undefined ? 'missing' : o === 'passed' ? 'passed' : o === 'error' ? 'error' : 'failed';
-          assert.equal(STATUS_NAMES[cells[t * records.length + c]], expected, `${run} ${id} @${r.iteration}`);
+          assert.equal(CELL_NAMES[cells[t * records.length + c]], expected, `${run} ${id} @${r.iteration}`);
         });
         const passedNow = tests.filter((_, t) => cells[t * records.length + c] === 1).length;
         assert.equal(passedNow, r.passed, "a column's passed cells are the line's passed");

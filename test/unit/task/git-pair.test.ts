@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { taskFromGitPair, repoNameFromRemote } from '../../../src/core/task/git-pair';
+import { taskFromGitPair } from '../../../src/core/task/git-pair';
 import { UserError } from '../../../src/core/util/errors';
 import { TestRepo, git } from './git-fixture';
 
@@ -58,9 +58,18 @@ describe('taskFromGitPair', () => {
     await assert.rejects(taskFromGitPair(path.join(tmp, 'missing'), 'a', 'b'), /not a git repository/);
   });
 
-  test('repo names from remotes', () => {
-    assert.equal(repoNameFromRemote('https://github.com/psf/requests.git'), 'psf/requests');
-    assert.equal(repoNameFromRemote('git@github.com:psf/requests'), 'psf/requests');
-    assert.equal(repoNameFromRemote('https://gitlab.example.com/g/sub/proj/'), 'sub/proj');
+  test('repo names from remotes', async () => {
+    /** The task's repo name when the origin remote has this URL. */
+    const repoNameFromRemote = async (url: string): Promise<string | undefined> => {
+      git(repo.dir, ['remote', 'add', 'origin', url]);
+      try {
+        return (await taskFromGitPair(repo.dir, base, target)).repo;
+      } finally {
+        git(repo.dir, ['remote', 'remove', 'origin']);
+      }
+    };
+    assert.equal(await repoNameFromRemote('https://github.com/psf/requests.git'), 'psf/requests');
+    assert.equal(await repoNameFromRemote('git@github.com:psf/requests'), 'psf/requests');
+    assert.equal(await repoNameFromRemote('https://gitlab.example.com/g/sub/proj/'), 'sub/proj');
   });
 });

@@ -3,11 +3,22 @@ import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { refProblem, resolveCommit } from '../../../src/core/task/git-refs';
+import { resolveCommit } from '../../../src/core/task/git-refs';
 import { UserError } from '../../../src/core/util/errors';
 import { TestRepo, git } from './git-fixture';
 
 let tmp: string;
+
+/** Why resolveCommit refuses `ref` as malformed, before asking git; undefined when it is not refused as such. */
+async function refProblem(ref: string): Promise<string | undefined> {
+  try {
+    await resolveCommit(repo.dir, ref);
+    return undefined;
+  } catch (err) {
+    assert.ok(err instanceof UserError, String(err));
+    return /is not a valid git ref or commit sha/.test(err.message) ? err.message : undefined;
+  }
+}
 let repo: TestRepo;
 let first: string;
 let second: string;
@@ -26,7 +37,7 @@ describe('git refs', () => {
     await fs.rm(tmp, { recursive: true, force: true });
   });
 
-  test('refuses option-like and malformed refs, and revision syntax other than ~N/^N suffixes', () => {
+  test('refuses option-like and malformed refs, and revision syntax other than ~N/^N suffixes', async () => {
     for (const bad of [
       '--upload-pack=x',
       '-x',
@@ -57,10 +68,10 @@ describe('git refs', () => {
       'a.lock',
       'x\u0001',
     ]) {
-      assert.ok(refProblem(bad), `should refuse ${JSON.stringify(bad)}`);
+      assert.ok(await refProblem(bad), `should refuse ${JSON.stringify(bad)}`);
     }
     for (const good of ['main', 'feature/x', 'v1.0', 'HEAD', 'HEAD~1', 'HEAD~', 'main^', 'v1.0^2~3', first, first.slice(0, 7), 'release-2024_01']) {
-      assert.equal(refProblem(good), undefined, good);
+      assert.equal(await refProblem(good), undefined, good);
     }
   });
 

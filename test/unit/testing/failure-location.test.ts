@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { codeRelative, failureLocation, tracebackFrames } from '../../../src/core/gap/failure-location';
+import { failureLocation } from '../../../src/core/gap/failure-location';
 import { parseJsonReport } from '../../../src/core/pytest/parse-json-report';
 import type { TestCase, TestReport } from '../../../src/core/pytest/test-report';
 import { fixturesDir } from '../helpers/repo-root';
@@ -97,26 +97,25 @@ test('every failed or errored test of the real reports gets a location inside th
 });
 
 test('frames outside the code (the standard library, site-packages, /app/code in a container) are told apart', () => {
-  const frames = tracebackFrames(
-    [
-      'tests/test_x.py:4: in test_x',
-      '    helper()',
-      '/app/code/src/pkg/mod.py:9: in helper',
-      '    json.loads("")',
-      '/usr/lib/python3.11/json/__init__.py:346: in loads',
-      '    return _default_decoder.decode(s)',
-      '.venv/lib/python3.11/site-packages/lib.py:3: in f',
-      'E   json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)',
-    ].join('\n'),
-  );
-  assert.deepEqual(
-    frames.map((f) => `${f.path}:${f.line}`),
-    ['tests/test_x.py:4', '/app/code/src/pkg/mod.py:9', '/usr/lib/python3.11/json/__init__.py:346', '.venv/lib/python3.11/site-packages/lib.py:3'],
-  );
-  assert.deepEqual(
-    frames.map((f) => codeRelative(f.path, ROOT)),
-    ['tests/test_x.py', 'src/pkg/mod.py', undefined, undefined],
-  );
-  assert.equal(codeRelative(`${ROOT}/tests/a.py`, ROOT), 'tests/a.py');
-  assert.equal(codeRelative('../outside.py', ROOT), undefined);
+  // A call phase that failed with this traceback (and no crash location to fall back on).
+  const failed = byId(base, 'tests/test_ops.py::test_sub');
+  const longrepr = [
+    'tests/test_x.py:4: in test_x',
+    '    helper()',
+    '/app/code/src/pkg/mod.py:9: in helper',
+    '    json.loads("")',
+    `${ROOT}/tests/a.py:7: in inner`,
+    '../outside.py:2: in beside',
+    '/usr/lib/python3.11/json/__init__.py:346: in loads',
+    '    return _default_decoder.decode(s)',
+    '.venv/lib/python3.11/site-packages/lib.py:3: in f',
+    'E   json.decoder.JSONDecodeError: Expecting value: line 1 column 1 (char 0)',
+  ].join('\n');
+  const loc = failureLocation({ ...failed, phases: { call: { outcome: 'failed', longrepr } } }, ROOT);
+  assert.deepEqual(loc?.frames, [
+    { file: 'tests/test_x.py', line: 4, func: 'test_x' },
+    { file: 'src/pkg/mod.py', line: 9, func: 'helper' },
+    { file: 'tests/a.py', line: 7, func: 'inner' },
+  ]);
+  assert.deepEqual([loc?.file, loc?.line], ['tests/a.py', 7], 'the deepest frame inside the code');
 });

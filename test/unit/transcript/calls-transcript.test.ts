@@ -3,8 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { GatewayCall } from '../../../src/core/records/gateway-call';
-import { transcriptFromCalls } from '../../../src/core/transcript/calls-transcript';
-import { RESULT_CAP } from '../../../src/core/transcript/request-view';
+import { transcriptFromCalls } from './transcript-from-calls';
 import { transcriptSchema } from '../../../src/core/transcript/transcript-schema';
 import { CLI_TOOLS, ENCODE, PROMPT, PROTOCOLS, REQUIREMENT, SYSTEM, architectTry, modelCall, type Turn } from './wire-fixture';
 
@@ -212,6 +211,7 @@ describe('transcriptFromCalls', () => {
   });
 
   test('a tool result over the cap is cut, and says so; content blocks other than text are named', () => {
+    const RESULT_CAP = 64 * 1024; // the transcript keeps 64 KiB of a tool's result
     const big = 'x'.repeat(RESULT_CAP + 10);
     const request = {
       model: 'm',

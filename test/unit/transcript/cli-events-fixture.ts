@@ -2,7 +2,7 @@
 // the CLI's stdout and stderr, its footer. The events are built here, in the shapes the pinned
 // CLIs print (as recorded from real runs against the project's model server).
 import assert from 'node:assert/strict';
-import { transcriptFromCliEvents, type CliEventsMeta } from '../../../src/core/transcript/cli-events-transcript';
+import { transcriptFromCliEvents } from '../../../src/core/transcript/cli-events-transcript';
 import { transcriptSchema, type Transcript, type TranscriptCall } from '../../../src/core/transcript/transcript-schema';
 
 /** JSON Lines. */
@@ -37,7 +37,7 @@ export function tryLog(agent: string, stdout: string, parts: LogParts = {}): str
   return header + stdout + (parts.stderr ?? '') + footer;
 }
 
-export const META: CliEventsMeta = { role: 'programmer', iteration: 2, attempt: 1, run: 'r' };
+export const META: Parameters<typeof transcriptFromCliEvents>[1] = { role: 'programmer', iteration: 2, attempt: 1, run: 'r' };
 
 /** The transcript of a log, which must be one and must match the schema. */
 export function transcriptOf(log: string, agent: string | undefined): Transcript {

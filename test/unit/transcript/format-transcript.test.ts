@@ -2,7 +2,7 @@
 // scripts read.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { transcriptFromCalls } from '../../../src/core/transcript/calls-transcript';
+import { transcriptFromCalls } from './transcript-from-calls';
 import { clip, formatTranscript } from '../../../src/core/transcript/format-transcript';
 import { transcriptSchema, type Transcript } from '../../../src/core/transcript/transcript-schema';
 import { PROMPT, architectTry, modelCall } from './wire-fixture';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Transcript, TranscriptCall } from '../../../src/core/transcript/transcript-schema';
-import { fileChangeAt, fileChanges, readContent } from '../../../src/shared/transcript-edits';
+import { fileChangeAt, fileChanges } from '../../../src/shared/transcript-edits';
 
 function t(toolCalls: TranscriptCall['toolCalls'][]): Transcript {
   return {
@@ -103,6 +103,13 @@ test("Claude Code's Read of a whole file is what a later Write or Edit of it is 
 });
 
 test("a read's numbered lines are the file; anything else is no file", () => {
+  /** The file as a Read that returned `output` makes it known: what a later Write of it is against. */
+  const readContent = (output: string): string | undefined => {
+    const transcript = t([[{ id: 'r', name: 'Read', input: { file_path: 'f.py' } }], [{ name: 'Write', input: { file_path: 'f.py', content: 'new\n' } }]]);
+    transcript.calls[1].input = [{ kind: 'tool-result', id: 'r', output }];
+    const [write] = fileChanges(transcript);
+    return write.against === 'read' ? write.before : undefined;
+  };
   assert.equal(readContent('     1\ta\n     2\tb'), 'a\nb');
   assert.equal(readContent('     1\ta\n     3\tb'), undefined, 'a line left out');
   assert.equal(readContent('<system-reminder>Warning: the file exists but the contents are empty.</system-reminder>'), undefined);

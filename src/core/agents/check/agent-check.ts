@@ -131,7 +131,7 @@ async function executableCell(role: AgentRole, s: Exclude<AgentSettings, { kind:
  * else its last line. Our log's own lines ("# …") and a usage report (`<Execution Info>` … its
  * closing tag) are not the agent's words.
  */
-export function lastWords(log: string): string {
+function lastWords(log: string): string {
   const lines: string[] = [];
   let inUsage = false;
   for (const raw of log.split('\n')) {

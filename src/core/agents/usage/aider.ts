@@ -29,7 +29,7 @@ export function parseAiderUsage(stdout: string): AgentUsage | undefined {
 }
 
 /** `345`, `1,234`, `1.2k`, `12k`, `1.5M` → a whole number of tokens. */
-export function tokenCount(text: string): number | undefined {
+function tokenCount(text: string): number | undefined {
   const m = /^([\d.,]+)([kKmM]?)$/.exec(text);
   if (!m) return undefined;
   const value = Number(m[1].replace(/,/g, ''));

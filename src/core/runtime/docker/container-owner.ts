@@ -130,9 +130,3 @@ export async function removeSessionContainers(docker: Docker, session: string, w
     await new Promise((r) => setTimeout(r, 200));
   }
 }
-
-/** Our own containers, for tests and for the CLI's cleanup. */
-export async function listManagedContainers(docker: Docker): Promise<Array<{ id: string; owner?: string; role?: string; state: string }>> {
-  const list = await docker.listContainers({ all: true, filters: { label: [MANAGED_LABEL] } });
-  return list.map((c) => ({ id: c.Id, owner: c.Labels?.[OWNER_LABEL], role: c.Labels?.[ROLE_LABEL], state: c.State }));
-}
