@@ -62,15 +62,9 @@ async function isDir(p: string): Promise<boolean> {
 async function initStore(storeDir: string, branch: string, signal?: AbortSignal): Promise<void> {
   await fs.mkdir(path.dirname(storeDir), { recursive: true });
   // `--template=` (empty) copies nothing: a global init.templateDir cannot inject hooks.
-  await gitAt(path.dirname(storeDir), { signal, unsafe: { allowUnsafeTemplateDir: true } }).raw([
-    'init',
-    '--quiet',
-    '--bare',
-    '--template=',
-    `--initial-branch=${branch}`,
-    storeDir,
-  ]);
-  const git = gitAt(path.dirname(storeDir), { signal, env: { GIT_DIR: storeDir } });
+  // Spawned directly (gitRunner): simple-git waits 50 ms after each git that prints nothing.
+  await gitRunner(path.dirname(storeDir), { signal }).raw(['init', '--quiet', '--bare', '--template=', `--initial-branch=${branch}`, storeDir]);
+  const git = gitRunner(path.dirname(storeDir), { signal, env: { GIT_DIR: storeDir } });
   // gc.auto 0: the harness never prunes on its own; history is kept whole.
   for (const [key, value] of [
     ['core.autocrlf', 'false'],
@@ -91,7 +85,7 @@ async function initStore(storeDir: string, branch: string, signal?: AbortSignal)
  */
 export async function createHistory(task: TaskFolder, message: string, date: string, signal?: AbortSignal): Promise<string> {
   await initStore(task.historyDir, CODE_BASE_BRANCH, signal);
-  const git = historyGit(task, { signal, env: { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } });
+  const git = historyRunner(task, { signal, env: { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } });
   // --force: commit exactly what is on disk, even files a nested .gitignore would skip.
   await git.raw(['add', '--all', '--force', '--', '.']);
   await git.raw(['commit', '--quiet', '--no-verify', '--allow-empty', '-m', message]);

@@ -9,7 +9,7 @@ import { copyTree, listFiles } from '../util/copy-tree';
 import { AbortError, UserError, isAbortError, throwIfAborted } from '../util/errors';
 import { z } from 'zod';
 import { jsonRecordFile } from '../records/record-file';
-import { gitAt } from '../util/git';
+import { gitRunner } from '../util/git';
 import { isSameOrInside, realpathLenient } from '../util/paths';
 import { createHistory } from './history-store';
 import { rebuildWorkingRepo } from './working-repo';
@@ -242,20 +242,19 @@ async function buildOracle(spec: TaskSpec, oracle: OracleLayout, options: Materi
       throw err;
     }
   };
-  const baseSha = await resolve(spec.baseSha, spec.source.kind === 'dataset' ? 'base sha (current_sha)' : 'base');
-  const targetSha = await resolve(spec.targetSha, spec.source.kind === 'dataset' ? 'target sha (target_sha)' : 'target');
+  // Both at once; a bad base is reported before a bad target, as they are named.
+  const [base, target] = await Promise.allSettled([
+    resolve(spec.baseSha, spec.source.kind === 'dataset' ? 'base sha (current_sha)' : 'base'),
+    resolve(spec.targetSha, spec.source.kind === 'dataset' ? 'target sha (target_sha)' : 'target'),
+  ]);
+  if (base.status === 'rejected') throw base.reason;
+  if (target.status === 'rejected') throw target.reason;
+  const [baseSha, targetSha] = [base.value, target.value];
   if (baseSha === targetSha) {
     throw new UserError(`Task ${spec.id}: the base and the target are the same commit (${baseSha.slice(0, 12)}). Fix the task's shas.`);
   }
-  const upstream = gitAt(oracle.upstreamDir, { signal });
-  // Pinned refs keep both commits reachable (safe from gc) and easy to name in replays.
-  await upstream.raw(['update-ref', UPSTREAM_BASE_REF, baseSha]);
-  await upstream.raw(['update-ref', UPSTREAM_TARGET_REF, targetSha]);
-  const baseDate = (await upstream.raw(['show', '-s', '--format=%cI', baseSha])).trim();
-
   throwIfAborted(signal);
-  options.onProgress?.('Exporting the target (the oracle)');
-  await exportTree(oracle.upstreamDir, targetSha, oracle.targetCodeDir, signal);
+  const baseDate = await pinAndExport(oracle, baseSha, targetSha, 'Exporting the target (the oracle)', options);
   await pruneTopLevel(oracle.targetCodeDir, ['test']);
   const tests = await fs.lstat(oracle.targetTestsDir).catch(() => undefined);
   if (tests?.isSymbolicLink()) {
@@ -287,6 +286,23 @@ async function buildOracle(spec: TaskSpec, oracle: OracleLayout, options: Materi
   return marker;
 }
 
+/**
+ * Pins the base and the target (refs keep both reachable, safe from gc, and easy to name in
+ * replays) and exports the target's tree into the oracle, side by side; returns the base's commit
+ * date. Spawned directly (gitRunner): simple-git waits 50 ms after each git that prints nothing.
+ */
+async function pinAndExport(oracle: OracleLayout, baseSha: string, targetSha: string, exporting: string, options: MaterializeOptions): Promise<string> {
+  const upstream = gitRunner(oracle.upstreamDir, { signal: options.signal });
+  const pinned = Promise.all([
+    upstream.raw(['update-ref', UPSTREAM_BASE_REF, baseSha]),
+    upstream.raw(['update-ref', UPSTREAM_TARGET_REF, targetSha]),
+    upstream.raw(['show', '-s', '--format=%cI', baseSha]),
+  ]);
+  options.onProgress?.(exporting);
+  const [[, , date]] = await Promise.all([pinned, exportTree(oracle.upstreamDir, targetSha, oracle.targetCodeDir, options.signal)]);
+  return date.trim();
+}
+
 /** A SWE-bench instance's oracle: the base, and the base with the test patch as its target. */
 async function buildInstanceOracle(spec: TaskSpec, testPatch: string, oracle: OracleLayout, options: MaterializeOptions): Promise<OracleMarker> {
   const signal = options.signal;
@@ -304,13 +320,8 @@ async function buildInstanceOracle(spec: TaskSpec, testPatch: string, oracle: Or
   }
   options.onProgress?.('Applying the test patch on the base');
   const target = await commitTestPatch(oracle.upstreamDir, baseSha, testPatch, `${where}`, signal);
-  const upstream = gitAt(oracle.upstreamDir, { signal });
-  await upstream.raw(['update-ref', UPSTREAM_BASE_REF, baseSha]);
-  await upstream.raw(['update-ref', UPSTREAM_TARGET_REF, target.sha]);
-  const baseDate = (await upstream.raw(['show', '-s', '--format=%cI', baseSha])).trim();
   throwIfAborted(signal);
-  options.onProgress?.('Exporting the base with the test patch (the oracle)');
-  await exportTree(oracle.upstreamDir, target.sha, oracle.targetCodeDir, signal);
+  const baseDate = await pinAndExport(oracle, baseSha, target.sha, 'Exporting the base with the test patch (the oracle)', options);
   await pruneTopLevel(oracle.targetCodeDir, []);
   const marker: OracleMarker = { schema: 1, taskId: spec.id, baseSha, targetSha: target.sha, baseDate, testPaths: target.files };
   await markerFile.write(oracle.markerFile, marker);

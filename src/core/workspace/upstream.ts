@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { safeUnzip, type SafeUnzipOptions } from '../task/safe-unzip';
 import type { TaskSpec } from '../task/task-spec';
 import { UserError, errorMessage, throwIfAborted } from '../util/errors';
-import { gitAt } from '../util/git';
+import { gitAt, gitRunner } from '../util/git';
 
 async function isDir(p: string): Promise<boolean> {
   try {
@@ -89,7 +89,8 @@ export async function exportTree(gitDir: string, sha: string, dest: string, sign
   await fs.mkdir(dest, { recursive: true });
   const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-index-'));
   try {
-    const git = gitAt(gitDir, { signal, env: { GIT_INDEX_FILE: path.join(scratch, 'index'), GIT_WORK_TREE: dest } });
+    // Spawned directly (gitRunner): simple-git waits 50 ms after each of these silent gits.
+    const git = gitRunner(gitDir, { signal, env: { GIT_INDEX_FILE: path.join(scratch, 'index'), GIT_WORK_TREE: dest } });
     await git.raw(['read-tree', sha]);
     await git.raw(['checkout-index', '--all', '--force']);
   } finally {
