@@ -1,12 +1,42 @@
 // What every conforming run of a real agent CLI through `sweci run` shows (the conformance suite,
 // real-agents.test.ts, and its container case, real-agents-container.test.ts, check the same).
 import assert from 'node:assert/strict';
+import type { ChildProcess } from 'node:child_process';
 import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
+import type { DemoDataset } from '../../../scripts/demo-dataset';
+import { demoDatasetFixture } from '../../harness/demo-dataset-fixture';
+import { LoopbackNamespace } from '../../harness/loopback-namespace';
 import type { RecordedRequest } from '../../harness/model-server/model-server';
-import { REAL_KEY as KEY, REAL_REQUIREMENT as REQUIREMENT, REAL_TASK as TASK } from '../../harness/real-clis';
+import { REAL_KEY as KEY, REAL_REQUIREMENT as REQUIREMENT, REAL_TASK as TASK, startServerIn, targetFiles } from '../../harness/real-clis';
 import { filesHolding } from '../helpers/list-tree';
 import { transcriptFromCliEvents } from '../../../src/core/transcript/cli-events-transcript';
+
+/** What a conformance file runs in: a folder, the batch demo dataset, a loopback-only namespace, and the scripted model server in it. */
+export interface ConformanceBench {
+  tmp: string;
+  demo: DemoDataset;
+  ns: LoopbackNamespace;
+  server: ChildProcess;
+  port: number;
+  serverLog: string;
+}
+
+/** Sets a bench up in a new folder named from `prefix`; its server answers the real requirement and the target's files, to the real key. */
+export async function startConformanceBench(prefix: string): Promise<ConformanceBench> {
+  const tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), prefix)));
+  const demo = await demoDatasetFixture(path.join(tmp, 'dataset'), { batch: true });
+  const ns = LoopbackNamespace.create('sweci-conf');
+  const { child: server, port, log: serverLog } = await startServerIn(ns, tmp, { requirementXml: REQUIREMENT, files: targetFiles(0, 2) }, 'main', KEY);
+  return { tmp, demo, ns, server, port, serverLog };
+}
+
+export async function stopConformanceBench(bench: ConformanceBench | undefined): Promise<void> {
+  bench?.server.kill('SIGTERM');
+  bench?.ns.dispose();
+  if (bench) await fs.rm(bench.tmp, { recursive: true, force: true });
+}
 
 export interface StepLine {
   kind: string;

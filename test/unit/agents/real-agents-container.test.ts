@@ -2,43 +2,27 @@
 // through `sweci run --runtime docker`, with no network but the gateway's socket. Apart from the
 // rest of the suite (real-agents.test.ts) because it is the one case that needs the Docker
 // engine, so the unit tier runs the rest beside the other Docker files.
-import { execFileSync, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { DemoDataset } from '../../../scripts/demo-dataset';
-import { demoDatasetFixture } from '../../harness/demo-dataset-fixture';
-import { LoopbackNamespace } from '../../harness/loopback-namespace';
-import { readRequests, REAL_KEY as KEY, REAL_REQUIREMENT as REQUIREMENT, runFlags, startServerIn, sweciIn, targetFiles } from '../../harness/real-clis';
+import { readRequests, runFlags, sweciIn } from '../../harness/real-clis';
 import { buildImage, DEMO_IMAGE, dockerForTests } from '../helpers/docker';
 import { repoRoot } from '../helpers/repo-root';
-import { assertConformingRun } from './conforming-run';
+import { assertConformingRun, startConformanceBench, stopConformanceBench, type ConformanceBench } from './conforming-run';
 
-let tmp: string;
-let demo: DemoDataset;
-let ns: LoopbackNamespace;
-let server: ChildProcess;
-let port: number;
-let serverLog: string;
-
-const readLog = () => readRequests(serverLog);
+let bench: ConformanceBench;
 
 describe('a real agent CLI in a container, through the loop: sandboxed, loopback only', { timeout: 20 * 60_000 }, () => {
   before(async () => {
-    tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-real-agents-container-')));
-    demo = await demoDatasetFixture(path.join(tmp, 'dataset'), { batch: true });
-    ns = LoopbackNamespace.create('sweci-conf');
-    ({ child: server, port, log: serverLog } = await startServerIn(ns, tmp, { requirementXml: REQUIREMENT, files: targetFiles(0, 2) }, 'main', KEY));
+    bench = await startConformanceBench('sweci-real-agents-container-');
   });
 
-  after(async () => {
-    server?.kill('SIGTERM');
-    ns?.dispose();
-    if (tmp) await fs.rm(tmp, { recursive: true, force: true });
-  });
+  after(() => stopConformanceBench(bench));
 
   test("codex in a container of the task's image (sweci.docker.agentImage), with no network but the gateway's socket", async () => {
+    const { tmp, ns, port, demo } = bench;
+    const readLog = () => readRequests(bench.serverLog);
     const conn = await dockerForTests();
     // The agent image: the task's image with codex's native binary, as a user adds a CLI to an image.
     const codexBin = path.join(

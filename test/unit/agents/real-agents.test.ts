@@ -6,12 +6,10 @@
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { existsSync, promises as fs } from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { execFileSync, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import type { DemoDataset } from '../../../scripts/demo-dataset';
-import { demoDatasetFixture } from '../../harness/demo-dataset-fixture';
 import type { RecordedRequest } from '../../harness/model-server/model-server';
 import type { TaskScenario } from '../../harness/model-server/task-brain';
 import { LoopbackNamespace } from '../../harness/loopback-namespace';
@@ -29,19 +27,18 @@ import {
   startServerIn,
   sweciIn,
   SWECI_CLI as cli,
-  targetFiles,
 } from '../../harness/real-clis';
 import { filesHolding } from '../helpers/list-tree';
 import { transcriptSchema } from '../../../src/core/transcript/transcript-schema';
-import { assertConformingRun, type Line } from './conforming-run';
+import { assertConformingRun, startConformanceBench, stopConformanceBench, type ConformanceBench, type Line } from './conforming-run';
 
 /** The CLI whose run is recorded and replayed (deterministic given its model's answers). */
 const REPLAY_CLI = process.env.SWECI_REPLAY_CLI ?? 'qwen';
 
+let bench: ConformanceBench;
 let tmp: string;
 let demo: DemoDataset;
 let ns: LoopbackNamespace;
-let server: ChildProcess;
 let port: number;
 let serverLog: string;
 
@@ -97,17 +94,11 @@ function assertClaudeTranscript(experiment: string, requests: RecordedRequest[])
 
 describe('real agent CLIs through the loop: one endpoint, sandboxed, loopback only', { timeout: 40 * 60_000 }, () => {
   before(async () => {
-    tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-real-agents-')));
-    demo = await demoDatasetFixture(path.join(tmp, 'dataset'), { batch: true });
-    ns = LoopbackNamespace.create('sweci-conf');
-    ({ child: server, port, log: serverLog } = await startServer({ requirementXml: REQUIREMENT, files: targetFiles(0, 2) }, 'main', KEY));
+    bench = await startConformanceBench('sweci-real-agents-');
+    ({ tmp, demo, ns, port, serverLog } = bench);
   });
 
-  after(async () => {
-    server?.kill('SIGTERM');
-    ns?.dispose();
-    if (tmp) await fs.rm(tmp, { recursive: true, force: true });
-  });
+  after(() => stopConformanceBench(bench));
 
   test('the namespace has only loopback', () => {
     assert.deepEqual(ns.interfaces(), ['lo']);
