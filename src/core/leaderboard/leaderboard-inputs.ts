@@ -25,6 +25,8 @@ export interface ResolvedRun {
   run: string;
   kind: 'agent' | 'human-history';
   label: string;
+  /** The label came from leaderboard.json (only such labels make repeats). */
+  labelGiven: boolean;
   provider: string | null;
   released: string | null;
 }
@@ -89,6 +91,7 @@ export async function resolveRuns(requests: readonly RunRequest[], withHuman: bo
       run,
       kind,
       label: req.label ?? (kind === 'human-history' ? HUMAN_HISTORY_RUN : agentsLabel(record)),
+      labelGiven: req.label !== undefined,
       provider: req.provider ?? null,
       released: req.released ?? null,
     });
@@ -99,12 +102,34 @@ export async function resolveRuns(requests: readonly RunRequest[], withHuman: bo
       const dataset = datasetKey(r.record);
       if (datasets.has(dataset) || runs.some((o) => o.kind === 'human-history' && datasetKey(o.record) === dataset)) continue;
       if (!(await runNames(r.experiment)).has(HUMAN_HISTORY_RUN)) continue;
-      datasets.set(dataset, { ...r, run: HUMAN_HISTORY_RUN, kind: 'human-history', label: HUMAN_HISTORY_RUN, provider: null, released: null });
+      datasets.set(dataset, {
+        ...r,
+        run: HUMAN_HISTORY_RUN,
+        kind: 'human-history',
+        label: HUMAN_HISTORY_RUN,
+        labelGiven: false,
+        provider: null,
+        released: null,
+      });
     }
     // One dataset: "human-history"; several: each names its dataset.
     for (const h of datasets.values()) runs.push(datasets.size > 1 ? { ...h, label: `${HUMAN_HISTORY_RUN} · ${path.basename(h.record.dataset)}` } : h);
   }
-  return runs;
+  return distinctDefaultLabels(runs);
+}
+
+/**
+ * Only a label the user gave makes repeats. Default labels (the agents) that two runs share, or
+ * that a given label already holds, are told apart by the experiment's folder name (and run),
+ * or by its whole path when the names are the same too.
+ */
+function distinctDefaultLabels(runs: readonly ResolvedRun[]): ResolvedRun[] {
+  const given = new Set(runs.filter((r) => r.labelGiven).map((r) => r.label));
+  const clashes = (r: ResolvedRun, all: readonly ResolvedRun[]) => !r.labelGiven && (given.has(r.label) || all.filter((o) => o.label === r.label).length > 1);
+  const named = runs.map((r) =>
+    clashes(r, runs) ? { ...r, label: `${r.label} · ${path.basename(r.experiment)}${r.run !== r.record.run ? `#${r.run}` : ''}` } : r,
+  );
+  return named.map((r, i) => (clashes(r, named) ? { ...r, label: `${runs[i].label} · ${r.experiment}#${r.run}` } : r));
 }
 
 /** The default label: the agents (one name when both roles ran the same). */
