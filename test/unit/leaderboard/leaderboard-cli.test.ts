@@ -10,7 +10,18 @@ import { after, before, describe, test } from 'node:test';
 import type { LeaderboardRecord } from '../../../src/core/leaderboard/leaderboard-record';
 import { leaderboardRecordSchema } from '../../../src/core/leaderboard/leaderboard-record';
 import { FIXTURE_AGENTS, writeScriptedSettings } from '../helpers/scripted-settings';
-import { batchFixture, type BatchFixture } from '../cli/batch-fixture';
+import { spawn } from 'node:child_process';
+import { batchFixture, cli, type BatchFixture } from '../cli/batch-fixture';
+
+/** node with these arguments, waited for without blocking (so two runs can go at once). */
+function node(args: string[]): Promise<{ code: number | null; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: fixture.tmp, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.once('close', (code) => resolve({ code, err }));
+  });
+}
 
 const TASKS = ['demo__tinyinventory-0002', 'demo__tinyinventory-0003'];
 
@@ -45,9 +56,11 @@ async function copyOf(dir: string, name: string, edit: (record: Record<string, u
   return out;
 }
 
-/** Every file under the temp folder with its size and time: what a refused command must leave as it was. */
+/** Every file of the experiments (their git objects aside) with its size and time: what a refused command must leave as it was. */
 async function snapshot(): Promise<string> {
-  const entries = await fs.readdir(fixture.tmp, { recursive: true, withFileTypes: true });
+  const entries = (await fs.readdir(fixture.tmp, { recursive: true, withFileTypes: true })).filter(
+    (e) => !e.parentPath.includes(`${path.sep}.git`) && !e.parentPath.startsWith(fixture.demo.datasetDir),
+  );
   const lines = await Promise.all(
     entries.map(async (e) => {
       const p = path.join(e.parentPath, e.name);
@@ -64,30 +77,37 @@ describe('sweci leaderboard on real experiments', () => {
     scripted = path.join(fixture.tmp, 'exp-scripted');
     nothing = path.join(fixture.tmp, 'exp-nothing');
     const common = ['--tasks', TASKS.join(','), '--max-iterations', '2'];
-    const a = fixture.runSweci(scripted, ...common, '--human-history', '--history-commits', '2');
-    assert.equal(a.code, 0, a.err + a.out);
     const config = await writeScriptedSettings(fixture.demo, fixture.tmp, { name: 'nothing.json', programmer: path.join(FIXTURE_AGENTS, 'no-output.py') });
-    const b = fixture.sweci(
-      'run',
-      '--dataset',
-      fixture.demo.datasetDir,
-      '--experiment',
-      nothing,
-      '--run',
-      'nothing',
-      '--config',
-      config,
-      '--runtime',
-      'local',
-      ...common,
-    );
-    assert.equal(b.code, 0, b.err + b.out);
+    // The two experiments at once (they share nothing but the dataset, which they only read).
+    const [a, b] = await Promise.all([
+      node(fixture.runArgs(scripted, ...common, '--human-history', '--history-commits', '2')),
+      node([
+        cli,
+        'run',
+        '--dataset',
+        fixture.demo.datasetDir,
+        '--experiment',
+        nothing,
+        '--run',
+        'nothing',
+        '--config',
+        config,
+        '--runtime',
+        'local',
+        ...common,
+      ]),
+    ]);
+    assert.equal(a.code, 0, a.err);
+    assert.equal(b.code, 0, b.err);
   });
   after(() => fixture?.dispose());
 
   test("each entry's EvoScore at every γ is summarize's, to the last digit; the output is reproducible byte for byte", () => {
     const gammas = ['0.8', '0.9', '1', '1.1', '1.2', '1.25'];
-    const record = leaderboard(scripted, nothing, `${scripted}#human-history`, '--gamma', gammas.join(','), '--bootstrap', '500');
+    const args = [scripted, nothing, `${scripted}#human-history`, '--gamma', gammas.join(','), '--bootstrap', '500', '--format', 'json'];
+    const first = fixture.sweci('leaderboard', ...args);
+    assert.equal(first.code, 0, first.err);
+    const record = leaderboardRecordSchema.parse(JSON.parse(first.out));
     assert.deepEqual(record.gammas, gammas);
     assert.deepEqual(record.tasks, TASKS);
     assert.equal(record.entries.length, 3);
@@ -132,31 +152,7 @@ describe('sweci leaderboard on real experiments', () => {
     assert.equal(top.tokensPerTask.source, 'agent-reported');
     assert.equal(top.costPerTask, null, 'the scripted agents report no price');
 
-    const again = fixture.sweci(
-      'leaderboard',
-      scripted,
-      nothing,
-      `${scripted}#human-history`,
-      '--gamma',
-      gammas.join(','),
-      '--bootstrap',
-      '500',
-      '--format',
-      'json',
-    );
-    const once = fixture.sweci(
-      'leaderboard',
-      scripted,
-      nothing,
-      `${scripted}#human-history`,
-      '--gamma',
-      gammas.join(','),
-      '--bootstrap',
-      '500',
-      '--format',
-      'json',
-    );
-    assert.equal(again.out, once.out);
+    assert.equal(fixture.sweci('leaderboard', ...args).out, first.out, 'the same bytes again');
     const seeded = fixture.sweci('leaderboard', scripted, nothing, '--bootstrap', '500', '--seed', '5', '--format', 'json');
     assert.equal((JSON.parse(seeded.out) as LeaderboardRecord).bootstrap.seed, 5);
   });
