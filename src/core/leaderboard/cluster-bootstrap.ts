@@ -41,14 +41,14 @@ export function clusterBootstrap(tasks: readonly ClusteredTask[], { resamples, s
     counts[c]++;
   }
   const k = sums.length;
-  const random = seededRandom(seed);
+  const draws = clusterDraws(k, resamples, seed);
   const stats = Array.from({ length: width }, () => new Float64Array(resamples));
   const total = new Array<number>(width);
   for (let b = 0; b < resamples; b++) {
     total.fill(0);
     let n = 0;
     for (let i = 0; i < k; i++) {
-      const c = randomIndex(random, k);
+      const c = draws[b * k + i];
       for (let s = 0; s < width; s++) total[s] += sums[c][s];
       n += counts[c];
     }
@@ -58,6 +58,20 @@ export function clusterBootstrap(tasks: readonly ClusteredTask[], { resamples, s
     values.sort();
     return [percentile(values, 0.025), percentile(values, 0.975)];
   });
+}
+
+/** The last draws made: every entry and pair of a leaderboard has as many clusters, and draws the same. */
+let lastDraws: { key: string; draws: Int32Array } | undefined;
+
+/** The cluster indices of every resample (resample b's are at b·k …), drawn from a generator started at `seed`. */
+function clusterDraws(k: number, resamples: number, seed: number): Int32Array {
+  const key = `${k}:${resamples}:${seed}`;
+  if (lastDraws?.key === key) return lastDraws.draws;
+  const random = seededRandom(seed);
+  const draws = new Int32Array(k * resamples);
+  for (let i = 0; i < draws.length; i++) draws[i] = randomIndex(random, k);
+  lastDraws = { key, draws };
+  return draws;
 }
 
 /** The p-quantile of sorted values, linearly interpolated between the nearest two (Hyndman & Fan's type 7, R's default). */
