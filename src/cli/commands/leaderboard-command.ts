@@ -7,6 +7,8 @@ import { parseRunArgument, readLeaderboardFile, resolveRuns, type RunRequest } f
 import { gammaKeySchema, TASKS_POLICIES, type TasksPolicy } from '../../core/leaderboard/leaderboard-record';
 import { UserError } from '../../core/util/errors';
 
+const MAX_RESAMPLES = 1_000_000;
+
 export interface LeaderboardValues {
   file?: string;
   withHuman?: boolean;
@@ -51,6 +53,8 @@ export async function leaderboardCommand(args: readonly string[], values: Leader
   if (values.bootstrap !== undefined && Number(values.bootstrap) === 0)
     throw new UserError('--bootstrap 0 gives no interval: give 1 or more resamples (default 10000).');
   const resamples = wholeNumber('--bootstrap', values.bootstrap, 1, DEFAULT_RESAMPLES);
+  // Every resample's draws are kept (one number per repository): a bound keeps them in memory.
+  if (resamples > MAX_RESAMPLES) throw new UserError(`--bootstrap takes at most ${MAX_RESAMPLES} resamples, not ${resamples}.`);
   const seed = values.seed === undefined ? 0 : Number(values.seed);
   if (!Number.isSafeInteger(seed)) throw new UserError(`--seed must be a whole number, not "${values.seed}".`);
   const maxEpoch = values.maxEpoch === undefined ? undefined : wholeNumber('--max-epoch', values.maxEpoch, 1, 0);
