@@ -7,6 +7,7 @@ import { addPytestOptions, addRuntimeOptions, assertNoOptionLikeValues, UsageErr
 import { agentsCheckCommand, type AgentsCheckValues } from './commands/agents-command';
 import { compareCommand, type CompareValues } from './commands/compare-command';
 import { k8sCommand, type K8sValues } from './commands/k8s-command';
+import { leaderboardCommand, type LeaderboardValues } from './commands/leaderboard-command';
 import { reportCommand, type ReportValues } from './commands/report-command';
 import { runCommand, type RunValues } from './commands/run-command';
 import { summarizeCommand, type SummarizeValues } from './commands/summarize-command';
@@ -165,6 +166,22 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
     .option('--exclude-harness-tampering', 'score iterations flagged for harness tampering as not run')
     .option('--score-target-tests-only', "count passes among the tests the target passes only (the paper's n(c) over T), not pytest's whole count")
     .action((a: string, b: string, values: CompareValues) => set(compareCommand(a, b, values)));
+
+  root
+    .command('leaderboard')
+    .argument('[experiments...]', 'experiment folders; experiment#run ranks another run of one (e.g. runs/opus#human-history)')
+    .description('many experiments ranked together: EvoScore at each γ with 95% intervals, ranks as γ moves, pairs, groups and the cost frontier')
+    .option('--file <leaderboard.json>', 'the entries (experiment, run, label, provider, released) as one file; experiments sharing a label are repeats')
+    .option('--with-human', "add the upstream developers' replay (human-history) of each dataset where an experiment holds one")
+    .option('--gamma <list>', 'the γ values, e.g. 0.8,1,1.2 (0.8,0.9,1,1.1,1.2; γ = 1 is always included)')
+    .option('--bootstrap <n>', 'bootstrap resamples for the 95% intervals (10000)')
+    .option('--seed <s>', "the bootstrap's seed: the same seed prints the same output (0)")
+    .option('--tasks-policy <policy>', 'common: only the tasks every entry scored; union: each entry on its own tasks (common)')
+    .option('--max-epoch <n>', 'N, the iterations scores are padded to (needed when the experiments differ)')
+    .option('--format <format>', 'table, markdown, csv or json (table)')
+    .option('--exclude-harness-tampering', 'score iterations flagged for harness tampering as not run')
+    .option('--score-target-tests-only', "count passes among the tests the target passes only (the paper's n(c) over T), not pytest's whole count")
+    .action((experiments: string[], values: LeaderboardValues) => set(leaderboardCommand(experiments, values)));
 
   root
     .command('k8s')

@@ -102,6 +102,8 @@ const oneZero = (v: boolean) => (v ? '1' : '0');
 /** An average that includes flagged runs says how many: "0.5000 (1 flagged: inflated)". */
 const withNote = (v: string, count: FlaggedCount) => (count.runs ? `${v} (${flaggedNote(count)})` : v);
 const always = () => true;
+/** "2", or with crashed iterations "2 crashed" / "1 + 2 crashed". */
+const regressionsCell = (m: RunMetricsRow) => (m.crashed ? `${m.regressions ? `${m.regressions} + ` : ''}${m.crashed} crashed` : String(m.regressions));
 
 export const METRIC_COLUMNS = {
   // First in the export: the γ its evoscore_gamma is at. (The row itself keeps the schema's order.)
@@ -181,7 +183,9 @@ export const METRIC_COLUMNS = {
     compute: (r) => r.regressions.count,
     average: 'mean',
     runsTable: { head: 'regressions', about: 'How many times the passed count dropped', cell: (m) => String(m.regressions), cls: 'num' },
-    summary: { head: 'regressions', reportHead: 'regressions', cell: (m) => String(m.regressions), average: (v) => fixed(v, 2) },
+    // A crashed iteration (gap −1) is not a comparison point, so the count leaves it out; but it
+    // lost every test that passed before it, so the summary shows it beside the count, never a bare 0.
+    summary: { head: 'regressions', reportHead: 'regressions', cell: (m) => regressionsCell(m), average: (v) => fixed(v, 2) },
     export: { key: 'regressions', value: (m) => m.regressions },
   },
   finalA: {

@@ -1,0 +1,248 @@
+// `sweci leaderboard` as a user runs it, on real experiments: the demo batch dataset's two
+// smallest tasks, two iterations, run by `sweci run` with the scripted agents (and the upstream
+// developers' replay) and with a Programmer that changes nothing. Each entry's EvoScore at every
+// γ must equal `sweci summarize --gamma … --format json` on the same experiment, exactly; every
+// bad input is refused with a clear error and nothing written.
+import assert from 'node:assert/strict';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { LeaderboardRecord } from '../../../src/core/leaderboard/leaderboard-record';
+import { leaderboardRecordSchema } from '../../../src/core/leaderboard/leaderboard-record';
+import { FIXTURE_AGENTS, writeScriptedSettings } from '../helpers/scripted-settings';
+import { spawn } from 'node:child_process';
+import { batchFixture, cli, type BatchFixture } from '../cli/batch-fixture';
+
+/** node with these arguments, waited for without blocking (so two runs can go at once). */
+function node(args: string[]): Promise<{ code: number | null; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, args, { cwd: fixture.tmp, stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.once('close', (code) => resolve({ code, err }));
+  });
+}
+
+const TASKS = ['demo__tinyinventory-0002', 'demo__tinyinventory-0003'];
+
+let fixture: BatchFixture;
+let scripted: string;
+let nothing: string;
+
+function leaderboard(...args: string[]): LeaderboardRecord {
+  const r = fixture.sweci('leaderboard', ...args, '--format', 'json');
+  assert.equal(r.code, 0, r.err + r.out);
+  return leaderboardRecordSchema.parse(JSON.parse(r.out));
+}
+
+/** Refused with exit 1 and an error that matches `message`, printing nothing on stdout. */
+function refused(message: RegExp, ...args: string[]): void {
+  const r = fixture.sweci('leaderboard', ...args);
+  assert.equal(r.code, 1, `refused: ${args.join(' ')}\n${r.out}`);
+  assert.equal(r.out, '');
+  assert.match(r.err, /^error: /);
+  assert.match(r.err, message);
+}
+
+/** A copy of an experiment whose record `edit` changes (another N, another dataset), without `drop`'s task folders. */
+async function copyOf(dir: string, name: string, edit: (record: Record<string, unknown>) => void = () => undefined, drop: string[] = []): Promise<string> {
+  const out = path.join(fixture.tmp, name);
+  await fs.cp(dir, out, { recursive: true });
+  for (const t of drop) await fs.rm(path.join(out, t), { recursive: true });
+  const file = path.join(out, 'sweci-experiment.json');
+  const record = JSON.parse(await fs.readFile(file, 'utf8')) as Record<string, unknown>;
+  edit(record);
+  await fs.writeFile(file, JSON.stringify(record));
+  return out;
+}
+
+/** Every file of the experiments (their git objects aside) with its size and time: what a refused command must leave as it was. */
+async function snapshot(): Promise<string> {
+  const entries = (await fs.readdir(fixture.tmp, { recursive: true, withFileTypes: true })).filter(
+    (e) => !e.parentPath.includes(`${path.sep}.git`) && !e.parentPath.startsWith(fixture.demo.datasetDir),
+  );
+  const lines = await Promise.all(
+    entries.map(async (e) => {
+      const p = path.join(e.parentPath, e.name);
+      const s = await fs.lstat(p);
+      return `${p} ${s.size} ${s.mtimeMs}`;
+    }),
+  );
+  return lines.sort().join('\n');
+}
+
+describe('sweci leaderboard on real experiments', () => {
+  before(async () => {
+    fixture = await batchFixture();
+    scripted = path.join(fixture.tmp, 'exp-scripted');
+    nothing = path.join(fixture.tmp, 'exp-nothing');
+    const common = ['--tasks', TASKS.join(','), '--max-iterations', '2'];
+    const config = await writeScriptedSettings(fixture.demo, fixture.tmp, { name: 'nothing.json', programmer: path.join(FIXTURE_AGENTS, 'no-output.py') });
+    // The two experiments at once (they share nothing but the dataset, which they only read).
+    const [a, b] = await Promise.all([
+      node(fixture.runArgs(scripted, ...common, '--human-history', '--history-commits', '2')),
+      node([
+        cli,
+        'run',
+        '--dataset',
+        fixture.demo.datasetDir,
+        '--experiment',
+        nothing,
+        '--run',
+        'nothing',
+        '--config',
+        config,
+        '--runtime',
+        'local',
+        ...common,
+      ]),
+    ]);
+    assert.equal(a.code, 0, a.err);
+    assert.equal(b.code, 0, b.err);
+  });
+  after(() => fixture?.dispose());
+
+  test("each entry's EvoScore at every γ is summarize's, to the last digit; the output is reproducible byte for byte", () => {
+    const gammas = ['0.8', '0.9', '1', '1.1', '1.2', '1.25'];
+    const args = [scripted, nothing, `${scripted}#human-history`, '--gamma', gammas.join(','), '--bootstrap', '500', '--format', 'json'];
+    const first = fixture.sweci('leaderboard', ...args);
+    assert.equal(first.code, 0, first.err);
+    const record = leaderboardRecordSchema.parse(JSON.parse(first.out));
+    assert.deepEqual(record.gammas, gammas);
+    assert.deepEqual(record.tasks, TASKS);
+    assert.equal(record.entries.length, 3);
+    for (const e of record.entries) {
+      const [{ experiment, run }] = e.experiments;
+      const r = fixture.sweci('summarize', experiment, '--run', run, '--gamma', '0.8,0.9,1.1,1.2,1.25', '--format', 'json');
+      assert.equal(r.code, 0, r.err);
+      const summary = JSON.parse(r.out) as {
+        gammas: number[];
+        groups: { run: string; averageEvo: number[]; average: { solved: number; zeroRegression: number } }[];
+      };
+      const group = summary.groups.find((g) => g.run === run)!;
+      for (const g of gammas) assert.equal(e.evoScore[g], group.averageEvo[summary.gammas.indexOf(Number(g))], `${e.label} at γ=${g}`);
+      assert.equal(e.solvedRate, group.average.solved, `${e.label} solved`);
+      assert.equal(e.zeroRegressionRate, group.average.zeroRegression, `${e.label} zero regression`);
+      assert.equal(e.tasks, 2);
+      assert.deepEqual(e.missing, []);
+      for (const [lo, hi, v] of [
+        [...e.evoScoreCI95, e.evoScore['1']],
+        [...e.solvedCI95, e.solvedRate],
+        [...e.zeroRegressionCI95, e.zeroRegressionRate],
+      ])
+        assert.ok(lo <= v + 1e-12 && v <= hi + 1e-12, `${e.label}: ${lo} ≤ ${v} ≤ ${hi}`);
+    }
+    // The scripted agents replay the upstream commits: above the Programmer that changes nothing, and distinguishable from it.
+    // Both experiments ran custom agents: the default labels are told apart by the folder, not merged as repeats.
+    assert.deepEqual(record.entries.map((e) => e.label).sort(), ['custom · exp-nothing', 'custom · exp-scripted', 'human-history']);
+    const byExperiment = (dir: string, run: string) => record.entries.find((e) => e.experiments[0].experiment === dir && e.experiments[0].run === run)!;
+    const top = byExperiment(scripted, 'scripted');
+    const idle = byExperiment(nothing, 'nothing');
+    assert.ok(top.evoScore['1'] > idle.evoScore['1']);
+    assert.equal(idle.evoScore['1'], 0, 'no change: a(c) stays 0');
+    const pair = record.pairs.find((p) => p.a === top.label && p.b === idle.label)!;
+    assert.equal(pair.distinguishable, true);
+    assert.ok(pair.ci95[0] <= pair.meanDiff && pair.meanDiff <= pair.ci95[1]);
+    assert.equal(byExperiment(scripted, 'human-history').kind, 'human-history');
+    assert.equal(record.pairs.length, 3);
+    assert.deepEqual(
+      record.ranks['1'].map((r) => r.label),
+      record.entries.map((e) => e.label),
+    );
+    assert.equal(top.tokensPerTask.source, 'agent-reported');
+    assert.equal(top.costPerTask, null, 'the scripted agents report no price');
+
+    assert.equal(fixture.sweci('leaderboard', ...args).out, first.out, 'the same bytes again');
+    const seeded = fixture.sweci('leaderboard', scripted, nothing, '--bootstrap', '500', '--seed', '5', '--format', 'json');
+    assert.equal((JSON.parse(seeded.out) as LeaderboardRecord).bootstrap.seed, 5);
+  });
+
+  test('--with-human adds the replay; a leaderboard file names the entries, and a shared label makes repeats', async () => {
+    const withHuman = leaderboard(scripted, nothing, '--with-human', '--bootstrap', '100');
+    assert.deepEqual(withHuman.entries.map((e) => e.kind).sort(), ['agent', 'agent', 'human-history']);
+    assert.equal(withHuman.entries.find((e) => e.kind === 'human-history')!.label, 'human-history');
+
+    const repeat = await copyOf(scripted, 'exp-scripted-again');
+    const file = path.join(fixture.tmp, 'leaderboard.json');
+    await fs.writeFile(
+      file,
+      JSON.stringify({
+        entries: [
+          { experiment: 'exp-scripted', label: 'Scripted', provider: 'Fixtures', released: '2025-01-02' },
+          { experiment: 'exp-scripted-again', label: 'Scripted', provider: 'Fixtures' },
+          { experiment: 'exp-nothing', label: 'Idle' },
+        ],
+      }),
+    );
+    const record = leaderboard('--file', file, '--bootstrap', '100');
+    const top = record.entries.find((e) => e.label === 'Scripted')!;
+    assert.deepEqual(top.experiments, [
+      { experiment: scripted, run: 'scripted' },
+      { experiment: repeat, run: 'scripted' },
+    ]);
+    assert.equal(top.provider, 'Fixtures');
+    assert.equal(top.released, '2025-01-02');
+    assert.equal(top.spread.betweenRepeats, 0, 'two identical repeats');
+    const single = leaderboard(scripted, '--bootstrap', '100');
+    assert.equal(top.evoScore['1'], single.entries[0].evoScore['1'], 'the mean of identical repeats');
+
+    // Text formats: the table shows groups and intervals; CSV one row per entry.
+    const table = fixture.sweci('leaderboard', '--file', file, '--bootstrap', '100');
+    assert.equal(table.code, 0, table.err);
+    assert.match(table.out, /^group {2}rank {2}entry/m);
+    assert.match(table.out, /Scripted .*\[\d\.\d{4}, \d\.\d{4}\]/);
+    const csv = fixture.sweci('leaderboard', '--file', file, '--bootstrap', '100', '--format', 'csv');
+    assert.equal(csv.out.trim().split('\n').length, 3);
+    const md = fixture.sweci('leaderboard', '--file', file, '--bootstrap', '100', '--format', 'markdown');
+    assert.match(md.out, /^\| group \| rank \| entry/m);
+  });
+
+  test('common ranks only the tasks every entry scored and lists the rest; union ranks each on its own and says so', async () => {
+    const partial = await copyOf(nothing, 'exp-nothing-partial', () => undefined, [TASKS[0]]);
+    const common = leaderboard(scripted, partial, '--bootstrap', '100');
+    assert.equal(common.tasksPolicy, 'common');
+    assert.deepEqual(common.tasks, [TASKS[1]]);
+    const idle = common.entries.find((e) => e.experiments[0].experiment === partial)!;
+    assert.deepEqual(idle.missing, [TASKS[0]]);
+    assert.equal(common.entries.find((e) => e.experiments[0].experiment === scripted)!.tasks, 1);
+    assert.ok(common.notes.some((n) => n.includes(TASKS[0])));
+
+    const union = leaderboard(scripted, partial, '--bootstrap', '100', '--tasks-policy', 'union');
+    assert.deepEqual(union.tasks, TASKS);
+    assert.equal(union.entries.find((e) => e.experiments[0].experiment === scripted)!.tasks, 2);
+    assert.equal(union.entries.find((e) => e.experiments[0].experiment === partial)!.tasks, 1);
+    assert.ok(union.notes.some((n) => /union/.test(n)));
+  });
+
+  test('every bad input is refused with a clear error, and nothing is written', async () => {
+    const otherN = await copyOf(nothing, 'exp-other-n', (r) => (r.maxIterations = 3));
+    const otherData = await copyOf(nothing, 'exp-other-dataset', (r) => (r.split = 'other'));
+    const onlyFirst = await copyOf(scripted, 'exp-only-first', () => undefined, [TASKS[1]]);
+    const onlySecond = await copyOf(nothing, 'exp-only-second', () => undefined, [TASKS[0]]);
+    const bad = path.join(fixture.tmp, 'bad-leaderboard.json');
+    await fs.writeFile(bad, JSON.stringify({ entries: [{ experiment: 'exp-scripted', released: 'May 2025' }] }));
+    const before = await snapshot();
+
+    refused(/given twice/, scripted, scripted);
+    refused(/given twice/, scripted, `${scripted}#scripted`);
+    refused(/dataset.* is not an experiment: it has no sweci-experiment\.json/, fixture.demo.datasetDir);
+    refused(/does not exist/, path.join(fixture.tmp, 'nowhere'));
+    refused(/different maximum iterations.*--max-epoch/, scripted, otherN);
+    refused(/different datasets or splits.*--tasks-policy union/, scripted, otherData);
+    refused(/No task is scored by every entry/, onlyFirst, onlySecond);
+    refused(/has no run "nope" \(its tasks have: human-history, scripted\)/, `${scripted}#nope`);
+    refused(/bad-leaderboard\.json is not a leaderboard file: entries\.0\.released/, '--file', bad);
+    refused(/--gamma .*"0" is not one/, scripted, '--gamma', '0,1');
+    refused(/--gamma .*"-1" is not one/, scripted, '--gamma', '-1');
+    refused(/--gamma .*"abc" is not one/, scripted, '--gamma', 'abc');
+    refused(/--bootstrap 0/, scripted, '--bootstrap', '0');
+    refused(/--tasks-policy must be/, scripted, '--tasks-policy', 'all');
+
+    assert.equal(await snapshot(), before, 'nothing changed on disk');
+
+    // What a flag makes possible: --max-epoch scores both over one N; union ranks different splits.
+    assert.equal(leaderboard(scripted, otherN, '--max-epoch', '2', '--bootstrap', '50').maxEpoch, 2);
+    const mixed = leaderboard(scripted, otherData, '--tasks-policy', 'union', '--bootstrap', '50');
+    assert.ok(mixed.notes.some((n) => /different datasets or splits/.test(n)));
+  });
+});
