@@ -26,6 +26,7 @@ import {
   byZeroRegression,
   costAxis,
   dayLabel,
+  extent,
   formatInterval,
   formatRate,
   formatScore,
@@ -103,21 +104,57 @@ function whiskers(intervals: () => (Interval | null)[][], colour: (d: number, i:
   };
 }
 
-/** The bump chart's names at its right edge: entries tied at the last γ share one line. */
+/**
+ * The bump chart's names at its right edge, beside each entry's last point. Entries tied at the
+ * last γ share a rank, and the ranks after them are empty: their names go one under the other there.
+ */
 function endLabels(series: () => { label: string; y: number | null }[], colour: (label: string) => string, font: string): Plugin {
   return {
     id: 'sweciEndLabels',
     afterDatasetsDraw(chart) {
       const ctx = chart.ctx;
       const x = chart.chartArea.right + 8;
-      const byRank = new Map<number, string[]>();
-      for (const s of series()) if (s.y !== null) byRank.set(s.y, [...(byRank.get(s.y) ?? []), s.label]);
+      const y = chart.scales.y;
+      const step = Math.abs(y.getPixelForValue(2) - y.getPixelForValue(1));
+      const seen = new Map<number, number>();
       ctx.save();
       ctx.font = `12px ${font}`;
       ctx.textBaseline = 'middle';
-      for (const [rank, labels] of byRank) {
-        ctx.fillStyle = colour(labels[0]);
-        ctx.fillText(labels.join(', '), x, chart.scales.y.getPixelForValue(rank));
+      for (const s of series()) {
+        if (s.y === null) continue;
+        const k = seen.get(s.y) ?? 0;
+        seen.set(s.y, k + 1);
+        ctx.fillStyle = colour(s.label);
+        ctx.fillText(s.label, x, y.getPixelForValue(s.y) + k * step);
+      }
+      ctx.restore();
+    },
+  };
+}
+
+/** An axis's bounds with a little room beyond the values. */
+function padded({ min, max }: { min: number; max: number }): { min: number; max: number } {
+  const room = (max - min) * 0.06 || 0.05;
+  return { min: min - room, max: max + room };
+}
+
+/** Names beside chosen points (the frontier's entries), so the figure reads without hovering. */
+function pointLabels(points: () => { x: number; y: number; label: string }[], colour: (label: string) => string, font: string): Plugin {
+  return {
+    id: 'sweciPointLabels',
+    afterDatasetsDraw(chart) {
+      const ctx = chart.ctx;
+      ctx.save();
+      ctx.font = `11px ${font}`;
+      ctx.textBaseline = 'bottom';
+      for (const p of points()) {
+        const x = chart.scales.x.getPixelForValue(p.x);
+        const y = chart.scales.y.getPixelForValue(p.y);
+        // Near the right edge the name goes to the point's left.
+        const w = ctx.measureText(p.label).width;
+        ctx.textAlign = x + 8 + w > chart.chartArea.right ? 'right' : 'left';
+        ctx.fillStyle = colour(p.label);
+        ctx.fillText(p.label, ctx.textAlign === 'right' ? x - 8 : x + 8, y - 4);
       }
       ctx.restore();
     },
@@ -203,7 +240,11 @@ export class LeaderboardFigures {
         parsing: false,
         scales: {
           x: { type: 'linear', title: { display: true, text: 'Release date' }, ticks: { callback: (v) => dayLabel(Number(v)) } },
-          y: { title: { display: true, text: 'EvoScore (γ=1), 95% interval' }, grace: '5%' },
+          // The whiskers inside the axis, not only the points.
+          y: {
+            title: { display: true, text: 'EvoScore (γ=1), 95% interval' },
+            ...padded(extent(series.flatMap((s) => s.entries.flatMap((e) => e.evoScoreCI95)))),
+          },
         },
         plugins: {
           legend: { position: 'bottom', labels: { usePointStyle: true, boxHeight: 8 } },
@@ -350,9 +391,12 @@ export class LeaderboardFigures {
 
   private costChart(record: LeaderboardRecord, palette: Palette, style: (e: LeaderboardEntry) => ProviderStyle): Chart {
     const axis = costAxis(record);
-    const points = record.entries.map((e) => ({ x: axis.value(e), y: e.evoScore['1'] ?? 0, label: e.label }));
+    // Entries with no cost (or tokens) are left out: the page's notes name them.
+    const shown = record.entries.filter((e) => axis.value(e) !== null);
+    const points = shown.map((e) => ({ x: axis.value(e) ?? 0, y: e.evoScore['1'] ?? 0, label: e.label }));
     const frontier = frontierPoints(record, axis.value);
-    const colours = () => record.entries.map((e) => this.tint(e.label, style(e).colour));
+    const colours = () => shown.map((e) => this.tint(e.label, style(e).colour));
+    const byLabel = new Map(shown.map((e) => [e.label, e]));
     const chart = new Chart<'scatter', Point[]>(this.canvases.cost, {
       type: 'scatter',
       data: {
@@ -362,8 +406,8 @@ export class LeaderboardFigures {
             data: points,
             backgroundColor: colours(),
             borderColor: colours(),
-            pointStyle: record.entries.map((e) => style(e).marker),
-            pointRadius: record.entries.map((e) => (e.onCostFrontier ? 6 : 4)),
+            pointStyle: shown.map((e) => style(e).marker),
+            pointRadius: shown.map((e) => (e.onCostFrontier ? 6 : 4)),
             pointHoverRadius: 7,
           },
           {
@@ -382,7 +426,7 @@ export class LeaderboardFigures {
         ...this.common(palette, (d, i) => (d === 0 ? points[i]?.label : undefined)),
         parsing: false,
         scales: {
-          x: { title: { display: true, text: axis.title }, ticks: { callback: (v) => axis.format(Number(v)) }, grace: '5%' },
+          x: { min: 0, title: { display: true, text: axis.title }, ticks: { callback: (v) => axis.format(Number(v)) }, grace: '8%' },
           y: { title: { display: true, text: 'EvoScore (γ=1)' }, grace: '5%' },
         },
         plugins: {
@@ -393,13 +437,19 @@ export class LeaderboardFigures {
             callbacks: {
               label: (it) => {
                 const p = it.raw as Point;
-                const e = record.entries[it.dataIndex];
-                return `${p.label}${e.onCostFrontier ? ' (on the frontier)' : ''}: ${axis.format(p.x)} · EvoScore ${formatScore(p.y)}`;
+                return `${p.label}${byLabel.get(p.label)?.onCostFrontier ? ' (on the frontier)' : ''}: ${axis.format(p.x)} · EvoScore ${formatScore(p.y)}`;
               },
             },
           },
         },
       },
+      plugins: [
+        pointLabels(
+          () => frontier,
+          (label) => this.tint(label, palette.foreground),
+          palette.font,
+        ),
+      ],
     });
     this.restyle.push(() => {
       chart.data.datasets[0].backgroundColor = colours();

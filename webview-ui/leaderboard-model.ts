@@ -90,23 +90,35 @@ export function byZeroRegression(record: LeaderboardRecord): LeaderboardEntry[] 
     .map(({ e }) => e);
 }
 
-/** The cost frontier's x: dollars per task when every entry has a price, else tokens per task (said in the axis title). */
-export function costAxis(record: LeaderboardRecord): { title: string; value: (e: LeaderboardEntry) => number; format: (n: number) => string } {
-  if (record.entries.every((e) => e.costPerTask !== null))
-    return { title: 'Cost per task ($)', value: (e) => e.costPerTask ?? 0, format: (n) => formatCost(n) };
-  const sources = new Set(record.entries.map((e) => e.tokensPerTask.source));
+/**
+ * The cost frontier's x: dollars per task when every agent entry has a price, else tokens per
+ * task (said in the axis title). An entry with no value (the developers' history, which calls no
+ * model) is left out of the figure.
+ */
+export function costAxis(record: LeaderboardRecord): { title: string; value: (e: LeaderboardEntry) => number | null; format: (n: number) => string } {
+  const agents = record.entries.filter((e) => e.kind === 'agent');
+  if (agents.every((e) => e.costPerTask !== null)) return { title: 'Cost per task ($)', value: (e) => e.costPerTask, format: (n) => `$${n.toFixed(2)}` };
+  const sources = new Set(agents.map((e) => e.tokensPerTask.source));
   const how = sources.size === 1 && sources.has('wire') ? 'counted by the gateway' : 'as the agents reported them';
   return {
     title: `Tokens per task, input + output (${how}; some prices unknown)`,
-    value: (e) => e.tokensPerTask.input + e.tokensPerTask.output,
+    value: (e) => (e.tokensPerTask.source === 'none' ? null : e.tokensPerTask.input + e.tokensPerTask.output),
     format: formatCount,
   };
 }
 
 /** The frontier's entries, cheapest first: the line that joins them. */
-export function frontierPoints(record: LeaderboardRecord, x: (e: LeaderboardEntry) => number): { x: number; y: number; label: string }[] {
+export function frontierPoints(record: LeaderboardRecord, x: (e: LeaderboardEntry) => number | null): { x: number; y: number; label: string }[] {
   return record.entries
     .filter((e) => e.onCostFrontier)
-    .map((e) => ({ x: x(e), y: e.evoScore['1'] ?? 0, label: e.label }))
+    .flatMap((e) => {
+      const at = x(e);
+      return at === null ? [] : [{ x: at, y: e.evoScore['1'] ?? 0, label: e.label }];
+    })
     .sort((a, b) => a.x - b.x);
+}
+
+/** The lowest and highest value an axis must show: every value and interval end. */
+export function extent(values: readonly number[]): { min: number; max: number } {
+  return { min: Math.min(...values), max: Math.max(...values) };
 }

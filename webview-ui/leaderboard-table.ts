@@ -73,11 +73,13 @@ export function leaderboardTable(record: LeaderboardRecord, styles: Map<string, 
       td(formatRate(e.solvedRate), 'num', `95% CI ${formatInterval(e.solvedCI95, formatRate)}`),
       td(formatRate(e.zeroRegressionRate)),
       td(formatInterval(e.zeroRegressionCI95, formatRate), 'num ci'),
-      td(
-        formatCount(t.input + t.output),
-        'num',
-        `input ${formatCount(t.input)} · output ${formatCount(t.output)} · cached ${formatCount(t.cached)} (${t.source})`,
-      ),
+      t.source === 'none'
+        ? td('—', 'num', 'No model calls recorded')
+        : td(
+            formatCount(t.input + t.output),
+            'num',
+            `input ${formatCount(t.input)} · output ${formatCount(t.output)} · cached ${formatCount(t.cached)} (${t.source})`,
+          ),
       td(formatCost(e.costPerTask)),
       td(e.missing.length ? String(e.missing.length) : '', 'num missing', e.missing.length ? e.missing.join(', ') : undefined),
       td(e.rankMove > 0 ? `+${e.rankMove}` : String(e.rankMove)),

@@ -7,7 +7,7 @@ import type { LeaderboardRecord } from '../src/core/leaderboard/leaderboard-reco
 import { isLeaderboardHostMessage } from '../src/shared/leaderboard-protocol';
 import { el } from './dom';
 import { LeaderboardFigures } from './leaderboard-figures';
-import { formatScore, providerStyles, releaseSeries } from './leaderboard-model';
+import { costAxis, formatScore, providerStyles, releaseSeries } from './leaderboard-model';
 import { leaderboardTable } from './leaderboard-table';
 import { standalonePalette, themePalette } from './palette';
 import { vsCodeApi } from './vscode-api';
@@ -78,9 +78,11 @@ function render(next: LeaderboardRecord): void {
   );
   table.replaceChildren(leaderboardTable(next, styles, { clickable: !standalone }));
   const undated = releaseSeries(next).undated;
+  const costless = next.entries.filter((e) => costAxis(next).value(e) === null).map((e) => e.label);
   notes.replaceChildren(
     ...next.notes.map((n) => el('li', {}, n)),
     ...(undated.length ? [el('li', {}, `Not in “EvoScore by release date” (no release date): ${undated.join(', ')}.`)] : []),
+    ...(costless.length ? [el('li', {}, `Not in “Cost frontier” (no model calls priced or counted): ${costless.join(', ')}.`)] : []),
   );
   notes.hidden = notes.childElementCount === 0;
   figures.render(next, p, styles);

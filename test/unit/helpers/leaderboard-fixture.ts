@@ -37,10 +37,13 @@ export function leaderboardFixture(opts: { entries?: number } = {}): Leaderboard
     { label: 'human-history', provider: null, released: null, kind: 'human-history' as const },
   ].slice(0, n);
   // EvoScore(γ=1) falls down the list; the slope in γ differs, so the lines cross (Figure 5).
-  const base = rows.map((_, i) => (i === rows.length - 1 && rows[i].kind === 'human-history' ? 0.52 : 0.61 - i * 0.021));
+  // Steps of uneven size, so some neighbours are told apart (new group) and most are not.
+  const STEPS = [0.012, 0.05, 0.015, 0.02, 0.045, 0.01, 0.018, 0.04, 0.012, 0.022, 0.05, 0.015, 0.02, 0.035, 0.01, 0.02];
+  const base = rows.map((r, i) => (r.kind === 'human-history' ? 0.52 : 0.64 - STEPS.slice(0, i).reduce((a, b) => a + b, 0)));
   const slope = rows.map((_, i) => [0.09, -0.06, 0.02, -0.11, 0.12, 0.0, -0.03, 0.07, -0.08, 0.05][i % 10]);
   const score = (i: number, g: string) => round(base[i] + slope[i] * (Number(g) - 1));
-  const cost = rows.map((r, i) => (r.kind === 'human-history' ? 0 : round(2.4 - i * 0.11 + (i % 3) * 0.35)));
+  // The developers' history has no model calls: no tokens, no price.
+  const cost = rows.map((r, i) => (r.kind === 'human-history' ? null : round(2.4 - i * 0.11 + (i % 3) * 0.35)));
   const entries: LeaderboardEntry[] = rows.map((r, i) => {
     const evo = Object.fromEntries(FIXTURE_GAMMAS.map((g) => [g, score(i, g)]));
     const zr = clamp(round(0.78 - i * 0.032 + ((i * 7) % 5) * 0.025));
