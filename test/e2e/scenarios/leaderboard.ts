@@ -8,10 +8,10 @@ import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { leaderboardRecordSchema } from '../../../src/core/leaderboard/leaderboard-record';
 import { writeLeaderboardReport } from '../../../src/core/report/leaderboard-html';
-import { launchChromium, repoRoot } from '../../harness/code-server';
-import { SCREENSHOT_DIR, withWorkbench } from '../../harness/workbench';
+import { repoRoot } from '../../harness/code-server';
+import { withWorkbench } from '../../harness/workbench';
 import { leaderboardFixture } from '../../unit/helpers/leaderboard-fixture';
-import { canvasColours } from './chart';
+import { canvasColours, checkOfflinePage } from './chart';
 
 const FIGURES = ['#fig-release', '#fig-bump', '#fig-zero', '#fig-cost'];
 
@@ -80,35 +80,15 @@ export async function leaderboardScenario(): Promise<string> {
 
     // The offline page, as Export HTML writes it, opened with the network off.
     const out = await writeLeaderboardReport({ record, folder: path.join(dir, 'export'), assetRoot: repoRoot() });
-    const browser = await launchChromium();
-    try {
-      const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
-      await context.setOffline(true);
-      const requests: string[] = [];
-      await context.route('**/*', (route) => {
-        const url = route.request().url();
-        if (url.startsWith('file:')) return route.continue();
-        requests.push(url);
-        return route.abort();
-      });
-      const page = await context.newPage();
-      const errors: string[] = [];
-      page.on('pageerror', (e) => errors.push(e.message));
-      await page.goto(`file://${out.html}`);
-      await page
-        .locator('#board tbody tr')
-        .nth(record.entries.length - 1)
-        .waitFor({ timeout: 15_000 });
-      for (const sel of FIGURES) if ((await canvasColours(page, `canvas${sel}`)) <= 1) throw new Error(`the exported ${sel} is blank`);
-      if (requests.length) throw new Error(`the page tried the network: ${requests.join(', ')}`);
-      if (errors.length) throw new Error(`the page threw: ${errors.join('; ')}`);
-      fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-      const png = path.join(SCREENSHOT_DIR, 'leaderboard-export.png');
-      await page.screenshot({ path: png, fullPage: true });
-      shots.push(png);
-    } finally {
-      await browser.close();
-    }
+    shots.push(
+      await checkOfflinePage(out.html, 'leaderboard-export', { width: 1440, height: 900 }, async (page) => {
+        await page
+          .locator('#board tbody tr')
+          .nth(record.entries.length - 1)
+          .waitFor({ timeout: 15_000 });
+        for (const sel of FIGURES) if ((await canvasColours(page, `canvas${sel}`)) <= 1) throw new Error(`the exported ${sel} is blank`);
+      }),
+    );
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

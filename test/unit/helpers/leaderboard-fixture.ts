@@ -3,7 +3,7 @@
 // lines that cross as γ moves, intervals, groups, pairs and a cost frontier worked out from the
 // numbers as the core would. For the panel's, the report's and the protocol's tests, and the e2e
 // screenshot; it is checked against leaderboardRecordSchema where it is used.
-import type { LeaderboardEntry, LeaderboardPair, LeaderboardRecord } from '../../../src/core/leaderboard/leaderboard-record';
+import type { LeaderboardEntry, LeaderboardRecord } from '../../../src/core/leaderboard/leaderboard-record';
 
 const MODELS: [label: string, provider: string, released: string][] = [
   ['claude-opus-4.5', 'Anthropic', '2025-11-24'],
@@ -87,7 +87,7 @@ export function leaderboardFixture(opts: { entries?: number } = {}): Leaderboard
   const rankOf = (g: string, label: string) => ranks[g].find((r) => r.label === label)!.rank;
   for (const e of entries) e.rankMove = rankOf(FIXTURE_GAMMAS[0], e.label) - rankOf(FIXTURE_GAMMAS[FIXTURE_GAMMAS.length - 1], e.label);
   // Pairs in table order; an interval ±0.03 around the difference.
-  const pairs: LeaderboardPair[] = [];
+  const pairs: LeaderboardRecord['pairs'] = [];
   for (let a = 0; a < entries.length; a++)
     for (let b = a + 1; b < entries.length; b++) {
       const d = round(entries[a].evoScore['1'] - entries[b].evoScore['1']);
