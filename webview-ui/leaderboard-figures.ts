@@ -138,23 +138,37 @@ function padded({ min, max }: { min: number; max: number }): { min: number; max:
   return { min: min - room, max: max + room };
 }
 
-/** Names beside chosen points (the frontier's entries), so the figure reads without hovering. */
-function pointLabels(points: () => { x: number; y: number; label: string }[], colour: (label: string) => string, font: string): Plugin {
+/**
+ * Names beside chosen points, so a figure reads without hovering: above right of the point, else
+ * below it, else (both would cover a name already drawn) left out; near the right edge, to the left.
+ */
+function pointLabels(
+  points: () => { x: number; y: number; label: string }[],
+  colour: (label: string) => string,
+  palette: { font: string; background: string },
+): Plugin {
   return {
     id: 'sweciPointLabels',
     afterDatasetsDraw(chart) {
       const ctx = chart.ctx;
+      const drawn: { l: number; t: number; r: number; b: number }[] = [];
+      const free = (box: { l: number; t: number; r: number; b: number }) => !drawn.some((d) => box.l < d.r && box.r > d.l && box.t < d.b && box.b > d.t);
       ctx.save();
-      ctx.font = `11px ${font}`;
-      ctx.textBaseline = 'bottom';
+      ctx.font = `11px ${palette.font}`;
+      ctx.textBaseline = 'middle';
       for (const p of points()) {
         const x = chart.scales.x.getPixelForValue(p.x);
         const y = chart.scales.y.getPixelForValue(p.y);
-        // Near the right edge the name goes to the point's left.
         const w = ctx.measureText(p.label).width;
-        ctx.textAlign = x + 8 + w > chart.chartArea.right ? 'right' : 'left';
+        const left = x + 8 + w > chart.chartArea.right ? x - 8 - w : x + 8;
+        const box = [y - 10, y + 10].map((cy) => ({ l: left, t: cy - 6, r: left + w, b: cy + 6 })).find(free);
+        if (!box) continue;
+        drawn.push(box);
+        // A veil under the name, so a line or whisker behind it does not cross it out.
+        ctx.fillStyle = faded(palette.background, 0.8);
+        ctx.fillRect(box.l - 2, box.t, box.r - box.l + 4, box.b - box.t);
         ctx.fillStyle = colour(p.label);
-        ctx.fillText(p.label, ctx.textAlign === 'right' ? x - 8 : x + 8, y - 4);
+        ctx.fillText(p.label, box.l, (box.t + box.b) / 2);
       }
       ctx.restore();
     },
@@ -261,6 +275,12 @@ export class LeaderboardFigures {
         },
       },
       plugins: [
+        // Best first, so a name left out for want of room is a lower entry's.
+        pointLabels(
+          () => data.flat().sort((a, b) => b.y - a.y),
+          (label) => this.tint(label, palette.muted),
+          palette,
+        ),
         whiskers(
           () => series.map((s) => s.entries.map((e) => e.evoScoreCI95)),
           (d, i) => this.tint(data[d][i].label, colourOf(d)),
@@ -447,7 +467,7 @@ export class LeaderboardFigures {
         pointLabels(
           () => frontier,
           (label) => this.tint(label, palette.foreground),
-          palette.font,
+          palette,
         ),
       ],
     });
