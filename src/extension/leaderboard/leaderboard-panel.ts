@@ -25,7 +25,6 @@ export interface LeaderboardPanelDeps {
 
 export class LeaderboardPanelHost implements vscode.Disposable {
   private readonly host: WebviewHost<LeaderboardViewMessage, LeaderboardHostMessage, Record<never, never>>;
-  private load: (() => Promise<LeaderboardRecord>) | undefined;
   private current: LeaderboardRecord | undefined;
   private ready = false;
 
@@ -55,19 +54,11 @@ export class LeaderboardPanelHost implements vscode.Disposable {
   async show(load: () => Promise<LeaderboardRecord>): Promise<LeaderboardRecord> {
     const record = checked(await load());
     const wasOpen = this.host.isOpen;
-    this.load = load;
     this.current = record;
     this.host.show();
     if (!wasOpen) this.ready = false;
     this.send('update');
     return record;
-  }
-
-  /** Loads the shown leaderboard again (a run finished) and sends it; nothing when closed. */
-  async refresh(): Promise<void> {
-    if (!this.host.isOpen || !this.load) return;
-    this.current = checked(await this.load());
-    this.send('update');
   }
 
   private send(type: 'init' | 'update'): void {
