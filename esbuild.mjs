@@ -58,11 +58,12 @@ const builds = nodeEntries.map((e) => ({
   ...(e.out === 'cli' ? { banner: { js: '#!/usr/bin/env node' } } : {}),
 }));
 
-// Browser bundles, one per panel: the chart, the iteration view and the Transcript panel.
+// Browser bundles, one per panel: the chart, the iteration view, the Transcript panel and the Leaderboard.
 for (const [out, entry] of [
   ['webview', 'webview-ui/main.ts'],
   ['iteration-view', 'webview-ui/iteration-view.ts'],
   ['transcript', 'webview-ui/transcript-view.ts'],
+  ['leaderboard', 'webview-ui/leaderboard-view.ts'],
 ]) {
   if (!existsSync(entry)) continue;
   builds.push({

@@ -4,11 +4,13 @@ import * as vscode from 'vscode';
 import type { Features } from '../../src/extension/activate/features';
 import { CHART_VIEW_TYPE } from '../../src/extension/chart/chart-panel';
 import { ITERATION_VIEW_TYPE } from '../../src/extension/inspect/iteration-view';
+import { LEADERBOARD_VIEW_TYPE } from '../../src/extension/leaderboard/leaderboard-panel';
 import type { ShownMessage } from '../../src/extension/messages';
 import type { PublishedResult } from '../../src/extension/testing/test-results';
 import { TRANSCRIPT_VIEW_TYPE } from '../../src/extension/transcript/transcript-panel';
 import type { HostMessage, WebviewMessage } from '../../src/shared/chart-protocol';
 import type { IterationViewMessage } from '../../src/shared/iteration-protocol';
+import type { LeaderboardHostMessage, LeaderboardViewMessage } from '../../src/shared/leaderboard-protocol';
 import type { TranscriptHostMessage, TranscriptWebviewMessage } from '../../src/shared/transcript-protocol';
 import type { NonPassedTreeRow, SweciApi } from './test-api';
 import type { RenderedMessage, TranscriptRendered, WebviewLog } from './webview-log';
@@ -16,7 +18,7 @@ import type { RenderedMessage, TranscriptRendered, WebviewLog } from './webview-
 const text = (v: string | vscode.TreeItemLabel | boolean | undefined): string => (typeof v === 'string' ? v : v && typeof v === 'object' ? v.label : '');
 
 export function sweciApi(
-  { task, loop: l, chart: c, iterationView, transcript, testing, environments, requirementLanguage }: Features,
+  { task, loop: l, chart: c, iterationView, transcript, leaderboard, testing, environments, requirementLanguage }: Features,
   webviews: WebviewLog,
   lastMessages: () => ShownMessage[],
 ): SweciApi {
@@ -82,6 +84,11 @@ export function sweciApi(
     transcriptMessages: () =>
       webviews.messages(TRANSCRIPT_VIEW_TYPE) as { posted: TranscriptHostMessage[]; received: (TranscriptWebviewMessage | TranscriptRendered)[] },
     transcriptReceive: (message) => webviews.receive(TRANSCRIPT_VIEW_TYPE, message),
+    openLeaderboard: async (record) => {
+      await leaderboard.panel.show(() => Promise.resolve(record));
+    },
+    leaderboardMessages: () => webviews.messages(LEADERBOARD_VIEW_TYPE) as { posted: LeaderboardHostMessage[]; received: LeaderboardViewMessage[] },
+    leaderboardReceive: (message) => webviews.receive(LEADERBOARD_VIEW_TYPE, message),
     testItems: () => testing.rows(),
     lastTestResults: () => [...testResults],
     runTestItems: async (ids) => {

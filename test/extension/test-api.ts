@@ -5,6 +5,8 @@ import type { CheckOutResult } from '../../src/core/checkout/check-out-task';
 import type { TaskState } from '../../src/core/checkout/task-state';
 import type { NonPassedEntry } from '../../src/core/gap/non-passed';
 import type { HostMessage, WebviewMessage } from '../../src/shared/chart-protocol';
+import type { LeaderboardRecord } from '../../src/core/leaderboard/leaderboard-record';
+import type { LeaderboardHostMessage, LeaderboardViewMessage } from '../../src/shared/leaderboard-protocol';
 import type { RenderedMessage, TranscriptRendered } from './webview-log';
 import type { CheckoutArgs } from '../../src/extension/commands/check-out-task';
 import type { ExportResult } from '../../src/core/report/export-report';
@@ -77,6 +79,12 @@ export interface SweciApi {
   transcriptMessages(): { posted: TranscriptHostMessage[]; received: (TranscriptWebviewMessage | TranscriptRendered)[] };
   /** Handles `message` as if the Transcript panel's webview had sent it (validated like one). */
   transcriptReceive(message: unknown): Promise<void>;
+  /** Opens the Leaderboard panel on `record` (checked as the command's would be). */
+  openLeaderboard(record: LeaderboardRecord): Promise<void>;
+  /** The messages posted to the Leaderboard panel and received from it (validated ones). */
+  leaderboardMessages(): { posted: LeaderboardHostMessage[]; received: LeaderboardViewMessage[] };
+  /** Handles `message` as if the Leaderboard panel's webview had sent it (validated like one). */
+  leaderboardReceive(message: unknown): Promise<void>;
   /** The information, warning and error messages the extension showed, oldest first (the last 50). */
   lastMessages(): { level: 'info' | 'warning' | 'error'; text: string }[];
   /** Test Explorer's items (file → class → test → parametrized case), lines 1-based. */

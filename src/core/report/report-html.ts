@@ -50,7 +50,7 @@ function transcriptList(links: readonly TranscriptLink[]): SafeHtml | '' {
  * is needed because everything is inline; default-src 'none' still blocks every request, so the
  * file renders the same offline as online.
  */
-function standalonePage(opts: { title: string; script: string; css: string; payload: unknown; dataId: string; after?: SafeHtml | '' }): string {
+export function standalonePage(opts: { title: string; script: string; css: string; payload: unknown; dataId: string; after?: SafeHtml | '' }): string {
   return htmlPage({
     title: opts.title,
     csp: "default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'",

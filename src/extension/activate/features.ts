@@ -12,6 +12,7 @@ import { log } from '../log';
 import { activateRequirementLanguage, type RequirementLanguage } from '../requirement/requirement-language';
 import { activateTesting } from '../testing/test-controller';
 import { activateChart, type ChartFeature } from './chart-feature';
+import { activateLeaderboard, type LeaderboardFeature } from './leaderboard-feature';
 import { activateLoop, type LoopFeature } from './loop-feature';
 import { activateNonPassedFollow } from './non-passed-follow';
 import { activateSequence } from './sequence-feature';
@@ -24,6 +25,7 @@ export interface Features {
   chart: ChartFeature;
   iterationView: IterationViewHost;
   transcript: TranscriptFeature;
+  leaderboard: LeaderboardFeature;
   testing: ReturnType<typeof activateTesting>;
   environments: EnvironmentManager;
   requirementLanguage: RequirementLanguage;
@@ -64,7 +66,8 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   const requirementLanguage = activateRequirementLanguage(context, feed);
   context.subscriptions.push(requirementLanguage);
   activateSequence(context, loop.keys);
-  return { task, loop, chart, iterationView: inspect.view, transcript, testing, environments, requirementLanguage };
+  const leaderboard = activateLeaderboard(context);
+  return { task, loop, chart, iterationView: inspect.view, transcript, leaderboard, testing, environments, requirementLanguage };
 }
 
 /** Loads the open task (the views fill in), reveals the SWE-CI view once and offers to resume a run. */

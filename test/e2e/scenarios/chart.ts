@@ -47,6 +47,43 @@ export async function chartFrame(page: Page, timeoutMs = 60_000): Promise<Frame>
   }
 }
 
+/**
+ * Opens an exported page from disk in chromium with the network off, runs `check` on it, fails if
+ * the page asked for anything but a file or threw, and saves it whole as test-results/e2e/<name>.png.
+ */
+export async function checkOfflinePage(
+  html: string,
+  name: string,
+  viewport: { width: number; height: number },
+  check: (page: Page) => Promise<void>,
+): Promise<string> {
+  const browser = await launchChromium();
+  try {
+    const context = await browser.newContext({ viewport });
+    await context.setOffline(true);
+    const requests: string[] = [];
+    await context.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith('file:')) return route.continue();
+      requests.push(url);
+      return route.abort();
+    });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`file://${html}`);
+    await check(page);
+    if (requests.length) throw new Error(`${name}: the page tried the network: ${requests.join(', ')}`);
+    if (errors.length) throw new Error(`${name}: the page threw: ${errors.join('; ')}`);
+    fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+    const file = path.join(SCREENSHOT_DIR, `${name}.png`);
+    await page.screenshot({ path: file, fullPage: true });
+    return file;
+  } finally {
+    await browser.close();
+  }
+}
+
 /** report.html of the newest export under the task's .sweci/reports/, once all three files are written. */
 function exportedReport(taskDir: string): string | undefined {
   const reports = path.join(taskDir, '.sweci', 'reports');
@@ -163,35 +200,15 @@ export async function chartScenario(): Promise<string> {
   const html = exportedReport(task.taskDir)!;
   for (const f of ['report.html', 'metrics.csv', 'metrics.json'])
     if (!fs.existsSync(path.join(path.dirname(html), f))) throw new Error(`the export has no ${f}`);
-  const browser = await launchChromium();
-  try {
-    const context = await browser.newContext({ viewport: { width: 1200, height: 1000 } });
-    await context.setOffline(true);
-    const requests: string[] = [];
-    await context.route('**/*', (route) => {
-      const url = route.request().url();
-      if (url.startsWith('file:')) return route.continue();
-      requests.push(url);
-      return route.abort();
-    });
-    const page = await context.newPage();
-    const errors: string[] = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`file://${html}`);
-    await page.locator('#runs tbody tr').nth(1).waitFor({ timeout: 15_000 });
-    const colours = await canvasColours(page, 'canvas#chart');
-    const heat = await canvasColours(page, 'canvas#heatmap');
-    if (colours <= 1) throw new Error('the exported chart canvas is blank');
-    if (heat <= 1) throw new Error('the exported heatmap canvas is blank');
-    if (requests.length) throw new Error(`the report tried the network: ${requests.join(', ')}`);
-    if (errors.length) throw new Error(`the report threw: ${errors.join('; ')}`);
-    fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-    const file = path.join(SCREENSHOT_DIR, 'chart-export.png');
-    await page.screenshot({ path: file, fullPage: true });
-    shots.push(file);
-  } finally {
-    await browser.close();
-  }
+  shots.push(
+    await checkOfflinePage(html, 'chart-export', { width: 1200, height: 1000 }, async (page) => {
+      await page.locator('#runs tbody tr').nth(1).waitFor({ timeout: 15_000 });
+      const colours = await canvasColours(page, 'canvas#chart');
+      const heat = await canvasColours(page, 'canvas#heatmap');
+      if (colours <= 1) throw new Error('the exported chart canvas is blank');
+      if (heat <= 1) throw new Error('the exported heatmap canvas is blank');
+    }),
+  );
   for (const f of shots.slice(1)) console.log(`  also ${path.relative(process.cwd(), f)}`);
   return shots[0];
 }

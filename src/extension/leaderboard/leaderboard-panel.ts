@@ -1,0 +1,99 @@
+// The Leaderboard panel's host: one panel (SWE-CI: Open Leaderboard) showing one record, the one
+// `sweci leaderboard --format json` prints. The record comes from a loader the caller hands in
+// (leaderboard-source.ts for the command), is checked against the record's schema before it is
+// sent, and is sent again whenever the page says `ready` (opened, or shown again after being
+// hidden). A click names an entry by label (and a task by id); the host acts only on a label and
+// a task the record it sent holds.
+import * as vscode from 'vscode';
+import { leaderboardRecordSchema, type LeaderboardEntry, type LeaderboardRecord } from '../../core/leaderboard/leaderboard-record';
+import { UserError } from '../../core/util/errors';
+import { leaderboardViewMessageSchema, type LeaderboardHostMessage, type LeaderboardViewMessage } from '../../shared/leaderboard-protocol';
+import * as messages from '../messages';
+import { WebviewHost } from '../webview/webview-host';
+
+export const LEADERBOARD_VIEW_TYPE = 'sweci.leaderboard';
+
+export interface LeaderboardPanelDeps {
+  extensionUri: vscode.Uri;
+  /** An entry was clicked: open its experiment; returns why it could not. */
+  openEntry(entry: LeaderboardEntry): Promise<string | undefined>;
+  /** A task in an entry's row was clicked: open that task's chart for the entry's run; returns why it could not. */
+  openTask(entry: LeaderboardEntry, task: string): Promise<string | undefined>;
+  /** Export: writes the record as an offline page (and its JSON) where the user says. */
+  exportReport(record: LeaderboardRecord): Promise<void>;
+}
+
+export class LeaderboardPanelHost implements vscode.Disposable {
+  private readonly host: WebviewHost<LeaderboardViewMessage, LeaderboardHostMessage, Record<never, never>>;
+  private current: LeaderboardRecord | undefined;
+  private ready = false;
+
+  constructor(private readonly deps: LeaderboardPanelDeps) {
+    this.host = new WebviewHost({
+      extensionUri: deps.extensionUri,
+      viewType: LEADERBOARD_VIEW_TYPE,
+      title: 'SWE-CI Leaderboard',
+      script: 'leaderboard.js',
+      style: 'leaderboard.css',
+      incoming: leaderboardViewMessageSchema,
+      replies: {},
+      onMessage: (m) => this.handle(m),
+      onDidClose: () => {
+        this.ready = false;
+        this.current = undefined;
+      },
+    });
+  }
+
+  /** The record shown, while the panel is open. */
+  get record(): LeaderboardRecord | undefined {
+    return this.host.isOpen ? this.current : undefined;
+  }
+
+  /** Loads a record with `load`, checks it, and opens the panel on it (a failure throws before anything opens). */
+  async show(load: () => Promise<LeaderboardRecord>): Promise<LeaderboardRecord> {
+    const record = checked(await load());
+    const wasOpen = this.host.isOpen;
+    this.current = record;
+    this.host.show();
+    if (!wasOpen) this.ready = false;
+    this.send('update');
+    return record;
+  }
+
+  private send(type: 'init' | 'update'): void {
+    if (this.ready && this.current) this.host.post({ type, record: this.current });
+  }
+
+  private async handle(m: LeaderboardViewMessage): Promise<void> {
+    if (m.type === 'ready') {
+      this.ready = true;
+      this.send('init');
+      return;
+    }
+    if (m.type === 'export-requested') {
+      if (this.current) await this.deps.exportReport(this.current);
+      return;
+    }
+    const entry = this.current?.entries.find((e) => e.label === m.label);
+    if (!entry) return;
+    let why: string | undefined;
+    if (m.type === 'entry-clicked') why = await this.deps.openEntry(entry);
+    else if (this.current?.tasks.includes(m.task) && !entry.missing.includes(m.task)) why = await this.deps.openTask(entry, m.task);
+    if (why) void messages.showInformationMessage(why);
+  }
+
+  dispose(): void {
+    this.host.dispose();
+  }
+}
+
+/** The record as the schema reads it; a record that does not fit is the computation's fault, said plainly. */
+function checked(record: LeaderboardRecord): LeaderboardRecord {
+  const parsed = leaderboardRecordSchema.safeParse(record);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new UserError('The leaderboard record is malformed.', { detail: issue ? `${issue.path.join('.')}: ${issue.message}` : undefined });
+  }
+  return parsed.data;
+}

@@ -1,0 +1,97 @@
+// The Leaderboard panel on a record shaped like the paper's (18 entries, five γ; built by code),
+// handed to the test bundle by file, in the light and the dark theme at 1440×900: the table, then
+// the four figures; the rows reached by keyboard. Then the panel's offline page (leaderboard.html)
+// opened with the network off.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Frame, Page } from 'playwright-core';
+import { leaderboardRecordSchema } from '../../../src/core/leaderboard/leaderboard-record';
+import { writeLeaderboardReport } from '../../../src/core/report/leaderboard-html';
+import { repoRoot } from '../../harness/code-server';
+import { withWorkbench } from '../../harness/workbench';
+import { leaderboardFixture } from '../../unit/helpers/leaderboard-fixture';
+import { canvasColours, checkOfflinePage } from './chart';
+
+const FIGURES = ['#fig-release', '#fig-bump', '#fig-zero', '#fig-cost'];
+
+/** The frame holding the Leaderboard's table, once its rows and every figure are drawn. */
+async function boardFrame(page: Page, rows: number, timeoutMs = 60_000): Promise<Frame> {
+  const start = Date.now();
+  for (;;) {
+    for (const f of page.frames()) {
+      if (
+        (await f
+          .locator('#board tbody tr')
+          .count()
+          .catch(() => 0)) !== rows
+      )
+        continue;
+      const drawn = await Promise.all(FIGURES.map((sel) => canvasColours(f, `canvas${sel}`).catch(() => 0)));
+      if (drawn.every((n) => n > 1)) return f;
+    }
+    if (Date.now() - start > timeoutMs) throw new Error('the Leaderboard webview did not draw its table and figures');
+    await page.waitForTimeout(250);
+  }
+}
+
+export async function leaderboardScenario(): Promise<string> {
+  const record = leaderboardRecordSchema.parse(leaderboardFixture());
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-e2e-leaderboard-'));
+  const folder = path.join(dir, 'workspace');
+  fs.mkdirSync(folder);
+  const file = path.join(dir, 'record.json');
+  fs.writeFileSync(file, JSON.stringify(record));
+  const shots: string[] = [];
+  try {
+    for (const [theme, name] of [
+      ['Default Light Modern', 'leaderboard-light'],
+      ['Default Dark Modern', 'leaderboard-dark'],
+    ] as const) {
+      await withWorkbench(
+        { folder, name, viewport: { width: 1440, height: 900 }, settings: { 'workbench.colorTheme': theme }, env: { SWECI_TEST_LEADERBOARD: file } },
+        async (page, wb) => {
+          // Opening the SWE-CI view activates the extension, which opens the panel on the record.
+          await wb.openSweciView();
+          let frame = await boardFrame(page, record.entries.length);
+          // Room for the panel: hide the side bar.
+          await page.keyboard.press('Control+B');
+          await page.waitForTimeout(800);
+          frame = await boardFrame(page, record.entries.length);
+          const fits = await frame
+            .locator('#board')
+            .evaluate((t) => t.getBoundingClientRect().right <= (t.parentElement?.getBoundingClientRect().right ?? 0) + 1);
+          if (!fits) throw new Error('the leaderboard table is wider than the panel');
+          // Keyboard: a row takes the focus, ArrowDown moves it to the next.
+          const rows = frame.locator('#board tbody tr');
+          await rows.first().focus();
+          await page.keyboard.press('ArrowDown');
+          const focused = await frame.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.label);
+          if (focused !== record.entries[1].label) throw new Error(`ArrowDown focused ${focused}, not ${record.entries[1].label}`);
+          await frame.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+          shots.push(await wb.screenshot(name));
+          await frame.locator('.figures').scrollIntoViewIfNeeded();
+          await frame.evaluate(() => document.querySelector('.figures')?.scrollIntoView({ block: 'start' }));
+          await page.waitForTimeout(300);
+          shots.push(await wb.screenshot(`${name}-figures`));
+        },
+      );
+    }
+
+    // The offline page, as Export HTML writes it, opened with the network off.
+    const out = await writeLeaderboardReport({ record, folder: path.join(dir, 'export'), assetRoot: repoRoot() });
+    shots.push(
+      await checkOfflinePage(out.html, 'leaderboard-export', { width: 1440, height: 900 }, async (page) => {
+        await page
+          .locator('#board tbody tr')
+          .nth(record.entries.length - 1)
+          .waitFor({ timeout: 15_000 });
+        for (const sel of FIGURES) if ((await canvasColours(page, `canvas${sel}`)) <= 1) throw new Error(`the exported ${sel} is blank`);
+      }),
+    );
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  for (const f of shots.slice(1)) console.log(`  also ${path.relative(process.cwd(), f)}`);
+  return shots[0];
+}

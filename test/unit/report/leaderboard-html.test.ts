@@ -1,0 +1,54 @@
+// The leaderboard's offline page: the panel's bundle and stylesheet inlined with the record,
+// nothing fetched from anywhere, and the embedded record reads back as the record written.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { leaderboardRecordSchema } from '../../../src/core/leaderboard/leaderboard-record';
+import { writeLeaderboardReport } from '../../../src/core/report/leaderboard-html';
+import { leaderboardFixture } from '../helpers/leaderboard-fixture';
+
+/** An asset folder like the package's: dist/leaderboard.js and media/leaderboard.css. */
+function assets(script: string, css: string): string {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-lb-assets-'));
+  fs.mkdirSync(path.join(root, 'dist'));
+  fs.mkdirSync(path.join(root, 'media'));
+  fs.writeFileSync(path.join(root, 'dist', 'leaderboard.js'), script);
+  fs.writeFileSync(path.join(root, 'media', 'leaderboard.css'), css);
+  return root;
+}
+
+test('leaderboard.html is self-contained, forbids every request and embeds the record', async (t) => {
+  const root = assets('window.drawn = "</script><b>";\n//# sourceMappingURL=leaderboard.js.map\n', 'body { color: red }');
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-lb-out-'));
+  t.after(() => {
+    fs.rmSync(root, { recursive: true, force: true });
+    fs.rmSync(folder, { recursive: true, force: true });
+  });
+  const record = leaderboardFixture();
+  // A label that would close the script element if it were not escaped.
+  record.entries[0].label = 'evil</script><img src=x onerror=alert(1)>';
+  const out = await writeLeaderboardReport({ record, folder, assetRoot: root });
+  const html = fs.readFileSync(out.html, 'utf8');
+  assert.match(html, /<meta http-equiv="Content-Security-Policy" content="default-src 'none';/);
+  assert.doesNotMatch(html, /https?:\/\//, 'no remote URL');
+  assert.doesNotMatch(html, /<(?:link|img|iframe)\b/i, 'nothing loaded from a file or the network');
+  assert.doesNotMatch(html, /sourceMappingURL/);
+  assert.match(html, /body \{ color: red \}/);
+  assert.match(html, /window\.drawn = "<\\\/script><b>"/, 'the inlined script cannot close its element');
+  const data = /<script type="application\/json" id="sweci-leaderboard-data">([\s\S]*?)<\/script>/.exec(html);
+  assert.ok(data, 'the record is embedded');
+  assert.deepEqual(leaderboardRecordSchema.parse(JSON.parse(data[1])), record);
+  assert.deepEqual(JSON.parse(fs.readFileSync(out.json, 'utf8')), record);
+});
+
+test('a record the schema refuses writes nothing', async (t) => {
+  const root = assets('', '');
+  const folder = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-lb-out-')), 'out');
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  const record = leaderboardFixture();
+  record.entries[0].solvedRate = 2;
+  await assert.rejects(writeLeaderboardReport({ record, folder, assetRoot: root }));
+  assert.ok(!fs.existsSync(folder), 'not even the folder is made');
+});

@@ -1,0 +1,124 @@
+// The Leaderboard panel's webview: it asks the host for the record (`ready`), checks each
+// message against the protocol, and builds the table and the four figures from the record.
+// Standalone (an exported leaderboard.html) it reads the record embedded in the page instead,
+// and nothing is clickable. Rows are reachable by Tab; Enter or a click opens the entry.
+import './zod-config';
+import type { LeaderboardRecord } from '../src/core/leaderboard/leaderboard-record';
+import { isLeaderboardHostMessage } from '../src/shared/leaderboard-protocol';
+import { el } from './dom';
+import { LeaderboardFigures } from './leaderboard-figures';
+import { costAxis, formatScore, providerStyles, releaseSeries } from './leaderboard-model';
+import { leaderboardTable } from './leaderboard-table';
+import { standalonePalette, themePalette } from './palette';
+import { vsCodeApi } from './vscode-api';
+
+/** Where an exported page embeds the record (core/report/leaderboard-html.ts writes it). */
+const DATA_ID = 'sweci-leaderboard-data';
+
+const api = vsCodeApi();
+const embedded = document.getElementById(DATA_ID);
+const standalone = !api;
+if (standalone) document.body.classList.add('sweci-standalone');
+const app = document.getElementById('app') ?? document.body.appendChild(el('div', { id: 'app' }));
+const palette = () => (standalone ? standalonePalette() : themePalette());
+let record: LeaderboardRecord | undefined;
+
+const figureBox = (id: string, title: string, note: string) => {
+  const canvas = el('canvas', { id, role: 'img', 'aria-label': title });
+  const box = el('div', { class: 'figure-box' });
+  box.append(canvas);
+  const section = el('section', { class: 'figure' });
+  section.append(el('h2', {}, title), el('p', { class: 'note' }, note), box);
+  return { section, canvas };
+};
+
+const heading = el('header');
+const table = el('div', { class: 'table-wrap' });
+const release = figureBox('fig-release', 'EvoScore by release date', 'One line per provider; whiskers: 95% bootstrap interval.');
+const bump = figureBox('fig-bump', 'Rank as γ moves', 'Hover a point for the entry and its EvoScore at that γ.');
+const zero = figureBox('fig-zero', 'Zero-regression rate', 'Tasks with no iteration that broke a passing test; whiskers: 95% interval.');
+const cost = figureBox('fig-cost', 'Cost frontier', 'Entries no other entry beats on both EvoScore and cost per task are joined.');
+const grid = el('div', { class: 'figures' });
+grid.append(release.section, bump.section, zero.section, cost.section);
+const notes = el('ul', { class: 'notes' });
+app.append(heading, table, notes, grid);
+
+const openEntry = (label: string) => api?.postMessage({ type: 'entry-clicked', label });
+const figures = new LeaderboardFigures(
+  { release: release.canvas, bump: bump.canvas, zero: zero.canvas, cost: cost.canvas },
+  { ...(standalone ? {} : { onEntryClick: openEntry }), onHover: (label) => highlight(label) },
+);
+
+function highlight(label: string | undefined): void {
+  figures.highlight(label);
+  for (const row of table.querySelectorAll<HTMLElement>('tr[data-label]')) row.classList.toggle('highlighted', row.dataset.label === label);
+}
+
+function render(next: LeaderboardRecord): void {
+  record = next;
+  const p = palette();
+  const styles = providerStyles(next, p);
+  const top = next.entries[0];
+  const title = el('div', { class: 'title' });
+  title.append(el('h1', {}, 'Leaderboard'));
+  if (!standalone) {
+    const exportButton = el('button', { type: 'button', title: 'Write this leaderboard as an offline page (leaderboard.html) and its JSON' }, 'Export HTML…');
+    exportButton.addEventListener('click', () => api?.postMessage({ type: 'export-requested' }));
+    title.append(exportButton);
+  }
+  heading.replaceChildren(
+    title,
+    el(
+      'p',
+      { class: 'note' },
+      `${next.entries.length} entries · ${next.tasks.length} ${next.tasksPolicy === 'common' ? 'tasks every entry scored' : 'tasks (union: each entry ranked on its own)'} · N = ${next.maxEpoch} · ` +
+        `${next.bootstrap.resamples} bootstrap resamples over ${next.bootstrap.repositories} repositories (seed ${next.bootstrap.seed})` +
+        (top ? ` · best at γ=1: ${top.label} (${formatScore(top.evoScore['1'] ?? 0)})` : ''),
+    ),
+  );
+  table.replaceChildren(leaderboardTable(next, styles, { clickable: !standalone }));
+  const undated = releaseSeries(next).undated;
+  const costless = next.entries.filter((e) => costAxis(next).value(e) === null).map((e) => e.label);
+  notes.replaceChildren(
+    ...next.notes.map((n) => el('li', {}, n)),
+    ...(undated.length ? [el('li', {}, `Not in “EvoScore by release date” (no release date): ${undated.join(', ')}.`)] : []),
+    ...(costless.length ? [el('li', {}, `Not in “Cost frontier” (no model calls priced or counted): ${costless.join(', ')}.`)] : []),
+  );
+  notes.hidden = notes.childElementCount === 0;
+  figures.render(next, p, styles);
+}
+
+// Rows: hover or focus highlights the entry in the figures; click or Enter opens it.
+const rowOf = (t: EventTarget | null) => (t instanceof Element ? t.closest<HTMLElement>('tr[data-label]') : null);
+table.addEventListener('mouseover', (e) => highlight(rowOf(e.target)?.dataset.label));
+table.addEventListener('mouseleave', () => highlight(undefined));
+table.addEventListener('focusin', (e) => highlight(rowOf(e.target)?.dataset.label));
+table.addEventListener('focusout', () => highlight(undefined));
+if (!standalone) {
+  table.addEventListener('click', (e) => {
+    const label = rowOf(e.target)?.dataset.label;
+    if (label) openEntry(label);
+  });
+  table.addEventListener('keydown', (e) => {
+    const row = rowOf(e.target);
+    if (!row?.dataset.label) return;
+    if (e.key === 'Enter' || e.key === ' ') {
+      e.preventDefault();
+      openEntry(row.dataset.label);
+    } else if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      (e.key === 'ArrowDown' ? row.nextElementSibling : row.previousElementSibling)?.closest<HTMLElement>('tr')?.focus();
+    }
+  });
+  // A theme change: the figures take the new colours (the table's come from CSS).
+  new MutationObserver(() => record && render(record)).observe(document.body, { attributes: true, attributeFilter: ['class'] });
+  window.addEventListener('message', (e: MessageEvent) => {
+    if (isLeaderboardHostMessage(e.data)) render(e.data.record);
+    else console.warn('SWE-CI leaderboard: ignored a malformed message');
+  });
+  api?.postMessage({ type: 'ready' });
+} else if (embedded) {
+  const message = { type: 'init', record: JSON.parse(embedded.textContent ?? 'null') as unknown };
+  if (isLeaderboardHostMessage(message)) render(message.record);
+  else app.replaceChildren(el('p', { class: 'empty' }, 'This page’s leaderboard record is malformed.'));
+}
