@@ -1,9 +1,8 @@
 // sweci leaderboard: many experiments ranked together, with the uncertainty the paper's figures
 // leave out. Every input is checked before anything is read; nothing is written.
-import * as path from 'node:path';
-import { buildLeaderboard, DEFAULT_GAMMAS, DEFAULT_RESAMPLES } from '../../core/leaderboard/build-leaderboard';
+import { DEFAULT_GAMMAS, DEFAULT_RESAMPLES } from '../../core/leaderboard/build-leaderboard';
+import { computeLeaderboard } from '../../core/leaderboard/compute-leaderboard';
 import { LEADERBOARD_FORMATS, formatLeaderboard, type LeaderboardFormat } from '../../core/leaderboard/leaderboard-format';
-import { parseRunArgument, readLeaderboardFile, resolveRuns, type RunRequest } from '../../core/leaderboard/leaderboard-inputs';
 import { gammaKeySchema, TASKS_POLICIES, type TasksPolicy } from '../../core/leaderboard/leaderboard-record';
 import { UserError } from '../../core/util/errors';
 
@@ -58,18 +57,17 @@ export async function leaderboardCommand(args: readonly string[], values: Leader
   const seed = values.seed === undefined ? 0 : Number(values.seed);
   if (!Number.isSafeInteger(seed)) throw new UserError(`--seed must be a whole number, not "${values.seed}".`);
   const maxEpoch = values.maxEpoch === undefined ? undefined : wholeNumber('--max-epoch', values.maxEpoch, 1, 0);
-  const requests: RunRequest[] = [...(values.file ? await readLeaderboardFile(path.resolve(values.file)) : []), ...args.map(parseRunArgument)];
-  if (requests.length === 0)
-    throw new UserError('leaderboard needs experiments: give experiment folders (experiment#run for another run) or --file leaderboard.json.');
-  const runs = await resolveRuns(requests, !!values.withHuman);
-  const record = await buildLeaderboard(runs, {
-    gammas,
-    resamples,
-    seed,
-    tasksPolicy,
-    ...(maxEpoch !== undefined ? { maxEpoch } : {}),
-    scoring: { excludeHarnessTampering: !!values.excludeHarnessTampering, scoreTargetTestsOnly: !!values.scoreTargetTestsOnly },
-  });
+  const record = await computeLeaderboard(
+    { ...(values.file ? { file: values.file } : {}), experiments: args, withHuman: !!values.withHuman },
+    {
+      gammas,
+      resamples,
+      seed,
+      tasksPolicy,
+      ...(maxEpoch !== undefined ? { maxEpoch } : {}),
+      scoring: { excludeHarnessTampering: !!values.excludeHarnessTampering, scoreTargetTestsOnly: !!values.scoreTargetTestsOnly },
+    },
+  );
   process.stdout.write(formatLeaderboard(record, format));
   return 0;
 }
