@@ -4,7 +4,7 @@ import { lastRunFile, reportFile, type LastRunRecord } from './report-store';
 import { DamagedRecordError } from '../records/record-file';
 import type { TestReport } from '../pytest/test-report';
 import { writeFileAtomic } from '../util/fs-atomic';
-import { ensureHistory, historyGit } from '../workspace/history-store';
+import { ensureHistory, historyRunner } from '../workspace/history-store';
 import { type TaskRecord } from '../workspace/layout';
 import type { TaskFolder } from '../workspace/task-folder';
 
@@ -40,7 +40,7 @@ export async function saveBaseRun(task: TaskFolder, base: BaseRun, output: strin
 export async function codeIsAtBase(task: TaskFolder, record: TaskRecord): Promise<boolean> {
   try {
     await ensureHistory(task);
-    const git = historyGit(task);
+    const git = historyRunner(task);
     const head = (await git.raw(['rev-parse', 'HEAD'])).trim();
     if (head !== record.baseCommit) return false;
     return (await git.raw(['status', '--porcelain', '--untracked-files=all'])).trim() === '';

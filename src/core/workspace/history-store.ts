@@ -6,7 +6,6 @@
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { SimpleGit } from 'simple-git';
 import { emptyFolder } from '../util/discard';
 import { UserError } from '../util/errors';
 import { gitAt, gitRunner, type GitRunner } from '../util/git';
@@ -38,15 +37,10 @@ export interface HistoryGitOptions {
   env?: Readonly<Record<string, string>>;
 }
 
-/** git on the task's store, with app/code as the work tree (its `.git` is never read: git skips any entry named `.git`). */
-export function historyGit(task: TaskFolder, options: HistoryGitOptions = {}): SimpleGit {
-  return gitAt(task.codeDir, {
-    signal: options.signal,
-    env: { ...IDENTITY, GIT_DIR: task.historyDir, GIT_WORK_TREE: task.codeDir, ...options.env },
-  });
-}
-
-/** historyGit's git, spawned directly (see gitRunner): for the loop's per-iteration commands. */
+/**
+ * git on the task's store, with app/code as the work tree (its `.git` is never read: git skips any
+ * entry named `.git`), spawned directly (gitRunner: simple-git waits 50 ms after each silent git).
+ */
 export function historyRunner(task: TaskFolder, options: HistoryGitOptions = {}): GitRunner {
   return gitRunner(task.codeDir, {
     signal: options.signal,
