@@ -17,6 +17,16 @@ import { checkoutCommand, statusCommand, testCommand, withEnvironments, type Che
 /** The --architect/--programmer choices, e.g. "claude-code, codex, … or custom". */
 const AGENT_CHOICES_TEXT = `${AGENT_PRESETS.join(', ')} or custom`;
 
+/** The options that say what a leaderboard ranks and how, for sweci leaderboard and sweci report --leaderboard. */
+function leaderboardOptions(command: Command, when = ''): Command {
+  return command
+    .option('--file <leaderboard.json>', `the entries (experiment, run, label, provider, released) as one file; experiments sharing a label are repeats${when}`)
+    .option('--with-human', `add the upstream developers' replay (human-history) of each dataset where an experiment holds one${when}`)
+    .option('--bootstrap <n>', `bootstrap resamples for the 95% intervals (10000)${when}`)
+    .option('--seed <s>', `the bootstrap's seed: the same seed gives the same output (0)${when}`)
+    .option('--tasks-policy <policy>', `common: only the tasks every entry scored; union: each entry on its own tasks (common)${when}`);
+}
+
 /** The command line, with each command's action bound to `signal` and its exit code kept in `result`. */
 function program(signal: AbortSignal, result: { code: Promise<number> | undefined }): Command {
   const root = new Command('sweci')
@@ -132,16 +142,22 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
     .option('--cl-weights <list>', "a sequence: CL-Score's weights, e.g. ft=0.5,tue=0.1 (forgetting, ft, bwt, aulc: 1; tue: 0; beta: 1)")
     .action((dir: string, values: SummarizeValues) => set(summarizeCommand(dir, values)));
 
-  root
-    .command('report')
-    .argument('<dir>', 'an experiment folder, or one task folder')
-    .description("self-contained HTML: the extension's report for each task, and an index with the summary tables")
-    .option('-o, --out <dir>', 'the folder to write to')
-    .option('--gamma <list>', 'more γ values for the summary tables, e.g. 0.8,1.2')
-    .option('--max-epoch <n>', "N, the iterations scores are padded to (default: the experiment's maximum)")
-    .option('--exclude-harness-tampering', 'score iterations flagged for harness tampering as not run')
-    .option('--score-target-tests-only', "count passes among the tests the target passes only (the paper's n(c) over T), not pytest's whole count")
-    .action((dir: string, values: ReportValues) => set(reportCommand(dir, values)));
+  leaderboardOptions(
+    root
+      .command('report')
+      .argument('[dirs...]', 'an experiment folder, or one task folder; with --leaderboard, the experiments to rank (experiment#run for another run)')
+      .description("self-contained HTML: the extension's report for each task, and an index with the summary tables; or, with --leaderboard, the leaderboard")
+      .option('-o, --out <dir>', 'the folder to write to')
+      .option(
+        '--leaderboard',
+        'write leaderboard.html (the table and the three figures) with leaderboard.json and leaderboard.csv, ranking the experiments given',
+      )
+      .option('--gamma <list>', 'more γ values for the summary tables, e.g. 0.8,1.2 (with --leaderboard: its γ values, as sweci leaderboard takes them)')
+      .option('--max-epoch <n>', "N, the iterations scores are padded to (default: the experiment's maximum)")
+      .option('--exclude-harness-tampering', 'score iterations flagged for harness tampering as not run')
+      .option('--score-target-tests-only', "count passes among the tests the target passes only (the paper's n(c) over T), not pytest's whole count"),
+    ' (with --leaderboard)',
+  ).action((dirs: string[], values: ReportValues) => set(reportCommand(dirs, values)));
 
   root
     .command('transcript')
@@ -167,21 +183,17 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
     .option('--score-target-tests-only', "count passes among the tests the target passes only (the paper's n(c) over T), not pytest's whole count")
     .action((a: string, b: string, values: CompareValues) => set(compareCommand(a, b, values)));
 
-  root
-    .command('leaderboard')
-    .argument('[experiments...]', 'experiment folders; experiment#run ranks another run of one (e.g. runs/opus#human-history)')
-    .description('many experiments ranked together: EvoScore at each γ with 95% intervals, ranks as γ moves, pairs, groups and the cost frontier')
-    .option('--file <leaderboard.json>', 'the entries (experiment, run, label, provider, released) as one file; experiments sharing a label are repeats')
-    .option('--with-human', "add the upstream developers' replay (human-history) of each dataset where an experiment holds one")
-    .option('--gamma <list>', 'the γ values, e.g. 0.8,1,1.2 (0.8,0.9,1,1.1,1.2; γ = 1 is always included)')
-    .option('--bootstrap <n>', 'bootstrap resamples for the 95% intervals (10000)')
-    .option('--seed <s>', "the bootstrap's seed: the same seed prints the same output (0)")
-    .option('--tasks-policy <policy>', 'common: only the tasks every entry scored; union: each entry on its own tasks (common)')
-    .option('--max-epoch <n>', 'N, the iterations scores are padded to (needed when the experiments differ)')
-    .option('--format <format>', 'table, markdown, csv or json (table)')
-    .option('--exclude-harness-tampering', 'score iterations flagged for harness tampering as not run')
-    .option('--score-target-tests-only', "count passes among the tests the target passes only (the paper's n(c) over T), not pytest's whole count")
-    .action((experiments: string[], values: LeaderboardValues) => set(leaderboardCommand(experiments, values)));
+  leaderboardOptions(
+    root
+      .command('leaderboard')
+      .argument('[experiments...]', 'experiment folders; experiment#run ranks another run of one (e.g. runs/opus#human-history)')
+      .description('many experiments ranked together: EvoScore at each γ with 95% intervals, ranks as γ moves, pairs, groups and the cost frontier')
+      .option('--gamma <list>', 'the γ values, e.g. 0.8,1,1.2 (0.8,0.9,1,1.1,1.2; γ = 1 is always included)')
+      .option('--max-epoch <n>', 'N, the iterations scores are padded to (needed when the experiments differ)')
+      .option('--format <format>', 'table, markdown, csv or json (table)')
+      .option('--exclude-harness-tampering', 'score iterations flagged for harness tampering as not run')
+      .option('--score-target-tests-only', "count passes among the tests the target passes only (the paper's n(c) over T), not pytest's whole count"),
+  ).action((experiments: string[], values: LeaderboardValues) => set(leaderboardCommand(experiments, values)));
 
   root
     .command('k8s')

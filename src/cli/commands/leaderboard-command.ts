@@ -3,7 +3,7 @@
 import { DEFAULT_GAMMAS, DEFAULT_RESAMPLES } from '../../core/leaderboard/build-leaderboard';
 import { computeLeaderboard } from '../../core/leaderboard/compute-leaderboard';
 import { LEADERBOARD_FORMATS, formatLeaderboard, type LeaderboardFormat } from '../../core/leaderboard/leaderboard-format';
-import { gammaKeySchema, TASKS_POLICIES, type TasksPolicy } from '../../core/leaderboard/leaderboard-record';
+import { gammaKeySchema, TASKS_POLICIES, type LeaderboardRecord, type TasksPolicy } from '../../core/leaderboard/leaderboard-record';
 import { UserError } from '../../core/util/errors';
 
 const MAX_RESAMPLES = 1_000_000;
@@ -43,9 +43,8 @@ function wholeNumber(flag: string, text: string | undefined, min: number, fallba
   return n;
 }
 
-export async function leaderboardCommand(args: readonly string[], values: LeaderboardValues): Promise<number> {
-  const format = (values.format ?? 'table') as LeaderboardFormat;
-  if (!LEADERBOARD_FORMATS.includes(format)) throw new UserError(`--format must be one of ${LEADERBOARD_FORMATS.join(', ')}, not "${values.format}".`);
+/** The leaderboard `values` ask for, over `args` (experiment folders, experiment#run): every flag checked before anything is read. */
+export async function leaderboardRecordFor(args: readonly string[], values: LeaderboardValues): Promise<LeaderboardRecord> {
   const tasksPolicy = (values.tasksPolicy ?? 'common') as TasksPolicy;
   if (!TASKS_POLICIES.includes(tasksPolicy)) throw new UserError(`--tasks-policy must be ${TASKS_POLICIES.join(' or ')}, not "${values.tasksPolicy}".`);
   const gammas = parseGammaKeys(values.gamma);
@@ -57,7 +56,7 @@ export async function leaderboardCommand(args: readonly string[], values: Leader
   const seed = values.seed === undefined ? 0 : Number(values.seed);
   if (!Number.isSafeInteger(seed)) throw new UserError(`--seed must be a whole number, not "${values.seed}".`);
   const maxEpoch = values.maxEpoch === undefined ? undefined : wholeNumber('--max-epoch', values.maxEpoch, 1, 0);
-  const record = await computeLeaderboard(
+  return computeLeaderboard(
     { ...(values.file ? { file: values.file } : {}), experiments: args, withHuman: !!values.withHuman },
     {
       gammas,
@@ -68,6 +67,11 @@ export async function leaderboardCommand(args: readonly string[], values: Leader
       scoring: { excludeHarnessTampering: !!values.excludeHarnessTampering, scoreTargetTestsOnly: !!values.scoreTargetTestsOnly },
     },
   );
-  process.stdout.write(formatLeaderboard(record, format));
+}
+
+export async function leaderboardCommand(args: readonly string[], values: LeaderboardValues): Promise<number> {
+  const format = (values.format ?? 'table') as LeaderboardFormat;
+  if (!LEADERBOARD_FORMATS.includes(format)) throw new UserError(`--format must be one of ${LEADERBOARD_FORMATS.join(', ')}, not "${values.format}".`);
+  process.stdout.write(formatLeaderboard(await leaderboardRecordFor(args, values), format));
   return 0;
 }

@@ -7,15 +7,23 @@ import { writeExperimentReport } from '../../core/report/experiment-report';
 import { writeReport } from '../../core/report/export-report';
 import { UserError } from '../../core/util/errors';
 import { readTaskRecord } from '../../core/workspace/materialize';
+import { writeLeaderboardReport } from '../../core/report/leaderboard-html';
+import { leaderboardRecordFor, type LeaderboardValues } from './leaderboard-command';
 import { parseGammas } from './summarize-command';
 
-export interface ReportValues {
+export interface ReportValues extends LeaderboardValues {
   out?: string;
-  gamma?: string;
-  maxEpoch?: string;
-  excludeHarnessTampering?: boolean;
-  scoreTargetTestsOnly?: boolean;
+  leaderboard?: boolean;
 }
+
+/** The flags that only --leaderboard reads, as commander names them and as the user typed them. */
+const LEADERBOARD_ONLY = [
+  ['file', '--file'],
+  ['withHuman', '--with-human'],
+  ['bootstrap', '--bootstrap'],
+  ['seed', '--seed'],
+  ['tasksPolicy', '--tasks-policy'],
+] as const;
 
 /** The package folder holding dist/webview.js and media/chart.css (bundled CLI or compiled sources). */
 export function assetRoot(from = __dirname): string {
@@ -25,8 +33,26 @@ export function assetRoot(from = __dirname): string {
   }
 }
 
-export async function reportCommand(dir: string, values: ReportValues): Promise<number> {
+/** sweci report --leaderboard: the leaderboard as sweci leaderboard computes it, written as leaderboard.html, .json and .csv. */
+async function leaderboardReport(dirs: readonly string[], values: ReportValues & { out: string }): Promise<number> {
+  const record = await leaderboardRecordFor(dirs, values);
+  const out = await writeLeaderboardReport({ record, folder: path.resolve(values.out), assetRoot: assetRoot() });
+  console.log(`wrote ${out.html} (${record.entries.length} entries), ${path.basename(out.json)} and ${path.basename(out.csv)}`);
+  return 0;
+}
+
+export async function reportCommand(dirs: readonly string[], values: ReportValues): Promise<number> {
   if (!values.out) throw new UserError('report needs -o <dir>: the folder to write the report to.');
+  if (values.leaderboard) return leaderboardReport(dirs, { ...values, out: values.out });
+  const stray = LEADERBOARD_ONLY.find(([key]) => values[key] !== undefined);
+  if (stray) throw new UserError(`${stray[1]} is a leaderboard option: add --leaderboard to write the leaderboard, or leave ${stray[1]} out.`);
+  if (dirs.length !== 1)
+    throw new UserError(
+      dirs.length === 0
+        ? 'report needs an experiment folder or a task folder.'
+        : `report writes one experiment's or one task's report, and got ${dirs.length} folders: give one, or add --leaderboard to rank them together.`,
+    );
+  const dir = dirs[0];
   const [gamma, ...more] = [1, ...parseGammas(values.gamma)];
   const maxEpoch = values.maxEpoch === undefined ? undefined : Number(values.maxEpoch);
   if (maxEpoch !== undefined && (!Number.isInteger(maxEpoch) || maxEpoch < 1))

@@ -88,23 +88,38 @@ export const leaderboardPairSchema = z.strictObject({
 });
 export type LeaderboardPair = z.infer<typeof leaderboardPairSchema>;
 
-export const leaderboardRecordSchema = z.strictObject({
-  schema: z.literal(1),
-  /** γ values as written, in the order given; "1" is always among them. */
-  gammas: z.array(gammaKeySchema),
-  tasksPolicy: z.enum(TASKS_POLICIES),
-  /** The tasks every entry is ranked on (policy common), or every task some entry scored (union). */
-  tasks: z.array(z.string()),
-  /** N, the reference's max_epoch, every entry is scored with. */
-  maxEpoch: count(),
-  bootstrap: z.strictObject({ resamples: count(), seed: z.int(), clusters: z.literal('repository'), repositories: count() }),
-  /** Best first at γ=1 (the table's order). */
-  entries: z.array(leaderboardEntrySchema),
-  /** By γ: each entry's rank, best first; tied entries share a rank (1, 1, 3). */
-  ranks: z.record(gammaKeySchema, z.array(z.strictObject({ label: z.string(), rank: z.int().check(z.minimum(1)), evoScore: z.number() }))),
-  /** Every pair of entries, in table order (a above b). */
-  pairs: z.array(leaderboardPairSchema),
-  /** What the outputs must say besides the numbers (e.g. the union policy, tasks some entry lacks). */
-  notes: z.array(z.string()),
-});
+export const leaderboardRecordSchema = z
+  .strictObject({
+    schema: z.literal(1),
+    /** γ values as written, in the order given; "1" is always among them. */
+    gammas: z.array(gammaKeySchema),
+    tasksPolicy: z.enum(TASKS_POLICIES),
+    /** The tasks every entry is ranked on (policy common), or every task some entry scored (union). */
+    tasks: z.array(z.string()),
+    /** N, the reference's max_epoch, every entry is scored with. */
+    maxEpoch: count(),
+    bootstrap: z.strictObject({ resamples: count(), seed: z.int(), clusters: z.literal('repository'), repositories: count() }),
+    /** Best first at γ=1 (the table's order). */
+    entries: z.array(leaderboardEntrySchema),
+    /** By γ: each entry's rank, best first; tied entries share a rank (1, 1, 3). */
+    ranks: z.record(gammaKeySchema, z.array(z.strictObject({ label: z.string(), rank: z.int().check(z.minimum(1)), evoScore: z.number() }))),
+    /** Every pair of entries, in table order (a above b). */
+    pairs: z.array(leaderboardPairSchema),
+    /** What the outputs must say besides the numbers (e.g. the union policy, tasks some entry lacks). */
+    notes: z.array(z.string()),
+  })
+  .check(
+    // The outputs look labels up across the parts: a rank or a pair naming no entry is no record.
+    z.refine(
+      (r) => {
+        const labels = new Set(r.entries.map((e) => e.label));
+        return (
+          labels.size === r.entries.length &&
+          r.gammas.every((g) => r.ranks[g]?.length === r.entries.length && r.ranks[g].every((x) => labels.has(x.label))) &&
+          r.pairs.every((p) => labels.has(p.a) && labels.has(p.b))
+        );
+      },
+      { message: 'every γ ranks each entry once, and ranks and pairs name only the entries (labels are unique)' },
+    ),
+  );
 export type LeaderboardRecord = z.infer<typeof leaderboardRecordSchema>;

@@ -1,9 +1,11 @@
 // The leaderboard as one offline page: the Leaderboard panel's own bundle (dist/leaderboard.js)
 // and stylesheet inlined with the record as JSON, under the report's CSP that forbids every
 // request (report-html.ts), so the page draws the same table and figures as the panel, anywhere.
-// The record's JSON is written beside it. `sweci report --leaderboard` and the panel's Export write it.
+// The record's JSON and CSV (as `sweci leaderboard --format json|csv` prints them) are written
+// beside it. `sweci report --leaderboard` and the panel's Export write them.
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
+import { formatLeaderboard } from '../leaderboard/leaderboard-format';
 import { leaderboardRecordSchema, type LeaderboardRecord } from '../leaderboard/leaderboard-record';
 import { standalonePage } from './report-html';
 
@@ -14,13 +16,13 @@ function leaderboardHtml(opts: { title: string; script: string; css: string; rec
   return standalonePage({ title: opts.title, script: opts.script, css: opts.css, payload: opts.record, dataId: DATA_ID });
 }
 
-/** Writes `leaderboard.html` and `leaderboard.json` into `folder`, from the bundle and stylesheet under `assetRoot`. */
+/** Writes `leaderboard.html`, `leaderboard.json` and `leaderboard.csv` into `folder`, from the bundle and stylesheet under `assetRoot`. */
 export async function writeLeaderboardReport(opts: {
   record: LeaderboardRecord;
   folder: string;
   assetRoot: string;
   title?: string;
-}): Promise<{ html: string; json: string }> {
+}): Promise<{ html: string; json: string; csv: string }> {
   // A record the schema refuses is refused before anything is written.
   const record = leaderboardRecordSchema.parse(opts.record);
   const [script, css] = await Promise.all([
@@ -30,8 +32,13 @@ export async function writeLeaderboardReport(opts: {
   // The bundle's source-map comment would point at a file the page does not carry.
   const bare = script.replace(/\/\/# sourceMappingURL=\S+\s*$/, '');
   await fs.mkdir(opts.folder, { recursive: true });
-  const out = { html: path.join(opts.folder, 'leaderboard.html'), json: path.join(opts.folder, 'leaderboard.json') };
+  const out = {
+    html: path.join(opts.folder, 'leaderboard.html'),
+    json: path.join(opts.folder, 'leaderboard.json'),
+    csv: path.join(opts.folder, 'leaderboard.csv'),
+  };
   await fs.writeFile(out.html, leaderboardHtml({ title: opts.title ?? 'Leaderboard · SWE-CI', script: bare, css, record }));
-  await fs.writeFile(out.json, JSON.stringify(record, null, 2) + '\n');
+  await fs.writeFile(out.json, formatLeaderboard(record, 'json'));
+  await fs.writeFile(out.csv, formatLeaderboard(record, 'csv'));
   return out;
 }

@@ -57,7 +57,7 @@ export function activateLeaderboard(context: vscode.ExtensionContext): Leaderboa
       if (!picked?.[0]) return;
       try {
         const out = await writeLeaderboardReport({ record, folder: picked[0].fsPath, assetRoot: context.extensionUri.fsPath });
-        void messages.showInformationMessage(`Wrote ${out.html} and leaderboard.json beside it.`);
+        void messages.showInformationMessage(`Wrote ${out.html}, with leaderboard.json and leaderboard.csv beside it.`);
       } catch (err) {
         showError('Export Leaderboard', err);
       }

@@ -197,6 +197,33 @@ describe('sweci leaderboard on real experiments', () => {
     assert.match(md.out, /^\| group \| rank \| entry/m);
   });
 
+  test('sweci report --leaderboard writes the page with the JSON and CSV that sweci leaderboard prints; its flags need --leaderboard', async () => {
+    const args = [scripted, nothing, '--with-human', '--bootstrap', '200', '--gamma', '0.9,1,1.1'];
+    const out = path.join(fixture.tmp, 'report-out');
+    const r = fixture.sweci('report', '--leaderboard', ...args, '-o', out);
+    assert.equal(r.code, 0, r.err + r.out);
+    assert.match(r.out, /wrote .*leaderboard\.html \(3 entries\), leaderboard\.json and leaderboard\.csv/);
+    assert.equal(await fs.readFile(path.join(out, 'leaderboard.json'), 'utf8'), fixture.sweci('leaderboard', ...args, '--format', 'json').out);
+    assert.equal(await fs.readFile(path.join(out, 'leaderboard.csv'), 'utf8'), fixture.sweci('leaderboard', ...args, '--format', 'csv').out);
+    const html = await fs.readFile(path.join(out, 'leaderboard.html'), 'utf8');
+    assert.match(html, /id="sweci-leaderboard-data"/);
+    assert.match(html, /human-history/);
+
+    // A leaderboard flag without --leaderboard, or several folders for one report, is refused before anything is written.
+    const none = path.join(fixture.tmp, 'report-refused');
+    for (const [message, more] of [
+      [/--bootstrap is a leaderboard option: add --leaderboard/, [scripted, '--bootstrap', '200']],
+      [/--with-human is a leaderboard option/, [scripted, '--with-human']],
+      [/got 2 folders: give one, or add --leaderboard/, [scripted, nothing]],
+      [/--gamma .*"0" is not one/, ['--leaderboard', scripted, '--gamma', '0']],
+    ] as const) {
+      const refusedReport = fixture.sweci('report', ...more, '-o', none);
+      assert.equal(refusedReport.code, 1, refusedReport.out);
+      assert.match(refusedReport.err, message);
+    }
+    await assert.rejects(fs.stat(none), 'no folder was made');
+  });
+
   test('common ranks only the tasks every entry scored and lists the rest; union ranks each on its own and says so', async () => {
     const partial = await copyOf(nothing, 'exp-nothing-partial', () => undefined, [TASKS[0]]);
     const common = leaderboard(scripted, partial, '--bootstrap', '100');

@@ -6,6 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { leaderboardRecordSchema } from '../../../src/core/leaderboard/leaderboard-record';
+import { formatLeaderboard } from '../../../src/core/leaderboard/leaderboard-format';
 import { writeLeaderboardReport } from '../../../src/core/report/leaderboard-html';
 import { leaderboardFixture } from '../helpers/leaderboard-fixture';
 
@@ -26,9 +27,10 @@ test('leaderboard.html is self-contained, forbids every request and embeds the r
     fs.rmSync(root, { recursive: true, force: true });
     fs.rmSync(folder, { recursive: true, force: true });
   });
-  const record = leaderboardFixture();
-  // A label that would close the script element if it were not escaped.
-  record.entries[0].label = 'evil</script><img src=x onerror=alert(1)>';
+  // A label that would close the script element if it were not escaped, wherever the record names it.
+  const fixture = leaderboardFixture();
+  const renamed = JSON.stringify(fixture).replaceAll(JSON.stringify(fixture.entries[0].label), JSON.stringify('evil</script><img src=x onerror=alert(1)>'));
+  const record = leaderboardRecordSchema.parse(JSON.parse(renamed));
   const out = await writeLeaderboardReport({ record, folder, assetRoot: root });
   const html = fs.readFileSync(out.html, 'utf8');
   assert.match(html, /<meta http-equiv="Content-Security-Policy" content="default-src 'none';/);
@@ -41,6 +43,10 @@ test('leaderboard.html is self-contained, forbids every request and embeds the r
   assert.ok(data, 'the record is embedded');
   assert.deepEqual(leaderboardRecordSchema.parse(JSON.parse(data[1])), record);
   assert.deepEqual(JSON.parse(fs.readFileSync(out.json, 'utf8')), record);
+  // The CSV as `--format csv` prints it: a header and one row per entry, the hostile label quoted whole.
+  const csv = fs.readFileSync(out.csv, 'utf8');
+  assert.equal(csv, formatLeaderboard(record, 'csv'));
+  assert.equal(csv.trim().split('\n').length, record.entries.length + 1);
 });
 
 test('a record the schema refuses writes nothing', async (t) => {

@@ -28,6 +28,12 @@ test('the host sends a record only as the schema has it', () => {
   const [first, ...rest] = record.entries;
   assert.ok(!isLeaderboardHostMessage({ type: 'init', record: { ...record, entries: [{ ...first, solvedRate: 1.5 }, ...rest] } }));
   assert.ok(!isLeaderboardHostMessage({ type: 'init', record: { ...record, entries: [{ ...first, evoScore: { one: 0.5 } }, ...rest] } }));
+  // Parts that disagree: an entry renamed but not its ranks, a pair naming no entry, two entries of one label, a γ with no ranks.
+  assert.ok(!isLeaderboardHostMessage({ type: 'init', record: { ...record, entries: [{ ...first, label: 'renamed' }, ...rest] } }));
+  assert.ok(!isLeaderboardHostMessage({ type: 'init', record: { ...record, pairs: [{ ...record.pairs[0], b: 'nobody' }, ...record.pairs.slice(1)] } }));
+  const twice = { ...record, entries: [first, { ...rest[0], label: first.label }, ...rest.slice(1)] };
+  assert.ok(!isLeaderboardHostMessage({ type: 'init', record: twice }));
+  assert.ok(!isLeaderboardHostMessage({ type: 'init', record: { ...record, gammas: [...record.gammas, '1.3'] } }));
 });
 
 test('the webview sends ready, export, an entry by label and a task by label and id; nothing else', () => {
