@@ -2,7 +2,8 @@
 // test, test/unit/architecture/one-change-feed.test.ts, keeps it so): the open task's `.sweci/`
 // records (written by this window, another window or the CLI), the results matrix of the
 // sequence the task may sit in, the loop's own events, and, for the requirement.xml language
-// server, the files under app/code and app/non-passed/summary.jsonl. Views render what the files
+// server, the files under app/code and app/non-passed/summary.jsonl; and, while the Leaderboard
+// panel is open, its leaderboard.json and the records of the experiments it ranks. Views render what the files
 // say when the feed fires. The calls records of the iteration in progress grow with every model
 // call: they have their own event, so only the Transcript panel redraws for them.
 import * as path from 'node:path';
@@ -25,6 +26,7 @@ export class ChangeFeed implements vscode.Disposable {
   private readonly callsChanged = new vscode.EventEmitter<void>();
   private readonly sequenceChanged = new vscode.EventEmitter<void>();
   private readonly inputsChanged = new vscode.EventEmitter<RequirementInputChange[]>();
+  private readonly leaderboardChanged = new vscode.EventEmitter<void>();
   /** task.json or the current code's last pytest run changed on disk. */
   readonly onDidChangeTaskFiles = this.taskChanged.event;
   /** A run was created, recorded an iteration, started a step or finished (debounced). */
@@ -33,7 +35,12 @@ export class ChangeFeed implements vscode.Disposable {
   readonly onDidChangeCalls = this.callsChanged.event;
   /** The results matrix (cl-results.json) beside the open task, in its experiment folder, changed (debounced). */
   readonly onDidChangeSequence = this.sequenceChanged.event;
+  /** A leaderboard.json or a record of an experiment the Leaderboard ranks changed (debounced: runs record in bursts). */
+  readonly onDidChangeLeaderboard = this.leaderboardChanged.event;
   private watchers: vscode.FileSystemWatcher[] = [];
+  private leaderboardWatchers: vscode.FileSystemWatcher[] = [];
+  private leaderboardKey = '';
+  private leaderboardTimer: NodeJS.Timeout | undefined;
   /** The requirement.xml server's inputs, in every task of the workspace: watched from the first listener on. */
   private inputWatchers: vscode.FileSystemWatcher[] | undefined;
   private pendingInputs = new Map<string, RequirementInputChange>();
@@ -75,6 +82,28 @@ export class ChangeFeed implements vscode.Disposable {
       this.watchers = [records, sequence];
     }
     this.runsDidChange();
+  }
+
+  /**
+   * Watches what a leaderboard ranks (nothing when both are empty): its `files` (a leaderboard.json)
+   * and, in each experiment folder, sweci-experiment.json and every task's iteration records, which
+   * grow as runs finish, whether this window, another or the CLI runs them.
+   */
+  watchLeaderboard(files: readonly string[], experiments: readonly string[]): void {
+    const key = JSON.stringify([files, experiments]);
+    if (key === this.leaderboardKey) return;
+    this.leaderboardKey = key;
+    for (const w of this.leaderboardWatchers) w.dispose();
+    const changed = () => {
+      clearTimeout(this.leaderboardTimer);
+      this.leaderboardTimer = setTimeout(() => this.leaderboardChanged.fire(), 500);
+    };
+    this.leaderboardWatchers = [
+      ...files.map((f) => watcher(new vscode.RelativePattern(vscode.Uri.file(path.dirname(f)), path.basename(f)), changed)),
+      ...experiments.map((dir) =>
+        watcher(new vscode.RelativePattern(vscode.Uri.file(dir), '{sweci-experiment.json,*/.sweci/runs/*/iteration.jsonl}'), changed),
+      ),
+    ];
   }
 
   /** Feeds a loop event in (the loop controller's emitter). */
@@ -130,12 +159,14 @@ export class ChangeFeed implements vscode.Disposable {
     clearTimeout(this.callsTimer);
     clearTimeout(this.sequenceTimer);
     clearTimeout(this.inputsTimer);
-    for (const w of [...this.watchers, ...(this.inputWatchers ?? [])]) w.dispose();
+    clearTimeout(this.leaderboardTimer);
+    for (const w of [...this.watchers, ...this.leaderboardWatchers, ...(this.inputWatchers ?? [])]) w.dispose();
     this.taskChanged.dispose();
     this.runsChanged.dispose();
     this.callsChanged.dispose();
     this.sequenceChanged.dispose();
     this.inputsChanged.dispose();
+    this.leaderboardChanged.dispose();
   }
 }
 

@@ -87,6 +87,7 @@ export function sweciApi(
     openLeaderboard: async (record) => {
       await leaderboard.panel.show(() => Promise.resolve(record));
     },
+    rankLeaderboard: (source) => leaderboard.open(source),
     leaderboardMessages: () => webviews.messages(LEADERBOARD_VIEW_TYPE) as { posted: LeaderboardHostMessage[]; received: LeaderboardViewMessage[] },
     leaderboardReceive: (message) => webviews.receive(LEADERBOARD_VIEW_TYPE, message),
     testItems: () => testing.rows(),

@@ -6,6 +6,7 @@ import type { TaskState } from '../../src/core/checkout/task-state';
 import type { NonPassedEntry } from '../../src/core/gap/non-passed';
 import type { HostMessage, WebviewMessage } from '../../src/shared/chart-protocol';
 import type { LeaderboardRecord } from '../../src/core/leaderboard/leaderboard-record';
+import type { LeaderboardSource } from '../../src/extension/leaderboard/leaderboard-source';
 import type { LeaderboardHostMessage, LeaderboardViewMessage } from '../../src/shared/leaderboard-protocol';
 import type { RenderedMessage, TranscriptRendered } from './webview-log';
 import type { CheckoutArgs } from '../../src/extension/commands/check-out-task';
@@ -81,6 +82,8 @@ export interface SweciApi {
   transcriptReceive(message: unknown): Promise<void>;
   /** Opens the Leaderboard panel on `record` (checked as the command's would be). */
   openLeaderboard(record: LeaderboardRecord): Promise<void>;
+  /** Ranks `source` and opens the Leaderboard panel on it, following its runs, as SWE-CI: Open Leaderboard does once the source is picked. */
+  rankLeaderboard(source: LeaderboardSource): Promise<LeaderboardRecord>;
   /** The messages posted to the Leaderboard panel and received from it (validated ones). */
   leaderboardMessages(): { posted: LeaderboardHostMessage[]; received: LeaderboardViewMessage[] };
   /** Handles `message` as if the Leaderboard panel's webview had sent it (validated like one). */

@@ -66,7 +66,7 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   const requirementLanguage = activateRequirementLanguage(context, feed);
   context.subscriptions.push(requirementLanguage);
   activateSequence(context, loop.keys);
-  const leaderboard = activateLeaderboard(context);
+  const leaderboard = activateLeaderboard(context, feed, controller);
   return { task, loop, chart, iterationView: inspect.view, transcript, leaderboard, testing, environments, requirementLanguage };
 }
 

@@ -1,9 +1,10 @@
 // The Leaderboard panel's host: one panel (SWE-CI: Open Leaderboard) showing one record, the one
 // `sweci leaderboard --format json` prints. The record comes from a loader the caller hands in
 // (leaderboard-source.ts for the command), is checked against the record's schema before it is
-// sent, and is sent again whenever the page says `ready` (opened, or shown again after being
-// hidden). A click names an entry by label (and a task by id); the host acts only on a label and
-// a task the record it sent holds.
+// sent, and is sent again whenever the page says `ready` (opened, restored after a reload, or
+// shown again after being hidden). The loader is kept: refresh() loads again as runs finish. A
+// click names an entry by label (and a task by id); the host acts only on a label and a task the
+// record it sent holds.
 import * as vscode from 'vscode';
 import { leaderboardRecordSchema, type LeaderboardEntry, type LeaderboardRecord } from '../../core/leaderboard/leaderboard-record';
 import { UserError } from '../../core/util/errors';
@@ -21,12 +22,17 @@ export interface LeaderboardPanelDeps {
   openTask(entry: LeaderboardEntry, task: string): Promise<string | undefined>;
   /** Export: writes the record as an offline page (and its JSON) where the user says. */
   exportReport(record: LeaderboardRecord): Promise<void>;
+  /** The panel closed: what it followed need not be watched any more. */
+  closed?(): void;
 }
 
 export class LeaderboardPanelHost implements vscode.Disposable {
   private readonly host: WebviewHost<LeaderboardViewMessage, LeaderboardHostMessage, Record<never, never>>;
   private current: LeaderboardRecord | undefined;
+  private load: (() => Promise<LeaderboardRecord>) | undefined;
   private ready = false;
+  /** Counts the loads: one overtaken by a newer load is dropped, so an older record never lands last. */
+  private loads = 0;
 
   constructor(private readonly deps: LeaderboardPanelDeps) {
     this.host = new WebviewHost({
@@ -41,6 +47,8 @@ export class LeaderboardPanelHost implements vscode.Disposable {
       onDidClose: () => {
         this.ready = false;
         this.current = undefined;
+        this.load = undefined;
+        deps.closed?.();
       },
     });
   }
@@ -50,15 +58,47 @@ export class LeaderboardPanelHost implements vscode.Disposable {
     return this.host.isOpen ? this.current : undefined;
   }
 
-  /** Loads a record with `load`, checks it, and opens the panel on it (a failure throws before anything opens). */
+  /** Loads a record with `load`, checks it, and opens the panel on it (a failure throws before anything opens); `load` is kept for refresh. */
   async show(load: () => Promise<LeaderboardRecord>): Promise<LeaderboardRecord> {
-    const record = checked(await load());
+    const record = await this.loaded(load);
     const wasOpen = this.host.isOpen;
+    this.load = load;
     this.current = record;
     this.host.show();
     if (!wasOpen) this.ready = false;
     this.send('update');
     return record;
+  }
+
+  /** Takes over a panel VS Code restored after a window reload and fills it from `load`; a failure closes it and throws. */
+  async restore(panel: vscode.WebviewPanel, load: () => Promise<LeaderboardRecord>): Promise<void> {
+    this.ready = false;
+    this.host.adopt(panel);
+    try {
+      this.current = await this.loaded(load);
+      this.load = load;
+      this.send('init');
+    } catch (err) {
+      panel.dispose();
+      throw err;
+    }
+  }
+
+  /** Loads again with the loader the panel was opened with and sends the record as an update, where the panel is (nothing when closed). */
+  async refresh(): Promise<void> {
+    const load = this.load;
+    if (!load || !this.host.isOpen) return;
+    const n = ++this.loads;
+    const record = checked(await load());
+    if (n !== this.loads || load !== this.load) return;
+    this.current = record;
+    this.send('update');
+  }
+
+  /** `load`'s record, checked; counted, so a refresh begun before it drops its own. */
+  private async loaded(load: () => Promise<LeaderboardRecord>): Promise<LeaderboardRecord> {
+    ++this.loads;
+    return checked(await load());
   }
 
   private send(type: 'init' | 'update'): void {

@@ -9,19 +9,8 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { LeaderboardRecord } from '../../../src/core/leaderboard/leaderboard-record';
 import { leaderboardRecordSchema } from '../../../src/core/leaderboard/leaderboard-record';
-import { FIXTURE_AGENTS, writeScriptedSettings } from '../helpers/scripted-settings';
-import { spawn } from 'node:child_process';
-import { batchFixture, cli, type BatchFixture } from '../cli/batch-fixture';
-
-/** node with these arguments, waited for without blocking (so two runs can go at once). */
-function node(args: string[]): Promise<{ code: number | null; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: fixture.tmp, stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.once('close', (code) => resolve({ code, err }));
-  });
-}
+import { batchFixture, type BatchFixture } from '../cli/batch-fixture';
+import { buildLeaderboardExperiments } from '../cli/leaderboard-experiments';
 
 const TASKS = ['demo__tinyinventory-0002', 'demo__tinyinventory-0003'];
 
@@ -74,31 +63,7 @@ async function snapshot(): Promise<string> {
 describe('sweci leaderboard on real experiments', () => {
   before(async () => {
     fixture = await batchFixture();
-    scripted = path.join(fixture.tmp, 'exp-scripted');
-    nothing = path.join(fixture.tmp, 'exp-nothing');
-    const common = ['--tasks', TASKS.join(','), '--max-iterations', '2'];
-    const config = await writeScriptedSettings(fixture.demo, fixture.tmp, { name: 'nothing.json', programmer: path.join(FIXTURE_AGENTS, 'no-output.py') });
-    // The two experiments at once (they share nothing but the dataset, which they only read).
-    const [a, b] = await Promise.all([
-      node(fixture.runArgs(scripted, ...common, '--human-history', '--history-commits', '2')),
-      node([
-        cli,
-        'run',
-        '--dataset',
-        fixture.demo.datasetDir,
-        '--experiment',
-        nothing,
-        '--run',
-        'nothing',
-        '--config',
-        config,
-        '--runtime',
-        'local',
-        ...common,
-      ]),
-    ]);
-    assert.equal(a.code, 0, a.err);
-    assert.equal(b.code, 0, b.err);
+    ({ scripted, nothing } = await buildLeaderboardExperiments(fixture, { tasks: TASKS, iterations: 2 }));
   });
   after(() => fixture?.dispose());
 
