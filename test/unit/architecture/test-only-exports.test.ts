@@ -22,7 +22,6 @@ const KEPT: Record<string, Record<string, string>> = {
   'src/extension/chart/chart-panel.ts': { CHART_VIEW_TYPE: 'the id the test bundle finds the chart panel by' },
   'src/extension/inspect/iteration-view.ts': { ITERATION_VIEW_TYPE: 'the id the test bundle finds the iteration view by' },
   'src/extension/transcript/transcript-panel.ts': { TRANSCRIPT_VIEW_TYPE: 'the id the test bundle finds the transcript panel by' },
-  'src/extension/leaderboard/leaderboard-panel.ts': { LEADERBOARD_VIEW_TYPE: 'the id the test bundle finds the Leaderboard panel by' },
   'src/extension/testing/test-controller.ts': { TestItemRow: "the rows the test bundle reads Test Explorer's items as" },
   // Contracts a test checks against another side (package.json, the Python plugin, the engine).
   'src/cli/cli-settings.ts': { FLAG_KEYS: "every CLI flag's key must be a setting package.json contributes" },
