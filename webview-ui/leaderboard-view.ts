@@ -72,7 +72,7 @@ function render(next: LeaderboardRecord): void {
       'p',
       { class: 'note' },
       `${next.entries.length} entries · ${next.tasks.length} ${next.tasksPolicy === 'common' ? 'tasks every entry scored' : 'tasks (union: each entry ranked on its own)'} · N = ${next.maxEpoch} · ` +
-        `${next.bootstrap.resamples} bootstrap resamples over ${next.bootstrap.repositories} repositories (seed ${next.bootstrap.seed})` +
+        `${next.bootstrap.resamples} bootstrap resamples over ${next.bootstrap.repositories} ${next.bootstrap.repositories === 1 ? 'repository' : 'repositories'} (seed ${next.bootstrap.seed})` +
         (top ? ` · best at γ=1: ${top.label} (${formatScore(top.evoScore['1'] ?? 0)})` : ''),
     ),
   );
@@ -113,8 +113,11 @@ if (!standalone) {
   // A theme change: the figures take the new colours (the table's come from CSS).
   new MutationObserver(() => record && render(record)).observe(document.body, { attributes: true, attributeFilter: ['class'] });
   window.addEventListener('message', (e: MessageEvent) => {
-    if (isLeaderboardHostMessage(e.data)) render(e.data.record);
-    else console.warn('SWE-CI leaderboard: ignored a malformed message');
+    if (isLeaderboardHostMessage(e.data)) {
+      // Kept with the panel: VS Code hands it back to the extension when it restores the panel after a reload.
+      if (e.data.source) api?.setState({ source: e.data.source });
+      render(e.data.record);
+    } else console.warn('SWE-CI leaderboard: ignored a malformed message');
   });
   api?.postMessage({ type: 'ready' });
 } else if (embedded) {

@@ -9,7 +9,7 @@ import { nonPassedScenario } from './scenarios/non-passed';
 import { untrustedScenario } from './scenarios/untrusted';
 import { iterationsScenario } from './scenarios/iterations';
 import { chartScenario } from './scenarios/chart';
-import { leaderboardScenario } from './scenarios/leaderboard';
+import { leaderboardRealScenario, leaderboardScenario } from './scenarios/leaderboard';
 import { runsTableScenario } from './scenarios/runs-table';
 import { dockerScenario } from './scenarios/docker';
 import { batchScenario } from './scenarios/batch';
@@ -55,6 +55,7 @@ const scenarios: Scenario[] = [
   { name: 'iterations', run: iterationsScenario },
   { name: 'chart', run: chartScenario },
   { name: 'leaderboard', run: leaderboardScenario },
+  { name: 'leaderboard-real', run: leaderboardRealScenario },
   { name: 'runs-table', run: runsTableScenario },
   { name: 'inspect', run: inspectScenario },
   { name: 'gateway', run: gatewayScenario },

@@ -6,7 +6,7 @@ import type { TaskState } from '../../src/core/checkout/task-state';
 import type { NonPassedEntry } from '../../src/core/gap/non-passed';
 import type { HostMessage, WebviewMessage } from '../../src/shared/chart-protocol';
 import type { LeaderboardRecord } from '../../src/core/leaderboard/leaderboard-record';
-import type { LeaderboardSource } from '../../src/extension/leaderboard/leaderboard-source';
+import type { LeaderboardSource } from '../../src/shared/leaderboard-protocol';
 import type { LeaderboardHostMessage, LeaderboardViewMessage } from '../../src/shared/leaderboard-protocol';
 import type { RenderedMessage, TranscriptRendered } from './webview-log';
 import type { CheckoutArgs } from '../../src/extension/commands/check-out-task';

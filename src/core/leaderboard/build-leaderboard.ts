@@ -81,6 +81,13 @@ export async function buildLeaderboard(runs: readonly ResolvedRun[], opts: Leade
       );
     return { label, draft: d, own, missing };
   });
+  // The intervals resample repositories: with one, every resample is the sample itself.
+  if (clusters.size === 1)
+    notes.push(
+      `Every ranked task comes from one repository: resampled together, they give intervals of zero width, which show no uncertainty between tasks (rank tasks of several repositories for intervals that do).`,
+    );
+  else if (clusters.size < 5)
+    notes.push(`The ranked tasks come from only ${clusters.size} repositories: intervals from so few clusters are rough, and likely too narrow.`);
   // Missing in `common` means: scored by some entry, left out of the ranking because this entry lacks it.
   const built: Array<Omit<LeaderboardEntry, 'rankMove' | 'group' | 'onCostFrontier'>> = entries.map(({ label, draft, own, missing }) => {
     const first = draft.runs[0];

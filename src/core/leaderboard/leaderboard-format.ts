@@ -94,7 +94,7 @@ function markdown(table: string[][]): string[] {
 function about(r: LeaderboardRecord): string {
   return (
     `${r.entries.length} entries · ${r.tasks.length} tasks (${r.tasksPolicy === 'common' ? 'every entry scored' : 'union: each entry on its own'}) · ` +
-    `N = ${r.maxEpoch} · 95% intervals: percentile bootstrap, ${r.bootstrap.resamples} resamples of ${r.bootstrap.repositories} repositories, seed ${r.bootstrap.seed}`
+    `N = ${r.maxEpoch} · 95% intervals: percentile bootstrap, ${r.bootstrap.resamples} resamples of ${r.bootstrap.repositories} ${r.bootstrap.repositories === 1 ? 'repository' : 'repositories'}, seed ${r.bootstrap.seed}`
   );
 }
 

@@ -16,7 +16,8 @@ import { integritySettings } from '../config';
 import { showError } from '../errors';
 import * as messages from '../messages';
 import { LEADERBOARD_VIEW_TYPE, LeaderboardPanelHost } from '../leaderboard/leaderboard-panel';
-import { loadLeaderboard, type LeaderboardSource } from '../leaderboard/leaderboard-source';
+import { loadLeaderboard } from '../leaderboard/leaderboard-source';
+import { leaderboardSourceSchema, type LeaderboardSource } from '../../shared/leaderboard-protocol';
 import { entrySummary, SummaryDocuments } from '../leaderboard/summary-document';
 import { log } from '../log';
 import type { TaskController } from '../task-controller';
@@ -27,10 +28,6 @@ const PENDING_CHART_KEY = 'sweci.leaderboard.pendingChart';
 /** A pending chart older than this was not for this start. */
 const PENDING_CHART_MS = 5 * 60_000;
 
-const sourceSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('file'), file: z.string() }),
-  z.object({ kind: z.literal('experiments'), experiments: z.array(z.string()) }),
-]);
 const pendingChartSchema = z.object({ root: z.string(), at: z.number() });
 
 export interface LeaderboardFeature {
@@ -119,7 +116,7 @@ export function activateLeaderboard(context: vscode.ExtensionContext, feed: Chan
     closed: () => feed.watchLeaderboard([], []),
   });
   const open = async (source: LeaderboardSource) => {
-    const record = await panel.show(loaderFor(source));
+    const record = await panel.show(loaderFor(source), source);
     await context.workspaceState.update(SOURCE_KEY, source);
     return record;
   };
@@ -139,15 +136,17 @@ export function activateLeaderboard(context: vscode.ExtensionContext, feed: Chan
       panel.refresh().catch((err: unknown) => log().warn(`Leaderboard: kept the last record; ranking again failed: ${errorMessage(err)}`)),
     ),
     vscode.window.registerWebviewPanelSerializer(LEADERBOARD_VIEW_TYPE, {
-      // After a window reload: rank what the panel ranked before, afresh.
-      deserializeWebviewPanel: async (restored) => {
-        const saved = sourceSchema.safeParse(context.workspaceState.get(SOURCE_KEY));
-        if (!saved.success) {
+      // After a window reload: rank what the panel ranked before, afresh. The page's saved state
+      // names it (saved with the panel itself); the workspace's state is the fallback.
+      deserializeWebviewPanel: async (restored, state: unknown) => {
+        const kept = z.object({ source: leaderboardSourceSchema }).safeParse(state);
+        const saved = kept.success ? kept.data.source : leaderboardSourceSchema.safeParse(context.workspaceState.get(SOURCE_KEY)).data;
+        if (!saved) {
           restored.dispose();
           return;
         }
         try {
-          await panel.restore(restored, loaderFor(saved.data));
+          await panel.restore(restored, loaderFor(saved), saved);
         } catch (err) {
           showError('Open Leaderboard', err);
         }

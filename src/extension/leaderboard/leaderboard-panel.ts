@@ -8,7 +8,12 @@
 import * as vscode from 'vscode';
 import { leaderboardRecordSchema, type LeaderboardEntry, type LeaderboardRecord } from '../../core/leaderboard/leaderboard-record';
 import { UserError } from '../../core/util/errors';
-import { leaderboardViewMessageSchema, type LeaderboardHostMessage, type LeaderboardViewMessage } from '../../shared/leaderboard-protocol';
+import {
+  leaderboardViewMessageSchema,
+  type LeaderboardHostMessage,
+  type LeaderboardSource,
+  type LeaderboardViewMessage,
+} from '../../shared/leaderboard-protocol';
 import * as messages from '../messages';
 import { WebviewHost } from '../webview/webview-host';
 
@@ -30,6 +35,8 @@ export class LeaderboardPanelHost implements vscode.Disposable {
   private readonly host: WebviewHost<LeaderboardViewMessage, LeaderboardHostMessage, Record<never, never>>;
   private current: LeaderboardRecord | undefined;
   private load: (() => Promise<LeaderboardRecord>) | undefined;
+  /** What the record ranks, handed to the page to keep (undefined: a record handed in whole). */
+  private source: LeaderboardSource | undefined;
   private ready = false;
   /** Counts the loads: one overtaken by a newer load is dropped, so an older record never lands last. */
   private loads = 0;
@@ -48,6 +55,7 @@ export class LeaderboardPanelHost implements vscode.Disposable {
         this.ready = false;
         this.current = undefined;
         this.load = undefined;
+        this.source = undefined;
         deps.closed?.();
       },
     });
@@ -59,10 +67,11 @@ export class LeaderboardPanelHost implements vscode.Disposable {
   }
 
   /** Loads a record with `load`, checks it, and opens the panel on it (a failure throws before anything opens); `load` is kept for refresh. */
-  async show(load: () => Promise<LeaderboardRecord>): Promise<LeaderboardRecord> {
+  async show(load: () => Promise<LeaderboardRecord>, source?: LeaderboardSource): Promise<LeaderboardRecord> {
     const record = await this.loaded(load);
     const wasOpen = this.host.isOpen;
     this.load = load;
+    this.source = source;
     this.current = record;
     this.host.show();
     if (!wasOpen) this.ready = false;
@@ -71,12 +80,13 @@ export class LeaderboardPanelHost implements vscode.Disposable {
   }
 
   /** Takes over a panel VS Code restored after a window reload and fills it from `load`; a failure closes it and throws. */
-  async restore(panel: vscode.WebviewPanel, load: () => Promise<LeaderboardRecord>): Promise<void> {
+  async restore(panel: vscode.WebviewPanel, load: () => Promise<LeaderboardRecord>, source: LeaderboardSource): Promise<void> {
     this.ready = false;
     this.host.adopt(panel);
     try {
       this.current = await this.loaded(load);
       this.load = load;
+      this.source = source;
       this.send('init');
     } catch (err) {
       panel.dispose();
@@ -102,7 +112,7 @@ export class LeaderboardPanelHost implements vscode.Disposable {
   }
 
   private send(type: 'init' | 'update'): void {
-    if (this.ready && this.current) this.host.post({ type, record: this.current });
+    if (this.ready && this.current) this.host.post({ type, record: this.current, ...(this.source ? { source: this.source } : {}) });
   }
 
   private async handle(m: LeaderboardViewMessage): Promise<void> {

@@ -6,8 +6,7 @@ import { computeLeaderboard } from '../../core/leaderboard/compute-leaderboard';
 import type { LeaderboardRecord } from '../../core/leaderboard/leaderboard-record';
 import { integritySettings } from '../config';
 
-/** What to rank: a leaderboard.json (its entries name the experiments), or experiment folders (`folder` or `folder#run`). */
-export type LeaderboardSource = { kind: 'file'; file: string } | { kind: 'experiments'; experiments: string[] };
+import type { LeaderboardSource } from '../../shared/leaderboard-protocol';
 
 /** The record for `source`, as `sweci leaderboard --format json` prints it with its defaults; scored with the window's integrity settings. */
 export function loadLeaderboard(source: LeaderboardSource): Promise<LeaderboardRecord> {

@@ -1,7 +1,10 @@
 // The Leaderboard panel on a record shaped like the paper's (18 entries, five γ; built by code),
 // handed to the test bundle by file, in the light and the dark theme at 1440×900: the table, then
 // the four figures; the rows reached by keyboard. Then the panel's offline page (leaderboard.html)
-// opened with the network off.
+// opened with the network off. leaderboard-real: the entries of real experiments (`sweci run`
+// over the demo batch dataset: the scripted agents, a Programmer that changes nothing, and the
+// upstream developers' replay), named by the workspace's leaderboard.json and opened the way a
+// user opens it, from the command palette; then the window reloaded, and the panel back.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -10,6 +13,8 @@ import { leaderboardRecordSchema } from '../../../src/core/leaderboard/leaderboa
 import { writeLeaderboardReport } from '../../../src/core/report/leaderboard-html';
 import { repoRoot } from '../../harness/code-server';
 import { withWorkbench } from '../../harness/workbench';
+import { batchFixture } from '../../unit/cli/batch-fixture';
+import { buildLeaderboardExperiments } from '../../unit/cli/leaderboard-experiments';
 import { leaderboardFixture } from '../../unit/helpers/leaderboard-fixture';
 import { canvasColours, checkOfflinePage } from './chart';
 
@@ -94,4 +99,41 @@ export async function leaderboardScenario(): Promise<string> {
   }
   for (const f of shots.slice(1)) console.log(`  also ${path.relative(process.cwd(), f)}`);
   return shots[0];
+}
+
+export async function leaderboardRealScenario(): Promise<string> {
+  const fixture = await batchFixture();
+  try {
+    await buildLeaderboardExperiments(fixture, { iterations: 3 });
+    // The workspace holds the experiments and the file that names them (paths relative to it).
+    const entries = [
+      { experiment: 'exp-scripted', label: 'Scripted agents', provider: 'Fixtures', released: '2025-06-01' },
+      { experiment: 'exp-nothing', label: 'Changes nothing', provider: 'Fixtures', released: '2025-02-01' },
+      { experiment: 'exp-scripted', run: 'human-history', label: 'Upstream developers', provider: 'Humans', released: '2024-10-01' },
+    ];
+    fs.writeFileSync(path.join(fixture.tmp, 'leaderboard.json'), JSON.stringify({ entries }, null, 2));
+    return await withWorkbench({ folder: fixture.tmp, name: 'leaderboard-real', viewport: { width: 1440, height: 900 } }, async (page, wb) => {
+      await wb.runCommand('SWE-CI: Open Leaderboard');
+      let frame = await boardFrame(page, entries.length, 120_000);
+      // Room for the panel: hide the side bar.
+      await page.keyboard.press('Control+B');
+      await page.waitForTimeout(800);
+      frame = await boardFrame(page, entries.length);
+      const labels = await frame.locator('#board tbody tr').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.label));
+      // The scripted agents replay the upstream commits, so they and the developers lead; doing nothing is last.
+      if (labels[2] !== 'Changes nothing') throw new Error(`the rows are ${labels.join(', ')}: the Programmer that changes nothing should be last`);
+      const shot = await wb.screenshot('leaderboard-real');
+      await frame.evaluate(() => document.querySelector('.figures')?.scrollIntoView({ block: 'start' }));
+      await page.waitForTimeout(300);
+      console.log(`  also ${path.relative(process.cwd(), await wb.screenshot('leaderboard-real-figures'))}`);
+      // A window reload: VS Code restores the panel, which ranks its leaderboard.json again.
+      await page.reload();
+      frame = await boardFrame(page, entries.length, 120_000);
+      const again = await frame.locator('#board tbody tr').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.label));
+      if (again.join() !== labels.join()) throw new Error(`after the reload the rows are ${again.join(', ')}, not ${labels.join(', ')}`);
+      return shot;
+    });
+  } finally {
+    await fixture.dispose();
+  }
 }

@@ -110,6 +110,9 @@ describe('sweci leaderboard on real experiments', () => {
     assert.ok(pair.ci95[0] <= pair.meanDiff && pair.meanDiff <= pair.ci95[1]);
     assert.equal(byExperiment(scripted, 'human-history').kind, 'human-history');
     assert.equal(record.pairs.length, 3);
+    // The demo tasks share one repository: the intervals are points, and the record says why.
+    assert.equal(record.bootstrap.repositories, 1);
+    assert.ok(record.notes.some((n) => /one repository: .*zero width/.test(n)), record.notes.join('\n'));
     assert.deepEqual(
       record.ranks['1'].map((r) => r.label),
       record.entries.map((e) => e.label),
