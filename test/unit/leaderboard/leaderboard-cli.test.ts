@@ -112,7 +112,10 @@ describe('sweci leaderboard on real experiments', () => {
     assert.equal(record.pairs.length, 3);
     // The demo tasks share one repository: the intervals are points, and the record says why.
     assert.equal(record.bootstrap.repositories, 1);
-    assert.ok(record.notes.some((n) => /one repository: .*zero width/.test(n)), record.notes.join('\n'));
+    assert.ok(
+      record.notes.some((n) => /one repository: .*zero width/.test(n)),
+      record.notes.join('\n'),
+    );
     assert.deepEqual(
       record.ranks['1'].map((r) => r.label),
       record.entries.map((e) => e.label),
