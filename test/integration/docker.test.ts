@@ -110,12 +110,21 @@ suite('A task in its own Docker environment', function () {
   });
 
   test('Record Human History replays every commit in the container, ending at gap 0', async () => {
+    const sweci = await api();
+    const mark = sweci.lastMessages().at(-1);
     await cfg().update('history.commits', 0, global);
     try {
       await vscode.commands.executeCommand('sweci.recordHumanHistory');
     } finally {
       await cfg().update('history.commits', undefined, global);
     }
+    // What a person was told: a replay that stopped early must say why (this names it when it does).
+    const shown = sweci.lastMessages();
+    const said = shown.slice(mark ? shown.indexOf(mark) + 1 : 0);
+    assert.ok(
+      said.some((m) => m.text.startsWith(`Human history recorded as the run ${HUMAN_HISTORY_RUN}: ${demo.commits.length - 1} developer commits`)),
+      JSON.stringify(said),
+    );
     const records = await readIterationRecords(taskFolder(taskDir).run(HUMAN_HISTORY_RUN).iterationsFile);
     assert.equal(records.length, demo.commits.length);
     assert.equal(records[0].gap, demo.expectedGap);

@@ -217,6 +217,35 @@ describe('DockerRuntime (real engine)', () => {
     assert.equal(second.stdout, 'two');
   });
 
+  test('a read-only mount inside a mounted folder is seen after that folder was emptied between runs (the bytecode seed in the report folder)', async () => {
+    // As runPytest does before each run: the report folder is emptied and the seed's mount point made again.
+    const rt = runtime({ purpose: 'nested-test' });
+    const out = path.join(dir, 'nested-out');
+    const seed = path.join(dir, 'nested-seed');
+    await fs.mkdir(seed);
+    await fs.writeFile(path.join(seed, 'marker'), 'seeded');
+    const point = path.join(out, 'pycache', 'usr', 'lib');
+    const m = [
+      { source: out, target: '/sweci/out' },
+      { source: seed, target: '/sweci/out/pycache/usr/lib', readOnly: true, at: point },
+    ];
+    const read = { command: 'cat', args: ['/sweci/out/pycache/usr/lib/marker'], cwd: '/', mounts: m };
+    await fs.mkdir(point, { recursive: true });
+    assert.equal((await rt.run(read)).stdout, 'seeded');
+    // The folder changes once a container started ahead for these mounts would run (~0.1 s after).
+    const mine = ownerLabel();
+    const deadline = Date.now() + 2000;
+    while (Date.now() < deadline) {
+      const ahead = (await listManagedContainers(conn.docker)).some((c) => c.owner === mine && c.role === 'nested-test' && c.state === 'running');
+      if (ahead) break;
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    for (const name of await fs.readdir(out)) await fs.rm(path.join(out, name), { recursive: true });
+    await fs.mkdir(point, { recursive: true });
+    const second = await rt.run(read);
+    assert.equal(second.stdout, 'seeded', `the read-only mount was gone: ${second.stderr}`);
+  });
+
   test('every run gets a container nothing ran in before', async () => {
     const rt = runtime();
     const m = mounts();

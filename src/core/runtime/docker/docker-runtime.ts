@@ -8,7 +8,8 @@
 // killed (so nothing it started survives) and removed. To keep container start-up off the
 // critical path, the next container for the same mounts is started as soon as one is used, and
 // waits idle until the next command; it is used only if its mounts still point at the same
-// folders. Every container carries our labels, so one left by a crash is removed next time.
+// folders (none is started ahead for a mount inside another: nestedInBind). Every container
+// carries our labels, so one left by a crash is removed next time.
 import { promises as fs } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
@@ -176,7 +177,7 @@ export class DockerRuntime implements Runtime {
           // before the folders are taken back, so nothing it left running writes after that.
           const removal = this.discard(box);
           if (!done) removing = removal;
-          if (this.prestart && !this.disposed) this.prepareSpare(key, mounts, network);
+          if (this.prestart && !this.disposed && !nestedInBind(mounts)) this.prepareSpare(key, mounts, network);
         }
       }
     } finally {
@@ -529,6 +530,18 @@ function offNetwork(req: RunRequest): { mount?: Mount; argv?: string[] } | undef
   if (net.kind === 'none') return {};
   const { command, args } = withGatewayForwarder('python3', GATEWAY_SOCKET_IN_STEP, net.port, req.command, req.args);
   return { mount: { source: net.socket, target: GATEWAY_SOCKET_IN_STEP, readOnly: true }, argv: [command, ...args] };
+}
+
+/**
+ * Whether a mount sits inside another (non-scratch) mount: the engine makes its mount point in that
+ * folder on this machine when the container starts. No container is started ahead for such mounts:
+ * their caller changes that folder before its next run (runPytest empties its report folder, where
+ * the bytecode seed is shown), which would unmount the nested mount from a container started
+ * before (the seed unseen) and race one starting meanwhile (the emptying failed with ENOTEMPTY).
+ */
+function nestedInBind(mounts: readonly Mount[]): boolean {
+  const binds = mounts.filter((m) => !m.scratch).map((m) => m.target.replace(/\/+$/, ''));
+  return mounts.some((m) => binds.some((outer) => m.target.startsWith(`${outer}/`)));
 }
 
 /** Resolves when the container no longer runs (or after 5 s, or when the engine cannot say). */
