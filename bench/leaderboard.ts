@@ -20,6 +20,7 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
 import { launchChromium, repoRoot } from '../test/harness/code-server';
+import { runToFirstFrame } from './first-frame';
 import { leaderboardRecordSchema, type LeaderboardRecord } from '../src/core/leaderboard/leaderboard-record';
 import { writeLeaderboardReport } from '../src/core/report/leaderboard-html';
 import { writeLeaderboardExperiments } from '../test/unit/helpers/leaderboard-experiments';
@@ -130,20 +131,9 @@ async function timePanel(root: string, record: LeaderboardRecord, folder: string
     const bundle: number[] = [];
     const open: number[] = [];
     for (let run = 0; run < RUNS; run++) {
-      // From running the bundle to the first frame after it (two animation frames: the one it
-      // drew in, then the next, which starts once that one is painted).
       const a = await browser.newPage({ viewport: { width: 1440, height: 900 } });
       await a.setContent(stubbed);
-      bundle.push(
-        await a.evaluate(async (code) => {
-          const t0 = performance.now();
-          const s = document.createElement('script');
-          s.textContent = code;
-          document.body.append(s);
-          await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-          return performance.now() - t0;
-        }, script),
-      );
+      bundle.push(await runToFirstFrame(a, script));
       await checkDrawn(a, record);
       await a.close();
       // The written page as a user opens it: navigation start to the same frame.

@@ -3,17 +3,18 @@
 // upstream developers' replay in the first one (18 entries), and a leaderboard.json naming them
 // with providers and release dates. Every file is what `sweci run` writes and the real readers
 // read (sweci-experiment.json, .sweci/task.json, run.json, iteration.jsonl, the batch state),
-// checked against its schema; no agent log is written, since nothing that scores may read one.
+// of the records' types (task.json and the lines checked against their schemas too; the readers
+// check the rest); no agent log is written, since nothing that scores may read one.
 // The scores vary by model and task (progress, regressions, crashes, early solves), from a fixed
 // seed, so the same call writes the same folders.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { experimentLayout, experimentRecordSchema } from '../../../src/core/batch/experiment';
-import { taskStatusSchema } from '../../../src/core/batch/task-status';
+import { experimentLayout, type ExperimentRecord } from '../../../src/core/batch/experiment';
+import type { TaskStatus } from '../../../src/core/batch/task-status';
 import { seededRandom } from '../../../src/core/leaderboard/seeded-random';
 import { iterationRecordSchema, type IterationRecord, type RoleStepRecord } from '../../../src/core/loop/iteration-record';
 import { HUMAN_HISTORY_RUN, slugifyRunName } from '../../../src/core/loop/run-name';
-import { runInfoSchema, type RunInfo } from '../../../src/core/loop/run-store';
+import type { RunInfo } from '../../../src/core/loop/run-store';
 import { taskRecordSchema } from '../../../src/core/workspace/task-record-schema';
 import { LEADERBOARD_MODELS, fixtureTaskIds } from './leaderboard-fixture';
 
@@ -43,18 +44,16 @@ export function writeLeaderboardExperiments(root: string, opts: { models?: numbe
     const dir = path.join(root, 'experiments', slugifyRunName(label));
     const run = slugifyRunName(label);
     experiments.push(dir);
-    writeJson(
-      experimentLayout(dir).file,
-      experimentRecordSchema.parse({
-        schema: 1,
-        created: stamp(m, 0),
-        dataset: '/data/swe-ci',
-        split: 'test',
-        run,
-        agents: { architect: label, programmer: label },
-        maxIterations: EXPERIMENT_ITERATIONS,
-      }),
-    );
+    const record: ExperimentRecord = {
+      schema: 1,
+      created: stamp(m, 0),
+      dataset: '/data/swe-ci',
+      split: 'test',
+      run,
+      agents: { architect: label, programmer: label },
+      maxIterations: EXPERIMENT_ITERATIONS,
+    };
+    writeJson(experimentLayout(dir).file, record);
     // Skill falls down the list, with some noise between neighbours.
     const skill = 0.85 - m * 0.03 + random() * 0.04;
     tasks.forEach((id, t) => {
@@ -227,22 +226,20 @@ function writeTask(dir: string, id: string, t: number, info: RunInfo, lines: Ite
   );
   writeRun(dir, id, { ...info, baseCommit: sha(t, 2) }, lines);
   const last = lines[lines.length - 1];
-  writeJson(
-    experimentLayout(dir).statusFile(id),
-    taskStatusSchema.parse({
-      schema: 1,
-      task: id,
-      state: last.gap === 0 ? 'solved' : 'max-iterations',
-      updated: stamp(0, t),
-      iterations: lines.length - 1,
-      gap: last.gap,
-    }),
-  );
+  const status: TaskStatus = {
+    schema: 1,
+    task: id,
+    state: last.gap === 0 ? 'solved' : 'max-iterations',
+    updated: stamp(0, t),
+    iterations: lines.length - 1,
+    gap: last.gap,
+  };
+  writeJson(experimentLayout(dir).statusFile(id), status);
 }
 
 function writeRun(dir: string, id: string, info: RunInfo, lines: IterationRecord[]): void {
   const layout = experimentLayout(dir).task(id).run(info.name);
-  writeJson(layout.runFile, runInfoSchema.parse(info));
+  writeJson(layout.runFile, info);
   fs.writeFileSync(layout.iterationsFile, lines.map((l) => JSON.stringify(iterationRecordSchema.parse(l)) + '\n').join(''));
 }
 
