@@ -31,6 +31,11 @@ export interface ChartDataOptions {
 
 /** Every run of the task as chart series, with its comparison row. */
 export async function loadChartData(task: TaskFolder, opts: ChartDataOptions = {}): Promise<ChartData> {
+  return (await loadChartRuns(task, opts)).data;
+}
+
+/** loadChartData, with each run's lines as scored, by run (for a reader that needs more of them than the chart shows). */
+export async function loadChartRuns(task: TaskFolder, opts: ChartDataOptions = {}): Promise<{ data: ChartData; lines: Map<string, IterationRecord[]> }> {
   const gamma = opts.gamma ?? 1;
   const loaded: Array<{ info: RunInfo; records: IterationRecord[]; pending: boolean }> = [];
   const skipped: ChartData['skipped'] = [];
@@ -54,7 +59,7 @@ export async function loadChartData(task: TaskFolder, opts: ChartDataOptions = {
   const maxIterations = opts.maxIterations ?? scoredIterations(loaded);
   const runs = loaded.map(({ info, records, pending }) => chartRun(info, records, pending, maxIterations, gamma, opts.scoring));
   const maxX = Math.max(maxIterations, ...runs.flatMap((r) => r.points.map((p) => p.iteration)));
-  return {
+  const data: ChartData = {
     maxIterations,
     maxX,
     gamma,
@@ -62,6 +67,7 @@ export async function loadChartData(task: TaskFolder, opts: ChartDataOptions = {
     average: averageRow(loaded.map(({ records }) => summarize(records, maxIterations))),
     skipped,
   };
+  return { data, lines: new Map(loaded.map(({ info, records }) => [info.name, records])) };
 }
 
 /** N: the largest loop maxIterations; a human-history run counts with its replayed commits. */
