@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 import { launchChromium, repoRoot } from '../test/harness/code-server';
+import { runToFirstFrame } from './first-frame';
 import { transcriptPageHtml } from '../src/core/report/report-html';
 import type { Transcript, TranscriptCall } from '../src/core/transcript/transcript-schema';
 
@@ -99,15 +100,8 @@ async function main(): Promise<number> {
     for (let run = 0; run < RUNS; run++) {
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
       await page.setContent(page0);
-      const first = await page.evaluate(async (code) => {
-        const t0 = performance.now();
-        const s = document.createElement('script');
-        s.textContent = code;
-        document.body.append(s);
-        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-        if (document.querySelectorAll('section.call').length === 0) throw new Error('no call was drawn');
-        return performance.now() - t0;
-      }, script);
+      const first = await runToFirstFrame(page, script);
+      if ((await page.locator('section.call').count()) === 0) throw new Error('no call was drawn');
       firsts.push(first);
       if (run === RUNS - 1) {
         frames = await page.evaluate(async () => {

@@ -273,12 +273,18 @@ export async function main(argv: string[]): Promise<number> {
   return (await result.code) ?? 0;
 }
 
+/**
+ * Exits once stdout and stderr have taken everything written: into a pipe whose reader is slower
+ * than us (`sweci leaderboard --format json | jq`), writes wait in a queue, and exiting at once
+ * would cut the output at the pipe's 64 KiB.
+ */
+function exitAfterOutput(code: number): void {
+  process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
+}
+
 if (require.main === module) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (err: unknown) => {
-      console.error(err instanceof UserError ? `error: ${err.message}` : err);
-      process.exit(1);
-    },
-  );
+  main(process.argv.slice(2)).then(exitAfterOutput, (err: unknown) => {
+    console.error(err instanceof UserError ? `error: ${err.message}` : err);
+    exitAfterOutput(1);
+  });
 }

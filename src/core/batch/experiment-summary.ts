@@ -2,7 +2,8 @@
 // zero regression, and their averages), with EvoScore at more γ values, regressions, tokens
 // and time. Each row is the chart's own row for that run (loadChartData with the experiment's
 // N), so the terminal and the editor never disagree.
-import { loadChartData, type ChartRunKind, type RunMetricsRow } from '../scoring/load-chart-data';
+import { loadChartRuns, type ChartRunKind, type RunMetricsRow } from '../scoring/load-chart-data';
+import type { IterationRecord } from '../loop/iteration-record';
 import { evoScore } from '../metrics/evo-score';
 import type { RunFlag } from '../metrics/run-flags';
 import type { ScoringRules } from '../metrics/scored-line';
@@ -19,6 +20,8 @@ export interface SummaryOptions {
   /** N (the reference's max_epoch); default the experiment's maxIterations, else each task's chart N. */
   maxEpoch?: number;
   scoring?: ScoringRules;
+  /** Each row also carries its run's lines (as scored), for a reader that needs more of them than the summary keeps. */
+  lines?: boolean;
 }
 
 export interface SummaryRow {
@@ -28,6 +31,8 @@ export interface SummaryRow {
   evo: (number | null)[];
   /** The run's integrity flags (metrics/run-flags.ts): a flagged row's scores are in doubt. */
   flags: RunFlag[];
+  /** The run's iteration.jsonl lines as scored, when asked for (`lines`). */
+  lines?: IterationRecord[];
 }
 
 export interface SummaryGroup {
@@ -61,7 +66,7 @@ export async function summarizeExperiment(dir: string, opts: SummaryOptions = {}
   const stopped: ExperimentSummary['stopped'] = [];
   const taskIds = new Set(await experimentTaskIds(dir));
   for (const id of taskIds) {
-    const data = await loadChartData(experimentLayout(dir).task(id), {
+    const { data, lines } = await loadChartRuns(experimentLayout(dir).task(id), {
       gamma: 1,
       ...(maxEpoch ? { maxIterations: maxEpoch } : {}),
       ...(opts.scoring ? { scoring: opts.scoring } : {}),
@@ -80,7 +85,13 @@ export async function summarizeExperiment(dir: string, opts: SummaryOptions = {}
         group = { run: r.run, kind: r.kind, rows: [], average: averageMetrics([]), averageEvo: [] };
         groups.set(r.run, group);
       }
-      group.rows.push({ task: id, metrics: r.metrics, evo: gammas.map((g) => (r.baseline ? evoScore(r.evoA, g) : null)), flags: r.flags });
+      group.rows.push({
+        task: id,
+        metrics: r.metrics,
+        evo: gammas.map((g) => (r.baseline ? evoScore(r.evoA, g) : null)),
+        flags: r.flags,
+        ...(opts.lines ? { lines: lines.get(r.run) ?? [] } : {}),
+      });
     }
   }
   // Tasks the batch tried but could not check out have a state and no folder.

@@ -50,8 +50,10 @@ export async function buildLeaderboard(runs: readonly ResolvedRun[], opts: Leade
 
   // Entries: runs sharing a label are repeats of one entry, in the order first given.
   const drafts = new Map<string, Draft>();
-  for (const run of runs) {
-    const scores = await runTaskScores(run.experiment, run.run, { gammas: gammaValues, maxEpoch, scoring: opts.scoring });
+  // The runs are read side by side (reading is mostly waiting on the disk), then taken in order.
+  const read = await Promise.all(runs.map((run) => runTaskScores(run.experiment, run.run, { gammas: gammaValues, maxEpoch, scoring: opts.scoring })));
+  for (const [i, run] of runs.entries()) {
+    const scores = read[i];
     const draft: Draft = drafts.get(run.label) ?? { runs: [], repeats: [], scores: new Map<string, TaskScore>() };
     draft.runs.push(run);
     draft.repeats.push(new Map(scores.map((s) => [s.task, s])));

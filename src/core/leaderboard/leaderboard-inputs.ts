@@ -4,7 +4,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { experimentLayout, experimentTaskIds, readExperiment, type ExperimentRecord } from '../batch/experiment';
-import { listRuns } from '../loop/run-store';
+import { listRuns, readRunSummary } from '../loop/run-store';
 import { UserError, errorMessage } from '../util/errors';
 import { EXPERIMENT_FILE } from '../workspace/layout';
 import { leaderboardFileSchema, type LeaderboardFile } from './leaderboard-record';
@@ -82,8 +82,10 @@ export async function resolveRuns(requests: readonly RunRequest[], withHuman: bo
     const key = `${experiment}#${run}`;
     if (seen.has(key)) throw new UserError(`${experiment} run ${run} is given twice: give each experiment and run once.`);
     seen.add(key);
-    const names = await runNames(experiment);
-    if (!names.has(run)) throw new UserError(`${experiment} has no run "${run}" (its tasks have: ${[...names].sort().join(', ') || 'no run yet'}).`);
+    if (!(await hasRun(experiment, run))) {
+      const names = await runNames(experiment);
+      throw new UserError(`${experiment} has no run "${run}" (its tasks have: ${[...names].sort().join(', ') || 'no run yet'}).`);
+    }
     const kind = run === HUMAN_HISTORY_RUN ? 'human-history' : 'agent';
     runs.push({
       experiment,
@@ -101,7 +103,7 @@ export async function resolveRuns(requests: readonly RunRequest[], withHuman: bo
     for (const r of runs) {
       const dataset = datasetKey(r.record);
       if (datasets.has(dataset) || runs.some((o) => o.kind === 'human-history' && datasetKey(o.record) === dataset)) continue;
-      if (!(await runNames(r.experiment)).has(HUMAN_HISTORY_RUN)) continue;
+      if (!(await hasRun(r.experiment, HUMAN_HISTORY_RUN))) continue;
       datasets.set(dataset, {
         ...r,
         run: HUMAN_HISTORY_RUN,
@@ -154,6 +156,19 @@ async function experimentRecord(dir: string): Promise<ExperimentRecord> {
   }
   if (!record) throw new UserError(`${dir} is not an experiment: it has no ${EXPERIMENT_FILE} (the file "sweci run --experiment" writes).`);
   return record;
+}
+
+/**
+ * Whether some task of the experiment holds `run`, as runNames(dir).has(run) says, without
+ * reading every run of every task: the first task whose folder of that name reads as that run
+ * answers yes (listRuns would list it); only when none does are all of them listed.
+ */
+async function hasRun(dir: string, run: string): Promise<boolean> {
+  for (const id of await experimentTaskIds(dir)) {
+    const summary = await readRunSummary(experimentLayout(dir).task(id), run).catch(() => undefined);
+    if (summary?.info.name === run) return true;
+  }
+  return (await runNames(dir)).has(run);
 }
 
 /** Every run name any task of the experiment holds. */

@@ -1,10 +1,10 @@
 // One run's numbers per task, as `sweci summarize` computes them (summarizeExperiment with the
 // same N and scoring rules), plus what the summary leaves out: cached tokens, dollars, where the
-// token counts come from (from iteration.jsonl, never the agents' raw logs) and each task's
-// repository (the bootstrap's cluster).
+// token counts come from (from the iteration.jsonl lines summarize read, never the agents' raw
+// logs) and each task's repository (the bootstrap's cluster).
 import { experimentLayout } from '../batch/experiment';
 import { summarizeExperiment } from '../batch/experiment-summary';
-import { readIterationRecords, type IterationRecord } from '../loop/iteration-record';
+import type { IterationRecord } from '../loop/iteration-record';
 import type { ScoringRules } from '../metrics/scored-line';
 import { readTaskRecord } from '../workspace/task-record';
 
@@ -38,34 +38,38 @@ export interface RunScoresOptions {
 
 /** The run's scored tasks (those with a baseline, as the summary's EvoScore means count them), in the summary's task order. */
 export async function runTaskScores(experiment: string, run: string, opts: RunScoresOptions): Promise<TaskScore[]> {
-  const summary = await summarizeExperiment(experiment, { gammas: opts.gammas, run, maxEpoch: opts.maxEpoch, scoring: opts.scoring });
+  const summary = await summarizeExperiment(experiment, { gammas: opts.gammas, run, maxEpoch: opts.maxEpoch, scoring: opts.scoring, lines: true });
   const group = summary.groups.find((g) => g.run === run);
-  const out: TaskScore[] = [];
-  for (const row of group?.rows ?? []) {
+  // Each scored task's record, read side by side; the scores keep the summary's order.
+  const scored = (group?.rows ?? []).flatMap((row) => {
     // summarize puts γ = 1 first, then the others in the order given.
     const evo = opts.gammas.map((g) => row.evo[summary.gammas.indexOf(g)]);
-    if (evo.some((v) => v === null)) continue;
-    const folder = experimentLayout(experiment).task(row.task);
-    const record = await readTaskRecord(folder);
-    const usage = lineUsageExtras(await readIterationRecords(folder.run(run).iterationsFile));
-    const m = row.metrics;
-    out.push({
-      task: row.task,
-      cluster: record?.task.repo ? `repo:${record.task.repo}` : `task:${row.task}`,
-      evo: evo as number[],
-      solved: m.solved ? 1 : 0,
-      zeroRegression: m.zeroRegression ? 1 : 0,
-      iterations: m.iterations,
-      tokensIn: m.tokensIn,
-      tokensOut: m.tokensOut,
-      cached: usage.cached,
-      cost: usage.cost,
-      source: usage.source,
-      wallSeconds: m.timeSec,
-      flagged: m.scoreFlags.length > 0,
-    });
-  }
-  return out;
+    return evo.some((v) => v === null) ? [] : [{ row, evo: evo as number[] }];
+  });
+  return Promise.all(
+    scored.map(async ({ row, evo }): Promise<TaskScore> => {
+      const folder = experimentLayout(experiment).task(row.task);
+      const record = await readTaskRecord(folder);
+      // The lines summarize read (scoring changes none of the agents' steps).
+      const usage = lineUsageExtras(row.lines ?? []);
+      const m = row.metrics;
+      return {
+        task: row.task,
+        cluster: record?.task.repo ? `repo:${record.task.repo}` : `task:${row.task}`,
+        evo,
+        solved: m.solved ? 1 : 0,
+        zeroRegression: m.zeroRegression ? 1 : 0,
+        iterations: m.iterations,
+        tokensIn: m.tokensIn,
+        tokensOut: m.tokensOut,
+        cached: usage.cached,
+        cost: usage.cost,
+        source: usage.source,
+        wallSeconds: m.timeSec,
+        flagged: m.scoreFlags.length > 0,
+      };
+    }),
+  );
 }
 
 /** Cached tokens, dollars and the token counts' source over a run's agent steps. */

@@ -106,7 +106,17 @@ export interface RunSummary {
   pending?: { iteration: number; lastCompletedStep?: PendingStep };
 }
 
+/** A run's summary with the lines it was made from, for a reader that needs both (the file is read once). */
+export interface RunWithRecords {
+  summary: RunSummary;
+  records: IterationRecord[];
+}
+
 export async function readRunSummary(task: TaskFolder, run: string): Promise<RunSummary | undefined> {
+  return (await readRun(task, run))?.summary;
+}
+
+async function readRun(task: TaskFolder, run: string): Promise<RunWithRecords | undefined> {
   const info = await readRunInfo(task, run);
   if (!info) return undefined;
   const layout = task.run(run);
@@ -114,7 +124,7 @@ export async function readRunSummary(task: TaskFolder, run: string): Promise<Run
   const last = records[records.length - 1];
   const journal = await readJournal(layout.pendingDir).catch(() => undefined);
   const iterations = Math.max(0, records.length - 1);
-  return {
+  const summary: RunSummary = {
     info,
     iterations,
     lastGap: last?.gap,
@@ -122,10 +132,16 @@ export async function readRunSummary(task: TaskFolder, run: string): Promise<Run
     scoreFlags: scoreFlags(records),
     pending: journal && journal.iteration === records.length ? { iteration: journal.iteration, lastCompletedStep: journal.lastCompletedStep } : undefined,
   };
+  return { summary, records };
 }
 
 /** Every run of the task, oldest first. Folders without a run.json are skipped. */
 export async function listRuns(task: TaskFolder): Promise<RunSummary[]> {
+  return (await listRunsWithRecords(task)).map((r) => r.summary);
+}
+
+/** listRuns, each run with its lines. */
+export async function listRunsWithRecords(task: TaskFolder): Promise<RunWithRecords[]> {
   let names: string[];
   try {
     names = await fs.readdir(task.runsDir);
@@ -133,12 +149,12 @@ export async function listRuns(task: TaskFolder): Promise<RunSummary[]> {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
     throw err;
   }
-  const out: RunSummary[] = [];
+  const out: RunWithRecords[] = [];
   for (const name of names.sort()) {
-    const summary = await readRunSummary(task, name).catch(() => undefined);
-    if (summary) out.push(summary);
+    const run = await readRun(task, name).catch(() => undefined);
+    if (run) out.push(run);
   }
-  return out.sort((a, b) => a.info.created.localeCompare(b.info.created) || a.info.name.localeCompare(b.info.name));
+  return out.sort((a, b) => a.summary.info.created.localeCompare(b.summary.info.created) || a.summary.info.name.localeCompare(b.summary.info.name));
 }
 
 /** A run name not yet used on this task, from a hint such as the agent's label. */

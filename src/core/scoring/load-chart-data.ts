@@ -4,7 +4,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { loadReport } from '../checkout/report-store';
 import { readIterationRecords, type IterationRecord } from '../loop/iteration-record';
-import { ARCHIVE, DEFAULT_MAX_ITERATIONS, iterDir, listRuns, readRunInfo, readRunSummary, type RunInfo } from '../loop/run-store';
+import { ARCHIVE, DEFAULT_MAX_ITERATIONS, iterDir, listRunsWithRecords, readRunInfo, readRunSummary, type RunInfo } from '../loop/run-store';
 import { normalizedChange, type Baseline } from '../metrics/normalized-change';
 import { averageRow, referencePassed, summarize } from '../metrics/reference-summary';
 import { lineUsage, runMetrics } from '../metrics/run-metrics';
@@ -31,29 +31,35 @@ export interface ChartDataOptions {
 
 /** Every run of the task as chart series, with its comparison row. */
 export async function loadChartData(task: TaskFolder, opts: ChartDataOptions = {}): Promise<ChartData> {
+  return (await loadChartRuns(task, opts)).data;
+}
+
+/** loadChartData, with each run's lines as scored, by run (for a reader that needs more of them than the chart shows). */
+export async function loadChartRuns(task: TaskFolder, opts: ChartDataOptions = {}): Promise<{ data: ChartData; lines: Map<string, IterationRecord[]> }> {
   const gamma = opts.gamma ?? 1;
   const loaded: Array<{ info: RunInfo; records: IterationRecord[]; pending: boolean }> = [];
   const skipped: ChartData['skipped'] = [];
-  const summaries = await listRuns(task);
-  // listRuns leaves out a run it cannot read: say which and why.
-  const listed = new Set(summaries.map((s) => s.info.name));
+  // The lines as listing the runs read them (each iteration.jsonl is read once).
+  const listing = await listRunsWithRecords(task);
+  // The listing leaves out a run it cannot read (a corrupt iteration.jsonl, say): say which and why.
+  const listed = new Set(listing.map((r) => r.summary.info.name));
   for (const name of (await fs.readdir(task.runsDir).catch(() => [] as string[])).sort()) {
     if (listed.has(name)) continue;
     await readRunSummary(task, name).catch((err) => skipped.push({ run: name, reason: errorMessage(err) }));
   }
-  for (const summary of summaries) {
+  for (const { summary, records: lines } of listing) {
     try {
-      const records = (await readIterationRecords(task.run(summary.info.name).iterationsFile)).map((r) => scoredLine(r, opts.scoring));
+      const records = lines.map((r) => scoredLine(r, opts.scoring));
       loaded.push({ info: summary.info, records, pending: summary.pending !== undefined });
     } catch (err) {
-      // One corrupt iteration.jsonl must not hide the other runs.
+      // One run that cannot be scored must not hide the other runs.
       skipped.push({ run: summary.info.name, reason: errorMessage(err) });
     }
   }
   const maxIterations = opts.maxIterations ?? scoredIterations(loaded);
   const runs = loaded.map(({ info, records, pending }) => chartRun(info, records, pending, maxIterations, gamma, opts.scoring));
   const maxX = Math.max(maxIterations, ...runs.flatMap((r) => r.points.map((p) => p.iteration)));
-  return {
+  const data: ChartData = {
     maxIterations,
     maxX,
     gamma,
@@ -61,6 +67,7 @@ export async function loadChartData(task: TaskFolder, opts: ChartDataOptions = {
     average: averageRow(loaded.map(({ records }) => summarize(records, maxIterations))),
     skipped,
   };
+  return { data, lines: new Map(loaded.map(({ info, records }) => [info.name, records])) };
 }
 
 /** N: the largest loop maxIterations; a human-history run counts with its replayed commits. */

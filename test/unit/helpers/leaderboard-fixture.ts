@@ -5,7 +5,8 @@
 // screenshot; it is checked against leaderboardRecordSchema where it is used.
 import type { LeaderboardEntry, LeaderboardRecord } from '../../../src/core/leaderboard/leaderboard-record';
 
-const MODELS: [label: string, provider: string, released: string][] = [
+/** The 17 models (label, provider, release date); leaderboard-experiments.ts runs the same. */
+export const LEADERBOARD_MODELS: [label: string, provider: string, released: string][] = [
   ['claude-opus-4.5', 'Anthropic', '2025-11-24'],
   ['gpt-5.1', 'OpenAI', '2025-11-12'],
   ['gemini-3-pro', 'Google', '2025-11-18'],
@@ -25,15 +26,21 @@ const MODELS: [label: string, provider: string, released: string][] = [
   ['gpt-4.1', 'OpenAI', '2025-04-14'],
 ];
 export const FIXTURE_GAMMAS = ['0.8', '0.9', '1', '1.1', '1.2'];
+export const FIXTURE_REPOSITORIES = 68;
+
+/** 100 task ids from 68 repositories (the first 32 repositories give two tasks each). */
+export function fixtureTaskIds(): string[] {
+  return Array.from({ length: 100 }, (_, i) => `repo${String(i % FIXTURE_REPOSITORIES).padStart(2, '0')}__task-${String(i).padStart(3, '0')}`);
+}
 const round = (n: number) => Math.round(n * 1000) / 1000;
 const clamp = (n: number) => Math.min(1, Math.max(0, n));
 
 /** The record: `entries` of the 18 (default all), the developers' history last among them. */
 export function leaderboardFixture(opts: { entries?: number } = {}): LeaderboardRecord {
   const n = opts.entries ?? 18;
-  const tasks = Array.from({ length: 100 }, (_, i) => `repo${String(i % 68).padStart(2, '0')}__task-${String(i).padStart(3, '0')}`);
+  const tasks = fixtureTaskIds();
   const rows = [
-    ...MODELS.map(([label, provider, released]) => ({ label, provider, released, kind: 'agent' as const })),
+    ...LEADERBOARD_MODELS.map(([label, provider, released]) => ({ label, provider, released, kind: 'agent' as const })),
     { label: 'human-history', provider: null, released: null, kind: 'human-history' as const },
   ].slice(0, n);
   // EvoScore(γ=1) falls down the list; the slope in γ differs, so the lines cross (Figure 5).
@@ -116,7 +123,7 @@ export function leaderboardFixture(opts: { entries?: number } = {}): Leaderboard
     tasksPolicy: 'common',
     tasks,
     maxEpoch: 20,
-    bootstrap: { resamples: 10000, seed: 0, clusters: 'repository', repositories: 68 },
+    bootstrap: { resamples: 10000, seed: 0, clusters: 'repository', repositories: FIXTURE_REPOSITORIES },
     entries,
     ranks,
     pairs,

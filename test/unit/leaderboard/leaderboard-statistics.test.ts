@@ -61,6 +61,39 @@ describe('clustered percentile bootstrap', () => {
     assert.throws(() => clusterBootstrap(tasks, { resamples: 0, seed: 0 }), RangeError);
   });
 
+  test('the intervals are those of every resample mean sorted, for any count of resamples, with ties and lone clusters', () => {
+    // Written out plainly: draw the clusters, take each resample's mean, sort them all, read the percentiles.
+    const byHand = (tasks: { cluster: string; values: number[] }[], resamples: number, seed: number) => {
+      const clusters = [...new Set(tasks.map((t) => t.cluster))];
+      const r = seededRandom(seed);
+      const means = Array.from({ length: tasks[0].values.length }, () => [] as number[]);
+      for (let b = 0; b < resamples; b++) {
+        const drawn = clusters.map(() => clusters[Math.floor(r() * clusters.length)]);
+        const picked = drawn.flatMap((c) => tasks.filter((t) => t.cluster === c));
+        means.forEach((m, s) => m.push(picked.reduce((sum, t) => sum + t.values[s], 0) / picked.length));
+      }
+      return means.map((m) => m.sort((a, b) => a - b)).map((m) => [percentile(m, 0.025), percentile(m, 0.975)]);
+    };
+    const r = seededRandom(99);
+    for (const [n, repos, resamples] of [
+      [1, 1, 1],
+      [3, 2, 2],
+      [7, 3, 3],
+      [12, 5, 40],
+      [30, 20, 1000],
+      [100, 68, 2001],
+    ]) {
+      // Scores with many ties (steps of 0.25) and solved-like 0/1 values.
+      const tasks = Array.from({ length: n }, (_, i) => ({ cluster: `repo${i % repos}`, values: [Math.floor(r() * 5) / 4, r() < 0.5 ? 1 : 0, r() - 0.5] }));
+      const got = clusterBootstrap(tasks, { resamples, seed: n });
+      const want = byHand(tasks, resamples, n);
+      got.forEach(([lo, hi], s) => {
+        close(lo, want[s][0], `${n} tasks, ${resamples} resamples, statistic ${s}, low`);
+        close(hi, want[s][1], `${n} tasks, ${resamples} resamples, statistic ${s}, high`);
+      });
+    }
+  });
+
   test('percentile interpolates between the nearest two', () => {
     assert.equal(percentile([1, 2, 3, 4, 5], 0.5), 3);
     assert.equal(percentile([0, 10], 0.25), 2.5);

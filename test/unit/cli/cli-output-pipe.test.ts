@@ -1,0 +1,39 @@
+// A command's whole output reaches a reader slower than the command (`sweci … --format json | jq`
+// on a busy machine): the CLI exits only once its output is taken, not with writes still queued
+// past the pipe's 64 KiB.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { writeLeaderboardExperiments } from '../helpers/leaderboard-experiments';
+import { cli } from './batch-fixture';
+
+const PIPE_BUFFER = 65536;
+
+test('sweci summarize --format json reaches a reader that waits, whole, past the pipe buffer', async () => {
+  const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-pipe-'));
+  try {
+    // One model's experiment of 100 tasks with its human-history run: 200 rows of JSON.
+    const { experiments } = writeLeaderboardExperiments(tmp, { models: 1 });
+    // A shell pipe (Node's own stdio are socket pairs, whose buffers are larger) whose reader sleeps first.
+    const r = spawnSync('sh', ['-c', '"$0" "$1" summarize "$2" --format json | { sleep 2; cat; }', process.execPath, cli, experiments[0]], {
+      encoding: 'utf8',
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    assert.equal(r.status, 0, r.stderr);
+    const out = r.stdout;
+    assert.ok(out.length > PIPE_BUFFER, `${out.length} bytes: more than the pipe holds`);
+    const summary = JSON.parse(out) as { groups: { run: string; rows: unknown[] }[] };
+    assert.deepEqual(
+      summary.groups.map((g) => [g.run, g.rows.length]),
+      [
+        ['claude-opus-4.5', 100],
+        ['human-history', 100],
+      ],
+    );
+  } finally {
+    await fs.rm(tmp, { recursive: true, force: true });
+  }
+});
