@@ -14,7 +14,7 @@ import { writeLeaderboardReport } from '../../../src/core/report/leaderboard-htm
 import { repoRoot } from '../../harness/code-server';
 import { withWorkbench } from '../../harness/workbench';
 import { batchFixture } from '../../unit/cli/batch-fixture';
-import { buildLeaderboardExperiments } from '../../unit/cli/leaderboard-experiments';
+import { buildLeaderboardExperiments } from '../../unit/cli/demo-experiments';
 import { leaderboardFixture } from '../../unit/helpers/leaderboard-fixture';
 import { canvasColours, checkOfflinePage } from './chart';
 

@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import type { LeaderboardRecord } from '../../../src/core/leaderboard/leaderboard-record';
 import { leaderboardRecordSchema } from '../../../src/core/leaderboard/leaderboard-record';
 import { batchFixture, type BatchFixture } from '../cli/batch-fixture';
-import { buildLeaderboardExperiments } from '../cli/leaderboard-experiments';
+import { buildLeaderboardExperiments } from '../cli/demo-experiments';
 
 const TASKS = ['demo__tinyinventory-0002', 'demo__tinyinventory-0003'];
 
