@@ -1,7 +1,8 @@
 // The Leaderboard panel's webview: it asks the host for the record (`ready`), checks each
 // message against the protocol, and builds the table and the four figures from the record.
 // Standalone (an exported leaderboard.html) it reads the record embedded in the page instead,
-// and nothing is clickable. Rows are reachable by Tab; Enter or a click opens the entry.
+// and nothing is clickable. Rows are reachable by Tab; Enter or a click opens the entry; below
+// the figures, one entry's tasks, each opening its chart.
 import './zod-config';
 import type { LeaderboardRecord } from '../src/core/leaderboard/leaderboard-record';
 import { isLeaderboardHostMessage } from '../src/shared/leaderboard-protocol';
@@ -9,6 +10,7 @@ import { el } from './dom';
 import { LeaderboardFigures } from './leaderboard-figures';
 import { costAxis, formatScore, providerStyles, releaseSeries } from './leaderboard-model';
 import { leaderboardTable } from './leaderboard-table';
+import { taskStrip } from './leaderboard-tasks';
 import { standalonePalette, themePalette } from './palette';
 import { vsCodeApi } from './vscode-api';
 
@@ -41,9 +43,14 @@ const cost = figureBox('fig-cost', 'Cost frontier', 'Entries no other entry beat
 const grid = el('div', { class: 'figures' });
 grid.append(release.section, bump.section, zero.section, cost.section);
 const notes = el('ul', { class: 'notes' });
-app.append(heading, table, notes, grid);
+const tasks = taskStrip(standalone ? {} : { onTaskClick: (label, task) => api?.postMessage({ type: 'task-clicked', label, task }) });
+app.append(heading, table, notes, grid, tasks.element);
 
-const openEntry = (label: string) => api?.postMessage({ type: 'entry-clicked', label });
+/** An entry clicked: its summary opens, and the tasks below show its own. */
+const openEntry = (label: string) => {
+  if (record) tasks.render(record, label);
+  api?.postMessage({ type: 'entry-clicked', label });
+};
 const figures = new LeaderboardFigures(
   { release: release.canvas, bump: bump.canvas, zero: zero.canvas, cost: cost.canvas },
   { ...(standalone ? {} : { onEntryClick: openEntry }), onHover: (label) => highlight(label) },
@@ -86,6 +93,7 @@ function render(next: LeaderboardRecord): void {
   );
   notes.hidden = notes.childElementCount === 0;
   figures.render(next, p, styles);
+  tasks.render(next);
 }
 
 // Rows: hover or focus highlights the entry in the figures; click or Enter opens it.

@@ -107,6 +107,7 @@ export async function buildLeaderboard(runs: readonly ResolvedRun[], opts: Leade
       experiments: draft.runs.map((r) => ({ experiment: r.experiment, run: r.run })),
       tasks: own.length,
       missing,
+      taskScores: Object.fromEntries(own.map((s) => [s.task, s.evo[one]])),
       evoScore,
       evoScoreCI95: evoCI,
       solvedRate: mean(own.map((s) => s.solved)),

@@ -49,6 +49,8 @@ export const leaderboardEntrySchema = z.strictObject({
   tasks: count(),
   /** Task ids of the ranked set this entry has no scored run for (never dropped silently). */
   missing: z.array(z.string()),
+  /** EvoScore(γ=1) of each task the entry is ranked on (repeats: their mean), by task id: where the table's tasks open from. */
+  taskScores: z.record(z.string(), z.number()),
   /** Mean EvoScore over the tasks, by γ (keys as in the record's `gammas`): what `sweci summarize --gamma` gives. */
   evoScore: z.record(gammaKeySchema, z.number()),
   /** Percentile bootstrap 95% interval of EvoScore(γ=1), tasks of one repository resampled together. */

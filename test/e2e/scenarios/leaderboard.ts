@@ -79,6 +79,10 @@ export async function leaderboardScenario(): Promise<string> {
           await frame.evaluate(() => document.querySelector('.figures')?.scrollIntoView({ block: 'start' }));
           await page.waitForTimeout(300);
           shots.push(await wb.screenshot(`${name}-figures`));
+          // Below the figures, the top entry's tasks: one cell per task it is ranked on.
+          const cells = await frame.locator('.task-grid .task').count();
+          const expected = Object.keys(record.entries[0].taskScores).length;
+          if (cells !== expected) throw new Error(`the tasks grid shows ${cells} tasks, not ${record.entries[0].label}'s ${expected}`);
         },
       );
     }
@@ -123,6 +127,27 @@ export async function leaderboardRealScenario(): Promise<string> {
       // The scripted agents replay the upstream commits, so they and the developers lead; doing nothing is last.
       if (labels[2] !== 'Changes nothing') throw new Error(`the rows are ${labels.join(', ')}: the Programmer that changes nothing should be last`);
       const shot = await wb.screenshot('leaderboard-real');
+      // The top entry's tasks, below the figures: one cell per task; a click offers that task's chart.
+      const cells = frame.locator('.task-grid .task');
+      await cells.first().scrollIntoViewIfNeeded();
+      if ((await cells.count()) !== 4) throw new Error(`the tasks grid shows ${await cells.count()} tasks, not the demo's 4`);
+      const task = await cells.first().getAttribute('data-task');
+      await cells.first().click();
+      // The offer is a notification (its toast may have gone by when the page looks): read it in the notification centre.
+      const offer = new RegExp(`${task} \\(${labels[0]}, run human-history\\) is a task folder of its own`);
+      const listed = page.locator('.notifications-center .notification-list-item').filter({ hasText: offer }).first();
+      const toast = page.locator('.notification-toast').filter({ hasText: offer }).first();
+      await toast
+        .or(listed)
+        .waitFor({ timeout: 5_000 })
+        .catch(async () => {
+          await page.locator('.statusbar-item .codicon-bell-dot, .statusbar-item .codicon-bell').first().click();
+          await listed.waitFor({ timeout: 30_000 }).catch(async (err: unknown) => {
+            const said = await page.locator('.notification-toast, .notifications-center .notification-list-item').allInnerTexts();
+            throw new Error(`no offer of ${task}'s chart (the notifications: ${JSON.stringify(said)}): ${(err as Error).message}`);
+          });
+        });
+      console.log(`  also ${path.relative(process.cwd(), await wb.screenshot('leaderboard-real-tasks'))}`);
       await frame.evaluate(() => document.querySelector('.figures')?.scrollIntoView({ block: 'start' }));
       await page.waitForTimeout(300);
       console.log(`  also ${path.relative(process.cwd(), await wb.screenshot('leaderboard-real-figures'))}`);

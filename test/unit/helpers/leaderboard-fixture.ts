@@ -62,6 +62,10 @@ export function leaderboardFixture(opts: { entries?: number } = {}): Leaderboard
       experiments: [{ experiment: `/work/experiments/${r.label}`, run: r.kind === 'human-history' ? 'human-history' : r.label }],
       tasks: tasks.length,
       missing: i === 6 ? [tasks[3], tasks[41]] : [],
+      // Spread around the entry's mean, the same way for every build of the fixture.
+      taskScores: Object.fromEntries(
+        tasks.filter((_, k) => i !== 6 || (k !== 3 && k !== 41)).map((t, k) => [t, clamp(round(evo['1'] + (((k * 37 + i * 11) % 21) - 10) * 0.03))]),
+      ),
       evoScore: evo,
       evoScoreCI95: [round(evo['1'] - 0.041), round(evo['1'] + 0.043)],
       solvedRate: clamp(round(0.52 - i * 0.024)),

@@ -90,6 +90,10 @@ describe('sweci leaderboard on real experiments', () => {
       assert.equal(e.zeroRegressionRate, group.average.zeroRegression, `${e.label} zero regression`);
       assert.equal(e.tasks, 2);
       assert.deepEqual(e.missing, []);
+      // Each task's own score, whose mean is the entry's EvoScore(γ=1).
+      assert.deepEqual(Object.keys(e.taskScores).sort(), TASKS);
+      const perTask = Object.values(e.taskScores);
+      assert.ok(Math.abs(perTask.reduce((a, b) => a + b, 0) / perTask.length - e.evoScore['1']) < 1e-12, `${e.label}: task scores`);
       for (const [lo, hi, v] of [
         [...e.evoScoreCI95, e.evoScore['1']],
         [...e.solvedCI95, e.solvedRate],
