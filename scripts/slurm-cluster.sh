@@ -81,7 +81,7 @@ pid_of() {
   local file="$DIR/pids/$1" pid
   [ -f "$file" ] || return 1
   pid="$(cat "$file")"
-  [ -r "/proc/$pid/cmdline" ] || return 1
+  alive "$pid" || return 1
   tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF -- "$DIR/" || return 1
   echo "$pid"
 }
@@ -94,6 +94,14 @@ launch() {
   shift
   setsid "$@" >>"$DIR/log/$name.out" 2>&1 </dev/null &
   echo $! >"$DIR/pids/$name"
+}
+
+# A live process; a zombie (exited, not yet reaped by whoever is pid 1 here) counts as gone.
+alive() {
+  local stat
+  stat="$(cat "/proc/$1/stat" 2>/dev/null)" || return 1
+  stat="${stat##*) }"
+  [ "${stat:0:1}" != Z ]
 }
 
 # Every process below `pid` (children first found through /proc's parent links).
@@ -120,7 +128,16 @@ kill_steps() {
   for step in $(steps_of_node "$node"); do
     pids+=("$step" $(descendants "$step"))
   done
-  [ "${#pids[@]}" -eq 0 ] || kill -KILL "${pids[@]}" 2>/dev/null || true
+  if [ "${#pids[@]}" -gt 0 ]; then
+    kill -KILL "${pids[@]}" 2>/dev/null || true
+    local pid left
+    for _ in $(seq 1 50); do # until they are gone (SIGKILL is delivered, not awaited)
+      left=0
+      for pid in "${pids[@]}"; do alive "$pid" && left=1; done
+      [ "$left" -eq 1 ] || break
+      sleep 0.1
+    done
+  fi
   echo "${#pids[@]}"
 }
 
@@ -136,9 +153,9 @@ stop_daemons() {
   [ "${#pids[@]}" -gt 0 ] || return 0
   local deadline=$((SECONDS + seconds))
   while [ "$SECONDS" -lt "$deadline" ]; do
-    local alive=0
-    for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive=1; done
-    [ "$alive" -eq 1 ] || return 0
+    local left=0
+    for pid in "${pids[@]}"; do alive "$pid" && left=1; done
+    [ "$left" -eq 1 ] || return 0
     sleep 0.2
   done
   return 1
@@ -364,7 +381,7 @@ cmd_kill_node() {
   kill -KILL "$pid"
   local steps
   steps="$(kill_steps "$node")"
-  while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
+  while alive "$pid"; do sleep 0.1; done
   skip "killed slurmd of $node (pid $pid) and $steps job processes"
 }
 

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSlurmCluster, type SlurmCluster } from '../../harness/slurm-cluster';
+import { isAlive } from '../runtime/process-helpers';
 
 let cluster: SlurmCluster;
 let dir: string;
@@ -21,8 +22,6 @@ async function waitFor(what: string, ok: () => boolean, seconds: number): Promis
     await new Promise((r) => setTimeout(r, 250));
   }
 }
-
-const alive = (pid: number) => existsSync(`/proc/${pid}`);
 
 /** Processes whose command line or open files name `folder`: what a stopped cluster must not leave. */
 function processesUnder(folder: string): string[] {
@@ -65,7 +64,7 @@ test('both nodes answer idle, each with its own slurmd, under a munged of the cl
   assert.deepEqual(states, ['n1 idle', 'n2 idle']);
   const pids = cluster.pids();
   assert.deepEqual(Object.keys(pids).sort(), ['munged', 'slurmctld', 'slurmd-n1', 'slurmd-n2']);
-  for (const pid of Object.values(pids)) assert.ok(alive(pid), `pid ${pid} runs`);
+  for (const pid of Object.values(pids)) assert.ok(isAlive(pid), `pid ${pid} runs`);
 });
 
 test('a job array runs one element per node, and user namespaces work inside a job', async () => {
@@ -97,15 +96,15 @@ test('killNode kills that node slurmd and the job running there, and restart bri
   await waitFor('the job runs on n1', () => existsSync(pidFile) && readFileSync(pidFile, 'utf8').trim() !== '', 30);
   const jobPid = Number(readFileSync(pidFile, 'utf8').trim());
   const slurmd = cluster.pids()['slurmd-n1'];
-  assert.ok(alive(jobPid) && alive(slurmd));
+  assert.ok(isAlive(jobPid) && isAlive(slurmd));
   await cluster.killNode('n1');
-  assert.ok(!alive(slurmd), 'slurmd of n1 is gone');
-  assert.ok(!alive(jobPid), 'the job that ran on n1 is gone with it');
-  assert.ok(alive(cluster.pids()['slurmd-n2']), 'n2 still runs');
+  assert.ok(!isAlive(slurmd), 'slurmd of n1 is gone');
+  assert.ok(!isAlive(jobPid), 'the job that ran on n1 is gone with it');
+  assert.ok(isAlive(cluster.pids()['slurmd-n2']), 'n2 still runs');
   await cluster.restart();
   const restarted = cluster.pids()['slurmd-n1'];
   assert.notEqual(restarted, slurmd);
-  assert.ok(alive(restarted));
+  assert.ok(isAlive(restarted));
   slurm('scancel', [jobId]);
   await waitFor('the job is cancelled', () => slurm('squeue', ['-h']).trim() === '', 30);
 });
@@ -116,7 +115,7 @@ test('stop cancels the jobs and leaves no daemon or job process it started', asy
   const pids = Object.values(cluster.pids());
   assert.equal(pids.length, 4);
   await cluster.stop();
-  for (const pid of pids) assert.ok(!alive(pid), `pid ${pid} has exited`);
+  for (const pid of pids) assert.ok(!isAlive(pid), `pid ${pid} has exited`);
   assert.deepEqual(processesUnder(dir), []);
   assert.deepEqual(cluster.pids(), {});
 });
