@@ -18,6 +18,9 @@
 # Environment:
 #   SWECI_DOCKER_CACHE   where the archive is kept (default ~/.cache/swe-ci/docker)
 #   SWECI_DEMO_IMAGE     the image tag (default sweci/demo-env:bookworm)
+#   SWECI_DEBIAN_MIRROR  the Debian mirror debootstrap fetches from (default: the one this
+#                        machine's apt uses, read from /etc/apt/sources.list.d/*.sources or
+#                        /etc/apt/sources.list)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -29,7 +32,6 @@ RECIPE="bookworm minbase python3 python3-pytest python-is-python3 git bubblewrap
 DATA_ROOT=/var/lib/sweci-docker
 RUN_DIR=/run/sweci-docker          # short: unix socket paths must stay under 108 characters
 PIDFILE="$RUN_DIR/dockerd.pid"
-DEBIAN_MIRROR="${SWECI_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 
 export DEBIAN_FRONTEND=noninteractive
 
@@ -38,6 +40,34 @@ SETUP_NAME=docker-setup
 source "$ROOT/scripts/setup-lib.sh"
 
 engine_answers() { docker info >/dev/null 2>&1; }
+
+# The Debian mirror this machine's apt already uses (no registry host is named here): the first
+# http(s) or file URI of a `deb` source that carries bookworm, else of any `deb` source that is
+# not a security or updates suite. Read from the deb822 files in sources.list.d, then from
+# sources.list in one-line form.
+apt_mirror() {
+  local files=() f
+  for f in /etc/apt/sources.list.d/*.sources; do [ -f "$f" ] && files+=("$f"); done
+  {
+    [ "${#files[@]}" -eq 0 ] || awk '
+      function flush() { if (deb && uri != "") print suites "\t" uri; deb = 0; uri = ""; suites = "" }
+      /^[ \t]*$/ { flush(); next }
+      /^[ \t]*#/ { next }
+      tolower($1) == "types:" { for (i = 2; i <= NF; i++) if ($i == "deb") deb = 1 }
+      tolower($1) == "uris:" { uri = $2 }
+      tolower($1) == "suites:" { $1 = ""; suites = $0 }
+      END { flush() }' "${files[@]}"
+    for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+      [ -f "$f" ] || continue
+      # deb [options] URI suite components...
+      sed -E -n 's/^[[:space:]]*deb[[:space:]]+(\[[^]]*\][[:space:]]+)?([^[:space:]]+)[[:space:]]+([^[:space:]]+).*/ \3\t\2/p' "$f"
+    done
+  } | awk -F '\t' '
+    $2 !~ /^(https?|file):/ { next }
+    $1 ~ /[ ]bookworm([ ]|$)/ { print $2; found = 1; exit }
+    fallback == "" { n = split($1, suite, " "); for (i = 1; i <= n; i++) if (suite[i] !~ /-/) { fallback = $2; break } }
+    END { if (!found && fallback != "") print fallback }'
+}
 
 # A root filesystem becomes the image (one layer), labelled with the recipe that made it.
 import_rootfs() {
@@ -111,9 +141,11 @@ elif [ "$(docker image inspect -f '{{index .Config.Labels "sweci.recipe"}}' "$IM
   quiet save_archive
   skip "saved from the engine's copy"
 else
+  DEBIAN_MIRROR="${SWECI_DEBIAN_MIRROR:-$(apt_mirror)}"
+  [ -n "$DEBIAN_MIRROR" ] || die "no Debian mirror found in /etc/apt/sources.list.d/*.sources or /etc/apt/sources.list; set SWECI_DEBIAN_MIRROR"
   rootfs="$(mktemp -d /tmp/sweci-rootfs.XXXXXX)"
   trap 'as_root rm -rf "$rootfs"' EXIT
-  skip "debootstrap (about a minute)"
+  skip "debootstrap from $DEBIAN_MIRROR (about a minute)"
   quiet as_root debootstrap --variant=minbase --include=python3,python3-pytest,python-is-python3,git,bubblewrap \
     bookworm "$rootfs" "$DEBIAN_MIRROR"
   as_root rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/*

@@ -8,7 +8,9 @@
 #
 # What it sets up:
 #   - Debian packages: chromium (drives the web workbench), libkrb5-dev (a
-#     native module of code-server), git, python3 and pytest.
+#     native module of code-server), git, python3 and pytest, slurm-wlm and munge
+#     (the Slurm tests start a cluster of their own with scripts/slurm-cluster.sh;
+#     no daemon starts on install).
 #   - npm ci (only when node_modules does not match package-lock.json).
 #   - .vscode-test/node24       Node 24 from npm (code-server requires it)
 #   - .vscode-test/code-server  code-server (= real VS Code 1.139.1 server + web
@@ -40,6 +42,10 @@ APT_NEEDS=(
   "python3:python3"
   "script:bsdutils"            # the CLI tests give sweci run a pseudo-terminal with script(1)
   "ip:iproute2"                # the agent conformance suite runs in a loopback-only network namespace
+  "/usr/sbin/slurmctld:slurm-wlm"  # the Slurm tests start a real two-node cluster (scripts/slurm-cluster.sh)
+  "/usr/sbin/slurmd:slurm-wlm"
+  "/usr/bin/sbatch:slurm-wlm"
+  "/usr/sbin/munged:munge"
 )
 
 cd "$ROOT"
