@@ -21,7 +21,24 @@ export interface SlurmStatus {
   tasks: SlurmTaskRow[];
   /** The command that submits what is unfinished; none when every task is finished. */
   resubmit?: string;
+  /** Unfinished tasks whose element Slurm still runs or will run (pending, requeued): a resubmission now would find them busy. */
+  live: number;
 }
+
+/** Slurm states of an element that has not ended (it will run, or runs, the task). */
+const LIVE_STATES = new Set([
+  'PENDING',
+  'RUNNING',
+  'REQUEUED',
+  'REQUEUE_HOLD',
+  'REQUEUE_FED',
+  'RESIZING',
+  'SUSPENDED',
+  'CONFIGURING',
+  'COMPLETING',
+  'STOPPED',
+  'SIGNALING',
+]);
 
 export function slurmStatus(submissions: readonly Submission[], statuses: ReadonlyMap<string, TaskStatus>, elements: readonly SlurmElement[]): SlurmStatus {
   const ids: string[] = [];
@@ -63,7 +80,9 @@ export function slurmStatus(submissions: readonly Submission[], statuses: Readon
   });
   const last = submissions[submissions.length - 1];
   const unfinished = tasks.some((t) => !t.finished);
+  const live = tasks.filter((t) => !t.finished && t.slurm?.state !== undefined && LIVE_STATES.has(t.slurm.state)).length;
   return {
+    live,
     jobs: submissions.map((s) => ({ name: s.name, job: s.job, submitted: s.submitted, tasks: s.tasks.length })),
     tasks,
     ...(last && unfinished
@@ -100,6 +119,7 @@ export function slurmStatusText(status: SlurmStatus, experimentDir: string): str
     ...rows.map(line),
     '',
     `${finished}/${status.tasks.length} finished`,
+    ...(status.live > 0 ? [`${status.live} unfinished task(s) still pending or running in Slurm: resubmit once they end (or after scancel)`] : []),
     status.resubmit ? `resubmit what is unfinished: ${status.resubmit}` : 'every task is finished',
     '',
   ].join('\n');
