@@ -93,6 +93,7 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
   const root = new Command('sweci')
     .description('SWE-CI for VS Code, headless: check out SWE-CI tasks, run the CI loop over a dataset, summarise the scores.')
     .exitOverride()
+    .enablePositionalOptions()
     .showHelpAfterError('(sweci --help lists the commands; sweci <command> --help their options)')
     .configureOutput({ writeErr: (s) => process.stderr.write(s), writeOut: (s) => process.stdout.write(s) });
   const set = (p: Promise<number>) => {
@@ -249,6 +250,9 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
     .option('--sweci <exe>', 'the sweci the elements run, on the shared folder (default: this one)')
     .option('--submit', 'submit the script with sbatch and print the job id')
     .action((values: SlurmValues, command: Command) => set(slurmCommand(values, command.options)));
+  // `slurm status --json`: --json after the subcommand is the subcommand's, not slurm's run flag
+  // (the root passes every word after a command name on in order: root.enablePositionalOptions).
+  slurm.enablePositionalOptions();
   slurm
     .command('status')
     .argument('<experiment-dir>')

@@ -82,12 +82,12 @@ export function slurmStatus(submissions: readonly Submission[], statuses: Readon
   const unfinished = tasks.some((t) => !t.finished);
   const live = tasks.filter((t) => !t.finished && t.slurm?.state !== undefined && LIVE_STATES.has(t.slurm.state)).length;
   return {
-    live,
     jobs: submissions.map((s) => ({ name: s.name, job: s.job, submitted: s.submitted, tasks: s.tasks.length })),
     tasks,
     ...(last && unfinished
       ? { resubmit: `cd ${shellQuote(last.workDir)} && ${[...last.command, '--only-unfinished', '--submit'].map(shellQuote).join(' ')}` }
       : {}),
+    live,
   };
 }
 
