@@ -144,7 +144,7 @@ describe('sweci slurm: the script, its task list and the experiment it prepares'
     assert.ok(!(await exists(experiment)));
   });
 
-  test('status of an experiment no array ran: says so', async () => {
+  test('status of an experiment no array ran: says so', () => {
     const experiment = path.join(tmp, 'exp-write');
     const r = sweci('slurm', 'status', experiment);
     assert.equal(r.code, 0, r.err);
