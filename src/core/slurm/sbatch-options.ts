@@ -83,7 +83,7 @@ export function readSbatchOptions(flags: SbatchFlags): SbatchOptions {
  * A Slurm time limit in seconds. Slurm's forms: M, M:S, H:M:S, D-H, D-H:M, D-H:M:S; with a
  * day, hours are below 24; after the first field, minutes and seconds below 60.
  */
-export function slurmTimeSeconds(text: string): number {
+function slurmTimeSeconds(text: string): number {
   const bad = (why: string) =>
     new UserError(`--time "${text}" ${why}: give D-HH:MM:SS (e.g. 1-00:00:00 for a day, 0-04:30:00), HH:MM:SS or minutes, as sbatch --time takes it.`);
   const m = /^(?:(\d+)-)?(\d+)(?::(\d+))?(?::(\d+))?$/.exec(text.trim());

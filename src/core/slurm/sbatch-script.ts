@@ -5,7 +5,7 @@
 import { shellQuote } from '../util/shell-quote';
 import type { SbatchOptions } from './sbatch-options';
 
-export interface SbatchScriptInput {
+interface SbatchScriptInput {
   jobName: string;
   /** Elements: the lines of the task list. */
   taskCount: number;
@@ -23,9 +23,6 @@ export interface SbatchScriptInput {
   runArgs: readonly string[];
   options: SbatchOptions;
 }
-
-/** sweci run's exit code when a signal stopped it (run-command.ts). */
-export const STOPPED_EXIT_CODE = 130;
 
 export function sbatchScript(o: SbatchScriptInput): string {
   const s = o.options;

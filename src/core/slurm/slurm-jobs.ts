@@ -20,7 +20,7 @@ export interface SlurmElement {
 }
 
 /** The elements of `scontrol -o show job` output, one per array index. */
-export function parseScontrolJobs(text: string): SlurmElement[] {
+function parseScontrolJobs(text: string): SlurmElement[] {
   const elements: SlurmElement[] = [];
   for (const line of text.split('\n')) {
     const field = (key: string) => new RegExp(`(?:^|\\s)${key}=(\\S*)`).exec(line)?.[1];
@@ -46,7 +46,7 @@ export function parseScontrolJobs(text: string): SlurmElement[] {
 }
 
 /** "4", "0-7%2", "1,3-5" → the indices. */
-export function arrayIndices(text: string): number[] {
+function arrayIndices(text: string): number[] {
   const out: number[] = [];
   for (const part of text.replace(/%\d+$/, '').split(',')) {
     const m = /^(\d+)(?:-(\d+))?(?::(\d+))?$/.exec(part);

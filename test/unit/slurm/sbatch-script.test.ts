@@ -10,12 +10,20 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { TaskStatus } from '../../../src/core/batch/task-status';
-import { DEFAULT_GRACE_SECONDS, readSbatchOptions, slurmTimeSeconds, type SbatchFlags } from '../../../src/core/slurm/sbatch-options';
-import { sbatchScript, STOPPED_EXIT_CODE, type SbatchScriptInput } from '../../../src/core/slurm/sbatch-script';
+import { DEFAULT_GRACE_SECONDS, readSbatchOptions, type SbatchFlags } from '../../../src/core/slurm/sbatch-options';
+import { sbatchScript } from '../../../src/core/slurm/sbatch-script';
 import type { Submission } from '../../../src/core/slurm/slurm-folder';
-import { arrayIndices, parseScontrolJobs } from '../../../src/core/slurm/slurm-jobs';
+import { querySlurmJobs } from '../../../src/core/slurm/slurm-jobs';
 import { slurmStatus, slurmStatusText } from '../../../src/core/slurm/slurm-status';
 import { UserError } from '../../../src/core/util/errors';
+
+type SbatchScriptInput = Parameters<typeof sbatchScript>[0];
+
+/** sweci run's exit code when a signal stopped it (run-command.ts). */
+const STOPPED_EXIT_CODE = 130;
+
+/** The time limit in seconds, as the options read it. */
+const slurmTimeSeconds = (time: string) => readSbatchOptions({ time, grace: '1' }).time?.seconds;
 
 function input(tmp: string, flags: SbatchFlags = {}, overrides: Partial<SbatchScriptInput> = {}): SbatchScriptInput {
   return {
@@ -61,6 +69,11 @@ describe('sweci slurm: the batch script', () => {
       [
         '#!/bin/bash',
         'if [ "$1" = requeue ]; then echo "requeue $2" >> "$STUB_OUT/events"; exit 0; fi',
+        // sweci slurm status: the records of array $4 as the test wrote them, or Slurm's refusal.
+        'if [ -n "${STUB_JOBS:-}" ]; then',
+        '  if [ -f "$STUB_JOBS/$4" ]; then cat "$STUB_JOBS/$4"; exit 0; fi',
+        '  echo "slurm_load_jobs error: Invalid job id specified" >&2; exit 1',
+        'fi',
         'echo "JobId=$SLURM_JOB_ID ArrayJobId=$SLURM_ARRAY_JOB_ID ArrayTaskId=$SLURM_ARRAY_TASK_ID JobState=$STUB_STATE Reason=None Restarts=0"',
       ].join('\n'),
       { mode: 0o755 },
@@ -231,18 +244,37 @@ describe('sweci slurm: the batch script', () => {
     }
   });
 
-  test("scontrol's records: one per element, pending ones together; the status beside .sweci-batch", () => {
-    assert.deepEqual(arrayIndices('4'), [4]);
-    assert.deepEqual(arrayIndices('0-3%2'), [0, 1, 2, 3]);
-    assert.deepEqual(arrayIndices('1,3-5'), [1, 3, 4, 5]);
-    assert.deepEqual(arrayIndices('0-6:3'), [0, 3, 6]);
-    const text = [
-      'JobId=12 ArrayJobId=10 ArrayTaskId=2-3%2 ArrayTaskThrottle=2 JobName=sweci-scripted JobState=PENDING Reason=JobArrayTaskLimit Dependency=(null) Requeue=1 Restarts=0 NodeList=(null) BatchHost=n1',
-      'JobId=11 ArrayJobId=10 ArrayTaskId=1 JobName=sweci-scripted JobState=PENDING Reason=BeginTime Dependency=(null) Requeue=1 Restarts=2 NodeList=(null)',
-      'JobId=10 ArrayJobId=10 ArrayTaskId=0 JobName=sweci-scripted JobState=RUNNING Reason=None Dependency=(null) Requeue=1 Restarts=0 NodeList=n2 BatchHost=n2',
-      '',
-    ].join('\n');
-    const elements = parseScontrolJobs(text);
+  test("scontrol's records: one per element, pending ones together; the status beside .sweci-batch", async () => {
+    const jobs = path.join(tmp, 'jobs');
+    await fs.mkdir(jobs);
+    await fs.writeFile(
+      path.join(jobs, '10'),
+      [
+        'JobId=12 ArrayJobId=10 ArrayTaskId=2-3%2 ArrayTaskThrottle=2 JobName=sweci-scripted JobState=PENDING Reason=JobArrayTaskLimit Dependency=(null) Requeue=1 Restarts=0 NodeList=(null) BatchHost=n1',
+        'JobId=11 ArrayJobId=10 ArrayTaskId=1 JobName=sweci-scripted JobState=PENDING Reason=BeginTime Dependency=(null) Requeue=1 Restarts=2 NodeList=(null)',
+        'JobId=10 ArrayJobId=10 ArrayTaskId=0 JobName=sweci-scripted JobState=RUNNING Reason=None Dependency=(null) Requeue=1 Restarts=0 NodeList=n2 BatchHost=n2',
+        '',
+      ].join('\n'),
+    );
+    // Other forms of ArrayTaskId: a list with a range, and a range with a step.
+    await fs.writeFile(
+      path.join(jobs, '20'),
+      'JobId=21 ArrayJobId=20 ArrayTaskId=1,3-4 JobState=PENDING Reason=Priority Restarts=0 NodeList=(null)\nJobId=22 ArrayJobId=20 ArrayTaskId=6-12:3 JobState=PENDING Reason=Priority Restarts=0 NodeList=(null)\n',
+    );
+    const saved = { PATH: process.env.PATH, STUB_JOBS: process.env.STUB_JOBS };
+    process.env.PATH = `${path.join(tmp, 'bin')}:${process.env.PATH ?? ''}`;
+    process.env.STUB_JOBS = jobs;
+    let elements: Awaited<ReturnType<typeof querySlurmJobs>>;
+    let other: Awaited<ReturnType<typeof querySlurmJobs>>;
+    try {
+      // Job 9 has ended and Slurm forgot it: no elements, no error.
+      elements = await querySlurmJobs(['9', '10']);
+      other = await querySlurmJobs(['20']);
+    } finally {
+      process.env.PATH = saved.PATH;
+      if (saved.STUB_JOBS === undefined) delete process.env.STUB_JOBS;
+      else process.env.STUB_JOBS = saved.STUB_JOBS;
+    }
     assert.deepEqual(
       elements.map((e) => [e.id, e.state, e.node ?? '', e.restarts, e.reason ?? '']),
       [
@@ -251,6 +283,10 @@ describe('sweci slurm: the batch script', () => {
         ['10_1', 'PENDING', '', 2, 'BeginTime'],
         ['10_0', 'RUNNING', 'n2', 0, ''],
       ],
+    );
+    assert.deepEqual(
+      other.map((e) => e.index),
+      [1, 3, 4, 6, 9, 12],
     );
     const submission = (name: string, job: string, tasks: string[]): Submission => ({
       schema: 1,
