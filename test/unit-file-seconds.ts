@@ -65,6 +65,8 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'task/dataset.test.js': 0.5,
   'report/report-server.test.js': 0.4,
   'batch/k8s-job.test.js': 0.3,
+  'cli/cli-slurm.test.js': 57.0,
+  'slurm/sbatch-script.test.js': 1.0,
   'task/git-pair.test.js': 0.3,
   'gateway/gateway-bounds.test.js': 0.2,
   'task/git-refs.test.js': 0.2,

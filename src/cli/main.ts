@@ -2,6 +2,7 @@
 // `sweci <command> --help` their options.
 import { Command, CommanderError } from 'commander';
 import { AGENT_PRESETS } from '../core/agents/presets';
+import { DEFAULT_GRACE_SECONDS } from '../core/slurm/sbatch-options';
 import { UserError } from '../core/util/errors';
 import { addPytestOptions, addRuntimeOptions, assertNoOptionLikeValues, UsageError } from './cli-settings';
 import { agentsCheckCommand, type AgentsCheckValues } from './commands/agents-command';
@@ -10,6 +11,7 @@ import { k8sCommand, type K8sValues } from './commands/k8s-command';
 import { leaderboardCommand, type LeaderboardValues } from './commands/leaderboard-command';
 import { reportCommand, type ReportValues } from './commands/report-command';
 import { runCommand, type RunValues } from './commands/run-command';
+import { slurmCommand, slurmStatusCommand, type SlurmValues } from './commands/slurm-command';
 import { summarizeCommand, type SummarizeValues } from './commands/summarize-command';
 import { transcriptCommand, type TranscriptValues } from './commands/transcript-command';
 import { checkoutCommand, statusCommand, testCommand, withEnvironments, type CheckoutValues } from './commands/task-commands';
@@ -27,54 +29,11 @@ function leaderboardOptions(command: Command, when = ''): Command {
     .option('--tasks-policy <policy>', `common: only the tasks every entry scored; union: each entry on its own tasks (common)${when}`);
 }
 
-/** The command line, with each command's action bound to `signal` and its exit code kept in `result`. */
-function program(signal: AbortSignal, result: { code: Promise<number> | undefined }): Command {
-  const root = new Command('sweci')
-    .description('SWE-CI for VS Code, headless: check out SWE-CI tasks, run the CI loop over a dataset, summarise the scores.')
-    .exitOverride()
-    .showHelpAfterError('(sweci --help lists the commands; sweci <command> --help their options)')
-    .configureOutput({ writeErr: (s) => process.stderr.write(s), writeOut: (s) => process.stdout.write(s) });
-  const set = (p: Promise<number>) => {
-    result.code = p;
-  };
-
-  addRuntimeOptions(
+/** The flags of `sweci run` (with pytest's and the runtime's): `sweci slurm` takes them too, for its elements. */
+function runOptions(command: Command): Command {
+  return addRuntimeOptions(
     addPytestOptions(
-      root
-        .command('checkout')
-        .description(
-          'check one task out into a folder and run its tests (a dataset task, a base/target pair of a git repository, or a SWE-bench-style instance)',
-        )
-        .option('--dataset <dir>', 'a SWE-CI dataset folder')
-        .option('--split <name>', 'the dataset split (default: the first)')
-        .option('--task <id>', 'the task_id to check out (with --dataset), or the instance_id (with --instances)')
-        .option('--instances <file>', 'a SWE-bench-style instances file (.json or .jsonl); its clone is --repo, or found by name in --repos')
-        .option('--repos <dir>', 'a folder of clones, by repo name (<name>, <owner>__<name> or <owner>/<name>)')
-        .option('--repo <dir>', "a git repository (instead of a dataset), or the clone of an instance's repository")
-        .option('--base <ref>', 'the base commit of the git pair')
-        .option('--target <ref>', 'the target commit of the git pair')
-        .option('--into <dir>', 'the folder to create the task in')
-        .option('--oracle <dir>', 'where the oracle is kept (default ~/.cache/swe-ci/oracles/<task id>)'),
-    ),
-    'auto',
-  ).action((values: CheckoutValues) => set(withEnvironments(signal, (ctx) => checkoutCommand(values, ctx))));
-
-  addRuntimeOptions(
-    addPytestOptions(root.command('test').argument('<task-dir>').description('re-run pytest where the task was checked out and regenerate app/non-passed')),
-    'what the task was checked out with',
-  ).action((dir: string, values: Record<string, unknown>) => set(withEnvironments(signal, (ctx) => testCommand(dir, values, ctx))));
-
-  root
-    .command('status')
-    .argument('<task-dir>')
-    .description('print the non-passed tests of a task folder')
-    .action((dir: string) => set(statusCommand(dir)));
-
-  addRuntimeOptions(
-    addPytestOptions(
-      root
-        .command('run')
-        .description('run the benchmark: check out each task into the experiment folder and run its loop; run it again to continue')
+      command
         .option('--dataset <dir>', 'a SWE-CI dataset folder')
         .option('--sequence <file>', 'instead of a dataset: a SWE-Bench-CL sequence file, its tasks run in order')
         .option('--sequence-id <id>', 'the sequence of the file to run (default: its only one)')
@@ -126,6 +85,55 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
         .option('--allow-unconfined', 'run even when the agents cannot be confined here (no bubblewrap, --sandbox off); such runs are marked not isolated'),
     ),
     'auto',
+  );
+}
+
+/** The command line, with each command's action bound to `signal` and its exit code kept in `result`. */
+function program(signal: AbortSignal, result: { code: Promise<number> | undefined }): Command {
+  const root = new Command('sweci')
+    .description('SWE-CI for VS Code, headless: check out SWE-CI tasks, run the CI loop over a dataset, summarise the scores.')
+    .exitOverride()
+    .enablePositionalOptions()
+    .showHelpAfterError('(sweci --help lists the commands; sweci <command> --help their options)')
+    .configureOutput({ writeErr: (s) => process.stderr.write(s), writeOut: (s) => process.stdout.write(s) });
+  const set = (p: Promise<number>) => {
+    result.code = p;
+  };
+
+  addRuntimeOptions(
+    addPytestOptions(
+      root
+        .command('checkout')
+        .description(
+          'check one task out into a folder and run its tests (a dataset task, a base/target pair of a git repository, or a SWE-bench-style instance)',
+        )
+        .option('--dataset <dir>', 'a SWE-CI dataset folder')
+        .option('--split <name>', 'the dataset split (default: the first)')
+        .option('--task <id>', 'the task_id to check out (with --dataset), or the instance_id (with --instances)')
+        .option('--instances <file>', 'a SWE-bench-style instances file (.json or .jsonl); its clone is --repo, or found by name in --repos')
+        .option('--repos <dir>', 'a folder of clones, by repo name (<name>, <owner>__<name> or <owner>/<name>)')
+        .option('--repo <dir>', "a git repository (instead of a dataset), or the clone of an instance's repository")
+        .option('--base <ref>', 'the base commit of the git pair')
+        .option('--target <ref>', 'the target commit of the git pair')
+        .option('--into <dir>', 'the folder to create the task in')
+        .option('--oracle <dir>', 'where the oracle is kept (default ~/.cache/swe-ci/oracles/<task id>)'),
+    ),
+    'auto',
+  ).action((values: CheckoutValues) => set(withEnvironments(signal, (ctx) => checkoutCommand(values, ctx))));
+
+  addRuntimeOptions(
+    addPytestOptions(root.command('test').argument('<task-dir>').description('re-run pytest where the task was checked out and regenerate app/non-passed')),
+    'what the task was checked out with',
+  ).action((dir: string, values: Record<string, unknown>) => set(withEnvironments(signal, (ctx) => testCommand(dir, values, ctx))));
+
+  root
+    .command('status')
+    .argument('<task-dir>')
+    .description('print the non-passed tests of a task folder')
+    .action((dir: string) => set(statusCommand(dir)));
+
+  runOptions(
+    root.command('run').description('run the benchmark: check out each task into the experiment folder and run its loop; run it again to continue'),
   ).action((values: RunValues) => set(runCommand(values, signal)));
 
   root
@@ -218,6 +226,41 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
     .option('--cpus <n>', 'CPU limit per pod (0: no limit)')
     .option('-o, --out <dir>', 'where to write the manifest and its README (.)')
     .action((runArgs: string[], values: K8sValues) => set(k8sCommand(runArgs, values)));
+
+  const slurm = runOptions(
+    root
+      .command('slurm')
+      .description(
+        "write (and with --submit, submit) a Slurm job array that runs the benchmark, one task per element, in a shared experiment folder; it takes sweci run's flags",
+      ),
+  )
+    .option('--partition <name>', "the partition (default: the cluster's)")
+    .option('--time <D-HH:MM:SS>', "each element's time limit; a task stopped by it is requeued and continues (default: the partition's)")
+    .option('--grace <seconds>', `SIGTERM this long before the time limit, for the running step to stop cleanly (${DEFAULT_GRACE_SECONDS})`)
+    .option('--cpus-per-task <n>', 'CPUs per element')
+    .option('--mem <amount>', 'memory per element, e.g. 8G')
+    .option('--max-parallel <k>', 'elements at once (default: as many as the scheduler gives)')
+    .option('--account <name>', 'the account to charge')
+    .option(
+      '--sbatch-arg <--name=value>',
+      'one more sbatch option for the script, e.g. --sbatch-arg=--qos=high; may be repeated',
+      (v: string, p: string[] = []) => [...p, v],
+    )
+    .option('--only-unfinished', 'only the selected tasks the experiment does not record as finished')
+    .option('--sweci <exe>', 'the sweci the elements run, on the shared folder (default: this one)')
+    .option('--submit', 'submit the script with sbatch and print the job id')
+    .action((values: SlurmValues, command: Command) => set(slurmCommand(values, command.options)));
+  // `slurm status --json`: --json after the subcommand is the subcommand's, not slurm's run flag
+  // (the root passes every word after a command name on in order: root.enablePositionalOptions).
+  slurm.enablePositionalOptions();
+  slurm
+    .command('status')
+    .argument('<experiment-dir>')
+    .description(
+      'each task as the experiment records it beside its Slurm element (pending, running where, requeued how often), and the command that resubmits what is unfinished',
+    )
+    .option('--json', 'print it as JSON')
+    .action((dir: string, values: { json?: boolean }) => set(slurmStatusCommand(dir, values)));
 
   root
     .command('agents')

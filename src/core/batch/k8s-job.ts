@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { UserError } from '../util/errors';
+import { inlineSecret, shellQuote } from '../util/shell-quote';
 
 /**
  * Where results go.
@@ -93,12 +94,6 @@ export function k8sJobName(experimentName: string): string {
   // Cut names of different experiments could collide; the hash of the full name keeps them apart.
   const hash = createHash('sha256').update(experimentName).digest('hex').slice(0, 6);
   return `${name.slice(0, DERIVED_NAME_MAX - hash.length - 1).replace(/-+$/, '')}-${hash}`;
-}
-
-/** `s` as one word for a POSIX shell: bare when plainly safe, otherwise single-quoted. */
-function shellQuote(s: string): string {
-  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(s)) return s;
-  return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 /** The `batch/v1` Job. Throws a UserError naming the option to fix. */
@@ -326,10 +321,9 @@ function checkRunArgs(runArgs: readonly string[]): void {
 
 /** API keys belong in the Secret; catch the common ways of writing one inline. */
 function checkNoSecret(text: string, what: string): void {
-  const assignment = /\b([A-Z][A-Z0-9_]*(?:KEY|TOKEN|SECRET|PASSWORD))=\S/.exec(text);
-  const looksLikeKey = /\bsk-(?:ant-)?[A-Za-z0-9_-]{20,}/.test(text);
-  if (!assignment && !looksLikeKey) return;
-  const which = assignment ? ` (${assignment[1]}=…)` : '';
+  const secret = inlineSecret(text);
+  if (!secret) return;
+  const which = secret.variable ? ` (${secret.variable}=…)` : '';
   throw new UserError(
     `${what} seems to hold a secret${which}: put it in the Kubernetes Secret instead; the pod gets the Secret's keys as environment variables.`,
   );

@@ -34,6 +34,14 @@ export async function openExperiment(s: Pick<BatchSettings, 'experimentDir' | 'r
         `${s.experimentDir} records run "${existing.run}", not "${s.run}". Continue it with --run ${existing.run} (or no --run), or give another --experiment folder.`,
       );
     }
+    // New tasks would run with other agents or another number of iterations than the ones
+    // already recorded, under the same run name: one run, two settings.
+    const wanted = { agents: agentsOf(s.settings), maxIterations: s.settings.loop.maxIterations };
+    if (JSON.stringify({ agents: existing.agents, maxIterations: existing.maxIterations }) !== JSON.stringify(wanted)) {
+      throw new UserError(
+        `${s.experimentDir} records run "${existing.run}" with ${settingsText(existing)}, not ${settingsText(wanted)}. Continue it with the same agents and --max-iterations, or give another --experiment folder.`,
+      );
+    }
     return existing;
   }
   const record: ExperimentRecord = {
@@ -42,7 +50,7 @@ export async function openExperiment(s: Pick<BatchSettings, 'experimentDir' | 'r
     dataset: source.dataset,
     split: source.split,
     run: s.run,
-    agents: { architect: agentLabel(s.settings.agents.architect), programmer: agentLabel(s.settings.agents.programmer) },
+    agents: agentsOf(s.settings),
     maxIterations: s.settings.loop.maxIterations,
     ...(source.sequence ? { sequence: source.sequence } : {}),
   };
@@ -50,6 +58,14 @@ export async function openExperiment(s: Pick<BatchSettings, 'experimentDir' | 'r
   // (only `created` differs), so whichever lands last is as good as the first.
   await writeExperiment(s.experimentDir, record);
   return record;
+}
+
+function agentsOf(settings: BatchSettings['settings']): ExperimentRecord['agents'] {
+  return { architect: agentLabel(settings.agents.architect), programmer: agentLabel(settings.agents.programmer) };
+}
+
+function settingsText(r: Pick<ExperimentRecord, 'agents' | 'maxIterations'>): string {
+  return `architect ${r.agents.architect}, programmer ${r.agents.programmer} and ${r.maxIterations} iteration(s)`;
 }
 
 /** Runs every task (at most `workers` at once) and returns their states in the order given. */
