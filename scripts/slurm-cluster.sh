@@ -217,8 +217,9 @@ SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
 ReturnToService=2
 SlurmdTimeout=$SLURMD_TIMEOUT
-# Pending jobs (a requeued one whose wait is over, say) are looked at every 2 s, not every 60.
-SchedulerParameters=sched_interval=2
+# Pending jobs (a requeued one whose wait is over, or the next element of an array) are looked at
+# every second, not every 60: the local cluster runs tasks of seconds.
+SchedulerParameters=sched_interval=1
 KillWait=$KILL_WAIT
 NodeName=n[1-$NODES] NodeHostname=$HOST Port=$((PORT + 1))-$last CPUs=$CPUS RealMemory=$memory State=UNKNOWN
 PartitionName=debug Nodes=n[1-$NODES] Default=YES MaxTime=INFINITE State=UP
