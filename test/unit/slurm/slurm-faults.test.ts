@@ -1,0 +1,213 @@
+// Faults on a real two-node Slurm cluster, one after another on one cluster: a cancelled element
+// (then --only-unfinished), a lost node (its element requeued onto the other node) and a time
+// limit shorter than the task (SIGTERM within the grace, the element requeues itself and resumes).
+// Each ends with every task finished, each iteration.jsonl holding iterations 0..N once each,
+// and no process of the test left running.
+import assert from 'node:assert/strict';
+import { promises as fs, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import { RUN } from '../cli/batch-fixture';
+import {
+  assertAllFinished,
+  assertLinesWhole,
+  elementLogs,
+  leftovers,
+  slurmKit,
+  stopAndCheckNothingLeft,
+  submittedJob,
+  waitForArray,
+  waitUntil,
+  type SlurmKit,
+} from './slurm-test-kit';
+
+let kit: SlurmKit;
+
+before(async () => {
+  kit = await slurmKit();
+});
+after(async () => {
+  if (kit) await stopAndCheckNothingLeft(kit);
+  await kit?.dispose();
+});
+
+/** squeue's elements of `job`: id, state and node. */
+function elements(job: string): { id: string; state: string; node: string }[] {
+  return kit
+    .command('squeue', ['-h', '-j', job, '-o', '%i %T %N'])
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => {
+      const [id, state, node = ''] = line.trim().split(/\s+/);
+      return { id, state, node };
+    });
+}
+
+/** How many lines the task's iteration.jsonl holds now (0 when none yet). */
+async function lineCount(experiment: string, task: string): Promise<number> {
+  const file = path.join(experiment, task, '.sweci', 'runs', RUN, 'iteration.jsonl');
+  const text = await fs.readFile(file, 'utf8').catch(() => '');
+  return text.split('\n').filter(Boolean).length;
+}
+
+/** The task an element of `job` runs, from the task list of the submission whose job it is. */
+async function taskOf(elementId: string, tasksFile: string): Promise<string> {
+  const index = Number(elementId.split('_')[1]);
+  return (await fs.readFile(tasksFile, 'utf8')).split('\n')[index];
+}
+
+function readIfThere(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+const submitted = (experiment: string, ...more: string[]) => {
+  const r = kit.slurm(experiment, '--submit', ...more);
+  assert.equal(r.code, 0, r.err + r.out);
+  return submittedJob(r.out);
+};
+
+test('scancel of a running element, then --only-unfinished: every task finished, nothing lost or doubled', async () => {
+  const experiment = path.join(kit.fixture.tmp, 'exp-cancel');
+  const tasks = kit.fixture.demo.tasks.map((t) => t.taskId);
+  const job = submitted(experiment, '--max-parallel', '2');
+  const tasksFile = path.join(experiment, 'slurm', `${RUN}-1.tasks`);
+  // A running element whose task has recorded a step: cancelled mid-task.
+  let victim: { id: string; task: string } | undefined;
+  await waitUntil(
+    kit,
+    experiment,
+    'an element runs with a step recorded',
+    () => {
+      const running = elements(job).filter((e) => e.state === 'RUNNING' && e.id.includes('_'));
+      victim = running[0] ? { id: running[0].id, task: '' } : undefined;
+      return !!victim;
+    },
+    120,
+  );
+  assert.ok(victim);
+  victim.task = await taskOf(victim.id, tasksFile);
+  const deadline = Date.now() + 60_000;
+  while ((await lineCount(experiment, victim.task)) < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 300));
+  kit.command('scancel', [victim.id]);
+  await waitForArray(kit, experiment, job, 600);
+  assert.deepEqual(leftovers(kit, kit.fixture.tmp), []);
+
+  const between = kit.sweci('slurm', 'status', experiment, '--json');
+  const unfinished = (JSON.parse(between.out) as { tasks: { task: string; finished: boolean }[] }).tasks.filter((t) => !t.finished).map((t) => t.task);
+  assert.deepEqual(unfinished, [victim.task], `${between.out}\n${await elementLogs(experiment)}`);
+  const again = submitted(experiment, '--only-unfinished');
+  assert.equal(await fs.readFile(path.join(experiment, 'slurm', `${RUN}-2.tasks`), 'utf8'), `${victim.task}\n`);
+  await waitForArray(kit, experiment, again, 300);
+
+  assertAllFinished(kit, experiment, tasks);
+  await assertLinesWhole(kit.fixture, experiment, tasks);
+  assert.deepEqual(leftovers(kit, kit.fixture.tmp), []);
+});
+
+test('a lost node: the element that ran there is requeued, finishes on the other node, nothing lost or doubled', async () => {
+  const experiment = path.join(kit.fixture.tmp, 'exp-lost');
+  const tasks = kit.fixture.demo.tasks.slice(0, 2).map((t) => t.taskId);
+  const job = submitted(experiment, '--tasks', tasks.join(','), '--max-parallel', '2');
+  const tasksFile = path.join(experiment, 'slurm', `${RUN}-1.tasks`);
+  let onN1: string | undefined;
+  await waitUntil(
+    kit,
+    experiment,
+    'an element runs on n1',
+    () => {
+      onN1 = elements(job).find((e) => e.state === 'RUNNING' && e.node === 'n1')?.id;
+      return !!onN1;
+    },
+    120,
+  );
+  assert.ok(onN1);
+  const task = await taskOf(onN1, tasksFile);
+  // Lost after a completed step, so the requeued element has something to resume from.
+  const deadline = Date.now() + 60_000;
+  while ((await lineCount(experiment, task)) < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 300));
+  try {
+    await kit.cluster.killNode('n1');
+    await waitForArray(kit, experiment, job, 300);
+  } finally {
+    await kit.cluster.restart();
+  }
+  const record = kit.command('scontrol', ['-o', 'show', 'job', onN1]);
+  assert.match(record, /JobState=COMPLETED/, record);
+  assert.match(record, /\bNodeList=n2\b/, record);
+  assert.ok(Number(/\bRestarts=(\d+)/.exec(record)?.[1]) >= 1, record);
+
+  assertAllFinished(kit, experiment, tasks);
+  await assertLinesWhole(kit.fixture, experiment, tasks);
+  assert.deepEqual(leftovers(kit, kit.fixture.tmp), []);
+});
+
+test('a --time shorter than the task: TERM within the grace, the element requeues itself and resumes from its last completed step', async () => {
+  const experiment = path.join(kit.fixture.tmp, 'exp-time');
+  const task = kit.fixture.demo.tasks[0].taskId;
+  // The scripted Programmer, slowed: each of its steps takes a few seconds more, so the task outlasts one minute.
+  const slow = path.join(kit.fixture.tmp, 'slow-agent');
+  await fs.mkdir(slow, { recursive: true });
+  const settings = JSON.parse(await fs.readFile(kit.fixture.config, 'utf8')) as Record<string, unknown>;
+  const programmer = String(settings['sweci.programmer.customCommand']);
+  const script = path.join(slow, 'slow.py');
+  await fs.writeFile(
+    script,
+    [
+      'import os, shlex, sys, time',
+      'time.sleep(7)',
+      `command = shlex.split(${JSON.stringify(programmer)})`,
+      'os.execvp(command[0], command + sys.argv[1:])',
+      '',
+    ].join('\n'),
+  );
+  settings['sweci.programmer.customCommand'] = `python3 ${JSON.stringify(script)}`;
+  settings['sweci.sandboxReadablePaths'] = [...(settings['sweci.sandboxReadablePaths'] as string[]), slow];
+  const config = path.join(slow, 'settings.json');
+  await fs.writeFile(config, JSON.stringify(settings));
+
+  const r = kit.sweci(
+    'slurm',
+    ...kit.fixture.runArgs(experiment, '--config', config).slice(2),
+    '--tasks',
+    task,
+    '--time',
+    '0-00:01:00',
+    '--grace',
+    '30',
+    '--submit',
+  );
+  assert.equal(r.code, 0, r.err + r.out);
+  const job = submittedJob(r.out);
+  // What the task had recorded once the element was first requeued: the requeued element must
+  // continue after it, not redo it.
+  const lines = path.join(experiment, task, '.sweci', 'runs', RUN, 'iteration.jsonl');
+  let before: string | undefined;
+  await waitUntil(
+    kit,
+    experiment,
+    `array ${job} has ended`,
+    () => {
+      if (before === undefined && /\bRestarts=[1-9]/.test(kit.command('scontrol', ['-o', 'show', 'job', `${job}_0`]))) before = readIfThere(lines);
+      return kit.command('squeue', ['-h', '-j', job]).trim() === '';
+    },
+    420,
+  );
+
+  const logs = await elementLogs(experiment);
+  assert.match(logs, /requeueing element/, logs);
+  assert.match(logs, /\(restart [1-9]\d*\)/, logs);
+  const record = kit.command('scontrol', ['-o', 'show', 'job', `${job}_0`]);
+  assert.match(record, /JobState=COMPLETED/, record);
+  assert.ok(Number(/\bRestarts=(\d+)/.exec(record)?.[1]) >= 1, record);
+  assertAllFinished(kit, experiment, [task]);
+  await assertLinesWhole(kit.fixture, experiment, [task]);
+  assert.ok(before, 'a completed step was recorded before the first requeue');
+  const after = await fs.readFile(lines, 'utf8');
+  assert.ok(after.startsWith(before) && after.length > before.length, `resumed after:\n${before}\nnow:\n${after}`);
+  assert.deepEqual(leftovers(kit, kit.fixture.tmp), []);
+});
