@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 import { launchChromium, repoRoot } from '../test/harness/code-server';
 import { runToFirstFrame } from './first-frame';
+import { panelCss } from '../src/core/report/panel-assets';
 import { transcriptPageHtml } from '../src/core/report/report-html';
 import type { Transcript, TranscriptCall } from '../src/core/transcript/transcript-schema';
 
@@ -89,7 +90,7 @@ async function main(): Promise<number> {
     minify: true,
   });
   const script = bundle.outputFiles[0].text;
-  const css = fs.readFileSync(path.join(root, 'media', 'transcript.css'), 'utf8');
+  const css = await panelCss(root, 'transcript.css');
   const transcript = syntheticTranscript();
   // The page as the report writes it, but with the bundle run by the bench (to time it).
   const page0 = transcriptPageHtml({ title: 'bench', script: 'window.__loaded = 1;', css, payload: { transcript, title: 'bench' } });

@@ -12,6 +12,8 @@ const td = (text: string, cls = 'num', title?: string) => el('td', { class: cls,
 export function leaderboardTable(record: LeaderboardRecord, styles: Map<string, ProviderStyle>, opts: { clickable: boolean }): HTMLTableElement {
   const table = el('table', { id: 'board' });
   const others = record.gammas.filter((g) => g !== '1');
+  // A column of blanks only takes width: Missing shows when some entry misses a task.
+  const anyMissing = record.entries.some((e) => e.missing.length > 0);
   const head = el('tr');
   head.append(
     th('#', 'Rank at γ=1 (ties share a rank)'),
@@ -26,7 +28,7 @@ export function leaderboardTable(record: LeaderboardRecord, styles: Map<string, 
     th('95% CI', 'Bootstrap 95% interval of the zero-regression rate', 'num'),
     th('Tokens/task', 'Input + output tokens per task (cached in the tooltip)', 'num'),
     th('Cost/task', 'Dollars per task; — when some call has no known price', 'num'),
-    th('Missing', 'Ranked tasks this entry has no scored run for (hover for their ids)', 'num'),
+    ...(anyMissing ? [th('Missing', 'Ranked tasks this entry has no scored run for (hover for their ids)', 'num')] : []),
     th('Δrank', `How far the rank moves from γ=${record.gammas[0]} to γ=${record.gammas[record.gammas.length - 1]} (+: better at high γ)`, 'num'),
   );
   const body = el('tbody');
@@ -81,7 +83,7 @@ export function leaderboardTable(record: LeaderboardRecord, styles: Map<string, 
             `input ${formatCount(t.input)} · output ${formatCount(t.output)} · cached ${formatCount(t.cached)} (${t.source})`,
           ),
       td(formatCost(e.costPerTask)),
-      td(e.missing.length ? String(e.missing.length) : '', 'num missing', e.missing.length ? e.missing.join(', ') : undefined),
+      ...(anyMissing ? [td(e.missing.length ? String(e.missing.length) : '', 'num missing', e.missing.length ? e.missing.join(', ') : undefined)] : []),
       td(e.rankMove > 0 ? `+${e.rankMove}` : String(e.rankMove)),
     );
     body.append(row);

@@ -117,7 +117,9 @@ function jobs(): number {
 
 async function main(): Promise<number> {
   const only = process.env.SWECI_E2E_ONLY;
-  const selected = scenarios.filter((x) => !only || x.name === only);
+  // One name, or several separated by commas.
+  const names = only?.split(',').map((n) => n.trim());
+  const selected = scenarios.filter((x) => !names || names.includes(x.name));
   if (selected.length === 0) {
     console.error(`e2e: no scenario is named "${only}"`);
     return 1;

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { loadChartData, loadHeatmap, type ChartData, type HeatmapData } from '../scoring/load-chart-data';
 import { METRIC_COLUMN_LIST } from '../metrics/metric-columns';
 import type { ScoringRules } from '../metrics/scored-line';
+import { readPanelAssets } from './panel-assets';
 import { reportHtml, transcriptPageHtml, type TranscriptLink } from './report-html';
 import { listTries, loadTranscript } from '../inspect/transcript-tries';
 import type { TaskFolder } from '../workspace/task-folder';
@@ -31,12 +32,9 @@ async function writeTranscriptPages(opts: {
   runs: string[];
   title: string;
 }): Promise<TranscriptLink[]> {
-  const [script, css] = await Promise.all([
-    fs.readFile(path.join(opts.extensionRoot, 'dist', 'transcript.js'), 'utf8').catch(() => undefined),
-    fs.readFile(path.join(opts.extensionRoot, 'media', 'transcript.css'), 'utf8').catch(() => undefined),
-  ]);
-  if (script === undefined || css === undefined) return [];
-  const bare = script.replace(/\/\/# sourceMappingURL=\S+\s*$/, '');
+  const assets = await readPanelAssets(opts.extensionRoot, 'transcript.js', 'transcript.css').catch(() => undefined);
+  if (!assets) return [];
+  const { script: bare, css } = assets;
   const links: TranscriptLink[] = [];
   for (const run of opts.runs) {
     for (const at of (await listTries(opts.task, run)).filter((t) => !t.pending)) {
@@ -92,12 +90,7 @@ export async function writeReport(opts: {
   const data = await loadChartData(opts.task, { gamma: opts.gamma, ...(opts.scoring ? { scoring: opts.scoring } : {}) });
   const heatmaps: HeatmapData[] = [];
   for (const s of data.runs) heatmaps.push(await loadHeatmap(opts.task, s.run));
-  const [script, css] = await Promise.all([
-    fs.readFile(path.join(opts.extensionRoot, 'dist', 'webview.js'), 'utf8'),
-    fs.readFile(path.join(opts.extensionRoot, 'media', 'chart.css'), 'utf8'),
-  ]);
-  // The bundle's source-map comment would point at a file the report does not carry.
-  const bare = script.replace(/\/\/# sourceMappingURL=\S+\s*$/, '');
+  const { script: bare, css } = await readPanelAssets(opts.extensionRoot, 'webview.js', 'chart.css');
   await fs.mkdir(opts.folder, { recursive: true });
   const transcripts = await writeTranscriptPages({ ...opts, runs: data.runs.map((s) => s.run) });
   const out: ExportResult = {

@@ -7,6 +7,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { formatLeaderboard } from '../leaderboard/leaderboard-format';
 import { leaderboardRecordSchema, type LeaderboardRecord } from '../leaderboard/leaderboard-record';
+import { readPanelAssets } from './panel-assets';
 import { standalonePage } from './report-html';
 
 /** Where the page embeds the record (webview-ui/leaderboard-view.ts reads it from there). */
@@ -25,12 +26,7 @@ export async function writeLeaderboardReport(opts: {
 }): Promise<{ html: string; json: string; csv: string }> {
   // A record the schema refuses is refused before anything is written.
   const record = leaderboardRecordSchema.parse(opts.record);
-  const [script, css] = await Promise.all([
-    fs.readFile(path.join(opts.assetRoot, 'dist', 'leaderboard.js'), 'utf8'),
-    fs.readFile(path.join(opts.assetRoot, 'media', 'leaderboard.css'), 'utf8'),
-  ]);
-  // The bundle's source-map comment would point at a file the page does not carry.
-  const bare = script.replace(/\/\/# sourceMappingURL=\S+\s*$/, '');
+  const { script: bare, css } = await readPanelAssets(opts.assetRoot, 'leaderboard.js', 'leaderboard.css');
   await fs.mkdir(opts.folder, { recursive: true });
   const out = {
     html: path.join(opts.folder, 'leaderboard.html'),

@@ -5,6 +5,7 @@
 // chart, the iteration view and the Transcript panel are all built on it.
 import * as vscode from 'vscode';
 import type * as z from 'zod/mini';
+import { BASE_STYLE } from '../../core/report/panel-assets';
 import { errorMessage } from '../../core/util/errors';
 import { log } from '../log';
 import { makeNonce, webviewPage } from './webview-page';
@@ -116,6 +117,7 @@ export class WebviewHost<In extends Message, Out extends Message, Replies extend
         cspSource: panel.webview.cspSource,
         nonce: makeNonce(),
         scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, 'dist', this.opts.script)).toString(),
+        baseStyleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, 'media', BASE_STYLE)).toString(),
         styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, 'media', this.opts.style)).toString(),
       },
       this.opts.title,

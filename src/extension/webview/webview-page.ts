@@ -1,5 +1,5 @@
-// The webviews' page: one external script (carrying the nonce) and one stylesheet from the
-// extension under a strict CSP, around an empty element the script builds the panel in. The
+// The webviews' page: one external script (carrying the nonce) and two stylesheets from the
+// extension (the one every webview shares, then the panel's own) under a strict CSP, around an empty element the script builds the panel in. The
 // host builds no panel's content: it sends data. The nonce and the CSP are made here and nowhere
 // else. No VS Code API, so unit tests render it.
 import { randomBytes } from 'node:crypto';
@@ -20,6 +20,8 @@ export interface WebviewResources {
   cspSource: string;
   nonce: string;
   scriptUri: string;
+  /** media/webview-base.css, which every panel shares. */
+  baseStyleUri: string;
   styleUri: string;
 }
 
@@ -28,7 +30,8 @@ export function webviewPage(r: WebviewResources, title: string): string {
   return htmlPage({
     title,
     csp: webviewCsp(r.cspSource, r.nonce),
-    head: html`<link rel="stylesheet" href="${r.styleUri}">`,
+    head: html`<link rel="stylesheet" href="${r.baseStyleUri}">
+<link rel="stylesheet" href="${r.styleUri}">`,
     body: html`<div id="app"></div>
 <script nonce="${r.nonce}" src="${r.scriptUri}"></script>`,
   });

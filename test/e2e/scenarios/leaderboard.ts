@@ -123,6 +123,10 @@ export async function leaderboardRealScenario(): Promise<string> {
       await page.keyboard.press('Control+B');
       await page.waitForTimeout(800);
       frame = await boardFrame(page, entries.length);
+      // With no task missing anywhere, no Missing column: the table fits the panel.
+      if ((await frame.locator('#board th', { hasText: 'Missing' }).count()) !== 0) throw new Error('a Missing column with nothing in it');
+      const fits = await frame.locator('#board').evaluate((t) => t.getBoundingClientRect().right <= (t.parentElement?.getBoundingClientRect().right ?? 0) + 1);
+      if (!fits) throw new Error('the leaderboard table is wider than the panel');
       const labels = await frame.locator('#board tbody tr').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.label));
       // The scripted agents replay the upstream commits, so they and the developers lead; doing nothing is last.
       if (labels[2] !== 'Changes nothing') throw new Error(`the rows are ${labels.join(', ')}: the Programmer that changes nothing should be last`);

@@ -27,6 +27,8 @@ test('the packaged extension holds its bundles, webview assets and every referen
     'dist/webview.js',
     'dist/cli.js',
     'media/chart.css',
+    // What every webview's page and exported page loads before its own stylesheet.
+    'media/webview-base.css',
     // The Transcript panel's bundle and style: the panel, and the exported report's transcript pages.
     'dist/transcript.js',
     'media/transcript.css',

@@ -10,12 +10,13 @@ import { formatLeaderboard } from '../../../src/core/leaderboard/leaderboard-for
 import { writeLeaderboardReport } from '../../../src/core/report/leaderboard-html';
 import { leaderboardFixture } from '../helpers/leaderboard-fixture';
 
-/** An asset folder like the package's: dist/leaderboard.js and media/leaderboard.css. */
+/** An asset folder like the package's: dist/leaderboard.js, media/webview-base.css and media/leaderboard.css. */
 function assets(script: string, css: string): string {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-lb-assets-'));
   fs.mkdirSync(path.join(root, 'dist'));
   fs.mkdirSync(path.join(root, 'media'));
   fs.writeFileSync(path.join(root, 'dist', 'leaderboard.js'), script);
+  fs.writeFileSync(path.join(root, 'media', 'webview-base.css'), 'body { margin: 0 }');
   fs.writeFileSync(path.join(root, 'media', 'leaderboard.css'), css);
   return root;
 }
@@ -37,7 +38,8 @@ test('leaderboard.html is self-contained, forbids every request and embeds the r
   assert.doesNotMatch(html, /https?:\/\//, 'no remote URL');
   assert.doesNotMatch(html, /<(?:link|img|iframe)\b/i, 'nothing loaded from a file or the network');
   assert.doesNotMatch(html, /sourceMappingURL/);
-  assert.match(html, /body \{ color: red \}/);
+  // The shared stylesheet, then the panel's own (which may override it), as the panel loads them.
+  assert.match(html, /body \{ margin: 0 \}\n+body \{ color: red \}/);
   assert.match(html, /window\.drawn = "<\\\/script><b>"/, 'the inlined script cannot close its element');
   const data = /<script type="application\/json" id="sweci-leaderboard-data">([\s\S]*?)<\/script>/.exec(html);
   assert.ok(data, 'the record is embedded');

@@ -10,13 +10,19 @@ test('the webview CSP allows only the nonce’d script and the webview’s own s
     cspSource: 'vscode-webview://abc',
     nonce: 'N0NCE',
     scriptUri: 'vscode-webview://abc/dist/webview.js',
+    baseStyleUri: 'vscode-webview://abc/media/webview-base.css',
     styleUri: 'vscode-webview://abc/media/chart.css',
   };
   const page = webviewPage(resources, 'SWE-CI Chart');
   assert.match(page, /<body>\n<div id="app"><\/div>\n<script /, 'an empty element the script builds the panel in, nothing the host wrote');
   assert.match(page, /<script nonce="N0NCE" src="vscode-webview:\/\/abc\/dist\/webview.js"><\/script>/);
   assert.ok(page.includes(`content="${csp}"`), 'the CSP in its meta element');
-  assert.ok(page.includes('<link rel="stylesheet" href="vscode-webview://abc/media/chart.css">'));
+  // The shared stylesheet first, then the panel's own, which may override it.
+  assert.ok(
+    page.includes(
+      '<link rel="stylesheet" href="vscode-webview://abc/media/webview-base.css">\n<link rel="stylesheet" href="vscode-webview://abc/media/chart.css">',
+    ),
+  );
   assert.ok(!page.includes('unsafe-inline'));
   assert.match(page, /<body>/, 'the page body carries no marks');
 });
