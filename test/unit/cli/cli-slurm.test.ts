@@ -1,8 +1,8 @@
 // `sweci slurm` over the demo dataset, without a cluster: the script and its task list as
 // written, the experiment's settings written first (and a second submission with other settings
 // refused as `sweci run` refuses it), --only-unfinished after a real `sweci run` of one task,
-// and every refusal leaving nothing on disk. The script's body is run in test/unit/slurm; a real
-// cluster runs it in the Slurm integration test.
+// and every refusal leaving nothing on disk. The script's body runs on a real two-node cluster
+// in test/unit/slurm (slurm-run.test.ts, slurm-faults.test.ts).
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
