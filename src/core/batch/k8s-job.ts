@@ -176,9 +176,14 @@ function command(o: K8sJobOptions): { command: string[]; args: string[] } {
 function syncScript(o: K8sJobOptions, syncCommand: string): string {
   const run = ['sweci', ...sweciRunArgs(o, `"$${INDEX_VARIABLE}"`, shellQuote)].join(' ');
   return [
+    // The trap is set before sweci starts: a stop that comes before its pid is known is kept, and
+    // passed on as soon as it is (under load sweci could start, and the stop come, before a trap set after it).
+    'sweci_pid=',
+    'stop_pending=0',
+    `trap 'if [ -n "$sweci_pid" ]; then kill -TERM "$sweci_pid" 2>/dev/null; else stop_pending=1; fi' TERM INT`,
     `${run} &`,
     'sweci_pid=$!',
-    `trap 'kill -TERM "$sweci_pid" 2>/dev/null' TERM INT`,
+    'if [ "$stop_pending" = 1 ]; then kill -TERM "$sweci_pid" 2>/dev/null; fi',
     'wait "$sweci_pid"',
     'sweci_status=$?',
     // A trapped signal ends `wait` early; wait again for sweci's own exit code.

@@ -57,11 +57,15 @@ export function sbatchScript(o: SbatchScriptInput): string {
     'if [ -z "$task" ]; then echo "sweci slurm: no task on line $((SLURM_ARRAY_TASK_ID + 1)) of $tasks_file" >&2; exit 2; fi',
     `echo "sweci slurm: element ${element.slice(1, -1)} runs task $task on $(hostname) (restart \${SLURM_RESTART_COUNT:-0})"`,
     `cd ${shellQuote(o.workDir)} || exit 2`,
+    // A time limit's warning, a preemption or scancel: sweci stops its step and records nothing
+    // half-done. The trap is set before sweci starts; a stop that comes before its pid is known
+    // is passed on as soon as it is.
+    'sweci_pid=',
+    'stopped=0',
+    `trap 'stopped=1; if [ -n "$sweci_pid" ]; then kill -TERM "$sweci_pid" 2>/dev/null; fi' TERM INT`,
     `${run} --tasks "$task" &`,
     'sweci_pid=$!',
-    'stopped=0',
-    // A time limit's warning, a preemption or scancel: sweci stops its step and records nothing half-done.
-    `trap 'stopped=1; kill -TERM "$sweci_pid" 2>/dev/null' TERM INT`,
+    'if [ "$stopped" = 1 ]; then kill -TERM "$sweci_pid" 2>/dev/null; fi',
     // A trapped signal ends `wait` early: wait until sweci is gone, then once more for its exit code.
     'wait "$sweci_pid"',
     'while kill -0 "$sweci_pid" 2>/dev/null; do wait "$sweci_pid"; done',
