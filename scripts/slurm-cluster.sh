@@ -39,6 +39,8 @@
 #                               long plus 1 before it may start again (default 10; Slurm's is 120)
 #   SWECI_SLURM_START_TIMEOUT   seconds start waits for the nodes (default 60)
 set -euo pipefail
+# No `producer | grep -q` below: grep -q exits at its first match, the producer may then die of
+# SIGPIPE, and pipefail fails the test that matched (kill-node once said 'no node n1' so).
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 SETUP_NAME=slurm-cluster
@@ -82,7 +84,7 @@ pid_of() {
   [ -f "$file" ] || return 1
   pid="$(cat "$file")"
   alive "$pid" || return 1
-  tr '\0' ' ' <"/proc/$pid/cmdline" | grep -qF -- "$DIR/" || return 1
+  grep -qF -- "$DIR/" <<<"$(tr '\0' ' ' <"/proc/$pid/cmdline")" || return 1
   echo "$pid"
 }
 running() { pid_of "$1" >/dev/null; }
@@ -118,7 +120,7 @@ descendants() {
 steps_of_node() {
   local log="$DIR/log/slurmd-$1.log" pid
   for pid in $(pgrep -x slurmstepd 2>/dev/null || true); do
-    if ls -l "/proc/$pid/fd" 2>/dev/null | grep -qF -- "-> $log"; then echo "$pid"; fi
+    if grep -qF -- "-> $log" <<<"$(ls -l "/proc/$pid/fd" 2>/dev/null)"; then echo "$pid"; fi
   done
 }
 
@@ -377,7 +379,7 @@ cmd_status() {
 cmd_kill_node() {
   local node="${1:-}" pid
   [ -n "$node" ] || usage
-  node_names | grep -qx -- "$node" || die "no node $node in $DIR (nodes: $(node_names | tr '\n' ' '))"
+  grep -qx -- "$node" <<<"$(node_names)" || die "no node $node in $DIR (nodes: $(node_names | tr '\n' ' '))"
   pid="$(pid_of "slurmd-$node")" || die "slurmd of $node in $DIR is not running"
   kill -KILL "$pid"
   local steps
