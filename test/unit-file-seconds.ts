@@ -34,6 +34,7 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'runtime/agent-network.test.js': 28.9,
   'batch/budget-exhausted.test.js': 26.0,
   'scoring/load-chart-data.test.js': 22.4,
+  'scoring/run-summary-cache.test.js': 10.0,
   'agents/endpoint.test.js': 19.2,
   'pytest/report-plugin-parity.test.js': 15.8,
   'transcript/transcript-loop.test.js': 15.4,

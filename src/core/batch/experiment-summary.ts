@@ -1,9 +1,11 @@
 // `sweci summarize`: the reference's table over an experiment's tasks (EvoScore(γ=1), solved,
 // zero regression, and their averages), with EvoScore at more γ values, regressions, tokens
-// and time. Each row is the chart's own row for that run (loadChartData with the experiment's
-// N), so the terminal and the editor never disagree.
-import { loadChartRuns, type ChartRunKind, type RunMetricsRow } from '../scoring/load-chart-data';
-import type { IterationRecord } from '../loop/iteration-record';
+// and time. Each row is the chart's own row for that run (the chart's run with the experiment's
+// N, through the per-run summary cache: scoring/run-scores.ts), so the terminal and the editor
+// never disagree.
+import type { ChartRunKind, RunMetricsRow } from '../scoring/load-chart-data';
+import { loadRunScores } from '../scoring/run-scores';
+import type { UsageExtras } from '../scoring/usage-extras';
 import { evoScore } from '../metrics/evo-score';
 import type { RunFlag } from '../metrics/run-flags';
 import type { ScoringRules } from '../metrics/scored-line';
@@ -20,8 +22,8 @@ export interface SummaryOptions {
   /** N (the reference's max_epoch); default the experiment's maxIterations, else each task's chart N. */
   maxEpoch?: number;
   scoring?: ScoringRules;
-  /** Each row also carries its run's lines (as scored), for a reader that needs more of them than the summary keeps. */
-  lines?: boolean;
+  /** Each row also carries its run's usage beyond the metrics (the leaderboard's; the summary's own output leaves it out). */
+  usage?: boolean;
 }
 
 export interface SummaryRow {
@@ -31,8 +33,8 @@ export interface SummaryRow {
   evo: (number | null)[];
   /** The run's integrity flags (metrics/run-flags.ts): a flagged row's scores are in doubt. */
   flags: RunFlag[];
-  /** The run's iteration.jsonl lines as scored, when asked for (`lines`). */
-  lines?: IterationRecord[];
+  /** Cached tokens, dollars and where the token counts come from (from the lines, never the agents' logs), when asked for (`usage`). */
+  usage?: UsageExtras;
 }
 
 export interface SummaryGroup {
@@ -66,12 +68,12 @@ export async function summarizeExperiment(dir: string, opts: SummaryOptions = {}
   const stopped: ExperimentSummary['stopped'] = [];
   const taskIds = new Set(await experimentTaskIds(dir));
   for (const id of taskIds) {
-    const { data, lines } = await loadChartRuns(experimentLayout(dir).task(id), {
+    const scores = await loadRunScores(experimentLayout(dir).task(id), {
       gamma: 1,
       ...(maxEpoch ? { maxIterations: maxEpoch } : {}),
       ...(opts.scoring ? { scoring: opts.scoring } : {}),
     });
-    const runs = data.runs.filter((r) => (opts.run ? r.run === opts.run : true) && r.points.length > 0);
+    const runs = scores.runs.filter((r) => (opts.run ? r.run === opts.run : true) && r.lines > 0);
     if (runs.length === 0) {
       const status = await readTaskStatus(dir, id);
       unscored.push({ task: id, ...(status ? { state: status.state } : {}), reason: status?.reason ?? (opts.run ? `no run named ${opts.run}` : 'no run yet') });
@@ -90,7 +92,7 @@ export async function summarizeExperiment(dir: string, opts: SummaryOptions = {}
         metrics: r.metrics,
         evo: gammas.map((g) => (r.baseline ? evoScore(r.evoA, g) : null)),
         flags: r.flags,
-        ...(opts.lines ? { lines: lines.get(r.run) ?? [] } : {}),
+        ...(opts.usage ? { usage: r.usage } : {}),
       });
     }
   }

@@ -9,7 +9,7 @@ import { datasetKey, type ResolvedRun } from './leaderboard-inputs';
 import type { LeaderboardEntry, LeaderboardPair, LeaderboardRecord, TasksPolicy } from './leaderboard-record';
 import { pairedDifference } from './paired-difference';
 import { costFrontier, groupsInOrder, rankEntries } from './ranking';
-import { combineSources, runTaskScores, type TaskScore } from './run-task-scores';
+import { combineSources, runTaskScores, sharedReads, type TaskScore } from './run-task-scores';
 
 export const DEFAULT_GAMMAS = ['0.8', '0.9', '1', '1.1', '1.2'];
 export const DEFAULT_RESAMPLES = 10000;
@@ -51,7 +51,8 @@ export async function buildLeaderboard(runs: readonly ResolvedRun[], opts: Leade
   // Entries: runs sharing a label are repeats of one entry, in the order first given.
   const drafts = new Map<string, Draft>();
   // The runs are read side by side (reading is mostly waiting on the disk), then taken in order.
-  const read = await Promise.all(runs.map((run) => runTaskScores(run.experiment, run.run, { gammas: gammaValues, maxEpoch, scoring: opts.scoring })));
+  const shared = sharedReads();
+  const read = await Promise.all(runs.map((run) => runTaskScores(run.experiment, run.run, { gammas: gammaValues, maxEpoch, scoring: opts.scoring, shared })));
   for (const [i, run] of runs.entries()) {
     const scores = read[i];
     const draft: Draft = drafts.get(run.label) ?? { runs: [], repeats: [], scores: new Map<string, TaskScore>() };

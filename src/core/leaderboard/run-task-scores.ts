@@ -1,14 +1,13 @@
 // One run's numbers per task, as `sweci summarize` computes them (summarizeExperiment with the
-// same N and scoring rules), plus what the summary leaves out: cached tokens, dollars, where the
-// token counts come from (from the iteration.jsonl lines summarize read, never the agents' raw
-// logs) and each task's repository (the bootstrap's cluster).
+// same N and scoring rules, usage included: cached tokens, dollars, where the token counts come
+// from), plus each task's repository (the bootstrap's cluster).
 import { experimentLayout } from '../batch/experiment';
-import { summarizeExperiment } from '../batch/experiment-summary';
-import type { IterationRecord } from '../loop/iteration-record';
+import { summarizeExperiment, type ExperimentSummary } from '../batch/experiment-summary';
 import type { ScoringRules } from '../metrics/scored-line';
+import type { TokenSource } from '../scoring/usage-extras';
 import { readTaskRecord } from '../workspace/task-record';
 
-export type TokenSource = 'wire' | 'agent-reported' | 'mixed' | 'none';
+export type { TokenSource };
 
 export interface TaskScore {
   task: string;
@@ -34,11 +33,33 @@ export interface RunScoresOptions {
   gammas: readonly number[];
   maxEpoch: number;
   scoring: ScoringRules;
+  /** What one leaderboard has read already, shared by its runs: an experiment with two ranked runs is read once. */
+  shared?: SharedReads;
+}
+
+/** Each experiment's summary and each task's cluster, by folder, as first asked for. */
+export interface SharedReads {
+  summaries: Map<string, Promise<ExperimentSummary>>;
+  clusters: Map<string, Promise<string>>;
+}
+
+export function sharedReads(): SharedReads {
+  return { summaries: new Map(), clusters: new Map() };
+}
+
+function once<T>(memo: Map<string, Promise<T>> | undefined, key: string, read: () => Promise<T>): Promise<T> {
+  if (!memo) return read();
+  let p = memo.get(key);
+  if (!p) memo.set(key, (p = read()));
+  return p;
 }
 
 /** The run's scored tasks (those with a baseline, as the summary's EvoScore means count them), in the summary's task order. */
 export async function runTaskScores(experiment: string, run: string, opts: RunScoresOptions): Promise<TaskScore[]> {
-  const summary = await summarizeExperiment(experiment, { gammas: opts.gammas, run, maxEpoch: opts.maxEpoch, scoring: opts.scoring, lines: true });
+  // Every run of the experiment is summarized (the rows of one run do not depend on the others), so the next run asked for is there already.
+  const summary = await once(opts.shared?.summaries, experiment, () =>
+    summarizeExperiment(experiment, { gammas: opts.gammas, maxEpoch: opts.maxEpoch, scoring: opts.scoring, usage: true }),
+  );
   const group = summary.groups.find((g) => g.run === run);
   // Each scored task's record, read side by side; the scores keep the summary's order.
   const scored = (group?.rows ?? []).flatMap((row) => {
@@ -49,13 +70,15 @@ export async function runTaskScores(experiment: string, run: string, opts: RunSc
   return Promise.all(
     scored.map(async ({ row, evo }): Promise<TaskScore> => {
       const folder = experimentLayout(experiment).task(row.task);
-      const record = await readTaskRecord(folder);
-      // The lines summarize read (scoring changes none of the agents' steps).
-      const usage = lineUsageExtras(row.lines ?? []);
+      const cluster = await once(opts.shared?.clusters, folder.root, async () => {
+        const record = await readTaskRecord(folder);
+        return record?.task.repo ? `repo:${record.task.repo}` : `task:${row.task}`;
+      });
+      const usage = row.usage ?? { cached: 0, cost: null, source: 'none' as const };
       const m = row.metrics;
       return {
         task: row.task,
-        cluster: record?.task.repo ? `repo:${record.task.repo}` : `task:${row.task}`,
+        cluster,
         evo,
         solved: m.solved ? 1 : 0,
         zeroRegression: m.zeroRegression ? 1 : 0,
@@ -72,30 +95,4 @@ export async function runTaskScores(experiment: string, run: string, opts: RunSc
   );
 }
 
-/** Cached tokens, dollars and the token counts' source over a run's agent steps. */
-export function lineUsageExtras(lines: readonly IterationRecord[]): { cached: number; cost: number | null; source: TokenSource } {
-  let cached = 0;
-  let cost = 0;
-  let priced = true;
-  let agentSteps = 0;
-  const sources = new Set<TokenSource>();
-  for (const line of lines) {
-    for (const step of [line.architect, line.programmer]) {
-      if (!step || step.kind !== 'agent') continue;
-      agentSteps++;
-      cached += step.cached_tokens ?? 0;
-      if (step.cost_usd === undefined) priced = false;
-      else cost += step.cost_usd;
-      if (step.usage_source === 'wire') sources.add('wire');
-      else if (step.input_tokens !== undefined || step.output_tokens !== undefined) sources.add('agent-reported');
-    }
-  }
-  return { cached, cost: priced && agentSteps > 0 ? cost : null, source: combineSources([...sources]) };
-}
-
-export function combineSources(sources: readonly TokenSource[]): TokenSource {
-  const known = new Set(sources.filter((s) => s !== 'none'));
-  if (known.size === 0) return 'none';
-  if (known.size > 1 || known.has('mixed')) return 'mixed';
-  return [...known][0];
-}
+export { combineSources, lineUsageExtras } from '../scoring/usage-extras';

@@ -1,13 +1,13 @@
 // Where a run lives on disk: .sweci/runs/<run>/ with run.json, iteration.jsonl,
 // one iter-NNN/ archive per completed iteration, and pending/ for the iteration in progress.
-import { promises as fs } from 'node:fs';
+import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { AgentRole, AgentSettings } from '../agents/agent-driver';
 import { Redactor } from '../agents/redact';
 import { z } from 'zod';
 import { jsonRecordFile } from '../records/record-file';
 import { readIterationRecords, roleKind, type IterationRecord } from './iteration-record';
-import { readJournal, type PendingStep } from './journal';
+import { journalFile, readJournal, type PendingStep } from './journal';
 import type { RunFlag } from '../metrics/run-flags';
 import { scoreFlags } from '../metrics/scored-line';
 import { assertRunName, runBranch, slugifyRunName } from './run-name';
@@ -116,13 +116,15 @@ export async function readRunSummary(task: TaskFolder, run: string): Promise<Run
   return (await readRun(task, run))?.summary;
 }
 
-async function readRun(task: TaskFolder, run: string): Promise<RunWithRecords | undefined> {
+/** The run's summary and lines (undefined when the folder holds no run.json); a damaged record throws. */
+export async function readRun(task: TaskFolder, run: string): Promise<RunWithRecords | undefined> {
   const info = await readRunInfo(task, run);
   if (!info) return undefined;
   const layout = task.run(run);
   const records: IterationRecord[] = await readIterationRecords(layout.iterationsFile);
   const last = records[records.length - 1];
-  const journal = await readJournal(layout.pendingDir).catch(() => undefined);
+  // Most runs have no iteration in progress, so no pending/: that is looked up, not read and failed.
+  const journal = existsSync(journalFile(layout.pendingDir)) ? await readJournal(layout.pendingDir).catch(() => undefined) : undefined;
   const iterations = Math.max(0, records.length - 1);
   const summary: RunSummary = {
     info,

@@ -36,6 +36,8 @@ export interface RecordFileSpec<S extends z.ZodType> {
   indent?: boolean;
   /** Check a record against the schema before writing it (a failure is a bug). Default: true. */
   checkOnWrite?: boolean;
+  /** Flush before the rename (default true); false for a cache, which a crash may lose. */
+  durable?: boolean;
 }
 
 export interface RecordFile<T> {
@@ -77,7 +79,7 @@ export function jsonRecordFile<S extends z.ZodType>(spec: RecordFileSpec<S>): Re
       const checked = spec.checkOnWrite === false ? undefined : spec.schema.safeParse(value);
       // A record the product is about to write that fails its own schema is a bug: say so loudly.
       if (checked && !checked.success) throw new Error(`refusing to write ${path.basename(file)}: ${describeSchemaProblem(checked.error)}`);
-      await writeFileAtomic(file, (spec.indent === false ? JSON.stringify(value) : JSON.stringify(value, null, 2)) + '\n');
+      await writeFileAtomic(file, (spec.indent === false ? JSON.stringify(value) : JSON.stringify(value, null, 2)) + '\n', { durable: spec.durable !== false });
     },
   };
 }

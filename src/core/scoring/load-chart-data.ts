@@ -72,7 +72,12 @@ export async function loadChartRuns(task: TaskFolder, opts: ChartDataOptions = {
 
 /** N: the largest loop maxIterations; a human-history run counts with its replayed commits. */
 export function scoredIterations(runs: ReadonlyArray<{ info: RunInfo; records: readonly IterationRecord[] }>): number {
-  const ns = runs.map(({ info, records }) => (info.kind === 'human-history' ? records.length - 1 : info.maxIterations));
+  return scoredIterationsOf(runs.map(({ info, records }) => ({ info, lines: records.length })));
+}
+
+/** scoredIterations from each run's number of lines. */
+export function scoredIterationsOf(runs: ReadonlyArray<{ info: RunInfo; lines: number }>): number {
+  const ns = runs.map(({ info, lines }) => (info.kind === 'human-history' ? lines - 1 : info.maxIterations));
   const n = Math.max(0, ...ns.filter((v) => Number.isInteger(v)));
   return n >= 1 ? n : DEFAULT_MAX_ITERATIONS;
 }

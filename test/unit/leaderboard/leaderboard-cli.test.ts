@@ -4,11 +4,12 @@
 // γ must equal `sweci summarize --gamma … --format json` on the same experiment, exactly; every
 // bad input is refused with a clear error and nothing written.
 import assert from 'node:assert/strict';
-import { promises as fs } from 'node:fs';
+import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { LeaderboardRecord } from '../../../src/core/leaderboard/leaderboard-record';
 import { leaderboardRecordSchema } from '../../../src/core/leaderboard/leaderboard-record';
+import { SUMMARY_CACHE_FILE } from '../../../src/core/scoring/run-summary-cache';
 import { batchFixture, type BatchFixture } from '../cli/batch-fixture';
 import { buildLeaderboardExperiments } from '../cli/demo-experiments';
 
@@ -46,18 +47,30 @@ async function copyOf(dir: string, name: string, edit: (record: Record<string, u
 }
 
 /** Every file of the experiments (their git objects aside) with its size and time: what a refused command must leave as it was. */
+/**
+ * Every file with its size and mtime, every folder by name. The leaderboard writes no record; the
+ * one thing reading may leave is a run's summary cache (scoring/run-summary-cache.ts: a copy of
+ * what the records say, keyed by them), listed apart so a test can tell it from a write.
+ */
 async function snapshot(): Promise<string> {
   const entries = (await fs.readdir(fixture.tmp, { recursive: true, withFileTypes: true })).filter(
-    (e) => !e.parentPath.includes(`${path.sep}.git`) && !e.parentPath.startsWith(fixture.demo.datasetDir),
+    (e) => !e.parentPath.includes(`${path.sep}.git`) && !e.parentPath.startsWith(fixture.demo.datasetDir) && e.name !== SUMMARY_CACHE_FILE,
   );
   const lines = await Promise.all(
     entries.map(async (e) => {
       const p = path.join(e.parentPath, e.name);
       const s = await fs.lstat(p);
-      return `${p} ${s.size} ${s.mtimeMs}`;
+      // A folder's mtime moves when a cache is written into it (a temp file renamed); its entries are listed anyway.
+      return s.isDirectory() ? `${p}/` : `${p} ${s.size} ${s.mtimeMs}`;
     }),
   );
   return lines.sort().join('\n');
+}
+
+/** The summary caches under the fixture, each in a run's folder beside its run.json. */
+async function summaryCaches(): Promise<string[]> {
+  const entries = await fs.readdir(fixture.tmp, { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.name === SUMMARY_CACHE_FILE).map((e) => path.join(e.parentPath, e.name));
 }
 
 describe('sweci leaderboard on real experiments', () => {
@@ -241,6 +254,8 @@ describe('sweci leaderboard on real experiments', () => {
     refused(/--tasks-policy must be/, scripted, '--tasks-policy', 'all');
 
     assert.equal(await snapshot(), before, 'nothing changed on disk');
+    // Besides the runs' summary caches, each beside the run it summarizes.
+    for (const cache of await summaryCaches()) assert.ok(existsSync(path.join(path.dirname(cache), 'run.json')), `${cache} is in a run's folder`);
 
     // What a flag makes possible: --max-epoch scores both over one N; union ranks different splits.
     assert.equal(leaderboard(scripted, otherN, '--max-epoch', '2', '--bootstrap', '50').maxEpoch, 2);

@@ -27,6 +27,7 @@ const RECORDS: Record<string, string> = {
   TaskStatus: 'src/core/batch/task-status.ts',
   ClResults: 'src/core/continual/cl-results.ts',
   GatewayCall: 'src/core/records/gateway-call.ts',
+  RunSummaryCache: 'src/core/scoring/run-summary-cache.ts',
 };
 
 for (const [type, file] of Object.entries(RECORDS)) {

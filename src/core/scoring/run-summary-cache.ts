@@ -1,0 +1,165 @@
+// The per-run summary cache: `.sweci/runs/<run>/summary-cache.json`, what the experiment readers
+// (summarize, leaderboard, report, compare) compute from a run's records, kept so the next look
+// reads one small file instead of parsing and checking every iteration.jsonl line again.
+//
+// It is only ever a copy of what the records say, never a record:
+//  - its key is the records' own identity: device, inode, size, mtime and ctime (ns) of run.json,
+//    iteration.jsonl and pending/journal.json, taken before they are read and again after (a
+//    change in between writes no cache). Any write to a record changes its size, mtime or ctime;
+//    the harness replaces run.json and the journal by rename (a new inode). A user process can set
+//    mtime but not ctime, and a folder copied or unpacked elsewhere has other inodes, so a cache
+//    made for other bytes does not match;
+//  - it names the code that computed it (RUN_SUMMARY_CODE, which a unit test holds to the
+//    scoring sources), so another version's numbers are never read as this one's;
+//  - it is read without following a link, sized first, and checked against its schema: anything
+//    else (missing, unreadable, damaged, too large, another key) is ignored and the records are
+//    read, and the cache written again.
+// Only this module writes it (temp file + rename, no fsync: a cache lost in a crash is rebuilt).
+import { constants as fsc, closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+import { z } from 'zod';
+import * as zm from 'zod/mini';
+import { runInfoSchema } from '../loop/run-store';
+import { journalFile } from '../loop/journal';
+import { DamagedRecordError, jsonRecordFile } from '../records/record-file';
+import type { RunLayout } from '../workspace/task-folder';
+import { chartRunSchema } from './chart-types';
+import { RUN_SUMMARY_CODE } from './run-summary-code';
+
+export const SUMMARY_CACHE_FILE = 'summary-cache.json';
+
+/** A cache larger than this is not ours: ignored (a run of thousands of iterations stays far below). */
+const MAX_CACHE_BYTES = 8 * 1024 * 1024;
+
+/** Variants (N, γ, scoring rules) kept per run: the CLI's and the editor's settings side by side. */
+const MAX_VARIANTS = 4;
+
+/** One record file's identity, "dev:ino:size:mtimeNs:ctimeNs"; null when the file does not exist. */
+const fileKeySchema = z.string().nullable();
+
+export const recordsKeySchema = z.object({ run: fileKeySchema, lines: fileKeySchema, journal: fileKeySchema });
+export type RecordsKey = z.infer<typeof recordsKeySchema>;
+
+const scoringRulesSchema = z.object({ excludeHarnessTampering: z.boolean(), scoreTargetTestsOnly: z.boolean() });
+
+/** The options a run's scores depend on. */
+export const scoreVariantSchema = z.object({ maxIterations: z.number().int().min(1), gamma: z.number(), scoring: scoringRulesSchema });
+export type ScoreVariant = z.infer<typeof scoreVariantSchema>;
+
+/** The chart's run without its points (the experiment readers count them, nothing more). */
+const scoredRunSchema = zm.omit(chartRunSchema, { points: true });
+export type ScoredRun = z.infer<typeof scoredRunSchema>;
+
+export const runBaseSchema = z.object({
+  info: runInfoSchema,
+  /** Complete lines of iteration.jsonl (the base's included). */
+  lines: z.number().int().min(0),
+  /** The iteration in progress, as the run's summary says it (journal.json for the next line). */
+  pending: z.boolean(),
+  usage: z.object({
+    cached: z.number(),
+    cost: z.number().nullable(),
+    source: z.enum(['wire', 'agent-reported', 'mixed', 'none']),
+  }),
+});
+export type RunBase = z.infer<typeof runBaseSchema>;
+
+export const runSummaryCacheSchema = z.object({
+  schema: z.literal(1),
+  code: z.literal(RUN_SUMMARY_CODE),
+  key: recordsKeySchema,
+  base: runBaseSchema,
+  variants: z.array(z.object({ variant: scoreVariantSchema, run: scoredRunSchema })).max(MAX_VARIANTS),
+});
+export type RunSummaryCache = z.infer<typeof runSummaryCacheSchema>;
+
+const cacheRecord = jsonRecordFile({
+  schema: runSummaryCacheSchema,
+  whenDamaged: 'It is a cache: it is ignored and written again.',
+  onDamage: 'missing',
+  indent: false,
+  durable: false,
+});
+
+export function cacheFile(layout: RunLayout): string {
+  return path.join(layout.dir, SUMMARY_CACHE_FILE);
+}
+
+function fileKey(file: string): string | null {
+  const st = statSync(file, { bigint: true, throwIfNoEntry: false });
+  return st ? `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}` : null;
+}
+
+/** The records' identity now (a missing pending/ is a null journal, not an error). */
+export function recordsKey(layout: RunLayout): RecordsKey {
+  return { run: fileKey(layout.runFile), lines: fileKey(layout.iterationsFile), journal: fileKey(journalFile(layout.pendingDir)) };
+}
+
+export function sameKey(a: RecordsKey, b: RecordsKey): boolean {
+  return a.run === b.run && a.lines === b.lines && a.journal === b.journal;
+}
+
+export function sameVariant(a: ScoreVariant, b: ScoreVariant): boolean {
+  return (
+    a.maxIterations === b.maxIterations &&
+    a.gamma === b.gamma &&
+    a.scoring.excludeHarnessTampering === b.scoring.excludeHarnessTampering &&
+    a.scoring.scoreTargetTestsOnly === b.scoring.scoreTargetTestsOnly
+  );
+}
+
+/**
+ * The run's cache when it holds for `key` (the records as they are now), else undefined: whatever
+ * is wrong with it, the caller reads the records instead.
+ */
+export function readSummaryCache(layout: RunLayout, key: RecordsKey): RunSummaryCache | undefined {
+  const file = cacheFile(layout);
+  const text = readSmallFile(file);
+  if (text === undefined) return undefined;
+  let cache: RunSummaryCache;
+  try {
+    cache = cacheRecord.parse(text, file);
+  } catch (err) {
+    if (err instanceof DamagedRecordError) return undefined;
+    throw err;
+  }
+  if (!sameKey(cache.key, key)) return undefined;
+  // The name inside must be the folder's: a cache moved from another run is not this run's.
+  return cache.base.info.name === layout.run ? cache : undefined;
+}
+
+/**
+ * Writes the cache whole. The disk refusing (a read-only experiment, a full disk) only costs the
+ * next reader a cold read; a cache that fails its own schema is a bug, and thrown.
+ */
+export async function writeSummaryCache(layout: RunLayout, cache: RunSummaryCache): Promise<void> {
+  await cacheRecord.write(cacheFile(layout), { ...cache, variants: cache.variants.slice(0, MAX_VARIANTS) }).catch((err: unknown) => {
+    if (!(err as NodeJS.ErrnoException).code) throw err;
+  });
+}
+
+/** A regular file's text (not a link, a FIFO or a device), at most MAX_CACHE_BYTES; undefined for anything else. */
+function readSmallFile(file: string): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, fsc.O_RDONLY | (fsc.O_NOFOLLOW ?? 0) | (fsc.O_NONBLOCK ?? 0));
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile() || st.size > MAX_CACHE_BYTES) return undefined;
+    const buf = Buffer.alloc(st.size);
+    let total = 0;
+    while (total < buf.length) {
+      const n = readSync(fd, buf, total, buf.length - total, total);
+      if (n === 0) break;
+      total += n;
+    }
+    return buf.toString('utf8', 0, total);
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}

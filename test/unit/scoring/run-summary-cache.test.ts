@@ -1,0 +1,302 @@
+// The per-run summary cache (src/core/scoring/run-summary-cache.ts) on real experiment folders
+// (test/unit/helpers/leaderboard-experiments.ts: one model's experiment, 100 tasks, its agent run
+// and the developers' replay). The scores read through it are the chart's own, cold and warm; it is
+// never trusted once a record changed (even one edited to the same size with its mtime put back);
+// a cache with another key, another run's name, another code's numbers, a link or garbage is
+// ignored and written again; a missing pending/ is no error.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { experimentLayout, experimentTaskIds } from '../../../src/core/batch/experiment';
+import { summarizeExperiment } from '../../../src/core/batch/experiment-summary';
+import { loadChartRuns } from '../../../src/core/scoring/load-chart-data';
+import { loadRunScores, type TaskRunScores } from '../../../src/core/scoring/run-scores';
+import { SUMMARY_CACHE_FILE, runSummaryCacheSchema, type RunSummaryCache } from '../../../src/core/scoring/run-summary-cache';
+import { RUN_SUMMARY_CODE } from '../../../src/core/scoring/run-summary-code';
+import { lineUsageExtras } from '../../../src/core/scoring/usage-extras';
+import type { TaskFolder } from '../../../src/core/workspace/task-folder';
+import { writeLeaderboardExperiments } from '../helpers/leaderboard-experiments';
+import { repoRoot } from '../helpers/repo-root';
+
+let tmp: string;
+let experiment: string;
+let tasks: string[];
+
+const task = (id: string): TaskFolder => experimentLayout(experiment).task(id);
+const cachePath = (id: string, run: string): string => path.join(task(id).run(run).dir, SUMMARY_CACHE_FILE);
+const readCache = (id: string, run: string): RunSummaryCache => runSummaryCacheSchema.parse(JSON.parse(fs.readFileSync(cachePath(id, run), 'utf8')));
+const cacheStat = (id: string, run: string) => fs.statSync(cachePath(id, run), { bigint: true });
+
+type Truth = Omit<TaskRunScores, 'runs'> & { runs: Array<Omit<TaskRunScores['runs'][number], 'info'>> };
+
+/** The task's runs as the chart scores them (the uncached path), in the shape loadRunScores gives (without run.json's info). */
+async function chartTruth(id: string, maxIterations?: number): Promise<Truth> {
+  const { data, lines } = await loadChartRuns(task(id), maxIterations ? { maxIterations } : {});
+  return {
+    maxIterations: data.maxIterations,
+    runs: data.runs.map(({ points, ...run }) => ({ ...run, lines: points.length, usage: lineUsageExtras(lines.get(run.run)!) })),
+    skipped: data.skipped,
+  };
+}
+
+/** loadRunScores without the run's info (the chart's data has none) to compare with chartTruth. */
+function withoutInfo(s: TaskRunScores): Truth {
+  return { ...s, runs: s.runs.map(({ info: _info, ...r }) => r) };
+}
+
+before(() => {
+  tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-summary-cache-')));
+  const made = writeLeaderboardExperiments(tmp, { models: 1 });
+  experiment = made.experiments[0];
+  tasks = made.tasks;
+});
+after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+describe('the summary cache', () => {
+  // A task the agent run has not solved (the edit below solves it).
+  let unsolved: string;
+  const id = () => unsolved;
+  let run: string;
+
+  test('cold, the scores are the chart’s own and each run gets a cache; warm, the same scores from the cache, which is not written again', async () => {
+    for (const t of tasks) {
+      if ((await chartTruth(t, 20)).runs.some((r) => r.kind === 'agent' && !r.metrics.solved)) {
+        unsolved = t;
+        break;
+      }
+    }
+    assert.ok(unsolved, 'some task is not solved by the agent run');
+    const truth = await chartTruth(id(), 20);
+    assert.equal(truth.runs.length, 2, 'the task has its agent run and the replay');
+    run = truth.runs.find((r) => r.kind === 'agent')!.run;
+    assert.ok(!fs.existsSync(cachePath(id(), run)), 'no cache before a read');
+    const cold = await loadRunScores(task(id()), { maxIterations: 20 });
+    assert.deepStrictEqual(withoutInfo(cold), truth);
+    for (const r of cold.runs) assert.equal(readCache(id(), r.run).base.info.name, r.run);
+    const before = cacheStat(id(), run);
+    const warm = await loadRunScores(task(id()), { maxIterations: 20 });
+    assert.deepStrictEqual(warm, cold);
+    const now = cacheStat(id(), run);
+    assert.equal(now.ino, before.ino, 'a cache that holds is not written again');
+    assert.equal(now.mtimeNs, before.mtimeNs);
+  });
+
+  test('another N is a second variant of the same cache; both are then read warm', async () => {
+    const truth = await chartTruth(id(), 10);
+    const cold = await loadRunScores(task(id()), { maxIterations: 10 });
+    assert.deepStrictEqual(withoutInfo(cold), truth);
+    assert.equal(readCache(id(), run).variants.length, 2);
+    const before = cacheStat(id(), run);
+    assert.deepStrictEqual(await loadRunScores(task(id()), { maxIterations: 10 }), cold);
+    assert.deepStrictEqual(withoutInfo(await loadRunScores(task(id()), { maxIterations: 20 })), await chartTruth(id(), 20));
+    assert.equal(cacheStat(id(), run).mtimeNs, before.mtimeNs);
+  });
+
+  test('a record edited to the same size, its mtime put back, is read again: the cache is not trusted', async () => {
+    const layout = task(id()).run(run);
+    const file = layout.iterationsFile;
+    // A whole second, so the mtime can be put back exactly.
+    const mtime = Math.floor(Date.now() / 1000) - 3600;
+    fs.utimesSync(file, mtime, mtime);
+    const before = await loadRunScores(task(id()), { maxIterations: 20 });
+    const agent = before.runs.find((r) => r.run === run)!;
+    assert.equal(agent.metrics.solved, false, 'the fixture task is not solved yet by this run (pick another task)');
+    const st = fs.statSync(file, { bigint: true });
+    const text = fs.readFileSync(file, 'utf8');
+    const lines = text.trimEnd().split('\n');
+    const last = JSON.parse(lines[lines.length - 1]) as { gap: number; passed: number; target_passed: number; pytest: { passed: number; failed?: number } };
+    // The last line reaches the target: gap 0 and every target test passed, padded to the same byte count.
+    const solved = { ...last, gap: 0, passed: last.target_passed, pytest: { ...last.pytest, passed: last.target_passed, failed: 0 } };
+    const compact = JSON.stringify(solved);
+    const want = Buffer.byteLength(lines[lines.length - 1]);
+    assert.ok(Buffer.byteLength(compact) <= want, 'the edit fits in the line');
+    // Padded with JSON's own whitespace to the line's byte count.
+    const edited = `{${' '.repeat(want - Buffer.byteLength(compact))}${compact.slice(1)}`;
+    fs.writeFileSync(file, [...lines.slice(0, -1), edited].join('\n') + '\n');
+    fs.utimesSync(file, mtime, mtime);
+    const now = fs.statSync(file, { bigint: true });
+    assert.equal(now.size, st.size, 'same size');
+    assert.equal(now.mtimeNs, st.mtimeNs, 'same mtime');
+    assert.equal(now.ino, st.ino, 'same file');
+    const after = await loadRunScores(task(id()), { maxIterations: 20 });
+    assert.equal(after.runs.find((r) => r.run === run)!.metrics.solved, true, 'the edited record is what is scored');
+    assert.deepStrictEqual(withoutInfo(after), await chartTruth(id(), 20));
+    assert.equal(readCache(id(), run).base.lines, lines.length);
+  });
+
+  test('a line appended is read: the summary counts it', async () => {
+    const t = tasks[4];
+    const s1 = await summarizeExperiment(experiment, { maxEpoch: 20 });
+    const row1 = s1.groups[0].rows.find((r) => r.task === t)!;
+    const file = task(t).run(s1.groups[0].run).iterationsFile;
+    const lines = fs.readFileSync(file, 'utf8').trimEnd().split('\n');
+    const last = JSON.parse(lines[lines.length - 1]) as { iteration: number };
+    fs.appendFileSync(file, JSON.stringify({ ...last, iteration: last.iteration + 1 }) + '\n');
+    const s2 = await summarizeExperiment(experiment, { maxEpoch: 20 });
+    assert.equal(s2.groups[0].rows.find((r) => r.task === t)!.metrics.iterations, row1.metrics.iterations + 1);
+  });
+
+  test('a forged cache is ignored and written again: another key, another run’s name, another code, garbage, a link', async () => {
+    const t = tasks[5];
+    const truth = await chartTruth(t, 20);
+    await loadRunScores(task(t), { maxIterations: 20 });
+    const agentRun = (await chartTruth(t, 20)).runs.find((r) => r.kind === 'agent')!.run;
+    const honest = readCache(t, agentRun);
+    const forged = (patch: (c: RunSummaryCache) => unknown): string => {
+      const c = structuredClone(honest);
+      // The forger's score: solved at once, EvoScore 1.
+      for (const v of c.variants) Object.assign(v.run.metrics, { solved: true, evoScore: 1, evoScoreReference: 1 });
+      return JSON.stringify(patch(c));
+    };
+    const other = tasks[6];
+    await loadRunScores(task(other), { maxIterations: 20 });
+    const cases: Array<[string, () => void]> = [
+      [
+        'a key that is not the records’ (another size)',
+        () =>
+          fs.writeFileSync(
+            cachePath(t, agentRun),
+            forged((c) => ({ ...c, key: { ...c.key, lines: c.key.lines!.replace(/:(\d+):(\d+):(\d+)$/, ':$1:$2:1') } })),
+          ),
+      ],
+      [
+        'the key of another run’s records',
+        () =>
+          fs.writeFileSync(
+            cachePath(t, agentRun),
+            forged((c) => ({ ...c, key: readCache(other, agentRun).key })),
+          ),
+      ],
+      [
+        'a key with the records’ size and mtime but not their inode and ctime',
+        () =>
+          fs.writeFileSync(
+            cachePath(t, agentRun),
+            forged((c) => {
+              const [, , size, mtime] = c.key.lines!.split(':');
+              return { ...c, key: { ...c.key, lines: `1:2:${size}:${mtime}:3` } };
+            }),
+          ),
+      ],
+      [
+        'another run’s name inside',
+        () =>
+          fs.writeFileSync(
+            cachePath(t, agentRun),
+            forged((c) => ({ ...c, base: { ...c.base, info: { ...c.base.info, name: 'human-history' } } })),
+          ),
+      ],
+      [
+        'another code’s numbers',
+        () =>
+          fs.writeFileSync(
+            cachePath(t, agentRun),
+            forged((c) => ({ ...c, code: 'another-version' })),
+          ),
+      ],
+      [
+        'a field the schema does not allow',
+        () =>
+          fs.writeFileSync(
+            cachePath(t, agentRun),
+            forged((c) => ({ ...c, variants: [{ variant: 'any', run: {} }] })),
+          ),
+      ],
+      ['not JSON', () => fs.writeFileSync(cachePath(t, agentRun), '{"schema":1,')],
+      [
+        'a link to a cache that holds (another task’s run)',
+        () => {
+          fs.symlinkSync(cachePath(other, agentRun), cachePath(t, agentRun));
+        },
+      ],
+      [
+        'a folder',
+        () => {
+          fs.mkdirSync(cachePath(t, agentRun));
+        },
+      ],
+    ];
+    for (const [what, plant] of cases) {
+      fs.rmSync(cachePath(t, agentRun), { recursive: true, force: true });
+      plant();
+      const read = await loadRunScores(task(t), { maxIterations: 20 });
+      assert.deepStrictEqual(withoutInfo(read), truth, `${what}: the records' scores`);
+      if (what !== 'a folder') {
+        assert.ok(fs.lstatSync(cachePath(t, agentRun)).isFile(), `${what}: the cache is written again (the link replaced, not followed)`);
+        assert.deepStrictEqual(readCache(t, agentRun).key, honest.key, `${what}: with the records' key`);
+      }
+    }
+    assert.deepStrictEqual(readCache(other, agentRun).base.info.name, agentRun, 'the linked-to cache is untouched');
+  });
+
+  test('a missing pending/ is no error; a journal that appears is part of the key', async () => {
+    const t = tasks[7];
+    const truth = await chartTruth(t, 20);
+    const agentRun = truth.runs.find((r) => r.kind === 'agent')!.run;
+    assert.ok(!fs.existsSync(task(t).run(agentRun).pendingDir), 'the fixture has no pending/');
+    await loadRunScores(task(t), { maxIterations: 20 });
+    assert.equal(readCache(t, agentRun).key.journal, null);
+    const lines = truth.runs.find((r) => r.run === agentRun)!.lines;
+    fs.mkdirSync(task(t).run(agentRun).pendingDir);
+    fs.writeFileSync(
+      path.join(task(t).run(agentRun).pendingDir, 'journal.json'),
+      JSON.stringify({ schema: 1, run: agentRun, iteration: lines, started_at: new Date().toISOString(), startCommit: 'abc' }),
+    );
+    const read = await loadRunScores(task(t), { maxIterations: 20 });
+    assert.equal(read.runs.find((r) => r.run === agentRun)!.pending, true, 'the iteration in progress is seen');
+    assert.notEqual(readCache(t, agentRun).key.journal, null);
+    fs.rmSync(task(t).run(agentRun).pendingDir, { recursive: true });
+  });
+
+  test('summarize, cold and warm, is the same summary', async () => {
+    for (const id of await experimentTaskIds(experiment)) for (const r of ['human-history']) fs.rmSync(cachePath(id, r), { force: true });
+    const cold = await summarizeExperiment(experiment, { gammas: [0.8, 1.2], maxEpoch: 20, usage: true });
+    const warm = await summarizeExperiment(experiment, { gammas: [0.8, 1.2], maxEpoch: 20, usage: true });
+    assert.deepStrictEqual(warm, cold);
+    assert.equal(cold.groups.length, 2);
+    assert.equal(cold.groups[0].rows.length, tasks.length);
+  });
+});
+
+/**
+ * The sources whose code computes what the cache holds. When one changes, a cache written by the
+ * old code must not be read as the new one's: RUN_SUMMARY_CODE changes with them.
+ */
+const SCORING_SOURCES = [
+  'src/core/metrics',
+  'src/core/scoring/chart-types.ts',
+  'src/core/scoring/load-chart-data.ts',
+  'src/core/scoring/run-scores.ts',
+  'src/core/scoring/run-summary-cache.ts',
+  'src/core/scoring/usage-extras.ts',
+  'src/core/loop/iteration-record.ts',
+  'src/core/loop/journal.ts',
+  'src/core/loop/run-store.ts',
+];
+
+function scoringSourcesHash(root: string): string {
+  const files = SCORING_SOURCES.flatMap((p) => {
+    const full = path.join(root, p);
+    return fs.statSync(full).isDirectory()
+      ? fs
+          .readdirSync(full)
+          .filter((n) => n.endsWith('.ts'))
+          .map((n) => path.posix.join(p, n))
+      : [p];
+  }).sort();
+  const hash = createHash('sha256');
+  for (const f of files) hash.update(`${f}\0${fs.readFileSync(path.join(root, f), 'utf8').replace(/\r\n/g, '\n')}\0`);
+  return hash.digest('hex').slice(0, 16);
+}
+
+test('RUN_SUMMARY_CODE names the scoring sources as they are (a cache of older code is never read)', () => {
+  const now = scoringSourcesHash(repoRoot);
+  assert.equal(
+    RUN_SUMMARY_CODE,
+    now,
+    `The code that computes the per-run summary cache changed: set RUN_SUMMARY_CODE in src/core/scoring/run-summary-code.ts to '${now}', so caches of the old code are read as stale.`,
+  );
+});
