@@ -69,9 +69,9 @@ export async function runTaskScores(experiment: string, run: string, opts: RunSc
   });
   return Promise.all(
     scored.map(async ({ row, evo }): Promise<TaskScore> => {
-      const folder = experimentLayout(experiment).task(row.task);
-      const cluster = await once(opts.shared?.clusters, folder.root, async () => {
-        const record = await readTaskRecord(folder);
+      // The task folder's paths are made only when its record is read (once per task).
+      const cluster = await once(opts.shared?.clusters, `${experiment}\0${row.task}`, async () => {
+        const record = await readTaskRecord(experimentLayout(experiment).task(row.task));
         return record?.task.repo ? `repo:${record.task.repo}` : `task:${row.task}`;
       });
       const usage = row.usage ?? { cached: 0, cost: null, source: 'none' as const };
