@@ -2,7 +2,9 @@
 // snapshots, restoring tests, non-passed, git commit and diff, archive, the iteration line).
 // Instant in-process agents (a requirement.xml, a one-line code change) on the demo task with
 // the local runtime; the time spent inside runtime processes (pytest) and inside the agents is
-// subtracted from each iteration's wall time. Budget: median < 150 ms per iteration.
+// subtracted from each iteration's wall time. Goals: median ≤ 100 ms per iteration on a quiet
+// machine, ≤ 150 ms at load 3 (the exit status holds it to 150 ms). It prints the load average it
+// ran at (before and after), since other work on the machine stretches every figure.
 //
 //   npm run compile && node out/bench/overhead.js
 import { promises as fs } from 'node:fs';
@@ -22,6 +24,12 @@ import { readDatasetTasks } from '../src/core/task/dataset';
 
 const ITERATIONS = 11; // the first is a warm-up
 const BUDGET_MS = 150;
+const QUIET_GOAL_MS = 100;
+const load = (): string =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ');
 const PYTHON = process.env.SWECI_PYTHON ?? 'python3';
 
 const REQUIREMENT =
@@ -57,6 +65,7 @@ interface Sample {
 }
 
 async function main(): Promise<void> {
+  const loadBefore = load();
   const tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-bench-overhead-')));
   try {
     const demo = await buildDemoDataset(path.join(tmp, 'dataset'), { python: PYTHON });
@@ -111,6 +120,7 @@ async function main(): Promise<void> {
     console.log(
       `Loop overhead benchmark: demo task, instant in-process agents, local runtime (${bwrap ? 'sandboxed' : 'not sandboxed'}); node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu'}`,
     );
+    console.log(`load average (1, 5, 15 min) ${loadBefore} at the start, ${load()} at the end; ${os.cpus().length} cores`);
     console.log(`${measured.length} iterations after 1 warm-up. overhead = iteration wall time − agent time − time inside processes (pytest).\n`);
     console.log(`${'iter'.padEnd(6)}${pad('wall ms', 9)}${pad('pytest ms', 11)}${pad('agents ms', 11)}${pad('overhead ms', 13)}`);
     measured.forEach((s, i) => {
@@ -124,7 +134,8 @@ async function main(): Promise<void> {
     const med = median(overhead);
     const ok = med < BUDGET_MS;
     console.log(
-      `\nmedian overhead ${med.toFixed(1)} ms per iteration (${(med / median(measured.map((s) => s.total))).toFixed(2)} of the wall time): ${ok ? 'within' : 'OVER'} the ${BUDGET_MS} ms budget`,
+      `\nmedian overhead ${med.toFixed(1)} ms per iteration (${(med / median(measured.map((s) => s.total))).toFixed(2)} of the wall time): ${ok ? 'within' : 'OVER'} the ${BUDGET_MS} ms budget; ` +
+        `/ quiet goal ${QUIET_GOAL_MS} ms: ${(med / QUIET_GOAL_MS).toFixed(2)}, / goal at load 3 ${BUDGET_MS} ms: ${(med / BUDGET_MS).toFixed(2)} (load ${load()})`,
     );
     if (!ok) process.exitCode = 1;
   } finally {
