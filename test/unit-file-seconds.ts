@@ -32,6 +32,8 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'checkout/check-out-task.test.js': 35.0,
   'loop/exposed-paths.test.js': 29.6,
   'runtime/agent-network.test.js': 28.9,
+  'loop/pytest-network.test.js': 55.0,
+  'checkout/oracle-network.test.js': 29.0,
   'batch/budget-exhausted.test.js': 26.0,
   'scoring/load-chart-data.test.js': 22.4,
   'agents/endpoint.test.js': 19.2,
