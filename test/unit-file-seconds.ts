@@ -23,6 +23,7 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'loop/loop-least-privilege.test.js': 64.0,
   'runtime/docker-least-privilege.test.js': 58.5,
   'agents/cli-driver.test.js': 57.0,
+  'agents/agent-keys.test.js': 20.0,
   'loop/loop-demo.test.js': 54.6,
   'pytest/run-pytest.test.js': 49.0,
   'loop/loop-hostile-git.test.js': 46.9,
