@@ -24,6 +24,7 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'runtime/docker-least-privilege.test.js': 58.5,
   'agents/cli-driver.test.js': 57.0,
   'agents/agent-keys.test.js': 20.0,
+  'cli/experiment-secrets.test.js': 120.0,
   'loop/loop-demo.test.js': 54.6,
   'pytest/run-pytest.test.js': 49.0,
   'loop/loop-hostile-git.test.js': 46.9,
