@@ -12,6 +12,7 @@ export const FLAG_KEYS: Record<string, string> = {
   'pytest.timeoutSeconds': '--timeout',
   'pytest.reportFormat': '--format',
   'pytest.env': '--env',
+  'pytest.network': '--pytest-network',
   runtime: '--runtime',
   sandbox: '--sandbox',
   sandboxReadablePaths: '--sandbox-readable',
@@ -97,7 +98,11 @@ export function addPytestOptions(cmd: Command): Command {
     .option('--python <exe>', 'the interpreter pytest runs with on this machine (python3)')
     .option('--timeout <seconds>', "pytest's time limit per run (3600)")
     .option('--format <format>', "pytest's report: auto, json-report, builtin or junit (auto)")
-    .option('--env <NAME=VALUE>', "added to pytest's clean environment; may be repeated", collect);
+    .option('--env <NAME=VALUE>', "added to pytest's clean environment; may be repeated", collect)
+    .option(
+      '--pytest-network <mode>',
+      "what the sandboxed code under test may reach: none (only its own loopback) or host (this machine's network; flagged not isolated) (none)",
+    );
 }
 
 export function addRuntimeOptions(cmd: Command, runtimeDefault: string): Command {

@@ -25,6 +25,11 @@ interface AgentSettingsBase {
   extraArgs?: string[];
   /** Extra environment for the agent (API keys come from secret storage, not from here). */
   env?: Record<string, string>;
+  /**
+   * API keys (variable names) of the stored or given keys this role's agent may have besides its
+   * preset's own (sweci.<role>.apiKeys): given only where it reaches its model itself (key-rule.ts).
+   */
+  apiKeys?: string[];
   /** Per attempt; default 3600 s. */
   timeoutSec?: number;
   /** Attempts before the step fails; default 10. */
@@ -74,8 +79,13 @@ export interface AgentRunRequest {
   promptFile: string;
   /** The agent's working directory: the task's app/ folder (code/ below it). */
   cwd: string;
-  /** Environment added for the agent: settings env + secrets. Never logged. */
+  /** Environment added for the agent (sweci.<role>.env). Never logged. */
   env: Record<string, string>;
+  /**
+   * The harness's API keys (stored, or from the CLI's environment; the endpoint's as
+   * SWECI_API_KEY). Never logged; the agent gets one only as key-rule.ts says.
+   */
+  keys?: Record<string, string>;
   timeoutMs: number;
   signal?: AbortSignal;
   /** Live output for the output channel. */

@@ -20,6 +20,15 @@ function readArgs(read: SettingReader, label: SettingLabel, key: string): string
   return v as string[];
 }
 
+/** sweci.<role>.apiKeys: variable names, each a valid one. */
+function apiKeysOf(read: SettingReader, label: SettingLabel, key: string): { apiKeys?: string[] } {
+  const names = readArgs(read, label, key);
+  const bad = names.find((n) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(n));
+  if (bad !== undefined)
+    throw new UserError(`${label(key)} must list environment variable names, e.g. ["OPENAI_API_KEY"], not ${JSON.stringify(bad)}.`, { setting: key });
+  return names.length ? { apiKeys: names } : {};
+}
+
 /** The role's settings; `human` when the user plays it. Throws a UserError naming the setting at fault. */
 export function readAgentSettings(role: AgentRole, read: SettingReader, label: SettingLabel = settingName): AgentSettings {
   const key = (k: string) => `${role}.${k}`;
@@ -35,6 +44,7 @@ export function readAgentSettings(role: AgentRole, read: SettingReader, label: S
     ...(baseUrl ? { baseUrl, baseUrlFrom: roleUrl ? key('baseUrl') : 'agents.baseUrl' } : {}),
     extraArgs: readArgs(read, label, key('extraArgs')),
     env: readStringMap(read, label, key('env')),
+    ...apiKeysOf(read, label, key('apiKeys')),
     timeoutSec: readCount(read, label, key('timeoutSeconds'), DEFAULT_AGENT_TIMEOUT_SEC, 'seconds', 1),
     maxTries: Math.floor(readCount(read, label, key('maxTries'), DEFAULT_AGENT_MAX_TRIES, 'tries', 1)),
     ...(template ? { promptTemplateFile: template } : {}),

@@ -19,6 +19,7 @@ import { copyLogin, homeEnvironment, writeHomeFiles } from './agent-home';
 import { ENDPOINT_KEY_ENV, type Endpoint } from './endpoint/endpoint';
 import { DEFAULT_MODEL_ACCESS, type ModelAccess } from './model-access';
 import { callsFileBeside, describeNetwork, openModelRoute, withoutKeys, withWire, wireFooter, type ModelRoute } from './model-route';
+import { keysForTry } from './key-rule';
 import type { TryWireSummary } from '../gateway/try-summary';
 import { presetPermissions, presetSetup } from './preset-setup';
 
@@ -110,7 +111,7 @@ export class CliAgentDriver implements AgentDriver {
     const route = await openModelRoute({
       settings: s,
       role: req.role,
-      env: req.env,
+      env: { ...req.env, ...(req.keys ?? {}) },
       confined,
       inContainer: this.runtime.kind === 'docker',
       access: this.access,
@@ -162,7 +163,7 @@ export class CliAgentDriver implements AgentDriver {
     const env = await this.environment(req, cwd, confined, endpoint, r.route);
     // Secrets are what the request brings (settings env, stored keys), the real key and the try's
     // token; the home's paths and the preset's switches are not, and stay readable in the log.
-    const redactor = new Redactor([...Object.values(req.env), ...r.route.secrets]);
+    const redactor = new Redactor([...Object.values(req.env), ...Object.values(req.keys ?? {}), ...r.route.secrets]);
     const command = redactor.redact(displayCommand(cmd, req));
 
     await fs.mkdir(path.dirname(req.promptFile), { recursive: true });
@@ -268,7 +269,10 @@ export class CliAgentDriver implements AgentDriver {
   ): Promise<Record<string, string>> {
     const s = this.settings;
     // Through the gateway the agent holds no real key: not the endpoint's, nor any other stored one.
-    const env: Record<string, string> = route.gatewayTry ? withoutKeys(req.env, route.secrets) : { ...req.env };
+    // Otherwise only the keys its role names, and only where it calls its model itself (key-rule.ts).
+    const env: Record<string, string> = route.gatewayTry
+      ? withoutKeys(req.env, route.secrets)
+      : { ...req.env, ...keysForTry(req.keys ?? {}, s, route.networkLabel) };
     if (!req.homeDir) return env;
     const home = this.runtime.pathIn([{ source: path.resolve(req.homeDir), target: CONTAINER_HOME_DIR }], req.homeDir);
     Object.assign(env, homeEnvironment(home));

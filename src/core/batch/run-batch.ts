@@ -1,6 +1,8 @@
 // A benchmark run over many tasks: `workers` tasks at once, each with its own lock, each
 // resumable. Stopping (the signal) lets running tasks stop cleanly and starts no more.
 import { agentLabel } from '../agents/agent-settings';
+import { Redactor } from '../agents/redact';
+import { roleSecrets } from '../loop/role-setup';
 import { assertRunName } from '../loop/run-name';
 import type { TaskSpec } from '../task/task-spec';
 import { UserError } from '../util/errors';
@@ -20,7 +22,10 @@ export interface ExperimentSource {
  * The experiment's record, written on its first run. A later run must record into the same
  * run name, or its tasks would hold two half runs each.
  */
-export async function openExperiment(s: Pick<BatchSettings, 'experimentDir' | 'run' | 'settings'>, source: ExperimentSource): Promise<ExperimentRecord> {
+export async function openExperiment(
+  s: Pick<BatchSettings, 'experimentDir' | 'run' | 'settings'> & Partial<Pick<BatchSettings, 'secretEnv'>>,
+  source: ExperimentSource,
+): Promise<ExperimentRecord> {
   assertRunName(s.run);
   const existing = await readExperiment(s.experimentDir);
   if (existing) {
@@ -36,7 +41,7 @@ export async function openExperiment(s: Pick<BatchSettings, 'experimentDir' | 'r
     }
     // New tasks would run with other agents or another number of iterations than the ones
     // already recorded, under the same run name: one run, two settings.
-    const wanted = { agents: agentsOf(s.settings), maxIterations: s.settings.loop.maxIterations };
+    const wanted = { agents: agentsOf(s.settings, s.secretEnv), maxIterations: s.settings.loop.maxIterations };
     if (JSON.stringify({ agents: existing.agents, maxIterations: existing.maxIterations }) !== JSON.stringify(wanted)) {
       throw new UserError(
         `${s.experimentDir} records run "${existing.run}" with ${settingsText(existing)}, not ${settingsText(wanted)}. Continue it with the same agents and --max-iterations, or give another --experiment folder.`,
@@ -50,7 +55,7 @@ export async function openExperiment(s: Pick<BatchSettings, 'experimentDir' | 'r
     dataset: source.dataset,
     split: source.split,
     run: s.run,
-    agents: agentsOf(s.settings),
+    agents: agentsOf(s.settings, s.secretEnv),
     maxIterations: s.settings.loop.maxIterations,
     ...(source.sequence ? { sequence: source.sequence } : {}),
   };
@@ -60,8 +65,16 @@ export async function openExperiment(s: Pick<BatchSettings, 'experimentDir' | 'r
   return record;
 }
 
-function agentsOf(settings: BatchSettings['settings']): ExperimentRecord['agents'] {
-  return { architect: agentLabel(settings.agents.architect), programmer: agentLabel(settings.agents.programmer) };
+/**
+ * Who plays each role, as run.json says it: a key in a model name or a command line (its value
+ * among the keys or a role's env) is masked as there (role-setup.ts's roleSecrets).
+ */
+function agentsOf(settings: BatchSettings['settings'], secretEnv: Record<string, string> = {}): ExperimentRecord['agents'] {
+  const label = (role: 'architect' | 'programmer') => {
+    const agent = settings.agents[role];
+    return new Redactor(roleSecrets({ settings: agent, secretEnv })).redact(agentLabel(agent));
+  };
+  return { architect: label('architect'), programmer: label('programmer') };
 }
 
 function settingsText(r: Pick<ExperimentRecord, 'agents' | 'maxIterations'>): string {

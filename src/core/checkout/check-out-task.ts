@@ -13,6 +13,7 @@ import { writeFileAtomic } from '../util/fs-atomic';
 import { oracleLayout, type TaskRecord } from '../workspace/layout';
 import { materializeTask, oracleTestPaths } from '../workspace/materialize';
 import { pytestSelection } from './pytest-targets';
+import { pytestNetwork } from '../runtime/task-confinement';
 import { writeEnvironmentRecord, type EnvironmentRecord } from '../workspace/environment-record';
 import { loadReport, saveReport } from './report-store';
 import { runCurrentTests, type RunCurrentTestsResult } from './run-current-tests';
@@ -53,7 +54,7 @@ export async function checkOutTask(spec: TaskSpec, opts: CheckOutOptions): Promi
       ? prepareBytecodeSeed(runtime, {
           python: opts.python,
           env: opts.env,
-          confine: { hide: [path.resolve(opts.task.root), path.resolve(opts.oracleDir)] },
+          confine: { hide: [path.resolve(opts.task.root), path.resolve(opts.oracleDir)], network: { kind: 'none' } },
           bytecodeSeedDir: machineSeedStore(),
           signal: opts.signal,
         }).catch(() => undefined)
@@ -125,10 +126,14 @@ async function ensureTargetReport(
     timeoutMs: opts.timeoutMs,
     format: opts.format,
     env: opts.env,
+    // Confined as every run of the task's code is: the target's code is the project's, not ours.
+    confine: { hide: [path.resolve(opts.task.root)], addressSpaceLimit: true, network: pytestNetwork(opts.network) },
     signal: opts.signal,
     onOutput: opts.onOutput,
   });
   if (outcome.kind === 'did-not-run' && outcome.cancelled) throw new AbortError();
+  // Tests that failed on the target for want of a network are left out of its passed set: say so.
+  if (outcome.kind === 'ran' && outcome.networkNote) progress(outcome.networkNote);
   const outputFile = path.join(oracle.root, 'target.pytest-output.txt');
   await fs.mkdir(oracle.root, { recursive: true });
   await writeFileAtomic(outputFile, outcome.output);

@@ -89,7 +89,7 @@ export async function runPytestStep(opts: PytestStepOptions): Promise<PytestStep
     timeoutMs: opts.timeoutMs,
     format: opts.format,
     env: opts.env,
-    confine: pytestConfinement(opts.task, opts.record),
+    confine: pytestConfinement(opts.task, opts.record, opts.network),
     discardDir: layout.discardDir,
     bytecodeSeedDir: machineSeedStore(),
     ...selection,

@@ -41,7 +41,7 @@ export async function runSelectedTests(opts: RunSelectedTestsOptions): Promise<R
       timeoutMs: opts.timeoutMs,
       format: opts.format,
       env: opts.env,
-      confine: pytestConfinement(opts.task, opts.record),
+      confine: pytestConfinement(opts.task, opts.record, opts.network),
       signal: opts.signal,
       nodeIds: opts.nodeIds,
       onOutput: opts.onOutput && ((chunk) => opts.onOutput!(chunk)),

@@ -80,7 +80,7 @@ async function resolvedOn(task: TaskFolder, record: TaskRecord, earlier: TaskRec
       timeoutMs: o.timeoutMs,
       format: o.format,
       env: o.env,
-      confine: pytestConfinement(task, record),
+      confine: pytestConfinement(task, record, o.network),
       signal: o.signal,
       ...selection,
     });

@@ -112,6 +112,11 @@ export const iterationRecordSchema = z.object({
    * weakest of them ('none': not isolated, so the score rests on the agents' good faith).
    */
   isolation: z.enum(['container', 'sandbox', 'none']).optional(),
+  /**
+   * `host` when the sandboxed code under test had this machine's network (sweci.pytest.network):
+   * its loopback services, abstract sockets and every host it reaches. Flagged not isolated.
+   */
+  pytest_network: z.enum(['host']).optional(),
 });
 export type IterationRecord = z.infer<typeof iterationRecordSchema>;
 

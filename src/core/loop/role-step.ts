@@ -97,7 +97,8 @@ async function runAgent(ctx: RoleStepContext): Promise<StepDone> {
   const promptWritten = writeFileAtomic(promptFile, prompt);
   promptWritten.catch(() => undefined); // looked at below, before the first try
   await keepInterruptedLogs(ctx.pendingDir, ctx.role);
-  const env = { ...(settings.env ?? {}), ...(ctx.setup.secretEnv ?? {}) };
+  const env = { ...(settings.env ?? {}) };
+  const keys = { ...(ctx.setup.secretEnv ?? {}) };
 
   // What an earlier step left in app/ is not this one's to run or read (a failed try's, before the next try).
   const removed = new Set(await removeLeftovers(layout));
@@ -142,6 +143,7 @@ async function runAgent(ctx: RoleStepContext): Promise<StepDone> {
         promptFile,
         cwd: layout.appDir,
         env,
+        keys,
         timeoutMs: timeoutSec * 1000,
         signal: ctx.signal,
         logFile,

@@ -265,6 +265,8 @@ async function testAndCommit(ctx: IterationContext, j: Journal): Promise<Iterati
     ...(result.run.kind === 'did-not-run' ? { pytest_error: ctx.secrets.redact(result.run.reason ?? 'pytest did not run.') } : {}),
     pytest_time: Math.round(result.run.durationMs) / 1000,
     isolation: weakestIsolation([ctx.opts.runtime.isolation, ...agentIsolations(ctx)]),
+    // The code under test had this machine's network (sweci.pytest.network): flagged not isolated.
+    ...(ctx.opts.runtime.isolation === 'sandbox' && ctx.opts.pytest.network === 'host' ? { pytest_network: 'host' as const } : {}),
   };
   return record;
 }

@@ -25,6 +25,7 @@ export interface FlaggedLine {
   outside_changes?: readonly string[];
   oversized?: readonly string[];
   isolation?: string;
+  pytest_network?: string;
   architect?: { network?: string };
   programmer?: { network?: string };
 }
@@ -37,7 +38,8 @@ export function lineFlags(line: FlaggedLine): RunFlag[] {
     tampered: has(line.tampered),
     'outside-changes': has(line.outside_changes),
     oversized: has(line.oversized),
-    'not-isolated': line.isolation === 'none',
+    // No sandbox, or pytest on this machine's network (sweci.pytest.network `host`).
+    'not-isolated': line.isolation === 'none' || line.pytest_network === 'host',
     'network-open': line.architect?.network === 'open' || line.programmer?.network === 'open',
   };
   return RUN_FLAGS.filter((f) => on[f]);

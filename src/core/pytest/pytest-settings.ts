@@ -4,6 +4,13 @@ import { readChoice, readCount, readStringMap, readText, settingName, type Setti
 import type { ReportFormat } from './pytest-command';
 
 export const REPORT_FORMAT_CHOICES = ['auto', 'json-report', 'builtin', 'junit'] as const;
+/**
+ * What the code under test may reach: `none` (default), a network namespace of its own with only
+ * `lo` (in a container, Docker's `none`); `host`, this machine's network (the run is flagged not
+ * isolated).
+ */
+export const PYTEST_NETWORK_CHOICES = ['none', 'host'] as const;
+export type PytestNetwork = (typeof PYTEST_NETWORK_CHOICES)[number];
 /** `auto`: pytest-json-report when the interpreter has it, else our own plugin (same format). */
 export type PytestFormat = 'auto' | ReportFormat;
 
@@ -14,9 +21,11 @@ export interface PytestSettings {
   format: PytestFormat;
   /** Variables added to pytest's clean environment (sweci.pytest.env). */
   env?: Record<string, string>;
+  /** sweci.pytest.network; undefined: `none`. */
+  network?: PytestNetwork;
 }
 
-const DEFAULT_PYTEST_SETTINGS: PytestSettings = { python: 'python3', timeoutMs: 3600_000, format: 'auto', env: {} };
+const DEFAULT_PYTEST_SETTINGS: PytestSettings = { python: 'python3', timeoutMs: 3600_000, format: 'auto', env: {}, network: 'none' };
 
 export function readPytestSettings(read: SettingReader, label: SettingLabel = settingName): PytestSettings {
   const d = DEFAULT_PYTEST_SETTINGS;
@@ -25,5 +34,6 @@ export function readPytestSettings(read: SettingReader, label: SettingLabel = se
     timeoutMs: readCount(read, label, 'pytest.timeoutSeconds', d.timeoutMs / 1000, 'seconds', 1) * 1000,
     format: readChoice(read, label, 'pytest.reportFormat', REPORT_FORMAT_CHOICES),
     env: readStringMap(read, label, 'pytest.env'),
+    network: readChoice(read, label, 'pytest.network', PYTEST_NETWORK_CHOICES),
   };
 }

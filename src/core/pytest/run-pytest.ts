@@ -18,6 +18,7 @@ import { parseJsonReport } from './parse-json-report';
 import { parseJunitXml } from './parse-junit';
 import { ReportStreamReader } from './report-stream';
 import { firstErrorLine } from './pytest-error-line';
+import { networkNote } from './network-note';
 import { judgeStream, type VerdictInput } from './stream-verdict';
 import { writeFileAtomic } from '../util/fs-atomic';
 import { isDockerUnavailable } from '../runtime/docker/docker-errors';
@@ -84,6 +85,8 @@ export type PytestRun =
       integrity?: string[];
       /** The report stream shows tampering, yet a report was scored (the stream's, never a forged file). */
       tampering?: string;
+      /** The code had no network and its output shows it tried to reach one (network-note.ts). */
+      networkNote?: string;
     }
   | {
       kind: 'did-not-run';
@@ -103,6 +106,8 @@ export type PytestRun =
       durationMs: number;
       /** Nothing was scored because the report stream shows tampering (stream-verdict.ts). */
       tampering?: string;
+      /** As for a run that ran; also at the end of `reason`. */
+      networkNote?: string;
     };
 
 export const DEFAULT_PYTEST_TIMEOUT_MS = 3600_000;
@@ -204,10 +209,15 @@ export async function runPytest(runtime: Runtime, o: RunPytestOptions): Promise<
     return engineGone(err, o, format, Date.now() - started, invocation);
   }
   const output = joinOutput(stream ? stream.preamble : result.stdout, result.stderr);
-  const base = { output, format, command, invocation, durationMs: result.durationMs };
+  const offline = networkNote(
+    output,
+    o.confine !== undefined && isConfined(runtime, o.confine) && offNetwork(o.confine),
+    runtime.kind === 'docker' ? 'docker' : 'local',
+  );
+  const base = { output, format, command, invocation, durationMs: result.durationMs, ...(offline ? { networkNote: offline } : {}) };
   const notRun = (reason: string, tampering?: string): PytestRun => ({
     kind: 'did-not-run',
-    reason,
+    reason: offline ? `${reason} ${offline}` : reason,
     exitCode: result.exitCode,
     timedOut: result.timedOut,
     cancelled: result.cancelled,
@@ -285,6 +295,9 @@ async function readReportFile(o: RunPytestOptions, format: ReportFormat, exitCod
   }
 }
 
+/** Whether a confined run has a network of its own (only `lo`): `none`, or an agent's gateway. */
+const offNetwork = (confine: Confinement): boolean => (confine.network?.kind ?? 'open') !== 'open';
+
 /** Whether the runtime holds a run with these options to its mounts (a container, or the sandbox asked to confine). */
 function isConfined(runtime: Runtime, confine: Confinement | undefined): boolean {
   return runtime.isolation === 'container' || (runtime.isolation === 'sandbox' && confine !== undefined);
@@ -334,7 +347,7 @@ async function seedRun(runtime: Runtime, o: SeedRunOptions, dir: string): Promis
   await fs.promises.mkdir(path.join(codeDir, 'tests'), { recursive: true });
   // Most projects configure pytest in pyproject.toml: its reader (tomllib) is seeded too.
   await fs.promises.writeFile(path.join(codeDir, 'pyproject.toml'), '[tool.pytest.ini_options]\n');
-  const confine = o.confine ?? (runtime.isolation === 'sandbox' ? { hide: [] } : undefined);
+  const confine = o.confine ?? (runtime.isolation === 'sandbox' ? { hide: [], network: { kind: 'none' as const } } : undefined);
   const confined = isConfined(runtime, confine);
   const run = await runPytest(runtime, {
     python: o.python,

@@ -7,7 +7,8 @@
 // command may use comes through its mounts (app/ for agents; the code and report folder for pytest).
 import { existsSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
-import type { Confinement } from './sandbox';
+import type { Confinement, NetworkConfinement } from './sandbox';
+import type { PytestNetwork } from '../pytest/pytest-settings';
 import { EXPERIMENT_FILE, type TaskRecord } from '../workspace/layout';
 import { userCacheDir } from '../util/user-cache';
 import type { TaskFolder } from '../workspace/task-folder';
@@ -70,9 +71,21 @@ function hiddenPaths(task: TaskFolder, record: TaskRecord): string[] {
   return [...taskSecrets(task, record), path.resolve(userCacheDir())];
 }
 
-/** pytest: writes only its code folder and its report folder (its mounts), and a /tmp of its own. */
-export function pytestConfinement(task: TaskFolder, record: TaskRecord): Confinement {
-  return { hide: hiddenPaths(task, record), addressSpaceLimit: true };
+/**
+ * pytest: writes only its code folder and its report folder (its mounts), and a /tmp of its own;
+ * on a network of its own with only `lo` unless sweci.pytest.network is `host`.
+ */
+export function pytestConfinement(task: TaskFolder, record: TaskRecord, network: PytestNetwork | undefined): Confinement {
+  return { hide: hiddenPaths(task, record), addressSpaceLimit: true, network: pytestNetwork(network) };
+}
+
+/**
+ * The code under test's network: its own namespace with only `lo` (tests that serve on
+ * 127.0.0.1 still reach themselves; nothing of this machine's loopback, its abstract Unix sockets,
+ * the gateway or any other host is there), or with `host` this machine's.
+ */
+export function pytestNetwork(network: PytestNetwork | undefined): NetworkConfinement {
+  return network === 'host' ? { kind: 'open' } : { kind: 'none' };
 }
 
 /**

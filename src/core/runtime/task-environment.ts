@@ -125,7 +125,14 @@ async function openDocker(
   // Held as sandboxed steps are: the same limits, and the same user when we are root (never root).
   const hold = { limits: settings.limits, cpus: settings.docker.cpus, sandboxUser: settings.sandboxUser };
   // The code under test gets the network only when the user says so; agents need it for their model.
-  const tests = new DockerRuntime({ connection: conn, image: image.reference, ...hold, purpose: 'pytest', network: settings.docker.network });
+  const tests = new DockerRuntime({
+    connection: conn,
+    image: image.reference,
+    ...hold,
+    purpose: 'pytest',
+    network: settings.docker.network,
+    userNetwork: settings.docker.network,
+  });
   const agentImage = settings.docker.agentImage
     ? (await ensureImage(conn, { image: settings.docker.agentImage, signal: opts.signal })).reference
     : image.reference;

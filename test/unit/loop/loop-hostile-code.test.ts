@@ -12,6 +12,8 @@ import { machineSeedStore, seedKey } from '../../../src/core/pytest/bytecode-see
 import { runCurrentTests } from '../../../src/core/checkout/run-current-tests';
 import { prepareBytecodeSeed } from '../../../src/core/pytest/run-pytest';
 import { pytestConfinement } from '../../../src/core/runtime/task-confinement';
+import { createDriver } from '../../../src/core/agents/cli-driver';
+import { DEFAULT_MODEL_ACCESS } from '../../../src/core/agents/model-access';
 import { readIterationRecords } from '../../../src/core/loop/iteration-record';
 import { createRun, startRun } from '../../../src/core/loop/run-loop';
 import { CodeRepo } from '../../../src/core/loop/code-repo';
@@ -507,7 +509,7 @@ describe('code under test that tries to change its score', () => {
     await prepareBytecodeSeed(runtime, {
       python: pytestSettings.python,
       bytecodeSeedDir: store,
-      confine: pytestConfinement(taskFolder(task.taskDir), task.record),
+      confine: pytestConfinement(taskFolder(task.taskDir), task.record, 'none'),
     });
     const seedBefore = await digests();
     assert.ok(
@@ -583,7 +585,15 @@ describe('code under test that tries to change its score', () => {
   test('a secret an agent echoes into its outputs is archived as ***: requirement, code diff, pytest output, report, logs', async () => {
     const task = await world.task();
     const secret = 'sk-live-abcdef0123456789';
-    const withKey = (setup: ReturnType<typeof pythonScript>) => ({ ...setup, secretEnv: { ACME_API_KEY: secret } });
+    // A stored key reaches an agent only when its role names it and it calls its model itself (the open network, no endpoint).
+    const withKey = (setup: ReturnType<typeof pythonScript>) => {
+      const settings = { ...setup.settings, apiKeys: ['ACME_API_KEY'] } as typeof setup.settings;
+      return {
+        settings,
+        driver: createDriver(settings, { host: runtime, model: { ...DEFAULT_MODEL_ACCESS, network: 'open' } }),
+        secretEnv: { ACME_API_KEY: secret },
+      };
+    };
     const roles = {
       architect: withKey(pythonScript(path.join(scripts, 'leak-architect.py'))),
       programmer: withKey(pythonScript(path.join(scripts, 'leak-programmer.py'))),

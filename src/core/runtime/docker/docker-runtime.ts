@@ -57,6 +57,11 @@ export interface DockerRuntimeOptions {
   engineGoneWindowMs?: number;
   /** Network access for requests that do not say (default: none). */
   network?: boolean;
+  /**
+   * The user opened these containers (sweci.docker.network, pytest's): a confinement's `none`
+   * (sweci.pytest.network, which is the local route's) does not close them. Never for agents.
+   */
+  userNetwork?: boolean;
   /** Docker's network mode when a container has network access (default: 'default', the bridge). */
   networkMode?: string;
 }
@@ -147,7 +152,7 @@ export class DockerRuntime implements Runtime {
     assertValidMounts(req.mounts ?? []);
     if (req.signal?.aborted) return { exitCode: null, signal: null, stdout: '', stderr: '', timedOut: false, cancelled: true, durationMs: 0 };
     // A confinement that says `none` or `gateway` wins: no network (only `lo`), whatever the runtime says.
-    const gateway = offNetwork(req);
+    const gateway = offNetwork(req, this.opts.userNetwork === true);
     const mounts = [...(req.mounts ?? []), ...(gateway?.mount ? [gateway.mount] : [])];
     const network = gateway ? false : (req.network ?? this.opts.network ?? false);
     const key = JSON.stringify([network, mounts.map((m) => [m.source, m.target, !!m.readOnly, !!m.scratch])]);
@@ -524,10 +529,10 @@ export class DockerRuntime implements Runtime {
  * A request whose confinement keeps it off the network: none at all, or (gateway) the gateway's
  * socket mounted read-only and the command run inside the forwarder by the image's python3.
  */
-function offNetwork(req: RunRequest): { mount?: Mount; argv?: string[] } | undefined {
+function offNetwork(req: RunRequest, userNetwork: boolean): { mount?: Mount; argv?: string[] } | undefined {
   const net = req.confine?.network;
   if (!net || net.kind === 'open') return undefined;
-  if (net.kind === 'none') return {};
+  if (net.kind === 'none') return userNetwork ? undefined : {};
   const { command, args } = withGatewayForwarder('python3', GATEWAY_SOCKET_IN_STEP, net.port, req.command, req.args);
   return { mount: { source: net.socket, target: GATEWAY_SOCKET_IN_STEP, readOnly: true }, argv: [command, ...args] };
 }
