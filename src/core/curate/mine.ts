@@ -63,9 +63,18 @@ const sha12 = (s: string): string => s.slice(0, 12);
 
 /** Mines `ref` of the repository at `dir` (checked by openRepository). */
 export async function mineSpans(dir: string, ref: string, options: MineOptions): Promise<MineResult> {
-  const log = await firstParentLog(dir, ref, options.signal);
-  throwIfAborted(options.signal);
-  const { sets, hasTests, problems } = await dependencySets(dir, log, options);
+  // cat-file starts beside the log pass: its start-up is not on the path.
+  const reader = new BlobReader(dir);
+  let log: LoggedCommit[];
+  let walked: Awaited<ReturnType<typeof dependencySets>>;
+  try {
+    log = await firstParentLog(dir, ref, options.signal);
+    throwIfAborted(options.signal);
+    walked = await dependencySets(reader, log, options);
+  } finally {
+    reader.close();
+  }
+  const { sets, hasTests, problems } = walked;
   if (!hasTests.some(Boolean)) {
     throw new UserError(
       `No tests found on the first-parent chain of ${ref}: no file is named test_*.py, *_test.py or conftest.py, or lies in a test/ or tests/ folder. SWE-CI tasks are measured by pytest; curate a repository with a pytest suite.`,
@@ -145,56 +154,56 @@ export async function mineSpans(dir: string, ref: string, options: MineOptions):
  * (an include); equal sets are one object, so comparing commits is comparing references.
  */
 async function dependencySets(
-  dir: string,
+  reader: BlobReader,
   log: readonly LoggedCommit[],
   options: MineOptions,
 ): Promise<{ sets: DependencySet[]; hasTests: boolean[]; problems: string[] }> {
-  const reader = new BlobReader(dir);
-  try {
-    const tree = new Map<string, string>();
-    const roots = new Set<string>();
-    let tests = 0;
-    const byKey = new Map<string, DependencySet>();
-    const sets: DependencySet[] = [];
-    const hasTests: boolean[] = [];
-    const problems: string[] = [];
-    let current: DependencySet | undefined;
-    for (const commit of log) {
-      throwIfAborted(options.signal);
-      let touched = current === undefined;
-      for (const [p, blob] of commit.changes) {
-        const had = tree.has(p);
-        if (blob === null) tree.delete(p);
-        else tree.set(p, blob);
-        if (isPythonTestFile(p) && had !== (blob !== null)) tests += blob === null ? -1 : 1;
-        if (isDependencyFile(p, options)) {
-          touched = true;
-          if (blob === null) roots.delete(p);
-          else roots.add(p);
-        } else if (current?.consulted.includes(p)) touched = true;
-      }
-      if (touched) {
-        const read = async (p: string): Promise<string | undefined> => {
-          const blob = tree.get(p);
-          if (blob === undefined) return undefined;
-          const bytes = await reader.read(blob);
-          return bytes?.toString('utf8');
-        };
-        const next = await dependencySet([...roots], read, options);
-        const key = next.entries.join('\n');
-        const known = byKey.get(key);
-        if (known) current = known;
-        else {
-          byKey.set(key, next);
-          current = next;
-          for (const problem of next.problems) problems.push(`${problem} (at commit ${commit.sha})`);
-        }
-      }
-      sets.push(current as DependencySet);
-      hasTests.push(tests > 0);
-    }
-    return { sets, hasTests, problems };
-  } finally {
-    reader.close();
+  // Every dependency file's blobs asked for at once: cat-file answers them in one stream, and
+  // the walk below finds them read (only includes elsewhere in the tree wait for a round trip).
+  for (const commit of log) {
+    for (const [p, blob] of commit.changes) if (blob !== null && isDependencyFile(p, options)) void reader.read(blob).catch(() => undefined);
   }
+  const tree = new Map<string, string>();
+  const roots = new Set<string>();
+  let tests = 0;
+  const byKey = new Map<string, DependencySet>();
+  const sets: DependencySet[] = [];
+  const hasTests: boolean[] = [];
+  const problems: string[] = [];
+  let current: DependencySet | undefined;
+  for (const commit of log) {
+    throwIfAborted(options.signal);
+    let touched = current === undefined;
+    for (const [p, blob] of commit.changes) {
+      const had = tree.has(p);
+      if (blob === null) tree.delete(p);
+      else tree.set(p, blob);
+      if (isPythonTestFile(p) && had !== (blob !== null)) tests += blob === null ? -1 : 1;
+      if (isDependencyFile(p, options)) {
+        touched = true;
+        if (blob === null) roots.delete(p);
+        else roots.add(p);
+      } else if (current?.consulted.includes(p)) touched = true;
+    }
+    if (touched) {
+      const read = async (p: string): Promise<string | undefined> => {
+        const blob = tree.get(p);
+        if (blob === undefined) return undefined;
+        const bytes = await reader.read(blob);
+        return bytes?.toString('utf8');
+      };
+      const next = await dependencySet([...roots], read, options);
+      const key = next.entries.join('\n');
+      const known = byKey.get(key);
+      if (known) current = known;
+      else {
+        byKey.set(key, next);
+        current = next;
+        for (const problem of next.problems) problems.push(`${problem} (at commit ${commit.sha})`);
+      }
+    }
+    sets.push(current as DependencySet);
+    hasTests.push(tests > 0);
+  }
+  return { sets, hasTests, problems };
 }
