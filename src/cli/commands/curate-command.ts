@@ -13,7 +13,7 @@ import {
   type CurationManifest,
 } from '../../core/curate/curation-store';
 import { curationStatus, formatFunnel, type CurationStatus } from '../../core/curate/funnel';
-import { DEFAULT_MIN_CHANGED_LINES, DEFAULT_MIN_SOURCE_LINES, mineSpans, type MineResult } from '../../core/curate/mine';
+import { DEFAULT_MIN_CHANGED_LINES, DEFAULT_MIN_SOURCE_LINES, mineSpans, type MineOptions, type MineResult } from '../../core/curate/mine';
 import { isCloneUrl, openSourceRepository } from '../../core/curate/source-repository';
 import { UserError } from '../../core/util/errors';
 
@@ -60,7 +60,7 @@ export async function curateCommand(repository: string | undefined, values: Cura
   }
   if (!values.out && !values.dryRun) throw new UserError('Give --out <folder> for the curation (or --dry-run to mine and print only).');
   const out = values.out ? path.resolve(values.out) : undefined;
-  const options = {
+  const options: Omit<MineOptions, 'signal'> = {
     lockfiles: !!values.lockfiles,
     minChangedLines: wholeNumber('--min-changed-lines', values.minChangedLines, DEFAULT_MIN_CHANGED_LINES, 0) as number,
     minSourceLines: wholeNumber('--min-source-lines', values.minSourceLines, DEFAULT_MIN_SOURCE_LINES, 0) as number,

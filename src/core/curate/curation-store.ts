@@ -4,49 +4,80 @@
 // running again reads them and continues.
 import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { z } from 'zod';
+import { jsonRecordFile, parseJsonLines, readIfPresent } from '../records/record-file';
 import { writeFileAtomic } from '../util/fs-atomic';
-import { UserError, errorMessage } from '../util/errors';
-import { isRecord } from '../util/is-record';
-import type { MinedCandidate, MineOptions } from './mine';
+import { UserError } from '../util/errors';
+import type { MinedCandidate } from './mine';
 
 export const CURATION_FORMAT = 'sweci-curation';
 export const STAGES = ['mine', 'env', 'filter', 'pack'] as const;
 export type Stage = (typeof STAGES)[number];
 
-export interface CurationManifest {
-  format: typeof CURATION_FORMAT;
-  version: 1;
+const manifestSchema = z.object({
+  format: z.literal(CURATION_FORMAT),
+  version: z.literal(1),
   /** The repository as given: an absolute path or a clone URL. */
-  source: string;
-  branch: string;
-  tip: string;
-  commits: number;
-  dependencyChanges: number;
-  options: Omit<MineOptions, 'signal'>;
-  minedAt: string;
-  mineSeconds: number;
-  problems: string[];
-}
+  source: z.string(),
+  branch: z.string(),
+  tip: z.string(),
+  commits: z.number().int(),
+  dependencyChanges: z.number().int(),
+  options: z.object({
+    lockfiles: z.boolean(),
+    minChangedLines: z.number().int(),
+    minSourceLines: z.number().int(),
+    maxSpanCommits: z.number().int().optional(),
+  }),
+  minedAt: z.string(),
+  mineSeconds: z.number(),
+  problems: z.array(z.string()),
+});
+export type CurationManifest = z.infer<typeof manifestSchema>;
 
-export interface StageOutcome {
-  outcome: 'passed' | 'dropped';
+const stageOutcomeSchema = z.object({
+  outcome: z.enum(['passed', 'dropped']),
   /** A short code counted in the funnel (e.g. min-changed-lines). */
-  code?: string;
-  reason?: string;
-  at: string;
-  seconds: number;
-}
+  code: z.string().optional(),
+  reason: z.string().optional(),
+  at: z.string(),
+  seconds: z.number(),
+});
+type StageOutcome = z.infer<typeof stageOutcomeSchema>;
 
-export interface CandidateRecord extends Omit<MinedCandidate, 'dropped'> {
+/** One candidate: what mining found (MinedCandidate's fields) and each stage's outcome. */
+const candidateRecordSchema = z.object({
+  id: z.string(),
+  base: z.string(),
+  oracle: z.string(),
+  baseIndex: z.number().int(),
+  oracleIndex: z.number().int(),
+  commits: z.number().int(),
+  baseTime: z.string(),
+  oracleTime: z.string(),
+  days: z.number(),
+  changedLines: z.number().int(),
+  sourceLines: z.number().int(),
+  dependencies: z.number().int(),
+  endedBy: z.object({ commit: z.string(), added: z.array(z.string()), removed: z.array(z.string()) }).optional(),
   /** The last stage that ran on it. */
-  stage: Stage;
+  stage: z.enum(STAGES),
   /** pending: waits for the next stage; dropped: that stage dropped it; kept: in the dataset. */
-  outcome: 'pending' | 'dropped' | 'kept';
-  reason?: string;
-  stages: Partial<Record<Stage, StageOutcome>>;
-  image?: string;
-  gap?: number;
-}
+  outcome: z.enum(['pending', 'dropped', 'kept']),
+  reason: z.string().optional(),
+  stages: z.object({
+    mine: stageOutcomeSchema.optional(),
+    env: stageOutcomeSchema.optional(),
+    filter: stageOutcomeSchema.optional(),
+    pack: stageOutcomeSchema.optional(),
+  }),
+  image: z.string().optional(),
+  gap: z.number().optional(),
+});
+export type CandidateRecord = z.infer<typeof candidateRecordSchema>;
+
+const WHEN_DAMAGED = 'sweci curate writes it whole; move the curation folder aside and run again (mining starts over, nothing else is lost).';
+const manifestFile = jsonRecordFile({ schema: manifestSchema, whenDamaged: WHEN_DAMAGED });
 
 export const MANIFEST_FILE = 'curation.json';
 export const RECORDS_FILE = 'curation.jsonl';
@@ -79,60 +110,26 @@ export async function checkOutFolder(out: string, source: string): Promise<Curat
 }
 
 export async function readManifest(out: string): Promise<CurationManifest | undefined> {
-  const file = path.join(out, MANIFEST_FILE);
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch (err) {
-    throw new UserError(`${file} is not valid JSON. It is written whole, so something else wrote it: move it away and run again.`, {
-      detail: errorMessage(err),
-    });
-  }
-  if (!isRecord(doc) || doc.format !== CURATION_FORMAT || doc.version !== 1) {
-    throw new UserError(`${file} is not a SWE-CI curation manifest (format ${CURATION_FORMAT}, version 1). Give --out a folder of its own.`);
-  }
-  return doc as unknown as CurationManifest;
+  return manifestFile.read(path.join(out, MANIFEST_FILE));
 }
 
-/** The candidates, in the file's order. A line that does not parse is an error that names it: the file is only ever written whole. */
+/** The candidates, in the file's order. */
 export async function readRecords(out: string): Promise<CandidateRecord[]> {
   const file = path.join(out, RECORDS_FILE);
-  let text: string;
-  try {
-    text = await fs.readFile(file, 'utf8');
-  } catch {
-    return [];
-  }
-  const records: CandidateRecord[] = [];
-  text.split('\n').forEach((line, i) => {
-    if (line.trim() === '') return;
-    let doc: unknown;
-    try {
-      doc = JSON.parse(line);
-    } catch (err) {
-      throw new UserError(`${file} line ${i + 1} is not JSON. The file is written whole by sweci curate: restore it or remove it and run again.`, {
-        detail: errorMessage(err),
-      });
-    }
-    if (!isRecord(doc) || typeof doc.id !== 'string' || typeof doc.base !== 'string') {
-      throw new UserError(`${file} line ${i + 1} is not a candidate record (no id or base).`);
-    }
-    records.push(doc as unknown as CandidateRecord);
-  });
-  return records;
+  const text = await readIfPresent(file);
+  return text === undefined ? [] : parseJsonLines(text, file, candidateRecordSchema, WHEN_DAMAGED);
 }
 
 export async function writeManifest(out: string, manifest: CurationManifest): Promise<void> {
-  await writeFileAtomic(path.join(out, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+  await manifestFile.write(path.join(out, MANIFEST_FILE), manifest);
 }
 
 export async function writeRecords(out: string, records: readonly CandidateRecord[]): Promise<void> {
+  for (const r of records) {
+    const checked = candidateRecordSchema.safeParse(r);
+    // A record that fails its own schema is a bug: never written.
+    if (!checked.success) throw new Error(`refusing to write ${RECORDS_FILE}: candidate ${r.id}: ${checked.error.message}`);
+  }
   await writeFileAtomic(path.join(out, RECORDS_FILE), records.map((r) => `${JSON.stringify(r)}\n`).join(''));
 }
 

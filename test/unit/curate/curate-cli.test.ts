@@ -123,5 +123,10 @@ describe('sweci curate', () => {
     assert.match(r.err, /is not a git repository/);
     r = sweci('curate', '--status', path.join(tmp, 'dataset'));
     assert.match(r.err, /holds no curation/);
+    // A records file something else damaged is named, line and field, not read as a curation.
+    await fs.appendFile(path.join(out, 'curation.jsonl'), '{"id": "x"}\n');
+    r = sweci('curate', '--status', out);
+    assert.equal(r.code, 1);
+    assert.match(r.err, /curation\.jsonl line 3 is corrupt \("base" is missing\)/);
   });
 });

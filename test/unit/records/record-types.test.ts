@@ -27,6 +27,8 @@ const RECORDS: Record<string, string> = {
   TaskStatus: 'src/core/batch/task-status.ts',
   ClResults: 'src/core/continual/cl-results.ts',
   GatewayCall: 'src/core/records/gateway-call.ts',
+  CurationManifest: 'src/core/curate/curation-store.ts',
+  CandidateRecord: 'src/core/curate/curation-store.ts',
 };
 
 for (const [type, file] of Object.entries(RECORDS)) {
