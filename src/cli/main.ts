@@ -7,6 +7,7 @@ import { UserError } from '../core/util/errors';
 import { addPytestOptions, addRuntimeOptions, assertNoOptionLikeValues, UsageError } from './cli-settings';
 import { agentsCheckCommand, type AgentsCheckValues } from './commands/agents-command';
 import { compareCommand, type CompareValues } from './commands/compare-command';
+import { curateCommand, type CurateValues } from './commands/curate-command';
 import { k8sCommand, type K8sValues } from './commands/k8s-command';
 import { leaderboardCommand, type LeaderboardValues } from './commands/leaderboard-command';
 import { reportCommand, type ReportValues } from './commands/report-command';
@@ -261,6 +262,24 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
     )
     .option('--json', 'print it as JSON')
     .action((dir: string, values: { json?: boolean }) => set(slurmStatusCommand(dir, values)));
+
+  root
+    .command('curate')
+    .argument('[repository]', 'a git repository: a folder or a clone URL')
+    .description(
+      "make SWE-CI tasks from a repository's history (the paper's curation): spans of first-parent commits whose dependencies do not change, each drop explained",
+    )
+    .option('--out <dir>', 'the curation folder: curation.jsonl (one line per candidate) and, later, the dataset; run again to continue')
+    .option('--status <dir>', "print a curation's funnel and its drop reasons, instead of curating")
+    .option('--format <format>', 'text or json (text)')
+    .option('--branch <name>', "the branch whose first-parent chain is mined (default: origin's default, else HEAD)")
+    .option('--stage <stage>', 'run only this stage: mine, env, filter or pack (all)')
+    .option('--lockfiles', 'lockfiles count as dependencies too (poetry.lock, uv.lock, pdm.lock, Pipfile.lock, pylock.toml)')
+    .option('--min-changed-lines <n>', `drop pairs whose git diff --numstat changes fewer lines (${1000})`)
+    .option('--min-source-lines <n>', `drop pairs that change fewer lines outside test files (${500})`)
+    .option('--max-span-commits <n>', 'cut longer spans into windows of at most n commits (off)')
+    .option('--dry-run', 'mine and print the candidates; write nothing')
+    .action((repository: string | undefined, values: CurateValues) => set(curateCommand(repository, values, signal)));
 
   root
     .command('agents')

@@ -1,6 +1,6 @@
 // One way to run git: simple-git with settings that make results independent of the user's config,
 // and `gitRunner`, the same git with the same settings spawned directly for the loop's hot path.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { simpleGit, type SimpleGit, type SimpleGitOptions } from 'simple-git';
 import { AbortError } from './errors';
 import { harnessTool } from './trusted-program';
@@ -64,6 +64,16 @@ export function gitAt(dir: string, options: GitRunOptions = {}): SimpleGit {
   });
   git.env(gitEnv(options));
   return git;
+}
+
+/**
+ * git started directly with gitAt's binary, config and environment, its pipes left to the caller:
+ * for a long-lived `cat-file --batch` or a `diff-tree --stdin` fed many lines. Only for constant,
+ * reviewed arguments.
+ */
+export function spawnGit(dir: string, args: readonly string[]): ChildProcessWithoutNullStreams {
+  const config = FIXED_CONFIG.flatMap((c) => ['-c', c]);
+  return spawn(harnessTool('git'), [...config, ...args], { cwd: dir, env: gitEnv({}), stdio: ['pipe', 'pipe', 'pipe'] });
 }
 
 /** What a `gitRunner` offers: simple-git's `raw`, which CodeRepo and the scoring checkout use. */

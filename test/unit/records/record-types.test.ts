@@ -28,6 +28,8 @@ const RECORDS: Record<string, string> = {
   ClResults: 'src/core/continual/cl-results.ts',
   GatewayCall: 'src/core/records/gateway-call.ts',
   RunSummaryCache: 'src/core/scoring/run-summary-cache.ts',
+  CurationManifest: 'src/core/curate/curation-store.ts',
+  CandidateRecord: 'src/core/curate/curation-store.ts',
 };
 
 for (const [type, file] of Object.entries(RECORDS)) {

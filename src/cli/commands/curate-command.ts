@@ -1,0 +1,136 @@
+// sweci curate: SWE-CI tasks from a repository's own history (the paper's §3.1 pipeline), and
+// `sweci curate --status <out>`, the funnel of a curation so far.
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import {
+  checkOutFolder,
+  mergeMined,
+  readManifest,
+  readRecords,
+  STAGES,
+  writeManifest,
+  writeRecords,
+  type CurationManifest,
+} from '../../core/curate/curation-store';
+import { curationStatus, formatFunnel, type CurationStatus } from '../../core/curate/funnel';
+import { DEFAULT_MIN_CHANGED_LINES, DEFAULT_MIN_SOURCE_LINES, mineSpans, type MineOptions, type MineResult } from '../../core/curate/mine';
+import { isCloneUrl, openSourceRepository } from '../../core/curate/source-repository';
+import { UserError } from '../../core/util/errors';
+
+export interface CurateValues extends Record<string, unknown> {
+  out?: string;
+  status?: string;
+  format?: string;
+  branch?: string;
+  lockfiles?: boolean;
+  minChangedLines?: string;
+  minSourceLines?: string;
+  maxSpanCommits?: string;
+  stage?: string;
+  dryRun?: boolean;
+}
+
+/** The stages this version runs; the rest of the paper's pipeline is refused by name, not skipped silently. */
+const BUILT_STAGES = ['mine'] as const;
+
+function wholeNumber(flag: string, text: string | undefined, fallback: number | undefined, min: number): number | undefined {
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < min) throw new UserError(`${flag} must be a whole number of ${min} or more, not "${text}".`);
+  return n;
+}
+
+function formatOf(values: CurateValues): 'text' | 'json' {
+  const format = values.format ?? 'text';
+  if (format !== 'text' && format !== 'json') throw new UserError(`--format must be text or json, not "${format}".`);
+  return format;
+}
+
+export async function curateCommand(repository: string | undefined, values: CurateValues, signal: AbortSignal): Promise<number> {
+  const format = formatOf(values);
+  if (values.status !== undefined) return statusOf(values.status, format);
+  if (repository === undefined) throw new UserError('Give the repository to curate (a folder or a clone URL), e.g. sweci curate ./myproject --out tasks/.');
+  const stage = values.stage ?? 'all';
+  if (stage !== 'all' && !(STAGES as readonly string[]).includes(stage))
+    throw new UserError(`--stage must be one of all, ${STAGES.join(', ')}; not "${stage}".`);
+  if (stage !== 'all' && !(BUILT_STAGES as readonly string[]).includes(stage)) {
+    throw new UserError(
+      `The ${stage} stage is not built yet: this version mines candidates only (--stage mine). The funnel says what mining found: sweci curate --status <out>.`,
+    );
+  }
+  if (!values.out && !values.dryRun) throw new UserError('Give --out <folder> for the curation (or --dry-run to mine and print only).');
+  const out = values.out ? path.resolve(values.out) : undefined;
+  const options: Omit<MineOptions, 'signal'> = {
+    lockfiles: !!values.lockfiles,
+    minChangedLines: wholeNumber('--min-changed-lines', values.minChangedLines, DEFAULT_MIN_CHANGED_LINES, 0) as number,
+    minSourceLines: wholeNumber('--min-source-lines', values.minSourceLines, DEFAULT_MIN_SOURCE_LINES, 0) as number,
+    maxSpanCommits: wholeNumber('--max-span-commits', values.maxSpanCommits, undefined, 2),
+  };
+  const source = isCloneUrl(repository) ? repository : path.resolve(repository);
+  const previous = out && !values.dryRun ? await checkOutFolder(out, source) : undefined;
+  const repo = await openSourceRepository(repository, values.branch, values.dryRun ? undefined : out, signal);
+  process.stderr.write(`Mining the first-parent history of ${repo.ref} in ${repo.origin}…\n`);
+  const started = performance.now();
+  const mined: MineResult = await mineSpans(repo.dir, repo.ref, { ...options, signal });
+  const seconds = Math.round((performance.now() - started) / 10) / 100;
+  const at = new Date().toISOString();
+  const manifest: CurationManifest = {
+    format: 'sweci-curation',
+    version: 1,
+    source,
+    branch: repo.ref,
+    tip: mined.tip,
+    commits: mined.commits,
+    dependencyChanges: mined.dependencyChanges,
+    options,
+    minedAt: at,
+    mineSeconds: seconds,
+    problems: mined.problems,
+  };
+  const records = mergeMined(mined.candidates, out && previous ? await readRecords(out) : [], at, seconds);
+  if (out && !values.dryRun) {
+    // Records first: a manifest is the mark of a finished mining, a kill before it leaves none.
+    await writeRecords(out, records);
+    await writeManifest(out, manifest);
+  }
+  const status = curationStatus(manifest, records);
+  if (format === 'json') process.stdout.write(`${JSON.stringify(status, null, 2)}\n`);
+  else {
+    process.stdout.write(formatFunnel(manifest, status));
+    process.stdout.write(candidateTable(status.candidates));
+    process.stdout.write(`Mined ${mined.commits} commits in ${seconds} s.\n`);
+    if (values.dryRun) process.stdout.write('Dry run: nothing written.\n');
+    else {
+      process.stdout.write(`Wrote ${path.join(out as string, 'curation.jsonl')} (one line per candidate; sweci curate --status ${out} prints this again).\n`);
+      if (stage === 'all') process.stdout.write('The env, filter and pack stages are not built yet: candidates wait after mining.\n');
+    }
+  }
+  return 0;
+}
+
+/** The candidates that passed mining, one a line (all of them, dropped ones too, are in --format json). */
+function candidateTable(candidates: CurationStatus['candidates']): string {
+  const kept = candidates.filter((c) => c.outcome !== 'dropped');
+  if (kept.length === 0) return 'No candidate passed mining.\n';
+  const rows = kept.map((c) => [
+    `${c.base.slice(0, 12)} → ${c.oracle.slice(0, 12)}`,
+    String(c.commits),
+    String(c.days),
+    String(c.changedLines),
+    String(c.sourceLines),
+    c.outcome,
+  ]);
+  const header = ['base → oracle', 'commits', 'days', 'changed', 'source', 'outcome'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => `  ${cells.map((c, i) => (i === 0 || i === 5 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ')}`.trimEnd();
+  return `${[line(header), ...rows.map(line)].join('\n')}\n`;
+}
+
+async function statusOf(dir: string, format: 'text' | 'json'): Promise<number> {
+  const out = path.resolve(dir);
+  const manifest = await readManifest(out);
+  if (!manifest) throw new UserError(`${out} holds no curation (no curation.json). Run sweci curate <repository> --out ${dir} first.`);
+  const status = curationStatus(manifest, await readRecords(out));
+  process.stdout.write(format === 'json' ? `${JSON.stringify(status, null, 2)}\n` : formatFunnel(manifest, status));
+  return 0;
+}
