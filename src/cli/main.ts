@@ -6,7 +6,7 @@ import { DEFAULT_GRACE_SECONDS } from '../core/slurm/sbatch-options';
 import { UserError } from '../core/util/errors';
 import { addPytestOptions, addRuntimeOptions, assertNoOptionLikeValues, UsageError } from './cli-settings';
 import { agentsCheckCommand, type AgentsCheckValues } from './commands/agents-command';
-import { datasetDownloadCommand, type DownloadValues } from './commands/dataset-command';
+import { datasetDownloadCommand, datasetInfoCommand, datasetVerifyCommand, type DownloadValues, type VerifyValues } from './commands/dataset-command';
 import { compareCommand, type CompareValues } from './commands/compare-command';
 import { k8sCommand, type K8sValues } from './commands/k8s-command';
 import { leaderboardCommand, type LeaderboardValues } from './commands/leaderboard-command';
@@ -280,6 +280,22 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
     .option('--update', 'fetch files that changed on the Hub since they were downloaded (default: refuse and name them)')
     .option('--json', 'print one JSON event per line')
     .action((values: DownloadValues) => set(datasetDownloadCommand(values, signal)));
+  dataset
+    .command('verify')
+    .argument('<dir>', 'a dataset folder sweci downloaded')
+    .description('hash every downloaded file against the SHA-256 recorded from the Hub; --fix fetches the bad ones again')
+    .option('--fix', 'remove the bad files (their tasks leave metadata/) and fetch them again')
+    .option('--endpoint <url>', 'the Hub or a mirror for --fix (default: the one downloaded from)')
+    .option('--token-env <NAME>', 'the variable holding the access token (HF_TOKEN)')
+    .option('--jobs <n>', 'files fetched at once with --fix (4)')
+    .option('--json', 'print one JSON line per file')
+    .action((dir: string, values: VerifyValues) => set(datasetVerifyCommand(dir, values, signal)));
+  dataset
+    .command('info')
+    .argument('<dir>', 'a dataset folder')
+    .description('what a dataset folder holds: where it came from, its splits, tasks and sizes, and what is missing')
+    .option('--json', 'print it as JSON')
+    .action((dir: string, values: { json?: boolean }) => set(datasetInfoCommand(dir, values)));
 
   root
     .command('agents')

@@ -360,4 +360,44 @@ describe('sweci dataset download', () => {
     assert.deepEqual([...sent().keys()], [file]);
     assert.equal(await sha256(path.join(into, file)), now);
   });
+
+  test('verify finds a changed byte and a missing file, --fix fetches only those again; info says what a folder holds', async () => {
+    const into = path.join(tmp, 'full');
+    const ok = await sweci(['dataset', 'verify', into]);
+    assert.equal(ok.code, 0, ok.err);
+    assert.match(ok.out, /^9 of 9 file\(s\) match the Hub's hashes/);
+    const zip = `data/${ds.taskIds[0]}/code.zip`;
+    const image = `data/${ds.taskIds[2]}/image.tar.gz`;
+    const bytes = await fs.readFile(path.join(into, zip));
+    bytes[100] ^= 1;
+    await fs.writeFile(path.join(into, zip), bytes);
+    await fs.rm(path.join(into, image));
+    const bad = await sweci(['dataset', 'verify', into]);
+    assert.equal(bad.code, 1);
+    assert.match(bad.err, new RegExp(`bad: ${zip}: SHA-256 [0-9a-f]{64}, the Hub's is ${hub.files().find((f) => f.path === zip)!.sha256}`));
+    assert.match(bad.err, new RegExp(`bad: ${image}: .* is missing`));
+    assert.match(bad.out, /7 of 9 file\(s\).*--fix/s);
+    sent();
+    const fixed = await sweci(['dataset', 'verify', into, '--fix']);
+    assert.equal(fixed.code, 0, fixed.err);
+    assert.deepEqual([...sent().keys()].sort(), [zip, image].sort());
+    assert.equal((await sweci(['dataset', 'verify', into])).code, 0);
+    assert.deepEqual(
+      (await readDatasetTasks(into, 'default')).map((t) => t.id),
+      ds.taskIds,
+    );
+
+    const some = await sweci(['dataset', 'info', path.join(tmp, 'some')]);
+    assert.equal(some.code, 0, some.err);
+    assert.match(some.out, /skylenage-ai\/SWE-CI at main from http:\/\/127\.0\.0\.1:\d+/);
+    assert.match(some.out, /2 code\.zip and 0 image\.tar\.gz/);
+    assert.match(some.out, /split default: 2 of its 4 task\(s\) asked for, 2 complete/);
+    const killed = JSON.parse((await sweci(['dataset', 'info', path.join(tmp, 'killed'), '--json'])).out) as { splits: Array<{ complete: number }> };
+    assert.equal(killed.splits[0].complete, 4);
+    const foreign = await sweci(['dataset', 'info', path.join(tmp, 'foreign')]);
+    assert.match(foreign.out, /a dataset folder sweci did not download/);
+    const notOurs = await sweci(['dataset', 'verify', path.join(tmp, 'foreign')]);
+    assert.equal(notOurs.code, 1);
+    assert.match(notOurs.err, /was not downloaded by sweci/);
+  });
 });
