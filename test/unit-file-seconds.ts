@@ -10,6 +10,7 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'pytest/report-memory.test.js': 149.0,
   'cli/cli-batch-options.test.js': 109.6,
   'demo/demo-dataset.test.js': 105.5,
+  'download/dataset-download.test.js': 150.0,
   'cli/cli-sequence.test.js': 104.8,
   'loop/loop-resume.test.js': 96.3,
   'loop/loop-hostile-code.test.js': 92.5,

@@ -6,6 +6,7 @@ import { DEFAULT_GRACE_SECONDS } from '../core/slurm/sbatch-options';
 import { UserError } from '../core/util/errors';
 import { addPytestOptions, addRuntimeOptions, assertNoOptionLikeValues, UsageError } from './cli-settings';
 import { agentsCheckCommand, type AgentsCheckValues } from './commands/agents-command';
+import { datasetDownloadCommand, datasetInfoCommand, datasetVerifyCommand, type DownloadValues, type VerifyValues } from './commands/dataset-command';
 import { compareCommand, type CompareValues } from './commands/compare-command';
 import { curateCommand, type CurateValues } from './commands/curate-command';
 import { k8sCommand, type K8sValues } from './commands/k8s-command';
@@ -262,6 +263,40 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
     )
     .option('--json', 'print it as JSON')
     .action((dir: string, values: { json?: boolean }) => set(slurmStatusCommand(dir, values)));
+
+  const dataset = root.command('dataset').description('the SWE-CI dataset from the Hugging Face Hub: download it, verify it, show what a folder holds');
+  dataset
+    .command('download')
+    .description("fetch a split's tasks (code.zip and image.tar.gz) from the Hub into a folder; resumable, each file verified against the Hub's SHA-256")
+    .option('--repo <owner/name>', 'the dataset repository (skylenage-ai/SWE-CI)')
+    .option('--revision <rev>', 'a branch, tag or commit (main)')
+    .option('--split <name>', 'the split: metadata/<split>.csv (default)')
+    .option('--tasks <ids>', 'only these task ids, separated by commas')
+    .option('--first <n>', 'only the first n tasks of the split')
+    .option('--into <dir>', 'the dataset folder (created if missing; run again to continue or add tasks)')
+    .option('--no-images', 'leave the task images (image.tar.gz, 346-595 MB each) out')
+    .option('--jobs <n>', 'files fetched at once (4)')
+    .option('--endpoint <url>', 'the Hub or a mirror (HF_ENDPOINT, else https://huggingface.co)')
+    .option('--token-env <NAME>', 'the variable holding the access token (HF_TOKEN)')
+    .option('--update', 'fetch files that changed on the Hub since they were downloaded (default: refuse and name them)')
+    .option('--json', 'print one JSON event per line')
+    .action((values: DownloadValues) => set(datasetDownloadCommand(values, signal)));
+  dataset
+    .command('verify')
+    .argument('<dir>', 'a dataset folder sweci downloaded')
+    .description('hash every downloaded file against the SHA-256 recorded from the Hub; --fix fetches the bad ones again')
+    .option('--fix', 'remove the bad files (their tasks leave metadata/) and fetch them again')
+    .option('--endpoint <url>', 'the Hub or a mirror for --fix (default: the one downloaded from)')
+    .option('--token-env <NAME>', 'the variable holding the access token (HF_TOKEN)')
+    .option('--jobs <n>', 'files fetched at once with --fix (4)')
+    .option('--json', 'print one JSON line per file')
+    .action((dir: string, values: VerifyValues) => set(datasetVerifyCommand(dir, values, signal)));
+  dataset
+    .command('info')
+    .argument('<dir>', 'a dataset folder')
+    .description('what a dataset folder holds: where it came from, its splits, tasks and sizes, and what is missing')
+    .option('--json', 'print it as JSON')
+    .action((dir: string, values: { json?: boolean }) => set(datasetInfoCommand(dir, values)));
 
   root
     .command('curate')

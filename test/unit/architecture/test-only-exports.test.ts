@@ -45,7 +45,6 @@ const KEPT: Record<string, Record<string, string>> = {
   'src/core/requirement/validate-requirement.ts': { MAX_REQUIREMENT_CHARS: 'a requirement document just under the limit must pass' },
   // Tested on their own for cases their public entry cannot show or reach cheaply.
   'src/core/transcript/cli-events-transcript.ts': { readCliEvents: 'the reader without its guard: the fuzz test must see a throw the guard swallows' },
-  'src/core/task/csv-metadata.ts': { parseMetadataCsv: 'the metadata CSV cases as text (readMetadataCsv only adds reading the file)' },
   'src/core/report/export-report.ts': { metricsCsv: "the CSV's quoting; its caller writeReport needs a task and the built webview bundle" },
   'src/cli/batch-display.ts': { statusLine: "a task's line in `sweci run`; its caller prints it only when stdout is not a terminal" },
 };

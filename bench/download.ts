@@ -1,0 +1,133 @@
+// Benchmark: `sweci dataset download` against curl, both fetching the same files from the loopback
+// Hub of test/harness/hub-server (4 tasks: code.zip and a 64 MB image.tar.gz each), curl one file
+// after another (one process, every URL), sweci with --jobs 1 so both read one file at a time.
+// They run in turn (A B A B …) and the ratio is taken pair by pair; quote the medians. sweci also
+// verifies each file's SHA-256 as it arrives, which curl does not. Then the resume: a download
+// killed (SIGKILL) at about half of its bytes is run again, and the bytes the server sends the
+// second time are compared with the bytes that were missing.
+//
+//   npm run compile && npm run build && npm run bench:download        (SWECI_BENCH_RUNS pairs, default 5)
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { startHubServer, type HubServer } from '../test/harness/hub-server';
+
+const RUNS = Number(process.env.SWECI_BENCH_RUNS ?? 5);
+const CLI = path.resolve(process.env.SWECI_BENCH_CLI ?? path.join(__dirname, '../../dist/cli.js'));
+const TASKS = 4;
+const IMAGE_MB = 64;
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.env): { done: Promise<number>; kill: () => void } {
+  const child = spawn(command, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const done = new Promise<number>((resolve, reject) => {
+    const start = performance.now();
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      if (code === 0 || signal === 'SIGKILL') resolve((performance.now() - start) / 1000);
+      else reject(new Error(`${command} exited with ${code}: ${err}`));
+    });
+  });
+  return { done, kill: () => child.kill('SIGKILL') };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function main(): Promise<void> {
+  const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-bench-download-'));
+  let hub: HubServer | undefined;
+  try {
+    const root = path.join(tmp, 'hub');
+    await fs.mkdir(path.join(root, 'metadata'), { recursive: true });
+    const rows = ['task_id,current_sha,target_sha'];
+    for (let i = 0; i < TASKS; i++) {
+      const id = `bench__task-${i}`;
+      rows.push(`${id},${'a'.repeat(40)},${'b'.repeat(40)}`);
+      await fs.mkdir(path.join(root, 'data', id), { recursive: true });
+      await fs.writeFile(path.join(root, 'data', id, 'code.zip'), randomBytes(1 << 20));
+      await fs.writeFile(path.join(root, 'data', id, 'image.tar.gz'), randomBytes(IMAGE_MB << 20));
+    }
+    await fs.writeFile(path.join(root, 'metadata', 'default.csv'), rows.join('\n') + '\n');
+    hub = await startHubServer(root, { pageSize: 50 });
+    const server = hub;
+    const files = server.files().filter((f) => f.path.startsWith('data/'));
+    const total = files.reduce((n, f) => n + f.size, 0);
+    const env: NodeJS.ProcessEnv = { ...process.env, HF_ENDPOINT: server.endpoint };
+    delete env.HF_TOKEN;
+    const sweciArgs = (into: string) => [CLI, 'dataset', 'download', '--into', into, '--jobs', '1', '--json'];
+    const curlArgs = (into: string) => [
+      '-sSfL',
+      '--create-dirs',
+      ...files.flatMap((f) => ['-o', path.join(into, f.path), `${server.endpoint}/datasets/${server.repo}/resolve/main/${f.path}`]),
+    ];
+    console.log(
+      `bench:download: ${files.length} files, ${(total / 1e6).toFixed(0)} MB from ${server.endpoint}, ${RUNS} pairs (sweci --jobs 1 vs curl, one file after another)`,
+    );
+    const ratios: number[] = [];
+    const a: number[] = [];
+    const b: number[] = [];
+    for (let i = -1; i < RUNS; i++) {
+      const sweciDir = path.join(tmp, `sweci-${i}`);
+      const curlDir = path.join(tmp, `curl-${i}`);
+      const ta = await run(process.execPath, sweciArgs(sweciDir), env).done;
+      const tb = await run('curl', curlArgs(curlDir)).done;
+      await fs.rm(sweciDir, { recursive: true, force: true });
+      await fs.rm(curlDir, { recursive: true, force: true });
+      if (i < 0) continue; // the warm-up pair (page cache, the bundle's first load)
+      a.push(ta);
+      b.push(tb);
+      ratios.push(tb / ta);
+      console.log(`  pair ${i + 1}: sweci ${ta.toFixed(2)} s, curl ${tb.toFixed(2)} s, throughput ratio sweci/curl ${(tb / ta).toFixed(3)}`);
+    }
+    const mb = total / 1e6;
+    console.log(
+      `sweci: median ${median(a).toFixed(2)} s (${(mb / median(a)).toFixed(0)} MB/s); curl: median ${median(b).toFixed(2)} s (${(mb / median(b)).toFixed(0)} MB/s)`,
+    );
+    console.log(
+      `throughput ratio sweci/curl, median of pairs: ${median(ratios).toFixed(3)} (min ${Math.min(...ratios).toFixed(3)}, max ${Math.max(...ratios).toFixed(3)})`,
+    );
+
+    // The resume: stall the file that holds the half-way byte, kill sweci there, run it again.
+    let before = 0;
+    const half = files.find((f) => (before += f.size) >= total / 2)!;
+    const into = path.join(tmp, 'resume');
+    const stallAt = Math.floor(half.size / 2);
+    let stalled!: () => void;
+    const atStall = new Promise<void>((r) => (stalled = r));
+    server.faults.stallAfter = { path: half.path, bytes: stallAt, onStall: () => stalled() };
+    server.bytesSent.clear();
+    const first = run(process.execPath, sweciArgs(into), env);
+    await atStall;
+    const part = path.join(into, '.sweci-download', 'partial', `${half.path}.part`);
+    // Wait for what arrived to be on disk (it is written in 1 MiB pieces), then kill it.
+    while (((await fs.stat(part).catch(() => undefined))?.size ?? 0) < stallAt - (1 << 20)) await new Promise((r) => setTimeout(r, 20));
+    first.kill();
+    await first.done;
+    let onDisk = 0;
+    for (const f of files) {
+      const done = await fs.stat(path.join(into, f.path)).catch(() => undefined);
+      const partial = await fs.stat(path.join(into, '.sweci-download', 'partial', `${f.path}.part`)).catch(() => undefined);
+      onDisk += done?.size ?? partial?.size ?? 0;
+    }
+    const missing = total - onDisk;
+    server.bytesSent.clear();
+    await run(process.execPath, sweciArgs(into), env).done;
+    let resent = 0;
+    for (const f of files) resent += server.bytesSent.get(f.path) ?? 0;
+    console.log(
+      `resume after a kill at ${((onDisk * 100) / total).toFixed(0)}%: missing ${missing} bytes, fetched ${resent} (${(((resent - missing) * 100) / missing).toFixed(4)}% more: one probe byte a file)`,
+    );
+  } finally {
+    await hub?.close();
+    await fs.rm(tmp, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,239 @@
+// One file of the dataset, fetched into a partial file that survives Ctrl-C, a dropped connection
+// or a reboot, continued with a range request, and renamed into place only once its size and hash
+// match what the Hub lists. The bytes are read with Node's fetch on the URL the Hub's client
+// resolved: the client's own reader (WebBlob.stream) turns a failed response into a bare message,
+// losing the status and Retry-After a resumable, retrying download needs.
+import { createHash, type Hash } from 'node:crypto';
+import { createReadStream, promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { AbortError, UserError } from '../util/errors';
+import type { HubClient, RemoteFile } from './hub-client';
+import { backoffMs, DEFAULT_RETRY, isNetworkError, isRetryableStatus, retryAfterMs, sleep, type RetryPolicy } from './retry-policy';
+import { networkCause } from './hub-client';
+
+export interface FetchFileOptions {
+  client: HubClient;
+  file: RemoteFile;
+  /** Where the verified file goes. */
+  dest: string;
+  /** The partial file (outside the dataset's data/ folder, so no reader ever takes it for a task). */
+  partial: string;
+  signal?: AbortSignal;
+  retry?: RetryPolicy;
+  /** The bytes of this file on disk so far (goes down when a bad partial file is thrown away). */
+  onProgress?: (bytesOnDisk: number) => void;
+  onRetry?: (reason: string, waitMs: number, attempt: number) => void;
+  /** A finished file failed its hash and is fetched again from the start. */
+  onMismatch?: (got: string) => void;
+}
+
+export interface FetchFileResult {
+  /** Bytes received over the network for this file. */
+  received: number;
+  /** Bytes that were already in the partial file and kept. */
+  resumedFrom: number;
+}
+
+/** Flush to disk in pieces this large: fewer writes than one per network chunk. */
+const WRITE_BATCH = 1 << 20;
+
+export function expectedDigest(file: RemoteFile): { algorithm: 'sha256' | 'sha1'; hex: string; label: string } {
+  if (file.sha256) return { algorithm: 'sha256', hex: file.sha256, label: 'SHA-256' };
+  if (file.gitOid) return { algorithm: 'sha1', hex: file.gitOid, label: 'git blob id' };
+  throw new UserError(`The Hub lists ${file.path} without a hash, so it cannot be verified. Use a mirror that serves the Hub's tree API with LFS ids.`);
+}
+
+/** A hash primed as the file's expected digest needs (a git blob id hashes a header first). */
+function newHash(file: RemoteFile): Hash {
+  const { algorithm } = expectedDigest(file);
+  const hash = createHash(algorithm);
+  if (algorithm === 'sha1') hash.update(`blob ${file.size}\0`);
+  return hash;
+}
+
+/** The digest of a file on disk, as `file`'s listing states it. */
+export async function digestOnDisk(file: RemoteFile, at: string, signal?: AbortSignal): Promise<string> {
+  const hash = newHash(file);
+  for await (const chunk of createReadStream(at, { signal })) hash.update(chunk as Buffer);
+  return hash.digest('hex');
+}
+
+async function sizeOf(p: string): Promise<number> {
+  try {
+    return (await fs.stat(p)).size;
+  } catch {
+    return 0;
+  }
+}
+
+export async function fetchFile(o: FetchFileOptions): Promise<FetchFileResult> {
+  const { file, partial, signal } = o;
+  const policy = o.retry ?? DEFAULT_RETRY;
+  const expected = expectedDigest(file);
+  await fs.mkdir(path.dirname(partial), { recursive: true });
+  let resumedFrom = await sizeOf(partial);
+  if (resumedFrom > file.size) {
+    await fs.rm(partial, { force: true });
+    resumedFrom = 0;
+  }
+  // The hash always covers exactly the bytes on disk, so a retry or a resume continues it.
+  let hash = newHash(file);
+  if (resumedFrom > 0) for await (const chunk of createReadStream(partial, { end: resumedFrom - 1, signal })) hash.update(chunk as Buffer);
+  let onDisk = resumedFrom;
+  o.onProgress?.(onDisk);
+  let received = 0;
+  let mismatches = 0;
+  let resolved: { url: string; size: number } | undefined;
+  let attempt = 0;
+
+  const restart = async () => {
+    await fs.rm(partial, { force: true });
+    hash = newHash(file);
+    onDisk = 0;
+    o.onProgress?.(0);
+  };
+
+  for (;;) {
+    if (signal?.aborted) throw new AbortError();
+    if (onDisk === file.size) {
+      const got = hash.copy().digest('hex');
+      if (got === expected.hex) break;
+      mismatches++;
+      o.onMismatch?.(got);
+      await restart();
+      if (mismatches >= 2) {
+        throw new UserError(
+          `${file.path} arrived twice with ${expected.label} ${got}, not the ${expected.hex} the Hub lists for it: the server sends a damaged or different file. ` +
+            'Try again later or another endpoint; if the file changed on the Hub, run the download again to list it anew.',
+        );
+      }
+      continue;
+    }
+    resolved ??= await o.client.resolve(file.path);
+    if (resolved.size !== file.size) {
+      throw new UserError(
+        `${file.path} changed on the Hub while downloading (listed with ${file.size} bytes, now ${resolved.size}). Run the download again to fetch the new version.`,
+      );
+    }
+    const range: Record<string, string> = onDisk > 0 ? { Range: `bytes=${onDisk}-` } : {};
+    let res: Response;
+    try {
+      res = await fetch(resolved.url, { headers: { ...o.client.authHeaders(resolved.url), ...range }, signal });
+    } catch (err) {
+      if (!isNetworkError(err) || ++attempt > policy.retries) throw wrapNetwork(err, file.path, o.client);
+      const waitMs = backoffMs(policy, attempt);
+      o.onRetry?.(networkCause(err), waitMs, attempt);
+      await sleep(waitMs, signal);
+      continue;
+    }
+    if (res.status === 416) {
+      // The server has fewer bytes than our partial file holds: it is not the same file.
+      await res.body?.cancel();
+      await restart();
+      continue;
+    }
+    if (!res.ok) {
+      await res.body?.cancel();
+      if (isRetryableStatus(res.status) && ++attempt <= policy.retries) {
+        const waitMs = backoffMs(policy, attempt, retryAfterMs(res.headers.get('retry-after')));
+        o.onRetry?.(String(res.status), waitMs, attempt);
+        await sleep(waitMs, signal);
+        continue;
+      }
+      // A resolved URL can expire (signed CDN links): resolve again once before giving up.
+      if ((res.status === 403 || res.status === 410) && resolved.url !== undefined && attempt === 0) {
+        resolved = undefined;
+        attempt++;
+        continue;
+      }
+      throw o.client.statusError(res.status, res.headers.get('x-error-code') ?? undefined, `resolve ${file.path}`);
+    }
+    if (onDisk > 0 && res.status !== 206) {
+      // The range was ignored: the whole file comes again, so start it again.
+      await restart();
+    } else if (res.status === 206) {
+      const start = /^bytes (\d+)-/.exec(res.headers.get('content-range') ?? '')?.[1];
+      if (start === undefined || Number(start) !== onDisk) {
+        await res.body?.cancel();
+        throw new UserError(
+          `The server answered a range request for ${file.path} with the wrong bytes (${res.headers.get('content-range') ?? 'no Content-Range'}). Use another endpoint.`,
+        );
+      }
+    }
+    const before = onDisk;
+    try {
+      await appendBody(res, partial, file.size, signal, (chunk) => {
+        hash.update(chunk);
+        onDisk += chunk.length;
+        received += chunk.length;
+        o.onProgress?.(onDisk);
+      });
+    } catch (err) {
+      if (err instanceof UserError || !isNetworkError(err)) throw err;
+      // Progress resets the count: a slow link that keeps dropping still gets there.
+      if (onDisk > before) attempt = 0;
+      if (++attempt > policy.retries) throw wrapNetwork(err, file.path, o.client);
+      const waitMs = backoffMs(policy, attempt);
+      o.onRetry?.(networkCause(err), waitMs, attempt);
+      await sleep(waitMs, signal);
+      continue;
+    }
+    if (onDisk < file.size) {
+      // The body ended early without an error: continue where it stopped.
+      if (onDisk > before) attempt = 0;
+      if (++attempt > policy.retries)
+        throw new UserError(`${file.path}: the server keeps ending the file early (${onDisk} of ${file.size} bytes). Try again later.`);
+      continue;
+    }
+  }
+  await fs.mkdir(path.dirname(o.dest), { recursive: true });
+  await fs.rename(partial, o.dest);
+  return { received, resumedFrom };
+}
+
+/**
+ * Appends the body to `partial` in batches; `written` sees each batch only once it is on disk,
+ * so the caller's hash and count never run ahead of the file. More bytes than the file holds is
+ * refused (a hostile server cannot fill the disk).
+ */
+async function appendBody(res: Response, partial: string, size: number, signal: AbortSignal | undefined, written: (chunk: Buffer) => void): Promise<void> {
+  const fh = await fs.open(partial, 'a');
+  let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let total = (await fh.stat()).size;
+  const flush = async () => {
+    if (pendingBytes === 0) return;
+    const chunk = pending.length === 1 ? pending[0] : Buffer.concat(pending, pendingBytes);
+    pending = [];
+    pendingBytes = 0;
+    await fh.write(chunk);
+    written(chunk);
+  };
+  try {
+    if (!res.body) return;
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        if (signal?.aborted) throw new AbortError();
+        total += value.length;
+        if (total > size) throw new UserError(`The server sent more than the ${size} bytes the Hub lists for a file. Use another endpoint.`);
+        pending.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
+        pendingBytes += value.length;
+        if (pendingBytes >= WRITE_BATCH) await flush();
+      }
+    } finally {
+      // What arrived before a dropped connection is good: keep it.
+      await flush();
+      reader.releaseLock();
+    }
+  } finally {
+    await fh.close();
+  }
+}
+
+function wrapNetwork(err: unknown, file: string, client: HubClient): Error {
+  if (err instanceof Error && err.name === 'AbortError') return err;
+  return client.explain(err, `fetch ${file}`);
+}
