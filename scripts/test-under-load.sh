@@ -33,7 +33,8 @@ stop_hog() {
 # Stopped: the tier is stopped too (it passes the signal to its files) and waited for.
 stop_tier() {
   if [ -n "$tier_pid" ]; then
-    kill -TERM "$tier_pid" 2>/dev/null || true
+    # The whole group: npm does not pass a TERM on to the tier's runner.
+    kill -TERM -- "-$tier_pid" 2>/dev/null || true
     wait "$tier_pid" 2>/dev/null || true
   fi
   exit "$1"
@@ -52,8 +53,9 @@ echo "test-under-load: $tier tier, $runs run(s), a hog of $cores busy processes 
 for run in $(seq "$runs"); do
   started=$(date +%s)
   status=0
-  # In the background and waited for, so a signal to this script is handled at once.
-  npm run --silent "test:$tier" &
+  # In the background and waited for, so a signal to this script is handled at once; in a
+  # process group of its own (setsid), so a stop reaches the runner and its files.
+  setsid npm run --silent "test:$tier" &
   tier_pid=$!
   wait "$tier_pid" || status=$?
   tier_pid=''
