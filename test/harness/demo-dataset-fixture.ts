@@ -1,8 +1,8 @@
 // The demo dataset as a test fixture. Building it writes the demo history and runs pytest on each
 // task's target and base (~8 CPU-s, ~19 with the batch's four tasks), and a dozen unit test files
 // need one. Under the unit runner (which names a folder in SWECI_TEST_FIXTURE_CACHE and removes it
-// when the tier ends) each kind is built once per tier and copied to each caller; run alone, a file
-// builds its own. A caller gets the same files either way: a folder of the dataset, its own.
+// when the tier ends) each kind is built once per tier, by the first file that asks while the
+// others wait for it (a lock file), and copied to each caller; run alone, a file builds its own. A caller gets the same files either way: a folder of the dataset, its own.
 // demo-dataset.test.ts tests the builder itself and calls it directly.
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
@@ -22,23 +22,61 @@ export async function demoDatasetFixture(outDir: string, options: FixtureOptions
   const built = path.join(cache, key);
   const resultFile = path.join(built, 'dataset.json');
   let result = await readResult(resultFile);
-  if (!result) {
-    // Built aside and renamed into place whole; a file beside us that builds it too at the same
-    // time loses the rename and throws its copy away.
-    const work = `${built}.build-${randomBytes(6).toString('hex')}`;
-    try {
-      const made = await buildDemoDataset(path.join(work, 'dataset'), { ...options, python });
-      await fs.writeFile(path.join(work, 'dataset.json'), JSON.stringify(made));
-      await fs.rename(work, built).catch(() => undefined);
-    } finally {
-      await fs.rm(work, { recursive: true, force: true });
+  while (!result) {
+    // One builder at a time: the files that start together wait for the first one's build
+    // instead of each building its own copy on the same cores. A builder that died without
+    // finishing leaves its lock behind; the next caller takes it over.
+    const lock = `${built}.lock`;
+    if (await takeLock(lock)) {
+      try {
+        result = await readResult(resultFile);
+        if (!result) {
+          const work = `${built}.build-${randomBytes(6).toString('hex')}`;
+          try {
+            const made = await buildDemoDataset(path.join(work, 'dataset'), { ...options, python });
+            await fs.writeFile(path.join(work, 'dataset.json'), JSON.stringify(made));
+            await fs.rename(work, built);
+          } finally {
+            await fs.rm(work, { recursive: true, force: true });
+          }
+          result = await readResult(resultFile);
+          if (!result) throw new Error(`the demo dataset fixture was not built in ${built}`);
+        }
+      } finally {
+        await fs.rm(lock, { force: true });
+      }
+    } else {
+      await new Promise((r) => setTimeout(r, 200));
+      result = await readResult(resultFile);
     }
-    result = await readResult(resultFile);
-    if (!result) throw new Error(`the demo dataset fixture was not built in ${built}`);
   }
   const datasetDir = path.resolve(outDir);
   await fs.cp(path.join(built, 'dataset'), datasetDir, { recursive: true });
   return { ...result, datasetDir };
+}
+
+/** Creates `lock` holding this process's pid; false while a live process holds it. */
+async function takeLock(lock: string): Promise<boolean> {
+  try {
+    await fs.writeFile(lock, String(process.pid), { flag: 'wx' });
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+  const holder = Number(await fs.readFile(lock, 'utf8').catch(() => ''));
+  if (holder > 0 && isRunning(holder)) return false;
+  // Empty (being written) or left by a process that is gone: removed here only in the latter case.
+  if (holder > 0) await fs.rm(lock, { force: true });
+  return false;
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 async function readResult(file: string): Promise<DemoDataset | undefined> {

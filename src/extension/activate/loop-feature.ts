@@ -43,8 +43,7 @@ export function activateLoop(context: vscode.ExtensionContext, controller: TaskC
       const last = result?.recorded.at(-1);
       const dir = controller.task();
       if (result && last && dir) {
-        iterations.refresh();
-        await revealIteration(dir, iterationsView, result.run, last.iteration);
+        await revealIteration(dir, iterationsView, result.run, last.iteration, () => iterations.refreshNow());
       }
       return result;
     } finally {

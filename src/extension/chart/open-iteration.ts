@@ -7,7 +7,20 @@ import type { IterationsNode } from '../views/iterations-tree';
 import { errorMessage } from '../../core/util/errors';
 import type { TaskFolder } from '../../core/workspace/task-folder';
 
-export async function revealIteration(task: TaskFolder, view: vscode.TreeView<IterationsNode>, run: string, iteration: number): Promise<string | undefined> {
+/** Reveals at most this many times while a refresh keeps taking the selection away. */
+const REVEAL_ATTEMPTS = 5;
+
+/**
+ * `refresh`, when given, fires the view's refresh at once; each attempt calls it first, so the
+ * reveal (which waits for refreshes already fired) runs against the rows as they are on disk.
+ */
+export async function revealIteration(
+  task: TaskFolder,
+  view: vscode.TreeView<IterationsNode>,
+  run: string,
+  iteration: number,
+  refresh?: () => void,
+): Promise<string | undefined> {
   const info = await readRunInfo(task, run);
   if (!info) return `Run ${run} is not on disk any more.`;
   const records = await readIterationRecords(task.run(run).iterationsFile);
@@ -22,8 +35,16 @@ export async function revealIteration(task: TaskFolder, view: vscode.TreeView<It
     line0: records[0],
     previous: i > 0 ? records[i - 1] : undefined,
   };
+  const selected = () => view.selection.some((n) => n.type === 'iteration' && n.run === run && n.record.iteration === iteration);
   try {
-    await view.reveal(node, { select: true, focus: false, expand: false });
+    // A refresh fired while a reveal resolves its rows (the change feed's, after a run records)
+    // makes VS Code drop that reveal without a word: reveal again until the row is selected.
+    const attempts = refresh ? REVEAL_ATTEMPTS : 1;
+    for (let attempt = 1; ; attempt++) {
+      refresh?.();
+      await view.reveal(node, { select: true, focus: false, expand: false });
+      if (attempt >= attempts || selected()) break;
+    }
   } catch (err) {
     // The view may be hidden or collapsed away; what asked for the reveal still goes on.
     console.warn(`SWE-CI: could not reveal ${run} #${iteration}: ${errorMessage(err)}`);

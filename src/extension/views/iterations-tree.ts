@@ -57,6 +57,17 @@ export class IterationsTreeProvider implements vscode.TreeDataProvider<Iteration
     this.timer = setTimeout(() => this.changed.fire(undefined), 150);
   }
 
+  /**
+   * Refreshes at once. A TreeView.reveal waits for a refresh already fired, not for one still
+   * pending in refresh()'s timer: a reveal of a row just recorded needs this first, or on a busy
+   * machine it runs against the old rows and the refresh that follows drops its selection.
+   */
+  refreshNow(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.changed.fire(undefined);
+  }
+
   async getChildren(node?: IterationsNode): Promise<IterationsNode[]> {
     const task = this.tasks.task();
     if (!task) return [];

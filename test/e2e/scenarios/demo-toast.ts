@@ -59,7 +59,8 @@ export async function demoToastScenario(): Promise<string> {
       }
       await done.getByRole('button', { name: 'Open Iteration' }).waitFor({ timeout: 5_000 });
       await done.getByRole('button', { name: 'Show Chart' }).waitFor({ timeout: 5_000 });
-      await page.locator('.part.sidebar .monaco-list-row.selected').filter({ hasText: '#1' }).first().waitFor({ timeout: 15_000 });
+      // A state, not a while: the cap only bounds a failure (the view refreshes, then reveals).
+      await page.locator('.part.sidebar .monaco-list-row.selected').filter({ hasText: '#1' }).first().waitFor({ timeout: 120_000 });
       await wb.screenshot('iteration-recorded', undefined, { keepHover: true });
 
       // Export Report: in the browser there is no file manager, so the toast offers the Explorer, and it works.

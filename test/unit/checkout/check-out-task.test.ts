@@ -1,7 +1,7 @@
 // checkOutTask end to end in plain node: real git, real pytest, real files.
 import assert from 'node:assert/strict';
 import { taskFolder } from '../../../src/core/workspace/task-folder';
-import { promises as fs } from 'node:fs';
+import { existsSync, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -116,9 +116,9 @@ describe('checkOutTask', () => {
     const targetRun = progress.findIndex((m) => /on the target/.test(m));
     assert.ok(targetRun >= 0 && targetRun < progress.indexOf('Task folder ready'), progress.join(' | '));
 
-    const hanging = await repo.commit('hanging target', { 'tests/conftest.py': 'import time\ntime.sleep(60)\n' });
+    const hanging = await repo.commit('hanging target', { 'tests/conftest.py': 'import time\ntime.sleep(600)\n' });
     // The later tests commit on top of the repository's head: take the hanging conftest away
-    // again (left, it made the next test's target sleep its 60 s before failing).
+    // again (left, it made the next test's target sleep its 600 s before failing).
     t.after(() => repo.commit('not hanging', { 'tests/conftest.py': null }));
     const opts = options('overlap-cancel');
     const abort = new AbortController();
@@ -132,7 +132,8 @@ describe('checkOutTask', () => {
       }),
       (err: unknown) => err instanceof Error && err.name === 'AbortError',
     );
-    assert.ok(Date.now() - started < 15_000, "the target's pytest was stopped, not waited for");
+    // Well under the conftest's 600 s, however slow the machine: stopped, not waited for.
+    assert.ok(Date.now() - started < 300_000, "the target's pytest was stopped, not waited for");
     await assert.rejects(fs.access(opts.task.root), 'the task folder is gone');
     await assert.rejects(fs.access(opts.oracleDir), 'the oracle is gone, with no output of the stopped run');
   });
@@ -195,16 +196,19 @@ describe('checkOutTask', () => {
     assert.equal(state?.counts?.gap, 2, 'the view keeps showing the last report');
   });
 
-  test('cancelling a run kills pytest and records nothing: the previous run stays', async () => {
+  test('cancelling a run kills pytest and records nothing: the previous run stays', async (t) => {
     const spec = await taskFromGitPair(repo.dir, base, target);
     const opts = options('cancel');
     const first = await checkOutTask(spec, opts);
     const layout = taskFolder(opts.task.root);
     const runBefore = await fs.readFile(layout.current.run, 'utf8');
     const outputBefore = await fs.readFile(layout.current.output, 'utf8');
-    await fs.writeFile(path.join(layout.codeDir, 'src/lib/core.py'), 'import time\ntime.sleep(60)\n');
+    // The code hangs at import once it has said so in a file: the run is cancelled then.
+    const marker = path.join(layout.codeDir, 'importing');
+    await fs.writeFile(path.join(layout.codeDir, 'src/lib/core.py'), `import time\nopen(${JSON.stringify(marker)}, 'w').close()\ntime.sleep(600)\n`);
     const abort = new AbortController();
-    setTimeout(() => abort.abort(), 1000);
+    const poll = setInterval(() => existsSync(marker) && abort.abort(), 50);
+    t.after(() => clearInterval(poll));
     const started = Date.now();
     await assert.rejects(
       runCurrentTests({
@@ -218,7 +222,9 @@ describe('checkOutTask', () => {
       }),
       (err: unknown) => err instanceof Error && err.name === 'AbortError',
     );
-    assert.ok(Date.now() - started < 15_000, 'the sleeping pytest was killed, not waited for');
+    assert.ok(abort.signal.aborted, 'pytest ran when it was cancelled');
+    // Well under the import's 600 s, however slow the machine: killed, not waited for.
+    assert.ok(Date.now() - started < 300_000, 'the sleeping pytest was killed, not waited for');
     assert.equal(await fs.readFile(layout.current.run, 'utf8'), runBefore);
     assert.equal(await fs.readFile(layout.current.output, 'utf8'), outputBefore);
   });

@@ -121,9 +121,14 @@ describe('sweci CLI', () => {
       await fs.rm(beat, { force: true });
       const child = spawn(process.execPath, [cli, 'test', into], { stdio: 'ignore', env: { ...process.env, XDG_CACHE_HOME: path.join(tmp, 'cache') } });
       const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-      const deadline = Date.now() + 30_000;
+      // A cap on a wait for a state (pytest's first beat), generous for a loaded machine. Past it,
+      // sweci is killed outright: left running (its pytest hangs for ever) it kept the file from ending.
+      const deadline = Date.now() + 120_000;
       while (!(await fs.readFile(beat, 'utf8').catch(() => '')).includes('daemon')) {
-        if (Date.now() > deadline) assert.fail('pytest never started');
+        if (Date.now() > deadline) {
+          child.kill('SIGKILL');
+          assert.fail('pytest never started');
+        }
         await new Promise((r) => setTimeout(r, 50));
       }
       child.kill(signal);

@@ -106,7 +106,7 @@ describe('runPytest with real pytest (JUnit)', () => {
     assert.equal(run.exitCode, 5);
   });
 
-  test('timeout: did-not-run, timedOut, and no python process is left', { skip: !posix && 'POSIX' }, async () => {
+  test('timeout: did-not-run, timedOut, and no python process is left', { skip: !posix && 'POSIX' }, async (t) => {
     const root = project({
       ...CALC_SRC,
       'tests/test_slow.py': [
@@ -114,16 +114,19 @@ describe('runPytest with real pytest (JUnit)', () => {
         '',
         'def test_slow():',
         '    child = subprocess.Popen(["sleep", "100"])',
-        '    with open(os.environ["PIDS_FILE"], "w") as f:',
+        '    with open(os.environ["PIDS_FILE"] + ".part", "w") as f:',
         '        f.write(f"{os.getpid()} {child.pid}")',
+        '    os.rename(os.environ["PIDS_FILE"] + ".part", os.environ["PIDS_FILE"])',
         '    time.sleep(100)',
         '',
       ].join('\n'),
     });
     const pidsFile = path.join(root, 'pids.txt');
-    const started = Date.now();
+    // The budget runs on a clock this test moves: it starts once the test inside pytest has
+    // written its pids, however long pytest took to get there on a loaded machine.
+    t.mock.timers.enable({ apis: ['setTimeout'] });
     // pytest's environment is clean: the variable goes in as the user's pytest env does.
-    const run = await runPytest(rt, {
+    const running = runPytest(rt, {
       python: PYTHON,
       codeDir: root,
       reportFile: path.join(root, '.report', 'r.xml'),
@@ -131,7 +134,15 @@ describe('runPytest with real pytest (JUnit)', () => {
       timeoutMs: 5000,
       env: { PIDS_FILE: pidsFile },
     });
-    assert.ok(Date.now() - started < 15000);
+    // Polled on setInterval, which the mock leaves alone.
+    await new Promise<void>((resolve) => {
+      const poll = setInterval(() => {
+        if (fs.existsSync(pidsFile)) resolve(void clearInterval(poll));
+      }, 50);
+    });
+    t.mock.timers.tick(5000);
+    t.mock.timers.reset();
+    const run = await running;
     assert.equal(run.kind, 'did-not-run');
     if (run.kind !== 'did-not-run') return;
     assert.equal(run.timedOut, true);
@@ -143,10 +154,22 @@ describe('runPytest with real pytest (JUnit)', () => {
   });
 
   test('cancellation: did-not-run, cancelled', { skip: !posix && 'POSIX' }, async () => {
-    const root = project({ ...CALC_SRC, 'tests/test_slow.py': 'import time\n\ndef test_slow():\n    print("started", flush=True)\n    time.sleep(100)\n' });
+    const root = project({
+      ...CALC_SRC,
+      'tests/test_slow.py': 'import os, time\n\ndef test_slow():\n    open(os.environ["STARTED_FILE"], "w").close()\n    time.sleep(100)\n',
+    });
+    const startedFile = path.join(root, 'started');
     const ac = new AbortController();
-    setTimeout(() => ac.abort(), 1500);
-    const run = await runPytest(rt, { python: PYTHON, codeDir: root, reportFile: path.join(root, '.report', 'r.xml'), format: 'junit', signal: ac.signal });
+    // Cancelled once the test runs (its file is there), not after a fixed while.
+    const poll = setInterval(() => fs.existsSync(startedFile) && ac.abort(), 50);
+    const run = await runPytest(rt, {
+      python: PYTHON,
+      codeDir: root,
+      reportFile: path.join(root, '.report', 'r.xml'),
+      format: 'junit',
+      signal: ac.signal,
+      env: { STARTED_FILE: startedFile },
+    }).finally(() => clearInterval(poll));
     assert.equal(run.kind, 'did-not-run');
     if (run.kind === 'did-not-run') {
       assert.equal(run.cancelled, true);

@@ -168,7 +168,8 @@ describe('Docker faults (real engines)', () => {
     const outcome = await pytestIn(rt, code, { timeoutMs: 3000 });
     assert.equal(outcome.kind, 'did-not-run');
     assert.ok(outcome.kind === 'did-not-run' && outcome.timedOut);
-    assert.ok(Date.now() - started < 20_000);
+    // Well under the test's 120 s sleep, however slow the engine: killed, not waited for.
+    assert.ok(Date.now() - started < 90_000);
     await rt.dispose();
     assert.deepEqual(await ourContainers(conn), []);
   });

@@ -18,8 +18,12 @@ export function isAlive(pid: number): boolean {
   }
 }
 
+// The waits below end as soon as the state is reached; their cap only bounds a test that fails,
+// so it is generous (a loaded machine can take seconds to reap a killed tree).
+const WAIT_CAP_MS = 30_000;
+
 /** Waits until pid is dead, up to timeoutMs; returns whether it died. */
-export async function waitDead(pid: number, timeoutMs = 3000): Promise<boolean> {
+export async function waitDead(pid: number, timeoutMs = WAIT_CAP_MS): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (!isAlive(pid)) return true;
@@ -48,7 +52,7 @@ export function processesMatching(needle: string): number[] {
  * Waits until no live process's command line contains `needle` (pids printed inside a sandbox
  * are its namespace's, so the host is searched by command line instead). Returns the survivors.
  */
-export async function waitNoneMatching(needle: string, timeoutMs = 3000): Promise<number[]> {
+export async function waitNoneMatching(needle: string, timeoutMs = WAIT_CAP_MS): Promise<number[]> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (processesMatching(needle).length === 0) return [];

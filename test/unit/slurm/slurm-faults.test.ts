@@ -1,10 +1,12 @@
 // Faults on a real two-node Slurm cluster, one after another on one cluster: a cancelled element
 // (then --only-unfinished), a lost node (its element requeued onto the other node) and a time
-// limit shorter than the task (SIGTERM within the grace, the element requeues itself and resumes).
+// limit's warning (SIGTERM to the batch shell, the element requeues itself and resumes). Each
+// fault comes once the task is known to have recorded a step: the tests wait for that state,
+// never for a while.
 // Each ends with every task finished, each iteration.jsonl holding iterations 0..N once each,
 // and no process of the test left running.
 import assert from 'node:assert/strict';
-import { promises as fs, readFileSync } from 'node:fs';
+import { existsSync, promises as fs, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { RUN } from '../cli/batch-fixture';
@@ -45,10 +47,10 @@ function elements(job: string): { id: string; state: string; node: string }[] {
 }
 
 /** How many lines the task's iteration.jsonl holds now (0 when none yet). */
-async function lineCount(experiment: string, task: string): Promise<number> {
-  const file = path.join(experiment, task, '.sweci', 'runs', RUN, 'iteration.jsonl');
-  const text = await fs.readFile(file, 'utf8').catch(() => '');
-  return text.split('\n').filter(Boolean).length;
+function lineCount(experiment: string, task: string): number {
+  return readIfThere(path.join(experiment, task, '.sweci', 'runs', RUN, 'iteration.jsonl'))
+    .split('\n')
+    .filter(Boolean).length;
 }
 
 /** The task an element of `job` runs, from the task list of the submission whose job it is. */
@@ -73,8 +75,9 @@ const submitted = (experiment: string, ...more: string[]) => {
 
 test('scancel of a running element, then --only-unfinished: every task finished, nothing lost or doubled', async () => {
   const experiment = path.join(kit.fixture.tmp, 'exp-cancel');
-  const tasks = kit.fixture.demo.tasks.map((t) => t.taskId);
-  const job = submitted(experiment, '--max-parallel', '2');
+  // Two tasks on two nodes: one cancelled, one left alone (the dataset's four would only take longer).
+  const tasks = kit.fixture.demo.tasks.slice(0, 2).map((t) => t.taskId);
+  const job = submitted(experiment, '--tasks', tasks.join(','), '--max-parallel', '2');
   const tasksFile = path.join(experiment, 'slurm', `${RUN}-1.tasks`);
   // A running element whose task has recorded a step: cancelled mid-task.
   let victim: { id: string; task: string } | undefined;
@@ -91,8 +94,8 @@ test('scancel of a running element, then --only-unfinished: every task finished,
   );
   assert.ok(victim);
   victim.task = await taskOf(victim.id, tasksFile);
-  const deadline = Date.now() + 60_000;
-  while ((await lineCount(experiment, victim.task)) < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 300));
+  const victimTask = victim.task;
+  await waitUntil(kit, experiment, `${victimTask} has recorded a step`, () => lineCount(experiment, victimTask) >= 1, 300);
   kit.command('scancel', [victim.id]);
   await waitForArray(kit, experiment, job, 600);
   assert.deepEqual(leftovers(kit, kit.fixture.tmp), []);
@@ -100,7 +103,7 @@ test('scancel of a running element, then --only-unfinished: every task finished,
   const between = kit.sweci('slurm', 'status', experiment, '--json');
   const unfinished = (JSON.parse(between.out) as { tasks: { task: string; finished: boolean }[] }).tasks.filter((t) => !t.finished).map((t) => t.task);
   assert.deepEqual(unfinished, [victim.task], `${between.out}\n${await elementLogs(experiment)}`);
-  const again = submitted(experiment, '--only-unfinished');
+  const again = submitted(experiment, '--tasks', tasks.join(','), '--only-unfinished');
   assert.equal(await fs.readFile(path.join(experiment, 'slurm', `${RUN}-2.tasks`), 'utf8'), `${victim.task}\n`);
   await waitForArray(kit, experiment, again, 300);
 
@@ -128,8 +131,7 @@ test('a lost node: the element that ran there is requeued, finishes on the other
   assert.ok(onN1);
   const task = await taskOf(onN1, tasksFile);
   // Lost after a completed step, so the requeued element has something to resume from.
-  const deadline = Date.now() + 60_000;
-  while ((await lineCount(experiment, task)) < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 300));
+  await waitUntil(kit, experiment, `${task} has recorded a step`, () => lineCount(experiment, task) >= 1, 300);
   try {
     await kit.cluster.killNode('n1');
     await waitForArray(kit, experiment, job, 300);
@@ -146,67 +148,86 @@ test('a lost node: the element that ran there is requeued, finishes on the other
   assert.deepEqual(leftovers(kit, kit.fixture.tmp), []);
 });
 
-test('a --time shorter than the task: TERM within the grace, the element requeues itself and resumes from its last completed step', async () => {
+test("the time limit's warning (TERM to the batch shell, as --time and --grace ask Slurm for): the element requeues itself and resumes from its last completed step", async () => {
   const experiment = path.join(kit.fixture.tmp, 'exp-time');
   const task = kit.fixture.demo.tasks[0].taskId;
-  // The scripted Programmer, slowed: each of its steps takes a few seconds more, so the task outlasts one minute.
-  const slow = path.join(kit.fixture.tmp, 'slow-agent');
-  await fs.mkdir(slow, { recursive: true });
+  // The scripted Programmer behind a gate the test opens: its first step runs, its second waits
+  // (after saying so in a file) until the test writes the release file. So the element is known
+  // to be mid-task with a completed step recorded when the warning comes, however slow the machine.
+  const gate = path.join(kit.fixture.tmp, 'gate');
+  await fs.mkdir(gate, { recursive: true });
+  const held = path.join(gate, 'held');
+  const release = path.join(gate, 'release');
   const settings = JSON.parse(await fs.readFile(kit.fixture.config, 'utf8')) as Record<string, unknown>;
   const programmer = String(settings['sweci.programmer.customCommand']);
-  const script = path.join(slow, 'slow.py');
+  const script = path.join(gate, 'gated.py');
   await fs.writeFile(
     script,
     [
       'import os, shlex, sys, time',
-      'time.sleep(7)',
+      `calls, held, release = ${JSON.stringify(path.join(gate, 'calls'))}, ${JSON.stringify(held)}, ${JSON.stringify(release)}`,
+      "with open(calls, 'a') as f:",
+      "    f.write('call\\n')",
+      "if open(calls).read().count('call') > 1 and not os.path.exists(release):",
+      "    open(held, 'w').close()",
+      '    while not os.path.exists(release):',
+      '        time.sleep(0.2)',
       `command = shlex.split(${JSON.stringify(programmer)})`,
       'os.execvp(command[0], command + sys.argv[1:])',
       '',
     ].join('\n'),
   );
   settings['sweci.programmer.customCommand'] = `python3 ${JSON.stringify(script)}`;
-  settings['sweci.sandboxReadablePaths'] = [...(settings['sweci.sandboxReadablePaths'] as string[]), slow];
-  const config = path.join(slow, 'settings.json');
+  settings['sweci.sandboxReadablePaths'] = [...(settings['sweci.sandboxReadablePaths'] as string[]), gate];
+  settings['sweci.sandboxWritablePaths'] = [...((settings['sweci.sandboxWritablePaths'] as string[] | undefined) ?? []), gate];
+  const config = path.join(gate, 'settings.json');
   await fs.writeFile(config, JSON.stringify(settings));
 
+  // A limit the task never reaches: what sweci must do is what the warning asks, whenever it
+  // comes. Waiting for Slurm's own clock would cost whole minutes (--time has minute granularity)
+  // and race the machine's speed; the signal is the same one (--signal=B:TERM@grace, checked below).
   const r = kit.sweci(
     'slurm',
     ...kit.fixture.runArgs(experiment, '--config', config).slice(2),
     '--tasks',
     task,
     '--time',
-    '0-00:01:00',
+    '0-00:30:00',
     '--grace',
     '30',
     '--submit',
   );
   assert.equal(r.code, 0, r.err + r.out);
   const job = submittedJob(r.out);
-  // What the task had recorded once the element was first requeued: the requeued element must
-  // continue after it, not redo it.
+  const element = `${job}_0`;
+  const sbatch = await fs.readFile(path.join(experiment, 'slurm', `${RUN}-1.sbatch`), 'utf8');
+  assert.match(sbatch, /^#SBATCH --signal=B:TERM@30$/m);
+  assert.match(kit.command('scontrol', ['-o', 'show', 'job', element]), /\bTimeLimit=00:30:00\b/);
+
   const lines = path.join(experiment, task, '.sweci', 'runs', RUN, 'iteration.jsonl');
-  let before: string | undefined;
+  await waitUntil(kit, experiment, "the Programmer's second step is held", () => existsSync(held), 600);
+  // What the task had recorded when the warning came: the requeued element must continue after it, not redo it.
+  const before = readIfThere(lines);
+  assert.ok(before.split('\n').filter(Boolean).length >= 2, `a completed step was recorded before the warning:\n${before}`);
+  kit.command('scancel', ['--batch', '--signal=TERM', element]);
   await waitUntil(
     kit,
     experiment,
-    `array ${job} has ended`,
-    () => {
-      if (before === undefined && /\bRestarts=[1-9]/.test(kit.command('scontrol', ['-o', 'show', 'job', `${job}_0`]))) before = readIfThere(lines);
-      return kit.command('squeue', ['-h', '-j', job]).trim() === '';
-    },
-    420,
+    `element ${element} was requeued`,
+    () => /\bRestarts=[1-9]/.test(kit.command('scontrol', ['-o', 'show', 'job', element])),
+    300,
   );
+  await fs.writeFile(release, '');
+  await waitForArray(kit, experiment, job, 600);
 
   const logs = await elementLogs(experiment);
   assert.match(logs, /requeueing element/, logs);
   assert.match(logs, /\(restart [1-9]\d*\)/, logs);
-  const record = kit.command('scontrol', ['-o', 'show', 'job', `${job}_0`]);
+  const record = kit.command('scontrol', ['-o', 'show', 'job', element]);
   assert.match(record, /JobState=COMPLETED/, record);
-  assert.ok(Number(/\bRestarts=(\d+)/.exec(record)?.[1]) >= 1, record);
+  assert.equal(Number(/\bRestarts=(\d+)/.exec(record)?.[1]), 1, record);
   assertAllFinished(kit, experiment, [task]);
   await assertLinesWhole(kit.fixture, experiment, [task]);
-  assert.ok(before, 'a completed step was recorded before the first requeue');
   const after = await fs.readFile(lines, 'utf8');
   assert.ok(after.startsWith(before) && after.length > before.length, `resumed after:\n${before}\nnow:\n${after}`);
   assert.deepEqual(leftovers(kit, kit.fixture.tmp), []);
