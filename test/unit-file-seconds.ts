@@ -71,6 +71,7 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'slurm/sbatch-script.test.js': 1.0,
   'task/git-pair.test.js': 0.3,
   'gateway/gateway-bounds.test.js': 0.2,
+  'gateway/gateway-records.test.js': 2.0,
   'task/git-refs.test.js': 0.2,
   'transcript/line-diff.test.js': 0.2,
   'continual/cl-metrics.test.js': 0.1,

@@ -65,6 +65,8 @@ function runOptions(command: Command): Command {
         .option('--agents-network <mode>', 'what a confined agent may reach: model-only (its model, through the gateway) or open (model-only)')
         .option('--max-calls-per-try <n>', 'model calls one agent try may make through the gateway (1000; 0: no bound)')
         .option('--max-tokens-per-step <n>', 'tokens all tries of one agent step may spend (0: no bound)')
+        .option('--max-calls-bytes-per-try <n>', "bytes one try's calls record may take, and one step's tries together (268435456; 0: no bound)")
+        .option('--min-free-disk-mb <n>', 'below this many MB free for the records, no step starts and the run stops: disk nearly full (64; 0: no floor)')
         .option('--call-timeout <seconds>', 'a model call whose upstream sends nothing for this long is ended, and its try (300)')
         .option('--max-cost-per-task <usd>', "dollars one task's run may spend on its model (needs sweci.agents.prices); past it the task is budget-exhausted")
         .option('--max-cost <usd>', "dollars the experiment's run may spend on its model, all tasks together (needs sweci.agents.prices)")
