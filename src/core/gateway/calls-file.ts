@@ -45,7 +45,7 @@ function callLine(call: GatewayCall, redact: Redactor, cap = RECORD_CAP_BYTES): 
   return line({ ...cut, error: cut.error?.slice(0, 4096), truncated: note() });
 }
 
-/** Past its byte bound a record still takes refusals (they are small) up to this much more; beyond, lines are counted, not written. */
+/** Past its byte bound (and the line that crossed it) a record still takes refusals (they are small) up to this much more; beyond, lines are counted, not written. */
 export const RECORD_SLACK_BYTES = 1024 * 1024;
 
 export interface CallsFileBounds {
@@ -93,7 +93,8 @@ export class CallsFile {
     const text = callLine(call, this.redact, this.bounds.lineCap ?? RECORD_CAP_BYTES);
     const size = Buffer.byteLength(text);
     const max = this.bounds.maxBytes ?? 0;
-    if (this.diskFull !== undefined || (max > 0 && this.taken >= max + RECORD_SLACK_BYTES)) {
+    // The line that crossed the bound may have passed it by up to a line: the slack counts from there.
+    if (this.diskFull !== undefined || (max > 0 && this.taken >= max + (this.bounds.lineCap ?? RECORD_CAP_BYTES) + RECORD_SLACK_BYTES)) {
       this.dropped++;
       return;
     }

@@ -203,6 +203,9 @@ export class GatewayTry {
       res.end(JSON.stringify(errorBody(protocol, status, this.redact(`sweci gateway: ${reason}`))));
     };
 
+    // The lines before it are on disk first: a line that found the disk nearly full stops the try
+    // before this call, and an agent cannot queue more lines in memory than the disk takes.
+    await this.calls.flushed();
     if (this.stopReason !== undefined) return refuse(this.stopReason);
     if (!isForwardedPath(protocol, method, url.pathname)) {
       return refuse(`${method} ${url.pathname} is not a model call: only the model's own endpoints are forwarded`, 403);
