@@ -33,6 +33,8 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'loop/exposed-paths.test.js': 29.6,
   'runtime/agent-network.test.js': 28.9,
   'batch/budget-exhausted.test.js': 26.0,
+  'batch/honest-scores.test.js': 45.0,
+  'loop/loop-records-bound.test.js': 60.0,
   'scoring/load-chart-data.test.js': 22.4,
   'agents/endpoint.test.js': 19.2,
   'pytest/report-plugin-parity.test.js': 15.8,
