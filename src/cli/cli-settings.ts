@@ -35,6 +35,8 @@ export const FLAG_KEYS: Record<string, string> = {
   'agents.network': '--agents-network',
   'agents.maxCallsPerTry': '--max-calls-per-try',
   'agents.maxTokensPerStep': '--max-tokens-per-step',
+  'agents.maxCallsBytesPerTry': '--max-calls-bytes-per-try',
+  'agents.minFreeDiskMb': '--min-free-disk-mb',
   'agents.callTimeoutSeconds': '--call-timeout',
   'architect.model': '--architect-model',
   'programmer.model': '--programmer-model',

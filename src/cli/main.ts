@@ -12,6 +12,7 @@ import { curateCommand, type CurateValues } from './commands/curate-command';
 import { k8sCommand, type K8sValues } from './commands/k8s-command';
 import { leaderboardCommand, type LeaderboardValues } from './commands/leaderboard-command';
 import { reportCommand, type ReportValues } from './commands/report-command';
+import { addScoringOptions } from './commands/scoring-options';
 import { runCommand, type RunValues } from './commands/run-command';
 import { slurmCommand, slurmStatusCommand, type SlurmValues } from './commands/slurm-command';
 import { summarizeCommand, type SummarizeValues } from './commands/summarize-command';
@@ -67,6 +68,8 @@ function runOptions(command: Command): Command {
         .option('--agents-network <mode>', 'what a confined agent may reach: model-only (its model, through the gateway) or open (model-only)')
         .option('--max-calls-per-try <n>', 'model calls one agent try may make through the gateway (1000; 0: no bound)')
         .option('--max-tokens-per-step <n>', 'tokens all tries of one agent step may spend (0: no bound)')
+        .option('--max-calls-bytes-per-try <n>', "bytes one try's calls record may take, and one step's tries together (268435456; 0: no bound)")
+        .option('--min-free-disk-mb <n>', 'below this many MB free for the records, no step starts and the run stops: disk nearly full (64; 0: no floor)')
         .option('--call-timeout <seconds>', 'a model call whose upstream sends nothing for this long is ended, and its try (300)')
         .option('--max-cost-per-task <usd>', "dollars one task's run may spend on its model (needs sweci.agents.prices); past it the task is budget-exhausted")
         .option('--max-cost <usd>', "dollars the experiment's run may spend on its model, all tasks together (needs sweci.agents.prices)")
@@ -138,34 +141,33 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
     root.command('run').description('run the benchmark: check out each task into the experiment folder and run its loop; run it again to continue'),
   ).action((values: RunValues) => set(runCommand(values, signal)));
 
-  root
-    .command('summarize')
-    .argument('<experiment-dir>')
-    .description("the reference's table: per task EvoScore, solved and zero regression, with their averages")
-    .option('--gamma <list>', 'more γ values for EvoScore, e.g. 0.8,1.2 (γ = 1 is always shown)')
-    .option('--format <format>', 'table, markdown, csv or json (table)')
-    .option('--run <name>', 'only this run (default: every run, grouped by name)')
-    .option('--max-epoch <n>', "N, the iterations scores are padded to (default: the experiment's maximum)")
-    .option('--exclude-harness-tampering', 'score iterations flagged for harness tampering as not run')
-    .option('--score-target-tests-only', "count passes among the tests the target passes only (the paper's n(c) over T), not pytest's whole count")
-    .option('--zero-shot <dir>', 'a sequence: the experiment of its run without --memory, for forward transfer (default: one beside it)')
-    .option('--cl-weights <list>', "a sequence: CL-Score's weights, e.g. ft=0.5,tue=0.1 (forgetting, ft, bwt, aulc: 1; tue: 0; beta: 1)")
-    .action((dir: string, values: SummarizeValues) => set(summarizeCommand(dir, values)));
+  addScoringOptions(
+    root
+      .command('summarize')
+      .argument('<experiment-dir>')
+      .description("the reference's table: per task EvoScore, solved and zero regression, with their averages")
+      .option('--gamma <list>', 'more γ values for EvoScore, e.g. 0.8,1.2 (γ = 1 is always shown)')
+      .option('--format <format>', 'table, markdown, csv or json (table)')
+      .option('--run <name>', 'only this run (default: every run, grouped by name)')
+      .option('--max-epoch <n>', "N, the iterations scores are padded to (default: the experiment's maximum)")
+      .option('--zero-shot <dir>', 'a sequence: the experiment of its run without --memory, for forward transfer (default: one beside it)')
+      .option('--cl-weights <list>', "a sequence: CL-Score's weights, e.g. ft=0.5,tue=0.1 (forgetting, ft, bwt, aulc: 1; tue: 0; beta: 1)"),
+  ).action((dir: string, values: SummarizeValues) => set(summarizeCommand(dir, values)));
 
   leaderboardOptions(
-    root
-      .command('report')
-      .argument('[dirs...]', 'an experiment folder, or one task folder; with --leaderboard, the experiments to rank (experiment#run for another run)')
-      .description("self-contained HTML: the extension's report for each task, and an index with the summary tables; or, with --leaderboard, the leaderboard")
-      .option('-o, --out <dir>', 'the folder to write to')
-      .option(
-        '--leaderboard',
-        'write leaderboard.html (the table and the three figures) with leaderboard.json and leaderboard.csv, ranking the experiments given',
-      )
-      .option('--gamma <list>', 'more γ values for the summary tables, e.g. 0.8,1.2 (with --leaderboard: its γ values, as sweci leaderboard takes them)')
-      .option('--max-epoch <n>', "N, the iterations scores are padded to (default: the experiment's maximum)")
-      .option('--exclude-harness-tampering', 'score iterations flagged for harness tampering as not run')
-      .option('--score-target-tests-only', "count passes among the tests the target passes only (the paper's n(c) over T), not pytest's whole count"),
+    addScoringOptions(
+      root
+        .command('report')
+        .argument('[dirs...]', 'an experiment folder, or one task folder; with --leaderboard, the experiments to rank (experiment#run for another run)')
+        .description("self-contained HTML: the extension's report for each task, and an index with the summary tables; or, with --leaderboard, the leaderboard")
+        .option('-o, --out <dir>', 'the folder to write to')
+        .option(
+          '--leaderboard',
+          'write leaderboard.html (the table and the three figures) with leaderboard.json and leaderboard.csv, ranking the experiments given',
+        )
+        .option('--gamma <list>', 'more γ values for the summary tables, e.g. 0.8,1.2 (with --leaderboard: its γ values, as sweci leaderboard takes them)')
+        .option('--max-epoch <n>', "N, the iterations scores are padded to (default: the experiment's maximum)"),
+    ),
     ' (with --leaderboard)',
   ).action((dirs: string[], values: ReportValues) => set(reportCommand(dirs, values)));
 
@@ -180,29 +182,28 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
     .option('--format <format>', 'text, markdown or json (text)')
     .action((dir: string, values: TranscriptValues) => set(transcriptCommand(dir, values)));
 
-  root
-    .command('compare')
-    .argument('<experiment-a>')
-    .argument('<experiment-b>')
-    .description('two experiments side by side: EvoScore, solved and zero regression per task and on average')
-    .option('--run-a <name>', "the run of A to compare (default: A's own)")
-    .option('--run-b <name>', "the run of B to compare (default: B's own)")
-    .option('--max-epoch <n>', 'N, the iterations scores are padded to (needed when the two differ)')
-    .option('--format <format>', 'table or json (table)')
-    .option('--exclude-harness-tampering', 'score iterations flagged for harness tampering as not run')
-    .option('--score-target-tests-only', "count passes among the tests the target passes only (the paper's n(c) over T), not pytest's whole count")
-    .action((a: string, b: string, values: CompareValues) => set(compareCommand(a, b, values)));
+  addScoringOptions(
+    root
+      .command('compare')
+      .argument('<experiment-a>')
+      .argument('<experiment-b>')
+      .description('two experiments side by side: EvoScore, solved and zero regression per task and on average')
+      .option('--run-a <name>', "the run of A to compare (default: A's own)")
+      .option('--run-b <name>', "the run of B to compare (default: B's own)")
+      .option('--max-epoch <n>', 'N, the iterations scores are padded to (needed when the two differ)')
+      .option('--format <format>', 'table or json (table)'),
+  ).action((a: string, b: string, values: CompareValues) => set(compareCommand(a, b, values)));
 
   leaderboardOptions(
-    root
-      .command('leaderboard')
-      .argument('[experiments...]', 'experiment folders; experiment#run ranks another run of one (e.g. runs/opus#human-history)')
-      .description('many experiments ranked together: EvoScore at each γ with 95% intervals, ranks as γ moves, pairs, groups and the cost frontier')
-      .option('--gamma <list>', 'the γ values, e.g. 0.8,1,1.2 (0.8,0.9,1,1.1,1.2; γ = 1 is always included)')
-      .option('--max-epoch <n>', 'N, the iterations scores are padded to (needed when the experiments differ)')
-      .option('--format <format>', 'table, markdown, csv or json (table)')
-      .option('--exclude-harness-tampering', 'score iterations flagged for harness tampering as not run')
-      .option('--score-target-tests-only', "count passes among the tests the target passes only (the paper's n(c) over T), not pytest's whole count"),
+    addScoringOptions(
+      root
+        .command('leaderboard')
+        .argument('[experiments...]', 'experiment folders; experiment#run ranks another run of one (e.g. runs/opus#human-history)')
+        .description('many experiments ranked together: EvoScore at each γ with 95% intervals, ranks as γ moves, pairs, groups and the cost frontier')
+        .option('--gamma <list>', 'the γ values, e.g. 0.8,1,1.2 (0.8,0.9,1,1.1,1.2; γ = 1 is always included)')
+        .option('--max-epoch <n>', 'N, the iterations scores are padded to (needed when the experiments differ)')
+        .option('--format <format>', 'table, markdown, csv or json (table)'),
+    ),
   ).action((experiments: string[], values: LeaderboardValues) => set(leaderboardCommand(experiments, values)));
 
   root

@@ -1,15 +1,14 @@
 // sweci compare: two experiments side by side.
+import { scoringRulesOf, type ScoringValues } from './scoring-options';
 import * as path from 'node:path';
 import { compareExperiments, formatComparison } from '../../core/batch/compare-experiments';
 import { UserError } from '../../core/util/errors';
 
-export interface CompareValues {
+export interface CompareValues extends ScoringValues {
   runA?: string;
   runB?: string;
   maxEpoch?: string;
   format?: string;
-  excludeHarnessTampering?: boolean;
-  scoreTargetTestsOnly?: boolean;
 }
 
 export async function compareCommand(a: string, b: string, values: CompareValues): Promise<number> {
@@ -22,7 +21,7 @@ export async function compareCommand(a: string, b: string, values: CompareValues
     ...(values.runA ? { runA: values.runA } : {}),
     ...(values.runB ? { runB: values.runB } : {}),
     ...(maxEpoch ? { maxEpoch } : {}),
-    scoring: { excludeHarnessTampering: !!values.excludeHarnessTampering, scoreTargetTestsOnly: !!values.scoreTargetTestsOnly },
+    scoring: scoringRulesOf(values),
   });
   process.stdout.write(formatComparison(comparison, format));
   return 0;

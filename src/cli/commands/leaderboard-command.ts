@@ -1,5 +1,6 @@
 // sweci leaderboard: many experiments ranked together, with the uncertainty the paper's figures
 // leave out. Every input is checked before anything is read; nothing is written.
+import { scoringRulesOf, type ScoringValues } from './scoring-options';
 import { DEFAULT_GAMMAS, DEFAULT_RESAMPLES } from '../../core/leaderboard/build-leaderboard';
 import { computeLeaderboard } from '../../core/leaderboard/compute-leaderboard';
 import { LEADERBOARD_FORMATS, formatLeaderboard, type LeaderboardFormat } from '../../core/leaderboard/leaderboard-format';
@@ -8,7 +9,7 @@ import { UserError } from '../../core/util/errors';
 
 const MAX_RESAMPLES = 1_000_000;
 
-export interface LeaderboardValues {
+export interface LeaderboardValues extends ScoringValues {
   file?: string;
   withHuman?: boolean;
   gamma?: string;
@@ -17,8 +18,6 @@ export interface LeaderboardValues {
   tasksPolicy?: string;
   maxEpoch?: string;
   format?: string;
-  excludeHarnessTampering?: boolean;
-  scoreTargetTestsOnly?: boolean;
 }
 
 /** --gamma as keys: each γ > 0 written plainly ("1.0" → "1"), "1" added when absent, repeats dropped. */
@@ -64,7 +63,7 @@ export async function leaderboardRecordFor(args: readonly string[], values: Lead
       seed,
       tasksPolicy,
       ...(maxEpoch !== undefined ? { maxEpoch } : {}),
-      scoring: { excludeHarnessTampering: !!values.excludeHarnessTampering, scoreTargetTestsOnly: !!values.scoreTargetTestsOnly },
+      scoring: scoringRulesOf(values),
     },
   );
 }

@@ -1,5 +1,6 @@
 // sweci report: the same self-contained HTML report as the extension's Export Report, for one
 // task folder or for every task of an experiment (with an index that drills down per task).
+import { scoringRulesOf } from './scoring-options';
 import { taskFolder } from '../../core/workspace/task-folder';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
@@ -67,7 +68,7 @@ export async function reportCommand(dirs: readonly string[], values: ReportValue
       extensionRoot: assetRoot(),
       gamma,
       title: `${path.basename(source)} · SWE-CI`,
-      scoring: { excludeHarnessTampering: !!values.excludeHarnessTampering, scoreTargetTestsOnly: !!values.scoreTargetTestsOnly },
+      scoring: scoringRulesOf(values),
     });
     console.log(`wrote ${out.html}`);
     return 0;
@@ -79,7 +80,7 @@ export async function reportCommand(dirs: readonly string[], values: ReportValue
     gamma,
     gammas: more,
     ...(maxEpoch ? { maxEpoch } : {}),
-    scoring: { excludeHarnessTampering: !!values.excludeHarnessTampering, scoreTargetTestsOnly: !!values.scoreTargetTestsOnly },
+    scoring: scoringRulesOf(values),
     onProgress: (m) => console.error(`… ${m}`),
   });
   console.log(`wrote ${result.index} (${result.tasks.length} task report(s))`);

@@ -1,4 +1,5 @@
 // sweci summarize: the reference's table over an experiment, in the format asked for.
+import { scoringRulesOf, type ScoringValues } from './scoring-options';
 import * as path from 'node:path';
 import { summarizeExperiment } from '../../core/batch/experiment-summary';
 import { formatSummary, SUMMARY_FORMATS, type SummaryFormat } from '../../core/batch/summary-format';
@@ -8,13 +9,11 @@ import { UserError } from '../../core/util/errors';
 import { cliSettings } from '../cli-settings';
 import { formatClMetrics } from './cl-format';
 
-export interface SummarizeValues extends Record<string, unknown> {
+export interface SummarizeValues extends Record<string, unknown>, ScoringValues {
   gamma?: string;
   format?: string;
   run?: string;
   maxEpoch?: string;
-  excludeHarnessTampering?: boolean;
-  scoreTargetTestsOnly?: boolean;
   zeroShot?: string;
   clWeights?: string;
 }
@@ -38,7 +37,7 @@ export async function summarizeCommand(dir: string, values: SummarizeValues): Pr
     gammas: parseGammas(values.gamma),
     ...(values.run ? { run: values.run } : {}),
     ...(maxEpoch ? { maxEpoch } : {}),
-    scoring: { excludeHarnessTampering: !!values.excludeHarnessTampering, scoreTargetTestsOnly: !!values.scoreTargetTestsOnly },
+    scoring: scoringRulesOf(values),
   });
   process.stdout.write(formatSummary(summary, format));
   // A sequence's experiment: its results matrix and continual-learning metrics too (not in csv or json, whose shape is the table's).

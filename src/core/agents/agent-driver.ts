@@ -103,7 +103,7 @@ export interface AgentRunRequest {
   callsFile?: string;
   /** Which try of which iteration (a replay answers from that try's recording). */
   at?: { iteration: number; attempt: number };
-  /** Tokens all tries of the step share (sweci.agents.maxTokensPerStep). */
+  /** What all tries of the step share: tokens (sweci.agents.maxTokensPerStep), bytes of calls records (sweci.agents.maxCallsBytesPerTry). */
   stepBudget?: Budget;
   /**
    * Paths below `cwd` the agent sees but cannot change (what the harness or the other role
@@ -144,6 +144,10 @@ export interface AgentDriver {
   readonly isolation: Isolation;
   /** Tokens all tries of one step may spend through the gateway (sweci.agents.maxTokensPerStep); 0 or absent: no bound. */
   readonly maxTokensPerStep?: number;
+  /** Bytes one try's calls record may take, and all tries of one step together (sweci.agents.maxCallsBytesPerTry); 0 or absent: no bound. */
+  readonly maxCallsBytesPerTry?: number;
+  /** The free-space floor a step and its records keep to (sweci.agents.minFreeDiskMb), in bytes; absent: the default. */
+  readonly minFreeDiskBytes?: number;
   /** Its model calls are answered from a recording (a replay): its endpoint is never asked. */
   readonly replays?: boolean;
   run(req: AgentRunRequest): Promise<AgentRunResult>;

@@ -60,6 +60,14 @@ export class CliAgentDriver implements AgentDriver {
     return this.access.maxTokensPerStep;
   }
 
+  get maxCallsBytesPerTry(): number {
+    return this.access.maxCallsBytesPerTry;
+  }
+
+  get minFreeDiskBytes(): number {
+    return this.access.minFreeDiskBytes;
+  }
+
   get replays(): boolean {
     return this.access.replay !== undefined;
   }

@@ -1,11 +1,13 @@
 // How agents reach their model, as configured: what a confined step may reach on the network
-// (sweci.agents.network), the bounds the gateway holds each try and step to (calls, tokens), the
+// (sweci.agents.network), the bounds the gateway holds each try and step to (calls, tokens, bytes
+// of the calls record, the disk's free-space floor), the
 // prices that give cost, and the budgets a run's tries share (a task's, an experiment's). One
 // parser for the extension's settings and the command line; the loop hands the result to every
 // agent driver it makes.
 import type { Budget } from '../gateway/budget';
 import { readModelPrices, type ModelPrices } from '../gateway/prices';
 import type { RecordedCall } from '../gateway/replay-answer';
+import { DEFAULT_MIN_FREE_DISK_MB } from '../util/free-space';
 import { readChoice, readCount, settingName, type SettingLabel, type SettingReader } from '../util/setting-reader';
 import type { AgentRole } from './agent-driver';
 
@@ -20,6 +22,14 @@ export type AgentNetworkChoice = (typeof AGENT_NETWORK_CHOICES)[number];
 /** A CLI that calls its model more often than this in one try is looping: the try ends. */
 const DEFAULT_MAX_CALLS_PER_TRY = 1000;
 
+/**
+ * Bytes one try's calls record may take, and all tries of a step together: 256 MiB. A call's line
+ * holds its whole request (the conversation so far) and answer, up to 4 MiB; an honest long try
+ * of a few hundred calls at 100k-200k tokens of context writes tens to a couple of hundred MB,
+ * while a looping or hostile one reached 4 GB at the call cap.
+ */
+export const DEFAULT_MAX_CALLS_BYTES_PER_TRY = 256 * 1024 * 1024;
+
 /** Where a replayed run finds the model's answers: the recorded calls of a try, or undefined when it has none. */
 export type ReplaySource = (at: { iteration: number; role: AgentRole; attempt: number }) => Promise<readonly RecordedCall[] | undefined>;
 
@@ -29,6 +39,10 @@ export interface ModelAccess {
   maxCallsPerTry: number;
   /** Tokens (input + output) all tries of one step may spend together (0: no bound). */
   maxTokensPerStep: number;
+  /** Bytes one try's calls record may take, and all tries of one step together (0: no bound). */
+  maxCallsBytesPerTry: number;
+  /** Below this many bytes free, a step does not start and no record line is written: the run stops, "disk nearly full" (0: no floor). */
+  minFreeDiskBytes: number;
   prices: ModelPrices;
   /** A model call whose upstream sends nothing for this long is ended, and the try with it (sweci.agents.callTimeoutSeconds). */
   callTimeoutMs: number;
@@ -45,6 +59,8 @@ export const DEFAULT_MODEL_ACCESS: ModelAccess = {
   network: 'model-only',
   maxCallsPerTry: DEFAULT_MAX_CALLS_PER_TRY,
   maxTokensPerStep: 0,
+  maxCallsBytesPerTry: DEFAULT_MAX_CALLS_BYTES_PER_TRY,
+  minFreeDiskBytes: DEFAULT_MIN_FREE_DISK_MB * 1024 * 1024,
   prices: {},
   callTimeoutMs: DEFAULT_CALL_TIMEOUT_SEC * 1000,
 };
@@ -55,6 +71,8 @@ export function readModelAccess(read: SettingReader, label: SettingLabel = setti
     network: readChoice(read, label, 'agents.network', AGENT_NETWORK_CHOICES),
     maxCallsPerTry: Math.floor(readCount(read, label, 'agents.maxCallsPerTry', DEFAULT_MAX_CALLS_PER_TRY, 'calls')),
     maxTokensPerStep: Math.floor(readCount(read, label, 'agents.maxTokensPerStep', 0, 'tokens')),
+    maxCallsBytesPerTry: Math.floor(readCount(read, label, 'agents.maxCallsBytesPerTry', DEFAULT_MAX_CALLS_BYTES_PER_TRY, 'bytes')),
+    minFreeDiskBytes: Math.floor(readCount(read, label, 'agents.minFreeDiskMb', DEFAULT_MIN_FREE_DISK_MB, 'MB') * 1024 * 1024),
     prices: readModelPrices(read, label),
     callTimeoutMs: readCount(read, label, 'agents.callTimeoutSeconds', DEFAULT_CALL_TIMEOUT_SEC, 'seconds', 1) * 1000,
   };

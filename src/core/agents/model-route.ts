@@ -47,7 +47,7 @@ export interface RouteRequest {
   callsFile: string;
   /** Which try of which iteration, for a replay's recording. */
   at?: { iteration: number; attempt: number };
-  /** The step's own budget (sweci.agents.maxTokensPerStep), shared by its tries. */
+  /** The step's own budget (tokens, record bytes), shared by its tries. */
   stepBudget?: Budget;
   /** Called when the gateway stops the try (a spent bound, a divergence): the caller ends it. */
   onStop: (reason: string) => void;
@@ -81,8 +81,13 @@ export async function openModelRoute(req: RouteRequest): Promise<ModelRoute> {
     protocol: real.protocol,
     upstream: replay ? undefined : { url: real.url, key: real.key },
     callsFile: req.callsFile,
-    bounds: { ...(req.access.maxCallsPerTry > 0 ? { maxCalls: req.access.maxCallsPerTry } : {}), budgets },
+    bounds: {
+      ...(req.access.maxCallsPerTry > 0 ? { maxCalls: req.access.maxCallsPerTry } : {}),
+      ...(req.access.maxCallsBytesPerTry > 0 ? { maxRecordBytes: req.access.maxCallsBytesPerTry } : {}),
+      budgets,
+    },
     prices: req.access.prices,
+    minFreeBytes: req.access.minFreeDiskBytes,
     idleTimeoutMs: req.access.callTimeoutMs,
     ...(replay ? { replay } : {}),
     onStop: req.onStop,

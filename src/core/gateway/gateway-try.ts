@@ -40,6 +40,10 @@ export interface OpenTryOptions {
   retry?: Partial<RetryPolicy>;
   /** A call's record is cut above this. Default 4 MiB. */
   recordCapBytes?: number;
+  /** An answer longer than this is cut off. Default MAX_ANSWER_BYTES (64 MiB). */
+  maxAnswerBytes?: number;
+  /** No line of the record is written that would leave less than this free on its disk: the try stops, "disk nearly full". */
+  minFreeBytes?: number;
   /** Called once, when the gateway stops the try: "budget exhausted: …", "diverged at call N: …". */
   onStop?: (reason: string) => void;
 }
@@ -59,7 +63,8 @@ export class GatewayTry {
   private readonly calls: CallsFile;
   private readonly replay: Map<number, RecordedCall> | undefined;
   private readonly retry: RetryPolicy;
-  private readonly abort = new AbortController();
+  /** One controller per call in flight, each with the one abort listener its call adds: close() aborts them all. */
+  private readonly callAborts = new Set<AbortController>();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly outcomes: CallOutcome[] = [];
   private nextCall = 1;
@@ -74,7 +79,12 @@ export class GatewayTry {
   ) {
     if (!options.upstream && !options.replay) throw new Error('a gateway try needs an upstream or a recording to replay');
     this.redact = redactor([this.token, options.upstream?.key]);
-    this.calls = new CallsFile(options.callsFile, this.redact, options.recordCapBytes ?? RECORD_CAP_BYTES);
+    this.calls = new CallsFile(options.callsFile, this.redact, {
+      lineCap: options.recordCapBytes ?? RECORD_CAP_BYTES,
+      ...(options.bounds.maxRecordBytes !== undefined ? { maxBytes: options.bounds.maxRecordBytes } : {}),
+      ...(options.minFreeBytes !== undefined ? { minFreeBytes: options.minFreeBytes } : {}),
+      onDiskFull: (reason) => this.stop(reason),
+    });
     this.replay = options.replay ? new Map(options.replay.map((c) => [c.call, c])) : undefined;
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
   }
@@ -98,14 +108,49 @@ export class GatewayTry {
   close(): Promise<TryWireSummary> {
     this.closing ??= (async () => {
       this.host.forget(this.token);
-      this.abort.abort();
+      for (const c of this.callAborts) c.abort();
       await Promise.allSettled([...this.inFlight]);
       await this.calls.flushed();
       const summary = summarize(this.outcomes, this.stopReason);
       if (summary.failure) summary.failure = this.redact(summary.failure);
-      return this.calls.writeError ? { ...summary, recordError: this.calls.writeError } : summary;
+      const problem = this.calls.problem;
+      return problem ? { ...summary, recordError: problem } : summary;
     })();
     return this.closing;
+  }
+
+  /**
+   * Records a request the gateway refused before its try saw its body (too many at once, a body
+   * over the cap): a refused call like any other, numbered in turn, without the body.
+   */
+  refuseUnread(req: http.IncomingMessage, url: URL, status: number, reason: string): void {
+    const call = this.nextCall++;
+    const method = req.method ?? 'GET';
+    const kind = isModelCall(this.options.protocol, method, url.pathname) ? 'model' : 'other';
+    this.outcomes.push({ call, kind, method, path: url.pathname, ok: false, empty: false, usage: { ...NO_USAGE }, failure: reason });
+    const declared = Number(req.headers['content-length']);
+    this.record({
+      call,
+      protocol: this.options.protocol,
+      kind,
+      method,
+      path: url.pathname,
+      stream: false,
+      status,
+      usage: { ...NO_USAGE },
+      ms: 0,
+      retries: 0,
+      ...(Number.isSafeInteger(declared) && declared >= 0 ? { requestBytes: declared } : {}),
+      refused: reason,
+    });
+  }
+
+  /** Appends a call's line and draws its bytes from the budgets: the record's bound is checked before the next call. */
+  private record(line: GatewayCall): void {
+    const before = this.calls.bytes;
+    this.calls.append(line);
+    const added = this.calls.bytes - before;
+    for (const b of this.options.bounds.budgets ?? []) b.recordBytes += added;
   }
 
   private stop(reason: string): void {
@@ -150,16 +195,22 @@ export class GatewayTry {
 
     const refuse = (reason: string, status = REFUSED_STATUS): void => {
       this.outcomes.push(outcome({ failure: reason }));
-      this.calls.append({ ...base, status: 0, usage: { ...NO_USAGE }, ms: performance.now() - started, retries: 0, refused: reason });
+      // A refused call's line keeps the body's size, not the body: refusals must stay small, or a
+      // flood of them after a bound is spent would fill the disk the bound protects.
+      const { request: _unkept, ...rest } = base;
+      this.record({ ...rest, status: 0, usage: { ...NO_USAGE }, ms: performance.now() - started, retries: 0, requestBytes: raw.length, refused: reason });
       if (!res.headersSent) res.writeHead(status, { 'content-type': 'application/json' });
       res.end(JSON.stringify(errorBody(protocol, status, this.redact(`sweci gateway: ${reason}`))));
     };
 
+    // The lines before it are on disk first: a line that found the disk nearly full stops the try
+    // before this call, and an agent cannot queue more lines in memory than the disk takes.
+    await this.calls.flushed();
     if (this.stopReason !== undefined) return refuse(this.stopReason);
     if (!isForwardedPath(protocol, method, url.pathname)) {
       return refuse(`${method} ${url.pathname} is not a model call: only the model's own endpoints are forwarded`, 403);
     }
-    const bound = spentBound(this.options.bounds, this.forwarded, this.tokensSpent);
+    const bound = spentBound(this.options.bounds, this.forwarded, this.tokensSpent, this.calls.bytes);
     if (bound !== undefined) {
       this.stop(`${BUDGET_EXHAUSTED}: ${bound}`);
       return refuse(`${BUDGET_EXHAUSTED}: ${bound}`);
@@ -194,6 +245,11 @@ export class GatewayTry {
     const query = search.toString();
     const target = new URL(upstreamUrl(protocol, upstream.url, url.pathname + (query ? `?${query}` : '')));
     this.forwarded++;
+    // A signal of the call's own: listeners on one signal shared by every call would grow with the
+    // calls in flight (Node warns past 10), and a try may have 16.
+    const callAbort = new AbortController();
+    this.callAborts.add(callAbort);
+    if (this.closing) callAbort.abort();
     const result = await forwardUpstream({
       protocol,
       url: target,
@@ -204,10 +260,11 @@ export class GatewayTry {
       idleTimeoutMs: this.options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
       retry: this.retry,
       captureCap: this.options.recordCapBytes ?? RECORD_CAP_BYTES,
-      signal: this.abort.signal,
+      ...(this.options.maxAnswerBytes !== undefined ? { maxAnswerBytes: this.options.maxAnswerBytes } : {}),
+      signal: callAbort.signal,
       agents: this.host.agents,
       started,
-    });
+    }).finally(() => this.callAborts.delete(callAbort));
     this.finishCall(result, target, base, outcome, started);
   }
 
@@ -238,7 +295,7 @@ export class GatewayTry {
     this.outcomes.push(
       outcome({ ok, empty: ok && isEmptyAnswer(answer), usage, ...(costUsd !== undefined ? { costUsd } : {}), ...(failure ? { failure } : {}) }),
     );
-    this.calls.append({
+    this.record({
       ...base,
       status: raw.status,
       usage,
@@ -287,7 +344,7 @@ export class GatewayTry {
     const raw = result.raw;
     const utf8 = raw ? raw.body.toString('utf8') : undefined;
     const encoding = raw && utf8 !== undefined && Buffer.from(utf8, 'utf8').equals(raw.body) ? 'utf8' : 'base64';
-    this.calls.append({
+    this.record({
       ...base,
       status: result.status,
       usage,

@@ -33,8 +33,9 @@ function readBody(req: http.IncomingMessage): Promise<Buffer | undefined> {
     req.on('data', (c: Buffer) => {
       size += c.length;
       if (size > MAX_REQUEST_BYTES) {
+        // What was held goes: the rest is read and dropped (refuse() resumes) so the answer reaches the client.
+        chunks.length = 0;
         resolve(undefined);
-        req.pause();
         return;
       }
       chunks.push(c);
@@ -140,21 +141,22 @@ export class ModelGateway {
         return;
       }
       // Bodies are held whole until answered: a try may have only so many in the harness at once.
-      const inFlight = this.inFlight.get(t.token) ?? 0;
-      if (inFlight >= MAX_IN_FLIGHT_PER_TRY) {
+      // Refused unread, and recorded as refused calls (their bodies' sizes, not their bodies).
+      const refuse = (status: number, reason: string) => {
         req.resume();
-        res.writeHead(429, { 'content-type': 'application/json', connection: 'close' });
-        res.end(JSON.stringify(errorBody(t.protocol, 429, `sweci gateway: more than ${MAX_IN_FLIGHT_PER_TRY} requests at once from one try`)));
-        return;
-      }
+        t.refuseUnread(req, url, status, reason);
+        res.writeHead(status, { 'content-type': 'application/json', connection: 'close' });
+        res.end(JSON.stringify(errorBody(t.protocol, status, `sweci gateway: ${reason}`)));
+      };
+      const inFlight = this.inFlight.get(t.token) ?? 0;
+      if (inFlight >= MAX_IN_FLIGHT_PER_TRY) return refuse(429, `more than ${MAX_IN_FLIGHT_PER_TRY} requests at once from one try`);
+      const tooBig = `the request body is over ${MAX_REQUEST_BYTES} bytes`;
+      // A body that says it is over the cap is not read at all; one that does not say is counted as it comes.
+      if (Number(req.headers['content-length']) > MAX_REQUEST_BYTES) return refuse(413, tooBig);
       this.inFlight.set(t.token, inFlight + 1);
       try {
         const body = await readBody(req);
-        if (!body) {
-          res.writeHead(413, { 'content-type': 'application/json', connection: 'close' });
-          res.end(JSON.stringify(errorBody(t.protocol, 413, `sweci gateway: the request body is over ${MAX_REQUEST_BYTES} bytes`)));
-          return;
-        }
+        if (!body) return refuse(413, tooBig);
         await t.handle(req, res, url, body);
       } finally {
         const left = (this.inFlight.get(t.token) ?? 1) - 1;

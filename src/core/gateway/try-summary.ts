@@ -2,6 +2,7 @@
 // calls, the usage summed, and why the try failed when its calls did. A stop the gateway itself
 // made (a spent budget, a hang, a divergence) is the reason; otherwise the last model call decides:
 // its error after retries, or an empty answer; with no model call at all, that.
+import { DISK_NEARLY_FULL } from '../util/free-space';
 import { addUsage, NO_USAGE, type WireUsage } from './wire-usage';
 
 /** What the summary needs of one call. */
@@ -33,6 +34,8 @@ export interface TryWireSummary {
   failure?: string;
   /** The gateway stopped the try because a bound was spent (`failure` says which). */
   budgetExhausted?: boolean;
+  /** The gateway stopped the try because its record's disk is nearly full (`failure` says where). */
+  diskFull?: boolean;
   /** A line of the calls file that could not be written. */
   recordError?: string;
 }
@@ -54,6 +57,7 @@ export function summarize(outcomes: readonly CallOutcome[], stopReason: string |
   const succeeded = model.filter((o) => o.ok).length;
   const failure = stopReason ?? wireFailure(sorted, model, succeeded);
   const exhausted = stopReason?.startsWith(BUDGET_EXHAUSTED) === true;
+  const diskFull = stopReason?.startsWith(DISK_NEARLY_FULL) === true;
   return {
     calls: sorted.length,
     modelCalls: model.length,
@@ -63,6 +67,7 @@ export function summarize(outcomes: readonly CallOutcome[], stopReason: string |
     unpricedCalls,
     ...(failure ? { failure } : {}),
     ...(exhausted ? { budgetExhausted: true } : {}),
+    ...(diskFull ? { diskFull: true } : {}),
   };
 }
 

@@ -2,7 +2,8 @@
 // seen a byte, then passes the answer through as it arrives while a copy is reassembled (SSE
 // events or the JSON body) and kept raw for replay. A silence longer than the idle timeout ends
 // the call: before the answer began, the client gets a 504 in its protocol's shape; after, its
-// connection is cut (a half-sent stream cannot become an error).
+// connection is cut (a half-sent stream cannot become an error). So is an answer past
+// MAX_ANSWER_BYTES, before the harness holds more of it.
 import * as http from 'node:http';
 import * as https from 'node:https';
 import type { WireProtocol } from './wire-protocol';
@@ -24,6 +25,8 @@ export interface UpstreamRequest {
   retry: RetryPolicy;
   /** The raw answer is kept up to this many bytes (for replay); beyond, it is marked cut. */
   captureCap: number;
+  /** An answer longer than this is cut off (the client's connection too): its reassembled text is held whole. Default MAX_ANSWER_BYTES. */
+  maxAnswerBytes?: number;
   /** Fires when the try closes: the call is abandoned. */
   signal: AbortSignal;
   agents: { http: http.Agent; https: https.Agent };
@@ -65,6 +68,9 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     signal.addEventListener('abort', done, { once: true });
   });
 }
+
+/** What an answer may grow to: far above any model's reply, well below what would strain the harness holding its text. */
+export const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
 
 export async function forwardUpstream(r: UpstreamRequest): Promise<UpstreamOutcome> {
   let retries = 0;
@@ -155,6 +161,8 @@ function attemptOnce(r: UpstreamRequest, retry: number): Promise<Attempt> {
       const sseReader = sse ? new SseReader() : undefined;
       const chunks: Buffer[] = [];
       let kept = 0;
+      let total = 0;
+      const maxAnswer = r.maxAnswerBytes ?? MAX_ANSWER_BYTES;
       let cut = false;
       let firstByteMs: number | undefined;
       r.client.writeHead(status, clientHeaders(res.headers));
@@ -185,6 +193,12 @@ function attemptOnce(r: UpstreamRequest, retry: number): Promise<Attempt> {
       answerSoFar = outcome;
       res.on('data', (chunk: Buffer) => {
         firstByteMs ??= performance.now() - r.started;
+        total += chunk.length;
+        if (total > maxAnswer) {
+          fail(new LocalStop(`the answer from ${shownUrl(r.url)} was over ${maxAnswer} bytes and was cut off`), outcome());
+          req.destroy();
+          return;
+        }
         armIdle();
         if (kept + chunk.length <= r.captureCap) {
           chunks.push(chunk);

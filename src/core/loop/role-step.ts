@@ -22,6 +22,7 @@ import { diffSnapshots, snapshotOutside } from './outside-changes';
 import { DEFAULT_AGENT_MAX_TRIES, DEFAULT_AGENT_TIMEOUT_SEC } from '../agents/agent-settings';
 import { ARCHIVE } from './run-store';
 import { Budget, BudgetExhaustedError } from '../gateway/budget';
+import { belowFloor, DEFAULT_MIN_FREE_DISK_MB, DISK_NEARLY_FULL, DiskNearlyFullError } from '../util/free-space';
 import type { TaskFolder } from '../workspace/task-folder';
 
 export interface RoleStepContext {
@@ -114,9 +115,16 @@ async function runAgent(ctx: RoleStepContext): Promise<StepDone> {
   let network: AgentRunResult['network'];
   let modelCalls: number | undefined;
   const agentReported: AgentUsage[] = [];
-  // The tokens every try of this step may spend together (sweci.agents.maxTokensPerStep).
+  // What every try of this step may spend together: tokens (sweci.agents.maxTokensPerStep), and
+  // bytes of calls records (sweci.agents.maxCallsBytesPerTry: one try's bound is the step's too,
+  // so ten tries that each fail just below it cannot write ten times as much).
   const perStep = driver.maxTokensPerStep ?? 0;
-  const stepBudget = perStep > 0 ? new Budget('step', { maxTokens: perStep }) : undefined;
+  const perStepBytes = driver.maxCallsBytesPerTry ?? 0;
+  const stepBudget =
+    perStep > 0 || perStepBytes > 0
+      ? new Budget('step', { ...(perStep > 0 ? { maxTokens: perStep } : {}), ...(perStepBytes > 0 ? { maxRecordBytes: perStepBytes } : {}) })
+      : undefined;
+  const diskFloor = driver.minFreeDiskBytes ?? DEFAULT_MIN_FREE_DISK_MB * 1024 * 1024;
   const homeDir = path.join(layout.agentHomeDir, ctx.role);
   // What the harness and the other role wrote is seen, never changed: non-passed/ always, and
   // the Architect's requirement.xml in the Programmer's step.
@@ -125,6 +133,10 @@ async function runAgent(ctx: RoleStepContext): Promise<StepDone> {
     for (let attempt = 1; attempt <= maxTries && !ok; attempt++) {
       throwIfAborted(ctx.signal);
       tries = attempt;
+      // The check that guards a task's unpacking guards each try: its log and calls record are
+      // written outside the step's limits, and a full disk would cut the run's records.
+      const low = await belowFloor(ctx.pendingDir, diskFloor);
+      if (low !== undefined) throw diskFullError(ctx, driver.label, attempt, low);
       if (attempt > 1) for (const p of await removeLeftovers(layout)) removed.add(p);
       // Like the reference's fresh container per try: a failed try's edits do not carry over.
       // Each try also gets a fresh app/code/.git: nothing planted by an earlier step or try stays.
@@ -164,6 +176,10 @@ async function runAgent(ctx: RoleStepContext): Promise<StepDone> {
       network = result.network ?? network;
       if (result.cancelled || ctx.signal.aborted) throw new AbortError();
       let problem = why(result, timeoutSec);
+      if (result.wire?.diskFull) {
+        emitFinished(ctx, { attempt, ok: false, durationMs, message: problem, logFile });
+        throw diskFullError(ctx, driver.label, attempt, result.wire.failure ?? DISK_NEARLY_FULL);
+      }
       if (result.wire?.budgetExhausted) {
         // A spent bound is not a failure another try could mend: the run stops here.
         emitFinished(ctx, { attempt, ok: false, durationMs, message: problem, logFile });
@@ -216,6 +232,12 @@ async function runAgent(ctx: RoleStepContext): Promise<StepDone> {
     if (discarded.length > 0) record.discarded_changes = discarded;
   }
   return { record, outside: [...outside].sort(), tampered };
+}
+
+function diskFullError(ctx: RoleStepContext, agent: string, attempt: number, reason: string): DiskNearlyFullError {
+  return new DiskNearlyFullError(
+    `The ${ctx.role} (${agent}) stopped in iteration ${ctx.iteration}, try ${attempt}: ${reason}. Nothing more was written, and every record written so far is whole (the logs and model calls are in ${ctx.pendingDir}). Free some space, or lower sweci.agents.minFreeDiskMb, and resume the run.`,
+  );
 }
 
 async function runHuman(ctx: RoleStepContext): Promise<StepDone> {

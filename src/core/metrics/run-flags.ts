@@ -20,6 +20,8 @@ export const RUN_FLAG_LABELS: Readonly<Record<RunFlag, string>> = {
 /** The fields of an iteration.jsonl line the flags come from. */
 export interface FlaggedLine {
   inflated?: readonly string[];
+  /** How many inflated ids there were (the list may be cut). */
+  inflated_count?: number;
   harness_tampering?: readonly string[];
   tampered?: readonly string[];
   outside_changes?: readonly string[];

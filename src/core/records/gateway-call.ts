@@ -44,6 +44,8 @@ export const gatewayCallSchema = z.object({
   retries: z.number().int().min(0),
   /** The request body as sent upstream (JSON, or its text when it is not JSON). */
   request: z.unknown().optional(),
+  /** The size of a refused call's body, which its line does not keep. */
+  requestBytes: z.number().int().min(0).optional(),
   response: z
     .object({
       text: z.string(),

@@ -9,7 +9,7 @@ import { normalizedChange, type Baseline } from '../metrics/normalized-change';
 import { averageRow, referencePassed, summarize } from '../metrics/reference-summary';
 import { lineUsage, runMetrics } from '../metrics/run-metrics';
 import { lineFlags, runFlags } from '../metrics/run-flags';
-import { scoredLine, type ScoringRules } from '../metrics/scored-line';
+import { scoredLines, type ScoringRules } from '../metrics/scored-line';
 import { buildTransitionMatrix, encodeCells, regressedTests, type ReportTests } from '../metrics/transitions';
 import { passedIds } from '../pytest/test-report';
 import { UserError, errorMessage } from '../util/errors';
@@ -25,7 +25,7 @@ export interface ChartDataOptions {
   gamma?: number;
   /** N instead of the one derived from the runs. */
   maxIterations?: number;
-  /** How flagged lines are scored (sweci.integrity.excludeHarnessTampering, scoreTargetTestsOnly). */
+  /** How flagged lines are scored (sweci.integrity.keepFlagged, excludeHarnessTampering, scoreTargetTestsOnly). */
   scoring?: ScoringRules;
 }
 
@@ -49,7 +49,7 @@ export async function loadChartRuns(task: TaskFolder, opts: ChartDataOptions = {
   }
   for (const { summary, records: lines } of listing) {
     try {
-      const records = lines.map((r) => scoredLine(r, opts.scoring));
+      const records = scoredLines(lines, opts.scoring);
       loaded.push({ info: summary.info, records, pending: summary.pending !== undefined });
     } catch (err) {
       // One run that cannot be scored must not hide the other runs.

@@ -5,6 +5,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import * as yauzl from 'yauzl';
 import { UserError, errorMessage, throwIfAborted } from '../util/errors';
+import { freeBytes } from '../util/free-space';
 
 export interface SafeUnzipOptions {
   /** Refuse archives whose entries add up to more than this many uncompressed bytes (default 4 GiB). */
@@ -78,16 +79,6 @@ async function survey(zipPath: string, signal?: AbortSignal): Promise<Survey> {
     if (cur.start < prev.end || cur.start === prev.start) return { declared, overlapping: [prev.name, cur.name] };
   }
   return { declared };
-}
-
-/** Bytes free for an unprivileged writer at `dir`, or undefined where the system cannot say. */
-async function freeBytes(dir: string): Promise<number | undefined> {
-  try {
-    const st = await fs.statfs(dir);
-    return Number(st.bavail) * Number(st.bsize);
-  } catch {
-    return undefined;
-  }
 }
 
 /** Splits an entry name into safe path segments, or explains why it is unsafe. */

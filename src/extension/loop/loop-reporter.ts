@@ -72,7 +72,7 @@ function warnAbout(event: Extract<LoopEvent, { type: 'iteration-recorded' }>): v
     );
   if (r.harness_tampering?.length) {
     void messages.showWarningMessage(
-      `Iteration ${r.iteration}: the code changes how pytest collects or reports tests (${r.harness_tampering.slice(0, 3).join(', ')}). It is flagged; sweci.integrity.excludeHarnessTampering decides whether it is scored.`,
+      `Iteration ${r.iteration}: the code changes how pytest collects or reports tests (${r.harness_tampering.slice(0, 3).join(', ')}). Its report cannot be trusted: it is flagged, and scored at the run's last honest measurement (sweci.integrity.keepFlagged scores its raw figure).`,
     );
   }
   if (r.outside_changes.length)

@@ -26,3 +26,13 @@ test('the gateway bounds: calls per try and tokens per step, with their defaults
   assert.throws(() => from({ 'agents.maxCallsPerTry': -1 }), /sweci\.agents\.maxCallsPerTry/);
   assert.deepEqual(from({ 'agents.prices': { m: { input: 1, output: 2 } } }).prices, { m: { input: 1, cached: 1, output: 2 } });
 });
+
+test("the calls record's bounds: 256 MiB per try (and per step), a floor of 64 MB free; bad values refused with the setting's name", () => {
+  assert.equal(from({}).maxCallsBytesPerTry, 256 * 1024 * 1024);
+  assert.equal(from({}).minFreeDiskBytes, 64 * 1024 * 1024);
+  assert.equal(from({ 'agents.maxCallsBytesPerTry': '1000000' }).maxCallsBytesPerTry, 1_000_000);
+  assert.equal(from({ 'agents.maxCallsBytesPerTry': 0 }).maxCallsBytesPerTry, 0);
+  assert.equal(from({ 'agents.minFreeDiskMb': 1.5 }).minFreeDiskBytes, 1.5 * 1024 * 1024);
+  assert.throws(() => from({ 'agents.maxCallsBytesPerTry': 'lots' }), /sweci\.agents\.maxCallsBytesPerTry must be a number of bytes/);
+  assert.throws(() => from({ 'agents.minFreeDiskMb': -1 }), /sweci\.agents\.minFreeDiskMb must be a number of MB/);
+});

@@ -75,7 +75,7 @@ describe('flagged runs in summarize, compare and report', () => {
   after(() => world?.dispose());
 
   test('summarize names the flag beside the score, in solved and in the averages; the strict options keep excluding', () => {
-    const json = JSON.parse(sweci('summarize', expA, '--format', 'json')) as {
+    const json = JSON.parse(sweci('summarize', expA, '--format', 'json', '--keep-flagged')) as {
       groups: { rows: { task: string; metrics: { solved: boolean; scoreFlags: string[] } }[]; average: { flagged: unknown; solvedFlagged: unknown } }[];
     };
     const [group] = json.groups;
@@ -86,10 +86,15 @@ describe('flagged runs in summarize, compare and report', () => {
     assert.deepEqual(group.average.flagged, { runs: 2, flags: ['inflated', 'not-isolated'] });
     assert.deepEqual(group.average.solvedFlagged, { runs: 1, flags: ['not-isolated'] });
 
-    const table = sweci('summarize', expA);
+    const table = sweci('summarize', expA, '--keep-flagged');
     assert.match(table, /^t1 +\d\.\d{4} ⚑ not-isolated +1 ⚑ not-isolated /m, table);
     assert.match(table, /^t2 +\d\.\d{4} ⚑ inflated +0 /m, table);
     assert.match(table, /^average \(2, 2 flagged\) +\d\.\d{4} +0\.5000 \(1 solved, 1 flagged: not-isolated\) .* 2 flagged: inflated, not-isolated$/m, table);
+    // By default the inflated passes are taken out of t2's score (issue 43): its score rests on no flag.
+    const honest = sweci('summarize', expA);
+    assert.match(honest, /^t1 +\d\.\d{4} ⚑ not-isolated +1 ⚑ not-isolated /m, honest);
+    assert.match(honest, /^t2 +\d\.\d{4} +0 /m, honest);
+    assert.match(honest, /^average \(2, 1 flagged\) .* 1 flagged: not-isolated$/m, honest);
     const markdown = sweci('summarize', expA, '--format', 'markdown');
     assert.match(markdown, /^\| t1 \| \d\.\d{4} ⚑ not-isolated \| 1 ⚑ not-isolated \|/m, markdown);
 
@@ -117,7 +122,7 @@ describe('flagged runs in summarize, compare and report', () => {
 
   test("the report's index names the flag beside the score, in solved and in the averages", async () => {
     const out = world.scratch('report');
-    sweci('report', expA, '-o', out);
+    sweci('report', expA, '-o', out, '--keep-flagged');
     const index = await fs.readFile(path.join(out, 'index.html'), 'utf8');
     assert.match(index, /t1<\/a><\/td><td>\d\.\d{4} ⚑ not-isolated<\/td><td>1 ⚑ not-isolated<\/td>/);
     assert.match(index, /<td>average \(2, 2 flagged\)<\/td><td>\d\.\d{4}<\/td><td>0\.5000 \(1 solved, 1 flagged: not-isolated\)<\/td>/);

@@ -90,7 +90,7 @@ const call = (extra: Partial<GatewayCall> = {}): GatewayCall => ({
 async function callLine(c: GatewayCall, redact: (t: string) => string, cap: number): Promise<string> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-calls-'));
   try {
-    const file = new CallsFile(path.join(dir, 'calls.jsonl'), redact, cap);
+    const file = new CallsFile(path.join(dir, 'calls.jsonl'), redact, { lineCap: cap });
     file.append(c);
     await file.flushed();
     assert.equal(file.writeError, undefined);

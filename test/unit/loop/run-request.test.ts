@@ -39,6 +39,8 @@ const EDITOR_SETTINGS: Record<string, unknown> = {
   'sweci.integrity.maxFileMb': 10,
   'sweci.integrity.maxIterationMb': 30,
   'sweci.agents.maxCallsPerTry': 40,
+  'sweci.agents.maxCallsBytesPerTry': 1000000,
+  'sweci.agents.minFreeDiskMb': 10,
 };
 const FLAGS: RunValues = {
   architect: 'custom',
@@ -48,6 +50,8 @@ const FLAGS: RunValues = {
   sandboxReadable: '/opt/agents, /opt/tools',
   maxIterations: '7',
   maxFileMb: '10',
+  maxCallsBytesPerTry: '1000000',
+  minFreeDiskMb: '10',
 };
 const CONFIG_FILE: Record<string, unknown> = {
   'sweci.programmer.agent': 'custom',
@@ -94,6 +98,8 @@ describe('one run request from the editor and from sweci run', () => {
     assert.equal(editor.loop.maxIterations, 7);
     assert.equal(editor.integrity.maxFileMb, 10);
     assert.equal(editor.model.maxCallsPerTry, 40);
+    assert.equal(editor.model.maxCallsBytesPerTry, 1_000_000);
+    assert.equal(editor.model.minFreeDiskBytes, 10 * 1024 * 1024);
   });
 
   test('nothing set: the editor and the CLI read the same defaults', async () => {

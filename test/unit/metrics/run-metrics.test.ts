@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { evoScore } from '../../../src/core/metrics/evo-score';
 import { summarize } from '../../../src/core/metrics/reference-summary';
 import { averageMetrics, runMetrics, type RunLine } from '../../../src/core/metrics/run-metrics';
+import { scoredLines } from '../../../src/core/metrics/scored-line';
 
 const close = (actual: number | null, expected: number, msg?: string): void =>
   assert.ok(actual !== null && Math.abs(actual - expected) < 1e-12, `${msg ?? ''} ${actual} ≠ ${expected}`);
@@ -101,13 +102,14 @@ test('the average row: means of the columns, booleans as rates, nulls left out',
   assert.equal(none.solved, 0);
 });
 
-test('a solved run whose score rests on a flag carries it into its row, its average and the solved count; the strict rules take out what they exclude', () => {
+test('with keepFlagged, a solved run whose score rests on a flag carries it into its row, its average and the solved count; the strict rules take out what they exclude', () => {
   // The solving line changes how pytest reports (harness tampering) and passes tests the target never had.
   const flagged: RunLine[] = LINES.map((l, i) => (i === 3 ? { ...l, harness_tampering: ['conftest.py'], inflated: ['t::fake'], tampered: ['tests/t.py'] } : l));
-  const row = runMetrics(flagged, { maxIterations: 4 });
+  const keep = { keepFlagged: true };
+  const row = runMetrics(flagged, { maxIterations: 4, scoring: keep });
   assert.deepEqual(row.scoreFlags, ['inflated', 'harness-tampering'], 'what the score rests on; restored test files are not');
-  assert.deepEqual(runMetrics(flagged, { maxIterations: 4, scoring: { excludeHarnessTampering: true } }).scoreFlags, ['inflated']);
-  assert.deepEqual(runMetrics(flagged, { maxIterations: 4, scoring: { scoreTargetTestsOnly: true } }).scoreFlags, ['harness-tampering']);
+  assert.deepEqual(runMetrics(flagged, { maxIterations: 4, scoring: { ...keep, excludeHarnessTampering: true } }).scoreFlags, ['inflated']);
+  assert.deepEqual(runMetrics(flagged, { maxIterations: 4, scoring: { ...keep, scoreTargetTestsOnly: true } }).scoreFlags, ['harness-tampering']);
   const open = runMetrics(
     LINES.map((l) => ({ ...l, isolation: 'none' })),
     { maxIterations: 4, scoring: { excludeHarnessTampering: true, scoreTargetTestsOnly: true } },
@@ -117,10 +119,46 @@ test('a solved run whose score rests on a flag carries it into its row, its aver
   assert.deepEqual(honest.scoreFlags, []);
   const unsolved = runMetrics(
     LINES.slice(0, 2).map((l) => ({ ...l, inflated: ['t::fake'] })),
-    { maxIterations: 4 },
+    { maxIterations: 4, scoring: keep },
   );
   const avg = averageMetrics([row, honest, unsolved]);
   assert.deepEqual(avg.flagged, { runs: 2, flags: ['inflated', 'harness-tampering'] });
   assert.deepEqual(avg.solvedFlagged, { runs: 1, flags: ['inflated', 'harness-tampering'] });
   assert.deepEqual(averageMetrics([honest]).flagged, { runs: 0, flags: [] });
+});
+
+test('by default a flagged line scores its honest figure: an inflated one without the passes the target never had, a tampering one at the last honest measurement; never solved by them', () => {
+  // init 4, target 8. Iteration 1 reaches 6 honestly; 2 crashes; 3 "passes" 8 through its own conftest (and 20 made-up tests).
+  const tampered: RunLine[] = LINES.map((l, i) =>
+    i === 3 ? { ...l, pytest: { passed: 28 }, harness_tampering: ['conftest.py'], inflated: ['t::fake'], inflated_count: 20 } : l,
+  );
+  const raw = runMetrics(scoredLines(tampered, { keepFlagged: true }), { maxIterations: 4, scoring: { keepFlagged: true } });
+  assert.equal(raw.solved, true, "the raw figure: the reference's");
+  assert.deepEqual(raw.scoreFlags, ['inflated', 'harness-tampering']);
+  const honestLines = scoredLines(tampered);
+  // The tampering line takes the crash before it: 0 passed, as the reference counts a crash.
+  assert.deepEqual(
+    honestLines.map((l) => l.pytest.passed),
+    [4, 6, undefined, 0],
+  );
+  const row = runMetrics(honestLines, { maxIterations: 4 });
+  assert.equal(row.solved, false);
+  assert.deepEqual(row.scoreFlags, [], 'kept out of the score, so the score rests on neither');
+  close(row.evoScoreReference, (0.5 - 1 - 1 - 1) / 4);
+
+  // Inflated alone: the reference's count less the made-up passes (passed 78 against a target of 60: 58 is honest).
+  const base = { iteration: 0, gap: 42, pytest: { passed: 18 }, regressions: [] };
+  const inflated: RunLine[] = [base, { iteration: 1, gap: 2, pytest: { passed: 78 }, inflated: ['t::u[fake0]'], inflated_count: 20, regressions: [] }];
+  const keptRaw = runMetrics(scoredLines(inflated, { keepFlagged: true }), { maxIterations: 1, scoring: { keepFlagged: true } });
+  assert.equal(keptRaw.solved, true);
+  assert.equal(keptRaw.evoScore, 1);
+  const honestInflated = runMetrics(scoredLines(inflated), { maxIterations: 1 });
+  assert.equal(honestInflated.solved, false);
+  close(honestInflated.evoScore, (58 - 18) / 42);
+  // The strict option stays stricter: the paper's n(c) over T.
+  const strict = scoredLines(
+    inflated.map((l, i) => ({ ...l, passed: i === 0 ? 18 : 40 })),
+    { scoreTargetTestsOnly: true },
+  );
+  assert.equal(strict[1].pytest.passed, 40);
 });
