@@ -95,6 +95,8 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'architecture/settings-through-config.test.js': 0.1,
   'checkout/instance-grading.test.js': 0.1,
   'cli/batch-display.test.js': 0.1,
+  'cli/cli-not-experiment.test.js': 4.0,
+  'leaderboard/leaderboard-table-width.test.js': 0.5,
   'continual/cl-results.test.js': 0.1,
   'continual/memory-folder.test.js': 0.1,
   'extension/checkout-choices.test.js': 0.1,

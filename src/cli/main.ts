@@ -199,6 +199,7 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
       .option('--gamma <list>', 'the γ values, e.g. 0.8,1,1.2 (0.8,0.9,1,1.1,1.2; γ = 1 is always included)')
       .option('--max-epoch <n>', 'N, the iterations scores are padded to (needed when the experiments differ)')
       .option('--format <format>', 'table, markdown, csv or json (table)')
+      .option('--wide', 'the table with every column (by default it keeps to 100 characters: the main columns)')
       .option('--exclude-harness-tampering', 'score iterations flagged for harness tampering as not run')
       .option('--score-target-tests-only', "count passes among the tests the target passes only (the paper's n(c) over T), not pytest's whole count"),
   ).action((experiments: string[], values: LeaderboardValues) => set(leaderboardCommand(experiments, values)));

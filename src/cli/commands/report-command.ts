@@ -3,6 +3,7 @@
 import { taskFolder } from '../../core/workspace/task-folder';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
+import { requireExperiment } from '../../core/batch/experiment';
 import { writeExperimentReport } from '../../core/report/experiment-report';
 import { writeReport } from '../../core/report/export-report';
 import { UserError } from '../../core/util/errors';
@@ -72,6 +73,8 @@ export async function reportCommand(dirs: readonly string[], values: ReportValue
     console.log(`wrote ${out.html}`);
     return 0;
   }
+  // Not a task folder: it must be an experiment (an empty index of nothing helps no one).
+  await requireExperiment(source);
   const result = await writeExperimentReport({
     experimentDir: source,
     folder,
