@@ -155,7 +155,7 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
       .command('report')
       .argument('[dirs...]', 'an experiment folder, or one task folder; with --leaderboard, the experiments to rank (experiment#run for another run)')
       .description("self-contained HTML: the extension's report for each task, and an index with the summary tables; or, with --leaderboard, the leaderboard")
-      .option('-o, --out <dir>', 'the folder to write to')
+      .option('-o, --out <dir>', "the folder to write to (default: a new folder in the experiment's or task's .sweci/reports/)")
       .option(
         '--leaderboard',
         'write leaderboard.html (the table and the three figures) with leaderboard.json and leaderboard.csv, ranking the experiments given',

@@ -148,7 +148,7 @@ export function datasetKey(record: ExperimentRecord): string {
  * reading every run of every task: the first task whose folder of that name reads as that run
  * answers yes (listRuns would list it); only when none does are all of them listed.
  */
-async function hasRun(dir: string, run: string): Promise<boolean> {
+export async function hasRun(dir: string, run: string): Promise<boolean> {
   for (const id of await experimentTaskIds(dir)) {
     const summary = await readRunSummary(experimentLayout(dir).task(id), run).catch(() => undefined);
     if (summary?.info.name === run) return true;

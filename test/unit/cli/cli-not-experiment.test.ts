@@ -72,6 +72,15 @@ describe('a folder that is not an experiment', () => {
 
   test('slurm status refuses it', () => refusedWith(NOT_ONE(plain), 'slurm', 'status', plain));
 
+  test("report without -o writes into the experiment's own .sweci/reports/", async () => {
+    const r = sweci('report', experiment);
+    assert.equal(r.code, 0, r.err);
+    const reports = path.join(experiment, '.sweci', 'reports');
+    const [folder] = await fs.readdir(reports);
+    assert.match(folder, /^export-\d{4}-/);
+    assert.match(r.out, new RegExp(`^wrote ${path.join(reports, folder, 'index.html').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+  });
+
   test('a missing folder and a file get the same words from every command', async () => {
     const missing = path.join(tmp, 'nowhere');
     const file = path.join(tmp, 'a-file');
