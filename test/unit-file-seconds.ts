@@ -96,6 +96,8 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'checkout/instance-grading.test.js': 0.1,
   'cli/batch-display.test.js': 0.1,
   'cli/cli-not-experiment.test.js': 4.0,
+  'batch/summary-beyond-n.test.js': 0.3,
+  'architecture/no-iteration-s.test.js': 0.5,
   'leaderboard/leaderboard-table-width.test.js': 0.5,
   'continual/cl-results.test.js': 0.1,
   'continual/memory-folder.test.js': 0.1,
