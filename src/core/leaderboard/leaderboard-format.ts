@@ -9,7 +9,7 @@ export const LEADERBOARD_FORMATS = ['table', 'markdown', 'csv', 'json'] as const
 export type LeaderboardFormat = (typeof LEADERBOARD_FORMATS)[number];
 
 /** The terminal width the table format keeps to unless asked for every column (--wide). */
-export const TABLE_WIDTH = 100;
+const TABLE_WIDTH = 100;
 /** The table's columns when it must fit TABLE_WIDTH: by header, in the wide table's order. */
 const NARROW_COLUMNS = ['group', 'rank', 'entry', 'EvoScore(γ=1)', '95% CI', 'solved', 'zero_regression', 'cost per task'];
 /** Shorter headers for the narrow table (the notes name them in full). */
