@@ -18,6 +18,6 @@ export async function removeDemoContainers(env: Record<string, string>, waitMs =
   const conn = connectDocker();
   if (!session || !(await engineAnswers(conn))) return;
   const { removed, left } = await removeSessionContainers(conn.docker, session, waitMs);
-  if (removed > 0) console.log(`Removed ${removed} ${removed === 1 ? 'container' : 'containers'} the editor had started.`);
-  if (left > 0) console.log(`${left} of the editor's containers still belong to a running process: left to it.`);
+  if (removed > 0) console.error(`Removed ${removed} ${removed === 1 ? 'container' : 'containers'} the editor had started.`);
+  if (left > 0) console.error(`${left} of the editor's containers still belong to a running process: left to it.`);
 }

@@ -2,7 +2,8 @@
 // base to target, packed like the real dataset (metadata/default.csv + data/<task_id>/code.zip).
 // With --batch (or `batch: true`) it adds three smaller tasks, windows of the same history, for
 // headless batch runs that need tasks of different sizes.
-// Usage: node out/scripts/demo-dataset.js [--batch] [outDir]   (default .vscode-test/demo-dataset)
+// Usage: node out/scripts/demo-dataset.js [--batch] [--json] [outDir]   (default .vscode-test/demo-dataset)
+// It prints the dataset's folder (with --json, the whole record); progress goes to standard error.
 import { execFileSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
@@ -340,14 +341,19 @@ export async function buildDemoDataset(outDir: string, options: BuildDemoOptions
   }
 }
 
+/**
+ * Progress and the tasks built go to standard error; standard output holds the result only: the
+ * dataset's folder, one line (for `dir=$(…)`), or with --json the whole DemoDataset record.
+ */
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
-  const batch = args.includes('--batch');
-  const unknown = args.filter((a) => a.startsWith('--') && a !== '--batch');
-  if (unknown.length > 0) throw new Error(`Unknown option ${unknown.join(', ')}. Usage: demo-dataset.js [--batch] [outDir]`);
+  const flags = ['--batch', '--json'];
+  const unknown = args.filter((a) => a.startsWith('--') && !flags.includes(a));
+  if (unknown.length > 0) throw new Error(`Unknown option ${unknown.join(', ')}. Usage: demo-dataset.js [--batch] [--json] [outDir]`);
   const outDir = args.find((a) => !a.startsWith('--')) ?? path.join('.vscode-test', 'demo-dataset');
-  const result = await buildDemoDataset(outDir, { batch, onProgress: (m) => console.error(`… ${m}`) });
-  console.log(JSON.stringify(result, null, 2));
+  const result = await buildDemoDataset(outDir, { batch: args.includes('--batch'), onProgress: (m) => console.error(`… ${m}`) });
+  for (const t of result.tasks) console.error(`  ${t.taskId}: gap ${t.expectedGap}, ${t.commits.length - 1} developer commits`);
+  process.stdout.write(args.includes('--json') ? `${JSON.stringify(result, null, 2)}\n` : `${path.resolve(result.datasetDir)}\n`);
 }
 
 if (require.main === module) {

@@ -4,6 +4,7 @@
 // --dir: where the dataset, the task and the editor's state live (default .vscode-test/demo).
 // Stopped with Ctrl-C (or SIGTERM, SIGHUP), it stops code-server and removes the containers
 // the editor had started.
+// What it prints is progress, for a person: standard error (standard output is for results; it has none).
 import { imageArchiveOf } from '../src/core/task/task-spec';
 import { taskFolder } from '../src/core/workspace/task-folder';
 import { spawnSync } from 'node:child_process';
@@ -32,21 +33,21 @@ async function main(): Promise<void> {
   const imageArchive = fs.existsSync(demoImageArchive()) ? demoImageArchive() : undefined;
   const hasImage = fs.existsSync(path.join(datasetDir, 'data', DEMO_TASK_ID, 'image.tar.gz'));
   if (!fs.existsSync(path.join(datasetDir, 'metadata', 'default.csv')) || (imageArchive && !hasImage)) {
-    console.log('Building the demo dataset (a small Python library with a real git history)…');
+    console.error('Building the demo dataset (a small Python library with a real git history)…');
     await buildDemoDataset(datasetDir, { imageArchive });
   }
   if (!(await readTaskRecord(taskFolder(taskDir)))) {
-    console.log(`Checking out ${DEMO_TASK_ID} into ${taskDir}…`);
+    console.error(`Checking out ${DEMO_TASK_ID} into ${taskDir}…`);
     const spec = (await readDatasetTasks(datasetDir, 'default')).find((t) => t.id === DEMO_TASK_ID)!;
     const python = process.env.SWECI_PYTHON ?? 'python3';
     // As the extension does with its default settings: Docker when the task has an image and an engine answers.
     const env = await openTaskEnvironment(
       DEFAULT_RUNTIME_SETTINGS,
       { imageArchive: imageArchiveOf(spec) },
-      { hostPython: python, onProgress: (m) => console.log(`  … ${m}`) },
+      { hostPython: python, onProgress: (m) => console.error(`  … ${m}`) },
     );
     try {
-      console.log(`  runtime: ${describeEnvironment(env.record)}${env.note ? ` (${env.note})` : ''}`);
+      console.error(`  runtime: ${describeEnvironment(env.record)}${env.note ? ` (${env.note})` : ''}`);
       const result = await checkOutTask(spec, {
         python: env.python,
         timeoutMs: 3600_000,
@@ -56,9 +57,9 @@ async function main(): Promise<void> {
         runtime: env.tests,
         environment: env.record,
         runTests: true,
-        onProgress: (m) => console.log(`  … ${m}`),
+        onProgress: (m) => console.error(`  … ${m}`),
       });
-      console.log(`  gap ${result.current?.gap} (the dataset says ${spec.expectedGap})`);
+      console.error(`  gap ${result.current?.gap} (the dataset says ${spec.expectedGap})`);
     } finally {
       await env.dispose();
     }
@@ -68,7 +69,7 @@ async function main(): Promise<void> {
 
   const desktop = !values['code-server'] && hasDesktopCode();
   if (desktop) {
-    console.log(`Opening ${taskDir} in VS Code with the extension under development…`);
+    console.error(`Opening ${taskDir} in VS Code with the extension under development…`);
     const r = spawnSync('code', ['--new-window', `--extensionDevelopmentPath=${root}`, taskDir], { stdio: 'inherit' });
     process.exitCode = r.status ?? 1;
     return;
@@ -118,7 +119,7 @@ function writeDemoAgentSettings(taskDir: string, oracleDir: string, answersDir: 
     'sweci.sandboxReadablePaths': [agents, path.dirname(answersDir)],
   };
   fs.writeFileSync(file, `// Demo only: scripted stand-in agents (see README, "The demo's agents").\n${JSON.stringify(settings, null, 2)}\n`);
-  console.log(`Demo agents: scripted stand-ins configured in ${file}`);
+  console.error(`Demo agents: scripted stand-ins configured in ${file}`);
 }
 
 function hasDesktopCode(): boolean {

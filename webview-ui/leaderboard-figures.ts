@@ -26,6 +26,8 @@ import {
   byZeroRegression,
   costAxis,
   dayLabel,
+  emptyFigures,
+  valueTick,
   extent,
   formatInterval,
   formatRate,
@@ -193,11 +195,13 @@ export class LeaderboardFigures {
     Chart.defaults.font.family = palette.font;
     const styleOf = (e: LeaderboardEntry): ProviderStyle => styles.get(providerOf(e)) ?? { colour: palette.foreground, marker: 'circle', dash: [] };
     const byLabel = new Map(record.entries.map((e) => [e.label, e]));
+    // A figure with nothing to draw is not drawn: the page says what would fill it instead.
+    const empty = emptyFigures(record);
     this.charts = [
-      this.releaseChart(record, palette, styles),
+      ...(empty.release ? [] : [this.releaseChart(record, palette, styles)]),
       this.bumpChart(record, palette, (label) => styleOf(byLabel.get(label)!)),
       this.zeroChart(record, palette, styleOf),
-      this.costChart(record, palette, styleOf),
+      ...(empty.cost ? [] : [this.costChart(record, palette, styleOf)]),
     ];
   }
 
@@ -258,6 +262,7 @@ export class LeaderboardFigures {
           y: {
             title: { display: true, text: 'EvoScore (γ=1), 95% interval' },
             ...padded(extent(series.flatMap((s) => s.entries.flatMap((e) => e.evoScoreCI95)))),
+            ticks: { callback: valueTick },
           },
         },
         plugins: {
@@ -447,7 +452,7 @@ export class LeaderboardFigures {
         parsing: false,
         scales: {
           x: { min: 0, title: { display: true, text: axis.title }, ticks: { callback: (v) => axis.format(Number(v)) }, grace: '8%' },
-          y: { title: { display: true, text: 'EvoScore (γ=1)' }, grace: '5%' },
+          y: { title: { display: true, text: 'EvoScore (γ=1)' }, grace: '5%', ticks: { callback: valueTick } },
         },
         plugins: {
           legend: { position: 'bottom', labels: { filter: (item) => item.datasetIndex === 1 } },

@@ -16,9 +16,12 @@ const DASHES: number[][] = [[], [8, 4], [2, 3]];
 export const HUMAN_PROVIDER = 'human history';
 const UNKNOWN_PROVIDER = 'provider not given';
 
-/** The group a figure colours an entry by: its provider, the developers' history, or "not given". */
+/**
+ * The group a figure colours an entry by, and the table's Provider: the provider as the entry
+ * gives it (leaderboard.json), else "human history" for the developers' replay, else "not given".
+ */
 export function providerOf(e: LeaderboardEntry): string {
-  return e.kind === 'human-history' ? HUMAN_PROVIDER : (e.provider ?? UNKNOWN_PROVIDER);
+  return e.provider ?? (e.kind === 'human-history' ? HUMAN_PROVIDER : UNKNOWN_PROVIDER);
 }
 
 /**
@@ -33,7 +36,7 @@ export function providerStyles(record: LeaderboardRecord, palette: { series: rea
   for (const e of record.entries) {
     const p = providerOf(e);
     if (out.has(p)) continue;
-    if (p === HUMAN_PROVIDER) {
+    if (e.kind === 'human-history') {
       out.set(p, { colour: palette.historySeries, marker: 'rect', dash: [6, 3] });
       continue;
     }
@@ -53,6 +56,12 @@ export function formatCount(n: number): string {
   if (n >= 1e3) return `${(n / 1e3).toFixed(0)}k`;
   return n.toFixed(0);
 }
+
+/** A value axis's tick: two decimals at most, and never "-0.0" (a tick a rounding error puts just below 0). */
+export const valueTick = (v: number | string): string => {
+  const n = Math.round(Number(v) * 100) / 100;
+  return String(n === 0 ? 0 : n);
+};
 
 /** A release date (YYYY-MM-DD) as days since 1970, the x of Figure 4. */
 export const releaseDay = (iso: string): number => Date.parse(`${iso}T00:00:00Z`) / 86_400_000;
@@ -105,6 +114,23 @@ export function costAxis(record: LeaderboardRecord): { title: string; value: (e:
     value: (e) => (e.tokensPerTask.source === 'none' ? null : e.tokensPerTask.input + e.tokensPerTask.output),
     format: formatCount,
   };
+}
+
+/**
+ * The figures that would be empty, each with the one line the page shows instead: what would
+ * fill it. Release dates come from leaderboard.json (`released`); costs from prices
+ * (sweci.agents.prices) or tokens the gateway counted. A figure whose every value is 0 has
+ * nothing to show either (its ticks would all read 0).
+ */
+export function emptyFigures(record: LeaderboardRecord): { release?: string; cost?: string } {
+  const out: { release?: string; cost?: string } = {};
+  if (releaseSeries(record).series.length === 0)
+    out.release = 'No entry has a release date. Give each entry its model’s “released” (YYYY-MM-DD) in leaderboard.json to draw EvoScore by release date.';
+  const axis = costAxis(record);
+  if (!record.entries.some((e) => (axis.value(e) ?? 0) > 0))
+    out.cost =
+      'No entry has a cost or a token count. Run the agents through the model gateway with prices (sweci.agents.prices) to draw EvoScore against cost per task.';
+  return out;
 }
 
 /** The frontier's entries, cheapest first: the line that joins them. */

@@ -1,5 +1,6 @@
-// The leaderboard's table: one row per entry, best first at γ=1, with its intervals; entries
-// that no interval tells apart from the one above share a group, shaded alike. Each row is
+// The leaderboard's table: one row per entry, best first at γ=1, with its intervals (under the
+// value, so the table fits a panel beside the side bar); entries that no interval tells apart
+// from the one above share a group, shaded alike. Each row is
 // reachable by keyboard (Tab, then Enter opens its experiment), and names its entry in
 // `data-label` for the charts to highlight.
 import type { LeaderboardRecord } from '../src/core/leaderboard/leaderboard-record';
@@ -8,6 +9,16 @@ import { formatCost, formatCount, formatInterval, formatRate, formatScore, provi
 
 const th = (text: string, title: string, cls = '') => el('th', { title, scope: 'col', ...(cls ? { class: cls } : {}) }, text);
 const td = (text: string, cls = 'num', title?: string) => el('td', { class: cls, ...(title ? { title } : {}) }, text);
+/**
+ * A value with a second, quieter line under it (an interval, a release date): the table keeps to
+ * a panel beside the side bar by stacking these instead of giving each a column.
+ */
+const stacked = (value: string, below: string, cls: string) => {
+  const cell = el('td', { class: cls });
+  cell.append(el('span', { class: 'value' }, value));
+  if (below) cell.append(el('span', { class: 'below' }, below));
+  return cell;
+};
 
 export function leaderboardTable(record: LeaderboardRecord, styles: Map<string, ProviderStyle>, opts: { clickable: boolean }): HTMLTableElement {
   const table = el('table', { id: 'board' });
@@ -19,15 +30,13 @@ export function leaderboardTable(record: LeaderboardRecord, styles: Map<string, 
     th('#', 'Rank at γ=1 (ties share a rank)'),
     th('Group', 'Entries in one group are not distinguishable from the one above them (the paired 95% interval of their difference holds 0)'),
     th('Entry', 'The entry (⚑: some of its tasks carry an integrity flag)'),
-    th('Provider', 'Who made the model'),
-    th('EvoScore γ=1', 'Mean EvoScore over the ranked tasks at γ=1', 'num'),
-    th('95% CI', 'Bootstrap 95% interval of EvoScore(γ=1), tasks of one repository resampled together', 'num'),
+    th('Provider', 'Who made the model, as the entry gives it, and its release date'),
+    th('EvoScore γ=1', 'Mean EvoScore over the ranked tasks at γ=1; below it, its bootstrap 95% interval (tasks of one repository resampled together)', 'num'),
     ...others.map((g) => th(`γ=${g}`, `EvoScore at γ=${g}`, 'num')),
     th('Solved', 'Tasks whose last iteration passes every target test', 'num'),
-    th('Zero-regr.', 'Tasks with no iteration that broke a test passing before it', 'num'),
-    th('95% CI', 'Bootstrap 95% interval of the zero-regression rate', 'num'),
-    th('Tokens/task', 'Input + output tokens per task (cached in the tooltip)', 'num'),
-    th('Cost/task', 'Dollars per task; — when some call has no known price', 'num'),
+    th('Zero regression', 'Tasks with no iteration that broke a test passing before it; below it, its bootstrap 95% interval', 'num'),
+    th('Tokens per task', 'Input + output tokens per task (cached in the tooltip)', 'num'),
+    th('Cost per task', 'Dollars per task; — when some call has no known price', 'num'),
     ...(anyMissing ? [th('Missing', 'Ranked tasks this entry has no scored run for (hover for their ids)', 'num')] : []),
     th('Δrank', `How far the rank moves from γ=${record.gammas[0]} to γ=${record.gammas[record.gammas.length - 1]} (+: better at high γ)`, 'num'),
   );
@@ -68,13 +77,11 @@ export function leaderboardTable(record: LeaderboardRecord, styles: Map<string, 
       td(String(rankAt1.get(e.label) ?? '—')),
       td(String(e.group)),
       name,
-      td(providerOf(e) + (e.released ? ` · ${e.released}` : ''), 'provider'),
-      td(formatScore(e.evoScore['1'] ?? 0), 'num main'),
-      td(formatInterval(e.evoScoreCI95, formatScore), 'num ci'),
+      stacked(providerOf(e), e.released ?? '', 'provider'),
+      stacked(formatScore(e.evoScore['1'] ?? 0), formatInterval(e.evoScoreCI95, formatScore), 'num main'),
       ...others.map((g) => td(e.evoScore[g] === undefined ? '—' : formatScore(e.evoScore[g]))),
       td(formatRate(e.solvedRate), 'num', `95% CI ${formatInterval(e.solvedCI95, formatRate)}`),
-      td(formatRate(e.zeroRegressionRate)),
-      td(formatInterval(e.zeroRegressionCI95, formatRate), 'num ci'),
+      stacked(formatRate(e.zeroRegressionRate), formatInterval(e.zeroRegressionCI95, formatRate), 'num'),
       t.source === 'none'
         ? td('—', 'num', 'No model calls recorded')
         : td(

@@ -8,7 +8,7 @@ import type { LeaderboardRecord } from '../src/core/leaderboard/leaderboard-reco
 import { isLeaderboardHostMessage } from '../src/shared/leaderboard-protocol';
 import { el } from './dom';
 import { LeaderboardFigures } from './leaderboard-figures';
-import { costAxis, formatScore, providerStyles, releaseSeries } from './leaderboard-model';
+import { costAxis, emptyFigures, formatScore, providerStyles, releaseSeries } from './leaderboard-model';
 import { leaderboardTable } from './leaderboard-table';
 import { taskStrip } from './leaderboard-tasks';
 import { standalonePalette, themePalette } from './palette';
@@ -29,9 +29,21 @@ const figureBox = (id: string, title: string, note: string) => {
   const canvas = el('canvas', { id, role: 'img', 'aria-label': title });
   const box = el('div', { class: 'figure-box' });
   box.append(canvas);
+  const noteLine = el('p', { class: 'note' }, note);
+  // Instead of the figure, when it would have nothing to draw: one line saying what would fill it.
+  const missing = el('p', { class: 'figure-empty', id: `${id}-empty` });
+  missing.hidden = true;
   const section = el('section', { class: 'figure' });
-  section.append(el('h2', {}, title), el('p', { class: 'note' }, note), box);
-  return { section, canvas };
+  section.append(el('h2', {}, title), noteLine, box, missing);
+  /** Shows the figure, or `why` in its place. */
+  const show = (why: string | undefined) => {
+    box.hidden = why !== undefined;
+    noteLine.hidden = why !== undefined;
+    missing.hidden = why === undefined;
+    missing.textContent = why ?? '';
+    section.classList.toggle('empty', why !== undefined);
+  };
+  return { section, canvas, show };
 };
 
 const heading = el('header');
@@ -86,10 +98,14 @@ function render(next: LeaderboardRecord): void {
   table.replaceChildren(leaderboardTable(next, styles, { clickable: !standalone }));
   const undated = releaseSeries(next).undated;
   const costless = next.entries.filter((e) => costAxis(next).value(e) === null).map((e) => e.label);
+  const empty = emptyFigures(next);
+  release.show(empty.release);
+  cost.show(empty.cost);
+  // An entry left out of a figure is named; a figure not drawn at all says why in its own place.
   notes.replaceChildren(
     ...next.notes.map((n) => el('li', {}, n)),
-    ...(undated.length ? [el('li', {}, `Not in “EvoScore by release date” (no release date): ${undated.join(', ')}.`)] : []),
-    ...(costless.length ? [el('li', {}, `Not in “Cost frontier” (no model calls priced or counted): ${costless.join(', ')}.`)] : []),
+    ...(undated.length && !empty.release ? [el('li', {}, `Not in “EvoScore by release date” (no release date): ${undated.join(', ')}.`)] : []),
+    ...(costless.length && !empty.cost ? [el('li', {}, `Not in “Cost frontier” (no model calls priced or counted): ${costless.join(', ')}.`)] : []),
   );
   notes.hidden = notes.childElementCount === 0;
   figures.render(next, p, styles);

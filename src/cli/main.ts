@@ -160,7 +160,7 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
         .command('report')
         .argument('[dirs...]', 'an experiment folder, or one task folder; with --leaderboard, the experiments to rank (experiment#run for another run)')
         .description("self-contained HTML: the extension's report for each task, and an index with the summary tables; or, with --leaderboard, the leaderboard")
-        .option('-o, --out <dir>', 'the folder to write to')
+        .option('-o, --out <dir>', "the folder to write to (default: a new folder in the experiment's or task's .sweci/reports/)")
         .option(
           '--leaderboard',
           'write leaderboard.html (the table and the three figures) with leaderboard.json and leaderboard.csv, ranking the experiments given',
@@ -202,7 +202,8 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
         .description('many experiments ranked together: EvoScore at each γ with 95% intervals, ranks as γ moves, pairs, groups and the cost frontier')
         .option('--gamma <list>', 'the γ values, e.g. 0.8,1,1.2 (0.8,0.9,1,1.1,1.2; γ = 1 is always included)')
         .option('--max-epoch <n>', 'N, the iterations scores are padded to (needed when the experiments differ)')
-        .option('--format <format>', 'table, markdown, csv or json (table)'),
+        .option('--format <format>', 'table, markdown, csv or json (table)')
+        .option('--wide', 'the table with every column (by default it keeps to 100 characters: the main columns)'),
     ),
   ).action((experiments: string[], values: LeaderboardValues) => set(leaderboardCommand(experiments, values)));
 

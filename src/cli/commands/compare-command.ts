@@ -2,6 +2,7 @@
 import { scoringRulesOf, type ScoringValues } from './scoring-options';
 import * as path from 'node:path';
 import { compareExperiments, formatComparison } from '../../core/batch/compare-experiments';
+import { requireExperiment } from '../../core/batch/experiment';
 import { UserError } from '../../core/util/errors';
 
 export interface CompareValues extends ScoringValues {
@@ -17,6 +18,7 @@ export async function compareCommand(a: string, b: string, values: CompareValues
   const maxEpoch = values.maxEpoch === undefined ? undefined : Number(values.maxEpoch);
   if (maxEpoch !== undefined && (!Number.isInteger(maxEpoch) || maxEpoch < 1))
     throw new UserError(`--max-epoch must be a whole number of 1 or more, not "${values.maxEpoch}".`);
+  for (const dir of [a, b]) await requireExperiment(path.resolve(dir));
   const comparison = await compareExperiments(path.resolve(a), path.resolve(b), {
     ...(values.runA ? { runA: values.runA } : {}),
     ...(values.runB ? { runB: values.runB } : {}),

@@ -18,6 +18,7 @@ export interface LeaderboardValues extends ScoringValues {
   tasksPolicy?: string;
   maxEpoch?: string;
   format?: string;
+  wide?: boolean;
 }
 
 /** --gamma as keys: each γ > 0 written plainly ("1.0" → "1"), "1" added when absent, repeats dropped. */
@@ -71,6 +72,7 @@ export async function leaderboardRecordFor(args: readonly string[], values: Lead
 export async function leaderboardCommand(args: readonly string[], values: LeaderboardValues): Promise<number> {
   const format = (values.format ?? 'table') as LeaderboardFormat;
   if (!LEADERBOARD_FORMATS.includes(format)) throw new UserError(`--format must be one of ${LEADERBOARD_FORMATS.join(', ')}, not "${values.format}".`);
-  process.stdout.write(formatLeaderboard(await leaderboardRecordFor(args, values), format));
+  if (values.wide && format !== 'table') throw new UserError(`--wide is for --format table (${format} always has every column): leave --wide out.`);
+  process.stdout.write(formatLeaderboard(await leaderboardRecordFor(args, values), format, { wide: !!values.wide }));
   return 0;
 }

@@ -4,11 +4,13 @@ import { scoringRulesOf } from './scoring-options';
 import { taskFolder } from '../../core/workspace/task-folder';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
+import { requireExperiment } from '../../core/batch/experiment';
 import { writeExperimentReport } from '../../core/report/experiment-report';
 import { writeReport } from '../../core/report/export-report';
 import { UserError } from '../../core/util/errors';
 import { readTaskRecord } from '../../core/workspace/materialize';
 import { writeLeaderboardReport } from '../../core/report/leaderboard-html';
+import { parseRunArgument } from '../../core/leaderboard/leaderboard-inputs';
 import { leaderboardRecordFor, type LeaderboardValues } from './leaderboard-command';
 import { parseGammas } from './summarize-command';
 
@@ -42,9 +44,18 @@ async function leaderboardReport(dirs: readonly string[], values: ReportValues &
   return 0;
 }
 
+/** A new folder under `base`/.sweci/reports/ named `kind`-<time>, where a report goes without -o (as the extension's Export Report). */
+function defaultOut(base: string, kind: 'export' | 'leaderboard', now = new Date()): string {
+  return path.join(path.resolve(base), '.sweci', 'reports', `${kind}-${now.toISOString().replace(/[:.]/g, '-').replace(/Z$/, '')}`);
+}
+
 export async function reportCommand(dirs: readonly string[], values: ReportValues): Promise<number> {
-  if (!values.out) throw new UserError('report needs -o <dir>: the folder to write the report to.');
-  if (values.leaderboard) return leaderboardReport(dirs, { ...values, out: values.out });
+  if (values.leaderboard) {
+    // Without -o: beside leaderboard.json, else in the first experiment ranked.
+    const base = values.file ? path.dirname(values.file) : dirs[0] ? parseRunArgument(dirs[0]).experiment : undefined;
+    if (!values.out && !base) throw new UserError('report --leaderboard needs the experiments to rank (or --file leaderboard.json).');
+    return leaderboardReport(dirs, { ...values, out: values.out ?? defaultOut(base!, 'leaderboard') });
+  }
   const stray = LEADERBOARD_ONLY.find(([key]) => values[key] !== undefined);
   if (stray) throw new UserError(`${stray[1]} is a leaderboard option: add --leaderboard to write the leaderboard, or leave ${stray[1]} out.`);
   if (dirs.length !== 1)
@@ -60,7 +71,8 @@ export async function reportCommand(dirs: readonly string[], values: ReportValue
     throw new UserError(`--max-epoch must be a whole number of 1 or more, not "${values.maxEpoch}".`);
   const source = path.resolve(dir);
   const task = taskFolder(source);
-  const folder = path.resolve(values.out);
+  // Without -o: the task's or the experiment's own .sweci/reports/.
+  const folder = path.resolve(values.out ?? defaultOut(source, 'export'));
   if (await readTaskRecord(task)) {
     const out = await writeReport({
       task,
@@ -73,6 +85,8 @@ export async function reportCommand(dirs: readonly string[], values: ReportValue
     console.log(`wrote ${out.html}`);
     return 0;
   }
+  // Not a task folder: it must be an experiment (an empty index of nothing helps no one).
+  await requireExperiment(source);
   const result = await writeExperimentReport({
     experimentDir: source,
     folder,

@@ -8,7 +8,7 @@ import type { Option } from 'commander';
 import { openExperiment } from '../../core/batch/run-batch';
 import { selectTasks } from '../../core/batch/select-tasks';
 import { FINISHED_STATES, readTaskStatus, type TaskStatus } from '../../core/batch/task-status';
-import { experimentLayout } from '../../core/batch/experiment';
+import { experimentLayout, requireExperiment } from '../../core/batch/experiment';
 import { readSbatchOptions, type SbatchFlags } from '../../core/slurm/sbatch-options';
 import { sbatchScript } from '../../core/slurm/sbatch-script';
 import { readSubmissions, slurmFolder, writeScriptFiles, writeSubmission } from '../../core/slurm/slurm-folder';
@@ -122,6 +122,7 @@ export async function slurmCommand(values: SlurmValues, options: readonly Option
 
 export async function slurmStatusCommand(dir: string, values: { json?: boolean }): Promise<number> {
   const experimentDir = path.resolve(dir);
+  await requireExperiment(experimentDir);
   const submissions = await readSubmissions(slurmFolder(experimentDir));
   const statuses = new Map<string, TaskStatus>();
   const layout = experimentLayout(experimentDir);

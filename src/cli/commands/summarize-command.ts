@@ -1,6 +1,7 @@
 // sweci summarize: the reference's table over an experiment, in the format asked for.
 import { scoringRulesOf, type ScoringValues } from './scoring-options';
 import * as path from 'node:path';
+import { requireExperiment } from '../../core/batch/experiment';
 import { summarizeExperiment } from '../../core/batch/experiment-summary';
 import { formatSummary, SUMMARY_FORMATS, type SummaryFormat } from '../../core/batch/summary-format';
 import { summarizeSequence } from '../../core/continual/sequence-summary';
@@ -33,6 +34,7 @@ export async function summarizeCommand(dir: string, values: SummarizeValues): Pr
   const maxEpoch = values.maxEpoch === undefined ? undefined : Number(values.maxEpoch);
   if (maxEpoch !== undefined && (!Number.isInteger(maxEpoch) || maxEpoch < 1))
     throw new UserError(`--max-epoch must be a whole number of 1 or more, not "${values.maxEpoch}".`);
+  await requireExperiment(path.resolve(dir));
   const summary = await summarizeExperiment(path.resolve(dir), {
     gammas: parseGammas(values.gamma),
     ...(values.run ? { run: values.run } : {}),

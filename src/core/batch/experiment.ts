@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { jsonRecordFile } from '../records/record-file';
-import { UserError } from '../util/errors';
+import { UserError, errorMessage } from '../util/errors';
 import { EXPERIMENT_FILE } from '../workspace/layout';
 import { oracleFolderName } from '../workspace/oracle-name';
 import { taskFolder, type TaskFolder } from '../workspace/task-folder';
@@ -61,6 +61,24 @@ const experimentFile = jsonRecordFile({ schema: experimentRecordSchema, whenDama
 
 export async function readExperiment(dir: string): Promise<ExperimentRecord | undefined> {
   return experimentFile.read(experimentLayout(dir).file);
+}
+
+/**
+ * The experiment at `dir`, or the one error every command that takes an experiment gives for a
+ * folder that is not one (missing, a file, no or a damaged sweci-experiment.json).
+ */
+export async function requireExperiment(dir: string): Promise<ExperimentRecord> {
+  const stat = await fs.stat(dir).catch(() => undefined);
+  if (!stat) throw new UserError(`${dir} does not exist: give an experiment folder (one "sweci run --experiment" wrote).`);
+  if (!stat.isDirectory()) throw new UserError(`${dir} is not an experiment: it is a file, not a folder.`);
+  let record: ExperimentRecord | undefined;
+  try {
+    record = await readExperiment(dir);
+  } catch (err) {
+    throw new UserError(`${dir} is not an experiment: its ${EXPERIMENT_FILE} cannot be read (${errorMessage(err)}).`);
+  }
+  if (!record) throw new UserError(`${dir} is not an experiment: it has no ${EXPERIMENT_FILE} (the file "sweci run --experiment" writes).`);
+  return record;
 }
 
 export async function writeExperiment(dir: string, record: ExperimentRecord): Promise<void> {

@@ -11,6 +11,7 @@ import { readExperiment, writeExperiment, type ExperimentRecord } from './experi
 import { batchEmitter, runBatchTask } from './run-batch-task';
 import { checkCostBounds, experimentBudget } from './cost-budgets';
 import type { TaskStatus } from './task-status';
+import { plural } from '../util/plural';
 
 export interface ExperimentSource {
   dataset: string;
@@ -78,7 +79,7 @@ function agentsOf(settings: BatchSettings['settings'], secretEnv: Record<string,
 }
 
 function settingsText(r: Pick<ExperimentRecord, 'agents' | 'maxIterations'>): string {
-  return `architect ${r.agents.architect}, programmer ${r.agents.programmer} and ${r.maxIterations} iteration(s)`;
+  return `architect ${r.agents.architect}, programmer ${r.agents.programmer} and ${plural(r.maxIterations, 'iteration')}`;
 }
 
 /** Runs every task (at most `workers` at once) and returns their states in the order given. */

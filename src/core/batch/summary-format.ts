@@ -96,6 +96,19 @@ export function formatSummary(s: ExperimentSummary, format: SummaryFormat): stri
     out.push(`${format === 'markdown' ? '**Flags:** ' : 'flags: '}${flagged.map((f) => `${f} = ${RUN_FLAG_LABELS[f]}`).join('; ')}`, '');
   }
   if (s.groups.length === 0) out.push('No task of this experiment has a run yet.', '');
+  // A run recorded past N (the developers' replay of more commits than N, say) is scored over its
+  // first N: "iterations 10, solved 0" must say why.
+  const n = s.maxEpoch;
+  for (const g of n === undefined ? [] : s.groups) {
+    const most = Math.max(0, ...g.rows.map((r) => r.metrics.iterations));
+    if (n === undefined || most <= n) continue;
+    const what = g.kind === 'human-history' ? 'developer commits' : 'iterations';
+    out.push(
+      `${format === 'markdown' ? '**Note:** ' : 'note: '}run ${g.run} recorded up to ${most} ${what} on a task, and is scored over the first N = ${n}: ` +
+        `EvoScore, solved and zero_regression count those ${n} only, while iterations counts every one (--max-epoch ${most} scores them all).`,
+      '',
+    );
+  }
   if (s.stopped.length > 0) {
     out.push(
       format === 'markdown'

@@ -8,6 +8,13 @@ import { leaderboardRecordSchema, type LeaderboardEntry, type LeaderboardRecord 
 export const LEADERBOARD_FORMATS = ['table', 'markdown', 'csv', 'json'] as const;
 export type LeaderboardFormat = (typeof LEADERBOARD_FORMATS)[number];
 
+/** The terminal width the table format keeps to unless asked for every column (--wide). */
+const TABLE_WIDTH = 100;
+/** The table's columns when it must fit TABLE_WIDTH: by header, in the wide table's order. */
+const NARROW_COLUMNS = ['group', 'rank', 'entry', 'EvoScore(γ=1)', '95% CI', 'solved', 'zero_regression', 'cost per task'];
+/** Shorter headers for the narrow table (the notes name them in full). */
+const NARROW_HEADERS: Record<string, string> = { zero_regression: 'zero reg.', 'cost per task': 'cost/task' };
+
 const f4 = (v: number) => v.toFixed(4);
 const ci = ([lo, hi]: readonly [number, number]) => `[${f4(lo)}, ${f4(hi)}]`;
 /** The entry's name as the table shows it: ⚑ marks an entry with flagged tasks. */
@@ -77,9 +84,71 @@ function pairLines(r: LeaderboardRecord): string[][] {
   ];
 }
 
-function aligned(table: string[][]): string {
+/** Columns `left` wide and fewer are padded on the right (names), the rest on the left (numbers). */
+function aligned(table: string[][], left = 2): string {
   const widths = table[0].map((_, c) => Math.max(...table.map((row) => [...row[c]].length)));
-  return table.map((row) => row.map((cell, c) => (c <= 2 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ')).join('\n');
+  return table.map((row) => row.map((cell, c) => (c <= left ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ')).join('\n');
+}
+
+/** `text` cut to `width` characters in its middle, keeping both ends (labels differ by their folder, at the end). */
+function middleCut(text: string, width: number): string {
+  const chars = [...text];
+  if (chars.length <= width) return text;
+  const head = Math.ceil((width - 1) / 2);
+  return `${chars.slice(0, head).join('')}…${chars.slice(chars.length - (width - 1 - head)).join('')}`;
+}
+
+/** `table` with the name columns (`names`) cut in their middle so that its aligned rows fit `width`, down to 12 characters each. */
+function fitted(table: string[][], names: readonly number[], width: number): string[][] {
+  const widths = table[0].map((_, c) => Math.max(...table.map((row) => [...row[c]].length)));
+  const total = () => widths.reduce((a, b) => a + b, 0) + 2 * (widths.length - 1);
+  while (total() > width) {
+    const widest = names.reduce((a, b) => (widths[b] > widths[a] ? b : a));
+    if (widths[widest] <= 12) break;
+    widths[widest] -= 1;
+  }
+  return table.map((row) => row.map((cell, c) => (names.includes(c) ? middleCut(cell, Math.max(widths[c], [...table[0][c]].length)) : cell)));
+}
+
+/** Words of `line` put on lines of at most `width`, the next ones indented by `indent`. */
+function wrapped(line: string, width: number, indent = '    '): string[] {
+  const out: string[] = [];
+  let current = '';
+  for (const word of line.split(' ')) {
+    const next = current === '' ? word : `${current} ${word}`;
+    if ([...next].length > width && current.trim() !== '') {
+      out.push(current);
+      current = `${indent}${word}`;
+    } else current = next;
+  }
+  out.push(current);
+  return out;
+}
+
+/** The table format within TABLE_WIDTH: the main columns, names cut in their middle, text wrapped. */
+function narrowTable(r: LeaderboardRecord, legend: readonly string[]): string[] {
+  const wide = [header(r), ...r.entries.map((e) => cells(r, e))];
+  const keep = NARROW_COLUMNS.map((name) => wide[0].indexOf(name));
+  const table = wide.map((row, i) => keep.map((c) => (i === 0 ? (NARROW_HEADERS[row[c]] ?? row[c]) : row[c])));
+  const pairs = pairLines(r);
+  pairs[0][2] = 'Δ EvoScore(γ=1)';
+  const lines = [
+    `leaderboard · ${about(r)}`,
+    aligned(fitted(table, [2], TABLE_WIDTH)),
+    '',
+    'pairs (EvoScore(γ=1), paired bootstrap over the tasks both scored):',
+    aligned(fitted(pairs, [0, 1], TABLE_WIDTH), 1),
+    '',
+    'notes:',
+    ...[
+      ...legend,
+      'zero reg.: the zero_regression rate; cost/task: cost per task',
+      'more columns (EvoScore at each γ, rank move, intervals of solved and zero_regression, iterations, tokens, wall time, flagged, tasks, missing, cost frontier): --wide, or --format markdown, csv or json',
+      ...r.notes,
+    ].map((n) => `  ${n}`),
+    '',
+  ];
+  return lines.flatMap((l) => (l.includes('\n') ? [l] : wrapped(l, TABLE_WIDTH)));
 }
 
 function markdown(table: string[][]): string[] {
@@ -98,7 +167,8 @@ function about(r: LeaderboardRecord): string {
   );
 }
 
-export function formatLeaderboard(r: LeaderboardRecord, format: LeaderboardFormat): string {
+/** `r` as `format`; the table keeps to TABLE_WIDTH columns unless `wide`. */
+export function formatLeaderboard(r: LeaderboardRecord, format: LeaderboardFormat, opts: { wide?: boolean } = {}): string {
   if (format === 'json') return JSON.stringify(leaderboardRecordSchema.parse(r), null, 2) + '\n';
   if (format === 'csv') {
     const others = r.gammas.filter((g) => g !== '1');
@@ -167,8 +237,13 @@ export function formatLeaderboard(r: LeaderboardRecord, format: LeaderboardForma
     }
     return stringify(rows.map((row) => row.map((v) => (v === null ? '' : v))));
   }
-  const table = [header(r), ...r.entries.map((e) => cells(r, e))];
   const flagged = r.entries.some((e) => e.flaggedTasks > 0);
+  const legend = [
+    'group: an entry not distinguishable from the one above it shares its group',
+    ...(flagged ? ['⚑: some tasks carry an integrity flag (see flagged)'] : []),
+  ];
+  if (format === 'table' && !opts.wide) return narrowTable(r, legend).join('\n');
+  const table = [header(r), ...r.entries.map((e) => cells(r, e))];
   const out: string[] = [];
   if (format === 'markdown') {
     out.push(
@@ -185,10 +260,6 @@ export function formatLeaderboard(r: LeaderboardRecord, format: LeaderboardForma
     out.push(`leaderboard · ${about(r)}`, aligned(table), '', 'pairs (EvoScore(γ=1), paired bootstrap over the tasks both scored):', aligned(pairLines(r)), '');
   }
   const lead = format === 'markdown' ? '- ' : '  ';
-  const legend = [
-    'group: an entry not distinguishable from the one above it shares its group',
-    ...(flagged ? ['⚑: some tasks carry an integrity flag (see flagged)'] : []),
-  ];
   out.push(format === 'markdown' ? '**Notes:**' : 'notes:', ...[...legend, ...r.notes].map((n) => lead + n), '');
   return out.join('\n');
 }

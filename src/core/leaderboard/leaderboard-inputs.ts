@@ -3,10 +3,9 @@
 // UserError raised before anything is computed (the leaderboard writes nothing anyway).
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { experimentLayout, experimentTaskIds, readExperiment, type ExperimentRecord } from '../batch/experiment';
+import { experimentLayout, experimentTaskIds, requireExperiment, type ExperimentRecord } from '../batch/experiment';
 import { listRuns, readRunSummary } from '../loop/run-store';
 import { UserError, errorMessage } from '../util/errors';
-import { EXPERIMENT_FILE } from '../workspace/layout';
 import { leaderboardFileSchema, type LeaderboardFile } from './leaderboard-record';
 
 /** One experiment and run as asked for, before it is read. */
@@ -77,7 +76,7 @@ export async function resolveRuns(requests: readonly RunRequest[], withHuman: bo
   const seen = new Set<string>();
   for (const req of requests) {
     const experiment = path.resolve(req.experiment);
-    const record = await experimentRecord(experiment);
+    const record = await requireExperiment(experiment);
     const run = req.run ?? record.run;
     const key = `${experiment}#${run}`;
     if (seen.has(key)) throw new UserError(`${experiment} run ${run} is given twice: give each experiment and run once.`);
@@ -144,26 +143,12 @@ export function datasetKey(record: ExperimentRecord): string {
   return `${record.dataset} (split ${record.split})`;
 }
 
-async function experimentRecord(dir: string): Promise<ExperimentRecord> {
-  const stat = await fs.stat(dir).catch(() => undefined);
-  if (!stat) throw new UserError(`${dir} does not exist: give an experiment folder (one "sweci run --experiment" wrote).`);
-  if (!stat.isDirectory()) throw new UserError(`${dir} is not an experiment: it is a file, not a folder.`);
-  let record: ExperimentRecord | undefined;
-  try {
-    record = await readExperiment(dir);
-  } catch (err) {
-    throw new UserError(`${dir} is not an experiment: its ${EXPERIMENT_FILE} cannot be read (${errorMessage(err)}).`);
-  }
-  if (!record) throw new UserError(`${dir} is not an experiment: it has no ${EXPERIMENT_FILE} (the file "sweci run --experiment" writes).`);
-  return record;
-}
-
 /**
  * Whether some task of the experiment holds `run`, as runNames(dir).has(run) says, without
  * reading every run of every task: the first task whose folder of that name reads as that run
  * answers yes (listRuns would list it); only when none does are all of them listed.
  */
-async function hasRun(dir: string, run: string): Promise<boolean> {
+export async function hasRun(dir: string, run: string): Promise<boolean> {
   for (const id of await experimentTaskIds(dir)) {
     const summary = await readRunSummary(experimentLayout(dir).task(id), run).catch(() => undefined);
     if (summary?.info.name === run) return true;

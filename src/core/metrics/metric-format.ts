@@ -1,7 +1,10 @@
 // Number formats shared by the chart (tooltips, runs table), the Transcript panel and the metric columns.
 
+/** a(c) signed, three decimals; a value that rounds to 0 is +0.000, never −0.000 (an axis tick a rounding error puts below 0). */
 export function formatA(a: number | null): string {
-  return a === null ? '—' : (a >= 0 ? '+' : '−') + Math.abs(a).toFixed(3);
+  if (a === null) return '—';
+  const r = Number(a.toFixed(3));
+  return (r >= 0 ? '+' : '−') + Math.abs(r).toFixed(3);
 }
 
 export function formatTokens(n: number): string {

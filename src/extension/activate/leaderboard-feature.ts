@@ -4,10 +4,12 @@
 // (the change feed), so the panel follows runs as they finish. An entry opens its summary; a
 // task opens its chart, in a new window when the task is not this window's.
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import * as z from 'zod/mini';
-import { experimentLayout } from '../../core/batch/experiment';
+import { EXPERIMENT_FILE, experimentLayout } from '../../core/batch/experiment';
+import { leaderboardCandidates } from '../../core/leaderboard/leaderboard-candidates';
 import type { LeaderboardRecord } from '../../core/leaderboard/leaderboard-record';
 import { writeLeaderboardReport } from '../../core/report/leaderboard-html';
 import { errorMessage } from '../../core/util/errors';
@@ -36,21 +38,62 @@ export interface LeaderboardFeature {
   open(source: LeaderboardSource): Promise<LeaderboardRecord>;
 }
 
-/** The workspace's leaderboard.json, else the experiment folders the user picks (undefined: cancelled). */
-async function pickSource(): Promise<LeaderboardSource | undefined> {
+/**
+ * The workspace's leaderboard.json, else the experiment folders the user picks (undefined:
+ * cancelled). The dialog starts beside the open task's experiment; then the runs to rank are
+ * offered: the picked experiments, their developers' replay and the experiments beside them.
+ */
+async function pickSource(controller: TaskController): Promise<LeaderboardSource | undefined> {
   for (const folder of vscode.workspace.workspaceFolders ?? []) {
     if (folder.uri.scheme !== 'file') continue;
     const file = path.join(folder.uri.fsPath, 'leaderboard.json');
     if (fs.existsSync(file)) return { kind: 'file', file };
   }
+  const start = pickerStart(controller);
   const picked = await vscode.window.showOpenDialog({
-    title: 'Experiments to rank (one folder per model or agent)',
+    title: 'Experiments to rank (one folder per model or agent; the next step offers the ones beside them)',
     openLabel: 'Rank',
     canSelectFolders: true,
     canSelectFiles: false,
     canSelectMany: true,
+    ...(start ? { defaultUri: vscode.Uri.file(start) } : {}),
   });
-  return picked?.length ? { kind: 'experiments', experiments: picked.map((u) => u.fsPath) } : undefined;
+  if (!picked?.length) return undefined;
+  const candidates = await leaderboardCandidates(picked.map((u) => u.fsPath));
+  if (candidates.length === picked.length) return { kind: 'experiments', experiments: candidates.map((c) => c.argument) };
+  const items = candidates.map((c) => ({
+    label: c.kind === 'human-history' ? `${path.basename(c.experiment)}#${c.run}` : path.basename(c.experiment),
+    description: c.kind === 'human-history' ? "the upstream developers' replay" : c.run ? `run ${c.run}` : '',
+    detail: c.experiment,
+    picked: c.picked,
+    argument: c.argument,
+  }));
+  const chosen = await vscode.window.showQuickPick(items, {
+    title: 'Rank these runs (the experiments picked, their developers’ replay, and the experiments beside them)',
+    canPickMany: true,
+    ignoreFocusOut: true,
+  });
+  return chosen?.length ? { kind: 'experiments', experiments: chosen.map((c) => c.argument) } : undefined;
+}
+
+/** Where the experiment dialog starts: the folder holding the open task's experiment, else the workspace's. */
+function pickerStart(controller: TaskController): string | undefined {
+  const task = controller.task()?.root;
+  if (task && fs.existsSync(path.join(path.dirname(task), EXPERIMENT_FILE))) return path.dirname(path.dirname(task));
+  const workspace = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath;
+  return workspace ?? task;
+}
+
+/**
+ * Where Export HTML proposes to write: .sweci/reports/ of the open task, else of the folder of
+ * leaderboard.json, else of the workspace, else of the first experiment ranked.
+ */
+function reportsFolder(controller: TaskController, record: LeaderboardRecord, source: LeaderboardSource | undefined): string {
+  const task = controller.task()?.root;
+  const workspace = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath;
+  const base =
+    task ?? (source?.kind === 'file' ? path.dirname(source.file) : undefined) ?? workspace ?? record.entries[0]?.experiments[0]?.experiment ?? os.homedir();
+  return path.join(base, '.sweci', 'reports');
 }
 
 /** The experiment folders a record ranks, once each. */
@@ -99,15 +142,32 @@ export function activateLeaderboard(context: vscode.ExtensionContext, feed: Chan
       return undefined;
     },
     exportReport: async (record) => {
-      const picked = await vscode.window.showOpenDialog({
-        title: 'Folder for leaderboard.html, leaderboard.json and leaderboard.csv',
-        openLabel: 'Export',
-        canSelectFolders: true,
-        canSelectFiles: false,
-      });
-      if (!picked?.[0]) return;
+      const reports = reportsFolder(controller, record, panel.source);
+      const suggested = path.join(reports, `leaderboard-${new Date().toISOString().replace(/[:.]/g, '-').replace(/Z$/, '')}`);
+      const pick = await vscode.window.showQuickPick(
+        [
+          { label: `$(folder) ${suggested}`, description: 'in .sweci/reports', folder: suggested },
+          { label: '$(folder-opened) Choose a Folder…', folder: undefined },
+        ],
+        { title: 'Export the leaderboard (leaderboard.html, .json and .csv) to' },
+      );
+      if (!pick) return;
+      let folder = pick.folder;
+      if (!folder) {
+        // The dialog starts in .sweci/reports/, not wherever a dialog was last.
+        await fs.promises.mkdir(reports, { recursive: true }).catch(() => undefined);
+        const picked = await vscode.window.showOpenDialog({
+          title: 'Folder for leaderboard.html, leaderboard.json and leaderboard.csv',
+          openLabel: 'Export',
+          canSelectFolders: true,
+          canSelectFiles: false,
+          defaultUri: vscode.Uri.file(reports),
+        });
+        if (!picked?.[0]) return;
+        folder = picked[0].fsPath;
+      }
       try {
-        const out = await writeLeaderboardReport({ record, folder: picked[0].fsPath, assetRoot: context.extensionUri.fsPath });
+        const out = await writeLeaderboardReport({ record, folder, assetRoot: context.extensionUri.fsPath });
         void messages.showInformationMessage(`Wrote ${out.html}, with leaderboard.json and leaderboard.csv beside it.`);
       } catch (err) {
         showError('Export Leaderboard', err);
@@ -125,7 +185,7 @@ export function activateLeaderboard(context: vscode.ExtensionContext, feed: Chan
     summaries,
     vscode.commands.registerCommand('sweci.openLeaderboard', async () => {
       try {
-        const source = await pickSource();
+        const source = await pickSource(controller);
         if (source) await open(source);
       } catch (err) {
         showError('Open Leaderboard', err);

@@ -1,5 +1,5 @@
 // Where Check Agents shows its result: one read-only document, `sweci-check:/Check Agents.md`,
-// refreshed in place by each check (an untitled buffer per check would pile up and ask to be
+// opened as its Markdown preview, refreshed in place by each check (an untitled buffer per check would pile up and ask to be
 // saved when the window closes).
 import * as vscode from 'vscode';
 
@@ -23,9 +23,14 @@ export class CheckDocument implements vscode.TextDocumentContentProvider, vscode
     this.changed.fire(CHECK_URI);
   }
 
+  /** Rendered, as it is meant to be read (the preview's Open Source shows the Markdown); the source where there is no Markdown preview. */
   async show(): Promise<void> {
     const doc = await vscode.workspace.openTextDocument(CHECK_URI);
-    await vscode.window.showTextDocument(doc, { preview: true });
+    try {
+      await vscode.commands.executeCommand('markdown.showPreview', doc.uri);
+    } catch {
+      await vscode.window.showTextDocument(doc, { preview: true });
+    }
   }
 
   dispose(): void {

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import * as messages from '../messages';
 import { integritySettings } from '../config';
 import type { ReportBrowser } from './report-browser';
-import { revealActions } from './reveal-choice';
+import { actionsAfter, revealActions, type RevealAction } from './reveal-choice';
 import { showError } from '../errors';
 import { writeReport, type ExportResult } from '../../core/report/export-report';
 import type { TaskFolder } from '../../core/workspace/task-folder';
@@ -65,17 +65,24 @@ export async function exportReportCommand(
       remote: vscode.env.remoteName !== undefined,
       insideWorkspace: vscode.workspace.getWorkspaceFolder(report) !== undefined,
     });
-    void messages.showInformationMessage(`SWE-CI report written to ${folder}`, ...actions.map((a) => a.label)).then(async (choice) => {
-      const action = actions.find((a) => a.label === choice);
-      try {
-        if (action?.command === 'copy') await vscode.env.clipboard.writeText(result.html);
-        else if (action?.command === 'browser') await browser.openPage(result.folder);
-        else if (action?.command === 'download') await browser.download(result.folder);
-        else if (action) await vscode.commands.executeCommand(action.command, report);
-      } catch (err) {
-        showError(`${action?.label ?? 'Export Report'} failed`, err);
-      }
-    });
+    // A toast closes with the button clicked: after Open in Browser it comes back with the rest (Download).
+    const offer = (left: readonly RevealAction[]) =>
+      void messages.showInformationMessage(`SWE-CI report written to ${folder}`, ...left.map((a) => a.label)).then(async (choice) => {
+        const action = left.find((a) => a.label === choice);
+        if (!action) return;
+        // Back at once, not once the action is done: a page opened in the browser may never say so.
+        const rest = actionsAfter(left, action);
+        if (rest.length > 0) offer(rest);
+        try {
+          if (action.command === 'copy') await vscode.env.clipboard.writeText(result.html);
+          else if (action.command === 'browser') await browser.openPage(result.folder);
+          else if (action.command === 'download') await browser.download(result.folder);
+          else await vscode.commands.executeCommand(action.command, report);
+        } catch (err) {
+          showError(`${action.label} failed`, err);
+        }
+      });
+    offer(actions);
   }
   return result;
 }

@@ -18,3 +18,12 @@ export function revealActions(where: { desktop: boolean; remote: boolean; inside
     where.insideWorkspace ? { label: 'Show in Explorer', command: 'revealInExplorer' } : { label: 'Copy Path', command: 'copy' },
   ];
 }
+
+/**
+ * What the toast still offers once `done` was taken: opening the page in a browser or copying the
+ * path leaves the person wanting the rest (Download most of all), so the toast comes back without
+ * it; the others end it.
+ */
+export function actionsAfter(actions: readonly RevealAction[], done: RevealAction): RevealAction[] {
+  return done.command === 'browser' || done.command === 'copy' ? actions.filter((a) => a.command !== done.command) : [];
+}

@@ -5,9 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 
 /** "1 task", "2 tasks", "0 tasks". */
-export function plural(count: number, word: string, many = `${word}s`): string {
-  return `${count} ${count === 1 ? word : many}`;
-}
+export { plural } from '../../core/util/plural';
 
 export interface StartFolderInputs {
   /** The folder this dialog chose last time (a dataset, a repository, a parent folder). */

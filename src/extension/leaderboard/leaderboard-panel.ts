@@ -36,7 +36,7 @@ export class LeaderboardPanelHost implements vscode.Disposable {
   private current: LeaderboardRecord | undefined;
   private load: (() => Promise<LeaderboardRecord>) | undefined;
   /** What the record ranks, handed to the page to keep (undefined: a record handed in whole). */
-  private source: LeaderboardSource | undefined;
+  private ranked: LeaderboardSource | undefined;
   private ready = false;
   /** Counts the loads: one overtaken by a newer load is dropped, so an older record never lands last. */
   private loads = 0;
@@ -55,10 +55,15 @@ export class LeaderboardPanelHost implements vscode.Disposable {
         this.ready = false;
         this.current = undefined;
         this.load = undefined;
-        this.source = undefined;
+        this.ranked = undefined;
         deps.closed?.();
       },
     });
+  }
+
+  /** What the record shown ranks, while the panel is open (undefined: a record handed in whole). */
+  get source(): LeaderboardSource | undefined {
+    return this.host.isOpen ? this.ranked : undefined;
   }
 
   /** The record shown, while the panel is open. */
@@ -71,7 +76,7 @@ export class LeaderboardPanelHost implements vscode.Disposable {
     const record = await this.loaded(load);
     const wasOpen = this.host.isOpen;
     this.load = load;
-    this.source = source;
+    this.ranked = source;
     this.current = record;
     this.host.show();
     if (!wasOpen) this.ready = false;
@@ -86,7 +91,7 @@ export class LeaderboardPanelHost implements vscode.Disposable {
     try {
       this.current = await this.loaded(load);
       this.load = load;
-      this.source = source;
+      this.ranked = source;
       this.send('init');
     } catch (err) {
       panel.dispose();
@@ -112,7 +117,7 @@ export class LeaderboardPanelHost implements vscode.Disposable {
   }
 
   private send(type: 'init' | 'update'): void {
-    if (this.ready && this.current) this.host.post({ type, record: this.current, ...(this.source ? { source: this.source } : {}) });
+    if (this.ready && this.current) this.host.post({ type, record: this.current, ...(this.ranked ? { source: this.ranked } : {}) });
   }
 
   private async handle(m: LeaderboardViewMessage): Promise<void> {

@@ -8,6 +8,7 @@ import { HUMAN_HISTORY_RUN } from '../../core/loop/run-name';
 import type { LoopResult } from '../../core/loop/run-loop';
 import { log } from '../log';
 import { LineSplitter } from './line-splitter';
+import { plural } from '../../core/util/plural';
 
 export class LoopReporter {
   /** Agent output arrives in chunks; one splitter per role, try and stream makes whole lines. */
@@ -101,11 +102,11 @@ export function announceResult(result: LoopResult, stoppedAfter?: { role: AgentR
     // Nothing ran: say why instead of finishing silently.
     void messages.showInformationMessage(
       result.reason === 'solved'
-        ? `${result.run} is already solved (gap 0 after ${result.iterations} iteration(s)): there is nothing left to run. Use "SWE-CI: New Run…" to start another run.`
+        ? `${result.run} is already solved (gap 0 after ${plural(result.iterations, 'iteration')}): there is nothing left to run. Use "SWE-CI: New Run…" to start another run.`
         : `${result.run} already has its maximum of ${result.iterations} iterations (gap ${result.lastGap}): nothing was run. Raise sweci.loop.maxIterations for new runs, or use "SWE-CI: New Run…".`,
     );
   } else if (result.reason === 'solved') {
-    void offerNextSteps(`${result.run}: every target test passes (gap 0) after ${result.iterations} iteration(s).`, result);
+    void offerNextSteps(`${result.run}: every target test passes (gap 0) after ${plural(result.iterations, 'iteration')}.`, result);
   } else if (result.reason === 'max-iterations') {
     void offerNextSteps(`${result.run}: stopped after the maximum of ${result.iterations} iterations; gap ${result.lastGap}.`, result);
   } else if (result.reason === 'paused' && result.recorded.length > 0) {

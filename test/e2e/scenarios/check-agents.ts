@@ -1,11 +1,32 @@
 // A new user's first step on the demo: the Iterations view's welcome sends them to Check Agents,
 // and with the demo's own workspace settings (the scripted stand-ins, as `npm run demo` writes
-// them) the one Check Agents document says both agents are ready. Run twice, it is refreshed in
-// place: one tab, no untitled buffer.
+// them) the one Check Agents document, rendered as its Markdown preview, says both agents are
+// ready. Run twice, it is refreshed in place: one tab, no untitled buffer.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import type { Frame, Page } from 'playwright-core';
 import { withWorkbench } from '../../harness/workbench';
 import { demoAgentSettings, prepareDemoTask } from '../demo-task';
+
+/** The frame of the Markdown preview once it shows `text`. */
+async function previewFrame(page: Page, text: string, timeoutMs = 30_000): Promise<Frame> {
+  const start = Date.now();
+  for (;;) {
+    // Not the workbench's own frame: its toast says the same words.
+    for (const f of page.frames().filter((fr) => fr !== page.mainFrame())) {
+      if (
+        await f
+          .getByText(text)
+          .first()
+          .isVisible()
+          .catch(() => false)
+      )
+        return f;
+    }
+    if (Date.now() - start > timeoutMs) throw new Error(`no Markdown preview shows "${text}"`);
+    await page.waitForTimeout(250);
+  }
+}
 
 export async function checkAgentsScenario(): Promise<string> {
   const task = await prepareDemoTask('check-agents');
@@ -28,13 +49,21 @@ export async function checkAgentsScenario(): Promise<string> {
       .first();
     await Promise.race([toast.waitFor({ timeout: 180_000 }), failed.waitFor({ timeout: 180_000 })]);
     if (await failed.isVisible()) throw new Error(`Check Agents: ${await failed.textContent()}`);
-    const tab = page.locator('.tabs-container .tab').filter({ hasText: 'Check Agents.md' });
+    // Rendered, not its source: the Markdown preview's tab, its heading drawn as a heading.
+    const tab = page.locator('.tabs-container .tab').filter({ hasText: /Preview\s*Check\s*Agents\s*\.md/ });
     await tab.first().waitFor({ timeout: 15_000 });
-    const editor = page.locator('.editor-instance .view-lines');
-    // The editor draws spaces as no-break spaces: \s matches both.
-    for (const line of [/Both\sagents\scan\srun\./, /architect\s\(custom:\sarchitect\.py\):\sready/, /programmer\s\(custom:\sprogrammer\.py\):\sready/]) {
-      await editor.getByText(line).first().waitFor({ timeout: 15_000 });
+    const preview = await previewFrame(page, 'Both agents can run.');
+    await preview.locator('h1', { hasText: 'SWE-CI: Check Agents' }).waitFor({ timeout: 15_000 });
+    for (const line of [/architect \(custom: architect\.py\): ready/, /programmer \(custom: programmer\.py\): ready/]) {
+      await preview.getByText(line).first().waitFor({ timeout: 15_000 });
     }
+    if (
+      (await page
+        .locator('.editor-instance .view-lines')
+        .getByText(/^# SWE-CI: Check Agents/)
+        .count()) > 0
+    )
+      throw new Error('Check Agents opened its Markdown source');
     const shot = await wb.screenshot('check-agents', undefined, { keepHover: true });
 
     // Again, from the palette: the same tab is refreshed, nothing untitled appears.
@@ -47,7 +76,8 @@ export async function checkAgentsScenario(): Promise<string> {
     await page.locator('.notification-toast').filter({ hasText: 'SWE-CI: Both agents can run.' }).first().waitFor({ timeout: 180_000 });
     // The tab's label draws the name and its extension apart: compare without white space.
     const tabs = (await page.locator('.tabs-container .tab').allInnerTexts()).map((t) => t.replace(/\s+/g, ''));
-    if (tabs.length !== 1 || tabs[0] !== 'CheckAgents.md') throw new Error(`one tab, Check Agents.md, and no untitled buffer, not: ${tabs.join(' | ')}`);
+    if (tabs.length !== 1 || tabs[0] !== 'PreviewCheckAgents.md')
+      throw new Error(`one tab, Preview Check Agents.md, and no untitled buffer, not: ${tabs.join(' | ')}`);
     return shot;
   });
 }

@@ -71,14 +71,14 @@ describe('sweci slurm: the script, its task list and the experiment it prepares'
     const iterations = slurm(experiment, '--max-iterations', '3');
     assert.equal(iterations.code, 1);
     const refusal =
-      /records run "scripted" with architect custom, programmer custom and 20 iteration\(s\), not architect custom, programmer custom and 3 iteration\(s\)/;
+      /records run "scripted" with architect custom, programmer custom and 20 iterations, not architect custom, programmer custom and 3 iterations/;
     assert.match(iterations.err, refusal);
     const viaRun = fixture.runSweci(experiment, '--max-iterations', '3');
     assert.equal(viaRun.code, 1);
     assert.match(viaRun.err, refusal);
     const agents = slurm(experiment, '--programmer-model', 'other-model');
     assert.equal(agents.code, 1);
-    assert.match(agents.err, /not architect custom, programmer custom \(other-model\) and 20 iteration\(s\)/);
+    assert.match(agents.err, /not architect custom, programmer custom \(other-model\) and 20 iterations/);
     assert.deepEqual((await fs.readdir(path.join(experiment, 'slurm'))).sort(), before);
   });
 

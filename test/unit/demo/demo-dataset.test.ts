@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import {
   buildDemoDataset,
   buildDemoRepo,
@@ -70,6 +70,19 @@ describe('demo dataset', () => {
     assert.equal(datasetDir, path.join(tmp, 'dataset'));
     assert.equal(split, 'default');
     assert.deepEqual(tasks, [top]);
+  });
+
+  test('the script prints the dataset folder on standard output, and its progress on standard error', () => {
+    const script = path.resolve(__dirname, '../../../scripts/demo-dataset.js');
+    const out = path.join(tmp, 'script-dataset');
+    const r = spawnSync(process.execPath, [script, out], { encoding: 'utf8', env: { ...process.env, SWECI_PYTHON: PYTHON } });
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stdout, `${out}\n`, 'only the result: a path a script can take');
+    assert.match(r.stderr, /^… /m);
+    assert.match(r.stderr, new RegExp(`${DEMO_TASK_ID}: gap \\d+, 10 developer commits`));
+    const json = spawnSync(process.execPath, [script, '--json', out], { encoding: 'utf8', env: { ...process.env, SWECI_PYTHON: PYTHON } });
+    assert.equal(json.status, 0, json.stderr);
+    assert.equal((JSON.parse(json.stdout) as DemoDataset).datasetDir, out);
   });
 
   test('shas are deterministic', async () => {

@@ -2,7 +2,7 @@
 // in a browser or a remote window, the person's browser (the page, or a download).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { revealActions } from '../../../src/extension/chart/reveal-choice';
+import { actionsAfter, revealActions } from '../../../src/extension/chart/reveal-choice';
 
 test('a local desktop reveals the folder in the file manager', () => {
   assert.deepEqual(
@@ -25,4 +25,22 @@ test('in a browser or a remote window there is no revealFileInOS: Open in Browse
     { desktop: true, remote: true, insideWorkspace: true },
   ])
     assert.ok(!revealActions(where).some((a) => a.command === 'revealFileInOS'));
+});
+
+test('after Open in Browser (or Copy Path) the toast comes back with the rest, Download among them; the others end it', () => {
+  const web = revealActions({ desktop: false, remote: false, insideWorkspace: true });
+  const [browser, download, explorer] = web;
+  assert.deepEqual(
+    actionsAfter(web, browser).map((a) => a.label),
+    ['Download', 'Show in Explorer'],
+  );
+  assert.deepEqual(actionsAfter(web, download), []);
+  assert.deepEqual(actionsAfter(web, explorer), []);
+  const remote = revealActions({ desktop: true, remote: true, insideWorkspace: false });
+  assert.deepEqual(
+    actionsAfter(remote, remote[2]).map((a) => a.label),
+    ['Open in Browser', 'Download'],
+  );
+  const desktop = revealActions({ desktop: true, remote: false, insideWorkspace: true });
+  assert.deepEqual(actionsAfter(desktop, desktop[0]), []);
 });

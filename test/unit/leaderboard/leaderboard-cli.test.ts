@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { LeaderboardRecord } from '../../../src/core/leaderboard/leaderboard-record';
 import { leaderboardRecordSchema } from '../../../src/core/leaderboard/leaderboard-record';
+import { leaderboardCandidates } from '../../../src/core/leaderboard/leaderboard-candidates';
 import { SUMMARY_CACHE_FILE } from '../../../src/core/scoring/run-summary-cache';
 import { batchFixture, type BatchFixture } from '../cli/batch-fixture';
 import { buildLeaderboardExperiments } from '../cli/demo-experiments';
@@ -210,6 +211,31 @@ describe('sweci leaderboard on real experiments', () => {
       assert.match(refusedReport.err, message);
     }
     await assert.rejects(fs.stat(none), 'no folder was made');
+  });
+
+  test("the panel's picker offers the picked experiment, its developers' replay and the experiments beside it", async () => {
+    const offered = await leaderboardCandidates([scripted]);
+    assert.deepEqual(offered.slice(0, 2), [
+      { argument: scripted, experiment: scripted, run: 'scripted', kind: 'agent', picked: true },
+      { argument: `${scripted}#human-history`, experiment: scripted, run: 'human-history', kind: 'human-history', picked: true },
+    ]);
+    // Beside it (the other folders of its parent that are experiments), offered but not ticked; the dataset is not one.
+    const beside = offered.slice(2);
+    assert.ok(beside.some((c) => c.argument === nothing && c.kind === 'agent'));
+    assert.ok(beside.every((c) => !c.picked && c.experiment !== fixture.demo.datasetDir));
+    // What it offers ranks as sweci leaderboard ranks the same arguments.
+    const record = leaderboard(...offered.slice(0, 2).map((c) => c.argument), '--bootstrap', '100');
+    assert.deepEqual(record.entries.map((e) => e.kind).sort(), ['agent', 'human-history']);
+  });
+
+  test("sweci report --leaderboard without -o writes into the first experiment's .sweci/reports/", async () => {
+    const r = fixture.sweci('report', '--leaderboard', scripted, '--bootstrap', '100');
+    assert.equal(r.code, 0, r.err + r.out);
+    const reports = path.join(scripted, '.sweci', 'reports');
+    const [folder] = await fs.readdir(reports);
+    assert.match(folder, /^leaderboard-\d{4}-/);
+    assert.ok(r.out.includes(path.join(reports, folder, 'leaderboard.html')), r.out);
+    await fs.rm(path.join(scripted, '.sweci'), { recursive: true });
   });
 
   test('common ranks only the tasks every entry scored and lists the rest; union ranks each on its own and says so', async () => {

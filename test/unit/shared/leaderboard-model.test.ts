@@ -1,6 +1,18 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { bumpSeries, byZeroRegression, costAxis, frontierPoints, HUMAN_PROVIDER, providerStyles, releaseSeries } from '../../../webview-ui/leaderboard-model';
+import {
+  bumpSeries,
+  byZeroRegression,
+  costAxis,
+  emptyFigures,
+  frontierPoints,
+  HUMAN_PROVIDER,
+  providerOf,
+  providerStyles,
+  releaseSeries,
+  valueTick,
+} from '../../../webview-ui/leaderboard-model';
+import { formatA } from '../../../src/core/metrics/metric-format';
 import { leaderboardFixture } from '../helpers/leaderboard-fixture';
 
 const palette = { series: ['#1a85ff', '#d18616', '#652d90', '#e51400'], historySeries: '#388a34' };
@@ -70,4 +82,42 @@ test('the frontier is drawn in dollars when every entry has a price, else in tok
   );
   const unpriced = { ...record, entries: record.entries.map((e, i) => (i === 0 ? { ...e, costPerTask: null } : e)) };
   assert.match(costAxis(unpriced).title, /Tokens per task/);
+});
+
+test("a human entry's provider is shown as leaderboard.json gives it, in the history's colour; without one it reads human history", () => {
+  const record = leaderboardFixture();
+  const human = record.entries.find((e) => e.kind === 'human-history')!;
+  assert.equal(providerOf(human), HUMAN_PROVIDER);
+  const named = { ...record, entries: record.entries.map((e) => (e === human ? { ...e, provider: 'Upstream maintainers' } : e)) };
+  const entry = named.entries.find((e) => e.kind === 'human-history')!;
+  assert.equal(providerOf(entry), 'Upstream maintainers');
+  assert.equal(providerStyles(named, palette).get('Upstream maintainers')?.colour, '#388a34');
+});
+
+test('a figure with nothing to draw is named, with what would fill it', () => {
+  assert.deepEqual(emptyFigures(leaderboardFixture()), {}, 'the paper-shaped record draws all four');
+  const bare = leaderboardFixture({ entries: 3 });
+  const none = {
+    ...bare,
+    entries: bare.entries.map((e) => ({ ...e, released: null, costPerTask: null, tokensPerTask: { input: 0, output: 0, cached: 0, source: 'none' as const } })),
+  };
+  const empty = emptyFigures(none);
+  assert.match(empty.release ?? '', /release date.*“released”.*leaderboard\.json/);
+  assert.match(empty.cost ?? '', /cost.*prices \(sweci\.agents\.prices\)/);
+  // Costs of 0 (nothing priced) draw nothing either.
+  const zero = { ...none, entries: none.entries.map((e) => ({ ...e, costPerTask: 0 })) };
+  assert.ok(emptyFigures(zero).cost);
+  // One dated entry is enough for the release figure.
+  const one = { ...none, entries: none.entries.map((e, i) => (i === 0 ? { ...e, released: '2025-01-01' } : e)) };
+  assert.equal(emptyFigures(one).release, undefined);
+});
+
+test('an axis tick a rounding error puts just below 0 reads 0, not -0.0', () => {
+  assert.equal(valueTick(-1.3877787807814457e-17), '0');
+  assert.equal(valueTick(-0), '0');
+  assert.equal(valueTick(0.30000000000000004), '0.3');
+  assert.equal(valueTick(-0.1), '-0.1');
+  assert.equal(formatA(-1e-17), '+0.000');
+  assert.equal(formatA(-0.0004), '+0.000');
+  assert.equal(formatA(-0.25), '−0.250');
 });
