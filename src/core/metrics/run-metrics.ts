@@ -37,7 +37,7 @@ export interface RunMetricsOptions {
   maxIterations: number;
   /** γ > 0; default 1. */
   gamma?: number;
-  /** The rules the lines were scored with (scoredLine): which flags the scores still rest on. */
+  /** The rules the lines were scored with (scoredLines): which flags the scores still rest on. */
   scoring?: ScoringRules;
 }
 

@@ -6,7 +6,7 @@
 import { promises as fs } from 'node:fs';
 import type { IterationRecord } from '../loop/iteration-record';
 import { readRun, type RunInfo } from '../loop/run-store';
-import { scoredLine, type ScoringRules } from '../metrics/scored-line';
+import { scoredLines, type ScoringRules } from '../metrics/scored-line';
 import { errorMessage } from '../util/errors';
 import type { TaskFolder } from '../workspace/task-folder';
 import { chartRun, scoredIterationsOf } from './load-chart-data';
@@ -85,7 +85,11 @@ export async function loadRunScores(task: TaskFolder, opts: RunScoresOptions = {
   const variant: ScoreVariant = {
     maxIterations,
     gamma,
-    scoring: { excludeHarnessTampering: opts.scoring?.excludeHarnessTampering ?? false, scoreTargetTestsOnly: opts.scoring?.scoreTargetTestsOnly ?? false },
+    scoring: {
+      excludeHarnessTampering: opts.scoring?.excludeHarnessTampering ?? false,
+      scoreTargetTestsOnly: opts.scoring?.scoreTargetTestsOnly ?? false,
+      keepFlagged: opts.scoring?.keepFlagged ?? false,
+    },
   };
   const runs: RunScore[] = [];
   for (const reading of readings) {
@@ -124,7 +128,7 @@ async function scoreRun(task: TaskFolder, reading: Reading, variant: ScoreVarian
     if (!again) throw new Error(`run ${reading.name} was removed while it was read`);
     current = again;
   }
-  const lines = current.records!.map((r) => scoredLine(r, variant.scoring));
+  const lines = scoredLines(current.records!, variant.scoring);
   const { points: _points, ...run } = chartRun(current.base.info, lines, current.base.pending, variant.maxIterations, variant.gamma, variant.scoring);
   if (current.stable) {
     // The variants the cache held stay when they were made from these same records.

@@ -40,7 +40,7 @@ const fileKeySchema = z.string().nullable();
 export const recordsKeySchema = z.object({ run: fileKeySchema, lines: fileKeySchema, journal: fileKeySchema });
 export type RecordsKey = z.infer<typeof recordsKeySchema>;
 
-const scoringRulesSchema = z.object({ excludeHarnessTampering: z.boolean(), scoreTargetTestsOnly: z.boolean() });
+const scoringRulesSchema = z.object({ excludeHarnessTampering: z.boolean(), scoreTargetTestsOnly: z.boolean(), keepFlagged: z.boolean() });
 
 /** The options a run's scores depend on. */
 export const scoreVariantSchema = z.object({ maxIterations: z.number().int().min(1), gamma: z.number(), scoring: scoringRulesSchema });
@@ -104,7 +104,8 @@ export function sameVariant(a: ScoreVariant, b: ScoreVariant): boolean {
     a.maxIterations === b.maxIterations &&
     a.gamma === b.gamma &&
     a.scoring.excludeHarnessTampering === b.scoring.excludeHarnessTampering &&
-    a.scoring.scoreTargetTestsOnly === b.scoring.scoreTargetTestsOnly
+    a.scoring.scoreTargetTestsOnly === b.scoring.scoreTargetTestsOnly &&
+    a.scoring.keepFlagged === b.scoring.keepFlagged
   );
 }
 
