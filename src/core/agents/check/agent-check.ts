@@ -79,8 +79,12 @@ export async function checkScratch(): Promise<{ dir: string; appDir: string; hom
  * The program's first line of `--version`, in the environment a try gives it (clean-env.ts's
  * allow-list, the role's `env` setting) with a private home of its own (HOME, the XDG folders,
  * TMPDIR), removed after: some CLIs write state even then (gemini a projects file, opencode its
- * data, state and cache folders), and the user's home is never theirs to write.
+ * data, state and cache folders), and the user's home is never theirs to write. Two minutes:
+ * a Node CLI that loads its whole bundle can take over 30 s on a busy 2-core machine (it did,
+ * under the suite's load check), and only a program that hangs ever waits that long.
  */
+const VERSION_TIMEOUT_MS = 120_000;
+
 async function version(command: string, env: Record<string, string>): Promise<string | undefined> {
   const home = await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-version-home-'));
   try {
@@ -89,7 +93,7 @@ async function version(command: string, env: Record<string, string>): Promise<st
       execFile(
         command,
         ['--version'],
-        { timeout: 30_000, env: { ...cleanEnvironment(process.env), ...env, ...homeEnvironment(home) } },
+        { timeout: VERSION_TIMEOUT_MS, env: { ...cleanEnvironment(process.env), ...env, ...homeEnvironment(home) } },
         (err, stdout, stderr) => {
           const line = `${stdout}\n${stderr}`
             .split('\n')
