@@ -75,6 +75,8 @@ export async function checkScratch(): Promise<{ dir: string; appDir: string; hom
   return { dir, appDir, home };
 }
 
+const VERSION_TIMEOUT_MS = 120_000;
+
 /**
  * The program's first line of `--version`, in the environment a try gives it (clean-env.ts's
  * allow-list, the role's `env` setting) with a private home of its own (HOME, the XDG folders,
@@ -83,8 +85,6 @@ export async function checkScratch(): Promise<{ dir: string; appDir: string; hom
  * a Node CLI that loads its whole bundle can take over 30 s on a busy 2-core machine (it did,
  * under the suite's load check), and only a program that hangs ever waits that long.
  */
-const VERSION_TIMEOUT_MS = 120_000;
-
 async function version(command: string, env: Record<string, string>): Promise<string | undefined> {
   const home = await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-version-home-'));
   try {
