@@ -1,16 +1,10 @@
 // How pytest runs, as the user configured it: one parser for the extension's settings
 // (`sweci.python`, `sweci.pytest.*`) and the command line's options.
 import { readChoice, readCount, readStringMap, readText, settingName, type SettingLabel, type SettingReader } from '../util/setting-reader';
+import { PYTEST_NETWORK_CHOICES, type PytestNetwork } from '../runtime/task-confinement';
 import type { ReportFormat } from './pytest-command';
 
 export const REPORT_FORMAT_CHOICES = ['auto', 'json-report', 'builtin', 'junit'] as const;
-/**
- * What the code under test may reach: `none` (default), a network namespace of its own with only
- * `lo` (in a container, Docker's `none`); `host`, this machine's network (the run is flagged not
- * isolated).
- */
-export const PYTEST_NETWORK_CHOICES = ['none', 'host'] as const;
-export type PytestNetwork = (typeof PYTEST_NETWORK_CHOICES)[number];
 /** `auto`: pytest-json-report when the interpreter has it, else our own plugin (same format). */
 export type PytestFormat = 'auto' | ReportFormat;
 

@@ -8,10 +8,17 @@
 import { existsSync, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { Confinement, NetworkConfinement } from './sandbox';
-import type { PytestNetwork } from '../pytest/pytest-settings';
 import { EXPERIMENT_FILE, type TaskRecord } from '../workspace/layout';
 import { userCacheDir } from '../util/user-cache';
 import type { TaskFolder } from '../workspace/task-folder';
+
+/**
+ * What the code under test may reach: `none` (default), a network namespace of its own with only
+ * `lo` (in a container, Docker's `none`); `host`, this machine's network (the run is flagged not
+ * isolated).
+ */
+export const PYTEST_NETWORK_CHOICES = ['none', 'host'] as const;
+export type PytestNetwork = (typeof PYTEST_NETWORK_CHOICES)[number];
 
 /** One thing a task's commands must not see, and what it is (for messages that name it). */
 export interface TaskSecret {
