@@ -270,11 +270,15 @@ suite('The CI loop through the commands', function () {
     }
   });
 
-  test('an API key from secret storage reaches the agent as an environment variable and is masked in its log', async () => {
+  test('an API key from secret storage reaches an agent that names it and calls its model itself, as an environment variable masked in its log', async () => {
     const sweci = await api();
     const secret = 'sk-test-7f3a9b2c4d5e6f70';
     await sweci.setApiKey('SWECI_PROBE_KEY', secret);
     await cfg().update('architect.customCommand', `python3 ${path.join(agentsDir, 'env-probe.py')}`, global);
+    // The key rule (core/agents/key-rule.ts): only a role that names the key, on a route where it
+    // calls its model itself (the open network, no endpoint), is given it.
+    await cfg().update('architect.apiKeys', ['SWECI_PROBE_KEY'], global);
+    await cfg().update('agents.network', 'open', global);
     try {
       await vscode.commands.executeCommand('sweci.runArchitect');
       const pendingDir = taskFolder(taskDir).run(run).pendingDir;
@@ -288,6 +292,8 @@ suite('The CI loop through the commands', function () {
       assert.ok(!settings.includes(secret), 'settings hold no secret');
     } finally {
       await sweci.clearApiKey('SWECI_PROBE_KEY');
+      await cfg().update('architect.apiKeys', undefined, global);
+      await cfg().update('agents.network', undefined, global);
       await cfg().update('architect.customCommand', `python3 ${path.join(agentsDir, 'architect.py')}`, global);
     }
   });

@@ -12,7 +12,7 @@
 // Environment:
 //   SWECI_TEST_WORKSPACE   folder to open (default: a fresh, empty temp folder)
 //   SWECI_VSCODE=desktop   use desktop VS Code instead of the code-server shim
-//   SWECI_TEST_TIMEOUT_MS  bound on the shim's run (default 10 min)
+//   SWECI_TEST_TIMEOUT_MS  bound on the shim's run (default 40 min; it ends a hang)
 //   SWECI_TEST_GREP        only run tests whose title matches (mocha grep); skips the product's host
 import * as fs from 'node:fs';
 import * as os from 'node:os';
