@@ -47,7 +47,11 @@ suite('Check Agents', function () {
       text,
       /: The programmer cannot run yet\.\n\n- architect \(custom: check\.py\): ready\n- programmer \(custom: fail\.py\): cannot run yet\. one real step: exited with code 3/,
     );
-    assert.equal(vscode.window.activeTextEditor?.document.uri.scheme, 'sweci-check', 'the result is shown');
+    // Shown rendered: the Markdown preview of the sweci-check document.
+    await until('the result shown as its Markdown preview', () => {
+      const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+      return input instanceof vscode.TabInputWebview && /markdown\.preview/.test(input.viewType) ? true : undefined;
+    });
 
     // Again: the same document is refreshed in place; nothing untitled is left to save.
     await vscode.commands.executeCommand('sweci.checkAgents');

@@ -299,11 +299,16 @@ describe('code under test that tries to change its score', () => {
     assert.deepEqual(zero.harness_tampering ?? [], []);
     assert.ok(one.gap < zero.gap, 'scored as the reference would: the forged passes count');
 
-    const scored = await loadChartData(taskFolder(task.taskDir), {});
+    // The reference's figure (--keep-flagged): the forged passes count.
+    const scored = await loadChartData(taskFolder(task.taskDir), { scoring: { keepFlagged: true } });
+    const honest = await loadChartData(taskFolder(task.taskDir), {});
     const excluded = await loadChartData(taskFolder(task.taskDir), { scoring: { excludeHarnessTampering: true } });
     const point = (d: typeof scored, i: number) => d.runs.find((r) => r.run === 'harness')!.points[i];
     assert.ok(point(scored, 1).a! > 0);
     assert.deepEqual(point(scored, 1).harnessTampering, ['conftest.py', 'setup.cfg']);
+    // By default a tampered line scores the last honest measurement: the base's, so no change.
+    assert.equal(point(honest, 1).a, 0, 'by default the forgery earns nothing');
+    assert.equal(point(honest, 2).a, 0, 'nor on the next iteration that still has it');
     assert.equal(point(excluded, 1).a, null, 'left out of the score');
     assert.match(point(excluded, 1).pytestError ?? '', /Not scored: .*conftest\.py/);
     assert.equal(point(excluded, 0).a, 0, 'the base is untouched');
@@ -321,7 +326,8 @@ describe('code under test that tries to change its score', () => {
     assert.ok((one.pytest.passed ?? 0) >= (zero.pytest.passed ?? 0) + 20, 'pytest counted them');
     assert.equal(one.passed, zero.passed, 'no more of the target passes');
     assert.deepEqual(one.harness_tampering, [], 'not a conftest: only the new flag catches it');
-    const data = await loadChartData(taskFolder(task.taskDir));
+    // The reference's figure (--keep-flagged): every pass pytest counted, the run marked.
+    const data = await loadChartData(taskFolder(task.taskDir), { scoring: { keepFlagged: true } });
     const run = data.runs.find((r) => r.run === 'grow');
     assert.deepEqual(run?.flags, ['inflated', ...UNCONFINED]);
     assert.equal(run?.points[1].inflated, 20);
@@ -330,6 +336,10 @@ describe('code under test that tries to change its score', () => {
     assert.equal(strict?.points[1].pytestPassed, one.passed);
     assert.equal(strict?.points[1].a, 0, 'no more of the target passes: no change');
     assert.ok((run?.points[1].a ?? 0) > 0, "the reference's count calls it progress");
+    // By default the inflated passes are taken off pytest's count: less than the raw figure.
+    const honest = (await loadChartData(taskFolder(task.taskDir))).runs.find((r) => r.run === 'grow');
+    assert.ok((honest?.points[1].a ?? 1) < (run?.points[1].a ?? 0), `honest ${honest?.points[1].a} below raw ${run?.points[1].a}`);
+    assert.equal(honest?.points[1].pytestPassed, (one.pytest.passed ?? 0) - 20, 'the twenty inflated passes are not counted');
   });
 
   test("a module of the package that replaces one of pytest's own functions is flagged as harness tampering by our report plugin, and can be left out of scores", async () => {
