@@ -28,7 +28,7 @@ const DEFAULT_MAX_CALLS_PER_TRY = 1000;
  * of a few hundred calls at 100k-200k tokens of context writes tens to a couple of hundred MB,
  * while a looping or hostile one reached 4 GB at the call cap.
  */
-export const DEFAULT_MAX_CALLS_BYTES_PER_TRY = 256 * 1024 * 1024;
+const DEFAULT_MAX_CALLS_BYTES_PER_TRY = 256 * 1024 * 1024;
 
 /** Where a replayed run finds the model's answers: the recorded calls of a try, or undefined when it has none. */
 export type ReplaySource = (at: { iteration: number; role: AgentRole; attempt: number }) => Promise<readonly RecordedCall[] | undefined>;

@@ -40,7 +40,7 @@ export interface RunScore extends ScoredRun {
   usage: UsageExtras;
 }
 
-export interface TaskRunScores {
+interface TaskRunScores {
   /** N the runs were scored over. */
   maxIterations: number;
   /** Oldest first, as listRuns orders them. */

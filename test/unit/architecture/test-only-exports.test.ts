@@ -28,6 +28,8 @@ const KEPT: Record<string, Record<string, string>> = {
   'src/core/agents/agent-settings.ts': { AGENT_CHOICES: "the parser's choices must be package.json's enum" },
   'src/core/pytest/report-stream.ts': { FRAME_PREFIX: "the report plugin's frame prefix (the Python side states it too)" },
   'src/shared/iteration-protocol.ts': { ITERATION_VIEW_ACTIONS: "every clickable action must make a message the view's host accepts" },
+  'src/core/gateway/calls-file.ts': { RECORD_SLACK_BYTES: 'how far past its byte bound a calls record may end (the crossing line and the refusal)' },
+  'src/core/scoring/run-summary-cache.ts': { runSummaryCacheSchema: "the cache's shape on disk, which the forgery tests read and write" },
   'src/core/runtime/gateway-forwarder.ts': { FORWARDER_MARK: 'how a test (or `ps`) finds a forwarder process' },
   'src/core/runtime/docker/container-owner.ts': {
     MANAGED_LABEL: "the engine's label tests list the product's containers by",

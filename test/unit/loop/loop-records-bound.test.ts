@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { AgentSettings } from '../../../src/core/agents/agent-driver';
 import { createDriver } from '../../../src/core/agents/cli-driver';
-import { DEFAULT_MAX_CALLS_BYTES_PER_TRY, DEFAULT_MODEL_ACCESS } from '../../../src/core/agents/model-access';
+import { DEFAULT_MODEL_ACCESS } from '../../../src/core/agents/model-access';
 import { BudgetExhaustedError } from '../../../src/core/gateway/budget';
 import { RECORD_CAP_BYTES } from '../../../src/core/gateway/calls-file';
 import { readIterationRecords } from '../../../src/core/loop/iteration-record';
@@ -88,8 +88,8 @@ describe('calls records bounded in bytes, through the loop', { timeout: 10 * 60_
     const size = (await fs.stat(file)).size;
     const lines = await wholeRecord(file);
     t.diagnostic(`bytes at the cap: ${size} (${lines} lines, ${(size / lines / 1e6).toFixed(2)} MB each) in ${seconds.toFixed(1)} s for the whole run`);
-    assert.ok(size >= DEFAULT_MAX_CALLS_BYTES_PER_TRY, `${size} bytes: the bound was reached`);
-    assert.ok(size < DEFAULT_MAX_CALLS_BYTES_PER_TRY + RECORD_CAP_BYTES + 64 * 1024, `${size} bytes: one line past the bound, and one small refusal`);
+    assert.ok(size >= DEFAULT_MODEL_ACCESS.maxCallsBytesPerTry, `${size} bytes: the bound was reached`);
+    assert.ok(size < DEFAULT_MODEL_ACCESS.maxCallsBytesPerTry + RECORD_CAP_BYTES + 64 * 1024, `${size} bytes: one line past the bound, and one small refusal`);
     const log = await fs.readFile(path.join(taskFolder(task.taskDir).run('r').pendingDir, ARCHIVE.agentLog('architect', 1)), 'utf8');
     // The gateway's stop ends the agent at once: the harness's footer says why.
     assert.match(log, /^# stopped: budget exhausted: calls record per try \(268435456 bytes\)$/m);

@@ -13,13 +13,15 @@ import { after, before, describe, test } from 'node:test';
 import { experimentLayout, experimentTaskIds } from '../../../src/core/batch/experiment';
 import { summarizeExperiment } from '../../../src/core/batch/experiment-summary';
 import { loadChartRuns } from '../../../src/core/scoring/load-chart-data';
-import { loadRunScores, type TaskRunScores } from '../../../src/core/scoring/run-scores';
+import { loadRunScores } from '../../../src/core/scoring/run-scores';
 import { SUMMARY_CACHE_FILE, runSummaryCacheSchema, type RunSummaryCache } from '../../../src/core/scoring/run-summary-cache';
 import { RUN_SUMMARY_CODE } from '../../../src/core/scoring/run-summary-code';
 import { lineUsageExtras } from '../../../src/core/scoring/usage-extras';
 import type { TaskFolder } from '../../../src/core/workspace/task-folder';
 import { writeLeaderboardExperiments } from '../helpers/leaderboard-experiments';
 import { repoRoot } from '../helpers/repo-root';
+
+type TaskRunScores = Awaited<ReturnType<typeof loadRunScores>>;
 
 let tmp: string;
 let experiment: string;
