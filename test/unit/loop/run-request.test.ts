@@ -119,7 +119,7 @@ describe('one run request from the editor and from sweci run', () => {
     assert.deepEqual(comparable(fromCli), comparable(fromEditor));
     assert.equal(fromEditor.runtime, host);
     assert.equal(fromEditor.agentRuntimes.host, host, 'agents on this machine run in the host runtime');
-    assert.deepEqual(fromEditor.pytest, { python: '/usr/bin/python3', timeoutMs: 90_000, format: 'auto', env: { A: '1', B: 'x=y' } });
+    assert.deepEqual(fromEditor.pytest, { python: '/usr/bin/python3', timeoutMs: 90_000, format: 'auto', env: { A: '1', B: 'x=y' }, network: 'none' });
     assert.equal(fromEditor.roles.programmer.driver?.label, fromCli.roles.programmer.driver?.label);
     assert.match(fromEditor.roles.programmer.driver?.label ?? '', /programmer\.py/);
     assert.deepEqual([fromEditor.maxFileMb, fromEditor.maxIterationMb, fromEditor.maxIterations], [10, 30, 7]);
