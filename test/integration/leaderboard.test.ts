@@ -22,7 +22,9 @@ function lastRecord(sweci: SweciApi): LeaderboardRecord | undefined {
 }
 
 suite('Leaderboard panel', function () {
-  this.timeout(120_000);
+  // A bound against a hang, not a time to meet: the real-experiment case runs two tasks' loops and
+  // waits for the panel's states; it took 81 s beside other work and ran past 120 s in a full tier.
+  this.timeout(600_000);
   let dir: string;
 
   suiteSetup(() => {
