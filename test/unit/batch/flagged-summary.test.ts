@@ -9,11 +9,11 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { createDriver } from '../../../src/core/agents/cli-driver';
-import { experimentLayout, type ExperimentRecord } from '../../../src/core/batch/experiment';
 import type { AgentSettings } from '../../../src/core/agents/agent-driver';
 import { startRun } from '../../../src/core/loop/run-loop';
 import { DEFAULT_MAX_ITERATIONS } from '../../../src/core/loop/run-store';
 import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
+import { writeExperimentRecord } from '../helpers/experiment-record';
 import { AGENTS_DIR, DemoWorld, PYTHON, SANDBOX, loopOptions, programmerEnv, scripted, type DemoTask } from '../loop/demo-fixture';
 
 const cli = path.resolve(__dirname, '../../../src/cli/main.js');
@@ -61,18 +61,7 @@ describe('flagged runs in summarize, compare and report', () => {
     await fs.mkdir(expB);
     // What `sweci run --experiment` writes first: the CLI's verbs refuse a folder without it. N is
     // the runs' own (the loop's default), so the scores are each task's as before.
-    for (const exp of [expA, expB]) {
-      const record: ExperimentRecord = {
-        schema: 1,
-        created: new Date().toISOString(),
-        dataset: world.scratch('dataset'),
-        split: 'test',
-        run: 'run',
-        agents: { architect: 'scripted', programmer: 'scripted' },
-        maxIterations: DEFAULT_MAX_ITERATIONS,
-      };
-      await fs.writeFile(experimentLayout(exp).file, JSON.stringify(record));
-    }
+    for (const exp of [expA, expB]) await writeExperimentRecord(exp, world.scratch('dataset'), DEFAULT_MAX_ITERATIONS);
     // A: t1 solved by honest agents with no sandbox at all; t2 inflated by a table it grows.
     const open = new LocalRuntime({ orphanGraceMs: 500 });
     const t1 = await taskIn(expA, 't1');

@@ -9,11 +9,11 @@ import { spawnSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { experimentLayout, type ExperimentRecord } from '../../../src/core/batch/experiment';
 import { startRun } from '../../../src/core/loop/run-loop';
 import { loadChartData } from '../../../src/core/scoring/load-chart-data';
 import { taskFolder } from '../../../src/core/workspace/task-folder';
 import { readIterationRecords } from '../../../src/core/loop/iteration-record';
+import { writeExperimentRecord } from '../helpers/experiment-record';
 import { DemoWorld, loopOptions, scripted, type DemoTask } from '../loop/demo-fixture';
 
 const cli = path.resolve(__dirname, '../../../src/cli/main.js');
@@ -56,16 +56,7 @@ describe('honest scores for inflated and tampered runs', () => {
     force = await taskIn(exp, 'force');
     await startRun(loopOptions(force, 'run', { architect: scripted('architect.py'), programmer: scripted('force-pass.py') }, { iterations: 1 }));
     // What `sweci run --experiment` writes beside its tasks, for the leaderboard to rank the folder.
-    const record: ExperimentRecord = {
-      schema: 1,
-      created: new Date().toISOString(),
-      dataset: world.scratch('dataset'),
-      split: 'test',
-      run: 'run',
-      agents: { architect: 'scripted', programmer: 'scripted' },
-      maxIterations: 1,
-    };
-    await fs.writeFile(experimentLayout(exp).file, JSON.stringify(record));
+    await writeExperimentRecord(exp, world.scratch('dataset'), 1);
   });
   after(() => world?.dispose());
 
