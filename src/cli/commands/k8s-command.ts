@@ -3,7 +3,8 @@
 // completions match it; the pods run `sweci run --task-index $(JOB_COMPLETION_INDEX)`.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { k8sJobManifest, k8sJobName, k8sReadme, type K8sJobOptions } from '../../core/batch/k8s-job';
+import { checkNoSecrets, k8sJobManifest, k8sJobName, k8sReadme, type K8sJobOptions } from '../../core/batch/k8s-job';
+import { apiKeysFrom } from '../../core/agents/api-key-names';
 import { selectTasks } from '../../core/batch/select-tasks';
 import { readRuntimeSettings } from '../../core/runtime/runtime-settings';
 import { listSplits, readDatasetTasks } from '../../core/task/dataset';
@@ -89,6 +90,9 @@ export async function k8sCommand(runArgs: string[], values: K8sValues): Promise<
       : { kind: 'sync', command: values.syncCommand!, ...(values.datasetClaim ? { datasetClaimName: values.datasetClaim } : {}) },
     ...(values.secret ? { secretName: values.secret } : {}),
   };
+  // The pods get their keys from the Secret; this machine's keys (the known variables and those
+  // the run flags name with --api-key-env) must not be in the files, as a model name say.
+  checkNoSecrets(options, Object.values(apiKeysFrom(process.env, apiKeyEnvNames(runArgs))));
   const manifest = k8sJobManifest(options);
   const outDir = path.resolve(values.out ?? '.');
   await fs.mkdir(outDir, { recursive: true });
@@ -99,4 +103,12 @@ export async function k8sCommand(runArgs: string[], values: K8sValues): Promise<
   console.log(`wrote ${manifestFile} (${specs.length} task(s), ${Math.min(workers, specs.length)} at a time)`);
   console.log(`wrote ${readme}: how to run it (kubectl apply -f ${path.basename(manifestFile)})`);
   return 0;
+}
+
+/** The variables the run flags name with --api-key-env (as `--api-key-env NAME` or `--api-key-env=NAME`). */
+function apiKeyEnvNames(runArgs: readonly string[]): string[] {
+  return runArgs.flatMap((arg, i) => {
+    if (arg.startsWith('--api-key-env=')) return [arg.slice('--api-key-env='.length)];
+    return arg === '--api-key-env' && i + 1 < runArgs.length ? [runArgs[i + 1]] : [];
+  });
 }

@@ -83,7 +83,7 @@ export async function readRunSettings(values: RunValues): Promise<RunSettings> {
 
 /** Default run name: the experiment's, else the agents' label ("claude-code (opus)" → "claude-code-opus"). */
 export async function defaultRunName(values: RunValues, experimentDir: string, agents: RunSettings['agents']): Promise<string> {
-  return values.run ?? (await readExperiment(experimentDir))?.run ?? runNameFor(agents.architect, agents.programmer);
+  return values.run ?? (await readExperiment(experimentDir))?.run ?? runNameFor(agents.architect, agents.programmer, Object.values(secretEnvOf(values)));
 }
 
 /** The batch settings of a headless run: the settings read, the API keys from the environment. */

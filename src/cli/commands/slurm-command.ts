@@ -16,7 +16,7 @@ import { querySlurmJobs } from '../../core/slurm/slurm-jobs';
 import { slurmStatus, slurmStatusText } from '../../core/slurm/slurm-status';
 import { listSplits, readDatasetTasks } from '../../core/task/dataset';
 import { UserError } from '../../core/util/errors';
-import { inlineSecret } from '../../core/util/shell-quote';
+import { flagHoldingSecret } from '../../core/util/secret-mask';
 import { commaList } from '../../core/util/setting-reader';
 import { batchSettingsOf, defaultRunName, readRunSettings, type RunValues } from './run-settings';
 
@@ -74,13 +74,16 @@ export async function slurmCommand(values: SlurmValues, options: readonly Option
       )
     : selected.map((s) => s.id);
   const runFlags = argvOf(options, values, (key) => !SLURM_ONLY.has(key) && !SET_PER_ELEMENT.has(key));
-  for (const arg of runFlags) {
-    const secret = inlineSecret(arg);
-    if (secret) {
-      throw new UserError(
-        `A run flag seems to hold a secret${secret.variable ? ` (${secret.variable}=…)` : ''}: export it in the environment you submit from instead (sbatch passes the environment to the elements); the script is a file on the shared folder.`,
-      );
-    }
+  // The script, the submission record and the logs are files on the shared folder: no flag may
+  // hold a key's value (a model name that is the key, say) or a secret written inline.
+  const holding = flagHoldingSecret(
+    argvOf(options, values, () => true),
+    Object.values(batch.secretEnv),
+  );
+  if (holding) {
+    throw new UserError(
+      `The flag ${holding.flag} holds a secret${holding.variable ? ` (${holding.variable}=…)` : ''}: give a key by variable instead (export it in the environment you submit from, and name it with --api-key-env; sbatch passes the environment to the elements). The script is a file on the shared folder.`,
+    );
   }
   if (tasks.length === 0) {
     console.log(`every selected task of ${experimentDir} is finished: nothing to submit`);

@@ -4,6 +4,7 @@ import { readChoice, readCount, readFlag, readStringMap, readText, settingName, 
 import { UserError } from '../util/errors';
 import { AGENT_PRESETS, type AgentRole, type AgentSettings } from './agent-driver';
 import { parseBaseUrl } from './endpoint/endpoint';
+import { SecretMask, secretsInSetting } from '../util/secret-mask';
 
 export const AGENT_CHOICES = [...AGENT_PRESETS, 'custom', 'human'] as const;
 export type AgentChoice = (typeof AGENT_CHOICES)[number];
@@ -64,11 +65,28 @@ export function readAgentSettings(role: AgentRole, read: SettingReader, label: S
   return { kind: 'preset', preset: choice, ...common };
 }
 
-/** A short name for logs, records and the status bar, e.g. "claude-code (opus)". */
+/**
+ * A short name for logs, records and the status bar, e.g. "claude-code (opus)". A model name
+ * holding a secret of the settings is masked; the caller masks the keys it holds besides.
+ */
 export function agentLabel(settings: AgentSettings): string {
   if (settings.kind === 'human') return 'human';
   const name = settings.kind === 'preset' ? settings.preset : 'custom';
-  return settings.model ? `${name} (${settings.model})` : name;
+  return settings.model ? new SecretMask(agentSecrets(settings)).mask(`${name} (${settings.model})`) : name;
+}
+
+/**
+ * The secrets an agent's settings hold: its env's values (keys set there) and what is written
+ * into its command line, extra arguments or model name the ways a secret is (secret-mask.ts).
+ */
+export function agentSecrets(settings: AgentSettings): string[] {
+  if (settings.kind === 'human') return [];
+  return [
+    ...Object.values(settings.env ?? {}),
+    ...secretsInSetting(settings.kind === 'custom' ? settings.command : settings.executable),
+    ...secretsInSetting(settings.extraArgs),
+    ...secretsInSetting(settings.model),
+  ];
 }
 
 /** A run name hint from who plays the roles, e.g. "claude-code" or "codex-aider". */

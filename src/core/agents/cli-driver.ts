@@ -13,7 +13,8 @@ import { formatCommandLine, quoteWord, tokenizeCommand } from './argv-tokenizer'
 import { buildCustomCommand } from './custom-command';
 import { buildPresetCommand } from './preset-command';
 import { PRESET_INFO } from './presets';
-import { Redactor, StreamRedactor } from './redact';
+import { SecretMask, StreamMask } from '../util/secret-mask';
+import { agentSecrets } from './agent-settings';
 import { parseUsage, reportedError } from './agent-output';
 import { copyLogin, homeEnvironment, writeHomeFiles } from './agent-home';
 import { ENDPOINT_KEY_ENV, type Endpoint } from './endpoint/endpoint';
@@ -169,10 +170,11 @@ export class CliAgentDriver implements AgentDriver {
       endpoint: endpoint !== undefined,
     });
     const env = await this.environment(req, cwd, confined, endpoint, r.route);
-    // Secrets are what the request brings (settings env, stored keys), the real key and the try's
-    // token; the home's paths and the preset's switches are not, and stay readable in the log.
-    const redactor = new Redactor([...Object.values(req.env), ...Object.values(req.keys ?? {}), ...r.route.secrets]);
-    const command = redactor.redact(displayCommand(cmd, req));
+    // Secrets are what the request brings (settings env, stored keys), what the settings hold
+    // (a key on the command line), the real key and the try's token; the home's paths and the
+    // preset's switches are not, and stay readable in the log.
+    const redactor = new SecretMask([...Object.values(req.env), ...Object.values(req.keys ?? {}), ...agentSecrets(s), ...r.route.secrets]);
+    const command = redactor.mask(displayCommand(cmd, req));
 
     await fs.mkdir(path.dirname(req.promptFile), { recursive: true });
     await fs.writeFile(req.promptFile, req.prompt);
@@ -184,7 +186,7 @@ export class CliAgentDriver implements AgentDriver {
     const started = new Date();
     try {
       await log.write(
-        redactor.redact(
+        redactor.mask(
           [
             `# SWE-CI agent run`,
             `# agent:   ${this.label}`,
@@ -208,8 +210,8 @@ export class CliAgentDriver implements AgentDriver {
       // stream (and its transcript). A line longer than this goes in as it is.
       const whole = { stdout: new WholeLines(log, MAX_HELD_LINE), stderr: new WholeLines(log, MAX_HELD_LINE) };
       const streams = {
-        stdout: new StreamRedactor(redactor, (t) => this.emit(whole.stdout, req, t, 'stdout')),
-        stderr: new StreamRedactor(redactor, (t) => this.emit(whole.stderr, req, t, 'stderr')),
+        stdout: new StreamMask(redactor, (t) => this.emit(whole.stdout, req, t, 'stdout')),
+        stderr: new StreamMask(redactor, (t) => this.emit(whole.stderr, req, t, 'stderr')),
       };
       let result: RunResult;
       try {
@@ -245,7 +247,7 @@ export class CliAgentDriver implements AgentDriver {
 
       const usage = parseUsage(cmd.usageFormat, result.stdout, result.stderr);
       const error = result.timedOut || result.cancelled ? undefined : reportedError(cmd.usageFormat, result.stdout, result.stderr);
-      await log.write(redactor.redact(footer(result, usage, error)));
+      await log.write(redactor.mask(footer(result, usage, error)));
       return {
         exitCode: result.exitCode,
         timedOut: result.timedOut,
@@ -254,7 +256,7 @@ export class CliAgentDriver implements AgentDriver {
         ...(usage ? { usage } : {}),
         command,
         logFile: req.logFile,
-        ...(error ? { reportedError: redactor.redact(error) } : {}),
+        ...(error ? { reportedError: redactor.mask(error) } : {}),
         ...(result.limitReached ? { limitReached: result.limitReached } : {}),
         ...(s.kind === 'preset' ? { permissions: presetPermissions(s.preset, confined) } : {}),
       };

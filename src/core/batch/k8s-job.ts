@@ -4,7 +4,8 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { UserError } from '../util/errors';
-import { inlineSecret, shellQuote } from '../util/shell-quote';
+import { shellQuote } from '../util/shell-quote';
+import { flagHoldingSecret } from '../util/secret-mask';
 
 /**
  * Where results go.
@@ -268,6 +269,7 @@ function checkedOptions(opts: K8sJobOptions): K8sJobOptions {
   const experimentPath = checkedPodPath(opts.experimentPath, 'The experiment path');
   checkPathsApart(datasetPath, experimentPath);
   checkRunArgs(opts.runArgs);
+  checkNoSecrets(opts);
   return { ...opts, datasetPath, experimentPath, results: checkedResults(opts.results) };
 }
 
@@ -320,17 +322,24 @@ function checkRunArgs(runArgs: readonly string[]): void {
   for (const arg of runArgs) {
     const flag = FLAGS_SET_BY_THE_JOB.find((f) => arg === f || arg.startsWith(`${f}=`));
     if (flag) throw new UserError(`The run flags must leave out ${flag}: the Job sets it for every pod.`);
-    checkNoSecret(arg, 'A run flag');
   }
 }
 
-/** API keys belong in the Secret; catch the common ways of writing one inline. */
-function checkNoSecret(text: string, what: string): void {
-  const secret = inlineSecret(text);
-  if (!secret) return;
-  const which = secret.variable ? ` (${secret.variable}=…)` : '';
+/**
+ * The manifest and its README hold no secret: no run flag and no sync command may hold one of
+ * `keys` (the API keys of the machine writing them) or a secret written inline.
+ */
+export function checkNoSecrets(opts: Pick<K8sJobOptions, 'runArgs' | 'results'>, keys: readonly string[] = []): void {
+  checkNoSecret(opts.runArgs, keys, 'The run flag');
+  if (opts.results.kind === 'sync') checkNoSecret([opts.results.command], keys, 'The sync command');
+}
+
+/** API keys belong in the Secret: no word may hold a key's value or a secret written inline (secret-mask.ts). */
+function checkNoSecret(words: readonly string[], keys: readonly string[], what: string): void {
+  const holding = flagHoldingSecret(words, keys);
+  if (!holding) return;
   throw new UserError(
-    `${what} seems to hold a secret${which}: put it in the Kubernetes Secret instead; the pod gets the Secret's keys as environment variables.`,
+    `${what}${words.length > 1 ? ` ${holding.flag}` : ''} holds a secret${holding.variable ? ` (${holding.variable}=…)` : ''}: put the key in the Kubernetes Secret instead (the pod gets the Secret's keys as environment variables) and name its variable with --api-key-env.`,
   );
 }
 
@@ -340,7 +349,6 @@ function checkedResults(r: K8sJobResults): K8sJobResults {
   if (r.kind === 'sync') {
     if (!r.command.trim())
       throw new UserError('The sync command is empty: give the shell command that copies the experiment folder out, e.g. an "aws s3 sync".');
-    checkNoSecret(r.command, 'The sync command');
     return { ...r, datasetSubPath };
   }
   checkDnsSubdomain(r.claimName, 'The claim name');

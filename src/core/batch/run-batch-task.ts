@@ -24,6 +24,8 @@ import { readTaskRecord } from '../workspace/materialize';
 import type { BatchEvent, BatchSettings } from './batch-types';
 import { experimentLayout } from './experiment';
 import { readTaskStatus, writeTaskStatus, type TaskState, type TaskStatus } from './task-status';
+import { agentsMask } from '../loop/role-setup';
+import type { SecretMask } from '../util/secret-mask';
 
 const LOCK_PURPOSE = 'sweci run';
 
@@ -70,12 +72,14 @@ export async function runBatchTask(spec: TaskSpec, s: BatchSettings): Promise<Ta
 /** The task's state as the display and the state file see it; this worker is its one writer. */
 class TaskProgress {
   status: Omit<TaskStatus, 'schema' | 'updated'>;
+  private readonly mask: SecretMask;
   constructor(
     readonly id: string,
     private readonly s: BatchSettings,
     readonly emit: (e: BatchEvent) => void,
   ) {
     this.status = { task: id, state: 'queued' };
+    this.mask = agentsMask(s.settings.agents, s.secretEnv);
   }
 
   /** Writes and announces a new state, after every earlier write (writes land in call order). */
@@ -95,6 +99,8 @@ class TaskProgress {
   private async write(state: TaskState, extra: Partial<TaskStatus>): Promise<TaskStatus> {
     this.status = { ...this.status, state, ...extra };
     if (state !== 'failed' && state !== 'init-failed' && state !== 'cancelled' && state !== 'budget-exhausted') delete this.status.reason;
+    // A reason quotes errors, and errors quote command lines: masked as every record is.
+    else if (this.status.reason !== undefined) this.status.reason = this.mask.mask(this.status.reason);
     await writeTaskStatus(this.s.experimentDir, this.status);
     const full: TaskStatus = { schema: 1, ...this.status, updated: new Date().toISOString() };
     this.emit({ type: 'task-status', status: full });

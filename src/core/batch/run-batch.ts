@@ -1,8 +1,7 @@
 // A benchmark run over many tasks: `workers` tasks at once, each with its own lock, each
 // resumable. Stopping (the signal) lets running tasks stop cleanly and starts no more.
 import { agentLabel } from '../agents/agent-settings';
-import { Redactor } from '../agents/redact';
-import { roleSecrets } from '../loop/role-setup';
+import { agentsMask } from '../loop/role-setup';
 import { assertRunName } from '../loop/run-name';
 import type { TaskSpec } from '../task/task-spec';
 import { UserError } from '../util/errors';
@@ -68,14 +67,11 @@ export async function openExperiment(
 
 /**
  * Who plays each role, as run.json says it: a key in a model name or a command line (its value
- * among the keys or a role's env) is masked as there (role-setup.ts's roleSecrets).
+ * among the keys or a role's env) is masked as there (role-setup.ts's agentsMask).
  */
 function agentsOf(settings: BatchSettings['settings'], secretEnv: Record<string, string> = {}): ExperimentRecord['agents'] {
-  const label = (role: 'architect' | 'programmer') => {
-    const agent = settings.agents[role];
-    return new Redactor(roleSecrets({ settings: agent, secretEnv })).redact(agentLabel(agent));
-  };
-  return { architect: label('architect'), programmer: label('programmer') };
+  const mask = agentsMask(settings.agents, secretEnv);
+  return { architect: mask.mask(agentLabel(settings.agents.architect)), programmer: mask.mask(agentLabel(settings.agents.programmer)) };
 }
 
 function settingsText(r: Pick<ExperimentRecord, 'agents' | 'maxIterations'>): string {

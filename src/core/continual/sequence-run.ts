@@ -5,6 +5,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { AgentSettings } from '../agents/agent-driver';
 import { agentHint } from '../agents/agent-settings';
+import { SecretMask } from '../util/secret-mask';
 import { openExperiment } from '../batch/run-batch';
 import { parseClSequences, type ClSequence } from '../task/swe-bench-instance';
 import { taskFromSweBenchInstance, type InstanceRepoChoice } from '../task/swe-bench-task';
@@ -41,12 +42,10 @@ export async function sequenceSpecs(sequence: ClSequence, file: string, clones: 
 }
 
 /** A run name from who plays the roles ("claude-code (opus)" → "claude-code-opus"). */
-export function runNameFor(architect: AgentSettings, programmer: AgentSettings): string {
-  return (
-    agentHint(architect, programmer)
-      .replace(/[^A-Za-z0-9._-]+/g, '-')
-      .replace(/^-+|-+$/g, '') || 'run'
-  );
+export function runNameFor(architect: AgentSettings, programmer: AgentSettings, keys: Iterable<string> = []): string {
+  // A key in a model name (its value among the keys) must not name the run's folder.
+  const hint = new SecretMask(keys).mask(agentHint(architect, programmer));
+  return hint.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'run';
 }
 
 /** Opens (or continues) the experiment folder as this sequence's, then runs its tasks in order. */

@@ -1,5 +1,5 @@
 // Appends a try's calls to its JSONL file, one line per call as it ends, in the order they end.
-// Every line is redacted (the try's token and the real key, raw and as JSON escapes them) and
+// Every line is masked (the try's token and the real key, raw and as JSON escapes them) and
 // capped: over the cap, the raw answer goes first, then the request, then the answer's text is
 // cut — and the line says so, since such a call cannot be replayed.
 import { promises as fs } from 'node:fs';
@@ -7,13 +7,13 @@ import * as path from 'node:path';
 import { formatGatewayCallLine, type GatewayCall } from '../records/gateway-call';
 import { errorMessage } from '../util/errors';
 import { belowFloor } from '../util/free-space';
-import type { Redactor } from './redact';
+import type { SecretMask } from '../util/secret-mask';
 
 export const RECORD_CAP_BYTES = 4 * 1024 * 1024;
 
 /** The call's line, redacted and within `cap` bytes. */
-function callLine(call: GatewayCall, redact: Redactor, cap = RECORD_CAP_BYTES): string {
-  const line = (c: GatewayCall) => redact(formatGatewayCallLine(c));
+function callLine(call: GatewayCall, redact: SecretMask, cap = RECORD_CAP_BYTES): string {
+  const line = (c: GatewayCall) => redact.mask(formatGatewayCallLine(c));
   let text = line(call);
   if (Buffer.byteLength(text) <= cap) return text;
   const dropped: string[] = [];
@@ -74,7 +74,7 @@ export class CallsFile {
 
   constructor(
     readonly file: string,
-    private readonly redact: Redactor,
+    private readonly redact: SecretMask,
     private readonly bounds: CallsFileBounds = {},
   ) {}
 

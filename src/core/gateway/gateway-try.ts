@@ -13,7 +13,7 @@ import { errorBody } from './error-shape';
 import { upstreamHeaders } from './forward-headers';
 import { costOf, type ModelPrices } from './prices';
 import { asksStream, isForwardedPath, isModelCall, modelOf, upstreamUrl } from './protocol-routes';
-import { redactor, type Redactor } from './redact';
+import { SecretMask } from '../util/secret-mask';
 import { rawBody, sendRecorded, unreplayable, type RecordedCall } from './replay-answer';
 import { requestDifference } from './replay-match';
 import { prepareBody } from './request-body';
@@ -59,7 +59,7 @@ const REFUSED_STATUS = 400;
 
 export class GatewayTry {
   readonly token = newTryToken();
-  private readonly redact: Redactor;
+  private readonly redact: SecretMask;
   private readonly calls: CallsFile;
   private readonly replay: Map<number, RecordedCall> | undefined;
   private readonly retry: RetryPolicy;
@@ -78,7 +78,7 @@ export class GatewayTry {
     private readonly host: TryHost,
   ) {
     if (!options.upstream && !options.replay) throw new Error('a gateway try needs an upstream or a recording to replay');
-    this.redact = redactor([this.token, options.upstream?.key]);
+    this.redact = new SecretMask([this.token, options.upstream?.key]);
     this.calls = new CallsFile(options.callsFile, this.redact, {
       lineCap: options.recordCapBytes ?? RECORD_CAP_BYTES,
       ...(options.bounds.maxRecordBytes !== undefined ? { maxBytes: options.bounds.maxRecordBytes } : {}),
@@ -112,7 +112,7 @@ export class GatewayTry {
       await Promise.allSettled([...this.inFlight]);
       await this.calls.flushed();
       const summary = summarize(this.outcomes, this.stopReason);
-      if (summary.failure) summary.failure = this.redact(summary.failure);
+      if (summary.failure) summary.failure = this.redact.mask(summary.failure);
       const problem = this.calls.problem;
       return problem ? { ...summary, recordError: problem } : summary;
     })();
@@ -200,7 +200,7 @@ export class GatewayTry {
       const { request: _unkept, ...rest } = base;
       this.record({ ...rest, status: 0, usage: { ...NO_USAGE }, ms: performance.now() - started, retries: 0, requestBytes: raw.length, refused: reason });
       if (!res.headersSent) res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(errorBody(protocol, status, this.redact(`sweci gateway: ${reason}`))));
+      res.end(JSON.stringify(errorBody(protocol, status, this.redact.mask(`sweci gateway: ${reason}`))));
     };
 
     // The lines before it are on disk first: a line that found the disk nearly full stops the try
@@ -272,7 +272,7 @@ export class GatewayTry {
   private redactJson(json: unknown): unknown {
     if (json === undefined) return undefined;
     const text = JSON.stringify(json);
-    const redacted = this.redact(text);
+    const redacted = this.redact.mask(text);
     return redacted === text ? json : (JSON.parse(redacted) as unknown);
   }
 

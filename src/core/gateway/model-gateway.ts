@@ -11,6 +11,7 @@ import { presentedToken } from './client-token';
 import { errorBody } from './error-shape';
 import { GatewayTry, type OpenTryOptions } from './gateway-try';
 import { guessProtocol } from './protocol-routes';
+import { MASK } from '../util/secret-mask';
 
 /** Request bodies are read whole (for the record and replay); this bounds what an agent can make the harness hold. */
 export const MAX_REQUEST_BYTES = 64 * 1024 * 1024;
@@ -167,7 +168,7 @@ export class ModelGateway {
       // A bug or a broken connection: answer if still possible, never with a key.
       if (!res.headersSent) {
         res.writeHead(500, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: `sweci gateway: ${errorMessage(err).replace(/sweci-try-[\w-]+/g, '[redacted]')}` } }));
+        res.end(JSON.stringify({ error: { message: `sweci gateway: ${errorMessage(err).replace(/sweci-try-[\w-]+/g, MASK)}` } }));
       } else res.destroy();
     }
   }

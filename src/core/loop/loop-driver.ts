@@ -4,7 +4,7 @@
 import * as path from 'node:path';
 import { assertEndpointsAnswer } from '../agents/endpoint/endpoint-check';
 import { agentSearchPath } from '../agents/cli-driver';
-import { Redactor } from '../agents/redact';
+import { SecretMask } from '../util/secret-mask';
 import { loadReport } from '../checkout/report-store';
 import { passedIds } from '../pytest/test-report';
 import type { CodeRepo } from './code-repo';
@@ -41,7 +41,7 @@ export async function driveLoop(drive: LoopDrive): Promise<Exclude<LoopStopReaso
     emit,
     lastRan: await lastRanPassed(layout, records),
     basePassed: await archivedPassed(layout, 0),
-    secrets: new Redactor([...roleSecrets(opts.roles.architect), ...roleSecrets(opts.roles.programmer)]),
+    secrets: new SecretMask([...roleSecrets(opts.roles.architect), ...roleSecrets(opts.roles.programmer)]),
   };
   // A role whose program is missing, or an endpoint that does not answer or refuses the key,
   // stops the run before any step: not after the Architect has been paid for.

@@ -6,6 +6,8 @@ import { LocalRuntime } from '../runtime/local-runtime';
 import type { TaskEnvironment } from '../runtime/task-environment';
 import type { LoopOptions, RoleSetup } from './loop-types';
 import type { ModelAccess } from '../agents/model-access';
+import { agentSecrets } from '../agents/agent-settings';
+import { SecretMask } from '../util/secret-mask';
 
 export type AgentChoices = Record<AgentRole, AgentSettings>;
 
@@ -50,8 +52,15 @@ export function roleLabel(setup: RoleSetup): string {
   return setup.settings.kind === 'human' ? 'human' : (setup.driver?.label ?? setup.settings.kind);
 }
 
-/** Values run.json and the archives must never hold: the role's environment and API keys. */
+/**
+ * Values run.json, the archives and every other record must never hold: the role's environment,
+ * the secrets written into its settings (agentSecrets) and the API keys.
+ */
 export function roleSecrets(setup: RoleSetup): string[] {
-  const env = setup.settings.kind === 'human' ? {} : (setup.settings.env ?? {});
-  return [...Object.values(env), ...Object.values(setup.secretEnv ?? {})];
+  return [...agentSecrets(setup.settings), ...Object.values(setup.secretEnv ?? {})];
+}
+
+/** The one mask for what a run over these agents writes: both roles' secrets and the keys. */
+export function agentsMask(agents: AgentChoices, secretEnv: Record<string, string> = {}): SecretMask {
+  return new SecretMask([...roleSecrets({ settings: agents.architect, secretEnv }), ...roleSecrets({ settings: agents.programmer, secretEnv })]);
 }

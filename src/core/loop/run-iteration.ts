@@ -5,7 +5,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { AgentRole } from '../agents/agent-driver';
-import type { Redactor } from '../agents/redact';
+import type { SecretMask } from '../util/secret-mask';
 import type { Isolation } from '../runtime/runtime';
 import { runPytestStep } from '../checkout/run-current-tests';
 import { saveReport } from '../checkout/report-store';
@@ -42,7 +42,7 @@ export interface IterationContext {
   /** Passed node ids of the run's base (line 0): a pass the target lacks but the base had is not inflation. */
   basePassed?: Set<string>;
   /** The roles' environment values and API keys: never in an archived file or the line. */
-  secrets: Redactor;
+  secrets: SecretMask;
 }
 
 /** `tamperedBy`: which role's step (or the code it left) changed each restored test file. */
@@ -230,7 +230,7 @@ async function testAndCommit(ctx: IterationContext, j: Journal): Promise<Iterati
   // are independent of each other: written side by side.
   const keep = (name: string): string => path.join(pending, name);
   await Promise.all([
-    writeFileAtomic(keep(ARCHIVE.pytestOutput), ctx.secrets.redact(result.output)),
+    writeFileAtomic(keep(ARCHIVE.pytestOutput), ctx.secrets.mask(result.output)),
     unwrap(diffing).then(() => redactFile(keep(ARCHIVE.codeDiff), ctx.secrets)),
     result.report ? saveReport(keep(ARCHIVE.report), result.report).then(() => redactFile(keep(ARCHIVE.report), ctx.secrets)) : undefined,
     fs.copyFile(task.summaryFile, keep(ARCHIVE.summary)).then(() => redactFile(keep(ARCHIVE.summary), ctx.secrets)),
@@ -262,7 +262,7 @@ async function testAndCommit(ctx: IterationContext, j: Journal): Promise<Iterati
     harness_tampering: harness,
     ...(j.oversized?.length ? { oversized: j.oversized } : {}),
     ...(inflated.length ? { inflated: inflated.slice(0, MAX_INFLATED_LISTED), inflated_count: inflated.length } : {}),
-    ...(result.run.kind === 'did-not-run' ? { pytest_error: ctx.secrets.redact(result.run.reason ?? 'pytest did not run.') } : {}),
+    ...(result.run.kind === 'did-not-run' ? { pytest_error: ctx.secrets.mask(result.run.reason ?? 'pytest did not run.') } : {}),
     pytest_time: Math.round(result.run.durationMs) / 1000,
     isolation: weakestIsolation([ctx.opts.runtime.isolation, ...agentIsolations(ctx)]),
     // The code under test had this machine's network (sweci.pytest.network): flagged not isolated.
@@ -295,10 +295,10 @@ async function keepRequirement(from: string, to: string): Promise<void> {
   await writeFileAtomic(to, read.data);
 }
 
-async function redactFile(file: string, secrets: Redactor): Promise<void> {
+async function redactFile(file: string, secrets: SecretMask): Promise<void> {
   const text = await fs.readFile(file, 'utf8').catch(() => undefined);
   if (text === undefined) return;
-  const clean = secrets.redact(text);
+  const clean = secrets.mask(text);
   if (clean !== text) await writeFileAtomic(file, clean);
 }
 

@@ -3,7 +3,7 @@
 import { existsSync, promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { AgentRole, AgentSettings } from '../agents/agent-driver';
-import { Redactor } from '../agents/redact';
+import { SecretMask } from '../util/secret-mask';
 import { z } from 'zod';
 import { jsonRecordFile } from '../records/record-file';
 import { readIterationRecords, roleKind, type IterationRecord } from './iteration-record';
@@ -74,12 +74,12 @@ const runFile = jsonRecordFile({ schema: runInfoSchema, whenDamaged: "Delete the
  * model name that contains one is recorded with *** in its place.
  */
 export function roleInfo(settings: AgentSettings, label: string, secrets: Iterable<string> = []): RoleInfo {
-  const hide = new Redactor(secrets);
+  const hide = new SecretMask(secrets);
   if (settings.kind === 'human') return { kind: 'human', label };
-  const info: RoleInfo = { kind: 'agent', label: hide.redact(label) };
+  const info: RoleInfo = { kind: 'agent', label: hide.mask(label) };
   if (settings.kind === 'preset') info.preset = settings.preset;
-  else info.command = hide.redact(settings.command);
-  if (settings.model) info.model = hide.redact(settings.model);
+  else info.command = hide.mask(settings.command);
+  if (settings.model) info.model = hide.mask(settings.model);
   if (settings.timeoutSec !== undefined) info.timeoutSec = settings.timeoutSec;
   if (settings.maxTries !== undefined) info.maxTries = settings.maxTries;
   return info;

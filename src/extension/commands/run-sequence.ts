@@ -103,7 +103,8 @@ export class RunSequenceCommand {
         });
     }
     const { memory, weights, cells } = sequenceSettings();
-    const run = (await readExperiment(experimentDir))?.run ?? runNameFor(agents.architect, agents.programmer);
+    const secretEnv = await this.keys.environment();
+    const run = (await readExperiment(experimentDir))?.run ?? runNameFor(agents.architect, agents.programmer, Object.values(secretEnv));
     log().info(
       `Run Sequence: ${sequence.id} (${plural(sequence.tasks.length, 'task')}, memory ${memory ? 'on' : 'off'}, matrix ${cells}, run ${run}) into ${experimentDir}`,
     );
@@ -124,7 +125,7 @@ export class RunSequenceCommand {
         signal,
         onEvent,
         settings,
-        secretEnv: await this.keys.environment(),
+        secretEnv,
         sequenceId: sequence.id,
         memory,
         cells,

@@ -122,7 +122,10 @@ describe('sweci slurm: the script, its task list and the experiment it prepares'
       [['--tasks', 'no-such-task'], /has no task no-such-task/],
       [['--max-iterations', 'many'], /--max-iterations/],
       [['--architect', 'human'], /A headless run has nobody to play the architect/],
-      [['--env', 'ANTHROPIC_API_KEY=abc123'], /A run flag seems to hold a secret \(ANTHROPIC_API_KEY=…\): export it in the environment/],
+      [
+        ['--env', 'ANTHROPIC_API_KEY=abc123'],
+        /The flag --env holds a secret \(ANTHROPIC_API_KEY=…\): give a key by variable instead \(export it in the environment/,
+      ],
       [['--max-cost', '-1'], /--max-cost must be a number of dollars above 0/],
     ];
     for (const [flags, message] of refusals) {

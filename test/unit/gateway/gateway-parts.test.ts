@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { CallsFile } from '../../../src/core/gateway/calls-file';
 import { upstreamUrl } from '../../../src/core/gateway/protocol-routes';
-import { redactor } from '../../../src/core/gateway/redact';
+import { MASK, SecretMask } from '../../../src/core/util/secret-mask';
 import { unreplayable } from '../../../src/core/gateway/replay-answer';
 import { firstDifference } from '../../../src/core/gateway/json-difference';
 import { retryDelayMs, DEFAULT_RETRY } from '../../../src/core/gateway/retry-policy';
@@ -64,9 +64,9 @@ test('the first difference is named by its JSON path', () => {
   assert.equal(firstDifference({ a: 1 }, { a: 1 }, '$'), undefined);
 });
 
-test('keys are redacted raw and as JSON escapes them', () => {
-  const r = redactor(['sk-with"quote-123', 'short']);
-  assert.equal(r(JSON.stringify({ k: 'sk-with"quote-123', s: 'short' })), '{"k":"[redacted]","s":"short"}');
+test('keys are masked raw and as JSON escapes them', () => {
+  const r = new SecretMask(['sk-with"quote-123', 'short']);
+  assert.equal(r.mask(JSON.stringify({ k: 'sk-with"quote-123', s: 'short' })), `{"k":"${MASK}","s":"short"}`);
 });
 
 const call = (extra: Partial<GatewayCall> = {}): GatewayCall => ({
@@ -87,7 +87,7 @@ const call = (extra: Partial<GatewayCall> = {}): GatewayCall => ({
 });
 
 /** The line a calls file with this cap writes for the call. */
-async function callLine(c: GatewayCall, redact: (t: string) => string, cap: number): Promise<string> {
+async function callLine(c: GatewayCall, redact: SecretMask, cap: number): Promise<string> {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-calls-'));
   try {
     const file = new CallsFile(path.join(dir, 'calls.jsonl'), redact, { lineCap: cap });
@@ -101,7 +101,7 @@ async function callLine(c: GatewayCall, redact: (t: string) => string, cap: numb
 }
 
 test('a record over the cap drops the raw answer, then the request, then cuts the text, and says it cannot be replayed', async () => {
-  const none = (t: string) => t;
+  const none = new SecretMask([]);
   assert.equal((JSON.parse(await callLine(call(), none, 100_000)) as GatewayCall).truncated, undefined);
   const one = gatewayCallSchema.parse(JSON.parse(await callLine(call(), none, 7000)));
   assert.equal(one.raw, undefined);
