@@ -98,6 +98,7 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'agents/presets.test.js': 0.1,
   'agents/prompts.test.js': 0.1,
   'util/secret-mask.test.js': 0.1,
+  'util/settings-file.test.js': 0.1,
   'agents/usage.test.js': 0.1,
   'architecture/core-has-no-vscode.test.js': 0.1,
   'architecture/one-change-feed.test.js': 0.1,

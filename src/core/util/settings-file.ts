@@ -54,13 +54,10 @@ export async function readSettingsFile(file: string): Promise<SettingsFile> {
   return settingsFromObject(shape.data, file);
 }
 
-/** Reads `key` from the first reader that has it (command-line flags over the file). */
+/**
+ * Reads `key` from the first reader that has it (command-line flags over the file). Every reader
+ * is asked: a file's key that a flag overrides is a known setting, not one read by no parser.
+ */
 export function layered(...readers: SettingReader[]): SettingReader {
-  return (key) => {
-    for (const read of readers) {
-      const v = read(key);
-      if (v !== undefined) return v;
-    }
-    return undefined;
-  };
+  return (key) => readers.map((read) => read(key)).find((v) => v !== undefined);
 }
