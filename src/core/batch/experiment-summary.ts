@@ -24,6 +24,8 @@ export interface SummaryOptions {
   scoring?: ScoringRules;
   /** Each row also carries its run's usage beyond the metrics (the leaderboard's; the summary's own output leaves it out). */
   usage?: boolean;
+  /** Each row also carries its task's repository (the leaderboard's cluster; the summary's own output leaves it out). */
+  repository?: boolean;
 }
 
 export interface SummaryRow {
@@ -35,6 +37,11 @@ export interface SummaryRow {
   flags: RunFlag[];
   /** Cached tokens, dollars and where the token counts come from (from the lines, never the agents' logs), when asked for (`usage`). */
   usage?: UsageExtras;
+  /**
+   * task.json's repository (null when it names none), when asked for (`repository`); absent too
+   * when task.json does not read as a task record (whoever needs it reads it and says why).
+   */
+  repository?: string | null;
 }
 
 export interface SummaryGroup {
@@ -66,20 +73,22 @@ export async function summarizeExperiment(dir: string, opts: SummaryOptions = {}
   const groups = new Map<string, SummaryGroup>();
   const unscored: ExperimentSummary['unscored'] = [];
   const stopped: ExperimentSummary['stopped'] = [];
+  const layout = experimentLayout(dir);
   const taskIds = new Set(await experimentTaskIds(dir));
   for (const id of taskIds) {
-    const scores = await loadRunScores(experimentLayout(dir).task(id), {
+    // The status comes with the runs (from their caches when they hold): read once per task.
+    const scores = await loadRunScores(layout.task(id), {
       gamma: 1,
       ...(maxEpoch ? { maxIterations: maxEpoch } : {}),
       ...(opts.scoring ? { scoring: opts.scoring } : {}),
+      statusFile: layout.statusFile(id),
     });
+    const status = scores.task.status;
     const runs = scores.runs.filter((r) => (opts.run ? r.run === opts.run : true) && r.lines > 0);
     if (runs.length === 0) {
-      const status = await readTaskStatus(dir, id);
       unscored.push({ task: id, ...(status ? { state: status.state } : {}), reason: status?.reason ?? (opts.run ? `no run named ${opts.run}` : 'no run yet') });
       continue;
     }
-    const status = await readTaskStatus(dir, id);
     if (status?.state === 'budget-exhausted') stopped.push({ task: id, state: status.state, reason: status.reason ?? status.state });
     for (const r of runs) {
       let group = groups.get(r.run);
@@ -93,6 +102,7 @@ export async function summarizeExperiment(dir: string, opts: SummaryOptions = {}
         evo: gammas.map((g) => (r.baseline ? evoScore(r.evoA, g) : null)),
         flags: r.flags,
         ...(opts.usage ? { usage: r.usage } : {}),
+        ...(opts.repository && scores.task.task ? { repository: scores.task.task.repo } : {}),
       });
     }
   }

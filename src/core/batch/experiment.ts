@@ -3,7 +3,7 @@
 //   <E>/<task_id>/              a normal task folder (opens in the extension: chart, iterations, diffs)
 //   <E>/oracles/<task_id>/      each task's oracle, outside its task folder and hidden from agents
 //   <E>/.sweci-batch/<task_id>.json   the task's batch state (one writer: the worker holding <task_id>.lock)
-import { promises as fs } from 'node:fs';
+import { promises as fs, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { jsonRecordFile } from '../records/record-file';
@@ -99,10 +99,13 @@ export async function experimentTaskIds(dir: string): Promise<string[]> {
   const ids: string[] = [];
   for (const name of names.sort()) {
     if (name.startsWith('.') || name === 'oracles') continue;
-    const ok = await fs.stat(path.join(layout.dir, name, '.sweci', 'task.json')).then(
-      (s) => s.isFile(),
-      () => false,
-    );
+    // One stat per task, synchronous: a promise each costs more than the stat (the paper's scale has thousands).
+    let ok = false;
+    try {
+      ok = statSync(path.join(layout.dir, name, '.sweci', 'task.json')).isFile();
+    } catch {
+      ok = false;
+    }
     if (ok) ids.push(name);
   }
   return ids;

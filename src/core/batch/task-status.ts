@@ -47,7 +47,12 @@ export type TaskStatus = z.infer<typeof taskStatusSchema>;
 const statusFile = jsonRecordFile({ schema: taskStatusSchema, whenDamaged: 'The task runs again.', onDamage: 'missing' });
 
 export async function readTaskStatus(experimentDir: string, taskId: string): Promise<TaskStatus | undefined> {
-  return statusFile.read(experimentLayout(experimentDir).statusFile(taskId));
+  return readTaskStatusFile(experimentLayout(experimentDir).statusFile(taskId));
+}
+
+/** readTaskStatus by the file's path (experimentLayout(dir).statusFile(id)). */
+export async function readTaskStatusFile(file: string): Promise<TaskStatus | undefined> {
+  return statusFile.read(file);
 }
 
 export async function writeTaskStatus(experimentDir: string, status: Omit<TaskStatus, 'schema' | 'updated'>): Promise<void> {

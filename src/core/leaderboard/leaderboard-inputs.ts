@@ -5,6 +5,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { experimentLayout, experimentTaskIds, requireExperiment, type ExperimentRecord } from '../batch/experiment';
 import { listRuns, readRunSummary } from '../loop/run-store';
+import { cachedRunInfo } from '../scoring/run-scores';
 import { UserError, errorMessage } from '../util/errors';
 import { leaderboardFileSchema, type LeaderboardFile } from './leaderboard-record';
 
@@ -149,9 +150,12 @@ export function datasetKey(record: ExperimentRecord): string {
  * answers yes (listRuns would list it); only when none does are all of them listed.
  */
 export async function hasRun(dir: string, run: string): Promise<boolean> {
+  const layout = experimentLayout(dir);
   for (const id of await experimentTaskIds(dir)) {
-    const summary = await readRunSummary(experimentLayout(dir).task(id), run).catch(() => undefined);
-    if (summary?.info.name === run) return true;
+    // The run's summary cache, when it holds, answers without reading the records.
+    const task = layout.task(id);
+    const info = cachedRunInfo(task, run, layout.statusFile(id)) ?? (await readRunSummary(task, run).catch(() => undefined))?.info;
+    if (info?.name === run) return true;
   }
   return (await runNames(dir)).has(run);
 }

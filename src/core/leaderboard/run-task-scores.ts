@@ -58,7 +58,7 @@ function once<T>(memo: Map<string, Promise<T>> | undefined, key: string, read: (
 export async function runTaskScores(experiment: string, run: string, opts: RunScoresOptions): Promise<TaskScore[]> {
   // Every run of the experiment is summarized (the rows of one run do not depend on the others), so the next run asked for is there already.
   const summary = await once(opts.shared?.summaries, experiment, () =>
-    summarizeExperiment(experiment, { gammas: opts.gammas, maxEpoch: opts.maxEpoch, scoring: opts.scoring, usage: true }),
+    summarizeExperiment(experiment, { gammas: opts.gammas, maxEpoch: opts.maxEpoch, scoring: opts.scoring, usage: true, repository: true }),
   );
   const group = summary.groups.find((g) => g.run === run);
   // Each scored task's record, read side by side; the scores keep the summary's order.
@@ -69,10 +69,11 @@ export async function runTaskScores(experiment: string, run: string, opts: RunSc
   });
   return Promise.all(
     scored.map(async ({ row, evo }): Promise<TaskScore> => {
-      // The task folder's paths are made only when its record is read (once per task).
+      // The summary has task.json's repository (from the runs' caches when they hold); when it
+      // could not read the record, the record is read here, and its error says what is wrong.
       const cluster = await once(opts.shared?.clusters, `${experiment}\0${row.task}`, async () => {
-        const record = await readTaskRecord(experimentLayout(experiment).task(row.task));
-        return record?.task.repo ? `repo:${record.task.repo}` : `task:${row.task}`;
+        const repo = row.repository !== undefined ? row.repository : (await readTaskRecord(experimentLayout(experiment).task(row.task)))?.task.repo;
+        return repo ? `repo:${repo}` : `task:${row.task}`;
       });
       const usage = row.usage ?? { cached: 0, cost: null, source: 'none' as const };
       const m = row.metrics;

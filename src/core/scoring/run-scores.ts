@@ -2,25 +2,34 @@
 // the chart's run without its points, and the usage the summary adds, through the per-run
 // summary cache (run-summary-cache.ts). The numbers are loadChartRuns's own (same listing, same
 // N, same scoring); only where they come from differs: the cache when it holds for the records
-// as they are, else the records, read once, after which the cache is written again.
-import { promises as fs } from 'node:fs';
+// as they are, else the records, read once, after which the cache is written again. The task's
+// own facts the readers need (task.json's repository, the batch status) come the same way, so a
+// warm look at a task opens its runs' caches and nothing else.
+import { readdirSync } from 'node:fs';
+import { readTaskStatusFile } from '../batch/task-status';
 import type { IterationRecord } from '../loop/iteration-record';
 import { readRun, type RunInfo } from '../loop/run-store';
 import { scoredLines, type ScoringRules } from '../metrics/scored-line';
 import { errorMessage } from '../util/errors';
 import type { TaskFolder } from '../workspace/task-folder';
+import { readTaskRecord } from '../workspace/task-record';
 import { chartRun, scoredIterationsOf } from './load-chart-data';
 import {
+  isCachedVariant,
   readSummaryCache,
   recordsKey,
   sameKey,
+  sameTaskKey,
   sameVariant,
+  taskKey,
   writeSummaryCache,
   type RecordsKey,
   type RunBase,
   type RunSummaryCache,
   type ScoreVariant,
   type ScoredRun,
+  type TaskFacts,
+  type TaskKey,
 } from './run-summary-cache';
 import { RUN_SUMMARY_CODE } from './run-summary-code';
 import { lineUsageExtras, type UsageExtras } from './usage-extras';
@@ -31,6 +40,8 @@ export interface RunScoresOptions {
   /** N instead of the one derived from the runs. */
   maxIterations?: number;
   scoring?: ScoringRules;
+  /** The task's batch status file (experimentLayout(dir).statusFile(id)); absent outside an experiment (no status). */
+  statusFile?: string;
 }
 
 /** One run as scored: the chart's row and series (no points), how many lines it has, and its usage. */
@@ -47,6 +58,8 @@ interface TaskRunScores {
   runs: RunScore[];
   /** Runs left out: their records cannot be read or scored, and why. */
   skipped: Array<{ run: string; reason: string }>;
+  /** The task's repository and batch status, from a cache that holds or read now. */
+  task: TaskFacts;
 }
 
 /** One run while it is read: what the cache held, or the records read now. */
@@ -64,9 +77,12 @@ interface Reading {
 export async function loadRunScores(task: TaskFolder, opts: RunScoresOptions = {}): Promise<TaskRunScores> {
   const gamma = opts.gamma ?? 1;
   const skipped: TaskRunScores['skipped'] = [];
+  // The task's files' identity before anything is read: part of every run's key.
+  const tkey = taskKey(task, opts.statusFile);
+  // Synchronous: a warm look is a few small reads per task, which a promise each would outweigh.
   let names: string[];
   try {
-    names = await fs.readdir(task.runsDir);
+    names = readdirSync(task.runsDir);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     names = [];
@@ -74,11 +90,19 @@ export async function loadRunScores(task: TaskFolder, opts: RunScoresOptions = {
   const readings: Reading[] = [];
   for (const name of names.sort()) {
     try {
-      const reading = await readBase(task, name);
+      const reading = await readBase(task, name, tkey);
       if (reading) readings.push(reading);
     } catch (err) {
       skipped.push({ run: name, reason: errorMessage(err) });
     }
+  }
+  // A cache that held was made from the task's files as they are now; else they are read, and a
+  // change while they were read writes no cache.
+  let facts = readings.find((r) => r.cache)?.cache?.task;
+  let factsStable = true;
+  if (!facts) {
+    facts = await readTaskFacts(task, opts.statusFile);
+    factsStable = sameTaskKey(tkey, taskKey(task, opts.statusFile));
   }
   readings.sort((a, b) => a.base.info.created.localeCompare(b.base.info.created) || a.base.info.name.localeCompare(b.base.info.name));
   const maxIterations = opts.maxIterations ?? scoredIterationsOf(readings.map((r) => r.base));
@@ -94,51 +118,76 @@ export async function loadRunScores(task: TaskFolder, opts: RunScoresOptions = {
   const runs: RunScore[] = [];
   for (const reading of readings) {
     const cached = reading.cache?.variants.find((v) => sameVariant(v.variant, variant))?.run;
-    const scoredRun = cached ?? (await scoreRun(task, reading, variant));
+    const scoredRun = cached ?? (await scoreRun(task, reading, variant, tkey, facts, factsStable));
     runs.push({ ...scoredRun, info: reading.base.info, lines: reading.base.lines, usage: reading.base.usage });
   }
-  return { maxIterations, runs, skipped };
+  return { maxIterations, runs, skipped, task: facts };
+}
+
+/**
+ * The run's info when its summary cache holds for the records as they are, else undefined (no
+ * record is read): a cache is only written for records that read as that run, so a hit means
+ * listRuns lists it.
+ */
+export function cachedRunInfo(task: TaskFolder, name: string, statusFile?: string): RunInfo | undefined {
+  const layout = task.run(name);
+  const key = recordsKey(layout, taskKey(task, statusFile));
+  return key.run === null ? undefined : readSummaryCache(layout, key)?.base.info;
+}
+
+/** The task's facts, read now: a task.json that does not read as a record is a null task (its reader says why). */
+async function readTaskFacts(task: TaskFolder, statusFile: string | undefined): Promise<TaskFacts> {
+  const record = await readTaskRecord(task).then(
+    (r) => ({ repo: r?.task.repo ?? null }),
+    () => null,
+  );
+  const status = statusFile === undefined ? undefined : await readTaskStatusFile(statusFile);
+  return { task: record, status: status ? { state: status.state, ...(status.reason !== undefined ? { reason: status.reason } : {}) } : null };
 }
 
 /** The run's base from its cache, or from its records; undefined when the folder holds no run. */
-async function readBase(task: TaskFolder, name: string): Promise<Reading | undefined> {
+async function readBase(task: TaskFolder, name: string, tkey: TaskKey): Promise<Reading | undefined> {
   const layout = task.run(name);
-  const key = recordsKey(layout);
+  const key = recordsKey(layout, tkey);
   if (key.run === null) return undefined;
   const cache = readSummaryCache(layout, key);
   if (cache) return { name, key, base: cache.base, cache, stable: true };
-  return readRecords(task, name, key);
+  return readRecords(task, name, key, tkey);
 }
 
-/** The run's records, read now, and what the cache keeps of them. */
-async function readRecords(task: TaskFolder, name: string, key: RecordsKey): Promise<Reading | undefined> {
+/** The run's records, read now, and what the cache keeps of them (whether the task's files held is the caller's to check). */
+async function readRecords(task: TaskFolder, name: string, key: RecordsKey, tkey: TaskKey): Promise<Reading | undefined> {
   const run = await readRun(task, name);
   if (!run) return undefined;
-  const stable = sameKey(key, recordsKey(task.run(name)));
+  const stable = sameKey(key, recordsKey(task.run(name), tkey));
   const { summary, records } = run;
   const base: RunBase = { info: summary.info, lines: records.length, pending: summary.pending !== undefined, usage: lineUsageExtras(records) };
   return { name, key, base, records, stable };
 }
 
-/** The run scored for `variant` from its lines (read now if the cache answered for the base only); the cache gains the variant. */
-async function scoreRun(task: TaskFolder, reading: Reading, variant: ScoreVariant): Promise<ScoredRun> {
+/**
+ * The run scored for `variant` from its lines (read now if the cache answered for the base only);
+ * the cache gains the variant, with the task's facts as of `tkey` (`factsStable`: they held while read).
+ */
+async function scoreRun(task: TaskFolder, reading: Reading, variant: ScoreVariant, tkey: TaskKey, facts: TaskFacts, factsStable: boolean): Promise<ScoredRun> {
   let current = reading;
   if (!current.records) {
-    const again = await readRecords(task, reading.name, recordsKey(task.run(reading.name)));
+    const again = await readRecords(task, reading.name, recordsKey(task.run(reading.name), tkey), tkey);
     if (!again) throw new Error(`run ${reading.name} was removed while it was read`);
     current = again;
   }
   const lines = scoredLines(current.records!, variant.scoring);
   const { points: _points, ...run } = chartRun(current.base.info, lines, current.base.pending, variant.maxIterations, variant.gamma, variant.scoring);
-  if (current.stable) {
+  if (current.stable && factsStable) {
     // The variants the cache held stay when they were made from these same records.
     const prior = reading.cache;
-    const kept = prior && sameKey(prior.key, current.key) ? prior.variants.filter((v) => !sameVariant(v.variant, variant)) : [];
+    const kept = prior && sameKey(prior.key, current.key) ? prior.variants.filter((v) => isCachedVariant(v) && !sameVariant(v.variant, variant)) : [];
     await writeSummaryCache(task.run(reading.name), {
       schema: 1,
       code: RUN_SUMMARY_CODE,
       key: current.key,
       base: current.base,
+      task: facts,
       variants: [{ variant, run }, ...kept],
     });
   }

@@ -2,27 +2,36 @@
 // (summarize, leaderboard, report, compare) compute from a run's records, kept so the next look
 // reads one small file instead of parsing and checking every iteration.jsonl line again.
 //
+// It also keeps what those readers need of the task itself, so a warm look opens no other file:
+// the repository task.json names (the leaderboard's cluster) and the task's batch status
+// (`<experiment>/.sweci-batch/<task>.json`: its state and reason).
+//
 // It is only ever a copy of what the records say, never a record:
-//  - its key is the records' own identity: device, inode, size, mtime and ctime (ns) of run.json,
-//    iteration.jsonl and pending/journal.json, taken before they are read and again after (a
-//    change in between writes no cache). Any write to a record changes its size, mtime or ctime;
-//    the harness replaces run.json and the journal by rename (a new inode). A user process can set
-//    mtime but not ctime, and a folder copied or unpacked elsewhere has other inodes, so a cache
-//    made for other bytes does not match;
+//  - its key is the records' own identity: device, inode, size, mtime and ctime of run.json,
+//    iteration.jsonl and pending/journal.json, and of task.json and the status file, taken before
+//    they are read and again after (a change in between writes no cache). Any write to a record
+//    changes its size, mtime or ctime; the harness replaces run.json and the journal by rename (a
+//    new inode). A user process can set mtime but not ctime, and a folder copied or unpacked
+//    elsewhere has other inodes, so a cache made for other bytes does not match (times in ns);
 //  - it names the code that computed it (RUN_SUMMARY_CODE, which a unit test holds to the
 //    scoring sources), so another version's numbers are never read as this one's;
-//  - it is read without following a link, sized first, and checked against its schema: anything
-//    else (missing, unreadable, damaged, too large, another key) is ignored and the records are
-//    read, and the cache written again.
+//  - it is checked against its schema when it is written, and carries the SHA-256 of its body:
+//    a reader checks that digest, not the schema again (that check was most of a warm read's
+//    time). It is read without following a link and sized first. Anything else (missing,
+//    unreadable, damaged or edited so the digest fails, too large, another key) is ignored, the
+//    records are read, and the cache written again.
 // Only this module writes it (temp file + rename, no fsync: a cache lost in a crash is rebuilt).
+import { createHash } from 'node:crypto';
 import { constants as fsc, closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import * as zm from 'zod/mini';
 import { runInfoSchema } from '../loop/run-store';
+import { taskStateSchema } from '../batch/task-status';
 import { journalFile } from '../loop/journal';
-import { DamagedRecordError, jsonRecordFile } from '../records/record-file';
-import type { RunLayout } from '../workspace/task-folder';
+import { describeSchemaProblem } from '../records/schema-problem';
+import { writeFileAtomic } from '../util/fs-atomic';
+import type { RunLayout, TaskFolder } from '../workspace/task-folder';
 import { chartRunSchema } from './chart-types';
 import { RUN_SUMMARY_CODE } from './run-summary-code';
 
@@ -37,8 +46,24 @@ const MAX_VARIANTS = 4;
 /** One record file's identity, "dev:ino:size:mtimeNs:ctimeNs"; null when the file does not exist. */
 const fileKeySchema = z.string().nullable();
 
-export const recordsKeySchema = z.object({ run: fileKeySchema, lines: fileKeySchema, journal: fileKeySchema });
+/** The task's own files a run's cache also summarises: task.json and the batch status (null: not an experiment's task, or none yet). */
+const taskKeySchema = z.object({ task: fileKeySchema, status: fileKeySchema });
+export type TaskKey = z.infer<typeof taskKeySchema>;
+
+export const recordsKeySchema = z.object({ run: fileKeySchema, lines: fileKeySchema, journal: fileKeySchema, ...taskKeySchema.shape });
 export type RecordsKey = z.infer<typeof recordsKeySchema>;
+
+/**
+ * What the experiment readers need of the task, read with its runs: task.json's repository (null
+ * when it names none; `task` is null when task.json does not read as a task record, and the reader
+ * that needs it reads it itself to say why), and the batch status's state and reason (null when
+ * there is none or it is damaged, as readTaskStatus reads it).
+ */
+const taskFactsSchema = z.object({
+  task: z.object({ repo: z.string().nullable() }).nullable(),
+  status: z.object({ state: taskStateSchema, reason: z.string().optional() }).nullable(),
+});
+export type TaskFacts = z.infer<typeof taskFactsSchema>;
 
 const scoringRulesSchema = z.object({ excludeHarnessTampering: z.boolean(), scoreTargetTestsOnly: z.boolean(), keepFlagged: z.boolean() });
 
@@ -69,17 +94,26 @@ export const runSummaryCacheSchema = z.object({
   code: z.literal(RUN_SUMMARY_CODE),
   key: recordsKeySchema,
   base: runBaseSchema,
+  task: taskFactsSchema,
   variants: z.array(z.object({ variant: scoreVariantSchema, run: scoredRunSchema })).max(MAX_VARIANTS),
 });
+
+/** One variant of a cache as its schema says (a cache is read by its digest, not its schema: kept variants are checked before they are written again). */
+export function isCachedVariant(v: unknown): boolean {
+  return runSummaryCacheSchema.shape.variants.element.safeParse(v).success;
+}
 export type RunSummaryCache = z.infer<typeof runSummaryCacheSchema>;
 
-const cacheRecord = jsonRecordFile({
-  schema: runSummaryCacheSchema,
-  whenDamaged: 'It is a cache: it is ignored and written again.',
-  onDamage: 'missing',
-  indent: false,
-  durable: false,
-});
+/**
+ * The file is one JSON object whose first member is the digest of the rest:
+ * `{"digest":"<sha256 hex>",` + the body (JSON.stringify of the cache) without its opening brace.
+ */
+const DIGEST_OPEN = '{"digest":"';
+const DIGEST_HEX = 64;
+
+function digestOf(body: string): string {
+  return createHash('sha256').update(body).digest('hex');
+}
 
 export function cacheFile(layout: RunLayout): string {
   return path.join(layout.dir, SUMMARY_CACHE_FILE);
@@ -90,13 +124,22 @@ function fileKey(file: string): string | null {
   return st ? `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}` : null;
 }
 
-/** The records' identity now (a missing pending/ is a null journal, not an error). */
-export function recordsKey(layout: RunLayout): RecordsKey {
-  return { run: fileKey(layout.runFile), lines: fileKey(layout.iterationsFile), journal: fileKey(journalFile(layout.pendingDir)) };
+/** The task's files' identity now; `statusFile` is the batch status's path, absent outside an experiment. */
+export function taskKey(task: TaskFolder, statusFile: string | undefined): TaskKey {
+  return { task: fileKey(task.taskFile), status: statusFile === undefined ? null : fileKey(statusFile) };
+}
+
+/** The run's records' identity now, with the task's (a missing pending/ is a null journal, not an error). */
+export function recordsKey(layout: RunLayout, task: TaskKey): RecordsKey {
+  return { run: fileKey(layout.runFile), lines: fileKey(layout.iterationsFile), journal: fileKey(journalFile(layout.pendingDir)), ...task };
+}
+
+export function sameTaskKey(a: TaskKey, b: TaskKey): boolean {
+  return a.task === b.task && a.status === b.status;
 }
 
 export function sameKey(a: RecordsKey, b: RecordsKey): boolean {
-  return a.run === b.run && a.lines === b.lines && a.journal === b.journal;
+  return a.run === b.run && a.lines === b.lines && a.journal === b.journal && sameTaskKey(a, b);
 }
 
 export function sameVariant(a: ScoreVariant, b: ScoreVariant): boolean {
@@ -114,19 +157,28 @@ export function sameVariant(a: ScoreVariant, b: ScoreVariant): boolean {
  * is wrong with it, the caller reads the records instead.
  */
 export function readSummaryCache(layout: RunLayout, key: RecordsKey): RunSummaryCache | undefined {
-  const file = cacheFile(layout);
-  const text = readSmallFile(file);
+  const text = readSmallFile(cacheFile(layout));
   if (text === undefined) return undefined;
+  const body = bodyOf(text);
+  if (body === undefined) return undefined;
+  // The digest holds: these are the bytes this module wrote after checking them against the schema.
   let cache: RunSummaryCache;
   try {
-    cache = cacheRecord.parse(text, file);
-  } catch (err) {
-    if (err instanceof DamagedRecordError) return undefined;
-    throw err;
+    cache = JSON.parse(body) as RunSummaryCache;
+  } catch {
+    return undefined;
   }
-  if (!sameKey(cache.key, key)) return undefined;
+  if (cache.schema !== 1 || cache.code !== RUN_SUMMARY_CODE || !sameKey(cache.key, key)) return undefined;
   // The name inside must be the folder's: a cache moved from another run is not this run's.
   return cache.base.info.name === layout.run ? cache : undefined;
+}
+
+/** The cache's body when the file is `{"digest":"…",…}` and the digest is the body's; else undefined. */
+function bodyOf(text: string): string | undefined {
+  const hexEnd = DIGEST_OPEN.length + DIGEST_HEX;
+  if (!text.startsWith(DIGEST_OPEN) || !text.startsWith('",', hexEnd)) return undefined;
+  const body = `{${text.slice(hexEnd + 2).trimEnd()}`;
+  return digestOf(body) === text.slice(DIGEST_OPEN.length, hexEnd) ? body : undefined;
 }
 
 /**
@@ -134,7 +186,12 @@ export function readSummaryCache(layout: RunLayout, key: RecordsKey): RunSummary
  * next reader a cold read; a cache that fails its own schema is a bug, and thrown.
  */
 export async function writeSummaryCache(layout: RunLayout, cache: RunSummaryCache): Promise<void> {
-  await cacheRecord.write(cacheFile(layout), { ...cache, variants: cache.variants.slice(0, MAX_VARIANTS) }).catch((err: unknown) => {
+  const value = { ...cache, variants: cache.variants.slice(0, MAX_VARIANTS) };
+  const checked = runSummaryCacheSchema.safeParse(value);
+  if (!checked.success) throw new Error(`refusing to write ${SUMMARY_CACHE_FILE}: ${describeSchemaProblem(checked.error)}`);
+  const body = JSON.stringify(value);
+  const text = `${DIGEST_OPEN}${digestOf(body)}",${body.slice(1)}\n`;
+  await writeFileAtomic(cacheFile(layout), text, { durable: false }).catch((err: unknown) => {
     if (!(err as NodeJS.ErrnoException).code) throw err;
   });
 }

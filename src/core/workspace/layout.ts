@@ -41,26 +41,35 @@ export interface TaskLayout {
   agentHomeDir: string;
 }
 
+/**
+ * `dir` + names, as path.join gives them, when `dir` is already normalized (a path.join or
+ * path.resolve result) and each name is one plain segment: without normalizing again, which
+ * made most of a task folder's cost at an experiment's thousands of tasks.
+ */
+export function under(dir: string, ...names: string[]): string {
+  return (dir.endsWith(path.sep) ? dir : dir + path.sep) + names.join(path.sep);
+}
+
 export function taskLayout(root: string): TaskLayout {
   const appDir = path.join(root, 'app');
   const sweciDir = path.join(root, '.sweci');
   return {
     root,
     appDir,
-    codeDir: path.join(appDir, 'code'),
-    nonPassedDir: path.join(appDir, 'non-passed'),
-    summaryFile: path.join(appDir, 'non-passed', 'summary.jsonl'),
-    requirementFile: path.join(appDir, 'requirement.xml'),
-    memoryDir: path.join(appDir, 'memory'),
+    codeDir: under(appDir, 'code'),
+    nonPassedDir: under(appDir, 'non-passed'),
+    summaryFile: under(appDir, 'non-passed', 'summary.jsonl'),
+    requirementFile: under(appDir, 'requirement.xml'),
+    memoryDir: under(appDir, 'memory'),
     sweciDir,
-    taskFile: path.join(sweciDir, 'task.json'),
-    historyDir: path.join(sweciDir, 'history.git'),
-    scoringCodeDir: path.join(sweciDir, 'scoring', 'code'),
-    workingGitStaging: path.join(sweciDir, 'working-git.tmp'),
-    discardDir: path.join(sweciDir, 'discard'),
-    environmentFile: path.join(sweciDir, 'environment.json'),
-    reportsDir: path.join(sweciDir, 'reports'),
-    agentHomeDir: path.join(sweciDir, 'agent-home'),
+    taskFile: under(sweciDir, 'task.json'),
+    historyDir: under(sweciDir, 'history.git'),
+    scoringCodeDir: under(sweciDir, 'scoring', 'code'),
+    workingGitStaging: under(sweciDir, 'working-git.tmp'),
+    discardDir: under(sweciDir, 'discard'),
+    environmentFile: under(sweciDir, 'environment.json'),
+    reportsDir: under(sweciDir, 'reports'),
+    agentHomeDir: under(sweciDir, 'agent-home'),
   };
 }
 

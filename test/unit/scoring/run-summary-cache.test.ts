@@ -2,8 +2,10 @@
 // (test/unit/helpers/leaderboard-experiments.ts: one model's experiment, 100 tasks, its agent run
 // and the developers' replay). The scores read through it are the chart's own, cold and warm; it is
 // never trusted once a record changed (even one edited to the same size with its mtime put back);
-// a cache with another key, another run's name, another code's numbers, a link or garbage is
-// ignored and written again; a missing pending/ is no error.
+// a cache with another key, another run's name, another code's numbers, a body its digest does
+// not match, a link or garbage is ignored and written again; a missing pending/ is no error. The task's facts it also keeps
+// (task.json's repository, the batch status) are the files' own, and an edit to either file is
+// seen the same way.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -12,12 +14,14 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { experimentLayout, experimentTaskIds } from '../../../src/core/batch/experiment';
 import { summarizeExperiment } from '../../../src/core/batch/experiment-summary';
+import { readTaskStatus } from '../../../src/core/batch/task-status';
 import { loadChartRuns } from '../../../src/core/scoring/load-chart-data';
 import { loadRunScores } from '../../../src/core/scoring/run-scores';
 import { SUMMARY_CACHE_FILE, runSummaryCacheSchema, type RunSummaryCache } from '../../../src/core/scoring/run-summary-cache';
 import { RUN_SUMMARY_CODE } from '../../../src/core/scoring/run-summary-code';
 import { lineUsageExtras } from '../../../src/core/scoring/usage-extras';
 import type { TaskFolder } from '../../../src/core/workspace/task-folder';
+import { readTaskRecord } from '../../../src/core/workspace/task-record';
 import { writeLeaderboardExperiments } from '../helpers/leaderboard-experiments';
 import { repoRoot } from '../helpers/repo-root';
 
@@ -31,8 +35,13 @@ const task = (id: string): TaskFolder => experimentLayout(experiment).task(id);
 const cachePath = (id: string, run: string): string => path.join(task(id).run(run).dir, SUMMARY_CACHE_FILE);
 const readCache = (id: string, run: string): RunSummaryCache => runSummaryCacheSchema.parse(JSON.parse(fs.readFileSync(cachePath(id, run), 'utf8')));
 const cacheStat = (id: string, run: string) => fs.statSync(cachePath(id, run), { bigint: true });
+/** A cache's file as the module writes it: its body's digest first (so a forgery below fails on what it forges, not on a missing digest). */
+const cacheText = (c: unknown): string => {
+  const body = JSON.stringify(c);
+  return `{"digest":"${createHash('sha256').update(body).digest('hex')}",${body.slice(1)}\n`;
+};
 
-type Truth = Omit<TaskRunScores, 'runs'> & { runs: Array<Omit<TaskRunScores['runs'][number], 'info'>> };
+type Truth = Omit<TaskRunScores, 'runs' | 'task'> & { runs: Array<Omit<TaskRunScores['runs'][number], 'info'>> };
 
 /** The task's runs as the chart scores them (the uncached path), in the shape loadRunScores gives (without run.json's info). */
 async function chartTruth(id: string, maxIterations?: number): Promise<Truth> {
@@ -44,9 +53,29 @@ async function chartTruth(id: string, maxIterations?: number): Promise<Truth> {
   };
 }
 
-/** loadRunScores without the run's info (the chart's data has none) to compare with chartTruth. */
-function withoutInfo(s: TaskRunScores): Truth {
+/** loadRunScores without the run's info and the task's facts (the chart's data has neither) to compare with chartTruth. */
+function withoutInfo({ task: _task, ...s }: TaskRunScores): Truth {
   return { ...s, runs: s.runs.map(({ info: _info, ...r }) => r) };
+}
+
+/**
+ * Rewrites `file` with `edit` applied to its text, which must keep its byte count, and puts its
+ * mtime back: only its ctime tells the edit apart.
+ */
+function editInPlace(file: string, edit: (text: string) => string): void {
+  const mtime = Math.floor(Date.now() / 1000) - 7200;
+  fs.utimesSync(file, mtime, mtime);
+  const st = fs.statSync(file, { bigint: true });
+  const text = fs.readFileSync(file, 'utf8');
+  const edited = edit(text);
+  assert.notEqual(edited, text, 'the edit changes the file');
+  assert.equal(Buffer.byteLength(edited), Buffer.byteLength(text), 'the edit keeps the size');
+  fs.writeFileSync(file, edited);
+  fs.utimesSync(file, mtime, mtime);
+  const now = fs.statSync(file, { bigint: true });
+  assert.equal(now.size, st.size, 'same size');
+  assert.equal(now.mtimeNs, st.mtimeNs, 'same mtime');
+  assert.equal(now.ino, st.ino, 'same file');
 }
 
 before(() => {
@@ -147,11 +176,12 @@ describe('the summary cache', () => {
     await loadRunScores(task(t), { maxIterations: 20 });
     const agentRun = (await chartTruth(t, 20)).runs.find((r) => r.kind === 'agent')!.run;
     const honest = readCache(t, agentRun);
+    const honestText = fs.readFileSync(cachePath(t, agentRun), 'utf8');
     const forged = (patch: (c: RunSummaryCache) => unknown): string => {
       const c = structuredClone(honest);
       // The forger's score: solved at once, EvoScore 1.
       for (const v of c.variants) Object.assign(v.run.metrics, { solved: true, evoScore: 1, evoScoreReference: 1 });
-      return JSON.stringify(patch(c));
+      return cacheText(patch(c));
     };
     const other = tasks[6];
     await loadRunScores(task(other), { maxIterations: 20 });
@@ -161,7 +191,10 @@ describe('the summary cache', () => {
         () =>
           fs.writeFileSync(
             cachePath(t, agentRun),
-            forged((c) => ({ ...c, key: { ...c.key, lines: c.key.lines!.replace(/:(\d+):(\d+):(\d+)$/, ':$1:$2:1') } })),
+            forged((c) => {
+              const [dev, ino, , mtime, ctime] = c.key.lines!.split(':');
+              return { ...c, key: { ...c.key, lines: `${dev}:${ino}:1:${mtime}:${ctime}` } };
+            }),
           ),
       ],
       [
@@ -179,6 +212,7 @@ describe('the summary cache', () => {
             cachePath(t, agentRun),
             forged((c) => {
               const [, , size, mtime] = c.key.lines!.split(':');
+              assert.notEqual(`1:2:${size}:${mtime}:3`, c.key.lines);
               return { ...c, key: { ...c.key, lines: `1:2:${size}:${mtime}:3` } };
             }),
           ),
@@ -200,7 +234,7 @@ describe('the summary cache', () => {
           ),
       ],
       [
-        'a field the schema does not allow',
+        'a variant the schema does not allow (the file has its digest: dropped when the cache is written again)',
         () =>
           fs.writeFileSync(
             cachePath(t, agentRun),
@@ -208,6 +242,16 @@ describe('the summary cache', () => {
           ),
       ],
       ['not JSON', () => fs.writeFileSync(cachePath(t, agentRun), '{"schema":1,')],
+      [
+        'the honest cache with its score edited and its digest kept',
+        () => {
+          fs.writeFileSync(
+            cachePath(t, agentRun),
+            honestText.replace(/"solved":(true|false)/, (_m, v: string) => `"solved":${v === 'true' ? 'false' : 'true '}`),
+          );
+        },
+      ],
+      ['the honest cache without its digest', () => fs.writeFileSync(cachePath(t, agentRun), JSON.stringify(honest))],
       [
         'a link to a cache that holds (another task’s run)',
         () => {
@@ -253,6 +297,52 @@ describe('the summary cache', () => {
     fs.rmSync(task(t).run(agentRun).pendingDir, { recursive: true });
   });
 
+  test('the task’s facts (task.json’s repository, the batch status) come with the runs, cold and warm, and an edit to either file is seen', async () => {
+    // A solved task (its status then says "solved", which the edit below swaps for "failed", of the same length), not one edited above.
+    let t = '';
+    for (const id of tasks.slice(8)) if ((await readTaskStatus(experiment, id))?.state === 'solved') t ||= id;
+    assert.ok(t, 'some task is solved');
+    const statusFile = experimentLayout(experiment).statusFile(t);
+    const opts = { maxIterations: 20, statusFile };
+    const truth = async () => {
+      const record = await readTaskRecord(task(t));
+      const status = await readTaskStatus(experiment, t);
+      return {
+        task: { repo: record?.task.repo ?? null },
+        status: status ? { state: status.state, ...(status.reason ? { reason: status.reason } : {}) } : null,
+      };
+    };
+    const agentRun = (await chartTruth(t, 20)).runs.find((r) => r.kind === 'agent')!.run;
+    const cold = await loadRunScores(task(t), opts);
+    assert.deepStrictEqual(cold.task, await truth());
+    assert.ok(cold.task.task?.repo && cold.task.status, 'the fixture task names its repository and has a status');
+    assert.deepStrictEqual(readCache(t, agentRun).task, cold.task, 'the cache keeps them');
+    const before = cacheStat(t, agentRun);
+    assert.deepStrictEqual(await loadRunScores(task(t), opts), cold, 'warm: the same');
+    assert.equal(cacheStat(t, agentRun).mtimeNs, before.mtimeNs, 'a cache that holds is not written again');
+
+    // task.json names another repository of the same length.
+    const repo = cold.task.task.repo;
+    const other = repo.slice(0, -1) + (repo.endsWith('x') ? 'y' : 'x');
+    editInPlace(task(t).taskFile, (text) => text.replace(JSON.stringify(repo), JSON.stringify(other)));
+    const moved = await loadRunScores(task(t), opts);
+    assert.equal(moved.task.task?.repo, other, 'the edited task.json is what is read');
+    assert.deepStrictEqual(moved.task, await truth());
+    assert.deepStrictEqual(withoutInfo(moved), withoutInfo(cold), 'the scores stay the records’');
+
+    // The status says another state of the same length.
+    editInPlace(statusFile, (text) => text.replace('"state": "solved"', '"state": "failed"'));
+    const restated = await loadRunScores(task(t), opts);
+    assert.equal(restated.task.status?.state, 'failed', 'the edited status is what is read');
+    assert.deepStrictEqual(restated.task, await truth());
+    assert.deepStrictEqual(readCache(t, agentRun).task, restated.task, 'the cache is written again with it');
+
+    // A status that goes is part of the key too.
+    fs.rmSync(statusFile);
+    assert.equal((await loadRunScores(task(t), opts)).task.status, null, 'no status once the file is gone');
+    assert.equal(readCache(t, agentRun).key.status, null);
+  });
+
   test('summarize, cold and warm, is the same summary', async () => {
     for (const id of await experimentTaskIds(experiment)) for (const r of ['human-history']) fs.rmSync(cachePath(id, r), { force: true });
     const cold = await summarizeExperiment(experiment, { gammas: [0.8, 1.2], maxEpoch: 20, usage: true });
@@ -277,6 +367,11 @@ const SCORING_SOURCES = [
   'src/core/loop/iteration-record.ts',
   'src/core/loop/journal.ts',
   'src/core/loop/run-store.ts',
+  // The task's facts the cache keeps.
+  'src/core/batch/task-status.ts',
+  'src/core/task/task-spec.ts',
+  'src/core/workspace/task-record.ts',
+  'src/core/workspace/task-record-schema.ts',
 ];
 
 function scoringSourcesHash(root: string): string {
