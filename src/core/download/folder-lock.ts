@@ -4,7 +4,8 @@
 // tells a script what happened). The lock is a file made whole and then linked into place, so it
 // is never seen half-written; one left by a killed process (kill -9, a reboot) is recognised by
 // its process id (and, on Linux, that process's start time, so a reused id does not keep it) and
-// taken over.
+// taken over. It is the same scheme as the task folder's lock (workspace/lock.ts), kept here
+// because this layer may not import that one.
 import { randomBytes } from 'node:crypto';
 import { promises as fs, readFileSync } from 'node:fs';
 import * as os from 'node:os';
@@ -12,7 +13,7 @@ import * as path from 'node:path';
 import { UserError } from '../util/errors';
 import { stateDir } from './download-manifest';
 
-export interface LockHolder {
+interface LockHolder {
   pid: number;
   host: string;
   /** The holder's start time in clock ticks since boot (Linux /proc), to tell a reused pid. */
@@ -29,12 +30,12 @@ export interface FolderLock {
   release(): Promise<void>;
 }
 
-export function lockPath(datasetDir: string): string {
+function lockPath(datasetDir: string): string {
   return path.join(stateDir(datasetDir), 'lock.json');
 }
 
 /** Field 22 of /proc/<pid>/stat (after the parenthesised name, which may hold spaces), or undefined off Linux. */
-export function processStartTicks(pid: number): number | undefined {
+function processStartTicks(pid: number): number | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -48,15 +49,22 @@ export function processStartTicks(pid: number): number | undefined {
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     // EPERM: it exists, under another user.
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
+  // A killed process its parent has not reaped yet (a zombie) holds nothing.
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return true;
+  }
 }
 
 /** Whether the holder is known to be gone: its process is dead, or its pid now names another process. */
-export function isStale(holder: LockHolder): boolean {
+function isStale(holder: LockHolder): boolean {
   if (holder.host !== os.hostname()) return false;
   if (!Number.isSafeInteger(holder.pid) || holder.pid <= 0) return true;
   if (!isAlive(holder.pid)) return true;

@@ -4,11 +4,30 @@
 // dataset-download.test.ts.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { promises as fs } from 'node:fs';
+import { promises as fs, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { acquireFolderLock, lockPath, processStartTicks, type LockHolder } from '../../../src/core/download/folder-lock';
+import { acquireFolderLock } from '../../../src/core/download/folder-lock';
+
+interface LockHolder {
+  pid: number;
+  host: string;
+  startTicks?: number;
+  startedAt: string;
+  command: string;
+  nonce: string;
+}
+const lockPath = (dir: string) => path.join(dir, '.sweci-download', 'lock.json');
+/** Field 22 of /proc/<pid>/stat, as the lock records it. */
+function processStartTicks(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+  } catch {
+    return undefined;
+  }
+}
 
 let tmp: string;
 let n = 0;
