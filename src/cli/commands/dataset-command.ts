@@ -1,8 +1,9 @@
 // sweci dataset download | verify | info: the SWE-CI dataset from the Hugging Face Hub into a folder
 // sweci run and the editor read, and what such a folder holds.
 import * as path from 'node:path';
-import { datasetInfo, forgetBadFiles, verifyDataset } from '../../core/download/dataset-folder';
+import { datasetInfo, forgetBadFiles, requireManifest, verifyDataset } from '../../core/download/dataset-folder';
 import { downloadDataset, isTaskComplete, type DownloadHandle } from '../../core/download/download-dataset';
+import { acquireFolderLock, type FolderLock } from '../../core/download/folder-lock';
 import { checkRepoId, DEFAULT_REPO, readEndpoint, readToken } from '../../core/download/hub-client';
 import { formatBytes } from '../../core/util/free-space';
 import { isAbortError, UserError } from '../../core/util/errors';
@@ -118,6 +119,17 @@ export interface VerifyValues extends Record<string, unknown> {
 /** sweci dataset verify: every recorded file hashed; with --fix the bad ones are fetched again. */
 export async function datasetVerifyCommand(dir: string, values: VerifyValues, signal: AbortSignal): Promise<number> {
   const datasetDir = path.resolve(dir);
+  // --fix removes and fetches files: no download may write there meanwhile (a plain verify only reads).
+  if (values.fix) await requireManifest(datasetDir);
+  const lock = values.fix ? await acquireFolderLock(datasetDir, `sweci dataset verify --fix ${datasetDir}`) : undefined;
+  try {
+    return await verifyLocked(dir, datasetDir, values, signal, lock);
+  } finally {
+    await lock?.release();
+  }
+}
+
+async function verifyLocked(dir: string, datasetDir: string, values: VerifyValues, signal: AbortSignal, lock: FolderLock | undefined): Promise<number> {
   const result = await verifyDataset(datasetDir, signal, (p, bad) => {
     if (values.json)
       process.stdout.write(JSON.stringify({ type: 'file', path: p, ok: !bad, ...(bad ? { problem: bad.problem, detail: bad.detail } : {}) }) + '\n');
@@ -157,6 +169,7 @@ export async function datasetVerifyCommand(dir: string, values: VerifyValues, si
             tasks,
             images,
             jobs: positiveInt('--jobs', values.jobs, 4),
+            lock,
             signal,
             onEvent: (e) => display.event(e, handle.tracker),
           },

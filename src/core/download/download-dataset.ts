@@ -10,6 +10,7 @@ import { AbortError, UserError } from '../util/errors';
 import { writeFileAtomic } from '../util/fs-atomic';
 import { assertFreeSpace } from '../util/free-space';
 import { digestOnDisk, expectedDigest, fetchFile } from './fetch-file';
+import { acquireFolderLock, type FolderLock } from './folder-lock';
 import { HubClient, type HubTarget, type RemoteFile } from './hub-client';
 import { ManifestWriter, originalCsvPath, partialPath, readManifest, stateDir, type DownloadManifest, type FileRecord } from './download-manifest';
 import { ProgressTracker } from './download-progress';
@@ -26,6 +27,8 @@ export interface DownloadOptions extends HubTarget {
   first?: number;
   images: boolean;
   jobs: number;
+  /** The folder's lock when the caller holds it already (verify --fix); else this download takes it. */
+  lock?: FolderLock;
   /** Fetch files that changed on the Hub since they were downloaded (default: refuse). */
   update?: boolean;
   signal?: AbortSignal;
@@ -78,9 +81,18 @@ export interface DownloadHandle {
 }
 
 export async function downloadDataset(o: DownloadOptions, handle: DownloadHandle = {}): Promise<DownloadResult> {
-  const emit = o.onEvent ?? (() => undefined);
   const into = path.resolve(o.into);
   await fs.mkdir(into, { recursive: true });
+  const lock = o.lock ?? (await acquireFolderLock(into, `sweci dataset download --into ${into}`));
+  try {
+    return await downloadLocked(o, into, handle);
+  } finally {
+    if (!o.lock) await lock.release();
+  }
+}
+
+async function downloadLocked(o: DownloadOptions, into: string, handle: DownloadHandle): Promise<DownloadResult> {
+  const emit = o.onEvent ?? (() => undefined);
   const previous = await claimFolder(into, o);
   const manifest: DownloadManifest = previous ?? {
     format: 1,

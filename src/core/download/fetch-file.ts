@@ -1,15 +1,17 @@
 // One file of the dataset, fetched into a partial file that survives Ctrl-C, a dropped connection
 // or a reboot, continued with a range request, and renamed into place only once its size and hash
-// match what the Hub lists. The bytes are read with Node's fetch on the URL the Hub's client
-// resolved: the client's own reader (WebBlob.stream) turns a failed response into a bare message,
-// losing the status and Retry-After a resumable, retrying download needs.
+// match what the Hub lists. The bytes are read with node:http(s) (http-get.ts) on the URL the Hub's
+// client resolved: the client's own reader (WebBlob.stream) turns a failed response into a bare
+// message, losing the status and Retry-After a resumable, retrying download needs.
 import { createHash, type Hash } from 'node:crypto';
-import { createReadStream, promises as fs } from 'node:fs';
+import { createReadStream, createWriteStream, promises as fs } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import * as path from 'node:path';
 import { AbortError, UserError } from '../util/errors';
 import type { HubClient, RemoteFile } from './hub-client';
 import { backoffMs, DEFAULT_RETRY, isNetworkError, isRetryableStatus, retryAfterMs, sleep, type RetryPolicy } from './retry-policy';
 import { networkCause } from './hub-client';
+import { discard, httpGet, networkFailure, type GetResponse } from './http-get';
 
 export interface FetchFileOptions {
   client: HubClient;
@@ -34,8 +36,8 @@ export interface FetchFileResult {
   resumedFrom: number;
 }
 
-/** Flush to disk in pieces this large: fewer writes than one per network chunk. */
-const WRITE_BATCH = 1 << 20;
+/** Bytes queued for the disk before the network is paused (the file stream writes what queues as one writev). */
+const WRITE_HIGH_WATER = 4 << 20;
 
 export function expectedDigest(file: RemoteFile): { algorithm: 'sha256' | 'sha1'; hex: string; label: string } {
   if (file.sha256) return { algorithm: 'sha256', hex: file.sha256, label: 'SHA-256' };
@@ -116,9 +118,9 @@ export async function fetchFile(o: FetchFileOptions): Promise<FetchFileResult> {
       );
     }
     const range: Record<string, string> = onDisk > 0 ? { Range: `bytes=${onDisk}-` } : {};
-    let res: Response;
+    let res: GetResponse;
     try {
-      res = await fetch(resolved.url, { headers: { ...o.client.authHeaders(resolved.url), ...range }, signal });
+      res = await httpGet(resolved.url, (url) => ({ ...o.client.authHeaders(url), ...range }), { signal });
     } catch (err) {
       if (!isNetworkError(err) || ++attempt > policy.retries) throw wrapNetwork(err, file.path, o.client);
       const waitMs = backoffMs(policy, attempt);
@@ -126,16 +128,20 @@ export async function fetchFile(o: FetchFileOptions): Promise<FetchFileResult> {
       await sleep(waitMs, signal);
       continue;
     }
+    const header = (name: string): string | null => {
+      const v = res.headers[name];
+      return v === undefined ? null : Array.isArray(v) ? v.join(', ') : v;
+    };
     if (res.status === 416) {
       // The server has fewer bytes than our partial file holds: it is not the same file.
-      await res.body?.cancel();
+      discard(res.body);
       await restart();
       continue;
     }
-    if (!res.ok) {
-      await res.body?.cancel();
+    if (res.status < 200 || res.status > 299) {
+      discard(res.body);
       if (isRetryableStatus(res.status) && ++attempt <= policy.retries) {
-        const waitMs = backoffMs(policy, attempt, retryAfterMs(res.headers.get('retry-after')));
+        const waitMs = backoffMs(policy, attempt, retryAfterMs(header('retry-after')));
         o.onRetry?.(String(res.status), waitMs, attempt);
         await sleep(waitMs, signal);
         continue;
@@ -146,23 +152,23 @@ export async function fetchFile(o: FetchFileOptions): Promise<FetchFileResult> {
         attempt++;
         continue;
       }
-      throw o.client.statusError(res.status, res.headers.get('x-error-code') ?? undefined, `resolve ${file.path}`);
+      throw o.client.statusError(res.status, header('x-error-code') ?? undefined, `resolve ${file.path}`);
     }
     if (onDisk > 0 && res.status !== 206) {
       // The range was ignored: the whole file comes again, so start it again.
       await restart();
     } else if (res.status === 206) {
-      const start = /^bytes (\d+)-/.exec(res.headers.get('content-range') ?? '')?.[1];
+      const start = /^bytes (\d+)-/.exec(header('content-range') ?? '')?.[1];
       if (start === undefined || Number(start) !== onDisk) {
-        await res.body?.cancel();
+        discard(res.body);
         throw new UserError(
-          `The server answered a range request for ${file.path} with the wrong bytes (${res.headers.get('content-range') ?? 'no Content-Range'}). Use another endpoint.`,
+          `The server answered a range request for ${file.path} with the wrong bytes (${header('content-range') ?? 'no Content-Range'}). Use another endpoint.`,
         );
       }
     }
     const before = onDisk;
     try {
-      await appendBody(res, partial, file.size, signal, (chunk) => {
+      await appendBody(res.body, partial, onDisk, file.size, signal, (chunk) => {
         hash.update(chunk);
         onDisk += chunk.length;
         received += chunk.length;
@@ -192,45 +198,57 @@ export async function fetchFile(o: FetchFileOptions): Promise<FetchFileResult> {
 }
 
 /**
- * Appends the body to `partial` in batches; `written` sees each batch only once it is on disk,
- * so the caller's hash and count never run ahead of the file. More bytes than the file holds is
- * refused (a hostile server cannot fill the disk).
+ * Streams the body onto the end of `partial` (which holds `have` bytes). `received` sees each
+ * chunk as it is handed to the file; the promise settles only once every chunk handed over is on
+ * disk, also when the connection drops, so the caller's hash and count match the file whenever it
+ * continues. More bytes than the file holds is refused (a hostile server cannot fill the disk).
  */
-async function appendBody(res: Response, partial: string, size: number, signal: AbortSignal | undefined, written: (chunk: Buffer) => void): Promise<void> {
-  const fh = await fs.open(partial, 'a');
-  let pending: Buffer[] = [];
-  let pendingBytes = 0;
-  let total = (await fh.stat()).size;
-  const flush = async () => {
-    if (pendingBytes === 0) return;
-    const chunk = pending.length === 1 ? pending[0] : Buffer.concat(pending, pendingBytes);
-    pending = [];
-    pendingBytes = 0;
-    await fh.write(chunk);
-    written(chunk);
-  };
-  try {
-    if (!res.body) return;
-    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        if (signal?.aborted) throw new AbortError();
-        total += value.length;
-        if (total > size) throw new UserError(`The server sent more than the ${size} bytes the Hub lists for a file. Use another endpoint.`);
-        pending.push(Buffer.from(value.buffer, value.byteOffset, value.byteLength));
-        pendingBytes += value.length;
-        if (pendingBytes >= WRITE_BATCH) await flush();
-      }
-    } finally {
-      // What arrived before a dropped connection is good: keep it.
-      await flush();
-      reader.releaseLock();
-    }
-  } finally {
-    await fh.close();
-  }
+async function appendBody(
+  body: IncomingMessage,
+  partial: string,
+  have: number,
+  size: number,
+  signal: AbortSignal | undefined,
+  received: (chunk: Buffer) => void,
+): Promise<void> {
+  const out = createWriteStream(partial, { flags: 'a', highWaterMark: WRITE_HIGH_WATER });
+  let total = have;
+  let failure: Error | undefined;
+  const read = new Promise<void>((resolve) => {
+    const stop = (err: unknown) => {
+      failure ??= err instanceof Error ? err : new Error(String(err));
+      body.destroy();
+      resolve();
+    };
+    body.on('data', (chunk: Buffer) => {
+      if (failure !== undefined) return;
+      if (signal?.aborted) return stop(new AbortError());
+      total += chunk.length;
+      if (total > size) return stop(new UserError(`The server sent more than the ${size} bytes the Hub lists for a file. Use another endpoint.`));
+      received(chunk);
+      if (!out.write(chunk)) body.pause();
+    });
+    out.on('drain', () => body.resume());
+    out.on('error', stop);
+    body.on('end', () => resolve());
+    body.on('error', (err) => stop(signal?.aborted ? new AbortError() : err));
+    // A socket closed before the body ended, with no error of its own.
+    body.on('close', () => {
+      if (!body.complete) stop(signal?.aborted ? new AbortError() : networkFailure('the connection closed before the file ended', 'ECONNRESET'));
+      else resolve();
+    });
+  });
+  await read;
+  // What arrived before a dropped connection is good: it is written out before anything goes on.
+  await new Promise<void>((resolve) => {
+    if (out.destroyed) return resolve();
+    out.end(() => resolve());
+    out.once('error', (err) => {
+      failure ??= err;
+      resolve();
+    });
+  });
+  if (failure !== undefined) throw failure;
 }
 
 function wrapNetwork(err: unknown, file: string, client: HubClient): Error {

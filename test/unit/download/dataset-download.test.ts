@@ -171,7 +171,7 @@ describe('sweci dataset download', () => {
     });
     const done = collect(child);
     await atStall;
-    // The downloader writes in 1 MiB pieces: wait until one is on disk, then kill it as a reboot would.
+    // Wait until at least 1 MiB is on disk, then kill it as a reboot would.
     while (((await fs.stat(part).catch(() => undefined))?.size ?? 0) < 1024 * 1024) await new Promise((r) => setTimeout(r, 20));
     child.kill('SIGKILL');
     await done;
@@ -200,6 +200,53 @@ describe('sweci dataset download', () => {
     const resumed = events(r.out).find((e) => e.type === 'file-start' && e.path === image);
     assert.equal(resumed?.resumeFrom, kept);
     assert.equal(await sha256(path.join(into, image)), hub.files().find((f) => f.path === image)?.sha256);
+    assert.deepEqual(
+      (await readDatasetTasks(into, 'default')).map((t) => t.id),
+      ds.taskIds,
+    );
+  });
+
+  test('two downloads into one folder: the second is refused naming the first (so is verify --fix); once the first is killed (-9) its lock does not block', async () => {
+    const into = path.join(tmp, 'two');
+    const image = `data/${ds.taskIds[1]}/image.tar.gz`;
+    const lock = path.join(into, '.sweci-download', 'lock.json');
+    let stalled!: () => void;
+    const atStall = new Promise<void>((resolve) => (stalled = resolve));
+    hub.faults.stallAfter = { path: image, bytes: 1024 * 1024, onStall: () => stalled() };
+    const first = spawn(process.execPath, [cli, 'dataset', 'download', '--into', into, '--jobs', '1', '--json'], {
+      env: env(),
+      cwd: tmp,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const firstDone = collect(first);
+    await atStall;
+    const before = new Map<string, string>();
+    for (const f of hub.files()) {
+      const at = path.join(into, f.path);
+      if (await exists(at)) before.set(f.path, await sha256(at));
+    }
+    const partBefore = await fs.readFile(path.join(into, '.sweci-download', 'partial', `${image}.part`)).catch(() => Buffer.alloc(0));
+
+    const second = await sweci(['dataset', 'download', '--into', into, '--jobs', '1']);
+    assert.notEqual(second.code, 0, 'the second download is refused');
+    assert.match(second.err, new RegExp(`in use by process ${first.pid} \\(sweci dataset download --into `), second.err);
+    assert.match(second.err, /Wait for it to finish/);
+    const fix = await sweci(['dataset', 'verify', into, '--fix']);
+    assert.notEqual(fix.code, 0);
+    assert.match(fix.err, new RegExp(`in use by process ${first.pid}`), fix.err);
+    // The refused runs wrote nothing: the files and the partial file are as the first left them.
+    for (const [p, hash] of before) assert.equal(await sha256(path.join(into, p)), hash, p);
+    const partNow = await fs.readFile(path.join(into, '.sweci-download', 'partial', `${image}.part`)).catch(() => Buffer.alloc(0));
+    assert.ok(partNow.subarray(0, partBefore.length).equals(partBefore), 'the partial file only grew');
+    assert.equal((JSON.parse(await fs.readFile(lock, 'utf8')) as { pid: number }).pid, first.pid, "the lock is still the first one's");
+
+    first.kill('SIGKILL');
+    await firstDone;
+    assert.equal(await exists(lock), true, 'a killed process leaves its lock behind');
+    const third = await sweci(['dataset', 'download', '--into', into, '--jobs', '1', '--json']);
+    assert.equal(third.code, 0, third.err);
+    for (const f of hub.files().filter((x) => x.path.startsWith('data/'))) assert.equal(await sha256(path.join(into, f.path)), f.sha256, f.path);
+    assert.equal(await exists(lock), false, 'the lock goes when the download ends');
     assert.deepEqual(
       (await readDatasetTasks(into, 'default')).map((t) => t.id),
       ds.taskIds,
