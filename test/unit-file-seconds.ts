@@ -93,7 +93,7 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'task/csv-metadata.test.js': 0.1,
   'transcript/read-transcript.test.js': 0.1,
   'util/git-runner.test.js': 0.1,
-  'agents/argv-tokenizer.test.js': 0.1,
+  'util/argv-tokenizer.test.js': 0.1,
   'agents/model-access.test.js': 0.1,
   'agents/preset-manifest.test.js': 0.1,
   'agents/presets.test.js': 0.1,

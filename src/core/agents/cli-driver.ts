@@ -9,7 +9,7 @@ import { SpawnError } from '../runtime/spawn-error';
 import { UserError } from '../util/errors';
 import type { AgentCommand, CommandContext } from './agent-command';
 import type { AgentDriver, AgentRole, AgentRunRequest, AgentRunResult, AgentSettings, AgentUsage } from './agent-driver';
-import { formatCommandLine, quoteWord, tokenizeCommand } from './argv-tokenizer';
+import { formatCommandLine, quoteWord, tokenizeCommand } from '../util/argv-tokenizer';
 import { buildCustomCommand } from './custom-command';
 import { buildPresetCommand } from './preset-command';
 import { PRESET_INFO } from './presets';

@@ -2,7 +2,7 @@
 // with {promptFile} {model} {cwd} {role} substituted inside words.
 import { UserError } from '../util/errors';
 import type { AgentCommand, CommandContext } from './agent-command';
-import { tokenizeCommand } from './argv-tokenizer';
+import { tokenizeCommand } from '../util/argv-tokenizer';
 
 export const CUSTOM_PLACEHOLDERS = ['promptFile', 'model', 'cwd', 'role'] as const;
 type Placeholder = (typeof CUSTOM_PLACEHOLDERS)[number];

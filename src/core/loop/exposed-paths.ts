@@ -8,7 +8,7 @@
 import { realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import type { AgentRole, AgentSettings } from '../agents/agent-driver';
-import { tokenizeCommand } from '../agents/argv-tokenizer';
+import { tokenizeCommand } from '../util/argv-tokenizer';
 import { UserError } from '../util/errors';
 import type { TaskRecord } from '../workspace/layout';
 import { namedTaskSecrets, type TaskSecret } from '../runtime/task-confinement';

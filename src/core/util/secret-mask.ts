@@ -4,7 +4,7 @@
 // key, a role's env, the gateway's token) or one written into a setting the usual ways
 // (`secretsInSetting`); once known, the value is masked wherever it appears, even where an agent
 // echoed it.
-import { tokenizeCommand } from '../agents/argv-tokenizer';
+import { tokenizeCommand } from './argv-tokenizer';
 
 export const MASK = '***';
 /** Shorter values ("1", "true") are too common to be secrets and would blot out the text. */

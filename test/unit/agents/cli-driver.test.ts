@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { AgentRole, AgentRunRequest, AgentSettings } from '../../../src/core/agents/agent-driver';
-import { quoteWord } from '../../../src/core/agents/argv-tokenizer';
+import { quoteWord } from '../../../src/core/util/argv-tokenizer';
 import { CliAgentDriver, createDriver } from '../../../src/core/agents/cli-driver';
 import { promptPathsFor, renderPrompt } from '../../../src/core/agents/prompts';
 import { checkOutTask } from '../../../src/core/checkout/check-out-task';

@@ -5,7 +5,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { quoteWord } from '../../../src/core/agents/argv-tokenizer';
+import { quoteWord } from '../../../src/core/util/argv-tokenizer';
 import { createDriver } from '../../../src/core/agents/cli-driver';
 import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
 import { readCliEvents, transcriptFromCliEvents } from '../../../src/core/transcript/cli-events-transcript';

@@ -1,7 +1,7 @@
 // Splits a command template into argv words with a shell's quoting rules, but nothing else a
 // shell does: no variable expansion, no globbing, no operators. The words go straight to
 // spawn, so no shell ever sees them.
-import { UserError } from '../util/errors';
+import { UserError } from './errors';
 
 /**
  * Rules (POSIX-like):

@@ -1,7 +1,7 @@
 // The custom command tokenizer: a shell's quoting, none of its expansion.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { formatCommandLine, quoteWord, tokenizeCommand } from '../../../src/core/agents/argv-tokenizer';
+import { formatCommandLine, quoteWord, tokenizeCommand } from '../../../src/core/util/argv-tokenizer';
 import { UserError } from '../../../src/core/util/errors';
 
 describe('tokenizeCommand', () => {
