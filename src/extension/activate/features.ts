@@ -72,8 +72,9 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
 
 /** Loads the open task (the views fill in), reveals the SWE-CI view once and offers to resume a run. */
 export async function startFeatures(context: vscode.ExtensionContext, { task, loop }: Features): Promise<void> {
-  await task.controller.reload();
+  // Before the task is read (which can take seconds): the workbench shows the Explorer till then.
   void revealViewOnce(context, task.controller.task());
+  await task.controller.reload();
   void loop.offerResume();
 }
 
