@@ -59,6 +59,7 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   context.subscriptions.push(
     ...inspect.disposables,
     inspect.view.onDidChangeCompareSelection((ref) => loop.iterations.markCompareSelection(ref)),
+    inspect.view.onDidChangeCompared((refs) => loop.iterations.markCompared(refs)),
   );
   activateNonPassedFollow(context, controller, task.tree, inspect.view, () => task.updateView());
   const chart = activateChart(context, controller, feed, inspect.view);
