@@ -2,7 +2,7 @@
 // asked, then run or continue its loop run. Everything it records is a normal task folder; the
 // task's batch state file says what the folder cannot (why it failed, that it is done).
 import { checkOutTask, TargetDidNotRunError } from '../checkout/check-out-task';
-import { replayHumanHistory } from '../history/replay-history';
+import { commitStartedName, replayHumanHistory } from '../history/replay-history';
 import { loadBaseRun } from '../checkout/base-report';
 import { readIterationRecords, type IterationRecord } from '../loop/iteration-record';
 import { acquireLock, type HeldLock } from '../workspace/lock';
@@ -199,7 +199,7 @@ async function humanHistory(folder: TaskFolder, s: BatchSettings, env: TaskEnvir
     task: folder,
     signal: s.signal,
     onEvent: (e) => {
-      if (e.type === 'commit-started') task.activity(`human history ${e.index + 1}/${e.total}`);
+      if (e.type === 'commit-started') task.activity(`human history: ${commitStartedName(e)}`);
     },
   });
 }

@@ -2,14 +2,17 @@
 // the current code does not collect).
 import { passedIds, type TestReport } from '../pytest/test-report';
 import { failureLocation, type FailureLocation } from './failure-location';
-import { firstLongrepr } from './longrepr';
+import { firstLongrepr, type PhaseFailure } from './longrepr';
 
 export type TestResultState = 'passed' | 'failed' | 'errored' | 'skipped';
 
 export interface TestResult {
   nodeid: string;
   state: TestResultState;
-  /** The failure report (pytest's --tb=short text), or why the test has no result. */
+  /**
+   * The error on its first line (what an editor shows inline), then pytest's --tb=short text; or
+   * why the test has no result.
+   */
   message?: string;
   /** Where it failed, when the traceback points inside the code. */
   location?: FailureLocation;
@@ -33,6 +36,19 @@ function stateOf(outcome: string): TestResultState {
   }
 }
 
+/**
+ * The error first, then the traceback. --tb=short text starts with the failing file and line, which
+ * an inline note would show instead of the error; the report's crash message (json-report) or the
+ * traceback's first `E` line is the error.
+ */
+function failureMessage(failure: PhaseFailure, crash: string | undefined): string {
+  const eLine = failure.longrepr.split('\n').find((l) => l.startsWith('E '));
+  const error = (crash?.split('\n')[0] ?? eLine?.replace(/^E\s+/, '') ?? '').trim();
+  const phase = failure.phase === 'call' ? '' : `Error at ${failure.phase}: `;
+  if (!error) return phase ? `${phase.trimEnd()}\n${failure.longrepr}` : failure.longrepr;
+  return `${phase}${error}\n\n${failure.longrepr}`;
+}
+
 export interface TestResultsOptions {
   /** The target's report: the tests it passes that `report` lacks are reported as errored. */
   target?: TestReport;
@@ -49,11 +65,7 @@ export function testResults(report: TestReport, options: TestResultsOptions = {}
     const result: TestResult = { nodeid: test.nodeid, state };
     if (state === 'failed' || state === 'errored') {
       const failure = firstLongrepr(test);
-      result.message = failure
-        ? failure.phase === 'call'
-          ? failure.longrepr
-          : `Error at ${failure.phase}:\n${failure.longrepr}`
-        : `pytest says ${test.outcome}.`;
+      result.message = failure ? failureMessage(failure, test.phases[failure.phase]?.crash?.message) : `pytest says ${test.outcome}.`;
       const location = failureLocation(test, options.codeDir);
       if (location) result.location = location;
     } else if (state === 'skipped') {

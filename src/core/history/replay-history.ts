@@ -43,8 +43,23 @@ export interface ReplayHistoryOptions extends PytestSettings {
   scratchParent?: string;
 }
 
+/**
+ * A commit about to run. index/total count this call's work (cached commits are not in it);
+ * commit/commits name it among the selection: 0 is the base, then developer commit 1 of commits.
+ */
+export interface CommitStarted {
+  type: 'commit-started';
+  position: number;
+  sha: string;
+  subject: string;
+  index: number;
+  total: number;
+  commit: number;
+  commits: number;
+}
+
 type HistoryEvent =
-  | { type: 'commit-started'; position: number; sha: string; subject: string; index: number; total: number }
+  | CommitStarted
   | { type: 'pytest-output'; position: number; chunk: string }
   | { type: 'commit-recorded'; record: IterationRecord }
   | { type: 'replay-finished'; ran: number; cached: number; records: IterationRecord[] };
@@ -98,7 +113,16 @@ export async function replayHumanHistory(opts: ReplayHistoryOptions): Promise<Re
     for (const position of todo) {
       throwIfAborted(opts.signal);
       const commit = commits[position];
-      emit({ type: 'commit-started', position, sha: commit.sha, subject: commit.subject, index: index++, total: todo.length });
+      emit({
+        type: 'commit-started',
+        position,
+        sha: commit.sha,
+        subject: commit.subject,
+        index: index++,
+        total: todo.length,
+        commit: positions.indexOf(position),
+        commits: positions.length - 1,
+      });
       const line = await replayCommit(opts, oracle.upstreamDir, oracle.targetTestsDir, target, commit, position, scratch, emit);
       await appendIterationRecord(layout.iterationsFile, line);
       recorded.set(line.commit, line);
@@ -217,4 +241,9 @@ async function normalise(layout: RunLayout, lines: IterationRecord[], target: Te
   }
   await replaceIterationRecords(layout.iterationsFile, out);
   return out;
+}
+
+/** How a person names the commit: the base, or developer commit k of N (the N the summary counts). */
+export function commitStartedName(e: Pick<CommitStarted, 'commit' | 'commits'>): string {
+  return e.commit === 0 ? 'the base commit' : `developer commit ${e.commit} of ${e.commits}`;
 }

@@ -59,6 +59,7 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   context.subscriptions.push(
     ...inspect.disposables,
     inspect.view.onDidChangeCompareSelection((ref) => loop.iterations.markCompareSelection(ref)),
+    inspect.view.onDidChangeCompared((refs) => loop.iterations.markCompared(refs)),
   );
   activateNonPassedFollow(context, controller, task.tree, inspect.view, () => task.updateView());
   const chart = activateChart(context, controller, feed, inspect.view);
@@ -72,8 +73,9 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
 
 /** Loads the open task (the views fill in), reveals the SWE-CI view once and offers to resume a run. */
 export async function startFeatures(context: vscode.ExtensionContext, { task, loop }: Features): Promise<void> {
-  await task.controller.reload();
+  // Before the task is read (which can take seconds): the workbench shows the Explorer till then.
   void revealViewOnce(context, task.controller.task());
+  await task.controller.reload();
   void loop.offerResume();
 }
 

@@ -49,6 +49,10 @@ export class IterationViewHost implements vscode.Disposable {
   private readonly selectionChanged = new vscode.EventEmitter<RevisionRef | undefined>();
   /** The iteration selected for Compare changed (undefined: cleared or used). */
   readonly onDidChangeCompareSelection = this.selectionChanged.event;
+  private readonly comparedChanged = new vscode.EventEmitter<readonly RevisionRef[]>();
+  /** The two iterations compared, as the view moves (Previous/Next, a new compare); none when it shows one or closes. */
+  readonly onDidChangeCompared = this.comparedChanged.event;
+  private comparedKey = '';
 
   constructor(private readonly deps: IterationViewDeps) {
     this.host = new WebviewHost({
@@ -65,11 +69,13 @@ export class IterationViewHost implements vscode.Disposable {
       onDidClose: () => {
         this.ready = false;
         this.changed.fire(undefined);
+        this.fireCompared([]);
       },
     });
     this.subs.push(
       this.host,
       this.selectionChanged,
+      this.comparedChanged,
       deps.onDidChangeRuns(() => void this.rerender()),
     );
   }
@@ -144,9 +150,18 @@ export class IterationViewHost implements vscode.Disposable {
 
   private present(shown: Shown): void {
     this.shownValue = shown;
+    const { left, right } = shown.kind === 'compare' ? shown.comparison : {};
+    this.fireCompared(left && right ? [left, right].map(({ run, iteration }) => ({ run, iteration })) : []);
     if (!this.host.isOpen) this.ready = false;
     this.host.show();
     this.render();
+  }
+
+  private fireCompared(refs: readonly RevisionRef[]): void {
+    const key = JSON.stringify(refs);
+    if (key === this.comparedKey) return;
+    this.comparedKey = key;
+    this.comparedChanged.fire(refs);
   }
 
   /** Sends the page of what is shown, once the webview is ready for it (it asks again after a reload). */

@@ -2,7 +2,7 @@
 // `human-history`, with the progress, the log lines and the closing message a person sees.
 import * as vscode from 'vscode';
 import * as messages from '../messages';
-import { replayHumanHistory } from '../../core/history/replay-history';
+import { commitStartedName, replayHumanHistory } from '../../core/history/replay-history';
 import type { LoopEvent } from '../../core/loop/loop-types';
 import type { IterationRecord } from '../../core/loop/iteration-record';
 import { HUMAN_HISTORY_RUN } from '../../core/loop/run-name';
@@ -43,7 +43,7 @@ export async function recordHumanHistory({ task, environments, signal: stop, onE
           signal,
           onEvent: (e) => {
             if (e.type === 'commit-started') {
-              report(`commit ${e.index + 1} of ${e.total}: ${e.sha.slice(0, 10)} ${e.subject}`);
+              report(`${commitStartedName(e)}: ${e.sha.slice(0, 10)} ${e.subject}`);
               log().info(`[human-history] ${e.sha.slice(0, 10)} ${e.subject}`);
             } else if (e.type === 'commit-recorded') {
               recorded++;

@@ -37,6 +37,8 @@ export class IterationsTreeProvider implements vscode.TreeDataProvider<Iteration
   private records = new Map<string, IterationRecord[]>();
   /** The iteration selected for Compare: its row is marked. */
   private compareSelection: { run: string; iteration: number } | undefined;
+  /** The two iterations compared in the iteration view: their rows say so, and follow it. */
+  private compared: ReadonlyArray<{ run: string; iteration: number }> = [];
 
   constructor(
     private readonly tasks: TaskController,
@@ -49,6 +51,12 @@ export class IterationsTreeProvider implements vscode.TreeDataProvider<Iteration
 
   markCompareSelection(ref: { run: string; iteration: number } | undefined): void {
     this.compareSelection = ref;
+    this.refresh();
+  }
+
+  /** The iterations the iteration view compares now (none: it shows one, or is closed). */
+  markCompared(refs: ReadonlyArray<{ run: string; iteration: number }>): void {
+    this.compared = refs;
     this.refresh();
   }
 
@@ -148,8 +156,9 @@ export class IterationsTreeProvider implements vscode.TreeDataProvider<Iteration
         item.id = `iter:${node.run}:${record.iteration}`;
         // Roles, notes and pytest's error are whole in the tooltip; the row keeps what fits.
         const selected = this.compareSelection?.run === node.run && this.compareSelection.iteration === record.iteration;
-        item.description = `${selected ? '◆ selected · ' : ''}${iterationDescription(record, line0)}`;
-        item.tooltip = new vscode.MarkdownString(iterationTooltip(record, line0));
+        const compared = this.compared.some((c) => c.run === node.run && c.iteration === record.iteration);
+        item.description = `${selected ? '◆ selected · ' : compared ? '↔ ' : ''}${iterationDescription(record, line0)}`;
+        item.tooltip = new vscode.MarkdownString(`${compared ? '↔ Compared in the iteration view.\n\n' : ''}${iterationTooltip(record, line0)}`);
         item.iconPath =
           record.gap < 0
             ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'))

@@ -147,10 +147,55 @@ export async function inspectScenario(): Promise<string> {
       throw new Error('requirement.xml ↔ is offered for a comparison with the human-history replay, which has no requirement.xml');
     // Previous / Next move both sides; Next stops at the replay's last commit.
     if (!(await compare.locator('button[data-action="step"][data-arg="1"]').isDisabled())) throw new Error('Next is enabled at the replay’s last commit');
+    // The Iterations view marks the compared rows (↔), and the marks follow Previous / Next.
+    const markedRows = () =>
+      page
+        .locator('.part.sidebar .monaco-list-row')
+        .evaluateAll((rows) => rows.map((r) => r.textContent ?? '').filter((t) => /^(#\d+|base)\s*↔ a\(c\)/.test(t.trim())));
+    await wb.waitForTreeRow(/#1(?!\d)\s*↔ a\(c\)/);
+    // Squeezed to 420 px, a long test id wraps after a '/' or '::', never inside a name that fits a line.
+    const splitNames = await compare.locator('body').evaluate((body) => {
+      body.style.width = '420px';
+      const split: string[] = [];
+      for (const a of Array.from(body.querySelectorAll<HTMLElement>('.tests li a'))) {
+        // Each character's line and width, across the link's text nodes.
+        const chars: { ch: string; top: number; width: number }[] = [];
+        for (const node of Array.from(a.childNodes)) {
+          if (node.nodeType !== Node.TEXT_NODE) continue;
+          const text = node.textContent ?? '';
+          for (let i = 0; i < text.length; i++) {
+            const range = document.createRange();
+            range.setStart(node, i);
+            range.setEnd(node, i + 1);
+            const r = range.getBoundingClientRect();
+            chars.push({ ch: text[i], top: Math.round(r.top), width: r.width });
+          }
+        }
+        const text = chars.map((c) => c.ch).join('');
+        for (let i = 1; i < chars.length; i++) {
+          if (chars[i].top === chars[i - 1].top || /(\/|::)$/.test(text.slice(0, i))) continue;
+          // A break inside a name: fair only when the name is wider than the line.
+          const from = Math.max(text.lastIndexOf('/', i - 1), text.lastIndexOf('::', i - 1) + 1) + 1;
+          const next = text.slice(i).search(/\/|::/);
+          const to = next < 0 ? text.length : i + next;
+          const width = chars.slice(from, to).reduce((w, c) => w + c.width, 0);
+          if (width < a.parentElement!.clientWidth) split.push(`${text.slice(0, i)}⏎${text.slice(i)}`);
+        }
+      }
+      body.style.width = '';
+      return split;
+    });
+    if (splitNames.length) throw new Error(`test ids wrapped inside a name in the compare view: ${splitNames.slice(0, 3).join(' | ')}`);
     await compare.locator('button[data-action="step"][data-arg="-1"]').click();
     const back = await iterationFrame(page, /human-history #9\s*↔\s*scripted-agents base/);
+    await wb.waitForTreeRow(/base\s*↔ a\(c\)/);
+    const afterPrev = await markedRows();
+    if (afterPrev.some((t) => /#1(?!\d)/.test(t))) throw new Error(`after Previous, #1 is still marked compared: ${afterPrev.join(' | ')}`);
     await back.locator('button[data-action="step"][data-arg="1"]').click();
     await iterationFrame(page, /human-history #10\s*↔\s*scripted-agents #1/);
+    await wb.waitForTreeRow(/#1(?!\d)\s*↔ a\(c\)/);
+    const afterNext = await markedRows();
+    if (afterNext.some((t) => /base/.test(t))) throw new Error(`after Next, base is still marked compared: ${afterNext.join(' | ')}`);
     await page.waitForTimeout(800);
     shots.push(await wb.screenshot('compare'));
 

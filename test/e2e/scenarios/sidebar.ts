@@ -63,6 +63,13 @@ export async function sidebarScenario(): Promise<string> {
 
   // VS Code's own default layout: the window of a 1366×768 laptop, the side bar as it opens.
   return withWorkbench({ folder: task.taskDir, name: 'sidebar', viewport: { width: 1366, height: 768 } }, async (page, wb) => {
+    // A task folder opened for the first time shows the SWE-CI view by itself, not the Explorer.
+    const sideBarTitle = () => page.evaluate(() => document.querySelector('.part.sidebar .composite.title h2')?.textContent?.trim() ?? '');
+    await page
+      .waitForFunction(() => document.querySelector('.part.sidebar .composite.title h2')?.textContent?.trim() === 'SWE-CI', undefined, { timeout: 120_000 })
+      .catch(async () => {
+        throw new Error(`the side bar shows ${JSON.stringify(await sideBarTitle())} where a newly opened task folder should show SWE-CI`);
+      });
     await wb.openSweciView();
     await (await wb.waitForTreeRow('scripted-agents')).click();
     await wb.waitForTreeRow(/#2.*a\(c\)/);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { replayHumanHistory } from '../../../src/core/history/replay-history';
+import { commitStartedName, replayHumanHistory } from '../../../src/core/history/replay-history';
 import { selectPositions } from '../../../src/core/history/upstream-commits';
 import { readIterationRecords } from '../../../src/core/loop/iteration-record';
 import { listRuns, iterDir } from '../../../src/core/loop/run-store';
@@ -53,6 +53,7 @@ describe('human-history replay', () => {
   test('N commits first; cancelling keeps what was recorded', async () => {
     const abort = new AbortController();
     const seen: number[] = [];
+    const named: string[] = [];
     await assert.rejects(
       replayHumanHistory(
         options(runtime, {
@@ -61,6 +62,7 @@ describe('human-history replay', () => {
           onEvent: (e) => {
             if (e.type === 'commit-started') {
               seen.push(e.position);
+              named.push(commitStartedName(e));
               if (seen.length === 3) abort.abort();
             }
           },
@@ -73,8 +75,14 @@ describe('human-history replay', () => {
       partial.map((r) => r.iteration),
       [0, 3],
     );
+    // Named as the summary counts them (N developer commits after the base), not as this call's work.
+    assert.deepEqual(named, ['the base commit', 'developer commit 1 of 3', 'developer commit 2 of 3']);
     const rt = new ObservedRuntime(runtime);
-    const result = await replayHumanHistory(options(rt, { count: 3 }));
+    const resumed: string[] = [];
+    const result = await replayHumanHistory(
+      options(rt, { count: 3, onEvent: (e) => void (e.type === 'commit-started' && resumed.push(commitStartedName(e))) }),
+    );
+    assert.deepEqual(resumed, ['developer commit 2 of 3', 'developer commit 3 of 3']);
     assert.equal(result.ran, 2);
     assert.equal(result.cached, 2);
     assert.equal(rt.runs, 2, 'only the two missing commits ran pytest');

@@ -1,13 +1,26 @@
 // Hostile and broken documents against the real server: random and truncated XML, mutations,
 // deep nesting, entity expansion and 1 MB files never crash or hang it, and every answer
-// (diagnostics, hover, completion, links) comes within 200 ms.
+// (diagnostics, hover, completion, links) costs the server under 200 ms of CPU. CPU, not the wall
+// clock: on a loaded machine an answer waits for a core, which says nothing of the server.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
 import { MAX_REQUIREMENT_CHARS } from '../../../src/core/requirement/validate-requirement';
 import { fileUri, LspClient, positionAt } from '../helpers/lsp-client';
 import { doc, makeRequirementTask, requirement } from './requirement-task';
 
 const BUDGET_MS = 200;
+
+const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+/** CPU time (user + system) the process has used, in ms, from /proc (resolution: one clock tick). */
+function cpuMs(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command's closing parenthesis start at the 3rd (state); utime and stime are the 14th and 15th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+}
 
 function prng(seed: number): () => number {
   // mulberry32: small, seeded, so a failing input can be reproduced from its seed.
@@ -77,14 +90,15 @@ describe('requirement.xml language server under fuzzed input', () => {
   let client: LspClient;
   let task: Awaited<ReturnType<typeof makeRequirementTask>>;
   let uri: string;
-  const slowest = { ms: 0, what: '' };
+  const slowest = { ms: 0, wall: 0, what: '' };
 
   async function timed<T>(what: string, run: () => Promise<T>): Promise<T> {
-    const started = performance.now();
+    const pid = client.proc.pid!;
+    const [cpu0, wall0] = [cpuMs(pid), performance.now()];
     const result = await run();
-    const ms = performance.now() - started;
-    if (ms > slowest.ms) Object.assign(slowest, { ms, what });
-    assert.ok(ms < BUDGET_MS, `${what} took ${ms.toFixed(0)} ms (budget ${BUDGET_MS} ms)`);
+    const [ms, wall] = [cpuMs(pid) - cpu0, performance.now() - wall0];
+    if (ms > slowest.ms) Object.assign(slowest, { ms, wall, what });
+    assert.ok(ms < BUDGET_MS, `${what} cost the server ${ms.toFixed(0)} ms of CPU (budget ${BUDGET_MS} ms; ${wall.toFixed(0)} ms on the clock)`);
     return result;
   }
 
@@ -106,7 +120,7 @@ describe('requirement.xml language server under fuzzed input', () => {
     await client.open(uri, doc(requirement())); // loads the task once
   });
   after(async () => {
-    console.log(`slowest answer: ${slowest.ms.toFixed(1)} ms (${slowest.what})`);
+    console.log(`costliest answer: ${slowest.ms.toFixed(0)} ms of CPU, ${slowest.wall.toFixed(0)} ms on the clock (${slowest.what})`);
     await client.stop();
     await task.dispose();
   });

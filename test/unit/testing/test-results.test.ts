@@ -29,13 +29,17 @@ test("states follow pytest outcomes; the target's tests that are not collected a
   assert.deepEqual(outcomes.map(stateOf), ['passed', 'passed', 'failed', 'errored', 'skipped', 'skipped']);
 });
 
-test("failures carry pytest's report and their location; a fixture error says its phase", () => {
+test("failures carry the error on their first line (what is shown inline), then pytest's report, and their location; a fixture error says its phase", () => {
   const results = new Map(testResults(base).map((r) => [r.nodeid, r]));
   const sub = results.get('tests/test_ops.py::test_sub');
-  assert.match(sub?.message ?? '', /^tests\/test_ops.py:10: in test_sub/);
+  assert.match(sub?.message ?? '', /^assert -2 == 2\n\ntests\/test_ops.py:10: in test_sub\n/);
   assert.equal(sub?.location?.line, 10);
   const teardown = results.get('tests/test_fixtures.py::test_teardown_error');
-  assert.match(teardown?.message ?? '', /^Error at teardown:\n/);
+  assert.match(teardown?.message ?? '', /^Error at teardown: RuntimeError: teardown saw no power\n\ntests\/test_fixtures.py:16: in noisy_teardown\n/);
+  // Without the report's crash message (JUnit, say), the traceback's first E line is the error.
+  const noCrash = { ...base, tests: base.tests.map((t) => ({ ...t, phases: { call: t.phases.call && { ...t.phases.call, crash: undefined } } })) };
+  const fromE = new Map(testResults(noCrash).map((r) => [r.nodeid, r])).get('tests/test_ops.py::test_sub');
+  assert.match(fromE?.message ?? '', /^assert -2 == 2\n\ntests\/test_ops.py:10:/);
   assert.deepEqual([teardown?.location?.file, teardown?.location?.line], ['tests/test_fixtures.py', 16]);
   assert.equal(results.get('tests/test_ops.py::test_add')?.message, undefined);
 });
