@@ -18,7 +18,8 @@ import { ARCHIVE, iterDir, readRunInfo, writeRunInfo, type RunInfo, type RunLayo
 import { machineSeedStore } from '../pytest/bytecode-seed';
 import { runPytest } from '../pytest/run-pytest';
 import { passedIds, type TestReport } from '../pytest/test-report';
-import type { Runtime } from '../runtime/runtime';
+import type { Confinement, Runtime } from '../runtime/runtime';
+import { pytestConfinement } from '../runtime/task-confinement';
 import { copyTree } from '../util/copy-tree';
 import { AbortError, UserError, isAbortError, throwIfAborted } from '../util/errors';
 import { emptyFolder } from '../util/discard';
@@ -93,6 +94,9 @@ export async function replayHumanHistory(opts: ReplayHistoryOptions): Promise<Re
   }
   const oracle = oracleLayout(record.oracleDir);
   const target = await loadTargetReport(record);
+  // The developers' code runs as the loop's code under test does: oracle and task state hidden,
+  // a network of its own (sweci.pytest.network).
+  const confine = pytestConfinement(opts.task, record, opts.network);
   const layout = opts.task.run(HUMAN_HISTORY_RUN);
   // Its own lock: a replay may run next to the loop (it never touches app/), not next to itself.
   await fs.mkdir(layout.dir, { recursive: true });
@@ -123,7 +127,7 @@ export async function replayHumanHistory(opts: ReplayHistoryOptions): Promise<Re
         commit: positions.indexOf(position),
         commits: positions.length - 1,
       });
-      const line = await replayCommit(opts, oracle.upstreamDir, oracle.targetTestsDir, target, commit, position, scratch, emit);
+      const line = await replayCommit(opts, confine, oracle.upstreamDir, oracle.targetTestsDir, target, commit, position, scratch, emit);
       await appendIterationRecord(layout.iterationsFile, line);
       recorded.set(line.commit, line);
       appended++;
@@ -165,6 +169,7 @@ async function ensureRunInfo(task: TaskFolder, commits: UpstreamCommit[]): Promi
 /** One commit: its tree without tests/ and test/, the target's tests/ in, pytest, one line. */
 async function replayCommit(
   opts: ReplayHistoryOptions,
+  confine: Confinement,
   upstreamDir: string,
   targetTestsDir: string,
   target: TestReport,
@@ -190,6 +195,7 @@ async function replayCommit(
     timeoutMs: opts.timeoutMs,
     format: opts.format,
     env: opts.env,
+    confine,
     signal: opts.signal,
     onOutput: (chunk) => emit({ type: 'pytest-output', position, chunk }),
   });

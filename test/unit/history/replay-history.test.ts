@@ -13,6 +13,7 @@ import { listRuns, iterDir } from '../../../src/core/loop/run-store';
 import type { Runtime } from '../../../src/core/runtime/runtime';
 import { AbortError } from '../../../src/core/util/errors';
 import { oracleLayout } from '../../../src/core/workspace/layout';
+import { readTaskRecord } from '../../../src/core/workspace/materialize';
 import { loadReport } from '../../../src/core/checkout/report-store';
 import { passedIds, type TestReport } from '../../../src/core/pytest/test-report';
 import { DemoWorld, exists, git, pytestSettings, runtime, type DemoTask } from '../loop/demo-fixture';
@@ -153,6 +154,21 @@ describe('human-history replay', () => {
     assert.deepEqual(file, records, 'the file is in position order');
     const runs = await listRuns(taskFolder(task.taskDir));
     assert.equal(runs.find((r) => r.info.name === 'human-history')?.info.kind, 'human-history');
+  });
+
+  test("the developers' code runs confined as the loop's code under test: oracle hidden, a network of its own unless host is asked for", async () => {
+    for (const network of ['none', 'host'] as const) {
+      const own = await world.task(`confined-${network}`);
+      const rt = new ObservedRuntime(runtime);
+      await replayHumanHistory(options(rt, { task: taskFolder(own.taskDir), count: 1, network }));
+      const pytest = rt.requests.filter((r) => r.args.join(' ').includes('-m pytest'));
+      assert.ok(pytest.length >= 2, `the base and one commit ran pytest (${pytest.length} runs)`);
+      const oracleDir = (await readTaskRecord(taskFolder(own.taskDir)))!.oracleDir;
+      for (const r of pytest) {
+        assert.equal(r.confine?.network?.kind, network === 'none' ? 'none' : 'open', `network ${network}`);
+        assert.ok(r.confine?.hide.includes(oracleDir), 'the oracle is hidden from the code under test');
+      }
+    }
   });
 
   test('a second replay is served from the cache: no pytest runs', async () => {
