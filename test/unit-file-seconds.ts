@@ -71,6 +71,7 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'gap/write-non-passed.test.js': 0.6,
   'architecture/no-test-surface.test.js': 0.5,
   'gateway/gateway-replay.test.js': 0.5,
+  'gateway/replay-match.test.js': 0.3,
   'loop/iteration-record.test.js': 0.5,
   'loop/run-request.test.js': 0.5,
   'task/dataset.test.js': 0.5,

@@ -4,9 +4,12 @@
 // sampling parameters and the metadata and ids clients make up per run are left out, as are cache
 // markers. A system or developer message inside the conversation keeps its place but not its text,
 // so the first difference is named by its real JSON path in the request ($.messages[3].content).
+// In a tool result, the machine's volatile facts (process ids, elapsed times: volatile-facts.ts)
+// are masked on both sides; the rest of the result is compared as it is.
 import type { WireProtocol } from './wire-protocol';
 import { firstDifference } from './json-difference';
 import { isRecord } from '../util/is-record';
+import { maskVolatile } from './volatile-facts';
 
 export interface ComparedRequest {
   method: string;
@@ -26,6 +29,34 @@ function strip(v: unknown): unknown {
   return out;
 }
 
+/** Every string inside a tool result with its volatile facts masked. */
+function maskResult(v: unknown): unknown {
+  if (typeof v === 'string') return maskVolatile(v);
+  if (Array.isArray(v)) return v.map(maskResult);
+  if (!isRecord(v)) return v;
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, maskResult(x)]));
+}
+
+/** `o` with the tool result under `key` masked, if it has one. */
+const masking = (o: Record<string, unknown>, key: string): Record<string, unknown> => (key in o ? { ...o, [key]: maskResult(o[key]) } : o);
+
+/** Anthropic: a message's tool_result blocks. */
+function maskAnthropic(m: unknown): unknown {
+  if (!isRecord(m) || !Array.isArray(m.content)) return m;
+  return { ...m, content: (m.content as unknown[]).map((b) => (isRecord(b) && b.type === 'tool_result' ? masking(b, 'content') : b)) };
+}
+
+/** Gemini: a turn's functionResponse parts. */
+function maskGemini(c: unknown): unknown {
+  if (!isRecord(c) || !Array.isArray(c.parts)) return c;
+  return {
+    ...c,
+    parts: (c.parts as unknown[]).map((p) =>
+      isRecord(p) && isRecord(p.functionResponse) ? { ...p, functionResponse: masking(p.functionResponse, 'response') } : p,
+    ),
+  };
+}
+
 const isInstructions = (m: unknown): boolean => isRecord(m) && (m.role === 'system' || m.role === 'developer');
 
 /** A system/developer message keeps its place, not its content. */
@@ -40,13 +71,19 @@ export function comparedBody(protocol: WireProtocol, body: unknown): Record<stri
   switch (protocol) {
     case 'anthropic-messages':
       return {
-        messages: strip(body.messages),
+        messages: Array.isArray(body.messages) ? body.messages.map((m) => maskAnthropic(strip(m))) : body.messages,
         tools: names(body.tools, (t) => ({ name: t.name ?? t.type })),
       };
     case 'chat-completions':
       return {
         messages: Array.isArray(body.messages)
-          ? body.messages.map((m) => (isInstructions(m) ? placeholder(m as Record<string, unknown>) : strip(m)))
+          ? body.messages.map((m) =>
+              isInstructions(m)
+                ? placeholder(m as Record<string, unknown>)
+                : isRecord(m) && m.role === 'tool'
+                  ? masking(strip(m) as Record<string, unknown>, 'content')
+                  : strip(m),
+            )
           : body.messages,
         tools: names(body.tools, (t) => ({ name: isRecord(t.function) ? t.function.name : isRecord(t.custom) ? t.custom.name : t.type })),
       };
@@ -60,7 +97,10 @@ export function comparedBody(protocol: WireProtocol, body: unknown): Record<stri
               if (!isRecord(item)) return item;
               // Item ids are made per run by the client; call ids and content decide the answer.
               const { id: _id, ...rest } = item;
-              return strip(rest);
+              // function_call_output, custom_tool_call_output, local_shell_call_output: a tool's result.
+              return typeof rest.type === 'string' && rest.type.endsWith('_call_output')
+                ? masking(strip(rest) as Record<string, unknown>, 'output')
+                : strip(rest);
             })
           : body.input,
         tools: names(body.tools, toolName),
@@ -69,7 +109,7 @@ export function comparedBody(protocol: WireProtocol, body: unknown): Record<stri
     case 'gemini': {
       const request = isRecord(body.generateContentRequest) ? body.generateContentRequest : body;
       return {
-        contents: strip(request.contents),
+        contents: Array.isArray(request.contents) ? request.contents.map((c) => maskGemini(strip(c))) : request.contents,
         tools: names(request.tools, (t) =>
           Array.isArray(t.functionDeclarations) ? { functionDeclarations: names(t.functionDeclarations, (d) => ({ name: d.name })) } : Object.keys(t),
         ),
