@@ -4,7 +4,7 @@
 // event per line for scripts.
 import logUpdate from 'log-update';
 import type { BatchEvent } from '../core/batch/batch-types';
-import type { TaskState, TaskStatus } from '../core/batch/task-status';
+import type { TaskState, TaskStatus } from '../core/records/task-status-file';
 
 export interface BatchDisplay {
   start(title: string): void;

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import type { BatchEvent } from '../../core/batch/batch-types';
 import { openExperiment, runBatch } from '../../core/batch/run-batch';
 import { selectTasks } from '../../core/batch/select-tasks';
-import { FINISHED_STATES, type TaskStatus } from '../../core/batch/task-status';
+import { FINISHED_STATES, type TaskStatus } from '../../core/records/task-status-file';
 import { listSplits, readDatasetTasks } from '../../core/task/dataset';
 import { UserError } from '../../core/util/errors';
 import { commaList } from '../../core/util/setting-reader';

@@ -12,7 +12,8 @@ import type { ScoringRules } from '../metrics/scored-line';
 import { averageMetrics, type RunMetricsAverage } from '../metrics/run-metrics';
 import { promises as fs } from 'node:fs';
 import { experimentLayout, experimentTaskIds, readExperiment } from './experiment';
-import { readTaskStatus, type TaskState } from './task-status';
+import { readTaskStatus } from './task-status';
+import { type TaskState } from '../records/task-status-file';
 
 export interface SummaryOptions {
   /** γ values besides 1 (always reported, as the reference's EvoScore). */

@@ -23,7 +23,8 @@ import { readEnvironmentRecord } from '../workspace/environment-record';
 import { readTaskRecord } from '../workspace/materialize';
 import type { BatchEvent, BatchSettings } from './batch-types';
 import { experimentLayout } from './experiment';
-import { readTaskStatus, writeTaskStatus, type TaskState, type TaskStatus } from './task-status';
+import { readTaskStatus, writeTaskStatus } from './task-status';
+import { type TaskState, type TaskStatus } from '../records/task-status-file';
 import { agentsMask } from '../loop/role-setup';
 import type { SecretMask } from '../util/secret-mask';
 

@@ -9,7 +9,7 @@ import type { BatchSettings } from './batch-types';
 import { readExperiment, writeExperiment, type ExperimentRecord } from './experiment';
 import { batchEmitter, runBatchTask } from './run-batch-task';
 import { checkCostBounds, experimentBudget } from './cost-budgets';
-import type { TaskStatus } from './task-status';
+import type { TaskStatus } from '../records/task-status-file';
 import { plural } from '../util/plural';
 
 export interface ExperimentSource {

@@ -6,7 +6,7 @@
 // own facts the readers need (task.json's repository, the batch status) come the same way, so a
 // warm look at a task opens its runs' caches and nothing else.
 import { readdirSync } from 'node:fs';
-import { readTaskStatusFile } from '../batch/task-status';
+import { readTaskStatusFile } from '../records/task-status-file';
 import type { IterationRecord } from '../loop/iteration-record';
 import { readRun, type RunInfo } from '../loop/run-store';
 import { scoredLines, type ScoringRules } from '../metrics/scored-line';

@@ -21,15 +21,14 @@
 //    unreadable, damaged or edited so the digest fails, too large, another key) is ignored, the
 //    records are read, and the cache written again.
 // Only this module writes it (temp file + rename, no fsync: a cache lost in a crash is rebuilt).
-import { createHash } from 'node:crypto';
 import { constants as fsc, closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import * as zm from 'zod/mini';
 import { runInfoSchema } from '../loop/run-store';
-import { taskStateSchema } from '../batch/task-status';
+import { taskStateSchema } from '../records/task-status-file';
 import { journalFile } from '../loop/journal';
-import { describeSchemaProblem } from '../records/schema-problem';
+import { sealJson, unsealJson } from '../records/sealed-json';
 import { writeFileAtomic } from '../util/fs-atomic';
 import type { RunLayout, TaskFolder } from '../workspace/task-folder';
 import { chartRunSchema } from './chart-types';
@@ -104,17 +103,6 @@ export function isCachedVariant(v: unknown): boolean {
 }
 export type RunSummaryCache = z.infer<typeof runSummaryCacheSchema>;
 
-/**
- * The file is one JSON object whose first member is the digest of the rest:
- * `{"digest":"<sha256 hex>",` + the body (JSON.stringify of the cache) without its opening brace.
- */
-const DIGEST_OPEN = '{"digest":"';
-const DIGEST_HEX = 64;
-
-function digestOf(body: string): string {
-  return createHash('sha256').update(body).digest('hex');
-}
-
 export function cacheFile(layout: RunLayout): string {
   return path.join(layout.dir, SUMMARY_CACHE_FILE);
 }
@@ -159,26 +147,12 @@ export function sameVariant(a: ScoreVariant, b: ScoreVariant): boolean {
 export function readSummaryCache(layout: RunLayout, key: RecordsKey): RunSummaryCache | undefined {
   const text = readSmallFile(cacheFile(layout));
   if (text === undefined) return undefined;
-  const body = bodyOf(text);
-  if (body === undefined) return undefined;
-  // The digest holds: these are the bytes this module wrote after checking them against the schema.
-  let cache: RunSummaryCache;
-  try {
-    cache = JSON.parse(body) as RunSummaryCache;
-  } catch {
-    return undefined;
-  }
+  // Sealed (records/sealed-json.ts): the bytes this module wrote after checking them against the schema.
+  const cache = unsealJson<RunSummaryCache>(text);
+  if (cache === undefined) return undefined;
   if (cache.schema !== 1 || cache.code !== RUN_SUMMARY_CODE || !sameKey(cache.key, key)) return undefined;
   // The name inside must be the folder's: a cache moved from another run is not this run's.
   return cache.base.info.name === layout.run ? cache : undefined;
-}
-
-/** The cache's body when the file is `{"digest":"…",…}` and the digest is the body's; else undefined. */
-function bodyOf(text: string): string | undefined {
-  const hexEnd = DIGEST_OPEN.length + DIGEST_HEX;
-  if (!text.startsWith(DIGEST_OPEN) || !text.startsWith('",', hexEnd)) return undefined;
-  const body = `{${text.slice(hexEnd + 2).trimEnd()}`;
-  return digestOf(body) === text.slice(DIGEST_OPEN.length, hexEnd) ? body : undefined;
 }
 
 /**
@@ -187,10 +161,7 @@ function bodyOf(text: string): string | undefined {
  */
 export async function writeSummaryCache(layout: RunLayout, cache: RunSummaryCache): Promise<void> {
   const value = { ...cache, variants: cache.variants.slice(0, MAX_VARIANTS) };
-  const checked = runSummaryCacheSchema.safeParse(value);
-  if (!checked.success) throw new Error(`refusing to write ${SUMMARY_CACHE_FILE}: ${describeSchemaProblem(checked.error)}`);
-  const body = JSON.stringify(value);
-  const text = `${DIGEST_OPEN}${digestOf(body)}",${body.slice(1)}\n`;
+  const text = sealJson(runSummaryCacheSchema, value, SUMMARY_CACHE_FILE);
   await writeFileAtomic(cacheFile(layout), text, { durable: false }).catch((err: unknown) => {
     if (!(err as NodeJS.ErrnoException).code) throw err;
   });

@@ -1,6 +1,6 @@
 // `sweci slurm status`: each task as the experiment records it (.sweci-batch), beside its
 // element in the last array that ran it, as Slurm sees it.
-import { FINISHED_STATES, type TaskStatus } from '../batch/task-status';
+import { FINISHED_STATES, type TaskStatus } from '../records/task-status-file';
 import { shellQuote } from '../util/shell-quote';
 import type { Submission } from './slurm-folder';
 import type { SlurmElement } from './slurm-jobs';

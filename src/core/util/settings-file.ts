@@ -18,7 +18,7 @@ export interface SettingsFile {
 
 const PREFIX = 'sweci.';
 
-export function settingsFromObject(values: Record<string, unknown>, source: string): SettingsFile {
+function settingsFromObject(values: Record<string, unknown>, source: string): SettingsFile {
   const entries = new Map<string, unknown>();
   for (const [key, value] of Object.entries(values)) {
     if (!key.startsWith(PREFIX)) {

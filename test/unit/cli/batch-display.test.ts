@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { statusLine, totals } from '../../../src/cli/batch-display';
-import type { TaskStatus } from '../../../src/core/batch/task-status';
+import type { TaskStatus } from '../../../src/core/records/task-status-file';
 
 const status = (task: string, state: TaskStatus['state'], flags?: string[]): TaskStatus => ({
   schema: 1,

@@ -10,7 +10,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { experimentLayout, type ExperimentRecord } from '../../../src/core/batch/experiment';
-import type { TaskStatus } from '../../../src/core/batch/task-status';
+import type { TaskStatus } from '../../../src/core/records/task-status-file';
 import { seededRandom } from '../../../src/core/leaderboard/seeded-random';
 import { iterationRecordSchema, type IterationRecord, type RoleStepRecord } from '../../../src/core/loop/iteration-record';
 import { HUMAN_HISTORY_RUN, slugifyRunName } from '../../../src/core/loop/run-name';

@@ -24,7 +24,7 @@ const RECORDS: Record<string, string> = {
   RoleStepRecord: 'src/core/loop/iteration-record.ts',
   Journal: 'src/core/loop/journal.ts',
   ExperimentRecord: 'src/core/batch/experiment.ts',
-  TaskStatus: 'src/core/batch/task-status.ts',
+  TaskStatus: 'src/core/records/task-status-file.ts',
   ClResults: 'src/core/continual/cl-results.ts',
   GatewayCall: 'src/core/records/gateway-call.ts',
   RunSummaryCache: 'src/core/scoring/run-summary-cache.ts',

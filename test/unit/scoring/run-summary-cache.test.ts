@@ -368,7 +368,8 @@ const SCORING_SOURCES = [
   'src/core/loop/journal.ts',
   'src/core/loop/run-store.ts',
   // The task's facts the cache keeps.
-  'src/core/batch/task-status.ts',
+  'src/core/records/task-status-file.ts',
+  'src/core/records/sealed-json.ts',
   'src/core/task/task-spec.ts',
   'src/core/workspace/task-record.ts',
   'src/core/workspace/task-record-schema.ts',

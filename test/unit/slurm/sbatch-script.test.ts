@@ -9,7 +9,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { TaskStatus } from '../../../src/core/batch/task-status';
+import type { TaskStatus } from '../../../src/core/records/task-status-file';
 import { DEFAULT_GRACE_SECONDS, readSbatchOptions, type SbatchFlags } from '../../../src/core/slurm/sbatch-options';
 import { sbatchScript } from '../../../src/core/slurm/sbatch-script';
 import type { Submission } from '../../../src/core/slurm/slurm-folder';
