@@ -90,7 +90,9 @@ except Exception as e:
 
 out['hostLoopback'] = connect(('127.0.0.1', cfg['hostTcpPort']))
 out['engine'] = {a: connect((a, cfg['enginePort'])) for a in ['127.0.0.1'] + cfg['hostAddresses']}
-out['abstract'] = connect(chr(0) + cfg['abstract'], socket.AF_UNIX)
+# Node binds an abstract name padded with NULs to the whole sun_path (108 bytes): unpadded, the
+# connect would miss it even on an open network, and its "not reachable" could never fail.
+out['abstract'] = connect(chr(0) + cfg['abstract'].ljust(107, chr(0)), socket.AF_UNIX)
 
 b = socket.socket()
 b.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -349,6 +351,19 @@ describe("a confined agent step's network", () => {
         for (const outcome of Object.values(found.engine)) assert.notEqual(outcome, 'connected');
         assert.notEqual(found.abstract, 'connected');
         assert.notEqual(fromHost, 'connected');
+      } finally {
+        await rt.dispose();
+      }
+    });
+
+    test("the control: on the open network the same probe reaches the loopback service and the abstract socket (so its 'not reachable' above can fail)", async (t) => {
+      if (!bwrap) return missingSandbox(t);
+      const rt = new LocalRuntime({ bwrap });
+      try {
+        const app = await freshApp('sandbox-open');
+        const { found } = await probe(rt, host, app, app, { kind: 'open' });
+        assert.equal(found.hostLoopback, 'connected', JSON.stringify(found));
+        assert.equal(found.abstract, 'connected', JSON.stringify(found));
       } finally {
         await rt.dispose();
       }
