@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { type LockInfo } from '../../src/core/workspace/lock';
+import { type LockInfo } from '../../src/core/records/process-lock';
 import type { TestItemRow } from '../../src/extension/testing/test-controller';
 import { api, until } from './helpers';
 

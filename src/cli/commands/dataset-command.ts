@@ -3,7 +3,8 @@
 import * as path from 'node:path';
 import { datasetInfo, forgetBadFiles, requireManifest, verifyDataset } from '../../core/download/dataset-folder';
 import { downloadDataset, isTaskComplete, type DownloadHandle } from '../../core/download/download-dataset';
-import { acquireFolderLock, type FolderLock } from '../../core/download/folder-lock';
+import { acquireFolderLock } from '../../core/download/folder-lock';
+import type { HeldLock } from '../../core/records/process-lock';
 import { checkRepoId, DEFAULT_REPO, readEndpoint, readToken } from '../../core/download/hub-client';
 import { formatBytes } from '../../core/util/free-space';
 import { isAbortError, UserError } from '../../core/util/errors';
@@ -129,7 +130,7 @@ export async function datasetVerifyCommand(dir: string, values: VerifyValues, si
   }
 }
 
-async function verifyLocked(dir: string, datasetDir: string, values: VerifyValues, signal: AbortSignal, lock: FolderLock | undefined): Promise<number> {
+async function verifyLocked(dir: string, datasetDir: string, values: VerifyValues, signal: AbortSignal, lock: HeldLock | undefined): Promise<number> {
   const result = await verifyDataset(datasetDir, signal, (p, bad) => {
     if (values.json)
       process.stdout.write(JSON.stringify({ type: 'file', path: p, ok: !bad, ...(bad ? { problem: bad.problem, detail: bad.detail } : {}) }) + '\n');

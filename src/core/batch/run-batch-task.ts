@@ -5,7 +5,7 @@ import { checkOutTask, TargetDidNotRunError } from '../checkout/check-out-task';
 import { commitStartedName, replayHumanHistory } from '../history/replay-history';
 import { loadBaseRun } from '../checkout/base-report';
 import { readIterationRecords, type IterationRecord } from '../loop/iteration-record';
-import { acquireLock, type HeldLock } from '../workspace/lock';
+import { acquireLock, type HeldLock } from '../records/process-lock';
 import type { LoopEvent } from '../loop/loop-types';
 import { runLoop, startRun } from '../loop/run-loop';
 import type { TaskFolder } from '../workspace/task-folder';

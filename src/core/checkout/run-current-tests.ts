@@ -6,7 +6,7 @@ import * as fs from 'node:fs/promises';
 import { nonPassedIds } from '../gap/non-passed';
 import { writeNonPassed } from '../gap/write-non-passed';
 import { codeIsAtBase, saveBaseRun } from './base-report';
-import { acquireLock } from '../workspace/lock';
+import { acquireLock } from '../records/process-lock';
 import { runPytest } from '../pytest/run-pytest';
 import { machineSeedStore } from '../pytest/bytecode-seed';
 import type { PytestSettings } from '../pytest/pytest-settings';

@@ -15,7 +15,7 @@ import { openTaskEnvironment } from '../runtime/task-environment';
 import type { TaskSpec } from '../task/task-spec';
 import { UserError } from '../util/errors';
 import { readEnvironmentRecord } from '../workspace/environment-record';
-import { acquireLock } from '../workspace/lock';
+import { acquireLock } from '../records/process-lock';
 import { emptyClResults, readClResults, writeClResults, type ClResults } from './cl-results';
 import { endedResolved, evaluateRow } from './evaluate-row';
 import type { MatrixCells } from './sequence-settings';

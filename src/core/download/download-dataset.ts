@@ -10,7 +10,8 @@ import { AbortError, UserError } from '../util/errors';
 import { writeFileAtomic } from '../util/fs-atomic';
 import { assertFreeSpace } from '../util/free-space';
 import { digestOnDisk, expectedDigest, fetchFile } from './fetch-file';
-import { acquireFolderLock, type FolderLock } from './folder-lock';
+import { type HeldLock } from '../records/process-lock';
+import { acquireFolderLock } from './folder-lock';
 import { HubClient, type HubTarget, type RemoteFile } from './hub-client';
 import { ManifestWriter, originalCsvPath, partialPath, readManifest, stateDir, type DownloadManifest, type FileRecord } from './download-manifest';
 import { ProgressTracker } from './download-progress';
@@ -28,7 +29,7 @@ export interface DownloadOptions extends HubTarget {
   images: boolean;
   jobs: number;
   /** The folder's lock when the caller holds it already (verify --fix); else this download takes it. */
-  lock?: FolderLock;
+  lock?: HeldLock;
   /** Fetch files that changed on the Hub since they were downloaded (default: refuse). */
   update?: boolean;
   signal?: AbortSignal;

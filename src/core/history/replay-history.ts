@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import type { PytestSettings } from '../pytest/pytest-settings';
 import { loadTargetReport } from '../checkout/run-current-tests';
 import { loadReport, saveReport } from '../checkout/report-store';
-import { acquireLock } from '../workspace/lock';
+import { acquireLock } from '../records/process-lock';
 import { measuredFields, type MeasuredFields } from '../loop/measured-line';
 import { appendIterationRecord, readIterationRecords, replaceIterationRecords, type IterationRecord } from '../loop/iteration-record';
 import { HUMAN_HISTORY_RUN } from '../loop/run-name';

@@ -39,7 +39,6 @@ const KEPT: Record<string, Record<string, string>> = {
     ownerLabel: 'tests find the containers their own process made',
     processStartTime: 'tests write the owner label of a live process, as the product does',
   },
-  'src/core/workspace/lock.ts': { LockInfo: 'a record type: record-types.test reads its declaration; tests write lock files of it' },
   'src/core/loop/run-store.ts': { RoleInfo: 'a record type: record-types.test reads its declaration' },
   // Limits a test must come close to or go over.
   'src/core/pytest/run-pytest.ts': { MAX_REPORT_BYTES: 'a report just under the limit must be read' },

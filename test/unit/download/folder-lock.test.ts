@@ -1,6 +1,7 @@
-// The dataset folder's lock on its own: one holder at a time, a dead holder's lock taken over (a
-// process that exited, a pid that now names another process), one from another host or one sweci
-// did not write refused with what to do. Two real `sweci dataset download` processes are in
+// The dataset folder's lock on its own (records/process-lock.ts, worded for a dataset): one holder
+// at a time, a dead holder's lock taken over (a process that exited, a pid that now names another
+// process), one from another host refused with what to do, an unreadable one refused while it may
+// still be being written. Two real `sweci dataset download` processes are in
 // dataset-download.test.ts.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -10,20 +11,15 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { acquireFolderLock } from '../../../src/core/download/folder-lock';
 
-interface LockHolder {
-  pid: number;
-  host: string;
-  startTicks?: number;
-  startedAt: string;
-  command: string;
-  nonce: string;
-}
+import type { LockInfo } from '../../../src/core/records/process-lock';
+
+type LockHolder = LockInfo;
 const lockPath = (dir: string) => path.join(dir, '.sweci-download', 'lock.json');
 /** Field 22 of /proc/<pid>/stat, as the lock records it. */
-function processStartTicks(pid: number): number | undefined {
+function processStartTicks(pid: number): string | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19]);
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
   } catch {
     return undefined;
   }
@@ -39,7 +35,7 @@ const folder = async () => {
 const writeHolder = (dir: string, h: Partial<LockHolder>) =>
   fs.writeFile(
     lockPath(dir),
-    JSON.stringify({ host: os.hostname(), startedAt: '2026-01-01T00:00:00.000Z', command: 'sweci dataset download --into x', nonce: 'n1', ...h }),
+    JSON.stringify({ hostname: os.hostname(), started: '2026-01-01T00:00:00.000Z', purpose: 'sweci dataset download --into x', token: 'n1', ...h }),
   );
 
 /** The pid of a process that has exited and been reaped. */
@@ -68,7 +64,7 @@ describe('dataset folder lock', () => {
     await a.release();
     assert.deepEqual(await fs.readdir(path.join(dir, '.sweci-download')), [], 'no lock and no temporary file left');
     const b = await acquireFolderLock(dir, 'again');
-    assert.equal((JSON.parse(await fs.readFile(lockPath(dir), 'utf8')) as LockHolder).command, 'again');
+    assert.equal((JSON.parse(await fs.readFile(lockPath(dir), 'utf8')) as LockHolder).purpose, 'again');
     await b.release();
   });
 
@@ -78,26 +74,30 @@ describe('dataset folder lock', () => {
     const lock = await acquireFolderLock(dir, 'after a kill -9');
     assert.equal((JSON.parse(await fs.readFile(lockPath(dir), 'utf8')) as LockHolder).pid, process.pid);
     // Someone broke and replaced our lock (say, we were thought dead): our release leaves theirs.
-    await writeHolder(dir, { pid: process.pid, nonce: 'theirs' });
+    await writeHolder(dir, { pid: process.pid, token: 'theirs' });
     await lock.release();
-    assert.equal((JSON.parse(await fs.readFile(lockPath(dir), 'utf8')) as LockHolder).nonce, 'theirs');
+    assert.equal((JSON.parse(await fs.readFile(lockPath(dir), 'utf8')) as LockHolder).token, 'theirs');
   });
 
-  test('a pid that now names another process (its start time differs) does not keep the lock', async (t) => {
-    const ticks = processStartTicks(process.pid);
-    if (ticks === undefined) return t.skip('no /proc on this system');
-    const dir = await folder();
-    await writeHolder(dir, { pid: process.pid, startTicks: ticks + 1 });
-    const lock = await acquireFolderLock(dir, 'reused pid');
-    await lock.release();
-    // The same pid with its own start time is alive: refused.
-    await writeHolder(dir, { pid: process.pid, startTicks: ticks });
-    await assert.rejects(acquireFolderLock(dir, 'x'), /in use by process/);
+  test('a pid that now names another process (its start time differs) does not keep the lock; the process itself does', async (t) => {
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 600000)'], { stdio: 'ignore' });
+    try {
+      const ticks = processStartTicks(child.pid!);
+      if (ticks === undefined) return t.skip('no /proc on this system');
+      const dir = await folder();
+      await writeHolder(dir, { pid: child.pid!, pidStart: ticks });
+      await assert.rejects(acquireFolderLock(dir, 'x'), new RegExp(`in use by process ${child.pid}`));
+      await writeHolder(dir, { pid: child.pid!, pidStart: String(Number(ticks) + 1) });
+      const lock = await acquireFolderLock(dir, 'reused pid');
+      await lock.release();
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 
   test('a lock from another host is refused, saying it cannot be checked from here and which file to remove', async () => {
     const dir = await folder();
-    await writeHolder(dir, { pid: await deadPid(), host: 'other-host.example' });
+    await writeHolder(dir, { pid: await deadPid(), hostname: 'other-host.example' });
     await assert.rejects(acquireFolderLock(dir, 'x'), (err: Error) => {
       assert.match(err.message, /on host other-host\.example/);
       assert.ok(err.message.includes(`remove ${lockPath(dir)}`), err.message);
@@ -105,12 +105,17 @@ describe('dataset folder lock', () => {
     });
   });
 
-  test('a lock file sweci did not write is refused, naming it', async () => {
+  test('a lock file that cannot be read is refused while it may be half-written, and taken over once it is older than that', async () => {
     const dir = await folder();
     await fs.writeFile(lockPath(dir), 'garbage');
     await assert.rejects(acquireFolderLock(dir, 'x'), (err: Error) => {
-      assert.ok(err.message.startsWith(`${lockPath(dir)} is not a lock sweci wrote`), err.message);
+      assert.ok(err.message.includes(`${lockPath(dir)} is being written`), err.message);
       return true;
     });
+    const old = new Date(Date.now() - 60_000);
+    await fs.utimes(lockPath(dir), old, old);
+    const lock = await acquireFolderLock(dir, 'after a failed write');
+    assert.equal((JSON.parse(await fs.readFile(lockPath(dir), 'utf8')) as LockHolder).purpose, 'after a failed write');
+    await lock.release();
   });
 });

@@ -7,7 +7,8 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { acquireLock, withTaskLock, type LockInfo } from '../../../src/core/workspace/lock';
+import { acquireLock, type LockInfo } from '../../../src/core/records/process-lock';
+import { withTaskLock } from '../../../src/core/workspace/lock';
 import { UserError } from '../../../src/core/util/errors';
 
 /** The lock file as written on disk. */
@@ -15,7 +16,7 @@ const readLock = async (file: string): Promise<LockInfo> => JSON.parse(await fs.
 
 let tmp: string;
 let n = 0;
-const lockModule = require.resolve('../../../src/core/workspace/lock');
+const lockModule = require.resolve('../../../src/core/records/process-lock');
 
 async function taskDir(): Promise<string> {
   const dir = path.join(tmp, `task-${++n}`);

@@ -14,7 +14,7 @@ const RECORDS: Record<string, string> = {
   TaskSpec: 'src/core/task/task-spec.ts',
   SweBenchInstance: 'src/core/task/swe-bench-instance-schema.ts',
   EnvironmentRecord: 'src/core/workspace/environment-record.ts',
-  LockInfo: 'src/core/workspace/lock.ts',
+  LockInfo: 'src/core/records/process-lock.ts',
   TestReport: 'src/core/pytest/test-report.ts',
   TestCase: 'src/core/pytest/test-report.ts',
   LastRunRecord: 'src/core/checkout/report-store.ts',

@@ -17,6 +17,15 @@ import { replayHumanHistory } from '../../../src/core/history/replay-history';
 import { listUpstreamCommits } from '../../../src/core/history/upstream-commits';
 import type { IterationRecord } from '../../../src/core/loop/iteration-record';
 import { createRun, runLoop } from '../../../src/core/loop/run-loop';
+import { agentRuntimesOf } from '../../../src/core/loop/role-setup';
+import { ARCHIVE } from '../../../src/core/loop/run-store';
+import { createDriver } from '../../../src/core/agents/cli-driver';
+import { DEFAULT_MODEL_ACCESS } from '../../../src/core/agents/model-access';
+import { BudgetExhaustedError } from '../../../src/core/gateway/budget';
+import { RECORD_CAP_BYTES } from '../../../src/core/gateway/calls-file';
+import { readGatewayCalls } from '../../../src/core/records/gateway-call';
+import { chatCompletionsAdapter } from '../../harness/model-server/chat-completions';
+import { startModelServer } from '../../harness/model-server/model-server';
 import type { RoleSetup } from '../../../src/core/loop/loop-types';
 import type { DockerConnection } from '../../../src/core/runtime/docker/docker-connection';
 import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
@@ -280,5 +289,66 @@ describe('a SWE-CI task in its Docker environment (real engine)', () => {
     for (const p of secret) assert.match(log, new RegExp(`unreadable: ${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n`), `the agent could read ${p}:\n${log}`);
     assert.doesNotMatch(log, /^readable: /m);
     assert.doesNotMatch(log, /^found: /m, 'the agent found an oracle, dataset or task file');
+  });
+
+  test('a flood of 4 MB calls from an agent in a container stops at sweci.agents.maxCallsBytesPerTry, as on this machine: budget-exhausted, the record whole', async () => {
+    await buildAgentImage(conn, AGENTS_DIR);
+    const agentEnv = await openTaskEnvironment(docker({ agentImage: 'sweci/demo-agents:test' }), { recorded: env.record }, { hostPython: PYTHON });
+    envs.push(agentEnv);
+    const key = 'sk-sweci-docker-flood-0123456789';
+    // Every answer is 1 MB: with the 2 MB prompt, a calls line of about 4 MB.
+    const server = await startModelServer({
+      brain: () => ({ actions: [{ kind: 'text', text: 'x'.repeat(1_000_000) }], usage: { input: 10, cachedInput: 0, output: 10 } }),
+      adapters: [chatCompletionsAdapter],
+      requireKey: key,
+    });
+    try {
+      const settings = {
+        kind: 'custom',
+        command: `python ${AGENTS_IN_IMAGE}/flood.py`,
+        promptVia: 'stdin',
+        runIn: 'container',
+        baseUrl: `${server.origin}/v1`,
+        model: 'm',
+        timeoutSec: 600,
+        maxTries: 1,
+      } as AgentSettings;
+      // Default settings: the gateway's bounds as a user gets them.
+      const runtimes = agentRuntimesOf(agentEnv, DEFAULT_MODEL_ACCESS);
+      const flooder = (role: 'architect' | 'programmer'): RoleSetup => ({
+        settings,
+        driver: createDriver(settings, runtimes, role),
+        secretEnv: { SWECI_API_KEY: key },
+      });
+      const taskDir = await copyTask(inDocker.taskDir, 'docker-flood');
+      const opts = {
+        task: taskFolder(taskDir),
+        run: 'flood',
+        roles: { architect: flooder('architect'), programmer: flooder('programmer') },
+        runtime: agentEnv.tests,
+        agentRuntimes: runtimes,
+        pytest: { ...pytest, python: agentEnv.python },
+      };
+      await createRun(opts);
+      const error = await runLoop({ ...opts, iterations: 1 }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      assert.ok(error instanceof BudgetExhaustedError, String(error));
+      assert.match(error.message, /budget exhausted: calls record per try \(268435456 bytes\)/);
+      const file = path.join(taskFolder(taskDir).run('flood').pendingDir, ARCHIVE.agentCalls('architect', 1));
+      const text = await fs.readFile(file, 'utf8');
+      assert.ok(text.endsWith('\n'), 'the record ends with a whole line');
+      const calls = await readGatewayCalls(file);
+      const size = Buffer.byteLength(text);
+      assert.ok(size >= DEFAULT_MODEL_ACCESS.maxCallsBytesPerTry, `${size} bytes: the bound was reached`);
+      assert.ok(
+        size < DEFAULT_MODEL_ACCESS.maxCallsBytesPerTry + RECORD_CAP_BYTES + 64 * 1024,
+        `${size} bytes: one line past the bound, and one small refusal`,
+      );
+      assert.equal(calls[calls.length - 1].refused, 'budget exhausted: calls record per try (268435456 bytes)', 'the refused call is the last line');
+    } finally {
+      await server.close();
+    }
   });
 });
