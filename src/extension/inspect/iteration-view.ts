@@ -52,7 +52,7 @@ export class IterationViewHost implements vscode.Disposable {
   private readonly comparedChanged = new vscode.EventEmitter<readonly RevisionRef[]>();
   /** The two iterations compared, as the view moves (Previous/Next, a new compare); none when it shows one or closes. */
   readonly onDidChangeCompared = this.comparedChanged.event;
-  private comparedKey = '';
+  private comparedKey = '[]';
 
   constructor(private readonly deps: IterationViewDeps) {
     this.host = new WebviewHost({
