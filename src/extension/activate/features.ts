@@ -48,9 +48,7 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
     onDidChangeRuns: feed.onDidChangeRuns,
     reveal: async ({ run, iteration }) => {
       const dir = controller.task();
-      // With a refresh first and retries: the compare marks' refresh (a comparison left) can land
-      // while VS Code resolves the reveal, which it then drops.
-      if (dir) await revealIteration(dir, loop.iterationsView, run, iteration, () => loop.iterations.refreshNow());
+      if (dir) await revealIteration(dir, loop.iterationsView, run, iteration);
     },
     selectedRow: () => {
       const node = loop.iterationsView.selection[0];
