@@ -3,7 +3,7 @@
 // bytes; with --json one event per line.
 import { logUpdateStderr } from 'log-update';
 import type { DownloadEvent } from '../core/download/download-dataset';
-import type { ProgressSnapshot, ProgressTracker } from '../core/download/download-progress';
+import { formatEta, percent, summaryLine, type ProgressTracker } from '../core/download/download-progress';
 import { formatBytes } from '../core/util/free-space';
 
 export interface DownloadDisplay {
@@ -15,22 +15,6 @@ export function openDownloadDisplay(json: boolean): DownloadDisplay {
   if (json) return jsonDisplay();
   const sized = process.stderr.isTTY && process.stderr.columns > 0;
   return sized ? liveDisplay() : lineDisplay();
-}
-
-export function formatDuration(seconds: number | undefined): string {
-  if (seconds === undefined || !Number.isFinite(seconds)) return '?';
-  const s = Math.round(seconds);
-  if (s < 60) return `${s}s`;
-  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
-  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
-}
-
-function percent(done: number, total: number): string {
-  return total > 0 ? `${Math.floor((done * 100) / total)}%` : '100%';
-}
-
-export function summaryLine(p: ProgressSnapshot): string {
-  return `${percent(p.done, p.total)} ${formatBytes(p.done)} of ${formatBytes(p.total)} · ${formatBytes(p.rate)}/s · ETA ${formatDuration(p.etaSeconds)}`;
 }
 
 function planLine(e: Extract<DownloadEvent, { type: 'plan' }>): string {
@@ -46,7 +30,7 @@ function otherLine(e: DownloadEvent): string | undefined {
     case 'plan':
       return planLine(e);
     case 'retry':
-      return `${e.path}: ${e.reason}, trying again in ${formatDuration(e.waitMs / 1000)} (try ${e.attempt + 1})`;
+      return `${e.path}: ${e.reason}, trying again in ${formatEta(e.waitMs / 1000)} (try ${e.attempt + 1})`;
     case 'mismatch':
       return `${e.path}: hash ${e.got} is not the Hub's ${e.expected}; fetching it again`;
     case 'warning':

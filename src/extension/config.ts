@@ -12,6 +12,7 @@ import { readRunSettings, type RunSettings } from '../core/loop/run-request';
 import { readPytestSettings, type PytestSettings } from '../core/pytest/pytest-settings';
 import { readRuntimeSettings, type RuntimeSettings } from '../core/runtime/runtime-settings';
 import type { SettingReader } from '../core/util/setting-reader';
+import { readHubSettings, type HubSource } from '../core/download/hub-settings';
 
 /** sweci.* as the core's parsers read it, for a resource (a task folder) or the window. */
 function sweci(scope?: vscode.Uri): SettingReader {
@@ -62,4 +63,9 @@ export function sequenceSettings(scope?: vscode.Uri): SequenceRunSettings {
 /** Where `key` (a full `sweci.…` key) is set, for opening the settings editor at the value in force. */
 export function inspectSetting(key: string, scope?: vscode.Uri): SettingInspection | undefined {
   return vscode.workspace.getConfiguration(undefined, scope).inspect(key);
+}
+
+/** sweci.dataset.* (the Hub repository, revision and endpoint downloads use), through the core's parser. */
+export function hubSettings(): HubSource {
+  return readHubSettings(sweci(), process.env);
 }

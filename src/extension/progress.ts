@@ -10,7 +10,8 @@ export function abortAllSteps(): void {
 
 export interface StepContext {
   // A property, not a method: steps destructure it ({ report, signal }).
-  report: (message: string) => void;
+  /** The notification's message; with `fraction` (0..1 of the whole step), its bar too. */
+  report: (message: string, fraction?: number) => void;
   signal: AbortSignal;
 }
 
@@ -21,7 +22,14 @@ export function withCancellableProgress<T>(title: string, step: (ctx: StepContex
       const sub = token.onCancellationRequested(() => abort.abort());
       try {
         const signal = AbortSignal.any([abort.signal, shutdown.signal]);
-        return await step({ report: (message) => progress.report({ message }), signal });
+        let shown = 0; // VS Code's bar takes increments, in percent
+        const report = (message: string, fraction?: number) => {
+          if (fraction === undefined) return progress.report({ message });
+          const to = Math.min(100, Math.max(shown, fraction * 100));
+          progress.report({ message, increment: to - shown });
+          shown = to;
+        };
+        return await step({ report, signal });
       } finally {
         sub.dispose();
       }

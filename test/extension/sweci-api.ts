@@ -22,7 +22,7 @@ export function sweciApi(
   webviews: WebviewLog,
   lastMessages: () => ShownMessage[],
 ): SweciApi {
-  const { controller, tree, view, info, checkout } = task;
+  const { controller, tree, view, info, checkout, hubToken } = task;
   const { loop, keys, iterations, iterationsView, statusBar } = l;
   const { chart } = c;
   // The results Test Explorer last received, kept from now on (before the task loads).
@@ -37,6 +37,8 @@ export function sweciApi(
     taskState: () => controller.current,
     setApiKey: (name, value) => keys.set(name, value),
     clearApiKey: (name) => keys.clear(name),
+    setHubToken: (value) => hubToken.set(value),
+    clearHubToken: () => hubToken.clear(),
     activeRun: () => loop.activeRun,
     setActiveRun: (run) => loop.setActiveRun(run),
     humanWaiting: () => {

@@ -46,6 +46,9 @@ export interface SweciApi {
   /** Stores an API key in secret storage, as SWE-CI: Set API Key… does. */
   setApiKey(name: string, value: string): Promise<void>;
   clearApiKey(name: string): Promise<void>;
+  /** Stores the Hugging Face token in secret storage, as SWE-CI: Set Hugging Face Token… does. */
+  setHubToken(value: string): Promise<void>;
+  clearHubToken(): Promise<void>;
   /** The run the loop commands record into. */
   activeRun(): string | undefined;
   setActiveRun(run: string | undefined): Promise<void>;

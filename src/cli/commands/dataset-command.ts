@@ -9,7 +9,8 @@ import { checkRepoId, DEFAULT_REPO, readEndpoint, readToken } from '../../core/d
 import { formatBytes } from '../../core/util/free-space';
 import { isAbortError, UserError } from '../../core/util/errors';
 import { shellQuote } from '../../core/util/shell-quote';
-import { openDownloadDisplay, summaryLine } from '../download-display';
+import { summaryLine } from '../../core/download/download-progress';
+import { openDownloadDisplay } from '../download-display';
 
 export interface DownloadValues extends Record<string, unknown> {
   repo?: string;

@@ -264,8 +264,11 @@ async function downloadLocked(o: DownloadOptions, into: string, handle: Download
   return { datasetDir: into, split: o.split, tasks: chosen.map((r) => r.taskId), files: planned.length, received, skippedBytes: haveBytes, tracker };
 }
 
-/** The folder is empty, or holds an earlier download of the same repository and revision. */
-async function claimFolder(into: string, o: DownloadOptions): Promise<DownloadManifest | undefined> {
+/**
+ * The folder is empty, or holds an earlier download of the same repository and revision (whose
+ * manifest is returned); anything else is refused with what to do. Reads only.
+ */
+export async function claimFolder(into: string, o: Pick<HubTarget, 'repo' | 'revision'>): Promise<DownloadManifest | undefined> {
   const manifest = await readManifest(into);
   if (manifest) {
     if (manifest.repo !== o.repo || manifest.revision !== o.revision) {

@@ -1,5 +1,6 @@
 // Bytes, rate and ETA of a download as a whole and of the files in flight, for the CLI's bar,
 // its plain lines and --json, and the editor's progress notification alike.
+import { formatBytes } from '../util/free-space';
 
 export interface ActiveFile {
   path: string;
@@ -66,4 +67,21 @@ export class ProgressTracker {
     const etaSeconds = rate > 0 ? (this.total - done) / rate : undefined;
     return { done, total: this.total, rate, etaSeconds, active: [...this.active.values()].map((f) => ({ ...f })) };
   }
+}
+
+/** A short time left: 42s, 3m05s, 2h10m; '?' when unknown. */
+export function formatEta(seconds: number | undefined): string {
+  if (seconds === undefined || !Number.isFinite(seconds)) return '?';
+  const s = Math.round(seconds);
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}
+
+export function percent(done: number, total: number): string {
+  return total > 0 ? `${Math.floor((done * 100) / total)}%` : '100%';
+}
+
+export function summaryLine(p: ProgressSnapshot): string {
+  return `${percent(p.done, p.total)} ${formatBytes(p.done)} of ${formatBytes(p.total)} · ${formatBytes(p.rate)}/s · ETA ${formatEta(p.etaSeconds)}`;
 }

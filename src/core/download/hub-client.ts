@@ -18,7 +18,12 @@ export interface HubTarget {
   token?: string;
   /** Where the token came from, for messages (e.g. "HF_TOKEN"). */
   tokenSource?: string;
+  /** How to give a token, for messages (default: the CLI's HF_TOKEN and --token-env). */
+  tokenHelp?: string;
 }
+
+/** The Hub refused access (401/403): a gated dataset, or a token that may not read it. */
+export class HubAccessError extends UserError {}
 
 /** A file of the repository as the Hub lists it. */
 export interface RemoteFile {
@@ -126,9 +131,10 @@ export class HubClient {
     const { repo, revision } = this.target;
     const tokenNote = this.target.token ? `the token in ${this.target.tokenSource ?? 'HF_TOKEN'}` : 'no token (HF_TOKEN is not set)';
     if (errorCode === 'GatedRepo' || ((status === 401 || status === 403) && errorCode !== 'RepoNotFound' && errorCode !== 'RevisionNotFound')) {
-      return new UserError(
+      const give = this.target.tokenHelp ?? 'put it in HF_TOKEN (or name another variable with --token-env)';
+      return new HubAccessError(
         `${repo} refused access (${status}, ${what}) with ${tokenNote}. If the dataset is gated, accept its terms at ${this.repoPage} while logged in, ` +
-          `create a read token at ${this.target.endpoint}/settings/tokens and put it in HF_TOKEN (or name another variable with --token-env).`,
+          `create a read token at ${this.target.endpoint}/settings/tokens and ${give}.`,
         { detail },
       );
     }
@@ -211,24 +217,24 @@ export function readToken(env: NodeJS.ProcessEnv, tokenEnv?: string): { token?: 
 }
 
 /** The endpoint: --endpoint, else HF_ENDPOINT, else the public Hub; checked and without a trailing slash. */
-export function readEndpoint(env: NodeJS.ProcessEnv, flag?: string): string {
+export function readEndpoint(env: NodeJS.ProcessEnv, flag?: string, fix = 'Give --endpoint or HF_ENDPOINT as http(s)://host[:port].'): string {
   const raw = (flag ?? env.HF_ENDPOINT ?? DEFAULT_ENDPOINT).trim();
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new UserError(`The Hub endpoint "${raw}" is not a URL. Give --endpoint or HF_ENDPOINT as http(s)://host[:port].`);
+    throw new UserError(`The Hub endpoint "${raw}" is not a URL. ${fix}`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new UserError(`The Hub endpoint "${raw}" is not http(s). Give --endpoint or HF_ENDPOINT as http(s)://host[:port].`);
+    throw new UserError(`The Hub endpoint "${raw}" is not http(s). ${fix}`);
   }
   return raw.replace(/\/+$/, '');
 }
 
 /** owner/name, as the Hub spells repository ids. */
-export function checkRepoId(repo: string): string {
+export function checkRepoId(repo: string, fix = 'Give --repo as'): string {
   if (!/^[A-Za-z0-9][\w.-]*\/[A-Za-z0-9][\w.-]*$/.test(repo) || repo.includes('..')) {
-    throw new UserError(`"${repo}" is not a Hub dataset id. Give --repo as owner/name, e.g. ${DEFAULT_REPO}.`);
+    throw new UserError(`"${repo}" is not a Hub dataset id. ${fix} owner/name, e.g. ${DEFAULT_REPO}.`);
   }
   return repo;
 }

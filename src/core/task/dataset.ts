@@ -59,6 +59,11 @@ async function isFile(p: string): Promise<boolean> {
   }
 }
 
+/** The repository a metadata row names, under any of the column names datasets use. */
+export function rowRepo(row: Record<string, string>): string | undefined {
+  return firstColumn(row, REPO_COLUMNS);
+}
+
 function firstColumn(row: Record<string, string>, names: readonly string[]): string | undefined {
   for (const n of names) {
     const v = row[n]?.trim();
@@ -96,7 +101,7 @@ export async function readDatasetTasks(datasetDir: string, split: string): Promi
     const source: DatasetTaskSource = { kind: 'dataset', datasetDir, split, zipPath, row: r.row };
     if (await isFile(imagePath)) source.imagePath = imagePath;
     const spec: TaskSpec = { id: r.taskId, baseSha: r.currentSha, targetSha: r.targetSha, source };
-    const repo = firstColumn(r.row, REPO_COLUMNS);
+    const repo = rowRepo(r.row);
     if (repo) spec.repo = repo;
     const baseDate = firstColumn(r.row, BASE_DATE_COLUMNS);
     if (baseDate) spec.baseDate = baseDate;

@@ -3,6 +3,9 @@
 import * as vscode from 'vscode';
 import type { ChangeFeed } from '../change-feed';
 import { CheckOutTaskCommand, type CheckoutArgs } from '../commands/check-out-task';
+import { DownloadDatasetCommand, downloadedLine, type DownloadArgs } from '../commands/download-dataset';
+import { HubToken } from '../commands/hub-token';
+import * as messages from '../messages';
 import type { EnvironmentManager } from '../environment/environment-manager';
 import { log } from '../log';
 import { TaskController } from '../task-controller';
@@ -15,6 +18,7 @@ export interface TaskFeature {
   view: vscode.TreeView<unknown>;
   info: TaskInfoTreeProvider;
   checkout: CheckOutTaskCommand;
+  hubToken: HubToken;
   /** Re-renders the Non-passed view's description and message. */
   updateView(): void;
 }
@@ -25,7 +29,9 @@ export function activateTask(context: vscode.ExtensionContext, environments: Env
   const view = vscode.window.createTreeView('sweci.nonPassed', { treeDataProvider: tree, showCollapseAll: true });
   const info = new TaskInfoTreeProvider(controller, environments);
   const infoView = vscode.window.createTreeView('sweci.task', { treeDataProvider: info });
-  const checkout = new CheckOutTaskCommand(context, controller, environments);
+  const hubToken = new HubToken(context);
+  const downloads = new DownloadDatasetCommand(context, hubToken);
+  const checkout = new CheckOutTaskCommand(context, controller, environments, downloads);
   const updateView = () => {
     view.description = tree.describe();
     const run = controller.current?.lastRun;
@@ -44,6 +50,17 @@ export function activateTask(context: vscode.ExtensionContext, environments: Env
     infoView,
     controller.onDidChange(updateView),
     vscode.commands.registerCommand('sweci.checkoutTask', (args?: CheckoutArgs) => checkout.run(args)),
+    vscode.commands.registerCommand('sweci.downloadDataset', async (args?: DownloadArgs) => {
+      const result = await downloads.run(args);
+      if (result && !args) {
+        const CHECK_OUT = 'Check Out a Task…';
+        const choice = await messages.showInformationMessage(`${downloadedLine(result)} Check Out Task… lists them now.`, CHECK_OUT);
+        if (choice === CHECK_OUT) await checkout.runFromDataset(result.datasetDir, result.split);
+      }
+      return result;
+    }),
+    vscode.commands.registerCommand('sweci.setHubToken', () => hubToken.promptSet()),
+    vscode.commands.registerCommand('sweci.clearHubToken', () => hubToken.clear()),
     vscode.commands.registerCommand('sweci.refresh', () => controller.runTests()),
     vscode.commands.registerCommand('sweci.showLog', () => log().show()),
     vscode.commands.registerCommand('sweci.openSummary', async () => {
@@ -55,5 +72,5 @@ export function activateTask(context: vscode.ExtensionContext, environments: Env
       if (file) await vscode.window.showTextDocument(vscode.Uri.file(file));
     }),
   );
-  return { controller, tree, view, info, checkout, updateView };
+  return { controller, tree, view, info, checkout, hubToken, updateView };
 }

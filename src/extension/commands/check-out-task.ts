@@ -20,6 +20,7 @@ import { withCancellableProgress } from '../progress';
 import type { TaskController } from '../task-controller';
 import type { EnvironmentManager } from '../environment/environment-manager';
 import { plural } from './checkout-choices';
+import { LAST_DATASET, type DownloadDatasetCommand } from './download-dataset';
 import { pickFolder } from './pick-folder';
 import { taskFolder, type TaskFolder } from '../../core/workspace/task-folder';
 
@@ -34,7 +35,6 @@ export type CheckoutArgs = (
   open?: boolean;
 };
 
-const LAST_DATASET = 'sweci.lastDatasetDir';
 const LAST_REPO = 'sweci.lastRepoDir';
 const LAST_INSTANCES = 'sweci.lastInstancesFile';
 const LAST_CLONE = 'sweci.lastCloneDir';
@@ -56,6 +56,7 @@ export class CheckOutTaskCommand {
     private readonly context: vscode.ExtensionContext,
     private readonly controller: TaskController,
     private readonly environments: EnvironmentManager,
+    private readonly downloads: DownloadDatasetCommand,
   ) {}
 
   async run(args?: CheckoutArgs): Promise<CheckOutResult | undefined> {
@@ -66,6 +67,18 @@ export class CheckOutTaskCommand {
     } catch (err) {
       showError('Check out failed', err);
       if (args) throw err; // programmatic callers want the failure, not only a notification
+      return undefined;
+    }
+  }
+
+  /** Check Out Task… on a dataset folder already chosen (after a download): the task, then the folder. */
+  async runFromDataset(datasetDir: string, split: string): Promise<CheckOutResult | undefined> {
+    try {
+      const spec = await this.pickTaskIn(datasetDir, split);
+      const targetDir = spec && (await this.pickTargetDir(spec));
+      return spec && targetDir ? await this.checkOut(spec, targetDir, true) : undefined;
+    } catch (err) {
+      showError('Check out failed', err);
       return undefined;
     }
   }
@@ -81,8 +94,16 @@ export class CheckOutTaskCommand {
   }
 
   private async prompt(): Promise<{ spec: TaskSpec; targetDir: string } | undefined> {
+    const download = {
+      label: '$(cloud-download) Download SWE-CI from the Hugging Face Hub…',
+      detail: 'the paper\u2019s tasks, or the ones you pick, into a folder of your choice (resumable)',
+      id: 'download' as const,
+    };
+    // No dataset seen yet: getting one is the likely first step, so it comes first.
+    const known = this.context.globalState.get<string>(LAST_DATASET) !== undefined;
     const source = await vscode.window.showQuickPick(
       [
+        ...(known ? [] : [download]),
         { label: '$(database) From a SWE-CI dataset folder…', detail: 'metadata/<split>.csv and data/<task_id>/code.zip', id: 'dataset' as const },
         { label: '$(git-commit) From two refs of a local git repository…', detail: 'the base and the target commit of your own code', id: 'git' as const },
         {
@@ -90,11 +111,19 @@ export class CheckOutTaskCommand {
           detail: 'an instances file (.json or .jsonl) and a local clone of its repository',
           id: 'swe-bench' as const,
         },
+        ...(known ? [download] : []),
       ],
       { title: 'SWE-CI: Check Out Task', placeHolder: 'Where does the task come from?' },
     );
     if (!source) return undefined;
-    const spec = source.id === 'dataset' ? await this.pickDatasetTask() : source.id === 'git' ? await this.pickGitPair() : await this.pickInstance();
+    const spec =
+      source.id === 'download'
+        ? await this.downloadThenPick()
+        : source.id === 'dataset'
+          ? await this.pickDatasetTask()
+          : source.id === 'git'
+            ? await this.pickGitPair()
+            : await this.pickInstance();
     if (!spec) return undefined;
     const targetDir = await this.pickTargetDir(spec);
     return targetDir ? { spec, targetDir } : undefined;
@@ -110,7 +139,16 @@ export class CheckOutTaskCommand {
     if (!chosen) return undefined;
     const { dir: datasetDir, value: splits } = chosen;
     const split = splits.length === 1 ? splits[0] : await vscode.window.showQuickPick(splits, { title: 'Which split?' });
-    if (!split) return undefined;
+    return split ? this.pickTaskIn(datasetDir, split) : undefined;
+  }
+
+  /** Download Dataset…, then the task picker on what it fetched. */
+  private async downloadThenPick(): Promise<TaskSpec | undefined> {
+    const result = await this.downloads.run();
+    return result ? this.pickTaskIn(result.datasetDir, result.split) : undefined;
+  }
+
+  private async pickTaskIn(datasetDir: string, split: string): Promise<TaskSpec | undefined> {
     const tasks = await readDatasetTasks(datasetDir, split);
     await this.context.globalState.update(LAST_DATASET, datasetDir);
     const item = await vscode.window.showQuickPick(

@@ -12,7 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { readDatasetTasks } from '../../../src/core/task/dataset';
 import { startHubServer, type HubServer } from '../../harness/hub-server';
 import { writeScriptedSettings } from '../helpers/scripted-settings';
-import { hubDatasetFixture, type HubDataset } from './hub-dataset-fixture';
+import { hubDatasetFixture, type HubDataset } from '../../harness/hub-dataset-fixture';
 
 const cli = path.resolve(__dirname, '../../../src/cli/main.js');
 const IMAGE_BYTES = 3 * 1024 * 1024;
