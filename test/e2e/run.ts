@@ -27,6 +27,7 @@ import { transcriptRealCliScenario } from './scenarios/transcript-real-cli';
 import { checkAgentsScenario } from './scenarios/check-agents';
 import { exportBrowserScenario } from './scenarios/export-browser';
 import { demoStopScenario } from './scenarios/demo-stop';
+import { downloadScenario } from './scenarios/download';
 
 interface Scenario {
   name: string;
@@ -74,6 +75,7 @@ const scenarios: Scenario[] = [
   { name: 'check-agents', run: checkAgentsScenario },
   { name: 'export-browser', run: exportBrowserScenario },
   { name: 'demo-stop', run: demoStopScenario },
+  { name: 'download', run: downloadScenario },
 ];
 
 // A scenario drives a real browser against a real workbench, where a click can land while the

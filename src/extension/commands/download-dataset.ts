@@ -190,7 +190,7 @@ export class DownloadDatasetCommand {
     }
     await this.context.globalState.update(LAST_DATASET, result.datasetDir);
     log().info(
-      `Downloaded ${result.tasks.length} task(s) into ${result.datasetDir}: fetched ${result.received} bytes, ${result.skippedBytes} already verified`,
+      `Downloaded ${plural(result.tasks.length, 'task')} into ${result.datasetDir}: fetched ${result.received} bytes, ${result.skippedBytes} already verified`,
     );
     return result;
   }
@@ -201,7 +201,7 @@ function progressReporter(report: (message: string, fraction?: number) => void, 
   let last = 0;
   return (e) => {
     if (e.type === 'plan') {
-      log().info(`${e.tasks} task(s), ${e.files} file(s), ${e.totalBytes} bytes: ${e.haveBytes} verified already, ${e.needBytes} to fetch`);
+      log().info(`${plural(e.tasks, 'task')}, ${plural(e.files, 'file')}, ${e.totalBytes} bytes: ${e.haveBytes} verified already, ${e.needBytes} to fetch`);
       report(`${formatBytes(e.needBytes)} to fetch, ${formatBytes(e.haveBytes)} already here`, e.totalBytes > 0 ? e.haveBytes / e.totalBytes : 1);
       return;
     }

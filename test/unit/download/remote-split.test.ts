@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { HubAccessError, HubClient, DEFAULT_ENDPOINT, DEFAULT_REPO } from '../../../src/core/download/hub-client';
+import { HubAccessError, HubClient, DEFAULT_REPO } from '../../../src/core/download/hub-client';
 import { readHubSettings } from '../../../src/core/download/hub-settings';
 import { listRemoteSplits, readRemoteSplit } from '../../../src/core/download/remote-split';
 import { UserError } from '../../../src/core/util/errors';
@@ -105,7 +105,7 @@ describe('sweci.dataset.* settings', () => {
   const read = (values: Record<string, unknown>) => (key: string) => values[key];
 
   test('defaults: the SWE-CI dataset at main on the public Hub; HF_ENDPOINT when the setting is empty', () => {
-    assert.deepEqual(readHubSettings(read({}), {}), { repo: DEFAULT_REPO, revision: 'main', endpoint: DEFAULT_ENDPOINT });
+    assert.deepEqual(readHubSettings(read({}), {}), { repo: DEFAULT_REPO, revision: 'main', endpoint: 'https://huggingface.co' });
     assert.equal(readHubSettings(read({ 'dataset.endpoint': '' }), { HF_ENDPOINT: 'http://mirror.example:8080/' }).endpoint, 'http://mirror.example:8080');
     assert.equal(
       readHubSettings(read({ 'dataset.endpoint': 'https://hf-mirror.example/' }), { HF_ENDPOINT: 'http://mirror.example:8080' }).endpoint,
