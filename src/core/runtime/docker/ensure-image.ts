@@ -6,9 +6,9 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Transform } from 'node:stream';
-import { AbortError, UserError, throwIfAborted } from '../../util/errors';
+import { AbortError, UserError, errorMessage, throwIfAborted } from '../../util/errors';
 import type { DockerConnection } from './docker-connection';
-import { engineMessage, isConnectionError, statusOf, unavailable } from './docker-errors';
+import { engineMessage, isConnectionError, isDockerUnavailable, statusOf, unavailable } from './docker-errors';
 import { readImageArchive } from './image-archive';
 import { assertRoomToLoad } from './engine-room';
 import { budgetNote, enforceImageBudget } from './image-budget';
@@ -123,8 +123,15 @@ export async function ensureImage(conn: DockerConnection, opts: EnsureImageOptio
   // Only a tagged archive's image can be labelled under its own name; an untagged one stays as loaded (never removed by the budget).
   if (info.tags.length === 0 || !info.imageId) return { reference: info.reference, id: loaded.Id, loaded: true, ...(archive ? { archive } : {}), owned: false };
   progress(`Labelling ${info.reference} as a task image SWE-CI loaded`);
-  const id = await labelLoadedImage(conn, info.reference, loaded.Id);
-  return { reference: info.reference, id, loaded: true, ...(archive ? { archive } : {}), owned: true };
+  try {
+    const id = await labelLoadedImage(conn, info.reference, loaded.Id);
+    return { reference: info.reference, id, loaded: true, ...(archive ? { archive } : {}), owned: true };
+  } catch (err) {
+    if (isDockerUnavailable(err)) throw err;
+    // An engine that cannot build (no classic builder): the task still runs, its image outside the budget.
+    progress(`${errorMessage(err)} It is left as loaded, outside sweci.docker.imageBudgetGb.`);
+    return { reference: info.reference, id: loaded.Id, loaded: true, ...(archive ? { archive } : {}), owned: false };
+  }
 }
 
 async function loadArchive(
