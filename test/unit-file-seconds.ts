@@ -18,6 +18,7 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'cli/cli.test.js': 89.9,
   'loop/loop-failures.test.js': 88.0,
   'runtime/docker-task.test.js': 140.0,
+  'runtime/image-budget.test.js': 185.0,
   'loop/loop-gateway.test.js': 76.2,
   'history/replay-history.test.js': 72.1,
   'runtime/docker-faults.test.js': 70.9,

@@ -26,6 +26,7 @@ export const FLAG_KEYS: Record<string, string> = {
   'docker.python': '--docker-python',
   'docker.cpus': '--cpus',
   'docker.socketPath': '--socket',
+  'docker.imageBudgetGb': '--image-budget-gb',
   'loop.maxIterations': '--max-iterations',
   'architect.agent': '--architect',
   'programmer.agent': '--programmer',
@@ -122,7 +123,11 @@ export function addRuntimeOptions(cmd: Command, runtimeDefault: string): Command
     .option('--docker-python <exe>', 'the interpreter inside the image (python)')
     .addOption(new Option('--memory-mb <MiB>', 'read no more: use --max-memory-mb').hideHelp())
     .option('--cpus <n>', 'CPU limit of each container (0: no limit)')
-    .option('--socket <path>', 'the Docker engine (default DOCKER_HOST, else /var/run/docker.sock)');
+    .option('--socket <path>', 'the Docker engine (default DOCKER_HOST, else /var/run/docker.sock)')
+    .option(
+      '--image-budget-gb <GB>',
+      'task images SWE-CI loaded may take this many GB in the engine; past it the least recently used unheld ones are removed (0: no budget)',
+    );
 }
 
 /**

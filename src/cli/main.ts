@@ -17,6 +17,7 @@ import { runCommand, type RunValues } from './commands/run-command';
 import { slurmCommand, slurmStatusCommand, type SlurmValues } from './commands/slurm-command';
 import { summarizeCommand, type SummarizeValues } from './commands/summarize-command';
 import { transcriptCommand, type TranscriptValues } from './commands/transcript-command';
+import { imagesListCommand, imagesPruneCommand, type ImagesValues } from './commands/images-command';
 import { checkoutCommand, statusCommand, testCommand, withEnvironments, type CheckoutValues } from './commands/task-commands';
 
 /** The --architect/--programmer choices, e.g. "claude-code, codex, … or custom". */
@@ -86,6 +87,10 @@ function runOptions(command: Command): Command {
         .option('--history-commits <n>', 'commits the human-history replay runs (20; 0: all)')
         .option('--max-file-mb <MiB>', 'files larger than this are left out of commits (50; 0: no limit)')
         .option('--max-iteration-mb <MiB>', "an iteration's new or changed files together; past it the largest are left out (100; 0: no limit)")
+        .option(
+          '--evict-images',
+          "remove a task's Docker image once the task is finished (one SWE-CI loaded, that no container uses): many tasks on a small disk",
+        )
         .option('--json', 'print one JSON event per line instead of the live table')
         .option('--allow-unconfined', 'run even when the agents cannot be confined here (no bubblewrap, --sandbox off); such runs are marked not isolated'),
     ),
@@ -299,6 +304,25 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
     .description('what a dataset folder holds: where it came from, its splits, tasks and sizes, and what is missing')
     .option('--json', 'print it as JSON')
     .action((dir: string, values: { json?: boolean }) => set(datasetInfoCommand(dir, values)));
+
+  const images = root
+    .command('images')
+    .description("the task images SWE-CI loaded into Docker (from tasks' image.tar.gz): list them, or prune them down to the image budget");
+  const imageOptions = (command: Command): Command =>
+    command
+      .option('--socket <path>', 'the Docker engine (default DOCKER_HOST, else /var/run/docker.sock)')
+      .option('--image-budget-gb <GB>', 'the image budget (sweci.docker.imageBudgetGb; 0: none)')
+      .option('--config <file>', "settings as JSON with the extension's keys; flags win")
+      .option('--json', 'print it as JSON');
+  imageOptions(
+    images.command('list', { isDefault: true }).description('each task image SWE-CI loaded: its tag, task, size, last use and whether a container uses it'),
+  ).action((values: ImagesValues) => set(imagesListCommand(values)));
+  imageOptions(
+    images
+      .command('prune')
+      .description('remove the least recently used task images SWE-CI loaded until they fit in the budget (never one a container uses)')
+      .option('--all', 'remove every task image SWE-CI loaded that no container uses, whatever the budget'),
+  ).action((values: ImagesValues) => set(imagesPruneCommand(values)));
 
   root
     .command('curate')

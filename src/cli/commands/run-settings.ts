@@ -45,6 +45,7 @@ export interface RunValues extends Record<string, unknown> {
   maxCostPerTask?: string;
   maxCost?: string;
   replayFrom?: string;
+  evictImages?: boolean;
 }
 
 /**
@@ -99,6 +100,7 @@ export function batchSettingsOf(
     secretEnv: secretEnvOf(values),
     ...costBoundsOf(values, s.model.prices),
     ...(values.replayFrom ? { replayFrom: path.resolve(values.replayFrom) } : {}),
+    ...(values.evictImages ? { evictImages: true } : {}),
   };
 }
 

@@ -22,6 +22,8 @@ export interface BatchSettings {
   experimentBudget?: Budget;
   /** Also replay each task's human history (run `human-history`), from its cache when it has one. */
   humanHistory: boolean;
+  /** Remove a task's image once the task is finished, when SWE-CI loaded it and nothing else holds it (--evict-images). */
+  evictImages?: boolean;
   signal: AbortSignal;
   onEvent?: (event: BatchEvent) => void;
   /** Runs after checkout, before the task's loop starts or continues (a sequence's memory goes in here). */

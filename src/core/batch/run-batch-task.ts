@@ -24,7 +24,9 @@ import { readTaskRecord } from '../workspace/materialize';
 import type { BatchEvent, BatchSettings } from './batch-types';
 import { experimentLayout } from './experiment';
 import { readTaskStatus, writeTaskStatus } from './task-status';
-import { type TaskState, type TaskStatus } from '../records/task-status-file';
+import { FINISHED_STATES, type TaskState, type TaskStatus } from '../records/task-status-file';
+import { connectDocker } from '../runtime/docker/docker-connection';
+import { evictTaskImage } from '../runtime/docker/image-budget';
 import { agentsMask } from '../loop/role-setup';
 import type { SecretMask } from '../util/secret-mask';
 
@@ -64,7 +66,9 @@ export async function runBatchTask(spec: TaskSpec, s: BatchSettings): Promise<Ta
   }
   const task = new TaskProgress(spec.id, s, emit);
   try {
-    return await runLocked(spec, s, task);
+    const status = await runLocked(spec, s, task);
+    if (s.evictImages && FINISHED_STATES.includes(status.state)) await evictImage(layout.task(spec.id), s, task);
+    return status;
   } finally {
     await lock.release();
   }
@@ -139,6 +143,23 @@ async function runLocked(spec: TaskSpec, s: BatchSettings, task: TaskProgress): 
     return task.set('failed', { reason: errorMessage(err) });
   } finally {
     await env?.dispose().catch(() => undefined);
+  }
+}
+
+/**
+ * --evict-images: a finished task's image goes (the one its folder records), when SWE-CI loaded
+ * it and no container uses it (another task open on the same image keeps it). A failure to
+ * remove it is said and does not change the task's state.
+ */
+async function evictImage(folder: TaskFolder, s: BatchSettings, task: TaskProgress): Promise<void> {
+  const record = await readEnvironmentRecord(folder).catch(() => undefined);
+  if (record?.runtime !== 'docker' || !record.imageId) return;
+  const conn = connectDocker({ socketPath: s.settings.runtime.docker.socketPath });
+  try {
+    const removed = await evictTaskImage(conn, record.imageId);
+    if (removed) task.activity(`removed its image ${record.image ?? record.imageId} (--evict-images)`);
+  } catch (err) {
+    task.activity(`could not remove its image ${record.image ?? record.imageId}: ${errorMessage(err)}`);
   }
 }
 

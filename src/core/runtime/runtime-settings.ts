@@ -31,6 +31,11 @@ export interface DockerSettings {
   agentNetwork: string;
   /** CPUs a container may use; 0: no limit. (Memory and processes: sweci.limits.*, as for the sandbox.) */
   cpus: number;
+  /**
+   * GB (10^9 bytes) the task images SWE-CI loaded may take in the engine together; past it the
+   * least recently used ones no container holds are removed (docker/image-budget.ts). 0: no budget.
+   */
+  imageBudgetGb: number;
 }
 
 /**
@@ -60,7 +65,7 @@ export const DEFAULT_RUNTIME_SETTINGS: RuntimeSettings = {
   sandboxWritablePaths: [],
   sandboxUser: DEFAULT_SANDBOX_USER,
   limits: DEFAULT_STEP_LIMITS,
-  docker: { image: '', socketPath: '', python: 'python', network: false, agentImage: '', agentNetwork: 'bridge', cpus: 0 },
+  docker: { image: '', socketPath: '', python: 'python', network: false, agentImage: '', agentNetwork: 'bridge', cpus: 0, imageBudgetGb: 0 },
 };
 
 export function readRuntimeSettings(read: SettingReader, label: SettingLabel = settingName): RuntimeSettings {
@@ -89,6 +94,7 @@ export function readRuntimeSettings(read: SettingReader, label: SettingLabel = s
       agentImage: readText(read, label, 'docker.agentImage', d.agentImage),
       agentNetwork: readAgentNetwork(read, label, d.agentNetwork),
       cpus: readCount(read, label, 'docker.cpus', d.cpus, 'CPUs'),
+      imageBudgetGb: readCount(read, label, 'docker.imageBudgetGb', d.imageBudgetGb, 'GB'),
     },
   };
 }

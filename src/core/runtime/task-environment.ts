@@ -7,7 +7,12 @@ import type { EnvironmentRecord } from '../workspace/environment-record';
 import { connectDocker, engineAnswers, pingEngine, type DockerConnection } from './docker/docker-connection';
 import { removeStaleContainers } from './docker/container-owner';
 import { DockerRuntime } from './docker/docker-runtime';
-import { ensureImage, type EnsureImageOptions } from './docker/ensure-image';
+import { ensureImage, type EnsuredImage, type EnsureImageOptions } from './docker/ensure-image';
+import { budgetNote, enforceImageBudget, GB } from './docker/image-budget';
+import { recordImageUse } from './docker/image-use';
+import { holdImage } from './docker/task-images';
+import { statusOf } from './docker/docker-errors';
+import * as path from 'node:path';
 import { LocalRuntime } from './local-runtime';
 import type { Runtime } from './runtime';
 import type { RuntimeSettings } from './runtime-settings';
@@ -121,7 +126,47 @@ async function openDocker(
 ): Promise<TaskEnvironment> {
   // Containers a crashed window or CLI left behind go first.
   await removeStaleContainers(conn.docker).catch(() => 0);
-  const image = await ensureImage(conn, { ...source, signal: opts.signal, onProgress: opts.onProgress });
+  const budgetBytes = settings.docker.imageBudgetGb * GB;
+  const ensure = () => ensureImage(conn, { ...source, budgetBytes, signal: opts.signal, onProgress: opts.onProgress });
+  let image = await ensure();
+  let release = await holdOwned(conn, image).catch(async (err: unknown) => {
+    // Another run's budget removed it between the load and the hold: load it again, once.
+    if (statusOf(err) !== 404) throw err;
+    image = await ensure();
+    return holdOwned(conn, image);
+  });
+  // The task's name for `sweci images`: data/<task_id>/image.tar.gz.
+  const task = source.archive ? path.basename(path.dirname(source.archive)) : undefined;
+  const freeImage = async (): Promise<void> => {
+    const held = release;
+    release = nothingHeld;
+    await held();
+    if (image.owned) await recordImageUse(image.id, task);
+  };
+  try {
+    if (image.owned) {
+      await recordImageUse(image.id, task);
+      if (budgetBytes > 0) {
+        const made = await enforceImageBudget(conn, budgetBytes, { keep: [image.id] });
+        if (made.removed.length > 0) opts.onProgress?.(budgetNote(made.removed));
+      }
+    }
+    return await dockerRuntimes(conn, settings, host, image, opts.signal, freeImage);
+  } catch (err) {
+    await freeImage();
+    throw err;
+  }
+}
+
+/** The runtimes of a task open in Docker, once its image is there (and held: `freeImage` lets it go). */
+async function dockerRuntimes(
+  conn: DockerConnection,
+  settings: RuntimeSettings,
+  host: LocalRuntime,
+  image: EnsuredImage,
+  signal: AbortSignal | undefined,
+  freeImage: () => Promise<void>,
+): Promise<TaskEnvironment> {
   // Held as sandboxed steps are: the same limits, and the same user when we are root (never root).
   const hold = { limits: settings.limits, cpus: settings.docker.cpus, sandboxUser: settings.sandboxUser };
   // The code under test gets the network only when the user says so; agents need it for their model.
@@ -133,9 +178,7 @@ async function openDocker(
     network: settings.docker.network,
     userNetwork: settings.docker.network,
   });
-  const agentImage = settings.docker.agentImage
-    ? (await ensureImage(conn, { image: settings.docker.agentImage, signal: opts.signal })).reference
-    : image.reference;
+  const agentImage = settings.docker.agentImage ? (await ensureImage(conn, { image: settings.docker.agentImage, signal })).reference : image.reference;
   const agentNetwork = settings.docker.agentNetwork === 'bridge' ? 'default' : settings.docker.agentNetwork;
   const agents = new DockerRuntime({ connection: conn, image: agentImage, ...hold, purpose: 'agent', network: true, networkMode: agentNetwork });
   return {
@@ -154,6 +197,14 @@ async function openDocker(
     },
     dispose: async () => {
       await Promise.all([tests.dispose(), agents.dispose(), host.dispose()]);
+      await freeImage();
     },
   };
 }
+
+/** Holds an image SWE-CI loaded while the task is open (task-images.ts); others need no hold. */
+async function holdOwned(conn: DockerConnection, image: EnsuredImage): Promise<() => Promise<void>> {
+  return image.owned ? holdImage(conn, image.id) : nothingHeld;
+}
+
+const nothingHeld = (): Promise<void> => Promise.resolve();

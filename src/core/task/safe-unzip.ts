@@ -5,7 +5,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import * as yauzl from 'yauzl';
 import { UserError, errorMessage, throwIfAborted } from '../util/errors';
-import { freeBytes } from '../util/free-space';
+import { formatBytes, freeBytes } from '../util/free-space';
 
 export interface SafeUnzipOptions {
   /** Refuse archives whose entries add up to more than this many uncompressed bytes (default 4 GiB). */
@@ -190,10 +190,12 @@ export async function safeUnzip(zipPath: string, destDir: string, options: SafeU
     );
   }
   await fs.mkdir(path.dirname(path.resolve(destDir)), { recursive: true });
-  const free = await freeBytes(path.dirname(path.resolve(destDir)));
+  // The central directory's sizes, checked against the disk before the first byte is written.
+  const at = path.dirname(path.resolve(destDir));
+  const free = await freeBytes(at);
   if (free !== undefined && planned.declared > free) {
     refuse(
-      `${zipPath} expands to ${planned.declared} bytes, but only ${free} bytes are free at ${path.dirname(path.resolve(destDir))}. Nothing was extracted. Free some space, or check the task out elsewhere.`,
+      `Not enough disk space to unpack ${zipPath}: it expands to ${formatBytes(planned.declared)} (${planned.declared} bytes) and ${at} has ${formatBytes(free)} (${free} bytes) free. Nothing was extracted. Free some space there (sweci images prune removes task images SWE-CI loaded, if Docker's storage is on that disk), or check the task out on another disk.`,
     );
   }
 

@@ -83,6 +83,7 @@ export async function buildImage(conn: DockerConnection, tag: string, dockerfile
  */
 export class SpareEngine {
   private proc: ChildProcess | undefined;
+  private tmpfs = false;
   readonly socket: string;
   private readonly bridge: string;
   private constructor(
@@ -97,13 +98,25 @@ export class SpareEngine {
       .replace(/[^A-Za-z0-9]/g, '')}`.slice(0, 15);
   }
 
-  static async create(): Promise<SpareEngine> {
+  /** `dataTmpfsMb`: keep the engine's images on a memory filesystem of that size (a small disk, for tests of a full one; needs root). */
+  static async create(opts: { dataTmpfsMb?: number } = {}): Promise<SpareEngine> {
     const root = await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-engine-'));
     // Short: unix socket paths must stay under 108 characters.
     const runDir = await fs.mkdtemp('/run/sweci-e');
     const engine = new SpareEngine(root, runDir);
+    if (opts.dataTmpfsMb) {
+      await fs.mkdir(engine.dataRoot);
+      const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${opts.dataTmpfsMb}m`, 'tmpfs', engine.dataRoot], { encoding: 'utf8' });
+      if (mounted.status !== 0) throw new Error(`cannot mount a tmpfs for the spare engine's data: ${mounted.stderr}`);
+      engine.tmpfs = true;
+    }
     await engine.start();
     return engine;
+  }
+
+  /** Where the engine keeps its images. */
+  get dataRoot(): string {
+    return path.join(this.root, 'data');
   }
 
   get connection(): DockerConnection {
@@ -120,7 +133,7 @@ export class SpareEngine {
       'dockerd',
       [
         '--data-root',
-        path.join(this.root, 'data'),
+        this.dataRoot,
         '--exec-root',
         path.join(this.runDir, 'x'),
         '--pidfile',
@@ -191,6 +204,7 @@ export class SpareEngine {
     const kept = path.join(repoRoot, 'test-results', 'spare-engine-dockerd.log');
     await fs.mkdir(path.dirname(kept), { recursive: true });
     await fs.copyFile(path.join(this.root, 'dockerd.log'), kept).catch(() => undefined);
+    if (this.tmpfs) spawnSync('umount', ['-l', this.dataRoot], { stdio: 'ignore' });
     await fs.rm(this.root, { recursive: true, force: true }).catch(() => undefined);
     await fs.rm(this.runDir, { recursive: true, force: true }).catch(() => undefined);
   }

@@ -34,6 +34,9 @@ test('values are read, trimmed and converted (the CLI passes text)', () => {
   assert.equal(s.docker.image, 'img:1');
   assert.equal(s.limits.memoryMb, 2048);
   assert.equal(s.docker.cpus, 1.5);
+  assert.equal(from({ 'docker.imageBudgetGb': '40' }).docker.imageBudgetGb, 40);
+  assert.equal(from({ 'docker.imageBudgetGb': 2.5 }).docker.imageBudgetGb, 2.5);
+  assert.equal(from({}).docker.imageBudgetGb, 0, 'no budget unless one is set');
   assert.equal(s.docker.network, true);
   assert.equal(s.docker.python, 'python', 'an empty interpreter falls back to python');
 });
@@ -53,6 +56,14 @@ test('bad values name the setting, or the option the caller calls it', () => {
         (k) => (k === 'docker.cpus' ? '--cpus' : k),
       ),
     /--cpus must be a number of CPUs/,
+  );
+  assert.throws(
+    () =>
+      readRuntimeSettings(
+        (k) => (k === 'docker.imageBudgetGb' ? '-5' : undefined),
+        (k) => (k === 'docker.imageBudgetGb' ? '--image-budget-gb' : k),
+      ),
+    /--image-budget-gb must be a number of GB, 0 or more \(0: no limit\), not "-5"/,
   );
 });
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { safeUnzip } from '../../../src/core/task/safe-unzip';
 import { UserError } from '../../../src/core/util/errors';
 import { writeZip, zipFolder, type ZipEntrySpec } from './zip-fixture';
@@ -221,6 +221,37 @@ describe('safeUnzip', () => {
       /expands to 2000 bytes, more than 1500 bytes, the extraction limit\. Nothing was extracted/,
     );
     await assert.rejects(fs.lstat(dest));
+  });
+
+  test('a zip that does not fit the disk is refused with both numbers before anything is written (a 2 MB tmpfs)', async (t) => {
+    const small = path.join(tmp, 'small');
+    await fs.mkdir(small);
+    const mount = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', small], { stdio: 'ignore' });
+    if (mount.status !== 0) return t.skip('mounting a tmpfs needs root');
+    try {
+      // 4 MB of one letter: a few kilobytes zipped, twice the filesystem unpacked.
+      const repo = path.join(tmp, 'repo');
+      await fs.mkdir(repo);
+      await fs.writeFile(path.join(repo, 'a.txt'), 'a'.repeat(3_000_000));
+      await fs.writeFile(path.join(repo, 'b.txt'), 'b'.repeat(1_000_000));
+      const zip = path.join(tmp, 'big.zip');
+      zipFolder(repo, zip, 'repo/');
+      const into = path.join(small, 'task', 'code');
+      const err = await safeUnzip(zip, into).then(
+        () => assert.fail('extracted'),
+        (e: Error) => e,
+      );
+      assert.ok(err instanceof UserError);
+      const m = /it expands to 4\.0 MB \(4000000 bytes\) and (\S+) has [\d.]+ [kM]?B \((\d+) bytes\) free\. Nothing was extracted\. Free some space there/.exec(
+        err.message,
+      );
+      assert.ok(m, err.message);
+      assert.equal(m[1], path.join(small, 'task'));
+      assert.ok(Number(m[2]) > 0 && Number(m[2]) < 4_000_000);
+      await assert.rejects(fs.lstat(into));
+    } finally {
+      spawnSync('umount', [small], { stdio: 'ignore' });
+    }
   });
 
   test('refuses an existing destination', async () => {

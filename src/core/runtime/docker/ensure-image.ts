@@ -1,13 +1,18 @@
 // Makes the task's image available in the engine: loaded once from the task's image.tar.gz
 // (skipped when the engine already has that image under that tag), or a named image the engine
 // must already have. Progress is the share of the archive sent; cancelling stops the upload.
+// Before a load, the image budget makes room for it and the engine's disk is checked; after it,
+// the image is labelled as one SWE-CI loaded (task-images.ts).
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Transform } from 'node:stream';
-import { AbortError, UserError, throwIfAborted } from '../../util/errors';
+import { AbortError, UserError, errorMessage, throwIfAborted } from '../../util/errors';
 import type { DockerConnection } from './docker-connection';
-import { engineMessage, isConnectionError, statusOf, unavailable } from './docker-errors';
+import { engineMessage, isConnectionError, isDockerUnavailable, statusOf, unavailable } from './docker-errors';
 import { readImageArchive } from './image-archive';
+import { assertRoomToLoad } from './engine-room';
+import { budgetNote, enforceImageBudget } from './image-budget';
+import { labelLoadedImage, loadedFrom } from './task-images';
 
 /** An image archive as it was when it was read: unchanged while its size and time are. */
 export interface ArchiveStamp {
@@ -23,6 +28,8 @@ export interface EnsureImageOptions {
   known?: { archive: ArchiveStamp; reference: string; id: string };
   /** An image the user named; wins over the archive's own tag. */
   image?: string;
+  /** The image budget in bytes (sweci.docker.imageBudgetGb): room is made under it before a load. 0 or absent: none. */
+  budgetBytes?: number;
   signal?: AbortSignal;
   onProgress?: (message: string, fraction?: number) => void;
 }
@@ -36,6 +43,8 @@ export interface EnsuredImage {
   loaded: boolean;
   /** The archive it came from, when it came from one. */
   archive?: ArchiveStamp;
+  /** True when it is a task image SWE-CI loaded (labelled): the image budget may remove it once nothing holds it. */
+  owned: boolean;
 }
 
 async function stampOf(file: string): Promise<ArchiveStamp | undefined> {
@@ -46,7 +55,15 @@ async function stampOf(file: string): Promise<ArchiveStamp | undefined> {
 const sameStamp = (a: ArchiveStamp, b: ArchiveStamp | undefined): boolean =>
   b !== undefined && a.path === b.path && a.size === b.size && a.mtimeMs === b.mtimeMs;
 
-async function inspectImage(conn: DockerConnection, reference: string): Promise<{ Id: string } | undefined> {
+interface Inspected {
+  Id: string;
+  Parent?: string;
+  Config?: { Labels?: Record<string, string> | null } | null;
+}
+
+const owned = (image: Inspected): boolean => loadedFrom({ labels: image.Config?.Labels, parent: image.Parent }) !== undefined;
+
+async function inspectImage(conn: DockerConnection, reference: string): Promise<Inspected | undefined> {
   try {
     return await conn.docker.getImage(reference).inspect();
   } catch (err) {
@@ -66,7 +83,7 @@ export async function ensureImage(conn: DockerConnection, opts: EnsureImageOptio
           `Load it (docker load -i <file>), build it, or pull it, then try again; or clear the setting to use the task's own image.tar.gz.`,
       );
     }
-    return { reference: opts.image, id: found.Id, loaded: false };
+    return { reference: opts.image, id: found.Id, loaded: false, owned: owned(found) };
   }
   if (!opts.archive) {
     throw new UserError('This task has no image.tar.gz. Name an image in the sweci.docker.image setting, or set sweci.runtime to "local".');
@@ -75,15 +92,23 @@ export async function ensureImage(conn: DockerConnection, opts: EnsureImageOptio
   if (opts.known && sameStamp(opts.known.archive, stamp)) {
     // Reading a multi-gigabyte archive to learn its tag again costs seconds per iteration.
     const existing = await inspectImage(conn, opts.known.reference);
-    if (existing?.Id === opts.known.id) return { reference: opts.known.reference, id: existing.Id, loaded: false, archive: opts.known.archive };
+    if (existing?.Id === opts.known.id)
+      return { reference: opts.known.reference, id: existing.Id, loaded: false, archive: opts.known.archive, owned: owned(existing) };
   }
   progress('Reading the task image archive');
   const info = await readImageArchive(opts.archive, opts.signal);
   const archive = stamp && { ...stamp, size: info.size };
   const existing = await inspectImage(conn, info.reference);
-  if (existing && (!info.imageId || existing.Id === info.imageId))
-    return { reference: info.reference, id: existing.Id, loaded: false, ...(archive ? { archive } : {}) };
+  // The archive's own image, or the one SWE-CI labelled after loading it.
+  if (existing && (!info.imageId || existing.Id === info.imageId || (owned(existing) && existing.Parent === info.imageId)))
+    return { reference: info.reference, id: existing.Id, loaded: false, ...(archive ? { archive } : {}), owned: owned(existing) };
 
+  throwIfAborted(opts.signal);
+  if (opts.budgetBytes && opts.budgetBytes > 0) {
+    const made = await enforceImageBudget(conn, opts.budgetBytes, { room: info.unpackedSize });
+    if (made.removed.length > 0) progress(budgetNote(made.removed));
+  }
+  await assertRoomToLoad(conn, opts.archive, info.unpackedSize);
   throwIfAborted(opts.signal);
   progress(`Loading ${info.reference} into Docker`, 0);
   await loadArchive(conn, opts.archive, info.size, opts.signal, (fraction) =>
@@ -95,7 +120,18 @@ export async function ensureImage(conn: DockerConnection, opts: EnsureImageOptio
       `Docker loaded ${opts.archive} but has no image "${info.reference}" afterwards. Check the archive, or name the image in sweci.docker.image.`,
     );
   }
-  return { reference: info.reference, id: loaded.Id, loaded: true, ...(archive ? { archive } : {}) };
+  // Only a tagged archive's image can be labelled under its own name; an untagged one stays as loaded (never removed by the budget).
+  if (info.tags.length === 0 || !info.imageId) return { reference: info.reference, id: loaded.Id, loaded: true, ...(archive ? { archive } : {}), owned: false };
+  progress(`Labelling ${info.reference} as a task image SWE-CI loaded`);
+  try {
+    const id = await labelLoadedImage(conn, info.reference, loaded.Id);
+    return { reference: info.reference, id, loaded: true, ...(archive ? { archive } : {}), owned: true };
+  } catch (err) {
+    if (isDockerUnavailable(err)) throw err;
+    // An engine that cannot build (no classic builder): the task still runs, its image outside the budget.
+    progress(`${errorMessage(err)} It is left as loaded, outside sweci.docker.imageBudgetGb.`);
+    return { reference: info.reference, id: loaded.Id, loaded: true, ...(archive ? { archive } : {}), owned: false };
+  }
 }
 
 async function loadArchive(

@@ -4,6 +4,7 @@
 // is complete before the engine is asked to load it.
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import * as tar from 'tar-stream';
@@ -17,6 +18,11 @@ export interface ImageArchiveInfo {
   imageId?: string;
   /** Bytes of the file (gzipped). */
   size: number;
+  /**
+   * Bytes of the tar inside, counted while it is read (gzip's own ISIZE trailer holds only the
+   * size modulo 4 GiB, and only the last member's; the whole archive is read here anyway).
+   */
+  unpackedSize: number;
 }
 
 interface ManifestEntry {
@@ -61,8 +67,15 @@ export async function readImageArchive(file: string, signal?: AbortSignal): Prom
       stream.resume();
     }
   });
+  let unpackedSize = 0;
+  const counter = new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      unpackedSize += chunk.length;
+      cb(null, chunk);
+    },
+  });
   try {
-    await pipeline(createReadStream(file), createGunzip(), extract, { signal });
+    await pipeline(createReadStream(file), createGunzip(), counter, extract, { signal });
   } catch (err) {
     if (signal?.aborted) throw new AbortError();
     const code = (err as NodeJS.ErrnoException).code;
@@ -88,5 +101,5 @@ export async function readImageArchive(file: string, signal?: AbortSignal): Prom
   const imageId = hex ? `sha256:${hex}` : undefined;
   const reference = tags[0] ?? imageId;
   if (!reference) throw corrupt(file, 'its manifest.json names neither a tag nor a config');
-  return { reference, tags, ...(imageId ? { imageId } : {}), size };
+  return { reference, tags, ...(imageId ? { imageId } : {}), size, unpackedSize };
 }
