@@ -21,13 +21,13 @@ import type { LoopEvent, RoleSetup } from '../../../src/core/loop/loop-types';
 import { startRun } from '../../../src/core/loop/run-loop';
 import { ARCHIVE, iterDir } from '../../../src/core/loop/run-store';
 import { UserError } from '../../../src/core/util/errors';
-import { chatCompletionsAdapter } from '../../harness/model-server/chat-completions';
-import { promptText, type Conversation, type Reply } from '../../harness/model-server/conversation';
-import { startModelServer, type ModelServer } from '../../harness/model-server/model-server';
+import { chatCompletionsAdapter } from '../../../scripts/stand-in-model/chat-completions';
+import { promptText, type Conversation, type Reply } from '../../../scripts/stand-in-model/conversation';
+import { startModelServer, type ModelServer } from '../../../scripts/stand-in-model/model-server';
 import { missingSandbox } from '../helpers/require-sandbox';
 import { filesHolding } from '../helpers/list-tree';
 import { AGENTS_DIR, DemoWorld, PYTHON, SANDBOX, loopOptions, runtime } from './demo-fixture';
-import { SAMPLE_REQUIREMENT as REQUIREMENT } from '../../harness/model-server/sample-requirement';
+import { SAMPLE_REQUIREMENT as REQUIREMENT } from '../../../scripts/stand-in-model/sample-requirement';
 
 const KEY = 'sk-sweci-gateway-loop-0123456789';
 
