@@ -21,9 +21,9 @@ import { buildPresetCommand } from '../src/core/agents/preset-command';
 import { presetSetup } from '../src/core/agents/preset-setup';
 import { LocalRuntime } from '../src/core/runtime/local-runtime';
 import { findBubblewrap } from '../src/core/runtime/sandbox';
-import { ALL_ADAPTERS } from '../test/harness/model-server/adapters';
-import { startModelServer } from '../test/harness/model-server/model-server';
-import { taskBrain } from '../test/harness/model-server/task-brain';
+import { ALL_ADAPTERS } from '../scripts/stand-in-model/adapters';
+import { startModelServer } from '../scripts/stand-in-model/model-server';
+import { taskBrain } from '../scripts/stand-in-model/task-brain';
 
 const MODELS: Partial<Record<AgentPresetId, string>> = {
   'claude-code': 'claude-sonnet-4-5',

@@ -13,8 +13,8 @@ import * as path from 'node:path';
 import { urlFor, type WireProtocol } from '../src/core/agents/endpoint/endpoint';
 import { ModelGateway } from '../src/core/gateway';
 import { answer, modelRequest, REAL_KEY, send, type Reach } from '../test/unit/gateway/gateway-fixture';
-import { ALL_ADAPTERS } from '../test/harness/model-server/adapters';
-import { startModelServer } from '../test/harness/model-server/model-server';
+import { ALL_ADAPTERS } from '../scripts/stand-in-model/adapters';
+import { startModelServer } from '../scripts/stand-in-model/model-server';
 
 const percentile = (xs: number[], p: number): number => {
   const s = [...xs].sort((a, b) => a - b);

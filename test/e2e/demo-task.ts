@@ -13,6 +13,8 @@ import { readDatasetTasks } from '../../src/core/task/dataset';
 import { oracleLayout } from '../../src/core/workspace/layout';
 import { buildDemoDataset } from '../../scripts/demo-dataset';
 import { demoImageArchive } from '../../scripts/demo-image';
+import { demoAgentSettings, demoModelUrl, startDemoModel } from '../../scripts/demo-agents';
+import type { ModelServer } from '../../scripts/stand-in-model/model-server';
 
 export interface PreparedTask {
   taskDir: string;
@@ -28,17 +30,14 @@ export interface PreparedTask {
   sandboxReadable: string[];
 }
 
-/** The settings `npm run demo` writes: the scripted stand-ins play both roles (test/fixtures/agents). */
-export function demoAgentSettings(task: PreparedTask): Record<string, unknown> {
-  const script = (name: string) => `python3 ${JSON.stringify(path.join(SCRIPTED_AGENTS, name))}`;
-  return {
-    'sweci.architect.agent': 'custom',
-    'sweci.architect.customCommand': script('architect.py'),
-    'sweci.programmer.agent': 'custom',
-    'sweci.programmer.customCommand': script('programmer.py'),
-    'sweci.programmer.env': task.programmerEnv,
-    'sweci.sandboxReadablePaths': task.sandboxReadable,
-  };
+/** The stand-in model `npm run demo` starts, knowing this task's history; the caller closes it. */
+export function startDemoTaskModel(task: PreparedTask): Promise<ModelServer> {
+  return startDemoModel({ gitDir: oracleLayout(task.oracleDir).upstreamDir, commits: task.commits });
+}
+
+/** The settings `npm run demo` writes: the demo's agent plays both roles against the stand-in `model`. */
+export function demoSettings(model: ModelServer): Record<string, unknown> {
+  return demoAgentSettings(demoModelUrl(model));
 }
 
 /** The scripted agents (test/fixtures/agents), run by the demo's settings. */

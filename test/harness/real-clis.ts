@@ -8,8 +8,8 @@ import * as path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { DEMO_HISTORY } from '../../scripts/demo-dataset/history';
 import type { LoopbackNamespace } from './loopback-namespace';
-import type { RecordedRequest } from './model-server/model-server';
-import type { TaskScenario } from './model-server/task-brain';
+import type { RecordedRequest } from '../../scripts/stand-in-model/model-server';
+import type { TaskScenario } from '../../scripts/stand-in-model/task-brain';
 
 /** The repository root, found from this file's place in test/harness or out/test/harness. */
 function findRoot(start: string): string {
@@ -21,7 +21,7 @@ function findRoot(start: string): string {
 
 const root = findRoot(__dirname);
 export const SWECI_CLI = path.join(root, 'out', 'src', 'cli', 'main.js');
-const SERVE_JS = path.join(root, 'out', 'test', 'harness', 'model-server', 'serve.js');
+const SERVE_JS = path.join(root, 'out', 'scripts', 'stand-in-model', 'serve.js');
 /** Where scripts/setup.sh installs the pinned CLIs (never globally). */
 export const AGENTS_BIN = path.join(root, '.vscode-test', 'agents', 'node_modules', '.bin');
 /** The batch demo's task the real CLIs work on: its target is two commits on. */

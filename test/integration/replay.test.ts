@@ -10,11 +10,11 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { demoDatasetFixture } from '../harness/demo-dataset-fixture';
 import { readIterationRecords } from '../../src/core/loop/iteration-record';
-import { chatCompletionsAdapter } from '../harness/model-server/chat-completions';
-import { promptText } from '../harness/model-server/conversation';
-import { startModelServer, type ModelServer } from '../harness/model-server/model-server';
+import { chatCompletionsAdapter } from '../../scripts/stand-in-model/chat-completions';
+import { promptText } from '../../scripts/stand-in-model/conversation';
+import { startModelServer, type ModelServer } from '../../scripts/stand-in-model/model-server';
 import { agentsDir, api } from './helpers';
-import { SAMPLE_REQUIREMENT as REQUIREMENT } from '../harness/model-server/sample-requirement';
+import { SAMPLE_REQUIREMENT as REQUIREMENT } from '../../scripts/stand-in-model/sample-requirement';
 
 const cfg = () => vscode.workspace.getConfiguration('sweci');
 const global = vscode.ConfigurationTarget.Global;

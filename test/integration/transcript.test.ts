@@ -13,11 +13,11 @@ import { demoDatasetFixture } from '../harness/demo-dataset-fixture';
 import { readIterationRecords } from '../../src/core/loop/iteration-record';
 import type { TranscriptHostMessage } from '../../src/shared/transcript-protocol';
 import type { SweciApi } from '../extension/test-api';
-import { chatCompletionsAdapter } from '../harness/model-server/chat-completions';
-import { startModelServer, type ModelServer } from '../harness/model-server/model-server';
-import { SAMPLE_REQUIREMENT } from '../harness/model-server/sample-requirement';
-import { roleOf, taskBrain } from '../harness/model-server/task-brain';
-import { toolResults } from '../harness/model-server/conversation';
+import { chatCompletionsAdapter } from '../../scripts/stand-in-model/chat-completions';
+import { startModelServer, type ModelServer } from '../../scripts/stand-in-model/model-server';
+import { SAMPLE_REQUIREMENT } from '../../scripts/stand-in-model/sample-requirement';
+import { roleOf, taskBrain } from '../../scripts/stand-in-model/task-brain';
+import { toolResults } from '../../scripts/stand-in-model/conversation';
 import { agentsDir, api, until } from './helpers';
 
 const cfg = () => vscode.workspace.getConfiguration('sweci');

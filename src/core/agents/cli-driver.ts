@@ -197,6 +197,7 @@ export class CliAgentDriver implements AgentDriver {
             `# env:     ${Object.keys(env).sort().join(', ') || '(none added)'}${Object.keys(env).length ? ' (values hidden)' : ''}`,
             ...(endpoint ? [`# endpoint: ${endpoint.url} (${endpoint.protocol}, SWE-CI's gateway with a key of this try's own)`] : []),
             `# network: ${describeNetwork(r.route.networkLabel)}`,
+            ...(r.route.replayNote ? [`# replay:  ${r.route.replayNote}`] : []),
             ...(s.kind === 'preset' ? [`# allowed: ${presetPermissions(s.preset, confined)}`] : []),
             `# timeout: ${Math.round(req.timeoutMs / 1000)} s`,
             `# started: ${started.toISOString()}`,

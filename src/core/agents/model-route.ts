@@ -32,6 +32,8 @@ export interface ModelRoute {
   gatewayTry?: GatewayTry;
   /** Values that must never appear in logs (the real key, the token). */
   secrets: string[];
+  /** On a replay, what answers the try's calls, for its log. */
+  replayNote?: string;
 }
 
 export interface RouteRequest {
@@ -104,11 +106,18 @@ export async function openModelRoute(req: RouteRequest): Promise<ModelRoute> {
       : undefined;
   return {
     endpoint: { ...real, url: clientBaseUrl(real.protocol, origin), key: gatewayTry.token, keyMissing: false },
+    ...(replay ? { replayNote: replayNote(replay.length) } : {}),
     ...(network ? { network } : {}),
     networkLabel: !req.confined ? 'not-confined' : ownNetwork || req.inContainer ? 'model-only' : 'open',
     gatewayTry,
     secrets: [gatewayTry.token, ...(real.keyMissing ? [] : [real.key])],
   };
+}
+
+/** What answers a replayed try: its recording, or nothing when the recorded try called no model (it runs again as it is). */
+function replayNote(calls: number): string {
+  if (calls === 0) return 'the recorded try made no model call: it runs again as it is, and a model call now diverges';
+  return `answered from the recording (${calls} call${calls === 1 ? '' : 's'}), no model is called`;
 }
 
 /** `<role>-try-<N>.calls.jsonl` beside `<role>-try-<N>.log`. */

@@ -45,7 +45,42 @@ export class IterationsTreeProvider implements vscode.TreeDataProvider<Iteration
     private readonly loop: LoopController,
     feed: ChangeFeed,
   ) {
-    this.subs.push(feed.onDidChangeRuns(() => this.refresh()));
+    this.subs.push(feed.onDidChangeRuns(() => void this.refreshIfChanged()));
+    this.refresh();
+  }
+
+  /**
+   * What the runs' rows are drawn from: each run's summary and the size and time of its
+   * iteration records, and which run is active or running. Kept from the last drawing of the
+   * runs (getChildren of the root).
+   */
+  private drawn: string | undefined;
+
+  private async runsSignature(task: TaskFolder, runs: readonly RunSummary[]): Promise<string> {
+    const stats = await Promise.all(
+      runs.map((r) =>
+        fs.promises.stat(task.run(r.info.name).iterationsFile).then(
+          (st) => `${st.size}:${st.mtimeMs}`,
+          () => '-',
+        ),
+      ),
+    );
+    return JSON.stringify([this.loop.activeRun, this.loop.runningRun, runs, stats]);
+  }
+
+  /**
+   * The change feed's news, drawn only when the runs differ from what the view shows. Redrawing
+   * the whole tree drops a run's expansion that is in flight (VS Code's extension host answers
+   * the children of a row it has just forgotten with none); at startup the feed's first news
+   * (its watch starting, after the task is read) came while a person could already click a run,
+   * which then stayed open and empty.
+   */
+  private async refreshIfChanged(): Promise<void> {
+    const task = this.tasks.task();
+    if (task && this.drawn !== undefined) {
+      const now = await this.runsSignature(task, await listRuns(task)).catch(() => undefined);
+      if (now === this.drawn) return;
+    }
     this.refresh();
   }
 
@@ -82,7 +117,9 @@ export class IterationsTreeProvider implements vscode.TreeDataProvider<Iteration
     if (!node) {
       // The active run (where Run Iteration records) first: it is the one being worked on.
       const active = this.loop.activeRun;
-      const runs = (await listRuns(task)).sort((a, b) => Number(b.info.name === active) - Number(a.info.name === active));
+      const listed = await listRuns(task);
+      this.drawn = await this.runsSignature(task, listed).catch(() => undefined);
+      const runs = listed.sort((a, b) => Number(b.info.name === active) - Number(a.info.name === active));
       return runs.map((summary) => ({ type: 'run' as const, summary }));
     }
     if (node.type === 'run') {

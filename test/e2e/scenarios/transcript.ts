@@ -19,10 +19,10 @@ import { writeReport } from '../../../src/core/report/export-report';
 import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
 import { findBubblewrap } from '../../../src/core/runtime/sandbox';
 import { launchChromium, repoRoot } from '../../harness/code-server';
-import { chatCompletionsAdapter } from '../../harness/model-server/chat-completions';
-import { startModelServer } from '../../harness/model-server/model-server';
-import { SAMPLE_REQUIREMENT } from '../../harness/model-server/sample-requirement';
-import { taskBrain } from '../../harness/model-server/task-brain';
+import { chatCompletionsAdapter } from '../../../scripts/stand-in-model/chat-completions';
+import { startModelServer } from '../../../scripts/stand-in-model/model-server';
+import { SAMPLE_REQUIREMENT } from '../../../scripts/stand-in-model/sample-requirement';
+import { taskBrain } from '../../../scripts/stand-in-model/task-brain';
 import { SCREENSHOT_DIR, withWorkbench, type Workbench } from '../../harness/workbench';
 import { prepareDemoTask } from '../demo-task';
 

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import type { DemoDataset } from '../../../scripts/demo-dataset';
 import { demoDatasetFixture } from '../../harness/demo-dataset-fixture';
 import { LoopbackNamespace } from '../../harness/loopback-namespace';
-import type { RecordedRequest } from '../../harness/model-server/model-server';
+import type { RecordedRequest } from '../../../scripts/stand-in-model/model-server';
 import { REAL_KEY as KEY, REAL_REQUIREMENT as REQUIREMENT, REAL_TASK as TASK, startServerIn, targetFiles } from '../../harness/real-clis';
 import { filesHolding } from '../helpers/list-tree';
 import { transcriptFromCliEvents } from '../../../src/core/transcript/cli-events-transcript';

@@ -10,8 +10,8 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { execFileSync } from 'node:child_process';
 import type { DemoDataset } from '../../../scripts/demo-dataset';
-import type { RecordedRequest } from '../../harness/model-server/model-server';
-import type { TaskScenario } from '../../harness/model-server/task-brain';
+import type { RecordedRequest } from '../../../scripts/stand-in-model/model-server';
+import type { TaskScenario } from '../../../scripts/stand-in-model/task-brain';
 import { LoopbackNamespace } from '../../harness/loopback-namespace';
 import {
   agentFlags,

@@ -11,12 +11,12 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { DemoDataset } from '../../../scripts/demo-dataset';
 import { demoDatasetFixture } from '../../harness/demo-dataset-fixture';
-import { chatCompletionsAdapter } from '../../harness/model-server/chat-completions';
-import { promptText } from '../../harness/model-server/conversation';
-import { startModelServer, type ModelServer } from '../../harness/model-server/model-server';
+import { chatCompletionsAdapter } from '../../../scripts/stand-in-model/chat-completions';
+import { promptText } from '../../../scripts/stand-in-model/conversation';
+import { startModelServer, type ModelServer } from '../../../scripts/stand-in-model/model-server';
 import { repoRoot } from '../helpers/repo-root';
 import { AGENTS_DIR, PYTHON } from '../loop/demo-fixture';
-import { SAMPLE_REQUIREMENT as REQUIREMENT } from '../../harness/model-server/sample-requirement';
+import { SAMPLE_REQUIREMENT as REQUIREMENT } from '../../../scripts/stand-in-model/sample-requirement';
 
 const cli = path.join(repoRoot, 'out', 'src', 'cli', 'main.js');
 const TASK = 'demo__tinyinventory-0002';

@@ -8,9 +8,9 @@ import * as path from 'node:path';
 import type { WireProtocol } from '../../../src/core/agents/endpoint/endpoint';
 import { urlFor } from '../../../src/core/agents/endpoint/endpoint';
 import { ModelGateway, clientBaseUrl } from '../../../src/core/gateway';
-import { ALL_ADAPTERS } from '../../harness/model-server/adapters';
-import type { Reply, Usage } from '../../harness/model-server/conversation';
-import { startModelServer, type ModelServer } from '../../harness/model-server/model-server';
+import { ALL_ADAPTERS } from '../../../scripts/stand-in-model/adapters';
+import type { Reply, Usage } from '../../../scripts/stand-in-model/conversation';
+import { startModelServer, type ModelServer } from '../../../scripts/stand-in-model/model-server';
 
 export const PROTOCOLS: readonly WireProtocol[] = ['anthropic-messages', 'openai-responses', 'chat-completions', 'gemini'];
 export const REAL_KEY = 'sk-real-upstream-key-0123456789abcdef';

@@ -17,7 +17,7 @@ import { RECORD_CAP_BYTES, RECORD_SLACK_BYTES } from '../../../src/core/gateway/
 import type { OpenTryOptions } from '../../../src/core/gateway/gateway-try';
 import { freeBytes } from '../../../src/core/util/free-space';
 import { modelRequest, REAL_KEY, send, startRig, startUpstream, type Rig, type Upstream } from './gateway-fixture';
-import type { Reply } from '../../harness/model-server/conversation';
+import type { Reply } from '../../../scripts/stand-in-model/conversation';
 
 const PROTOCOL = 'chat-completions' as const;
 /** An answer of about 1 MB of text: its line holds the text twice (reassembled and raw), about 2 MB. */

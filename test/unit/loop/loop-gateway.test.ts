@@ -21,13 +21,13 @@ import type { LoopEvent, RoleSetup } from '../../../src/core/loop/loop-types';
 import { startRun } from '../../../src/core/loop/run-loop';
 import { ARCHIVE, iterDir } from '../../../src/core/loop/run-store';
 import { UserError } from '../../../src/core/util/errors';
-import { chatCompletionsAdapter } from '../../harness/model-server/chat-completions';
-import { promptText, type Conversation, type Reply } from '../../harness/model-server/conversation';
-import { startModelServer, type ModelServer } from '../../harness/model-server/model-server';
+import { chatCompletionsAdapter } from '../../../scripts/stand-in-model/chat-completions';
+import { promptText, type Conversation, type Reply } from '../../../scripts/stand-in-model/conversation';
+import { startModelServer, type ModelServer } from '../../../scripts/stand-in-model/model-server';
 import { missingSandbox } from '../helpers/require-sandbox';
 import { filesHolding } from '../helpers/list-tree';
 import { AGENTS_DIR, DemoWorld, PYTHON, SANDBOX, loopOptions, runtime } from './demo-fixture';
-import { SAMPLE_REQUIREMENT as REQUIREMENT } from '../../harness/model-server/sample-requirement';
+import { SAMPLE_REQUIREMENT as REQUIREMENT } from '../../../scripts/stand-in-model/sample-requirement';
 
 const KEY = 'sk-sweci-gateway-loop-0123456789';
 
@@ -62,10 +62,12 @@ function brain(c: Conversation): Reply {
   }
 }
 
-function agent(extra: { maxTries?: number; env?: Record<string, string>; access?: Partial<ModelAccess>; promptTemplateFile?: string } = {}): RoleSetup {
+function agent(
+  extra: { script?: string; maxTries?: number; env?: Record<string, string>; access?: Partial<ModelAccess>; promptTemplateFile?: string } = {},
+): RoleSetup {
   const settings: AgentSettings = {
     kind: 'custom',
-    command: `${PYTHON} ${JSON.stringify(path.join(AGENTS_DIR, 'model-client.py'))}`,
+    command: `${PYTHON} ${JSON.stringify(path.join(AGENTS_DIR, extra.script ?? 'model-client.py'))}`,
     promptVia: 'stdin',
     baseUrl: `${server.origin}/v1`,
     model: 'm',
@@ -266,5 +268,41 @@ describe('the model gateway through the loop: a confined agent reaches only its 
     );
     assert.ok(error instanceof UserError, String(error));
     assert.match(error.message, /try 1: its model calls failed: diverged at call 1: \$\.messages\[0\]\.content/);
+  });
+
+  test('a step that made no model call replays as it is, and its log says so; a try the recording does not have is still refused', async (t) => {
+    if (!SANDBOX) return missingSandbox(t);
+    mode = 'ok';
+    // A Programmer with an endpoint that changes nothing and asks no model (no-output.py).
+    const idle = (access: Partial<ModelAccess> = {}): RoleSetup => agent({ script: 'no-output.py', access });
+    const task = await world.task('idle');
+    const folder = taskFolder(task.taskDir);
+    await startRun({ ...loopOptions(task, 'r', { architect: agent(), programmer: idle() }), maxIterations: 1 });
+    const recordedDir = iterDir(folder.run('r'), 1);
+    assert.equal((await readGatewayCalls(path.join(recordedDir, ARCHIVE.agentCalls('programmer', 1)))).length, 0, 'the Programmer made no call');
+
+    const before = server.requests.length;
+    const replay = replayFromRun(folder, 'r');
+    await startRun({ ...loopOptions(task, 'r-replay', { architect: agent({ access: { replay } }), programmer: idle({ replay }) }), maxIterations: 1 });
+    assert.equal(server.requests.length, before, 'the replay called no model');
+    const dir = iterDir(folder.run('r-replay'), 1);
+    assert.match(
+      await fs.readFile(path.join(dir, ARCHIVE.agentLog('programmer', 1)), 'utf8'),
+      /# replay: {2}the recorded try made no model call: it runs again as it is/,
+    );
+    assert.match(await fs.readFile(path.join(dir, ARCHIVE.agentLog('architect', 1)), 'utf8'), /# replay: {2}answered from the recording \(1 call\)/);
+    for (const file of [ARCHIVE.requirement, ARCHIVE.codeDiff]) {
+      assert.equal(await fs.readFile(path.join(dir, file), 'utf8'), await fs.readFile(path.join(recordedDir, file), 'utf8'), file);
+    }
+    // Beyond the recording (a second iteration it never ran) nothing is made up: refused.
+    const error = await startRun({
+      ...loopOptions(task, 'r-replay-2', { architect: agent({ access: { replay } }), programmer: idle({ replay }) }),
+      maxIterations: 2,
+    }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    assert.ok(error instanceof UserError, String(error));
+    assert.match(error.message, /Nothing to replay for the architect's try 1 of iteration 2/);
   });
 });

@@ -22,8 +22,8 @@ import { ARCHIVE } from '../../../src/core/loop/run-store';
 import { readGatewayCalls } from '../../../src/core/records/gateway-call';
 import { DiskNearlyFullError, freeBytes } from '../../../src/core/util/free-space';
 import { taskFolder } from '../../../src/core/workspace/task-folder';
-import { chatCompletionsAdapter } from '../../harness/model-server/chat-completions';
-import { startModelServer, type ModelServer } from '../../harness/model-server/model-server';
+import { chatCompletionsAdapter } from '../../../scripts/stand-in-model/chat-completions';
+import { startModelServer, type ModelServer } from '../../../scripts/stand-in-model/model-server';
 import { missingSandbox } from '../helpers/require-sandbox';
 import { AGENTS_DIR, DemoWorld, PYTHON, SANDBOX, loopOptions, runtime, type DemoTask } from './demo-fixture';
 

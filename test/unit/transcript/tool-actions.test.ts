@@ -1,11 +1,11 @@
 // toolAction on each CLI's own tool names and argument names (as the project's model server calls
-// them, test/harness/model-server/tool-kit.ts), and filesWritten over a transcript.
+// them, scripts/stand-in-model/tool-kit.ts), and filesWritten over a transcript.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { transcriptFromCalls } from './transcript-from-calls';
 import { callsWriting, filesWritten, toolAction } from '../../../src/core/transcript/tool-actions';
-import { writeCall, shellCall } from '../../harness/model-server/tool-kit';
-import type { Conversation } from '../../harness/model-server/conversation';
+import { writeCall, shellCall } from '../../../scripts/stand-in-model/tool-kit';
+import type { Conversation } from '../../../scripts/stand-in-model/conversation';
 import { PROTOCOLS, architectTry } from './wire-fixture';
 
 const PATCH = [

@@ -16,10 +16,10 @@ import type { RoleSetup } from '../../../src/core/loop/loop-types';
 import { startRun } from '../../../src/core/loop/run-loop';
 import { callsWriting, filesWritten } from '../../../src/core/transcript/tool-actions';
 import { transcriptSchema, type Transcript } from '../../../src/core/transcript/transcript-schema';
-import { chatCompletionsAdapter } from '../../harness/model-server/chat-completions';
-import { startModelServer, type ModelServer } from '../../harness/model-server/model-server';
-import { SAMPLE_REQUIREMENT as REQUIREMENT } from '../../harness/model-server/sample-requirement';
-import { taskBrain } from '../../harness/model-server/task-brain';
+import { chatCompletionsAdapter } from '../../../scripts/stand-in-model/chat-completions';
+import { startModelServer, type ModelServer } from '../../../scripts/stand-in-model/model-server';
+import { SAMPLE_REQUIREMENT as REQUIREMENT } from '../../../scripts/stand-in-model/sample-requirement';
+import { taskBrain } from '../../../scripts/stand-in-model/task-brain';
 import { missingSandbox } from '../helpers/require-sandbox';
 import { AGENTS_DIR, DemoWorld, PYTHON, SANDBOX, loopOptions, runtime, type DemoTask } from '../loop/demo-fixture';
 

@@ -1,6 +1,8 @@
-// A scripted model server for the agent conformance tests: test code, on 127.0.0.1 only. It
-// speaks the four wire protocols the agent CLIs use (Anthropic Messages, OpenAI Responses, Chat
-// Completions, Gemini), streamed or not, with tool calls; a brain (the test's script) decides
+// The stand-in model: a scripted model server on 127.0.0.1 only, never another address. The demo
+// (scripts/demo.ts) runs one as its agents' model, so the gateway, transcripts and replay work
+// without a key; the tests run it for the agent conformance and gateway tests. It speaks the four
+// wire protocols the agent CLIs use (Anthropic Messages, OpenAI Responses, Chat Completions,
+// Gemini), streamed or not, with tool calls; a brain (the demo's or the test's script) decides
 // each reply. It records every request and the usage it reported, so a test can compare the
 // tokens the harness recorded with what the server really sent.
 import * as http from 'node:http';
