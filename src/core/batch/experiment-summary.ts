@@ -78,7 +78,7 @@ export async function summarizeExperiment(dir: string, opts: SummaryOptions = {}
   const taskIds = new Set(await experimentTaskIds(dir));
   for (const id of taskIds) {
     // The status comes with the runs (from their caches when they hold): read once per task.
-    const scores = await loadRunScores(layout.task(id), {
+    const scores = loadRunScores(layout.task(id), {
       gamma: 1,
       ...(maxEpoch ? { maxIterations: maxEpoch } : {}),
       ...(opts.scoring ? { scoring: opts.scoring } : {}),

@@ -4,10 +4,10 @@
 // the pure modules beside it.
 import type { ScoringRules } from '../metrics/scored-line';
 import { UserError } from '../util/errors';
-import { clusterBootstrap } from './cluster-bootstrap';
+import { clusterBootstraps } from './cluster-bootstrap';
 import { datasetKey, type ResolvedRun } from './leaderboard-inputs';
 import type { LeaderboardEntry, LeaderboardPair, LeaderboardRecord, TasksPolicy } from './leaderboard-record';
-import { pairedDifference } from './paired-difference';
+import { pairedDifferences } from './paired-difference';
 import { costFrontier, groupsInOrder, rankEntries } from './ranking';
 import { combineSources, runTaskScores, sharedReads, type TaskScore } from './run-task-scores';
 
@@ -92,13 +92,15 @@ export async function buildLeaderboard(runs: readonly ResolvedRun[], opts: Leade
   else if (clusters.size < 5)
     notes.push(`The ranked tasks come from only ${clusters.size} repositories: intervals from so few clusters are rough, and likely too narrow.`);
   // Missing in `common` means: scored by some entry, left out of the ranking because this entry lacks it.
-  const built: Array<Omit<LeaderboardEntry, 'rankMove' | 'group' | 'onCostFrontier'>> = entries.map(({ label, draft, own, missing }) => {
+  // Every entry's intervals at once: entries over the same tasks share one pass of the bootstrap.
+  const intervals = clusterBootstraps(
+    entries.map(({ own }) => own.map((s) => ({ cluster: s.cluster, values: [s.evo[one], s.solved, s.zeroRegression] }))),
+    { resamples: opts.resamples, seed: opts.seed },
+  );
+  const built: Array<Omit<LeaderboardEntry, 'rankMove' | 'group' | 'onCostFrontier'>> = entries.map(({ label, draft, own, missing }, e) => {
     const first = draft.runs[0];
     const evoScore = Object.fromEntries(opts.gammas.map((g, i) => [g, mean(own.map((s) => s.evo[i]))]));
-    const [evoCI, solvedCI, zeroCI] = clusterBootstrap(
-      own.map((s) => ({ cluster: s.cluster, values: [s.evo[one], s.solved, s.zeroRegression] })),
-      { resamples: opts.resamples, seed: opts.seed },
-    );
+    const [evoCI, solvedCI, zeroCI] = intervals[e];
     const costs = own.map((s) => s.cost);
     return {
       label,
@@ -147,10 +149,18 @@ export async function buildLeaderboard(runs: readonly ResolvedRun[], opts: Leade
   );
   const order = ranks['1'].map((r) => built.find((e) => e.label === r.label)!);
   const byLabel = new Map(entries.map((e) => [e.label, e]));
-  const pairs: LeaderboardPair[] = [];
-  for (let i = 0; i < order.length; i++)
-    for (let j = i + 1; j < order.length; j++)
-      pairs.push(pairOf(byLabel.get(order[i].label)!.own, byLabel.get(order[j].label)!.own, order[i].label, order[j].label, one, opts));
+  const labelPairs: Array<[string, string]> = [];
+  for (let i = 0; i < order.length; i++) for (let j = i + 1; j < order.length; j++) labelPairs.push([order[i].label, order[j].label]);
+  const at = (label: string) => byLabel.get(label)!.own.map((s) => ({ task: s.task, cluster: s.cluster, score: s.evo[one] }));
+  // All pairs at once: those over the same tasks share one pass of the bootstrap.
+  const differences = pairedDifferences(
+    labelPairs.map(([a, b]) => [at(a), at(b)] as const),
+    { resamples: opts.resamples, seed: opts.seed },
+  );
+  const pairs: LeaderboardPair[] = labelPairs.map(([a, b], i) => {
+    const d = differences[i];
+    return { a, b, meanDiff: d.meanDiff, ci95: d.ci95, distinguishable: d.distinguishable };
+  });
   const pair = (a: string, b: string) => pairs.find((p) => p.a === a && p.b === b)!;
   const groups = groupsInOrder(order.length, (i) => pair(order[i - 1].label, order[i].label).distinguishable);
   const frontier = costFrontier(order.map((e) => ({ score: e.evoScore['1'], cost: e.costPerTask })));
@@ -169,13 +179,6 @@ export async function buildLeaderboard(runs: readonly ResolvedRun[], opts: Leade
     pairs,
     notes,
   };
-}
-
-/** The paired difference of EvoScore(γ=1), a − b, over the tasks both scored. */
-function pairOf(a: readonly TaskScore[], b: readonly TaskScore[], labelA: string, labelB: string, one: number, opts: LeaderboardOptions): LeaderboardPair {
-  const at = (scores: readonly TaskScore[]) => scores.map((s) => ({ task: s.task, cluster: s.cluster, score: s.evo[one] }));
-  const d = pairedDifference(at(a), at(b), { resamples: opts.resamples, seed: opts.seed });
-  return { a: labelA, b: labelB, meanDiff: d.meanDiff, ci95: d.ci95, distinguishable: d.distinguishable };
 }
 
 /** The tasks every repeat scored, each the repeats' mean (one repeat: its own numbers, unchanged). */

@@ -78,6 +78,36 @@ export function clusterBootstrap(tasks: readonly ClusteredTask[], { resamples, s
 }
 
 /**
+ * clusterBootstrap of each list, the same intervals bit for bit, with the lists whose tasks fall
+ * in the same clusters in the same order bootstrapped together: their statistics side by side,
+ * one pass over the draws for all of them (a leaderboard's pairs share their tasks, and one
+ * pass each cost most of its time).
+ */
+export function clusterBootstraps(lists: ReadonlyArray<readonly ClusteredTask[]>, opts: BootstrapOptions): [number, number][][] {
+  const out = new Array<[number, number][]>(lists.length);
+  const together = new Map<string, number[]>();
+  lists.forEach((tasks, i) => {
+    // Same clusters, same order: the same cluster numbering and counts, and each statistic's sums made in the same order.
+    const key = `${tasks[0]?.values.length ?? 0}\n${tasks.map((t) => t.cluster).join('\n')}`;
+    const members = together.get(key);
+    if (members) members.push(i);
+    else together.set(key, [i]);
+  });
+  for (const members of together.values()) {
+    const first = lists[members[0]];
+    const width = first[0]?.values.length ?? 0;
+    if (members.length === 1 || first.length === 0 || width === 0) {
+      for (const i of members) out[i] = clusterBootstrap(lists[i], opts);
+      continue;
+    }
+    const side = first.map((t, at) => ({ cluster: t.cluster, values: members.flatMap((i) => lists[i][at].values) }));
+    const all = clusterBootstrap(side, opts);
+    members.forEach((i, m) => (out[i] = all.slice(m * width, (m + 1) * width)));
+  }
+  return out;
+}
+
+/**
  * percentile() of each p (ascending) as sorted values would give it, selecting only the order
  * statistics it reads (quickselect, linear) instead of sorting all the resamples. Reorders
  * `values`. With a NaN among them it sorts (only sort puts NaN in an order).

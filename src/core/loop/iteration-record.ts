@@ -6,7 +6,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { writeFileAtomic } from '../util/fs-atomic';
-import { parseJsonLines, readIfPresent } from '../records/record-file';
+import { parseJsonLines, readIfPresent, readIfPresentSync } from '../records/record-file';
 import { describeSchemaProblem } from '../records/schema-problem';
 
 export const roleKind = z.enum(['agent', 'human']);
@@ -130,6 +130,12 @@ function parseIterationLines(text: string, file: string): IterationRecord[] {
 /** The complete lines of `file`; [] when it does not exist. */
 export async function readIterationRecords(file: string): Promise<IterationRecord[]> {
   const text = await readIfPresent(file);
+  return text === undefined ? [] : parseIterationLines(text, file);
+}
+
+/** readIterationRecords, synchronously. */
+export function readIterationRecordsSync(file: string): IterationRecord[] {
+  const text = readIfPresentSync(file);
   return text === undefined ? [] : parseIterationLines(text, file);
 }
 

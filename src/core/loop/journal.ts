@@ -54,6 +54,10 @@ export async function readJournal(dir: string): Promise<Journal | undefined> {
   return journalRecord.read(journalFile(dir));
 }
 
+export function readJournalSync(dir: string): Journal | undefined {
+  return journalRecord.readSync(journalFile(dir));
+}
+
 export async function writeJournal(dir: string, journal: Journal): Promise<void> {
   journal.lastCompletedStep = journal.result ? 'pytest' : journal.programmer ? 'programmer' : journal.architect ? 'architect' : undefined;
   await journalRecord.write(journalFile(dir), journal);

@@ -6,8 +6,8 @@ import type { AgentRole, AgentSettings } from '../agents/agent-driver';
 import { SecretMask } from '../util/secret-mask';
 import { z } from 'zod';
 import { jsonRecordFile } from '../records/record-file';
-import { readIterationRecords, roleKind, type IterationRecord } from './iteration-record';
-import { journalFile, readJournal, type PendingStep } from './journal';
+import { readIterationRecords, readIterationRecordsSync, roleKind, type IterationRecord } from './iteration-record';
+import { journalFile, readJournal, readJournalSync, type Journal, type PendingStep } from './journal';
 import type { RunFlag } from '../metrics/run-flags';
 import { scoreFlags } from '../metrics/scored-line';
 import { assertRunName, runBranch, slugifyRunName } from './run-name';
@@ -89,6 +89,10 @@ export async function readRunInfo(task: TaskFolder, run: string): Promise<RunInf
   return runFile.read(task.run(run).runFile);
 }
 
+export function readRunInfoSync(task: TaskFolder, run: string): RunInfo | undefined {
+  return runFile.readSync(task.run(run).runFile);
+}
+
 export async function writeRunInfo(task: TaskFolder, info: RunInfo): Promise<void> {
   await runFile.write(task.run(info.name).runFile, info);
 }
@@ -122,9 +126,31 @@ export async function readRun(task: TaskFolder, run: string): Promise<RunWithRec
   if (!info) return undefined;
   const layout = task.run(run);
   const records: IterationRecord[] = await readIterationRecords(layout.iterationsFile);
-  const last = records[records.length - 1];
   // Most runs have no iteration in progress, so no pending/: that is looked up, not read and failed.
   const journal = existsSync(journalFile(layout.pendingDir)) ? await readJournal(layout.pendingDir).catch(() => undefined) : undefined;
+  return runWithRecords(info, records, journal);
+}
+
+/**
+ * readRun, synchronously: for the experiment readers, which read thousands of runs, where a
+ * promise per file costs more than reading it.
+ */
+export function readRunSync(task: TaskFolder, run: string): RunWithRecords | undefined {
+  const info = readRunInfoSync(task, run);
+  if (!info) return undefined;
+  const layout = task.run(run);
+  const records = readIterationRecordsSync(layout.iterationsFile);
+  let journal: Journal | undefined;
+  try {
+    journal = existsSync(journalFile(layout.pendingDir)) ? readJournalSync(layout.pendingDir) : undefined;
+  } catch {
+    journal = undefined;
+  }
+  return runWithRecords(info, records, journal);
+}
+
+function runWithRecords(info: RunInfo, records: IterationRecord[], journal: Journal | undefined): RunWithRecords {
+  const last = records[records.length - 1];
   const iterations = Math.max(0, records.length - 1);
   const summary: RunSummary = {
     info,

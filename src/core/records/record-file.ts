@@ -3,7 +3,7 @@
 // should do when it is damaged — and that description gives the file its read and its write.
 // A missing file, an unreadable one, text that is not JSON and JSON of the wrong shape are told
 // apart here, in the same words for every record, instead of by each reader.
-import { promises as fs } from 'node:fs';
+import { promises as fs, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { z } from 'zod';
 import { UserError, errorMessage } from '../util/errors';
@@ -43,6 +43,8 @@ export interface RecordFileSpec<S extends z.ZodType> {
 export interface RecordFile<T> {
   /** The record, or undefined when the file (or its folder) does not exist. */
   read(file: string): Promise<T | undefined>;
+  /** read, synchronously: for readers of thousands of small records, where a promise per file costs more than the read. */
+  readSync(file: string): T | undefined;
   /** Checks `text` as this record's content; `file` names it in errors. */
   parse(text: string, file: string): T;
   /** Writes the record whole (a reader sees the old file or the new one), after checking it. */
@@ -63,17 +65,22 @@ export function jsonRecordFile<S extends z.ZodType>(spec: RecordFileSpec<S>): Re
     if (!result.success) throw new DamagedRecordError(file, describeSchemaProblem(result.error), spec.whenDamaged);
     return result.data;
   };
+  const parsePresent = (text: string | undefined, file: string): T | undefined => {
+    if (text === undefined) return undefined;
+    try {
+      return parse(text, file);
+    } catch (err) {
+      if (spec.onDamage === 'missing' && err instanceof DamagedRecordError) return undefined;
+      throw err;
+    }
+  };
   return {
     parse,
     async read(file) {
-      const text = await readIfPresent(file);
-      if (text === undefined) return undefined;
-      try {
-        return parse(text, file);
-      } catch (err) {
-        if (spec.onDamage === 'missing' && err instanceof DamagedRecordError) return undefined;
-        throw err;
-      }
+      return parsePresent(await readIfPresent(file), file);
+    },
+    readSync(file) {
+      return parsePresent(readIfPresentSync(file), file);
     },
     async write(file, value) {
       const checked = spec.checkOnWrite === false ? undefined : spec.schema.safeParse(value);
@@ -115,8 +122,21 @@ export async function readIfPresent(file: string): Promise<string | undefined> {
   try {
     return await fs.readFile(file, 'utf8');
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    throw new UserError(`Cannot read ${file} (${errorMessage(err)}). Check its permissions.`, { cause: err });
+    return absentOrThrow(file, err);
   }
+}
+
+/** readIfPresent, synchronously. */
+export function readIfPresentSync(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    return absentOrThrow(file, err);
+  }
+}
+
+function absentOrThrow(file: string, err: unknown): undefined {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+  throw new UserError(`Cannot read ${file} (${errorMessage(err)}). Check its permissions.`, { cause: err });
 }

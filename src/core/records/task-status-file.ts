@@ -51,6 +51,10 @@ export async function readTaskStatusFile(file: string): Promise<TaskStatus | und
   return statusFile.read(file);
 }
 
+export function readTaskStatusFileSync(file: string): TaskStatus | undefined {
+  return statusFile.readSync(file);
+}
+
 export async function writeTaskStatusFile(file: string, status: Omit<TaskStatus, 'schema' | 'updated'>): Promise<void> {
   await statusFile.write(file, { schema: 1, ...status, updated: new Date().toISOString() });
 }

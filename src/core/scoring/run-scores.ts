@@ -6,13 +6,13 @@
 // own facts the readers need (task.json's repository, the batch status) come the same way, so a
 // warm look at a task opens its runs' caches and nothing else.
 import { readdirSync } from 'node:fs';
-import { readTaskStatusFile } from '../records/task-status-file';
+import { readTaskStatusFileSync } from '../records/task-status-file';
 import type { IterationRecord } from '../loop/iteration-record';
-import { readRun, type RunInfo } from '../loop/run-store';
+import { readRunSync, type RunInfo } from '../loop/run-store';
 import { scoredLines, type ScoringRules } from '../metrics/scored-line';
 import { errorMessage } from '../util/errors';
 import type { TaskFolder } from '../workspace/task-folder';
-import { readTaskRecord } from '../workspace/task-record';
+import { readTaskRecordSync } from '../workspace/task-record';
 import { chartRun, scoredIterationsOf } from './load-chart-data';
 import {
   isCachedVariant,
@@ -74,12 +74,14 @@ interface Reading {
   stable: boolean;
 }
 
-export async function loadRunScores(task: TaskFolder, opts: RunScoresOptions = {}): Promise<TaskRunScores> {
+/** The task's runs scored (synchronous: see below). */
+export function loadRunScores(task: TaskFolder, opts: RunScoresOptions = {}): TaskRunScores {
   const gamma = opts.gamma ?? 1;
   const skipped: TaskRunScores['skipped'] = [];
   // The task's files' identity before anything is read: part of every run's key.
   const tkey = taskKey(task, opts.statusFile);
-  // Synchronous: a warm look is a few small reads per task, which a promise each would outweigh.
+  // Synchronous, reads and writes alike: a look is a few small files per task, which a promise
+  // each would outweigh (thousands of runs cold took seconds more).
   let names: string[];
   try {
     names = readdirSync(task.runsDir);
@@ -90,7 +92,7 @@ export async function loadRunScores(task: TaskFolder, opts: RunScoresOptions = {
   const readings: Reading[] = [];
   for (const name of names.sort()) {
     try {
-      const reading = await readBase(task, name, tkey);
+      const reading = readBase(task, name, tkey);
       if (reading) readings.push(reading);
     } catch (err) {
       skipped.push({ run: name, reason: errorMessage(err) });
@@ -101,7 +103,7 @@ export async function loadRunScores(task: TaskFolder, opts: RunScoresOptions = {
   let facts = readings.find((r) => r.cache)?.cache?.task;
   let factsStable = true;
   if (!facts) {
-    facts = await readTaskFacts(task, opts.statusFile);
+    facts = readTaskFacts(task, opts.statusFile);
     factsStable = sameTaskKey(tkey, taskKey(task, opts.statusFile));
   }
   readings.sort((a, b) => a.base.info.created.localeCompare(b.base.info.created) || a.base.info.name.localeCompare(b.base.info.name));
@@ -118,7 +120,7 @@ export async function loadRunScores(task: TaskFolder, opts: RunScoresOptions = {
   const runs: RunScore[] = [];
   for (const reading of readings) {
     const cached = reading.cache?.variants.find((v) => sameVariant(v.variant, variant))?.run;
-    const scoredRun = cached ?? (await scoreRun(task, reading, variant, tkey, facts, factsStable));
+    const scoredRun = cached ?? scoreRun(task, reading, variant, tkey, facts, factsStable);
     runs.push({ ...scoredRun, info: reading.base.info, lines: reading.base.lines, usage: reading.base.usage });
   }
   return { maxIterations, runs, skipped, task: facts };
@@ -136,17 +138,19 @@ export function cachedRunInfo(task: TaskFolder, name: string, statusFile?: strin
 }
 
 /** The task's facts, read now: a task.json that does not read as a record is a null task (its reader says why). */
-async function readTaskFacts(task: TaskFolder, statusFile: string | undefined): Promise<TaskFacts> {
-  const record = await readTaskRecord(task).then(
-    (r) => ({ repo: r?.task.repo ?? null }),
-    () => null,
-  );
-  const status = statusFile === undefined ? undefined : await readTaskStatusFile(statusFile);
+function readTaskFacts(task: TaskFolder, statusFile: string | undefined): TaskFacts {
+  let record: { repo: string | null } | null;
+  try {
+    record = { repo: readTaskRecordSync(task)?.task.repo ?? null };
+  } catch {
+    record = null;
+  }
+  const status = statusFile === undefined ? undefined : readTaskStatusFileSync(statusFile);
   return { task: record, status: status ? { state: status.state, ...(status.reason !== undefined ? { reason: status.reason } : {}) } : null };
 }
 
 /** The run's base from its cache, or from its records; undefined when the folder holds no run. */
-async function readBase(task: TaskFolder, name: string, tkey: TaskKey): Promise<Reading | undefined> {
+function readBase(task: TaskFolder, name: string, tkey: TaskKey): Reading | undefined {
   const layout = task.run(name);
   const key = recordsKey(layout, tkey);
   if (key.run === null) return undefined;
@@ -156,8 +160,8 @@ async function readBase(task: TaskFolder, name: string, tkey: TaskKey): Promise<
 }
 
 /** The run's records, read now, and what the cache keeps of them (whether the task's files held is the caller's to check). */
-async function readRecords(task: TaskFolder, name: string, key: RecordsKey, tkey: TaskKey): Promise<Reading | undefined> {
-  const run = await readRun(task, name);
+function readRecords(task: TaskFolder, name: string, key: RecordsKey, tkey: TaskKey): Reading | undefined {
+  const run = readRunSync(task, name);
   if (!run) return undefined;
   const stable = sameKey(key, recordsKey(task.run(name), tkey));
   const { summary, records } = run;
@@ -169,10 +173,10 @@ async function readRecords(task: TaskFolder, name: string, key: RecordsKey, tkey
  * The run scored for `variant` from its lines (read now if the cache answered for the base only);
  * the cache gains the variant, with the task's facts as of `tkey` (`factsStable`: they held while read).
  */
-async function scoreRun(task: TaskFolder, reading: Reading, variant: ScoreVariant, tkey: TaskKey, facts: TaskFacts, factsStable: boolean): Promise<ScoredRun> {
+function scoreRun(task: TaskFolder, reading: Reading, variant: ScoreVariant, tkey: TaskKey, facts: TaskFacts, factsStable: boolean): ScoredRun {
   let current = reading;
   if (!current.records) {
-    const again = await readRecords(task, reading.name, recordsKey(task.run(reading.name), tkey), tkey);
+    const again = readRecords(task, reading.name, recordsKey(task.run(reading.name), tkey), tkey);
     if (!again) throw new Error(`run ${reading.name} was removed while it was read`);
     current = again;
   }
@@ -182,7 +186,7 @@ async function scoreRun(task: TaskFolder, reading: Reading, variant: ScoreVarian
     // The variants the cache held stay when they were made from these same records.
     const prior = reading.cache;
     const kept = prior && sameKey(prior.key, current.key) ? prior.variants.filter((v) => isCachedVariant(v) && !sameVariant(v.variant, variant)) : [];
-    await writeSummaryCache(task.run(reading.name), {
+    writeSummaryCache(task.run(reading.name), {
       schema: 1,
       code: RUN_SUMMARY_CODE,
       key: current.key,

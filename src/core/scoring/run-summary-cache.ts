@@ -29,7 +29,7 @@ import { runInfoSchema } from '../loop/run-store';
 import { taskStateSchema } from '../records/task-status-file';
 import { journalFile } from '../loop/journal';
 import { sealJson, unsealJson } from '../records/sealed-json';
-import { writeFileAtomic } from '../util/fs-atomic';
+import { writeFileAtomicSync } from '../util/fs-atomic';
 import type { RunLayout, TaskFolder } from '../workspace/task-folder';
 import { chartRunSchema } from './chart-types';
 import { RUN_SUMMARY_CODE } from './run-summary-code';
@@ -159,12 +159,15 @@ export function readSummaryCache(layout: RunLayout, key: RecordsKey): RunSummary
  * Writes the cache whole. The disk refusing (a read-only experiment, a full disk) only costs the
  * next reader a cold read; a cache that fails its own schema is a bug, and thrown.
  */
-export async function writeSummaryCache(layout: RunLayout, cache: RunSummaryCache): Promise<void> {
+export function writeSummaryCache(layout: RunLayout, cache: RunSummaryCache): void {
   const value = { ...cache, variants: cache.variants.slice(0, MAX_VARIANTS) };
   const text = sealJson(runSummaryCacheSchema, value, SUMMARY_CACHE_FILE);
-  await writeFileAtomic(cacheFile(layout), text, { durable: false }).catch((err: unknown) => {
+  // Synchronous, as the records were read: thousands of small writes, where a promise per step costs more than the write.
+  try {
+    writeFileAtomicSync(cacheFile(layout), text, { durable: false });
+  } catch (err) {
     if (!(err as NodeJS.ErrnoException).code) throw err;
-  });
+  }
 }
 
 /** A regular file's text (not a link, a FIFO or a device), at most MAX_CACHE_BYTES; undefined for anything else. */

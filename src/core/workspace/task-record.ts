@@ -13,6 +13,10 @@ export async function readTaskRecord(task: TaskFolder): Promise<TaskRecord | und
   return taskFile.read(task.taskFile);
 }
 
+export function readTaskRecordSync(task: TaskFolder): TaskRecord | undefined {
+  return taskFile.readSync(task.taskFile);
+}
+
 export async function writeTaskRecord(task: TaskFolder, record: TaskRecord): Promise<void> {
   await taskFile.write(task.taskFile, record);
 }

@@ -3,8 +3,8 @@
 // intervals and the cost frontier.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { clusterBootstrap, percentile } from '../../../src/core/leaderboard/cluster-bootstrap';
-import { pairedDifference } from '../../../src/core/leaderboard/paired-difference';
+import { clusterBootstrap, clusterBootstraps, percentile, type ClusteredTask } from '../../../src/core/leaderboard/cluster-bootstrap';
+import { pairedDifference, pairedDifferences } from '../../../src/core/leaderboard/paired-difference';
 import { costFrontier, groupsInOrder, rankEntries } from '../../../src/core/leaderboard/ranking';
 import { seededRandom } from '../../../src/core/leaderboard/seeded-random';
 
@@ -22,6 +22,30 @@ describe('seeded generator', () => {
 });
 
 describe('clustered percentile bootstrap', () => {
+  test('lists bootstrapped together give each list its own intervals, bit for bit (same tasks, other clusters, other widths, empty)', () => {
+    const random = seededRandom(7);
+    const clusters = Array.from({ length: 40 }, () => `repo${Math.floor(random() * 12)}`);
+    const list = (width: number, of = clusters): ClusteredTask[] =>
+      of.map((cluster) => ({ cluster, values: Array.from({ length: width }, () => random() - 0.4) }));
+    const lists = [list(1), list(3), list(1), list(1, clusters.slice(5)), list(3), [], list(1, [...clusters].reverse()), list(1)];
+    const opts = { resamples: 500, seed: 3 };
+    assert.deepStrictEqual(
+      clusterBootstraps(lists, opts),
+      lists.map((l) => clusterBootstrap(l, opts)),
+    );
+    const scores = (of: ClusteredTask[]) => of.map((t, i) => ({ task: `t${i}`, cluster: t.cluster, score: t.values[0] }));
+    const pairs = [
+      [scores(lists[0]), scores(lists[2])],
+      [scores(lists[0]), scores(lists[7])],
+      [scores(lists[3]), scores(lists[0])],
+      [[], scores(lists[0])],
+    ] as const;
+    assert.deepStrictEqual(
+      pairedDifferences(pairs, opts),
+      pairs.map(([a, b]) => pairedDifference(a, b, opts)),
+    );
+  });
+
   test('three repositories, four resamples with seed 7, resampled by hand', () => {
     // Seed 7 draws cluster indices (⌊3·u⌋): [0,0,2] [2,1,1] [1,0,1] [2,0,0].
     const r = seededRandom(7);

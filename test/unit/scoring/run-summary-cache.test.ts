@@ -104,11 +104,11 @@ describe('the summary cache', () => {
     assert.equal(truth.runs.length, 2, 'the task has its agent run and the replay');
     run = truth.runs.find((r) => r.kind === 'agent')!.run;
     assert.ok(!fs.existsSync(cachePath(id(), run)), 'no cache before a read');
-    const cold = await loadRunScores(task(id()), { maxIterations: 20 });
+    const cold = loadRunScores(task(id()), { maxIterations: 20 });
     assert.deepStrictEqual(withoutInfo(cold), truth);
     for (const r of cold.runs) assert.equal(readCache(id(), r.run).base.info.name, r.run);
     const before = cacheStat(id(), run);
-    const warm = await loadRunScores(task(id()), { maxIterations: 20 });
+    const warm = loadRunScores(task(id()), { maxIterations: 20 });
     assert.deepStrictEqual(warm, cold);
     const now = cacheStat(id(), run);
     assert.equal(now.ino, before.ino, 'a cache that holds is not written again');
@@ -117,12 +117,12 @@ describe('the summary cache', () => {
 
   test('another N is a second variant of the same cache; both are then read warm', async () => {
     const truth = await chartTruth(id(), 10);
-    const cold = await loadRunScores(task(id()), { maxIterations: 10 });
+    const cold = loadRunScores(task(id()), { maxIterations: 10 });
     assert.deepStrictEqual(withoutInfo(cold), truth);
     assert.equal(readCache(id(), run).variants.length, 2);
     const before = cacheStat(id(), run);
-    assert.deepStrictEqual(await loadRunScores(task(id()), { maxIterations: 10 }), cold);
-    assert.deepStrictEqual(withoutInfo(await loadRunScores(task(id()), { maxIterations: 20 })), await chartTruth(id(), 20));
+    assert.deepStrictEqual(loadRunScores(task(id()), { maxIterations: 10 }), cold);
+    assert.deepStrictEqual(withoutInfo(loadRunScores(task(id()), { maxIterations: 20 })), await chartTruth(id(), 20));
     assert.equal(cacheStat(id(), run).mtimeNs, before.mtimeNs);
   });
 
@@ -132,7 +132,7 @@ describe('the summary cache', () => {
     // A whole second, so the mtime can be put back exactly.
     const mtime = Math.floor(Date.now() / 1000) - 3600;
     fs.utimesSync(file, mtime, mtime);
-    const before = await loadRunScores(task(id()), { maxIterations: 20 });
+    const before = loadRunScores(task(id()), { maxIterations: 20 });
     const agent = before.runs.find((r) => r.run === run)!;
     assert.equal(agent.metrics.solved, false, 'the fixture task is not solved yet by this run (pick another task)');
     const st = fs.statSync(file, { bigint: true });
@@ -152,7 +152,7 @@ describe('the summary cache', () => {
     assert.equal(now.size, st.size, 'same size');
     assert.equal(now.mtimeNs, st.mtimeNs, 'same mtime');
     assert.equal(now.ino, st.ino, 'same file');
-    const after = await loadRunScores(task(id()), { maxIterations: 20 });
+    const after = loadRunScores(task(id()), { maxIterations: 20 });
     assert.equal(after.runs.find((r) => r.run === run)!.metrics.solved, true, 'the edited record is what is scored');
     assert.deepStrictEqual(withoutInfo(after), await chartTruth(id(), 20));
     assert.equal(readCache(id(), run).base.lines, lines.length);
@@ -173,7 +173,7 @@ describe('the summary cache', () => {
   test('a forged cache is ignored and written again: another key, another run’s name, another code, garbage, a link', async () => {
     const t = tasks[5];
     const truth = await chartTruth(t, 20);
-    await loadRunScores(task(t), { maxIterations: 20 });
+    loadRunScores(task(t), { maxIterations: 20 });
     const agentRun = (await chartTruth(t, 20)).runs.find((r) => r.kind === 'agent')!.run;
     const honest = readCache(t, agentRun);
     const honestText = fs.readFileSync(cachePath(t, agentRun), 'utf8');
@@ -184,7 +184,7 @@ describe('the summary cache', () => {
       return cacheText(patch(c));
     };
     const other = tasks[6];
-    await loadRunScores(task(other), { maxIterations: 20 });
+    loadRunScores(task(other), { maxIterations: 20 });
     const cases: Array<[string, () => void]> = [
       [
         'a key that is not the records’ (another size)',
@@ -268,7 +268,7 @@ describe('the summary cache', () => {
     for (const [what, plant] of cases) {
       fs.rmSync(cachePath(t, agentRun), { recursive: true, force: true });
       plant();
-      const read = await loadRunScores(task(t), { maxIterations: 20 });
+      const read = loadRunScores(task(t), { maxIterations: 20 });
       assert.deepStrictEqual(withoutInfo(read), truth, `${what}: the records' scores`);
       if (what !== 'a folder') {
         assert.ok(fs.lstatSync(cachePath(t, agentRun)).isFile(), `${what}: the cache is written again (the link replaced, not followed)`);
@@ -283,7 +283,7 @@ describe('the summary cache', () => {
     const truth = await chartTruth(t, 20);
     const agentRun = truth.runs.find((r) => r.kind === 'agent')!.run;
     assert.ok(!fs.existsSync(task(t).run(agentRun).pendingDir), 'the fixture has no pending/');
-    await loadRunScores(task(t), { maxIterations: 20 });
+    loadRunScores(task(t), { maxIterations: 20 });
     assert.equal(readCache(t, agentRun).key.journal, null);
     const lines = truth.runs.find((r) => r.run === agentRun)!.lines;
     fs.mkdirSync(task(t).run(agentRun).pendingDir);
@@ -291,7 +291,7 @@ describe('the summary cache', () => {
       path.join(task(t).run(agentRun).pendingDir, 'journal.json'),
       JSON.stringify({ schema: 1, run: agentRun, iteration: lines, started_at: new Date().toISOString(), startCommit: 'abc' }),
     );
-    const read = await loadRunScores(task(t), { maxIterations: 20 });
+    const read = loadRunScores(task(t), { maxIterations: 20 });
     assert.equal(read.runs.find((r) => r.run === agentRun)!.pending, true, 'the iteration in progress is seen');
     assert.notEqual(readCache(t, agentRun).key.journal, null);
     fs.rmSync(task(t).run(agentRun).pendingDir, { recursive: true });
@@ -313,33 +313,33 @@ describe('the summary cache', () => {
       };
     };
     const agentRun = (await chartTruth(t, 20)).runs.find((r) => r.kind === 'agent')!.run;
-    const cold = await loadRunScores(task(t), opts);
+    const cold = loadRunScores(task(t), opts);
     assert.deepStrictEqual(cold.task, await truth());
     assert.ok(cold.task.task?.repo && cold.task.status, 'the fixture task names its repository and has a status');
     assert.deepStrictEqual(readCache(t, agentRun).task, cold.task, 'the cache keeps them');
     const before = cacheStat(t, agentRun);
-    assert.deepStrictEqual(await loadRunScores(task(t), opts), cold, 'warm: the same');
+    assert.deepStrictEqual(loadRunScores(task(t), opts), cold, 'warm: the same');
     assert.equal(cacheStat(t, agentRun).mtimeNs, before.mtimeNs, 'a cache that holds is not written again');
 
     // task.json names another repository of the same length.
     const repo = cold.task.task.repo;
     const other = repo.slice(0, -1) + (repo.endsWith('x') ? 'y' : 'x');
     editInPlace(task(t).taskFile, (text) => text.replace(JSON.stringify(repo), JSON.stringify(other)));
-    const moved = await loadRunScores(task(t), opts);
+    const moved = loadRunScores(task(t), opts);
     assert.equal(moved.task.task?.repo, other, 'the edited task.json is what is read');
     assert.deepStrictEqual(moved.task, await truth());
     assert.deepStrictEqual(withoutInfo(moved), withoutInfo(cold), 'the scores stay the records’');
 
     // The status says another state of the same length.
     editInPlace(statusFile, (text) => text.replace('"state": "solved"', '"state": "failed"'));
-    const restated = await loadRunScores(task(t), opts);
+    const restated = loadRunScores(task(t), opts);
     assert.equal(restated.task.status?.state, 'failed', 'the edited status is what is read');
     assert.deepStrictEqual(restated.task, await truth());
     assert.deepStrictEqual(readCache(t, agentRun).task, restated.task, 'the cache is written again with it');
 
     // A status that goes is part of the key too.
     fs.rmSync(statusFile);
-    assert.equal((await loadRunScores(task(t), opts)).task.status, null, 'no status once the file is gone');
+    assert.equal(loadRunScores(task(t), opts).task.status, null, 'no status once the file is gone');
     assert.equal(readCache(t, agentRun).key.status, null);
   });
 
