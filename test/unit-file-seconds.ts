@@ -9,7 +9,7 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'slurm/slurm-run.test.js': 100.0,
   'pytest/report-memory.test.js': 149.0,
   'cli/cli-batch-options.test.js': 109.6,
-  'demo/demo-dataset.test.js': 105.5,
+  'demo/demo-dataset.test.js': 162.0,
   'download/dataset-download.test.js': 170.0,
   'download/folder-lock.test.js': 2.0,
   'cli/cli-sequence.test.js': 104.8,
