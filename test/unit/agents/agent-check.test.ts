@@ -32,17 +32,20 @@ async function tree(dir: string): Promise<string[]> {
 
 /**
  * A CLI that, asked `--version`, writes where gemini and opencode do (its home, the XDG folders),
- * prints a version and exits 0; asked anything else, it notes the call in `ran` and fails.
+ * prints a version and exits 0 (a line in `asked` each time); asked anything else, it notes the
+ * call in `ran` and fails.
  */
-async function fakeCli(name: string): Promise<{ file: string; ran: string }> {
+async function fakeCli(name: string): Promise<{ file: string; ran: string; asked: string }> {
   const file = path.join(tmp, 'bin', name);
   const ran = path.join(tmp, `${name}.ran`);
+  const asked = path.join(tmp, `${name}.asked`);
   await fs.mkdir(path.dirname(file), { recursive: true });
   await fs.writeFile(
     file,
     [
       '#!/bin/sh',
       'if [ "$1" = "--version" ]; then',
+      `  echo version >> '${asked}'`,
       '  mkdir -p "$HOME/.gemini" && : > "$HOME/.gemini/projects.json.4242.tmp"',
       '  for d in "${XDG_DATA_HOME:-$HOME/.local/share}" "${XDG_STATE_HOME:-$HOME/.local/state}" "${XDG_CACHE_HOME:-$HOME/.cache}"; do mkdir -p "$d/opencode"; done',
       '  echo "9.8.7"',
@@ -54,7 +57,7 @@ async function fakeCli(name: string): Promise<{ file: string; ran: string }> {
     ].join('\n'),
     { mode: 0o755 },
   );
-  return { file, ran };
+  return { file, ran, asked };
 }
 
 describe('sweci agents check / Check Agents, with fake CLIs', { skip: !posix }, () => {
@@ -114,6 +117,10 @@ describe('sweci agents check / Check Agents, with fake CLIs', { skip: !posix }, 
     assert.equal(rows[0].endpoint.mark, 'fail');
     assert.equal(rows[0].step.mark, 'skip');
     assert.equal(await fs.readFile(opencode.ran, 'utf8').catch(() => undefined), undefined, 'the CLI was only asked its version');
+    // Both roles run the same program in the same environment: its version is asked once, for both.
+    assert.equal(await fs.readFile(opencode.asked, 'utf8'), 'version\n');
+    assert.match(rows[0].executable.detail, /9\.8\.7/);
+    assert.equal(rows[1].executable.detail, rows[0].executable.detail);
   });
 
   test("the demo's stand-ins (custom commands, sandboxed as the demo runs them) are both ready", async () => {

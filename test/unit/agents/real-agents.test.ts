@@ -161,8 +161,8 @@ describe('real agent CLIs through the loop: one endpoint, sandboxed, loopback on
         assert.match(row.step.detail, /wrote sweci-check\.txt .* \d+ in, \d+ out/);
       }
     }
-    // A wrong key is caught before any step runs. The check still asks qwen its version once per
-    // role, which took over 30 s each on a busy 2-core machine: the bound is the other checks' 5 min.
+    // A wrong key is caught before any step runs. The check still asks qwen its version (once for
+    // both roles), which took over 30 s on a busy 2-core machine: the bound is the other checks' 5 min.
     const refused = await sweciInNamespace(
       [
         'agents',

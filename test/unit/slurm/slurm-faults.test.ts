@@ -1,12 +1,15 @@
 // Faults on a real two-node Slurm cluster, one after another on one cluster: a cancelled element
 // (then --only-unfinished), a lost node (its element requeued onto the other node) and a time
 // limit's warning (SIGTERM to the batch shell, the element requeues itself and resumes). Each
-// fault comes once the task is known to have recorded a step: the tests wait for that state,
-// never for a while.
+// fault comes while the task is held mid-task behind a gate (its Programmer's second step waits
+// for a file the test writes), after a completed step: the tests wait for that state, never for
+// a while, and the task cannot finish before the fault lands however fast the machine is.
+// Three iterations a task (--max-iterations): the fault at the second, something left to resume
+// after it; the demo task's full ten would only take longer.
 // Each ends with every task finished, each iteration.jsonl holding iterations 0..N once each,
 // and no process of the test left running.
 import assert from 'node:assert/strict';
-import { existsSync, promises as fs, readFileSync } from 'node:fs';
+import { promises as fs, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { RUN } from '../cli/batch-fixture';
@@ -67,8 +70,66 @@ function readIfThere(file: string): string {
   }
 }
 
-const submitted = (experiment: string, ...more: string[]) => {
-  const r = kit.slurm(experiment, '--submit', ...more);
+/** Iterations a task runs here: the fault comes in the second. */
+const ITERATIONS = ['--max-iterations', '3'];
+
+interface Gate {
+  /** A settings file: the fixture's, with the Programmer behind the gate. */
+  config: string;
+  /** Whether `task`'s Programmer is held at its second step (so its first step is recorded). */
+  holds: (task: string) => boolean;
+  /** Opens the gate for every task, now and later. */
+  open: () => Promise<void>;
+}
+
+/**
+ * The scripted Programmer behind a gate the test opens: each task's first step runs, its second
+ * waits (after saying so in a file naming its folder) until the test writes the release file.
+ * Calls are counted per working folder, so each task is held on its own.
+ */
+async function gate(name: string): Promise<Gate> {
+  const dir = path.join(kit.fixture.tmp, name);
+  await fs.mkdir(dir, { recursive: true });
+  const release = path.join(dir, 'release');
+  const settings = JSON.parse(await fs.readFile(kit.fixture.config, 'utf8')) as Record<string, unknown>;
+  const programmer = String(settings['sweci.programmer.customCommand']);
+  const script = path.join(dir, 'gated.py');
+  await fs.writeFile(
+    script,
+    [
+      'import hashlib, os, shlex, sys, time',
+      `gate, release = ${JSON.stringify(dir)}, ${JSON.stringify(release)}`,
+      'key = hashlib.sha1(os.getcwd().encode()).hexdigest()[:16]',
+      "calls = os.path.join(gate, 'calls-' + key)",
+      "with open(calls, 'a') as f:",
+      "    f.write('call\\n')",
+      "if open(calls).read().count('call') > 1 and not os.path.exists(release):",
+      "    with open(os.path.join(gate, 'held-' + key), 'w') as f:",
+      '        f.write(os.getcwd())',
+      '    while not os.path.exists(release):',
+      '        time.sleep(0.2)',
+      `command = shlex.split(${JSON.stringify(programmer)})`,
+      'os.execvp(command[0], command + sys.argv[1:])',
+      '',
+    ].join('\n'),
+  );
+  settings['sweci.programmer.customCommand'] = `python3 ${JSON.stringify(script)}`;
+  settings['sweci.sandboxReadablePaths'] = [...(settings['sweci.sandboxReadablePaths'] as string[]), dir];
+  settings['sweci.sandboxWritablePaths'] = [...((settings['sweci.sandboxWritablePaths'] as string[] | undefined) ?? []), dir];
+  const config = path.join(dir, 'settings.json');
+  await fs.writeFile(config, JSON.stringify(settings));
+  return {
+    config,
+    holds: (task) =>
+      readdirSync(dir)
+        .filter((n) => n.startsWith('held-'))
+        .some((n) => readIfThere(path.join(dir, n)).split(path.sep).includes(task)),
+    open: () => fs.writeFile(release, ''),
+  };
+}
+
+const submitted = (experiment: string, config: string, ...more: string[]) => {
+  const r = kit.slurm(experiment, '--config', config, ...ITERATIONS, '--submit', ...more);
   assert.equal(r.code, 0, r.err + r.out);
   return submittedJob(r.out);
 };
@@ -77,9 +138,10 @@ test('scancel of a running element, then --only-unfinished: every task finished,
   const experiment = path.join(kit.fixture.tmp, 'exp-cancel');
   // Two tasks on two nodes: one cancelled, one left alone (the dataset's four would only take longer).
   const tasks = kit.fixture.demo.tasks.slice(0, 2).map((t) => t.taskId);
-  const job = submitted(experiment, '--tasks', tasks.join(','), '--max-parallel', '2');
+  const held = await gate('gate-cancel');
+  const job = submitted(experiment, held.config, '--tasks', tasks.join(','), '--max-parallel', '2');
   const tasksFile = path.join(experiment, 'slurm', `${RUN}-1.tasks`);
-  // A running element whose task has recorded a step: cancelled mid-task.
+  // A running element whose task has recorded a step and is held: cancelled mid-task.
   let victim: { id: string; task: string } | undefined;
   await waitUntil(
     kit,
@@ -95,15 +157,19 @@ test('scancel of a running element, then --only-unfinished: every task finished,
   assert.ok(victim);
   victim.task = await taskOf(victim.id, tasksFile);
   const victimTask = victim.task;
-  await waitUntil(kit, experiment, `${victimTask} has recorded a step`, () => lineCount(experiment, victimTask) >= 1, 300);
+  await waitUntil(kit, experiment, `${victimTask} is held after a recorded step`, () => held.holds(victimTask), 300);
+  assert.ok(lineCount(experiment, victimTask) >= 2, 'a completed step was recorded before the cancel');
   kit.command('scancel', [victim.id]);
+  // The other task goes on to its end (the cancelled element is gone whatever the gate says).
+  await waitUntil(kit, experiment, `element ${victim.id} has left the queue`, () => !elements(job).some((e) => e.id === victim!.id), 300);
+  await held.open();
   await waitForArray(kit, experiment, job, 600);
   assert.deepEqual(leftovers(kit, kit.fixture.tmp), []);
 
   const between = kit.sweci('slurm', 'status', experiment, '--json');
   const unfinished = (JSON.parse(between.out) as { tasks: { task: string; finished: boolean }[] }).tasks.filter((t) => !t.finished).map((t) => t.task);
   assert.deepEqual(unfinished, [victim.task], `${between.out}\n${await elementLogs(experiment)}`);
-  const again = submitted(experiment, '--tasks', tasks.join(','), '--only-unfinished');
+  const again = submitted(experiment, held.config, '--tasks', tasks.join(','), '--only-unfinished');
   assert.equal(await fs.readFile(path.join(experiment, 'slurm', `${RUN}-2.tasks`), 'utf8'), `${victim.task}\n`);
   await waitForArray(kit, experiment, again, 300);
 
@@ -115,7 +181,8 @@ test('scancel of a running element, then --only-unfinished: every task finished,
 test('a lost node: the element that ran there is requeued, finishes on the other node, nothing lost or doubled', async () => {
   const experiment = path.join(kit.fixture.tmp, 'exp-lost');
   const tasks = kit.fixture.demo.tasks.slice(0, 2).map((t) => t.taskId);
-  const job = submitted(experiment, '--tasks', tasks.join(','), '--max-parallel', '2');
+  const held = await gate('gate-lost');
+  const job = submitted(experiment, held.config, '--tasks', tasks.join(','), '--max-parallel', '2');
   const tasksFile = path.join(experiment, 'slurm', `${RUN}-1.tasks`);
   let onN1: string | undefined;
   await waitUntil(
@@ -130,10 +197,13 @@ test('a lost node: the element that ran there is requeued, finishes on the other
   );
   assert.ok(onN1);
   const task = await taskOf(onN1, tasksFile);
-  // Lost after a completed step, so the requeued element has something to resume from.
-  await waitUntil(kit, experiment, `${task} has recorded a step`, () => lineCount(experiment, task) >= 1, 300);
+  // Lost after a completed step, held mid-task, so the requeued element has something to resume from.
+  await waitUntil(kit, experiment, `${task} is held after a recorded step`, () => held.holds(task), 300);
+  assert.ok(lineCount(experiment, task) >= 2, 'a completed step was recorded before the node was lost');
   try {
     await kit.cluster.killNode('n1');
+    // n1's element is gone with the node; the gate opens for the other task and the requeued one.
+    await held.open();
     await waitForArray(kit, experiment, job, 300);
   } finally {
     await kit.cluster.restart();
@@ -151,44 +221,16 @@ test('a lost node: the element that ran there is requeued, finishes on the other
 test("the time limit's warning (TERM to the batch shell, as --time and --grace ask Slurm for): the element requeues itself and resumes from its last completed step", async () => {
   const experiment = path.join(kit.fixture.tmp, 'exp-time');
   const task = kit.fixture.demo.tasks[0].taskId;
-  // The scripted Programmer behind a gate the test opens: its first step runs, its second waits
-  // (after saying so in a file) until the test writes the release file. So the element is known
-  // to be mid-task with a completed step recorded when the warning comes, however slow the machine.
-  const gate = path.join(kit.fixture.tmp, 'gate');
-  await fs.mkdir(gate, { recursive: true });
-  const held = path.join(gate, 'held');
-  const release = path.join(gate, 'release');
-  const settings = JSON.parse(await fs.readFile(kit.fixture.config, 'utf8')) as Record<string, unknown>;
-  const programmer = String(settings['sweci.programmer.customCommand']);
-  const script = path.join(gate, 'gated.py');
-  await fs.writeFile(
-    script,
-    [
-      'import os, shlex, sys, time',
-      `calls, held, release = ${JSON.stringify(path.join(gate, 'calls'))}, ${JSON.stringify(held)}, ${JSON.stringify(release)}`,
-      "with open(calls, 'a') as f:",
-      "    f.write('call\\n')",
-      "if open(calls).read().count('call') > 1 and not os.path.exists(release):",
-      "    open(held, 'w').close()",
-      '    while not os.path.exists(release):',
-      '        time.sleep(0.2)',
-      `command = shlex.split(${JSON.stringify(programmer)})`,
-      'os.execvp(command[0], command + sys.argv[1:])',
-      '',
-    ].join('\n'),
-  );
-  settings['sweci.programmer.customCommand'] = `python3 ${JSON.stringify(script)}`;
-  settings['sweci.sandboxReadablePaths'] = [...(settings['sweci.sandboxReadablePaths'] as string[]), gate];
-  settings['sweci.sandboxWritablePaths'] = [...((settings['sweci.sandboxWritablePaths'] as string[] | undefined) ?? []), gate];
-  const config = path.join(gate, 'settings.json');
-  await fs.writeFile(config, JSON.stringify(settings));
+  // Behind the gate: the element is known to be mid-task with a completed step recorded when the
+  // warning comes, however slow the machine.
+  const held = await gate('gate-time');
 
   // A limit the task never reaches: what sweci must do is what the warning asks, whenever it
   // comes. Waiting for Slurm's own clock would cost whole minutes (--time has minute granularity)
   // and race the machine's speed; the signal is the same one (--signal=B:TERM@grace, checked below).
   const r = kit.sweci(
     'slurm',
-    ...kit.fixture.runArgs(experiment, '--config', config).slice(2),
+    ...kit.fixture.runArgs(experiment, '--config', held.config, ...ITERATIONS).slice(2),
     '--tasks',
     task,
     '--time',
@@ -205,7 +247,7 @@ test("the time limit's warning (TERM to the batch shell, as --time and --grace a
   assert.match(kit.command('scontrol', ['-o', 'show', 'job', element]), /\bTimeLimit=00:30:00\b/);
 
   const lines = path.join(experiment, task, '.sweci', 'runs', RUN, 'iteration.jsonl');
-  await waitUntil(kit, experiment, "the Programmer's second step is held", () => existsSync(held), 600);
+  await waitUntil(kit, experiment, "the Programmer's second step is held", () => held.holds(task), 600);
   // What the task had recorded when the warning came: the requeued element must continue after it, not redo it.
   const before = readIfThere(lines);
   assert.ok(before.split('\n').filter(Boolean).length >= 2, `a completed step was recorded before the warning:\n${before}`);
@@ -217,7 +259,7 @@ test("the time limit's warning (TERM to the batch shell, as --time and --grace a
     () => /\bRestarts=[1-9]/.test(kit.command('scontrol', ['-o', 'show', 'job', element])),
     300,
   );
-  await fs.writeFile(release, '');
+  await held.open();
   await waitForArray(kit, experiment, job, 600);
 
   const logs = await elementLogs(experiment);

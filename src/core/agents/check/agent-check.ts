@@ -114,7 +114,11 @@ async function version(command: string, env: Record<string, string>): Promise<st
  * run finds "not found", or the other way round. A custom command's program is not asked its
  * version: `--version` may mean anything to it.
  */
-async function executableCell(role: AgentRole, s: Exclude<AgentSettings, { kind: 'human' }>): Promise<CheckCell> {
+async function executableCell(
+  role: AgentRole,
+  s: Exclude<AgentSettings, { kind: 'human' }>,
+  versions: Map<string, Promise<string | undefined>>,
+): Promise<CheckCell> {
   if (s.runIn === 'container') return { mark: 'skip', detail: "runs in the task's container: the image's program" };
   const command = agentProgram(s, role, process.cwd());
   const searchPath = agentSearchPath(s);
@@ -126,7 +130,12 @@ async function executableCell(role: AgentRole, s: Exclude<AgentSettings, { kind:
     return { mark: 'fail', detail: `"${command}" ${problem}: ${fix}` };
   }
   if (s.kind === 'custom') return { mark: 'ok', detail: `${found.path} (a custom command: its version is not asked)` };
-  const v = await version(found.path, s.env ?? {});
+  // Both roles on one program in one environment ask it once: a Node CLI's `--version` loads its
+  // whole bundle, seconds each on a busy machine, and the answer cannot differ between the roles.
+  const env = s.env ?? {};
+  const key = JSON.stringify([found.path, env]);
+  if (!versions.has(key)) versions.set(key, version(found.path, env));
+  const v = await versions.get(key)!;
   return v ? { mark: 'ok', detail: `${found.path} · ${v}` } : { mark: 'warn', detail: `${found.path} · "--version" printed nothing` };
 }
 
@@ -211,6 +220,7 @@ async function stepCell(role: AgentRole, s: Exclude<AgentSettings, { kind: 'huma
 export async function checkAgents(opts: AgentCheckOptions): Promise<AgentCheckRow[]> {
   const rows: AgentCheckRow[] = [];
   const endpoints = new Map<string, Promise<EndpointCheck>>();
+  const versions = new Map<string, Promise<string | undefined>>();
   for (const role of ['architect', 'programmer'] as const) {
     const s = opts.agents[role];
     if (s.kind === 'human') {
@@ -219,7 +229,7 @@ export async function checkAgents(opts: AgentCheckOptions): Promise<AgentCheckRo
       continue;
     }
     opts.onProgress?.(`${role}: ${roleLabel(s)}`);
-    const executable = await executableCell(role, s);
+    const executable = await executableCell(role, s, versions);
     let endpoint: CheckCell = {
       mark: 'skip',
       detail: s.kind === 'preset' ? "no endpoint set: the CLI's own login" : 'no endpoint set: a custom command is given none',
