@@ -29,6 +29,12 @@ const KEPT: Record<string, Record<string, string>> = {
   'src/core/pytest/report-stream.ts': { FRAME_PREFIX: "the report plugin's frame prefix (the Python side states it too)" },
   'src/shared/iteration-protocol.ts': { ITERATION_VIEW_ACTIONS: "every clickable action must make a message the view's host accepts" },
   'src/core/gateway/calls-file.ts': { RECORD_SLACK_BYTES: 'how far past its byte bound a calls record may end (the crossing line and the refusal)' },
+  // The one-list bootstrap is the reference the batched one (clusterBootstraps) must equal bit for bit.
+  'src/core/leaderboard/cluster-bootstrap.ts': {
+    clusterBootstrap: 'the one-list bootstrap, the reference the batched bootstraps must equal bit for bit',
+    ClusteredTask: 'the tasks that reference takes',
+  },
+  'src/core/leaderboard/paired-difference.ts': { pairedDifference: 'one pair alone, the reference the batched pairs must equal' },
   'src/core/scoring/run-summary-cache.ts': { runSummaryCacheSchema: "the cache's shape on disk, which the forgery tests read and write" },
   'src/core/runtime/gateway-forwarder.ts': { FORWARDER_MARK: 'how a test (or `ps`) finds a forwarder process' },
   'src/core/runtime/docker/container-owner.ts': {
