@@ -8,8 +8,8 @@
 // (the tool results so far), so the brain keeps no state and a replay asks the same questions.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { promptText, toolResults, type Brain, type Conversation, type Reply, type ToolCall } from './conversation';
-import { roleOf } from './task-brain';
+import { toolResults, type Brain, type Conversation, type Reply, type ToolCall } from './conversation';
+import { checkReply, pathIn, roleOf, roleTurn, sideReply } from './task-brain';
 import { shellCall, writeCall } from './tool-kit';
 
 export interface DemoHistory {
@@ -34,12 +34,6 @@ const isCodePath = (rel: string): boolean => {
 /** The command the Programmer's model asks for first: every non-test file of the code folder with its SHA-256. */
 const LIST_FILES =
   "find . -type f ! -path './tests/*' ! -path './test/*' ! -path './.git/*' ! -path '*/__pycache__/*' ! -path '*/.pytest_cache/*' -print0 | sort -z | xargs -0 -r sha256sum";
-
-/** The first backticked absolute path in the prompt that ends with `suffix`. */
-function pathIn(prompt: string, suffix: string): string | undefined {
-  for (const m of prompt.matchAll(/`(\/[^`\s]+)`/g)) if (m[1].endsWith(suffix)) return m[1];
-  return undefined;
-}
 
 const escapeXml = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
@@ -177,22 +171,11 @@ export function demoBrain(history: DemoHistory): Brain {
   const known = new History(history);
   return (c: Conversation): Reply => {
     const role = roleOf(c);
-    // Side calls (titles, summaries) and anything that is not a SWE-CI prompt: a short answer, no tools.
-    if (!role || c.tools.length === 0) return { actions: [{ kind: 'text', text: 'SWE-CI task' }], ...(role ? { label: `${role}-side` } : {}) };
-    const prompt = promptText(c);
+    if (!role || c.tools.length === 0) return sideReply(role);
     const results = toolResults(c);
-    const step = results.length;
-    const say = (text: string): Reply => ({ actions: [{ kind: 'text', text }], label: role });
-    const call = (tool: ToolCall | undefined): Reply =>
-      tool
-        ? { actions: [{ kind: 'tool', call: tool }], label: role }
-        : say(`I need a shell and a write tool; I was offered: ${c.tools.map((t) => t.name).join(', ')}`);
-    if (role === 'check') {
-      // SWE-CI: Check Agents: write the one file it asks for.
-      const file = pathIn(prompt, 'sweci-check.txt');
-      if (!file) return say('The check names no sweci-check.txt.');
-      return step === 0 ? call(writeCall(c, file, 'ok\n')) : say('Done: sweci-check.txt is written.');
-    }
+    const turn = roleTurn(c, role);
+    const { prompt, step, say, call } = turn;
+    if (role === 'check') return checkReply(c, turn);
     if (role === 'architect') {
       const summary = pathIn(prompt, 'summary.jsonl');
       const requirement = pathIn(prompt, 'requirement.xml');

@@ -4,7 +4,7 @@
 // Programmer runs a command that needs the shell, then reads and writes each of the scenario's
 // files in the code folder (CLIs refuse to overwrite a file the model has not read). Each reply is labelled with its role, so usage can be summed per role.
 // The step is read from the conversation (tool results so far), so the brain keeps no state.
-import { promptText, toolResults, type Brain, type Conversation, type Reply } from './conversation';
+import { promptText, toolResults, type Brain, type Conversation, type Reply, type ToolCall } from './conversation';
 import { readCall, shellCall, writeCall } from './tool-kit';
 
 export interface TaskScenario {
@@ -17,7 +17,7 @@ export interface TaskScenario {
 }
 
 /** The first backticked absolute path in the prompt that ends with `suffix`. */
-function pathIn(prompt: string, suffix: string): string | undefined {
+export function pathIn(prompt: string, suffix: string): string | undefined {
   for (const m of prompt.matchAll(/`(\/[^`\s]+)`/g)) if (m[1].endsWith(suffix)) return m[1];
   return undefined;
 }
@@ -30,23 +30,36 @@ export function roleOf(c: Conversation): 'architect' | 'programmer' | 'check' | 
   return undefined;
 }
 
+type Role = NonNullable<ReturnType<typeof roleOf>>;
+
+/** One turn of a role's conversation: its prompt, its step (tool results so far), and its two kinds of reply. */
+export function roleTurn(c: Conversation, role: Role) {
+  const say = (text: string): Reply => ({ actions: [{ kind: 'text', text }], label: role });
+  const call = (tool: ToolCall | undefined): Reply =>
+    tool ? { actions: [{ kind: 'tool', call: tool }], label: role } : say(`no usable tool among: ${c.tools.map((t) => t.name).join(', ')}`);
+  return { prompt: promptText(c), step: toolResults(c).length, say, call };
+}
+
+/** A side call (titles, routers, summaries) or anything that is not a SWE-CI role with tools: a short answer, no tools. */
+export function sideReply(role: Role | undefined): Reply {
+  return { actions: [{ kind: 'text', text: 'SWE-CI task' }], ...(role ? { label: `${role}-side` } : {}) };
+}
+
+/** SWE-CI: Check Agents' scratch step: write the one file it asks for. */
+export function checkReply(c: Conversation, turn: ReturnType<typeof roleTurn>): Reply {
+  const file = pathIn(turn.prompt, 'sweci-check.txt');
+  if (!file) return turn.say('the check prompt names no sweci-check.txt');
+  return turn.step === 0 ? turn.call(writeCall(c, file, 'ok\n')) : turn.say('Done.');
+}
+
 export function taskBrain(scenario: TaskScenario): Brain {
   return (c: Conversation): Reply => {
     const role = roleOf(c);
-    // Side calls (titles, routers, summaries) and anything else: a short answer, no tools.
-    if (!role || c.tools.length === 0) return { actions: [{ kind: 'text', text: 'SWE-CI task' }], ...(role ? { label: `${role}-side` } : {}) };
+    if (!role || c.tools.length === 0) return sideReply(role);
     if (scenario.httpError) return { actions: [], httpError: scenario.httpError, label: role };
-    const prompt = promptText(c);
-    const step = toolResults(c).length;
-    const say = (text: string): Reply => ({ actions: [{ kind: 'text', text }], label: role });
-    const call = (tool: ReturnType<typeof shellCall>): Reply =>
-      tool ? { actions: [{ kind: 'tool', call: tool }], label: role } : say(`no usable tool among: ${c.tools.map((t) => t.name).join(', ')}`);
-    if (role === 'check') {
-      // SWE-CI: Check Agents' scratch step: write the one file it asks for.
-      const file = pathIn(prompt, 'sweci-check.txt');
-      if (!file) return say('the check prompt names no sweci-check.txt');
-      return step === 0 ? call(writeCall(c, file, 'ok\n')) : say('Done.');
-    }
+    const turn = roleTurn(c, role);
+    const { prompt, step, say, call } = turn;
+    if (role === 'check') return checkReply(c, turn);
     if (role === 'architect') {
       const summary = pathIn(prompt, 'summary.jsonl');
       const requirement = pathIn(prompt, 'requirement.xml');
