@@ -52,6 +52,7 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'runtime/docker-runtime.test.js': 12.7,
   'pytest/report-plugin.test.js': 9.5,
   'workspace/materialize.test.js': 8.5,
+  'workspace/working-repo.test.js': 2,
   'architecture/package-contents.test.js': 8.3,
   'transcript/transcript-cli.test.js': 5.9,
   'gateway/gateway-faults.test.js': 5.3,

@@ -6,7 +6,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { GitRunner } from '../util/git';
 import { treeSignature } from '../util/tree-signature';
-import { ensureHistory, exportIndex, historyRunner } from '../workspace/history-store';
+import { ensureHistory, exportIndex, historyRunner, readStoreHead } from '../workspace/history-store';
 import { rebuildWorkingRepo } from '../workspace/working-repo';
 import type { TaskFolder } from '../workspace/task-folder';
 
@@ -50,25 +50,11 @@ export class CodeRepo {
   }
 
   async head(): Promise<HeadInfo> {
-    const read = await this.headFromFiles();
+    const read = await readStoreHead(this.task.historyDir);
     if (read) return read;
     // One process for both: the sha, then the symbolic name ("HEAD" when detached).
     const [sha, ref] = (await this.git.raw(['rev-parse', 'HEAD', '--symbolic-full-name', 'HEAD'])).trim().split('\n');
     return { sha, ref: ref && ref.startsWith('refs/') ? ref : undefined };
-  }
-
-  /**
-   * HEAD read from the store's own files, without a git process: a branch with a loose ref (how
-   * git leaves a branch it has just committed to). Anything else (packed refs, a detached HEAD,
-   * another ref format) is left to rev-parse.
-   */
-  private async headFromFiles(): Promise<HeadInfo | undefined> {
-    const dir = this.task.historyDir;
-    const head = await fs.readFile(path.join(dir, 'HEAD'), 'utf8').catch(() => '');
-    const ref = /^ref: (refs\/heads\/[^\s]+)\n?$/.exec(head)?.[1];
-    if (!ref || ref.split('/').some((seg) => seg === '..' || seg === '.' || seg === '')) return undefined;
-    const sha = (await fs.readFile(path.join(dir, ...ref.split('/')), 'utf8').catch(() => '')).trim();
-    return /^([0-9a-f]{40}|[0-9a-f]{64})$/.test(sha) ? { sha, ref } : undefined;
   }
 
   async branchSha(branch: string): Promise<string | undefined> {

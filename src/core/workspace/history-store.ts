@@ -48,6 +48,26 @@ export function historyRunner(task: TaskFolder, options: HistoryGitOptions = {})
   });
 }
 
+/** The store's HEAD, read from its files. */
+export interface StoreHead {
+  sha: string;
+  /** e.g. refs/heads/sweci/run-1. */
+  ref: string;
+}
+
+/**
+ * HEAD read from the store's own files, without a git process: a branch with a loose ref (how
+ * git leaves a branch it has just committed to). Anything else (packed refs, a detached HEAD,
+ * another ref format, an unborn branch) gives undefined, left to git.
+ */
+export async function readStoreHead(historyDir: string): Promise<StoreHead | undefined> {
+  const head = await fs.readFile(path.join(historyDir, 'HEAD'), 'utf8').catch(() => '');
+  const ref = /^ref: (refs\/heads\/[^\s]+)\n?$/.exec(head)?.[1];
+  if (!ref || ref.split('/').some((seg) => seg === '..' || seg === '.' || seg === '')) return undefined;
+  const sha = (await fs.readFile(path.join(historyDir, ...ref.split('/')), 'utf8').catch(() => '')).trim();
+  return /^([0-9a-f]{40}|[0-9a-f]{64})$/.test(sha) ? { sha, ref } : undefined;
+}
+
 async function isDir(p: string): Promise<boolean> {
   return (await fs.lstat(p).catch(() => undefined))?.isDirectory() ?? false;
 }

@@ -6,7 +6,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { gitRunner } from '../util/git';
-import { HISTORY_EXCLUDES, SWECI_AUTHOR_EMAIL, SWECI_AUTHOR_NAME, historyRunner } from './history-store';
+import { HISTORY_EXCLUDES, SWECI_AUTHOR_EMAIL, SWECI_AUTHOR_NAME, historyRunner, readStoreHead } from './history-store';
 import type { TaskFolder } from './task-folder';
 
 const WORKING_CONFIG = [
@@ -20,17 +20,48 @@ const WORKING_CONFIG = [
   '',
 ].join('\n');
 
+/**
+ * What `git init --bare --template=` wrote into a task's .sweci, config included (git probes the
+ * file system for it: filemode, symlinks, case), kept per .sweci folder for this process: a
+ * rebuild after the first writes the same few files itself instead of starting git (the loop
+ * rebuilds once per iteration).
+ */
+const probedConfig = new Map<string, string>();
+
+/** An empty bare repository at `staging` on `branch`; returns the config git probed. */
+async function initStaging(sweciDir: string, staging: string, branch: string, signal?: AbortSignal): Promise<string> {
+  const known = probedConfig.get(sweciDir);
+  if (known !== undefined) {
+    for (const dir of [
+      ['objects', 'info'],
+      ['objects', 'pack'],
+      ['refs', 'heads'],
+      ['refs', 'tags'],
+    ]) {
+      await fs.mkdir(path.join(staging, ...dir), { recursive: true });
+    }
+    await fs.writeFile(path.join(staging, 'HEAD'), `ref: refs/heads/${branch}\n`);
+    return known;
+  }
+  // `--template=` (empty): no hooks are copied in.
+  await gitRunner(sweciDir, { signal }).raw(['init', '--bare', '--template=', `--initial-branch=${branch}`, staging]);
+  const probed = await fs.readFile(path.join(staging, 'config'), 'utf8');
+  probedConfig.set(sweciDir, probed);
+  return probed;
+}
+
 export async function rebuildWorkingRepo(task: TaskFolder, signal?: AbortSignal): Promise<void> {
   const { codeDir, historyDir, sweciDir, workingGitStaging: staging } = task;
-  const ref = (await historyRunner(task, { signal }).raw(['symbolic-ref', '--quiet', 'HEAD'])).trim();
+  // The store's HEAD from its files; git only when they are not the plain case.
+  const ref = (await readStoreHead(historyDir))?.ref ?? (await historyRunner(task, { signal }).raw(['symbolic-ref', '--quiet', 'HEAD'])).trim();
   const branch = ref.replace(/^refs\/heads\//, '');
   // Built in .sweci (out of the agent's reach while it runs), then moved in with one rename.
   await fs.rm(staging, { recursive: true, force: true });
   try {
-    // Two git processes; the rest is plain files. `--template=` (empty): no hooks are copied in.
-    await gitRunner(sweciDir, { signal }).raw(['init', '--bare', '--template=', `--initial-branch=${branch}`, staging]);
+    // One git process (two for a folder's first); the rest is plain files.
+    const probed = await initStaging(sweciDir, staging, branch, signal);
     // git init probed the file system (filemode, symlinks); keep that, make it a working repo.
-    const config = (await fs.readFile(path.join(staging, 'config'), 'utf8')).replace(/^([ \t]*bare[ \t]*=[ \t]*)true[ \t]*$/m, '$1false');
+    const config = probed.replace(/^([ \t]*bare[ \t]*=[ \t]*)true[ \t]*$/m, '$1false');
     await fs.writeFile(path.join(staging, 'config'), config + WORKING_CONFIG);
     await fs.mkdir(path.join(staging, 'info'), { recursive: true });
     await fs.writeFile(path.join(staging, 'info', 'exclude'), HISTORY_EXCLUDES.join('\n') + '\n');
