@@ -120,7 +120,7 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'extension/checkout-choices.test.js': 0.1,
   'extension/error-actions.test.js': 0.1,
   'extension/iteration-text.test.js': 0.1,
-  'extension/line-splitter.test.js': 0.1,
+  'util/whole-lines.test.js': 0.1,
   'extension/non-passed-labels.test.js': 0.1,
   'extension/reveal-choice.test.js': 0.1,
   'extension/settings-defaults.test.js': 0.1,

@@ -3,18 +3,12 @@
 // lines with a few unchanged ones around them, the long unchanged stretches folded. No DOM, so
 // unit tests run it in node.
 
-export type DiffLine = { kind: 'same' | 'add' | 'del'; text: string };
+import { splitLines } from '../src/shared/split-lines';
+
+type DiffLine = { kind: 'same' | 'add' | 'del'; text: string };
 
 /** Beyond this many differing lines a write is shown as all removed, then all added (the search would cost too much). */
 const MAX_EDITS = 4000;
-
-export function splitLines(text: string): string[] {
-  if (text === '') return [];
-  const lines = text.split(/\r?\n/);
-  // A final newline ends the last line; it does not start an empty one.
-  if (lines[lines.length - 1] === '') lines.pop();
-  return lines;
-}
 
 /** The lines of `after` against `before`, in order: unchanged, removed, added. */
 export function lineDiff(before: string, after: string): DiffLine[] {

@@ -23,6 +23,7 @@ import { callsFileBeside, describeNetwork, openModelRoute, withoutKeys, withWire
 import { keysForTry } from './key-rule';
 import type { TryWireSummary } from '../gateway/try-summary';
 import { presetPermissions, presetSetup } from './preset-setup';
+import { WholeLines } from '../util/whole-lines';
 
 export type CliAgentSettings = Exclude<AgentSettings, { kind: 'human' }>;
 
@@ -209,7 +210,7 @@ export class CliAgentDriver implements AgentDriver {
       // The log takes whole lines of each stream: stdout and stderr come through two pipes, and a
       // stderr line landing inside a half-written stdout line would break an event of the CLI's
       // stream (and its transcript). A line longer than this goes in as it is.
-      const whole = { stdout: new WholeLines(log, MAX_HELD_LINE), stderr: new WholeLines(log, MAX_HELD_LINE) };
+      const whole = { stdout: new WholeLines((t) => log.append(t), MAX_HELD_LINE), stderr: new WholeLines((t) => log.append(t), MAX_HELD_LINE) };
       const streams = {
         stdout: new StreamMask(redactor, (t) => this.emit(whole.stdout, req, t, 'stdout')),
         stderr: new StreamMask(redactor, (t) => this.emit(whole.stderr, req, t, 'stderr')),
@@ -477,33 +478,10 @@ async function isDirectory(p: string): Promise<boolean> {
   }
 }
 
-/** The log on disk, written in arrival order; appends from output callbacks are queued. */
-/** A stream's output on its way to the log: held until its line ends (or grows past `max`). */
-class WholeLines {
-  private held = '';
-
-  constructor(
-    private readonly log: LogFile,
-    private readonly max: number,
-  ) {}
-
-  push(text: string): void {
-    const t = this.held + text;
-    const cut = t.length > this.max ? t.length : t.lastIndexOf('\n') + 1;
-    this.held = t.slice(cut);
-    if (cut > 0) this.log.append(t.slice(0, cut));
-  }
-
-  /** The last line without its newline, when the stream ends. */
-  flush(): void {
-    if (this.held) this.log.append(`${this.held}\n`);
-    this.held = '';
-  }
-}
-
 /** How long a line without its end may be held back from the log. */
 const MAX_HELD_LINE = 1024 * 1024;
 
+/** The log on disk, written in arrival order; appends from output callbacks are queued. */
 class LogFile {
   private queue: Promise<void> = Promise.resolve();
   private failed = false;

@@ -7,12 +7,13 @@ import type { LoopEvent } from '../../core/loop/loop-types';
 import { HUMAN_HISTORY_RUN } from '../../core/loop/run-name';
 import type { LoopResult } from '../../core/loop/run-loop';
 import { log } from '../log';
-import { LineSplitter } from './line-splitter';
 import { plural } from '../../core/util/plural';
+import { WholeLines } from '../../core/util/whole-lines';
+import { splitLines } from '../../shared/split-lines';
 
 export class LoopReporter {
   /** Agent output arrives in chunks; one splitter per role, try and stream makes whole lines. */
-  private readonly outputs = new Map<string, LineSplitter>();
+  private readonly outputs = new Map<string, WholeLines>();
 
   constructor(private readonly report: (message: string) => void) {}
 
@@ -29,7 +30,9 @@ export class LoopReporter {
         const key = `${event.role}:${event.attempt}:${event.stream}`;
         let splitter = this.outputs.get(key);
         if (!splitter) {
-          splitter = new LineSplitter((line) => log().info(`${event.role} │ ${line}`));
+          splitter = new WholeLines((lines) => {
+            for (const line of splitLines(lines)) log().info(`${event.role} │ ${line}`);
+          });
           this.outputs.set(key, splitter);
         }
         splitter.push(event.chunk);

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { diffHunks, diffStat, lineDiff, splitLines, type DiffLine } from '../../../webview-ui/line-diff';
+import { splitLines } from '../../../src/shared/split-lines';
+import { diffHunks, diffStat, lineDiff } from '../../../webview-ui/line-diff';
+
+type DiffLine = ReturnType<typeof lineDiff>[number];
 
 /** The diff in the `+x` / `-x` / ` x` notation of a unified diff. */
 const show = (lines: DiffLine[]) => lines.map((l) => (l.kind === 'add' ? '+' : l.kind === 'del' ? '-' : ' ') + l.text);
