@@ -13,7 +13,7 @@ export interface ProviderStyle {
 
 const MARKERS: Marker[] = ['circle', 'triangle', 'rect', 'rectRot', 'star', 'crossRot'];
 const DASHES: number[][] = [[], [8, 4], [2, 3]];
-export const HUMAN_PROVIDER = 'human history';
+const HUMAN_PROVIDER = 'human history';
 const UNKNOWN_PROVIDER = 'provider not given';
 
 /**

@@ -69,11 +69,6 @@ export function matchingCalls(texts: readonly string[], query: string): number[]
   return texts.flatMap((text, i) => (!q || text.includes(q) ? [i] : []));
 }
 
-/** The conversation's opening prompt: the user text of the first call's input. */
-export function promptOf(t: Transcript): string | undefined {
-  return promptParts(t).prompt;
-}
-
 /** A block a CLI wraps around what it adds to the user's message (Claude Code's agent list, its date, its notes). */
 const REMINDER = /<system-reminder>[\s\S]*?<\/system-reminder>/g;
 

@@ -4,7 +4,7 @@
 // never the agent's to write, and nothing one try leaves there reaches the next.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { PRESETS, presetById, type AgentPresetId } from './presets';
+import { presetById, type AgentPresetId } from './presets';
 
 /** Folders below the home, and the variables that point at them. */
 const LAYOUT: readonly { variable: string; dir: string }[] = [
@@ -29,12 +29,6 @@ export async function freshHome(dir: string): Promise<void> {
   await fs.rm(dir, { recursive: true, force: true });
   for (const { dir: sub } of LAYOUT) await fs.mkdir(path.join(dir, sub), { recursive: true, mode: 0o700 });
 }
-
-/** Where each CLI keeps its login, relative to the home (its preset's `loginFiles`). */
-export const LOGIN_FILES: Readonly<Record<AgentPresetId, readonly string[]>> = Object.fromEntries(PRESETS.map((p) => [p.id, p.loginFiles])) as Record<
-  AgentPresetId,
-  readonly string[]
->;
 
 /** A login file larger than this is not a login: it is not copied. */
 const MAX_LOGIN_FILE = 1024 * 1024;

@@ -300,9 +300,3 @@ export async function findBubblewrap(): Promise<string | undefined> {
   const probe = await probeBubblewrap();
   return 'bwrap' in probe ? probe.bwrap : undefined;
 }
-
-/** The helpers every confined command starts through (found by the probe). */
-export async function findStepTools(): Promise<StepTools | undefined> {
-  const probe = await probeBubblewrap();
-  return 'bwrap' in probe ? { prlimit: probe.prlimit, setpriv: probe.setpriv } : undefined;
-}

@@ -25,7 +25,6 @@ export const gitPairTaskSourceSchema = z.object({
   baseRef: z.string(),
   targetRef: z.string(),
 });
-export type GitPairTaskSource = z.infer<typeof gitPairTaskSourceSchema>;
 
 /**
  * A SWE-bench-style instance: its repository's local clone, the base commit, and a test patch
@@ -40,7 +39,6 @@ export const sweBenchTaskSourceSchema = z.object({
   instancesFile: z.string(),
   instance: sweBenchInstanceSchema,
 });
-export type SweBenchTaskSource = z.infer<typeof sweBenchTaskSourceSchema>;
 
 export const taskSpecSchema = z.object({
   id: nonEmpty,

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import type { Transcript, TranscriptCall } from '../../../src/core/transcript/transcript-schema';
 import { timelineLayout, callMeasure, defaultMeasure } from '../../../webview-ui/timeline-layout';
 import { argsLine, callFigures, formatMs, formatUsd, runningTotals, shortPath, totalText } from '../../../webview-ui/transcript-format';
-import { callSearchText, matchingCalls, pairToolResults, promptOf, promptParts } from '../../../webview-ui/transcript-model';
+import { callSearchText, matchingCalls, pairToolResults, promptParts } from '../../../webview-ui/transcript-model';
 
 const usage = (input: number, output: number, cached = 0) => ({ input, output, cached, reasoning: 0 });
 
@@ -125,7 +125,7 @@ test('a tool result is paired with its call by id, across calls, and shown only 
   assert.equal(p.results.get('1:0')?.output, 'src\ntests');
   assert.equal(p.results.get('1:1')?.output, 'written');
   assert.deepEqual([...p.shown].sort(), ['2:0', '2:1'], 'the orphan result stays to be shown on its own');
-  assert.equal(promptOf(t), 'Fix the bug');
+  assert.equal(promptParts(t).prompt, 'Fix the bug');
 });
 
 test('without ids, results pair in order by name, and never with an earlier call', () => {
@@ -184,7 +184,7 @@ test("the system reminders a CLI wraps around the prompt are set apart: the prom
     }),
   ]);
   assert.deepEqual(promptParts(t), { prompt: '# Role: Architect\n\nWrite requirement.xml', reminders: [reminder, '<system-reminder>today</system-reminder>'] });
-  assert.equal(promptOf(t), '# Role: Architect\n\nWrite requirement.xml');
+  assert.equal(promptParts(t).prompt, '# Role: Architect\n\nWrite requirement.xml');
   assert.deepEqual(promptParts(transcript([call(1, { input: [{ kind: 'text', role: 'user', text: reminder }] })])), { reminders: [reminder] });
   assert.deepEqual(promptParts(transcript([])), { reminders: [] });
 });
