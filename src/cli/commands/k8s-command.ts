@@ -3,7 +3,10 @@
 // completions match it; the pods run `sweci run --task-index $(JOB_COMPLETION_INDEX)`.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { checkNoSecrets, k8sJobManifest, k8sJobName, k8sReadme, type K8sJobOptions } from '../../core/batch/k8s-job';
+import { checkNoSecrets, type K8sJobOptions } from '../../core/k8s/k8s-job-options';
+import { k8sJobName } from '../../core/k8s/k8s-job-name';
+import { k8sJobManifest } from '../../core/k8s/k8s-manifest';
+import { k8sReadme } from '../../core/k8s/k8s-readme';
 import { apiKeysFrom } from '../../core/agents/api-key-names';
 import { selectTasks } from '../../core/batch/select-tasks';
 import { readRuntimeSettings } from '../../core/runtime/runtime-settings';

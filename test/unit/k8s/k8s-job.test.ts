@@ -9,7 +9,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { Job } from 'kubernetes-models/batch/v1/Job';
-import { k8sJobManifest, k8sJobName, k8sReadme, type K8sJobOptions } from '../../../src/core/batch/k8s-job';
+import type { K8sJobOptions } from '../../../src/core/k8s/k8s-job-options';
+import { k8sJobName } from '../../../src/core/k8s/k8s-job-name';
+import { k8sJobManifest } from '../../../src/core/k8s/k8s-manifest';
+import { k8sReadme } from '../../../src/core/k8s/k8s-readme';
 import { UserError } from '../../../src/core/util/errors';
 
 // ---- fixtures ----

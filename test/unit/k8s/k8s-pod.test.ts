@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { DemoDataset } from '../../../scripts/demo-dataset';
 import { demoDatasetFixture } from '../../harness/demo-dataset-fixture';
-import { k8sJobManifest } from '../../../src/core/batch/k8s-job';
+import { k8sJobManifest } from '../../../src/core/k8s/k8s-manifest';
 import type { DockerConnection } from '../../../src/core/runtime/docker/docker-connection';
 import { buildImage, DEMO_IMAGE, dockerForTests } from '../helpers/docker';
 import { fixturesDir, repoRoot } from '../helpers/repo-root';
