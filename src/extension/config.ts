@@ -8,7 +8,7 @@ import type { AgentRole, AgentSettings } from '../core/agents/agent-driver';
 import { readAgentSettings } from '../core/agents/agent-settings';
 import { readSequenceSettings, type SequenceRunSettings } from '../core/continual/sequence-settings';
 import { readIntegritySettings, type IntegritySettings } from '../core/loop/integrity-settings';
-import { readRunSettings, type RunSettings } from '../core/loop/run-request';
+import { readRunSettings, type RunSettings } from '../core/loop/loop-request';
 import { readPytestSettings, type PytestSettings } from '../core/pytest/pytest-settings';
 import { readRuntimeSettings, type RuntimeSettings } from '../core/runtime/runtime-settings';
 import type { SettingReader } from '../core/util/setting-reader';

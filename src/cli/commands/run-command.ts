@@ -12,7 +12,7 @@ import { UserError } from '../../core/util/errors';
 import { commaList } from '../../core/util/setting-reader';
 import { openBatchDisplay } from '../batch-display';
 import { sequenceCommand } from './sequence-command';
-import { batchSettingsOf, defaultRunName, readRunSettings, refuseUnconfined, type RunValues } from './run-settings';
+import { batchSettingsOf, defaultRunName, readHeadlessSettings, refuseUnconfined, type RunValues } from './run-settings';
 
 export type { RunValues };
 
@@ -24,7 +24,7 @@ export async function runCommand(values: RunValues, signal: AbortSignal): Promis
   if (!values.dataset) throw new UserError('run needs --dataset <dir>: a SWE-CI dataset folder (metadata/<split>.csv and data/<task_id>/code.zip).');
   if (!values.experiment) throw new UserError('run needs --experiment <dir>: the folder the tasks and their runs are written to (created if missing).');
   const experimentDir = path.resolve(values.experiment);
-  const settings = await readRunSettings(values);
+  const settings = await readHeadlessSettings(values);
   const workers = Number(values.workers ?? '1');
   if (!Number.isInteger(workers) || workers < 1) throw new UserError(`--workers must be a whole number of 1 or more, not "${values.workers}".`);
 

@@ -1,6 +1,6 @@
 // The settings of a headless run (sweci run over a dataset or a sequence): flags first, then the
 // --config file, read by the one parser the extension's settings go through too
-// (core/loop/run-request.ts, which also turns them into what each task's loop is given).
+// (core/loop/loop-request.ts, which also turns them into what each task's loop is given).
 import { runNameFor } from '../../core/continual/sequence-run';
 import { readSequenceSettings, type SequenceRunSettings } from '../../core/continual/sequence-settings';
 import { apiKeysFrom, endpointKeyFrom } from '../../core/agents/api-key-names';
@@ -11,7 +11,7 @@ import type { ModelPrices } from '../../core/gateway/prices';
 import * as path from 'node:path';
 import { readExperiment } from '../../core/batch/experiment';
 import type { RuntimeSettings } from '../../core/runtime/runtime-settings';
-import { readRunSettings as readCoreRunSettings, type RunSettings as CoreRunSettings } from '../../core/loop/run-request';
+import { readRunSettings, type RunSettings } from '../../core/loop/loop-request';
 import { unconfinedCause } from '../../core/runtime/unconfined-check';
 import type { AgentSettings } from '../../core/agents/agent-driver';
 import { UserError } from '../../core/util/errors';
@@ -19,7 +19,7 @@ import { readSettingsFile } from '../../core/util/settings-file';
 import { cliSettings } from '../cli-settings';
 
 /** A run's settings and, for a sequence run, sweci.sequence.*. */
-export type RunSettings = CoreRunSettings & { sequence: SequenceRunSettings };
+export type HeadlessSettings = RunSettings & { sequence: SequenceRunSettings };
 
 export interface RunValues extends Record<string, unknown> {
   dataset?: string;
@@ -65,10 +65,10 @@ export async function refuseUnconfined(
 }
 
 /** The settings of a headless run: flags, then the --config file; every key of the file must be read. */
-export async function readRunSettings(values: RunValues): Promise<RunSettings> {
+export async function readHeadlessSettings(values: RunValues): Promise<HeadlessSettings> {
   const file = values.config ? { path: values.config, settings: await readSettingsFile(values.config) } : undefined;
   const settings = cliSettings(values, file, { runtime: 'auto' });
-  const run = readCoreRunSettings(settings.read, settings.label);
+  const run = readRunSettings(settings.read, settings.label);
   for (const role of ['architect', 'programmer'] as const) {
     if (run.agents[role].kind === 'human')
       throw new UserError(`A headless run has nobody to play the ${role}: choose an agent with --${role} <preset|custom> (or in the --config file).`);
@@ -90,7 +90,7 @@ export async function defaultRunName(values: RunValues, experimentDir: string, a
 /** The batch settings of a headless run: the settings read, the API keys from the environment. */
 export function batchSettingsOf(
   values: RunValues,
-  s: RunSettings,
+  s: HeadlessSettings,
   base: Pick<BatchSettings, 'experimentDir' | 'run' | 'signal' | 'onEvent' | 'humanHistory'>,
 ): BatchSettings {
   const { sequence: _sequence, ...settings } = s;

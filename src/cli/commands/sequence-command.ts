@@ -8,7 +8,7 @@ import { summarizeSequence } from '../../core/continual/sequence-summary';
 import { UserError } from '../../core/util/errors';
 import { openBatchDisplay } from '../batch-display';
 import { formatClMetrics } from './cl-format';
-import { batchSettingsOf, defaultRunName, readRunSettings, refuseUnconfined, type RunValues } from './run-settings';
+import { batchSettingsOf, defaultRunName, readHeadlessSettings, refuseUnconfined, type RunValues } from './run-settings';
 
 export async function sequenceCommand(values: RunValues, signal: AbortSignal): Promise<number> {
   const file = path.resolve(values.sequence!);
@@ -17,7 +17,7 @@ export async function sequenceCommand(values: RunValues, signal: AbortSignal): P
   if (!values.repo && !values.repos) throw new UserError("run --sequence needs --repo <clone> or --repos <folder of clones>: the sequence's repository.");
   if (values.workers !== undefined && values.workers !== '1') throw new UserError('A sequence runs its tasks one after another: --workers does not apply.');
   const experimentDir = path.resolve(values.experiment);
-  const read = await readRunSettings(values);
+  const read = await readHeadlessSettings(values);
 
   const sequence = chooseSequence(await readSequenceFile(file), file, values.sequenceId);
   const specs = await sequenceSpecs(sequence, file, { repoPath: values.repo, reposDir: values.repos }, signal);

@@ -19,7 +19,7 @@ import { listSplits, readDatasetTasks } from '../../core/task/dataset';
 import { UserError } from '../../core/util/errors';
 import { flagHoldingSecret } from '../../core/util/secret-mask';
 import { commaList } from '../../core/util/setting-reader';
-import { batchSettingsOf, defaultRunName, readRunSettings, type RunValues } from './run-settings';
+import { batchSettingsOf, defaultRunName, readHeadlessSettings, type RunValues } from './run-settings';
 
 export interface SlurmValues extends RunValues, SbatchFlags {
   onlyUnfinished?: boolean;
@@ -57,7 +57,7 @@ export async function slurmCommand(values: SlurmValues, options: readonly Option
     throw new UserError(`The experiment folder ${experimentDir} holds a space or a %, which sbatch's log paths cannot take: choose a folder without them.`);
   }
   const sbatch = readSbatchOptions(values);
-  const settings = await readRunSettings(values);
+  const settings = await readHeadlessSettings(values);
   const datasetDir = path.resolve(values.dataset);
   const split = values.split ?? (await listSplits(datasetDir))[0];
   const selected = await selectTasks(

@@ -2,7 +2,7 @@
 import type { CostBounds } from './cost-budgets';
 import type { Budget } from '../gateway/budget';
 import type { LoopEvent } from '../loop/loop-types';
-import type { RunSettings } from '../loop/run-request';
+import type { RunSettings } from '../loop/loop-request';
 import type { TaskStatus } from '../records/task-status-file';
 import type { TaskFolder } from '../workspace/task-folder';
 

@@ -10,7 +10,7 @@ import type { LoopEvent } from '../loop/loop-types';
 import { runLoop, startRun } from '../loop/run-loop';
 import type { TaskFolder } from '../workspace/task-folder';
 import { readRunInfo, readRunSummary } from '../loop/run-store';
-import { historyRequest, runRequest } from '../loop/run-request';
+import { historyRequest, loopRequest } from '../loop/loop-request';
 import { BudgetExhaustedError } from '../gateway/budget';
 import { taskBudget } from './cost-budgets';
 import { replaySourceFor } from './replay-source';
@@ -242,7 +242,7 @@ async function loop(folder: TaskFolder, s: BatchSettings, env: TaskEnvironment, 
   // This task's budget and the experiment's, and a replay's recording of this task.
   const budgets = [await taskBudget(folder, s.run, s.cost?.maxCostPerTask), s.experimentBudget].filter((b) => b !== undefined);
   const replay = s.replayFrom ? await replaySourceFor(s.replayFrom, task.id, folder) : undefined;
-  const request = runRequest(s.settings, env, { secretEnv: s.secretEnv, budgets, ...(replay ? { replay } : {}) });
+  const request = loopRequest(s.settings, env, { secretEnv: s.secretEnv, budgets, ...(replay ? { replay } : {}) });
   const opts = { ...request, task: folder, run: s.run, signal: s.signal, onEvent };
   const result = exists ? await runLoop(opts) : await startRun(opts);
   const progress = progressOf(await readIterationRecords(iterationsFile));

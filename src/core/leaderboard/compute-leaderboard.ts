@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import type { ScoringRules } from '../metrics/scored-line';
 import { UserError } from '../util/errors';
 import { buildLeaderboard, DEFAULT_GAMMAS, DEFAULT_RESAMPLES } from './build-leaderboard';
-import { parseRunArgument, readLeaderboardFile, resolveRuns, type RunRequest } from './leaderboard-inputs';
+import { parseRunArgument, readLeaderboardFile, resolveRuns, type RunArgument } from './leaderboard-inputs';
 import type { LeaderboardRecord, TasksPolicy } from './leaderboard-record';
 
 export interface LeaderboardSource {
@@ -26,7 +26,7 @@ export interface ComputeOptions {
 }
 
 export async function computeLeaderboard(source: LeaderboardSource, opts: ComputeOptions = {}): Promise<LeaderboardRecord> {
-  const requests: RunRequest[] = [...(source.file ? await readLeaderboardFile(path.resolve(source.file)) : []), ...source.experiments.map(parseRunArgument)];
+  const requests: RunArgument[] = [...(source.file ? await readLeaderboardFile(path.resolve(source.file)) : []), ...source.experiments.map(parseRunArgument)];
   if (requests.length === 0)
     throw new UserError('A leaderboard needs experiments: give experiment folders (experiment#run for another run) or a leaderboard.json.');
   const runs = await resolveRuns(requests, !!source.withHuman);

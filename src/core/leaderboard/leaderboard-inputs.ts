@@ -10,7 +10,7 @@ import { UserError, errorMessage } from '../util/errors';
 import { leaderboardFileSchema, type LeaderboardFile } from './leaderboard-record';
 
 /** One experiment and run as asked for, before it is read. */
-export interface RunRequest {
+export interface RunArgument {
   experiment: string;
   run?: string;
   label?: string;
@@ -35,7 +35,7 @@ export interface ResolvedRun {
 export const HUMAN_HISTORY_RUN = 'human-history';
 
 /** "runs/opus#human-history" → the folder and the run; the last # splits them. */
-export function parseRunArgument(arg: string): RunRequest {
+export function parseRunArgument(arg: string): RunArgument {
   const at = arg.lastIndexOf('#');
   if (at < 0) return { experiment: arg };
   const experiment = arg.slice(0, at);
@@ -45,7 +45,7 @@ export function parseRunArgument(arg: string): RunRequest {
 }
 
 /** leaderboard.json, checked against its schema (a bad field is named by its path); folders are relative to the file. */
-export async function readLeaderboardFile(file: string): Promise<RunRequest[]> {
+export async function readLeaderboardFile(file: string): Promise<RunArgument[]> {
   let text: string;
   try {
     text = await fs.readFile(file, 'utf8');
@@ -72,7 +72,7 @@ function describeIssues(issues: ReadonlyArray<{ path: PropertyKey[]; message: st
  * Reads each request's experiment and checks its run. `withHuman` adds one human-history run per
  * dataset and split where an experiment holds one (unless it is asked for already).
  */
-export async function resolveRuns(requests: readonly RunRequest[], withHuman: boolean): Promise<ResolvedRun[]> {
+export async function resolveRuns(requests: readonly RunArgument[], withHuman: boolean): Promise<ResolvedRun[]> {
   const runs: ResolvedRun[] = [];
   const seen = new Set<string>();
   for (const req of requests) {

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Mount } from './mounts';
-import type { Isolation, Runtime, RunRequest, RunResult } from './runtime';
+import type { Isolation, Runtime, CommandRequest, RunResult } from './runtime';
 import { bubblewrapCommand, harnessIsRoot, probeBubblewrap, type Confinement, type StepHold, type StepTools } from './sandbox';
 import { DEFAULT_SANDBOX_USER, DEFAULT_STEP_LIMITS, limitReason, type LimitKind, type SandboxUser, type StepLimits } from './step-limits';
 import { openStepCgroup, type StepCgroup } from './step-cgroup';
@@ -105,7 +105,7 @@ export class LocalRuntime implements Runtime {
    */
   private async sandboxCommand(
     bwrap: string,
-    req: RunRequest,
+    req: CommandRequest,
     confine: Confinement,
     env: Record<string, string | undefined>,
     hold: StepHold & { tools: StepTools },
@@ -149,7 +149,7 @@ export class LocalRuntime implements Runtime {
     return view;
   }
 
-  async run(req: RunRequest): Promise<RunResult> {
+  async run(req: CommandRequest): Promise<RunResult> {
     // spawn reports a missing cwd as ENOENT of the command, which would blame the wrong thing.
     if (!fs.existsSync(req.cwd)) {
       throw new SpawnError(`Cannot run "${req.command}": working directory ${req.cwd} does not exist.`, req.command, 'ENOENT');
@@ -170,7 +170,7 @@ export class LocalRuntime implements Runtime {
   private async runConfined(
     bwrap: string,
     tools: StepTools,
-    req: RunRequest,
+    req: CommandRequest,
     confine: Confinement,
     env: Record<string, string | undefined>,
   ): Promise<RunResult> {
@@ -208,7 +208,7 @@ export class LocalRuntime implements Runtime {
     }
   }
 
-  private spawnAndWait(command: string, args: string[], req: RunRequest, env: Record<string, string | undefined>): Promise<RunResult> {
+  private spawnAndWait(command: string, args: string[], req: CommandRequest, env: Record<string, string | undefined>): Promise<RunResult> {
     return new Promise<RunResult>((resolve, reject) => {
       const started = Date.now();
       const stdout = new TailBuffer(this.maxOutputChars);

@@ -15,7 +15,7 @@ export type RuntimeKind = 'local' | 'docker';
  */
 export type Isolation = 'container' | 'sandbox' | 'none';
 
-export interface RunRequest {
+export interface CommandRequest {
   command: string;
   args: readonly string[];
   /** The working directory as the command sees it (see `Runtime.pathIn`). */
@@ -78,7 +78,7 @@ export interface Runtime {
   readonly isolation: Isolation;
   /** Where `hostPath` appears to a command run with `mounts` (locally: the path itself). */
   pathIn(mounts: readonly Mount[], hostPath: string): string;
-  run(req: RunRequest): Promise<RunResult>;
+  run(req: CommandRequest): Promise<RunResult>;
   /** Stops whatever still runs and frees what the runtime holds (containers). Safe to call twice. */
   dispose(): Promise<void>;
 }

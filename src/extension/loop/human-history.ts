@@ -6,7 +6,7 @@ import { commitStartedName, replayHumanHistory } from '../../core/history/replay
 import type { LoopEvent } from '../../core/loop/loop-types';
 import type { IterationRecord } from '../../core/loop/iteration-record';
 import { HUMAN_HISTORY_RUN } from '../../core/loop/run-name';
-import { historyRequest } from '../../core/loop/run-request';
+import { historyRequest } from '../../core/loop/loop-request';
 import { runSettings } from '../config';
 import type { EnvironmentManager } from '../environment/environment-manager';
 import { isAbortError } from '../../core/util/errors';

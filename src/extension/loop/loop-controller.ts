@@ -1,7 +1,7 @@
 // Runs the CI loop from commands: one step, one iteration, or the loop, with agents or the
 // user in each role; and the human-history replay. The core loop owns the state (files); this
 // class holds the active run and the one slot a call runs in, threads cancellation down, and
-// forwards its events to the views. What a call is given comes from core/loop/run-request.ts (as
+// forwards its events to the views. What a call is given comes from core/loop/loop-request.ts (as
 // for the CLI); creating its run, and removing one it left empty, is run-creation.ts's; what a
 // person reads of a call is loop-reporter.ts's.
 import * as vscode from 'vscode';
@@ -11,7 +11,7 @@ import { replayFromRun } from '../../core/loop/run-replay';
 import type { EnvironmentManager } from '../environment/environment-manager';
 import type { LoopEvent, LoopOptions } from '../../core/loop/loop-types';
 import { runLoop, type LoopResult } from '../../core/loop/run-loop';
-import { runRequest } from '../../core/loop/run-request';
+import { loopRequest } from '../../core/loop/loop-request';
 import { HUMAN_HISTORY_RUN } from '../../core/loop/run-name';
 import type { ApiKeys } from '../agents/api-keys';
 import { isAbortError } from '../../core/util/errors';
@@ -112,7 +112,7 @@ export class LoopController implements vscode.Disposable {
         const reporter = new LoopReporter(report);
         signal.addEventListener('abort', () => abort.abort(), { once: true });
         return this.environments.use(task, { signal: abort.signal, report }, async (env) => {
-          const request = runRequest(runSettings(vscode.Uri.file(task.root)), env, {
+          const request = loopRequest(runSettings(vscode.Uri.file(task.root)), env, {
             secretEnv: await this.keys.environment(),
             human: req.human ?? [],
             ...(req.replayFrom ? { replay: replayFromRun(task, req.replayFrom) } : {}),

@@ -1,7 +1,7 @@
 // Creating the run a loop command records into when it does not exist yet, and removing it
 // again when the call that created it recorded nothing.
 import { createRun, removeRunWithoutIterations } from '../../core/loop/run-loop';
-import type { RunRequest } from '../../core/loop/run-request';
+import type { LoopRequest } from '../../core/loop/loop-request';
 import { readRunInfo } from '../../core/loop/run-store';
 import { errorMessage } from '../../core/util/errors';
 import type { TaskFolder } from '../../core/workspace/task-folder';
@@ -15,7 +15,7 @@ import { suggestedRunName } from './new-run';
 export async function ensureRun(
   task: TaskFolder,
   active: string | undefined,
-  request: RunRequest,
+  request: LoopRequest,
   replayFrom?: string,
 ): Promise<{ run: string; created: boolean }> {
   if (active && (await readRunInfo(task, active))) return { run: active, created: false };

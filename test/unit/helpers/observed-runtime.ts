@@ -2,10 +2,10 @@
 // tests that count commands, and for benchmarks that split harness time from process time.
 import { performance } from 'node:perf_hooks';
 import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
-import type { Mount, RunRequest, RunResult, Runtime } from '../../../src/core/runtime/runtime';
+import type { Mount, CommandRequest, RunResult, Runtime } from '../../../src/core/runtime/runtime';
 
 export class ObservedRuntime implements Runtime {
-  readonly requests: RunRequest[] = [];
+  readonly requests: CommandRequest[] = [];
   /** Wall time spent inside `run`, in milliseconds. */
   spentMs = 0;
 
@@ -35,7 +35,7 @@ export class ObservedRuntime implements Runtime {
     return this.inner.dispose();
   }
 
-  async run(req: RunRequest): Promise<RunResult> {
+  async run(req: CommandRequest): Promise<RunResult> {
     this.requests.push(req);
     const started = performance.now();
     try {

@@ -15,7 +15,7 @@ import { after, before, describe, test } from 'node:test';
 import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
 import { DockerRuntime } from '../../../src/core/runtime/docker/docker-runtime';
 import { findBubblewrap, type NetworkConfinement } from '../../../src/core/runtime/sandbox';
-import type { Runtime, RunRequest, RunResult } from '../../../src/core/runtime/runtime';
+import type { Runtime, CommandRequest, RunResult } from '../../../src/core/runtime/runtime';
 import { FORWARDER_MARK } from '../../../src/core/runtime/gateway-forwarder';
 import { missingSandbox } from '../helpers/require-sandbox';
 import { DEMO_IMAGE, dockerForTests, ourContainers } from '../helpers/docker';
@@ -285,7 +285,7 @@ function assertConfinedToGateway(host: Host, run: Awaited<ReturnType<typeof prob
 
 /** The exit status of a command killed by SIGTERM, and of one that exits leaving a child behind. */
 async function statuses(runtime: Runtime, app: string, appInStep: string, network: NetworkConfinement): Promise<Pick<RunResult, 'exitCode' | 'signal'>[]> {
-  const req = (script: string): RunRequest => ({
+  const req = (script: string): CommandRequest => ({
     command: 'sh',
     args: ['-c', script],
     cwd: appInStep,

@@ -17,7 +17,7 @@ import type Docker from 'dockerode';
 import { UserError } from '../../util/errors';
 import { assertValidMounts, mapToMount, type Mount } from '../mounts';
 import { containerSeedPath, scratchFillPrefix, type ScratchSeed } from '../scratch-folders';
-import type { RunRequest, RunResult, Runtime } from '../runtime';
+import type { CommandRequest, RunResult, Runtime } from '../runtime';
 import { SpawnError } from '../spawn-error';
 import { TailBuffer } from '../tail-buffer';
 import { chownTrees } from '../hand-over';
@@ -147,7 +147,7 @@ export class DockerRuntime implements Runtime {
     return mapToMount(mounts, hostPath);
   }
 
-  async run(req: RunRequest): Promise<RunResult> {
+  async run(req: CommandRequest): Promise<RunResult> {
     if (this.disposed) throw new Error('This Docker runtime was disposed.');
     assertValidMounts(req.mounts ?? []);
     if (req.signal?.aborted) return { exitCode: null, signal: null, stdout: '', stderr: '', timedOut: false, cancelled: true, durationMs: 0 };
@@ -330,7 +330,7 @@ export class DockerRuntime implements Runtime {
   // --- one command ------------------------------------------------------------------------
 
   /** `argv`: what runs instead of the request's command line (the command inside the gateway's forwarder). */
-  private async execIn(box: Box, req: RunRequest, argv?: readonly string[]): Promise<RunResult> {
+  private async execIn(box: Box, req: CommandRequest, argv?: readonly string[]): Promise<RunResult> {
     const started = Date.now();
     const address = this.opts.connection.address;
     const withStdin = req.stdin !== undefined;
@@ -529,7 +529,7 @@ export class DockerRuntime implements Runtime {
  * A request whose confinement keeps it off the network: none at all, or (gateway) the gateway's
  * socket mounted read-only and the command run inside the forwarder by the image's python3.
  */
-function offNetwork(req: RunRequest, userNetwork: boolean): { mount?: Mount; argv?: string[] } | undefined {
+function offNetwork(req: CommandRequest, userNetwork: boolean): { mount?: Mount; argv?: string[] } | undefined {
   const net = req.confine?.network;
   if (!net || net.kind === 'open') return undefined;
   if (net.kind === 'none') return userNetwork ? undefined : {};

@@ -53,7 +53,7 @@ export interface RunCall {
 }
 
 /** What the loop (and creating its run) is given, besides the task, the run and the call's listeners. */
-export type RunRequest = Required<Pick<LoopOptions, 'roles' | 'runtime' | 'agentRuntimes' | 'pytest' | 'maxFileMb' | 'maxIterationMb'>> & {
+export type LoopRequest = Required<Pick<LoopOptions, 'roles' | 'runtime' | 'agentRuntimes' | 'pytest' | 'maxFileMb' | 'maxIterationMb'>> & {
   /** Iterations a run created by this call may take. */
   maxIterations: number;
 };
@@ -61,7 +61,7 @@ export type RunRequest = Required<Pick<LoopOptions, 'roles' | 'runtime' | 'agent
 /** The environment a request runs in: pytest's runtime and interpreter, the agents' runtimes. */
 export type RequestEnvironment = Pick<TaskEnvironment, 'tests' | 'python' | 'host' | 'agents'>;
 
-export function runRequest(settings: RunSettings, env: RequestEnvironment, call: RunCall): RunRequest {
+export function loopRequest(settings: RunSettings, env: RequestEnvironment, call: RunCall): LoopRequest {
   const model: ModelAccess = {
     ...settings.model,
     ...(call.budgets && call.budgets.length > 0 ? { budgets: call.budgets } : {}),

@@ -6,8 +6,8 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { batchSettingsOf, readRunSettings as readCliRunSettings, type RunValues } from '../../../src/cli/commands/run-settings';
-import { historyRequest, readRunSettings, runRequest, type RunRequest, type RunSettings } from '../../../src/core/loop/run-request';
+import { batchSettingsOf, readHeadlessSettings, type RunValues } from '../../../src/cli/commands/run-settings';
+import { historyRequest, readRunSettings, loopRequest, type LoopRequest, type RunSettings } from '../../../src/core/loop/loop-request';
 import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
 import { contributedSettings } from '../extension/contributed-settings';
 
@@ -18,8 +18,8 @@ function editorReader(user: Record<string, unknown>): (key: string) => unknown {
 }
 
 /** What a request holds that can be compared: drivers by their label, runtimes by identity. */
-function comparable(r: RunRequest) {
-  const role = (s: RunRequest['roles']['architect']) => ({ settings: s.settings, driver: s.driver?.label, secretEnv: s.secretEnv });
+function comparable(r: LoopRequest) {
+  const role = (s: LoopRequest['roles']['architect']) => ({ settings: s.settings, driver: s.driver?.label, secretEnv: s.secretEnv });
   return { ...r, roles: { architect: role(r.roles.architect), programmer: role(r.roles.programmer) } };
 }
 
@@ -72,12 +72,12 @@ describe('one run request from the editor and from sweci run', () => {
   const env = { tests: host, python: '/usr/bin/python3', host };
 
   before(async () => {
-    tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-run-request-'));
+    tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-loop-request-'));
     const config = path.join(tmp, 'settings.json');
     await fs.writeFile(config, JSON.stringify(CONFIG_FILE));
     const values: RunValues = { ...FLAGS, config };
     // The CLI's way: its settings, then the batch settings every task's loop is built from.
-    const batch = batchSettingsOf(values, await readCliRunSettings(values), {
+    const batch = batchSettingsOf(values, await readHeadlessSettings(values), {
       experimentDir: tmp,
       run: 'r',
       humanHistory: false,
@@ -104,7 +104,7 @@ describe('one run request from the editor and from sweci run', () => {
 
   test('nothing set: the editor and the CLI read the same defaults', async () => {
     const values: RunValues = { architect: 'codex', programmer: 'codex' };
-    const fromCli = batchSettingsOf(values, await readCliRunSettings(values), {
+    const fromCli = batchSettingsOf(values, await readHeadlessSettings(values), {
       experimentDir: tmp,
       run: 'r',
       humanHistory: false,
@@ -114,8 +114,8 @@ describe('one run request from the editor and from sweci run', () => {
   });
 
   test("the loop's request is the same: roles, where pytest and the agents run, pytest's options, the integrity bounds", () => {
-    const fromEditor = runRequest(editor, env, { secretEnv });
-    const fromCli = runRequest(cli, env, { secretEnv });
+    const fromEditor = loopRequest(editor, env, { secretEnv });
+    const fromCli = loopRequest(cli, env, { secretEnv });
     assert.deepEqual(comparable(fromCli), comparable(fromEditor));
     assert.equal(fromEditor.runtime, host);
     assert.equal(fromEditor.agentRuntimes.host, host, 'agents on this machine run in the host runtime');
@@ -126,7 +126,7 @@ describe('one run request from the editor and from sweci run', () => {
   });
 
   test('a role the user plays in the editor has no driver; the others keep theirs', () => {
-    const r = runRequest(editor, env, { secretEnv, human: ['architect'] });
+    const r = loopRequest(editor, env, { secretEnv, human: ['architect'] });
     assert.deepEqual(r.roles.architect, { settings: { kind: 'human' } });
     assert.ok(r.roles.programmer.driver);
   });
