@@ -24,7 +24,7 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'loop/loop-gateway.test.js': 76.2,
   'history/replay-history.test.js': 72.1,
   'runtime/docker-faults.test.js': 70.9,
-  'batch/flagged-summary.test.js': 65.5,
+  'batch/flagged-summary.test.js': 20.0,
   'loop/loop-least-privilege.test.js': 64.0,
   'runtime/docker-least-privilege.test.js': 58.5,
   'agents/cli-driver.test.js': 57.0,
