@@ -5,7 +5,7 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'agents/real-agents.test.js': 310.0,
   'slurm/slurm-faults.test.js': 150.0,
   'agents/real-agents-container.test.js': 78.0,
-  'cli/cli-batch.test.js': 175.9,
+  'cli/cli-batch.test.js': 114.0,
   'slurm/slurm-run.test.js': 100.0,
   'pytest/report-memory.test.js': 149.0,
   'cli/cli-batch-options.test.js': 109.6,
