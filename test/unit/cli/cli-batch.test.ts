@@ -1,4 +1,4 @@
-// `sweci run` and `sweci summarize` as a user runs them: real processes, the demo dataset's four
+// `sweci run` and `sweci summarize` as a user runs them: real processes, the demo batch dataset's
 // tasks, the scripted agents (real programs the real agent driver runs), real git and pytest.
 // Stopped runs resume to the same lines, and the summary is checked by hand. The batch's three
 // windows of the history are run (2, 4 and 4 iterations), not the dataset's first task too (the
