@@ -91,6 +91,7 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'gap/python-json.test.js': 0.6,
   'gap/write-non-passed.test.js': 0.6,
   'architecture/no-test-surface.test.js': 0.5,
+  'architecture/task-paths.test.js': 1,
   'gateway/gateway-replay.test.js': 0.5,
   'gateway/replay-match.test.js': 0.3,
   'loop/iteration-record.test.js': 0.5,

@@ -8,9 +8,20 @@
 // call: they have their own event, so only the Transcript panel redraws for them.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { CALLS_SUFFIX } from '../core/agents/model-route';
 import { CL_RESULTS_FILE } from '../core/continual/cl-results';
+import { EXPERIMENT_FILE } from '../core/workspace/layout';
+import { taskFolder, taskRelative } from '../core/workspace/task-folder';
 import type { LoopEvent } from '../core/loop/loop-types';
 
+/** A task's records the views follow: its task file, the current report's run, each run's records and its try's model calls. */
+const RECORDS_GLOB = `{${[
+  taskRelative((t) => t.taskFile),
+  taskRelative((t) => t.current.run),
+  taskRelative((t) => t.run('*').runFile),
+  taskRelative((t) => t.run('*').iterationsFile),
+  `${taskRelative((t) => t.run('*').pendingDir)}/*${CALLS_SUFFIX}`,
+].join(',')}}`;
 /** Loop events after which a run's records (run.json, iteration.jsonl, pending/) differ. */
 const RUN_EVENTS: ReadonlySet<LoopEvent['type']> = new Set(['iteration-recorded', 'loop-finished', 'step-started']);
 
@@ -68,13 +79,12 @@ export class ChangeFeed implements vscode.Disposable {
     this.watchers = [];
     this.dir = dir;
     if (dir) {
-      const records = watcher(
-        new vscode.RelativePattern(
-          vscode.Uri.file(dir),
-          '.sweci/{task.json,reports/current.run.json,runs/*/run.json,runs/*/iteration.jsonl,runs/*/pending/*.calls.jsonl}',
-        ),
-        (uri) =>
-          uri.fsPath.endsWith('.calls.jsonl') ? this.callsDidChange() : /[\\/]runs[\\/]/.test(uri.fsPath) ? this.runsDidChange() : this.taskFilesDidChange(),
+      const records = watcher(new vscode.RelativePattern(vscode.Uri.file(dir), RECORDS_GLOB), (uri) =>
+        uri.fsPath.endsWith(CALLS_SUFFIX)
+          ? this.callsDidChange()
+          : uri.fsPath.startsWith(taskFolder(dir).runsDir + path.sep)
+            ? this.runsDidChange()
+            : this.taskFilesDidChange(),
       );
       // A task of `sweci run --sequence` sits in the experiment folder, beside its cl-results.json
       // (outside the workspace folder, so a watcher of its own).
@@ -101,7 +111,7 @@ export class ChangeFeed implements vscode.Disposable {
     this.leaderboardWatchers = [
       ...files.map((f) => watcher(new vscode.RelativePattern(vscode.Uri.file(path.dirname(f)), path.basename(f)), changed)),
       ...experiments.map((dir) =>
-        watcher(new vscode.RelativePattern(vscode.Uri.file(dir), '{sweci-experiment.json,*/.sweci/runs/*/iteration.jsonl}'), changed),
+        watcher(new vscode.RelativePattern(vscode.Uri.file(dir), `{${EXPERIMENT_FILE},*/${taskRelative((t) => t.run('*').iterationsFile)}}`), changed),
       ),
     ];
   }
@@ -139,7 +149,7 @@ export class ChangeFeed implements vscode.Disposable {
         this.inputsChanged.fire(changes);
       }, 100);
     };
-    this.inputWatchers = ['**/app/code/**', '**/app/non-passed/summary.jsonl'].map((glob) => {
+    this.inputWatchers = [`**/${taskRelative((t) => t.codeDir)}/**`, `**/${taskRelative((t) => t.summaryFile)}`].map((glob) => {
       const w = vscode.workspace.createFileSystemWatcher(glob);
       w.onDidCreate(input('created'));
       w.onDidChange(input('changed'));

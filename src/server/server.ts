@@ -13,6 +13,7 @@ import { hoverAt } from './hover';
 import { quickFixes } from './quick-fixes';
 import { TaskContexts, taskRootOf } from './task-contexts';
 import { toLspDiagnostic } from './to-lsp';
+import { taskFolder } from '../core/workspace/task-folder';
 
 const connection: Connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
@@ -138,7 +139,7 @@ connection.onDocumentLinks(async (params) => {
   try {
     const context = await contextOf(doc.uri);
     if (!context) return [];
-    return await documentLinks(doc, (await analyse(doc)).result, context, path.join(root, 'app', 'code'));
+    return await documentLinks(doc, (await analyse(doc)).result, context, taskFolder(root).codeDir);
   } catch (err) {
     connection.console.error(`links: ${describe(err)}`);
     return [];

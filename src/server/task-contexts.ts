@@ -39,9 +39,10 @@ export async function inputsKey(taskRoot: string): Promise<string> {
 export function taskRootOf(uri: string): string | undefined {
   if (!uri.startsWith('file:')) return undefined;
   const file = fileURLToPath(uri);
-  if (path.basename(file) !== 'requirement.xml' || path.basename(path.dirname(file)) !== 'app') return undefined;
-  const root = path.dirname(path.dirname(file));
-  return existsSync(path.join(root, 'app', 'code')) ? root : undefined;
+  // The layout's own requirement file, for the folder that would hold it there.
+  const task = taskFolder(path.dirname(path.dirname(file)));
+  if (task.requirementFile !== file) return undefined;
+  return existsSync(task.codeDir) ? task.root : undefined;
 }
 
 interface Entry {
@@ -98,7 +99,7 @@ export class TaskContexts {
   /** Marks the tasks holding any of these files as changed. */
   invalidate(files: readonly string[]): void {
     for (const [root, entry] of this.entries) {
-      const app = path.join(root, 'app') + path.sep;
+      const app = taskFolder(root).appDir + path.sep;
       if (files.some((f) => f.startsWith(app))) {
         entry.stale = true;
         if (!entry.loading) this.reload(root, entry);

@@ -44,9 +44,9 @@ async function leaderboardReport(dirs: readonly string[], values: ReportValues &
   return 0;
 }
 
-/** A new folder under `base`/.sweci/reports/ named `kind`-<time>, where a report goes without -o (as the extension's Export Report). */
+/** A new folder in `base`'s reports folder named `kind`-<time>, where a report goes without -o (as the extension's Export Report). */
 function defaultOut(base: string, kind: 'export' | 'leaderboard', now = new Date()): string {
-  return path.join(path.resolve(base), '.sweci', 'reports', `${kind}-${now.toISOString().replace(/[:.]/g, '-').replace(/Z$/, '')}`);
+  return taskFolder(path.resolve(base)).exportDir(now, kind);
 }
 
 export async function reportCommand(dirs: readonly string[], values: ReportValues): Promise<number> {

@@ -6,6 +6,7 @@ import type { AgentRole } from '../../core/agents/agent-driver';
 import { readIterationRecords, type IterationRecord } from '../../core/loop/iteration-record';
 import { readJournal } from '../../core/loop/journal';
 import { ARCHIVE, iterDir, iterDirName, listRuns, type RunSummary } from '../../core/loop/run-store';
+import type { RunLayout } from '../../core/workspace/task-folder';
 import { loadTranscript, triesIn } from '../../core/inspect/transcript-tries';
 import { formatTranscript, TRANSCRIPT_FORMATS, type TranscriptFormat } from '../../core/transcript/format-transcript';
 import { UserError } from '../../core/util/errors';
@@ -49,15 +50,15 @@ async function chooseRun(task: TaskFolder, asked: string | undefined): Promise<R
 }
 
 /** Iterations an agent may have played in: archived ones (1 and up) and the one in progress. */
-async function iterationsOf(runDir: string): Promise<{ archived: number[]; pending?: number }> {
-  const names = await fs.readdir(runDir).catch(() => [] as string[]);
+async function iterationsOf(layout: RunLayout): Promise<{ archived: number[]; pending?: number }> {
+  const names = await fs.readdir(layout.dir).catch(() => [] as string[]);
   const archived = names
     .map((n) => /^iter-(\d+)$/.exec(n))
     .filter((m): m is RegExpExecArray => m !== null)
     .map((m) => Number(m[1]))
     .filter((n) => n >= 1)
     .sort((a, b) => a - b);
-  const journal = await readJournal(path.join(runDir, 'pending')).catch(() => undefined);
+  const journal = await readJournal(layout.pendingDir).catch(() => undefined);
   return journal && !archived.includes(journal.iteration) ? { archived, pending: journal.iteration } : { archived };
 }
 
@@ -103,7 +104,7 @@ export async function transcriptCommand(dir: string, values: TranscriptValues): 
   if (!existsSync(task.taskFile)) throw new UserError(`${task.root} is not a SWE-CI task folder (no .sweci/task.json).`);
   const run = await chooseRun(task, values.run);
   const layout = task.run(run.info.name);
-  const iterations = await iterationsOf(layout.dir);
+  const iterations = await iterationsOf(layout);
   if (iteration === undefined) throw new UserError(`transcript needs --iteration <n>: run ${run.info.name}, ${listed(iterations)}.`);
   if (iteration === 0) throw new UserError(`Iteration 0 is the checkout's base run: no agent played in it. Run ${run.info.name}, ${listed(iterations)}.`);
   const pending = iterations.pending === iteration;

@@ -120,9 +120,12 @@ function replayNote(calls: number): string {
   return `answered from the recording (${calls} call${calls === 1 ? '' : 's'}), no model is called`;
 }
 
+/** How a try's model calls record is named: `<role>-try-<N>` and this. */
+export const CALLS_SUFFIX = '.calls.jsonl';
+
 /** `<role>-try-<N>.calls.jsonl` beside `<role>-try-<N>.log`. */
 export function callsFileBeside(logFile: string): string {
-  return logFile.replace(/\.log$/, '') + '.calls.jsonl';
+  return logFile.replace(/\.log$/, '') + CALLS_SUFFIX;
 }
 
 /** The environment without the stored API keys and without any variable holding one of `secrets`. */

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { z } from 'zod';
 import { jsonRecordFile } from '../records/record-file';
 import { UserError, errorMessage } from '../util/errors';
-import { EXPERIMENT_FILE } from '../workspace/layout';
+import { EXPERIMENT_FILE, taskFileOf } from '../workspace/layout';
 import { oracleFolderName } from '../workspace/oracle-name';
 import { taskFolder, type TaskFolder } from '../workspace/task-folder';
 
@@ -102,7 +102,7 @@ export async function experimentTaskIds(dir: string): Promise<string[]> {
     // One stat per task, synchronous: a promise each costs more than the stat (the paper's scale has thousands).
     let ok = false;
     try {
-      ok = statSync(path.join(layout.dir, name, '.sweci', 'task.json')).isFile();
+      ok = statSync(taskFileOf(path.join(layout.dir, name))).isFile();
     } catch {
       ok = false;
     }

@@ -10,7 +10,7 @@ import type { TaskSpec } from '../task/task-spec';
 import { instanceTargetReport } from './instance-target';
 import { AbortError, UserError } from '../util/errors';
 import { writeFileAtomic } from '../util/fs-atomic';
-import { oracleLayout, type TaskRecord } from '../workspace/layout';
+import { oracleLayout, rawReportFileIn, type TaskRecord } from '../workspace/layout';
 import { materializeTask, oracleTestPaths } from '../workspace/materialize';
 import { pytestSelection } from './pytest-targets';
 import { pytestNetwork } from '../runtime/task-confinement';
@@ -121,7 +121,7 @@ async function ensureTargetReport(
     ...selection,
     python: opts.python,
     codeDir: oracle.targetCodeDir,
-    reportFile: path.join(oracle.root, 'pytest-out', 'raw-report'),
+    reportFile: rawReportFileIn(oracle.root),
     bytecodeSeedDir: machineSeedStore(),
     timeoutMs: opts.timeoutMs,
     format: opts.format,

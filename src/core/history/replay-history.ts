@@ -24,7 +24,7 @@ import { copyTree } from '../util/copy-tree';
 import { AbortError, UserError, isAbortError, throwIfAborted } from '../util/errors';
 import { emptyFolder } from '../util/discard';
 import { writeFileAtomic } from '../util/fs-atomic';
-import { oracleLayout } from '../workspace/layout';
+import { oracleLayout, rawReportFileIn } from '../workspace/layout';
 import { readTaskRecord } from '../workspace/materialize';
 import { isTestArtifact } from '../workspace/restore-tests';
 import { exportTree, pruneTopLevel } from '../workspace/upstream';
@@ -100,7 +100,7 @@ export async function replayHumanHistory(opts: ReplayHistoryOptions): Promise<Re
   const layout = opts.task.run(HUMAN_HISTORY_RUN);
   // Its own lock: a replay may run next to the loop (it never touches app/), not next to itself.
   await fs.mkdir(layout.dir, { recursive: true });
-  const lock = await acquireLock(path.join(layout.dir, 'lock'), 'the human-history replay');
+  const lock = await acquireLock(layout.lockFile, 'the human-history replay');
   let scratch: string | undefined;
   let recorded = new Map<string, IterationRecord>();
   let appended = 0;
@@ -190,7 +190,7 @@ async function replayCommit(
   const outcome = await runPytest(opts.runtime, {
     python: opts.python,
     codeDir: code,
-    reportFile: path.join(scratch, 'pytest-out', 'raw-report'),
+    reportFile: rawReportFileIn(scratch),
     bytecodeSeedDir: machineSeedStore(),
     timeoutMs: opts.timeoutMs,
     format: opts.format,

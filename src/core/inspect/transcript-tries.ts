@@ -11,6 +11,7 @@ import { hasEventReader } from '../transcript/cli-events-transcript';
 import { readTryTranscript } from '../transcript/read-transcript';
 import type { Transcript } from '../transcript/transcript-schema';
 import type { TaskFolder } from '../workspace/task-folder';
+import { CALLS_SUFFIX } from '../agents/model-route';
 
 export interface TryRef {
   run: string;
@@ -45,7 +46,7 @@ export function triesIn(names: readonly string[], eventLogs: readonly AgentRole[
   return names
     .flatMap((n) => {
       const m = CALLS_FILE.exec(n) ?? LOG_FILE.exec(n);
-      if (!m || (!n.endsWith('.calls.jsonl') && !eventLogs.includes(m[1] as AgentRole))) return [];
+      if (!m || (!n.endsWith(CALLS_SUFFIX) && !eventLogs.includes(m[1] as AgentRole))) return [];
       const key = `${m[1]}:${m[2]}`;
       if (seen.has(key)) return [];
       seen.add(key);

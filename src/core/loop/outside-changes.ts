@@ -26,19 +26,19 @@ export function snapshotOutside(scope: SnapshotScope): Snapshot {
   // staging folder and the discard bins during a step (a failed try is reset; old bytecode is
   // deleted in the background); a sandboxed agent cannot reach .sweci.
   const skip = new Set<string>([
-    'app/code',
-    '.sweci/lock',
-    `.sweci/runs/${scope.run}`,
-    `.sweci/runs/${HUMAN_HISTORY_RUN}`,
+    rel(layout.codeDir),
+    rel(layout.lockFile),
+    rel(layout.run(scope.run).dir),
+    rel(layout.run(HUMAN_HISTORY_RUN).dir),
     rel(layout.historyDir),
     rel(path.dirname(layout.scoringCodeDir)),
     rel(layout.workingGitStaging),
     rel(layout.agentHomeDir),
     rel(layout.discardDir),
     // Where earlier versions kept the bytecode seed (now in the user's cache, bytecode-seed.ts).
-    '.sweci/bytecode-seed',
+    rel(layout.oldBytecodeSeedDir),
   ]);
-  if (scope.allowRequirement) skip.add('app/requirement.xml');
+  if (scope.allowRequirement) skip.add(rel(layout.requirementFile));
   // A sequence's memory folder holds the agents' own notes: its contents are theirs to change,
   // but the folder itself is still seen (an agent of a task without memory that makes one is reported).
   const notInside = new Set([rel(layout.memoryDir)]);
@@ -79,8 +79,8 @@ export function snapshotOutside(scope: SnapshotScope): Snapshot {
       }
     }
   };
-  walk(layout.appDir, 'app');
-  walk(layout.sweciDir, '.sweci');
+  walk(layout.appDir, rel(layout.appDir));
+  walk(layout.sweciDir, rel(layout.sweciDir));
   return snap;
 }
 

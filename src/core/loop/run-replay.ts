@@ -12,6 +12,7 @@ import { moveRecording } from '../gateway/move-recording';
 import { readGatewayCalls } from '../records/gateway-call';
 import { ARCHIVE, iterDirName } from './run-store';
 import type { TaskFolder } from '../workspace/task-folder';
+import { CALLS_SUFFIX } from '../agents/model-route';
 
 export function replayFromRun(recorded: TaskFolder, run: string, into: TaskFolder = recorded): ReplaySource {
   const runDir = recorded.run(run).dir;
@@ -33,5 +34,5 @@ async function exists(file: string): Promise<boolean> {
 /** Whether a run's first iteration holds a calls record of either role (it can be replayed); looked up by name, nothing read. */
 export async function hasRecordedCalls(task: TaskFolder, run: string): Promise<boolean> {
   const names = await fs.readdir(path.join(task.run(run).dir, iterDirName(1))).catch(() => [] as string[]);
-  return names.some((n) => n.endsWith('.calls.jsonl'));
+  return names.some((n) => n.endsWith(CALLS_SUFFIX));
 }

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import type { Confinement, NetworkConfinement } from './sandbox';
 import { EXPERIMENT_FILE, type TaskRecord } from '../workspace/layout';
 import { userCacheDir } from '../util/user-cache';
-import type { TaskFolder } from '../workspace/task-folder';
+import { taskFolder, type TaskFolder } from '../workspace/task-folder';
 
 /**
  * What the code under test may reach: `none` (default), a network namespace of its own with only
@@ -65,7 +65,7 @@ function siblingTasks(task: TaskFolder): string[] {
   } catch {
     return [];
   }
-  return names.map((n) => path.join(parent, n)).filter((p) => p !== own && existsSync(path.join(p, '.sweci', 'task.json')));
+  return names.map((n) => path.join(parent, n)).filter((p) => p !== own && existsSync(taskFolder(p).taskFile));
 }
 
 /**

@@ -50,6 +50,20 @@ export function under(dir: string, ...names: string[]): string {
   return (dir.endsWith(path.sep) ? dir : dir + path.sep) + names.join(path.sep);
 }
 
+/** `<root>/.sweci/task.json`: a task folder's record, which makes a folder a task folder. */
+export function taskFileOf(root: string): string {
+  return under(root, '.sweci', 'task.json');
+}
+
+/**
+ * The raw report file pytest writes in `dir` (json-report JSON or JUnit XML), in a folder of its
+ * own: that folder holds nothing else, so it is the one folder besides the code a pytest
+ * container may see.
+ */
+export function rawReportFileIn(dir: string): string {
+  return under(dir, 'pytest-out', 'raw-report');
+}
+
 export function taskLayout(root: string): TaskLayout {
   const appDir = path.join(root, 'app');
   const sweciDir = path.join(root, '.sweci');
@@ -62,7 +76,7 @@ export function taskLayout(root: string): TaskLayout {
     requirementFile: under(appDir, 'requirement.xml'),
     memoryDir: under(appDir, 'memory'),
     sweciDir,
-    taskFile: under(sweciDir, 'task.json'),
+    taskFile: taskFileOf(root),
     historyDir: under(sweciDir, 'history.git'),
     scoringCodeDir: under(sweciDir, 'scoring', 'code'),
     workingGitStaging: under(sweciDir, 'working-git.tmp'),

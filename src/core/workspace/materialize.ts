@@ -174,7 +174,7 @@ export async function materializeTask(spec: TaskSpec, options: MaterializeOption
 
     // 3. The task folder. Nothing was written here before the shas were known to exist.
     throwIfAborted(signal);
-    cleanup.removeLater(task.root, taskEntries === undefined, ['app', '.sweci']);
+    cleanup.removeLater(task.root, taskEntries === undefined, [path.basename(task.appDir), path.basename(task.sweciDir)]);
     progress('Checking out the base');
     await fs.mkdir(task.codeDir, { recursive: true });
     if (instance) {

@@ -2,7 +2,7 @@
 // the reports. Made once where a task is opened and passed through the core, so no other module
 // builds a path of a task by hand.
 import * as path from 'node:path';
-import { taskLayout, under, type TaskLayout } from './layout';
+import { rawReportFileIn, taskLayout, under, type TaskLayout } from './layout';
 
 /** `.sweci/runs/<run>/`: run.json, iteration.jsonl, one iter-NNN/ archive per completed iteration, pending/. */
 export interface RunLayout {
@@ -14,6 +14,8 @@ export interface RunLayout {
   iterationsFile: string;
   /** The in-progress iteration's journal and files; renamed to iter-NNN/ when it completes. */
   pendingDir: string;
+  /** `lock`: the human-history replay's own lock (it may run beside the loop, not beside itself). */
+  lockFile: string;
 }
 
 /** One pytest result kept in `.sweci/reports`: our report, the run record and pytest's own output. */
@@ -43,8 +45,10 @@ export interface TaskFolder extends Readonly<TaskLayout> {
   readonly selectedRawReportFile: string;
   /** A run's paths; `name` is not checked here (run-name.ts does that). */
   run(name: string): RunLayout;
-  /** `.sweci/reports/export-<time>`: where an exported report goes unless the user names a folder. */
-  exportDir(now?: Date): string;
+  /** `.sweci/reports/<kind>-<time>`: where an exported report goes unless the user names a folder. */
+  exportDir(now?: Date, kind?: 'export' | 'leaderboard'): string;
+  /** `.sweci/bytecode-seed`: where earlier versions kept pytest's bytecode seed (now in the user's cache). */
+  readonly oldBytecodeSeedDir: string;
 }
 
 function reportFiles(dir: string, name: string): Readonly<ReportFiles> {
@@ -68,7 +72,7 @@ export function taskFolder(root: string): TaskFolder {
       oversizedPathspec: under(layout.sweciDir, 'oversized.pathspec'),
       current: reportFiles(layout.reportsDir, 'current'),
       base: reportFiles(layout.reportsDir, 'base'),
-      currentRawReportFile: under(layout.reportsDir, 'pytest-out', 'raw-report'),
+      currentRawReportFile: rawReportFileIn(layout.reportsDir),
       selectedRawReportFile: under(layout.reportsDir, 'selected-out', 'raw-report'),
       run(name: string): RunLayout {
         // The name is joined (it is not checked here); the files under it are plain names.
@@ -79,12 +83,26 @@ export function taskFolder(root: string): TaskFolder {
           runFile: under(dir, 'run.json'),
           iterationsFile: under(dir, 'iteration.jsonl'),
           pendingDir: under(dir, 'pending'),
+          lockFile: under(dir, 'lock'),
         };
       },
-      exportDir(now = new Date()): string {
+      oldBytecodeSeedDir: under(layout.sweciDir, 'bytecode-seed'),
+      exportDir(now = new Date(), kind = 'export'): string {
         const stamp = now.toISOString().replace(/[:.]/g, '-').replace(/Z$/, '');
-        return path.join(layout.reportsDir, `export-${stamp}`);
+        return path.join(layout.reportsDir, `${kind}-${stamp}`);
       },
     }),
   );
+}
+
+/** Any task folder's root, for paths that are read relative to it. */
+const SOME_ROOT = path.resolve(path.sep, 'task');
+
+/**
+ * The path, relative to any task folder and with `/`, of the entry `pick` names: a glob or a
+ * relative name from the layout, e.g. `taskRelative((t) => t.run('*').iterationsFile)`.
+ */
+export function taskRelative(pick: (task: TaskFolder) => string): string {
+  const task = taskFolder(SOME_ROOT);
+  return path.relative(task.root, pick(task)).split(path.sep).join('/');
 }

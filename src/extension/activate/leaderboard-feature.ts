@@ -23,6 +23,7 @@ import { leaderboardSourceSchema, type LeaderboardSource } from '../../shared/le
 import { entrySummary, SummaryDocuments } from '../leaderboard/summary-document';
 import { log } from '../log';
 import type { TaskController } from '../task-controller';
+import { taskFolder } from '../../core/workspace/task-folder';
 
 const SOURCE_KEY = 'sweci.leaderboard.source';
 /** A task's chart to show when the window opened for it starts (set by a task click in another window). */
@@ -93,7 +94,7 @@ function reportsFolder(controller: TaskController, record: LeaderboardRecord, so
   const workspace = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath;
   const base =
     task ?? (source?.kind === 'file' ? path.dirname(source.file) : undefined) ?? workspace ?? record.entries[0]?.experiments[0]?.experiment ?? os.homedir();
-  return path.join(base, '.sweci', 'reports');
+  return taskFolder(base).reportsDir;
 }
 
 /** The experiment folders a record ranks, once each. */

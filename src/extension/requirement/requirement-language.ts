@@ -13,8 +13,9 @@ import {
 import type { ChangeFeed, RequirementInputChange } from '../change-feed';
 import { log } from '../log';
 import { errorMessage } from '../../core/util/errors';
+import { taskRelative } from '../../core/workspace/task-folder';
 
-export const REQUIREMENT_PATTERN = '**/app/requirement.xml';
+export const REQUIREMENT_PATTERN = `**/${taskRelative((t) => t.requirementFile)}`;
 
 export interface RequirementLanguage extends vscode.Disposable {
   /** Resolves once the server answers (starting it if needed); for tests. */

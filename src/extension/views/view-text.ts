@@ -9,8 +9,16 @@ import type { TaskFolder } from '../../core/workspace/task-folder';
  */
 export function relativePaths(text: string, task: TaskFolder): string {
   const root = task.root.replace(/[\\/]+$/, '');
-  const code = path.join(root, 'app', 'code');
-  return text.split(`${code}${path.sep}`).join('').split(`${code}`).join('app/code').split(`${root}${path.sep}`).join('').split(root).join('.');
+  const code = task.codeDir;
+  return text
+    .split(`${code}${path.sep}`)
+    .join('')
+    .split(`${code}`)
+    .join(path.relative(root, code).split(path.sep).join('/'))
+    .split(`${root}${path.sep}`)
+    .join('')
+    .split(root)
+    .join('.');
 }
 
 /** The first line of `text`, at most `max` characters (cut with an ellipsis). */
