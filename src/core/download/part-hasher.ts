@@ -46,7 +46,7 @@ parentPort.on('message', (m) => {
 });
 `;
 
-export interface PartDigest {
+interface PartDigest {
   /** Bytes of the file the digest covers. */
   hashed: number;
   /** The digest (hex); missing when the file could not be read back (`error` says why). */

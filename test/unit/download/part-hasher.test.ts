@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fetchFile } from '../../../src/core/download/fetch-file';
 import { HubClient, type RemoteFile } from '../../../src/core/download/hub-client';
-import { HashThread, type PartDigest } from '../../../src/core/download/part-hasher';
+import { HashThread } from '../../../src/core/download/part-hasher';
 import { tinyHubRepository } from '../../harness/hub-dataset-fixture';
 import { startHubServer, type HubServer } from '../../harness/hub-server';
 
@@ -30,7 +30,7 @@ const sha = (algorithm: string, ...parts: Array<Buffer | string>) => {
 /** A hash thread whose digest requests are seen (the test acts while one is pending). */
 class WatchedThread extends HashThread {
   onAsk?: () => void;
-  override ask(file: number, signal?: AbortSignal): Promise<PartDigest> {
+  override ask(file: number, signal?: AbortSignal): ReturnType<HashThread['ask']> {
     const answer = super.ask(file, signal);
     this.onAsk?.();
     return answer;
