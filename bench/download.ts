@@ -2,7 +2,7 @@
 // Hub of test/harness/hub-server (4 tasks: code.zip and a 64 MB image.tar.gz each), curl one file
 // after another (one process, every URL), sweci with --jobs 1 so both read one file at a time.
 // They run in turn (A B A B …) and the ratio is taken pair by pair; quote the medians. sweci also
-// verifies each file's SHA-256 as it arrives, which curl does not. Two ratios: the whole process
+// verifies each file's SHA-256 (on a second thread that reads back what was written), which curl does not. Two ratios: the whole process
 // (sweci's Node start-up and its listing of the repository included: a fixed cost that weighs on
 // 273 MB and not on 50 GB) and the data files alone. SWECI_BENCH_IMAGE_MB sets the image size
 // (64). Then the resume: a download

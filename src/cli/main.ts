@@ -5,20 +5,37 @@ import { AGENT_PRESETS } from '../core/agents/presets';
 import { DEFAULT_GRACE_SECONDS } from '../core/slurm/sbatch-options';
 import { UserError } from '../core/util/errors';
 import { addPytestOptions, addRuntimeOptions, assertNoOptionLikeValues, UsageError } from './cli-settings';
-import { agentsCheckCommand, type AgentsCheckValues } from './commands/agents-command';
-import { datasetDownloadCommand, datasetInfoCommand, datasetVerifyCommand, type DownloadValues, type VerifyValues } from './commands/dataset-command';
-import { compareCommand, type CompareValues } from './commands/compare-command';
-import { curateCommand, type CurateValues } from './commands/curate-command';
-import { k8sCommand, type K8sValues } from './commands/k8s-command';
-import { leaderboardCommand, type LeaderboardValues } from './commands/leaderboard-command';
-import { reportCommand, type ReportValues } from './commands/report-command';
+import type { AgentsCheckValues } from './commands/agents-command';
+import type { DownloadValues, VerifyValues } from './commands/dataset-command';
+import type { CompareValues } from './commands/compare-command';
+import type { CurateValues } from './commands/curate-command';
+import type { K8sValues } from './commands/k8s-command';
+import type { LeaderboardValues } from './commands/leaderboard-command';
+import type { ReportValues } from './commands/report-command';
 import { addScoringOptions } from './commands/scoring-options';
-import { runCommand, type RunValues } from './commands/run-command';
-import { slurmCommand, slurmStatusCommand, type SlurmValues } from './commands/slurm-command';
-import { summarizeCommand, type SummarizeValues } from './commands/summarize-command';
-import { transcriptCommand, type TranscriptValues } from './commands/transcript-command';
-import { imagesListCommand, imagesPruneCommand, type ImagesValues } from './commands/images-command';
-import { checkoutCommand, statusCommand, testCommand, withEnvironments, type CheckoutValues } from './commands/task-commands';
+import type { RunValues } from './commands/run-command';
+import type { SlurmValues } from './commands/slurm-command';
+import type { SummarizeValues } from './commands/summarize-command';
+import type { TranscriptValues } from './commands/transcript-command';
+import type { ImagesValues } from './commands/images-command';
+import type { CheckoutValues } from './commands/task-commands';
+
+/** Each command's module loads when that command runs: `sweci dataset download` does not evaluate Docker's, Slurm's or the agents' code at start-up. */
+const commands = {
+  agents: () => import('./commands/agents-command.js'),
+  dataset: () => import('./commands/dataset-command.js'),
+  compare: () => import('./commands/compare-command.js'),
+  curate: () => import('./commands/curate-command.js'),
+  k8s: () => import('./commands/k8s-command.js'),
+  leaderboard: () => import('./commands/leaderboard-command.js'),
+  report: () => import('./commands/report-command.js'),
+  run: () => import('./commands/run-command.js'),
+  slurm: () => import('./commands/slurm-command.js'),
+  summarize: () => import('./commands/summarize-command.js'),
+  transcript: () => import('./commands/transcript-command.js'),
+  images: () => import('./commands/images-command.js'),
+  tasks: () => import('./commands/task-commands.js'),
+};
 
 /** The --architect/--programmer choices, e.g. "claude-code, codex, … or custom". */
 const AGENT_CHOICES_TEXT = `${AGENT_PRESETS.join(', ')} or custom`;
@@ -129,22 +146,24 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
         .option('--oracle <dir>', 'where the oracle is kept (default ~/.cache/swe-ci/oracles/<task id>)'),
     ),
     'auto',
-  ).action((values: CheckoutValues) => set(withEnvironments(signal, (ctx) => checkoutCommand(values, ctx))));
+  ).action((values: CheckoutValues) => set(commands.tasks().then((c) => c.withEnvironments(signal, (ctx) => c.checkoutCommand(values, ctx)))));
 
   addRuntimeOptions(
     addPytestOptions(root.command('test').argument('<task-dir>').description('re-run pytest where the task was checked out and regenerate app/non-passed')),
     'what the task was checked out with',
-  ).action((dir: string, values: Record<string, unknown>) => set(withEnvironments(signal, (ctx) => testCommand(dir, values, ctx))));
+  ).action((dir: string, values: Record<string, unknown>) =>
+    set(commands.tasks().then((c) => c.withEnvironments(signal, (ctx) => c.testCommand(dir, values, ctx)))),
+  );
 
   root
     .command('status')
     .argument('<task-dir>')
     .description('print the non-passed tests of a task folder')
-    .action((dir: string) => set(statusCommand(dir)));
+    .action((dir: string) => set(commands.tasks().then((c) => c.statusCommand(dir))));
 
   runOptions(
     root.command('run').description('run the benchmark: check out each task into the experiment folder and run its loop; run it again to continue'),
-  ).action((values: RunValues) => set(runCommand(values, signal)));
+  ).action((values: RunValues) => set(commands.run().then((c) => c.runCommand(values, signal))));
 
   addScoringOptions(
     root
@@ -157,7 +176,7 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
       .option('--max-epoch <n>', "N, the iterations scores are padded to (default: the experiment's maximum)")
       .option('--zero-shot <dir>', 'a sequence: the experiment of its run without --memory, for forward transfer (default: one beside it)')
       .option('--cl-weights <list>', "a sequence: CL-Score's weights, e.g. ft=0.5,tue=0.1 (forgetting, ft, bwt, aulc: 1; tue: 0; beta: 1)"),
-  ).action((dir: string, values: SummarizeValues) => set(summarizeCommand(dir, values)));
+  ).action((dir: string, values: SummarizeValues) => set(commands.summarize().then((c) => c.summarizeCommand(dir, values))));
 
   leaderboardOptions(
     addScoringOptions(
@@ -174,7 +193,7 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
         .option('--max-epoch <n>', "N, the iterations scores are padded to (default: the experiment's maximum)"),
     ),
     ' (with --leaderboard)',
-  ).action((dirs: string[], values: ReportValues) => set(reportCommand(dirs, values)));
+  ).action((dirs: string[], values: ReportValues) => set(commands.report().then((c) => c.reportCommand(dirs, values))));
 
   root
     .command('transcript')
@@ -185,7 +204,7 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
     .option('--role <role>', 'architect or programmer')
     .option('--try <k>', "the try, from 1 (default: the role's last in that iteration)")
     .option('--format <format>', 'text, markdown or json (text)')
-    .action((dir: string, values: TranscriptValues) => set(transcriptCommand(dir, values)));
+    .action((dir: string, values: TranscriptValues) => set(commands.transcript().then((c) => c.transcriptCommand(dir, values))));
 
   addScoringOptions(
     root
@@ -197,7 +216,7 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
       .option('--run-b <name>', "the run of B to compare (default: B's own)")
       .option('--max-epoch <n>', 'N, the iterations scores are padded to (needed when the two differ)')
       .option('--format <format>', 'table or json (table)'),
-  ).action((a: string, b: string, values: CompareValues) => set(compareCommand(a, b, values)));
+  ).action((a: string, b: string, values: CompareValues) => set(commands.compare().then((c) => c.compareCommand(a, b, values))));
 
   leaderboardOptions(
     addScoringOptions(
@@ -210,7 +229,7 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
         .option('--format <format>', 'table, markdown, csv or json (table)')
         .option('--wide', 'the table with every column (by default it keeps to 100 characters: the main columns)'),
     ),
-  ).action((experiments: string[], values: LeaderboardValues) => set(leaderboardCommand(experiments, values)));
+  ).action((experiments: string[], values: LeaderboardValues) => set(commands.leaderboard().then((c) => c.leaderboardCommand(experiments, values))));
 
   root
     .command('k8s')
@@ -234,7 +253,7 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
     .option('--memory-mb <MiB>', 'memory limit per pod (8192)')
     .option('--cpus <n>', 'CPU limit per pod (0: no limit)')
     .option('-o, --out <dir>', 'where to write the manifest and its README (.)')
-    .action((runArgs: string[], values: K8sValues) => set(k8sCommand(runArgs, values)));
+    .action((runArgs: string[], values: K8sValues) => set(commands.k8s().then((c) => c.k8sCommand(runArgs, values))));
 
   const slurm = runOptions(
     root
@@ -258,7 +277,7 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
     .option('--only-unfinished', 'only the selected tasks the experiment does not record as finished')
     .option('--sweci <exe>', 'the sweci the elements run, on the shared folder (default: this one)')
     .option('--submit', 'submit the script with sbatch and print the job id')
-    .action((values: SlurmValues, command: Command) => set(slurmCommand(values, command.options)));
+    .action((values: SlurmValues, command: Command) => set(commands.slurm().then((c) => c.slurmCommand(values, command.options))));
   // `slurm status --json`: --json after the subcommand is the subcommand's, not slurm's run flag
   // (the root passes every word after a command name on in order: root.enablePositionalOptions).
   slurm.enablePositionalOptions();
@@ -269,7 +288,7 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
       'each task as the experiment records it beside its Slurm element (pending, running where, requeued how often), and the command that resubmits what is unfinished',
     )
     .option('--json', 'print it as JSON')
-    .action((dir: string, values: { json?: boolean }) => set(slurmStatusCommand(dir, values)));
+    .action((dir: string, values: { json?: boolean }) => set(commands.slurm().then((c) => c.slurmStatusCommand(dir, values))));
 
   const dataset = root.command('dataset').description('the SWE-CI dataset from the Hugging Face Hub: download it, verify it, show what a folder holds');
   dataset
@@ -287,7 +306,7 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
     .option('--token-env <NAME>', 'the variable holding the access token (HF_TOKEN)')
     .option('--update', 'fetch files that changed on the Hub since they were downloaded (default: refuse and name them)')
     .option('--json', 'print one JSON event per line')
-    .action((values: DownloadValues) => set(datasetDownloadCommand(values, signal)));
+    .action((values: DownloadValues) => set(commands.dataset().then((c) => c.datasetDownloadCommand(values, signal))));
   dataset
     .command('verify')
     .argument('<dir>', 'a dataset folder sweci downloaded')
@@ -297,13 +316,13 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
     .option('--token-env <NAME>', 'the variable holding the access token (HF_TOKEN)')
     .option('--jobs <n>', 'files fetched at once with --fix (4)')
     .option('--json', 'print one JSON line per file')
-    .action((dir: string, values: VerifyValues) => set(datasetVerifyCommand(dir, values, signal)));
+    .action((dir: string, values: VerifyValues) => set(commands.dataset().then((c) => c.datasetVerifyCommand(dir, values, signal))));
   dataset
     .command('info')
     .argument('<dir>', 'a dataset folder')
     .description('what a dataset folder holds: where it came from, its splits, tasks and sizes, and what is missing')
     .option('--json', 'print it as JSON')
-    .action((dir: string, values: { json?: boolean }) => set(datasetInfoCommand(dir, values)));
+    .action((dir: string, values: { json?: boolean }) => set(commands.dataset().then((c) => c.datasetInfoCommand(dir, values))));
 
   const images = root
     .command('images')
@@ -316,13 +335,13 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
       .option('--json', 'print it as JSON');
   imageOptions(
     images.command('list', { isDefault: true }).description('each task image SWE-CI loaded: its tag, task, size, last use and whether a container uses it'),
-  ).action((values: ImagesValues) => set(imagesListCommand(values)));
+  ).action((values: ImagesValues) => set(commands.images().then((c) => c.imagesListCommand(values))));
   imageOptions(
     images
       .command('prune')
       .description('remove the least recently used task images SWE-CI loaded until they fit in the budget (never one a container uses)')
       .option('--all', 'remove every task image SWE-CI loaded that no container uses, whatever the budget'),
-  ).action((values: ImagesValues) => set(imagesPruneCommand(values)));
+  ).action((values: ImagesValues) => set(commands.images().then((c) => c.imagesPruneCommand(values))));
 
   root
     .command('curate')
@@ -340,7 +359,7 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
     .option('--min-source-lines <n>', `drop pairs that change fewer lines outside test files (${500})`)
     .option('--max-span-commits <n>', 'cut longer spans into windows of at most n commits (off)')
     .option('--dry-run', 'mine and print the candidates; write nothing')
-    .action((repository: string | undefined, values: CurateValues) => set(curateCommand(repository, values, signal)));
+    .action((repository: string | undefined, values: CurateValues) => set(commands.curate().then((c) => c.curateCommand(repository, values, signal))));
 
   root
     .command('agents')
@@ -362,7 +381,7 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
     .option('--sandbox <mode>', 'auto, bubblewrap or off (auto)')
     .option('--config <file>', "settings as JSON with the extension's keys; flags win")
     .option('--json', 'print the rows as JSON')
-    .action((values: AgentsCheckValues) => set(agentsCheckCommand(values, signal)));
+    .action((values: AgentsCheckValues) => set(commands.agents().then((c) => c.agentsCheckCommand(values, signal))));
   return root;
 }
 

@@ -15,6 +15,7 @@ import { acquireFolderLock } from './folder-lock';
 import { HubClient, type HubTarget, type RemoteFile } from './hub-client';
 import { ManifestWriter, originalCsvPath, partialPath, readManifest, stateDir, type DownloadManifest, type FileRecord } from './download-manifest';
 import { ProgressTracker } from './download-progress';
+import { HashThread } from './part-hasher';
 import type { RetryPolicy } from './retry-policy';
 import { filterCsvRows } from './split-csv';
 
@@ -93,6 +94,16 @@ export async function downloadDataset(o: DownloadOptions, handle: DownloadHandle
 }
 
 async function downloadLocked(o: DownloadOptions, into: string, handle: DownloadHandle): Promise<DownloadResult> {
+  // The hashing thread, started now so that its start-up overlaps the listing.
+  const hashThread = new HashThread();
+  try {
+    return await downloadWith(o, into, handle, hashThread);
+  } finally {
+    await hashThread.close();
+  }
+}
+
+async function downloadWith(o: DownloadOptions, into: string, handle: DownloadHandle, hashThread: HashThread): Promise<DownloadResult> {
   const emit = o.onEvent ?? (() => undefined);
   const previous = await claimFolder(into, o);
   const manifest: DownloadManifest = previous ?? {
@@ -123,7 +134,15 @@ async function downloadLocked(o: DownloadOptions, into: string, handle: Download
   assertUnchanged(manifest, [csvRemote], o, into);
   const csvFile: PlannedFile = { remote: csvRemote, dest: originalCsvPath(into, o.split) };
   if (!(await isVerified(manifest, csvFile))) {
-    await fetchFile({ client, file: csvRemote, dest: csvFile.dest, partial: partialPath(into, csvRemote.path), signal: o.signal, retry: o.retry });
+    await fetchFile({
+      client,
+      file: csvRemote,
+      dest: csvFile.dest,
+      partial: partialPath(into, csvRemote.path),
+      signal: o.signal,
+      retry: o.retry,
+      hashThread,
+    });
     manifest.files[csvRemote.path] = await record(csvFile);
     await writer.save();
   }
@@ -239,6 +258,7 @@ async function downloadLocked(o: DownloadOptions, into: string, handle: Download
         partial: partialPath(into, file.remote.path),
         signal: o.signal,
         retry: o.retry,
+        hashThread,
         onProgress: (bytesOnDisk) => {
           tracker.update(file.remote.path, bytesOnDisk);
           emit({ type: 'bytes', path: file.remote.path, bytesOnDisk });

@@ -12,6 +12,7 @@ import type { HubClient, RemoteFile } from './hub-client';
 import { backoffMs, DEFAULT_RETRY, isNetworkError, isRetryableStatus, retryAfterMs, sleep, type RetryPolicy } from './retry-policy';
 import { networkCause } from './hub-client';
 import { discard, httpGet, networkFailure, type GetResponse } from './http-get';
+import { HashThread, type PartHasher } from './part-hasher';
 
 export interface FetchFileOptions {
   client: HubClient;
@@ -27,6 +28,8 @@ export interface FetchFileOptions {
   onRetry?: (reason: string, waitMs: number, attempt: number) => void;
   /** A finished file failed its hash and is fetched again from the start. */
   onMismatch?: (got: string) => void;
+  /** The thread that hashes the partial file (the caller's, shared by its jobs); else one for this call. */
+  hashThread?: HashThread;
 }
 
 export interface FetchFileResult {
@@ -38,6 +41,8 @@ export interface FetchFileResult {
 
 /** Bytes queued for the disk before the network is paused (the file stream writes what queues as one writev). */
 const WRITE_HIGH_WATER = 4 << 20;
+/** The hashing thread is told of the bytes on disk at least this often. */
+const ADVANCE_STEP = 1 << 20;
 
 export function expectedDigest(file: RemoteFile): { algorithm: 'sha256' | 'sha1'; hex: string; label: string } {
   if (file.sha256) return { algorithm: 'sha256', hex: file.sha256, label: 'SHA-256' };
@@ -45,11 +50,16 @@ export function expectedDigest(file: RemoteFile): { algorithm: 'sha256' | 'sha1'
   throw new UserError(`The Hub lists ${file.path} without a hash, so it cannot be verified. Use a mirror that serves the Hub's tree API with LFS ids.`);
 }
 
-/** A hash primed as the file's expected digest needs (a git blob id hashes a header first). */
+/** What a hash of `file` starts with: a git blob id hashes a header first. */
+function digestPrefix(file: RemoteFile): string | undefined {
+  return expectedDigest(file).algorithm === 'sha1' ? `blob ${file.size}\0` : undefined;
+}
+
+/** A hash primed as the file's expected digest needs. */
 function newHash(file: RemoteFile): Hash {
-  const { algorithm } = expectedDigest(file);
-  const hash = createHash(algorithm);
-  if (algorithm === 'sha1') hash.update(`blob ${file.size}\0`);
+  const hash = createHash(expectedDigest(file).algorithm);
+  const prefix = digestPrefix(file);
+  if (prefix !== undefined) hash.update(prefix);
   return hash;
 }
 
@@ -69,6 +79,17 @@ async function sizeOf(p: string): Promise<number> {
 }
 
 export async function fetchFile(o: FetchFileOptions): Promise<FetchFileResult> {
+  const thread = o.hashThread ?? new HashThread();
+  const hasher = thread.hasher();
+  try {
+    return await fetchWith(o, hasher);
+  } finally {
+    hasher.end();
+    if (!o.hashThread) await thread.close();
+  }
+}
+
+async function fetchWith(o: FetchFileOptions, hasher: PartHasher): Promise<FetchFileResult> {
   const { file, partial, signal } = o;
   const policy = o.retry ?? DEFAULT_RETRY;
   const expected = expectedDigest(file);
@@ -78,9 +99,10 @@ export async function fetchFile(o: FetchFileOptions): Promise<FetchFileResult> {
     await fs.rm(partial, { force: true });
     resumedFrom = 0;
   }
-  // The hash always covers exactly the bytes on disk, so a retry or a resume continues it.
-  let hash = newHash(file);
-  if (resumedFrom > 0) for await (const chunk of createReadStream(partial, { end: resumedFrom - 1, signal })) hash.update(chunk as Buffer);
+  // The hashing thread reads back the bytes on disk, so a retry or a resume continues the hash; a
+  // resumed file's prefix is hashed there while the rest arrives.
+  hasher.begin(partial, expected.algorithm, digestPrefix(file));
+  if (resumedFrom > 0) hasher.advance(resumedFrom);
   let onDisk = resumedFrom;
   o.onProgress?.(onDisk);
   let received = 0;
@@ -90,7 +112,7 @@ export async function fetchFile(o: FetchFileOptions): Promise<FetchFileResult> {
 
   const restart = async () => {
     await fs.rm(partial, { force: true });
-    hash = newHash(file);
+    hasher.begin(partial, expected.algorithm, digestPrefix(file));
     onDisk = 0;
     o.onProgress?.(0);
   };
@@ -98,7 +120,9 @@ export async function fetchFile(o: FetchFileOptions): Promise<FetchFileResult> {
   for (;;) {
     if (signal?.aborted) throw new AbortError();
     if (onDisk === file.size) {
-      const got = hash.copy().digest('hex');
+      const d = await hasher.digest(signal);
+      // A file that cannot be read back whole (changed under us) counts as a wrong one.
+      const got = d.hex !== undefined && d.hashed === file.size ? d.hex : `unreadable (${d.error ?? `${d.hashed} of ${file.size} bytes read back`})`;
       if (got === expected.hex) break;
       mismatches++;
       o.onMismatch?.(got);
@@ -168,13 +192,26 @@ export async function fetchFile(o: FetchFileOptions): Promise<FetchFileResult> {
     }
     const before = onDisk;
     try {
-      await appendBody(res.body, partial, onDisk, file.size, signal, (chunk) => {
-        hash.update(chunk);
-        onDisk += chunk.length;
-        received += chunk.length;
-        o.onProgress?.(onDisk);
-      });
+      let told = onDisk;
+      await appendBody(
+        res.body,
+        partial,
+        onDisk,
+        file.size,
+        signal,
+        (chunk) => {
+          onDisk += chunk.length;
+          received += chunk.length;
+          o.onProgress?.(onDisk);
+        },
+        (bytesOnDisk) => {
+          if (bytesOnDisk - told < ADVANCE_STEP) return;
+          told = bytesOnDisk;
+          hasher.advance(bytesOnDisk);
+        },
+      );
     } catch (err) {
+      hasher.advance(onDisk);
       if (err instanceof UserError || !isNetworkError(err)) throw err;
       // Progress resets the count: a slow link that keeps dropping still gets there.
       if (onDisk > before) attempt = 0;
@@ -184,6 +221,7 @@ export async function fetchFile(o: FetchFileOptions): Promise<FetchFileResult> {
       await sleep(waitMs, signal);
       continue;
     }
+    hasher.advance(onDisk);
     if (onDisk < file.size) {
       // The body ended early without an error: continue where it stopped.
       if (onDisk > before) attempt = 0;
@@ -199,9 +237,10 @@ export async function fetchFile(o: FetchFileOptions): Promise<FetchFileResult> {
 
 /**
  * Streams the body onto the end of `partial` (which holds `have` bytes). `received` sees each
- * chunk as it is handed to the file; the promise settles only once every chunk handed over is on
- * disk, also when the connection drops, so the caller's hash and count match the file whenever it
- * continues. More bytes than the file holds is refused (a hostile server cannot fill the disk).
+ * chunk as it is handed to the file, `written` the file's size each time a write is done; the
+ * promise settles only once every chunk handed over is on disk, also when the connection drops,
+ * so the caller's count matches the file whenever it continues. More bytes than the file holds is
+ * refused (a hostile server cannot fill the disk).
  */
 async function appendBody(
   body: IncomingMessage,
@@ -210,9 +249,11 @@ async function appendBody(
   size: number,
   signal: AbortSignal | undefined,
   received: (chunk: Buffer) => void,
+  written: (bytesOnDisk: number) => void,
 ): Promise<void> {
   const out = createWriteStream(partial, { flags: 'a', highWaterMark: WRITE_HIGH_WATER });
   let total = have;
+  let onDisk = have;
   let failure: Error | undefined;
   const read = new Promise<void>((resolve) => {
     const stop = (err: unknown) => {
@@ -226,7 +267,12 @@ async function appendBody(
       total += chunk.length;
       if (total > size) return stop(new UserError(`The server sent more than the ${size} bytes the Hub lists for a file. Use another endpoint.`));
       received(chunk);
-      if (!out.write(chunk)) body.pause();
+      const n = chunk.length;
+      // Write callbacks run in order, each once its chunk is in the file.
+      const more = out.write(chunk, (err) => {
+        if (!err) written((onDisk += n));
+      });
+      if (!more) body.pause();
     });
     out.on('drain', () => body.resume());
     out.on('error', stop);

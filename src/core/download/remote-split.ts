@@ -30,13 +30,18 @@ export async function listRemoteSplits(client: HubClient): Promise<string[]> {
   return splits;
 }
 
-/** A split's rows (read into memory, not onto disk) and the sizes of the files each task would fetch. */
-export async function readRemoteSplit(client: HubClient, split: string): Promise<RemoteSplit> {
+/**
+ * A split's rows (read into memory, not onto disk) and the sizes of the files each task would
+ * fetch; `step` hears what it is reading (a progress notification shows it).
+ */
+export async function readRemoteSplit(client: HubClient, split: string, step?: (message: string) => void): Promise<RemoteSplit> {
   const csvPath = `metadata/${split}.csv`;
+  step?.(`its task list (${csvPath})`);
   const { url } = await client.resolve(csvPath);
   const res = await client.fetch(url, { headers: client.authHeaders(url) });
   if (!res.ok) throw client.statusError(res.status, res.headers.get('x-error-code') ?? undefined, `resolve ${csvPath}`);
   const rows = parseMetadataCsv(await res.text(), `${client.target.repo}/${csvPath}`);
+  step?.(`the sizes of ${rows.length} task${rows.length === 1 ? '' : 's'}\u2019 files`);
   const sizes = new Map((await client.list('data')).map((f) => [f.path, f.size]));
   const tasks = rows.map((row) => {
     const image = sizes.get(`data/${row.taskId}/${TASK_FILES.image}`);

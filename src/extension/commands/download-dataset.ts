@@ -75,29 +75,20 @@ export class DownloadDatasetCommand {
   }
 
   private async prompt(target: HubTarget): Promise<Required<DownloadArgs> | undefined> {
-    const catalog = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `SWE-CI: reading ${target.repo} on ${new URL(target.endpoint).host}`, cancellable: true },
-      async (_progress, cancel) => {
-        const abort = new AbortController();
-        const sub = cancel.onCancellationRequested(() => abort.abort());
-        try {
-          const client = new HubClient(target, { signal: abort.signal });
-          const splits = await listRemoteSplits(client);
-          return { client, splits };
-        } finally {
-          sub.dispose();
-        }
-      },
-    );
+    const where = `${target.repo} on ${new URL(target.endpoint).host}`;
+    const splits = await withCancellableProgress(`SWE-CI: reading ${where}`, ({ signal }) => listRemoteSplits(new HubClient(target, { signal })));
     const split =
-      catalog.splits.length === 1
-        ? catalog.splits[0]
-        : await vscode.window.showQuickPick(catalog.splits, {
+      splits.length === 1
+        ? splits[0]
+        : await vscode.window.showQuickPick(splits, {
             title: `SWE-CI: which split of ${target.repo}?`,
             placeHolder: 'default is the paper\u2019s 100 tasks',
           });
     if (!split) return undefined;
-    const remote = await readRemoteSplit(catalog.client, split);
+    // The split's CSV and the sizes of its tasks' files: a few requests, seconds on a slow link.
+    const remote = await withCancellableProgress(`SWE-CI: reading split ${split} of ${where}`, ({ report, signal }) =>
+      readRemoteSplit(new HubClient(target, { signal }), split, report),
+    );
     const tasks = await this.pickTasks(target, split, remote.tasks);
     if (!tasks) return undefined;
     const images = await this.pickImages(tasks);

@@ -1,5 +1,6 @@
 // SWE-CI: Download Dataset… as a person runs it, against a Hub of our own on loopback
-// (sweci.dataset.endpoint): the task picker with each task's repository and sizes, the images
+// (sweci.dataset.endpoint): the split's CSV read under a progress notification (Cancel stops it),
+// the task picker with each task's repository and sizes, the images
 // choice, VS Code's folder dialog, the progress notification (the Hub stalls mid-image so it is
 // caught with bytes on disk), Cancel, then the same command again finishing only what was missing,
 // and its toast offering Check Out.
@@ -79,6 +80,22 @@ export async function downloadScenario(): Promise<string> {
       async (page, wb) => {
         await wb.openSweciView();
         await wb.waitForWelcomeView(/Download Dataset…/);
+
+        // The split's CSV is read under a progress notification with Cancel (the Hub stalls it).
+        hub.faults.stallAfter = { path: 'metadata/default.csv', bytes: 10, onStall: () => undefined };
+        await wb.runCommand('SWE-CI: Download Dataset…');
+        const reading = notification(page, /SWE-CI: reading split default of skylenage-ai\/SWE-CI/);
+        await reading.getByText(/its task list \(metadata\/default\.csv\)/).waitFor({ timeout: 60_000 });
+        await wb.screenshot('download-reading-split');
+        await reading.locator('.monaco-button, a.monaco-button').filter({ hasText: 'Cancel' }).first().click();
+        await reading.waitFor({ state: 'hidden', timeout: 30_000 });
+        if (
+          await page
+            .locator('.quick-input-widget')
+            .getByText(/which tasks of/)
+            .isVisible()
+        )
+          throw new Error('the task picker opened after Cancel');
 
         // First run: the Hub stalls half-way through the second image; the notification shows it.
         let stalled = false;

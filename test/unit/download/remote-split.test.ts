@@ -49,7 +49,13 @@ describe('a dataset repository before it is downloaded', () => {
 
   test("a split's tasks come with their repository and the exact sizes of code.zip and image.tar.gz, and nothing is written", async () => {
     const before = hub.requests.length;
-    const split = await readRemoteSplit(client(), 'default');
+    const steps: string[] = [];
+    const split = await readRemoteSplit(client(), 'default', (s) => steps.push(s));
+    assert.deepEqual(
+      steps,
+      ['its task list (metadata/default.csv)', `the sizes of ${ds.taskIds.length} tasks\u2019 files`],
+      'what a progress notification shows',
+    );
     assert.deepEqual(
       split.tasks.map((t) => t.row.taskId),
       ds.taskIds,
