@@ -76,6 +76,7 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'gateway/gateway-replay.test.js': 0.5,
   'gateway/replay-match.test.js': 0.3,
   'loop/iteration-record.test.js': 0.5,
+  'loop/iteration-line-check.test.js': 3.0,
   'loop/run-request.test.js': 0.5,
   'task/dataset.test.js': 0.5,
   'report/report-server.test.js': 0.4,
