@@ -5,20 +5,49 @@ import { AGENT_PRESETS } from '../core/agents/presets';
 import { DEFAULT_GRACE_SECONDS } from '../core/slurm/sbatch-options';
 import { UserError } from '../core/util/errors';
 import { addPytestOptions, addRuntimeOptions, assertNoOptionLikeValues, UsageError } from './cli-settings';
-import { agentsCheckCommand, type AgentsCheckValues } from './commands/agents-command';
-import { datasetDownloadCommand, datasetInfoCommand, datasetVerifyCommand, type DownloadValues, type VerifyValues } from './commands/dataset-command';
-import { compareCommand, type CompareValues } from './commands/compare-command';
-import { curateCommand, type CurateValues } from './commands/curate-command';
-import { k8sCommand, type K8sValues } from './commands/k8s-command';
-import { leaderboardCommand, type LeaderboardValues } from './commands/leaderboard-command';
-import { reportCommand, type ReportValues } from './commands/report-command';
+import type { AgentsCheckValues } from './commands/agents-command';
+import type { DownloadValues, VerifyValues } from './commands/dataset-command';
+import type { CompareValues } from './commands/compare-command';
+import type { CurateValues } from './commands/curate-command';
+import type { K8sValues } from './commands/k8s-command';
+import type { LeaderboardValues } from './commands/leaderboard-command';
+import type { ReportValues } from './commands/report-command';
 import { addScoringOptions } from './commands/scoring-options';
-import { runCommand, type RunValues } from './commands/run-command';
-import { slurmCommand, slurmStatusCommand, type SlurmValues } from './commands/slurm-command';
-import { summarizeCommand, type SummarizeValues } from './commands/summarize-command';
-import { transcriptCommand, type TranscriptValues } from './commands/transcript-command';
-import { imagesListCommand, imagesPruneCommand, type ImagesValues } from './commands/images-command';
-import { checkoutCommand, statusCommand, testCommand, withEnvironments, type CheckoutValues } from './commands/task-commands';
+import type { RunValues } from './commands/run-command';
+import type { SlurmValues } from './commands/slurm-command';
+import type { SummarizeValues } from './commands/summarize-command';
+import type { TranscriptValues } from './commands/transcript-command';
+import type { ImagesValues } from './commands/images-command';
+import type { CheckoutValues } from './commands/task-commands';
+
+/**
+ * A command's function, its module loaded when the command runs: a run of one command does not
+ * load and set up every other command's modules (dockerode, the agents, the batch, …), which was
+ * most of the start-up beyond compiling the bundle (esbuild makes a dynamically imported module lazy).
+ */
+function lazy<A extends unknown[], R>(load: () => Promise<(...args: A) => Promise<R>>): (...args: A) => Promise<R> {
+  return async (...args: A) => (await load())(...args);
+}
+const k8sCommand = lazy(async () => (await import('./commands/k8s-command.js')).k8sCommand);
+const agentsCheckCommand = lazy(async () => (await import('./commands/agents-command.js')).agentsCheckCommand);
+const datasetDownloadCommand = lazy(async () => (await import('./commands/dataset-command.js')).datasetDownloadCommand);
+const datasetInfoCommand = lazy(async () => (await import('./commands/dataset-command.js')).datasetInfoCommand);
+const datasetVerifyCommand = lazy(async () => (await import('./commands/dataset-command.js')).datasetVerifyCommand);
+const compareCommand = lazy(async () => (await import('./commands/compare-command.js')).compareCommand);
+const curateCommand = lazy(async () => (await import('./commands/curate-command.js')).curateCommand);
+const leaderboardCommand = lazy(async () => (await import('./commands/leaderboard-command.js')).leaderboardCommand);
+const reportCommand = lazy(async () => (await import('./commands/report-command.js')).reportCommand);
+const runCommand = lazy(async () => (await import('./commands/run-command.js')).runCommand);
+const slurmCommand = lazy(async () => (await import('./commands/slurm-command.js')).slurmCommand);
+const slurmStatusCommand = lazy(async () => (await import('./commands/slurm-command.js')).slurmStatusCommand);
+const summarizeCommand = lazy(async () => (await import('./commands/summarize-command.js')).summarizeCommand);
+const transcriptCommand = lazy(async () => (await import('./commands/transcript-command.js')).transcriptCommand);
+const imagesListCommand = lazy(async () => (await import('./commands/images-command.js')).imagesListCommand);
+const imagesPruneCommand = lazy(async () => (await import('./commands/images-command.js')).imagesPruneCommand);
+const checkoutCommand = lazy(async () => (await import('./commands/task-commands.js')).checkoutCommand);
+const statusCommand = lazy(async () => (await import('./commands/task-commands.js')).statusCommand);
+const testCommand = lazy(async () => (await import('./commands/task-commands.js')).testCommand);
+const withEnvironments = lazy(async () => (await import('./commands/task-commands.js')).withEnvironments<number>);
 
 /** The --architect/--programmer choices, e.g. "claude-code, codex, … or custom". */
 const AGENT_CHOICES_TEXT = `${AGENT_PRESETS.join(', ')} or custom`;
