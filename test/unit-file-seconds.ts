@@ -97,6 +97,7 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'gateway/replay-match.test.js': 0.3,
   'loop/iteration-record.test.js': 0.5,
   'loop/loop-request.test.js': 0.5,
+  'loop/iteration-line-check.test.js': 3.0,
   'task/dataset.test.js': 0.5,
   'report/report-server.test.js': 0.4,
   'k8s/k8s-job.test.js': 0.3,

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { writeFileAtomic } from '../util/fs-atomic';
 import { parseJsonLines, readIfPresent, readIfPresentSync } from '../records/record-file';
 import { describeSchemaProblem } from '../records/schema-problem';
+import { isPlainIterationLine } from './iteration-line-check';
 
 export const roleKind = z.enum(['agent', 'human']);
 export type RoleKind = z.infer<typeof roleKind>;
@@ -122,9 +123,13 @@ export type IterationRecord = z.infer<typeof iterationRecordSchema>;
 
 const WHEN_DAMAGED = 'Remove that line (and the ones after it) to continue the run from the iteration before it.';
 
-/** Parses iteration.jsonl text. A final line without its newline is a crash's leftover: ignored. */
+/**
+ * Parses iteration.jsonl text. A final line without its newline is a crash's leftover: ignored.
+ * The lines the harness writes pass a hand-written check (iteration-line-check.ts); any other goes
+ * through the schema, which alone refuses a line.
+ */
 function parseIterationLines(text: string, file: string): IterationRecord[] {
-  return parseJsonLines(text, file, iterationRecordSchema, WHEN_DAMAGED);
+  return parseJsonLines(text, file, iterationRecordSchema, WHEN_DAMAGED, isPlainIterationLine);
 }
 
 /** The complete lines of `file`; [] when it does not exist. */

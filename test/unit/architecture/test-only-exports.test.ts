@@ -50,6 +50,10 @@ const KEPT: Record<string, Record<string, string>> = {
     ownerLabel: 'tests find the containers their own process made',
     processStartTime: 'tests write the owner label of a live process, as the product does',
   },
+  'src/core/loop/iteration-line-check.ts': {
+    LINE_FIELDS: "the fast check's fields, which a test holds to iterationRecordSchema's (names, order, optional)",
+    ROLE_FIELDS: "the fast check's role fields, which a test holds to roleStepRecordSchema's",
+  },
   'src/core/loop/run-store.ts': { RoleInfo: 'a record type: record-types.test reads its declaration' },
   // Limits a test must come close to or go over.
   'src/core/pytest/run-pytest.ts': { MAX_REPORT_BYTES: 'a report just under the limit must be read' },

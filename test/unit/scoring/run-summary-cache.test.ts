@@ -365,6 +365,8 @@ const SCORING_SOURCES = [
   'src/core/scoring/run-summary-cache.ts',
   'src/core/scoring/usage-extras.ts',
   'src/core/loop/iteration-record.ts',
+  'src/core/loop/iteration-line-check.ts',
+  'src/core/records/record-file.ts',
   'src/core/loop/journal.ts',
   'src/core/loop/run-store.ts',
   // The task's facts the cache keeps.
