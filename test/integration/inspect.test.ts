@@ -15,7 +15,7 @@ import { replayHumanHistory } from '../../src/core/history/replay-history';
 import { readIterationRecords, type IterationRecord } from '../../src/core/loop/iteration-record';
 import type { RoleSetup } from '../../src/core/loop/loop-types';
 import { startRun } from '../../src/core/loop/run-loop';
-import { ARCHIVE, iterDir } from '../../src/core/loop/run-store';
+import { ARCHIVE } from '../../src/core/loop/run-store';
 import { LocalRuntime } from '../../src/core/runtime/local-runtime';
 import { oracleLayout } from '../../src/core/workspace/layout';
 import { agentsDir, api, until } from './helpers';
@@ -110,7 +110,7 @@ suite('Stepping and comparing iterations', function () {
     assert.ok(d1?.kind === 'iteration');
     assert.equal(d1.details.record.commit, records[1].commit);
     assert.equal(d1.details.newlyRegressed.length, records[1].regressions.length);
-    assert.equal(d1.details.requirement?.text, fs.readFileSync(path.join(iterDir(taskFolder(taskDir).run(RUN), 1), ARCHIVE.requirement), 'utf8'));
+    assert.equal(d1.details.requirement?.text, fs.readFileSync(path.join(taskFolder(taskDir).run(RUN).iterationDir(1), ARCHIVE.requirement), 'utf8'));
     // The tests it newly passed: passed now, not at the base (the demo's programmer fixes some at each step).
     assert.equal(d1.details.newlyPassing.length, (records[1].passed ?? 0) - (records[0].passed ?? 0) + records[1].regressions.length);
 
@@ -182,7 +182,7 @@ suite('Stepping and comparing iterations', function () {
     const title = `requirement.xml ${RUN} #1 ↔ ${RUN} #2`;
     const tab = await tabOpened(title);
     assert.ok(tab.input instanceof vscode.TabInputTextDiff);
-    const archive = (k: number) => fs.readFileSync(path.join(iterDir(taskFolder(taskDir).run(RUN), k), ARCHIVE.requirement), 'utf8');
+    const archive = (k: number) => fs.readFileSync(path.join(taskFolder(taskDir).run(RUN).iterationDir(k), ARCHIVE.requirement), 'utf8');
     assert.equal((await vscode.workspace.openTextDocument(tab.input.original)).getText(), archive(1));
     assert.equal((await vscode.workspace.openTextDocument(tab.input.modified)).getText(), archive(2));
     assert.equal(tab.input.modified.scheme, 'sweci', 'a record is not opened as an editable file');

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { demoDatasetFixture } from '../harness/demo-dataset-fixture';
 import { readIterationRecords } from '../../src/core/loop/iteration-record';
-import { iterDir, readRunSummary } from '../../src/core/loop/run-store';
+import { readRunSummary } from '../../src/core/loop/run-store';
 import { oracleLayout } from '../../src/core/workspace/layout';
 import { agentsDir, api, scriptedAnswers, until } from './helpers';
 
@@ -358,7 +358,10 @@ suite('The CI loop through the commands', function () {
     );
     for (const r of records) {
       assert.equal(r.pytest_error, undefined, `line ${r.iteration} is a finished pytest run, not the killed one`);
-      assert.ok(fs.existsSync(path.join(iterDir(taskFolder(taskDir).run('human-history'), r.iteration), 'report.json')), `line ${r.iteration} has its report`);
+      assert.ok(
+        fs.existsSync(path.join(taskFolder(taskDir).run('human-history').iterationDir(r.iteration), 'report.json')),
+        `line ${r.iteration} has its report`,
+      );
     }
   });
 

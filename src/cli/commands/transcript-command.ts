@@ -5,12 +5,11 @@ import * as path from 'node:path';
 import type { AgentRole } from '../../core/agents/agent-driver';
 import { readIterationRecords, type IterationRecord } from '../../core/loop/iteration-record';
 import { readJournal } from '../../core/loop/journal';
-import { ARCHIVE, iterDir, iterDirName, listRuns, type RunSummary } from '../../core/loop/run-store';
-import type { RunLayout } from '../../core/workspace/task-folder';
+import { ARCHIVE, listRuns, type RunSummary } from '../../core/loop/run-store';
 import { loadTranscript, triesIn } from '../../core/inspect/transcript-tries';
 import { formatTranscript, TRANSCRIPT_FORMATS, type TranscriptFormat } from '../../core/transcript/format-transcript';
 import { UserError } from '../../core/util/errors';
-import { taskFolder, type TaskFolder } from '../../core/workspace/task-folder';
+import { iterationDirName, iterationOfDirName, taskFolder, type RunLayout, type TaskFolder } from '../../core/workspace/task-folder';
 
 export interface TranscriptValues {
   run?: string;
@@ -53,10 +52,8 @@ async function chooseRun(task: TaskFolder, asked: string | undefined): Promise<R
 async function iterationsOf(layout: RunLayout): Promise<{ archived: number[]; pending?: number }> {
   const names = await fs.readdir(layout.dir).catch(() => [] as string[]);
   const archived = names
-    .map((n) => /^iter-(\d+)$/.exec(n))
-    .filter((m): m is RegExpExecArray => m !== null)
-    .map((m) => Number(m[1]))
-    .filter((n) => n >= 1)
+    .map(iterationOfDirName)
+    .filter((n): n is number => n !== undefined && n >= 1)
     .sort((a, b) => a - b);
   const journal = await readJournal(layout.pendingDir).catch(() => undefined);
   return journal && !archived.includes(journal.iteration) ? { archived, pending: journal.iteration } : { archived };
@@ -109,7 +106,7 @@ export async function transcriptCommand(dir: string, values: TranscriptValues): 
   if (iteration === 0) throw new UserError(`Iteration 0 is the checkout's base run: no agent played in it. Run ${run.info.name}, ${listed(iterations)}.`);
   const pending = iterations.pending === iteration;
   if (!pending && !iterations.archived.includes(iteration)) throw new UserError(`Run ${run.info.name} has no iteration ${iteration}: ${listed(iterations)}.`);
-  const folder = pending ? layout.pendingDir : iterDir(layout, iteration);
+  const folder = pending ? layout.pendingDir : layout.iterationDir(iteration);
 
   const tries = await triesOf(folder, role);
   if (tries.length === 0) {
@@ -120,7 +117,7 @@ export async function transcriptCommand(dir: string, values: TranscriptValues): 
     throw new UserError(
       pending
         ? `The ${role} has not started in iteration ${iteration} of run ${run.info.name} yet (it is in progress).`
-        : `No try of the ${role} is recorded in iteration ${iteration} of run ${run.info.name} (${iterDirName(iteration)} holds no ${role}-try-* file).`,
+        : `No try of the ${role} is recorded in iteration ${iteration} of run ${run.info.name} (${iterationDirName(iteration)} holds no ${role}-try-* file).`,
     );
   }
   const attempt = asked ?? tries[tries.length - 1];

@@ -14,7 +14,7 @@ import { acquireLock } from '../records/process-lock';
 import { measuredFields, type MeasuredFields } from '../loop/measured-line';
 import { appendIterationRecord, readIterationRecords, replaceIterationRecords, type IterationRecord } from '../loop/iteration-record';
 import { HUMAN_HISTORY_RUN } from '../loop/run-name';
-import { ARCHIVE, iterDir, readRunInfo, writeRunInfo, type RunInfo, type RunLayout } from '../loop/run-store';
+import { ARCHIVE, readRunInfo, writeRunInfo, type RunInfo, type RunLayout } from '../loop/run-store';
 import { machineSeedStore } from '../pytest/bytecode-seed';
 import { runPytest } from '../pytest/run-pytest';
 import { passedIds, type TestReport } from '../pytest/test-report';
@@ -201,7 +201,7 @@ async function replayCommit(
   });
   if (outcome.kind === 'did-not-run' && outcome.cancelled) throw new AbortError();
 
-  const archive = iterDir(opts.task.run(HUMAN_HISTORY_RUN), position);
+  const archive = opts.task.run(HUMAN_HISTORY_RUN).iterationDir(position);
   await fs.mkdir(archive, { recursive: true });
   await writeFileAtomic(path.join(archive, ARCHIVE.pytestOutput), outcome.output);
   const human = { kind: 'human' as const, agent: commit.author || UPSTREAM_AUTHORS, tries: 1 };
@@ -239,7 +239,7 @@ async function normalise(layout: RunLayout, lines: IterationRecord[], target: Te
       out.push({ ...line, regressions: [] });
       continue;
     }
-    const report = await loadReport(path.join(iterDir(layout, line.iteration), ARCHIVE.report)).catch(() => undefined);
+    const report = await loadReport(path.join(layout.iterationDir(line.iteration), ARCHIVE.report)).catch(() => undefined);
     const now = report ? passedIds(report) : undefined;
     const regressions = now && previous ? regressedIds(previous, now, scored) : line.regressions;
     out.push({ ...line, regressions });

@@ -3,7 +3,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { readIterationRecords, type IterationRecord } from '../loop/iteration-record';
-import { ARCHIVE, iterDir } from '../loop/run-store';
+import { ARCHIVE } from '../loop/run-store';
 import { baselineOf, normalizedChange } from '../metrics/normalized-change';
 import { passedIds } from '../pytest/test-report';
 import { UserError } from '../util/errors';
@@ -43,7 +43,7 @@ async function side(task: TaskFolder, ref: Ref): Promise<ComparedSide> {
   const baseline = records[0] && baselineOf(records[0]);
   const change = baseline && record.gap >= 0 ? normalizedChange(record.pytest.passed ?? 0, baseline) : undefined;
   const hasRequirement = await fs
-    .access(path.join(iterDir(task.run(ref.run), ref.iteration), ARCHIVE.requirement))
+    .access(path.join(task.run(ref.run).iterationDir(ref.iteration), ARCHIVE.requirement))
     .then(() => true)
     .catch(() => false);
   return {

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { loadReport } from '../checkout/report-store';
 import { classify, type NonPassedEntry } from '../gap/non-passed';
 import type { IterationRecord, RoleStepRecord } from '../loop/iteration-record';
-import { ARCHIVE, iterDir, type RunInfo } from '../loop/run-store';
+import { ARCHIVE, type RunInfo } from '../loop/run-store';
 import { baselineOf, normalizedChange } from '../metrics/normalized-change';
 import { passedIds, type TestReport } from '../pytest/test-report';
 import { oracleLayout } from '../workspace/layout';
@@ -61,7 +61,7 @@ async function readText(file: string): Promise<string | undefined> {
 
 export async function reportOf(task: TaskFolder, run: string, r: IterationRecord): Promise<TestReport | undefined> {
   if (r.gap < 0) return undefined;
-  return loadReport(path.join(iterDir(task.run(run), r.iteration), ARCHIVE.report)).catch(() => undefined);
+  return loadReport(path.join(task.run(run).iterationDir(r.iteration), ARCHIVE.report)).catch(() => undefined);
 }
 
 /** The target's report, from the task's oracle; undefined when it is missing. */
@@ -76,7 +76,7 @@ export async function loadIterationDetails(task: TaskFolder, run: string, iterat
   if (i < 0) throw new Error(`Run ${run} has no iteration ${iteration}.`);
   const record = records[i];
   const layout = task.run(run);
-  const dir = iterDir(layout, iteration);
+  const dir = layout.iterationDir(iteration);
 
   const baseline = baselineOf(records[0]);
   const change = baseline && record.gap >= 0 ? normalizedChange(record.pytest.passed ?? 0, baseline) : undefined;
@@ -104,7 +104,7 @@ export async function loadIterationDetails(task: TaskFolder, run: string, iterat
       .slice(0, i)
       .reverse()
       .find((r) => r.iteration > 0);
-    const prevFile = prev && path.join(iterDir(layout, prev.iteration), ARCHIVE.requirement);
+    const prevFile = prev && path.join(layout.iterationDir(prev.iteration), ARCHIVE.requirement);
     const prevText = prevFile ? await readText(prevFile) : undefined;
     requirement = {
       file: reqFile,
@@ -149,7 +149,7 @@ export async function loadIterationDetails(task: TaskFolder, run: string, iterat
 
 /** The iteration's test report as rows, failures first; why not, when pytest did not run or its report is gone. */
 export async function loadIterationReport(task: TaskFolder, d: Pick<IterationDetails, 'run' | 'record'>): Promise<IterationReport> {
-  const file = path.join(iterDir(task.run(d.run), d.record.iteration), ARCHIVE.report);
+  const file = path.join(task.run(d.run).iterationDir(d.record.iteration), ARCHIVE.report);
   const raw = await fs
     .access(file)
     .then(() => true)

@@ -6,11 +6,11 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { AgentRole } from '../agents/agent-driver';
 import { readJournal } from '../loop/journal';
-import { ARCHIVE, iterDir, readRunInfo, type RunInfo } from '../loop/run-store';
+import { ARCHIVE, readRunInfo, type RunInfo } from '../loop/run-store';
 import { hasEventReader } from '../transcript/cli-events-transcript';
 import { readTryTranscript } from '../transcript/read-transcript';
 import type { Transcript } from '../transcript/transcript-schema';
-import type { TaskFolder } from '../workspace/task-folder';
+import { iterationOfDirName, type TaskFolder } from '../workspace/task-folder';
 import { CALLS_SUFFIX } from '../agents/model-route';
 
 export interface TryRef {
@@ -77,10 +77,10 @@ export async function listTries(task: TaskFolder, run: string): Promise<TryLocat
   const logs = rolesWithEventLogs(await readRunInfo(task, run).catch(() => undefined));
   const out: TryLocation[] = [];
   for (const entry of (await names(layout.dir)).sort()) {
-    const m = /^iter-(\d{3,})$/.exec(entry);
-    if (!m) continue;
+    const iteration = iterationOfDirName(entry);
+    if (iteration === undefined) continue;
     const dir = path.join(layout.dir, entry);
-    for (const t of triesIn(await names(dir), logs)) out.push({ run, iteration: Number(m[1]), ...t, dir, pending: false });
+    for (const t of triesIn(await names(dir), logs)) out.push({ run, iteration, ...t, dir, pending: false });
   }
   const pending = await pendingIteration(layout.pendingDir);
   if (pending !== undefined && !out.some((t) => t.iteration === pending)) {
@@ -94,7 +94,7 @@ export async function findTry(task: TaskFolder, ref: TryRef): Promise<TryLocatio
   const layout = task.run(ref.run);
   const logs = rolesWithEventLogs(await readRunInfo(task, ref.run).catch(() => undefined));
   const listed = (list: string[]) => triesIn(list, logs).some((t) => t.role === ref.role && t.attempt === ref.attempt);
-  const archived = iterDir(layout, ref.iteration);
+  const archived = layout.iterationDir(ref.iteration);
   if (listed(await names(archived))) return { ...ref, dir: archived, pending: false };
   if ((await pendingIteration(layout.pendingDir)) === ref.iteration && listed(await names(layout.pendingDir)))
     return { ...ref, dir: layout.pendingDir, pending: true };

@@ -19,7 +19,7 @@ import type { LoopOptions } from './loop-types';
 import { resolveRoles, roleLabel, roleSecrets } from './role-setup';
 import { HUMAN_HISTORY_RUN, assertRunName, runBranch } from './run-name';
 import { listPaths, refuseExposingPaths, refuseMissingModels, requireTask } from './run-preconditions';
-import { ARCHIVE, DEFAULT_MAX_ITERATIONS, iterDir, readRunInfo, roleInfo, writeRunInfo, type RunInfo } from './run-store';
+import { ARCHIVE, DEFAULT_MAX_ITERATIONS, readRunInfo, roleInfo, writeRunInfo, type RunInfo } from './run-store';
 
 export type CreateRunOptions = Pick<LoopOptions, 'task' | 'run' | 'roles' | 'runtime' | 'agentRuntimes' | 'pytest' | 'signal' | 'onEvent'> & {
   /** Default 20, as the reference. */
@@ -63,7 +63,7 @@ export async function createRunLocked(options: CreateRunOptions): Promise<RunInf
   await writeNonPassed(task.nonPassedDir, base.report, target);
   await recordCurrentResult(task, { run: base.run, report: base.report, output });
 
-  const archive = iterDir(layout, 0);
+  const archive = layout.iterationDir(0);
   await fs.mkdir(archive, { recursive: true });
   await saveReport(path.join(archive, ARCHIVE.report), base.report);
   await fs.copyFile(task.summaryFile, path.join(archive, ARCHIVE.summary));

@@ -13,7 +13,7 @@ import type { LoopEvent, LoopOptions, LoopStopReason } from './loop-types';
 import type { OpenedRun } from './open-run';
 import { roleSecrets } from './role-setup';
 import { runIteration, type IterationContext } from './run-iteration';
-import { ARCHIVE, iterDir, type RunLayout } from './run-store';
+import { ARCHIVE, type RunLayout } from './run-store';
 
 export interface LoopDrive {
   /** The call's options, roles with their drivers. */
@@ -82,7 +82,7 @@ async function assertRolesEndpoints(roles: LoopOptions['roles'], signal: AbortSi
 }
 
 async function archivedPassed(layout: RunLayout, iteration: number): Promise<Set<string> | undefined> {
-  const report = await loadReport(path.join(iterDir(layout, iteration), ARCHIVE.report)).catch(() => undefined);
+  const report = await loadReport(path.join(layout.iterationDir(iteration), ARCHIVE.report)).catch(() => undefined);
   return report ? passedIds(report) : undefined;
 }
 

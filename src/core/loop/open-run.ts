@@ -15,7 +15,7 @@ import { readIterationRecords, type IterationRecord } from './iteration-record';
 import { readJournal } from './journal';
 import { runBranch } from './run-name';
 import { listPaths, requireTask } from './run-preconditions';
-import { ARCHIVE, iterDir, readRunInfo, type RunInfo, type RunLayout } from './run-store';
+import { ARCHIVE, readRunInfo, type RunInfo, type RunLayout } from './run-store';
 import type { TaskFolder } from '../workspace/task-folder';
 
 export interface OpenedRun {
@@ -98,7 +98,7 @@ async function prepareCode(
  * rewritten it); after a switch of branch, the current report too, so views show this run.
  */
 async function syncWithRun(layout: RunLayout, last: IterationRecord, target: TestReport, task: TaskFolder, switched: boolean): Promise<void> {
-  const report = last.gap >= 0 ? await loadReport(path.join(iterDir(layout, last.iteration), ARCHIVE.report)).catch(() => undefined) : undefined;
+  const report = last.gap >= 0 ? await loadReport(path.join(layout.iterationDir(last.iteration), ARCHIVE.report)).catch(() => undefined) : undefined;
   if (last.gap >= 0 && !report) return; // archive missing: keep what is there
   await writeNonPassed(task.nonPassedDir, report, target);
   if (!switched) return;
@@ -110,6 +110,6 @@ async function syncWithRun(layout: RunLayout, last: IterationRecord, target: Tes
     durationMs: Math.round((last.pytest_time ?? 0) * 1000),
     ...(last.pytest_error ? { reason: last.pytest_error } : {}),
   };
-  const output = await fs.readFile(path.join(iterDir(layout, last.iteration), ARCHIVE.pytestOutput), 'utf8').catch(() => '');
+  const output = await fs.readFile(path.join(layout.iterationDir(last.iteration), ARCHIVE.pytestOutput), 'utf8').catch(() => '');
   await recordCurrentResult(task, { run, ...(report ? { report } : {}), output });
 }

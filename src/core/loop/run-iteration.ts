@@ -26,7 +26,7 @@ import { readJournal, writeJournal, type Journal, type StepDone } from './journa
 import type { LoopEvent, LoopOptions } from './loop-types';
 import { runRoleStep } from './role-step';
 import { measuredFields } from './measured-line';
-import { ARCHIVE, iterDir, type RunLayout } from './run-store';
+import { ARCHIVE, type RunLayout } from './run-store';
 
 export interface IterationContext {
   opts: LoopOptions;
@@ -307,7 +307,7 @@ async function redactFile(file: string, secrets: SecretMask): Promise<void> {
  * the archive is dropped. A crash between any two of these is finished by `recoverArchived`.
  */
 export async function archiveAndAppend(layout: RunLayout, record: IterationRecord): Promise<void> {
-  const dest = iterDir(layout, record.iteration);
+  const dest = layout.iterationDir(record.iteration);
   await fs.rm(dest, { recursive: true, force: true });
   await fs.rename(layout.pendingDir, dest);
   await appendIterationRecord(layout.iterationsFile, record);
@@ -319,7 +319,7 @@ export async function archiveAndAppend(layout: RunLayout, record: IterationRecor
  * line in its journal; append it. Returns the record when it did.
  */
 export async function recoverArchived(layout: RunLayout, iteration: number): Promise<IterationRecord | undefined> {
-  const dir = iterDir(layout, iteration);
+  const dir = layout.iterationDir(iteration);
   const journal = await readJournal(dir);
   if (!journal?.result || journal.iteration !== iteration) return undefined;
   await appendIterationRecord(layout.iterationsFile, journal.result);

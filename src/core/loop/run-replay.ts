@@ -10,14 +10,15 @@ import * as path from 'node:path';
 import type { ReplaySource } from '../agents/model-access';
 import { moveRecording } from '../gateway/move-recording';
 import { readGatewayCalls } from '../records/gateway-call';
-import { ARCHIVE, iterDirName } from './run-store';
+import { ARCHIVE } from './run-store';
+import { iterationDirName } from '../workspace/task-folder';
 import type { TaskFolder } from '../workspace/task-folder';
 import { CALLS_SUFFIX } from '../agents/model-route';
 
 export function replayFromRun(recorded: TaskFolder, run: string, into: TaskFolder = recorded): ReplaySource {
   const runDir = recorded.run(run).dir;
   return async ({ iteration, role, attempt }) => {
-    const dir = path.join(runDir, iterDirName(iteration));
+    const dir = path.join(runDir, iterationDirName(iteration));
     const calls = await readGatewayCalls(path.join(dir, ARCHIVE.agentCalls(role, attempt)));
     if (calls.length === 0) return (await exists(path.join(dir, ARCHIVE.agentLog(role, attempt)))) ? [] : undefined;
     return path.resolve(recorded.root) === path.resolve(into.root) ? calls : moveRecording(calls, recorded.root, into.root);
@@ -33,6 +34,6 @@ async function exists(file: string): Promise<boolean> {
 
 /** Whether a run's first iteration holds a calls record of either role (it can be replayed); looked up by name, nothing read. */
 export async function hasRecordedCalls(task: TaskFolder, run: string): Promise<boolean> {
-  const names = await fs.readdir(path.join(task.run(run).dir, iterDirName(1))).catch(() => [] as string[]);
+  const names = await fs.readdir(path.join(task.run(run).dir, iterationDirName(1))).catch(() => [] as string[]);
   return names.some((n) => n.endsWith(CALLS_SUFFIX));
 }

@@ -1,7 +1,6 @@
 // Where a run lives on disk: .sweci/runs/<run>/ with run.json, iteration.jsonl,
 // one iter-NNN/ archive per completed iteration, and pending/ for the iteration in progress.
 import { existsSync, promises as fs } from 'node:fs';
-import * as path from 'node:path';
 import type { AgentRole, AgentSettings } from '../agents/agent-driver';
 import { SecretMask } from '../util/secret-mask';
 import { z } from 'zod';
@@ -11,7 +10,7 @@ import { journalFile, readJournal, readJournalSync, type Journal, type PendingSt
 import type { RunFlag } from '../metrics/run-flags';
 import { scoreFlags } from '../metrics/scored-line';
 import { assertRunName, runBranch, slugifyRunName } from './run-name';
-import type { RunLayout, TaskFolder } from '../workspace/task-folder';
+import type { TaskFolder } from '../workspace/task-folder';
 
 export const DEFAULT_MAX_ITERATIONS = 20;
 
@@ -31,14 +30,6 @@ export const ARCHIVE = {
   /** The try's model calls as the gateway saw them, one JSON line each. */
   agentCalls: (role: AgentRole, attempt: number): string => `${role}-try-${attempt}.calls.jsonl`,
 } as const;
-
-export function iterDirName(iteration: number): string {
-  return `iter-${String(iteration).padStart(3, '0')}`;
-}
-
-export function iterDir(layout: RunLayout, iteration: number): string {
-  return path.join(layout.dir, iterDirName(iteration));
-}
 
 /** Who plays a role, as recorded in run.json: labels and limits, never environment values. */
 const roleInfoSchema = z.object({

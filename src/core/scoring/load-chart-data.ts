@@ -4,7 +4,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { loadReport } from '../checkout/report-store';
 import { readIterationRecords, type IterationRecord } from '../loop/iteration-record';
-import { ARCHIVE, DEFAULT_MAX_ITERATIONS, iterDir, listRunsWithRecords, readRunInfo, readRunSummary, type RunInfo } from '../loop/run-store';
+import { ARCHIVE, DEFAULT_MAX_ITERATIONS, listRunsWithRecords, readRunInfo, readRunSummary, type RunInfo } from '../loop/run-store';
 import { normalizedChange, type Baseline } from '../metrics/normalized-change';
 import { averageRow, referencePassed, summarize } from '../metrics/reference-summary';
 import { lineUsage, runMetrics } from '../metrics/run-metrics';
@@ -156,7 +156,7 @@ export async function loadHeatmap(task: TaskFolder, run: string): Promise<Heatma
   const records = await readIterationRecords(layout.iterationsFile);
   const columns: Array<{ iteration: number; report: ReportTests | undefined }> = [];
   for (const r of records) {
-    const report = r.gap < 0 ? undefined : await loadReport(path.join(iterDir(layout, r.iteration), ARCHIVE.report)).catch(() => undefined);
+    const report = r.gap < 0 ? undefined : await loadReport(path.join(layout.iterationDir(r.iteration), ARCHIVE.report)).catch(() => undefined);
     columns.push({ iteration: r.iteration, report });
   }
   const matrix = buildTransitionMatrix(passedIds(target), columns);

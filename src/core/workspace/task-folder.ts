@@ -16,6 +16,19 @@ export interface RunLayout {
   pendingDir: string;
   /** `lock`: the human-history replay's own lock (it may run beside the loop, not beside itself). */
   lockFile: string;
+  /** `iter-NNN`: a completed iteration's archive (run-store.ts's ARCHIVE names its files). */
+  iterationDir(iteration: number): string;
+}
+
+/** `iter-007` for iteration 7: an archive's folder name (three digits at least, so they sort). */
+export function iterationDirName(iteration: number): string {
+  return `iter-${String(iteration).padStart(3, '0')}`;
+}
+
+/** The iteration an archive's folder name stands for; undefined for any other name. */
+export function iterationOfDirName(name: string): number | undefined {
+  const m = /^iter-(\d{3,})$/.exec(name);
+  return m ? Number(m[1]) : undefined;
 }
 
 /** One pytest result kept in `.sweci/reports`: our report, the run record and pytest's own output. */
@@ -84,6 +97,7 @@ export function taskFolder(root: string): TaskFolder {
           iterationsFile: under(dir, 'iteration.jsonl'),
           pendingDir: under(dir, 'pending'),
           lockFile: under(dir, 'lock'),
+          iterationDir: (iteration: number) => under(dir, iterationDirName(iteration)),
         };
       },
       oldBytecodeSeedDir: under(layout.sweciDir, 'bytecode-seed'),

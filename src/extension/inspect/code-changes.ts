@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import * as messages from '../messages';
 import { iterationRevision, revisionLabel, type Revision } from '../../core/inspect/revisions';
 import { diffRevisions, type FileChange } from '../../core/inspect/tree-diff';
-import { ARCHIVE, iterDir } from '../../core/loop/run-store';
+import { ARCHIVE } from '../../core/loop/run-store';
 import { archivedRequirementUri, revisionUri, type RevisionRef } from '../revisions/revision-content';
 import type { TaskFolder } from '../../core/workspace/task-folder';
 
@@ -45,7 +45,7 @@ export async function compareRevisions(task: TaskFolder, left: RevisionRef, righ
 }
 
 export function archivedRequirement(task: TaskFolder, ref: RevisionRef): string | undefined {
-  const file = path.join(iterDir(task.run(ref.run), ref.iteration), ARCHIVE.requirement);
+  const file = path.join(task.run(ref.run).iterationDir(ref.iteration), ARCHIVE.requirement);
   return fs.existsSync(file) ? file : undefined;
 }
 

@@ -6,7 +6,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { ARCHIVE, iterDir } from '../../core/loop/run-store';
+import { ARCHIVE } from '../../core/loop/run-store';
 import { iterationRevision } from '../../core/inspect/revisions';
 import { readFileAt } from '../../core/inspect/tree-diff';
 import type { TaskFolder } from '../../core/workspace/task-folder';
@@ -47,7 +47,7 @@ export class RevisionContentProvider implements vscode.TextDocumentContentProvid
     const dir = this.task();
     if (!ref || !dir) return '';
     if (ref.archive) {
-      const file = path.join(iterDir(dir.run(ref.run), ref.iteration), ARCHIVE.requirement);
+      const file = path.join(dir.run(ref.run).iterationDir(ref.iteration), ARCHIVE.requirement);
       return fs.readFile(file, 'utf8').catch(() => '');
     }
     const { revision } = await iterationRevision(dir, ref.run, ref.iteration);

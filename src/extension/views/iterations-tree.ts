@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { readIterationRecords, type IterationRecord } from '../../core/loop/iteration-record';
-import { ARCHIVE, iterDir, listRuns, readRunSummary, type RunSummary } from '../../core/loop/run-store';
+import { ARCHIVE, listRuns, readRunSummary, type RunSummary } from '../../core/loop/run-store';
 import { archivedRequirementUri } from '../revisions/revision-content';
 import type { AgentRole } from '../../core/agents/agent-driver';
 import { rolesWithEventLogs, triesIn } from '../../core/inspect/transcript-tries';
@@ -231,7 +231,7 @@ export class IterationsTreeProvider implements vscode.TreeDataProvider<Iteration
 
 function iterationFiles(task: TaskFolder, node: Extract<IterationsNode, { type: 'iteration' }>): IterationsNode[] {
   const layout = task.run(node.run);
-  const dir = iterDir(layout, node.record.iteration);
+  const dir = layout.iterationDir(node.record.iteration);
   const id = (what: string) => `file:${node.run}:${node.record.iteration}:${what}`;
   const open = (file: string): vscode.Command => ({ title: 'Open', command: 'vscode.open', arguments: [vscode.Uri.file(file)] });
   const out: IterationsNode[] = [];
@@ -251,7 +251,7 @@ function iterationFiles(task: TaskFolder, node: Extract<IterationsNode, { type: 
       icon: 'checklist',
       command: { title: 'Open', command: 'vscode.open', arguments: [archivedRequirementUri({ run: node.run, iteration: node.record.iteration })] },
     });
-    const prev = node.previous && path.join(iterDir(layout, node.previous.iteration), ARCHIVE.requirement);
+    const prev = node.previous && path.join(layout.iterationDir(node.previous.iteration), ARCHIVE.requirement);
     if (prev && fs.existsSync(prev)) {
       out.push({
         type: 'file',

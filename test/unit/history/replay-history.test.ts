@@ -9,7 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { commitStartedName, replayHumanHistory } from '../../../src/core/history/replay-history';
 import { selectPositions } from '../../../src/core/history/upstream-commits';
 import { readIterationRecords } from '../../../src/core/loop/iteration-record';
-import { listRuns, iterDir } from '../../../src/core/loop/run-store';
+import { listRuns } from '../../../src/core/loop/run-store';
 import type { Runtime } from '../../../src/core/runtime/runtime';
 import { AbortError } from '../../../src/core/util/errors';
 import { oracleLayout } from '../../../src/core/workspace/layout';
@@ -148,7 +148,7 @@ describe('human-history replay', () => {
       assert.equal(r.passed, r.target_passed - r.gap);
       assert.equal(typeof r.pytest.total, 'number');
       assert.ok(r.note && r.note.length > 0, 'the commit subject');
-      assert.ok(await exists(path.join(iterDir(taskFolder(task.taskDir).run('human-history'), r.iteration), 'report.json')));
+      assert.ok(await exists(path.join(taskFolder(task.taskDir).run('human-history').iterationDir(r.iteration), 'report.json')));
     }
     const file = await readIterationRecords(taskFolder(task.taskDir).run('human-history').iterationsFile);
     assert.deepEqual(file, records, 'the file is in position order');
@@ -184,7 +184,7 @@ describe('human-history replay', () => {
   test('regressions count only tests the target passes (the one definition), also when cached lines are renumbered', async () => {
     // A test the target does not pass that passed at commit 1 and is gone at commit 2: not a regression.
     const layout = taskFolder(task.taskDir).run('human-history');
-    const reportFile = path.join(iterDir(layout, 1), 'report.json');
+    const reportFile = path.join(layout.iterationDir(1), 'report.json');
     const original = await fs.readFile(reportFile, 'utf8');
     try {
       const report = JSON.parse(original) as TestReport;

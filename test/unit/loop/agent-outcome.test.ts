@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { readIterationRecords } from '../../../src/core/loop/iteration-record';
 import { startRun } from '../../../src/core/loop/run-loop';
-import { iterDir } from '../../../src/core/loop/run-store';
+
 import { UserError } from '../../../src/core/util/errors';
 import { DemoWorld, loopOptions, programmerEnv, pythonScript, scripted } from './demo-fixture';
 
@@ -110,7 +110,7 @@ describe('what an agent try proves, and where it lives', () => {
         { iterations: 1 },
       ),
     );
-    const log = await fs.readFile(path.join(iterDir(taskFolder(task.taskDir).run('home'), 1), 'architect-try-1.log'), 'utf8');
+    const log = await fs.readFile(path.join(taskFolder(task.taskDir).run('home').iterationDir(1), 'architect-try-1.log'), 'utf8');
     const home = path.join(taskFolder(task.taskDir).agentHomeDir, 'architect');
     assert.match(log, new RegExp(`^HOME=${home}$`, 'm'));
     assert.match(log, new RegExp(`^XDG_CONFIG_HOME=${home}/\\.config$`, 'm'));

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { readIterationRecords, type IterationRecord } from '../../../src/core/loop/iteration-record';
 import type { LoopEvent } from '../../../src/core/loop/loop-types';
-import { listRuns, readRunInfo, iterDir } from '../../../src/core/loop/run-store';
+import { listRuns, readRunInfo } from '../../../src/core/loop/run-store';
 import { startRun } from '../../../src/core/loop/run-loop';
 import { oracleLayout } from '../../../src/core/workspace/layout';
 import { DemoWorld, exists, git, historyGit, loopOptions, programmerEnv, scripted, type DemoTask } from './demo-fixture';
@@ -103,10 +103,10 @@ describe('the loop on the demo task with scripted CLI agents', () => {
 
   test('each iteration is archived: requirement, report, summary, logs, pytest output, code diff', async () => {
     const layout = taskFolder(task.taskDir).run(RUN);
-    const zero = iterDir(layout, 0);
+    const zero = layout.iterationDir(0);
     for (const f of ['report.json', 'summary.jsonl']) assert.ok(await exists(path.join(zero, f)), `iter-000/${f}`);
     for (const r of records.slice(1)) {
-      const dir = iterDir(layout, r.iteration);
+      const dir = layout.iterationDir(r.iteration);
       for (const f of [
         'requirement.xml',
         'report.json',
@@ -131,7 +131,7 @@ describe('the loop on the demo task with scripted CLI agents', () => {
       assert.equal(report.summary.total, r.pytest.total);
     }
     assert.equal(await exists(layout.pendingDir), false);
-    const requirement = await fs.readFile(path.join(iterDir(layout, 1), 'requirement.xml'), 'utf8');
+    const requirement = await fs.readFile(path.join(layout.iterationDir(1), 'requirement.xml'), 'utf8');
     assert.match(requirement, /<requirement\b/);
   });
 

@@ -11,7 +11,7 @@ import { readIterationRecords } from '../../../src/core/loop/iteration-record';
 import type { HumanStep, LoopEvent } from '../../../src/core/loop/loop-types';
 import { createRun, removeRunWithoutIterations, runLoop, startRun } from '../../../src/core/loop/run-loop';
 import { runCurrentTests } from '../../../src/core/checkout/run-current-tests';
-import { iterDir } from '../../../src/core/loop/run-store';
+
 import { UserError } from '../../../src/core/util/errors';
 import { createDriver } from '../../../src/core/agents/cli-driver';
 import { oracleLayout } from '../../../src/core/workspace/layout';
@@ -287,7 +287,7 @@ describe('the loop when things go wrong', () => {
     assert.equal(records[1].iteration, 1);
     assert.ok(records[1].gap < records[0].gap);
     assert.equal(events.filter((e) => e.type === 'step-started' && e.step === 'architect').length, 0, 'the architect is not run again');
-    const archive = iterDir(taskFolder(task.taskDir).run('fail'), 1);
+    const archive = taskFolder(task.taskDir).run('fail').iterationDir(1);
     assert.ok(await exists(path.join(archive, 'programmer-interrupted-1-try-2.log')), 'the failed tries keep their logs');
   });
 
@@ -345,7 +345,7 @@ describe('the loop when things go wrong', () => {
     assert.equal(one.tampered.length, 1);
     assert.match(one.tampered[0], /^tests\/test_.*\.py$/);
     assert.equal(one.gap, zero.gap, 'the added test does not count');
-    const report = JSON.parse(await fs.readFile(path.join(iterDir(taskFolder(task.taskDir).run('tamper'), 1), 'report.json'), 'utf8')) as {
+    const report = JSON.parse(await fs.readFile(path.join(taskFolder(task.taskDir).run('tamper').iterationDir(1), 'report.json'), 'utf8')) as {
       tests: Array<{ nodeid: string }>;
     };
     assert.ok(report.tests.every((t) => !t.nodeid.includes('test_tampered_by_agent')));
@@ -391,9 +391,9 @@ describe('the loop when things go wrong', () => {
     assert.equal(one.passed, null);
     assert.match(one.pytest_error!, /pytest exited with code [234]/);
     assert.deepEqual(one.regressions, [], 'a run that did not happen is not compared');
-    const summary1 = (await fs.readFile(path.join(iterDir(taskFolder(task.taskDir).run('crash'), 1), 'summary.jsonl'), 'utf8')).split('\n').filter(Boolean);
+    const summary1 = (await fs.readFile(path.join(taskFolder(task.taskDir).run('crash').iterationDir(1), 'summary.jsonl'), 'utf8')).split('\n').filter(Boolean);
     assert.equal(summary1.length, zero.target_passed, 'the architect then sees every target test as not run');
-    assert.ok(await exists(path.join(iterDir(taskFolder(task.taskDir).run('crash'), 1), 'pytest-output.txt')));
+    assert.ok(await exists(path.join(taskFolder(task.taskDir).run('crash').iterationDir(1), 'pytest-output.txt')));
     assert.ok(two.gap >= 0, 'iteration 2 ran again');
     assert.ok(two.regressions.length > 0, 'compared against line 0, the last run that ran');
     assert.ok(two.gap > zero.gap);

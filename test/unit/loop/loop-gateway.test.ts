@@ -19,7 +19,7 @@ import { replayFromRun } from '../../../src/core/loop/run-replay';
 import { readIterationRecords } from '../../../src/core/loop/iteration-record';
 import type { LoopEvent, RoleSetup } from '../../../src/core/loop/loop-types';
 import { startRun } from '../../../src/core/loop/run-loop';
-import { ARCHIVE, iterDir } from '../../../src/core/loop/run-store';
+import { ARCHIVE } from '../../../src/core/loop/run-store';
 import { UserError } from '../../../src/core/util/errors';
 import { chatCompletionsAdapter } from '../../../scripts/stand-in-model/chat-completions';
 import { promptText, type Conversation, type Reply } from '../../../scripts/stand-in-model/conversation';
@@ -122,7 +122,7 @@ describe('the model gateway through the loop: a confined agent reaches only its 
     const result = await startRun({ ...loopOptions(task, 'r', both(agent)), maxIterations: 1 });
     assert.equal(result.reason, 'max-iterations');
     const [, line] = await readIterationRecords(taskFolder(task.taskDir).run('r').iterationsFile);
-    const dir = iterDir(taskFolder(task.taskDir).run('r'), 1);
+    const dir = taskFolder(task.taskDir).run('r').iterationDir(1);
     for (const role of ['architect', 'programmer'] as const) {
       const step = line[role];
       const wire = served(role);
@@ -224,8 +224,8 @@ describe('the model gateway through the loop: a confined agent reaches only its 
     assert.equal(b.length, 3);
     for (const i of [1, 2]) {
       for (const file of [ARCHIVE.requirement, ARCHIVE.codeDiff]) {
-        const want = await fs.readFile(path.join(iterDir(taskFolder(recorded.taskDir).run('r'), i), file), 'utf8');
-        assert.equal(await fs.readFile(path.join(iterDir(taskFolder(replayed.taskDir).run('r'), i), file), 'utf8'), want, `iteration ${i}: ${file}`);
+        const want = await fs.readFile(path.join(taskFolder(recorded.taskDir).run('r').iterationDir(i), file), 'utf8');
+        assert.equal(await fs.readFile(path.join(taskFolder(replayed.taskDir).run('r').iterationDir(i), file), 'utf8'), want, `iteration ${i}: ${file}`);
       }
       assert.equal(b[i].gap, a[i].gap);
       assert.deepEqual(b[i].pytest, a[i].pytest);
@@ -243,9 +243,9 @@ describe('the model gateway through the loop: a confined agent reaches only its 
     assert.equal(server.requests.length, before, 'no model was called');
     for (const i of [1, 2]) {
       for (const file of [ARCHIVE.requirement, ARCHIVE.codeDiff]) {
-        const want = await fs.readFile(path.join(iterDir(taskFolder(recorded.taskDir).run('r'), i), file), 'utf8');
+        const want = await fs.readFile(path.join(taskFolder(recorded.taskDir).run('r').iterationDir(i), file), 'utf8');
         assert.equal(
-          await fs.readFile(path.join(iterDir(taskFolder(recorded.taskDir).run('r-replay'), i), file), 'utf8'),
+          await fs.readFile(path.join(taskFolder(recorded.taskDir).run('r-replay').iterationDir(i), file), 'utf8'),
           want,
           `same folder, iteration ${i}: ${file}`,
         );
@@ -278,14 +278,14 @@ describe('the model gateway through the loop: a confined agent reaches only its 
     const task = await world.task('idle');
     const folder = taskFolder(task.taskDir);
     await startRun({ ...loopOptions(task, 'r', { architect: agent(), programmer: idle() }), maxIterations: 1 });
-    const recordedDir = iterDir(folder.run('r'), 1);
+    const recordedDir = folder.run('r').iterationDir(1);
     assert.equal((await readGatewayCalls(path.join(recordedDir, ARCHIVE.agentCalls('programmer', 1)))).length, 0, 'the Programmer made no call');
 
     const before = server.requests.length;
     const replay = replayFromRun(folder, 'r');
     await startRun({ ...loopOptions(task, 'r-replay', { architect: agent({ access: { replay } }), programmer: idle({ replay }) }), maxIterations: 1 });
     assert.equal(server.requests.length, before, 'the replay called no model');
-    const dir = iterDir(folder.run('r-replay'), 1);
+    const dir = folder.run('r-replay').iterationDir(1);
     assert.match(
       await fs.readFile(path.join(dir, ARCHIVE.agentLog('programmer', 1)), 'utf8'),
       /# replay: {2}the recorded try made no model call: it runs again as it is/,

@@ -18,7 +18,7 @@ import { readIterationRecords } from '../../../src/core/loop/iteration-record';
 import { createRun, startRun } from '../../../src/core/loop/run-loop';
 import { CodeRepo } from '../../../src/core/loop/code-repo';
 import { loadChartData } from '../../../src/core/scoring/load-chart-data';
-import { iterDir } from '../../../src/core/loop/run-store';
+
 import { missingSandbox } from '../helpers/require-sandbox';
 import { FORGE_REPORT, FORGERY_TRIGGERS } from '../helpers/hostile-code';
 import { DemoWorld, PYTHON, SANDBOX, exists, historyGit, loopOptions, pytestSettings, pythonScript, runtime, scripted } from './demo-fixture';
@@ -242,7 +242,7 @@ describe('code under test that tries to change its score', () => {
     assert.equal(records[1].gap, records[0].gap, 'the real score');
     assert.equal(records[1].isolation, 'sandbox');
     assert.equal(await fs.readFile(layout.taskFile, 'utf8'), taskJson, 'task.json untouched');
-    const log = await fs.readFile(path.join(iterDir(taskFolder(task.taskDir).run('forge'), 1), 'programmer-try-1.log'), 'utf8');
+    const log = await fs.readFile(path.join(taskFolder(task.taskDir).run('forge').iterationDir(1), 'programmer-try-1.log'), 'utf8');
     assert.match(log, /peek \.\.\/\.sweci\/task\.json unreadable 2/, 'no .sweci to read');
     // The log hides environment values (the paths given in ORACLE and DATASET) as ***, in order.
     const peeks = log.split('\n').filter((l) => l.startsWith('peek '));
@@ -277,7 +277,7 @@ describe('code under test that tries to change its score', () => {
     assert.equal(result.reason, 'paused');
     const [zero, one] = await readIterationRecords(taskFolder(task.taskDir).run('bytecode').iterationsFile);
     assert.ok(zero.gap > 0);
-    const diff = await fs.readFile(path.join(iterDir(taskFolder(task.taskDir).run('bytecode'), 1), 'code.diff'), 'utf8');
+    const diff = await fs.readFile(path.join(taskFolder(task.taskDir).run('bytecode').iterationDir(1), 'code.diff'), 'utf8');
     assert.equal(diff, '', 'nothing the agent did is in the commit');
     assert.equal(one.gap, zero.gap, 'scored as committed: the same gap as the base');
     const code = taskFolder(task.taskDir).codeDir;
@@ -371,7 +371,7 @@ describe('code under test that tries to change its score', () => {
       assert.equal(one.pytest_error, undefined, 'scored');
       assert.equal(one.gap, zero.gap, `the forgery changed nothing (gap ${zero.gap} → ${one.gap})`);
       assert.equal(one.passed, zero.passed);
-      const code = await fs.readFile(path.join(iterDir(taskFolder(task.taskDir).run(run), 1), 'code.diff'), 'utf8');
+      const code = await fs.readFile(path.join(taskFolder(task.taskDir).run(run).iterationDir(1), 'code.diff'), 'utf8');
       assert.match(code, /_sweci_forge/, 'the forgery is in the scored code');
     });
   }
@@ -534,7 +534,7 @@ describe('code under test that tries to change its score', () => {
     assert.deepEqual(await digests(), seedBefore, 'the seed is as it was built, byte for byte');
 
     // The attack ran, everywhere, and nowhere was it let write.
-    const iter = (n: number) => iterDir(taskFolder(task.taskDir).run('poison'), n);
+    const iter = (n: number) => taskFolder(task.taskDir).run('poison').iterationDir(n);
     const agentLog = await fs.readFile(path.join(iter(1), 'programmer-try-1.log'), 'utf8');
     const pytestLog = await fs.readFile(path.join(iter(1), 'pytest-output.txt'), 'utf8');
     // What each said of the real store: refused. (A private home of its own, or its own /tmp, it may write.)
@@ -609,7 +609,7 @@ describe('code under test that tries to change its score', () => {
       programmer: withKey(pythonScript(path.join(scripts, 'leak-programmer.py'))),
     };
     await startRun(loopOptions(task, 'leak', roles, { iterations: 1, pytest: { ...pytestSettings, format: 'builtin' } }));
-    const archive = iterDir(taskFolder(task.taskDir).run('leak'), 1);
+    const archive = taskFolder(task.taskDir).run('leak').iterationDir(1);
     const names = await fs.readdir(archive);
     for (const name of ['requirement.xml', 'code.diff', 'pytest-output.txt', 'report.json', 'summary.jsonl']) assert.ok(names.includes(name), name);
     for (const name of names) {
@@ -630,7 +630,7 @@ describe('code under test that tries to change its score', () => {
     assert.deepEqual(one.oversized, ['CHANGELOG.md', 'big.bin']);
     assert.match(await historyGit(task.taskDir, 'show', `${one.commit}:README.md`), /an ordinary change\n$/);
     assert.equal((await historyGit(task.taskDir, 'ls-tree', '--name-only', one.commit)).split('\n').includes('big.bin'), false, 'not committed');
-    const diff = await fs.readFile(path.join(iterDir(taskFolder(task.taskDir).run('big'), 1), 'code.diff'), 'utf8');
+    const diff = await fs.readFile(path.join(taskFolder(task.taskDir).run('big').iterationDir(1), 'code.diff'), 'utf8');
     assert.match(diff, /\+an ordinary change/);
     assert.doesNotMatch(diff, /big\.bin/);
     // Not left behind either: a 2 GiB file would otherwise stay in app/ after the run.

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { readIterationRecords } from '../../../src/core/loop/iteration-record';
 import { createRun, runLoop, startRun } from '../../../src/core/loop/run-loop';
-import { iterDir } from '../../../src/core/loop/run-store';
+
 import { UserError } from '../../../src/core/util/errors';
 import { DemoWorld, exists, git, historyGit, loopOptions, pytestSettings, pythonScript, scripted, type DemoTask } from './demo-fixture';
 
@@ -94,7 +94,7 @@ describe('agents that attack the loop through git', () => {
     const [, one] = await lines(task, 'drivers');
     const readme = await historyGit(task.taskDir, 'show', `${one.commit}:README.md`);
     assert.match(readme, /plain text the agent wrote\n$/, 'committed as written (no clean filter)');
-    const diff = await fs.readFile(path.join(iterDir(taskFolder(task.taskDir).run('drivers'), 1), 'code.diff'), 'utf8');
+    const diff = await fs.readFile(path.join(taskFolder(task.taskDir).run('drivers').iterationDir(1), 'code.diff'), 'utf8');
     assert.match(diff, /\n\+plain text the agent wrote\n/, 'code.diff is the real diff (no textconv, no external diff)');
     assert.match(diff, /\+\* filter=evil diff=evil/);
   });

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { readIterationRecords } from '../../../src/core/loop/iteration-record';
 import { startRun } from '../../../src/core/loop/run-loop';
-import { iterDir } from '../../../src/core/loop/run-store';
+
 import { harnessIsRoot } from '../../../src/core/runtime/sandbox';
 import { DEFAULT_STEP_LIMITS, limitReason } from '../../../src/core/runtime/step-limits';
 import { UserError } from '../../../src/core/util/errors';
@@ -224,7 +224,7 @@ describe('least privilege: a confined agent and the code under test', () => {
     }
     for (const name of ['.claude', 'CLAUDE.md', 'notes-for-the-architect.txt'])
       assert.equal(await exists(path.join(layout.appDir, name)), false, `${name} is not left in app/`);
-    const log = await fs.readFile(path.join(iterDir(taskFolder(task.taskDir).run('carry'), 1), 'programmer-try-1.log'), 'utf8');
+    const log = await fs.readFile(path.join(taskFolder(task.taskDir).run('carry').iterationDir(1), 'programmer-try-1.log'), 'utf8');
     assert.match(log, /^refused non-passed\/summary\.jsonl 30$/m, "the harness's non-passed/ is read-only to agents");
     assert.match(log, /^refused requirement\.xml 30$/m, "the Architect's requirement.xml is read-only to the Programmer");
     assert.doesNotMatch(await fs.readFile(layout.requirementFile, 'utf8'), /forged/);

@@ -9,7 +9,7 @@ import { readIterationRecords } from '../../../src/core/loop/iteration-record';
 import { readJournal, writeJournal } from '../../../src/core/loop/journal';
 import type { LoopEvent } from '../../../src/core/loop/loop-types';
 import { discardPendingIteration, findPendingRuns, runLoop, startRun } from '../../../src/core/loop/run-loop';
-import { iterDir, listRuns } from '../../../src/core/loop/run-store';
+import { listRuns } from '../../../src/core/loop/run-store';
 import { AbortError, UserError } from '../../../src/core/util/errors';
 import { loadReport } from '../../../src/core/checkout/report-store';
 import { runCurrentTests } from '../../../src/core/checkout/run-current-tests';
@@ -112,7 +112,7 @@ describe('cancel, crash and resume', () => {
     assert.equal(one.programmer?.tries, 1);
     assert.equal(resumed.filter((e) => e.type === 'step-started' && e.step === 'architect').length, 0, 'the architect is not run again');
     assert.deepEqual(await iterationCommits(task, 'r'), ['iteration 1']);
-    const archive = iterDir(layout, 1);
+    const archive = layout.iterationDir(1);
     assert.ok(await exists(path.join(archive, 'programmer-interrupted-1-try-1.log')), 'the interrupted try keeps its log');
     assert.ok(await exists(path.join(archive, 'programmer-try-1.log')));
     assert.equal(await exists(layout.pendingDir), false);
@@ -169,7 +169,7 @@ describe('cancel, crash and resume', () => {
     // Now pretend the process died after pending/ became iter-001/ and half-way through the append.
     const layout = taskFolder(task.taskDir).run('c');
     const one = records[1];
-    await writeJournal(iterDir(layout, 1), { schema: 1, run: 'c', iteration: 1, started_at: one.started_at, startCommit: records[0].commit, result: one });
+    await writeJournal(layout.iterationDir(1), { schema: 1, run: 'c', iteration: 1, started_at: one.started_at, startCommit: records[0].commit, result: one });
     // The two lines as the loop wrote them.
     const [zeroLine, oneLine] = (await fs.readFile(layout.iterationsFile, 'utf8')).split(/(?<=\n)/);
     assert.deepEqual([JSON.parse(zeroLine), JSON.parse(oneLine)], [records[0], one]);
@@ -180,7 +180,7 @@ describe('cancel, crash and resume', () => {
     records = await lines(task, 'c');
     assert.deepEqual(records, [records[0], one]);
     assert.equal(await fs.readFile(layout.iterationsFile, 'utf8'), zeroLine + oneLine);
-    assert.equal(await exists(path.join(iterDir(layout, 1), 'journal.json')), false);
+    assert.equal(await exists(path.join(layout.iterationDir(1), 'journal.json')), false);
   });
 
   test("a Programmer that turns app/requirement.xml into a link to the run's records cannot make the resumed run write through it", async () => {

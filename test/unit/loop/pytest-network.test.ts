@@ -14,7 +14,7 @@ import { after, before, describe, test } from 'node:test';
 import { taskFolder } from '../../../src/core/workspace/task-folder';
 import { readIterationRecords } from '../../../src/core/loop/iteration-record';
 import { startRun } from '../../../src/core/loop/run-loop';
-import { iterDir } from '../../../src/core/loop/run-store';
+
 import { lineFlags } from '../../../src/core/metrics/run-flags';
 import { sharedGateway } from '../../../src/core/agents/shared-gateway';
 import { missingSandbox } from '../helpers/require-sandbox';
@@ -105,7 +105,7 @@ async function probeRun(name: string, network?: 'host') {
   await startRun(loopOptions(task, name, roles, { iterations: 1, pytest: { ...pytestSettings, ...(network ? { network } : {}) } }));
   const layout = taskFolder(task.taskDir);
   const [, one] = await readIterationRecords(layout.run(name).iterationsFile);
-  const output = await fs.readFile(path.join(iterDir(layout.run(name), 1), 'pytest-output.txt'), 'utf8');
+  const output = await fs.readFile(path.join(layout.run(name).iterationDir(1), 'pytest-output.txt'), 'utf8');
   const line = output.split('\n').find((l) => l.startsWith('NETPROBE '));
   assert.ok(line, `pytest imported the committed conftest.py and it reported:\n${output}`);
   return { found: JSON.parse(line.slice('NETPROBE '.length)) as Found, line: one };

@@ -16,7 +16,7 @@ import { checkOutTask } from '../../../src/core/checkout/check-out-task';
 import type { RoleSetup } from '../../../src/core/loop/loop-types';
 import { readIterationRecords } from '../../../src/core/loop/iteration-record';
 import { startRun } from '../../../src/core/loop/run-loop';
-import { iterDir } from '../../../src/core/loop/run-store';
+
 import { runPytest } from '../../../src/core/pytest/run-pytest';
 import type { DockerConnection } from '../../../src/core/runtime/docker/docker-connection';
 import { DEFAULT_RUNTIME_SETTINGS } from '../../../src/core/runtime/runtime-settings';
@@ -187,7 +187,7 @@ describe('least privilege through the Docker route (real engine, as root, defaul
     } finally {
       delete process.env.MYSECRET;
     }
-    const log = await fs.readFile(path.join(iterDir(taskFolder(taskDir).run('privilege'), 1), 'programmer-try-1.log'), 'utf8');
+    const log = await fs.readFile(path.join(taskFolder(taskDir).run('privilege').iterationDir(1), 'programmer-try-1.log'), 'utf8');
     const agent = log.split('\n').filter((l) => l.startsWith('agent uid'));
     assert.equal(agent.length, 1, log);
     const { codeDir, scoringCodeDir } = taskFolder(taskDir);
@@ -213,13 +213,13 @@ describe('least privilege through the Docker route (real engine, as root, defaul
     assert.equal(one.pytest_error, undefined, 'scored');
     assert.equal(one.gap, zero.gap, `the forgery changed nothing (gap ${zero.gap} → ${one.gap})`);
     assert.match(
-      await fs.readFile(path.join(iterDir(taskFolder(taskDir).run('forge'), 1), 'code.diff'), 'utf8'),
+      await fs.readFile(path.join(taskFolder(taskDir).run('forge').iterationDir(1), 'code.diff'), 'utf8'),
       /_sweci_forge/,
       'the forgery is in the scored code',
     );
     assert.deepEqual(one.programmer?.removed_from_app, ['app/.claude', 'app/notes-for-the-architect.txt']);
     assert.ok(two, 'a second iteration ran');
-    const seen = await fs.readFile(path.join(iterDir(taskFolder(taskDir).run('forge'), 2), 'architect-try-1.log'), 'utf8');
+    const seen = await fs.readFile(path.join(taskFolder(taskDir).run('forge').iterationDir(2), 'architect-try-1.log'), 'utf8');
     assert.match(seen, /^architect sees /m);
     assert.doesNotMatch(seen, /^architect sees .*(\.claude|notes-for-the-architect|\.stolen)/m, 'the second Architect finds none of it');
   });

@@ -10,7 +10,7 @@ import { loadReport, saveReport } from '../../../src/core/checkout/report-store'
 import { replayHumanHistory } from '../../../src/core/history/replay-history';
 import { appendIterationRecord, readIterationRecords, type IterationRecord } from '../../../src/core/loop/iteration-record';
 import { startRun } from '../../../src/core/loop/run-loop';
-import { ARCHIVE, iterDir, readRunInfo, writeRunInfo } from '../../../src/core/loop/run-store';
+import { ARCHIVE, readRunInfo, writeRunInfo } from '../../../src/core/loop/run-store';
 import { evoScore } from '../../../src/core/metrics/evo-score';
 import { runMetrics } from '../../../src/core/metrics/run-metrics';
 import { decodeCells } from '../../../src/core/metrics/transitions';
@@ -52,7 +52,7 @@ async function makeHumanRun(): Promise<void> {
   });
   const layout = taskFolder(task.taskDir).run(HUMAN);
   const [base] = await read(AGENT);
-  const baseReport = (await loadReport(path.join(iterDir(taskFolder(task.taskDir).run(AGENT), 0), ARCHIVE.report)))!;
+  const baseReport = (await loadReport(path.join(taskFolder(task.taskDir).run(AGENT).iterationDir(0), ARCHIVE.report)))!;
   const targetIds = passedIds((await loadReport(oracleLayout(task.record.oracleDir).targetReportFile))!);
   const lost = [...passedIds(baseReport)].filter((id) => targetIds.has(id)).sort()[0];
   const step = { kind: 'human' as const, agent: 'human', tries: 1, execution_time: 30 };
@@ -67,11 +67,11 @@ async function makeHumanRun(): Promise<void> {
     ...extra,
   });
   await appendIterationRecord(layout.iterationsFile, { ...base, run: HUMAN });
-  await saveReport(path.join(iterDir(layout, 0), ARCHIVE.report), baseReport);
+  await saveReport(path.join(layout.iterationDir(0), ARCHIVE.report), baseReport);
   await appendIterationRecord(layout.iterationsFile, line(1, { gap: -1, pytest: {}, passed: null, pytest_error: 'pytest timed out', pytest_time: undefined }));
   const worse: TestReport = { ...baseReport, tests: baseReport.tests.map((t) => (t.nodeid === lost ? { ...t, outcome: 'failed' } : t)) };
   worse.summary = { ...baseReport.summary, passed: (baseReport.summary.passed ?? 0) - 1 };
-  await saveReport(path.join(iterDir(layout, 2), ARCHIVE.report), worse);
+  await saveReport(path.join(layout.iterationDir(2), ARCHIVE.report), worse);
   await appendIterationRecord(
     layout.iterationsFile,
     line(2, { gap: base.gap + 1, pytest: worse.summary, passed: base.passed! - 1, regressions: [lost], note: 'lost one' }),
@@ -212,7 +212,7 @@ describe('chart data from a real task', () => {
       assert.equal(heat.cells.length, tests.length * records.length);
       const cells = decodeCells(heat.cells);
       for (const [c, r] of records.entries()) {
-        const report = (await loadReport(path.join(iterDir(taskFolder(task.taskDir).run(run), r.iteration), ARCHIVE.report)))!;
+        const report = (await loadReport(path.join(taskFolder(task.taskDir).run(run).iterationDir(r.iteration), ARCHIVE.report)))!;
         const outcome = new Map(report.tests.map((t) => [t.nodeid, t.outcome]));
         tests.forEach((id, t) => {
           const o = outcome.get(id);

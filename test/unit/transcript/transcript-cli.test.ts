@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { appendIterationRecord, type IterationRecord, type RoleStepRecord } from '../../../src/core/loop/iteration-record';
 import { writeJournal } from '../../../src/core/loop/journal';
-import { ARCHIVE, iterDir, writeRunInfo, type RunInfo } from '../../../src/core/loop/run-store';
+import { ARCHIVE, writeRunInfo, type RunInfo } from '../../../src/core/loop/run-store';
 import { formatGatewayCallLine } from '../../../src/core/records/gateway-call';
 import { transcriptSchema } from '../../../src/core/transcript/transcript-schema';
 import { REQUIREMENT, architectTry, modelCall } from './wire-fixture';
@@ -50,7 +50,7 @@ async function makeRun(info: RunInfo, iterations: IterationRecord[]): Promise<vo
   const layout = taskFolder(taskDir).run(info.name);
   for (const record of iterations) {
     await appendIterationRecord(layout.iterationsFile, record);
-    await fs.mkdir(iterDir(layout, record.iteration), { recursive: true });
+    await fs.mkdir(layout.iterationDir(record.iteration), { recursive: true });
   }
 }
 
@@ -83,7 +83,7 @@ describe('sweci transcript', () => {
       [line('agents', 0), line('agents', 1, { architect: agentStep('claude-code', 2), programmer: agentStep('custom', 1) })],
     );
     const layout = taskFolder(taskDir).run('agents');
-    const iter1 = iterDir(layout, 1);
+    const iter1 = layout.iterationDir(1);
     const { calls } = architectTry('anthropic-messages');
     // Try 1: its one call failed. Try 2: the whole conversation.
     const failed = modelCall('anthropic-messages', 1, calls[0].request, {}, { status: 529, response: undefined, error: 'overloaded' });
@@ -163,7 +163,7 @@ describe('sweci transcript', () => {
   });
 
   test('a try that went through the gateway but made no call says so', async () => {
-    const iter1 = iterDir(taskFolder(taskDir).run('agents'), 1);
+    const iter1 = taskFolder(taskDir).run('agents').iterationDir(1);
     await fs.writeFile(path.join(iter1, ARCHIVE.agentLog('architect', 3)), LOG_THROUGH_GATEWAY);
     try {
       const r = sweci(taskDir, '--iteration', '1', '--role', 'architect');
