@@ -2,6 +2,7 @@
 // and resolved into the runs to read, each with its experiment record. Every bad input is a
 // UserError raised before anything is computed (the leaderboard writes nothing anyway).
 import { promises as fs } from 'node:fs';
+import { listSchemaIssues } from '../records/schema-problem';
 import * as path from 'node:path';
 import { experimentLayout, experimentTaskIds, requireExperiment, type ExperimentRecord } from '../batch/experiment';
 import { listRuns, readRunSummary } from '../loop/run-store';
@@ -59,13 +60,9 @@ export async function readLeaderboardFile(file: string): Promise<RunArgument[]> 
     throw new UserError(`${file} is not JSON: ${errorMessage(err)}`);
   }
   const parsed = leaderboardFileSchema.safeParse(json);
-  if (!parsed.success) throw new UserError(`${file} is not a leaderboard file: ${describeIssues(parsed.error.issues)}`);
+  if (!parsed.success) throw new UserError(`${file} is not a leaderboard file: ${listSchemaIssues(parsed.error)}`);
   const data: LeaderboardFile = parsed.data;
   return data.entries.map((e) => ({ ...e, experiment: path.resolve(path.dirname(file), e.experiment) }));
-}
-
-function describeIssues(issues: ReadonlyArray<{ path: PropertyKey[]; message: string }>): string {
-  return issues.map((i) => `${i.path.length ? i.path.map(String).join('.') : '(the file)'}: ${i.message}`).join('; ');
 }
 
 /**

@@ -5,6 +5,7 @@
 // is capped in size; a cut one says what was dropped in `truncated` and cannot be replayed.
 import { z } from 'zod';
 import { parseJsonLines, readIfPresent } from './record-file';
+import { describeSchemaProblem } from './schema-problem';
 
 /** The wire protocols, as core/agents/endpoint names them (records sit below the agents). */
 export const GATEWAY_PROTOCOLS = ['anthropic-messages', 'openai-responses', 'chat-completions', 'gemini'] as const;
@@ -78,7 +79,7 @@ const WHEN_DAMAGED = 'It was written by the model gateway; a replay from it cann
 /** Checks a call and gives its line (with the newline); a call that fails its schema is a bug. */
 export function formatGatewayCallLine(call: GatewayCall): string {
   const checked = gatewayCallSchema.safeParse(call);
-  if (!checked.success) throw new Error(`refusing to write a gateway call: ${checked.error.issues[0]?.message ?? 'invalid'}`);
+  if (!checked.success) throw new Error(`refusing to write a gateway call: ${describeSchemaProblem(checked.error)}`);
   return `${JSON.stringify(call)}\n`;
 }
 

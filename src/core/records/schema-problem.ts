@@ -1,8 +1,12 @@
 // Says in a few words what is wrong with a record, from zod's first issue: `"task.baseSha" is
 // missing`, `"gap" is not a number`, `unknown schema 2`. Short, because it goes inside a sentence.
+// Every wording of a zod error is here: other modules call these, never read issues themselves.
 import type { z } from 'zod';
 
-export function describeSchemaProblem(error: z.ZodError): string {
+/** A failed parse's error, from zod or zod/mini. */
+type SchemaError = Pick<z.core.$ZodError, 'issues'>;
+
+export function describeSchemaProblem(error: SchemaError): string {
   const issue = error.issues[0];
   if (!issue) return 'not the expected record';
   const where = issue.path.map(String).join('.');
@@ -18,6 +22,17 @@ export function describeSchemaProblem(error: z.ZodError): string {
   if (issue.code === 'custom') return `"${where}" ${issue.message}`;
   if (issue.code === 'invalid_union') return `"${where}" is of unknown kind`;
   return `"${where}": ${issue.message}`;
+}
+
+/** Every issue as `where: message` (`whole` where the issue is the value itself), joined by '; '. */
+export function listSchemaIssues(error: SchemaError, whole = '(the file)'): string {
+  return error.issues.map((i) => `${i.path.length ? i.path.map(String).join('.') : whole}: ${i.message}`).join('; ');
+}
+
+/** The first issue: the path to it, each step as text, and zod's message, for a sentence that names the field itself. */
+export function firstSchemaIssue(error: SchemaError): { path: string[]; message: string } {
+  const issue = error.issues[0];
+  return { path: issue ? issue.path.map(String) : [], message: issue?.message ?? 'is not valid' };
 }
 
 function article(expected: string): string {

@@ -15,6 +15,7 @@ import { isRecord } from '../util/is-record';
 
 export type { SweBenchInstance } from './swe-bench-instance-schema';
 import { repoNameSchema, sweBenchFileInstanceSchema, type SweBenchInstance } from './swe-bench-instance-schema';
+import { firstSchemaIssue } from '../records/schema-problem';
 
 export interface ClSequence {
   id: string;
@@ -115,13 +116,13 @@ function instanceFrom(value: unknown, where: string): SweBenchInstance {
     isObject(value) ? { ...value, FAIL_TO_PASS: decoded(value.FAIL_TO_PASS), PASS_TO_PASS: decoded(value.PASS_TO_PASS) } : value,
   );
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
+  const issue = firstSchemaIssue(parsed.error);
   const id = isObject(value) && typeof value.instance_id === 'string' && value.instance_id.trim() !== '' ? value.instance_id : undefined;
   const at = id === undefined ? where : `${where} (${id})`;
   const [field, ...rest] = issue.path;
   // A test list's item is named like FAIL_TO_PASS[0], and its message says what an item must be.
-  if (rest.length > 0) return refuse(`${at}: ${String(field)}[${String(rest[0])}] must be a non-empty test id.`);
-  return refuse(field === undefined ? `${isObject(value) ? at : where}: ${issue.message}` : `${at}: ${String(field)} ${issue.message}`);
+  if (rest.length > 0) return refuse(`${at}: ${field}[${rest[0]}] must be a non-empty test id.`);
+  return refuse(field === undefined ? `${isObject(value) ? at : where}: ${issue.message}` : `${at}: ${field} ${issue.message}`);
 }
 
 /** A list of tests given (as SWE-bench's files do) as JSON text of one, decoded; text that is not JSON stays text. */
@@ -141,7 +142,7 @@ function refuse(message: string): never {
 /** A sequence's repo, checked as an instance's. */
 function repoName(v: unknown, where: string, field: string): string {
   const parsed = repoNameSchema.safeParse(v);
-  if (!parsed.success) throw new UserError(`${where}: ${field} ${parsed.error.issues[0].message}`);
+  if (!parsed.success) throw new UserError(`${where}: ${field} ${firstSchemaIssue(parsed.error).message}`);
   return parsed.data;
 }
 

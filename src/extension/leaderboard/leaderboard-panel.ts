@@ -16,6 +16,7 @@ import {
 } from '../../shared/leaderboard-protocol';
 import * as messages from '../messages';
 import { WebviewHost } from '../webview/webview-host';
+import { describeSchemaProblem } from '../../core/records/schema-problem';
 
 export const LEADERBOARD_VIEW_TYPE = 'sweci.leaderboard';
 
@@ -147,8 +148,7 @@ export class LeaderboardPanelHost implements vscode.Disposable {
 function checked(record: LeaderboardRecord): LeaderboardRecord {
   const parsed = leaderboardRecordSchema.safeParse(record);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new UserError('The leaderboard record is malformed.', { detail: issue ? `${issue.path.join('.')}: ${issue.message}` : undefined });
+    throw new UserError('The leaderboard record is malformed.', { detail: describeSchemaProblem(parsed.error) });
   }
   return parsed.data;
 }
