@@ -86,6 +86,7 @@ export function sweciApi(
     transcriptMessages: () =>
       webviews.messages(TRANSCRIPT_VIEW_TYPE) as { posted: TranscriptHostMessage[]; received: (TranscriptWebviewMessage | TranscriptRendered)[] },
     transcriptReceive: (message) => webviews.receive(TRANSCRIPT_VIEW_TYPE, message),
+    transcriptOrder: () => webviews.order(TRANSCRIPT_VIEW_TYPE),
     openLeaderboard: async (record) => {
       await leaderboard.panel.show(() => Promise.resolve(record));
     },

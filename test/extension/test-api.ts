@@ -83,6 +83,8 @@ export interface SweciApi {
   transcriptMessages(): { posted: TranscriptHostMessage[]; received: (TranscriptWebviewMessage | TranscriptRendered)[] };
   /** Handles `message` as if the Transcript panel's webview had sent it (validated like one). */
   transcriptReceive(message: unknown): Promise<void>;
+  /** What passed between the Transcript panel's host and its page, oldest first, by type (`received ready`, `posted transcript`). */
+  transcriptOrder(): string[];
   /** Opens the Leaderboard panel on `record` (checked as the command's would be). */
   openLeaderboard(record: LeaderboardRecord): Promise<void>;
   /** Ranks `source` and opens the Leaderboard panel on it, following its runs, as SWE-CI: Open Leaderboard does once the source is picked. */

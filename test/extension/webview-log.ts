@@ -32,11 +32,15 @@ interface ViewLog {
   html?: string;
   posted: unknown[];
   received: unknown[];
+  /** Both ways, in order, by type: `received ready`, `posted init`. */
+  order: string[];
 }
 
 export interface WebviewLog {
   /** The last messages posted to the view and received from it, oldest first. */
   messages(viewType: string): { posted: unknown[]; received: unknown[] };
+  /** What passed both ways, oldest first, by type (`received ready`, `posted init`). */
+  order(viewType: string): string[];
   /** The view's page as last set. */
   html(viewType: string): string | undefined;
   /** Hands `message` to the view's host as if its webview had sent it. */
@@ -53,22 +57,29 @@ export function recordWebviews(): WebviewLog {
   const views = new Map<string, ViewLog>();
   const view = (viewType: string): ViewLog => {
     let v = views.get(viewType);
-    if (!v) views.set(viewType, (v = { posted: [], received: [] }));
+    if (!v) views.set(viewType, (v = { posted: [], received: [], order: [] }));
     return v;
   };
   const reports = [renderedMessageSchema, transcriptRenderedSchema];
   observeWebviews({
     created: (viewType, host) => void (view(viewType).host = host),
     page: (viewType, html) => void (view(viewType).html = html),
-    posted: (viewType, message) => keep(view(viewType).posted, message),
+    posted: (viewType, message) => {
+      keep(view(viewType).posted, message);
+      keep(view(viewType).order, `posted ${typeOf(message)}`);
+    },
     received: (viewType, message, accepted) => {
       const report = accepted ? undefined : reports.find((s) => s.safeParse(message).success);
-      if (accepted || report) keep(view(viewType).received, message);
+      if (accepted || report) {
+        keep(view(viewType).received, message);
+        keep(view(viewType).order, `received ${typeOf(message)}`);
+      }
       return report !== undefined;
     },
   });
   return {
     messages: (viewType) => ({ posted: [...view(viewType).posted], received: [...view(viewType).received] }),
+    order: (viewType) => [...view(viewType).order],
     html: (viewType) => view(viewType).html,
     receive: async (viewType, message) => {
       const host = view(viewType).host;
@@ -76,4 +87,8 @@ export function recordWebviews(): WebviewLog {
       await host.receive(message);
     },
   };
+}
+
+function typeOf(message: unknown): string {
+  return typeof message === 'object' && message !== null && 'type' in message ? String(message.type) : '?';
 }

@@ -84,6 +84,9 @@ suite('Transcript panel', function () {
     const why = await vscode.commands.executeCommand('sweci.openTranscript', { run: RUN, iteration: 1, role: 'programmer', attempt: 1 });
     assert.equal(why, undefined);
     const msg = await until('the transcript posted to the panel', () => lastTranscript(sweci));
+    // The host posted the try as soon as the panel opened; the page got it only once it said ready.
+    const order = sweci.transcriptOrder();
+    assert.ok(order.indexOf('received ready') >= 0 && order.indexOf('posted transcript') > order.indexOf('received ready'), order.join(', '));
     const t = msg.transcript;
     assert.deepEqual([t.run, t.iteration, t.role, t.attempt, t.source], [RUN, 1, 'programmer', 1, 'gateway']);
     assert.equal(msg.live, false, 'a finished try is not live');

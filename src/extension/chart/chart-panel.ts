@@ -54,6 +54,9 @@ export class ChartPanelHost implements vscode.Disposable {
       style: 'chart.css',
       incoming: webviewMessageSchema,
       replies: CHART_REPLIES,
+      onReady: () => this.first(),
+      // init carries the runs in full, read after any update made while the page loaded.
+      replacedOnReady: ['update'],
       onMessage: (m) => this.handle(m),
     });
     this.subs.push(
@@ -78,17 +81,20 @@ export class ChartPanelHost implements vscode.Disposable {
     this.host.show();
   }
 
-  private async handle(m: WebviewMessage): Promise<void> {
+  /** What a new page needs first: the runs and the sequence. */
+  private async first(): Promise<HostMessage[]> {
+    const read = ++this.reads;
+    const [data, sequence] = await Promise.all([this.load(), this.loadSequence()]);
+    // A newer read may have posted before this init overwrites it: read once more.
+    if (read !== this.reads) this.scheduleUpdate();
+    return [
+      { type: 'init', data, gamma: this.gamma },
+      { type: 'sequence', sequence },
+    ];
+  }
+
+  private async handle(m: Exclude<WebviewMessage, { type: 'ready' }>): Promise<void> {
     switch (m.type) {
-      case 'ready': {
-        const read = ++this.reads;
-        const [data, sequence] = await Promise.all([this.load(), this.loadSequence()]);
-        this.host.post({ type: 'init', data, gamma: this.gamma });
-        this.host.post({ type: 'sequence', sequence });
-        // A newer read may have posted before this init overwrote it: read once more.
-        if (read !== this.reads) this.scheduleUpdate();
-        break;
-      }
       case 'gamma-changed':
         await this.deps.context.workspaceState.update(GAMMA_KEY, m.gamma);
         break;

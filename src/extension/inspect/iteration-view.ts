@@ -23,6 +23,9 @@ import type { TaskFolder } from '../../core/workspace/task-folder';
 export const ITERATION_VIEW_TYPE = 'sweci.iteration';
 
 /** An iteration (with `report`: its test report as a table), or two compared. */
+/** What the webview asks for (its `ready` is the host's). */
+type ViewAction = Exclude<IterationViewMessage, { type: 'ready' }>;
+
 type Shown = { kind: 'iteration'; details: IterationDetails; report?: IterationReport } | { kind: 'compare'; comparison: Comparison };
 
 export interface IterationViewDeps {
@@ -37,8 +40,6 @@ export interface IterationViewDeps {
 export class IterationViewHost implements vscode.Disposable {
   private readonly host: WebviewHost<IterationViewMessage, IterationHostMessage, Record<never, never>>;
   private shownValue: Shown | undefined;
-  /** The page loaded and said so: messages posted now reach it. */
-  private ready = false;
   /** The last page sent, as JSON: a re-read that shows the same is not sent again. */
   private sentJson: string | undefined;
   private selection: RevisionRef | undefined;
@@ -65,9 +66,15 @@ export class IterationViewHost implements vscode.Disposable {
       replies: {},
       // Focus stays where the user was (the Iterations view), so the keys keep stepping there.
       preserveFocus: true,
+      // A new page (opened, or reloaded after being hidden) has nothing yet.
+      onReady: () => {
+        this.sentJson = undefined;
+        const message = this.message();
+        if (message) this.sentJson = JSON.stringify(message);
+        return message ? [message] : [];
+      },
       onMessage: (m) => this.handle(m),
       onDidClose: () => {
-        this.ready = false;
         this.changed.fire(undefined);
         this.fireCompared([]);
       },
@@ -152,7 +159,6 @@ export class IterationViewHost implements vscode.Disposable {
     this.shownValue = shown;
     const { left, right } = shown.kind === 'compare' ? shown.comparison : {};
     this.fireCompared(left && right ? [left, right].map(({ run, iteration }) => ({ run, iteration })) : []);
-    if (!this.host.isOpen) this.ready = false;
     this.host.show();
     this.render();
   }
@@ -164,17 +170,22 @@ export class IterationViewHost implements vscode.Disposable {
     this.comparedChanged.fire(refs);
   }
 
-  /** Sends the page of what is shown, once the webview is ready for it (it asks again after a reload). */
+  /** Sends the page of what is shown (the host holds it until the webview is ready for it). */
   private render(): void {
-    if (!this.host.isOpen || !this.shownValue) return;
-    const { title, page } = this.content(this.shownValue);
-    this.host.setTitle(title);
-    if (!this.ready) return;
-    const message: IterationHostMessage = { type: 'show', page };
+    const message = this.message();
+    if (!message) return;
     const json = JSON.stringify(message);
     if (json === this.sentJson) return;
     this.sentJson = json;
     this.host.post(message);
+  }
+
+  /** The page of what is shown, titling the panel after it; undefined when closed or empty. */
+  private message(): IterationHostMessage | undefined {
+    if (!this.host.isOpen || !this.shownValue) return undefined;
+    const { title, page } = this.content(this.shownValue);
+    this.host.setTitle(title);
+    return { type: 'show', page };
   }
 
   private content(shown: Shown): ShownPage {
@@ -203,25 +214,16 @@ export class IterationViewHost implements vscode.Disposable {
     }
   }
 
-  private async handle(message: IterationViewMessage): Promise<void> {
-    if (message.type === 'ready') {
-      // A new page (opened, or reloaded after being hidden): it has nothing yet.
-      this.ready = true;
-      this.sentJson = undefined;
-      this.render();
-      return;
-    }
+  private async handle(message: ViewAction): Promise<void> {
     const why = await this.act(message).catch((err: unknown) => errorMessage(err));
     if (why) void messages.showInformationMessage(why);
   }
 
-  private async act(m: IterationViewMessage): Promise<string | undefined> {
+  private async act(m: ViewAction): Promise<string | undefined> {
     const shown = this.shown;
     const dir = this.deps.task();
     if (!shown || !dir) return undefined;
     switch (m.type) {
-      case 'ready':
-        return undefined;
       case 'step':
         return this.step(m.direction);
       case 'open-test':

@@ -1,8 +1,8 @@
 // The Leaderboard panel's host: one panel (SWE-CI: Open Leaderboard) showing one record, the one
 // `sweci leaderboard --format json` prints. The record comes from a loader the caller hands in
 // (leaderboard-source.ts for the command), is checked against the record's schema before it is
-// sent, and is sent again whenever the page says `ready` (opened, restored after a reload, or
-// shown again after being hidden). The loader is kept: refresh() loads again as runs finish. A
+// sent, and is sent again (the host's onReady) whenever a new page says `ready` (opened, restored
+// after a reload, or shown again after being hidden). The loader is kept: refresh() loads again as runs finish. A
 // click names an entry by label (and a task by id); the host acts only on a label and a task the
 // record it sent holds.
 import * as vscode from 'vscode';
@@ -38,7 +38,6 @@ export class LeaderboardPanelHost implements vscode.Disposable {
   private load: (() => Promise<LeaderboardRecord>) | undefined;
   /** What the record ranks, handed to the page to keep (undefined: a record handed in whole). */
   private ranked: LeaderboardSource | undefined;
-  private ready = false;
   /** Counts the loads: one overtaken by a newer load is dropped, so an older record never lands last. */
   private loads = 0;
 
@@ -51,9 +50,14 @@ export class LeaderboardPanelHost implements vscode.Disposable {
       style: 'leaderboard.css',
       incoming: leaderboardViewMessageSchema,
       replies: {},
+      onReady: () => {
+        const init = this.message('init');
+        return init ? [init] : [];
+      },
+      // init carries the record in full, as it is when the page is ready.
+      replacedOnReady: ['update'],
       onMessage: (m) => this.handle(m),
       onDidClose: () => {
-        this.ready = false;
         this.current = undefined;
         this.load = undefined;
         this.ranked = undefined;
@@ -75,19 +79,17 @@ export class LeaderboardPanelHost implements vscode.Disposable {
   /** Loads a record with `load`, checks it, and opens the panel on it (a failure throws before anything opens); `load` is kept for refresh. */
   async show(load: () => Promise<LeaderboardRecord>, source?: LeaderboardSource): Promise<LeaderboardRecord> {
     const record = await this.loaded(load);
-    const wasOpen = this.host.isOpen;
     this.load = load;
     this.ranked = source;
     this.current = record;
     this.host.show();
-    if (!wasOpen) this.ready = false;
+    // A page still loading gets the record as its init instead (onReady).
     this.send('update');
     return record;
   }
 
   /** Takes over a panel VS Code restored after a window reload and fills it from `load`; a failure closes it and throws. */
   async restore(panel: vscode.WebviewPanel, load: () => Promise<LeaderboardRecord>, source: LeaderboardSource): Promise<void> {
-    this.ready = false;
     this.host.adopt(panel);
     try {
       this.current = await this.loaded(load);
@@ -117,16 +119,17 @@ export class LeaderboardPanelHost implements vscode.Disposable {
     return checked(await load());
   }
 
+  /** Sends the record (the host holds it until the webview is ready for it). */
   private send(type: 'init' | 'update'): void {
-    if (this.ready && this.current) this.host.post({ type, record: this.current, ...(this.ranked ? { source: this.ranked } : {}) });
+    const message = this.message(type);
+    if (message) this.host.post(message);
   }
 
-  private async handle(m: LeaderboardViewMessage): Promise<void> {
-    if (m.type === 'ready') {
-      this.ready = true;
-      this.send('init');
-      return;
-    }
+  private message(type: 'init' | 'update'): LeaderboardHostMessage | undefined {
+    return this.current && { type, record: this.current, ...(this.ranked ? { source: this.ranked } : {}) };
+  }
+
+  private async handle(m: Exclude<LeaderboardViewMessage, { type: 'ready' }>): Promise<void> {
     if (m.type === 'export-requested') {
       if (this.current) await this.deps.exportReport(this.current);
       return;

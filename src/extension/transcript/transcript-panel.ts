@@ -19,6 +19,9 @@ import type { TaskFolder } from '../../core/workspace/task-folder';
 
 export const TRANSCRIPT_VIEW_TYPE = 'sweci.transcript';
 
+/** What the webview asks for (its `ready` is the host's). */
+type PanelAction = Exclude<TranscriptWebviewMessage, { type: 'ready' }>;
+
 export interface TranscriptPanelDeps {
   extensionUri: vscode.Uri;
   task(): TaskFolder | undefined;
@@ -35,7 +38,6 @@ export class TranscriptPanelHost implements vscode.Disposable {
   private transcript: Transcript | undefined;
   /** The last message sent, as JSON: a refresh that reads the same is not sent again. */
   private sentJson: string | undefined;
-  private ready = false;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly deps: TranscriptPanelDeps) {
@@ -47,9 +49,15 @@ export class TranscriptPanelHost implements vscode.Disposable {
       style: 'transcript.css',
       incoming: transcriptWebviewMessageSchema,
       replies: {},
+      // A new page (opened, or reloaded after being hidden) has nothing yet.
+      onReady: async () => {
+        this.sentJson = undefined;
+        const message = await this.message();
+        if (message) this.sentJson = JSON.stringify(message);
+        return message ? [message] : [];
+      },
       onMessage: (m) => this.handle(m),
       onDidClose: () => {
-        this.ready = false;
         this.shownTry = undefined;
         this.transcript = undefined;
       },
@@ -74,9 +82,8 @@ export class TranscriptPanelHost implements vscode.Disposable {
     this.shownTry = at;
     this.transcript = transcript;
     this.sentJson = undefined;
-    if (!this.host.isOpen) this.ready = false;
     this.host.show();
-    if (this.ready) await this.send();
+    await this.send();
     return undefined;
   }
 
@@ -84,10 +91,21 @@ export class TranscriptPanelHost implements vscode.Disposable {
     return at.pending && this.deps.runningRun() === at.run;
   }
 
+  /** Sends the try shown (the host holds it until the webview is ready for it); the same message is not sent twice. */
   private async send(): Promise<void> {
+    const message = await this.message();
+    if (!message) return;
+    const json = JSON.stringify(message);
+    if (json === this.sentJson) return;
+    this.sentJson = json;
+    this.host.post(message);
+  }
+
+  /** The try shown, as a message, titling the panel after it. */
+  private async message(): Promise<TranscriptHostMessage | undefined> {
     const at = this.shownTry;
     const transcript = this.transcript;
-    if (!at || !transcript) return;
+    if (!at || !transcript) return undefined;
     const dir = this.deps.task();
     const tries = dir ? await listTries(dir, at.run) : [];
     const i = tries.findIndex((t) => t.iteration === at.iteration && t.role === at.role && t.attempt === at.attempt);
@@ -97,11 +115,8 @@ export class TranscriptPanelHost implements vscode.Disposable {
       live: this.isLive(at),
       steps: { previous: i > 0, next: i >= 0 && i < tries.length - 1 },
     };
-    const json = JSON.stringify(message);
-    if (json === this.sentJson) return;
-    this.sentJson = json;
     this.host.setTitle(`Transcript: ${at.run} ${at.iteration === 0 ? 'base' : `#${at.iteration}`} ${tryLabel(at)}`);
-    this.host.post(message);
+    return message;
   }
 
   /** Reads the try again (its calls record grew, or its iteration was archived) and sends what changed. */
@@ -122,24 +137,19 @@ export class TranscriptPanelHost implements vscode.Disposable {
       if (!transcript || this.shownTry !== shown) return;
       this.shownTry = at;
       this.transcript = transcript;
-      if (this.ready) await this.send();
+      await this.send();
     } catch (err) {
       log().warn(`Transcript: ${errorMessage(err)}`);
     }
   }
 
-  private async handle(m: TranscriptWebviewMessage): Promise<void> {
+  private async handle(m: PanelAction): Promise<void> {
     const why = await this.act(m).catch((err: unknown) => errorMessage(err));
     if (why) void messages.showInformationMessage(why);
   }
 
-  private async act(m: TranscriptWebviewMessage): Promise<string | undefined> {
+  private async act(m: PanelAction): Promise<string | undefined> {
     switch (m.type) {
-      case 'ready':
-        this.ready = true;
-        this.sentJson = undefined;
-        await this.send();
-        return undefined;
       case 'open-diff':
       case 'open-file': {
         // Only what the transcript sent to the webview holds: a message names no path.

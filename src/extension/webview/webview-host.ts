@@ -1,16 +1,20 @@
 // The one webview host: creates or reveals a panel (or adopts one VS Code restored), sets its
 // page (webview-page.ts: CSP, nonce, script and stylesheet; the script builds the content),
 // parses every message the webview sends against the protocol's schema before anything acts on
-// it, posts typed messages back (a reply carrying its request's id) and disposes of it all. The
-// chart, the iteration view and the Transcript panel are all built on it.
+// it, posts typed messages back (a reply carrying its request's id) and disposes of it all. It
+// owns the page's `ready` handshake: a new page gets the panel's onReady messages first, and
+// what was posted before the page was ready waits for it (page-queue.ts). All four panels (the
+// chart, the iteration view, the Transcript panel, the Leaderboard) are built on it.
 import * as vscode from 'vscode';
 import type * as z from 'zod/mini';
 import { BASE_STYLE } from '../../core/report/panel-assets';
 import { errorMessage } from '../../core/util/errors';
 import { log } from '../log';
+import { PageQueue } from './page-queue';
 import { makeNonce, webviewPage } from './webview-page';
 
 type Message = { type: string };
+type Ready = { type: 'ready' };
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /** Watches every webview host: what it was built for, the pages it set and the messages both ways. */
@@ -19,6 +23,7 @@ export interface WebviewObserver {
   created?(viewType: string, host: { receive(raw: unknown): Promise<void> }): void;
   /** A page was set in the panel. */
   page?(viewType: string, html: string): void;
+  /** A message was handed to the page (one posted before the page was ready: once it was). */
   posted?(viewType: string, message: unknown): void;
   /**
    * A message from the webview; `accepted`: whether the protocol's schema took it. Returning true
@@ -46,8 +51,16 @@ export interface WebviewHostOptions<In extends Message, Out extends Message, Rep
   incoming: z.ZodMiniType<In>;
   /** Which message answers which request (see reply); only the types matter. */
   replies: Replies;
-  /** Called with each message that parsed. A failure is logged. */
-  onMessage(message: In): Promise<void> | void;
+  /**
+   * The page said `ready` (it starts empty: just opened, restored after a window reload, or shown
+   * again after being hidden): the messages that bring it up to date. They go before anything
+   * posted while it loaded. A failure is logged and the page gets only what was posted.
+   */
+  onReady(): Promise<readonly Out[]> | readonly Out[];
+  /** Types of message that onReady's messages make stale: one posted while the page loaded is dropped. */
+  replacedOnReady?: readonly Out['type'][];
+  /** Called with each other message that parsed. A failure is logged. */
+  onMessage(message: Exclude<In, Ready>): Promise<void> | void;
   /** A new panel keeps the focus where it was (the view the user steps in). */
   preserveFocus?: boolean;
   /** Called when the panel closes. */
@@ -57,6 +70,9 @@ export interface WebviewHostOptions<In extends Message, Out extends Message, Rep
 export class WebviewHost<In extends Message, Out extends Message, Replies extends Partial<Record<In['type'], Out['type']>>> implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private panelSubs: vscode.Disposable[] = [];
+  private readonly queue = new PageQueue<Out>((m) => this.deliver(m));
+  /** Counts the pages' `ready`s: a page that reloads while onReady runs makes that run's messages moot. */
+  private readies = 0;
 
   constructor(private readonly opts: WebviewHostOptions<In, Out, Replies>) {
     observer?.created?.(opts.viewType, this);
@@ -90,6 +106,7 @@ export class WebviewHost<In extends Message, Out extends Message, Replies extend
       old.dispose();
     }
     this.panel = panel;
+    this.queue.closed();
     const root = this.opts.extensionUri;
     panel.webview.options = {
       enableScripts: true,
@@ -101,6 +118,7 @@ export class WebviewHost<In extends Message, Out extends Message, Replies extend
       panel.onDidDispose(() => {
         if (this.panel !== panel) return;
         this.panel = undefined;
+        this.queue.closed();
         for (const s of this.panelSubs.splice(0)) s.dispose();
         this.opts.onDidClose?.();
       }),
@@ -142,15 +160,34 @@ export class WebviewHost<In extends Message, Out extends Message, Replies extend
     }
     const message = parsed.data;
     observer?.received?.(this.opts.viewType, message, true);
+    if (isReady(message)) return this.pageReady();
     try {
-      await this.opts.onMessage(message);
+      // A union member other than `ready` (TypeScript does not narrow a type parameter).
+      await this.opts.onMessage(message as Exclude<In, Ready>);
     } catch (err) {
       log().error(`${this.opts.title}: ${message.type} failed: ${errorMessage(err)}`);
     }
   }
 
-  /** Sends a message to the webview, if it is open. */
+  /** A page loaded: what was posted meanwhile waits until onReady's messages have gone. */
+  private async pageReady(): Promise<void> {
+    const n = ++this.readies;
+    this.queue.loading();
+    let first: readonly Out[] = [];
+    try {
+      first = await this.opts.onReady();
+    } catch (err) {
+      log().error(`${this.opts.title}: ready failed: ${errorMessage(err)}`);
+    }
+    if (n === this.readies && this.panel) this.queue.open(first, this.opts.replacedOnReady);
+  }
+
+  /** Sends a message to the webview, if it is open; before its page is ready, once it is. */
   post(message: Out): void {
+    if (this.panel) this.queue.post(message);
+  }
+
+  private deliver(message: Out): void {
     if (!this.panel) return;
     observer?.posted?.(this.opts.viewType, message);
     void this.panel.webview.postMessage(message);
@@ -168,4 +205,8 @@ export class WebviewHost<In extends Message, Out extends Message, Replies extend
     this.panel?.dispose();
     for (const s of this.panelSubs.splice(0)) s.dispose();
   }
+}
+
+function isReady(message: Message): message is Ready {
+  return message.type === 'ready';
 }
