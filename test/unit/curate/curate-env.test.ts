@@ -1,0 +1,111 @@
+// `sweci curate`'s environment stage on the real engine, real pip, real pytest: a repository
+// built by code, a wheel folder built by code, a base image the set-up built (no registry, no
+// index). A module the tests import but the configuration does not declare is repaired and
+// recorded; a dependency no index has drops its candidate with pip's words; candidates with the
+// same environment share its image.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { readRecords } from '../../../src/core/curate/curation-store';
+import type { CurationStatus } from '../../../src/core/curate/funnel';
+import type { DockerConnection } from '../../../src/core/runtime/docker/docker-connection';
+import { curateBaseImage, dockerForTests, removeImagesOf } from '../helpers/docker';
+import { writeCurateFixture, type CurateFixture } from './curate-fixture';
+
+const cli = path.resolve(__dirname, '../../../src/cli/main.js');
+
+function sweci(...args: string[]) {
+  const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8' });
+  return { code: r.status, out: r.stdout, err: r.stderr };
+}
+
+describe('sweci curate: the environment stage', () => {
+  let tmp: string;
+  let fx: CurateFixture;
+  let conn: DockerConnection;
+  let base: string;
+  const name = `curate-env-${process.pid}-${Date.now().toString(36)}`;
+  before(async () => {
+    conn = await dockerForTests();
+    base = await curateBaseImage(conn);
+    tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-curate-env-')));
+    fx = await writeCurateFixture(tmp, name);
+  });
+  after(async () => {
+    await removeImagesOf(conn, `sweci-curate/${name}`);
+    await fs.rm(tmp, { recursive: true, force: true });
+  });
+
+  test('repairs a missing module from the wheel folder, drops a broken build with its reason, shares one image per environment', async () => {
+    const out = path.join(tmp, 'out');
+    const thresholds = ['--min-changed-lines', '0', '--min-source-lines', '0'];
+    let r = sweci('curate', fx.repo, '--out', out, '--stage', 'mine', ...thresholds);
+    assert.equal(r.code, 0, r.err);
+    r = sweci('curate', fx.repo, '--out', out, '--stage', 'env', '--base-image', base, '--find-links', fx.wheels, '--format', 'json');
+    assert.equal(r.code, 0, r.err);
+    const status = JSON.parse(r.out) as CurationStatus;
+    assert.equal(status.funnel.environmentBuilt, 3);
+    assert.deepEqual(status.funnel.drops, { env: { build: 1 } });
+
+    const records = await readRecords(out);
+    const byOracle = new Map(records.map((c) => [c.oracle, c]));
+    const a = byOracle.get(fx.spans.A.oracle);
+    assert.equal(a?.outcome, 'dropped');
+    assert.equal(a?.stage, 'env');
+    assert.equal(a?.stages.env?.code, 'build');
+    // pip's decisive lines, not the whole log.
+    assert.match(a?.reason ?? '', /^the image did not build: .*ERROR: No matching distribution found for nowhere-dist>=1/);
+    assert.doesNotMatch(a?.reason ?? '', /Step 1\//);
+
+    const b = byOracle.get(fx.spans.B.oracle);
+    assert.equal(b?.outcome, 'pending');
+    assert.equal(b?.stages.env?.outcome, 'passed');
+    assert.deepEqual(b?.repairs, [{ module: 'fancymod', distribution: 'fancy-dist', via: 'wheel fancy_dist-1.0-py3-none-any.whl' }]);
+    assert.match(b?.stages.env?.reason ?? '', /repaired: fancymod → fancy-dist/);
+    assert.match(b?.image ?? '', new RegExp(`^sweci-curate/${name}:[0-9a-f]{16}$`));
+    // C and D change only a docs extra: the same environment, the same image, the same repair.
+    for (const span of [fx.spans.C, fx.spans.D]) {
+      const c = byOracle.get(span.oracle);
+      assert.equal(c?.image, b?.image);
+      assert.equal(c?.envKey, b?.envKey);
+      assert.deepEqual(c?.repairs, b?.repairs);
+    }
+    // Three environments were written: A's, B's before and after its repair.
+    assert.equal((await fs.readdir(path.join(out, 'env'))).length, 3);
+    const dockerfile = await fs.readFile(path.join(out, 'env', b?.envKey as string, 'Dockerfile'), 'utf8');
+    assert.match(dockerfile, new RegExp(`^FROM ${base.replace(/[/.]/g, '\\$&')}$`, 'm'));
+    // A venv on PATH (seeing the base image's packages); pip reads the wheel folder alone.
+    assert.match(dockerfile, /venv --system-site-packages \/opt\/sweci-env/);
+    assert.match(dockerfile, /^ENV PATH=\/opt\/sweci-env\/bin:\$PATH/m);
+    assert.match(dockerfile, /pip install --no-index --find-links \/opt\/sweci-find-links -r/);
+
+    // The repaired image really has the module, in the interpreter the harness runs (`python`).
+    const run = spawnSync(
+      'docker',
+      ['run', '--rm', '--network', 'none', b?.image as string, 'python', '-c', 'import fancymod, pytest; print(fancymod.VALUE)'],
+      {
+        encoding: 'utf8',
+      },
+    );
+    assert.equal(run.stdout.trim(), '42', run.stderr);
+
+    // Again: nothing waits for the stage, nothing is redone.
+    const before = await fs.readFile(path.join(out, 'curation.jsonl'), 'utf8');
+    r = sweci('curate', fx.repo, '--out', out, '--stage', 'env', '--base-image', base, '--find-links', fx.wheels);
+    assert.equal(r.code, 0, r.err);
+    assert.equal(await fs.readFile(path.join(out, 'curation.jsonl'), 'utf8'), before);
+    r = sweci('curate', '--status', out);
+    assert.match(r.out, /environment built\s+3\s+dropped: build 1/);
+  });
+
+  test('no engine: the env stage refuses with the fix, mining still works', async () => {
+    const out = path.join(tmp, 'no-engine');
+    const r = sweci('curate', fx.repo, '--out', out, '--min-changed-lines', '0', '--min-source-lines', '0', '--socket', path.join(tmp, 'nothing.sock'));
+    assert.equal(r.code, 1);
+    assert.match(r.err, /no engine answered\. Start Docker \(or give --socket\), then run again: the mined candidates wait/);
+    assert.equal((await readRecords(out)).filter((c) => c.outcome === 'pending').length, 4);
+  });
+});
