@@ -18,7 +18,8 @@ import { curationStatus, formatFunnel, type CurationStatus } from '../../core/cu
 import { DEFAULT_MIN_CHANGED_LINES, DEFAULT_MIN_SOURCE_LINES, mineSpans, type MineOptions, type MineResult } from '../../core/curate/mine';
 import { isCloneUrl, openSourceRepository } from '../../core/curate/source-repository';
 import { DEFAULT_MAX_REPAIRS, runEnvStage } from '../../core/curate/env-stage';
-import { connectDocker, pingEngine } from '../../core/runtime/docker/docker-connection';
+import { DEFAULT_MIN_GAP, DEFAULT_TOP, runFilterStage } from '../../core/curate/filter-stage';
+import { connectDocker, pingEngine, type DockerConnection } from '../../core/runtime/docker/docker-connection';
 import { UserError } from '../../core/util/errors';
 
 export interface CurateValues extends Record<string, unknown> {
@@ -36,11 +37,13 @@ export interface CurateValues extends Record<string, unknown> {
   indexUrl?: string;
   findLinks?: string;
   maxRepairs?: string;
+  minGap?: string;
+  top?: string;
   socket?: string;
 }
 
 /** The stages this version runs; the rest of the paper's pipeline is refused by name, not skipped silently. */
-const BUILT_STAGES = ['mine', 'env'] as const;
+const BUILT_STAGES = ['mine', 'env', 'filter'] as const;
 
 function wholeNumber(flag: string, text: string | undefined, fallback: number | undefined, min: number): number | undefined {
   if (text === undefined) return fallback;
@@ -64,12 +67,16 @@ export async function curateCommand(repository: string | undefined, values: Cura
     throw new UserError(`--stage must be one of all, ${STAGES.join(', ')}; not "${stage}".`);
   if (stage !== 'all' && !(BUILT_STAGES as readonly string[]).includes(stage)) {
     throw new UserError(
-      `The ${stage} stage is not built yet: this version mines candidates and builds their environments (--stage mine, --stage env). The funnel says where they are: sweci curate --status <out>.`,
+      `The ${stage} stage is not built yet: this version mines candidates, builds their environments and filters them (--stage mine, env, filter). The funnel says where they are: sweci curate --status <out>.`,
     );
   }
   if (!values.out && !values.dryRun) throw new UserError('Give --out <folder> for the curation (or --dry-run to mine and print only).');
   const out = values.out ? path.resolve(values.out) : undefined;
-  const maxRepairs = wholeNumber('--max-repairs', values.maxRepairs, DEFAULT_MAX_REPAIRS, 0) as number;
+  const parsed: LaterOptions = {
+    maxRepairs: wholeNumber('--max-repairs', values.maxRepairs, DEFAULT_MAX_REPAIRS, 0) as number,
+    minGap: wholeNumber('--min-gap', values.minGap, DEFAULT_MIN_GAP, 1) as number,
+    top: wholeNumber('--top', values.top, DEFAULT_TOP, 1) as number,
+  };
   if (values.findLinks !== undefined && !isCloneUrl(values.findLinks) && !existsSync(values.findLinks)) {
     throw new UserError(`--find-links ${values.findLinks} does not exist. Give a folder of wheels (or an http(s) URL pip reads).`);
   }
@@ -84,11 +91,11 @@ export async function curateCommand(repository: string | undefined, values: Cura
   const repo = await openSourceRepository(repository, values.branch, values.dryRun ? undefined : out, signal);
   if (out && !values.dryRun && stage !== 'mine' && stage !== 'all') {
     if (!previous) throw new UserError(`${out} holds no mined curation yet: run the mine stage first (sweci curate ${repository} --out ${values.out}).`);
-    return laterStages(stage as Stage, out, repo.dir, previous, values, { maxRepairs }, format, signal);
+    return laterStages(stage as Stage, out, repo.dir, previous, values, parsed, format, signal);
   }
   if (out && previous && stage === 'all') {
     // Mining finished before: a finished stage is not redone (--stage mine mines again and merges).
-    return laterStages('all', out, repo.dir, previous, values, { maxRepairs }, format, signal);
+    return laterStages('all', out, repo.dir, previous, values, parsed, format, signal);
   }
   process.stderr.write(`Mining the first-parent history of ${repo.ref} in ${repo.origin}…\n`);
   const started = performance.now();
@@ -116,7 +123,7 @@ export async function curateCommand(repository: string | undefined, values: Cura
     process.stderr.write(
       `Mined ${mined.commits} commits in ${seconds} s: ${records.filter((r) => r.outcome === 'pending').length} candidate(s) wait for the next stage.\n`,
     );
-    if (stage === 'all') return laterStages('all', out, repo.dir, manifest, values, { maxRepairs }, format, signal);
+    if (stage === 'all') return laterStages('all', out, repo.dir, manifest, values, parsed, format, signal);
   }
   const status = curationStatus(manifest, records);
   if (format === 'json') process.stdout.write(`${JSON.stringify(status, null, 2)}\n`);
@@ -131,6 +138,26 @@ export async function curateCommand(repository: string | undefined, values: Cura
   return 0;
 }
 
+interface LaterOptions {
+  maxRepairs: number;
+  minGap: number;
+  top: number;
+}
+
+/** The engine the env and filter stages use; refuses with the fix when none answers. */
+async function engine(values: CurateValues, out: string, stage: string): Promise<DockerConnection> {
+  const conn = connectDocker(values.socket ? { socketPath: values.socket } : {});
+  try {
+    await pingEngine(conn);
+  } catch (err) {
+    throw new UserError(
+      `The ${stage} stage runs each candidate in Docker, and no engine answered. Start Docker (or give --socket), then run again: the mined candidates wait (sweci curate --status ${out}).`,
+      { detail: err instanceof Error ? err.message : String(err), cause: err },
+    );
+  }
+  return conn;
+}
+
 /** The stages after mining, on a mined curation: `all` runs each in turn on what waits for it. */
 async function laterStages(
   stage: Stage | 'all',
@@ -138,7 +165,7 @@ async function laterStages(
   repoDir: string,
   manifest: CurationManifest,
   values: CurateValues,
-  parsed: { maxRepairs: number },
+  parsed: LaterOptions,
   format: 'text' | 'json',
   signal: AbortSignal,
 ): Promise<number> {
@@ -148,15 +175,7 @@ async function laterStages(
   if (runs('env')) {
     const waiting = records.filter((r) => r.stage === 'mine' && r.outcome === 'pending').length;
     if (waiting > 0) {
-      const conn = connectDocker(values.socket ? { socketPath: values.socket } : {});
-      try {
-        await pingEngine(conn);
-      } catch (err) {
-        throw new UserError(
-          `The env stage builds each candidate's environment with Docker, and no engine answered. Start Docker (or give --socket), then run again: the mined candidates wait (sweci curate --status ${out}).`,
-          { detail: err instanceof Error ? err.message : String(err), cause: err },
-        );
-      }
+      const conn = await engine(values, out, 'env');
       progress(`Environment stage: ${waiting} candidate(s)…`);
       await runEnvStage(conn, out, repoDir, manifest, records, {
         ...(values.baseImage ? { baseImage: values.baseImage } : {}),
@@ -166,6 +185,14 @@ async function laterStages(
         signal,
         onProgress: progress,
       });
+    }
+  }
+  if (runs('filter')) {
+    const waiting = records.filter((r) => r.stage === 'env' && r.outcome === 'pending').length;
+    if (waiting > 0) {
+      const conn = await engine(values, out, 'filter');
+      progress(`Filter stage: ${waiting} candidate(s)…`);
+      await runFilterStage(conn, out, repoDir, records, { minGap: parsed.minGap, top: parsed.top, signal, onProgress: progress });
     }
   }
   const status = curationStatus(manifest, records);

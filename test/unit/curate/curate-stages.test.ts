@@ -1,8 +1,9 @@
-// `sweci curate`'s environment stage on the real engine, real pip, real pytest: a repository
-// built by code, a wheel folder built by code, a base image the set-up built (no registry, no
-// index). A module the tests import but the configuration does not declare is repaired and
-// recorded; a dependency no index has drops its candidate with pip's words; candidates with the
-// same environment share its image.
+// `sweci curate`'s environment, filter and pack stages on the real engine, real pip, real
+// pytest: a repository built by code, a wheel folder built by code, a base image the set-up built
+// (no registry, no index). A module the tests import but the configuration does not declare is
+// repaired and recorded; a dependency no index has drops its candidate with pip's words;
+// candidates with the same environment share its image. The filter measures each gap with the
+// product's pytest runner and drops what does not launch or gaps too small.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
@@ -22,7 +23,7 @@ function sweci(...args: string[]) {
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
-describe('sweci curate: the environment stage', () => {
+describe('sweci curate: the environment, filter and pack stages', () => {
   let tmp: string;
   let fx: CurateFixture;
   let conn: DockerConnection;
@@ -39,8 +40,9 @@ describe('sweci curate: the environment stage', () => {
     await fs.rm(tmp, { recursive: true, force: true });
   });
 
+  let out: string;
   test('repairs a missing module from the wheel folder, drops a broken build with its reason, shares one image per environment', async () => {
-    const out = path.join(tmp, 'out');
+    out = path.join(tmp, 'out');
     const thresholds = ['--min-changed-lines', '0', '--min-source-lines', '0'];
     let r = sweci('curate', fx.repo, '--out', out, '--stage', 'mine', ...thresholds);
     assert.equal(r.code, 0, r.err);
@@ -99,6 +101,34 @@ describe('sweci curate: the environment stage', () => {
     assert.equal(await fs.readFile(path.join(out, 'curation.jsonl'), 'utf8'), before);
     r = sweci('curate', '--status', out);
     assert.match(r.out, /environment built\s+3\s+dropped: build 1/);
+  });
+
+  test("filter: the oracle's tests on the oracle and the base in the candidate's image; launch failures and small gaps dropped", async () => {
+    let r = sweci('curate', fx.repo, '--out', out, '--stage', 'filter', '--format', 'json');
+    assert.equal(r.code, 0, r.err);
+    const status = JSON.parse(r.out) as CurationStatus;
+    assert.equal(status.funnel.baseLaunches, 2);
+    assert.equal(status.funnel.gapAtLeastMin, 1);
+    assert.deepEqual(status.funnel.drops, { env: { build: 1 }, filter: { 'base-launch': 1, 'min-gap': 1 } });
+    const records = await readRecords(out);
+    const byOracle = new Map(records.map((c) => [c.oracle, c]));
+    const b = byOracle.get(fx.spans.B.oracle);
+    // Six new functions' tests fail on the base; test_add and test_fancy pass on both.
+    assert.equal(b?.stages.filter?.outcome, 'passed');
+    assert.equal(b?.gap, 6);
+    assert.equal(b?.oraclePassed, 8);
+    assert.equal(b?.basePassed, 2);
+    const c = byOracle.get(fx.spans.C.oracle);
+    assert.equal(c?.stages.filter?.code, 'min-gap');
+    assert.equal(c?.reason, 'the oracle passes 1 test(s) the base does not, fewer than --min-gap 5');
+    const d = byOracle.get(fx.spans.D.oracle);
+    assert.equal(d?.stages.filter?.code, 'base-launch');
+    assert.match(d?.reason ?? '', /^the oracle's tests do not launch on the base: /);
+    // Finished: running the stage again changes nothing.
+    const before = await fs.readFile(path.join(out, 'curation.jsonl'), 'utf8');
+    r = sweci('curate', fx.repo, '--out', out, '--stage', 'filter');
+    assert.equal(r.code, 0, r.err);
+    assert.equal(await fs.readFile(path.join(out, 'curation.jsonl'), 'utf8'), before);
   });
 
   test('no engine: the env stage refuses with the fix, mining still works', async () => {
