@@ -346,6 +346,7 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
     .option('--max-repairs <n>', `missing modules added to an environment before it is dropped (${5})`)
     .option('--min-gap <n>', `drop candidates whose oracle passes fewer than n more of its tests than the base (${5})`)
     .option('--top <n>', `keep the first n candidates, ranked by time span then commits (${100})`)
+    .option('--split <name>', "the packed dataset's split: metadata/<name>.csv (default)")
     .option('--socket <path>', 'the Docker engine (default DOCKER_HOST, else /var/run/docker.sock)')
     .action((repository: string | undefined, values: CurateValues) => set(curateCommand(repository, values, signal)));
 

@@ -19,6 +19,8 @@ import { DEFAULT_MIN_CHANGED_LINES, DEFAULT_MIN_SOURCE_LINES, mineSpans, type Mi
 import { isCloneUrl, openSourceRepository } from '../../core/curate/source-repository';
 import { DEFAULT_MAX_REPAIRS, runEnvStage } from '../../core/curate/env-stage';
 import { DEFAULT_MIN_GAP, DEFAULT_TOP, runFilterStage } from '../../core/curate/filter-stage';
+import { DEFAULT_SPLIT, runPackStage } from '../../core/curate/pack-stage';
+import { taskIdProblem } from '../../core/task/task-id';
 import { connectDocker, pingEngine, type DockerConnection } from '../../core/runtime/docker/docker-connection';
 import { UserError } from '../../core/util/errors';
 
@@ -39,11 +41,9 @@ export interface CurateValues extends Record<string, unknown> {
   maxRepairs?: string;
   minGap?: string;
   top?: string;
+  split?: string;
   socket?: string;
 }
-
-/** The stages this version runs; the rest of the paper's pipeline is refused by name, not skipped silently. */
-const BUILT_STAGES = ['mine', 'env', 'filter'] as const;
 
 function wholeNumber(flag: string, text: string | undefined, fallback: number | undefined, min: number): number | undefined {
   if (text === undefined) return fallback;
@@ -65,18 +65,17 @@ export async function curateCommand(repository: string | undefined, values: Cura
   const stage = values.stage ?? 'all';
   if (stage !== 'all' && !(STAGES as readonly string[]).includes(stage))
     throw new UserError(`--stage must be one of all, ${STAGES.join(', ')}; not "${stage}".`);
-  if (stage !== 'all' && !(BUILT_STAGES as readonly string[]).includes(stage)) {
-    throw new UserError(
-      `The ${stage} stage is not built yet: this version mines candidates, builds their environments and filters them (--stage mine, env, filter). The funnel says where they are: sweci curate --status <out>.`,
-    );
-  }
   if (!values.out && !values.dryRun) throw new UserError('Give --out <folder> for the curation (or --dry-run to mine and print only).');
   const out = values.out ? path.resolve(values.out) : undefined;
   const parsed: LaterOptions = {
     maxRepairs: wholeNumber('--max-repairs', values.maxRepairs, DEFAULT_MAX_REPAIRS, 0) as number,
     minGap: wholeNumber('--min-gap', values.minGap, DEFAULT_MIN_GAP, 1) as number,
     top: wholeNumber('--top', values.top, DEFAULT_TOP, 1) as number,
+    split: values.split ?? DEFAULT_SPLIT,
   };
+  const splitProblem = taskIdProblem(parsed.split);
+  if (splitProblem)
+    throw new UserError(`--split "${parsed.split}" cannot name metadata/<split>.csv because ${splitProblem}. Give a plain name, e.g. --split default.`);
   if (values.findLinks !== undefined && !isCloneUrl(values.findLinks) && !existsSync(values.findLinks)) {
     throw new UserError(`--find-links ${values.findLinks} does not exist. Give a folder of wheels (or an http(s) URL pip reads).`);
   }
@@ -142,6 +141,7 @@ interface LaterOptions {
   maxRepairs: number;
   minGap: number;
   top: number;
+  split: string;
 }
 
 /** The engine the env and filter stages use; refuses with the fix when none answers. */
@@ -193,6 +193,15 @@ async function laterStages(
       const conn = await engine(values, out, 'filter');
       progress(`Filter stage: ${waiting} candidate(s)…`);
       await runFilterStage(conn, out, repoDir, records, { minGap: parsed.minGap, top: parsed.top, signal, onProgress: progress });
+    }
+  }
+  if (runs('pack')) {
+    const waiting = records.filter((r) => r.stage === 'filter' && r.outcome === 'pending').length;
+    if (waiting > 0 || records.some((r) => r.outcome === 'kept')) {
+      const conn = await engine(values, out, 'pack');
+      if (waiting > 0) progress(`Pack stage: ${waiting} task(s)…`);
+      await runPackStage(conn, out, repoDir, manifest, records, { split: parsed.split, signal, onProgress: progress });
+      progress(`The dataset is ${out} (metadata/${parsed.split}.csv, data/<task_id>/code.zip and image.tar.gz).`);
     }
   }
   const status = curationStatus(manifest, records);

@@ -11,6 +11,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { readRecords } from '../../../src/core/curate/curation-store';
+import { readImageArchive } from '../../../src/core/runtime/docker/image-archive';
+import { readDatasetTasks } from '../../../src/core/task/dataset';
 import type { CurationStatus } from '../../../src/core/curate/funnel';
 import type { DockerConnection } from '../../../src/core/runtime/docker/docker-connection';
 import { curateBaseImage, dockerForTests, removeImagesOf } from '../helpers/docker';
@@ -128,6 +130,43 @@ describe('sweci curate: the environment, filter and pack stages', () => {
     const before = await fs.readFile(path.join(out, 'curation.jsonl'), 'utf8');
     r = sweci('curate', fx.repo, '--out', out, '--stage', 'filter');
     assert.equal(r.code, 0, r.err);
+    assert.equal(await fs.readFile(path.join(out, 'curation.jsonl'), 'utf8'), before);
+  });
+
+  test("pack: the published dataset's layout, which the product's loader reads unchanged", async () => {
+    const r = sweci('curate', fx.repo, '--out', out, '--stage', 'pack', '--format', 'json');
+    assert.equal(r.code, 0, r.err);
+    assert.equal((JSON.parse(r.out) as CurationStatus).funnel.kept, 1);
+    const b = (await readRecords(out)).find((c) => c.oracle === fx.spans.B.oracle);
+    assert.equal(b?.outcome, 'kept');
+    assert.equal(b?.stage, 'pack');
+    const csv = await fs.readFile(path.join(out, 'metadata', 'default.csv'), 'utf8');
+    assert.equal(csv.split('\n')[0], 'task_id,repo,current_sha,target_sha,current_date,target_date,test_gap');
+    const tasks = await readDatasetTasks(out, 'default');
+    assert.equal(tasks.length, 1);
+    const [task] = tasks;
+    assert.equal(task.id, b?.taskId);
+    assert.equal(task.id, `${name}__${b?.id}`);
+    assert.equal(task.baseSha, fx.spans.B.base);
+    assert.equal(task.targetSha, fx.spans.B.oracle);
+    assert.equal(task.expectedGap, 6);
+    assert.equal(task.repo, name);
+    assert.ok(task.source.kind === 'dataset' && task.source.imagePath);
+    // image.tar.gz is a gzipped docker save of the candidate's image, named by its tag.
+    const archive = await readImageArchive(task.source.imagePath);
+    assert.equal(archive.reference, b?.image);
+    // code.zip holds the repository with both commits.
+    const unpacked = path.join(tmp, 'unpacked');
+    const unzip = spawnSync('python3', ['-m', 'zipfile', '-e', task.source.zipPath, unpacked], { encoding: 'utf8' });
+    assert.equal(unzip.status, 0, unzip.stderr);
+    const repoDir = path.join(unpacked, name);
+    for (const sha of [task.baseSha, task.targetSha]) {
+      const cat = spawnSync('git', ['-C', repoDir, 'cat-file', '-t', sha], { encoding: 'utf8' });
+      assert.equal(cat.stdout.trim(), 'commit', cat.stderr);
+    }
+    // Packing again redoes nothing.
+    const before = await fs.readFile(path.join(out, 'curation.jsonl'), 'utf8');
+    assert.equal(sweci('curate', fx.repo, '--out', out, '--stage', 'pack').code, 0);
     assert.equal(await fs.readFile(path.join(out, 'curation.jsonl'), 'utf8'), before);
   });
 
