@@ -164,6 +164,13 @@ describe('sweci curate: the environment, filter and pack stages', () => {
       const cat = spawnSync('git', ['-C', repoDir, 'cat-file', '-t', sha], { encoding: 'utf8' });
       assert.equal(cat.stdout.trim(), 'commit', cat.stderr);
     }
+    // The packed task checks out in Docker (its image.tar.gz loaded) with the gap the filter measured.
+    const into = path.join(tmp, 'task');
+    const co = sweci('checkout', '--dataset', out, '--task', task.id, '--into', into, '--runtime', 'docker', '--oracle', path.join(tmp, 'oracle'));
+    assert.equal(co.code, 0, co.err + co.out);
+    assert.match(co.out, /pytest ran: gap 6/);
+    assert.doesNotMatch(co.err, /expects a gap/);
+
     // Packing again redoes nothing.
     const before = await fs.readFile(path.join(out, 'curation.jsonl'), 'utf8');
     assert.equal(sweci('curate', fx.repo, '--out', out, '--stage', 'pack').code, 0);
