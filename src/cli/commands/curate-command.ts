@@ -18,7 +18,7 @@ import { curationStatus, formatFunnel, type CurationStatus } from '../../core/cu
 import { DEFAULT_MIN_CHANGED_LINES, DEFAULT_MIN_SOURCE_LINES, mineSpans, type MineOptions, type MineResult } from '../../core/curate/mine';
 import { isCloneUrl, openSourceRepository } from '../../core/curate/source-repository';
 import { DEFAULT_MAX_REPAIRS, runEnvStage } from '../../core/curate/env-stage';
-import { DEFAULT_MIN_GAP, DEFAULT_TOP, runFilterStage } from '../../core/curate/filter-stage';
+import { DEFAULT_MIN_GAP, DEFAULT_TOP, rankCandidates, runFilterStage } from '../../core/curate/filter-stage';
 import { DEFAULT_SPLIT, runPackStage } from '../../core/curate/pack-stage';
 import { taskIdProblem } from '../../core/task/task-id';
 import { connectDocker, pingEngine, type DockerConnection } from '../../core/runtime/docker/docker-connection';
@@ -193,7 +193,7 @@ async function laterStages(
       const conn = await engine(values, out, 'filter');
       progress(`Filter stage: ${waiting} candidate(s)…`);
       await runFilterStage(conn, out, repoDir, records, { minGap: parsed.minGap, top: parsed.top, signal, onProgress: progress });
-    }
+    } else await rankCandidates(out, records, parsed.top); // nothing to run: another --top still re-ranks
   }
   if (runs('pack')) {
     const waiting = records.filter((r) => r.stage === 'filter' && r.outcome === 'pending').length;

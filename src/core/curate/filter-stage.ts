@@ -115,7 +115,7 @@ export async function runFilterStage(
   } finally {
     await fs.rm(scratch, { recursive: true, force: true });
   }
-  await rank(out, records, options.top);
+  await rankCandidates(out, records, options.top);
 }
 
 /**
@@ -123,7 +123,7 @@ export async function runFilterStage(
  * older base breaks a tie), and keeps the first `top`; the others are dropped with code `top`.
  * Running again with another --top re-ranks the ones not packed yet.
  */
-async function rank(out: string, records: CandidateRecord[], top: number): Promise<void> {
+export async function rankCandidates(out: string, records: CandidateRecord[], top: number): Promise<void> {
   const ranked = records
     .filter((r) => r.stages.filter?.outcome === 'passed' || r.stages.filter?.code === 'top')
     .sort((a, b) => b.days - a.days || b.commits - a.commits || a.baseIndex - b.baseIndex);

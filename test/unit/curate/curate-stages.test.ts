@@ -177,6 +177,31 @@ describe('sweci curate: the environment, filter and pack stages', () => {
     assert.equal(await fs.readFile(path.join(out, 'curation.jsonl'), 'utf8'), before);
   });
 
+  test('ranking: by time span then commits, --top kept, the rest dropped with their rank; another --top re-ranks', async () => {
+    const ranked = path.join(tmp, 'ranked');
+    const args = ['--base-image', base, '--find-links', fx.wheels, '--min-changed-lines', '0', '--min-source-lines', '0', '--min-gap', '1'];
+    let r = sweci('curate', fx.repo, '--out', ranked, '--stage', 'mine', ...args);
+    assert.equal(r.code, 0, r.err);
+    r = sweci('curate', fx.repo, '--out', ranked, '--stage', 'env', ...args);
+    assert.equal(r.code, 0, r.err);
+    // The built images are the first curation's, found by their tags: only A's failed build is tried again.
+    assert.equal(r.err.match(/^building sweci-curate/gm)?.length, 1);
+    assert.match(r.err, /is built already: shared/);
+    r = sweci('curate', fx.repo, '--out', ranked, '--stage', 'filter', ...args, '--top', '1');
+    assert.equal(r.code, 0, r.err);
+    let records = await readRecords(ranked);
+    const of = (span: { oracle: string }) => records.find((c) => c.oracle === span.oracle);
+    assert.equal(of(fx.spans.B)?.stages.filter?.outcome, 'passed'); // 2 days
+    assert.equal(of(fx.spans.C)?.stages.filter?.code, 'top'); // 1 day
+    assert.equal(of(fx.spans.C)?.reason, 'ranked 2 of 2 by time span and commits; --top 1 keeps 1');
+    assert.equal(of(fx.spans.C)?.gap, 1);
+    r = sweci('curate', fx.repo, '--out', ranked, '--stage', 'filter', ...args, '--top', '2');
+    assert.equal(r.code, 0, r.err);
+    records = await readRecords(ranked);
+    assert.equal(of(fx.spans.C)?.stages.filter?.outcome, 'passed');
+    assert.equal(of(fx.spans.C)?.outcome, 'pending');
+  });
+
   test('no engine: the env stage refuses with the fix, mining still works', async () => {
     const out = path.join(tmp, 'no-engine');
     const r = sweci('curate', fx.repo, '--out', out, '--min-changed-lines', '0', '--min-source-lines', '0', '--socket', path.join(tmp, 'nothing.sock'));
