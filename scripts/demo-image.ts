@@ -5,6 +5,9 @@ import * as path from 'node:path';
 
 export const DEMO_IMAGE = process.env.SWECI_DEMO_IMAGE ?? 'sweci/demo-env:bookworm';
 
+/** The demo image with Debian's python3-pip and python3-venv: what `sweci curate`'s tests build environments FROM. */
+export const CURATE_BASE_IMAGE = process.env.SWECI_CURATE_BASE_IMAGE ?? 'sweci/curate-python:bookworm';
+
 export function dockerCacheDir(): string {
   if (process.env.SWECI_DOCKER_CACHE) return process.env.SWECI_DOCKER_CACHE;
   const cache = process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache');

@@ -14,10 +14,15 @@
 #      made by debootstrap (no registry is needed), imported as $SWECI_DEMO_IMAGE and saved
 #      as a task-style image.tar.gz (a `docker save`, gzipped, as SWE-CI datasets ship it) at
 #      $SWECI_DOCKER_CACHE/demo-env.image.tar.gz. Reused while the recipe is unchanged.
+#   4. The curation tests' base image, $SWECI_CURATE_BASE_IMAGE: the demo image with Debian's
+#      python3-pip and python3-venv added from the same mirror (host network: the build reaches
+#      what this machine reaches). `sweci curate`'s environment stage builds FROM it in tests,
+#      since no image registry is reachable. Reused while its recipe is unchanged.
 #
 # Environment:
 #   SWECI_DOCKER_CACHE   where the archive is kept (default ~/.cache/swe-ci/docker)
 #   SWECI_DEMO_IMAGE     the image tag (default sweci/demo-env:bookworm)
+#   SWECI_CURATE_BASE_IMAGE  the curation base image's tag (default sweci/curate-python:bookworm)
 #   SWECI_DEBIAN_MIRROR  the Debian mirror debootstrap fetches from (default: the one this
 #                        machine's apt uses, read from /etc/apt/sources.list.d/*.sources or
 #                        /etc/apt/sources.list)
@@ -29,6 +34,8 @@ IMAGE="${SWECI_DEMO_IMAGE:-sweci/demo-env:bookworm}"
 ARCHIVE="$CACHE/demo-env.image.tar.gz"
 # Change this when the recipe below changes: the cached archive is rebuilt.
 RECIPE="bookworm minbase python3 python3-pytest python-is-python3 git bubblewrap v2"
+CURATE_IMAGE="${SWECI_CURATE_BASE_IMAGE:-sweci/curate-python:bookworm}"
+CURATE_RECIPE="$RECIPE + python3-pip python3-venv v1"
 DATA_ROOT=/var/lib/sweci-docker
 RUN_DIR=/run/sweci-docker          # short: unix socket paths must stay under 108 characters
 PIDFILE="$RUN_DIR/dockerd.pid"
@@ -154,5 +161,17 @@ else
   skip "built $(du -h "$ARCHIVE" | cut -f1)"
 fi
 docker image inspect "$IMAGE" >/dev/null 2>&1 || quiet docker load -i "$ARCHIVE"
+
+# ---------------------------------------------------------------------------
+step "curation base image $CURATE_IMAGE"
+if [ "$(docker image inspect -f '{{index .Config.Labels "sweci.recipe"}}' "$CURATE_IMAGE" 2>/dev/null)" = "$CURATE_RECIPE" ]; then
+  skip "up to date"
+else
+  # The demo rootfs has no apt lists: fetch them, add the two packages, drop the lists again.
+  printf '%s\n' "FROM $IMAGE" \
+    "RUN apt-get update && apt-get install -y --no-install-recommends python3-pip python3-venv && rm -rf /var/lib/apt/lists/* /var/cache/apt/archives/*.deb" \
+    "LABEL sweci.recipe=\"$CURATE_RECIPE\"" | quiet docker build --network host -t "$CURATE_IMAGE" -
+  skip "built"
+fi
 
 step "docker ready"

@@ -359,6 +359,14 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
     .option('--min-source-lines <n>', `drop pairs that change fewer lines outside test files (${500})`)
     .option('--max-span-commits <n>', 'cut longer spans into windows of at most n commits (off)')
     .option('--dry-run', 'mine and print the candidates; write nothing')
+    .option('--base-image <image>', 'build every environment FROM this image (default python:<X.Y>-slim by requires-python)')
+    .option('--index-url <url>', "pip's package index for the environments (the build uses this machine's network)")
+    .option('--find-links <dir|url>', 'a folder of wheels (or a URL) pip reads; alone, pip reads nothing else')
+    .option('--max-repairs <n>', `missing modules added to an environment before it is dropped (${5})`)
+    .option('--min-gap <n>', `drop candidates whose oracle passes fewer than n more of its tests than the base (${5})`)
+    .option('--top <n>', `keep the first n candidates, ranked by time span then commits (${100})`)
+    .option('--split <name>', "the packed dataset's split: metadata/<name>.csv (default)")
+    .option('--socket <path>', 'the Docker engine (default DOCKER_HOST, else /var/run/docker.sock)')
     .action((repository: string | undefined, values: CurateValues) => set(commands.curate().then((c) => c.curateCommand(repository, values, signal))));
 
   root

@@ -1,5 +1,6 @@
 // sweci curate: SWE-CI tasks from a repository's own history (the paper's §3.1 pipeline), and
 // `sweci curate --status <out>`, the funnel of a curation so far.
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
@@ -11,10 +12,16 @@ import {
   writeManifest,
   writeRecords,
   type CurationManifest,
+  type Stage,
 } from '../../core/curate/curation-store';
 import { curationStatus, formatFunnel, type CurationStatus } from '../../core/curate/funnel';
 import { DEFAULT_MIN_CHANGED_LINES, DEFAULT_MIN_SOURCE_LINES, mineSpans, type MineOptions, type MineResult } from '../../core/curate/mine';
 import { isCloneUrl, openSourceRepository } from '../../core/curate/source-repository';
+import { DEFAULT_MAX_REPAIRS, runEnvStage } from '../../core/curate/env-stage';
+import { DEFAULT_MIN_GAP, DEFAULT_TOP, rankCandidates, runFilterStage } from '../../core/curate/filter-stage';
+import { DEFAULT_SPLIT, runPackStage } from '../../core/curate/pack-stage';
+import { taskIdProblem } from '../../core/task/task-id';
+import { connectDocker, pingEngine, type DockerConnection } from '../../core/runtime/docker/docker-connection';
 import { UserError } from '../../core/util/errors';
 
 export interface CurateValues extends Record<string, unknown> {
@@ -28,10 +35,15 @@ export interface CurateValues extends Record<string, unknown> {
   maxSpanCommits?: string;
   stage?: string;
   dryRun?: boolean;
+  baseImage?: string;
+  indexUrl?: string;
+  findLinks?: string;
+  maxRepairs?: string;
+  minGap?: string;
+  top?: string;
+  split?: string;
+  socket?: string;
 }
-
-/** The stages this version runs; the rest of the paper's pipeline is refused by name, not skipped silently. */
-const BUILT_STAGES = ['mine'] as const;
 
 function wholeNumber(flag: string, text: string | undefined, fallback: number | undefined, min: number): number | undefined {
   if (text === undefined) return fallback;
@@ -53,13 +65,20 @@ export async function curateCommand(repository: string | undefined, values: Cura
   const stage = values.stage ?? 'all';
   if (stage !== 'all' && !(STAGES as readonly string[]).includes(stage))
     throw new UserError(`--stage must be one of all, ${STAGES.join(', ')}; not "${stage}".`);
-  if (stage !== 'all' && !(BUILT_STAGES as readonly string[]).includes(stage)) {
-    throw new UserError(
-      `The ${stage} stage is not built yet: this version mines candidates only (--stage mine). The funnel says what mining found: sweci curate --status <out>.`,
-    );
-  }
   if (!values.out && !values.dryRun) throw new UserError('Give --out <folder> for the curation (or --dry-run to mine and print only).');
   const out = values.out ? path.resolve(values.out) : undefined;
+  const parsed: LaterOptions = {
+    maxRepairs: wholeNumber('--max-repairs', values.maxRepairs, DEFAULT_MAX_REPAIRS, 0) as number,
+    minGap: wholeNumber('--min-gap', values.minGap, DEFAULT_MIN_GAP, 1) as number,
+    top: wholeNumber('--top', values.top, DEFAULT_TOP, 1) as number,
+    split: values.split ?? DEFAULT_SPLIT,
+  };
+  const splitProblem = taskIdProblem(parsed.split);
+  if (splitProblem)
+    throw new UserError(`--split "${parsed.split}" cannot name metadata/<split>.csv because ${splitProblem}. Give a plain name, e.g. --split default.`);
+  if (values.findLinks !== undefined && !isCloneUrl(values.findLinks) && !existsSync(values.findLinks)) {
+    throw new UserError(`--find-links ${values.findLinks} does not exist. Give a folder of wheels (or an http(s) URL pip reads).`);
+  }
   const options: Omit<MineOptions, 'signal'> = {
     lockfiles: !!values.lockfiles,
     minChangedLines: wholeNumber('--min-changed-lines', values.minChangedLines, DEFAULT_MIN_CHANGED_LINES, 0) as number,
@@ -69,6 +88,14 @@ export async function curateCommand(repository: string | undefined, values: Cura
   const source = isCloneUrl(repository) ? repository : path.resolve(repository);
   const previous = out && !values.dryRun ? await checkOutFolder(out, source) : undefined;
   const repo = await openSourceRepository(repository, values.branch, values.dryRun ? undefined : out, signal);
+  if (out && !values.dryRun && stage !== 'mine' && stage !== 'all') {
+    if (!previous) throw new UserError(`${out} holds no mined curation yet: run the mine stage first (sweci curate ${repository} --out ${values.out}).`);
+    return laterStages(stage as Stage, out, repo.dir, previous, values, parsed, format, signal);
+  }
+  if (out && previous && stage === 'all') {
+    // Mining finished before: a finished stage is not redone (--stage mine mines again and merges).
+    return laterStages('all', out, repo.dir, previous, values, parsed, format, signal);
+  }
   process.stderr.write(`Mining the first-parent history of ${repo.ref} in ${repo.origin}…\n`);
   const started = performance.now();
   const mined: MineResult = await mineSpans(repo.dir, repo.ref, { ...options, signal });
@@ -92,6 +119,10 @@ export async function curateCommand(repository: string | undefined, values: Cura
     // Records first: a manifest is the mark of a finished mining, a kill before it leaves none.
     await writeRecords(out, records);
     await writeManifest(out, manifest);
+    process.stderr.write(
+      `Mined ${mined.commits} commits in ${seconds} s: ${records.filter((r) => r.outcome === 'pending').length} candidate(s) wait for the next stage.\n`,
+    );
+    if (stage === 'all') return laterStages('all', out, repo.dir, manifest, values, parsed, format, signal);
   }
   const status = curationStatus(manifest, records);
   if (format === 'json') process.stdout.write(`${JSON.stringify(status, null, 2)}\n`);
@@ -100,11 +131,81 @@ export async function curateCommand(repository: string | undefined, values: Cura
     process.stdout.write(candidateTable(status.candidates));
     process.stdout.write(`Mined ${mined.commits} commits in ${seconds} s.\n`);
     if (values.dryRun) process.stdout.write('Dry run: nothing written.\n');
-    else {
+    else
       process.stdout.write(`Wrote ${path.join(out as string, 'curation.jsonl')} (one line per candidate; sweci curate --status ${out} prints this again).\n`);
-      if (stage === 'all') process.stdout.write('The env, filter and pack stages are not built yet: candidates wait after mining.\n');
+  }
+  return 0;
+}
+
+interface LaterOptions {
+  maxRepairs: number;
+  minGap: number;
+  top: number;
+  split: string;
+}
+
+/** The engine the env and filter stages use; refuses with the fix when none answers. */
+async function engine(values: CurateValues, out: string, stage: string): Promise<DockerConnection> {
+  const conn = connectDocker(values.socket ? { socketPath: values.socket } : {});
+  try {
+    await pingEngine(conn);
+  } catch (err) {
+    throw new UserError(
+      `The ${stage} stage runs each candidate in Docker, and no engine answered. Start Docker (or give --socket), then run again: the mined candidates wait (sweci curate --status ${out}).`,
+      { detail: err instanceof Error ? err.message : String(err), cause: err },
+    );
+  }
+  return conn;
+}
+
+/** The stages after mining, on a mined curation: `all` runs each in turn on what waits for it. */
+async function laterStages(
+  stage: Stage | 'all',
+  out: string,
+  repoDir: string,
+  manifest: CurationManifest,
+  values: CurateValues,
+  parsed: LaterOptions,
+  format: 'text' | 'json',
+  signal: AbortSignal,
+): Promise<number> {
+  const records = await readRecords(out);
+  const progress = (m: string): void => void process.stderr.write(`${m}\n`);
+  const runs = (s: Stage): boolean => stage === s || stage === 'all';
+  if (runs('env')) {
+    const waiting = records.filter((r) => r.stage === 'mine' && r.outcome === 'pending').length;
+    if (waiting > 0) {
+      const conn = await engine(values, out, 'env');
+      progress(`Environment stage: ${waiting} candidate(s)…`);
+      await runEnvStage(conn, out, repoDir, manifest, records, {
+        ...(values.baseImage ? { baseImage: values.baseImage } : {}),
+        ...(values.indexUrl ? { indexUrl: values.indexUrl } : {}),
+        ...(values.findLinks ? { findLinks: isCloneUrl(values.findLinks) ? values.findLinks : path.resolve(values.findLinks) } : {}),
+        maxRepairs: parsed.maxRepairs,
+        signal,
+        onProgress: progress,
+      });
     }
   }
+  if (runs('filter')) {
+    const waiting = records.filter((r) => r.stage === 'env' && r.outcome === 'pending').length;
+    if (waiting > 0) {
+      const conn = await engine(values, out, 'filter');
+      progress(`Filter stage: ${waiting} candidate(s)…`);
+      await runFilterStage(conn, out, repoDir, records, { minGap: parsed.minGap, top: parsed.top, signal, onProgress: progress });
+    } else await rankCandidates(out, records, parsed.top); // nothing to run: another --top still re-ranks
+  }
+  if (runs('pack')) {
+    const waiting = records.filter((r) => r.stage === 'filter' && r.outcome === 'pending').length;
+    if (waiting > 0 || records.some((r) => r.outcome === 'kept')) {
+      const conn = await engine(values, out, 'pack');
+      if (waiting > 0) progress(`Pack stage: ${waiting} task(s)…`);
+      await runPackStage(conn, out, repoDir, manifest, records, { split: parsed.split, signal, onProgress: progress });
+      progress(`The dataset is ${out} (metadata/${parsed.split}.csv, data/<task_id>/code.zip and image.tar.gz).`);
+    }
+  }
+  const status = curationStatus(manifest, records);
+  process.stdout.write(format === 'json' ? `${JSON.stringify(status, null, 2)}\n` : formatFunnel(manifest, status));
   return 0;
 }
 

@@ -43,7 +43,7 @@ const stageOutcomeSchema = z.object({
   at: z.string(),
   seconds: z.number(),
 });
-type StageOutcome = z.infer<typeof stageOutcomeSchema>;
+export type StageOutcome = z.infer<typeof stageOutcomeSchema>;
 
 /** One candidate: what mining found (MinedCandidate's fields) and each stage's outcome. */
 const candidateRecordSchema = z.object({
@@ -73,6 +73,16 @@ const candidateRecordSchema = z.object({
   }),
   image: z.string().optional(),
   gap: z.number().optional(),
+  /** The environment's key before any repair: candidates with the same one share the image. */
+  envKey: z.string().optional(),
+  baseImage: z.string().optional(),
+  /** The self-repairs the environment needed, in order. */
+  repairs: z.array(z.object({ module: z.string(), distribution: z.string(), via: z.string() })).optional(),
+  /** Tests of the oracle that pass on the oracle, and on the base (the filter's runs). */
+  oraclePassed: z.number().int().optional(),
+  basePassed: z.number().int().optional(),
+  /** The task's name in the packed dataset. */
+  taskId: z.string().optional(),
 });
 export type CandidateRecord = z.infer<typeof candidateRecordSchema>;
 

@@ -61,7 +61,9 @@ export function curationStatus(manifest: CurationManifest, records: readonly Can
       spans: records.length,
       overLineThresholds: ran('mine') ? count((r) => passed(r, 'mine')) : null,
       environmentBuilt: ran('env') ? count((r) => passed(r, 'env')) : null,
-      baseLaunches: filterRan ? count((r) => passed(r, 'env') && r.stages.filter?.code !== 'base-launch' && r.stages.filter !== undefined) : null,
+      baseLaunches: filterRan
+        ? count((r) => passed(r, 'env') && r.stages.filter !== undefined && r.stages.filter.code !== 'base-launch' && r.stages.filter.code !== 'oracle-launch')
+        : null,
       gapAtLeastMin: filterRan ? count((r) => passed(r, 'filter') || r.stages.filter?.code === 'top') : null,
       kept: ran('pack') ? count((r) => r.outcome === 'kept') : null,
       pending: count((r) => r.outcome === 'pending'),

@@ -37,7 +37,7 @@ describe('sweci curate', () => {
 
   test('curate writes one line per candidate; --status prints the funnel, --format json every span with full shas', async () => {
     const out = path.join(tmp, 'out');
-    const r = sweci('curate', repo, '--out', out, '--min-changed-lines', '100', '--min-source-lines', '50');
+    const r = sweci('curate', repo, '--out', out, '--stage', 'mine', '--min-changed-lines', '100', '--min-source-lines', '50');
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /first-parent commits\s+5/);
     assert.match(r.out, /spans \(longer than one commit\)\s+2/);
@@ -85,7 +85,7 @@ describe('sweci curate', () => {
     assert.deepEqual(doc.funnel.drops, { mine: { 'min-changed-lines': 1 } });
 
     // Running again continues the same curation: same candidates, the folder is ours.
-    const again = sweci('curate', repo, '--out', out, '--min-changed-lines', '100', '--min-source-lines', '50', '--format', 'json');
+    const again = sweci('curate', repo, '--out', out, '--stage', 'mine', '--min-changed-lines', '100', '--min-source-lines', '50', '--format', 'json');
     assert.equal(again.code, 0, again.err);
     assert.deepEqual((JSON.parse(again.out) as CurationStatus).candidates, doc.candidates);
   });
@@ -99,7 +99,7 @@ describe('sweci curate', () => {
     assert.equal(existsSync(out), false);
   });
 
-  test('bad input: an --out holding a dataset or another curation, a stage not built, no --out, not a repository', async () => {
+  test('bad input: an --out holding a dataset or another curation, a later stage before mining, no --out, not a repository', async () => {
     const dataset = path.join(tmp, 'dataset');
     await fs.mkdir(path.join(dataset, 'metadata'), { recursive: true });
     let r = sweci('curate', repo, '--out', dataset);
@@ -109,14 +109,14 @@ describe('sweci curate', () => {
     const other = path.join(tmp, 'other-repo');
     await fs.cp(repo, other, { recursive: true });
     const out = path.join(tmp, 'theirs');
-    assert.equal(sweci('curate', other, '--out', out).code, 0);
+    assert.equal(sweci('curate', other, '--out', out, '--stage', 'mine').code, 0);
     r = sweci('curate', repo, '--out', out);
     assert.equal(r.code, 1);
     assert.match(r.err, /holds the curation of .*other-repo, not of .*repo/);
 
     r = sweci('curate', repo, '--out', path.join(tmp, 'x'), '--stage', 'env');
     assert.equal(r.code, 1);
-    assert.match(r.err, /The env stage is not built yet/);
+    assert.match(r.err, /holds no mined curation yet: run the mine stage first/);
     r = sweci('curate', repo);
     assert.match(r.err, /Give --out <folder>/);
     r = sweci('curate', tmp, '--dry-run');

@@ -7,10 +7,32 @@ import * as path from 'node:path';
 import { connectDocker, pingEngine, type DockerConnection } from '../../../src/core/runtime/docker/docker-connection';
 import { ensureImage } from '../../../src/core/runtime/docker/ensure-image';
 import { MANAGED_LABEL, OWNER_LABEL, ROLE_LABEL, ownerLabel } from '../../../src/core/runtime/docker/container-owner';
-import { DEMO_IMAGE, demoImageArchive } from '../../../scripts/demo-image';
+import { CURATE_BASE_IMAGE, DEMO_IMAGE, demoImageArchive } from '../../../scripts/demo-image';
 import { repoRoot } from './repo-root';
 
-export { DEMO_IMAGE, demoImageArchive };
+export { CURATE_BASE_IMAGE, DEMO_IMAGE, demoImageArchive };
+
+/** The curation tests' base image (scripts/docker-setup.sh builds it); its tag. */
+export async function curateBaseImage(conn: DockerConnection): Promise<string> {
+  try {
+    await conn.docker.getImage(CURATE_BASE_IMAGE).inspect();
+  } catch {
+    throw new Error(`The engine has no ${CURATE_BASE_IMAGE}: run "bash scripts/docker-setup.sh" (it builds it from the demo image).`);
+  }
+  return CURATE_BASE_IMAGE;
+}
+
+/** Removes every image tagged `<repository>:*` (the images a test made under its own unique name). */
+export async function removeImagesOf(conn: DockerConnection, repository: string): Promise<void> {
+  const images = await conn.docker.listImages({ filters: { reference: [`${repository}:*`] } });
+  for (const image of images) {
+    for (const tag of image.RepoTags ?? [])
+      await conn.docker
+        .getImage(tag)
+        .remove({ force: true })
+        .catch(() => undefined);
+  }
+}
 
 let ready: Promise<DockerConnection> | undefined;
 

@@ -1,0 +1,137 @@
+// The environment stage over a curation: each candidate mining passed gets the environment of
+// its oracle's configuration (env-image.ts). Candidates whose environments have the same key
+// share one build; a finished candidate is never built again (its outcome is in curation.jsonl,
+// written after each one).
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { DockerConnection } from '../runtime/docker/docker-connection';
+import { gitRunner } from '../util/git';
+import { throwIfAborted } from '../util/errors';
+import { exportTree, pruneTopLevel } from '../workspace/upstream';
+import type { CandidateRecord, CurationManifest } from './curation-store';
+import { writeRecords } from './curation-store';
+import { dependencySet, isDependencyFile } from './dependency-set';
+import { buildEnvironment, environmentKey, type EnvironmentResult, type PipSource } from './env-image';
+import { DEFAULT_PYTHON, environmentPlan } from './env-plan';
+import { BlobReader } from './git-bulk';
+
+export interface EnvStageOptions extends PipSource {
+  /** FROM this image for every candidate; default python:<X.Y>-slim by requires-python. */
+  baseImage?: string;
+  maxRepairs: number;
+  signal?: AbortSignal;
+  onProgress?: (message: string) => void;
+}
+
+export const DEFAULT_MAX_REPAIRS = 5;
+
+/** The repository's git folder (a work tree's .git, or a bare clone itself). */
+export async function gitDirOf(dir: string): Promise<string> {
+  return (await gitRunner(dir).raw(['rev-parse', '--absolute-git-dir'])).trim();
+}
+
+/** A name for images and task ids: the repository's folder or URL's last part, lower case. */
+export function repoSlug(source: string): string {
+  const last = source
+    .replace(/[/\\]+$/, '')
+    .replace(/\.git$/, '')
+    .split(/[/\\:]/)
+    .pop();
+  return (
+    (last ?? 'repo')
+      .toLowerCase()
+      .replace(/[^a-z0-9_.-]+/g, '-')
+      .replace(/^[-.]+/, '')
+      .slice(0, 60) || 'repo'
+  );
+}
+
+/** The oracle's code as the harness prepares the target: its tree without `.git*` and a top-level `test`. */
+export async function exportOracle(gitDir: string, sha: string, dest: string, signal?: AbortSignal): Promise<void> {
+  await exportTree(gitDir, sha, dest, signal);
+  await pruneTopLevel(dest, ['test']);
+}
+
+async function oracleDependencies(repoDir: string, oracle: string, lockfiles: boolean) {
+  const listing = await gitRunner(repoDir).raw(['ls-tree', '-r', '-z', '--name-only', oracle]);
+  const files = listing.split('\0').filter((p) => p !== '' && isDependencyFile(p, { lockfiles }));
+  const reader = new BlobReader(repoDir);
+  try {
+    return await dependencySet(files, async (p) => (await reader.read(`${oracle}:${p}`))?.toString('utf8'), { lockfiles });
+  } finally {
+    reader.close();
+  }
+}
+
+/**
+ * Runs the stage on every candidate waiting after mining, in file order; `records` is updated
+ * in place and written after each candidate.
+ */
+export async function runEnvStage(
+  conn: DockerConnection,
+  out: string,
+  repoDir: string,
+  manifest: CurationManifest,
+  records: CandidateRecord[],
+  options: EnvStageOptions,
+): Promise<void> {
+  const gitDir = await gitDirOf(repoDir);
+  const slug = repoSlug(manifest.source);
+  // Images are found by their key's tag (a candidate with a built key shares its image); builds
+  // that failed, by key, so this run does not build them twice.
+  const failedBuilds = new Map<string, string>();
+  const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-curate-env-'));
+  try {
+    for (const r of records) {
+      if (r.stage !== 'mine' || r.outcome !== 'pending') continue;
+      throwIfAborted(options.signal);
+      const started = performance.now();
+      const set = await oracleDependencies(repoDir, r.oracle, manifest.options.lockfiles);
+      const plan = environmentPlan(set);
+      const baseImage = options.baseImage ?? `python:${plan.python ?? DEFAULT_PYTHON}-slim`;
+      const request = {
+        ...options,
+        baseImage,
+        plan,
+        repoSlug: slug,
+        envDir: path.join(out, 'env'),
+      };
+      const key = await environmentKey(request, []);
+      options.onProgress?.(`environment of ${r.id} (FROM ${baseImage})`);
+      // Every candidate's own oracle is collected, in a shared image too: another oracle may miss another module.
+      const oracleDir = path.join(scratch, r.id);
+      await exportOracle(gitDir, r.oracle, oracleDir, options.signal);
+      let result: EnvironmentResult;
+      try {
+        result = await buildEnvironment(conn, request, oracleDir, failedBuilds);
+      } finally {
+        await fs.rm(oracleDir, { recursive: true, force: true });
+      }
+      const at = new Date().toISOString();
+      const seconds = Math.round((performance.now() - started) / 10) / 100;
+      r.envKey = key;
+      r.baseImage = baseImage;
+      r.repairs = result.repairs;
+      r.stage = 'env';
+      if (result.outcome === 'built') {
+        r.image = result.image;
+        r.outcome = 'pending';
+        delete r.reason;
+        r.stages.env = { outcome: 'passed', at, seconds, ...(result.repairs.length ? { reason: repairNote(result) } : {}) };
+      } else {
+        r.outcome = 'dropped';
+        r.reason = result.reason;
+        r.stages.env = { outcome: 'dropped', code: result.code, reason: result.reason, at, seconds };
+      }
+      await writeRecords(out, records);
+    }
+  } finally {
+    await fs.rm(scratch, { recursive: true, force: true });
+  }
+}
+
+function repairNote(result: EnvironmentResult): string {
+  return `repaired: ${result.repairs.map((x) => `${x.module} → ${x.distribution} (${x.via})`).join('; ')}`;
+}
