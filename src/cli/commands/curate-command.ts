@@ -1,6 +1,7 @@
 // sweci curate: SWE-CI tasks from a repository's own history (the paper's §3.1 pipeline), and
 // `sweci curate --status <out>`, the funnel of a curation so far.
 import { existsSync } from 'node:fs';
+import { plural } from '../../core/util/plural';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
@@ -119,9 +120,7 @@ export async function curateCommand(repository: string | undefined, values: Cura
     // Records first: a manifest is the mark of a finished mining, a kill before it leaves none.
     await writeRecords(out, records);
     await writeManifest(out, manifest);
-    process.stderr.write(
-      `Mined ${mined.commits} commits in ${seconds} s: ${records.filter((r) => r.outcome === 'pending').length} candidate(s) wait for the next stage.\n`,
-    );
+    process.stderr.write(`Mined ${mined.commits} commits in ${seconds} s: ${waitingLine(records.filter((r) => r.outcome === 'pending').length)}\n`);
     if (stage === 'all') return laterStages('all', out, repo.dir, manifest, values, parsed, format, signal);
   }
   const status = curationStatus(manifest, records);
@@ -176,7 +175,7 @@ async function laterStages(
     const waiting = records.filter((r) => r.stage === 'mine' && r.outcome === 'pending').length;
     if (waiting > 0) {
       const conn = await engine(values, out, 'env');
-      progress(`Environment stage: ${waiting} candidate(s)…`);
+      progress(`Environment stage: ${plural(waiting, 'candidate')}…`);
       await runEnvStage(conn, out, repoDir, manifest, records, {
         ...(values.baseImage ? { baseImage: values.baseImage } : {}),
         ...(values.indexUrl ? { indexUrl: values.indexUrl } : {}),
@@ -191,7 +190,7 @@ async function laterStages(
     const waiting = records.filter((r) => r.stage === 'env' && r.outcome === 'pending').length;
     if (waiting > 0) {
       const conn = await engine(values, out, 'filter');
-      progress(`Filter stage: ${waiting} candidate(s)…`);
+      progress(`Filter stage: ${plural(waiting, 'candidate')}…`);
       await runFilterStage(conn, out, repoDir, records, { minGap: parsed.minGap, top: parsed.top, signal, onProgress: progress });
     } else await rankCandidates(out, records, parsed.top); // nothing to run: another --top still re-ranks
   }
@@ -199,7 +198,7 @@ async function laterStages(
     const waiting = records.filter((r) => r.stage === 'filter' && r.outcome === 'pending').length;
     if (waiting > 0 || records.some((r) => r.outcome === 'kept')) {
       const conn = await engine(values, out, 'pack');
-      if (waiting > 0) progress(`Pack stage: ${waiting} task(s)…`);
+      if (waiting > 0) progress(`Pack stage: ${plural(waiting, 'task')}…`);
       await runPackStage(conn, out, repoDir, manifest, records, { split: parsed.split, signal, onProgress: progress });
       progress(`The dataset is ${out} (metadata/${parsed.split}.csv, data/<task_id>/code.zip and image.tar.gz).`);
     }
@@ -234,4 +233,9 @@ async function statusOf(dir: string, format: 'text' | 'json'): Promise<number> {
   const status = curationStatus(manifest, await readRecords(out));
   process.stdout.write(format === 'json' ? `${JSON.stringify(status, null, 2)}\n` : formatFunnel(manifest, status));
   return 0;
+}
+
+/** "1 candidate waits" / "3 candidates wait" for the next stage. */
+function waitingLine(n: number): string {
+  return `${plural(n, 'candidate')} ${n === 1 ? 'waits' : 'wait'} for the next stage.`;
 }

@@ -3,6 +3,7 @@
 // module is repaired (its provider added, the image rebuilt) up to maxRepairs times; any other
 // failure is the candidate's drop, with the log's decisive lines as the reason.
 import { createHash } from 'node:crypto';
+import { shellQuote } from '../util/shell-quote';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import * as tar from 'tar-stream';
@@ -75,14 +76,10 @@ function dockerfileText(req: Pick<EnvironmentRequest, 'baseImage' | 'indexUrl' |
     `ENV PATH=${VENV}/bin:$PATH VIRTUAL_ENV=${VENV}`,
     ...(isLocal(req.findLinks) ? [`COPY find-links/ ${FIND_LINKS_IN_IMAGE}/`] : []),
     'COPY requirements.txt /opt/sweci-requirements.txt',
-    `RUN python -m pip install ${pipSource.map(shellWord).join(' ')} -r /opt/sweci-requirements.txt`.replace(/ {2,}/g, ' '),
+    `RUN python -m pip install ${pipSource.map(shellQuote).join(' ')} -r /opt/sweci-requirements.txt`.replace(/ {2,}/g, ' '),
     `LABEL ${CURATION_KEY_LABEL}="${key}"`,
     '',
   ].join('\n');
-}
-
-function shellWord(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, "'\\''")}'`;
 }
 
 /** The wheel folder's listing (names and sizes): a changed folder is another environment. */

@@ -4,6 +4,7 @@
 // oracle passes fewer than --min-gap more tests than its base; the rest are ranked by time span,
 // then commits, and the first --top kept.
 import { promises as fs } from 'node:fs';
+import { plural } from '../util/plural';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -87,7 +88,7 @@ export async function runFilterStage(
             verdict = { gap, oraclePassed, basePassed };
             if (gap < options.minGap) {
               verdict.code = 'min-gap';
-              verdict.reason = `the oracle passes ${gap} test(s) the base does not, fewer than --min-gap ${options.minGap}`;
+              verdict.reason = `the oracle passes ${plural(gap, 'test')} the base does not, fewer than --min-gap ${options.minGap}`;
             }
           }
         }

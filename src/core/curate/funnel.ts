@@ -1,6 +1,7 @@
 // The paper-style funnel of a curation (4,923 repositories → 8,311 pairs → 1,458 → 137 → 100 in
 // §3.1): how many candidates reach each step, and why the others were dropped.
 import type { CandidateRecord, CurationManifest, Stage } from './curation-store';
+import { plural } from '../util/plural';
 
 export interface Funnel {
   commits: number;
@@ -110,7 +111,8 @@ export function formatFunnel(manifest: CurationManifest, status: CurationStatus)
         : '';
     lines.push(`  ${label.padEnd(width)}  ${value === null ? '(not run)'.padStart(9) : String(value).padStart(9)}${why}`);
   }
-  if (status.funnel.pending > 0) lines.push(`  ${status.funnel.pending} candidate(s) wait for the next stage.`);
+  if (status.funnel.pending > 0)
+    lines.push(`  ${plural(status.funnel.pending, 'candidate')} ${status.funnel.pending === 1 ? 'waits' : 'wait'} for the next stage.`);
   for (const p of manifest.problems) lines.push(`  note: ${p}`);
   return `${lines.join('\n')}\n`;
 }

@@ -122,7 +122,7 @@ describe('sweci curate: the environment, filter and pack stages', () => {
     assert.equal(b?.basePassed, 2);
     const c = byOracle.get(fx.spans.C.oracle);
     assert.equal(c?.stages.filter?.code, 'min-gap');
-    assert.equal(c?.reason, 'the oracle passes 1 test(s) the base does not, fewer than --min-gap 5');
+    assert.equal(c?.reason, 'the oracle passes 1 test the base does not, fewer than --min-gap 5');
     const d = byOracle.get(fx.spans.D.oracle);
     assert.equal(d?.stages.filter?.code, 'base-launch');
     assert.match(d?.reason ?? '', /^the oracle's tests do not launch on the base: /);
