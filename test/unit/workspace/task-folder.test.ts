@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { taskFolder } from '../../../src/core/workspace/task-folder';
+import { iterationOfDirName, taskFolder } from '../../../src/core/workspace/task-folder';
 
 // The paths on disk are a format: folders checked out by earlier versions must still open.
 test('a task folder names every path of the task under its root', () => {
@@ -37,13 +37,21 @@ test("a run's layout sits in .sweci/runs/<run>", () => {
   const root = path.join(path.sep, 'work', 'task');
   const run = taskFolder(root).run('claude-1');
   const dir = path.join(root, '.sweci', 'runs', 'claude-1');
-  assert.deepEqual(run, {
+  const { iterationDir, ...paths } = run;
+  assert.deepEqual(paths, {
     run: 'claude-1',
     dir,
     runFile: path.join(dir, 'run.json'),
     iterationsFile: path.join(dir, 'iteration.jsonl'),
     pendingDir: path.join(dir, 'pending'),
+    lockFile: path.join(dir, 'lock'),
   });
+  // An iteration's archive: iter-NNN, three digits at least, so the folders sort by name.
+  assert.equal(iterationDir(7), path.join(dir, 'iter-007'));
+  assert.equal(iterationDir(1234), path.join(dir, 'iter-1234'));
+  assert.equal(iterationOfDirName('iter-007'), 7);
+  assert.equal(iterationOfDirName('iter-1234'), 1234);
+  for (const other of ['iter-7', 'iter-07x', 'pending', 'iter--01']) assert.equal(iterationOfDirName(other), undefined, other);
 });
 
 test('a task folder cannot be changed on its way through the core', () => {
