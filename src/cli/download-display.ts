@@ -2,6 +2,7 @@
 // flight), redrawn in place; in a pipe or CI log a plain line per file and per tenth of the
 // bytes; with --json one event per line.
 import { logUpdateStderr } from 'log-update';
+import { plural } from '../core/util/plural';
 import type { DownloadEvent } from '../core/download/download-dataset';
 import { formatEta, percent, summaryLine, type ProgressTracker } from '../core/download/download-progress';
 import { formatBytes } from '../core/util/free-space';
@@ -19,7 +20,7 @@ export function openDownloadDisplay(json: boolean): DownloadDisplay {
 
 function planLine(e: Extract<DownloadEvent, { type: 'plan' }>): string {
   return (
-    `${e.repo}@${e.revision} split ${e.split}: ${e.tasks} task(s), ${e.files} file(s), ${formatBytes(e.totalBytes)}; ` +
+    `${e.repo}@${e.revision} split ${e.split}: ${plural(e.tasks, 'task')}, ${plural(e.files, 'file')}, ${formatBytes(e.totalBytes)}; ` +
     `${formatBytes(e.haveBytes)} already verified, ${formatBytes(e.needBytes)} to fetch` +
     (e.freeBytes !== undefined ? ` (${formatBytes(e.freeBytes)} free)` : '')
   );

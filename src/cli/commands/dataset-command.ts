@@ -1,6 +1,7 @@
 // sweci dataset download | verify | info: the SWE-CI dataset from the Hugging Face Hub into a folder
 // sweci run and the editor read, and what such a folder holds.
 import * as path from 'node:path';
+import { plural } from '../../core/util/plural';
 import { datasetInfo, forgetBadFiles, requireManifest, verifyDataset } from '../../core/download/dataset-folder';
 import { downloadDataset, isTaskComplete, type DownloadHandle } from '../../core/download/download-dataset';
 import { acquireFolderLock } from '../../core/download/folder-lock';
@@ -92,7 +93,7 @@ export async function datasetDownloadCommand(values: DownloadValues, signal: Abo
     } else {
       process.stderr.write(`${summaryLine(result.tracker.snapshot())}\n`);
       console.log(
-        `${result.tasks.length} task(s) of split ${result.split} in ${result.datasetDir}: fetched ${formatBytes(result.received)}, ${formatBytes(result.skippedBytes)} already verified. ` +
+        `${plural(result.tasks.length, 'task')} of split ${result.split} in ${result.datasetDir}: fetched ${formatBytes(result.received)}, ${formatBytes(result.skippedBytes)} already verified. ` +
           `Run them with: sweci run --dataset ${shellQuote(result.datasetDir)} --split ${result.split}`,
       );
     }
@@ -140,13 +141,13 @@ async function verifyLocked(dir: string, datasetDir: string, values: VerifyValue
   const incomplete = Object.keys(result.manifest.tasks).filter((id) => !isTaskComplete(result.manifest, id));
   if (!values.json) {
     console.log(
-      `${result.checked - result.bad.length} of ${result.checked} file(s) match the Hub's hashes (${formatBytes(result.bytes)} read)` +
-        (incomplete.length > 0 ? `; ${incomplete.length} task(s) not fully downloaded yet` : ''),
+      `${result.checked - result.bad.length} of ${plural(result.checked, 'file')} match the Hub's hashes (${formatBytes(result.bytes)} read)` +
+        (incomplete.length > 0 ? `; ${plural(incomplete.length, 'task')} not fully downloaded yet` : ''),
     );
   }
   if (result.bad.length === 0) return 0;
   if (!values.fix) {
-    if (!values.json) console.log(`Run sweci dataset verify ${shellQuote(dir)} --fix to fetch the ${result.bad.length} bad file(s) again.`);
+    if (!values.json) console.log(`Run sweci dataset verify ${shellQuote(dir)} --fix to fetch the ${plural(result.bad.length, 'bad file')} again.`);
     return 1;
   }
   await forgetBadFiles(datasetDir, result);
@@ -182,7 +183,7 @@ async function verifyLocked(dir: string, datasetDir: string, values: VerifyValue
   } finally {
     display.stop();
   }
-  if (!values.json) console.log(`fetched the ${result.bad.length} bad file(s) again; every file now matches the Hub's hashes.`);
+  if (!values.json) console.log(`fetched the ${plural(result.bad.length, 'bad file')} again; every file now matches the Hub's hashes.`);
   return 0;
 }
 
@@ -203,10 +204,10 @@ export async function datasetInfoCommand(dir: string, values: { json?: boolean }
       (info.partialBytes > 0 ? `; ${formatBytes(info.partialBytes)} in partial files (run the download again to finish them)` : ''),
   );
   for (const s of info.splits) {
-    const of = info.source ? `${s.asked} of its ${s.rows} task(s) asked for` : `${s.rows} task(s)`;
+    const of = info.source ? `${s.asked} of its ${plural(s.rows, 'task')} asked for` : plural(s.rows, 'task');
     lines.push(`split ${s.split}: ${of}, ${s.complete} complete`);
     for (const m of s.missing.slice(0, 10)) lines.push(`  missing ${m.taskId}: ${m.files.join(', ')}`);
-    if (s.missing.length > 10) lines.push(`  and ${s.missing.length - 10} more task(s) with missing files`);
+    if (s.missing.length > 10) lines.push(`  and ${plural(s.missing.length - 10, 'more task', 'more tasks')} with missing files`);
   }
   console.log(lines.join('\n'));
   return 0;

@@ -2,6 +2,7 @@
 // task list is read here from the dataset (the same selection each pod makes), so the Job's
 // completions match it; the pods run `sweci run --task-index $(JOB_COMPLETION_INDEX)`.
 import { promises as fs } from 'node:fs';
+import { plural } from '../../core/util/plural';
 import * as path from 'node:path';
 import { checkNoSecrets, type K8sJobOptions } from '../../core/k8s/k8s-job-options';
 import { k8sJobName } from '../../core/k8s/k8s-job-name';
@@ -103,7 +104,7 @@ export async function k8sCommand(runArgs: string[], values: K8sValues): Promise<
   await fs.writeFile(manifestFile, JSON.stringify(manifest, null, 2) + '\n');
   const readme = path.join(outDir, `${options.name}.README.md`);
   await fs.writeFile(readme, k8sReadme(options, path.basename(manifestFile)));
-  console.log(`wrote ${manifestFile} (${specs.length} task(s), ${Math.min(workers, specs.length)} at a time)`);
+  console.log(`wrote ${manifestFile} (${plural(specs.length, 'task')}, ${Math.min(workers, specs.length)} at a time)`);
   console.log(`wrote ${readme}: how to run it (kubectl apply -f ${path.basename(manifestFile)})`);
   return 0;
 }

@@ -1,6 +1,7 @@
 // sweci report: the same self-contained HTML report as the extension's Export Report, for one
 // task folder or for every task of an experiment (with an index that drills down per task).
 import { scoringRulesOf } from './scoring-options';
+import { plural } from '../../core/util/plural';
 import { taskFolder } from '../../core/workspace/task-folder';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
@@ -97,6 +98,6 @@ export async function reportCommand(dirs: readonly string[], values: ReportValue
     scoring: scoringRulesOf(values),
     onProgress: (m) => console.error(`… ${m}`),
   });
-  console.log(`wrote ${result.index} (${result.tasks.length} task report(s))`);
+  console.log(`wrote ${result.index} (${plural(result.tasks.length, 'task report')})`);
   return 0;
 }

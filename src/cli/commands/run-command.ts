@@ -2,6 +2,7 @@
 // experiment folder and its loop runs with the same core as the editor; running the same
 // command again continues what is unfinished and skips what is done.
 import { assertEndpointsAnswer } from '../../core/agents/endpoint/endpoint-check';
+import { plural } from '../../core/util/plural';
 import * as path from 'node:path';
 import type { BatchEvent } from '../../core/batch/batch-types';
 import { openExperiment, runBatch } from '../../core/batch/run-batch';
@@ -56,7 +57,7 @@ export async function runCommand(values: RunValues, signal: AbortSignal): Promis
   // A replay calls no model: its endpoint need not answer.
   if (!batch.replayFrom) await assertEndpointsAnswer(settings.agents, batch.secretEnv, signal);
   await openExperiment(batch, { dataset: datasetDir, split });
-  display.start(`${specs.length} task(s) · run ${run} · ${workers} worker(s) · ${experimentDir}`);
+  display.start(`${plural(specs.length, 'task')} · run ${run} · ${plural(workers, 'worker')} · ${experimentDir}`);
   let statuses: TaskStatus[];
   try {
     statuses = await runBatch(specs, batch, workers);

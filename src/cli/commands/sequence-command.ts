@@ -1,6 +1,7 @@
 // sweci run --sequence: a SWE-Bench-CL sequence file's tasks, in order, in one experiment folder,
 // with the results matrix and the continual-learning metrics at the end.
 import { assertEndpointsAnswer } from '../../core/agents/endpoint/endpoint-check';
+import { plural } from '../../core/util/plural';
 import * as path from 'node:path';
 import type { BatchEvent } from '../../core/batch/batch-types';
 import { chooseSequence, readSequenceFile, sequenceSpecs, startSequence } from '../../core/continual/sequence-run';
@@ -34,7 +35,7 @@ export async function sequenceCommand(values: RunValues, signal: AbortSignal): P
   await refuseUnconfined(values, read);
   await assertEndpointsAnswer(read.agents, settings.secretEnv, signal);
   display.start(
-    `sequence ${sequence.id}: ${specs.length} task(s) in order · memory ${memory ? 'on' : 'off'} · matrix ${read.sequence.cells} · run ${run} · ${experimentDir}`,
+    `sequence ${sequence.id}: ${plural(specs.length, 'task')} in order · memory ${memory ? 'on' : 'off'} · matrix ${read.sequence.cells} · run ${run} · ${experimentDir}`,
   );
   let result;
   try {

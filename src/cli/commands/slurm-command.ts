@@ -2,6 +2,7 @@
 // folder every node shares. It takes `sweci run`'s flags and passes them on to each element's
 // `sweci run`; the experiment's settings are written here first, so every element agrees.
 import { execFile } from 'node:child_process';
+import { plural } from '../../core/util/plural';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { Option } from 'commander';
@@ -120,7 +121,7 @@ export async function slurmCommand(values: SlurmValues, options: readonly Option
     ...argvOf(options, { ...values, dataset: datasetDir, experiment: experimentDir, split, run }, (key) => key !== 'submit' && key !== 'onlyUnfinished'),
   ];
   await writeSubmission(folder, { name, job, submitted: new Date().toISOString(), tasks, command, workDir: process.cwd() });
-  console.log(`submitted job ${job}: ${tasks.length} task(s)${sbatch.maxParallel !== undefined ? `, at most ${sbatch.maxParallel} at a time` : ''}`);
+  console.log(`submitted job ${job}: ${plural(tasks.length, 'task')}${sbatch.maxParallel !== undefined ? `, at most ${sbatch.maxParallel} at a time` : ''}`);
   return 0;
 }
 

@@ -1,6 +1,7 @@
 // Which tasks of a dataset a batch runs: all of them in dataset order, the ones named, and
 // (a Kubernetes pod) the N-th of those.
 import { promises as fs } from 'node:fs';
+import { plural } from '../util/plural';
 import type { TaskSpec } from '../task/task-spec';
 import { UserError } from '../util/errors';
 
@@ -41,7 +42,7 @@ export async function selectTasks(all: readonly TaskSpec[], sel: TaskSelection, 
   if (sel.index !== undefined) {
     if (!Number.isInteger(sel.index) || sel.index < 0 || sel.index >= chosen.length) {
       throw new UserError(
-        `--task-index ${sel.index} is outside the ${chosen.length} selected task(s) (0 to ${chosen.length - 1}). The Job's completions must equal the number of tasks.`,
+        `--task-index ${sel.index} is outside the ${plural(chosen.length, 'selected task')} (0 to ${chosen.length - 1}). The Job's completions must equal the number of tasks.`,
       );
     }
     chosen = [chosen[sel.index]];

@@ -3,6 +3,7 @@
 // a partial run is not the task's state, so the current report, the gap and app/non-passed
 // stay what the last full run made them.
 import { runPytest, type PytestRun } from '../pytest/run-pytest';
+import { plural } from '../util/plural';
 import { machineSeedStore } from '../pytest/bytecode-seed';
 import type { PytestSettings } from '../pytest/pytest-settings';
 import type { Runtime } from '../runtime/runtime';
@@ -29,7 +30,7 @@ export interface RunSelectedTestsResult {
 
 export async function runSelectedTests(opts: RunSelectedTestsOptions): Promise<RunSelectedTestsResult> {
   if (opts.nodeIds.length === 0) throw new Error('runSelectedTests needs at least one node id.');
-  return withTaskLock(opts.task, 'pytest', `${opts.nodeIds.length} selected test(s)`, async () => {
+  return withTaskLock(opts.task, 'pytest', plural(opts.nodeIds.length, 'selected test'), async () => {
     const layout = opts.task;
     // The tests that run are the target's, as in every full run.
     const restoredTests = await restoreTargetTests(opts.record, opts.task, layout.codeDir);

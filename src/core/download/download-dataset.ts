@@ -2,6 +2,7 @@
 // image.tar.gz), each resumable and verified against the Hub's hash; metadata/<split>.csv lists a
 // task only once all its files are here, so a half-downloaded task is never read as one.
 import { promises as fs } from 'node:fs';
+import { plural } from '../util/plural';
 import * as path from 'node:path';
 import { parseMetadataCsv, type MetadataRow } from '../task/csv-metadata';
 import { metadataFile, taskDataDir } from '../task/dataset';
@@ -173,7 +174,7 @@ async function downloadWith(o: DownloadOptions, into: string, handle: DownloadHa
   }
   if (noCode.length > 0) {
     throw new UserError(
-      `${o.repo} at ${o.revision} lists ${noCode.length} task(s) of split "${o.split}" without data/<task_id>/${TASK_FILES.code}: ${shortList(noCode)}. Leave them out with --tasks, or use another revision.`,
+      `${o.repo} at ${o.revision} lists ${plural(noCode.length, 'task')} of split "${o.split}" without data/<task_id>/${TASK_FILES.code}: ${shortList(noCode)}. Leave them out with --tasks, or use another revision.`,
     );
   }
   for (const f of planned) expectedDigest(f.remote);
@@ -213,7 +214,7 @@ async function downloadWith(o: DownloadOptions, into: string, handle: DownloadHa
   const free = await assertFreeSpace(
     stateDir(into),
     needBytes,
-    `${chosen.length} task(s) of ${o.repo} (${todo.length} file(s) to fetch)`,
+    `${plural(chosen.length, 'task')} of ${o.repo} (${plural(todo.length, 'file')} to fetch)`,
     `Free space there, choose a folder on a larger disk with --into, fetch fewer tasks with --tasks or --first${o.images ? ', or leave the images out with --no-images' : ''}.`,
   );
   await writer.save();
@@ -313,7 +314,7 @@ function chooseTasks(rows: MetadataRow[], o: DownloadOptions): MetadataRow[] {
     const unknown = o.tasks.filter((id) => !known.has(id));
     if (unknown.length > 0) {
       throw new UserError(
-        `Split "${o.split}" of ${o.repo} has no task ${shortList(unknown.map((id) => `"${id}"`))}. It has ${rows.length} task(s): ${shortList(rows.map((r) => r.taskId))}.`,
+        `Split "${o.split}" of ${o.repo} has no task ${shortList(unknown.map((id) => `"${id}"`))}. It has ${plural(rows.length, 'task')}: ${shortList(rows.map((r) => r.taskId))}.`,
       );
     }
     const want = new Set(o.tasks);
@@ -339,7 +340,7 @@ function assertUnchanged(manifest: DownloadManifest, remotes: RemoteFile[], o: D
   }
   if (changed.length > 0) {
     throw new UserError(
-      `${changed.length} file(s) of ${o.repo} at ${o.revision} changed on the Hub since they were downloaded into ${into}: ${shortList(changed, 3)}. ` +
+      `${plural(changed.length, 'file')} of ${o.repo} at ${o.revision} changed on the Hub since they were downloaded into ${into}: ${shortList(changed, 3)}. ` +
         `Run again with --update to fetch the new versions, or keep these with --revision set to the commit you downloaded.`,
     );
   }

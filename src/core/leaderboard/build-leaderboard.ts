@@ -3,6 +3,7 @@
 // (leaderboard-record.ts) every view shows. Reads through run-task-scores.ts; the statistics are
 // the pure modules beside it.
 import type { ScoringRules } from '../metrics/scored-line';
+import { plural } from '../util/plural';
 import { UserError } from '../util/errors';
 import { clusterBootstraps } from './cluster-bootstrap';
 import { datasetKey, type ResolvedRun } from './leaderboard-inputs';
@@ -79,8 +80,8 @@ export async function buildLeaderboard(runs: readonly ResolvedRun[], opts: Leade
     if (missing.length > 0)
       notes.push(
         opts.tasksPolicy === 'common'
-          ? `${label} has no score on ${missing.length} task(s) some other entry scored (${missing.join(', ')}): they are left out of every entry's ranking.`
-          : `${label} has no score on ${missing.length} task(s) (${missing.join(', ')}).`,
+          ? `${label} has no score on ${plural(missing.length, 'task')} some other entry scored (${missing.join(', ')}): they are left out of every entry's ranking.`
+          : `${label} has no score on ${plural(missing.length, 'task')} (${missing.join(', ')}).`,
       );
     return { label, draft: d, own, missing };
   });
@@ -135,7 +136,9 @@ export async function buildLeaderboard(runs: readonly ResolvedRun[], opts: Leade
   });
   for (const e of built) {
     if (e.flaggedTasks > 0)
-      notes.push(`${e.label}: ${e.flaggedTasks} task(s) carry an integrity flag (their scores are in doubt; counted as sweci summarize counts them).`);
+      notes.push(
+        `${e.label}: ${plural(e.flaggedTasks, 'task')} ${e.flaggedTasks === 1 ? 'carries' : 'carry'} an integrity flag (their scores are in doubt; counted as sweci summarize counts them).`,
+      );
     if (e.tokensPerTask.source === 'agent-reported' || e.tokensPerTask.source === 'mixed')
       notes.push(`${e.label}: tokens ${e.tokensPerTask.source === 'mixed' ? 'partly ' : ''}as the agents reported them (not counted at the gateway).`);
   }

@@ -4,6 +4,7 @@
 // summary line; a pytest-json-report file must agree with it too. A stream that does not is never
 // scored as a pass: nothing is scored, or (a file that disagrees) the stream is.
 import type { TestReport } from './test-report';
+import { plural } from '../util/plural';
 import type { StreamRead } from './report-stream';
 import { parseJsonReport } from './parse-json-report';
 import { ReportLimitError } from './report-error';
@@ -83,6 +84,9 @@ export function outcomeMismatch(report: TestReport, outcomes: ReadonlyMap<string
   let missing = 0;
   for (const id of outcomes.keys()) if (!seen.has(id)) missing++;
   if (!differ && !missing) return undefined;
-  const parts = [differ ? `${differ} test(s) differ (${first})` : '', missing ? `${missing} test(s) whose phases were streamed are not in the report` : ''];
+  const parts = [
+    differ ? `${plural(differ, 'test')} ${differ === 1 ? 'differs' : 'differ'} (${first})` : '',
+    missing ? `${plural(missing, 'test')} whose phases were streamed ${missing === 1 ? 'is' : 'are'} not in the report` : '',
+  ];
   return parts.filter(Boolean).join('; ');
 }

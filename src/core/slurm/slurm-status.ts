@@ -1,6 +1,7 @@
 // `sweci slurm status`: each task as the experiment records it (.sweci-batch), beside its
 // element in the last array that ran it, as Slurm sees it.
 import { FINISHED_STATES, type TaskStatus } from '../records/task-status-file';
+import { plural } from '../util/plural';
 import { shellQuote } from '../util/shell-quote';
 import type { Submission } from './slurm-folder';
 import type { SlurmElement } from './slurm-jobs';
@@ -113,13 +114,13 @@ export function slurmStatusText(status: SlurmStatus, experimentDir: string): str
       .trimEnd();
   const finished = status.tasks.filter((t) => t.finished).length;
   return [
-    `arrays: ${status.jobs.map((j) => `${j.job} (${j.name}, ${j.tasks} task(s))`).join(', ')}`,
+    `arrays: ${status.jobs.map((j) => `${j.job} (${j.name}, ${plural(j.tasks, 'task')})`).join(', ')}`,
     '',
     line(head),
     ...rows.map(line),
     '',
     `${finished}/${status.tasks.length} finished`,
-    ...(status.live > 0 ? [`${status.live} unfinished task(s) still pending or running in Slurm: resubmit once they end (or after scancel)`] : []),
+    ...(status.live > 0 ? [`${plural(status.live, 'unfinished task')} still pending or running in Slurm: resubmit once they end (or after scancel)`] : []),
     status.resubmit ? `resubmit what is unfinished: ${status.resubmit}` : 'every task is finished',
     '',
   ].join('\n');

@@ -1,5 +1,6 @@
 // A SWE-CI dataset folder: metadata/<split>.csv plus data/<task_id>/{code.zip,image.tar.gz}.
 import { promises as fs } from 'node:fs';
+import { plural } from '../util/plural';
 import * as path from 'node:path';
 import { UserError, errorMessage } from '../util/errors';
 import { readMetadataCsv } from './csv-metadata';
@@ -113,7 +114,7 @@ export async function readDatasetTasks(datasetDir: string, split: string): Promi
   if (missing.length > 0) {
     const shown = missing.slice(0, 5).join(', ') + (missing.length > 5 ? `, and ${missing.length - 5} more` : '');
     throw new UserError(
-      `The dataset ${datasetDir} is incomplete: data/<task_id>/code.zip is missing for ${missing.length} task(s) of split "${split}": ${shown}. Download those tasks' data or remove their rows.`,
+      `The dataset ${datasetDir} is incomplete: data/<task_id>/code.zip is missing for ${plural(missing.length, 'task')} of split "${split}": ${shown}. Download those tasks' data or remove their rows.`,
     );
   }
   return specs;

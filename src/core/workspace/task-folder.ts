@@ -17,7 +17,7 @@ export interface RunLayout {
   /** `lock`: the human-history replay's own lock (it may run beside the loop, not beside itself). */
   lockFile: string;
   /** `iter-NNN`: a completed iteration's archive (run-store.ts's ARCHIVE names its files). */
-  iterationDir(iteration: number): string;
+  iterationDir: (iteration: number) => string;
 }
 
 /** `iter-007` for iteration 7: an archive's folder name (three digits at least, so they sort). */

@@ -233,7 +233,7 @@ describe('sweci run over a dataset: the terminal, failures, human history, confi
       config,
     );
     assert.equal(index1.code, 1);
-    assert.match(index1.err, /--task-index 2 is outside the 2 selected task\(s\)/);
+    assert.match(index1.err, /--task-index 2 is outside the 2 selected tasks/);
     const noResults = sweci('k8s', '--dataset', demo.datasetDir, '--experiment', 'e', '--image', 'i');
     assert.equal(noResults.code, 1);
     assert.match(noResults.err, /--claim <pvc>.*or --sync-command/);

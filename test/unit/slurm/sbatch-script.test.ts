@@ -329,11 +329,11 @@ describe('sweci slurm: the batch script', () => {
       ['9', '10'],
     );
     const text2 = slurmStatusText(rows, '/e');
-    assert.match(text2, /^arrays: 9 \(scripted-1, 4 task\(s\)\), 10 \(scripted-2, 4 task\(s\)\)$/m);
+    assert.match(text2, /^arrays: 9 \(scripted-1, 4 tasks\), 10 \(scripted-2, 4 tasks\)$/m);
     assert.match(text2, /^c +cancelled +10_1 +PENDING +2 +stopped; BeginTime$/m);
     assert.match(text2, /^d +failed +10_2 +PENDING +0 +the loop stopped: error; JobArrayTaskLimit$/m);
     assert.match(text2, /^1\/5 finished$/m);
-    assert.match(text2, /4 unfinished task\(s\) still pending or running in Slurm/);
+    assert.match(text2, /4 unfinished tasks still pending or running in Slurm/);
     const done = slurmStatus([submission('scripted-1', '9', ['a'])], new Map([status('a', 'max-iterations')]), []);
     assert.equal(done.resubmit, undefined);
     assert.match(slurmStatusText(done, '/e'), /every task is finished/);

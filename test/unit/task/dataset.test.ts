@@ -86,7 +86,7 @@ describe('dataset', () => {
 
   test('missing code.zip names the task and line', async () => {
     const dir = await makeDataset('nozip', { default: 'task_id,current_sha,target_sha\nhas,aaaaaaa,bbbbbbb\nlacks,aaaaaaa,bbbbbbb\n' }, ['has']);
-    await assert.rejects(readDatasetTasks(dir, 'default'), /code\.zip is missing for 1 task\(s\) of split "default": lacks \(line 3\)/);
+    await assert.rejects(readDatasetTasks(dir, 'default'), /code\.zip is missing for 1 task of split "default": lacks \(line 3\)/);
   });
 
   test('unsafe and duplicate task ids', async () => {
