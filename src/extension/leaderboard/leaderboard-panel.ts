@@ -16,7 +16,7 @@ import {
 } from '../../shared/leaderboard-protocol';
 import * as messages from '../messages';
 import { WebviewHost } from '../webview/webview-host';
-import { describeSchemaProblem } from '../../core/records/schema-problem';
+import { firstSchemaIssue } from '../../core/records/schema-problem';
 
 export const LEADERBOARD_VIEW_TYPE = 'sweci.leaderboard';
 
@@ -151,7 +151,8 @@ export class LeaderboardPanelHost implements vscode.Disposable {
 function checked(record: LeaderboardRecord): LeaderboardRecord {
   const parsed = leaderboardRecordSchema.safeParse(record);
   if (!parsed.success) {
-    throw new UserError('The leaderboard record is malformed.', { detail: describeSchemaProblem(parsed.error) });
+    const issue = firstSchemaIssue(parsed.error);
+    throw new UserError('The leaderboard record is malformed.', { detail: `${issue.path.join('.')}: ${issue.message}` });
   }
   return parsed.data;
 }
