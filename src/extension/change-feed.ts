@@ -79,12 +79,9 @@ export class ChangeFeed implements vscode.Disposable {
     this.watchers = [];
     this.dir = dir;
     if (dir) {
+      const runsDir = taskFolder(dir).runsDir + path.sep;
       const records = watcher(new vscode.RelativePattern(vscode.Uri.file(dir), RECORDS_GLOB), (uri) =>
-        uri.fsPath.endsWith(CALLS_SUFFIX)
-          ? this.callsDidChange()
-          : uri.fsPath.startsWith(taskFolder(dir).runsDir + path.sep)
-            ? this.runsDidChange()
-            : this.taskFilesDidChange(),
+        uri.fsPath.endsWith(CALLS_SUFFIX) ? this.callsDidChange() : uri.fsPath.startsWith(runsDir) ? this.runsDidChange() : this.taskFilesDidChange(),
       );
       // A task of `sweci run --sequence` sits in the experiment folder, beside its cl-results.json
       // (outside the workspace folder, so a watcher of its own).
