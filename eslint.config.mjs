@@ -36,6 +36,43 @@ export default tseslint.config(
     },
   },
   {
+    // The webviews see only what src/shared holds (the data they show, its schemas, the messages,
+    // the metrics); anything else of src/ would bring node or vscode into a browser bundle.
+    files: ['webview-ui/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../src/*', '!../src/shared', '../../src/*', '!../../src/shared'],
+              message: 'webview-ui imports only src/shared (and its own files): move what a webview needs into src/shared.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // src/shared is the lowest layer: the engine, the extension and the webviews read it, so it
+    // reads none of them (test/unit/architecture/shared-is-pure.test.ts checks node imports too).
+    files: ['src/shared/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'vscode', message: 'src/shared is bundled into the webviews: no VS Code API.' }],
+          patterns: [
+            {
+              group: ['**/core/*', '**/extension/*', '**/cli/*', '**/server/*', 'node:*'],
+              message: 'src/shared imports nothing above it (core, extension, cli, server) and no node module.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.mjs'],
     languageOptions: { globals: { console: 'readonly', process: 'readonly' } },
   },

@@ -4,7 +4,7 @@
 import * as path from 'node:path';
 import * as esbuild from 'esbuild';
 import { launchChromium, repoRoot } from '../test/harness/code-server';
-import type { HeatmapData } from '../src/core/scoring/chart-types';
+import type { HeatmapData } from '../src/shared/chart-types';
 
 const TESTS = 5000;
 const ITERATIONS = 20;

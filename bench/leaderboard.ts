@@ -23,7 +23,7 @@ import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
 import { launchChromium, repoRoot } from '../test/harness/code-server';
 import { runToFirstFrame } from './first-frame';
-import { leaderboardRecordSchema, type LeaderboardRecord } from '../src/core/leaderboard/leaderboard-record';
+import { leaderboardRecordSchema, type LeaderboardRecord } from '../src/shared/leaderboard-record';
 import { writeLeaderboardReport } from '../src/core/report/leaderboard-html';
 import { SUMMARY_CACHE_FILE } from '../src/core/scoring/run-summary-cache';
 import { writeLeaderboardExperiments } from '../test/unit/helpers/leaderboard-experiments';

@@ -11,7 +11,7 @@ import { launchChromium, repoRoot } from '../test/harness/code-server';
 import { runToFirstFrame } from './first-frame';
 import { panelCss } from '../src/core/report/panel-assets';
 import { transcriptPageHtml } from '../src/core/report/report-html';
-import type { Transcript, TranscriptCall } from '../src/core/transcript/transcript-schema';
+import type { Transcript, TranscriptCall } from '../src/shared/transcript-schema';
 
 const CALLS = 500;
 const BUDGET_MS = 1000;

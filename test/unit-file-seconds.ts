@@ -166,7 +166,7 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'loop/outside-changes.test.js': 0.1,
   'loop/run-name.test.js': 0.1,
   'metrics/evo-score.test.js': 0.1,
-  'metrics/metrics-are-pure.test.js': 0.1,
+  'architecture/shared-is-pure.test.js': 0.1,
   'metrics/normalized-change.test.js': 0.1,
   'metrics/reference-summary.test.js': 0.1,
   'metrics/regressions.test.js': 0.1,

@@ -1,5 +1,5 @@
 // Where the heatmap's cells go and which test a pixel is: pure layout, no DOM (unit-tested in node).
-import type { HeatmapData as Heatmap } from '../src/core/scoring/chart-types';
+import type { HeatmapData as Heatmap } from '../src/shared/chart-types';
 
 export interface HeatmapLayout {
   /** Tests in drawing order (changing ones first). */

@@ -1,7 +1,7 @@
 // The per-test heatmap (tests × iterations) on a canvas. Pixels are written straight into an
 // ImageData, one rectangle per cell, so 5,000 × 20 cells draw in a few milliseconds; with more
 // tests than pixel rows, one row shows several tests by their worst status.
-import type { HeatmapData as Heatmap } from '../src/core/scoring/chart-types';
+import type { HeatmapData as Heatmap } from '../src/shared/chart-types';
 import { RANK, heatmapLayout, type HeatmapLayout } from './heatmap-layout';
 
 export { heatmapHit, heatmapOrder } from './heatmap-layout';

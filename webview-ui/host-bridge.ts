@@ -6,7 +6,7 @@
 import * as z from 'zod/mini';
 import type { HostMessage, WebviewMessage } from '../src/shared/chart-protocol';
 import { CHART_REPLIES, isHostMessage } from '../src/shared/chart-protocol';
-import { chartDataSchema, heatmapDataSchema } from '../src/core/scoring/chart-types';
+import { chartDataSchema, heatmapDataSchema } from '../src/shared/chart-types';
 import { savedState, vsCodeApi } from './vscode-api';
 
 const viewStateSchema = z.object({

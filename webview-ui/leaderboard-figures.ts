@@ -19,7 +19,7 @@ import {
   type ChartEvent,
   type Plugin,
 } from 'chart.js';
-import type { LeaderboardEntry, LeaderboardRecord } from '../src/core/leaderboard/leaderboard-record';
+import type { LeaderboardEntry, LeaderboardRecord } from '../src/shared/leaderboard-record';
 import { parseColour } from './colour-distance';
 import {
   bumpSeries,

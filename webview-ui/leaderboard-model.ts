@@ -1,7 +1,7 @@
 // What the Leaderboard panel draws, worked out from the record: each provider's colour and
 // marker, the cells' wording, and each figure's points. Pure (no DOM, no Chart.js), so the
 // panel and the exported page draw the same and unit tests read it.
-import type { LeaderboardEntry, LeaderboardRecord } from '../src/core/leaderboard/leaderboard-record';
+import type { LeaderboardEntry, LeaderboardRecord } from '../src/shared/leaderboard-record';
 
 export type Marker = 'circle' | 'triangle' | 'rect' | 'rectRot' | 'star' | 'crossRot';
 export interface ProviderStyle {

@@ -3,7 +3,7 @@
 // from the one above share a group, shaded alike. Each row is
 // reachable by keyboard (Tab, then Enter opens its experiment), and names its entry in
 // `data-label` for the charts to highlight.
-import type { LeaderboardRecord } from '../src/core/leaderboard/leaderboard-record';
+import type { LeaderboardRecord } from '../src/shared/leaderboard-record';
 import { el } from './dom';
 import { formatCost, formatCount, formatInterval, formatRate, formatScore, providerOf, type ProviderStyle } from './leaderboard-model';
 

@@ -2,7 +2,7 @@
 // cells shaded by score, the entry picked from a list (the table's click picks it too). In the
 // panel each cell is a button that opens the task's chart for that entry's run; in an exported
 // page the cells only show the scores.
-import type { LeaderboardRecord } from '../src/core/leaderboard/leaderboard-record';
+import type { LeaderboardRecord } from '../src/shared/leaderboard-record';
 import { el } from './dom';
 import { formatScore } from './leaderboard-model';
 

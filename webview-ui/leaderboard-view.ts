@@ -4,7 +4,7 @@
 // and nothing is clickable. Rows are reachable by Tab; Enter or a click opens the entry; below
 // the figures, one entry's tasks, each opening its chart.
 import './zod-config';
-import type { LeaderboardRecord } from '../src/core/leaderboard/leaderboard-record';
+import type { LeaderboardRecord } from '../src/shared/leaderboard-record';
 import { isLeaderboardHostMessage } from '../src/shared/leaderboard-protocol';
 import { el } from './dom';
 import { LeaderboardFigures } from './leaderboard-figures';

@@ -14,13 +14,13 @@ import {
   type ScriptableContext,
   type TooltipItem,
 } from 'chart.js';
-import type { ChartData, ChartPoint, ChartRun as ChartSeries } from '../src/core/scoring/chart-types';
+import type { ChartData, ChartPoint, ChartRun as ChartSeries } from '../src/shared/chart-types';
 import { tooltipStyle, type Palette } from './palette';
-import { formatA, formatDuration, formatTokens } from '../src/core/metrics/metric-format';
+import { formatA, formatDuration, formatTokens } from '../src/shared/metrics/metric-format';
 
 Chart.register(LineController, LineElement, PointElement, LinearScale, Legend, Tooltip);
 
-import { RUN_FLAG_LABELS } from '../src/core/metrics/run-flags';
+import { RUN_FLAG_LABELS } from '../src/shared/metrics/run-flags';
 import { dodgeCoinciding } from './dodge';
 import { seriesStyles } from './series-style';
 

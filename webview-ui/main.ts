@@ -1,7 +1,7 @@
 // The chart webview: the a(c) line chart, the γ control with the runs table, and the per-test
 // heatmap. Runs inside VS Code (data from the host) or standalone in an exported report.
 import './zod-config';
-import type { ChartData, HeatmapData as Heatmap } from '../src/core/scoring/chart-types';
+import type { ChartData, HeatmapData as Heatmap } from '../src/shared/chart-types';
 import { DEFAULT_GAMMA, GAMMA_MAX, GAMMA_MIN, type HostMessage } from '../src/shared/chart-protocol';
 import { createBridge, readReportPayload, type ViewState } from './host-bridge';
 import { drawHeatmap, heatmapHit, opaqueColour, type HeatmapLayout } from './heatmap';

@@ -3,9 +3,9 @@
 // γ with the same metric functions the extension uses. It fits a panel beside
 // the default side bar: headers and text wrap, numbers stay on one line, and a flagged run shows
 // ⚑ beside its scores with the flags explained on hover (named once, under the run).
-import type { ChartData } from '../src/core/scoring/chart-types';
-import { METRIC_COLUMN_LIST } from '../src/core/metrics/metric-columns';
-import { RUN_FLAG_LABELS, type RunFlag } from '../src/core/metrics/run-flags';
+import type { ChartData } from '../src/shared/chart-types';
+import { METRIC_COLUMN_LIST } from '../src/shared/metrics/metric-columns';
+import { RUN_FLAG_LABELS, type RunFlag } from '../src/shared/metrics/run-flags';
 import type { Palette } from './palette';
 import { seriesStyles, type SeriesStyle } from './series-style';
 

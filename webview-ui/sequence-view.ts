@@ -2,7 +2,7 @@
 // task i, column = task j re-run on its code), the learning curve, and the continual-learning
 // metrics with why any is missing. Shown only when the open task belongs to a sequence.
 import { CategoryScale, Chart, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip } from 'chart.js';
-import type { SequenceData } from '../src/core/continual/sequence-data';
+import type { SequenceData } from '../src/shared/sequence-data-schema';
 import { tooltipStyle, type Palette } from './palette';
 import { el } from './dom';
 

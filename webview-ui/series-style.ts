@@ -2,7 +2,7 @@
 // colours in turn; past the last, the colours come round again with another dash and marker, so
 // no two runs are drawn alike. The developers' history keeps its own colour, dashed, with hollow
 // squares. The chart, its legend and the runs table's swatches all draw from this. Pure: no DOM.
-import type { ChartRunKind } from '../src/core/scoring/chart-types';
+import type { ChartRunKind } from '../src/shared/chart-types';
 
 /** The Chart.js point styles a run's markers use (regressions, crashes and flags have their own). */
 export type RunMarker = 'circle' | 'rect' | 'rectRounded' | 'star';

@@ -1,6 +1,6 @@
 // The call timeline's geometry: one bar per call, its width proportional to the call's time (or
 // tokens), never thinner than a bar a person can click. No DOM, so unit tests run it in node.
-import type { TranscriptCall } from '../src/core/transcript/transcript-schema';
+import type { TranscriptCall } from '../src/shared/transcript-schema';
 import { callTokens } from './transcript-format';
 
 export type TimelineMeasure = 'ms' | 'tokens';

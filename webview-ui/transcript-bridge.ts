@@ -4,7 +4,7 @@
 // link leads back to the report.
 import * as z from 'zod/mini';
 import { isTranscriptHostMessage, type TranscriptHostMessage, type TranscriptWebviewMessage } from '../src/shared/transcript-protocol';
-import { transcriptSchema, type Transcript } from '../src/core/transcript/transcript-schema';
+import { transcriptSchema, type Transcript } from '../src/shared/transcript-schema';
 import { savedState, vsCodeApi } from './vscode-api';
 
 /** What the panel keeps across reloads of its page (VS Code's webview state). */

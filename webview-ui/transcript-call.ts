@@ -2,8 +2,8 @@
 // and, built only when it is about to be seen, its body: what the call added to the conversation,
 // the model's text, its reasoning (folded), and each tool call as a person reads it (a command
 // with its output, a file write as a diff, anything else as JSON), then what went wrong.
-import type { Transcript, TranscriptCall, TranscriptItem } from '../src/core/transcript/transcript-schema';
-import { toolAction } from '../src/core/transcript/tool-actions';
+import type { Transcript, TranscriptCall, TranscriptItem } from '../src/shared/transcript-schema';
+import { toolAction } from '../src/shared/tool-actions';
 import { fileChangeAt, type FileChange } from '../src/shared/transcript-edits';
 import type { TranscriptWebviewMessage } from '../src/shared/transcript-protocol';
 import { el } from './dom';

@@ -1,7 +1,7 @@
 // How the Transcript panel writes a call's numbers: time, money, tokens, and the totals so far.
 // No DOM, so unit tests run it in node.
-import type { TranscriptCall } from '../src/core/transcript/transcript-schema';
-import { formatTokens } from '../src/core/metrics/metric-format';
+import type { TranscriptCall } from '../src/shared/transcript-schema';
+import { formatTokens } from '../src/shared/metrics/metric-format';
 
 export function formatMs(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;

@@ -1,7 +1,7 @@
 // What the Transcript panel reads out of a transcript before drawing it: which tool result
 // answers which tool call (results arrive in a later call's input), and each call's text for the
 // search box. No DOM, so unit tests run it in node.
-import type { Transcript, TranscriptCall, TranscriptItem } from '../src/core/transcript/transcript-schema';
+import type { Transcript, TranscriptCall, TranscriptItem } from '../src/shared/transcript-schema';
 
 type ResultItem = Extract<TranscriptItem, { kind: 'tool-result' }>;
 

@@ -1,7 +1,7 @@
 // The call timeline above the conversation: one bar per call, as wide as its time (or tokens),
 // coloured by what the call did (wrote a file, ran another tool, only answered, failed); a click (or Enter on the focused bar) scrolls to the call. One
 // tab stop: the arrow keys move along the bars.
-import type { TranscriptCall } from '../src/core/transcript/transcript-schema';
+import type { TranscriptCall } from '../src/shared/transcript-schema';
 import { el } from './dom';
 import { callMeasure, timelineLayout, type TimelineMeasure } from './timeline-layout';
 import { callFigures } from './transcript-format';

@@ -5,12 +5,12 @@
 // calls), and the page follows a running try as its calls arrive. Runs inside VS Code (the
 // transcript from the host) or standalone in an exported report (the transcript in the page).
 import './zod-config';
-import type { Transcript } from '../src/core/transcript/transcript-schema';
-import { callsWriting, filesWritten } from '../src/core/transcript/tool-actions';
+import type { Transcript } from '../src/shared/transcript-schema';
+import { callsWriting, filesWritten } from '../src/shared/tool-actions';
 import { fileChanges } from '../src/shared/transcript-edits';
 import type { TranscriptHostMessage } from '../src/shared/transcript-protocol';
 import { el } from './dom';
-import { formatTokens } from '../src/core/metrics/metric-format';
+import { formatTokens } from '../src/shared/metrics/metric-format';
 import { defaultMeasure, type TimelineMeasure } from './timeline-layout';
 import { createTranscriptBridge, readTranscriptPayload, type TranscriptViewState } from './transcript-bridge';
 import { callBody, callHeader, textBlock, type CallContext } from './transcript-call';

@@ -4,8 +4,8 @@
 // half-formed message. A request the webview sends carries a requestId that the host's reply
 // returns (CHART_REPLIES). Browser-safe: no node or vscode imports.
 import * as z from 'zod/mini';
-import { chartDataSchema, heatmapDataSchema } from '../core/scoring/chart-types';
-import { sequenceDataSchema } from '../core/continual/sequence-data-schema';
+import { chartDataSchema, heatmapDataSchema } from './chart-types';
+import { sequenceDataSchema } from './sequence-data-schema';
 import { count, guardFor, requestId } from './message-schema';
 
 export const GAMMA_MIN = 0.5;

@@ -4,7 +4,7 @@
 // host looks up in the record it sent, so a message can only name what the panel showed.
 // Browser-safe.
 import * as z from 'zod/mini';
-import { leaderboardRecordSchema } from '../core/leaderboard/leaderboard-record';
+import { leaderboardRecordSchema } from './leaderboard-record';
 import { guardFor } from './message-schema';
 
 const label = () => z.string().check(z.minLength(1), z.maxLength(500));

@@ -5,8 +5,8 @@
 // strings. The Transcript panel draws these diffs and the host opens the same ones in
 // the diff editor, both from the transcript the host sent (a message names a call and a tool
 // index, never a path). Browser-safe.
-import type { Transcript } from '../core/transcript/transcript-schema';
-import { toolAction } from '../core/transcript/tool-actions';
+import type { Transcript } from './transcript-schema';
+import { toolAction } from './tool-actions';
 
 export interface FileChange {
   call: number;

@@ -4,7 +4,7 @@
 // call in the transcript it was sent, never a path: the host looks the change up in the
 // transcript it sent, so a message cannot make it open anything else. Browser-safe.
 import * as z from 'zod/mini';
-import { transcriptSchema } from '../core/transcript/transcript-schema';
+import { transcriptSchema } from './transcript-schema';
 import { count, guardFor } from './message-schema';
 
 const callNumber = () => z.int().check(z.minimum(1));

@@ -4,7 +4,7 @@
 // product's dist/extension.js holds none of this (test/unit/build/product-bundles.test.ts).
 import * as fs from 'node:fs/promises';
 import type * as vscode from 'vscode';
-import type { LeaderboardRecord } from '../../src/core/leaderboard/leaderboard-record';
+import type { LeaderboardRecord } from '../../src/shared/leaderboard-record';
 import { activateFeatures, startFeatures } from '../../src/extension/activate/features';
 import { observeMessages, type ShownMessage } from '../../src/extension/messages';
 import { sweciApi } from './sweci-api';

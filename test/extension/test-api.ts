@@ -5,7 +5,7 @@ import type { CheckOutResult } from '../../src/core/checkout/check-out-task';
 import type { TaskState } from '../../src/core/checkout/task-state';
 import type { NonPassedEntry } from '../../src/core/gap/non-passed';
 import type { HostMessage, WebviewMessage } from '../../src/shared/chart-protocol';
-import type { LeaderboardRecord } from '../../src/core/leaderboard/leaderboard-record';
+import type { LeaderboardRecord } from '../../src/shared/leaderboard-record';
 import type { LeaderboardSource } from '../../src/shared/leaderboard-protocol';
 import type { LeaderboardHostMessage, LeaderboardViewMessage } from '../../src/shared/leaderboard-protocol';
 import type { RenderedMessage, TranscriptRendered } from './webview-log';

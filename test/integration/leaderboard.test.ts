@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { LeaderboardRecord } from '../../src/core/leaderboard/leaderboard-record';
+import type { LeaderboardRecord } from '../../src/shared/leaderboard-record';
 import type { SweciApi } from '../extension/test-api';
 import { leaderboardFixture } from '../unit/helpers/leaderboard-fixture';
 import { batchFixture, RUN, type BatchFixture } from '../unit/cli/batch-fixture';

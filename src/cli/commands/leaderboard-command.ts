@@ -4,7 +4,7 @@ import { scoringRulesOf, type ScoringValues } from './scoring-options';
 import { DEFAULT_GAMMAS, DEFAULT_RESAMPLES } from '../../core/leaderboard/build-leaderboard';
 import { computeLeaderboard } from '../../core/leaderboard/compute-leaderboard';
 import { LEADERBOARD_FORMATS, formatLeaderboard, type LeaderboardFormat } from '../../core/leaderboard/leaderboard-format';
-import { gammaKeySchema, TASKS_POLICIES, type LeaderboardRecord, type TasksPolicy } from '../../core/leaderboard/leaderboard-record';
+import { gammaKeySchema, TASKS_POLICIES, type LeaderboardRecord, type TasksPolicy } from '../../shared/leaderboard-record';
 import { UserError } from '../../core/util/errors';
 
 const MAX_RESAMPLES = 1_000_000;

@@ -1,7 +1,7 @@
 // How the commands that show scores (summarize, compare, report, leaderboard) take the scoring
 // rules from their flags: one set of flags, one reading, so every view scores alike.
 import type { Command } from 'commander';
-import type { ScoringRules } from '../../core/metrics/scored-line';
+import type { ScoringRules } from '../../shared/metrics/scored-line';
 
 export interface ScoringValues {
   keepFlagged?: boolean;

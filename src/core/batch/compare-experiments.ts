@@ -3,9 +3,9 @@
 // as `summarize` does.
 import { summarizeExperiment, type SummaryGroup, type SummaryOptions } from './experiment-summary';
 import { UserError } from '../util/errors';
-import { METRIC_COLUMN_LIST } from '../metrics/metric-columns';
-import { RUN_FLAG_LABELS, type FlaggedCount, type RunFlag } from '../metrics/run-flags';
-import { averageMetrics, type RunMetricsRow } from '../metrics/run-metrics';
+import { METRIC_COLUMN_LIST } from '../../shared/metrics/metric-columns';
+import { RUN_FLAG_LABELS, type FlaggedCount, type RunFlag } from '../../shared/metrics/run-flags';
+import { averageMetrics, type RunMetricsRow } from '../../shared/metrics/run-metrics';
 
 export interface CompareSide {
   experiment: string;

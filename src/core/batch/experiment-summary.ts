@@ -6,10 +6,10 @@
 import type { ChartRunKind, RunMetricsRow } from '../scoring/load-chart-data';
 import { loadRunScores } from '../scoring/run-scores';
 import type { UsageExtras } from '../scoring/usage-extras';
-import { evoScore } from '../metrics/evo-score';
-import type { RunFlag } from '../metrics/run-flags';
-import type { ScoringRules } from '../metrics/scored-line';
-import { averageMetrics, type RunMetricsAverage } from '../metrics/run-metrics';
+import { evoScore } from '../../shared/metrics/evo-score';
+import type { RunFlag } from '../../shared/metrics/run-flags';
+import type { ScoringRules } from '../../shared/metrics/scored-line';
+import { averageMetrics, type RunMetricsAverage } from '../../shared/metrics/run-metrics';
 import { promises as fs } from 'node:fs';
 import { experimentLayout, experimentTaskIds, readExperiment } from './experiment';
 import { readTaskStatus } from './task-status';

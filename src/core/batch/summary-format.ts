@@ -3,9 +3,9 @@
 // for the experiment report's index): the metric columns with a `summary` entry.
 import { stringify } from 'csv-stringify/sync';
 import type { ExperimentSummary, SummaryGroup, SummaryRow } from './experiment-summary';
-import { fixed, METRIC_COLUMN_LIST } from '../metrics/metric-columns';
-import { RUN_FLAGS, RUN_FLAG_LABELS, flaggedNote, flaggedScore } from '../metrics/run-flags';
-import type { RunMetricsAverage } from '../metrics/run-metrics';
+import { fixed, METRIC_COLUMN_LIST } from '../../shared/metrics/metric-columns';
+import { RUN_FLAGS, RUN_FLAG_LABELS, flaggedNote, flaggedScore } from '../../shared/metrics/run-flags';
+import type { RunMetricsAverage } from '../../shared/metrics/run-metrics';
 
 export const SUMMARY_FORMATS = ['table', 'markdown', 'csv', 'json'] as const;
 export type SummaryFormat = (typeof SUMMARY_FORMATS)[number];

@@ -4,7 +4,7 @@
 import * as path from 'node:path';
 import { accuracyCurve, learningCurve, type ClMetrics, type ClWeights } from './cl-metrics';
 import type { SequenceSummary } from './sequence-summary';
-import type { SequenceData, SequenceMetric } from './sequence-data-schema';
+import type { SequenceData, SequenceMetric } from '../../shared/sequence-data-schema';
 
 export type { SequenceData, SequenceMetric };
 

@@ -29,7 +29,7 @@ import { readTaskRecord } from '../workspace/materialize';
 import { isTestArtifact } from '../workspace/restore-tests';
 import { exportTree, pruneTopLevel } from '../workspace/upstream';
 import { DEFAULT_HISTORY_COMMITS } from '../loop/loop-settings';
-import { regressedIds } from '../metrics/regressions';
+import { regressedIds } from '../../shared/metrics/regressions';
 import { listUpstreamCommits, selectPositions, type UpstreamCommit } from './upstream-commits';
 import type { TaskFolder } from '../workspace/task-folder';
 

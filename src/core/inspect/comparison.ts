@@ -4,7 +4,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { readIterationRecords, type IterationRecord } from '../loop/iteration-record';
 import { ARCHIVE } from '../loop/run-store';
-import { baselineOf, normalizedChange } from '../metrics/normalized-change';
+import { baselineOf, normalizedChange } from '../../shared/metrics/normalized-change';
 import { passedIds } from '../pytest/test-report';
 import { UserError } from '../util/errors';
 import { reportOf, stepIteration, targetReport } from './iteration-details';

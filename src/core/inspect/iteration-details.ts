@@ -7,7 +7,7 @@ import { loadReport } from '../checkout/report-store';
 import { classify, type NonPassedEntry } from '../gap/non-passed';
 import type { IterationRecord, RoleStepRecord } from '../loop/iteration-record';
 import { ARCHIVE, type RunInfo } from '../loop/run-store';
-import { baselineOf, normalizedChange } from '../metrics/normalized-change';
+import { baselineOf, normalizedChange } from '../../shared/metrics/normalized-change';
 import { passedIds, type TestReport } from '../pytest/test-report';
 import { oracleLayout } from '../workspace/layout';
 import { readTaskRecord } from '../workspace/task-record';

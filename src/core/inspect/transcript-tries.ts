@@ -9,7 +9,7 @@ import { readJournal } from '../loop/journal';
 import { ARCHIVE, readRunInfo, type RunInfo } from '../loop/run-store';
 import { hasEventReader } from '../transcript/cli-events-transcript';
 import { readTryTranscript } from '../transcript/read-transcript';
-import type { Transcript } from '../transcript/transcript-schema';
+import type { Transcript } from '../../shared/transcript-schema';
 import { iterationOfDirName, type TaskFolder } from '../workspace/task-folder';
 import { CALLS_SUFFIX } from '../agents/model-route';
 

@@ -2,12 +2,12 @@
 // bootstrap intervals, ranks at every γ, pairs, groups and the cost frontier, as the one record
 // (leaderboard-record.ts) every view shows. Reads through run-task-scores.ts; the statistics are
 // the pure modules beside it.
-import type { ScoringRules } from '../metrics/scored-line';
+import type { ScoringRules } from '../../shared/metrics/scored-line';
 import { plural } from '../util/plural';
 import { UserError } from '../util/errors';
 import { clusterBootstraps } from './cluster-bootstrap';
 import { datasetKey, type ResolvedRun } from './leaderboard-inputs';
-import type { LeaderboardEntry, LeaderboardPair, LeaderboardRecord, TasksPolicy } from './leaderboard-record';
+import type { LeaderboardEntry, LeaderboardPair, LeaderboardRecord, TasksPolicy } from '../../shared/leaderboard-record';
 import { pairedDifferences } from './paired-difference';
 import { costFrontier, groupsInOrder, rankEntries } from './ranking';
 import { combineSources, runTaskScores, sharedReads, type TaskScore } from './run-task-scores';

@@ -1,11 +1,11 @@
 // From what a user names (a leaderboard.json and/or experiment folders, `folder#run` for another
 // run) to the record: the one path `sweci leaderboard` and the editor's Leaderboard panel share.
 import * as path from 'node:path';
-import type { ScoringRules } from '../metrics/scored-line';
+import type { ScoringRules } from '../../shared/metrics/scored-line';
 import { UserError } from '../util/errors';
 import { buildLeaderboard, DEFAULT_GAMMAS, DEFAULT_RESAMPLES } from './build-leaderboard';
 import { parseRunArgument, readLeaderboardFile, resolveRuns, type RunArgument } from './leaderboard-inputs';
-import type { LeaderboardRecord, TasksPolicy } from './leaderboard-record';
+import type { LeaderboardRecord, TasksPolicy } from '../../shared/leaderboard-record';
 
 export interface LeaderboardSource {
   /** A leaderboard.json; its entries name the experiments. */

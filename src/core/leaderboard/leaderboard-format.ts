@@ -2,8 +2,8 @@
 // pull request, CSV for a spreadsheet (one row per entry, numbers bare), JSON for scripts (the
 // record itself, checked against its schema before it is printed). Pure: no node imports.
 import { stringify } from 'csv-stringify/sync';
-import { formatDuration, formatTokens } from '../metrics/metric-format';
-import { leaderboardRecordSchema, type LeaderboardEntry, type LeaderboardRecord } from './leaderboard-record';
+import { formatDuration, formatTokens } from '../../shared/metrics/metric-format';
+import { leaderboardRecordSchema, type LeaderboardEntry, type LeaderboardRecord } from '../../shared/leaderboard-record';
 
 export const LEADERBOARD_FORMATS = ['table', 'markdown', 'csv', 'json'] as const;
 export type LeaderboardFormat = (typeof LEADERBOARD_FORMATS)[number];

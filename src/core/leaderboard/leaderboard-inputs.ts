@@ -8,7 +8,7 @@ import { experimentLayout, experimentTaskIds, requireExperiment, type Experiment
 import { listRuns, readRunSummary } from '../loop/run-store';
 import { cachedRunInfo } from '../scoring/run-scores';
 import { UserError, errorMessage } from '../util/errors';
-import { leaderboardFileSchema, type LeaderboardFile } from './leaderboard-record';
+import { leaderboardFileSchema, type LeaderboardFile } from '../../shared/leaderboard-record';
 
 /** One experiment and run as asked for, before it is read. */
 export interface RunArgument {

@@ -3,7 +3,7 @@
 // from), plus each task's repository (the bootstrap's cluster).
 import { experimentLayout } from '../batch/experiment';
 import { summarizeExperiment, type ExperimentSummary } from '../batch/experiment-summary';
-import type { ScoringRules } from '../metrics/scored-line';
+import type { ScoringRules } from '../../shared/metrics/scored-line';
 import type { TokenSource } from '../scoring/usage-extras';
 import { readTaskRecord } from '../workspace/task-record';
 

@@ -7,8 +7,8 @@ import { z } from 'zod';
 import { jsonRecordFile } from '../records/record-file';
 import { readIterationRecords, readIterationRecordsSync, roleKind, type IterationRecord } from './iteration-record';
 import { journalFile, readJournal, readJournalSync, type Journal, type PendingStep } from './journal';
-import type { RunFlag } from '../metrics/run-flags';
-import { scoreFlags } from '../metrics/scored-line';
+import type { RunFlag } from '../../shared/metrics/run-flags';
+import { scoreFlags } from '../../shared/metrics/scored-line';
 import { assertRunName, runBranch, slugifyRunName } from './run-name';
 import type { TaskFolder } from '../workspace/task-folder';
 

@@ -8,8 +8,8 @@ import { taskFolder } from '../workspace/task-folder';
 import { summarizeExperiment, type ExperimentSummary } from '../batch/experiment-summary';
 import { averageCells, averageLabel, formatSummary, summaryCells, summaryHeader } from '../batch/summary-format';
 import { writeReport } from './export-report';
-import { RUN_FLAG_LABELS, flaggedNote, type RunFlag } from '../metrics/run-flags';
-import type { ScoringRules } from '../metrics/scored-line';
+import { RUN_FLAG_LABELS, flaggedNote, type RunFlag } from '../../shared/metrics/run-flags';
+import type { ScoringRules } from '../../shared/metrics/scored-line';
 import { html, htmlPage, rawHtml, type SafeHtml } from '../util/html';
 
 export interface ExperimentReportOptions {

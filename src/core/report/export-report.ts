@@ -5,8 +5,8 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { loadChartData, loadHeatmap, type ChartData, type HeatmapData } from '../scoring/load-chart-data';
-import { METRIC_COLUMN_LIST } from '../metrics/metric-columns';
-import type { ScoringRules } from '../metrics/scored-line';
+import { METRIC_COLUMN_LIST } from '../../shared/metrics/metric-columns';
+import type { ScoringRules } from '../../shared/metrics/scored-line';
 import { readPanelAssets } from './panel-assets';
 import { reportHtml, transcriptPageHtml, type TranscriptLink } from './report-html';
 import { listTries, loadTranscript } from '../inspect/transcript-tries';

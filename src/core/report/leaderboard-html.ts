@@ -6,7 +6,7 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import { formatLeaderboard } from '../leaderboard/leaderboard-format';
-import { leaderboardRecordSchema, type LeaderboardRecord } from '../leaderboard/leaderboard-record';
+import { leaderboardRecordSchema, type LeaderboardRecord } from '../../shared/leaderboard-record';
 import { readPanelAssets } from './panel-assets';
 import { standalonePage } from './report-html';
 

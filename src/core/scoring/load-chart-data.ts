@@ -5,20 +5,20 @@ import * as path from 'node:path';
 import { loadReport } from '../checkout/report-store';
 import { readIterationRecords, type IterationRecord } from '../loop/iteration-record';
 import { ARCHIVE, DEFAULT_MAX_ITERATIONS, listRunsWithRecords, readRunInfo, readRunSummary, type RunInfo } from '../loop/run-store';
-import { normalizedChange, type Baseline } from '../metrics/normalized-change';
-import { averageRow, referencePassed, summarize } from '../metrics/reference-summary';
-import { lineUsage, runMetrics } from '../metrics/run-metrics';
-import { lineFlags, runFlags } from '../metrics/run-flags';
-import { scoredLines, type ScoringRules } from '../metrics/scored-line';
-import { buildTransitionMatrix, encodeCells, regressedTests, type ReportTests } from '../metrics/transitions';
+import { normalizedChange, type Baseline } from '../../shared/metrics/normalized-change';
+import { averageRow, referencePassed, summarize } from '../../shared/metrics/reference-summary';
+import { lineUsage, runMetrics } from '../../shared/metrics/run-metrics';
+import { lineFlags, runFlags } from '../../shared/metrics/run-flags';
+import { scoredLines, type ScoringRules } from '../../shared/metrics/scored-line';
+import { buildTransitionMatrix, encodeCells, regressedTests, type ReportTests } from '../../shared/metrics/transitions';
 import { passedIds } from '../pytest/test-report';
 import { UserError, errorMessage } from '../util/errors';
 import { oracleLayout } from '../workspace/layout';
 import { readTaskRecord } from '../workspace/materialize';
-import type { ChartData, ChartPoint, ChartRun, ChartRunKind, HeatmapData } from './chart-types';
+import type { ChartData, ChartPoint, ChartRun, ChartRunKind, HeatmapData } from '../../shared/chart-types';
 import type { TaskFolder } from '../workspace/task-folder';
 
-export * from './chart-types';
+export * from '../../shared/chart-types';
 
 export interface ChartDataOptions {
   /** γ for the metrics rows; default 1. */

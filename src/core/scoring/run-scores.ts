@@ -9,7 +9,7 @@ import { readdirSync } from 'node:fs';
 import { readTaskStatusFileSync } from '../records/task-status-file';
 import type { IterationRecord } from '../loop/iteration-record';
 import { readRunSync, type RunInfo } from '../loop/run-store';
-import { scoredLines, type ScoringRules } from '../metrics/scored-line';
+import { scoredLines, type ScoringRules } from '../../shared/metrics/scored-line';
 import { errorMessage } from '../util/errors';
 import type { TaskFolder } from '../workspace/task-folder';
 import { readTaskRecordSync } from '../workspace/task-record';

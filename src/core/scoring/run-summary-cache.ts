@@ -31,7 +31,7 @@ import { journalFile } from '../loop/journal';
 import { sealJson, unsealJson } from '../records/sealed-json';
 import { writeFileAtomicSync } from '../util/fs-atomic';
 import type { RunLayout, TaskFolder } from '../workspace/task-folder';
-import { chartRunSchema } from './chart-types';
+import { chartRunSchema } from '../../shared/chart-types';
 import { RUN_SUMMARY_CODE } from './run-summary-code';
 
 export const SUMMARY_CACHE_FILE = 'summary-cache.json';

@@ -8,7 +8,7 @@
 import type { GatewayCall } from '../records/gateway-call';
 import { readRequest } from './protocols';
 import { digest, fingerprint, parseArguments, type Entry, type RequestView } from './request-view';
-import type { ToolCallItem, Transcript, TranscriptCall, TranscriptItem, TranscriptUsage } from './transcript-schema';
+import type { ToolCallItem, Transcript, TranscriptCall, TranscriptItem, TranscriptUsage } from '../../shared/transcript-schema';
 
 export interface TranscriptMeta {
   role: Transcript['role'];

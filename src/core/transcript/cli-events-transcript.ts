@@ -9,7 +9,7 @@ import { geminiStream } from './cli-events/gemini-stream';
 import { readLogEvents } from './cli-events/log-events';
 import { opencodeEvents } from './cli-events/opencode-events';
 import type { DraftCall, EventReader } from './cli-events/turns';
-import type { Transcript, TranscriptCall, TranscriptUsage } from './transcript-schema';
+import type { Transcript, TranscriptCall, TranscriptUsage } from '../../shared/transcript-schema';
 
 export interface CliEventsMeta {
   role: Transcript['role'];

@@ -3,8 +3,8 @@
 // cost; what it added (the prompt, tool results); the answer (text, a short reasoning, each tool
 // call as what it did: the command, the file written, the edit as -/+ lines). Long texts are
 // clipped with how much was left out: the json has everything. Browser-safe.
-import { toolAction } from './tool-actions';
-import type { Transcript, TranscriptCall, TranscriptItem, TranscriptUsage } from './transcript-schema';
+import { toolAction } from '../../shared/tool-actions';
+import type { Transcript, TranscriptCall, TranscriptItem, TranscriptUsage } from '../../shared/transcript-schema';
 
 export const TRANSCRIPT_FORMATS = ['text', 'markdown', 'json'] as const;
 export type TranscriptFormat = (typeof TRANSCRIPT_FORMATS)[number];

@@ -12,7 +12,7 @@ import { describeSchemaProblem } from '../records/schema-problem';
 import { UserError, errorMessage } from '../util/errors';
 import { TranscriptBuilder, type TranscriptMeta } from './calls-transcript';
 import { transcriptFromCliEvents } from './cli-events-transcript';
-import type { Transcript } from './transcript-schema';
+import type { Transcript } from '../../shared/transcript-schema';
 
 export interface TryTranscriptRequest {
   /** The iteration's folder: iter-NNN/, or pending/ while it runs. */

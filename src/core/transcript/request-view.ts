@@ -2,7 +2,7 @@
 // the tools offered, and the history as a list of entries (messages, or the Responses API's
 // items). Entries are converted one at a time, on demand: a request repeats the whole history,
 // so the transcript converts only what is new in it (see calls-transcript.ts). Browser-safe.
-import type { TranscriptItem } from './transcript-schema';
+import type { TranscriptItem } from '../../shared/transcript-schema';
 
 export type EntryRole = 'system' | 'user' | 'assistant' | 'tool';
 

@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import * as z from 'zod/mini';
 import { EXPERIMENT_FILE, experimentLayout } from '../../core/batch/experiment';
 import { leaderboardCandidates } from '../../core/leaderboard/leaderboard-candidates';
-import type { LeaderboardRecord } from '../../core/leaderboard/leaderboard-record';
+import type { LeaderboardRecord } from '../../shared/leaderboard-record';
 import { writeLeaderboardReport } from '../../core/report/leaderboard-html';
 import { errorMessage } from '../../core/util/errors';
 import type { ChangeFeed } from '../change-feed';

@@ -6,7 +6,7 @@
 // click names an entry by label (and a task by id); the host acts only on a label and a task the
 // record it sent holds.
 import * as vscode from 'vscode';
-import { leaderboardRecordSchema, type LeaderboardEntry, type LeaderboardRecord } from '../../core/leaderboard/leaderboard-record';
+import { leaderboardRecordSchema, type LeaderboardEntry, type LeaderboardRecord } from '../../shared/leaderboard-record';
 import { UserError } from '../../core/util/errors';
 import {
   leaderboardViewMessageSchema,

@@ -3,7 +3,7 @@
 // and its tests take a record and never know how it was computed.
 import * as vscode from 'vscode';
 import { computeLeaderboard } from '../../core/leaderboard/compute-leaderboard';
-import type { LeaderboardRecord } from '../../core/leaderboard/leaderboard-record';
+import type { LeaderboardRecord } from '../../shared/leaderboard-record';
 import { integritySettings } from '../config';
 
 import type { LeaderboardSource } from '../../shared/leaderboard-protocol';

@@ -5,8 +5,8 @@
 import * as vscode from 'vscode';
 import { summarizeExperiment } from '../../core/batch/experiment-summary';
 import { formatSummary } from '../../core/batch/summary-format';
-import type { LeaderboardEntry, LeaderboardRecord } from '../../core/leaderboard/leaderboard-record';
-import type { ScoringRules } from '../../core/metrics/scored-line';
+import type { LeaderboardEntry, LeaderboardRecord } from '../../shared/leaderboard-record';
+import type { ScoringRules } from '../../shared/metrics/scored-line';
 
 const SCHEME = 'sweci-summary';
 

@@ -1,7 +1,7 @@
 // Text for iterations in views and the status bar (no VS Code API, unit-tested).
 import type { IterationRecord, RoleStepRecord } from '../../core/loop/iteration-record';
-import { baselineOf, normalizedChange } from '../../core/metrics/normalized-change';
-import { flaggedScore, type RunFlag } from '../../core/metrics/run-flags';
+import { baselineOf, normalizedChange } from '../../shared/metrics/normalized-change';
+import { flaggedScore, type RunFlag } from '../../shared/metrics/run-flags';
 
 /** a(c) of `record` against the run's line 0; undefined when either pytest run did not run. */
 export function changeOf(record: IterationRecord, line0: IterationRecord | undefined): number | undefined {

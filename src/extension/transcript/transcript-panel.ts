@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import * as messages from '../messages';
 import { findTry, listTries, loadTranscript, type TryLocation, type TryRef } from '../../core/inspect/transcript-tries';
-import type { Transcript } from '../../core/transcript/transcript-schema';
+import type { Transcript } from '../../shared/transcript-schema';
 import { fileChangeAt, fileChanges } from '../../shared/transcript-edits';
 import { transcriptWebviewMessageSchema, type TranscriptHostMessage, type TranscriptWebviewMessage } from '../../shared/transcript-protocol';
 import { errorMessage } from '../../core/util/errors';

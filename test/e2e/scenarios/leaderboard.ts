@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
-import { leaderboardRecordSchema } from '../../../src/core/leaderboard/leaderboard-record';
+import { leaderboardRecordSchema } from '../../../src/shared/leaderboard-record';
 import { writeLeaderboardReport } from '../../../src/core/report/leaderboard-html';
 import { repoRoot } from '../../harness/code-server';
 import { withWorkbench } from '../../harness/workbench';

@@ -13,7 +13,7 @@ import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { demoDatasetFixture } from '../../harness/demo-dataset-fixture';
 import { writeReport } from '../../../src/core/report/export-report';
-import { formatTokens } from '../../../src/core/metrics/metric-format';
+import { formatTokens } from '../../../src/shared/metrics/metric-format';
 import { launchChromium, repoRoot } from '../../harness/code-server';
 import { LoopbackNamespace } from '../../harness/loopback-namespace';
 import { AGENTS_BIN, REAL_KEY, REAL_REQUIREMENT, REAL_TASK, runFlags, sandboxedRunFlags, startServerIn, sweciIn, targetFiles } from '../../harness/real-clis';

@@ -29,7 +29,7 @@ import {
   SWECI_CLI as cli,
 } from '../../harness/real-clis';
 import { filesHolding } from '../helpers/list-tree';
-import { transcriptSchema } from '../../../src/core/transcript/transcript-schema';
+import { transcriptSchema } from '../../../src/shared/transcript-schema';
 import { assertConformingRun, startConformanceBench, stopConformanceBench, type ConformanceBench, type Line } from './conforming-run';
 
 /** The CLI whose run is recorded and replayed (deterministic given its model's answers). */

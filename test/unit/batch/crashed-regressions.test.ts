@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ExperimentSummary } from '../../../src/core/batch/experiment-summary';
 import { formatSummary, summaryCells, summaryHeader } from '../../../src/core/batch/summary-format';
-import { averageMetrics, runMetrics, type RunLine } from '../../../src/core/metrics/run-metrics';
+import { averageMetrics, runMetrics, type RunLine } from '../../../src/shared/metrics/run-metrics';
 
 /** The base passes 3 tests; the Programmer leaves every module raising on import from iteration 1 on. */
 const crashed: RunLine[] = [

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { ExperimentSummary } from '../../../src/core/batch/experiment-summary';
 import { formatSummary } from '../../../src/core/batch/summary-format';
-import { averageMetrics, runMetrics, type RunLine } from '../../../src/core/metrics/run-metrics';
+import { averageMetrics, runMetrics, type RunLine } from '../../../src/shared/metrics/run-metrics';
 
 /** The base has gap 10; each commit closes one more; the tenth closes the last. */
 const tenCommits: RunLine[] = Array.from({ length: 11 }, (_, i) => ({ gap: 10 - i, pytest: { passed: 5 + i } }));

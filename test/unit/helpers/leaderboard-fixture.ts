@@ -3,7 +3,7 @@
 // lines that cross as γ moves, intervals, groups, pairs and a cost frontier worked out from the
 // numbers as the core would. For the panel's, the report's and the protocol's tests, and the e2e
 // screenshot; it is checked against leaderboardRecordSchema where it is used.
-import type { LeaderboardEntry, LeaderboardRecord } from '../../../src/core/leaderboard/leaderboard-record';
+import type { LeaderboardEntry, LeaderboardRecord } from '../../../src/shared/leaderboard-record';
 
 /** The 17 models (label, provider, release date); leaderboard-experiments.ts runs the same. */
 export const LEADERBOARD_MODELS: [label: string, provider: string, released: string][] = [

@@ -15,7 +15,7 @@ import { taskFolder } from '../../../src/core/workspace/task-folder';
 import { readIterationRecords } from '../../../src/core/loop/iteration-record';
 import { startRun } from '../../../src/core/loop/run-loop';
 
-import { lineFlags } from '../../../src/core/metrics/run-flags';
+import { lineFlags } from '../../../src/shared/metrics/run-flags';
 import { sharedGateway } from '../../../src/core/agents/shared-gateway';
 import { missingSandbox } from '../helpers/require-sandbox';
 import { DemoWorld, SANDBOX, loopOptions, pytestSettings, pythonScript, scripted } from './demo-fixture';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { evoScore } from '../../../src/core/metrics/evo-score';
+import { evoScore } from '../../../src/shared/metrics/evo-score';
 
 const close = (actual: number, expected: number, msg?: string): void => assert.ok(Math.abs(actual - expected) < 1e-12, `${msg ?? ''} ${actual} ≠ ${expected}`);
 

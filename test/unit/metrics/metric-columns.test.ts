@@ -5,9 +5,9 @@
 // a hand-built list could slip past, and checks the entries the displays walk.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { METRIC_COLUMN_LIST, METRIC_COLUMNS } from '../../../src/core/metrics/metric-columns';
-import { runMetrics, averageMetrics, type RunLine } from '../../../src/core/metrics/run-metrics';
-import { runMetricsRowSchema } from '../../../src/core/metrics/run-metrics-row';
+import { METRIC_COLUMN_LIST, METRIC_COLUMNS } from '../../../src/shared/metrics/metric-columns';
+import { runMetrics, averageMetrics, type RunLine } from '../../../src/shared/metrics/run-metrics';
+import { runMetricsRowSchema } from '../../../src/shared/metrics/run-metrics-row';
 
 const sorted = (xs: Iterable<string>) => [...xs].sort();
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { baselineOf, normalizedChange } from '../../../src/core/metrics/normalized-change';
+import { baselineOf, normalizedChange } from '../../../src/shared/metrics/normalized-change';
 
 test('progress is the share of the distance to the target covered', () => {
   const b = { init: 10, target: 30 };

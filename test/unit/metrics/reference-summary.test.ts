@@ -1,8 +1,8 @@
 // The reference's `summarize` (notes/sweci-reference.md "Scores") on worked examples.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { evoScore } from '../../../src/core/metrics/evo-score';
-import { averageRow, summarize, type ReferenceLine } from '../../../src/core/metrics/reference-summary';
+import { evoScore } from '../../../src/shared/metrics/evo-score';
+import { averageRow, summarize, type ReferenceLine } from '../../../src/shared/metrics/reference-summary';
 
 const close = (actual: number, expected: number, msg?: string): void => assert.ok(Math.abs(actual - expected) < 1e-12, `${msg ?? ''} ${actual} ≠ ${expected}`);
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { lineRegressions } from '../../../src/core/metrics/regressions';
-import type { ReferenceLine } from '../../../src/core/metrics/reference-summary';
+import { lineRegressions } from '../../../src/shared/metrics/regressions';
+import type { ReferenceLine } from '../../../src/shared/metrics/reference-summary';
 
 const ran = (passed: number, gap = 1): ReferenceLine => ({ gap, pytest: { passed } });
 const crashed: ReferenceLine = { gap: -1, pytest: {} };

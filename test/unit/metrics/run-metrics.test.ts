@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { evoScore } from '../../../src/core/metrics/evo-score';
-import { summarize } from '../../../src/core/metrics/reference-summary';
-import { averageMetrics, runMetrics, type RunLine } from '../../../src/core/metrics/run-metrics';
-import { scoredLines } from '../../../src/core/metrics/scored-line';
+import { evoScore } from '../../../src/shared/metrics/evo-score';
+import { summarize } from '../../../src/shared/metrics/reference-summary';
+import { averageMetrics, runMetrics, type RunLine } from '../../../src/shared/metrics/run-metrics';
+import { scoredLines } from '../../../src/shared/metrics/scored-line';
 
 const close = (actual: number | null, expected: number, msg?: string): void =>
   assert.ok(actual !== null && Math.abs(actual - expected) < 1e-12, `${msg ?? ''} ${actual} ≠ ${expected}`);

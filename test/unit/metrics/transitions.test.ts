@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildTransitionMatrix, decodeCells, encodeCells, regressedTests, type ReportTests } from '../../../src/core/metrics/transitions';
-import { regressedIds } from '../../../src/core/metrics/regressions';
+import { buildTransitionMatrix, decodeCells, encodeCells, regressedTests, type ReportTests } from '../../../src/shared/metrics/transitions';
+import { regressedIds } from '../../../src/shared/metrics/regressions';
 
 type Matrix = ReturnType<typeof buildTransitionMatrix>;
 

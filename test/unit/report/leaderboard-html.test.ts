@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { leaderboardRecordSchema } from '../../../src/core/leaderboard/leaderboard-record';
+import { leaderboardRecordSchema } from '../../../src/shared/leaderboard-record';
 import { formatLeaderboard } from '../../../src/core/leaderboard/leaderboard-format';
 import { writeLeaderboardReport } from '../../../src/core/report/leaderboard-html';
 import { leaderboardFixture } from '../helpers/leaderboard-fixture';

@@ -358,8 +358,8 @@ describe('the summary cache', () => {
  * old code must not be read as the new one's: RUN_SUMMARY_CODE changes with them.
  */
 const SCORING_SOURCES = [
-  'src/core/metrics',
-  'src/core/scoring/chart-types.ts',
+  'src/shared/metrics',
+  'src/shared/chart-types.ts',
   'src/core/scoring/load-chart-data.ts',
   'src/core/scoring/run-scores.ts',
   'src/core/scoring/run-summary-cache.ts',

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type * as z from 'zod/mini';
 import { isHostMessage, webviewMessageSchema, type WebviewMessage } from '../../../src/shared/chart-protocol';
-import type { ChartData, ChartPoint, ChartRun, HeatmapData, heatmapDataSchema } from '../../../src/core/scoring/chart-types';
-import type { SequenceData, sequenceDataSchema } from '../../../src/core/continual/sequence-data-schema';
+import type { ChartData, ChartPoint, ChartRun, HeatmapData, heatmapDataSchema } from '../../../src/shared/chart-types';
+import type { SequenceData, sequenceDataSchema } from '../../../src/shared/sequence-data-schema';
 
 // The chart data and a heatmap as the webview checks them: inside the host messages that carry them.
 const isChartData = (data: unknown): boolean => isHostMessage({ type: 'update', data });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { HeatmapData } from '../../../src/core/scoring/chart-types';
+import type { HeatmapData } from '../../../src/shared/chart-types';
 import { DIFF_NAMES, diffHeatmaps, differingTests } from '../../../webview-ui/heatmap-diff';
 
 const h = (run: string, tests: string[], iterations: number[], rows: string[], notRan: number[] = []): HeatmapData => ({

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { HeatmapData } from '../../../src/core/scoring/chart-types';
+import type { HeatmapData } from '../../../src/shared/chart-types';
 import { heatmapHit, heatmapLayout, heatmapOrder } from '../../../webview-ui/heatmap-layout';
 
 // Rows: t0 always passes, t1 always fails, t2 gets fixed, t3 regresses at iteration 2.

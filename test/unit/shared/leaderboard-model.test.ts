@@ -11,7 +11,7 @@ import {
   releaseSeries,
   valueTick,
 } from '../../../webview-ui/leaderboard-model';
-import { formatA } from '../../../src/core/metrics/metric-format';
+import { formatA } from '../../../src/shared/metrics/metric-format';
 import { leaderboardFixture } from '../helpers/leaderboard-fixture';
 
 const palette = { series: ['#1a85ff', '#d18616', '#652d90', '#e51400'], historySeries: '#388a34' };

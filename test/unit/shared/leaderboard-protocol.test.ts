@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { leaderboardRecordSchema } from '../../../src/core/leaderboard/leaderboard-record';
+import { leaderboardRecordSchema } from '../../../src/shared/leaderboard-record';
 import { isLeaderboardHostMessage, leaderboardViewMessageSchema } from '../../../src/shared/leaderboard-protocol';
 import { leaderboardFixture } from '../helpers/leaderboard-fixture';
 

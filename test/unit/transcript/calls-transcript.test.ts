@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { GatewayCall } from '../../../src/core/records/gateway-call';
 import { transcriptFromCalls } from './transcript-from-calls';
-import { transcriptSchema } from '../../../src/core/transcript/transcript-schema';
+import { transcriptSchema } from '../../../src/shared/transcript-schema';
 import { CLI_TOOLS, ENCODE, PROMPT, PROTOCOLS, REQUIREMENT, SYSTEM, architectTry, modelCall, type Turn } from './wire-fixture';
 
 const META = { role: 'architect' as const, iteration: 1, attempt: 1, run: 'r', agent: 'claude-code' };

@@ -3,7 +3,7 @@
 // CLIs print (as recorded from real runs against the project's model server).
 import assert from 'node:assert/strict';
 import { transcriptFromCliEvents } from '../../../src/core/transcript/cli-events-transcript';
-import { transcriptSchema, type Transcript, type TranscriptCall } from '../../../src/core/transcript/transcript-schema';
+import { transcriptSchema, type Transcript, type TranscriptCall } from '../../../src/shared/transcript-schema';
 
 /** JSON Lines. */
 export const lines = (...events: object[]): string => events.map((e) => `${JSON.stringify(e)}\n`).join('');

@@ -9,7 +9,7 @@ import { quoteWord } from '../../../src/core/util/argv-tokenizer';
 import { createDriver } from '../../../src/core/agents/cli-driver';
 import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
 import { readCliEvents, transcriptFromCliEvents } from '../../../src/core/transcript/cli-events-transcript';
-import { transcriptSchema } from '../../../src/core/transcript/transcript-schema';
+import { transcriptSchema } from '../../../src/shared/transcript-schema';
 import { lines, META, shape, transcriptOf, tryLog } from './cli-events-fixture';
 
 const posix = process.platform !== 'win32';

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { transcriptFromCalls } from './transcript-from-calls';
 import { clip, formatTranscript } from '../../../src/core/transcript/format-transcript';
-import { transcriptSchema, type Transcript } from '../../../src/core/transcript/transcript-schema';
+import { transcriptSchema, type Transcript } from '../../../src/shared/transcript-schema';
 import { PROMPT, architectTry, modelCall } from './wire-fixture';
 
 const META = { role: 'architect' as const, iteration: 1, attempt: 2, run: 'r', agent: 'claude-code' };

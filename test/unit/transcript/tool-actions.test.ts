@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { transcriptFromCalls } from './transcript-from-calls';
-import { callsWriting, filesWritten, toolAction } from '../../../src/core/transcript/tool-actions';
+import { callsWriting, filesWritten, toolAction } from '../../../src/shared/tool-actions';
 import { writeCall, shellCall } from '../../../scripts/stand-in-model/tool-kit';
 import type { Conversation } from '../../../scripts/stand-in-model/conversation';
 import { PROTOCOLS, architectTry } from './wire-fixture';

@@ -12,7 +12,7 @@ import { appendIterationRecord, type IterationRecord, type RoleStepRecord } from
 import { writeJournal } from '../../../src/core/loop/journal';
 import { ARCHIVE, writeRunInfo, type RunInfo } from '../../../src/core/loop/run-store';
 import { formatGatewayCallLine } from '../../../src/core/records/gateway-call';
-import { transcriptSchema } from '../../../src/core/transcript/transcript-schema';
+import { transcriptSchema } from '../../../src/shared/transcript-schema';
 import { REQUIREMENT, architectTry, modelCall } from './wire-fixture';
 
 const cli = path.resolve(__dirname, '../../../src/cli/main.js');

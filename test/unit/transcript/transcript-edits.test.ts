@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Transcript, TranscriptCall } from '../../../src/core/transcript/transcript-schema';
+import type { Transcript, TranscriptCall } from '../../../src/shared/transcript-schema';
 import { fileChangeAt, fileChanges } from '../../../src/shared/transcript-edits';
 
 function t(toolCalls: TranscriptCall['toolCalls'][]): Transcript {

@@ -2,7 +2,7 @@
 // answers which tool call.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Transcript, TranscriptCall } from '../../../src/core/transcript/transcript-schema';
+import type { Transcript, TranscriptCall } from '../../../src/shared/transcript-schema';
 import { timelineLayout, callMeasure, defaultMeasure } from '../../../webview-ui/timeline-layout';
 import { argsLine, callFigures, formatMs, formatUsd, runningTotals, shortPath, totalText } from '../../../webview-ui/transcript-format';
 import { callSearchText, matchingCalls, pairToolResults, promptParts } from '../../../webview-ui/transcript-model';

@@ -6,7 +6,7 @@
 // the tool call that started it (`parent_tool_use_id`): its turns are side calls.
 // Logs recorded before: Claude Code's single `result` object (`--output-format json`: only the
 // final answer), Qwen Code's JSON array of the same messages.
-import type { TranscriptItem, TranscriptUsage } from '../transcript-schema';
+import type { TranscriptItem, TranscriptUsage } from '../../../shared/transcript-schema';
 import { amount, contentText, count, isObj, plus, str, toolInput, Turns, usageOf, type Draft, type EventReader } from './turns';
 
 type Flavour = 'claude' | 'qwen';

@@ -2,7 +2,7 @@
 // agent added before it (the prompt, tool results) and what the model answered. Each CLI's reader
 // (cli-events/<cli>.ts) feeds a Turns in stream order; it starts a turn when the model answers
 // after tool results, matches tool results to their calls, and joins streamed text.
-import type { TranscriptItem, TranscriptUsage } from '../transcript-schema';
+import type { TranscriptItem, TranscriptUsage } from '../../../shared/transcript-schema';
 
 /** One turn before numbering: the transcript call without what is derived (its number, toolCalls). */
 export interface DraftCall {

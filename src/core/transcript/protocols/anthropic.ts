@@ -1,7 +1,7 @@
 // Anthropic Messages requests (Claude Code): `system` (a string or text blocks), `messages` whose
 // content is a string or blocks (text, thinking, tool_use; tool_result in user messages), and
 // `tools` (client tools with a name, server tools named by their type).
-import type { TranscriptItem } from '../transcript-schema';
+import type { TranscriptItem } from '../../../shared/transcript-schema';
 import { type Entry, type RequestView, capResult, isObject, namedTools, outputText, str } from '../request-view';
 
 function systemText(system: unknown): string | undefined {

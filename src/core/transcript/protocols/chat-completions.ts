@@ -2,7 +2,7 @@
 // developer, user, assistant (text, `reasoning_content` where the server sends it, `tool_calls`)
 // and tool (`tool_call_id`); `tools` as `{function: {name, description}}` or custom tools. The
 // leading system messages are the system prompt, not history.
-import type { TranscriptItem } from '../transcript-schema';
+import type { TranscriptItem } from '../../../shared/transcript-schema';
 import { type Entry, type RequestView, capResult, isObject, namedTools, outputText, parseArguments, str, textItem } from '../request-view';
 
 function toolCalls(raw: unknown): TranscriptItem[] {

@@ -1,7 +1,7 @@
 // Gemini generateContent requests (gemini, qwen's Gemini mode): `contents` of role user or model
 // whose parts are text (thought parts are reasoning), functionCall and functionResponse;
 // `systemInstruction`; `tools` as functionDeclarations (and built-in tools named by their key).
-import type { TranscriptItem } from '../transcript-schema';
+import type { TranscriptItem } from '../../../shared/transcript-schema';
 import { type Entry, type RequestView, capResult, isObject, namedTools, str } from '../request-view';
 
 function parts(content: unknown): unknown[] {

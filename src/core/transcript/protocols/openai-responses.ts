@@ -3,7 +3,7 @@
 // function_call / custom_tool_call / local_shell_call and their *_output items, reasoning (its
 // summary is the clear part) — and `tools` (function, custom, namespaces of them, hosted tools by
 // type). Each item is one entry. With previous_response_id the input holds only what is new.
-import type { TranscriptItem } from '../transcript-schema';
+import type { TranscriptItem } from '../../../shared/transcript-schema';
 import { type Entry, type RequestView, capResult, isObject, namedTools, outputText, parseArguments, str, textItem } from '../request-view';
 
 const callId = (item: Record<string, unknown>): { id?: string } =>

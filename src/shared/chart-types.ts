@@ -5,11 +5,11 @@
 // own schema (metrics/run-metrics-row.ts); the other metrics' types are tied to their schemas
 // here by a compile-time check.
 import * as z from 'zod/mini';
-import type { Baseline } from '../metrics/normalized-change';
-import type { SummaryAverage } from '../metrics/reference-summary';
-import { runMetricsRowSchema, type RunMetricsRow } from '../metrics/run-metrics-row';
-import { RUN_FLAGS, type RunFlag } from '../metrics/run-flags';
-import type { TestRegressions, TransitionColumn } from '../metrics/transitions';
+import type { Baseline } from './metrics/normalized-change';
+import type { SummaryAverage } from './metrics/reference-summary';
+import { runMetricsRowSchema, type RunMetricsRow } from './metrics/run-metrics-row';
+import { RUN_FLAGS, type RunFlag } from './metrics/run-flags';
+import type { TestRegressions, TransitionColumn } from './metrics/transitions';
 
 export type { RunMetricsRow, SummaryAverage, TestRegressions, TransitionColumn, Baseline, RunFlag };
 
@@ -18,7 +18,7 @@ const count = () => z.int().check(z.minimum(0));
 const nullableNumber = () => z.nullable(z.number());
 const runFlagSchema = z.enum(RUN_FLAGS);
 
-// The metrics' types are theirs (core/metrics is pure and below this layer); these schemas must
+// The metrics' types are theirs (shared/metrics/, beside this file); these schemas must
 // describe them exactly, field for field, or `sameShape` below does not compile.
 const baselineSchema = z.object({ init: z.number(), target: z.number() });
 const summaryAverageSchema = z.object({ count: count(), evoScore: z.number(), solved: z.number(), zeroRegression: z.number() });
