@@ -4,12 +4,12 @@ import type { Confinement, Isolation } from '../runtime/runtime';
 import type { Budget } from '../gateway/budget';
 import type { TryWireSummary } from '../gateway/try-summary';
 import type { AgentPresetId } from './presets';
-import type { AgentUsage } from './usage/agent-usage';
+import type { AgentUsage } from './reading/agent-usage';
 
 export type AgentRole = 'architect' | 'programmer';
 
 export { AGENT_PRESETS, type AgentPresetId } from './presets';
-export type { AgentUsage } from './usage/agent-usage';
+export type { AgentUsage } from './reading/agent-usage';
 
 interface AgentSettingsBase {
   /** Model name handed to the agent (its --model flag or equivalent); empty: the agent's default. */

@@ -4,16 +4,21 @@
 
 import { UserError } from '../util/errors';
 import { ENDPOINT_KEY_ENV } from './endpoint/endpoint';
+import { PRESETS } from './presets';
+import type { AgentPreset } from './presets/agent-preset';
 
+/** The keys the presets read (each with the presets that read it), the endpoint's and OpenRouter's. */
 export const KNOWN_API_KEYS: readonly { name: string; detail: string }[] = [
   { name: ENDPOINT_KEY_ENV, detail: 'The model endpoint (sweci.agents.baseUrl): every preset gets it in its own terms' },
-  { name: 'ANTHROPIC_API_KEY', detail: 'Claude Code' },
-  { name: 'OPENAI_API_KEY', detail: 'Codex CLI, Aider, opencode (OpenAI-compatible)' },
-  { name: 'GEMINI_API_KEY', detail: 'Gemini CLI' },
-  { name: 'DASHSCOPE_API_KEY', detail: 'Qwen Code' },
-  { name: 'IFLOW_API_KEY', detail: 'iFlow CLI' },
+  ...presetKeys(),
   { name: 'OPENROUTER_API_KEY', detail: 'OpenRouter-backed agents' },
 ];
+
+function presetKeys(): { name: string; detail: string }[] {
+  const readers = new Map<string, string[]>();
+  for (const p of PRESETS as readonly AgentPreset[]) for (const key of p.apiKeys) readers.set(key, [...(readers.get(key) ?? []), p.label]);
+  return [...readers].map(([name, labels]) => ({ name, detail: labels.join(', ') }));
+}
 
 /**
  * The endpoint's key for a headless run: the first of `names` (--api-key-env) when given, which

@@ -6,22 +6,11 @@
 // leave in the code it writes. A role names a key by its preset (the variable its CLI reads for
 // its own account) or by sweci.<role>.apiKeys.
 import type { AgentNetwork, AgentSettings } from './agent-driver';
-import type { AgentPresetId } from './presets';
-
-/** The variable each preset's CLI reads its key from when it calls its provider itself. */
-const PRESET_KEYS: Readonly<Record<AgentPresetId, readonly string[]>> = {
-  'claude-code': ['ANTHROPIC_API_KEY'],
-  codex: ['OPENAI_API_KEY'],
-  aider: ['OPENAI_API_KEY'],
-  opencode: ['OPENAI_API_KEY'],
-  gemini: ['GEMINI_API_KEY'],
-  qwen: ['DASHSCOPE_API_KEY'],
-  iflow: ['IFLOW_API_KEY'],
-};
+import { presetById } from './presets';
 
 /** The keys the role names: its preset's own and sweci.<role>.apiKeys. */
 export function namedKeys(settings: Exclude<AgentSettings, { kind: 'human' }>): string[] {
-  const own = settings.kind === 'preset' ? PRESET_KEYS[settings.preset] : [];
+  const own = settings.kind === 'preset' ? presetById(settings.preset).apiKeys : [];
   return [...new Set([...own, ...(settings.apiKeys ?? [])])];
 }
 

@@ -1,4 +1,4 @@
-// What a preset writes into its agent's private home and environment (its `setup`, presets/<id>.ts)
+// What a preset writes into its agent's private home and environment (its `setup`, presets/<id>/preset.ts)
 // and what it may do. A confined step (sandbox or container) accepts every action, as the
 // reference's agents do in their container; an unconfined one stays restricted to editing files.
 import { CONFINED_PERMISSIONS, type PresetSetup, type PresetSetupContext } from './presets/agent-preset';

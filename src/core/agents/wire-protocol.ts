@@ -2,7 +2,7 @@
 // sees it: a base URL, a key and the role's model, as the reference configures its agents. The
 // URL is written the way a protocol's clients expect it (OpenAI-style clients append paths to
 // …/v1; Anthropic's and Gemini's clients add /v1/… or /v1beta/… themselves). Which preset speaks
-// which protocol is the preset's own (presets/<id>.ts); endpoint/endpoint.ts resolves it.
+// which protocol is the preset's own (presets/<id>/preset.ts); endpoint/endpoint.ts resolves it.
 import { UserError } from '../util/errors';
 import type { SettingLabel } from '../util/setting-reader';
 

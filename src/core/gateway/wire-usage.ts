@@ -1,5 +1,5 @@
 // Token usage as the wire reported it, in one convention for every protocol so the numbers sum
-// and compare across presets, and agree with the CLI usage parsers in core/agents/usage/:
+// and compare across presets, and agree with the CLI usage parsers in core/agents/presets/<id>/usage.ts:
 //   input     = every prompt token the model read, cached ones included
 //   cached    = the part of `input` read from the cache (never added again)
 //   output    = every token the model wrote, reasoning included

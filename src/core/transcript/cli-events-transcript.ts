@@ -1,14 +1,14 @@
 // A try's transcript from the CLI's own event stream, for tries with no calls record from the
 // gateway (a run before it existed, or an agent that did not go through it): the JSON events the
 // driver saved in the try's log (`<role>-try-<N>.log`), read by the reader of the CLI that printed
-// them (cli-events/<cli>.ts). A log with no event stream (a custom agent's plain output, aider,
+// them (its preset's `events`, presets/<id>/events.ts; a log its preset's reader does not know is
+// offered to every reader in 'auto' order, presets/auto-detect.ts). A log with no event stream (a custom agent's plain output, aider,
 // iFlow) has no transcript. Logs are hostile input: odd shapes are skipped, never thrown on.
-import { claudeStream } from './cli-events/claude-stream';
-import { codexEvents } from './cli-events/codex-events';
-import { geminiStream } from './cli-events/gemini-stream';
-import { readLogEvents } from './cli-events/log-events';
-import { opencodeEvents } from './cli-events/opencode-events';
-import type { DraftCall, EventReader } from './cli-events/turns';
+import { PRESETS } from '../agents/presets';
+import type { AgentPreset } from '../agents/presets/agent-preset';
+import { AUTO_EVENT_READERS } from '../agents/presets/auto-detect';
+import { readLogEvents } from '../agents/reading/log-events';
+import type { DraftCall, EventReader } from '../agents/reading/event-turns';
 import type { Transcript, TranscriptCall, TranscriptUsage } from '../../shared/transcript-schema';
 
 export interface CliEventsMeta {
@@ -20,20 +20,15 @@ export interface CliEventsMeta {
   agent?: string;
 }
 
-/** Each preset's reader; a log of another agent is read by the first that recognises it. */
-const READERS: Readonly<Record<string, EventReader>> = {
-  'claude-code': claudeStream,
-  qwen: claudeStream,
-  gemini: geminiStream,
-  codex: codexEvents,
-  opencode: opencodeEvents,
-};
-/** Whether the agent (a preset id) prints an event stream a transcript can be read from. */
-export function hasEventReader(agent: string): boolean {
-  return Object.hasOwn(READERS, agent);
+/** The reader of the preset `agent` names (a preset id, or 'custom': none). */
+function ownReader(agent: string | undefined): EventReader | undefined {
+  return PRESETS.find((p: AgentPreset) => p.id === agent)?.events;
 }
 
-const IN_TURN: readonly EventReader[] = [claudeStream, codexEvents, opencodeEvents, geminiStream];
+/** Whether the agent (a preset id) prints an event stream a transcript can be read from. */
+export function hasEventReader(agent: string): boolean {
+  return ownReader(agent) !== undefined;
+}
 
 export function transcriptFromCliEvents(logText: string, meta: CliEventsMeta): Transcript | undefined {
   try {
@@ -48,10 +43,10 @@ export function transcriptFromCliEvents(logText: string, meta: CliEventsMeta): T
 export function readCliEvents(logText: string, meta: CliEventsMeta): Transcript | undefined {
   const log = readLogEvents(logText);
   if (log.events.length === 0) return undefined;
-  const own = meta.agent !== undefined ? READERS[meta.agent] : undefined;
-  const reader = own?.recognises(log.events) ? own : IN_TURN.find((r) => r.recognises(log.events));
+  const own = ownReader(meta.agent);
+  const reader = own?.recognises(log.events) ? own : AUTO_EVENT_READERS.find((r) => r.recognises(log.events));
   if (!reader) return undefined;
-  const draft = reader.read(log.events, meta.agent);
+  const draft = reader.read(log.events);
   const calls = draft.calls.map(numbered);
   const notes = [...draft.notes];
   if (log.unreadable > 0) notes.push(`${log.unreadable} line${log.unreadable === 1 ? '' : 's'} of the log looked like events but could not be read: skipped.`);

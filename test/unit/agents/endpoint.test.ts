@@ -15,7 +15,7 @@ import { parseBaseUrl, resolveEndpoint, urlFor } from '../../../src/core/agents/
 import { presetPermissions, presetSetup } from '../../../src/core/agents/preset-setup';
 import { summarizeRole } from '../../../src/core/agents/agent-summary';
 import { reportedError } from '../../../src/core/agents/agent-output';
-import { jsonValues } from '../../../src/core/agents/usage/json-scan';
+import { jsonValues } from '../../../src/core/agents/reading/json-scan';
 import { settingName } from '../../../src/core/util/setting-reader';
 import { UserError } from '../../../src/core/util/errors';
 import { settingOf } from '../../../src/extension/error-actions';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
-import { parseAiderUsage } from '../../../src/core/agents/usage/aider';
+import { parseAiderUsage } from '../../../src/core/agents/presets/aider/usage';
 import { parseUsage } from '../../../src/core/agents/agent-output';
 import { AGENT_PRESETS } from '../../../src/core/agents/presets';
 import { fixturesDir } from '../helpers/repo-root';

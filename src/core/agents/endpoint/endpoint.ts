@@ -1,5 +1,5 @@
 // One model endpoint for every preset: a base URL, a key and the role's model (wire-protocol.ts),
-// resolved for a preset in the protocol that preset speaks (its `protocol`, presets/<id>.ts).
+// resolved for a preset in the protocol that preset speaks (its `protocol`, presets/<id>/preset.ts).
 import { PRESETS, presetById, type AgentPresetId } from '../presets';
 import type { AgentSettings } from '../agent-driver';
 import { endpointFor, type Endpoint, type WireProtocol } from '../wire-protocol';

@@ -1,9 +1,10 @@
-// What defines an agent preset: one object per CLI (presets/<id>.ts) holding everything the
+// What defines an agent preset: one object per CLI (presets/<id>/preset.ts) holding everything the
 // harness knows about it — how to find and install it, the protocol it speaks, where it keeps its
 // login, its argv, what it writes into its private home for an endpoint, what it may do, and how
 // to read its usage and its errors from its output. presets/index.ts lists them; everything else
 // looks a preset up there.
-import type { AgentUsage } from '../usage/agent-usage';
+import type { AgentUsage } from '../reading/agent-usage';
+import type { EventReader } from '../reading/event-turns';
 import type { Endpoint, WireProtocol } from '../wire-protocol';
 
 /** What a preset's argv may use for one try. */
@@ -65,6 +66,8 @@ export interface AgentPreset<Id extends string = string> {
   readonly install: string;
   /** The protocol it speaks to a model endpoint. */
   readonly protocol: WireProtocol;
+  /** The variables its CLI reads its key from when it calls its provider itself (no gateway). */
+  readonly apiKeys: readonly string[];
   /**
    * Where the CLI keeps its login, relative to the home: copied into the agent's home when no
    * endpoint is configured, so the CLI's own login works. Only these; never the whole folder
@@ -83,6 +86,15 @@ export interface AgentPreset<Id extends string = string> {
   readUsage(stdout: string, stderr: string): AgentUsage | undefined;
   /** The error its output reports, whatever its exit code; undefined when it reports none (or has no form for one). */
   readError?(stdout: string, stderr: string): string | undefined;
+  /** Its event stream as a transcript (a try's log); absent: it prints none. */
+  readonly events?: EventReader;
+  /**
+   * How output of unknown origin (a custom command's 'auto') is tried with this preset's readers:
+   * `rank` orders the presets, most specific markers first; `error` says whether its error reader
+   * is specific enough for output it did not write. Absent: never tried (its forms are another
+   * preset's, read there).
+   */
+  readonly auto?: { readonly rank: number; readonly error: boolean };
 }
 
 /** What a confined preset may do, whichever it is. */

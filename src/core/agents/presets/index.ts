@@ -1,15 +1,15 @@
 // Every agent preset, in the order settings and views list them, and the tables derived from the
-// list. Adding a preset is its file (presets/<id>.ts, one AgentPreset) and one line in PRESETS;
-// package.json's agent choices must name it too (test/unit/agents/preset-manifest.test.ts holds
-// them to this list).
+// list. Adding a preset is its folder (presets/<id>/: preset.ts, one AgentPreset, and its readers)
+// and one line in PRESETS; package.json's agent choices must name it too (preset-manifest.test.ts
+// holds them to this list; new-preset.test.ts proves nothing else needs touching).
 import type { AgentPreset } from './agent-preset';
-import { aider } from './aider';
-import { claudeCode } from './claude-code';
-import { codex } from './codex';
-import { gemini } from './gemini';
-import { iflow } from './iflow';
-import { opencode } from './opencode';
-import { qwen } from './qwen';
+import { aider } from './aider/preset';
+import { claudeCode } from './claude-code/preset';
+import { codex } from './codex/preset';
+import { gemini } from './gemini/preset';
+import { iflow } from './iflow/preset';
+import { opencode } from './opencode/preset';
+import { qwen } from './qwen/preset';
 
 export const PRESETS = [claudeCode, codex, gemini, qwen, opencode, iflow, aider] as const;
 

@@ -2,8 +2,8 @@
 // step's `tokens` ({input, output, reasoning, cache: {read, write}}) and `cost`; steps are
 // summed. Input includes cache reads and writes, output includes reasoning (as for the other
 // agents). Without `--format json` opencode prints no usage: undefined.
-import { compact, type AgentUsage } from './agent-usage';
-import { isObject, jsonValues, num, sum } from './json-scan';
+import { compact, type AgentUsage } from '../../reading/agent-usage';
+import { isObject, jsonValues, num, sum } from '../../reading/json-scan';
 
 export function parseOpencodeUsage(stdout: string): AgentUsage | undefined {
   let input: number | undefined;

@@ -4,7 +4,7 @@
 // taken as the input count as aider reports it; cache figures are not added to it, since
 // whether `sent` already includes them depends on the provider. Cost is the last `session`
 // figure (the whole run), else the sum of `message` figures.
-import { compact, type AgentUsage } from './agent-usage';
+import { compact, type AgentUsage } from '../../reading/agent-usage';
 
 const LINE = /Tokens:\s*([\d.,]+[kKmM]?)\s+sent\b[^\n]*?([\d.,]+[kKmM]?)\s+received\b([^\n]*)/g;
 

@@ -6,18 +6,26 @@
 // the tool call that started it (`parent_tool_use_id`): its turns are side calls.
 // Logs recorded before: Claude Code's single `result` object (`--output-format json`: only the
 // final answer), Qwen Code's JSON array of the same messages.
-import type { TranscriptItem, TranscriptUsage } from '../../../shared/transcript-schema';
-import { amount, contentText, count, isObj, plus, str, toolInput, Turns, usageOf, type Draft, type EventReader } from './turns';
+import type { TranscriptItem, TranscriptUsage } from '../../../../shared/transcript-schema';
+import { amount, contentText, count, isObj, plus, str, toolInput, Turns, usageOf, type Draft, type EventReader } from '../../reading/event-turns';
 
-type Flavour = 'claude' | 'qwen';
+/** Whose counting the usage follows (see `usage`). */
+export type Flavour = 'claude' | 'qwen';
 
-export const claudeStream: EventReader = {
-  recognises: (events) => events.some((e) => (e.type === 'assistant' && isObj(e.message)) || (e.type === 'result' && ('is_error' in e || 'subtype' in e))),
-  read: (events, agent) => readClaudeShaped(events, flavourOf(events, agent)),
-};
+/**
+ * A reader of Claude-shaped streams counting usage as `flavour` does; without one, as the stream
+ * says it was written (Qwen Code's init event names its version), else as Claude Code.
+ */
+export function claudeShapedReader(flavour?: Flavour): EventReader {
+  return {
+    recognises: (events) => events.some((e) => (e.type === 'assistant' && isObj(e.message)) || (e.type === 'result' && ('is_error' in e || 'subtype' in e))),
+    read: (events) => readClaudeShaped(events, flavour ?? flavourOf(events)),
+  };
+}
 
-function flavourOf(events: readonly Record<string, unknown>[], agent: string | undefined): Flavour {
-  if (agent === 'qwen' || agent === 'claude-code') return agent === 'qwen' ? 'qwen' : 'claude';
+export const claudeStream = claudeShapedReader();
+
+function flavourOf(events: readonly Record<string, unknown>[]): Flavour {
   return events.some((e) => e.type === 'system' && 'qwen_code_version' in e) ? 'qwen' : 'claude';
 }
 

@@ -1,7 +1,7 @@
 // iFlow CLI (`iflow -p`): Chat Completions; the prompt as one argv element; usage in an
 // `<Execution Info>` block on stderr. It prints no structured error.
-import { parseIflowUsage } from '../usage/iflow';
-import { jsonFile, modelArgs, promptArg, type AgentPreset, type PresetSetup } from './agent-preset';
+import { parseIflowUsage } from './usage';
+import { jsonFile, modelArgs, promptArg, type AgentPreset, type PresetSetup } from '../agent-preset';
 
 export const iflow: AgentPreset<'iflow'> = {
   id: 'iflow',
@@ -9,6 +9,7 @@ export const iflow: AgentPreset<'iflow'> = {
   executable: 'iflow',
   install: 'npm install -g @iflow-ai/iflow-cli',
   protocol: 'chat-completions',
+  apiKeys: ['IFLOW_API_KEY'],
   loginFiles: ['.iflow/settings.json', '.iflow/oauth_creds.json', '.iflow/iflow_accounts.json'],
   unconfinedPermissions: 'asks before acting: actions are not accepted (not confined)',
   command: (ctx) => ({
@@ -28,4 +29,5 @@ export const iflow: AgentPreset<'iflow'> = {
     return { env: {}, files };
   },
   readUsage: (stdout, stderr) => parseIflowUsage(stderr, stdout),
+  auto: { rank: 10, error: false },
 };

@@ -2,8 +2,8 @@
 // candidates, cached, thoughts, ...}}}}}`. `prompt` already includes `cached`; thoughts are
 // billed as output, so output = candidates + thoughts, summed over models. The stream-json
 // `result` event carries flat `stats.input_tokens` / `stats.output_tokens`, used as given.
-import { compact, type AgentUsage } from './agent-usage';
-import { isObject, jsonValues, num, sum, type JsonObject } from './json-scan';
+import { compact, type AgentUsage } from '../../reading/agent-usage';
+import { isObject, jsonValues, num, sum, type JsonObject } from '../../reading/json-scan';
 
 export function parseGeminiUsage(stdout: string): AgentUsage | undefined {
   let found: AgentUsage | undefined;

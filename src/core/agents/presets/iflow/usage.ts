@@ -1,8 +1,8 @@
 // iFlow CLI prints `<Execution Info>{json}</Execution Info>` (on stderr) after a
 // non-interactive run, with `tokenUsage.input`, `tokenUsage.output` and `executionTimeMs`.
 // The last block wins (a retried run may print several).
-import { compact, type AgentUsage } from './agent-usage';
-import { isObject, num, tryParse } from './json-scan';
+import { compact, type AgentUsage } from '../../reading/agent-usage';
+import { isObject, num, tryParse } from '../../reading/json-scan';
 
 const BLOCK = /<Execution Info>\s*([\s\S]*?)\s*<\/Execution Info>/g;
 

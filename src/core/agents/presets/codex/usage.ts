@@ -2,8 +2,8 @@
 // (`input_tokens` already includes `cached_input_tokens`; `output_tokens` includes reasoning),
 // so turns are summed. Older builds emitted `token_count` events with cumulative totals in
 // `info.total_token_usage` (possibly wrapped in `msg` or `payload`); the last one is used.
-import { compact, type AgentUsage } from './agent-usage';
-import { isObject, jsonValues, num, sum, type JsonObject } from './json-scan';
+import { compact, type AgentUsage } from '../../reading/agent-usage';
+import { isObject, jsonValues, num, sum, type JsonObject } from '../../reading/json-scan';
 
 export function parseCodexUsage(stdout: string): AgentUsage | undefined {
   let turnInput: number | undefined;

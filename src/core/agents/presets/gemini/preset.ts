@@ -1,8 +1,9 @@
 // Gemini CLI (`gemini`): the Gemini protocol; the prompt on stdin; JSON Lines events ending with a
 // result. Logs recorded before hold one JSON object (its error on stderr).
-import { parseGeminiUsage } from '../usage/gemini';
-import { geminiError } from '../usage/reported-error';
-import { FILE_EDITS_ONLY, jsonFile, modelArgs, type AgentPreset, type PresetSetup } from './agent-preset';
+import { geminiStream } from './events';
+import { parseGeminiUsage } from './usage';
+import { geminiError } from './error';
+import { FILE_EDITS_ONLY, jsonFile, modelArgs, type AgentPreset, type PresetSetup } from '../agent-preset';
 
 export const gemini: AgentPreset<'gemini'> = {
   id: 'gemini',
@@ -10,6 +11,7 @@ export const gemini: AgentPreset<'gemini'> = {
   executable: 'gemini',
   install: 'npm install -g @google/gemini-cli',
   protocol: 'gemini',
+  apiKeys: ['GEMINI_API_KEY'],
   loginFiles: ['.gemini/settings.json', '.gemini/oauth_creds.json', '.gemini/google_accounts.json', '.gemini/installation_id', '.gemini/.env'],
   unconfinedPermissions: FILE_EDITS_ONLY,
   command: (ctx) => ({
@@ -47,4 +49,7 @@ export const gemini: AgentPreset<'gemini'> = {
   },
   readUsage: (stdout) => parseGeminiUsage(stdout),
   readError: (stdout, stderr) => geminiError(stdout, stderr),
+  events: geminiStream,
+  // Its error reader takes any JSON object's `error` field: too loose for output it did not write.
+  auto: { rank: 60, error: false },
 };

@@ -1,9 +1,10 @@
 // Codex CLI (`codex exec`): OpenAI Responses; the prompt on stdin; JSON Lines events.
+import { codexEvents } from './events';
 import * as path from 'node:path';
-import { parseCodexUsage } from '../usage/codex';
-import { codexError } from '../usage/reported-error';
-import { ENDPOINT_KEY_ENV, PROVIDER_ID } from '../wire-protocol';
-import { modelArgs, tomlString, type AgentPreset, type PresetSetup } from './agent-preset';
+import { parseCodexUsage } from './usage';
+import { codexError } from './error';
+import { ENDPOINT_KEY_ENV, PROVIDER_ID } from '../../wire-protocol';
+import { modelArgs, tomlString, type AgentPreset, type PresetSetup } from '../agent-preset';
 
 export const codex: AgentPreset<'codex'> = {
   id: 'codex',
@@ -11,6 +12,7 @@ export const codex: AgentPreset<'codex'> = {
   executable: 'codex',
   install: 'npm install -g @openai/codex',
   protocol: 'openai-responses',
+  apiKeys: ['OPENAI_API_KEY'],
   loginFiles: ['.codex/auth.json', '.codex/config.toml'],
   unconfinedPermissions: "codex's own workspace-write sandbox (not confined)",
   command: (ctx) => ({
@@ -66,4 +68,6 @@ export const codex: AgentPreset<'codex'> = {
   },
   readUsage: (stdout) => parseCodexUsage(stdout),
   readError: (stdout) => codexError(stdout),
+  events: codexEvents,
+  auto: { rank: 40, error: true },
 };

@@ -1,8 +1,8 @@
 // Aider (`aider --message-file`): Chat Completions; the prompt by file path; a "Tokens:" line per
 // model reply. It prints no structured error.
 import * as path from 'node:path';
-import { parseAiderUsage } from '../usage/aider';
-import { modelArgs, type AgentPreset } from './agent-preset';
+import { parseAiderUsage } from './usage';
+import { modelArgs, type AgentPreset } from '../agent-preset';
 
 export const aider: AgentPreset<'aider'> = {
   id: 'aider',
@@ -10,6 +10,7 @@ export const aider: AgentPreset<'aider'> = {
   executable: 'aider',
   install: 'python -m pip install aider-install && aider-install',
   protocol: 'chat-completions',
+  apiKeys: ['OPENAI_API_KEY'],
   loginFiles: ['.aider.conf.yml', '.aider.model.settings.yml', '.aider.model.metadata.json'],
   unconfinedPermissions: 'file edits only: no shell commands are suggested (not confined)',
   command: (ctx) => {
@@ -47,4 +48,5 @@ export const aider: AgentPreset<'aider'> = {
     return { env, files: [] };
   },
   readUsage: (stdout) => parseAiderUsage(stdout),
+  auto: { rank: 20, error: false },
 };

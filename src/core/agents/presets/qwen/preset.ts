@@ -1,9 +1,9 @@
 // Qwen Code (`qwen`, a fork of Gemini CLI): Chat Completions; the prompt on stdin; Claude-shaped
 // JSON Lines messages ending with a result (logs recorded before: one JSON array of them).
-import { parseQwenUsage } from '../usage/claude-code';
-import { parseGeminiUsage } from '../usage/gemini';
-import { qwenError } from '../usage/reported-error';
-import { FILE_EDITS_ONLY, jsonFile, modelArgs, type AgentPreset, type PresetSetup } from './agent-preset';
+import { qwenStream } from './events';
+import { parseQwenUsage } from './usage';
+import { qwenError } from './error';
+import { FILE_EDITS_ONLY, jsonFile, modelArgs, type AgentPreset, type PresetSetup } from '../agent-preset';
 
 export const qwen: AgentPreset<'qwen'> = {
   id: 'qwen',
@@ -11,6 +11,7 @@ export const qwen: AgentPreset<'qwen'> = {
   executable: 'qwen',
   install: 'npm install -g @qwen-code/qwen-code',
   protocol: 'chat-completions',
+  apiKeys: ['DASHSCOPE_API_KEY'],
   loginFiles: ['.qwen/settings.json', '.qwen/oauth_creds.json', '.qwen/.env'],
   unconfinedPermissions: FILE_EDITS_ONLY,
   command: (ctx) => ({
@@ -42,8 +43,7 @@ export const qwen: AgentPreset<'qwen'> = {
     }
     return { env, files };
   },
-  // Its JSON output is Claude-shaped, but its input count already holds the cached tokens; early
-  // builds kept Gemini CLI's stats object.
-  readUsage: (stdout) => parseQwenUsage(stdout) ?? parseGeminiUsage(stdout),
+  readUsage: (stdout) => parseQwenUsage(stdout),
   readError: (stdout) => qwenError(stdout),
+  events: qwenStream,
 };

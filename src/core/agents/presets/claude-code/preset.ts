@@ -1,8 +1,9 @@
 // Claude Code (`claude -p`): Anthropic Messages; the prompt on stdin; JSON Lines events (stream-json)
 // ending with one result. Logs recorded before hold that result alone (`--output-format json`).
-import { parseClaudeCodeUsage } from '../usage/claude-code';
-import { claudeCodeError } from '../usage/reported-error';
-import { FILE_EDITS_ONLY, modelArgs, type AgentPreset } from './agent-preset';
+import { claudeStream } from './events';
+import { parseClaudeCodeUsage } from './usage';
+import { claudeCodeError } from './error';
+import { FILE_EDITS_ONLY, modelArgs, type AgentPreset } from '../agent-preset';
 
 export const claudeCode: AgentPreset<'claude-code'> = {
   id: 'claude-code',
@@ -10,6 +11,7 @@ export const claudeCode: AgentPreset<'claude-code'> = {
   executable: 'claude',
   install: 'npm install -g @anthropic-ai/claude-code',
   protocol: 'anthropic-messages',
+  apiKeys: ['ANTHROPIC_API_KEY'],
   loginFiles: ['.claude.json', '.claude/.credentials.json', '.claude/settings.json'],
   unconfinedPermissions: FILE_EDITS_ONLY,
   command: (ctx) => ({
@@ -50,4 +52,6 @@ export const claudeCode: AgentPreset<'claude-code'> = {
   },
   readUsage: (stdout) => parseClaudeCodeUsage(stdout),
   readError: (stdout) => claudeCodeError(stdout),
+  events: claudeStream,
+  auto: { rank: 30, error: true },
 };

@@ -6,8 +6,8 @@
 // commands are `shell` calls, its file changes `apply_patch` calls, as the model made them.
 // Older builds wrapped events in `msg` (agent_message, agent_reasoning, exec_command_begin/end,
 // patch_apply_begin/end, token_count after each model call).
-import type { TranscriptItem } from '../../../shared/transcript-schema';
-import { count, isObj, str, toolInput, Turns, usageOf, type Draft, type DraftCall, type EventReader } from './turns';
+import type { TranscriptItem } from '../../../../shared/transcript-schema';
+import { count, isObj, str, toolInput, Turns, usageOf, type Draft, type DraftCall, type EventReader } from '../../reading/event-turns';
 
 export const codexEvents: EventReader = {
   recognises: (events) =>

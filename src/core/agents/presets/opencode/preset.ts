@@ -1,9 +1,10 @@
 // opencode (`opencode run`): Chat Completions through a provider of ours; the prompt as one argv
 // element; JSON Lines events. With an endpoint it needs a model: it lists none by itself.
-import { parseOpencodeUsage } from '../usage/opencode';
-import { opencodeError } from '../usage/reported-error';
-import { ENDPOINT_KEY_ENV, PROVIDER_ID } from '../wire-protocol';
-import { FILE_EDITS_ONLY, jsonFile, modelArgs, promptArg, type AgentPreset } from './agent-preset';
+import { opencodeEvents } from './events';
+import { parseOpencodeUsage } from './usage';
+import { opencodeError } from './error';
+import { ENDPOINT_KEY_ENV, PROVIDER_ID } from '../../wire-protocol';
+import { FILE_EDITS_ONLY, jsonFile, modelArgs, promptArg, type AgentPreset } from '../agent-preset';
 
 export const opencode: AgentPreset<'opencode'> = {
   id: 'opencode',
@@ -11,6 +12,7 @@ export const opencode: AgentPreset<'opencode'> = {
   executable: 'opencode',
   install: 'npm install -g opencode-ai',
   protocol: 'chat-completions',
+  apiKeys: ['OPENAI_API_KEY'],
   loginFiles: ['.local/share/opencode/auth.json', '.config/opencode/opencode.json', '.config/opencode/opencode.jsonc'],
   // With our provider and no model it only ever asks for the model list, and every try fails with
   // "Unexpected server error".
@@ -55,4 +57,6 @@ export const opencode: AgentPreset<'opencode'> = {
   },
   readUsage: (stdout) => parseOpencodeUsage(stdout),
   readError: (stdout) => opencodeError(stdout),
+  events: opencodeEvents,
+  auto: { rank: 50, error: true },
 };

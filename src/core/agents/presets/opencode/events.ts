@@ -3,7 +3,7 @@
 // `text` and `reasoning` parts and `tool_use` parts, each a finished tool call with its input and
 // output (or error). A tool's output is what the next step sends back; `error` events are the
 // session's errors.
-import { amount, count, isObj, plus, str, toolInput, Turns, usageOf, type Draft, type EventReader } from './turns';
+import { amount, count, isObj, plus, str, toolInput, Turns, usageOf, type Draft, type EventReader } from '../../reading/event-turns';
 
 export const opencodeEvents: EventReader = {
   recognises: (events) =>

@@ -4,8 +4,8 @@
 // the session's tokens). It marks no turns: the model answers in a new one after tool results.
 // Logs recorded before: one `{response, stats}` object (`--output-format json`: only the final
 // answer), or `{error}`.
-import type { TranscriptUsage } from '../../../shared/transcript-schema';
-import { amount, count, isObj, plus, str, toolInput, Turns, usageOf, type Draft, type EventReader } from './turns';
+import type { TranscriptUsage } from '../../../../shared/transcript-schema';
+import { amount, count, isObj, plus, str, toolInput, Turns, usageOf, type Draft, type EventReader } from '../../reading/event-turns';
 
 export const geminiStream: EventReader = {
   recognises: (events) =>

@@ -5,8 +5,8 @@
 // object, or an array of messages), possibly pretty-printed. Stderr and footer lines are not
 // events; a line that opens an object and does not parse is counted, except the last one, which
 // may be a step still being written.
-import { jsonValues } from '../../agents/usage/json-scan';
-import { isObj } from './turns';
+import { jsonValues } from './json-scan';
+import { isObj } from './event-turns';
 
 export interface LogEvents {
   events: Record<string, unknown>[];

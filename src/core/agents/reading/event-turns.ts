@@ -1,6 +1,6 @@
 // What every CLI's event stream comes down to: turns (one per model answer), each with what the
 // agent added before it (the prompt, tool results) and what the model answered. Each CLI's reader
-// (cli-events/<cli>.ts) feeds a Turns in stream order; it starts a turn when the model answers
+// (presets/<id>/events.ts) feeds a Turns in stream order; it starts a turn when the model answers
 // after tool results, matches tool results to their calls, and joins streamed text.
 import type { TranscriptItem, TranscriptUsage } from '../../../shared/transcript-schema';
 
@@ -30,7 +30,7 @@ export interface Draft {
 /** A reader of one CLI's events: whether they are its, and the turns they hold. */
 export interface EventReader {
   recognises(events: readonly Record<string, unknown>[]): boolean;
-  read(events: readonly Record<string, unknown>[], agent: string | undefined): Draft;
+  read(events: readonly Record<string, unknown>[]): Draft;
 }
 
 export class Turns {
