@@ -2,7 +2,7 @@
 // at a time), so the runner can start the longest first. A file missing here gets
 // DEFAULT_SECONDS. Refresh it from the runner's "slowest files" when the numbers drift far.
 export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
-  'agents/real-agents.test.js': 310.0,
+  'agents/real-agents.test.js': 285.0,
   'agents/new-preset.test.js': 30.0,
   'slurm/slurm-faults.test.js': 150.0,
   'agents/real-agents-container.test.js': 78.0,
@@ -27,7 +27,7 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'shared/leaderboard-model.test.js': 0.5,
   'testing/unit-lanes.test.js': 0.5,
   'workspace/task-folder.test.js': 0.4,
-  'demo/demo-dataset.test.js': 162.0,
+  'demo/demo-dataset.test.js': 153.0,
   'demo/demo-model.test.js': 8.3,
   'curate/curate-stages.test.js': 150.0,
   'curate/env-plan.test.js': 2.0,

@@ -3,14 +3,15 @@
 // need one. Under the unit runner (which names a folder in SWECI_TEST_FIXTURE_CACHE and removes it
 // when the tier ends) each kind is built once per tier, by the first file that asks while the
 // others wait for it (a lock file), and copied to each caller; run alone, a file builds its own. A caller gets the same files either way: a folder of the dataset, its own.
-// demo-dataset.test.ts tests the builder itself and calls it directly.
+// demo-dataset.test.ts tests the builder itself and calls it directly. The Docker files ask for the
+// task image archive too: it is linked into their copy (the cache never holds it: 70 MB).
 import { randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { buildDemoDataset, type BuildDemoOptions, type DemoDataset } from '../../scripts/demo-dataset';
 
-/** What may be cached: no image archive (it is linked in, and large), no progress callback. */
-type FixtureOptions = Pick<BuildDemoOptions, 'batch' | 'python'>;
+/** What may be cached (no progress callback); an image archive is linked into the copy, as the builder links it. */
+type FixtureOptions = Pick<BuildDemoOptions, 'batch' | 'python' | 'imageArchive'>;
 
 const CACHE_ENV = 'SWECI_TEST_FIXTURE_CACHE';
 
@@ -33,7 +34,7 @@ export async function demoDatasetFixture(outDir: string, options: FixtureOptions
         if (!result) {
           const work = `${built}.build-${randomBytes(6).toString('hex')}`;
           try {
-            const made = await buildDemoDataset(path.join(work, 'dataset'), { ...options, python });
+            const made = await buildDemoDataset(path.join(work, 'dataset'), { batch: options.batch, python });
             await fs.writeFile(path.join(work, 'dataset.json'), JSON.stringify(made));
             await fs.rename(work, built);
           } finally {
@@ -52,6 +53,14 @@ export async function demoDatasetFixture(outDir: string, options: FixtureOptions
   }
   const datasetDir = path.resolve(outDir);
   await fs.cp(path.join(built, 'dataset'), datasetDir, { recursive: true });
+  if (options.imageArchive) {
+    // As buildDemoDataset ships it: every task's data/<task>/image.tar.gz, the one archive linked.
+    const source = path.resolve(options.imageArchive);
+    for (const task of result.tasks) {
+      const dest = path.join(datasetDir, 'data', task.taskId, 'image.tar.gz');
+      await fs.link(source, dest).catch(() => fs.symlink(source, dest));
+    }
+  }
   return { ...result, datasetDir };
 }
 

@@ -2,7 +2,8 @@
 // with a private home (a CLI that writes its state on `--version` leaves nothing in the user's),
 // and a preset that needs a model with an endpoint (opencode) is refused with the setting to set.
 // The demo's scripted stand-ins (custom commands) are ready; a CLI is looked up where the run
-// looks it up (the PATH of the role's env setting); a failed step's reason is the agent's words.
+// looks it up (the PATH of the role's env setting); a failed step's reason is the agent's words;
+// both roles on one agent share its one step.
 import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
@@ -150,6 +151,20 @@ describe('sweci agents check / Check Agents, with fake CLIs', { skip: !posix }, 
     } finally {
       await demoRuntime.dispose();
     }
+  });
+
+  test('both roles on the same agent run one step, shown for both; another setting runs its own', async () => {
+    const agent = path.join(tmp, 'counted.py');
+    const ran = path.join(tmp, 'counted.ran');
+    await fs.writeFile(agent, ['import sys', `open(${JSON.stringify(ran)}, 'a').write('step\\n')`, 'sys.exit(4)', ''].join('\n'));
+    const same: AgentSettings = { kind: 'custom', command: `python3 ${agent}`, timeoutSec: 30 };
+    const rows = await checkAgents({ agents: { architect: same, programmer: { ...same } }, secretEnv: {}, runtime, stepTimeoutMs: 30_000 });
+    assert.equal(await fs.readFile(ran, 'utf8'), 'step\n', 'one step for both roles');
+    assert.match(rows[0].step.detail, /^exited with code 4 after [\d.]+ s/);
+    assert.equal(rows[1].step.detail, rows[0].step.detail);
+    // A role whose settings differ (here its timeout) is not the same agent: its own step.
+    await checkAgents({ agents: { architect: same, programmer: { ...same, timeoutSec: 31 } }, secretEnv: {}, runtime, stepTimeoutMs: 30_000 });
+    assert.equal(await fs.readFile(ran, 'utf8'), 'step\n'.repeat(3), 'a step for each role');
   });
 
   test("a failed step's reason is what the agent said, not the closing tag of its usage report", async () => {

@@ -160,17 +160,20 @@ describe('real agent CLIs through the loop: one endpoint, sandboxed, loopback on
         assert.equal(row.step.mark, 'ok', `${pinned.preset}: ${row.step.detail}`);
         assert.match(row.step.detail, /wrote sweci-check\.txt .* \d+ in, \d+ out/);
       }
+      // Both roles are the same agent here: one real step (its seconds too) answers for both.
+      assert.equal(rows[1].step.detail, rows[0].step.detail, `${pinned.preset}: one step for both roles`);
     }
-    // A wrong key is caught before any step runs. The check still asks qwen its version (once for
-    // both roles), which took over 30 s on a busy 2-core machine: the bound is the other checks' 5 min.
+    // A wrong key is caught before any step runs. The check still asks the CLI its version (once
+    // for both roles): codex, whose answer comes in a second where qwen's took over 30 s on a busy
+    // 2-core machine (any preset shows the refusal); the bound is the other checks' 5 min.
     const refused = await sweciInNamespace(
       [
         'agents',
         'check',
         '--architect',
-        'qwen',
+        'codex',
         '--programmer',
-        'qwen',
+        'codex',
         '--architect-model',
         'm',
         '--programmer-model',

@@ -10,7 +10,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { buildDemoDataset } from '../../../scripts/demo-dataset';
+import { demoDatasetFixture } from '../../harness/demo-dataset-fixture';
 import type { AgentSettings } from '../../../src/core/agents/agent-driver';
 import { checkOutTask } from '../../../src/core/checkout/check-out-task';
 import type { RoleSetup } from '../../../src/core/loop/loop-types';
@@ -150,7 +150,7 @@ describe('least privilege through the Docker route (real engine, as root, defaul
       agents: AGENTS_DIR,
       hostile: hostileDir,
     });
-    const demo = await buildDemoDataset(path.join(tmp, 'dataset'), { python: PYTHON, imageArchive: demoImageArchive() });
+    const demo = await demoDatasetFixture(path.join(tmp, 'dataset'), { python: PYTHON, imageArchive: demoImageArchive() });
     const [spec] = await readDatasetTasks(demo.datasetDir, 'default');
     const settings = {
       ...DEFAULT_RUNTIME_SETTINGS,

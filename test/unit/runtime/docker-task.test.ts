@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { buildDemoDataset } from '../../../scripts/demo-dataset';
+import { demoDatasetFixture } from '../../harness/demo-dataset-fixture';
 import type { AgentSettings } from '../../../src/core/agents/agent-driver';
 import { checkOutTask, type CheckOutResult } from '../../../src/core/checkout/check-out-task';
 import { replayHumanHistory } from '../../../src/core/history/replay-history';
@@ -89,7 +89,7 @@ describe('a SWE-CI task in its Docker environment (real engine)', () => {
   before(async () => {
     conn = await dockerForTests();
     tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-docker-task-')));
-    const demo = await buildDemoDataset(path.join(tmp, 'dataset'), { python: PYTHON, imageArchive: demoImageArchive() });
+    const demo = await demoDatasetFixture(path.join(tmp, 'dataset'), { python: PYTHON, imageArchive: demoImageArchive() });
     [spec] = await readDatasetTasks(demo.datasetDir, 'default');
     const taskDir = path.join(tmp, 'local');
     local = {

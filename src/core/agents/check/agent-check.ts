@@ -217,10 +217,27 @@ async function stepCell(role: AgentRole, s: Exclude<AgentSettings, { kind: 'huma
   }
 }
 
+/**
+ * One real step per distinct agent: both roles on the same settings (same program, model,
+ * endpoint and env; the runtime and key are the check's) would make the same call, and the role
+ * only names the step's files. A real CLI's step costs tokens and a minute on a busy machine.
+ */
+function sharedStep(
+  steps: Map<string, Promise<CheckCell>>,
+  role: AgentRole,
+  s: Exclude<AgentSettings, { kind: 'human' }>,
+  opts: AgentCheckOptions,
+): Promise<CheckCell> {
+  const key = JSON.stringify(s);
+  if (!steps.has(key)) steps.set(key, stepCell(role, s, opts));
+  return steps.get(key)!;
+}
+
 export async function checkAgents(opts: AgentCheckOptions): Promise<AgentCheckRow[]> {
   const rows: AgentCheckRow[] = [];
   const endpoints = new Map<string, Promise<EndpointCheck>>();
   const versions = new Map<string, Promise<string | undefined>>();
+  const steps = new Map<string, Promise<CheckCell>>();
   for (const role of ['architect', 'programmer'] as const) {
     const s = opts.agents[role];
     if (s.kind === 'human') {
@@ -247,7 +264,7 @@ export async function checkAgents(opts: AgentCheckOptions): Promise<AgentCheckRo
       ? { mark: 'fail', detail: `not tried: ${noModel.message}` }
       : executable.mark === 'fail' || endpoint.mark === 'fail'
         ? { mark: 'skip', detail: 'not tried: fix the cells before it' }
-        : await stepCell(role, s, opts);
+        : await sharedStep(steps, role, s, opts);
     const ok = [executable, endpoint, step].every((c) => c.mark !== 'fail') && step.mark !== 'skip';
     rows.push({ role, agent: roleLabel(s), executable, endpoint, step, ok });
   }
