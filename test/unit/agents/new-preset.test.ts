@@ -61,7 +61,7 @@ const { AGENT_PRESETS, PRESET_INFO, presetById } = require('./src/core/agents/pr
 const { parseUsage, reportedError } = require('./src/core/agents/agent-output');
 const { hasEventReader, readCliEvents } = require('./src/core/transcript/cli-events-transcript');
 const { KNOWN_API_KEYS } = require('./src/core/agents/api-key-names');
-const { namedKeys } = require('./src/core/agents/key-rule');
+const { keysForTry } = require('./src/core/agents/key-rule');
 const { AGENT_CHOICES } = require('./src/core/agents/agent-settings');
 const { PRESET_PROTOCOL } = require('./src/core/agents/endpoint/endpoint');
 const out = 'working\\ntoy-usage: in=120 out=7\\ntoy-error: quota gone\\n';
@@ -79,7 +79,7 @@ console.log(JSON.stringify({
   hasEvents: hasEventReader('toy'),
   ownEvents: readCliEvents(log, meta('toy'))?.calls.map((c) => c.output),
   autoEvents: readCliEvents(log, meta('custom'))?.calls.length,
-  keys: namedKeys({ kind: 'preset', preset: 'toy', role: 'programmer' }),
+  keys: keysForTry({ TOY_API_KEY: 'k1', ANTHROPIC_API_KEY: 'k2' }, { kind: 'preset', preset: 'toy', role: 'programmer' }, 'open'),
   known: KNOWN_API_KEYS.find((k) => k.name === 'TOY_API_KEY'),
   label: presetById('toy').label,
 }));
@@ -155,7 +155,7 @@ test('a preset added as its own folder, one line in the index and package.json i
   assert.equal(seen.hasEvents, true);
   assert.deepEqual(seen.ownEvents, [[{ kind: 'text', role: 'assistant', text: 'hello' }]], 'its events, read as a transcript');
   assert.equal(seen.autoEvents, 1, "its events, recognised in 'auto' for a custom agent's log");
-  assert.deepEqual(seen.keys, ['TOY_API_KEY']);
+  assert.deepEqual(seen.keys, { TOY_API_KEY: 'k1' }, 'a try that calls its model itself is given its key, and only it');
   assert.deepEqual(seen.known, { name: 'TOY_API_KEY', detail: 'Toy CLI' });
   assert.equal(seen.label, 'Toy CLI');
 });
