@@ -200,4 +200,5 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'transcript/transcript-view-parts.test.js': 0.1,
   'util/agent-file.test.js': 0.1,
   'util/discard.test.js': 0.1,
+  'util/url-password.test.js': 0.1,
 };

@@ -11,7 +11,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { readRecords } from '../../../src/core/curate/curation-store';
+import { readManifest, readRecords } from '../../../src/core/curate/curation-store';
 import { readImageArchive } from '../../../src/core/runtime/docker/image-archive';
 import { readDatasetTasks } from '../../../src/core/task/dataset';
 import { experimentLayout } from '../../../src/core/batch/experiment';
@@ -52,8 +52,11 @@ describe('sweci curate: the environment, filter and pack stages', () => {
     const thresholds = ['--min-changed-lines', '0', '--min-source-lines', '0'];
     let r = sweci('curate', fx.repo, '--out', out, '--stage', 'mine', ...thresholds);
     assert.equal(r.code, 0, r.err);
-    r = sweci('curate', fx.repo, '--out', out, '--stage', 'env', '--base-image', base, '--find-links', fx.wheels, '--format', 'json');
+    // Two workers: A's environment and B's (which C and D share, in turn after B) build side by side.
+    r = sweci('curate', fx.repo, '--out', out, '--stage', 'env', '--base-image', base, '--find-links', fx.wheels, '--workers', '2', '--format', 'json');
     assert.equal(r.code, 0, r.err);
+    // curation.json records how the environments were made.
+    assert.deepEqual((await readManifest(out))?.stageOptions, { env: { baseImage: base, findLinks: fx.wheels, maxRepairs: 5, workers: 2 } });
     const status = JSON.parse(r.out) as CurationStatus;
     assert.equal(status.funnel.environmentBuilt, 3);
     assert.deepEqual(status.funnel.drops, { env: { build: 1 } });
@@ -110,8 +113,9 @@ describe('sweci curate: the environment, filter and pack stages', () => {
   });
 
   test("filter: the oracle's tests on the oracle and the base in the candidate's image; launch failures and small gaps dropped", async () => {
-    let r = sweci('curate', fx.repo, '--out', out, '--stage', 'filter', '--format', 'json');
+    let r = sweci('curate', fx.repo, '--out', out, '--stage', 'filter', '--workers', '3', '--format', 'json');
     assert.equal(r.code, 0, r.err);
+    assert.deepEqual((await readManifest(out))?.stageOptions?.filter, { minGap: 5, top: 100, workers: 3 });
     const status = JSON.parse(r.out) as CurationStatus;
     assert.equal(status.funnel.baseLaunches, 2);
     assert.equal(status.funnel.gapAtLeastMin, 1);
@@ -141,6 +145,7 @@ describe('sweci curate: the environment, filter and pack stages', () => {
     const r = sweci('curate', fx.repo, '--out', out, '--stage', 'pack', '--format', 'json');
     assert.equal(r.code, 0, r.err);
     assert.equal((JSON.parse(r.out) as CurationStatus).funnel.kept, 1);
+    assert.deepEqual((await readManifest(out))?.stageOptions?.pack, { split: 'default' });
     const b = (await readRecords(out)).find((c) => c.oracle === fx.spans.B.oracle);
     assert.equal(b?.outcome, 'kept');
     assert.equal(b?.stage, 'pack');
@@ -259,8 +264,11 @@ describe('sweci curate: the environment, filter and pack stages', () => {
     assert.equal(of(fx.spans.C)?.stages.filter?.code, 'top'); // 1 day
     assert.equal(of(fx.spans.C)?.reason, 'ranked 2 of 2 by time span and commits; --top 1 keeps 1');
     assert.equal(of(fx.spans.C)?.gap, 1);
+    assert.deepEqual((await readManifest(ranked))?.stageOptions?.filter, { minGap: 1, top: 1, workers: 1 });
     r = sweci('curate', fx.repo, '--out', ranked, '--stage', 'filter', ...args, '--top', '2');
     assert.equal(r.code, 0, r.err);
+    // Only re-ranked: the record says the new --top, and still the --min-gap the tests ran with.
+    assert.deepEqual((await readManifest(ranked))?.stageOptions?.filter, { minGap: 1, top: 2, workers: 1 });
     records = await readRecords(ranked);
     assert.equal(of(fx.spans.C)?.stages.filter?.outcome, 'passed');
     assert.equal(of(fx.spans.C)?.outcome, 'pending');
