@@ -10,13 +10,23 @@
 //
 // SWECI_BENCH_REPO=<new folder> builds the repository there and keeps it, e.g. to time the whole
 // CLI from outside: farm-bench --vs 'git -C <dir> log --first-parent --numstat' -- node dist/cli.js curate <dir> --dry-run
-import { spawn } from 'node:child_process';
+//
+// Then the shared environment (needs the Docker engine and the set-up's base image; SWECI_BENCH_ENV=0
+// skips it): the curation tests' repository (test/unit/curate/curate-fixture.ts) through every stage
+// with `sweci curate`, where two candidates have the environment of a third. Each such candidate's
+// environment stage (finding the image by its tag, collecting its oracle's tests) plus its filter
+// stage, against its filter stage alone, from the stage times curation.jsonl records. The issue's
+// bound: no rebuild, ≤ 1.1×. Printed with the funnel and each stage's time.
+import { spawn, spawnSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { mineSpans } from '../src/core/curate/mine';
+import { readRecords } from '../src/core/curate/curation-store';
 import { History, lines } from '../test/unit/curate/history-fixture';
+import { writeCurateFixture } from '../test/unit/curate/curate-fixture';
+import { CURATE_BASE_IMAGE } from '../scripts/demo-image';
 
 const RUNS = Number(process.env.SWECI_BENCH_RUNS ?? 7);
 const COMMITS = 1500;
@@ -107,9 +117,59 @@ async function main(): Promise<void> {
     console.log(
       `ratio mine / git log          median ${median(ratios).toFixed(2)}×  (min ${Math.min(...ratios).toFixed(2)}, max ${Math.max(...ratios).toFixed(2)}; bound 3×)`,
     );
+    if (process.env.SWECI_BENCH_ENV !== '0') await sharedEnvironment(tmp);
   } finally {
     await fs.rm(tmp, { recursive: true, force: true });
   }
+}
+
+/** Every stage on the curation tests' repository; the shared-environment candidates' ratio. */
+async function sharedEnvironment(tmp: string): Promise<void> {
+  const name = `bench-curate-${process.pid}`;
+  const fx = await writeCurateFixture(path.join(tmp, 'shared'), name);
+  const out = path.join(tmp, 'shared', 'out');
+  const cli = path.resolve(__dirname, '../src/cli/main.js');
+  const args = ['--min-changed-lines', '0', '--min-source-lines', '0', '--min-gap', '1', '--base-image', CURATE_BASE_IMAGE, '--find-links', fx.wheels];
+  const stageSeconds: Record<string, number> = {};
+  let log = '';
+  try {
+    for (const stage of ['mine', 'env', 'filter', 'pack']) {
+      const t0 = performance.now();
+      const r = spawnSync(process.execPath, [cli, 'curate', fx.repo, '--out', out, '--stage', stage, ...args], { encoding: 'utf8' });
+      stageSeconds[stage] = (performance.now() - t0) / 1000;
+      if (r.status !== 0) throw new Error(`sweci curate --stage ${stage} exited with ${r.status}: ${r.stderr}`);
+      log += r.stderr;
+      if (stage === 'pack') process.stdout.write(spawnSync(process.execPath, [cli, 'curate', '--status', out], { encoding: 'utf8' }).stdout);
+    }
+  } finally {
+    spawnSync('sh', ['-c', `docker images --format '{{.Repository}}:{{.Tag}}' 'sweci-curate/${name}' | xargs -r docker rmi -f`], { stdio: 'ignore' });
+  }
+  console.log(
+    `stage times (whole command): ${Object.entries(stageSeconds)
+      .map(([s, t]) => `${s} ${t.toFixed(1)} s`)
+      .join(', ')}`,
+  );
+  const builds = log.match(/^building sweci-curate/gm)?.length ?? 0;
+  const records = await readRecords(out);
+  const first = new Map<string, string>();
+  const ratios: number[] = [];
+  for (const r of records) {
+    if (!r.envKey || r.stages.env?.outcome !== 'passed') continue;
+    if (!first.has(r.envKey)) {
+      first.set(r.envKey, r.id);
+      continue;
+    }
+    const env = r.stages.env.seconds;
+    const filter = r.stages.filter?.seconds;
+    if (filter === undefined) continue;
+    ratios.push((env + filter) / filter);
+    console.log(
+      `shared environment ${r.id}: env ${env.toFixed(2)} s (image of ${first.get(r.envKey)}), filter ${filter.toFixed(2)} s → (env + filter) / filter ${((env + filter) / filter).toFixed(2)}×`,
+    );
+  }
+  console.log(`images built: ${builds}, for ${records.filter((r) => r.image).length} candidates with an environment`);
+  if (ratios.length > 0)
+    console.log(`ratio second candidate of an environment / its filter alone  median ${median(ratios).toFixed(2)}×  (bound 1.1×, no rebuild)`);
 }
 
 void main();

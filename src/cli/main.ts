@@ -366,6 +366,7 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
     .option('--min-gap <n>', `drop candidates whose oracle passes fewer than n more of its tests than the base (${5})`)
     .option('--top <n>', `keep the first n candidates, ranked by time span then commits (${100})`)
     .option('--split <name>', "the packed dataset's split: metadata/<name>.csv (default)")
+    .option('--workers <n>', 'environments built and candidates tested side by side (1); candidates sharing an environment go in turn')
     .option('--socket <path>', 'the Docker engine (default DOCKER_HOST, else /var/run/docker.sock)')
     .action((repository: string | undefined, values: CurateValues) => set(commands.curate().then((c) => c.curateCommand(repository, values, signal))));
 

@@ -18,6 +18,7 @@ import {
 import { curationStatus, formatFunnel, type CurationStatus } from '../../core/curate/funnel';
 import { DEFAULT_MIN_CHANGED_LINES, DEFAULT_MIN_SOURCE_LINES, mineSpans, type MineOptions, type MineResult } from '../../core/curate/mine';
 import { isCloneUrl, openSourceRepository } from '../../core/curate/source-repository';
+import { withoutPassword } from '../../core/util/url-password';
 import { DEFAULT_MAX_REPAIRS, runEnvStage } from '../../core/curate/env-stage';
 import { DEFAULT_MIN_GAP, DEFAULT_TOP, rankCandidates, runFilterStage } from '../../core/curate/filter-stage';
 import { DEFAULT_SPLIT, runPackStage } from '../../core/curate/pack-stage';
@@ -43,6 +44,7 @@ export interface CurateValues extends Record<string, unknown> {
   minGap?: string;
   top?: string;
   split?: string;
+  workers?: string;
   socket?: string;
 }
 
@@ -73,6 +75,7 @@ export async function curateCommand(repository: string | undefined, values: Cura
     minGap: wholeNumber('--min-gap', values.minGap, DEFAULT_MIN_GAP, 1) as number,
     top: wholeNumber('--top', values.top, DEFAULT_TOP, 1) as number,
     split: values.split ?? DEFAULT_SPLIT,
+    workers: wholeNumber('--workers', values.workers, 1, 1) as number,
   };
   const splitProblem = taskIdProblem(parsed.split);
   if (splitProblem)
@@ -114,6 +117,7 @@ export async function curateCommand(repository: string | undefined, values: Cura
     minedAt: at,
     mineSeconds: seconds,
     problems: mined.problems,
+    ...(previous?.stageOptions ? { stageOptions: previous.stageOptions } : {}),
   };
   const records = mergeMined(mined.candidates, out && previous ? await readRecords(out) : [], at, seconds);
   if (out && !values.dryRun) {
@@ -141,6 +145,7 @@ interface LaterOptions {
   minGap: number;
   top: number;
   split: string;
+  workers: number;
 }
 
 /** The engine the env and filter stages use; refuses with the fix when none answers. */
@@ -176,11 +181,24 @@ async function laterStages(
     if (waiting > 0) {
       const conn = await engine(values, out, 'env');
       progress(`Environment stage: ${plural(waiting, 'candidate')}…`);
-      await runEnvStage(conn, out, repoDir, manifest, records, {
-        ...(values.baseImage ? { baseImage: values.baseImage } : {}),
+      const pip = {
         ...(values.indexUrl ? { indexUrl: values.indexUrl } : {}),
         ...(values.findLinks ? { findLinks: isCloneUrl(values.findLinks) ? values.findLinks : path.resolve(values.findLinks) } : {}),
+      };
+      await recordOptions(out, manifest, {
+        env: {
+          ...(values.baseImage ? { baseImage: values.baseImage } : {}),
+          ...(pip.indexUrl ? { indexUrl: withoutPassword(pip.indexUrl) } : {}),
+          ...(pip.findLinks ? { findLinks: withoutPassword(pip.findLinks) } : {}),
+          maxRepairs: parsed.maxRepairs,
+          workers: parsed.workers,
+        },
+      });
+      await runEnvStage(conn, out, repoDir, manifest, records, {
+        ...(values.baseImage ? { baseImage: values.baseImage } : {}),
+        ...pip,
         maxRepairs: parsed.maxRepairs,
+        workers: parsed.workers,
         signal,
         onProgress: progress,
       });
@@ -191,14 +209,21 @@ async function laterStages(
     if (waiting > 0) {
       const conn = await engine(values, out, 'filter');
       progress(`Filter stage: ${plural(waiting, 'candidate')}…`);
-      await runFilterStage(conn, out, repoDir, records, { minGap: parsed.minGap, top: parsed.top, signal, onProgress: progress });
-    } else await rankCandidates(out, records, parsed.top); // nothing to run: another --top still re-ranks
+      await recordOptions(out, manifest, { filter: { minGap: parsed.minGap, top: parsed.top, workers: parsed.workers } });
+      await runFilterStage(conn, out, repoDir, records, { minGap: parsed.minGap, top: parsed.top, workers: parsed.workers, signal, onProgress: progress });
+    } else {
+      // Nothing to run: another --top still re-ranks what was filtered (with the --min-gap it was filtered with).
+      const filtered = manifest.stageOptions?.filter;
+      if (filtered && filtered.top !== parsed.top) await recordOptions(out, manifest, { filter: { ...filtered, top: parsed.top } });
+      await rankCandidates(out, records, parsed.top);
+    }
   }
   if (runs('pack')) {
     const waiting = records.filter((r) => r.stage === 'filter' && r.outcome === 'pending').length;
     if (waiting > 0 || records.some((r) => r.outcome === 'kept')) {
       const conn = await engine(values, out, 'pack');
       if (waiting > 0) progress(`Pack stage: ${plural(waiting, 'task')}…`);
+      await recordOptions(out, manifest, { pack: { split: parsed.split } });
       await runPackStage(conn, out, repoDir, manifest, records, { split: parsed.split, signal, onProgress: progress });
       progress(`The dataset is ${out} (metadata/${parsed.split}.csv, data/<task_id>/code.zip and image.tar.gz).`);
     }
@@ -206,6 +231,12 @@ async function laterStages(
   const status = curationStatus(manifest, records);
   process.stdout.write(format === 'json' ? `${JSON.stringify(status, null, 2)}\n` : formatFunnel(manifest, status));
   return 0;
+}
+
+/** The options a stage runs with, into curation.json before it starts (the record of how the dataset was made). */
+async function recordOptions(out: string, manifest: CurationManifest, stage: NonNullable<CurationManifest['stageOptions']>): Promise<void> {
+  manifest.stageOptions = { ...manifest.stageOptions, ...stage };
+  await writeManifest(out, manifest);
 }
 
 /** The candidates that passed mining, one a line (all of them, dropped ones too, are in --format json). */

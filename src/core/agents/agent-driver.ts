@@ -122,6 +122,8 @@ export interface AgentRunResult {
   command: string;
   /** The CLI's own output says the try failed (an API error, an error result), whatever its exit code. */
   reportedError?: string;
+  /** A try that failed with no reported error: its output's line that most likely says why (masked). */
+  lastWords?: string;
   /** What the agent was allowed to do (presets), e.g. "every action accepted (confined)". */
   permissions?: string;
   /** The try ran into one of its limits (sweci.limits.*), e.g. "memory limit 8 GiB reached (sweci.limits.memoryMb)". */

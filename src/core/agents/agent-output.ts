@@ -22,3 +22,22 @@ export function reportedError(format: UsageFormat | 'auto', stdout: string, stde
     return undefined;
   }
 }
+
+/**
+ * The line of a failed command's output that most likely says why: the last one naming an error,
+ * else the last one (the usage block and the log's own `# ` lines skipped), control characters
+ * out and at most 300 characters. Agent output is hostile: this only ever quotes it.
+ */
+export function lastWords(output: string): string | undefined {
+  const lines: string[] = [];
+  let inUsage = false;
+  for (const raw of output.split('\n')) {
+    // eslint-disable-next-line no-control-regex -- control characters are exactly what this strips
+    const l = raw.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').trim();
+    if (l === '<Execution Info>') inUsage = true;
+    else if (l === '</Execution Info>') inUsage = false;
+    else if (l && !inUsage && !l.startsWith('# ')) lines.push(l);
+  }
+  const line = [...lines].reverse().find((l) => /error|denied|refused|fail/i.test(l)) ?? lines[lines.length - 1];
+  return line?.slice(0, 300);
+}

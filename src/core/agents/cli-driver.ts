@@ -15,7 +15,7 @@ import { buildPresetCommand } from './preset-command';
 import { PRESET_INFO } from './presets';
 import { SecretMask, StreamMask } from '../util/secret-mask';
 import { agentSecrets } from './agent-settings';
-import { parseUsage, reportedError } from './agent-output';
+import { lastWords, parseUsage, reportedError } from './agent-output';
 import { copyLogin, homeEnvironment, writeHomeFiles } from './agent-home';
 import { ENDPOINT_KEY_ENV, type Endpoint } from './endpoint/endpoint';
 import { DEFAULT_MODEL_ACCESS, type ModelAccess } from './model-access';
@@ -250,6 +250,8 @@ export class CliAgentDriver implements AgentDriver {
       const usage = parseUsage(cmd.usageFormat, result.stdout, result.stderr);
       const error = result.timedOut || result.cancelled ? undefined : reportedError(cmd.usageFormat, result.stdout, result.stderr);
       await log.write(redactor.mask(footer(result, usage, error)));
+      const failedSilently = !error && !result.timedOut && !result.cancelled && result.exitCode !== 0;
+      const said = failedSilently ? (lastWords(result.stderr) ?? lastWords(result.stdout)) : undefined;
       return {
         exitCode: result.exitCode,
         timedOut: result.timedOut,
@@ -259,6 +261,7 @@ export class CliAgentDriver implements AgentDriver {
         command,
         logFile: req.logFile,
         ...(error ? { reportedError: redactor.mask(error) } : {}),
+        ...(said ? { lastWords: redactor.mask(said) } : {}),
         ...(result.limitReached ? { limitReached: result.limitReached } : {}),
         ...(s.kind === 'preset' ? { permissions: presetPermissions(s.preset, confined) } : {}),
       };

@@ -29,6 +29,25 @@ const manifestSchema = z.object({
     minSourceLines: z.number().int(),
     maxSpanCommits: z.number().int().optional(),
   }),
+  /**
+   * The options each later stage last ran with (a resumed stage may be given others): the
+   * record of how the dataset was made. An index URL's password is never written.
+   */
+  stageOptions: z
+    .object({
+      env: z
+        .object({
+          baseImage: z.string().optional(),
+          indexUrl: z.string().optional(),
+          findLinks: z.string().optional(),
+          maxRepairs: z.number().int(),
+          workers: z.number().int().optional(),
+        })
+        .optional(),
+      filter: z.object({ minGap: z.number().int(), top: z.number().int(), workers: z.number().int().optional() }).optional(),
+      pack: z.object({ split: z.string() }).optional(),
+    })
+    .optional(),
   minedAt: z.string(),
   mineSeconds: z.number(),
   problems: z.array(z.string()),

@@ -11,9 +11,9 @@ import { gitRunner } from '../util/git';
 import { throwIfAborted } from '../util/errors';
 import { exportTree, pruneTopLevel } from '../workspace/upstream';
 import type { CandidateRecord, CurationManifest } from './curation-store';
-import { writeRecords } from './curation-store';
 import { dependencySet, isDependencyFile } from './dependency-set';
-import { buildEnvironment, environmentKey, type EnvironmentResult, type PipSource } from './env-image';
+import { buildEnvironment, environmentKey, type EnvironmentRequest, type EnvironmentResult, type PipSource } from './env-image';
+import { RecordsWriter, sideBySide } from './side-by-side';
 import { DEFAULT_PYTHON, environmentPlan } from './env-plan';
 import { BlobReader } from './git-bulk';
 
@@ -21,6 +21,8 @@ export interface EnvStageOptions extends PipSource {
   /** FROM this image for every candidate; default python:<X.Y>-slim by requires-python. */
   baseImage?: string;
   maxRepairs: number;
+  /** Environments built side by side (candidates of one key always go in turn); default 1. */
+  workers?: number;
   signal?: AbortSignal;
   onProgress?: (message: string) => void;
 }
@@ -66,8 +68,8 @@ async function oracleDependencies(repoDir: string, oracle: string, lockfiles: bo
 }
 
 /**
- * Runs the stage on every candidate waiting after mining, in file order; `records` is updated
- * in place and written after each candidate.
+ * Runs the stage on every candidate waiting after mining (in file order within one environment
+ * key); `records` is updated in place and written after each candidate.
  */
 export async function runEnvStage(
   conn: DockerConnection,
@@ -83,50 +85,57 @@ export async function runEnvStage(
   // that failed, by key, so this run does not build them twice.
   const failedBuilds = new Map<string, string>();
   const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-curate-env-'));
+  const writer = new RecordsWriter(out, records);
   try {
+    // Every waiting candidate's key first (its oracle's dependency files, read from git): the
+    // candidates of one key go in turn, so the first builds and the others share its image;
+    // different keys build side by side (--workers).
+    const groups = new Map<string, Array<{ r: CandidateRecord; request: EnvironmentRequest; key: string }>>();
     for (const r of records) {
       if (r.stage !== 'mine' || r.outcome !== 'pending') continue;
       throwIfAborted(options.signal);
-      const started = performance.now();
       const set = await oracleDependencies(repoDir, r.oracle, manifest.options.lockfiles);
       const plan = environmentPlan(set);
       const baseImage = options.baseImage ?? `python:${plan.python ?? DEFAULT_PYTHON}-slim`;
-      const request = {
-        ...options,
-        baseImage,
-        plan,
-        repoSlug: slug,
-        envDir: path.join(out, 'env'),
-      };
+      const request: EnvironmentRequest = { ...options, baseImage, plan, repoSlug: slug, envDir: path.join(out, 'env') };
       const key = await environmentKey(request, []);
-      options.onProgress?.(`environment of ${r.id} (FROM ${baseImage})`);
-      // Every candidate's own oracle is collected, in a shared image too: another oracle may miss another module.
-      const oracleDir = path.join(scratch, r.id);
-      await exportOracle(gitDir, r.oracle, oracleDir, options.signal);
-      let result: EnvironmentResult;
-      try {
-        result = await buildEnvironment(conn, request, oracleDir, failedBuilds);
-      } finally {
-        await fs.rm(oracleDir, { recursive: true, force: true });
-      }
-      const at = new Date().toISOString();
-      const seconds = Math.round((performance.now() - started) / 10) / 100;
-      r.envKey = key;
-      r.baseImage = baseImage;
-      r.repairs = result.repairs;
-      r.stage = 'env';
-      if (result.outcome === 'built') {
-        r.image = result.image;
-        r.outcome = 'pending';
-        delete r.reason;
-        r.stages.env = { outcome: 'passed', at, seconds, ...(result.repairs.length ? { reason: repairNote(result) } : {}) };
-      } else {
-        r.outcome = 'dropped';
-        r.reason = result.reason;
-        r.stages.env = { outcome: 'dropped', code: result.code, reason: result.reason, at, seconds };
-      }
-      await writeRecords(out, records);
+      const group = groups.get(key) ?? [];
+      group.push({ r, request, key });
+      groups.set(key, group);
     }
+    await sideBySide([...groups.values()], options.workers ?? 1, async (group) => {
+      for (const { r, request, key } of group) {
+        throwIfAborted(options.signal);
+        const started = performance.now();
+        options.onProgress?.(`environment of ${r.id} (FROM ${request.baseImage})`);
+        // Every candidate's own oracle is collected, in a shared image too: another oracle may miss another module.
+        const oracleDir = path.join(scratch, r.id);
+        await exportOracle(gitDir, r.oracle, oracleDir, options.signal);
+        let result: EnvironmentResult;
+        try {
+          result = await buildEnvironment(conn, request, oracleDir, failedBuilds);
+        } finally {
+          await fs.rm(oracleDir, { recursive: true, force: true });
+        }
+        const at = new Date().toISOString();
+        const seconds = Math.round((performance.now() - started) / 10) / 100;
+        r.envKey = key;
+        r.baseImage = request.baseImage;
+        r.repairs = result.repairs;
+        r.stage = 'env';
+        if (result.outcome === 'built') {
+          r.image = result.image;
+          r.outcome = 'pending';
+          delete r.reason;
+          r.stages.env = { outcome: 'passed', at, seconds, ...(result.repairs.length ? { reason: repairNote(result) } : {}) };
+        } else {
+          r.outcome = 'dropped';
+          r.reason = result.reason;
+          r.stages.env = { outcome: 'dropped', code: result.code, reason: result.reason, at, seconds };
+        }
+        await writer.save();
+      }
+    });
   } finally {
     await fs.rm(scratch, { recursive: true, force: true });
   }

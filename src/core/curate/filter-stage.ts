@@ -18,12 +18,15 @@ import { throwIfAborted } from '../util/errors';
 import { exportTree, pruneTopLevel } from '../workspace/upstream';
 import { writeRecords, type CandidateRecord } from './curation-store';
 import { exportOracle, gitDirOf } from './env-stage';
+import { RecordsWriter, sideBySide } from './side-by-side';
 
 export interface FilterStageOptions {
   minGap: number;
   top: number;
   /** pytest's timeout per run (default the reference's 3600 s). */
   timeoutMs?: number;
+  /** Candidates tested side by side; default 1. */
+  workers?: number;
   signal?: AbortSignal;
   onProgress?: (message: string) => void;
 }
@@ -58,9 +61,10 @@ export async function runFilterStage(
 ): Promise<void> {
   const gitDir = await gitDirOf(repoDir);
   const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-curate-filter-'));
+  const writer = new RecordsWriter(out, records);
   try {
-    for (const r of records) {
-      if (r.stage !== 'env' || r.outcome !== 'pending' || !r.image) continue;
+    const waiting = records.filter((r) => r.stage === 'env' && r.outcome === 'pending' && r.image);
+    await sideBySide(waiting, options.workers ?? 1, async (r) => {
       throwIfAborted(options.signal);
       options.onProgress?.(`filter: ${r.id} in ${r.image}`);
       const started = performance.now();
@@ -73,7 +77,7 @@ export async function runFilterStage(
       await exportTree(gitDir, r.base, currentCode, options.signal);
       await pruneTopLevel(currentCode, ['test', 'tests']);
       await copyTree(path.join(targetCode, 'tests'), path.join(currentCode, 'tests')).catch(() => undefined);
-      const runtime = new DockerRuntime({ connection: conn, image: r.image, purpose: 'curate-filter', prestart: false });
+      const runtime = new DockerRuntime({ connection: conn, image: r.image as string, purpose: 'curate-filter', prestart: false });
       let verdict: { code?: string; reason?: string; gap?: number; oraclePassed?: number; basePassed?: number };
       try {
         const target = await launch(runtime, targetCode, path.join(dir, 'reports-target'), options);
@@ -111,8 +115,8 @@ export async function runFilterStage(
         delete r.reason;
         r.stages.filter = { outcome: 'passed', at, seconds };
       }
-      await writeRecords(out, records);
-    }
+      await writer.save();
+    });
   } finally {
     await fs.rm(scratch, { recursive: true, force: true });
   }

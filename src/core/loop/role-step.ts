@@ -65,6 +65,15 @@ function why(result: AgentRunResult, timeoutSec: number): string | undefined {
 }
 
 /**
+ * A custom command that cannot find its own files most likely imports or reads beside the script
+ * it names: the sandbox shows only the absolute paths on its command line and the readable list.
+ */
+function sandboxHint(settings: RoleSetup['settings'], said: string): string {
+  if (settings.kind !== 'custom' || !/ModuleNotFoundError|No module named|No such file or directory|Permission denied|can't open file/.test(said)) return '';
+  return ' The sandbox shows a custom command only the absolute paths on its command line and sweci.sandboxReadablePaths: list the folder its own files are in there.';
+}
+
+/**
  * The language server's validation of what the Architect wrote: errors fail the try (and say
  * why); warnings (a location naming no file, an unknown test) are only reported.
  */
@@ -106,6 +115,8 @@ async function runAgent(ctx: RoleStepContext): Promise<StepDone> {
   const scope = { task: ctx.task, run: ctx.run, allowRequirement: ctx.role === 'architect' };
   const before = snapshotOutside(scope);
   const failures: string[] = [];
+  /** What the last failed try printed that says why (its exit code alone rarely does). */
+  let lastSaid: string | undefined;
   const usage: AgentUsage[] = [];
   const outside = new Set<string>();
   let totalMs = 0;
@@ -191,6 +202,7 @@ async function runAgent(ctx: RoleStepContext): Promise<StepDone> {
       if (!problem && ctx.role === 'architect') ({ problem, warnings } = await checkRequirement(ctx.task));
       ok = problem === undefined;
       if (problem) failures.push(`try ${attempt}: ${problem}`);
+      lastSaid = problem ? result.lastWords : undefined;
       emitFinished(ctx, { attempt, ok, durationMs, message: problem ?? warnings, logFile });
     }
   } finally {
@@ -200,6 +212,7 @@ async function runAgent(ctx: RoleStepContext): Promise<StepDone> {
   if (!ok) {
     throw new UserError(
       `The ${ctx.role} (${driver.label}) failed ${tries === 1 ? 'its only try' : `all ${tries} tries`} in iteration ${ctx.iteration}: ${failures.join('; ')}. ` +
+        (lastSaid ? `Its last try said: ${JSON.stringify(lastSaid)}.${sandboxHint(settings, lastSaid)} ` : '') +
         `Nothing was recorded; the agent's logs are in ${ctx.pendingDir}. Fix the agent's settings and resume the run to try this step again.`,
     );
   }

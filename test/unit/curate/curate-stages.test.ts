@@ -3,16 +3,20 @@
 // (no registry, no index). A module the tests import but the configuration does not declare is
 // repaired and recorded; a dependency no index has drops its candidate with pip's words;
 // candidates with the same environment share its image. The filter measures each gap with the
-// product's pytest runner and drops what does not launch or gaps too small.
+// product's pytest runner and drops what does not launch or gaps too small. End to end, the packed
+// dataset runs unchanged: `sweci run --human-history` in Docker, then `sweci summarize`.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { readRecords } from '../../../src/core/curate/curation-store';
+import { readManifest, readRecords } from '../../../src/core/curate/curation-store';
 import { readImageArchive } from '../../../src/core/runtime/docker/image-archive';
 import { readDatasetTasks } from '../../../src/core/task/dataset';
+import { experimentLayout } from '../../../src/core/batch/experiment';
+import { readIterationRecords } from '../../../src/core/loop/iteration-record';
+import { FIXTURE_AGENTS } from '../helpers/scripted-settings';
 import type { CurationStatus } from '../../../src/core/curate/funnel';
 import type { DockerConnection } from '../../../src/core/runtime/docker/docker-connection';
 import { curateBaseImage, dockerForTests, removeImagesOf } from '../helpers/docker';
@@ -48,8 +52,11 @@ describe('sweci curate: the environment, filter and pack stages', () => {
     const thresholds = ['--min-changed-lines', '0', '--min-source-lines', '0'];
     let r = sweci('curate', fx.repo, '--out', out, '--stage', 'mine', ...thresholds);
     assert.equal(r.code, 0, r.err);
-    r = sweci('curate', fx.repo, '--out', out, '--stage', 'env', '--base-image', base, '--find-links', fx.wheels, '--format', 'json');
+    // Two workers: A's environment and B's (which C and D share, in turn after B) build side by side.
+    r = sweci('curate', fx.repo, '--out', out, '--stage', 'env', '--base-image', base, '--find-links', fx.wheels, '--workers', '2', '--format', 'json');
     assert.equal(r.code, 0, r.err);
+    // curation.json records how the environments were made.
+    assert.deepEqual((await readManifest(out))?.stageOptions, { env: { baseImage: base, findLinks: fx.wheels, maxRepairs: 5, workers: 2 } });
     const status = JSON.parse(r.out) as CurationStatus;
     assert.equal(status.funnel.environmentBuilt, 3);
     assert.deepEqual(status.funnel.drops, { env: { build: 1 } });
@@ -106,8 +113,9 @@ describe('sweci curate: the environment, filter and pack stages', () => {
   });
 
   test("filter: the oracle's tests on the oracle and the base in the candidate's image; launch failures and small gaps dropped", async () => {
-    let r = sweci('curate', fx.repo, '--out', out, '--stage', 'filter', '--format', 'json');
+    let r = sweci('curate', fx.repo, '--out', out, '--stage', 'filter', '--workers', '3', '--format', 'json');
     assert.equal(r.code, 0, r.err);
+    assert.deepEqual((await readManifest(out))?.stageOptions?.filter, { minGap: 5, top: 100, workers: 3 });
     const status = JSON.parse(r.out) as CurationStatus;
     assert.equal(status.funnel.baseLaunches, 2);
     assert.equal(status.funnel.gapAtLeastMin, 1);
@@ -137,6 +145,7 @@ describe('sweci curate: the environment, filter and pack stages', () => {
     const r = sweci('curate', fx.repo, '--out', out, '--stage', 'pack', '--format', 'json');
     assert.equal(r.code, 0, r.err);
     assert.equal((JSON.parse(r.out) as CurationStatus).funnel.kept, 1);
+    assert.deepEqual((await readManifest(out))?.stageOptions?.pack, { split: 'default' });
     const b = (await readRecords(out)).find((c) => c.oracle === fx.spans.B.oracle);
     assert.equal(b?.outcome, 'kept');
     assert.equal(b?.stage, 'pack');
@@ -177,6 +186,66 @@ describe('sweci curate: the environment, filter and pack stages', () => {
     assert.equal(await fs.readFile(path.join(out, 'curation.jsonl'), 'utf8'), before);
   });
 
+  test('end to end: the packed dataset runs unchanged, sweci run --human-history in Docker, then sweci summarize', async () => {
+    // The scripted Architect (reads the non-passed summary) and a Programmer that changes
+    // nothing, run on this machine in the sandbox; pytest runs in the task's image.
+    const settings = path.join(tmp, 'run-settings.json');
+    await fs.writeFile(
+      settings,
+      JSON.stringify({
+        'sweci.architect.agent': 'custom',
+        'sweci.architect.customCommand': `python3 ${JSON.stringify(path.join(FIXTURE_AGENTS, 'architect.py'))}`,
+        'sweci.programmer.agent': 'custom',
+        'sweci.programmer.customCommand': `python3 ${JSON.stringify(path.join(FIXTURE_AGENTS, 'no-output.py'))}`,
+        // The scripts import sweci_fixture beside them: the sandbox shows that folder only when told.
+        'sweci.sandboxReadablePaths': [FIXTURE_AGENTS],
+      }),
+    );
+    const experiment = path.join(tmp, 'experiment');
+    const [task] = await readDatasetTasks(out, 'default');
+    const r = sweci(
+      'run',
+      '--dataset',
+      out,
+      '--experiment',
+      experiment,
+      '--config',
+      settings,
+      '--runtime',
+      'docker',
+      '--human-history',
+      '--max-iterations',
+      '1',
+    );
+    assert.equal(r.code, 0, r.err + r.out);
+    // The loop starts from the gap the filter measured.
+    assert.match(r.out, new RegExp(`${task.id} · max-iterations · iteration 1 · a\\(c\\) 0\\.000 · gap 6`));
+    assert.match(r.out, /finished: 1 max-iterations/);
+
+    const text = sweci('summarize', experiment);
+    assert.equal(text.code, 0, text.err);
+    assert.match(text.out, /run human-history \(the upstream developers\)/);
+    type Groups = { groups: { run: string; kind: string; rows: { task: string; metrics: { iterations: number; solved: boolean; finalA: number } }[] }[] };
+    const summary = JSON.parse(sweci('summarize', experiment, '--format', 'json', '--max-epoch', '2').out) as Groups;
+    assert.deepEqual(
+      summary.groups.map((g) => [g.run, g.kind, g.rows.map((row) => row.task)]),
+      [
+        ['custom', 'agent', [task.id]],
+        ['human-history', 'human-history', [task.id]],
+      ],
+    );
+    // The upstream developers' two commits after the base reach the oracle: every gap test passes.
+    const developers = summary.groups[1].rows[0].metrics;
+    assert.equal(developers.iterations, 2);
+    assert.equal(developers.solved, true);
+    assert.equal(developers.finalA, 1);
+    // Both runs measured the base with the gap the filter measured, in the curated image.
+    for (const run of ['custom', 'human-history']) {
+      const records = await readIterationRecords(experimentLayout(experiment).task(task.id).run(run).iterationsFile);
+      assert.equal(records[0].gap, 6, run);
+    }
+  });
+
   test('ranking: by time span then commits, --top kept, the rest dropped with their rank; another --top re-ranks', async () => {
     const ranked = path.join(tmp, 'ranked');
     const args = ['--base-image', base, '--find-links', fx.wheels, '--min-changed-lines', '0', '--min-source-lines', '0', '--min-gap', '1'];
@@ -195,8 +264,11 @@ describe('sweci curate: the environment, filter and pack stages', () => {
     assert.equal(of(fx.spans.C)?.stages.filter?.code, 'top'); // 1 day
     assert.equal(of(fx.spans.C)?.reason, 'ranked 2 of 2 by time span and commits; --top 1 keeps 1');
     assert.equal(of(fx.spans.C)?.gap, 1);
+    assert.deepEqual((await readManifest(ranked))?.stageOptions?.filter, { minGap: 1, top: 1, workers: 1 });
     r = sweci('curate', fx.repo, '--out', ranked, '--stage', 'filter', ...args, '--top', '2');
     assert.equal(r.code, 0, r.err);
+    // Only re-ranked: the record says the new --top, and still the --min-gap the tests ran with.
+    assert.deepEqual((await readManifest(ranked))?.stageOptions?.filter, { minGap: 1, top: 2, workers: 1 });
     records = await readRecords(ranked);
     assert.equal(of(fx.spans.C)?.stages.filter?.outcome, 'passed');
     assert.equal(of(fx.spans.C)?.outcome, 'pending');

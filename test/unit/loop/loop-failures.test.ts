@@ -16,6 +16,7 @@ import { UserError } from '../../../src/core/util/errors';
 import { createDriver } from '../../../src/core/agents/cli-driver';
 import { oracleLayout } from '../../../src/core/workspace/layout';
 import { waitDead, waitNoneMatching } from '../runtime/process-helpers';
+import { missingSandbox } from '../helpers/require-sandbox';
 import {
   AGENTS_DIR,
   DemoWorld,
@@ -262,12 +263,35 @@ describe('the loop when things go wrong', () => {
     assert.ok(await exists(path.join(pending, 'architect-try-1.log')), 'the log the message names is there');
   });
 
+  test('a custom agent that imports a module beside its script, in a folder the sandbox does not show, is told so', async (t) => {
+    if (!SANDBOX) return missingSandbox(t);
+    const task = await world.task();
+    // The script is on its command line (shown); its sibling is not, and its folder is not readable.
+    await fs.writeFile(path.join(scripts, 'helper_beside.py'), 'VALUE = 1\n');
+    await fs.writeFile(
+      path.join(scripts, 'imports-beside.py'),
+      'import sys, os\nsys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))\nimport helper_beside\n',
+    );
+    const err = await startRun(
+      loopOptions(task, 'beside', { architect: inline('imports-beside.py', { maxTries: 1 }), programmer: scripted('programmer.py') }),
+    ).catch((e: unknown) => e);
+    assert.ok(err instanceof UserError);
+    assert.match(
+      err.message,
+      /failed its only try in iteration 1: try 1: exited with code 1\. Its last try said: "ModuleNotFoundError: No module named 'helper_beside'"\./,
+    );
+    assert.match(err.message, /shows a custom command only the absolute paths on its command line and sweci\.sandboxReadablePaths/);
+  });
+
   test('a programmer that exits non-zero fails after its tries; resuming retries only that step', async () => {
     const task = await world.task();
     const architect = scripted('architect.py');
     const err = await startRun(loopOptions(task, 'fail', { architect, programmer: scripted('fail.py', { maxTries: 2 }) })).catch((e: unknown) => e);
     assert.ok(err instanceof UserError);
     assert.match(err.message, /programmer .* failed all 2 tries in iteration 1: try 1: exited with code 3; try 2: exited with code 3/);
+    // The exit code alone says nothing: the last try's own words say why.
+    assert.match(err.message, /Its last try said: "fail: Error: model quota exceeded \(scripted\)"\./);
+    assert.doesNotMatch(err.message, /sandboxReadablePaths/, 'no sandbox hint for an error that is not about a missing file');
     assert.equal((await lines(task, 'fail')).length, 1);
     const journal = await readJournal(taskFolder(task.taskDir).run('fail').pendingDir);
     assert.equal(journal?.lastCompletedStep, 'architect');

@@ -15,6 +15,7 @@ import { cleanEnvironment } from '../../runtime/clean-env';
 import { checkEndpoint, missingModel, type EndpointCheck } from '../endpoint/endpoint-check';
 import { configuredEndpoint, ENDPOINT_KEY_ENV } from '../endpoint/endpoint';
 import { PRESET_INFO } from '../presets';
+import { lastWords } from '../agent-output';
 import type { ModelAccess } from '../model-access';
 import { errorMessage } from '../../util/errors';
 
@@ -144,18 +145,6 @@ async function executableCell(
  * else its last line. Our log's own lines ("# …") and a usage report (`<Execution Info>` … its
  * closing tag) are not the agent's words.
  */
-function lastWords(log: string): string {
-  const lines: string[] = [];
-  let inUsage = false;
-  for (const raw of log.split('\n')) {
-    const l = raw.trim();
-    if (l === '<Execution Info>') inUsage = true;
-    else if (l === '</Execution Info>') inUsage = false;
-    else if (l && !inUsage && !l.startsWith('# ')) lines.push(l);
-  }
-  return ([...lines].reverse().find((l) => /error|denied|refused|fail/i.test(l)) ?? lines[lines.length - 1] ?? 'no output').slice(0, 300);
-}
-
 function endpointCell(check: EndpointCheck): CheckCell {
   const mark: CheckMark = check.verdict === 'ok' ? 'ok' : check.verdict === 'answered' ? 'warn' : 'fail';
   return { mark, detail: check.detail };
@@ -190,7 +179,7 @@ async function stepCell(role: AgentRole, s: Exclude<AgentSettings, { kind: 'huma
       ...(opts.signal ? { signal: opts.signal } : {}),
     });
     const seconds = `${(result.durationMs / 1000).toFixed(1)} s`;
-    const tail = async () => lastWords(await fs.readFile(result.logFile, 'utf8').catch(() => ''));
+    const tail = async () => lastWords(await fs.readFile(result.logFile, 'utf8').catch(() => '')) ?? 'no output';
     if (result.cancelled) return { mark: 'fail', detail: 'cancelled' };
     if (result.timedOut) return { mark: 'fail', detail: `no answer within ${Math.round((opts.stepTimeoutMs ?? 300_000) / 1000)} s` };
     // What the gateway saw of its model calls decides, whatever the CLI printed or exited.
