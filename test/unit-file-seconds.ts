@@ -67,6 +67,7 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'loop/loop-records-bound.test.js': 60.0,
   'scoring/load-chart-data.test.js': 22.4,
   'scoring/run-summary-cache.test.js': 10.0,
+  'scoring/run-summary-cache-check.test.js': 4.0,
   'agents/endpoint.test.js': 19.2,
   'pytest/report-plugin-parity.test.js': 15.8,
   'transcript/transcript-loop.test.js': 15.4,

@@ -9,55 +9,7 @@
 // schema returns objects with their keys in its shape's order and no unknown keys, so the check
 // says yes only for lines whose keys are known and in that order (the order the harness writes,
 // formatIterationLine's), and never for a `__proto__` key (the schema drops it from a record).
-type Check = (v: unknown) => boolean;
-
-/** A field's check and whether the schema lets it be absent. */
-interface FieldCheck {
-  check: Check;
-  optional: boolean;
-}
-
-const num: Check = (v) => typeof v === 'number' && Number.isFinite(v);
-const str: Check = (v) => typeof v === 'string';
-const count: Check = (v) => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
-const numOrNull: Check = (v) => v === null || num(v);
-const oneOf =
-  (...values: string[]): Check =>
-  (v) =>
-    typeof v === 'string' && values.includes(v);
-const strings: Check = (v) => {
-  if (!Array.isArray(v)) return false;
-  for (const s of v) if (typeof s !== 'string') return false;
-  return true;
-};
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) && Object.getPrototypeOf(v) === Object.prototype;
-/** z.record(z.string(), z.number()). */
-const numberRecord: Check = (v) => {
-  if (!isPlainObject(v)) return false;
-  for (const k of Object.keys(v)) if (k === '__proto__' || !num(v[k])) return false;
-  return true;
-};
-
-const req = (check: Check): FieldCheck => ({ check, optional: false });
-const opt = (check: Check): FieldCheck => ({ check, optional: true });
-
-/** z.object(fields) for a value whose keys are all known and in the fields' order. */
-function object(fields: Record<string, FieldCheck>): Check {
-  const names = Object.keys(fields);
-  const specs = names.map((n) => fields[n]);
-  return (v) => {
-    if (!isPlainObject(v)) return false;
-    let at = 0;
-    for (const k of Object.keys(v)) {
-      // Fields skipped on the way to k must be optional ones.
-      while (at < names.length && names[at] !== k) if (!specs[at++].optional) return false;
-      if (at === names.length || !specs[at++].check(v[k])) return false;
-    }
-    while (at < names.length) if (!specs[at++].optional) return false;
-    return true;
-  };
-}
+import { num, numberRecord, numOrNull, object, oneOf, opt, req, str, strings, count, type FieldCheck } from '../records/plain-check';
 
 /** roleStepRecordSchema's fields, in its order. */
 export const ROLE_FIELDS: Record<string, FieldCheck> = {

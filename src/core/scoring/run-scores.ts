@@ -15,7 +15,6 @@ import type { TaskFolder } from '../workspace/task-folder';
 import { readTaskRecordSync } from '../workspace/task-record';
 import { chartRun, scoredIterationsOf } from './load-chart-data';
 import {
-  isCachedVariant,
   readSummaryCache,
   recordsKey,
   sameKey,
@@ -183,9 +182,9 @@ function scoreRun(task: TaskFolder, reading: Reading, variant: ScoreVariant, tke
   const lines = scoredLines(current.records!, variant.scoring);
   const { points: _points, ...run } = chartRun(current.base.info, lines, current.base.pending, variant.maxIterations, variant.gamma, variant.scoring);
   if (current.stable && factsStable) {
-    // The variants the cache held stay when they were made from these same records.
+    // The variants the cache held (checked when it was read) stay when they were made from these same records.
     const prior = reading.cache;
-    const kept = prior && sameKey(prior.key, current.key) ? prior.variants.filter((v) => isCachedVariant(v) && !sameVariant(v.variant, variant)) : [];
+    const kept = prior && sameKey(prior.key, current.key) ? prior.variants.filter((v) => !sameVariant(v.variant, variant)) : [];
     writeSummaryCache(task.run(reading.name), {
       schema: 1,
       code: RUN_SUMMARY_CODE,

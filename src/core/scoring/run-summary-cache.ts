@@ -15,11 +15,12 @@
 //    elsewhere has other inodes, so a cache made for other bytes does not match (times in ns);
 //  - it names the code that computed it (RUN_SUMMARY_CODE, which a unit test holds to the
 //    scoring sources), so another version's numbers are never read as this one's;
-//  - it is checked against its schema when it is written, and carries the SHA-256 of its body:
-//    a reader checks that digest, not the schema again (that check was most of a warm read's
-//    time). It is read without following a link and sized first. Anything else (missing,
-//    unreadable, damaged or edited so the digest fails, too large, another key) is ignored, the
-//    records are read, and the cache written again.
+//  - it carries the SHA-256 of its body (records/sealed-json.ts), and is checked against its
+//    schema when written and when read, by a hand-written check that stands in for the schema
+//    (run-summary-cache-check.ts: zod over thousands of caches was most of a warm read's time).
+//    It is read without following a link and sized first. Anything else (missing, unreadable,
+//    damaged, edited so the digest fails, not the schema's shape, too large, another key) is
+//    ignored, the records are read, and the cache written again.
 // Only this module writes it (temp file + rename, no fsync: a cache lost in a crash is rebuilt).
 import { constants as fsc, closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import * as path from 'node:path';
@@ -32,15 +33,13 @@ import { sealJson, unsealJson } from '../records/sealed-json';
 import { writeFileAtomicSync } from '../util/fs-atomic';
 import type { RunLayout, TaskFolder } from '../workspace/task-folder';
 import { chartRunSchema } from '../../shared/chart-types';
+import { isRunSummaryCache, MAX_VARIANTS } from './run-summary-cache-check';
 import { RUN_SUMMARY_CODE } from './run-summary-code';
 
 export const SUMMARY_CACHE_FILE = 'summary-cache.json';
 
 /** A cache larger than this is not ours: ignored (a run of thousands of iterations stays far below). */
 const MAX_CACHE_BYTES = 8 * 1024 * 1024;
-
-/** Variants (N, γ, scoring rules) kept per run: the CLI's and the editor's settings side by side. */
-const MAX_VARIANTS = 4;
 
 /** One record file's identity, "dev:ino:size:mtimeNs:ctimeNs"; null when the file does not exist. */
 const fileKeySchema = z.string().nullable();
@@ -97,10 +96,6 @@ export const runSummaryCacheSchema = z.object({
   variants: z.array(z.object({ variant: scoreVariantSchema, run: scoredRunSchema })).max(MAX_VARIANTS),
 });
 
-/** One variant of a cache as its schema says (a cache is read by its digest, not its schema: kept variants are checked before they are written again). */
-export function isCachedVariant(v: unknown): boolean {
-  return runSummaryCacheSchema.shape.variants.element.safeParse(v).success;
-}
 export type RunSummaryCache = z.infer<typeof runSummaryCacheSchema>;
 
 export function cacheFile(layout: RunLayout): string {
@@ -147,21 +142,20 @@ export function sameVariant(a: ScoreVariant, b: ScoreVariant): boolean {
 export function readSummaryCache(layout: RunLayout, key: RecordsKey): RunSummaryCache | undefined {
   const text = readSmallFile(cacheFile(layout));
   if (text === undefined) return undefined;
-  // Sealed (records/sealed-json.ts): the bytes this module wrote after checking them against the schema.
-  const cache = unsealJson<RunSummaryCache>(text);
-  if (cache === undefined) return undefined;
-  if (cache.schema !== 1 || cache.code !== RUN_SUMMARY_CODE || !sameKey(cache.key, key)) return undefined;
+  // Sealed (records/sealed-json.ts) and of the schema's shape (its schema and code included).
+  const cache = unsealJson(text, isRunSummaryCache);
+  if (cache === undefined || !sameKey(cache.key, key)) return undefined;
   // The name inside must be the folder's: a cache moved from another run is not this run's.
   return cache.base.info.name === layout.run ? cache : undefined;
 }
 
 /**
  * Writes the cache whole. The disk refusing (a read-only experiment, a full disk) only costs the
- * next reader a cold read; a cache that fails its own schema is a bug, and thrown.
+ * next reader a cold read; a cache that fails its own check is a bug, and thrown.
  */
 export function writeSummaryCache(layout: RunLayout, cache: RunSummaryCache): void {
   const value = { ...cache, variants: cache.variants.slice(0, MAX_VARIANTS) };
-  const text = sealJson(runSummaryCacheSchema, value, SUMMARY_CACHE_FILE);
+  const text = sealJson(runSummaryCacheSchema, isRunSummaryCache, value, SUMMARY_CACHE_FILE);
   // Synchronous, as the records were read: thousands of small writes, where a promise per step costs more than the write.
   try {
     writeFileAtomicSync(cacheFile(layout), text, { durable: false });

@@ -40,7 +40,6 @@ const KEPT: Record<string, Record<string, string>> = {
     MIN_SERIES_DISTANCE: 'how far apart those colours must be',
     Rgb: 'the colour those checks measure',
   },
-  'src/core/scoring/run-summary-cache.ts': { runSummaryCacheSchema: "the cache's shape on disk, which the forgery tests read and write" },
   'src/core/runtime/gateway-forwarder.ts': { FORWARDER_MARK: 'how a test (or `ps`) finds a forwarder process' },
   'src/core/runtime/docker/container-owner.ts': {
     MANAGED_LABEL: "the engine's label tests list the product's containers by",
@@ -53,6 +52,9 @@ const KEPT: Record<string, Record<string, string>> = {
   'src/core/loop/iteration-line-check.ts': {
     LINE_FIELDS: "the fast check's fields, which a test holds to iterationRecordSchema's (names, order, optional)",
     ROLE_FIELDS: "the fast check's role fields, which a test holds to roleStepRecordSchema's",
+  },
+  'src/core/scoring/run-summary-cache-check.ts': {
+    CACHE_OBJECTS: "the cache check's tables, which a test holds to runSummaryCacheSchema's objects (names, order, optional)",
   },
   'src/core/loop/run-store.ts': { RoleInfo: 'a record type: record-types.test reads its declaration' },
   // Limits a test must come close to or go over.

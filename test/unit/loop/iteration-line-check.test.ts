@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import { isPlainIterationLine, LINE_FIELDS, ROLE_FIELDS } from '../../../src/core/loop/iteration-line-check';
 import { iterationRecordSchema, roleStepRecordSchema, type IterationRecord } from '../../../src/core/loop/iteration-record';
 import { parseJsonLines } from '../../../src/core/records/record-file';
+import { edits } from '../helpers/json-edits';
 
 const WHEN = 'Remove it.';
 
@@ -84,105 +85,6 @@ const crashed: IterationRecord = {
 };
 delete crashed.architect;
 const VALID = [full, base, crashed];
-
-/** What replaces a value: every JSON type, the edges of the numbers, the enums' words and near misses. */
-const PANEL: string[] = [
-  'null',
-  'true',
-  'false',
-  '0',
-  '-0',
-  '-1',
-  '1.5',
-  '1e308',
-  '1e999',
-  '-1e999',
-  '9007199254740992',
-  '9007199254740991',
-  '""',
-  '"x"',
-  '"1"',
-  '"wire"',
-  '"Wire"',
-  '"host"',
-  '"agent"',
-  '"human"',
-  '"sandbox"',
-  '"model-only"',
-  '"__proto__"',
-  '[]',
-  '[""]',
-  '[1]',
-  '["a",null]',
-  '[[]]',
-  '{}',
-  '{"a":1}',
-  '{"passed":"1"}',
-  '{"__proto__":1}',
-  '{"__proto__":{"kind":"agent"}}',
-  '{"kind":"agent","agent":"x","tries":1}',
-  '{"agent":"x","kind":"agent","tries":1}',
-];
-
-const PLACEHOLDER = '\u0000panel\u0000';
-
-/** Key names an edit adds: unknown ones, and ones an object inherits. */
-const EXTRA_KEYS = ['extra', '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'];
-
-type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
-
-/** Sets `key` as an own property (a `__proto__` key too, as JSON.parse makes one). */
-function put(o: Record<string, Json>, key: string, value: Json): void {
-  Object.defineProperty(o, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
-/** Every edit of `text` (one JSON value): each value replaced, each key removed, keys added, keys reordered, at every depth. */
-function* edits(text: string): Generator<string> {
-  const root = JSON.parse(text) as Json;
-  const paths: string[][] = [];
-  const walk = (v: Json, at: string[]) => {
-    paths.push(at);
-    if (v !== null && typeof v === 'object') for (const k of Object.keys(v)) walk((v as Record<string, Json>)[k], [...at, k]);
-  };
-  walk(root, []);
-  for (const at of paths) {
-    const edit = (change: (parent: Record<string, Json>, key: string) => void) => {
-      const copy = JSON.parse(text) as Json;
-      if (at.length === 0) {
-        const holder: Record<string, Json> = { v: copy };
-        change(holder, 'v');
-        return JSON.stringify(holder.v);
-      }
-      let parent = copy as Record<string, Json>;
-      for (const k of at.slice(0, -1)) parent = parent[k] as Record<string, Json>;
-      change(parent, at[at.length - 1]);
-      return JSON.stringify(copy);
-    };
-    // The panel's text goes in as it is (1e999 has no JSON.stringify of its own): a placeholder, then replaced.
-    for (const v of PANEL) yield edit((p, k) => put(p, k, PLACEHOLDER)).replace(JSON.stringify(PLACEHOLDER), v);
-    if (at.length > 0)
-      yield edit((p, k) => {
-        if (Array.isArray(p)) p.splice(Number(k), 1);
-        else delete p[k];
-      });
-    const target = at.reduce<Json>((v, k) => (v as Record<string, Json>)[k], root);
-    if (target === null || typeof target !== 'object' || Array.isArray(target)) continue;
-    for (const extra of EXTRA_KEYS)
-      for (const v of ['1', '"x"', '{}', 'null'])
-        yield edit((p, k) => {
-          const o = p[k] as Record<string, Json>;
-          put(o, extra, JSON.parse(v) as Json);
-        });
-    // Each key moved to the end: the same fields in another order.
-    for (const key of Object.keys(target))
-      yield edit((p, k) => {
-        const o = p[k] as Record<string, Json>;
-        const value = o[key];
-        delete o[key];
-        put(o, key, value);
-      });
-  }
-}
 
 /** The lines read as parseJsonLines reads them, with the check or with the schema alone: the records, or the error's words. */
 function read(text: string, plain: boolean): { records?: unknown[]; error?: string } {

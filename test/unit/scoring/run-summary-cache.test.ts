@@ -3,7 +3,8 @@
 // and the developers' replay). The scores read through it are the chart's own, cold and warm; it is
 // never trusted once a record changed (even one edited to the same size with its mtime put back);
 // a cache with another key, another run's name, another code's numbers, a body its digest does
-// not match, a link or garbage is ignored and written again; a missing pending/ is no error. The task's facts it also keeps
+// not match, a right digest on a body not of the schema's shape, a link or garbage is ignored and
+// written again; a missing pending/ is no error. The task's facts it also keeps
 // (task.json's repository, the batch status) are the files' own, and an edit to either file is
 // seen the same way.
 import assert from 'node:assert/strict';
@@ -241,6 +242,22 @@ describe('the summary cache', () => {
             forged((c) => ({ ...c, variants: [{ variant: 'any', run: {} }] })),
           ),
       ],
+      [
+        'the records’ key and a right digest, but no base (not the schema’s shape)',
+        () =>
+          fs.writeFileSync(
+            cachePath(t, agentRun),
+            forged((c) => ({ ...c, base: null })),
+          ),
+      ],
+      [
+        'the records’ key and a right digest, but a variant’s metrics a string',
+        () =>
+          fs.writeFileSync(
+            cachePath(t, agentRun),
+            forged((c) => ({ ...c, variants: c.variants.map((v) => ({ ...v, run: { ...v.run, metrics: 'solved' } })) })),
+          ),
+      ],
       ['not JSON', () => fs.writeFileSync(cachePath(t, agentRun), '{"schema":1,')],
       [
         'the honest cache with its score edited and its digest kept',
@@ -363,6 +380,8 @@ const SCORING_SOURCES = [
   'src/core/scoring/load-chart-data.ts',
   'src/core/scoring/run-scores.ts',
   'src/core/scoring/run-summary-cache.ts',
+  'src/core/scoring/run-summary-cache-check.ts',
+  'src/core/records/plain-check.ts',
   'src/core/scoring/usage-extras.ts',
   'src/core/loop/iteration-record.ts',
   'src/core/loop/iteration-line-check.ts',
