@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { withWorkbench } from '../harness/workbench';
+import { WorkbenchLane, withWorkbench } from '../harness/workbench';
 import { nonPassedScenario } from './scenarios/non-passed';
 import { untrustedScenario } from './scenarios/untrusted';
 import { iterationsScenario } from './scenarios/iterations';
@@ -83,15 +83,18 @@ const scenarios: Scenario[] = [
 // second try is reported as flaky with the first failure, so it is seen and not hidden. A real
 // regression fails both tries.
 //
-// Each scenario has a code-server, a browser, folders and ports of its own, and spends most of
-// its time waiting on them (a serial tier kept under half of this 2-core machine busy), so
-// SWECI_E2E_JOBS of them (default 2) run at once.
-async function runScenario(s: Scenario): Promise<'passed' | 'flaky' | 'failed'> {
+// SWECI_E2E_JOBS lanes (default 2) run scenarios at once: a scenario spends most of its time
+// waiting on its workbench (a serial tier kept under half of this 2-core machine busy). The
+// scenarios of a lane share its code-server and chromium (WorkbenchLane, one window at a time,
+// each starting from fresh settings, storage and extension host), which saves starting them for
+// every window. A retry starts the lane's server and browser afresh.
+async function runScenario(s: Scenario, lane: WorkbenchLane): Promise<'passed' | 'flaky' | 'failed'> {
   let firstFailure: string | undefined;
   for (let attempt = 1; attempt <= 2; attempt++) {
     const started = Date.now();
+    if (attempt === 2) await lane.close();
     try {
-      const file = await s.run();
+      const file = await lane.run(() => s.run());
       const took = `${((Date.now() - started) / 1000).toFixed(1)} s`;
       if (firstFailure === undefined) {
         console.log(`✔ ${s.name}: ${path.relative(process.cwd(), file)} (${took})`);
@@ -133,15 +136,22 @@ async function main(): Promise<number> {
   const outcomes: Array<'passed' | 'flaky' | 'failed'> = [];
   const queue = [...selected];
   const started = Date.now();
-  const worker = async () => {
-    for (let s = queue.shift(); s; s = queue.shift()) outcomes.push(await runScenario(s));
-  };
   const n = jobs();
-  await Promise.all(Array.from({ length: Math.min(n, selected.length) }, worker));
+  const lanes = Array.from({ length: Math.min(n, selected.length) }, () => new WorkbenchLane());
+  const worker = async (lane: WorkbenchLane) => {
+    try {
+      for (let s = queue.shift(); s; s = queue.shift()) outcomes.push(await runScenario(s, lane));
+    } finally {
+      await lane.close();
+    }
+  };
+  await Promise.all(lanes.map(worker));
   const failed = outcomes.filter((o) => o === 'failed').length;
   const flaky = outcomes.filter((o) => o === 'flaky').length;
   const minutes = ((Date.now() - started) / 60_000).toFixed(1);
+  const sum = (k: 'servers' | 'browsers' | 'windows') => lanes.reduce((t, l) => t + l.started[k], 0);
   console.log(`e2e: ${selected.length - failed} passed (${flaky} flaky), ${failed} failed; ${n} at a time, ${minutes} min`);
+  console.log(`e2e: ${sum('windows')} shared-server windows on ${sum('servers')} code-servers and ${sum('browsers')} browsers`);
   return failed ? 1 : 0;
 }
 

@@ -108,6 +108,18 @@ export interface CodeServer {
   readonly exited: Promise<number | NodeJS.Signals | null>;
   /** Kills code-server's process group and removes the temp folder. Safe to call twice. */
   stop(): Promise<void>;
+  /**
+   * Ends the extension hosts (and what they started) of windows that are closed: code-server
+   * keeps a disconnected window's host for its reconnection grace time, hours by default.
+   * Resolves once they are gone, with how many there were.
+   */
+  stopExtensionHosts(): Promise<number>;
+  /**
+   * Starts the next window's user data afresh: settings replaced by the quiet ones plus `settings`,
+   * and no global or workspace storage, history or cached configuration left by earlier windows.
+   * Call only while no window is open.
+   */
+  resetUserData(settings?: Record<string, unknown>): void;
 }
 
 export interface WorkbenchUrlOptions {
@@ -215,11 +227,12 @@ export async function startCodeServer(opts: StartCodeServerOptions = {}): Promis
   for (const d of [userDataDir, extensionsDir, path.join(xdg, 'config'), path.join(xdg, 'data'), path.join(xdg, 'cache'), tmp]) {
     fs.mkdirSync(d, { recursive: true });
   }
-  writeSettings(userDataDir, {
+  const settingsOf = (extra: Record<string, unknown> = {}) => ({
     ...QUIET_SETTINGS,
     ...(opts.workspaceTrust ? { 'security.workspace.trust.enabled': true, 'security.workspace.trust.startupPrompt': 'never' } : {}),
-    ...(opts.settings ?? {}),
+    ...extra,
   });
+  writeSettings(userDataDir, settingsOf(opts.settings));
 
   const env: NodeJS.ProcessEnv = { ...process.env, ...(opts.env ?? {}) };
   for (const k of UNSAFE_ENV) delete env[k];
@@ -314,10 +327,81 @@ export async function startCodeServer(opts: StartCodeServerOptions = {}): Promis
       output: () => lines.slice(),
       exited: exitedPromise,
       stop,
+      stopExtensionHosts: () => stopExtensionHosts(child.pid!),
+      resetUserData: (settings) => {
+        for (const left of WINDOW_USER_DATA) fs.rmSync(path.join(userDataDir, left), { recursive: true, force: true });
+        for (const scope of ['User', 'Machine']) fs.rmSync(path.join(userDataDir, scope, 'settings.json'), { force: true });
+        writeSettings(userDataDir, settingsOf(settings));
+      },
     };
   } catch (err) {
     await stop();
     throw err;
+  }
+}
+
+/** What a window leaves in the user data folder (extension storage, editor history, cached settings). */
+const WINDOW_USER_DATA = ['User/globalStorage', 'User/workspaceStorage', 'User/History', 'User/caches', 'User/snippets', 'User/keybindings.json'];
+
+/** The processes below `root` (children first found, then theirs), from /proc. */
+function descendants(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    // The command name (2nd field) is in parentheses and may hold spaces: the ppid follows its last ')'.
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+  }
+  const out: number[] = [];
+  for (let i = 0, queue = [root]; i < queue.length; i++) {
+    for (const c of children.get(queue[i]) ?? []) {
+      out.push(c);
+      queue.push(c);
+    }
+  }
+  return out;
+}
+
+function isExtensionHost(pid: number): boolean {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('--type=extensionHost');
+  } catch {
+    return false;
+  }
+}
+
+async function stopExtensionHosts(serverPid: number): Promise<number> {
+  const hosts = descendants(serverPid).filter(isExtensionHost);
+  const doomed = [...hosts, ...hosts.flatMap(descendants)];
+  const alive = () => doomed.filter((pid) => fs.existsSync(`/proc/${pid}`) && !isZombie(pid));
+  for (const pid of doomed) signalPid(pid, 'SIGTERM');
+  // Wait for them to go; a host that ignores SIGTERM for 5 s is killed.
+  for (let i = 0; i < 50 && alive().length; i++) await sleep(100);
+  for (const pid of alive()) signalPid(pid, 'SIGKILL');
+  for (let i = 0; i < 50 && alive().length; i++) await sleep(100);
+  return hosts.length;
+}
+
+function isZombie(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return false;
+  }
+}
+
+function signalPid(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(pid, sig);
+  } catch {
+    // already gone
   }
 }
 

@@ -9,12 +9,17 @@
 //
 // Everything (browser, code-server, temp dirs) is cleaned up when the callback
 // returns or throws; on a throw a `<name>-failure.png` is saved first.
+//
+// Inside `lane.run(...)` of a WorkbenchLane (the e2e tier runs each scenario so), the windows
+// share the lane's code-server and chromium instead: each window gets a fresh browser context,
+// fresh user settings and storage, and its extension host is ended when it closes.
 
+import { AsyncLocalStorage } from 'node:async_hooks';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { CodeServer, launchChromium, linkExtension, repoRoot, startCodeServer } from './code-server';
-import { makeTestExtension } from './test-extension';
+import { makeTestExtension, type TestExtension } from './test-extension';
 
 export interface WorkbenchOptions {
   /** Folder to open (absolute or relative to cwd). Default: no folder. */
@@ -95,6 +100,13 @@ export async function withWorkbench<T>(opts: WorkbenchOptions, fn: (page: Page, 
 
 /** Like withWorkbench but you call `close()` yourself. */
 export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbench & { close(): Promise<void> }> {
+  const lane = laneStorage.getStore();
+  // A lane serves the usual window: the installed test extension, one window at a time.
+  if (lane && (opts.extension ?? 'installed') === 'installed' && !opts.extensionPath && !lane.busy) return lane.openWindow(opts);
+  return openOwnWorkbench(opts);
+}
+
+async function openOwnWorkbench(opts: WorkbenchOptions): Promise<Workbench & { close(): Promise<void> }> {
   const mode = opts.extension ?? 'installed';
   const testExtension = mode !== 'none' && !opts.extensionPath ? makeTestExtension() : undefined;
   const extensionPath = path.resolve(opts.extensionPath ?? testExtension?.path ?? repoRoot());
@@ -133,6 +145,157 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
     await close();
     throw err;
   }
+}
+
+/** What makes code-servers differ: set when the server starts, the same for all its windows. */
+interface ServerKind {
+  env?: NodeJS.ProcessEnv;
+  workspaceTrust?: boolean;
+  smokeTestDriver?: boolean;
+}
+
+const laneStorage = new AsyncLocalStorage<WorkbenchLane>();
+
+/**
+ * Servers a lane keeps at once: the two usual kinds (with and without the smoke-test driver) and
+ * one more. A server of an unusual kind (its own env, workspace trust) is the first to go.
+ */
+const LANE_SERVERS = 3;
+
+/**
+ * The code-servers and the chromium that the scenarios of one lane of the e2e tier share, one
+ * window at a time. A server is started per kind (extension host environment, workspace trust,
+ * smoke-test driver: all fixed per server) when a window first needs it. Each window starts
+ * from nothing the earlier ones left: replaced user settings, no global or workspace storage
+ * (a fresh browser context holds the workbench's state, the extension's globalState and
+ * secrets), and no extension host (ended when the window closes).
+ */
+export class WorkbenchLane {
+  busy = false;
+  /** Counts, for the tier's summary. */
+  readonly started = { servers: 0, browsers: 0, windows: 0 };
+  private browser?: Promise<Browser>;
+  private extension?: TestExtension;
+  private readonly servers: Array<{ key: string; server: Promise<CodeServer> }> = [];
+
+  /** Runs `fn` with this lane serving its workbenches (and offline pages' browser contexts). */
+  run<T>(fn: () => Promise<T>): Promise<T> {
+    return laneStorage.run(this, fn);
+  }
+
+  /** A fresh context of the lane's chromium (launched on first use, again if it died). */
+  async newContext(options: BrowserContextOptions): Promise<BrowserContext> {
+    let browser = this.browser ? await this.browser.catch(() => undefined) : undefined;
+    if (!browser?.isConnected()) {
+      this.browser = launchChromium();
+      this.started.browsers++;
+      browser = await this.browser;
+    }
+    return browser.newContext(options);
+  }
+
+  async openWindow(opts: WorkbenchOptions): Promise<Workbench & { close(): Promise<void> }> {
+    this.busy = true;
+    this.started.windows++;
+    let context: BrowserContext | undefined;
+    let server: CodeServer | undefined;
+    const close = async () => {
+      await context?.close().catch(() => undefined);
+      context = undefined;
+      // The closed window's extension host would otherwise run on, for hours.
+      if (server) await server.stopExtensionHosts();
+      server = undefined;
+      this.busy = false;
+    };
+    try {
+      server = await this.serverFor(opts);
+      server.resetUserData(opts.settings);
+      context = await this.newContext({ viewport: opts.viewport ?? { width: 1440, height: 900 } });
+      const browser = context.browser()!;
+      const page = await context.newPage();
+      watchPage(page, opts);
+      await page.goto(server.workbenchUrl({ folder: opts.folder, payload: [['skipWelcome', 'true']] }), { waitUntil: 'domcontentloaded', timeout: 120_000 });
+      await waitForWorkbench(page);
+      return { ...workbenchHelpers(page), page, server, browser, close };
+    } catch (err) {
+      await close();
+      throw err;
+    }
+  }
+
+  /** Stops the lane's servers and browser; the next window starts them again (a retry starts so). */
+  async close(): Promise<void> {
+    const servers = this.servers.splice(0);
+    const browser = this.browser;
+    this.browser = undefined;
+    await Promise.all([...servers.map(async (s) => (await s.server.catch(() => undefined))?.stop()), browser?.then((b) => b.close()).catch(() => undefined)]);
+    this.extension?.dispose();
+    this.extension = undefined;
+    this.busy = false;
+  }
+
+  private async serverFor(opts: WorkbenchOptions): Promise<CodeServer> {
+    const kind: ServerKind = { env: opts.env, workspaceTrust: opts.workspaceTrust ?? false, smokeTestDriver: opts.smokeTestDriver ?? true };
+    const key = JSON.stringify(kind);
+    const i = this.servers.findIndex((s) => s.key === key);
+    if (i >= 0) {
+      // Most recently used last.
+      const [found] = this.servers.splice(i, 1);
+      this.servers.push(found);
+      const server = await found.server.catch(() => undefined);
+      if (server && !(await exitedYet(server))) return server;
+      this.servers.pop();
+    }
+    while (this.servers.length >= LANE_SERVERS) {
+      const unusual = this.servers.findIndex((s) => isUnusual(JSON.parse(s.key) as ServerKind));
+      const [gone] = this.servers.splice(Math.max(unusual, 0), 1);
+      await (await gone.server.catch(() => undefined))?.stop();
+    }
+    this.extension ??= makeTestExtension();
+    const extensionPath = this.extension.path;
+    if (!fs.existsSync(path.join(extensionPath, 'dist', 'extension.js')))
+      throw new Error(`${extensionPath}/dist/extension.js is missing; build first: npm run build`);
+    const verbose = opts.verbose ?? process.env.SWECI_E2E_VERBOSE === '1';
+    const starting = startCodeServer({ ...kind, onOutput: verbose ? (l) => process.stderr.write(`[code-server] ${l}\n`) : undefined }).then((s) => {
+      linkExtension(s.extensionsDir, extensionPath);
+      return s;
+    });
+    this.started.servers++;
+    this.servers.push({ key, server: starting });
+    try {
+      return await starting;
+    } catch (err) {
+      this.servers.pop();
+      throw err;
+    }
+  }
+}
+
+/** A fresh browser context: the lane's chromium inside a lane, else one launched for it and closed with it. */
+export async function withBrowserContext<T>(options: BrowserContextOptions, fn: (context: BrowserContext) => Promise<T>): Promise<T> {
+  const lane = laneStorage.getStore();
+  const browser = lane ? undefined : await launchChromium();
+  const context = lane ? await lane.newContext(options) : await browser!.newContext(options);
+  try {
+    return await fn(context);
+  } finally {
+    await context.close().catch(() => undefined);
+    await browser?.close().catch(() => undefined);
+  }
+}
+
+function isUnusual(kind: ServerKind): boolean {
+  return kind.env !== undefined || kind.workspaceTrust === true;
+}
+
+async function exitedYet(server: CodeServer): Promise<boolean> {
+  return Promise.race([server.exited.then(() => true), new Promise<boolean>((r) => setImmediate(() => r(false)))]);
+}
+
+function watchPage(page: Page, opts: WorkbenchOptions): void {
+  if (!(opts.verbose ?? process.env.SWECI_E2E_VERBOSE === '1')) return;
+  page.on('console', (m) => m.type() === 'error' && console.error(`[browser] ${m.text()}`));
+  page.on('pageerror', (e) => console.error(`[page error] ${e.message}`));
 }
 
 /** Waits until the workbench has rendered its activity bar and side bar parts. */

@@ -10,8 +10,7 @@ import type { RoleSetup } from '../../../src/core/loop/loop-types';
 import { startRun } from '../../../src/core/loop/run-loop';
 import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
 import { findBubblewrap } from '../../../src/core/runtime/sandbox';
-import { launchChromium } from '../../harness/code-server';
-import { SCREENSHOT_DIR, waitForWorkbench, withWorkbench } from '../../harness/workbench';
+import { SCREENSHOT_DIR, waitForWorkbench, withBrowserContext, withWorkbench } from '../../harness/workbench';
 import { prepareDemoTask } from '../demo-task';
 
 const agents = path.resolve(__dirname, '../../../../test/fixtures/agents');
@@ -57,9 +56,7 @@ export async function checkOfflinePage(
   viewport: { width: number; height: number },
   check: (page: Page) => Promise<void>,
 ): Promise<string> {
-  const browser = await launchChromium();
-  try {
-    const context = await browser.newContext({ viewport });
+  return withBrowserContext({ viewport }, async (context) => {
     await context.setOffline(true);
     const requests: string[] = [];
     await context.route('**/*', (route) => {
@@ -79,9 +76,7 @@ export async function checkOfflinePage(
     const file = path.join(SCREENSHOT_DIR, `${name}.png`);
     await page.screenshot({ path: file, fullPage: true });
     return file;
-  } finally {
-    await browser.close();
-  }
+  });
 }
 
 /** report.html of the newest export under the task's .sweci/reports/, once all three files are written. */

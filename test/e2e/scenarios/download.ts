@@ -52,7 +52,8 @@ async function chooseTwoTasks(page: Page, wb: Workbench, taskIds: string[], into
       return value === want && names.includes('..') && !names.includes('hub');
     },
     `${into}/`,
-    { timeout: 15_000 },
+    // The dialog lists the typed folder through the server: seen taking over 15 s at load 15.
+    { timeout: 60_000 },
   );
   await picker.locator('.monaco-button, .quick-input-action a').filter({ hasText: 'Download Here' }).first().click();
   await picker.getByText(/Choose the folder for 2 tasks/).waitFor({ state: 'hidden', timeout: 15_000 });

@@ -14,10 +14,10 @@ import type { Frame, Page } from 'playwright-core';
 import { demoDatasetFixture } from '../../harness/demo-dataset-fixture';
 import { writeReport } from '../../../src/core/report/export-report';
 import { formatTokens } from '../../../src/shared/metrics/metric-format';
-import { launchChromium, repoRoot } from '../../harness/code-server';
+import { repoRoot } from '../../harness/code-server';
 import { LoopbackNamespace } from '../../harness/loopback-namespace';
 import { AGENTS_BIN, REAL_KEY, REAL_REQUIREMENT, REAL_TASK, runFlags, sandboxedRunFlags, startServerIn, sweciIn, targetFiles } from '../../harness/real-clis';
-import { SCREENSHOT_DIR, withWorkbench } from '../../harness/workbench';
+import { SCREENSHOT_DIR, withBrowserContext, withWorkbench } from '../../harness/workbench';
 import { openFirstArchitectTranscript, transcriptFrame } from './transcript';
 
 const PRESET = 'claude-code';
@@ -136,9 +136,8 @@ export async function transcriptRealCliScenario(): Promise<string> {
     const out = await writeReport({ task: taskFolder(taskDir), folder, extensionRoot: repoRoot(), gamma: 1, title: 'SWE-CI report · Claude Code' });
     const pageFile = out.transcripts.find((f) => f.endsWith(path.join(RUN, '1-programmer-1.html')));
     if (!pageFile) throw new Error(`the report has no page for the Programmer's try: ${JSON.stringify(out.transcripts)}`);
-    const browser = await launchChromium();
-    try {
-      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await withBrowserContext({ viewport: { width: 1280, height: 900 } }, async (context) => {
+      const page = await context.newPage();
       const requests: string[] = [];
       page.on('request', (q) => {
         if (!q.url().startsWith('file:')) requests.push(q.url());
@@ -153,9 +152,7 @@ export async function transcriptRealCliScenario(): Promise<string> {
       const file = path.join(SCREENSHOT_DIR, 'transcript-real-report.png');
       await page.screenshot({ path: file });
       shots.push(file);
-    } finally {
-      await browser.close();
-    }
+    });
     return shots[shots.length - 1];
   } finally {
     ns.dispose();

@@ -18,12 +18,12 @@ import { startRun } from '../../../src/core/loop/run-loop';
 import { writeReport } from '../../../src/core/report/export-report';
 import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
 import { findBubblewrap } from '../../../src/core/runtime/sandbox';
-import { launchChromium, repoRoot } from '../../harness/code-server';
+import { repoRoot } from '../../harness/code-server';
 import { chatCompletionsAdapter } from '../../../scripts/stand-in-model/chat-completions';
 import { startModelServer } from '../../../scripts/stand-in-model/model-server';
 import { SAMPLE_REQUIREMENT } from '../../../scripts/stand-in-model/sample-requirement';
 import { taskBrain } from '../../../scripts/stand-in-model/task-brain';
-import { SCREENSHOT_DIR, withWorkbench, type Workbench } from '../../harness/workbench';
+import { SCREENSHOT_DIR, withBrowserContext, withWorkbench, type Workbench } from '../../harness/workbench';
 import { prepareDemoTask } from '../demo-task';
 
 const agents = path.resolve(__dirname, '../../../../test/fixtures/agents');
@@ -129,9 +129,8 @@ export async function transcriptScenario(): Promise<string> {
     if (!page0) throw new Error(`the report has no page for the Programmer's try: ${JSON.stringify(out.transcripts)}`);
     const reportHtml = fs.readFileSync(out.html, 'utf8');
     if (!reportHtml.includes(`href="transcripts/${RUN}/1-programmer-1.html"`)) throw new Error('the report does not link the transcript');
-    const browser = await launchChromium();
-    try {
-      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await withBrowserContext({ viewport: { width: 1280, height: 900 } }, async (context) => {
+      const page = await context.newPage();
       const requests: string[] = [];
       page.on('request', (r) => {
         if (!r.url().startsWith('file:')) requests.push(r.url());
@@ -146,9 +145,7 @@ export async function transcriptScenario(): Promise<string> {
       const file = path.join(SCREENSHOT_DIR, 'transcript-report.png');
       await page.screenshot({ path: file });
       shots.push(file);
-    } finally {
-      await browser.close();
-    }
+    });
   } finally {
     fs.rmSync(folder, { recursive: true, force: true });
   }
