@@ -11,7 +11,6 @@
 // returns or throws; on a throw a `<name>-failure.png` is saved first.
 
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { CodeServer, launchChromium, linkExtension, repoRoot, startCodeServer } from './code-server';
@@ -108,12 +107,7 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
     throw new Error(`${extensionPath}/dist/extension.js is missing; build first: npm run build`);
   }
   const verbose = opts.verbose ?? process.env.SWECI_E2E_VERBOSE === '1';
-  // Extensions besides ours are in place before code-server starts: it resolves a language pack
-  // for --locale from the extensions it finds at start.
-  const moreDir = opts.moreExtensions?.length ? fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-ext-')) : undefined;
-  for (const more of opts.moreExtensions ?? []) linkExtension(moreDir!, more);
   const server = await startCodeServer({
-    ...(moreDir ? { extensionsDir: moreDir } : {}),
     settings: opts.settings,
     env: opts.env,
     workspaceTrust: opts.workspaceTrust,
@@ -126,10 +120,10 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
     await browser?.close().catch(() => undefined);
     await server.stop();
     testExtension?.dispose();
-    if (moreDir) fs.rmSync(moreDir, { recursive: true, force: true });
   };
   try {
     if (mode === 'installed') linkExtension(server.extensionsDir, extensionPath);
+    for (const more of opts.moreExtensions ?? []) linkExtension(server.extensionsDir, more);
     browser = await launchChromium();
     const page = await browser.newPage({ viewport: opts.viewport ?? { width: 1440, height: 900 } });
     if (verbose) {
