@@ -28,7 +28,6 @@ import { checkAgentsScenario } from './scenarios/check-agents';
 import { exportBrowserScenario } from './scenarios/export-browser';
 import { demoStopScenario } from './scenarios/demo-stop';
 import { downloadScenario } from './scenarios/download';
-import { pseudoLocaleScenario } from './scenarios/pseudo-locale';
 
 interface Scenario {
   name: string;
@@ -77,7 +76,6 @@ const scenarios: Scenario[] = [
   { name: 'export-browser', run: exportBrowserScenario },
   { name: 'demo-stop', run: demoStopScenario },
   { name: 'download', run: downloadScenario },
-  { name: 'pseudo-locale', run: pseudoLocaleScenario },
 ];
 
 // A scenario drives a real browser against a real workbench, where a click can land while the

@@ -43,10 +43,6 @@ export interface WorkbenchOptions {
   verbose?: boolean;
   /** false: without VS Code's smoke-test driver, which hides notification toasts (as a person sees it). */
   smokeTestDriver?: boolean;
-  /** Extra code-server arguments (e.g. ['--locale', 'qps-ploc']). */
-  args?: string[];
-  /** More extension folders to install beside ours before the page loads (e.g. a language pack). */
-  moreExtensions?: string[];
 }
 
 export interface Workbench {
@@ -112,7 +108,6 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
     env: opts.env,
     workspaceTrust: opts.workspaceTrust,
     smokeTestDriver: opts.smokeTestDriver,
-    args: opts.args,
     onOutput: verbose ? (l) => process.stderr.write(`[code-server] ${l}\n`) : undefined,
   });
   let browser: Browser | undefined;
@@ -123,7 +118,6 @@ export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbe
   };
   try {
     if (mode === 'installed') linkExtension(server.extensionsDir, extensionPath);
-    for (const more of opts.moreExtensions ?? []) linkExtension(server.extensionsDir, more);
     browser = await launchChromium();
     const page = await browser.newPage({ viewport: opts.viewport ?? { width: 1440, height: 900 } });
     if (verbose) {
