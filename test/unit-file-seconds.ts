@@ -97,6 +97,7 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'gap/write-non-passed.test.js': 0.6,
   'architecture/no-test-surface.test.js': 0.5,
   'architecture/task-paths.test.js': 1,
+  'architecture/l10n-bundle.test.js': 3,
   'gateway/gateway-replay.test.js': 0.5,
   'gateway/replay-match.test.js': 0.3,
   'loop/iteration-record.test.js': 0.5,

@@ -4,6 +4,6 @@ import * as vscode from 'vscode';
 let channel: vscode.LogOutputChannel | undefined;
 
 export function log(): vscode.LogOutputChannel {
-  channel ??= vscode.window.createOutputChannel('SWE-CI', { log: true });
+  channel ??= vscode.window.createOutputChannel(vscode.l10n.t('SWE-CI'), { log: true });
   return channel;
 }

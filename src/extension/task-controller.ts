@@ -77,13 +77,13 @@ export class TaskController implements vscode.Disposable {
   private async doRunTests(cancel?: AbortSignal): Promise<void> {
     const state = this.state ?? (await this.reload());
     if (!state) {
-      void messages.showInformationMessage('No SWE-CI task is open. Check one out first.');
+      void messages.showInformationMessage(vscode.l10n.t('No SWE-CI task is open. Check one out first.'));
       return;
     }
     if (!requireTrust('run the tests')) return;
     const settings = pytestSettings(vscode.Uri.file(state.task.root));
     try {
-      const result = await withCancellableProgress('SWE-CI: running tests', ({ report, signal: own }) => {
+      const result = await withCancellableProgress(vscode.l10n.t('SWE-CI: running tests'), ({ report, signal: own }) => {
         const signal = cancel ? AbortSignal.any([own, cancel]) : own;
         return this.environments.use(state.task, { signal, report }, (env) => {
           log().info(`Running pytest on ${state.task.codeDir} with ${env.python} (${env.tests.description})`);
@@ -108,16 +108,16 @@ export class TaskController implements vscode.Disposable {
         log().info(`pytest finished (exit ${result.run.exitCode}); gap ${result.gap}`);
       }
     } catch (err) {
-      showError('Running the tests failed', err);
+      showError(vscode.l10n.t('Running the tests failed'), err);
     }
     await this.reload();
   }
 
   private reportDidNotRun(task: TaskFolder, reason: string): void {
     const outputFile = task.current.output;
-    const message = `${reason} The previous report is kept; pytest's output is in ${path.basename(outputFile)}.`;
+    const message = `${reason} ${vscode.l10n.t("The previous report is kept; pytest's output is in {0}.", path.basename(outputFile))}`;
     log().warn(`${message} (${outputFile})`);
-    void messages.showWarningMessage(message, 'Show pytest Output').then((choice) => {
+    void messages.showWarningMessage(message, vscode.l10n.t('Show pytest Output')).then((choice) => {
       if (choice) void vscode.window.showTextDocument(vscode.Uri.file(outputFile));
     });
   }

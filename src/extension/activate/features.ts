@@ -1,6 +1,7 @@
 // Wires the core engine to thin VS Code views and commands, one feature at a time (activate/*),
 // and hands back what it made. extension.ts activates the product with it; a harness that
 // drives the extension from outside can reach the same views and controllers through it.
+import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import { ChangeFeed } from '../change-feed';
 import { revealIteration } from '../chart/open-iteration';
@@ -33,6 +34,9 @@ export interface Features {
 
 /** Registers every feature; nothing is read from disk yet (startFeatures loads the task). */
 export function activateFeatures(context: vscode.ExtensionContext): Features {
+  // The modules that build pages without the VS Code API (inspect/iteration-page.ts) word text
+  // through @vscode/l10n: give it the bundle VS Code loaded for the display language (none in English).
+  if (vscode.l10n.bundle) l10n.config({ contents: vscode.l10n.bundle });
   const environments = new EnvironmentManager();
   activeEnvironments = environments;
   const feed = new ChangeFeed();

@@ -52,8 +52,8 @@ async function pickSource(controller: TaskController): Promise<LeaderboardSource
   }
   const start = pickerStart(controller);
   const picked = await vscode.window.showOpenDialog({
-    title: 'Experiments to rank (one folder per model or agent; the next step offers the ones beside them)',
-    openLabel: 'Rank',
+    title: vscode.l10n.t('Experiments to rank (one folder per model or agent; the next step offers the ones beside them)'),
+    openLabel: vscode.l10n.t('Rank'),
     canSelectFolders: true,
     canSelectFiles: false,
     canSelectMany: true,
@@ -64,13 +64,13 @@ async function pickSource(controller: TaskController): Promise<LeaderboardSource
   if (candidates.length === picked.length) return { kind: 'experiments', experiments: candidates.map((c) => c.argument) };
   const items = candidates.map((c) => ({
     label: c.kind === 'human-history' ? `${path.basename(c.experiment)}#${c.run}` : path.basename(c.experiment),
-    description: c.kind === 'human-history' ? "the upstream developers' replay" : c.run ? `run ${c.run}` : '',
+    description: c.kind === 'human-history' ? vscode.l10n.t("the upstream developers' replay") : c.run ? vscode.l10n.t('run {0}', c.run) : '',
     detail: c.experiment,
     picked: c.picked,
     argument: c.argument,
   }));
   const chosen = await vscode.window.showQuickPick(items, {
-    title: 'Rank these runs (the experiments picked, their developers’ replay, and the experiments beside them)',
+    title: vscode.l10n.t('Rank these runs (the experiments picked, their developers’ replay, and the experiments beside them)'),
     canPickMany: true,
     ignoreFocusOut: true,
   });
@@ -132,9 +132,9 @@ export function activateLeaderboard(context: vscode.ExtensionContext, feed: Chan
         await vscode.commands.executeCommand('sweci.showChart');
         return undefined;
       }
-      const open = 'Open in New Window';
+      const open = vscode.l10n.t('Open in New Window');
       const choice = await messages.showInformationMessage(
-        `${task} (${entry.label}, run ${run}) is a task folder of its own: open it with its chart in a new window?`,
+        vscode.l10n.t('{0} ({1}, run {2}) is a task folder of its own: open it with its chart in a new window?', task, entry.label, run),
         open,
       );
       if (choice !== open) return undefined;
@@ -147,10 +147,10 @@ export function activateLeaderboard(context: vscode.ExtensionContext, feed: Chan
       const suggested = path.join(reports, `leaderboard-${new Date().toISOString().replace(/[:.]/g, '-').replace(/Z$/, '')}`);
       const pick = await vscode.window.showQuickPick(
         [
-          { label: `$(folder) ${suggested}`, description: 'in .sweci/reports', folder: suggested },
-          { label: '$(folder-opened) Choose a Folder…', folder: undefined },
+          { label: `$(folder) ${suggested}`, description: vscode.l10n.t('in .sweci/reports'), folder: suggested },
+          { label: `$(folder-opened) ${vscode.l10n.t('Choose a Folder…')}`, folder: undefined },
         ],
-        { title: 'Export the leaderboard (leaderboard.html, .json and .csv) to' },
+        { title: vscode.l10n.t('Export the leaderboard (leaderboard.html, .json and .csv) to') },
       );
       if (!pick) return;
       let folder = pick.folder;
@@ -158,8 +158,8 @@ export function activateLeaderboard(context: vscode.ExtensionContext, feed: Chan
         // The dialog starts in .sweci/reports/, not wherever a dialog was last.
         await fs.promises.mkdir(reports, { recursive: true }).catch(() => undefined);
         const picked = await vscode.window.showOpenDialog({
-          title: 'Folder for leaderboard.html, leaderboard.json and leaderboard.csv',
-          openLabel: 'Export',
+          title: vscode.l10n.t('Folder for leaderboard.html, leaderboard.json and leaderboard.csv'),
+          openLabel: vscode.l10n.t('Export'),
           canSelectFolders: true,
           canSelectFiles: false,
           defaultUri: vscode.Uri.file(reports),
@@ -169,9 +169,9 @@ export function activateLeaderboard(context: vscode.ExtensionContext, feed: Chan
       }
       try {
         const out = await writeLeaderboardReport({ record, folder, assetRoot: context.extensionUri.fsPath });
-        void messages.showInformationMessage(`Wrote ${out.html}, with leaderboard.json and leaderboard.csv beside it.`);
+        void messages.showInformationMessage(vscode.l10n.t('Wrote {0}, with leaderboard.json and leaderboard.csv beside it.', out.html));
       } catch (err) {
-        showError('Export Leaderboard', err);
+        showError(vscode.l10n.t('Export Leaderboard'), err);
       }
     },
     closed: () => feed.watchLeaderboard([], []),

@@ -58,7 +58,7 @@ export function activateLoop(context: vscode.ExtensionContext, controller: TaskC
     const dir = controller.task();
     const run = loop.activeRun;
     const pending = dir && run ? (await readRunSummary(dir, run).catch(() => undefined))?.pending : undefined;
-    if (pending?.lastCompletedStep === 'programmer') return execute({ title: 'Run Tests', iterations: 1 });
+    if (pending?.lastCompletedStep === 'programmer') return execute({ title: vscode.l10n.t('Run Tests'), iterations: 1 });
     return controller.runTests();
   };
   const checkDocument = new CheckDocument();
@@ -68,16 +68,16 @@ export function activateLoop(context: vscode.ExtensionContext, controller: TaskC
     iterations,
     iterationsView,
     statusBar,
-    vscode.commands.registerCommand('sweci.runArchitect', () => execute({ title: 'Run Architect', stopAfterStep: 'architect' })),
-    vscode.commands.registerCommand('sweci.runProgrammer', () => execute({ title: 'Run Programmer', stopAfterStep: 'programmer' })),
+    vscode.commands.registerCommand('sweci.runArchitect', () => execute({ title: vscode.l10n.t('Run Architect'), stopAfterStep: 'architect' })),
+    vscode.commands.registerCommand('sweci.runProgrammer', () => execute({ title: vscode.l10n.t('Run Programmer'), stopAfterStep: 'programmer' })),
     vscode.commands.registerCommand('sweci.runTests', runTests),
-    vscode.commands.registerCommand('sweci.runIteration', () => execute({ title: 'Run Iteration', iterations: 1 })),
-    vscode.commands.registerCommand('sweci.runLoop', () => execute({ title: 'Run Loop' })),
+    vscode.commands.registerCommand('sweci.runIteration', () => execute({ title: vscode.l10n.t('Run Iteration'), iterations: 1 })),
+    vscode.commands.registerCommand('sweci.runLoop', () => execute({ title: vscode.l10n.t('Run Loop') })),
     vscode.commands.registerCommand('sweci.beProgrammer', () =>
-      execute({ title: 'Run Iteration (you are the Programmer)', iterations: 1, human: ['programmer'] }),
+      execute({ title: vscode.l10n.t('Run Iteration (you are the Programmer)'), iterations: 1, human: ['programmer'] }),
     ),
     vscode.commands.registerCommand('sweci.beArchitect', () =>
-      execute({ title: 'Run Iteration (you are the Architect)', iterations: 1, human: ['architect'] }),
+      execute({ title: vscode.l10n.t('Run Iteration (you are the Architect)'), iterations: 1, human: ['architect'] }),
     ),
     vscode.commands.registerCommand('sweci.submitIteration', () => loop.submit()),
     vscode.commands.registerCommand('sweci.stop', () => loop.stop()),
@@ -101,7 +101,7 @@ export function activateLoop(context: vscode.ExtensionContext, controller: TaskC
       const from = await pickReplayedRun(controller.task(), node?.summary?.info.name);
       if (!from) return undefined;
       await loop.setActiveRun(from.into);
-      return execute({ title: `Replay ${from.run}`, replayFrom: from.run, iterations: from.iterations });
+      return execute({ title: vscode.l10n.t('Replay {0}', from.run), replayFrom: from.run, iterations: from.iterations });
     }),
     vscode.commands.registerCommand('sweci.setApiKey', () => keys.promptSet()),
     vscode.commands.registerCommand('sweci.clearApiKey', () => keys.promptClear()),
@@ -109,6 +109,10 @@ export function activateLoop(context: vscode.ExtensionContext, controller: TaskC
     vscode.commands.registerCommand('sweci.checkAgents', () => checkAgentsCommand(keys, checkDocument)),
   );
   const resume = () =>
-    offerResume({ task: controller.task(), setActiveRun: (run) => loop.setActiveRun(run), resume: () => execute({ title: 'Resume', iterations: 1 }) });
+    offerResume({
+      task: controller.task(),
+      setActiveRun: (run) => loop.setActiveRun(run),
+      resume: () => execute({ title: vscode.l10n.t('Resume'), iterations: 1 }),
+    });
   return { keys, loop, iterations, iterationsView, statusBar, execute, offerResume: resume };
 }

@@ -47,8 +47,8 @@ export function activateNonPassedFollow(
       // With no iteration open nothing changes yet: say what will.
       if (!ref) {
         const choice = await messages.showInformationMessage(
-          "The Non-passed view now follows the Iteration view: open an iteration and it lists that iteration's tests.",
-          'Open Iteration…',
+          vscode.l10n.t("The Non-passed view now follows the Iteration view: open an iteration and it lists that iteration's tests."),
+          vscode.l10n.t('Open Iteration…'),
         );
         if (choice) await vscode.commands.executeCommand('sweci.openIteration');
       }

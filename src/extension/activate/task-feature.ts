@@ -53,8 +53,8 @@ export function activateTask(context: vscode.ExtensionContext, environments: Env
     vscode.commands.registerCommand('sweci.downloadDataset', async (args?: DownloadArgs) => {
       const result = await downloads.run(args);
       if (result && !args) {
-        const CHECK_OUT = 'Check Out a Task…';
-        const choice = await messages.showInformationMessage(`${downloadedLine(result)} Check Out Task… lists them now.`, CHECK_OUT);
+        const CHECK_OUT = vscode.l10n.t('Check Out a Task…');
+        const choice = await messages.showInformationMessage(`${downloadedLine(result)} ${vscode.l10n.t('Check Out Task… lists them now.')}`, CHECK_OUT);
         if (choice === CHECK_OUT) await checkout.runFromDataset(result.datasetDir, result.split);
       }
       return result;

@@ -46,44 +46,45 @@ export class ApiKeys {
   /** SWE-CI: Set API Key… */
   async promptSet(): Promise<void> {
     const stored = new Set(this.names());
+    const other = vscode.l10n.t('Other variable…');
     const picked = await vscode.window.showQuickPick(
       [
-        ...KNOWN.map((k) => ({ label: k.name, detail: k.detail, description: stored.has(k.name) ? 'stored' : undefined })),
-        { label: 'Other variable…', detail: 'any environment variable your agent reads', description: undefined },
+        ...KNOWN.map((k) => ({ label: k.name, detail: k.detail, description: stored.has(k.name) ? vscode.l10n.t('stored') : undefined })),
+        { label: other, detail: vscode.l10n.t('any environment variable your agent reads'), description: undefined },
       ],
-      { title: 'SWE-CI: which environment variable does the key go in?' },
+      { title: vscode.l10n.t('SWE-CI: which environment variable does the key go in?') },
     );
     if (!picked) return;
     let name = picked.label;
-    if (name === 'Other variable…') {
+    if (name === other) {
       const typed = await vscode.window.showInputBox({
-        title: 'Environment variable name',
-        validateInput: (v) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(v) ? undefined : 'Letters, digits and _ only, not starting with a digit'),
+        title: vscode.l10n.t('Environment variable name'),
+        validateInput: (v) => (/^[A-Za-z_][A-Za-z0-9_]*$/.test(v) ? undefined : vscode.l10n.t('Letters, digits and _ only, not starting with a digit')),
       });
       if (!typed) return;
       name = typed;
     }
     const value = await vscode.window.showInputBox({
-      title: `Value of ${name}`,
+      title: vscode.l10n.t('Value of {0}', name),
       password: true,
       ignoreFocusOut: true,
-      prompt: 'Kept in VS Code secret storage; passed to agents as an environment variable; never written to settings or logs.',
+      prompt: vscode.l10n.t('Kept in VS Code secret storage; passed to agents as an environment variable; never written to settings or logs.'),
     });
     if (!value) return;
     await this.set(name, value);
-    void messages.showInformationMessage(`${name} is stored. Agents receive it as an environment variable.`);
+    void messages.showInformationMessage(vscode.l10n.t('{0} is stored. Agents receive it as an environment variable.', name));
   }
 
   /** SWE-CI: Clear API Key… */
   async promptClear(): Promise<void> {
     const names = this.names();
     if (names.length === 0) {
-      void messages.showInformationMessage('No API keys are stored, so there is nothing to clear. "SWE-CI: Set API Key…" stores one.');
+      void messages.showInformationMessage(vscode.l10n.t('No API keys are stored, so there is nothing to clear. "SWE-CI: Set API Key…" stores one.'));
       return;
     }
-    const name = await vscode.window.showQuickPick(names, { title: 'SWE-CI: remove which key?' });
+    const name = await vscode.window.showQuickPick(names, { title: vscode.l10n.t('SWE-CI: remove which key?') });
     if (!name) return;
     await this.clear(name);
-    void messages.showInformationMessage(`${name} is removed from secret storage. Agents no longer receive it.`);
+    void messages.showInformationMessage(vscode.l10n.t('{0} is removed from secret storage. Agents no longer receive it.', name));
   }
 }

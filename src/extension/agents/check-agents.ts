@@ -13,7 +13,7 @@ import type { CheckDocument } from './check-document';
 
 export async function checkAgentsCommand(keys: ApiKeys, document: CheckDocument): Promise<void> {
   if (!vscode.workspace.isTrusted) {
-    void messages.showWarningMessage('SWE-CI runs no agent in an untrusted workspace. Trust the workspace to check the agents.');
+    void messages.showWarningMessage(vscode.l10n.t('SWE-CI runs no agent in an untrusted workspace. Trust the workspace to check the agents.'));
     return;
   }
   const started = new Date().toLocaleTimeString();
@@ -23,9 +23,9 @@ export async function checkAgentsCommand(keys: ApiKeys, document: CheckDocument)
     const runtime = await openHostRuntime(runtimeSettings());
     try {
       // An editor already showing the last result says that a new check is under way.
-      document.set(`Checking the agents (started at ${started})…`);
+      document.set(vscode.l10n.t('Checking the agents (started at {0})…', started));
       const rows = await vscode.window.withProgress(
-        { location: vscode.ProgressLocation.Notification, title: 'SWE-CI: Checking agents', cancellable: true },
+        { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('SWE-CI: Checking agents'), cancellable: true },
         (progress, token) => {
           const abort = new AbortController();
           token.onCancellationRequested(() => abort.abort());
@@ -35,15 +35,15 @@ export async function checkAgentsCommand(keys: ApiKeys, document: CheckDocument)
       const table = formatAgentChecks(rows);
       const summary = summarizeAgentChecks(rows);
       log().info(`Check Agents:\n${table}`);
-      document.set(`Checked at ${started}: ${summary.headline}\n\n${summary.lines.join('\n')}\n\n${table}`);
+      document.set(`${vscode.l10n.t('Checked at {0}: {1}', started, summary.headline)}\n\n${summary.lines.join('\n')}\n\n${table}`);
       await document.show();
-      if (summary.ok) void messages.showInformationMessage(`SWE-CI: ${summary.headline}`);
-      else void messages.showWarningMessage(`SWE-CI: ${summary.headline} Check Agents says why.`);
+      if (summary.ok) void messages.showInformationMessage(vscode.l10n.t('SWE-CI: {0}', summary.headline));
+      else void messages.showWarningMessage(vscode.l10n.t('SWE-CI: {0} Check Agents says why.', summary.headline));
     } finally {
       await runtime.dispose();
     }
   } catch (err) {
-    document.set(`The check at ${started} did not finish: the log says why.`);
-    showError('Check Agents failed', err);
+    document.set(vscode.l10n.t('The check at {0} did not finish: the log says why.', started));
+    showError(vscode.l10n.t('Check Agents failed'), err);
   }
 }

@@ -49,7 +49,7 @@ export class ChartPanelHost implements vscode.Disposable {
     this.host = new WebviewHost({
       extensionUri: deps.context.extensionUri,
       viewType: CHART_VIEW_TYPE,
-      title: 'SWE-CI Chart',
+      title: vscode.l10n.t('SWE-CI Chart'),
       script: 'webview.js',
       style: 'chart.css',
       incoming: webviewMessageSchema,

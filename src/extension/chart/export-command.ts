@@ -24,7 +24,7 @@ export async function exportReportCommand(
   args?: ExportArgs,
 ): Promise<ExportResult | undefined> {
   if (!task) {
-    void messages.showInformationMessage('No SWE-CI task is open. Check one out first.');
+    void messages.showInformationMessage(vscode.l10n.t('No SWE-CI task is open. Check one out first.'));
     return undefined;
   }
   let folder = args?.folder;
@@ -32,10 +32,10 @@ export async function exportReportCommand(
     const suggested = task.exportDir();
     const pick = await vscode.window.showQuickPick(
       [
-        { label: `$(folder) ${path.relative(task.root, suggested)}`, description: 'in the task folder', folder: suggested },
-        { label: '$(folder-opened) Choose a Folder…', folder: undefined },
+        { label: `$(folder) ${path.relative(task.root, suggested)}`, description: vscode.l10n.t('in the task folder'), folder: suggested },
+        { label: `$(folder-opened) ${vscode.l10n.t('Choose a Folder…')}`, folder: undefined },
       ],
-      { title: 'Export the SWE-CI report to' },
+      { title: vscode.l10n.t('Export the SWE-CI report to') },
     );
     if (!pick) return undefined;
     folder = pick.folder;
@@ -43,7 +43,7 @@ export async function exportReportCommand(
       const chosen = await vscode.window.showOpenDialog({
         canSelectFolders: true,
         canSelectFiles: false,
-        openLabel: 'Export Here',
+        openLabel: vscode.l10n.t('Export Here'),
         defaultUri: vscode.Uri.file(task.root),
       });
       if (!chosen?.[0]) return undefined;
@@ -55,7 +55,7 @@ export async function exportReportCommand(
     folder,
     extensionRoot: context.extensionUri.fsPath,
     gamma,
-    title: `SWE-CI report · ${path.basename(task.root)}`,
+    title: vscode.l10n.t('SWE-CI report · {0}', path.basename(task.root)),
     scoring: integritySettings(vscode.Uri.file(task.root)),
   });
   if (!args?.folder) {
@@ -67,8 +67,8 @@ export async function exportReportCommand(
     });
     // A toast closes with the button clicked: after Open in Browser it comes back with the rest (Download).
     const offer = (left: readonly RevealAction[]) =>
-      void messages.showInformationMessage(`SWE-CI report written to ${folder}`, ...left.map((a) => a.label)).then(async (choice) => {
-        const action = left.find((a) => a.label === choice);
+      void messages.showInformationMessage(vscode.l10n.t('SWE-CI report written to {0}', folder), ...left.map(revealLabel)).then(async (choice) => {
+        const action = left.find((a) => revealLabel(a) === choice);
         if (!action) return;
         // Back at once, not once the action is done: a page opened in the browser may never say so.
         const rest = actionsAfter(left, action);
@@ -79,10 +79,26 @@ export async function exportReportCommand(
           else if (action.command === 'download') await browser.download(result.folder);
           else await vscode.commands.executeCommand(action.command, report);
         } catch (err) {
-          showError(`${action.label} failed`, err);
+          showError(vscode.l10n.t('{0} failed', revealLabel(action)), err);
         }
       });
     offer(actions);
   }
   return result;
+}
+
+/** A reveal action's button in the display language (reveal-choice names them in English, as ids). */
+function revealLabel(action: RevealAction): string {
+  switch (action.command) {
+    case 'revealFileInOS':
+      return vscode.l10n.t('Reveal Folder');
+    case 'browser':
+      return vscode.l10n.t('Open in Browser');
+    case 'download':
+      return vscode.l10n.t('Download');
+    case 'revealInExplorer':
+      return vscode.l10n.t('Show in Explorer');
+    case 'copy':
+      return vscode.l10n.t('Copy Path');
+  }
 }

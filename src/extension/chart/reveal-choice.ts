@@ -10,6 +10,9 @@ export type RevealAction =
   | { label: 'Show in Explorer'; command: 'revealInExplorer' }
   | { label: 'Copy Path'; command: 'copy' };
 
+// The labels are the actions' English names, which tests read; export-command shows each through
+// vscode.l10n.t (revealLabel), so they are not the text on the buttons.
+/* eslint-disable sweci/no-inline-ui-string */
 export function revealActions(where: { desktop: boolean; remote: boolean; insideWorkspace: boolean }): RevealAction[] {
   if (where.desktop && !where.remote) return [{ label: 'Reveal Folder', command: 'revealFileInOS' }];
   return [
@@ -18,6 +21,7 @@ export function revealActions(where: { desktop: boolean; remote: boolean; inside
     where.insideWorkspace ? { label: 'Show in Explorer', command: 'revealInExplorer' } : { label: 'Copy Path', command: 'copy' },
   ];
 }
+/* eslint-enable sweci/no-inline-ui-string */
 
 /**
  * What the toast still offers once `done` was taken: opening the page in a browser or copying the

@@ -19,7 +19,6 @@ import { log } from '../log';
 import { withCancellableProgress } from '../progress';
 import type { TaskController } from '../task-controller';
 import type { EnvironmentManager } from '../environment/environment-manager';
-import { plural } from './checkout-choices';
 import { LAST_DATASET, type DownloadDatasetCommand } from './download-dataset';
 import { pickFolder } from './pick-folder';
 import { taskFolder, type TaskFolder } from '../../core/workspace/task-folder';
@@ -95,8 +94,8 @@ export class CheckOutTaskCommand {
 
   private async prompt(): Promise<{ spec: TaskSpec; targetDir: string } | undefined> {
     const download = {
-      label: '$(cloud-download) Download SWE-CI from the Hugging Face Hub…',
-      detail: 'the paper\u2019s tasks, or the ones you pick, into a folder of your choice (resumable)',
+      label: `$(cloud-download) ${vscode.l10n.t('Download SWE-CI from the Hugging Face Hub…')}`,
+      detail: vscode.l10n.t('the paper\u2019s tasks, or the ones you pick, into a folder of your choice (resumable)'),
       id: 'download' as const,
     };
     // No dataset seen yet: getting one is the likely first step, so it comes first.
@@ -104,16 +103,24 @@ export class CheckOutTaskCommand {
     const source = await vscode.window.showQuickPick(
       [
         ...(known ? [] : [download]),
-        { label: '$(database) From a SWE-CI dataset folder…', detail: 'metadata/<split>.csv and data/<task_id>/code.zip', id: 'dataset' as const },
-        { label: '$(git-commit) From two refs of a local git repository…', detail: 'the base and the target commit of your own code', id: 'git' as const },
         {
-          label: '$(beaker) A SWE-bench-style instance…',
-          detail: 'an instances file (.json or .jsonl) and a local clone of its repository',
+          label: `$(database) ${vscode.l10n.t('From a SWE-CI dataset folder…')}`,
+          detail: vscode.l10n.t('metadata/<split>.csv and data/<task_id>/code.zip'),
+          id: 'dataset' as const,
+        },
+        {
+          label: `$(git-commit) ${vscode.l10n.t('From two refs of a local git repository…')}`,
+          detail: vscode.l10n.t('the base and the target commit of your own code'),
+          id: 'git' as const,
+        },
+        {
+          label: `$(beaker) ${vscode.l10n.t('A SWE-bench-style instance…')}`,
+          detail: vscode.l10n.t('an instances file (.json or .jsonl) and a local clone of its repository'),
           id: 'swe-bench' as const,
         },
         ...(known ? [download] : []),
       ],
-      { title: 'SWE-CI: Check Out Task', placeHolder: 'Where does the task come from?' },
+      { title: vscode.l10n.t('SWE-CI: Check Out Task'), placeHolder: vscode.l10n.t('Where does the task come from?') },
     );
     if (!source) return undefined;
     const spec =
@@ -131,14 +138,14 @@ export class CheckOutTaskCommand {
 
   private async pickDatasetTask(): Promise<TaskSpec | undefined> {
     const chosen = await pickFolder(this.context, {
-      title: 'Choose a SWE-CI dataset folder (it holds metadata/ and data/)',
-      openLabel: 'Use Dataset',
+      title: vscode.l10n.t('Choose a SWE-CI dataset folder (it holds metadata/ and data/)'),
+      openLabel: vscode.l10n.t('Use Dataset'),
       lastKey: LAST_DATASET,
       check: (dir) => listSplits(dir),
     });
     if (!chosen) return undefined;
     const { dir: datasetDir, value: splits } = chosen;
-    const split = splits.length === 1 ? splits[0] : await vscode.window.showQuickPick(splits, { title: 'Which split?' });
+    const split = splits.length === 1 ? splits[0] : await vscode.window.showQuickPick(splits, { title: vscode.l10n.t('Which split?') });
     return split ? this.pickTaskIn(datasetDir, split) : undefined;
   }
 
@@ -158,27 +165,34 @@ export class CheckOutTaskCommand {
         detail: describeTask(task),
         task,
       })),
-      { title: `SWE-CI: ${plural(tasks.length, 'task')} in ${path.basename(datasetDir)} (${split})`, matchOnDescription: true, matchOnDetail: true },
+      {
+        title:
+          tasks.length === 1
+            ? vscode.l10n.t('SWE-CI: 1 task in {0} ({1})', path.basename(datasetDir), split)
+            : vscode.l10n.t('SWE-CI: {0} tasks in {1} ({2})', tasks.length, path.basename(datasetDir), split),
+        matchOnDescription: true,
+        matchOnDetail: true,
+      },
     );
     return item?.task;
   }
 
   private async pickGitPair(): Promise<TaskSpec | undefined> {
     const chosen = await pickFolder(this.context, {
-      title: 'Choose a local git repository',
-      openLabel: 'Use Repository',
+      title: vscode.l10n.t('Choose a local git repository'),
+      openLabel: vscode.l10n.t('Use Repository'),
       lastKey: LAST_REPO,
       check: (dir) => repoTopLevel(dir),
     });
     if (!chosen) return undefined;
     const repoPath = chosen.value;
     const baseRef = await vscode.window.showInputBox({
-      title: 'Base ref (the code the agent starts from)',
-      prompt: 'A branch, tag or commit sha, e.g. v1.2.0 or HEAD~10',
+      title: vscode.l10n.t('Base ref (the code the agent starts from)'),
+      prompt: vscode.l10n.t('A branch, tag or commit sha, e.g. v1.2.0 or HEAD~10'),
     });
     if (!baseRef) return undefined;
     const targetRef = await vscode.window.showInputBox({
-      title: 'Target ref (its tests are the yardstick)',
+      title: vscode.l10n.t('Target ref (its tests are the yardstick)'),
       value: 'HEAD',
     });
     if (!targetRef) return undefined;
@@ -187,10 +201,10 @@ export class CheckOutTaskCommand {
 
   private async pickInstance(): Promise<TaskSpec | undefined> {
     const chosen = await pickFolder(this.context, {
-      title: 'Choose a SWE-bench-style instances file',
-      openLabel: 'Use Instances',
+      title: vscode.l10n.t('Choose a SWE-bench-style instances file'),
+      openLabel: vscode.l10n.t('Use Instances'),
       lastKey: LAST_INSTANCES,
-      files: { 'Instances (JSON, JSON Lines)': ['json', 'jsonl'] },
+      files: { [vscode.l10n.t('Instances (JSON, JSON Lines)')]: ['json', 'jsonl'] },
       check: (f) => readSweBenchFile(f),
     });
     if (!chosen) return undefined;
@@ -202,15 +216,27 @@ export class CheckOutTaskCommand {
             instances.map((instance) => ({
               label: instance.instanceId,
               description: instance.repo,
-              detail: `base ${instance.baseCommit.slice(0, 7)} · ${plural(instance.failToPass.length, 'test')} to fix · ${plural(instance.passToPass.length, 'test')} to keep`,
+              detail: vscode.l10n.t(
+                'base {0} · {1} to fix · {2} to keep',
+                instance.baseCommit.slice(0, 7),
+                testCount(instance.failToPass.length),
+                testCount(instance.passToPass.length),
+              ),
               instance,
             })),
-            { title: `SWE-CI: ${plural(instances.length, 'instance')} in ${path.basename(file)}`, matchOnDescription: true, matchOnDetail: true },
+            {
+              title:
+                instances.length === 1
+                  ? vscode.l10n.t('SWE-CI: 1 instance in {0}', path.basename(file))
+                  : vscode.l10n.t('SWE-CI: {0} instances in {1}', instances.length, path.basename(file)),
+              matchOnDescription: true,
+              matchOnDetail: true,
+            },
           );
     if (!item) return undefined;
     const clone = await pickFolder(this.context, {
-      title: `Choose the local clone of ${item.instance.repo}`,
-      openLabel: 'Use Clone',
+      title: vscode.l10n.t('Choose the local clone of {0}', item.instance.repo),
+      openLabel: vscode.l10n.t('Use Clone'),
       lastKey: LAST_CLONE,
       check: (dir) => taskFromSweBenchInstance(item.instance, file, { repoPath: dir }),
     });
@@ -221,15 +247,15 @@ export class CheckOutTaskCommand {
     const current = vscode.workspace.workspaceFolders?.[0]?.uri;
     const items: (vscode.QuickPickItem & { dir?: string })[] = [];
     if (current?.scheme === 'file' && isEmptyDir(current.fsPath)) {
-      items.push({ label: `$(folder-opened) This window's folder`, description: current.fsPath, dir: current.fsPath });
+      items.push({ label: `$(folder-opened) ${vscode.l10n.t("This window's folder")}`, description: current.fsPath, dir: current.fsPath });
     }
-    items.push({ label: '$(new-folder) Choose a parent folder…', description: `creates <parent>/${spec.id}` });
-    const choice = items.length === 1 ? items[0] : await vscode.window.showQuickPick(items, { title: 'Check the task out into…' });
+    items.push({ label: `$(new-folder) ${vscode.l10n.t('Choose a parent folder…')}`, description: vscode.l10n.t('creates <parent>/{0}', spec.id) });
+    const choice = items.length === 1 ? items[0] : await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Check the task out into…') });
     if (!choice) return undefined;
     if (choice.dir) return choice.dir;
     const parent = await pickFolder(this.context, {
-      title: `Choose where to create the folder ${spec.id}`,
-      openLabel: 'Check Out Here',
+      title: vscode.l10n.t('Choose where to create the folder {0}', spec.id),
+      openLabel: vscode.l10n.t('Check Out Here'),
       lastKey: LAST_PARENT,
       check: (dir) => Promise.resolve(dir),
     });
@@ -246,7 +272,7 @@ export class CheckOutTaskCommand {
     let env: TaskEnvironment | undefined;
     let result: CheckOutResult;
     try {
-      result = await withCancellableProgress(`SWE-CI: checking out ${spec.id}`, async ({ report, signal }) => {
+      result = await withCancellableProgress(vscode.l10n.t('SWE-CI: checking out {0}', spec.id), async ({ report, signal }) => {
         // Where the tests will run: loading the task's image comes first (only when tests run).
         if (runTests) env = await this.environments.forSpec(spec, { signal, report });
         return checkOutTask(spec, {
@@ -283,13 +309,13 @@ export class CheckOutTaskCommand {
   private announce(spec: TaskSpec, result: CheckOutResult, ranTests: boolean): void {
     if (!ranTests) {
       void messages.showWarningMessage(
-        `Checked out ${spec.id} without running tests: this window is not trusted. Trust the task folder and run SWE-CI: Run Tests.`,
+        vscode.l10n.t('Checked out {0} without running tests: this window is not trusted. Trust the task folder and run SWE-CI: Run Tests.', spec.id),
       );
       return;
     }
     const run = result.current?.run;
     if (run?.kind === 'did-not-run') {
-      void messages.showWarningMessage(`Checked out ${spec.id}, but pytest did not run on the base. ${run.reason}`);
+      void messages.showWarningMessage(vscode.l10n.t('Checked out {0}, but pytest did not run on the base. {1}', spec.id, String(run.reason)));
     } else {
       log().info(`Checked out ${spec.id}: gap ${result.current?.gap}`);
     }
@@ -297,7 +323,12 @@ export class CheckOutTaskCommand {
       const { expected, measured } = result.gapMismatch;
       log().warn(`The dataset expects a gap of ${expected} for ${spec.id}; this machine measured ${measured}.`);
       void messages.showWarningMessage(
-        `${spec.id}: the dataset expects ${expected} non-passed tests, this machine found ${measured}. The Python environment may differ from the task's.`,
+        vscode.l10n.t(
+          "{0}: the dataset expects {1} non-passed tests, this machine found {2}. The Python environment may differ from the task's.",
+          spec.id,
+          expected,
+          measured,
+        ),
       );
     }
   }
@@ -308,10 +339,10 @@ function describeTask(task: TaskSpec): string {
   const when = (d?: string) => (d ? ` (${d.slice(0, 10)})` : '');
   if (task.source.kind === 'swe-bench') {
     const { failToPass, passToPass } = task.source.instance;
-    return `base ${short(task.baseSha)} · ${plural(failToPass.length, 'test')} to fix · ${plural(passToPass.length, 'test')} to keep`;
+    return vscode.l10n.t('base {0} · {1} to fix · {2} to keep', short(task.baseSha), testCount(failToPass.length), testCount(passToPass.length));
   }
-  const gap = task.expectedGap !== undefined ? ` · expected gap ${task.expectedGap}` : '';
-  return `base ${short(task.baseSha)}${when(task.baseDate)} → target ${short(task.targetSha)}${when(task.targetDate)}${gap}`;
+  const gap = task.expectedGap !== undefined ? ` · ${vscode.l10n.t('expected gap {0}', task.expectedGap)}` : '';
+  return vscode.l10n.t('base {0} → target {1}', short(task.baseSha) + when(task.baseDate), short(task.targetSha) + when(task.targetDate)) + gap;
 }
 
 function isEmptyDir(dir: string): boolean {
@@ -320,4 +351,9 @@ function isEmptyDir(dir: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** '1 test', '3 tests' in the display language. */
+function testCount(n: number): string {
+  return n === 1 ? vscode.l10n.t('1 test') : vscode.l10n.t('{0} tests', n);
 }

@@ -16,7 +16,7 @@ import { showError } from '../errors';
 import { log } from '../log';
 import { withCancellableProgress } from '../progress';
 import { plural } from './checkout-choices';
-import { SET_TOKEN_COMMAND, type HubToken } from './hub-token';
+import { setTokenCommand, type HubToken } from './hub-token';
 import { pickFolder } from './pick-folder';
 
 /** Inputs of the command; given as an argument they replace the prompts (tests, scripts, links). */
@@ -64,29 +64,31 @@ export class DownloadDatasetCommand {
   }
 
   private async target(): Promise<HubTarget> {
-    return { ...hubSettings(), ...(await this.token.current()), tokenHelp: `store it with ${SET_TOKEN_COMMAND}` };
+    return { ...hubSettings(), ...(await this.token.current()), tokenHelp: vscode.l10n.t('store it with {0}', setTokenCommand()) };
   }
 
   private offerToken(err: HubAccessError): void {
     log().error(`Download failed: ${err.message}`);
-    void messages.showErrorMessage(`Download failed: ${err.message}`, SET_TOKEN_COMMAND).then(async (choice) => {
+    void messages.showErrorMessage(vscode.l10n.t('Download failed: {0}', err.message), setTokenCommand()).then(async (choice) => {
       if (choice && (await this.token.promptSet())) await vscode.commands.executeCommand('sweci.downloadDataset');
     });
   }
 
   private async prompt(target: HubTarget): Promise<Required<DownloadArgs> | undefined> {
-    const where = `${target.repo} on ${new URL(target.endpoint).host}`;
-    const splits = await withCancellableProgress(`SWE-CI: reading ${where}`, ({ signal }) => listRemoteSplits(new HubClient(target, { signal })));
+    const where = vscode.l10n.t('{0} on {1}', target.repo, new URL(target.endpoint).host);
+    const splits = await withCancellableProgress(vscode.l10n.t('SWE-CI: reading {0}', where), ({ signal }) =>
+      listRemoteSplits(new HubClient(target, { signal })),
+    );
     const split =
       splits.length === 1
         ? splits[0]
         : await vscode.window.showQuickPick(splits, {
-            title: `SWE-CI: which split of ${target.repo}?`,
-            placeHolder: 'default is the paper\u2019s 100 tasks',
+            title: vscode.l10n.t('SWE-CI: which split of {0}?', target.repo),
+            placeHolder: vscode.l10n.t('default is the paper\u2019s 100 tasks'),
           });
     if (!split) return undefined;
     // The split's CSV and the sizes of its tasks' files: a few requests, seconds on a slow link.
-    const remote = await withCancellableProgress(`SWE-CI: reading split ${split} of ${where}`, ({ report, signal }) =>
+    const remote = await withCancellableProgress(vscode.l10n.t('SWE-CI: reading split {0} of {1}', split, where), ({ report, signal }) =>
       readRemoteSplit(new HubClient(target, { signal }), split, report),
     );
     const tasks = await this.pickTasks(target, split, remote.tasks);
@@ -94,8 +96,8 @@ export class DownloadDatasetCommand {
     const images = await this.pickImages(tasks);
     if (images === undefined) return undefined;
     const folder = await pickFolder(this.context, {
-      title: `Choose the folder for ${plural(tasks.length, 'task')} of ${target.repo} (an empty one, or an earlier download to continue it)`,
-      openLabel: 'Download Here',
+      title: vscode.l10n.t('Choose the folder for {0} of {1} (an empty one, or an earlier download to continue it)', taskCount(tasks.length), target.repo),
+      openLabel: vscode.l10n.t('Download Here'),
       lastKey: LAST_DOWNLOAD,
       check: (dir) => claimFolder(dir, target),
     });
@@ -113,8 +115,8 @@ export class DownloadDatasetCommand {
         task,
       })),
       {
-        title: `SWE-CI: which tasks of ${target.repo} (${split})? ${plural(tasks.length, 'task')}, ${formatBytes(all)} with images`,
-        placeHolder: 'Tick the tasks to download (the box at the top ticks them all)',
+        title: vscode.l10n.t('SWE-CI: which tasks of {0} ({1})? {2}, {3} with images', target.repo, split, taskCount(tasks.length), formatBytes(all)),
+        placeHolder: vscode.l10n.t('Tick the tasks to download (the box at the top ticks them all)'),
         canPickMany: true,
         matchOnDescription: true,
         matchOnDetail: true,
@@ -131,30 +133,30 @@ export class DownloadDatasetCommand {
     const choice = await vscode.window.showQuickPick(
       [
         {
-          label: '$(package) Code and task images',
+          label: `$(package) ${vscode.l10n.t('Code and task images')}`,
           description: formatBytes(code + images),
-          detail: 'Each task\u2019s tests run in its own Docker image, as in the paper (needs a Docker engine).',
+          detail: vscode.l10n.t('Each task\u2019s tests run in its own Docker image, as in the paper (needs a Docker engine).'),
           images: true,
         },
         {
-          label: '$(file-zip) Code only',
+          label: `$(file-zip) ${vscode.l10n.t('Code only')}`,
           description: formatBytes(code),
-          detail: 'Tests run with this machine\u2019s Python or the image in sweci.docker.image; images can be fetched later.',
+          detail: vscode.l10n.t('Tests run with this machine\u2019s Python or the image in sweci.docker.image; images can be fetched later.'),
           images: false,
         },
       ],
-      { title: `SWE-CI: fetch the images of ${plural(tasks.length, 'task')} too?` },
+      { title: vscode.l10n.t('SWE-CI: fetch the images of {0} too?', taskCount(tasks.length)) },
     );
     return choice?.images;
   }
 
   private async download(target: HubTarget, choice: Required<Pick<DownloadArgs, 'into' | 'images'>> & DownloadArgs): Promise<DownloadResult> {
     const handle: DownloadHandle = {};
-    const what = choice.tasks ? plural(choice.tasks.length, 'task') : `split ${choice.split ?? 'default'}`;
+    const what = choice.tasks ? taskCount(choice.tasks.length) : vscode.l10n.t('split {0}', choice.split ?? 'default');
     log().info(`Downloading ${what} of ${target.repo}@${target.revision} from ${target.endpoint} into ${choice.into}`);
     let result: DownloadResult;
     try {
-      result = await withCancellableProgress(`SWE-CI: downloading ${what}`, async ({ report, signal }) => {
+      result = await withCancellableProgress(vscode.l10n.t('SWE-CI: downloading {0}', what), async ({ report, signal }) => {
         const show = progressReporter(report, handle);
         return downloadDataset(
           {
@@ -174,7 +176,9 @@ export class DownloadDatasetCommand {
       if (isAbortError(err)) {
         const kept = handle.tracker?.snapshot().done;
         void messages.showInformationMessage(
-          `Download stopped${kept !== undefined ? ` with ${formatBytes(kept)} on disk` : ''}. Run SWE-CI: Download Dataset… into ${choice.into} again to continue where it stopped.`,
+          (kept !== undefined ? vscode.l10n.t('Download stopped with {0} on disk.', formatBytes(kept)) : vscode.l10n.t('Download stopped.')) +
+            ' ' +
+            vscode.l10n.t('Run SWE-CI: Download Dataset… into {0} again to continue where it stopped.', choice.into),
         );
       }
       throw err;
@@ -222,4 +226,9 @@ export function downloadedLine(r: DownloadResult): string {
     `Downloaded ${plural(r.tasks.length, 'task')} of split ${r.split} into ${r.datasetDir}: ` +
     `fetched ${formatBytes(r.received)}, ${formatBytes(r.skippedBytes)} already verified.`
   );
+}
+
+/** '1 task', '3 tasks' in the display language. */
+function taskCount(n: number): string {
+  return n === 1 ? vscode.l10n.t('1 task') : vscode.l10n.t('{0} tasks', n);
 }

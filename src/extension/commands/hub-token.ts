@@ -6,7 +6,10 @@ import { readToken } from '../../core/download/hub-client';
 import { log } from '../log';
 
 const SECRET = 'sweci.hub.token';
-export const SET_TOKEN_COMMAND = 'SWE-CI: Set Hugging Face Token…';
+/** The command's title as the palette shows it (a button that runs it says the same). */
+export function setTokenCommand(): string {
+  return vscode.l10n.t('SWE-CI: Set Hugging Face Token…');
+}
 
 export class HubToken {
   constructor(private readonly context: vscode.ExtensionContext) {}
@@ -28,15 +31,17 @@ export class HubToken {
   /** SWE-CI: Set Hugging Face Token…; true when one was stored. */
   async promptSet(): Promise<boolean> {
     const value = await vscode.window.showInputBox({
-      title: SET_TOKEN_COMMAND.replace(/^SWE-CI: /, '').replace(/…$/, ''),
+      title: vscode.l10n.t('Set Hugging Face Token'),
       password: true,
       ignoreFocusOut: true,
-      prompt: 'A read token from huggingface.co/settings/tokens. Kept in secret storage, used only for dataset downloads, never given to agents.',
+      prompt: vscode.l10n.t(
+        'A read token from huggingface.co/settings/tokens. Kept in secret storage, used only for dataset downloads, never given to agents.',
+      ),
       validateInput: (v) => (v.trim() === '' ? undefined : tokenProblem(v)),
     });
     if (!value?.trim()) return false;
     await this.set(value);
-    void messages.showInformationMessage('The Hugging Face token is stored. Downloads use it; agents never receive it.');
+    void messages.showInformationMessage(vscode.l10n.t('The Hugging Face token is stored. Downloads use it; agents never receive it.'));
     return true;
   }
 
@@ -45,7 +50,9 @@ export class HubToken {
     await this.context.secrets.delete(SECRET);
     log().info('Removed the Hugging Face token from secret storage');
     void messages.showInformationMessage(
-      process.env.HF_TOKEN ? 'The stored token is removed. Downloads now use HF_TOKEN from the environment.' : 'The stored Hugging Face token is removed.',
+      process.env.HF_TOKEN
+        ? vscode.l10n.t('The stored token is removed. Downloads now use HF_TOKEN from the environment.')
+        : vscode.l10n.t('The stored Hugging Face token is removed.'),
     );
   }
 }

@@ -54,10 +54,10 @@ export class RunSequenceCommand {
 
   private async prompt(): Promise<RunSequenceArgs | undefined> {
     const file = await pickFolder(this.context, {
-      title: 'Choose a SWE-Bench-CL sequence file',
-      openLabel: 'Use Sequences',
+      title: vscode.l10n.t('Choose a SWE-Bench-CL sequence file'),
+      openLabel: vscode.l10n.t('Use Sequences'),
       lastKey: LAST_SEQUENCES,
-      files: { 'SWE-Bench-CL sequences (JSON)': ['json'] },
+      files: { [vscode.l10n.t('SWE-Bench-CL sequences (JSON)')]: ['json'] },
       check: (f) => readSequenceFile(f),
     });
     if (!file) return undefined;
@@ -67,21 +67,25 @@ export class RunSequenceCommand {
         ? sequences[0]
         : (
             await vscode.window.showQuickPick(
-              sequences.map((q) => ({ label: q.id, description: `${q.repo} · ${plural(q.tasks.length, 'task')}`, q })),
-              { title: 'SWE-CI: which sequence?' },
+              sequences.map((q) => ({
+                label: q.id,
+                description: `${q.repo} · ${q.tasks.length === 1 ? vscode.l10n.t('1 task') : vscode.l10n.t('{0} tasks', q.tasks.length)}`,
+                q,
+              })),
+              { title: vscode.l10n.t('SWE-CI: which sequence?') },
             )
           )?.q;
     if (!sequence) return undefined;
     const clone = await pickFolder(this.context, {
-      title: `Choose the local clone of ${sequence.repo}`,
-      openLabel: 'Use Clone',
+      title: vscode.l10n.t('Choose the local clone of {0}', sequence.repo),
+      openLabel: vscode.l10n.t('Use Clone'),
       lastKey: LAST_CLONE,
       check: (dir) => sequenceSpecs(sequence, file.dir, { repoPath: dir }),
     });
     if (!clone) return undefined;
     const experiment = await pickFolder(this.context, {
-      title: `Choose an empty folder for the runs of ${sequence.id} (or the folder of an earlier try, to continue)`,
-      openLabel: 'Run Here',
+      title: vscode.l10n.t('Choose an empty folder for the runs of {0} (or the folder of an earlier try, to continue)', sequence.id),
+      openLabel: vscode.l10n.t('Run Here'),
       lastKey: LAST_EXPERIMENT,
       check: (dir) => checkExperimentFolder(dir, sequence),
     });
@@ -108,7 +112,7 @@ export class RunSequenceCommand {
     log().info(
       `Run Sequence: ${sequence.id} (${plural(sequence.tasks.length, 'task')}, memory ${memory ? 'on' : 'off'}, matrix ${cells}, run ${run}) into ${experimentDir}`,
     );
-    const result = await withCancellableProgress(`SWE-CI: sequence ${sequence.id}`, async ({ report, signal }) => {
+    const result = await withCancellableProgress(vscode.l10n.t('SWE-CI: sequence {0}', sequence.id), async ({ report, signal }) => {
       report('resolving the tasks on the clone');
       const specs = await sequenceSpecs(sequence, file, { repoPath: args.repoPath }, signal);
       const onEvent = (e: BatchEvent) => {

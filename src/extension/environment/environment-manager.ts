@@ -133,7 +133,7 @@ export class EnvironmentManager implements vscode.Disposable {
     });
     const description = describeEnvironment(env.record);
     log().info(`Runtime: ${description}${env.note ? ` (${env.note})` : ''}`);
-    if (env.note) void messages.showWarningMessage(`SWE-CI: ${env.note}`);
+    if (env.note) void messages.showWarningMessage(vscode.l10n.t('SWE-CI: {0}', env.note));
     this.opened = { description, ...(env.note ? { note: env.note } : {}) };
     this.changed.fire();
     return env;

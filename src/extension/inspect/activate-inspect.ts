@@ -119,9 +119,9 @@ export function activateInspect(deps: InspectDeps): { view: IterationViewHost; d
       const r = await resolve(target, 'Select an iteration for Compare');
       if (typeof r === 'string') return say(r);
       await view.selectForCompare(r.ref);
-      const at = r.ref.iteration === 0 ? 'base' : `#${r.ref.iteration}`;
+      const at = r.ref.iteration === 0 ? vscode.l10n.t('base') : `#${r.ref.iteration}`;
       void messages.showInformationMessage(
-        `${r.ref.run} ${at} is selected for Compare: choose Compare with Selected on another iteration (or click it in the status bar).`,
+        vscode.l10n.t('{0} {1} is selected for Compare: choose Compare with Selected on another iteration (or click it in the status bar).', r.ref.run, at),
       );
       return r.ref;
     }),

@@ -23,7 +23,7 @@ function changeTuples(before: RevisionRef, after: RevisionRef, changes: FileChan
 async function openChanges(before: Revision, after: Revision, title: string): Promise<OpenedChanges> {
   const changes = await diffRevisions(before, after);
   if (changes.length === 0) {
-    void messages.showInformationMessage(`${title}: no file differs.`);
+    void messages.showInformationMessage(vscode.l10n.t('{0}: no file differs.', title));
     return { title, changes };
   }
   await vscode.commands.executeCommand('vscode.changes', title, changeTuples(before, after, changes));

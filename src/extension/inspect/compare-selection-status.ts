@@ -11,7 +11,11 @@ export function compareSelectionStatus(onDidChange: vscode.Event<RevisionRef | u
     if (!ref) return item.hide();
     const at = ref.iteration === 0 ? 'base' : `#${ref.iteration}`;
     item.text = `$(git-compare) ${ref.run} ${at}`;
-    item.tooltip = `${ref.run} ${at} is selected for Compare. Click to compare it with another iteration; SWE-CI: Clear Compare Selection clears it.`;
+    item.tooltip = vscode.l10n.t(
+      '{0} {1} is selected for Compare. Click to compare it with another iteration; SWE-CI: Clear Compare Selection clears it.',
+      ref.run,
+      at,
+    );
     item.show();
   });
   return vscode.Disposable.from(item, sub);

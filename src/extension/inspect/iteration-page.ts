@@ -1,7 +1,10 @@
 // What the iteration view shows of an iteration, or of two compared, as the page it sends the
 // webview (shared/iteration-protocol.ts): every text worded here, every button enabled or not
 // with its reason, no path. No VS Code API, so unit tests build it too; the webview only lays it
-// out (webview-ui/iteration-view.ts), putting recorded text in the DOM as text.
+// out (webview-ui/iteration-view.ts), putting recorded text in the DOM as text. Words go through
+// @vscode/l10n (the extension configures it with VS Code's bundle at activation; unconfigured it
+// gives the English, as in unit tests).
+import * as l10n from '@vscode/l10n';
 import { comparisonStep, type Comparison, type ComparedSide } from '../../core/inspect/comparison';
 import type { IterationDetails } from '../../core/inspect/iteration-details';
 import { revisionLabel } from '../../core/inspect/revisions';
@@ -68,8 +71,8 @@ function stepRows(d: IterationDetails): PageOf<'iteration'>['steps'] {
       // One link per try with a transcript: "Transcript", or "try 1 · try 2".
       transcripts: tries.map((t) => ({
         attempt: t.attempt,
-        label: tries.length === 1 ? 'Transcript' : `try ${t.attempt}`,
-        title: `What the agent did in try ${t.attempt}: its model calls, tool calls and the files it wrote`,
+        label: tries.length === 1 ? l10n.t('Transcript') : l10n.t('try {0}', t.attempt),
+        title: l10n.t('What the agent did in try {0}: its model calls, tool calls and the files it wrote', t.attempt),
       })),
       notes: notes.filter((n): n is string => n !== undefined),
     };
@@ -78,12 +81,20 @@ function stepRows(d: IterationDetails): PageOf<'iteration'>['steps'] {
 
 function requirement(d: IterationDetails): PageOf<'iteration'>['requirement'] {
   const r = d.requirement;
-  if (!r) return d.iteration === 0 || d.runKind === 'human-history' ? undefined : { missing: 'This iteration archived no requirement.xml.' };
+  if (!r) return d.iteration === 0 || d.runKind === 'human-history' ? undefined : { missing: l10n.t('This iteration archived no requirement.xml.') };
   const diff = r.previousFile
-    ? [button('open-requirement-diff', `Diff with #${r.previousIteration}`, { title: 'Open requirement.xml side by side with the previous iteration’s' })]
+    ? [
+        button('open-requirement-diff', l10n.t('Diff with #{0}', String(r.previousIteration)), {
+          title: l10n.t('Open requirement.xml side by side with the previous iteration’s'),
+        }),
+      ]
     : [];
-  const state = r.previousFile ? (r.changed ? `changed since #${r.previousIteration}` : `same as #${r.previousIteration}`) : 'the run’s first';
-  return { state, actions: [button('open-requirement', 'Open'), ...diff], text: r.text };
+  const state = r.previousFile
+    ? r.changed
+      ? l10n.t('changed since #{0}', String(r.previousIteration))
+      : l10n.t('same as #{0}', String(r.previousIteration))
+    : l10n.t('the run’s first');
+  return { state, actions: [button('open-requirement', l10n.t('Open')), ...diff], text: r.text };
 }
 
 function flags(d: IterationDetails): string[] {
@@ -139,8 +150,10 @@ function iterationPage(d: IterationDetails, selectedForCompare?: string): PageOf
         };
   const hasReport = d.files.some((f) => f.report);
   const code = [
-    ...(d.hasCodeChanges ? [button('open-code-changes', 'Code Changes', { title: 'Open the files this iteration changed in a multi-file diff editor' })] : []),
-    ...(hasReport ? [button('open-test-report', 'Test Report', { title: 'Each test’s outcome, duration and message, failures first' })] : []),
+    ...(d.hasCodeChanges
+      ? [button('open-code-changes', l10n.t('Code Changes'), { title: l10n.t('Open the files this iteration changed in a multi-file diff editor') })]
+      : []),
+    ...(hasReport ? [button('open-test-report', l10n.t('Test Report'), { title: l10n.t('Each test’s outcome, duration and message, failures first') })] : []),
   ];
   const req = requirement(d);
   return {
@@ -184,22 +197,27 @@ function comparisonPage(c: Comparison): PageOf<'compare'> {
   const requirementDiff = noRequirement.length
     ? button('open-requirement-diff', 'requirement.xml ↔', {
         disabled: true,
-        title: `${noRequirement.join(' and ')} archived no requirement.xml (the base and a replay of the developers' commits have none)`,
+        title: l10n.t("{0} archived no requirement.xml (the base and a replay of the developers' commits have none)", noRequirement.join(` ${l10n.t('and')} `)),
       })
-    : button('open-requirement-diff', 'requirement.xml ↔', { title: 'Open the two requirement.xml side by side' });
+    : button('open-requirement-diff', 'requirement.xml ↔', { title: l10n.t('Open the two requirement.xml side by side') });
   return {
     kind: 'compare',
     header: {
-      previous: step(-1, '‹ Previous', 'Both sides one iteration back'),
+      previous: step(-1, `‹ ${l10n.t('Previous')}`, l10n.t('Both sides one iteration back')),
       heading: [{ text: c.left.label }, { text: '↔', muted: true }, { text: c.right.label }],
-      next: step(1, 'Next ›', 'Both sides one iteration on'),
+      next: step(1, `${l10n.t('Next')} ›`, l10n.t('Both sides one iteration on')),
       actions: [],
     },
     heads: ['', 'a(c)', 'passed / target', 'gap', 'regressed'],
     rows: [c.left, c.right].map((s) => ({ label: s.label, cells: sideCells(s) })),
-    actions: [button('open-code-changes', 'Code ↔', { title: 'Open the files that differ in a multi-file diff editor' }), requirementDiff],
+    actions: [button('open-code-changes', `${l10n.t('Code')} ↔`, { title: l10n.t('Open the files that differ in a multi-file diff editor') }), requirementDiff],
     tests: c.testsCompared
-      ? { lists: [testList(`Pass in ${c.left.label} only`, c.onlyLeft, 'side'), testList(`Pass in ${c.right.label} only`, c.onlyRight, 'side')] }
+      ? {
+          lists: [
+            testList(l10n.t('Pass in {0} only', c.left.label), c.onlyLeft, 'side'),
+            testList(l10n.t('Pass in {0} only', c.right.label), c.onlyRight, 'side'),
+          ],
+        }
       : { note: 'The tests cannot be compared one by one: pytest did not run on one side, or its report was not archived.' },
   };
 }

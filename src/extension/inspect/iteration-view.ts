@@ -59,7 +59,7 @@ export class IterationViewHost implements vscode.Disposable {
     this.host = new WebviewHost({
       extensionUri: deps.context.extensionUri,
       viewType: ITERATION_VIEW_TYPE,
-      title: 'Iteration',
+      title: vscode.l10n.t('Iteration'),
       script: 'iteration-view.js',
       style: 'iteration-view.css',
       incoming: iterationViewMessageSchema,

@@ -19,8 +19,8 @@ export async function iterationItems(task: TaskFolder, activeRun?: string): Prom
     items.push({ label: run.info.name, kind: vscode.QuickPickItemKind.Separator });
     for (const r of [...records].reverse()) {
       items.push({
-        label: r.iteration === 0 ? 'base' : `#${r.iteration}`,
-        description: r.gap < 0 ? 'pytest did not run' : `gap ${r.gap}`,
+        label: r.iteration === 0 ? vscode.l10n.t('base') : `#${r.iteration}`,
+        description: r.gap < 0 ? vscode.l10n.t('pytest did not run') : vscode.l10n.t('gap {0}', r.gap),
         detail: r.note,
         ref: { run: run.info.name, iteration: r.iteration },
       });
@@ -33,12 +33,12 @@ export async function iterationItems(task: TaskFolder, activeRun?: string): Prom
 export async function pickIteration(task: TaskFolder, title: string, activeRun?: string): Promise<RevisionRef | undefined> {
   const items = await iterationItems(task, activeRun);
   if (!items.some((i) => i.ref)) {
-    void messages.showInformationMessage('This task has no iterations yet: run one first (Run Iteration in the Iterations view).');
+    void messages.showInformationMessage(vscode.l10n.t('This task has no iterations yet: run one first (Run Iteration in the Iterations view).'));
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(items, {
     title,
-    placeHolder: 'an iteration (type a run name or #number to filter)',
+    placeHolder: vscode.l10n.t('an iteration (type a run name or #number to filter)'),
     matchOnDescription: true,
   });
   return picked?.ref;

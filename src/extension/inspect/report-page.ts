@@ -1,6 +1,7 @@
 // The iteration view's test report: the archived report.json as the page the webview lays out as
 // a table, one row per test with its outcome, duration and the first lines of its failure,
 // failures first. The webview filters the rows it was sent; the raw report stays one click away.
+import * as l10n from '@vscode/l10n';
 import type { IterationDetails } from '../../core/inspect/iteration-details';
 import type { IterationReport } from '../../core/inspect/report-rows';
 import { outcomeCounts } from '../../core/inspect/report-rows';
@@ -21,11 +22,11 @@ function reportPage(d: IterationDetails, report: IterationReport): Extract<Itera
   const [previous, next] = stepButtons(d, ['The previous iteration’s test report', 'The next iteration’s test report']);
   const header = {
     previous,
-    heading: [{ text: d.run }, { text: `${iterationPosition(d)} · test report`, muted: true }],
+    heading: [{ text: d.run }, { text: `${iterationPosition(d)} · ${l10n.t('test report')}`, muted: true }],
     next,
     actions: [
-      button('close-test-report', 'Back to Iteration', { title: 'The iteration’s scores, tests, requirement.xml and roles' }),
-      button('open-raw-report', 'Open Raw Report', { disabled: !report.raw, title: 'report.json as it is archived' }),
+      button('close-test-report', l10n.t('Back to Iteration'), { title: l10n.t('The iteration’s scores, tests, requirement.xml and roles') }),
+      button('open-raw-report', l10n.t('Open Raw Report'), { disabled: !report.raw, title: l10n.t('report.json as it is archived') }),
     ],
   };
   const rows = report.rows;
@@ -52,5 +53,5 @@ function reportPage(d: IterationDetails, report: IterationReport): Extract<Itera
 }
 
 export function reportContent(d: IterationDetails, report: IterationReport): ShownPage {
-  return { title: `${iterationTitle(d)} test report`, page: reportPage(d, report) };
+  return { title: `${iterationTitle(d)} ${l10n.t('test report')}`, page: reportPage(d, report) };
 }

@@ -45,7 +45,7 @@ export class LeaderboardPanelHost implements vscode.Disposable {
     this.host = new WebviewHost({
       extensionUri: deps.extensionUri,
       viewType: LEADERBOARD_VIEW_TYPE,
-      title: 'SWE-CI Leaderboard',
+      title: vscode.l10n.t('SWE-CI Leaderboard'),
       script: 'leaderboard.js',
       style: 'leaderboard.css',
       incoming: leaderboardViewMessageSchema,

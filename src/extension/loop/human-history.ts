@@ -30,7 +30,7 @@ export async function recordHumanHistory({ task, environments, signal: stop, onE
   let recorded = 0;
   try {
     const settings = runSettings(vscode.Uri.file(task.root));
-    const result = await withCancellableProgress('SWE-CI: recording the human history', ({ report: toast, signal: cancel }) => {
+    const result = await withCancellableProgress(vscode.l10n.t('SWE-CI: recording the human history'), ({ report: toast, signal: cancel }) => {
       const report = (message: string) => {
         toast(message);
         onProgress(message);
@@ -57,11 +57,17 @@ export async function recordHumanHistory({ task, environments, signal: stop, onE
     log().info(`Human history: ${result.ran} commits run, ${result.cached} from the cache`);
     void offerHistory(result.records, result.ran, result.cached);
   } catch (err) {
-    if (!isAbortError(err)) return showError('Recording the human history failed', err);
+    if (!isAbortError(err)) return showError(vscode.l10n.t('Recording the human history failed'), err);
     // The core keeps the commits recorded before the stop (a next replay skips them).
     log().info(`Record Human History: cancelled after ${recorded} commit${recorded === 1 ? '' : 's'}`);
-    const kept = recorded > 0 ? ` The ${recorded} commit${recorded === 1 ? '' : 's'} recorded before it stay; a next replay goes on from there.` : '';
-    void messages.showInformationMessage(`SWE-CI: Record Human History cancelled. Nothing partial was recorded.${kept}`);
+    const kept =
+      recorded === 0
+        ? ''
+        : ' ' +
+          (recorded === 1
+            ? vscode.l10n.t('The 1 commit recorded before it stay; a next replay goes on from there.')
+            : vscode.l10n.t('The {0} commits recorded before it stay; a next replay goes on from there.', recorded));
+    void messages.showInformationMessage(vscode.l10n.t('SWE-CI: Record Human History cancelled. Nothing partial was recorded.') + kept);
   }
 }
 
@@ -69,14 +75,29 @@ export async function recordHumanHistory({ task, environments, signal: stop, onE
 async function offerHistory(records: readonly IterationRecord[], ran: number, cached: number): Promise<void> {
   const commits = records.length - 1;
   const last = records[records.length - 1];
-  const gap = (r: IterationRecord | undefined) => (r === undefined ? '?' : r.gap < 0 ? 'not measured' : String(r.gap));
-  const reuse = cached > 0 ? ` pytest ran on ${ran} of the ${ran + cached} states (the base and each commit); ${cached} came from the cache.` : '';
-  const choice = await messages.showInformationMessage(
-    `Human history recorded as the run ${HUMAN_HISTORY_RUN}: ${commits} developer commit${commits === 1 ? '' : 's'}, gap ${gap(records[0])} at the base → ${gap(last)} after the last commit.${reuse}`,
-    'Show Chart',
-    ...(last && commits > 0 ? ['Open Last Commit'] : []),
-  );
-  if (choice === 'Show Chart') await vscode.commands.executeCommand('sweci.showChart');
-  else if (choice === 'Open Last Commit' && last)
-    await vscode.commands.executeCommand('sweci.openIteration', { run: HUMAN_HISTORY_RUN, iteration: last.iteration });
+  const gap = (r: IterationRecord | undefined) => (r === undefined ? '?' : r.gap < 0 ? vscode.l10n.t('not measured') : String(r.gap));
+  const reuse =
+    cached > 0
+      ? ' ' + vscode.l10n.t('pytest ran on {0} of the {1} states (the base and each commit); {2} came from the cache.', ran, ran + cached, cached)
+      : '';
+  const showChart = vscode.l10n.t('Show Chart');
+  const openLast = vscode.l10n.t('Open Last Commit');
+  const text =
+    commits === 1
+      ? vscode.l10n.t(
+          'Human history recorded as the run {0}: 1 developer commit, gap {1} at the base → {2} after the last commit.',
+          HUMAN_HISTORY_RUN,
+          gap(records[0]),
+          gap(last),
+        )
+      : vscode.l10n.t(
+          'Human history recorded as the run {0}: {1} developer commits, gap {2} at the base → {3} after the last commit.',
+          HUMAN_HISTORY_RUN,
+          commits,
+          gap(records[0]),
+          gap(last),
+        );
+  const choice = await messages.showInformationMessage(text + reuse, showChart, ...(last && commits > 0 ? [openLast] : []));
+  if (choice === showChart) await vscode.commands.executeCommand('sweci.showChart');
+  else if (choice === openLast && last) await vscode.commands.executeCommand('sweci.openIteration', { run: HUMAN_HISTORY_RUN, iteration: last.iteration });
 }

@@ -54,13 +54,17 @@ export class HumanSteps implements vscode.Disposable {
       await vscode.window.showTextDocument(vscode.Uri.file(request.requirementFile), { preview: false });
     }
     if (request.problems?.length) {
-      void messages.showErrorMessage(`requirement.xml is not a valid requirement document: ${request.problems.join('; ')}. Fix it and submit again.`);
+      void messages.showErrorMessage(
+        vscode.l10n.t('requirement.xml is not a valid requirement document: {0}. Fix it and submit again.', request.problems.join('; ')),
+      );
     }
     log().info(`Iteration ${request.iteration} of ${request.run}: waiting for you to ${what}`);
     void vscode.window
       .showInformationMessage(
-        `You are the ${request.role === 'architect' ? 'Architect' : 'Programmer'} of iteration ${request.iteration}: ${what}, then Submit Iteration.`,
-        'Submit Iteration',
+        request.role === 'architect'
+          ? vscode.l10n.t('You are the Architect of iteration {0}: {1}, then Submit Iteration.', request.iteration, what)
+          : vscode.l10n.t('You are the Programmer of iteration {0}: {1}, then Submit Iteration.', request.iteration, what),
+        vscode.l10n.t('Submit Iteration'),
       )
       .then((choice) => {
         if (choice && this.waiting?.request === request) this.submit();

@@ -73,21 +73,23 @@ export class LoopController implements vscode.Disposable {
 
   /** Stops the running loop: agents and pytest are killed, nothing partial is recorded. */
   stop(): void {
-    if (!this.running) return void messages.showInformationMessage('No SWE-CI run is in progress.');
+    if (!this.running) return void messages.showInformationMessage(vscode.l10n.t('No SWE-CI run is in progress.'));
     log().info(`Stopping run ${this.running.run}`);
     this.running.abort.abort();
   }
 
   submit(): void {
     if (!this.humans.submit()) {
-      void messages.showInformationMessage('Nothing waits for a submit. Start with "SWE-CI: I\'ll Be the Programmer" or "I\'ll Be the Architect".');
+      void messages.showInformationMessage(
+        vscode.l10n.t('Nothing waits for a submit. Start with "SWE-CI: I\'ll Be the Programmer" or "I\'ll Be the Architect".'),
+      );
     }
   }
 
   async execute(req: ExecuteRequest): Promise<LoopResult | undefined> {
     const task = this.tasks.task();
     if (!task) {
-      void messages.showInformationMessage('No SWE-CI task is open. Check one out first.');
+      void messages.showInformationMessage(vscode.l10n.t('No SWE-CI task is open. Check one out first.'));
       return undefined;
     }
     if (!requireTrust('run agents')) return undefined;
@@ -103,7 +105,7 @@ export class LoopController implements vscode.Disposable {
 
   private async executeIn(task: TaskFolder, req: ExecuteRequest, abort: AbortController): Promise<LoopResult | undefined> {
     try {
-      return await withCancellableProgress(`SWE-CI: ${req.title}`, async ({ report: toast, signal }) => {
+      return await withCancellableProgress(vscode.l10n.t('SWE-CI: {0}', req.title), async ({ report: toast, signal }) => {
         // One report for the toast and the status bar, so neither lags the other.
         const report = (message: string) => {
           toast(message);
@@ -151,9 +153,9 @@ export class LoopController implements vscode.Disposable {
     } catch (err) {
       if (isAbortError(err)) {
         log().info(`${req.title}: cancelled`);
-        void messages.showInformationMessage(`SWE-CI: ${req.title} cancelled. Nothing partial was recorded.`);
+        void messages.showInformationMessage(vscode.l10n.t('SWE-CI: {0} cancelled. Nothing partial was recorded.', req.title));
       } else {
-        showError(`${req.title} failed`, err);
+        showError(vscode.l10n.t('{0} failed', req.title), err);
       }
       return undefined;
     }
@@ -162,7 +164,7 @@ export class LoopController implements vscode.Disposable {
   /** Takes the one slot a call runs in, or says which run holds it and gives undefined. */
   private claim(run: string): AbortController | undefined {
     if (this.running) {
-      void messages.showWarningMessage(`Run ${this.running.run} is in progress. Stop it first, or wait for it.`);
+      void messages.showWarningMessage(vscode.l10n.t('Run {0} is in progress. Stop it first, or wait for it.', this.running.run));
       return undefined;
     }
     const abort = new AbortController();
@@ -176,7 +178,7 @@ export class LoopController implements vscode.Disposable {
    */
   async recordHumanHistory(): Promise<void> {
     const task = this.tasks.task();
-    if (!task) return void messages.showInformationMessage('No SWE-CI task is open. Check one out first.');
+    if (!task) return void messages.showInformationMessage(vscode.l10n.t('No SWE-CI task is open. Check one out first.'));
     if (!requireTrust('replay the human history')) return;
     const abort = this.claim(HUMAN_HISTORY_RUN);
     if (!abort) return;

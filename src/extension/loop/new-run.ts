@@ -11,16 +11,16 @@ import type { TaskFolder } from '../../core/workspace/task-folder';
 
 /** SWE-CI: New Run… — the next loop command records into a new run. */
 export async function askForNewRun(task: TaskFolder | undefined, setActiveRun: (run: string) => Promise<void>): Promise<void> {
-  if (!task) return void messages.showInformationMessage('No SWE-CI task is open. Check one out first.');
+  if (!task) return void messages.showInformationMessage(vscode.l10n.t('No SWE-CI task is open. Check one out first.'));
   const name = await vscode.window.showInputBox({
-    title: 'Name of the new run',
+    title: vscode.l10n.t('Name of the new run'),
     value: await suggestedRunName(task),
-    validateInput: (v) => (v === HUMAN_HISTORY_RUN ? 'That name is kept for the human-history replay' : runNameProblem(v)),
+    validateInput: (v) => (v === HUMAN_HISTORY_RUN ? vscode.l10n.t('That name is kept for the human-history replay') : runNameProblem(v)),
   });
   if (!name) return;
   await setActiveRun(name);
   log().info(`The next iteration starts run ${name}`);
-  void messages.showInformationMessage(`The next Run Iteration or Run Loop starts run ${name} (from the base commit).`);
+  void messages.showInformationMessage(vscode.l10n.t('The next Run Iteration or Run Loop starts run {0} (from the base commit).', name));
 }
 
 /** A free run name from who plays the roles, e.g. "claude-code-2". */

@@ -13,7 +13,7 @@ import type { TaskFolder } from '../../core/workspace/task-folder';
  * there is none or the user cancelled.
  */
 export async function pickReplayedRun(task: TaskFolder | undefined, given?: string): Promise<{ run: string; iterations: number; into: string } | undefined> {
-  if (!task) return void messages.showInformationMessage('No SWE-CI task is open. Check one out first.');
+  if (!task) return void messages.showInformationMessage(vscode.l10n.t('No SWE-CI task is open. Check one out first.'));
   const runs = (await listRuns(task)).filter((r) => r.info.kind === 'loop');
   const replayable: string[] = [];
   const iterations = new Map<string, number>();
@@ -26,14 +26,19 @@ export async function pickReplayedRun(task: TaskFolder | undefined, given?: stri
   if (run === undefined) {
     if (replayable.length === 0) {
       return void messages.showInformationMessage(
-        'No run of this task recorded its model calls: only agents with a model endpoint (sweci.agents.baseUrl) go through the gateway that records them.',
+        vscode.l10n.t(
+          'No run of this task recorded its model calls: only agents with a model endpoint (sweci.agents.baseUrl) go through the gateway that records them.',
+        ),
       );
     }
-    run = await vscode.window.showQuickPick(replayable, { title: 'Replay which run? Its model calls answer the new run.' });
+    run = await vscode.window.showQuickPick(replayable, { title: vscode.l10n.t('Replay which run? Its model calls answer the new run.') });
     if (!run) return undefined;
   } else if (!replayable.includes(run)) {
     return void messages.showInformationMessage(
-      `Run ${run} recorded no model calls through the gateway (a custom agent without an endpoint, a human, or a run made before the gateway): there is nothing to replay.`,
+      vscode.l10n.t(
+        'Run {0} recorded no model calls through the gateway (a custom agent without an endpoint, a human, or a run made before the gateway): there is nothing to replay.',
+        run,
+      ),
     );
   }
   return { run, iterations: iterations.get(run) ?? 0, into: await suggestRunName(task, `${run}-replay`) };

@@ -20,21 +20,23 @@ export async function offerResume({ task, setActiveRun, resume }: ResumePrompt):
   for (const summary of await findPendingRuns(task).catch(() => [])) {
     const { name } = summary.info;
     const pending = summary.pending!;
-    const where = pending.lastCompletedStep ? `after its ${pending.lastCompletedStep} step` : 'before its first step finished';
+    const where = pending.lastCompletedStep ? vscode.l10n.t('after its {0} step', pending.lastCompletedStep) : vscode.l10n.t('before its first step finished');
+    const resumeIt = vscode.l10n.t('Resume');
+    const discard = vscode.l10n.t('Discard Iteration');
     const choice = await messages.showInformationMessage(
-      `SWE-CI: run ${name} stopped in iteration ${pending.iteration}, ${where}. Resume it from there?`,
-      'Resume',
-      'Discard Iteration',
+      vscode.l10n.t('SWE-CI: run {0} stopped in iteration {1}, {2}. Resume it from there?', name, pending.iteration, where),
+      resumeIt,
+      discard,
     );
-    if (choice === 'Resume') {
+    if (choice === resumeIt) {
       await setActiveRun(name);
       await resume();
-    } else if (choice === 'Discard Iteration') {
+    } else if (choice === discard) {
       try {
         await discardPendingIteration(task, name);
         log().info(`Discarded the pending iteration ${pending.iteration} of ${name}`);
       } catch (err) {
-        showError('Discarding the iteration failed', err);
+        showError(vscode.l10n.t('Discarding the iteration failed'), err);
       }
     }
   }

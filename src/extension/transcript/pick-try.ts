@@ -23,15 +23,17 @@ export async function pickTry(
     items.push({ label: run, kind: vscode.QuickPickItemKind.Separator });
     for (const t of tries)
       items.push({
-        label: `$(comment-discussion) ${t.iteration === 0 ? 'base' : `#${t.iteration}`} · ${tryLabel(t)}`,
-        description: t.pending ? 'running or unfinished' : undefined,
+        label: `$(comment-discussion) ${t.iteration === 0 ? vscode.l10n.t('base') : `#${t.iteration}`} · ${tryLabel(t)}`,
+        description: t.pending ? vscode.l10n.t('running or unfinished') : undefined,
         at: t,
       });
   }
   if (items.length === 0) {
-    void messages.showInformationMessage('No try has a transcript yet: transcripts come from agents whose model calls went through the gateway.');
+    void messages.showInformationMessage(
+      vscode.l10n.t('No try has a transcript yet: transcripts come from agents whose model calls went through the gateway.'),
+    );
     return undefined;
   }
   if (opts.iteration && items.length === 2) return items[1].at;
-  return (await vscode.window.showQuickPick(items, { title: 'Open the transcript of a try', matchOnDescription: true }))?.at;
+  return (await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Open the transcript of a try'), matchOnDescription: true }))?.at;
 }

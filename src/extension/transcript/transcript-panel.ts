@@ -44,7 +44,7 @@ export class TranscriptPanelHost implements vscode.Disposable {
     this.host = new WebviewHost({
       extensionUri: deps.extensionUri,
       viewType: TRANSCRIPT_VIEW_TYPE,
-      title: 'Transcript',
+      title: vscode.l10n.t('Transcript'),
       script: 'transcript.js',
       style: 'transcript.css',
       incoming: transcriptWebviewMessageSchema,

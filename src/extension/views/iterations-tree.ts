@@ -160,9 +160,15 @@ export class IterationsTreeProvider implements vscode.TreeDataProvider<Iteration
         const running = this.loop.runningRun === info.name;
         // Short enough for the default side bar width: the iterations are the rows below it.
         item.description = [
-          solved ? runSolvedText(scoreFlags) : lastGap !== undefined ? (lastGap < 0 ? 'pytest did not run' : `gap ${lastGap}`) : undefined,
-          pending ? `#${pending.iteration} pending` : undefined,
-          running ? 'running' : active ? 'active' : undefined,
+          solved
+            ? runSolvedText(scoreFlags)
+            : lastGap !== undefined
+              ? lastGap < 0
+                ? vscode.l10n.t('pytest did not run')
+                : vscode.l10n.t('gap {0}', lastGap)
+              : undefined,
+          pending ? vscode.l10n.t('#{0} pending', pending.iteration) : undefined,
+          running ? vscode.l10n.t('running') : active ? vscode.l10n.t('active') : undefined,
         ]
           .filter(Boolean)
           .join(' · ');
@@ -173,14 +179,16 @@ export class IterationsTreeProvider implements vscode.TreeDataProvider<Iteration
             : new vscode.ThemeIcon(solved ? 'pass' : 'run-all', solved ? new vscode.ThemeColor('testing.iconPassed') : undefined);
         item.tooltip = new vscode.MarkdownString(
           [
-            `**${info.name}** (${info.kind}): ${iterations} iteration${iterations === 1 ? '' : 's'}${active ? ', the active run (the loop commands record into it)' : ''}`,
+            `**${info.name}** (${info.kind}): ` +
+              (iterations === 1 ? vscode.l10n.t('1 iteration') : vscode.l10n.t('{0} iterations', iterations)) +
+              (active ? vscode.l10n.t(', the active run (the loop commands record into it)') : ''),
             '',
-            `Architect: ${info.roles.architect.label}`,
+            vscode.l10n.t('Architect: {0}', info.roles.architect.label),
             '',
-            `Programmer: ${info.roles.programmer.label}`,
+            vscode.l10n.t('Programmer: {0}', info.roles.programmer.label),
             '',
-            `Created ${info.created}`,
-            info.branch ? `\n\nBranch \`${info.branch}\`` : '',
+            vscode.l10n.t('Created {0}', info.created),
+            info.branch ? `\n\n${vscode.l10n.t('Branch `{0}`', info.branch)}` : '',
           ].join('\n'),
         );
         item.contextValue = info.kind === 'human-history' ? 'run-history' : 'run';
@@ -188,14 +196,16 @@ export class IterationsTreeProvider implements vscode.TreeDataProvider<Iteration
       }
       case 'iteration': {
         const { record, line0 } = node;
-        const label = record.iteration === 0 ? 'base' : `#${record.iteration}`;
+        const label = record.iteration === 0 ? vscode.l10n.t('base') : `#${record.iteration}`;
         const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Collapsed);
         item.id = `iter:${node.run}:${record.iteration}`;
         // Roles, notes and pytest's error are whole in the tooltip; the row keeps what fits.
         const selected = this.compareSelection?.run === node.run && this.compareSelection.iteration === record.iteration;
         const compared = this.compared.some((c) => c.run === node.run && c.iteration === record.iteration);
-        item.description = `${selected ? '◆ selected · ' : compared ? '↔ ' : ''}${iterationDescription(record, line0)}`;
-        item.tooltip = new vscode.MarkdownString(`${compared ? '↔ Compared in the iteration view.\n\n' : ''}${iterationTooltip(record, line0)}`);
+        item.description = `${selected ? `◆ ${vscode.l10n.t('selected')} · ` : compared ? '↔ ' : ''}${iterationDescription(record, line0)}`;
+        item.tooltip = new vscode.MarkdownString(
+          `${compared ? `↔ ${vscode.l10n.t('Compared in the iteration view.')}\n\n` : ''}${iterationTooltip(record, line0)}`,
+        );
         item.iconPath =
           record.gap < 0
             ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'))
@@ -207,7 +217,7 @@ export class IterationsTreeProvider implements vscode.TreeDataProvider<Iteration
         if (selected) item.iconPath = new vscode.ThemeIcon('git-compare', new vscode.ThemeColor('focusBorder'));
         item.contextValue = 'iteration';
         // A click opens the iteration view there; the twistie still lists the archived files.
-        item.command = { title: 'Open Iteration', command: 'sweci.openIteration', arguments: [node] };
+        item.command = { title: vscode.l10n.t('Open Iteration'), command: 'sweci.openIteration', arguments: [node] };
         return item;
       }
       case 'file': {
@@ -233,7 +243,7 @@ function iterationFiles(task: TaskFolder, node: Extract<IterationsNode, { type: 
   const layout = task.run(node.run);
   const dir = layout.iterationDir(node.record.iteration);
   const id = (what: string) => `file:${node.run}:${node.record.iteration}:${what}`;
-  const open = (file: string): vscode.Command => ({ title: 'Open', command: 'vscode.open', arguments: [vscode.Uri.file(file)] });
+  const open = (file: string): vscode.Command => ({ title: vscode.l10n.t('Open'), command: 'vscode.open', arguments: [vscode.Uri.file(file)] });
   const out: IterationsNode[] = [];
   // Every file row says where the file is, from the task folder.
   const withTooltips = (nodes: IterationsNode[]): IterationsNode[] =>
@@ -249,18 +259,22 @@ function iterationFiles(task: TaskFolder, node: Extract<IterationsNode, { type: 
       id: id('req'),
       label: 'requirement.xml',
       icon: 'checklist',
-      command: { title: 'Open', command: 'vscode.open', arguments: [archivedRequirementUri({ run: node.run, iteration: node.record.iteration })] },
+      command: {
+        title: vscode.l10n.t('Open'),
+        command: 'vscode.open',
+        arguments: [archivedRequirementUri({ run: node.run, iteration: node.record.iteration })],
+      },
     });
     const prev = node.previous && path.join(layout.iterationDir(node.previous.iteration), ARCHIVE.requirement);
     if (prev && fs.existsSync(prev)) {
       out.push({
         type: 'file',
         id: id('req-diff'),
-        label: 'requirement.xml changes',
-        description: `since #${node.previous!.iteration}`,
+        label: vscode.l10n.t('requirement.xml changes'),
+        description: vscode.l10n.t('since #{0}', node.previous!.iteration),
         icon: 'diff',
         command: {
-          title: 'Compare',
+          title: vscode.l10n.t('Compare'),
           command: 'vscode.diff',
           arguments: [
             archivedRequirementUri({ run: node.run, iteration: node.previous!.iteration }),
@@ -276,35 +290,42 @@ function iterationFiles(task: TaskFolder, node: Extract<IterationsNode, { type: 
     out.push({
       type: 'file',
       id: id('diff'),
-      label: 'code changes',
+      label: vscode.l10n.t('code changes'),
       icon: 'git-compare',
-      command: { title: 'Code Changes', command: 'sweci.openCodeChanges', arguments: [{ run: node.run, iteration: node.record.iteration }] },
+      command: { title: vscode.l10n.t('Code Changes'), command: 'sweci.openCodeChanges', arguments: [{ run: node.run, iteration: node.record.iteration }] },
     });
   }
   if (has(ARCHIVE.codeDiff))
-    out.push({ type: 'file', id: id('patch'), label: 'code.diff', description: 'as a patch', icon: 'diff', command: open(path.join(dir, ARCHIVE.codeDiff)) });
+    out.push({
+      type: 'file',
+      id: id('patch'),
+      label: 'code.diff',
+      description: vscode.l10n.t('as a patch'),
+      icon: 'diff',
+      command: open(path.join(dir, ARCHIVE.codeDiff)),
+    });
   if (has(ARCHIVE.report))
     out.push({
       type: 'file',
       id: id('report'),
-      label: 'test report',
-      description: 'failures first',
+      label: vscode.l10n.t('test report'),
+      description: vscode.l10n.t('failures first'),
       icon: 'beaker',
       // A table in the iteration view (its raw JSON is a click away there), not one-line JSON.
-      command: { title: 'Open Test Report', command: 'sweci.openTestReport', arguments: [{ run: node.run, iteration: node.record.iteration }] },
-      tooltip: `Each test's outcome, duration and message, from ${relativePaths(path.join(dir, ARCHIVE.report), task)}`,
+      command: { title: vscode.l10n.t('Open Test Report'), command: 'sweci.openTestReport', arguments: [{ run: node.run, iteration: node.record.iteration }] },
+      tooltip: vscode.l10n.t("Each test's outcome, duration and message, from {0}", relativePaths(path.join(dir, ARCHIVE.report), task)),
     });
   if (has(ARCHIVE.summary))
     out.push({ type: 'file', id: id('summary'), label: 'summary.jsonl', icon: 'list-flat', command: open(path.join(dir, ARCHIVE.summary)) });
   if (has(ARCHIVE.pytestOutput))
-    out.push({ type: 'file', id: id('pytest'), label: 'pytest output', icon: 'output', command: open(path.join(dir, ARCHIVE.pytestOutput)) });
+    out.push({ type: 'file', id: id('pytest'), label: vscode.l10n.t('pytest output'), icon: 'output', command: open(path.join(dir, ARCHIVE.pytestOutput)) });
   const entries = fs.existsSync(dir) ? fs.readdirSync(dir).sort() : [];
   for (const name of entries.filter((n) => n.endsWith('.log'))) {
     out.push({
       type: 'file',
       id: id(name),
-      label: name.replace(/\.log$/, '').replace('-try-', ' · try '),
-      description: 'agent log',
+      label: name.replace(/\.log$/, '').replace('-try-', ` · ${vscode.l10n.t('try')} `),
+      description: vscode.l10n.t('agent log'),
       icon: 'terminal',
       command: open(path.join(dir, name)),
     });
@@ -314,19 +335,25 @@ function iterationFiles(task: TaskFolder, node: Extract<IterationsNode, { type: 
     out.push({
       type: 'file',
       id: id(`transcript-${t.role}-${t.attempt}`),
-      label: 'Transcript',
-      description: `${t.role === 'architect' ? 'Architect' : 'Programmer'} · try ${t.attempt}`,
-      tooltip: 'What the agent did in this try: its model calls, tool calls and the files it wrote',
+      label: vscode.l10n.t('Transcript'),
+      description: t.role === 'architect' ? vscode.l10n.t('Architect · try {0}', t.attempt) : vscode.l10n.t('Programmer · try {0}', t.attempt),
+      tooltip: vscode.l10n.t('What the agent did in this try: its model calls, tool calls and the files it wrote'),
       icon: 'comment-discussion',
       command: {
-        title: 'Open Transcript',
+        title: vscode.l10n.t('Open Transcript'),
         command: 'sweci.openTranscript',
         arguments: [{ run: node.run, iteration: node.record.iteration, role: t.role, attempt: t.attempt }],
       },
     });
   }
   for (const name of entries.filter((n) => n.endsWith('.prompt.md'))) {
-    out.push({ type: 'file', id: id(name), label: name.replace('.prompt.md', ' prompt'), icon: 'comment', command: open(path.join(dir, name)) });
+    out.push({
+      type: 'file',
+      id: id(name),
+      label: name.replace('.prompt.md', ` ${vscode.l10n.t('prompt')}`),
+      icon: 'comment',
+      command: open(path.join(dir, name)),
+    });
   }
   return withTooltips(out);
 }

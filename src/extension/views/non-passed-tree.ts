@@ -93,7 +93,7 @@ export class NonPassedTreeProvider implements vscode.TreeDataProvider<NonPassedN
     if (codeDir) {
       const line = entry.lineno ?? 0;
       item.command = {
-        title: 'Open Test',
+        title: vscode.l10n.t('Open Test'),
         command: 'vscode.open',
         arguments: [
           vscode.Uri.file(path.join(codeDir, entry.file)),

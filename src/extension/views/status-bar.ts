@@ -79,14 +79,18 @@ export class LoopStatusBar implements vscode.Disposable {
     const running = !!this.loop.runningRun;
     if (!running) this.progress = undefined;
     this.item.text = statusText({ parts: this.parts, running, progress: this.progress, docker: this.docker });
-    const now = running && this.progress ? `\nNow: ${this.progress}.` : '';
+    const now = running && this.progress ? `\n${vscode.l10n.t('Now: {0}.', this.progress)}` : '';
     // While a step runs, a click follows it: the running try's transcript, live.
     const run = this.loop.runningRun;
     this.item.command = run
-      ? { title: 'Open the Running Transcript', command: 'sweci.openTranscript', arguments: [{ run, live: true }] }
+      ? { title: vscode.l10n.t('Open the Running Transcript'), command: 'sweci.openTranscript', arguments: [{ run, live: true }] }
       : 'sweci.iterations.focus';
-    const click = run ? 'Click for the running step’s transcript.' : 'Click for the Iterations view.';
-    this.item.tooltip = `SWE-CI: task · run · iteration · normalized change a(c).${now}\nRuntime: ${this.runtime ?? 'not chosen yet'}.\n${click}`;
+    const click = run ? vscode.l10n.t('Click for the running step’s transcript.') : vscode.l10n.t('Click for the Iterations view.');
+    this.item.tooltip = [
+      vscode.l10n.t('SWE-CI: task · run · iteration · normalized change a(c).') + now,
+      vscode.l10n.t('Runtime: {0}.', this.runtime ?? vscode.l10n.t('not chosen yet')),
+      click,
+    ].join('\n');
     this.item.show();
   }
 

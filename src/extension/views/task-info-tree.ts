@@ -66,7 +66,7 @@ export class TaskInfoTreeProvider implements vscode.TreeDataProvider<InfoRow>, v
     item.description = row.description;
     item.tooltip = row.tooltip;
     item.iconPath = new vscode.ThemeIcon(row.icon, row.color ? new vscode.ThemeColor(row.color) : undefined);
-    if (row.file) item.command = { title: 'Open', command: 'vscode.open', arguments: [vscode.Uri.file(row.file)] };
+    if (row.file) item.command = { title: vscode.l10n.t('Open'), command: 'vscode.open', arguments: [vscode.Uri.file(row.file)] };
     else if (row.command) item.command = row.command;
     return item;
   }
@@ -88,7 +88,7 @@ function taskRows(state: TaskState, inUse: EnvironmentManager['description'], ag
     { id: 'task', label: task.id, icon: 'package', tooltip: sourceTooltip(state), file: layout.taskFile },
     {
       id: 'base',
-      label: 'Base',
+      label: vscode.l10n.t('Base'),
       description: commit(task.baseSha, task.baseDate),
       tooltip: `${task.baseSha}${task.baseDate ? `\n${task.baseDate}` : ''}`,
       icon: 'git-commit',
@@ -96,16 +96,21 @@ function taskRows(state: TaskState, inUse: EnvironmentManager['description'], ag
     task.source.kind === 'swe-bench'
       ? {
           id: 'target',
-          label: 'Target',
-          description: `${task.source.instance.failToPass.length} to fix · ${task.source.instance.passToPass.length} to keep`,
-          tooltip: `FAIL_TO_PASS (${task.source.instance.failToPass.length}) and PASS_TO_PASS (${task.source.instance.passToPass.length}) must all pass: that is resolved, the SWE-bench way.\nThe tests are the base with the instance's test patch (${task.targetSha.slice(0, 12)}); no fixed code is needed.`,
+          label: vscode.l10n.t('Target'),
+          description: vscode.l10n.t('{0} to fix · {1} to keep', task.source.instance.failToPass.length, task.source.instance.passToPass.length),
+          tooltip: vscode.l10n.t(
+            "FAIL_TO_PASS ({0}) and PASS_TO_PASS ({1}) must all pass: that is resolved, the SWE-bench way.\nThe tests are the base with the instance's test patch ({2}); no fixed code is needed.",
+            task.source.instance.failToPass.length,
+            task.source.instance.passToPass.length,
+            task.targetSha.slice(0, 12),
+          ),
           icon: 'target',
         }
       : {
           id: 'target',
-          label: 'Target',
+          label: vscode.l10n.t('Target'),
           description: commit(task.targetSha, task.targetDate),
-          tooltip: `${task.targetSha}${task.targetDate ? `\n${task.targetDate}` : ''}\nIts tests are the yardstick; its code stays outside the workspace.`,
+          tooltip: `${task.targetSha}${task.targetDate ? `\n${task.targetDate}` : ''}\n${vscode.l10n.t('Its tests are the yardstick; its code stays outside the workspace.')}`,
           icon: 'target',
         },
     runtimeRow(state, inUse),
@@ -119,20 +124,22 @@ function taskRows(state: TaskState, inUse: EnvironmentManager['description'], ag
       run.kind === 'ran'
         ? {
             id: 'run',
-            label: 'Last pytest run',
+            label: vscode.l10n.t('Last pytest run'),
             // A lossy report is said where it is seen (its counts may differ from the reference's),
             // in a word that fits the default width; the tooltip says why.
-            description: `exit ${run.exitCode} · ${secs} s${run.reportFormat === 'junit' ? ' · lossy' : ''}`,
-            tooltip: `Finished at ${when}.\n\n${rel(run.command)}${run.reportFormat ? `\n\nReport: ${REPORT_WRITERS[run.reportFormat]}` : ''}`,
+            description: vscode.l10n.t('exit {0} · {1} s', String(run.exitCode), secs) + (run.reportFormat === 'junit' ? ` · ${vscode.l10n.t('lossy')}` : ''),
+            tooltip:
+              `${vscode.l10n.t('Finished at {0}.', when)}\n\n${rel(run.command)}` +
+              (run.reportFormat ? `\n\n${vscode.l10n.t('Report: {0}', reportWriter(run.reportFormat))}` : ''),
             icon: 'beaker',
             ...(run.reportFormat === 'junit' ? { color: 'problemsWarningIcon.foreground' } : {}),
             file: layout.current.output,
           }
         : {
             id: 'run',
-            label: 'pytest did not run',
+            label: vscode.l10n.t('pytest did not run'),
             description: shortDescription(run.reason ?? '', state.task, 24),
-            tooltip: `${run.reason ? `${rel(run.reason)}\n\n` : ''}${rel(run.command)}\n\nFinished at ${when}. Click to open pytest's output.`,
+            tooltip: `${run.reason ? `${rel(run.reason)}\n\n` : ''}${rel(run.command)}\n\n${vscode.l10n.t("Finished at {0}. Click to open pytest's output.", when)}`,
             icon: 'warning',
             color: 'problemsWarningIcon.foreground',
             file: layout.current.output,
@@ -143,10 +150,10 @@ function taskRows(state: TaskState, inUse: EnvironmentManager['description'], ag
     rows.push({
       id: 'summary',
       label: 'summary.jsonl',
-      description: `${state.counts.gap} tests`,
+      description: vscode.l10n.t('{0} tests', state.counts.gap),
       icon: 'list-flat',
       file: layout.summaryFile,
-      tooltip: `${state.counts.gap} non-passed tests for the Architect\n${rel(layout.summaryFile)}`,
+      tooltip: `${vscode.l10n.t('{0} non-passed tests for the Architect', state.counts.gap)}\n${rel(layout.summaryFile)}`,
     });
   }
   if (fs.existsSync(layout.requirementFile)) {
@@ -155,28 +162,33 @@ function taskRows(state: TaskState, inUse: EnvironmentManager['description'], ag
   return rows;
 }
 
-const REPORT_WRITERS: Record<ReportFormat, string> = {
-  'json-report': 'pytest-json-report (as the reference)',
-  builtin: "SWE-CI's report plugin (pytest-json-report's format)",
-  junit: 'JUnit XML, which is lossy: an xpassed test counts as passed and some node ids are guessed (sweci.pytest.reportFormat)',
-};
+function reportWriter(format: ReportFormat): string {
+  switch (format) {
+    case 'json-report':
+      return vscode.l10n.t('pytest-json-report (as the reference)');
+    case 'builtin':
+      return vscode.l10n.t("SWE-CI's report plugin (pytest-json-report's format)");
+    case 'junit':
+      return vscode.l10n.t('JUnit XML, which is lossy: an xpassed test counts as passed and some node ids are guessed (sweci.pytest.reportFormat)');
+  }
+}
 
 /** Where the tests run: the environment in use, else the one recorded at checkout. */
 function runtimeRow(state: TaskState, inUse: EnvironmentManager['description']): InfoRow {
   const recorded = state.environment ? describeEnvironment(state.environment) : undefined;
-  const full = inUse?.description ?? recorded ?? 'chosen at the first run (sweci.runtime)';
+  const full = inUse?.description ?? recorded ?? vscode.l10n.t('chosen at the first run (sweci.runtime)');
   const description = shortDescription(full, state.task, 28);
   const lines = [
     description !== full ? full : undefined,
-    inUse ? `In use: ${inUse.description}` : undefined,
-    recorded ? `At checkout: ${recorded}${state.environment?.imageId ? ` (${state.environment.imageId.slice(0, 19)})` : ''}` : undefined,
+    inUse ? vscode.l10n.t('In use: {0}', inUse.description) : undefined,
+    recorded ? vscode.l10n.t('At checkout: {0}', recorded) + (state.environment?.imageId ? ` (${state.environment.imageId.slice(0, 19)})` : '') : undefined,
     inUse?.note,
-    'Set by sweci.runtime and sweci.docker.image.',
+    vscode.l10n.t('Set by sweci.runtime and sweci.docker.image.'),
   ].filter(Boolean);
   const docker = description.startsWith('docker');
   return {
     id: 'runtime',
-    label: 'Runtime',
+    label: vscode.l10n.t('Runtime'),
     description,
     tooltip: lines.join('\n'),
     icon: docker ? 'vm' : 'device-desktop',
@@ -201,29 +213,40 @@ function agentRows(sandbox: boolean | undefined): InfoRow[] {
     });
   } catch (err) {
     const message = errorMessage(err);
-    return [{ id: 'agents', label: 'Agents', description: 'settings error', tooltip: message, icon: 'warning', color: 'problemsWarningIcon.foreground' }];
+    return [
+      {
+        id: 'agents',
+        label: vscode.l10n.t('Agents'),
+        description: vscode.l10n.t('settings error'),
+        tooltip: message,
+        icon: 'warning',
+        color: 'problemsWarningIcon.foreground',
+      },
+    ];
   }
-  const title = (r: RoleSummary) => r.role.charAt(0).toUpperCase() + r.role.slice(1);
+  const title = (r: RoleSummary) => (r.role === 'architect' ? vscode.l10n.t('Architect') : vscode.l10n.t('Programmer'));
   return summaries.map((r) => ({
     id: r.role,
     label: title(r),
-    description: r.restricted ? `${r.label} · restricted` : r.label,
+    description: r.restricted ? vscode.l10n.t('{0} · restricted', r.label) : r.label,
     tooltip: [
-      `${title(r)}: ${r.label}\n  endpoint: ${r.endpoint}\n  allowed: ${r.permissions}`,
-      r.restricted ? '\nNot confined (sweci.sandbox off, or no bubblewrap): presets may only edit files, so the Programmer cannot run the tests.' : '',
-      `Set by sweci.${r.role}.* and sweci.agents.baseUrl (click to open them). SWE-CI: Check Agents tries them.`,
+      vscode.l10n.t('{0}: {1}\n  endpoint: {2}\n  allowed: {3}', title(r), r.label, r.endpoint, r.permissions),
+      r.restricted
+        ? '\n' + vscode.l10n.t('Not confined (sweci.sandbox off, or no bubblewrap): presets may only edit files, so the Programmer cannot run the tests.')
+        : '',
+      vscode.l10n.t('Set by sweci.{0}.* and sweci.agents.baseUrl (click to open them). SWE-CI: Check Agents tries them.', r.role),
     ]
       .filter(Boolean)
       .join('\n'),
     icon: r.role === 'architect' ? 'hubot' : 'tools',
-    command: { title: 'Open Settings', command: 'workbench.action.openSettings', arguments: [`sweci.${r.role}.`] },
+    command: { title: vscode.l10n.t('Open Settings'), command: 'workbench.action.openSettings', arguments: [`sweci.${r.role}.`] },
     ...(r.restricted ? { color: 'problemsWarningIcon.foreground' } : {}),
   }));
 }
 
 function sourceTooltip(state: TaskState): string {
   const s = state.record.task.source;
-  if (s.kind === 'dataset') return `From the dataset ${s.datasetDir} (split ${s.split})`;
-  if (s.kind === 'swe-bench') return `SWE-bench instance ${s.instance.instanceId} from ${s.instancesFile}, on a clone at ${s.repoPath}`;
-  return `From ${s.repoPath}: ${s.baseRef} → ${s.targetRef}`;
+  if (s.kind === 'dataset') return vscode.l10n.t('From the dataset {0} (split {1})', s.datasetDir, s.split);
+  if (s.kind === 'swe-bench') return vscode.l10n.t('SWE-bench instance {0} from {1}, on a clone at {2}', s.instance.instanceId, s.instancesFile, s.repoPath);
+  return vscode.l10n.t('From {0}: {1} → {2}', s.repoPath, s.baseRef, s.targetRef);
 }

@@ -22,6 +22,9 @@ test('the packaged extension holds its bundles, webview assets and every referen
   const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
   const needed = new Set([
     'package.json',
+    // The manifest's English text (package.json names its %keys%) and the code's English bundle.
+    'package.nls.json',
+    'l10n/bundle.l10n.json',
     'README.md',
     'dist/extension.js',
     'dist/webview.js',
