@@ -15,7 +15,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { evaluateRow } from '../src/core/continual/evaluate-row';
+import { evaluateRow } from '../src/core/sequence/evaluate-row';
 import { runPytest } from '../src/core/pytest/run-pytest';
 import { LocalRuntime } from '../src/core/runtime/local-runtime';
 import { findBubblewrap } from '../src/core/runtime/sandbox';

@@ -55,7 +55,7 @@ export function syntheticTranscript(calls = CALLS): Transcript {
     source: 'gateway',
     role: 'programmer',
     iteration: 3,
-    attempt: 1,
+    try: 1,
     run: 'bench',
     agent: 'claude',
     system: 'You are a coding agent.',

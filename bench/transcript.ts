@@ -153,7 +153,7 @@ async function main(): Promise<void> {
       const bytes = await writeRecord(file, calls);
       const best = { read: Infinity, text: Infinity, json: Infinity };
       for (let run = 0; run < 3; run++) {
-        const read = await timed(() => readTryTranscript({ iterDir: dir, role: 'programmer', attempt: 1, iteration: 1 }));
+        const read = await timed(() => readTryTranscript({ iterDir: dir, role: 'programmer', try: 1, iteration: 1 }));
         const t = read.value;
         if (!t) throw new Error('no transcript');
         if (t.calls.length !== calls) throw new Error(`${t.calls.length} calls read, ${calls} written`);

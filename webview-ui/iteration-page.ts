@@ -86,7 +86,7 @@ function stepsSection(steps: PageOf<'iteration'>['steps']): HTMLElement {
   const rows = steps.flatMap((s) => {
     const transcript = el('td', { class: 'transcript' });
     s.transcripts.forEach((t, i) => {
-      const a = link('open-transcript', t.label, `${s.role}:${t.attempt}`);
+      const a = link('open-transcript', t.label, `${s.role}:${t.try}`);
       a.title = t.title;
       transcript.append(i ? ' · ' : '', a);
     });

@@ -73,8 +73,7 @@ const observer = new IntersectionObserver(
 );
 
 function render(t: Transcript, isLive: boolean): void {
-  const sameTry =
-    transcript && transcript.run === t.run && transcript.iteration === t.iteration && transcript.role === t.role && transcript.attempt === t.attempt;
+  const sameTry = transcript && transcript.run === t.run && transcript.iteration === t.iteration && transcript.role === t.role && transcript.try === t.try;
   // Following a live try: a reader at the bottom stays at the bottom; anyone else keeps their place.
   const atBottom = window.innerHeight + window.scrollY >= document.body.scrollHeight - 40;
   const scrollY = window.scrollY;
@@ -83,7 +82,7 @@ function render(t: Transcript, isLive: boolean): void {
   searchTexts = undefined;
 
   const role = t.role === 'architect' ? 'Architect' : 'Programmer';
-  title.textContent = `${role} · try ${t.attempt}`;
+  title.textContent = `${role} · try ${t.try}`;
   where.textContent = [t.iteration === 0 ? 'base' : `iteration ${t.iteration}`, t.run, t.agent].filter(Boolean).join(' · ');
   document.title = `${title.textContent} · ${where.textContent}`;
   liveBadge.hidden = !isLive;

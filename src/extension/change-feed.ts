@@ -9,7 +9,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { CALLS_SUFFIX } from '../core/agents/model-route';
-import { CL_RESULTS_FILE } from '../core/continual/cl-results';
+import { CL_RESULTS_FILE } from '../core/sequence/cl-results';
 import { EXPERIMENT_FILE } from '../core/workspace/layout';
 import { taskFolder, taskRelative } from '../core/workspace/task-folder';
 import type { LoopEvent } from '../core/loop/loop-types';

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { SettingInspection } from './error-actions';
 import type { AgentRole, AgentSettings } from '../core/agents/agent-driver';
 import { readAgentSettings } from '../core/agents/agent-settings';
-import { readSequenceSettings, type SequenceRunSettings } from '../core/continual/sequence-settings';
+import { readSequenceSettings, type SequenceRunSettings } from '../core/sequence/sequence-settings';
 import { readIntegritySettings, type IntegritySettings } from '../core/loop/integrity-settings';
 import { readRunSettings, type RunSettings } from '../core/loop/loop-request';
 import { readPytestSettings, type PytestSettings } from '../core/pytest/pytest-settings';

@@ -22,7 +22,7 @@ const clickSchemas = [
   z.strictObject({ type: z.literal('select-for-compare') }),
   z.strictObject({ type: z.literal('compare-with-selected') }),
   /** One of the tries the shown iteration lists with a transcript. */
-  z.strictObject({ type: z.literal('open-transcript'), role: role(), attempt: z.int().check(z.minimum(1)) }),
+  z.strictObject({ type: z.literal('open-transcript'), role: role(), try: z.int().check(z.minimum(1)) }),
   /** The shown iteration's test report as a table; back to the iteration; the raw report.json. */
   z.strictObject({ type: z.literal('open-test-report') }),
   z.strictObject({ type: z.literal('close-test-report') }),
@@ -65,7 +65,7 @@ const stepRowSchema = z.strictObject({
   /** Role, who, time, tokens, cost, tries. */
   cells: z.array(z.string()),
   /** The tries with a transcript: the link's text and tooltip. */
-  transcripts: z.array(z.strictObject({ attempt: z.int().check(z.minimum(1)), label: z.string(), title: z.string() })),
+  transcripts: z.array(z.strictObject({ try: z.int().check(z.minimum(1)), label: z.string(), title: z.string() })),
   /** Lines under the row: what was removed, thrown away, failed tries, permissions, the model calls. */
   notes: z.array(z.string()),
 });
@@ -144,8 +144,8 @@ export function messageForAction(action: string | undefined, arg: string | undef
       break;
     case 'open-transcript': {
       // `role:try`, e.g. `programmer:2`.
-      const [role, attempt] = (arg ?? '').split(':');
-      msg = { type: action, role, attempt: Number(attempt) };
+      const [role, tryNumber] = (arg ?? '').split(':');
+      msg = { type: action, role, try: Number(tryNumber) };
       break;
     }
     default:

@@ -66,7 +66,7 @@ export const transcriptSchema = z.object({
   source: z.enum(['gateway', 'cli-events']),
   role: z.enum(['architect', 'programmer']),
   iteration: count(),
-  attempt: z.int().check(z.minimum(1)),
+  try: z.int().check(z.minimum(1)),
   run: z.optional(z.string()),
   /** The CLI (preset id) or 'custom', when known. */
   agent: z.optional(z.string()),

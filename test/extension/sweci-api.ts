@@ -81,7 +81,7 @@ export function sweciApi(
     iterationViewReceive: (message) => webviews.receive(ITERATION_VIEW_TYPE, message),
     transcriptShown: () => {
       const t = transcript.panel.shown;
-      return t && { run: t.run, iteration: t.iteration, role: t.role, attempt: t.attempt, pending: t.pending, live: t.live };
+      return t && { run: t.run, iteration: t.iteration, role: t.role, try: t.try, pending: t.pending, live: t.live };
     },
     transcriptMessages: () =>
       webviews.messages(TRANSCRIPT_VIEW_TYPE) as { posted: TranscriptHostMessage[]; received: (TranscriptWebviewMessage | TranscriptRendered)[] },

@@ -78,7 +78,7 @@ export interface SweciApi {
   /** Handles `message` as if the iteration view's webview had sent it (validated like one). */
   iterationViewReceive(message: unknown): Promise<void>;
   /** The try the Transcript panel shows (undefined when it is closed), and whether it is followed live. */
-  transcriptShown(): { run: string; iteration: number; role: 'architect' | 'programmer'; attempt: number; pending: boolean; live: boolean } | undefined;
+  transcriptShown(): { run: string; iteration: number; role: 'architect' | 'programmer'; try: number; pending: boolean; live: boolean } | undefined;
   /** The last messages posted to the Transcript panel and received from it (validated ones). */
   transcriptMessages(): { posted: TranscriptHostMessage[]; received: (TranscriptWebviewMessage | TranscriptRendered)[] };
   /** Handles `message` as if the Transcript panel's webview had sent it (validated like one). */

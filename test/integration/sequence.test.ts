@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { SequenceSummary } from '../../src/core/continual/sequence-summary';
+import type { SequenceSummary } from '../../src/core/sequence/sequence-summary';
 import { buildSequenceFixture, type SequenceFixture } from '../unit/helpers/sequence-fixture';
 import { api, showScriptedAgents } from './helpers';
 

@@ -81,14 +81,14 @@ suite('Transcript panel', function () {
 
   test("opening a recorded try's transcript sends the webview its calls: the shell command with its output, the write, the figures", async () => {
     const sweci = await api();
-    const why = await vscode.commands.executeCommand('sweci.openTranscript', { run: RUN, iteration: 1, role: 'programmer', attempt: 1 });
+    const why = await vscode.commands.executeCommand('sweci.openTranscript', { run: RUN, iteration: 1, role: 'programmer', try: 1 });
     assert.equal(why, undefined);
     const msg = await until('the transcript posted to the panel', () => lastTranscript(sweci));
     // The host posted the try as soon as the panel opened; the page got it only once it said ready.
     const order = sweci.transcriptOrder();
     assert.ok(order.indexOf('received ready') >= 0 && order.indexOf('posted transcript') > order.indexOf('received ready'), order.join(', '));
     const t = msg.transcript;
-    assert.deepEqual([t.run, t.iteration, t.role, t.attempt, t.source], [RUN, 1, 'programmer', 1, 'gateway']);
+    assert.deepEqual([t.run, t.iteration, t.role, t.try, t.source], [RUN, 1, 'programmer', 1, 'gateway']);
     assert.equal(msg.live, false, 'a finished try is not live');
     assert.deepEqual(msg.steps, { previous: true, next: false }, "the Architect's try comes before; none after");
     assert.deepEqual(
@@ -106,14 +106,14 @@ suite('Transcript panel', function () {
     const first = server.requests.find((r) => r.label === 'programmer');
     assert.deepEqual([t.calls[0].usage?.input, t.calls[0].usage?.output], [first?.usage?.input, first?.usage?.output]);
     assert.equal(t.totals.calls, 3);
-    assert.deepEqual(sweci.transcriptShown(), { run: RUN, iteration: 1, role: 'programmer', attempt: 1, pending: false, live: false });
+    assert.deepEqual(sweci.transcriptShown(), { run: RUN, iteration: 1, role: 'programmer', try: 1, pending: false, live: false });
     // The webview drew them (its test hook).
     await until('the panel says what it drew', () => sweci.transcriptMessages().received.find((m) => m.type === 'rendered' && m.calls === 3));
   });
 
   test('Open in diff editor: the write, read-only, from the transcript; a call that wrote nothing opens nothing', async () => {
     const sweci = await api();
-    await vscode.commands.executeCommand('sweci.openTranscript', { run: RUN, iteration: 1, role: 'programmer', attempt: 1 });
+    await vscode.commands.executeCommand('sweci.openTranscript', { run: RUN, iteration: 1, role: 'programmer', try: 1 });
     await sweci.transcriptReceive({ type: 'open-diff', call: 2, tool: 0 });
     const tab = await until('the diff editor', () => {
       const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
@@ -136,7 +136,7 @@ suite('Transcript panel', function () {
 
   test('Previous try steps to the Architect, whose write of requirement.xml is in its transcript', async () => {
     const sweci = await api();
-    await vscode.commands.executeCommand('sweci.openTranscript', { run: RUN, iteration: 1, role: 'programmer', attempt: 1 });
+    await vscode.commands.executeCommand('sweci.openTranscript', { run: RUN, iteration: 1, role: 'programmer', try: 1 });
     await sweci.transcriptReceive({ type: 'step', direction: -1 });
     const msg = await until('the Architect’s transcript', () => (lastTranscript(sweci)?.transcript.role === 'architect' ? lastTranscript(sweci) : undefined));
     const writes = msg.transcript.calls.flatMap((c) => c.toolCalls).filter((tc) => tc.name === 'write');

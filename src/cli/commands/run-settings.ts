@@ -1,8 +1,8 @@
 // The settings of a headless run (sweci run over a dataset or a sequence): flags first, then the
 // --config file, read by the one parser the extension's settings go through too
 // (core/loop/loop-request.ts, which also turns them into what each task's loop is given).
-import { runNameFor } from '../../core/continual/sequence-run';
-import { readSequenceSettings, type SequenceRunSettings } from '../../core/continual/sequence-settings';
+import { runNameFor } from '../../core/sequence/sequence-run';
+import { readSequenceSettings, type SequenceRunSettings } from '../../core/sequence/sequence-settings';
 import { apiKeysFrom, endpointKeyFrom } from '../../core/agents/api-key-names';
 import { ENDPOINT_KEY_ENV } from '../../core/agents/endpoint/endpoint';
 import type { BatchSettings } from '../../core/batch/batch-types';

@@ -4,11 +4,11 @@ import { assertEndpointsAnswer } from '../../core/agents/endpoint/endpoint-check
 import { plural } from '../../core/util/plural';
 import * as path from 'node:path';
 import type { BatchEvent } from '../../core/batch/batch-types';
-import { chooseSequence, readSequenceFile, sequenceSpecs, startSequence } from '../../core/continual/sequence-run';
-import { summarizeSequence } from '../../core/continual/sequence-summary';
+import { chooseSequence, readSequenceFile, sequenceSpecs, startSequence } from '../../core/sequence/sequence-run';
+import { summarizeSequence } from '../../core/sequence/sequence-summary';
 import { UserError } from '../../core/util/errors';
 import { openBatchDisplay } from '../batch-display';
-import { formatClMetrics } from './cl-format';
+import { formatClMetrics } from './sequence-format';
 import { batchSettingsOf, defaultRunName, readHeadlessSettings, refuseUnconfined, type RunValues } from './run-settings';
 
 export async function sequenceCommand(values: RunValues, signal: AbortSignal): Promise<number> {

@@ -4,11 +4,11 @@ import * as path from 'node:path';
 import { requireExperiment } from '../../core/batch/experiment';
 import { summarizeExperiment } from '../../core/batch/experiment-summary';
 import { formatSummary, SUMMARY_FORMATS, type SummaryFormat } from '../../core/batch/summary-format';
-import { summarizeSequence } from '../../core/continual/sequence-summary';
-import { readSequenceSettings } from '../../core/continual/sequence-settings';
+import { summarizeSequence } from '../../core/sequence/sequence-summary';
+import { readSequenceSettings } from '../../core/sequence/sequence-settings';
 import { UserError } from '../../core/util/errors';
 import { cliSettings } from '../cli-settings';
-import { formatClMetrics } from './cl-format';
+import { formatClMetrics } from './sequence-format';
 
 export interface SummarizeValues extends Record<string, unknown>, ScoringValues {
   gamma?: string;

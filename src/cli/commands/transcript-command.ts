@@ -67,7 +67,7 @@ function listed(iterations: { archived: number[]; pending?: number }): string {
 /** The tries of `role` recorded in the folder (a log or a calls record each), in order. */
 async function triesOf(dir: string, role: AgentRole): Promise<number[]> {
   const names = await fs.readdir(dir).catch(() => [] as string[]);
-  return triesIn(names, [role]).flatMap((t) => (t.role === role ? [t.attempt] : []));
+  return triesIn(names, [role]).flatMap((t) => (t.role === role ? [t.try] : []));
 }
 
 async function recordOf(iterationsFile: string, iteration: number): Promise<IterationRecord | undefined> {
@@ -76,14 +76,14 @@ async function recordOf(iterationsFile: string, iteration: number): Promise<Iter
 }
 
 /** Why a try that ran has no calls record, from what its log says of its model route. */
-async function whyNoCalls(logFile: string, role: AgentRole, attempt: number): Promise<string> {
+async function whyNoCalls(logFile: string, role: AgentRole, tryNumber: number): Promise<string> {
   const log = await fs.readFile(logFile, 'utf8').catch(() => undefined);
   const where = `its log: ${logFile}`;
-  if (log === undefined) return `No transcript for the ${role}'s try ${attempt}: it has no calls record and no log.`;
+  if (log === undefined) return `No transcript for the ${role}'s try ${tryNumber}: it has no calls record and no log.`;
   if (/^# endpoint: /m.test(log))
-    return `No transcript for the ${role}'s try ${attempt}: it went through SWE-CI's model gateway but made no model call there (it failed before, or called its model another way). See ${where}`;
+    return `No transcript for the ${role}'s try ${tryNumber}: it went through SWE-CI's model gateway but made no model call there (it failed before, or called its model another way). See ${where}`;
   return (
-    `No transcript for the ${role}'s try ${attempt}: the agent did not reach its model through SWE-CI's gateway, so no call was recorded ` +
+    `No transcript for the ${role}'s try ${tryNumber}: the agent did not reach its model through SWE-CI's gateway, so no call was recorded ` +
     `(a custom agent with no model endpoint, or a CLI on its own login: set sweci.agents.baseUrl, or --base-url, to record the calls). See ${where}`
   );
 }
@@ -120,12 +120,12 @@ export async function transcriptCommand(dir: string, values: TranscriptValues): 
         : `No try of the ${role} is recorded in iteration ${iteration} of run ${run.info.name} (${iterationDirName(iteration)} holds no ${role}-try-* file).`,
     );
   }
-  const attempt = asked ?? tries[tries.length - 1];
-  if (!tries.includes(attempt))
-    throw new UserError(`The ${role} made no try ${attempt} in iteration ${iteration} of run ${run.info.name}; its tries: ${tries.join(', ')}.`);
+  const tryNumber = asked ?? tries[tries.length - 1];
+  if (!tries.includes(tryNumber))
+    throw new UserError(`The ${role} made no try ${tryNumber} in iteration ${iteration} of run ${run.info.name}; its tries: ${tries.join(', ')}.`);
 
-  const transcript = await loadTranscript(task, { run: run.info.name, iteration, role, attempt, dir: folder, pending });
-  if (!transcript) throw new UserError(await whyNoCalls(path.join(folder, ARCHIVE.agentLog(role, attempt)), role, attempt));
+  const transcript = await loadTranscript(task, { run: run.info.name, iteration, role, try: tryNumber, dir: folder, pending });
+  if (!transcript) throw new UserError(await whyNoCalls(path.join(folder, ARCHIVE.agentLog(role, tryNumber)), role, tryNumber));
   process.stdout.write(formatTranscript(transcript, format));
   return 0;
 }

@@ -3,7 +3,7 @@ import type { AgentRole } from './agent-driver';
 import type { UsageFormat } from './agent-output';
 import type { PresetArgv, PresetCommandContext } from './presets/agent-preset';
 
-/** Everything a command builder may use for one attempt. */
+/** Everything a command builder may use for one try. */
 export interface CommandContext extends PresetCommandContext {
   role: AgentRole;
 }

@@ -30,7 +30,7 @@ interface AgentSettingsBase {
    * preset's own (sweci.<role>.apiKeys): given only where it reaches its model itself (key-rule.ts).
    */
   apiKeys?: string[];
-  /** Per attempt; default 3600 s. */
+  /** Per try; default 3600 s. */
   timeoutSec?: number;
   /** Attempts before the step fails; default 10. */
   maxTries?: number;
@@ -90,7 +90,7 @@ export interface AgentRunRequest {
   signal?: AbortSignal;
   /** Live output for the output channel. */
   onOutput?: (chunk: string, stream: 'stdout' | 'stderr') => void;
-  /** The full stdout+stderr of this attempt is written here. */
+  /** The full stdout+stderr of this try is written here. */
   logFile: string;
   /** What a sandboxed agent must not see (see runtime/task-confinement.ts). */
   confine?: Confinement;
@@ -102,7 +102,7 @@ export interface AgentRunRequest {
   /** The try's model calls, one JSON line each (`<role>-try-<N>.calls.jsonl`); default: beside `logFile`. */
   callsFile?: string;
   /** Which try of which iteration (a replay answers from that try's recording). */
-  at?: { iteration: number; attempt: number };
+  at?: { iteration: number; try: number };
   /** What all tries of the step share: tokens (sweci.agents.maxTokensPerStep), bytes of calls records (sweci.agents.maxCallsBytesPerTry). */
   stepBudget?: Budget;
   /**

@@ -1,4 +1,4 @@
-// Runs a CLI agent (a preset or the user's own command) for one attempt: writes the prompt
+// Runs a CLI agent (a preset or the user's own command) for one try: writes the prompt
 // file, runs the argv through the Runtime (no shell; the whole tree is killed on timeout or
 // cancel), streams and logs the output, and reads token usage from it.
 import { constants as fsConstants, promises as fs } from 'node:fs';
@@ -82,7 +82,7 @@ export class CliAgentDriver implements AgentDriver {
     this.label = settings.kind === 'preset' ? PRESET_INFO[settings.preset].label : customLabel(settings.command);
   }
 
-  /** The argv for one attempt (exposed so the UI can show what will run). */
+  /** The argv for one try (exposed so the UI can show what will run). */
   buildCommand(ctx: CommandContext): AgentCommand {
     const s = this.settings;
     return s.kind === 'preset' ? buildPresetCommand(s.preset, ctx, s.executable) : buildCustomCommand({ command: s.command, promptVia: s.promptVia }, ctx);

@@ -34,7 +34,7 @@ const DEFAULT_MAX_CALLS_BYTES_PER_TRY = 256 * 1024 * 1024;
  * Where a replayed run finds the model's answers: the recorded calls of a try (none when the
  * recorded try made no model call), or undefined when the recording has no such try.
  */
-export type ReplaySource = (at: { iteration: number; role: AgentRole; attempt: number }) => Promise<readonly RecordedCall[] | undefined>;
+export type ReplaySource = (at: { iteration: number; role: AgentRole; try: number }) => Promise<readonly RecordedCall[] | undefined>;
 
 export interface ModelAccess {
   network: AgentNetworkChoice;

@@ -48,7 +48,7 @@ export interface RouteRequest {
   /** The try's calls, one JSON line each. */
   callsFile: string;
   /** Which try of which iteration, for a replay's recording. */
-  at?: { iteration: number; attempt: number };
+  at?: { iteration: number; try: number };
   /** The step's own budget (tokens, record bytes), shared by its tries. */
   stepBudget?: Budget;
   /** Called when the gateway stops the try (a spent bound, a divergence): the caller ends it. */
@@ -75,7 +75,7 @@ export async function openModelRoute(req: RouteRequest): Promise<ModelRoute> {
   const replay = req.access.replay && req.at ? await req.access.replay({ ...req.at, role: req.role }) : undefined;
   if (req.access.replay && !replay) {
     throw new UserError(
-      `Nothing to replay for the ${req.role}'s try ${req.at?.attempt ?? '?'} of iteration ${req.at?.iteration ?? '?'}: the recorded run has no calls for it. Replay only what was recorded through the gateway.`,
+      `Nothing to replay for the ${req.role}'s try ${req.at?.try ?? '?'} of iteration ${req.at?.iteration ?? '?'}: the recorded run has no calls for it. Replay only what was recorded through the gateway.`,
     );
   }
   const budgets = [...(req.stepBudget ? [req.stepBudget] : []), ...(req.access.budgets ?? [])];

@@ -233,7 +233,7 @@ async function loop(folder: TaskFolder, s: BatchSettings, env: TaskEnvironment, 
   const onEvent = (event: LoopEvent) => {
     task.emit({ type: 'loop-event', task: task.id, event });
     if (event.type === 'step-started') {
-      task.activity(`iteration ${event.iteration} · ${event.step}${event.attempt > 1 ? ` (try ${event.attempt})` : ''}`);
+      task.activity(`iteration ${event.iteration} · ${event.step}${event.try > 1 ? ` (try ${event.try})` : ''}`);
     } else if (event.type === 'iteration-recorded') {
       // The state file follows the run line by line; its records stay the truth.
       task.follow(iterationsFile);

@@ -49,7 +49,7 @@ export interface IterationDetails {
   /** Whether the iteration has code changes to show (it is not the base). */
   hasCodeChanges: boolean;
   /** The agent tries whose model calls were recorded: each has a transcript. */
-  transcripts: { role: 'architect' | 'programmer'; attempt: number }[];
+  transcripts: { role: 'architect' | 'programmer'; try: number }[];
 }
 
 async function readText(file: string): Promise<string | undefined> {

@@ -17,7 +17,7 @@ export interface TryRef {
   run: string;
   iteration: number;
   role: AgentRole;
-  attempt: number;
+  try: number;
 }
 
 export interface TryLocation extends TryRef {
@@ -41,7 +41,7 @@ export function rolesWithEventLogs(info: Pick<RunInfo, 'roles'> | undefined): Ag
  * The tries a folder's file names have a transcript for, architect first, then by try: each with
  * a calls record, and each log of a role in `eventLogs` (see rolesWithEventLogs).
  */
-export function triesIn(names: readonly string[], eventLogs: readonly AgentRole[] = []): { role: AgentRole; attempt: number }[] {
+export function triesIn(names: readonly string[], eventLogs: readonly AgentRole[] = []): { role: AgentRole; try: number }[] {
   const seen = new Set<string>();
   return names
     .flatMap((n) => {
@@ -50,13 +50,13 @@ export function triesIn(names: readonly string[], eventLogs: readonly AgentRole[
       const key = `${m[1]}:${m[2]}`;
       if (seen.has(key)) return [];
       seen.add(key);
-      return [{ role: m[1] as AgentRole, attempt: Number(m[2]) }];
+      return [{ role: m[1] as AgentRole, try: Number(m[2]) }];
     })
     .sort(compareRoleTry);
 }
 
-function compareRoleTry(a: { role: AgentRole; attempt: number }, b: { role: AgentRole; attempt: number }): number {
-  return (a.role === b.role ? 0 : a.role === 'architect' ? -1 : 1) || a.attempt - b.attempt;
+function compareRoleTry(a: { role: AgentRole; try: number }, b: { role: AgentRole; try: number }): number {
+  return (a.role === b.role ? 0 : a.role === 'architect' ? -1 : 1) || a.try - b.try;
 }
 
 /** Order along a run: iteration, then role (the Architect first), then try. */
@@ -93,7 +93,7 @@ export async function listTries(task: TaskFolder, run: string): Promise<TryLocat
 export async function findTry(task: TaskFolder, ref: TryRef): Promise<TryLocation | undefined> {
   const layout = task.run(ref.run);
   const logs = rolesWithEventLogs(await readRunInfo(task, ref.run).catch(() => undefined));
-  const listed = (list: string[]) => triesIn(list, logs).some((t) => t.role === ref.role && t.attempt === ref.attempt);
+  const listed = (list: string[]) => triesIn(list, logs).some((t) => t.role === ref.role && t.try === ref.try);
   const archived = layout.iterationDir(ref.iteration);
   if (listed(await names(archived))) return { ...ref, dir: archived, pending: false };
   if ((await pendingIteration(layout.pendingDir)) === ref.iteration && listed(await names(layout.pendingDir)))
@@ -108,7 +108,7 @@ export async function latestPendingTry(task: TaskFolder, run: string): Promise<T
   if (iteration === undefined) return undefined;
   let best: { t: TryLocation; mtime: number } | undefined;
   for (const t of triesIn(await names(layout.pendingDir))) {
-    const stat = await fs.stat(path.join(layout.pendingDir, ARCHIVE.agentCalls(t.role, t.attempt))).catch(() => undefined);
+    const stat = await fs.stat(path.join(layout.pendingDir, ARCHIVE.agentCalls(t.role, t.try))).catch(() => undefined);
     if (stat && (!best || stat.mtimeMs >= best.mtime)) best = { t: { run, iteration, ...t, dir: layout.pendingDir, pending: true }, mtime: stat.mtimeMs };
   }
   return best?.t;
@@ -122,7 +122,7 @@ export async function loadTranscript(task: TaskFolder, at: TryLocation): Promise
   return readTryTranscript({
     iterDir: at.dir,
     role: at.role,
-    attempt: at.attempt,
+    try: at.try,
     iteration: at.iteration,
     run: at.run,
     pending: at.pending,

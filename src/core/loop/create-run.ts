@@ -105,7 +105,7 @@ async function baseRun(opts: CreateRunOptions, record: TaskRecord, target: TestR
   const kept = await loadBaseRun(opts.task);
   if (kept) return kept;
   const emit = loopEmitter(opts.onEvent);
-  emit({ type: 'step-started', run: opts.run, iteration: 0, step: 'pytest', attempt: 1 });
+  emit({ type: 'step-started', run: opts.run, iteration: 0, step: 'pytest', try: 1 });
   const result = await runPytestStep({
     ...opts.pytest,
     task: opts.task,
@@ -120,7 +120,7 @@ async function baseRun(opts: CreateRunOptions, record: TaskRecord, target: TestR
     run: opts.run,
     iteration: 0,
     step: 'pytest',
-    attempt: 1,
+    try: 1,
     ok: !!result.report,
     durationMs: result.run.durationMs,
     message: result.run.reason,

@@ -28,19 +28,19 @@ export type LoopEvent =
       iteration: number;
       step: LoopStep;
       /** 1-based try of this step (humans: 1, or more after an invalid requirement.xml). */
-      attempt: number;
+      try: number;
       kind?: RoleKind;
       agent?: string;
       logFile?: string;
     }
-  | { type: 'agent-output'; run: string; iteration: number; role: AgentRole; attempt: number; chunk: string; stream: 'stdout' | 'stderr' }
+  | { type: 'agent-output'; run: string; iteration: number; role: AgentRole; try: number; chunk: string; stream: 'stdout' | 'stderr' }
   | { type: 'pytest-output'; run: string; iteration: number; chunk: string }
   | {
       type: 'step-finished';
       run: string;
       iteration: number;
       step: LoopStep;
-      attempt: number;
+      try: number;
       ok: boolean;
       durationMs: number;
       /** Why a try failed, why pytest did not run, or the warnings on the requirement an Architect wrote. */

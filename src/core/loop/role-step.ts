@@ -141,24 +141,24 @@ async function runAgent(ctx: RoleStepContext): Promise<StepDone> {
   // the Architect's requirement.xml in the Programmer's step.
   const readOnly = ctx.role === 'programmer' ? [layout.nonPassedDir, layout.requirementFile] : [layout.nonPassedDir];
   try {
-    for (let attempt = 1; attempt <= maxTries && !ok; attempt++) {
+    for (let tryNumber = 1; tryNumber <= maxTries && !ok; tryNumber++) {
       throwIfAborted(ctx.signal);
-      tries = attempt;
+      tries = tryNumber;
       // The check that guards a task's unpacking guards each try: its log and calls record are
       // written outside the step's limits, and a full disk would cut the run's records.
       const low = await belowFloor(ctx.pendingDir, diskFloor);
-      if (low !== undefined) throw diskFullError(ctx, driver.label, attempt, low);
-      if (attempt > 1) for (const p of await removeLeftovers(layout)) removed.add(p);
+      if (low !== undefined) throw diskFullError(ctx, driver.label, tryNumber, low);
+      if (tryNumber > 1) for (const p of await removeLeftovers(layout)) removed.add(p);
       // Like the reference's fresh container per try: a failed try's edits do not carry over.
       // Each try also gets a fresh app/code/.git: nothing planted by an earlier step or try stays.
-      if (attempt > 1 || ctx.restarted) await ctx.repo.resetTo(ctx.branch, ctx.startCommit);
+      if (tryNumber > 1 || ctx.restarted) await ctx.repo.resetTo(ctx.branch, ctx.startCommit);
       await ctx.repo.syncWorkingRepo();
       if (ctx.role === 'architect') await fs.rm(layout.requirementFile, { force: true });
       // A fresh private home per try, like the reference's fresh container.
       await freshHome(homeDir);
       await promptWritten;
-      const logFile = path.join(ctx.pendingDir, ARCHIVE.agentLog(ctx.role, attempt));
-      ctx.emit({ type: 'step-started', run: ctx.run, iteration: ctx.iteration, step: ctx.role, attempt, kind: 'agent', agent: driver.label, logFile });
+      const logFile = path.join(ctx.pendingDir, ARCHIVE.agentLog(ctx.role, tryNumber));
+      ctx.emit({ type: 'step-started', run: ctx.run, iteration: ctx.iteration, step: ctx.role, try: tryNumber, kind: 'agent', agent: driver.label, logFile });
       const started = Date.now();
       const result = await driver.run({
         role: ctx.role,
@@ -170,13 +170,13 @@ async function runAgent(ctx: RoleStepContext): Promise<StepDone> {
         timeoutMs: timeoutSec * 1000,
         signal: ctx.signal,
         logFile,
-        callsFile: path.join(ctx.pendingDir, ARCHIVE.agentCalls(ctx.role, attempt)),
-        at: { iteration: ctx.iteration, attempt },
+        callsFile: path.join(ctx.pendingDir, ARCHIVE.agentCalls(ctx.role, tryNumber)),
+        at: { iteration: ctx.iteration, try: tryNumber },
         ...(stepBudget ? { stepBudget } : {}),
         confine: agentConfinement(ctx.task, ctx.record),
         homeDir,
         readOnly,
-        onOutput: (chunk, stream) => ctx.emit({ type: 'agent-output', run: ctx.run, iteration: ctx.iteration, role: ctx.role, attempt, chunk, stream }),
+        onOutput: (chunk, stream) => ctx.emit({ type: 'agent-output', run: ctx.run, iteration: ctx.iteration, role: ctx.role, try: tryNumber, chunk, stream }),
       });
       const durationMs = Date.now() - started;
       totalMs += durationMs;
@@ -188,22 +188,22 @@ async function runAgent(ctx: RoleStepContext): Promise<StepDone> {
       if (result.cancelled || ctx.signal.aborted) throw new AbortError();
       let problem = why(result, timeoutSec);
       if (result.wire?.diskFull) {
-        emitFinished(ctx, { attempt, ok: false, durationMs, message: problem, logFile });
-        throw diskFullError(ctx, driver.label, attempt, result.wire.failure ?? DISK_NEARLY_FULL);
+        emitFinished(ctx, { try: tryNumber, ok: false, durationMs, message: problem, logFile });
+        throw diskFullError(ctx, driver.label, tryNumber, result.wire.failure ?? DISK_NEARLY_FULL);
       }
       if (result.wire?.budgetExhausted) {
         // A spent bound is not a failure another try could mend: the run stops here.
-        emitFinished(ctx, { attempt, ok: false, durationMs, message: problem, logFile });
+        emitFinished(ctx, { try: tryNumber, ok: false, durationMs, message: problem, logFile });
         throw new BudgetExhaustedError(
-          `The ${ctx.role} (${driver.label}) stopped in iteration ${ctx.iteration}, try ${attempt}: ${result.wire.failure}. Nothing was recorded; the logs and model calls are in ${ctx.pendingDir}. Raise the bound and resume the run to try this step again.`,
+          `The ${ctx.role} (${driver.label}) stopped in iteration ${ctx.iteration}, try ${tryNumber}: ${result.wire.failure}. Nothing was recorded; the logs and model calls are in ${ctx.pendingDir}. Raise the bound and resume the run to try this step again.`,
         );
       }
       let warnings: string | undefined;
       if (!problem && ctx.role === 'architect') ({ problem, warnings } = await checkRequirement(ctx.task));
       ok = problem === undefined;
-      if (problem) failures.push(`try ${attempt}: ${problem}`);
+      if (problem) failures.push(`try ${tryNumber}: ${problem}`);
       lastSaid = problem ? result.lastWords : undefined;
-      emitFinished(ctx, { attempt, ok, durationMs, message: problem ?? warnings, logFile });
+      emitFinished(ctx, { try: tryNumber, ok, durationMs, message: problem ?? warnings, logFile });
     }
   } finally {
     // What the CLI left in its home (caches, helper binaries, sessions) is not kept.
@@ -247,9 +247,9 @@ async function runAgent(ctx: RoleStepContext): Promise<StepDone> {
   return { record, outside: [...outside].sort(), tampered };
 }
 
-function diskFullError(ctx: RoleStepContext, agent: string, attempt: number, reason: string): DiskNearlyFullError {
+function diskFullError(ctx: RoleStepContext, agent: string, tryNumber: number, reason: string): DiskNearlyFullError {
   return new DiskNearlyFullError(
-    `The ${ctx.role} (${agent}) stopped in iteration ${ctx.iteration}, try ${attempt}: ${reason}. Nothing more was written, and every record written so far is whole (the logs and model calls are in ${ctx.pendingDir}). Free some space, or lower sweci.agents.minFreeDiskMb, and resume the run.`,
+    `The ${ctx.role} (${agent}) stopped in iteration ${ctx.iteration}, try ${tryNumber}: ${reason}. Nothing more was written, and every record written so far is whole (the logs and model calls are in ${ctx.pendingDir}). Free some space, or lower sweci.agents.minFreeDiskMb, and resume the run.`,
   );
 }
 
@@ -267,11 +267,11 @@ async function runHuman(ctx: RoleStepContext): Promise<StepDone> {
   if (ctx.role === 'architect' && !ctx.restarted) await fs.rm(layout.requirementFile, { force: true });
   let problems: string[] | undefined;
   let totalMs = 0;
-  let attempt = 0;
+  let tryNumber = 0;
   for (;;) {
     throwIfAborted(ctx.signal);
-    attempt++;
-    ctx.emit({ type: 'step-started', run: ctx.run, iteration: ctx.iteration, step: ctx.role, attempt, kind: 'human', agent: 'human' });
+    tryNumber++;
+    ctx.emit({ type: 'step-started', run: ctx.run, iteration: ctx.iteration, step: ctx.role, try: tryNumber, kind: 'human', agent: 'human' });
     const started = Date.now();
     await ctx.humanStep({
       role: ctx.role,
@@ -290,18 +290,18 @@ async function runHuman(ctx: RoleStepContext): Promise<StepDone> {
     const durationMs = Date.now() - started;
     totalMs += durationMs;
     const { problem, warnings } = ctx.role === 'architect' ? await checkRequirement(ctx.task, true) : {};
-    emitFinished(ctx, { attempt, ok: !problem, durationMs, message: problem ?? warnings });
+    emitFinished(ctx, { try: tryNumber, ok: !problem, durationMs, message: problem ?? warnings });
     if (!problem) break;
     problems = [problem];
   }
   // A human may commit with the editor's git tools: that only touches app/code/.git; the
   // iteration's commit is made from the files, in the history store.
   const outside = diffSnapshots(before, snapshotOutside(scope));
-  return { record: { execution_time: seconds(totalMs), kind: 'human', agent: 'human', tries: attempt }, outside, tampered: [] };
+  return { record: { execution_time: seconds(totalMs), kind: 'human', agent: 'human', tries: tryNumber }, outside, tampered: [] };
 }
 
 /** The step-finished event of one try, agent or human. */
-function emitFinished(ctx: RoleStepContext, done: { attempt: number; ok: boolean; durationMs: number; message?: string; logFile?: string }): void {
+function emitFinished(ctx: RoleStepContext, done: { try: number; ok: boolean; durationMs: number; message?: string; logFile?: string }): void {
   ctx.emit({ type: 'step-finished', run: ctx.run, iteration: ctx.iteration, step: ctx.role, ...done });
 }
 

@@ -200,7 +200,7 @@ async function testAndCommit(ctx: IterationContext, j: Journal): Promise<Iterati
   );
   const sinceBase = settled(repo.changedBetween(ctx.record.baseCommit, commit));
 
-  ctx.emit({ type: 'step-started', run, iteration: j.iteration, step: 'pytest', attempt: 1 });
+  ctx.emit({ type: 'step-started', run, iteration: j.iteration, step: 'pytest', try: 1 });
   const started = Date.now();
   const result = await runPytestStep({
     ...ctx.opts.pytest,
@@ -218,7 +218,7 @@ async function testAndCommit(ctx: IterationContext, j: Journal): Promise<Iterati
     run,
     iteration: j.iteration,
     step: 'pytest',
-    attempt: 1,
+    try: 1,
     ok: result.run.kind === 'ran',
     durationMs: Date.now() - started,
     message: result.run.reason,

@@ -17,10 +17,10 @@ import { CALLS_SUFFIX } from '../agents/model-route';
 
 export function replayFromRun(recorded: TaskFolder, run: string, into: TaskFolder = recorded): ReplaySource {
   const runDir = recorded.run(run).dir;
-  return async ({ iteration, role, attempt }) => {
+  return async ({ iteration, role, try: tryNumber }) => {
     const dir = path.join(runDir, iterationDirName(iteration));
-    const calls = await readGatewayCalls(path.join(dir, ARCHIVE.agentCalls(role, attempt)));
-    if (calls.length === 0) return (await exists(path.join(dir, ARCHIVE.agentLog(role, attempt)))) ? [] : undefined;
+    const calls = await readGatewayCalls(path.join(dir, ARCHIVE.agentCalls(role, tryNumber)));
+    if (calls.length === 0) return (await exists(path.join(dir, ARCHIVE.agentLog(role, tryNumber)))) ? [] : undefined;
     return path.resolve(recorded.root) === path.resolve(into.root) ? calls : moveRecording(calls, recorded.root, into.root);
   };
 }

@@ -26,9 +26,9 @@ export const ARCHIVE = {
   /** `git diff` of app/code from the previous iteration's commit. */
   codeDiff: 'code.diff',
   prompt: (role: AgentRole): string => `${role}.prompt.md`,
-  agentLog: (role: AgentRole, attempt: number): string => `${role}-try-${attempt}.log`,
+  agentLog: (role: AgentRole, tryNumber: number): string => `${role}-try-${tryNumber}.log`,
   /** The try's model calls as the gateway saw them, one JSON line each. */
-  agentCalls: (role: AgentRole, attempt: number): string => `${role}-try-${attempt}.calls.jsonl`,
+  agentCalls: (role: AgentRole, tryNumber: number): string => `${role}-try-${tryNumber}.calls.jsonl`,
 } as const;
 
 /** Who plays a role, as recorded in run.json: labels and limits, never environment values. */

@@ -40,12 +40,12 @@ async function writeTranscriptPages(opts: {
     for (const at of (await listTries(opts.task, run)).filter((t) => !t.pending)) {
       const transcript = await loadTranscript(opts.task, at).catch(() => undefined);
       if (!transcript) continue;
-      const href = `transcripts/${run}/${at.iteration}-${at.role}-${at.attempt}.html`;
+      const href = `transcripts/${run}/${at.iteration}-${at.role}-${at.try}.html`;
       const file = path.join(opts.folder, ...href.split('/'));
       await fs.mkdir(path.dirname(file), { recursive: true });
-      const title = `${run} #${at.iteration} ${at.role} try ${at.attempt} · ${opts.title}`;
+      const title = `${run} #${at.iteration} ${at.role} try ${at.try} · ${opts.title}`;
       await fs.writeFile(file, transcriptPageHtml({ title, script: bare, css, payload: { transcript, title, back: '../../report.html' } }));
-      links.push({ run, iteration: at.iteration, role: at.role, attempt: at.attempt, calls: transcript.calls.length, href });
+      links.push({ run, iteration: at.iteration, role: at.role, try: at.try, calls: transcript.calls.length, href });
     }
   }
   return links;

@@ -23,7 +23,7 @@ export interface TranscriptLink {
   run: string;
   iteration: number;
   role: 'architect' | 'programmer';
-  attempt: number;
+  try: number;
   calls: number;
   /** Relative to the report. */
   href: string;
@@ -39,7 +39,7 @@ function transcriptList(links: readonly TranscriptLink[]): SafeHtml | '' {
         .filter((l) => l.run === run)
         .map(
           (l, i) =>
-            html`${i ? ' · ' : ''}<a href="${l.href}">${l.iteration === 0 ? 'base' : `#${l.iteration}`} ${l.role === 'architect' ? 'Architect' : 'Programmer'}${l.attempt > 1 ? ` try ${l.attempt}` : ''}</a> <span class="note">(${l.calls} call${l.calls === 1 ? '' : 's'})</span>`,
+            html`${i ? ' · ' : ''}<a href="${l.href}">${l.iteration === 0 ? 'base' : `#${l.iteration}`} ${l.role === 'architect' ? 'Architect' : 'Programmer'}${l.try > 1 ? ` try ${l.try}` : ''}</a> <span class="note">(${l.calls} call${l.calls === 1 ? '' : 's'})</span>`,
         )}</li>`,
   );
   return html`<section id="transcripts"><h2>Transcripts</h2><p class="note">What each agent did in each try: its model calls, tool calls and the files it wrote.</p><ul>${items}</ul></section>`;

@@ -17,7 +17,7 @@ export type { SweBenchInstance } from './swe-bench-instance-schema';
 import { repoNameSchema, sweBenchFileInstanceSchema, type SweBenchInstance } from './swe-bench-instance-schema';
 import { firstSchemaIssue } from '../records/schema-problem';
 
-export interface ClSequence {
+export interface SweBenchClSequence {
   id: string;
   repo: string;
   tasks: SweBenchInstance[];
@@ -43,7 +43,7 @@ export function parseSweBenchInstances(text: string, source: string): SweBenchIn
 }
 
 /** Reads SWE-Bench-CL's sequences file. */
-export function parseClSequences(text: string, source: string): ClSequence[] {
+export function parseSweBenchClSequences(text: string, source: string): SweBenchClSequence[] {
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -54,7 +54,7 @@ export function parseClSequences(text: string, source: string): ClSequence[] {
     throw new UserError(`${source} has no "sequences" list. A sequence file is { "sequences": [ { "id", "repo", "tasks": [...] } ] }.`);
   if (doc.sequences.length === 0) throw new UserError(`${source}: "sequences" is empty.`);
   const ids = new Set<string>();
-  return doc.sequences.map((seq: unknown, s): ClSequence => {
+  return doc.sequences.map((seq: unknown, s): SweBenchClSequence => {
     const at = `${source}: sequence ${s + 1}`;
     if (!isObject(seq)) throw new UserError(`${at} is not an object.`);
     const id = str(seq.id, `${at}`, 'id');

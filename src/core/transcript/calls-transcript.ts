@@ -13,7 +13,7 @@ import type { ToolCallItem, Transcript, TranscriptCall, TranscriptItem, Transcri
 export interface TranscriptMeta {
   role: Transcript['role'];
   iteration: number;
-  attempt: number;
+  try: number;
   run?: string;
   agent?: string;
 }
@@ -238,7 +238,7 @@ export class TranscriptBuilder {
       source: 'gateway',
       role: this.meta.role,
       iteration: this.meta.iteration,
-      attempt: this.meta.attempt,
+      try: this.meta.try,
       ...(this.meta.run !== undefined ? { run: this.meta.run } : {}),
       ...(this.meta.agent !== undefined ? { agent: this.meta.agent } : {}),
       ...(main?.system !== undefined ? { system: main.system } : {}),

@@ -14,7 +14,7 @@ import type { Transcript, TranscriptCall, TranscriptUsage } from '../../shared/t
 export interface CliEventsMeta {
   role: Transcript['role'];
   iteration: number;
-  attempt: number;
+  try: number;
   run?: string;
   /** The preset id (or 'custom'): its reader goes first. */
   agent?: string;
@@ -60,7 +60,7 @@ export function readCliEvents(logText: string, meta: CliEventsMeta): Transcript 
     source: 'cli-events',
     role: meta.role,
     iteration: meta.iteration,
-    attempt: meta.attempt,
+    try: meta.try,
     ...(meta.run !== undefined ? { run: meta.run } : {}),
     ...(meta.agent !== undefined ? { agent: meta.agent } : {}),
     tools: draft.tools,

@@ -167,7 +167,7 @@ function totalLine(t: Transcript): string {
 }
 
 function transcriptParts(t: Transcript): { title: string; about: string[]; parts: Part[]; total: string } {
-  const title = `${t.role} · iteration ${t.iteration} · try ${t.attempt}`;
+  const title = `${t.role} · iteration ${t.iteration} · try ${t.try}`;
   const about = [
     [
       t.run !== undefined ? `run ${t.run}` : '',

@@ -18,7 +18,7 @@ export interface TryTranscriptRequest {
   /** The iteration's folder: iter-NNN/, or pending/ while it runs. */
   iterDir: string;
   role: AgentRole;
-  attempt: number;
+  try: number;
   iteration: number;
   run?: string;
   agent?: string;
@@ -41,15 +41,15 @@ export async function readTryTranscript(req: TryTranscriptRequest): Promise<Tran
   const meta: TranscriptMeta = {
     role: req.role,
     iteration: req.iteration,
-    attempt: req.attempt,
+    try: req.try,
     ...(req.run !== undefined ? { run: req.run } : {}),
     ...(req.agent !== undefined ? { agent: req.agent } : {}),
   };
-  const file = path.join(req.iterDir, ARCHIVE.agentCalls(req.role, req.attempt));
+  const file = path.join(req.iterDir, ARCHIVE.agentCalls(req.role, req.try));
   const builder = new TranscriptBuilder(meta);
   const notes: string[] = [];
   const found = await readCallsFile(file, builder, notes);
-  if (!found) return fromLog(path.join(req.iterDir, ARCHIVE.agentLog(req.role, req.attempt)), meta, req.pending);
+  if (!found) return fromLog(path.join(req.iterDir, ARCHIVE.agentLog(req.role, req.try)), meta, req.pending);
   if (req.pending) notes.unshift('The iteration has not finished (it is running, or stopped before its end): a call shows once it has ended.');
   return builder.finish(notes);
 }

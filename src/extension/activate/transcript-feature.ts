@@ -35,8 +35,8 @@ export function activateTranscript(context: vscode.ExtensionContext, controller:
     const dir = controller.task();
     if (!dir) return 'No SWE-CI task is open.';
     const a = (args ?? {}) as Record<string, unknown>;
-    if (typeof a.run === 'string' && isRole(a.role) && isCount(a.iteration, 0) && isCount(a.attempt, 1))
-      return panel.show({ run: a.run, iteration: a.iteration, role: a.role, attempt: a.attempt });
+    if (typeof a.run === 'string' && isRole(a.role) && isCount(a.iteration, 0) && isCount(a.try, 1))
+      return panel.show({ run: a.run, iteration: a.iteration, role: a.role, try: a.try });
     if (typeof a.run === 'string' && a.live === true) {
       const at = await latestPendingTry(dir, a.run);
       return at ? panel.show(at) : `The step running in ${a.run} has made no model call through the gateway yet.`;

@@ -9,9 +9,9 @@ import * as vscode from 'vscode';
 import * as messages from '../messages';
 import type { BatchEvent } from '../../core/batch/batch-types';
 import { readExperiment } from '../../core/batch/experiment';
-import { chooseSequence, readSequenceFile, runNameFor, sequenceSpecs, startSequence } from '../../core/continual/sequence-run';
-import { summarizeSequence, type SequenceSummary } from '../../core/continual/sequence-summary';
-import type { ClSequence } from '../../core/task/swe-bench-instance';
+import { chooseSequence, readSequenceFile, runNameFor, sequenceSpecs, startSequence } from '../../core/sequence/sequence-run';
+import { summarizeSequence, type SequenceSummary } from '../../core/sequence/sequence-summary';
+import type { SweBenchClSequence } from '../../core/task/swe-bench-instance';
 import { UserError } from '../../core/util/errors';
 import type { ApiKeys } from '../agents/api-keys';
 import { runSettings, sequenceSettings } from '../config';
@@ -156,7 +156,7 @@ export class RunSequenceCommand {
 }
 
 /** An empty folder, or one holding this sequence's experiment (to continue it). */
-async function checkExperimentFolder(dir: string, sequence: ClSequence): Promise<string> {
+async function checkExperimentFolder(dir: string, sequence: SweBenchClSequence): Promise<string> {
   const record = await readExperiment(dir);
   if (record) {
     if (record.sequence?.id !== sequence.id)

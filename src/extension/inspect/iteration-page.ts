@@ -70,9 +70,9 @@ function stepRows(d: IterationDetails): PageOf<'iteration'>['steps'] {
       ],
       // One link per try with a transcript: "Transcript", or "try 1 · try 2".
       transcripts: tries.map((t) => ({
-        attempt: t.attempt,
-        label: tries.length === 1 ? l10n.t('Transcript') : l10n.t('try {0}', t.attempt),
-        title: l10n.t('What the agent did in try {0}: its model calls, tool calls and the files it wrote', t.attempt),
+        try: t.try,
+        label: tries.length === 1 ? l10n.t('Transcript') : l10n.t('try {0}', t.try),
+        title: l10n.t('What the agent did in try {0}: its model calls, tool calls and the files it wrote', t.try),
       })),
       notes: notes.filter((n): n is string => n !== undefined),
     };

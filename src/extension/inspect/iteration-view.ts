@@ -254,9 +254,9 @@ export class IterationViewHost implements vscode.Disposable {
       }
       case 'open-transcript': {
         // Only a try the view listed: the rendered iteration's own.
-        if (shown.kind !== 'iteration' || !shown.details.transcripts.some((t) => t.role === m.role && t.attempt === m.attempt)) return undefined;
+        if (shown.kind !== 'iteration' || !shown.details.transcripts.some((t) => t.role === m.role && t.try === m.try)) return undefined;
         const { run, iteration } = shown.details;
-        await vscode.commands.executeCommand('sweci.openTranscript', { run, iteration, role: m.role, attempt: m.attempt });
+        await vscode.commands.executeCommand('sweci.openTranscript', { run, iteration, role: m.role, try: m.try });
         return undefined;
       }
       case 'open-test-report':

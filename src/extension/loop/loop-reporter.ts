@@ -20,13 +20,13 @@ export class LoopReporter {
     switch (event.type) {
       case 'step-started': {
         const who = event.kind === 'human' ? 'you' : (event.agent ?? event.step);
-        const attempt = event.attempt > 1 ? ` (try ${event.attempt})` : '';
-        this.report(`iteration ${event.iteration} · ${event.step}${event.step === 'pytest' ? '' : ` · ${who}`}${attempt}`);
-        log().info(`[${event.run} #${event.iteration}] ${event.step} started${attempt}${event.logFile ? ` — log: ${event.logFile}` : ''}`);
+        const tryNote = event.try > 1 ? ` (try ${event.try})` : '';
+        this.report(`iteration ${event.iteration} · ${event.step}${event.step === 'pytest' ? '' : ` · ${who}`}${tryNote}`);
+        log().info(`[${event.run} #${event.iteration}] ${event.step} started${tryNote}${event.logFile ? ` — log: ${event.logFile}` : ''}`);
         break;
       }
       case 'agent-output': {
-        const key = `${event.role}:${event.attempt}:${event.stream}`;
+        const key = `${event.role}:${event.try}:${event.stream}`;
         let splitter = this.outputs.get(key);
         if (!splitter) {
           splitter = new WholeLines((lines) => {

@@ -6,8 +6,8 @@ import { listRuns } from '../../core/loop/run-store';
 import { listTries, type TryLocation } from '../../core/inspect/transcript-tries';
 import type { TaskFolder } from '../../core/workspace/task-folder';
 
-export function tryLabel(t: Pick<TryLocation, 'role' | 'attempt'>): string {
-  return `${t.role === 'architect' ? 'Architect' : 'Programmer'} · try ${t.attempt}`;
+export function tryLabel(t: Pick<TryLocation, 'role' | 'try'>): string {
+  return `${t.role === 'architect' ? 'Architect' : 'Programmer'} · try ${t.try}`;
 }
 
 export async function pickTry(

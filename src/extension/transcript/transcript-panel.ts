@@ -108,7 +108,7 @@ export class TranscriptPanelHost implements vscode.Disposable {
     if (!at || !transcript) return undefined;
     const dir = this.deps.task();
     const tries = dir ? await listTries(dir, at.run) : [];
-    const i = tries.findIndex((t) => t.iteration === at.iteration && t.role === at.role && t.attempt === at.attempt);
+    const i = tries.findIndex((t) => t.iteration === at.iteration && t.role === at.role && t.try === at.try);
     const message: TranscriptHostMessage = {
       type: 'transcript',
       transcript,
@@ -176,7 +176,7 @@ export class TranscriptPanelHost implements vscode.Disposable {
         const at = this.shownTry;
         if (!dir || !at) return undefined;
         const tries = await listTries(dir, at.run);
-        const i = tries.findIndex((t) => t.iteration === at.iteration && t.role === at.role && t.attempt === at.attempt);
+        const i = tries.findIndex((t) => t.iteration === at.iteration && t.role === at.role && t.try === at.try);
         const to = tries[i + m.direction];
         if (i < 0 || !to) return m.direction > 0 ? 'This is the run’s last try with a transcript.' : 'This is the run’s first try with a transcript.';
         return this.show(to);

@@ -334,15 +334,15 @@ function iterationFiles(task: TaskFolder, node: Extract<IterationsNode, { type: 
   for (const t of triesIn(entries, node.eventLogs)) {
     out.push({
       type: 'file',
-      id: id(`transcript-${t.role}-${t.attempt}`),
+      id: id(`transcript-${t.role}-${t.try}`),
       label: vscode.l10n.t('Transcript'),
-      description: t.role === 'architect' ? vscode.l10n.t('Architect · try {0}', t.attempt) : vscode.l10n.t('Programmer · try {0}', t.attempt),
+      description: t.role === 'architect' ? vscode.l10n.t('Architect · try {0}', t.try) : vscode.l10n.t('Programmer · try {0}', t.try),
       tooltip: vscode.l10n.t('What the agent did in this try: its model calls, tool calls and the files it wrote'),
       icon: 'comment-discussion',
       command: {
         title: vscode.l10n.t('Open Transcript'),
         command: 'sweci.openTranscript',
-        arguments: [{ run: node.run, iteration: node.record.iteration, role: t.role, attempt: t.attempt }],
+        arguments: [{ run: node.run, iteration: node.record.iteration, role: t.role, try: t.try }],
       },
     });
   }

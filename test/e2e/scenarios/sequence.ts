@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { readClResults } from '../../../src/core/continual/cl-results';
+import { readClResults } from '../../../src/core/sequence/cl-results';
 import { repoRoot } from '../../unit/helpers/repo-root';
 import { buildSequenceFixture } from '../../unit/helpers/sequence-fixture';
 import { withWorkbench } from '../../harness/workbench';

@@ -129,7 +129,7 @@ export async function assertConformingRun(
     if (printed) assert.equal(line[role]?.agent_reported?.cost_usd, Number(printed[1]), `${role}: the CLI's own cost is kept`);
     // The CLI's own event stream in the log is a transcript: a turn per answer the server gave the
     // role, the tool calls the scripted model made, and their results (the shell's output among them).
-    const transcript = transcriptFromCliEvents(log, { role, iteration: 1, attempt: 1, agent: preset });
+    const transcript = transcriptFromCliEvents(log, { role, iteration: 1, try: 1, agent: preset });
     assert.ok(transcript, `${role}: the log holds the CLI's event stream\n${log.slice(-3000)}`);
     const toolCalls = transcript.calls.flatMap((c) => c.toolCalls);
     assert.ok(toolCalls.length >= 2, `${role}: tool calls in the transcript: ${JSON.stringify(toolCalls).slice(0, 1000)}`);

@@ -66,7 +66,7 @@ const { AGENT_CHOICES } = require('./src/core/agents/agent-settings');
 const { PRESET_PROTOCOL } = require('./src/core/agents/endpoint/endpoint');
 const out = 'working\\ntoy-usage: in=120 out=7\\ntoy-error: quota gone\\n';
 const log = '# SWE-CI agent run\\n# agent:   Toy CLI\\n\\n' + JSON.stringify({ toy: 'hello' }) + '\\n\\n# ended:   exit code 0 after 1.0 s\\n';
-const meta = (agent) => ({ role: 'programmer', iteration: 1, attempt: 1, agent });
+const meta = (agent) => ({ role: 'programmer', iteration: 1, try: 1, agent });
 console.log(JSON.stringify({
   presets: AGENT_PRESETS,
   choices: AGENT_CHOICES,

@@ -9,8 +9,8 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { backwardTransfer, forgetting, accuracy } from '../../../src/core/continual/cl-metrics';
-import { readClResults } from '../../../src/core/continual/cl-results';
+import { backwardTransfer, forgetting, accuracy } from '../../../src/core/sequence/cl-metrics';
+import { readClResults } from '../../../src/core/sequence/cl-results';
 import { readIterationRecords } from '../../../src/core/loop/iteration-record';
 import { buildSequenceFixture } from '../helpers/sequence-fixture';
 

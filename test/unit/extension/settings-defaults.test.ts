@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { readAgentSettings } from '../../../src/core/agents/agent-settings';
 import { readModelAccess } from '../../../src/core/agents/model-access';
-import { readSequenceSettings } from '../../../src/core/continual/sequence-settings';
+import { readSequenceSettings } from '../../../src/core/sequence/sequence-settings';
 import { readIntegritySettings } from '../../../src/core/loop/integrity-settings';
 import { readLoopSettings } from '../../../src/core/loop/loop-settings';
 import { readPytestSettings } from '../../../src/core/pytest/pytest-settings';

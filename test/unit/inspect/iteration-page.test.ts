@@ -204,7 +204,7 @@ test('clicks become validated messages; anything else is dropped', () => {
   assert.deepEqual(messageForAction('open-test', 't.py::x'), { type: 'open-test', nodeid: 't.py::x' });
   assert.equal(messageForAction('open-test', ''), undefined);
   assert.equal(messageForAction('run-shell', 'rm'), undefined);
-  assert.deepEqual(messageForAction('open-transcript', 'programmer:2'), { type: 'open-transcript', role: 'programmer', attempt: 2 });
+  assert.deepEqual(messageForAction('open-transcript', 'programmer:2'), { type: 'open-transcript', role: 'programmer', try: 2 });
   assert.equal(messageForAction('open-transcript', 'reviewer:1'), undefined);
   assert.equal(messageForAction('open-transcript', 'architect:0'), undefined);
   for (const a of ITERATION_VIEW_ACTIONS)
@@ -262,33 +262,29 @@ test('the iteration selected for Compare is not offered for comparing with itsel
 
 test("each role's row links its tries' transcripts, by role and try, never by path", () => {
   // The fixture's one step is the Programmer's.
-  const one = iterationPage(details({ transcripts: [{ role: 'programmer', attempt: 1 }] }));
+  const one = iterationPage(details({ transcripts: [{ role: 'programmer', try: 1 }] }));
   assert.equal(one.steps[0].role, 'programmer');
   assert.deepEqual(
-    one.steps[0].transcripts.map((t) => [t.attempt, t.label]),
+    one.steps[0].transcripts.map((t) => [t.try, t.label]),
     [[1, 'Transcript']],
   );
   assert.match(one.steps[0].transcripts[0].title, /^What the agent did in try 1: /);
   const two = iterationPage(
     details({
       transcripts: [
-        { role: 'programmer', attempt: 1 },
-        { role: 'programmer', attempt: 2 },
+        { role: 'programmer', try: 1 },
+        { role: 'programmer', try: 2 },
       ],
     }),
   );
   assert.deepEqual(
-    two.steps[0].transcripts.map((t) => [t.attempt, t.label]),
+    two.steps[0].transcripts.map((t) => [t.try, t.label]),
     [
       [1, 'try 1'],
       [2, 'try 2'],
     ],
   );
-  assert.deepEqual(
-    iterationPage(details({ transcripts: [{ role: 'architect', attempt: 1 }] })).steps[0].transcripts,
-    [],
-    'another role’s try is not this row’s',
-  );
+  assert.deepEqual(iterationPage(details({ transcripts: [{ role: 'architect', try: 1 }] })).steps[0].transcripts, [], 'another role’s try is not this row’s');
   assert.deepEqual(iterationPage(details()).steps[0].transcripts, [], 'no calls record, no link');
 });
 

@@ -18,14 +18,14 @@ const NAMES = [
 
 test('calls records always; logs only of roles whose agent prints events; each try once, Architect first, by try', () => {
   assert.deepEqual(triesIn(NAMES), [
-    { role: 'architect', attempt: 2 },
-    { role: 'programmer', attempt: 10 },
+    { role: 'architect', try: 2 },
+    { role: 'programmer', try: 10 },
   ]);
   assert.deepEqual(triesIn(NAMES, ['architect', 'programmer']), [
-    { role: 'architect', attempt: 1 },
-    { role: 'architect', attempt: 2 },
-    { role: 'programmer', attempt: 1 },
-    { role: 'programmer', attempt: 10 },
+    { role: 'architect', try: 1 },
+    { role: 'architect', try: 2 },
+    { role: 'programmer', try: 1 },
+    { role: 'programmer', try: 10 },
   ]);
 });
 

@@ -25,7 +25,7 @@ const RECORDS: Record<string, string> = {
   Journal: 'src/core/loop/journal.ts',
   ExperimentRecord: 'src/core/batch/experiment.ts',
   TaskStatus: 'src/core/records/task-status-file.ts',
-  ClResults: 'src/core/continual/cl-results.ts',
+  ClResults: 'src/core/sequence/cl-results.ts',
   GatewayCall: 'src/core/records/gateway-call.ts',
   RunSummaryCache: 'src/core/scoring/run-summary-cache.ts',
   CurationManifest: 'src/core/curate/curation-store.ts',

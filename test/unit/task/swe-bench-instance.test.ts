@@ -2,7 +2,7 @@
 // bad input refused with the file, the instance and the field named.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseClSequences, parseSweBenchInstances } from '../../../src/core/task/swe-bench-instance';
+import { parseSweBenchClSequences, parseSweBenchInstances } from '../../../src/core/task/swe-bench-instance';
 import { UserError } from '../../../src/core/util/errors';
 
 const BASE = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678';
@@ -108,7 +108,7 @@ describe('SWE-Bench-CL sequences', () => {
   const file = (tasks: unknown[]) => JSON.stringify({ sequences: [{ id: 'acme_calc_sequence', repo: 'acme/calc', tasks }] });
 
   test("the nested task shape, in the file's order", () => {
-    const [seq] = parseClSequences(file([clTask('acme__calc-3'), clTask('acme__calc-1'), clTask('acme__calc-2')]), 'cl.json');
+    const [seq] = parseSweBenchClSequences(file([clTask('acme__calc-3'), clTask('acme__calc-1'), clTask('acme__calc-2')]), 'cl.json');
     assert.equal(seq.id, 'acme_calc_sequence');
     assert.deepEqual(
       seq.tasks.map((t) => [t.instanceId, t.problemStatement, t.failToPass[0]]),
@@ -122,21 +122,21 @@ describe('SWE-Bench-CL sequences', () => {
   });
 
   test('bad sequences name the sequence, the task and the field', () => {
-    refused(() => parseClSequences('{"sequences": []}', 'cl.json'), /"sequences" is empty/);
-    refused(() => parseClSequences('[]', 'cl.json'), /has no "sequences" list/);
-    refused(() => parseClSequences(file([]), 'cl.json'), /sequence 1 \(acme_calc_sequence\): "tasks" must be a non-empty list/);
+    refused(() => parseSweBenchClSequences('{"sequences": []}', 'cl.json'), /"sequences" is empty/);
+    refused(() => parseSweBenchClSequences('[]', 'cl.json'), /has no "sequences" list/);
+    refused(() => parseSweBenchClSequences(file([]), 'cl.json'), /sequence 1 \(acme_calc_sequence\): "tasks" must be a non-empty list/);
     refused(
-      () => parseClSequences(file([clTask('acme__calc-1', { FAIL_TO_PASS: undefined })]), 'cl.json'),
+      () => parseSweBenchClSequences(file([clTask('acme__calc-1', { FAIL_TO_PASS: undefined })]), 'cl.json'),
       /sequence 1 \(acme_calc_sequence\), task 1 \(acme__calc-1\): FAIL_TO_PASS is missing/,
     );
     refused(
       () =>
-        parseClSequences(
+        parseSweBenchClSequences(
           file([{ ...clTask('acme__calc-1'), metadata: { ...clTask('x').metadata, instance_id: 'acme__calc-1', repo: 'other/repo' } }]),
           'cl.json',
         ),
       /repo "other\/repo" differs from the sequence's "acme\/calc"/,
     );
-    refused(() => parseClSequences(file([clTask('acme__calc-1'), clTask('acme__calc-1')]), 'cl.json'), /instance "acme__calc-1" appears twice/);
+    refused(() => parseSweBenchClSequences(file([clTask('acme__calc-1'), clTask('acme__calc-1')]), 'cl.json'), /instance "acme__calc-1" appears twice/);
   });
 });

@@ -7,7 +7,7 @@ import { transcriptFromCalls } from './transcript-from-calls';
 import { transcriptSchema } from '../../../src/shared/transcript-schema';
 import { CLI_TOOLS, ENCODE, PROMPT, PROTOCOLS, REQUIREMENT, SYSTEM, architectTry, modelCall, type Turn } from './wire-fixture';
 
-const META = { role: 'architect' as const, iteration: 1, attempt: 1, run: 'r', agent: 'claude-code' };
+const META = { role: 'architect' as const, iteration: 1, try: 1, run: 'r', agent: 'claude-code' };
 
 describe('transcriptFromCalls', () => {
   for (const protocol of PROTOCOLS) {

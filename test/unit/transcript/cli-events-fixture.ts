@@ -37,7 +37,7 @@ export function tryLog(agent: string, stdout: string, parts: LogParts = {}): str
   return header + stdout + (parts.stderr ?? '') + footer;
 }
 
-export const META: Parameters<typeof transcriptFromCliEvents>[1] = { role: 'programmer', iteration: 2, attempt: 1, run: 'r' };
+export const META: Parameters<typeof transcriptFromCliEvents>[1] = { role: 'programmer', iteration: 2, try: 1, run: 'r' };
 
 /** The transcript of a log, which must be one and must match the schema. */
 export function transcriptOf(log: string, agent: string | undefined): Transcript {

@@ -7,7 +7,7 @@ import { clip, formatTranscript } from '../../../src/core/transcript/format-tran
 import { transcriptSchema, type Transcript } from '../../../src/shared/transcript-schema';
 import { PROMPT, architectTry, modelCall } from './wire-fixture';
 
-const META = { role: 'architect' as const, iteration: 1, attempt: 2, run: 'r', agent: 'claude-code' };
+const META = { role: 'architect' as const, iteration: 1, try: 2, run: 'r', agent: 'claude-code' };
 
 /** The Architect's try, and one more call: an edit, an unknown tool, after a long tool result. */
 function sample(): Transcript {

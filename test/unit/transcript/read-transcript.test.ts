@@ -20,7 +20,7 @@ async function folder(): Promise<string> {
   return dir;
 }
 
-const request = (iterDir: string, extra: { pending?: boolean } = {}) => ({ iterDir, role: 'architect' as const, attempt: 1, iteration: 1, run: 'r', ...extra });
+const request = (iterDir: string, extra: { pending?: boolean } = {}) => ({ iterDir, role: 'architect' as const, try: 1, iteration: 1, run: 'r', ...extra });
 
 describe('readTryTranscript', () => {
   before(async () => {

@@ -122,7 +122,7 @@ describe('toolAction', () => {
 describe('filesWritten', () => {
   for (const protocol of PROTOCOLS) {
     test(`${protocol}: requirement.xml is written by the call that wrote it`, () => {
-      const t = transcriptFromCalls(architectTry(protocol).calls, { role: 'architect', iteration: 1, attempt: 1 });
+      const t = transcriptFromCalls(architectTry(protocol).calls, { role: 'architect', iteration: 1, try: 1 });
       const files = filesWritten(t);
       assert.deepEqual([...files.entries()], [['/task/app/requirement.xml', [3]]]);
       assert.deepEqual(callsWriting(files, 'requirement.xml'), [3]);
@@ -132,7 +132,7 @@ describe('filesWritten', () => {
   }
 
   test('a file written by several calls lists each once, in order; patch paths relative to the working folder match too', () => {
-    const t = transcriptFromCalls([], { role: 'programmer', iteration: 2, attempt: 1 });
+    const t = transcriptFromCalls([], { role: 'programmer', iteration: 2, try: 1 });
     t.calls = [1, 2, 3].map((call) => ({
       call,
       input: [],

@@ -107,7 +107,7 @@ describe('sweci transcript', () => {
     assert.equal(r.code, 0, r.err);
     const t = transcriptSchema.parse(JSON.parse(r.out));
     assert.equal(t.run, 'agents');
-    assert.equal(t.attempt, 2);
+    assert.equal(t.try, 2);
     assert.equal(t.agent, 'claude-code');
     assert.deepEqual(
       t.calls.flatMap((c) => c.toolCalls.map((x) => [c.call, x.name, x.input])),

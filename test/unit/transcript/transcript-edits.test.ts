@@ -8,7 +8,7 @@ function t(toolCalls: TranscriptCall['toolCalls'][]): Transcript {
     source: 'gateway',
     role: 'programmer',
     iteration: 1,
-    attempt: 1,
+    try: 1,
     tools: [],
     calls: toolCalls.map((tc, i) => ({ call: i + 1, input: [], output: [], toolCalls: tc })),
     totals: { calls: toolCalls.length, usage: { input: 0, output: 0, cached: 0, reasoning: 0 }, ms: 0 },

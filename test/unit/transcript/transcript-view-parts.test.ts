@@ -18,7 +18,7 @@ function transcript(calls: TranscriptCall[]): Transcript {
     source: 'gateway',
     role: 'programmer',
     iteration: 1,
-    attempt: 1,
+    try: 1,
     tools: [],
     calls,
     totals: { calls: calls.length, usage: usage(0, 0), ms: 0 },

@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { carryMemoryIn, carryMemoryOut } from '../../../src/core/continual/memory-folder';
+import { carryMemoryIn, carryMemoryOut } from '../../../src/core/sequence/memory-folder';
 import { listFiles } from '../../../src/core/util/copy-tree';
 
 let tmp: string;

@@ -4,7 +4,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { clResultsFile, emptyClResults, readClResults, writeClResults } from '../../../src/core/continual/cl-results';
+import { clResultsFile, emptyClResults, readClResults, writeClResults } from '../../../src/core/sequence/cl-results';
 
 let tmp: string;
 before(async () => {

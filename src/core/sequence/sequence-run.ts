@@ -7,25 +7,25 @@ import type { AgentSettings } from '../agents/agent-driver';
 import { agentHint } from '../agents/agent-settings';
 import { SecretMask } from '../util/secret-mask';
 import { openExperiment } from '../batch/run-batch';
-import { parseClSequences, type ClSequence } from '../task/swe-bench-instance';
+import { parseSweBenchClSequences, type SweBenchClSequence } from '../task/swe-bench-instance';
 import { taskFromSweBenchInstance, type InstanceRepoChoice } from '../task/swe-bench-task';
 import type { TaskSpec } from '../task/task-spec';
 import { UserError } from '../util/errors';
 import { runSequence, type SequenceResult, type SequenceSettings } from './run-sequence';
 
 /** The sequences of a SWE-Bench-CL file. */
-export async function readSequenceFile(file: string): Promise<ClSequence[]> {
+export async function readSequenceFile(file: string): Promise<SweBenchClSequence[]> {
   let text: string;
   try {
     text = await fs.readFile(file, 'utf8');
   } catch (err) {
     throw new UserError(`${file} cannot be read (${(err as NodeJS.ErrnoException).code}). Give a SWE-Bench-CL sequence file.`);
   }
-  return parseClSequences(text, file);
+  return parseSweBenchClSequences(text, file);
 }
 
 /** The sequence `id` of the file, or its only one. */
-export function chooseSequence(sequences: readonly ClSequence[], file: string, id: string | undefined): ClSequence {
+export function chooseSequence(sequences: readonly SweBenchClSequence[], file: string, id: string | undefined): SweBenchClSequence {
   const chosen = id ? sequences.find((q) => q.id === id) : sequences.length === 1 ? sequences[0] : undefined;
   if (chosen) return chosen;
   const names = sequences.map((q) => q.id).join(', ');
@@ -35,7 +35,7 @@ export function chooseSequence(sequences: readonly ClSequence[], file: string, i
 }
 
 /** Each task of the sequence on its clone (checked before anything runs). */
-export async function sequenceSpecs(sequence: ClSequence, file: string, clones: InstanceRepoChoice, signal?: AbortSignal): Promise<TaskSpec[]> {
+export async function sequenceSpecs(sequence: SweBenchClSequence, file: string, clones: InstanceRepoChoice, signal?: AbortSignal): Promise<TaskSpec[]> {
   const specs: TaskSpec[] = [];
   for (const instance of sequence.tasks) specs.push(await taskFromSweBenchInstance(instance, file, clones, signal));
   return specs;
@@ -49,7 +49,12 @@ export function runNameFor(architect: AgentSettings, programmer: AgentSettings, 
 }
 
 /** Opens (or continues) the experiment folder as this sequence's, then runs its tasks in order. */
-export async function startSequence(file: string, sequence: ClSequence, specs: readonly TaskSpec[], settings: SequenceSettings): Promise<SequenceResult> {
+export async function startSequence(
+  file: string,
+  sequence: SweBenchClSequence,
+  specs: readonly TaskSpec[],
+  settings: SequenceSettings,
+): Promise<SequenceResult> {
   await openExperiment(settings, {
     dataset: path.resolve(file),
     split: `sequence ${sequence.id}`,

@@ -5,11 +5,11 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { emptyClResults, writeClResults } from '../../../src/core/continual/cl-results';
-import { sequenceData } from '../../../src/core/continual/sequence-data';
-import { summarizeSequence } from '../../../src/core/continual/sequence-summary';
-import { readSequenceSettings } from '../../../src/core/continual/sequence-settings';
-import { DEFAULT_CL_WEIGHTS } from '../../../src/core/continual/cl-metrics';
+import { emptyClResults, writeClResults } from '../../../src/core/sequence/cl-results';
+import { sequenceData } from '../../../src/core/sequence/sequence-data';
+import { summarizeSequence } from '../../../src/core/sequence/sequence-summary';
+import { readSequenceSettings } from '../../../src/core/sequence/sequence-settings';
+import { DEFAULT_CL_WEIGHTS } from '../../../src/core/sequence/cl-metrics';
 import { isHostMessage } from '../../../src/shared/chart-protocol';
 
 let tmp: string;

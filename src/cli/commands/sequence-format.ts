@@ -1,8 +1,8 @@
 // The results matrix and the continual-learning metrics as text, for sweci run --sequence and
 // sweci summarize.
-import { sequenceData } from '../../core/continual/sequence-data';
-import type { SequenceSummary } from '../../core/continual/sequence-summary';
-import { MATRIX_CELLS_MEANING } from '../../core/continual/sequence-settings';
+import { sequenceData } from '../../core/sequence/sequence-data';
+import type { SequenceSummary } from '../../core/sequence/sequence-summary';
+import { MATRIX_CELLS_MEANING } from '../../core/sequence/sequence-settings';
 
 const cell = (v: number | null | undefined): string => (v === null || v === undefined ? '  · ' : v.toFixed(2).padStart(4));
 

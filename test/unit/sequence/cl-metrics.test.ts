@@ -12,7 +12,7 @@ import {
   fBeta,
   forgetting,
   median,
-} from '../../../src/core/continual/cl-metrics';
+} from '../../../src/core/sequence/cl-metrics';
 
 const close = (actual: number | null, expected: number, what: string) => {
   assert.ok(actual !== null, `${what} is null`);
