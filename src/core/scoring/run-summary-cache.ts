@@ -158,7 +158,8 @@ export function writeSummaryCache(layout: RunLayout, cache: RunSummaryCache): vo
   const text = sealJson(runSummaryCacheSchema, isRunSummaryCache, value, SUMMARY_CACHE_FILE);
   // Synchronous, as the records were read: thousands of small writes, where a promise per step costs more than the write.
   try {
-    writeFileAtomicSync(cacheFile(layout), text, { durable: false });
+    // The run's folder holds the records just read: no mkdir (a folder gone since fails the write, a cold read next time).
+    writeFileAtomicSync(cacheFile(layout), text, { durable: false, mkdir: false });
   } catch (err) {
     if (!(err as NodeJS.ErrnoException).code) throw err;
   }
