@@ -7,7 +7,7 @@ import { readIterationRecords, type IterationRecord } from '../loop/iteration-re
 import { ARCHIVE, DEFAULT_MAX_ITERATIONS, listRunsWithRecords, readRunInfo, readRunSummary, type RunInfo } from '../loop/run-store';
 import { normalizedChange, type Baseline } from '../../shared/metrics/normalized-change';
 import { averageRow, referencePassed, summarize } from '../../shared/metrics/reference-summary';
-import { lineUsage, runMetrics } from '../../shared/metrics/run-metrics';
+import { lineUsage, runMetricsOf } from '../../shared/metrics/run-metrics';
 import { lineFlags, runFlags } from '../../shared/metrics/run-flags';
 import { scoredLines, type ScoringRules } from '../../shared/metrics/scored-line';
 import { buildTransitionMatrix, encodeCells, regressedTests, type ReportTests } from '../../shared/metrics/transitions';
@@ -122,6 +122,20 @@ export function chartPoint(r: IterationRecord, baseline: Baseline | undefined): 
 }
 
 export function chartRun(info: RunInfo, records: IterationRecord[], pending: boolean, maxIterations: number, gamma: number, scoring?: ScoringRules): ChartRun {
+  const { run, kind, label, created, runMaxIterations, baseline, ...rest } = scoredChartRun(info, records, pending, maxIterations, gamma, scoring);
+  // The chart's field order (every JSON output's): the points after the baseline.
+  return { run, kind, label, created, runMaxIterations, baseline, points: records.map((r) => chartPoint(r, baseline ?? undefined)), ...rest };
+}
+
+/** chartRun without its points (the experiment readers count lines, they never draw them), summarised once. */
+export function scoredChartRun(
+  info: RunInfo,
+  records: IterationRecord[],
+  pending: boolean,
+  maxIterations: number,
+  gamma: number,
+  scoring?: ScoringRules,
+): Omit<ChartRun, 'points'> {
   const summary = summarize(records, maxIterations);
   const baseline = summary ? { init: summary.init, target: summary.target } : undefined;
   return {
@@ -131,9 +145,8 @@ export function chartRun(info: RunInfo, records: IterationRecord[], pending: boo
     created: info.created,
     runMaxIterations: info.maxIterations,
     baseline: baseline ?? null,
-    points: records.map((r) => chartPoint(r, baseline)),
     evoA: summary ? summary.a : [],
-    metrics: runMetrics(records, { maxIterations, gamma, ...(scoring ? { scoring } : {}) }),
+    metrics: runMetricsOf(records, { maxIterations, gamma, ...(scoring ? { scoring } : {}) }, summary),
     pending,
     flags: runFlags(records),
   };

@@ -13,7 +13,7 @@ import { scoredLines, type ScoringRules } from '../../shared/metrics/scored-line
 import { errorMessage } from '../util/errors';
 import type { TaskFolder } from '../workspace/task-folder';
 import { readTaskRecordSync } from '../workspace/task-record';
-import { chartRun, scoredIterationsOf } from './load-chart-data';
+import { scoredChartRun, scoredIterationsOf } from './load-chart-data';
 import {
   readSummaryCache,
   recordsKey,
@@ -180,7 +180,7 @@ function scoreRun(task: TaskFolder, reading: Reading, variant: ScoreVariant, tke
     current = again;
   }
   const lines = scoredLines(current.records!, variant.scoring);
-  const { points: _points, ...run } = chartRun(current.base.info, lines, current.base.pending, variant.maxIterations, variant.gamma, variant.scoring);
+  const run = scoredChartRun(current.base.info, lines, current.base.pending, variant.maxIterations, variant.gamma, variant.scoring);
   if (current.stable && factsStable) {
     // The variants the cache held (checked when it was read) stay when they were made from these same records.
     const prior = reading.cache;

@@ -22,7 +22,7 @@
 //    damaged, edited so the digest fails, not the schema's shape, too large, another key) is
 //    ignored, the records are read, and the cache written again.
 // Only this module writes it (temp file + rename, no fsync: a cache lost in a crash is rebuilt).
-import { constants as fsc, closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { constants as fsc, closeSync, fstatSync, lstatSync, openSync, readSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import * as zm from 'zod/mini';
@@ -158,7 +158,8 @@ export function writeSummaryCache(layout: RunLayout, cache: RunSummaryCache): vo
   const text = sealJson(runSummaryCacheSchema, isRunSummaryCache, value, SUMMARY_CACHE_FILE);
   // Synchronous, as the records were read: thousands of small writes, where a promise per step costs more than the write.
   try {
-    writeFileAtomicSync(cacheFile(layout), text, { durable: false });
+    // The run's folder holds the records just read: no mkdir (a folder gone since fails the write, a cold read next time).
+    writeFileAtomicSync(cacheFile(layout), text, { durable: false, mkdir: false });
   } catch (err) {
     if (!(err as NodeJS.ErrnoException).code) throw err;
   }
@@ -166,8 +167,10 @@ export function writeSummaryCache(layout: RunLayout, cache: RunSummaryCache): vo
 
 /** A regular file's text (not a link, a FIFO or a device), at most MAX_CACHE_BYTES; undefined for anything else. */
 function readSmallFile(file: string): string | undefined {
+  // An absent cache (every run of a cold read) answered without the exception a failed open throws (most of its cost).
   let fd: number;
   try {
+    if (!lstatSync(file, { throwIfNoEntry: false })) return undefined;
     fd = openSync(file, fsc.O_RDONLY | (fsc.O_NOFOLLOW ?? 0) | (fsc.O_NONBLOCK ?? 0));
   } catch {
     return undefined;

@@ -36,10 +36,14 @@ export async function writeFileAtomic(filePath: string, data: string | Uint8Arra
   }
 }
 
-/** writeFileAtomic, synchronously: for a reader that writes a small cache per run by the thousand, where a promise per step costs more than the write. */
-export function writeFileAtomicSync(filePath: string, data: string | Uint8Array, opts: { durable?: boolean } = {}): void {
+/**
+ * writeFileAtomic, synchronously: for a reader that writes a small cache per run by the thousand,
+ * where a promise per step costs more than the write. `mkdir: false` skips creating the parent
+ * (a caller whose folder exists: the recursive mkdir was a tenth of a cold leaderboard read).
+ */
+export function writeFileAtomicSync(filePath: string, data: string | Uint8Array, opts: { durable?: boolean; mkdir?: boolean } = {}): void {
   const dir = path.dirname(filePath);
-  mkdirSync(dir, { recursive: true });
+  if (opts.mkdir !== false) mkdirSync(dir, { recursive: true });
   const tmp = tempNameFor(dir, filePath);
   let fd: number | undefined;
   try {

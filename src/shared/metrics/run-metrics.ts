@@ -3,7 +3,7 @@
 // Takes iteration.jsonl lines; IterationRecord fits RunLine.
 import { assertGamma } from './evo-score';
 import { normalizedChange } from './normalized-change';
-import { summarize, type ReferenceLine } from './reference-summary';
+import { summarize, type ReferenceLine, type ReferenceSummary } from './reference-summary';
 import { METRIC_COLUMN_LIST, METRIC_COLUMNS, type MetricColumns, type ScoredRun } from './metric-columns';
 import { lineRegressions } from './regressions';
 import { flaggedCount, type FlaggedCount, type FlaggedLine } from './run-flags';
@@ -57,9 +57,19 @@ export function lineUsage(line: RunLine): { tokensIn: number; tokensOut: number;
   return { tokensIn, tokensOut, timeSec };
 }
 
-export function runMetrics(lines: readonly RunLine[], { maxIterations, gamma = 1, scoring }: RunMetricsOptions): RunMetricsRow {
+export function runMetrics(lines: readonly RunLine[], opts: RunMetricsOptions): RunMetricsRow {
+  // The γ first, as before: a bad γ is named even when the N is bad too.
+  assertGamma(opts.gamma ?? 1);
+  return runMetricsOf(lines, opts, summarize(lines, opts.maxIterations));
+}
+
+/** runMetrics, for a caller that already has `summarize(lines, maxIterations)` (the chart's run: summarised once). */
+export function runMetricsOf(
+  lines: readonly RunLine[],
+  { maxIterations, gamma = 1, scoring }: RunMetricsOptions,
+  summary: ReferenceSummary | undefined,
+): RunMetricsRow {
   assertGamma(gamma);
-  const summary = summarize(lines, maxIterations);
   let finalA: number | null = null;
   if (summary) {
     const lastRan = [...lines].reverse().find((l) => l.gap >= 0)!;
