@@ -28,6 +28,7 @@ import { checkAgentsScenario } from './scenarios/check-agents';
 import { exportBrowserScenario } from './scenarios/export-browser';
 import { demoStopScenario } from './scenarios/demo-stop';
 import { downloadScenario } from './scenarios/download';
+import { curateScenario } from './scenarios/curate';
 
 interface Scenario {
   name: string;
@@ -76,6 +77,7 @@ const scenarios: Scenario[] = [
   { name: 'export-browser', run: exportBrowserScenario },
   { name: 'demo-stop', run: demoStopScenario },
   { name: 'download', run: downloadScenario },
+  { name: 'curate', run: curateScenario },
 ];
 
 // A scenario drives a real browser against a real workbench, where a click can land while the

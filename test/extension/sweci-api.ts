@@ -18,7 +18,7 @@ import type { RenderedMessage, TranscriptRendered, WebviewLog } from './webview-
 const text = (v: string | vscode.TreeItemLabel | boolean | undefined): string => (typeof v === 'string' ? v : v && typeof v === 'object' ? v.label : '');
 
 export function sweciApi(
-  { task, loop: l, chart: c, iterationView, transcript, leaderboard, testing, environments, requirementLanguage }: Features,
+  { task, loop: l, chart: c, iterationView, transcript, leaderboard, testing, environments, requirementLanguage, curate }: Features,
   webviews: WebviewLog,
   lastMessages: () => ShownMessage[],
 ): SweciApi {
@@ -29,6 +29,12 @@ export function sweciApi(
   let testResults: PublishedResult[] = [];
   testing.onDidPublish((results) => (testResults = results));
   return {
+    candidateRows: () =>
+      curate.candidates.getChildren().map((node) => {
+        const item = curate.candidates.getTreeItem(node);
+        return { id: node.candidate.id, label: text(item.label), description: text(item.description), contextValue: item.contextValue ?? '' };
+      }),
+    candidatesDescription: () => curate.candidates.describe(),
     checkOutTask: (args) => checkout.run(args),
     refresh: () => controller.runTests(),
     nonPassedDescription: () => view.description,

@@ -30,7 +30,17 @@ export interface NonPassedTreeRow {
   command?: { command: string; arguments: unknown[] };
 }
 
+export interface CandidateRow {
+  id: string;
+  label: string;
+  description: string;
+  contextValue: string;
+}
+
 export interface SweciApi {
+  /** The Candidate Tasks view, read through its TreeDataProvider, and its description. */
+  candidateRows(): CandidateRow[];
+  candidatesDescription(): string | undefined;
   checkOutTask(args: CheckoutArgs): Promise<CheckOutResult | undefined>;
   /** Re-runs pytest on the open task (what the view's Refresh does). */
   refresh(): Promise<void>;

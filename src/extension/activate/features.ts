@@ -13,6 +13,7 @@ import { log } from '../log';
 import { activateRequirementLanguage, type RequirementLanguage } from '../requirement/requirement-language';
 import { activateTesting } from '../testing/test-controller';
 import { activateChart, type ChartFeature } from './chart-feature';
+import { activateCurate, type CurateFeature } from './curate-feature';
 import { activateLeaderboard, type LeaderboardFeature } from './leaderboard-feature';
 import { activateLoop, type LoopFeature } from './loop-feature';
 import { activateNonPassedFollow } from './non-passed-follow';
@@ -30,6 +31,7 @@ export interface Features {
   testing: ReturnType<typeof activateTesting>;
   environments: EnvironmentManager;
   requirementLanguage: RequirementLanguage;
+  curate: CurateFeature;
 }
 
 /** Registers every feature; nothing is read from disk yet (startFeatures loads the task). */
@@ -72,7 +74,8 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   context.subscriptions.push(requirementLanguage);
   activateSequence(context, loop.keys);
   const leaderboard = activateLeaderboard(context, feed, controller);
-  return { task, loop, chart, iterationView: inspect.view, transcript, leaderboard, testing, environments, requirementLanguage };
+  const curate = activateCurate(context, task.checkout);
+  return { task, loop, chart, iterationView: inspect.view, transcript, leaderboard, testing, environments, requirementLanguage, curate };
 }
 
 /** Loads the open task (the views fill in), reveals the SWE-CI view once and offers to resume a run. */

@@ -82,6 +82,22 @@ export class CheckOutTaskCommand {
     }
   }
 
+  /**
+   * Check Out Task… from two refs already chosen (a curated candidate): the git-pair task, the
+   * folder (asked for unless given), then the checkout as the command does it.
+   */
+  async runGitPair(repoPath: string, baseRef: string, targetRef: string, targetDir?: string): Promise<CheckOutResult | undefined> {
+    if (targetDir) return this.run({ source: 'git', repoPath, baseRef, targetRef, targetDir, open: false });
+    try {
+      const spec = await taskFromGitPair(repoPath, baseRef, targetRef);
+      const dir = await this.pickTargetDir(spec);
+      return dir ? await this.checkOut(spec, dir, true) : undefined;
+    } catch (err) {
+      showError('Check out failed', err);
+      return undefined;
+    }
+  }
+
   private async fromArgs(args: CheckoutArgs): Promise<{ spec: TaskSpec; targetDir: string }> {
     const targetDir = path.resolve(args.targetDir);
     if (args.source === 'swe-bench') return { spec: await resolveSweBenchTask(args.instancesFile, args.instanceId, { repoPath: args.repoPath }), targetDir };
