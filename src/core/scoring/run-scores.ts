@@ -14,22 +14,8 @@ import { errorMessage } from '../util/errors';
 import type { TaskFolder } from '../workspace/task-folder';
 import { readTaskRecordSync } from '../workspace/task-record';
 import { scoredChartRun, scoredIterationsOf } from './load-chart-data';
-import {
-  readSummaryCache,
-  recordsKey,
-  sameKey,
-  sameTaskKey,
-  sameVariant,
-  taskKey,
-  writeSummaryCache,
-  type RecordsKey,
-  type RunBase,
-  type RunSummaryCache,
-  type ScoreVariant,
-  type ScoredRun,
-  type TaskFacts,
-  type TaskKey,
-} from './run-summary-cache';
+import { readSummaryCache, recordsKey, sameKey, sameTaskKey, sameVariant, taskKey, writeSummaryCache } from './run-summary-cache';
+import type { RecordsKey, RunBase, RunSummaryCache, ScoreVariant, ScoredRun, TaskFacts, TaskKey } from './run-summary-cache-schema';
 import { RUN_SUMMARY_CODE } from './run-summary-code';
 import { lineUsageExtras, type UsageExtras } from './usage-extras';
 

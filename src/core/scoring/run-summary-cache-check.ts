@@ -9,13 +9,11 @@ import { roleKind } from '../loop/iteration-record';
 import { arrayOf, bool, count, literal, nullable, num, numOrNull, object, oneOf, opt, req, str, type FieldCheck } from '../records/plain-check';
 import { taskStateSchema } from '../records/task-status-file';
 import { chartRunKindSchema } from '../../shared/chart-types';
-import type { RunSummaryCache } from './run-summary-cache';
+import { MAX_VARIANTS, type RunSummaryCache } from './run-summary-cache-schema';
 import { RUN_SUMMARY_CODE } from './run-summary-code';
 
 const flags = arrayOf(oneOf(...RUN_FLAGS));
 const key = nullable(str);
-/** Variants (N, γ, scoring rules) kept per run: the CLI's and the editor's settings side by side. */
-export const MAX_VARIANTS = 4;
 
 /** Each object of the cache's schema, by where it sits: the test holds each to its zod shape. */
 export const CACHE_OBJECTS = (() => {

@@ -24,79 +24,17 @@
 // Only this module writes it (temp file + rename, no fsync: a cache lost in a crash is rebuilt).
 import { constants as fsc, closeSync, fstatSync, lstatSync, openSync, readSync, statSync } from 'node:fs';
 import * as path from 'node:path';
-import { z } from 'zod';
-import * as zm from 'zod/mini';
-import { runInfoSchema } from '../loop/run-store';
-import { taskStateSchema } from '../records/task-status-file';
 import { journalFile } from '../loop/journal';
 import { sealJson, unsealJson } from '../records/sealed-json';
 import { writeFileAtomicSync } from '../util/fs-atomic';
 import type { RunLayout, TaskFolder } from '../workspace/task-folder';
-import { chartRunSchema } from '../../shared/chart-types';
-import { isRunSummaryCache, MAX_VARIANTS } from './run-summary-cache-check';
-import { RUN_SUMMARY_CODE } from './run-summary-code';
+import { isRunSummaryCache } from './run-summary-cache-check';
+import { MAX_VARIANTS, runSummaryCacheSchema, type RecordsKey, type RunSummaryCache, type ScoreVariant, type TaskKey } from './run-summary-cache-schema';
 
 export const SUMMARY_CACHE_FILE = 'summary-cache.json';
 
 /** A cache larger than this is not ours: ignored (a run of thousands of iterations stays far below). */
 const MAX_CACHE_BYTES = 8 * 1024 * 1024;
-
-/** One record file's identity, "dev:ino:size:mtimeNs:ctimeNs"; null when the file does not exist. */
-const fileKeySchema = z.string().nullable();
-
-/** The task's own files a run's cache also summarises: task.json and the batch status (null: not an experiment's task, or none yet). */
-const taskKeySchema = z.object({ task: fileKeySchema, status: fileKeySchema });
-export type TaskKey = z.infer<typeof taskKeySchema>;
-
-export const recordsKeySchema = z.object({ run: fileKeySchema, lines: fileKeySchema, journal: fileKeySchema, ...taskKeySchema.shape });
-export type RecordsKey = z.infer<typeof recordsKeySchema>;
-
-/**
- * What the experiment readers need of the task, read with its runs: task.json's repository (null
- * when it names none; `task` is null when task.json does not read as a task record, and the reader
- * that needs it reads it itself to say why), and the batch status's state and reason (null when
- * there is none or it is damaged, as readTaskStatus reads it).
- */
-const taskFactsSchema = z.object({
-  task: z.object({ repo: z.string().nullable() }).nullable(),
-  status: z.object({ state: taskStateSchema, reason: z.string().optional() }).nullable(),
-});
-export type TaskFacts = z.infer<typeof taskFactsSchema>;
-
-const scoringRulesSchema = z.object({ excludeHarnessTampering: z.boolean(), scoreTargetTestsOnly: z.boolean(), keepFlagged: z.boolean() });
-
-/** The options a run's scores depend on. */
-export const scoreVariantSchema = z.object({ maxIterations: z.number().int().min(1), gamma: z.number(), scoring: scoringRulesSchema });
-export type ScoreVariant = z.infer<typeof scoreVariantSchema>;
-
-/** The chart's run without its points (the experiment readers count them, nothing more). */
-const scoredRunSchema = zm.omit(chartRunSchema, { points: true });
-export type ScoredRun = z.infer<typeof scoredRunSchema>;
-
-export const runBaseSchema = z.object({
-  info: runInfoSchema,
-  /** Complete lines of iteration.jsonl (the base's included). */
-  lines: z.number().int().min(0),
-  /** The iteration in progress, as the run's summary says it (journal.json for the next line). */
-  pending: z.boolean(),
-  usage: z.object({
-    cached: z.number(),
-    cost: z.number().nullable(),
-    source: z.enum(['wire', 'agent-reported', 'mixed', 'none']),
-  }),
-});
-export type RunBase = z.infer<typeof runBaseSchema>;
-
-export const runSummaryCacheSchema = z.object({
-  schema: z.literal(1),
-  code: z.literal(RUN_SUMMARY_CODE),
-  key: recordsKeySchema,
-  base: runBaseSchema,
-  task: taskFactsSchema,
-  variants: z.array(z.object({ variant: scoreVariantSchema, run: scoredRunSchema })).max(MAX_VARIANTS),
-});
-
-export type RunSummaryCache = z.infer<typeof runSummaryCacheSchema>;
 
 export function cacheFile(layout: RunLayout): string {
   return path.join(layout.dir, SUMMARY_CACHE_FILE);

@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { runInfoSchema } from '../../../src/core/loop/run-store';
 import { sealJson, unsealJson } from '../../../src/core/records/sealed-json';
 import { chartRunSchema } from '../../../src/shared/chart-types';
-import { runSummaryCacheSchema, type RunSummaryCache } from '../../../src/core/scoring/run-summary-cache';
+import { runSummaryCacheSchema, type RunSummaryCache } from '../../../src/core/scoring/run-summary-cache-schema';
 import { CACHE_OBJECTS, isRunSummaryCache } from '../../../src/core/scoring/run-summary-cache-check';
 import { RUN_SUMMARY_CODE } from '../../../src/core/scoring/run-summary-code';
 import { runMetricsRowSchema } from '../../../src/shared/metrics/run-metrics-row';

@@ -18,7 +18,8 @@ import { summarizeExperiment } from '../../../src/core/batch/experiment-summary'
 import { readTaskStatus } from '../../../src/core/batch/task-status';
 import { loadChartRuns } from '../../../src/core/scoring/load-chart-data';
 import { loadRunScores } from '../../../src/core/scoring/run-scores';
-import { SUMMARY_CACHE_FILE, runSummaryCacheSchema, type RunSummaryCache } from '../../../src/core/scoring/run-summary-cache';
+import { SUMMARY_CACHE_FILE } from '../../../src/core/scoring/run-summary-cache';
+import { runSummaryCacheSchema, type RunSummaryCache } from '../../../src/core/scoring/run-summary-cache-schema';
 import { RUN_SUMMARY_CODE } from '../../../src/core/scoring/run-summary-code';
 import { lineUsageExtras } from '../../../src/core/scoring/usage-extras';
 import type { TaskFolder } from '../../../src/core/workspace/task-folder';
@@ -381,6 +382,7 @@ const SCORING_SOURCES = [
   'src/core/scoring/run-scores.ts',
   'src/core/scoring/run-summary-cache.ts',
   'src/core/scoring/run-summary-cache-check.ts',
+  'src/core/scoring/run-summary-cache-schema.ts',
   'src/core/records/plain-check.ts',
   'src/core/scoring/usage-extras.ts',
   'src/core/loop/iteration-record.ts',
