@@ -27,7 +27,7 @@ const RECORDS: Record<string, string> = {
   TaskStatus: 'src/core/records/task-status-file.ts',
   ClResults: 'src/core/sequence/cl-results.ts',
   GatewayCall: 'src/core/records/gateway-call.ts',
-  RunSummaryCache: 'src/core/scoring/run-summary-cache.ts',
+  RunSummaryCache: 'src/core/scoring/run-summary-cache-schema.ts',
   CurationManifest: 'src/core/curate/curation-store.ts',
   CandidateRecord: 'src/core/curate/curation-store.ts',
 };
