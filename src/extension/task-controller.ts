@@ -55,7 +55,7 @@ export class TaskController implements vscode.Disposable {
       this.state = dir ? await loadTaskState(dir) : undefined;
     } catch (err) {
       this.state = undefined;
-      showError('SWE-CI could not read the task', err);
+      showError(vscode.l10n.t('SWE-CI could not read the task'), err);
     }
     this.feed.watch(dir?.root);
     await this.updateContext();

@@ -189,7 +189,7 @@ export function activateLeaderboard(context: vscode.ExtensionContext, feed: Chan
         const source = await pickSource(controller);
         if (source) await open(source);
       } catch (err) {
-        showError('Open Leaderboard', err);
+        showError(vscode.l10n.t('Open Leaderboard'), err);
       }
     }),
     // A run recorded an iteration, an experiment was made, the file was edited: rank again.
@@ -209,7 +209,7 @@ export function activateLeaderboard(context: vscode.ExtensionContext, feed: Chan
         try {
           await panel.restore(restored, loaderFor(saved), saved);
         } catch (err) {
-          showError('Open Leaderboard', err);
+          showError(vscode.l10n.t('Open Leaderboard'), err);
         }
       },
     }),

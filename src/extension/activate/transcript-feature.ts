@@ -56,7 +56,7 @@ export function activateTranscript(context: vscode.ExtensionContext, controller:
         if (why) void messages.showInformationMessage(why);
         return why;
       } catch (err) {
-        showError('Open Transcript', err);
+        showError(vscode.l10n.t('Open Transcript'), err);
         return undefined;
       }
     }),

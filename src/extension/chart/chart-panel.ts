@@ -182,7 +182,7 @@ export class ChartPanelHost implements vscode.Disposable {
       return weights;
     } catch (err) {
       const message = errorMessage(err);
-      if (this.weightsError !== message) showError('The chart scores the sequence with the default weights', err);
+      if (this.weightsError !== message) showError(vscode.l10n.t('The chart scores the sequence with the default weights'), err);
       this.weightsError = message;
       return { ...DEFAULT_CL_WEIGHTS };
     }

@@ -64,7 +64,7 @@ export class CheckOutTaskCommand {
       if (!chosen) return undefined;
       return await this.checkOut(chosen.spec, chosen.targetDir, args?.open ?? true);
     } catch (err) {
-      showError('Check out failed', err);
+      showError(vscode.l10n.t('Check out failed'), err);
       if (args) throw err; // programmatic callers want the failure, not only a notification
       return undefined;
     }
@@ -77,7 +77,7 @@ export class CheckOutTaskCommand {
       const targetDir = spec && (await this.pickTargetDir(spec));
       return spec && targetDir ? await this.checkOut(spec, targetDir, true) : undefined;
     } catch (err) {
-      showError('Check out failed', err);
+      showError(vscode.l10n.t('Check out failed'), err);
       return undefined;
     }
   }
@@ -93,7 +93,7 @@ export class CheckOutTaskCommand {
       const dir = await this.pickTargetDir(spec);
       return dir ? await this.checkOut(spec, dir, true) : undefined;
     } catch (err) {
-      showError('Check out failed', err);
+      showError(vscode.l10n.t('Check out failed'), err);
       return undefined;
     }
   }

@@ -57,7 +57,7 @@ export class DownloadDatasetCommand {
         this.offerToken(err);
         return undefined;
       }
-      showError('Download failed', err);
+      showError(vscode.l10n.t('Download failed'), err);
       if (args) throw err;
       return undefined;
     }

@@ -46,7 +46,7 @@ export class RunSequenceCommand {
       if (!chosen) return undefined;
       return await this.start(chosen, !args);
     } catch (err) {
-      showError('Run Sequence failed', err);
+      showError(vscode.l10n.t('Run Sequence failed'), err);
       if (args) throw err;
       return undefined;
     }
