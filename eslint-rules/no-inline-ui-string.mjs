@@ -113,7 +113,7 @@ export const noInlineUiString = {
         // The message and the buttons; an options object ({ modal, detail }) is seen as properties.
         for (const arg of node.arguments) report(arg);
       } else if (name === 'createWebviewPanel') report(node.arguments[1]);
-      else if (name === 'createOutputChannel' || name === 'withCancellableProgress') report(node.arguments[0]);
+      else if (name === 'createOutputChannel' || name === 'withCancellableProgress' || name === 'showError') report(node.arguments[0]);
       else if (name === 'el') report(node.arguments[2]);
       else if (name === 'setAttribute' && node.arguments[0]?.type === 'Literal' && ATTRIBUTES.has(String(node.arguments[0].value))) report(node.arguments[1]);
       else if (node.type === 'NewExpression' && name.endsWith('TreeItem')) report(node.arguments[0]);

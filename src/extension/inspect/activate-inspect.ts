@@ -11,15 +11,27 @@ import { IterationViewHost } from './iteration-view';
 import { registerRevisionContent, type RevisionRef } from '../revisions/revision-content';
 import type { TaskFolder } from '../../core/workspace/task-folder';
 
-const COMMAND_TITLES: Record<string, string> = {
-  'sweci.openIteration': 'Open Iteration',
-  'sweci.openCodeChanges': 'Code Changes',
-  'sweci.openTestReport': 'Open Test Report',
-  'sweci.selectForCompare': 'Select for Compare',
-  'sweci.compareWithSelected': 'Compare with Selected',
-  'sweci.nextIteration': 'Next Iteration',
-  'sweci.previousIteration': 'Previous Iteration',
-};
+/** A command's title, for the error it shows (computed when shown, in the display language). */
+function commandTitle(id: string): string {
+  switch (id) {
+    case 'sweci.openIteration':
+      return vscode.l10n.t('Open Iteration');
+    case 'sweci.openCodeChanges':
+      return vscode.l10n.t('Code Changes');
+    case 'sweci.openTestReport':
+      return vscode.l10n.t('Open Test Report');
+    case 'sweci.selectForCompare':
+      return vscode.l10n.t('Select for Compare');
+    case 'sweci.compareWithSelected':
+      return vscode.l10n.t('Compare with Selected');
+    case 'sweci.nextIteration':
+      return vscode.l10n.t('Next Iteration');
+    case 'sweci.previousIteration':
+      return vscode.l10n.t('Previous Iteration');
+    default:
+      return vscode.l10n.t('SWE-CI');
+  }
+}
 
 /** What the commands get: a row of the Iterations view (iteration or run), or a reference. */
 type Target =
@@ -92,7 +104,7 @@ export function activateInspect(deps: InspectDeps): { view: IterationViewHost; d
       try {
         return await fn(target);
       } catch (err) {
-        showError(COMMAND_TITLES[id] ?? 'SWE-CI', err);
+        showError(commandTitle(id), err);
         return undefined;
       }
     });
