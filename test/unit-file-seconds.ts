@@ -148,6 +148,7 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'util/whole-lines.test.js': 0.1,
   'extension/non-passed-labels.test.js': 0.1,
   'extension/page-queue.test.js': 0.1,
+  'extension/records-signature.test.js': 0.1,
   'extension/reveal-choice.test.js': 0.1,
   'extension/settings-defaults.test.js': 0.1,
   'extension/settings-manifest.test.js': 0.1,

@@ -5,7 +5,9 @@
 // server, the files under app/code and app/non-passed/summary.jsonl; and, while the Leaderboard
 // panel is open, its leaderboard.json and the records of the experiments it ranks. Views render what the files
 // say when the feed fires. The calls records of the iteration in progress grow with every model
-// call: they have their own event, so only the Transcript panel redraws for them.
+// call: they have their own event, so only the Transcript panel redraws for them. The open
+// task's records are also stat'ed every 2 s, because a host can lose file events
+// (records-signature.ts says when); the watchers stay, for their speed.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { CALLS_SUFFIX } from '../core/agents/model-route';
@@ -13,6 +15,7 @@ import { CL_RESULTS_FILE } from '../core/sequence/cl-results';
 import { EXPERIMENT_FILE } from '../core/workspace/layout';
 import { taskFolder, taskRelative } from '../core/workspace/task-folder';
 import type { LoopEvent } from '../core/loop/loop-types';
+import { recordsSignature, type RecordsSignature } from './records-signature';
 
 /** A task's records the views follow: its task file, the current report's run, each run's records and its try's model calls. */
 const RECORDS_GLOB = `{${[
@@ -24,6 +27,8 @@ const RECORDS_GLOB = `{${[
 ].join(',')}}`;
 /** Loop events after which a run's records (run.json, iteration.jsonl, pending/) differ. */
 const RUN_EVENTS: ReadonlySet<LoopEvent['type']> = new Set(['iteration-recorded', 'loop-finished', 'step-started']);
+/** How often the open task's records are stat'ed, for the file events a host loses (records-signature.ts). */
+const POLL_MS = 2000;
 
 /** A file under some task's app/code, or its app/non-passed/summary.jsonl, appeared, changed or went. */
 export interface RequirementInputChange {
@@ -61,6 +66,9 @@ export class ChangeFeed implements vscode.Disposable {
   private callsTimer: NodeJS.Timeout | undefined;
   private sequenceTimer: NodeJS.Timeout | undefined;
   private inputsTimer: NodeJS.Timeout | undefined;
+  private pollTimer: NodeJS.Timeout | undefined;
+  private polled: RecordsSignature | undefined;
+  private polling = false;
 
   /**
    * Files under app/code or a summary.jsonl of any task in the workspace changed, batched (debounced):
@@ -78,6 +86,9 @@ export class ChangeFeed implements vscode.Disposable {
     for (const w of this.watchers) w.dispose();
     this.watchers = [];
     this.dir = dir;
+    clearInterval(this.pollTimer);
+    this.pollTimer = undefined;
+    this.polled = undefined;
     if (dir) {
       const runsDir = taskFolder(dir).runsDir + path.sep;
       const records = watcher(new vscode.RelativePattern(vscode.Uri.file(dir), RECORDS_GLOB), (uri) =>
@@ -87,8 +98,27 @@ export class ChangeFeed implements vscode.Disposable {
       // (outside the workspace folder, so a watcher of its own).
       const sequence = watcher(new vscode.RelativePattern(vscode.Uri.file(path.dirname(dir)), CL_RESULTS_FILE), () => this.sequenceDidChange());
       this.watchers = [records, sequence];
+      this.pollTimer = setInterval(() => void this.poll(dir), POLL_MS);
+      void this.poll(dir);
     }
     this.runsDidChange();
+  }
+
+  /** Fires what the watchers missed: a side of the records whose stats differ from the last poll's. */
+  private async poll(dir: string): Promise<void> {
+    if (this.polling) return;
+    this.polling = true;
+    try {
+      const now = await recordsSignature(dir);
+      if (dir !== this.dir) return;
+      const before = this.polled;
+      this.polled = now;
+      if (!before) return;
+      if (now.task !== before.task) this.taskFilesDidChange();
+      if (now.runs !== before.runs) this.runsDidChange();
+    } finally {
+      this.polling = false;
+    }
   }
 
   /**
@@ -167,6 +197,7 @@ export class ChangeFeed implements vscode.Disposable {
     clearTimeout(this.sequenceTimer);
     clearTimeout(this.inputsTimer);
     clearTimeout(this.leaderboardTimer);
+    clearInterval(this.pollTimer);
     for (const w of [...this.watchers, ...this.leaderboardWatchers, ...(this.inputWatchers ?? [])]) w.dispose();
     this.taskChanged.dispose();
     this.runsChanged.dispose();

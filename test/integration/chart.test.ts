@@ -125,6 +125,22 @@ suite('The chart webview', function () {
     await until('the webview to draw the update', () => sweci.chartMessages().received.some((m) => m.type === 'rendered' && m.points >= 4) || undefined);
   });
 
+  test('with .sweci excluded from file watching (files.watcherExclude), a new iteration still reaches the open chart', async () => {
+    const sweci = await api();
+    const files = vscode.workspace.getConfiguration('files');
+    await files.update('watcherExclude', { '**/.sweci/**': true }, vscode.ConfigurationTarget.Workspace);
+    try {
+      const before = pick(lastData(sweci)!)?.length ?? 0;
+      await runLoop({ ...loopOpts, iterations: 1 });
+      const records = await readIterationRecords(taskFolder(taskDir).run(RUN).iterationsFile);
+      assert.equal(records.length, before + 1);
+      await until('the update', () => (pick(lastData(sweci)!)?.length === records.length ? true : undefined), 30_000);
+      assert.deepEqual(pick(lastData(sweci)!), expectedPoints(records));
+    } finally {
+      await files.update('watcherExclude', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+  });
+
   test('a theme change redraws the chart in the new theme’s colours', async () => {
     const sweci = await api();
     const workbench = vscode.workspace.getConfiguration('workbench');
@@ -229,6 +245,6 @@ suite('The chart webview', function () {
     assert.match(csv[0], /^run,kind,label,gamma,evoscore_gamma,evoscore_1,solved/);
     assert.ok(csv.some((l) => l.startsWith(`${RUN},agent,`)));
     const json = JSON.parse(fs.readFileSync(out.json, 'utf8')) as { runs: { run: string; iterations: number }[] };
-    assert.ok(json.runs.some((r) => r.run === RUN && r.iterations === 3));
+    assert.equal(json.runs.find((r) => r.run === RUN)?.iterations, records.length - 1, 'the iterations recorded after the base');
   });
 });
