@@ -116,6 +116,7 @@ export class ChangeFeed implements vscode.Disposable {
       if (!before) return;
       if (now.task !== before.task) this.taskFilesDidChange();
       if (now.runs !== before.runs) this.runsDidChange();
+      if (now.calls !== before.calls) this.callsDidChange();
     } finally {
       this.polling = false;
     }

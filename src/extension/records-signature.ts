@@ -5,6 +5,7 @@
 // the editor shows (one task, its runs).
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
+import { CALLS_SUFFIX } from '../core/agents/model-route';
 import { taskFolder } from '../core/workspace/task-folder';
 
 /** A task's records, each side as one comparable string. */
@@ -13,21 +14,33 @@ export interface RecordsSignature {
   task: string;
   /** Each run's run.json and iteration.jsonl, and which runs exist. */
   runs: string;
+  /** The calls records of tries in progress (runs/<run>/pending/*.calls.jsonl). */
+  calls: string;
 }
 
 export async function recordsSignature(dir: string): Promise<RecordsSignature> {
   const task = taskFolder(dir);
   const runNames = await fsp.readdir(task.runsDir).catch(() => [] as string[]);
-  const runFiles = runNames.sort().flatMap((name) => [task.run(name).runFile, task.run(name).iterationsFile]);
-  const [taskSide, runsSide] = await Promise.all([stamps([task.taskFile, task.current.run]), stamps(runFiles)]);
-  return { task: taskSide, runs: runsSide };
+  runNames.sort();
+  const runFiles = runNames.flatMap((name) => [task.run(name).runFile, task.run(name).iterationsFile]);
+  const callsFiles = (
+    await Promise.all(
+      runNames.map(async (name) => {
+        const pending = task.run(name).pendingDir;
+        const names = await fsp.readdir(pending).catch(() => [] as string[]);
+        return names.filter((n) => n.endsWith(CALLS_SUFFIX)).map((n) => path.join(pending, n));
+      }),
+    )
+  ).flat();
+  const [taskSide, runsSide, callsSide] = await Promise.all([stamps([task.taskFile, task.current.run]), stamps(runFiles), stamps(callsFiles)]);
+  return { task: taskSide, runs: runsSide, calls: callsSide };
 }
 
 async function stamps(files: readonly string[]): Promise<string> {
   const each = await Promise.all(
     files.map(async (file) => {
       const s = await fsp.stat(file).catch(() => undefined);
-      return `${path.basename(path.dirname(file))}/${path.basename(file)}:${s ? `${s.size}:${s.mtimeMs}` : '-'}`;
+      return `${file}:${s ? `${s.size}:${s.mtimeMs}` : '-'}`;
     }),
   );
   return each.join('\n');

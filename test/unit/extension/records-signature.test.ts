@@ -1,5 +1,5 @@
 // The change feed's poll fires only when a record's stats move: these are the cases it must see
-// (an appended iteration, a new run, a new pytest run) and the one it must not (nothing written).
+// (an appended iteration, a new run, a new pytest run, a try's model call) and the one it must not (nothing written).
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { recordsSignature } from '../../../src/extension/records-signature';
 import { taskFolder } from '../../../src/core/workspace/task-folder';
+import { CALLS_SUFFIX } from '../../../src/core/agents/model-route';
 
 function write(file: string, text: string, append = false): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -44,4 +45,11 @@ test('an appended iteration or a new run moves the runs side only; a new pytest 
   const pytest = await recordsSignature(dir);
   assert.notEqual(pytest.task, added.task);
   assert.equal(pytest.runs, added.runs);
+
+  write(path.join(task.run('b').pendingDir, `programmer-try-1${CALLS_SUFFIX}`), '{}\n');
+  const call = await recordsSignature(dir);
+  assert.notEqual(call.calls, pytest.calls);
+  assert.equal(call.runs, pytest.runs);
+  write(path.join(task.run('b').pendingDir, 'programmer-try-1.log'), 'not a calls record');
+  assert.equal((await recordsSignature(dir)).calls, call.calls, 'only calls records count');
 });
