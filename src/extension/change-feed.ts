@@ -15,7 +15,8 @@ import { CL_RESULTS_FILE } from '../core/sequence/cl-results';
 import { EXPERIMENT_FILE } from '../core/workspace/layout';
 import { taskFolder, taskRelative } from '../core/workspace/task-folder';
 import type { LoopEvent } from '../core/loop/loop-types';
-import { recordsSignature, type RecordsSignature } from './records-signature';
+import { experimentLayout } from '../core/batch/experiment';
+import { recordsSignature, StampPoll, stamps, type RecordsSignature } from './records-signature';
 
 /** A task's records the views follow: its task file, the current report's run, each run's records and its try's model calls. */
 const RECORDS_GLOB = `{${[
@@ -29,6 +30,13 @@ const RECORDS_GLOB = `{${[
 const RUN_EVENTS: ReadonlySet<LoopEvent['type']> = new Set(['iteration-recorded', 'loop-finished', 'step-started']);
 /** How often the open task's records are stat'ed, for the file events a host loses (records-signature.ts). */
 const POLL_MS = 2000;
+/**
+ * How often the Leaderboard's sources are stat'ed for the same reason: each leaderboard.json, and
+ * each experiment's sweci-experiment.json and batch-status folder (a task's lock and status files
+ * come and go there as it starts and finishes, so the folder's time moves; a few stats, whatever
+ * the experiment's size).
+ */
+const LEADERBOARD_POLL_MS = 3000;
 
 /** A file under some task's app/code, or its app/non-passed/summary.jsonl, appeared, changed or went. */
 export interface RequirementInputChange {
@@ -57,6 +65,7 @@ export class ChangeFeed implements vscode.Disposable {
   private leaderboardWatchers: vscode.FileSystemWatcher[] = [];
   private leaderboardKey = '';
   private leaderboardTimer: NodeJS.Timeout | undefined;
+  private leaderboardPoll: StampPoll<string> | undefined;
   /** The requirement.xml server's inputs, in every task of the workspace: watched from the first listener on. */
   private inputWatchers: vscode.FileSystemWatcher[] | undefined;
   private pendingInputs = new Map<string, RequirementInputChange>();
@@ -66,9 +75,7 @@ export class ChangeFeed implements vscode.Disposable {
   private callsTimer: NodeJS.Timeout | undefined;
   private sequenceTimer: NodeJS.Timeout | undefined;
   private inputsTimer: NodeJS.Timeout | undefined;
-  private pollTimer: NodeJS.Timeout | undefined;
-  private polled: RecordsSignature | undefined;
-  private polling = false;
+  private poll: StampPoll<RecordsSignature> | undefined;
 
   /**
    * Files under app/code or a summary.jsonl of any task in the workspace changed, batched (debounced):
@@ -86,9 +93,8 @@ export class ChangeFeed implements vscode.Disposable {
     for (const w of this.watchers) w.dispose();
     this.watchers = [];
     this.dir = dir;
-    clearInterval(this.pollTimer);
-    this.pollTimer = undefined;
-    this.polled = undefined;
+    this.poll?.dispose();
+    this.poll = undefined;
     if (dir) {
       const runsDir = taskFolder(dir).runsDir + path.sep;
       const records = watcher(new vscode.RelativePattern(vscode.Uri.file(dir), RECORDS_GLOB), (uri) =>
@@ -98,28 +104,17 @@ export class ChangeFeed implements vscode.Disposable {
       // (outside the workspace folder, so a watcher of its own).
       const sequence = watcher(new vscode.RelativePattern(vscode.Uri.file(path.dirname(dir)), CL_RESULTS_FILE), () => this.sequenceDidChange());
       this.watchers = [records, sequence];
-      this.pollTimer = setInterval(() => void this.poll(dir), POLL_MS);
-      void this.poll(dir);
+      this.poll = new StampPoll(
+        () => recordsSignature(dir),
+        (now, before) => {
+          if (now.task !== before.task) this.taskFilesDidChange();
+          if (now.runs !== before.runs) this.runsDidChange();
+          if (now.calls !== before.calls) this.callsDidChange();
+        },
+        POLL_MS,
+      );
     }
     this.runsDidChange();
-  }
-
-  /** Fires what the watchers missed: a side of the records whose stats differ from the last poll's. */
-  private async poll(dir: string): Promise<void> {
-    if (this.polling) return;
-    this.polling = true;
-    try {
-      const now = await recordsSignature(dir);
-      if (dir !== this.dir) return;
-      const before = this.polled;
-      this.polled = now;
-      if (!before) return;
-      if (now.task !== before.task) this.taskFilesDidChange();
-      if (now.runs !== before.runs) this.runsDidChange();
-      if (now.calls !== before.calls) this.callsDidChange();
-    } finally {
-      this.polling = false;
-    }
   }
 
   /**
@@ -136,6 +131,16 @@ export class ChangeFeed implements vscode.Disposable {
       clearTimeout(this.leaderboardTimer);
       this.leaderboardTimer = setTimeout(() => this.leaderboardChanged.fire(), 500);
     };
+    this.leaderboardPoll?.dispose();
+    const polled = [...files, ...experiments.flatMap((dir) => [experimentLayout(dir).file, experimentLayout(dir).statusDir])];
+    this.leaderboardPoll =
+      polled.length > 0
+        ? new StampPoll(
+            () => stamps(polled),
+            (now, before) => now !== before && changed(),
+            LEADERBOARD_POLL_MS,
+          )
+        : undefined;
     this.leaderboardWatchers = [
       ...files.map((f) => watcher(new vscode.RelativePattern(vscode.Uri.file(path.dirname(f)), path.basename(f)), changed)),
       ...experiments.map((dir) =>
@@ -198,7 +203,8 @@ export class ChangeFeed implements vscode.Disposable {
     clearTimeout(this.sequenceTimer);
     clearTimeout(this.inputsTimer);
     clearTimeout(this.leaderboardTimer);
-    clearInterval(this.pollTimer);
+    this.poll?.dispose();
+    this.leaderboardPoll?.dispose();
     for (const w of [...this.watchers, ...this.leaderboardWatchers, ...(this.inputWatchers ?? [])]) w.dispose();
     this.taskChanged.dispose();
     this.runsChanged.dispose();

@@ -36,7 +36,8 @@ export async function recordsSignature(dir: string): Promise<RecordsSignature> {
   return { task: taskSide, runs: runsSide, calls: callsSide };
 }
 
-async function stamps(files: readonly string[]): Promise<string> {
+/** Each file's (or folder's) size and modification time, as one comparable string; a missing one counts too. */
+export async function stamps(files: readonly string[]): Promise<string> {
   const each = await Promise.all(
     files.map(async (file) => {
       const s = await fsp.stat(file).catch(() => undefined);
@@ -44,4 +45,45 @@ async function stamps(files: readonly string[]): Promise<string> {
     }),
   );
   return each.join('\n');
+}
+
+/**
+ * Reads `read()` every `ms` (and once at once, for the baseline) and hands each new reading with
+ * the one before it to `moved`; a reading still in progress skips a tick.
+ */
+export class StampPoll<T> {
+  private readonly timer: NodeJS.Timeout;
+  private last: T | undefined;
+  private busy = false;
+  private stopped = false;
+
+  constructor(
+    private readonly read: () => Promise<T>,
+    private readonly moved: (now: T, before: T) => void,
+    ms: number,
+  ) {
+    this.timer = setInterval(() => void this.tick(), ms);
+    void this.tick();
+  }
+
+  private async tick(): Promise<void> {
+    if (this.busy) return;
+    this.busy = true;
+    try {
+      const now = await this.read();
+      if (this.stopped) return;
+      const before = this.last;
+      this.last = now;
+      if (before !== undefined) this.moved(now, before);
+    } catch {
+      // A folder gone between the readdir and the stat: the next tick reads again.
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  dispose(): void {
+    this.stopped = true;
+    clearInterval(this.timer);
+  }
 }

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { recordsSignature } from '../../../src/extension/records-signature';
+import { recordsSignature, StampPoll, stamps } from '../../../src/extension/records-signature';
 import { taskFolder } from '../../../src/core/workspace/task-folder';
 import { CALLS_SUFFIX } from '../../../src/core/agents/model-route';
 
@@ -52,4 +52,33 @@ test('an appended iteration or a new run moves the runs side only; a new pytest 
   assert.equal(call.runs, pytest.runs);
   write(path.join(task.run('b').pendingDir, 'programmer-try-1.log'), 'not a calls record');
   assert.equal((await recordsSignature(dir)).calls, call.calls, 'only calls records count');
+});
+
+test('StampPoll hands over a reading that moved, never the baseline, and nothing after dispose', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-sig-'));
+  const file = path.join(dir, 'leaderboard.json');
+  const moves: Array<[string, string]> = [];
+  let reads = 0;
+  let onRead: (() => void) | undefined;
+  const poll = new StampPoll(
+    async () => {
+      const s = await stamps([file, dir]);
+      reads++;
+      onRead?.();
+      return s;
+    },
+    (now, before) => now !== before && moves.push([before, now]),
+    5,
+  );
+  const readsFrom = (n: number) => new Promise<void>((resolve) => (onRead = () => reads >= n && resolve()));
+  await readsFrom(reads + 3);
+  assert.equal(moves.length, 0, 'a quiet folder moves nothing');
+  write(file, '{}');
+  while (moves.length === 0) await readsFrom(reads + 1);
+  assert.match(moves[0][1], /leaderboard\.json:2:/, 'the new file, with its size');
+  poll.dispose();
+  const after = moves.length;
+  write(file, '{"more": true}');
+  await new Promise((r) => setTimeout(r, 50));
+  assert.equal(moves.length, after, 'a disposed poll reads no more');
 });
