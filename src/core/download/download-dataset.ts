@@ -251,11 +251,12 @@ async function downloadWith(o: DownloadOptions, into: string, handle: DownloadHa
   const queue = [...todo];
   // The Hub client's look-up of a file's URL (a round trip, two with its redirect) is made while
   // the file before it is fetched, so a job goes from one file's last byte to the next one's first
-  // without waiting for it. A look-up that fails is reported when its file is fetched.
-  const lookups = new Map<string, Promise<{ url: string; size: number }>>();
+  // without waiting for it; not for a file whose partial file is whole (it is only verified). A
+  // look-up that fails is reported when its file is fetched.
+  const lookups = new Map<string, Promise<{ url: string; size: number } | undefined>>();
   const lookUp = (f: PlannedFile | undefined) => {
     if (!f || lookups.has(f.remote.path)) return;
-    const p = client.resolve(f.remote.path);
+    const p = sizeOf(partialPath(into, f.remote.path)).then((have) => (have === f.remote.size ? undefined : client.resolve(f.remote.path)));
     p.catch(() => undefined);
     lookups.set(f.remote.path, p);
   };

@@ -22,8 +22,8 @@ export interface FetchFileOptions {
   dest: string;
   /** The partial file (outside the dataset's data/ folder, so no reader ever takes it for a task). */
   partial: string;
-  /** The client's look-up of the file's URL, when the caller started it ahead; else it is made here. */
-  resolved?: Promise<{ url: string; size: number }>;
+  /** The client's look-up of the file's URL, when the caller started it ahead (undefined: made here when needed). */
+  resolved?: Promise<{ url: string; size: number } | undefined>;
   signal?: AbortSignal;
   retry?: RetryPolicy;
   /** The bytes of this file on disk so far (goes down when a bad partial file is thrown away). */
@@ -139,9 +139,9 @@ async function fetchWith(o: FetchFileOptions, hasher: PartHasher): Promise<Fetch
     }
     if (resolved === undefined) {
       // A look-up made ahead serves once; a URL resolved again (expired) is looked up anew.
-      const lookUp = ahead ?? o.client.resolve(file.path);
+      const early = await ahead;
       ahead = undefined;
-      resolved = await lookUp;
+      resolved = early ?? (await o.client.resolve(file.path));
     }
     if (resolved.size !== file.size) {
       throw new UserError(
