@@ -26,15 +26,24 @@ export class BatchedAppend {
   private full = false;
   private ending = false;
 
+  private readonly handle: Promise<fs.FileHandle>;
+
   private constructor(
-    private readonly handle: fs.FileHandle,
+    file: string,
     private onDisk: number,
     private readonly hooks: BatchedAppendHooks,
-  ) {}
+  ) {
+    this.handle = fs.open(file, 'a');
+    this.handle.catch(() => undefined);
+  }
 
-  /** Opens `file` for appending; it holds `have` bytes. */
-  static async open(file: string, have: number, hooks: BatchedAppendHooks): Promise<BatchedAppend> {
-    return new BatchedAppend(await fs.open(file, 'a'), have, hooks);
+  /**
+   * A writer appending to `file`, which holds `have` bytes. It takes chunks at once (the caller
+   * listens to its source without a wait in which an event could pass unseen); they go out once
+   * the file is open, and an open that fails fails the writer.
+   */
+  static open(file: string, have: number, hooks: BatchedAppendHooks): BatchedAppend {
+    return new BatchedAppend(file, have, hooks);
   }
 
   /** Queues a chunk; false when so much waits that the source should pause until `resume`. */
@@ -57,7 +66,11 @@ export class BatchedAppend {
         else break;
       }
     } finally {
-      await this.handle.close();
+      const handle = await this.handle.catch((err: unknown) => {
+        this.failure ??= err instanceof Error ? err : new Error(String(err));
+        return undefined;
+      });
+      await handle?.close();
     }
     if (this.failure) throw this.failure;
   }
@@ -69,22 +82,24 @@ export class BatchedAppend {
     const n = this.queued;
     this.queue = [];
     this.queued = 0;
-    this.writing = writeAll(this.handle, batch).then(
-      () => {
-        this.writing = undefined;
-        this.hooks.written((this.onDisk += n));
-        if (this.queued >= APPEND_BATCH || (this.ending && this.queued > 0)) this.flush();
-        if (this.full && this.queued < APPEND_HIGH_WATER) {
-          this.full = false;
-          this.hooks.resume();
-        }
-      },
-      (err: unknown) => {
-        this.writing = undefined;
-        this.failure = err instanceof Error ? err : new Error(String(err));
-        this.hooks.failed(this.failure);
-      },
-    );
+    this.writing = this.handle
+      .then((handle) => writeAll(handle, batch))
+      .then(
+        () => {
+          this.writing = undefined;
+          this.hooks.written((this.onDisk += n));
+          if (this.queued >= APPEND_BATCH || (this.ending && this.queued > 0)) this.flush();
+          if (this.full && this.queued < APPEND_HIGH_WATER) {
+            this.full = false;
+            this.hooks.resume();
+          }
+        },
+        (err: unknown) => {
+          this.writing = undefined;
+          this.failure = err instanceof Error ? err : new Error(String(err));
+          this.hooks.failed(this.failure);
+        },
+      );
   }
 }
 

@@ -260,7 +260,7 @@ async function appendBody(
 ): Promise<void> {
   let failure: Error | undefined;
   let stop: (err: unknown) => void = () => undefined;
-  const out = await BatchedAppend.open(partial, have, { written, failed: (err) => stop(err), resume: () => body.resume() });
+  const out = BatchedAppend.open(partial, have, { written, failed: (err) => stop(err), resume: () => body.resume() });
   let total = have;
   const read = new Promise<void>((resolve) => {
     stop = (err: unknown) => {

@@ -1,6 +1,6 @@
 // The batched writer of a partial file: chunks land in order after what the file held, the caller
 // is asked to pause while much waits and to resume after, `written` reports sizes that are on disk,
-// and a disk that refuses bytes (/dev/full) fails the writer with its error.
+// and a disk that refuses bytes (/dev/full) or a file that cannot be opened fails the writer with its error.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { promises as fs, statSync } from 'node:fs';
@@ -10,6 +10,8 @@ import { after, before, describe, test } from 'node:test';
 import { BatchedAppend } from '../../../src/core/download/batched-append';
 
 let tmp: string;
+/** More than one batch, so a write is attempted before end(). */
+const APPEND_CHUNKS = 2 * 1024 * 1024;
 
 describe('the batched writer of a partial file', () => {
   before(async () => {
@@ -26,7 +28,7 @@ describe('the batched writer of a partial file', () => {
     const chunks = Array.from({ length: 400 }, (_, i) => randomBytes(65536 + (i % 7)));
     const reported: number[] = [];
     let resumed = 0;
-    const out = await BatchedAppend.open(file, head.length, {
+    const out = BatchedAppend.open(file, head.length, {
       written: (n) => {
         // Each size reported is on disk already.
         assert.ok(statSync(file).size >= n, `${n} reported, the file holds ${statSync(file).size}`);
@@ -54,7 +56,7 @@ describe('the batched writer of a partial file', () => {
 
   test('a disk that refuses bytes fails the writer with its error', { skip: process.platform !== 'linux' && 'needs /dev/full' }, async () => {
     const failed: Error[] = [];
-    const out = await BatchedAppend.open('/dev/full', 0, {
+    const out = BatchedAppend.open('/dev/full', 0, {
       written: () => assert.fail('nothing is written'),
       failed: (err) => failed.push(err),
       resume: () => undefined,
@@ -67,5 +69,20 @@ describe('the batched writer of a partial file', () => {
       'failed() was told once',
     );
     assert.equal(out.write(randomBytes(10)), false, 'a failed writer takes nothing more');
+  });
+
+  test('a file that cannot be opened fails the writer, also with nothing written', async () => {
+    const missing = path.join(tmp, 'no-such-folder', 'x.part');
+    const failed: Error[] = [];
+    const out = BatchedAppend.open(missing, 0, {
+      written: () => assert.fail('nothing is written'),
+      failed: (err) => failed.push(err),
+      resume: () => undefined,
+    });
+    out.write(randomBytes(APPEND_CHUNKS));
+    await assert.rejects(out.end(), (err: NodeJS.ErrnoException) => err.code === 'ENOENT');
+    assert.equal(failed.length, 1, 'failed() was told');
+    const empty = BatchedAppend.open(missing, 0, { written: () => assert.fail('nothing is written'), failed: () => undefined, resume: () => undefined });
+    await assert.rejects(empty.end(), (err: NodeJS.ErrnoException) => err.code === 'ENOENT');
   });
 });
