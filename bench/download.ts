@@ -56,6 +56,12 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.e
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+/** The machine's load with each figure: on a shared machine it says how much a ratio can be trusted. */
+const load = () =>
+  `load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')} on ${os.cpus().length} cores`;
 
 async function main(): Promise<void> {
   const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-bench-download-'));
@@ -85,7 +91,7 @@ async function main(): Promise<void> {
       ...files.flatMap((f) => ['-o', path.join(into, f.path), `${server.endpoint}/datasets/${server.repo}/resolve/main/${f.path}`]),
     ];
     console.log(
-      `bench:download: ${files.length} files, ${(total / 1e6).toFixed(0)} MB from ${server.endpoint}, ${RUNS} pairs (sweci --jobs 1 vs curl, one file after another)`,
+      `bench:download: ${files.length} files, ${(total / 1e6).toFixed(0)} MB from ${server.endpoint}, ${RUNS} pairs (sweci --jobs 1 vs curl, one file after another); ${load()}`,
     );
     const ratios: number[] = [];
     const transferRatios: number[] = [];
@@ -114,7 +120,7 @@ async function main(): Promise<void> {
       `sweci: median ${median(a).toFixed(2)} s (${(mb / median(a)).toFixed(0)} MB/s); curl: median ${median(b).toFixed(2)} s (${(mb / median(b)).toFixed(0)} MB/s)`,
     );
     console.log(
-      `throughput ratio sweci/curl, median of pairs: ${median(ratios).toFixed(3)} whole process (min ${Math.min(...ratios).toFixed(3)}, max ${Math.max(...ratios).toFixed(3)}); ` +
+      `${load()}; throughput ratio sweci/curl, median of pairs: ${median(ratios).toFixed(3)} whole process (min ${Math.min(...ratios).toFixed(3)}, max ${Math.max(...ratios).toFixed(3)}); ` +
         `${median(transferRatios).toFixed(3)} for the data files alone (sweci's start-up, listing and CSV left out; curl's whole run)`,
     );
 

@@ -35,6 +35,8 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'download/folder-lock.test.js': 2.0,
   'download/remote-split.test.js': 3.0,
   'download/part-hasher.test.js': 3.0,
+  'download/batched-append.test.js': 0.5,
+  'download/concurrent-resume.test.js': 3.0,
   'cli/cli-sequence.test.js': 104.8,
   'loop/loop-resume.test.js': 96.3,
   'loop/loop-hostile-code.test.js': 92.5,

@@ -1,7 +1,7 @@
 // What `sweci dataset download` shows: on a terminal a live bar (bytes, rate, ETA, the files in
 // flight), redrawn in place; in a pipe or CI log a plain line per file and per tenth of the
-// bytes; with --json one event per line.
-import { logUpdateStderr } from 'log-update';
+// bytes; with --json one event per line. log-update (and the string-width tables it loads) is
+// loaded only for the live bar: a script's --json download does not pay for it at start-up.
 import { plural } from '../core/util/plural';
 import type { DownloadEvent } from '../core/download/download-dataset';
 import { formatEta, percent, summaryLine, type ProgressTracker } from '../core/download/download-progress';
@@ -12,10 +12,10 @@ export interface DownloadDisplay {
   stop(): void;
 }
 
-export function openDownloadDisplay(json: boolean): DownloadDisplay {
+export async function openDownloadDisplay(json: boolean): Promise<DownloadDisplay> {
   if (json) return jsonDisplay();
   const sized = process.stderr.isTTY && process.stderr.columns > 0;
-  return sized ? liveDisplay() : lineDisplay();
+  return sized ? liveDisplay((await import('log-update')).logUpdateStderr) : lineDisplay();
 }
 
 function planLine(e: Extract<DownloadEvent, { type: 'plan' }>): string {
@@ -87,8 +87,7 @@ function bar(done: number, total: number, width: number): string {
   return '█'.repeat(filled) + '░'.repeat(Math.max(0, width - filled));
 }
 
-function liveDisplay(): DownloadDisplay {
-  const draw = logUpdateStderr;
+function liveDisplay(draw: typeof import('log-update').logUpdateStderr): DownloadDisplay {
   let lastDraw = 0;
   return {
     event: (e, tracker) => {

@@ -2,7 +2,7 @@
 // endpoints @huggingface/hub calls (the tree listing with LFS entries, paged with a Link header;
 // resolve, redirected for LFS files to a "CDN" on another port, with ranges) for a folder on disk
 // that stands for one dataset repository at revision main. It counts the bytes it sends and can
-// misbehave on request: answer 429 once, drop a connection or stall mid-file, demand a token,
+// misbehave on request: answer 429 once, drop a connection or stall mid-file (one file or several), demand a token,
 // flip a byte.
 import { createHash } from 'node:crypto';
 import { createReadStream, promises as fs } from 'node:fs';
@@ -25,6 +25,8 @@ export interface HubFaults {
   dropAfter?: { path: string; bytes: number };
   /** Send this many body bytes of the file, then nothing (the test kills the client), once. */
   stallAfter?: { path: string; bytes: number; onStall: () => void };
+  /** The same for several files at once (each stalls once; the test kills the client). */
+  stallEach?: Array<{ path: string; bytes: number; onStall: () => void }>;
   /** Flip the byte at this offset of the file, once. */
   corruptOnce?: { path: string; offset: number };
   /** Every request needs `Authorization: Bearer <token>`: 401 without one, 403 with another (GatedRepo). */
@@ -106,11 +108,17 @@ export async function startHubServer(root: string, options: { repo?: string; pag
   const sendBody = (res: http.ServerResponse, file: HubFile, start: number, end: number) => {
     const count = (n: number) => bytesSent.set(file.path, (bytesSent.get(file.path) ?? 0) + n);
     const drop = faults.dropAfter?.path === file.path && end - start + 1 > faults.dropAfter.bytes ? faults.dropAfter : undefined;
-    const stall = faults.stallAfter?.path === file.path && end - start + 1 > faults.stallAfter.bytes ? faults.stallAfter : undefined;
+    const stallAt = faults.stallEach?.findIndex((s) => s.path === file.path && end - start + 1 > s.bytes) ?? -1;
+    const stall =
+      faults.stallAfter?.path === file.path && end - start + 1 > faults.stallAfter.bytes
+        ? faults.stallAfter
+        : stallAt >= 0
+          ? faults.stallEach!.splice(stallAt, 1)[0]
+          : undefined;
     const corrupt =
       faults.corruptOnce?.path === file.path && faults.corruptOnce.offset >= start && faults.corruptOnce.offset <= end ? faults.corruptOnce : undefined;
     if (drop) delete faults.dropAfter;
-    if (stall) delete faults.stallAfter;
+    if (stall && stall === faults.stallAfter) delete faults.stallAfter;
     if (corrupt) delete faults.corruptOnce;
     const limit = drop?.bytes ?? stall?.bytes;
     let pos = start;

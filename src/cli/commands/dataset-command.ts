@@ -56,7 +56,7 @@ export async function datasetDownloadCommand(values: DownloadValues, signal: Abo
   const repo = checkRepoId(values.repo ?? DEFAULT_REPO);
   const endpoint = readEndpoint(process.env, values.endpoint);
   const token = readToken(process.env, values.tokenEnv);
-  const display = openDownloadDisplay(values.json === true);
+  const display = await openDownloadDisplay(values.json === true);
   const handle: DownloadHandle = {};
   try {
     const result = await downloadDataset(
@@ -154,7 +154,7 @@ async function verifyLocked(dir: string, datasetDir: string, values: VerifyValue
   const m = result.manifest;
   const token = readToken(process.env, values.tokenEnv);
   const endpoint = values.endpoint !== undefined || process.env.HF_ENDPOINT ? readEndpoint(process.env, values.endpoint) : m.endpoint;
-  const display = openDownloadDisplay(values.json === true);
+  const display = await openDownloadDisplay(values.json === true);
   const handle: DownloadHandle = {};
   try {
     for (const [split, s] of Object.entries(m.splits)) {

@@ -219,13 +219,16 @@ async function downloadWith(o: DownloadOptions, into: string, handle: DownloadHa
   );
   await writer.save();
   const ready = new Set(chosen.map((r) => r.taskId).filter((id) => isTaskComplete(manifest, id)));
+  /** Tasks that became complete are announced, and the split CSVs rewritten only then. */
   const writeSplitCsv = async () => {
+    let added = false;
     for (const r of chosen) {
       if (ready.has(r.taskId) || !isTaskComplete(manifest, r.taskId)) continue;
       ready.add(r.taskId);
+      added = true;
       emit({ type: 'task-ready', taskId: r.taskId });
     }
-    await writeSplitCsvs(into, manifest, (id) => isTaskComplete(manifest, id));
+    if (added) await writeSplitCsvs(into, manifest, (id) => isTaskComplete(manifest, id));
   };
   await writeSplitCsvs(into, manifest, (id) => isTaskComplete(manifest, id));
   emit({
@@ -246,9 +249,27 @@ async function downloadWith(o: DownloadOptions, into: string, handle: DownloadHa
   handle.tracker = tracker;
   let received = 0;
   const queue = [...todo];
+  // The Hub client's look-up of a file's URL (a round trip, two with its redirect) is made while
+  // the file before it is fetched, so a job goes from one file's last byte to the next one's first
+  // without waiting for it; not for a file whose partial file is whole (it is only verified). A
+  // look-up that fails is reported when its file is fetched.
+  const lookups = new Map<string, Promise<{ url: string; size: number } | undefined>>();
+  const lookUp = (f: PlannedFile | undefined) => {
+    if (!f || lookups.has(f.remote.path)) return;
+    const p = sizeOf(partialPath(into, f.remote.path)).then((have) => (have === f.remote.size ? undefined : client.resolve(f.remote.path)));
+    p.catch(() => undefined);
+    lookups.set(f.remote.path, p);
+  };
+  // What follows a verified file (its record in the manifest, written to disk; file-done; the
+  // split CSVs once a task is complete) runs in this chain, one file after another, while the job
+  // fetches its next file. The file is in place before its record: a kill in between leaves a
+  // file the next run hashes once and adopts (adoptIfGood), never a record of a file not there.
+  let books: Promise<void> = Promise.resolve();
   const worker = async () => {
     for (let f = queue.shift(); f; f = queue.shift()) {
       const file = f;
+      lookUp(file);
+      lookUp(queue[0]);
       const resumeFrom = Math.min(file.remote.size, await sizeOf(partialPath(into, file.remote.path)));
       tracker.start(file.remote.path, file.remote.size);
       emit({ type: 'file-start', path: file.remote.path, size: file.remote.size, resumeFrom });
@@ -257,6 +278,7 @@ async function downloadWith(o: DownloadOptions, into: string, handle: DownloadHa
         file: file.remote,
         dest: file.dest,
         partial: partialPath(into, file.remote.path),
+        resolved: lookups.get(file.remote.path),
         signal: o.signal,
         retry: o.retry,
         hashThread,
@@ -267,20 +289,32 @@ async function downloadWith(o: DownloadOptions, into: string, handle: DownloadHa
         onRetry: (reason, waitMs, attempt) => emit({ type: 'retry', path: file.remote.path, reason, waitMs, attempt }),
         onMismatch: (got) => emit({ type: 'mismatch', path: file.remote.path, got, expected: expectedDigest(file.remote).hex }),
       });
+      lookups.delete(file.remote.path);
       received += r.received;
-      manifest.files[file.remote.path] = await record(file);
-      await writer.save();
-      tracker.finish(file.remote.path);
-      emit({ type: 'file-done', path: file.remote.path, size: file.remote.size, received: r.received, resumedFrom: r.resumedFrom });
-      await writeSplitCsv();
+      const rec = await record(file);
+      books = books.then(async () => {
+        manifest.files[file.remote.path] = rec;
+        await writer.save();
+        tracker.finish(file.remote.path);
+        emit({ type: 'file-done', path: file.remote.path, size: file.remote.size, received: r.received, resumedFrom: r.resumedFrom });
+        await writeSplitCsv();
+      });
+      // A failed record stops the jobs from taking more files (the chain keeps the error for the end).
+      books.catch(() => queue.splice(0));
     }
   };
   const workers = Array.from({ length: Math.max(1, Math.min(o.jobs, todo.length)) }, () => worker());
   const settled = await Promise.allSettled(workers);
+  // The chain as it stands once every job is done (jobs append to it until then).
+  const booked = await books.then(
+    () => undefined,
+    (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
+  );
   const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-  if (failed) {
+  const failure = failed ? (failed.reason as Error) : booked;
+  if (failure !== undefined) {
     // The others stop at their next chunk: their partial files are kept for the next run.
-    throw failed.reason instanceof Error && failed.reason.name === 'AbortError' ? new AbortError() : failed.reason;
+    throw failure instanceof Error && failure.name === 'AbortError' ? new AbortError() : failure;
   }
   return { datasetDir: into, split: o.split, tasks: chosen.map((r) => r.taskId), files: planned.length, received, skippedBytes: haveBytes, tracker };
 }

@@ -4,7 +4,7 @@
 // client resolved: the client's own reader (WebBlob.stream) turns a failed response into a bare
 // message, losing the status and Retry-After a resumable, retrying download needs.
 import { createHash, type Hash } from 'node:crypto';
-import { createReadStream, createWriteStream, promises as fs } from 'node:fs';
+import { createReadStream, promises as fs } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import * as path from 'node:path';
 import { AbortError, UserError } from '../util/errors';
@@ -12,6 +12,7 @@ import type { HubClient, RemoteFile } from './hub-client';
 import { backoffMs, DEFAULT_RETRY, isNetworkError, isRetryableStatus, retryAfterMs, sleep, type RetryPolicy } from './retry-policy';
 import { networkCause } from './hub-client';
 import { discard, httpGet, networkFailure, type GetResponse } from './http-get';
+import { BatchedAppend } from './batched-append';
 import { HashThread, type PartHasher } from './part-hasher';
 
 export interface FetchFileOptions {
@@ -21,6 +22,8 @@ export interface FetchFileOptions {
   dest: string;
   /** The partial file (outside the dataset's data/ folder, so no reader ever takes it for a task). */
   partial: string;
+  /** The client's look-up of the file's URL, when the caller started it ahead (undefined: made here when needed). */
+  resolved?: Promise<{ url: string; size: number } | undefined>;
   signal?: AbortSignal;
   retry?: RetryPolicy;
   /** The bytes of this file on disk so far (goes down when a bad partial file is thrown away). */
@@ -39,8 +42,6 @@ export interface FetchFileResult {
   resumedFrom: number;
 }
 
-/** Bytes queued for the disk before the network is paused (the file stream writes what queues as one writev). */
-const WRITE_HIGH_WATER = 4 << 20;
 /** The hashing thread is told of the bytes on disk at least this often. */
 const ADVANCE_STEP = 1 << 20;
 
@@ -108,6 +109,7 @@ async function fetchWith(o: FetchFileOptions, hasher: PartHasher): Promise<Fetch
   let received = 0;
   let mismatches = 0;
   let resolved: { url: string; size: number } | undefined;
+  let ahead = o.resolved;
   let attempt = 0;
 
   const restart = async () => {
@@ -135,7 +137,12 @@ async function fetchWith(o: FetchFileOptions, hasher: PartHasher): Promise<Fetch
       }
       continue;
     }
-    resolved ??= await o.client.resolve(file.path);
+    if (resolved === undefined) {
+      // A look-up made ahead serves once; a URL resolved again (expired) is looked up anew.
+      const early = await ahead;
+      ahead = undefined;
+      resolved = early ?? (await o.client.resolve(file.path));
+    }
     if (resolved.size !== file.size) {
       throw new UserError(
         `${file.path} changed on the Hub while downloading (listed with ${file.size} bytes, now ${resolved.size}). Run the download again to fetch the new version.`,
@@ -236,11 +243,11 @@ async function fetchWith(o: FetchFileOptions, hasher: PartHasher): Promise<Fetch
 }
 
 /**
- * Streams the body onto the end of `partial` (which holds `have` bytes). `received` sees each
- * chunk as it is handed to the file, `written` the file's size each time a write is done; the
- * promise settles only once every chunk handed over is on disk, also when the connection drops,
- * so the caller's count matches the file whenever it continues. More bytes than the file holds is
- * refused (a hostile server cannot fill the disk).
+ * Streams the body onto the end of `partial` (which holds `have` bytes), in batches
+ * (batched-append.ts). `received` sees each chunk as it arrives, `written` the file's size each
+ * time a batch is on disk; the promise settles only once every chunk received is on disk, also
+ * when the connection drops, so the caller's count matches the file whenever it continues. More
+ * bytes than the file holds is refused (a hostile server cannot fill the disk).
  */
 async function appendBody(
   body: IncomingMessage,
@@ -251,12 +258,12 @@ async function appendBody(
   received: (chunk: Buffer) => void,
   written: (bytesOnDisk: number) => void,
 ): Promise<void> {
-  const out = createWriteStream(partial, { flags: 'a', highWaterMark: WRITE_HIGH_WATER });
-  let total = have;
-  let onDisk = have;
   let failure: Error | undefined;
+  let stop: (err: unknown) => void = () => undefined;
+  const out = BatchedAppend.open(partial, have, { written, failed: (err) => stop(err), resume: () => body.resume() });
+  let total = have;
   const read = new Promise<void>((resolve) => {
-    const stop = (err: unknown) => {
+    stop = (err: unknown) => {
       failure ??= err instanceof Error ? err : new Error(String(err));
       body.destroy();
       resolve();
@@ -267,15 +274,8 @@ async function appendBody(
       total += chunk.length;
       if (total > size) return stop(new UserError(`The server sent more than the ${size} bytes the Hub lists for a file. Use another endpoint.`));
       received(chunk);
-      const n = chunk.length;
-      // Write callbacks run in order, each once its chunk is in the file.
-      const more = out.write(chunk, (err) => {
-        if (!err) written((onDisk += n));
-      });
-      if (!more) body.pause();
+      if (!out.write(chunk)) body.pause();
     });
-    out.on('drain', () => body.resume());
-    out.on('error', stop);
     body.on('end', () => resolve());
     body.on('error', (err) => stop(signal?.aborted ? new AbortError() : err));
     // A socket closed before the body ended, with no error of its own.
@@ -286,14 +286,11 @@ async function appendBody(
   });
   await read;
   // What arrived before a dropped connection is good: it is written out before anything goes on.
-  await new Promise<void>((resolve) => {
-    if (out.destroyed) return resolve();
-    out.end(() => resolve());
-    out.once('error', (err) => {
-      failure ??= err;
-      resolve();
-    });
-  });
+  try {
+    await out.end();
+  } catch (err) {
+    failure ??= err instanceof Error ? err : new Error(String(err));
+  }
   if (failure !== undefined) throw failure;
 }
 
