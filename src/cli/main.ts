@@ -433,7 +433,21 @@ function exitAfterOutput(code: number): void {
   process.stdout.write('', () => process.stderr.write('', () => process.exit(code)));
 }
 
+/**
+ * A reader that stops early (`sweci … | head`) closes the pipe. The rest of the output goes nowhere
+ * and the command carries on to its own end and exit code: the output is only a view of what it
+ * does (a run still records). Any other output error still stops the process.
+ */
+function carryOnWhenTheReaderLeaves(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE' && err.code !== 'ERR_STREAM_DESTROYED') throw err;
+    });
+  }
+}
+
 if (require.main === module) {
+  carryOnWhenTheReaderLeaves();
   main(process.argv.slice(2)).then(exitAfterOutput, (err: unknown) => {
     console.error(err instanceof UserError ? `error: ${err.message}` : err);
     exitAfterOutput(1);

@@ -1,6 +1,7 @@
 // A command's whole output reaches a reader slower than the command (`sweci … --format json | jq`
 // on a busy machine): the CLI exits only once its output is taken, not with writes still queued
-// past the pipe's 64 KiB.
+// past the pipe's 64 KiB. A reader that stops early (`| head`) ends nothing: the command runs to
+// its own end and exit code, with no crash on the closed pipe.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
@@ -9,6 +10,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { writeLeaderboardExperiments } from '../helpers/leaderboard-experiments';
 import { cli } from './batch-fixture';
+import { SUMMARY_CACHE_FILE } from '../../../src/core/scoring/run-summary-cache';
 
 const PIPE_BUFFER = 65536;
 
@@ -33,6 +35,27 @@ test('sweci summarize --format json reaches a reader that waits, whole, past the
         ['human-history', 100],
       ],
     );
+  } finally {
+    await fs.rm(tmp, { recursive: true, force: true });
+  }
+});
+
+test('sweci summarize into a reader that stops after 100 bytes ends with its own exit code, no EPIPE crash, and its work done', async () => {
+  const tmp = await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-pipe-'));
+  try {
+    const { experiments } = writeLeaderboardExperiments(tmp, { models: 1 });
+    const err = path.join(tmp, 'stderr.txt');
+    // bash for PIPESTATUS: the CLI's own status, not head's.
+    const r = spawnSync(
+      'bash',
+      ['-c', '"$0" "$1" summarize "$2" --format json 2>"$3" | head -c 100 >/dev/null; echo "${PIPESTATUS[0]}"', process.execPath, cli, experiments[0], err],
+      { encoding: 'utf8' },
+    );
+    assert.equal(r.stdout.trim(), '0', await fs.readFile(err, 'utf8'));
+    assert.doesNotMatch(await fs.readFile(err, 'utf8'), /EPIPE|Unhandled/);
+    // The command went on past the closed pipe: every run's summary cache was written.
+    const caches = (await fs.readdir(experiments[0], { recursive: true })).filter((f) => f.endsWith(SUMMARY_CACHE_FILE));
+    assert.equal(caches.length, 200, 'both runs of every task cached');
   } finally {
     await fs.rm(tmp, { recursive: true, force: true });
   }
