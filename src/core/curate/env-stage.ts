@@ -67,6 +67,44 @@ async function oracleDependencies(repoDir: string, oracle: string, lockfiles: bo
   }
 }
 
+/** The environment an oracle's configuration asks for, and its key (candidates with one key share an image). */
+export async function environmentRequestOf(
+  repoDir: string,
+  oracle: string,
+  lockfiles: boolean,
+  options: Omit<EnvStageOptions, 'workers'>,
+  slug: string,
+  envDir: string,
+): Promise<{ request: EnvironmentRequest; key: string }> {
+  const plan = environmentPlan(await oracleDependencies(repoDir, oracle, lockfiles));
+  const baseImage = options.baseImage ?? `python:${plan.python ?? DEFAULT_PYTHON}-slim`;
+  const request: EnvironmentRequest = { ...options, baseImage, plan, repoSlug: slug, envDir };
+  return { request, key: await environmentKey(request, []) };
+}
+
+/**
+ * One candidate's environment outside a curation (the editor's Build Environment and Check
+ * Out): the env stage's build, collection and repairs for its oracle, the Dockerfiles kept in
+ * `envDir`. The image is shared by tag with a curation of the same repository folder name.
+ */
+export async function buildCandidateEnvironment(
+  conn: DockerConnection,
+  repoDir: string,
+  oracle: string,
+  options: Omit<EnvStageOptions, 'workers'> & { envDir: string; lockfiles?: boolean },
+): Promise<EnvironmentResult> {
+  const gitDir = await gitDirOf(repoDir);
+  const { request } = await environmentRequestOf(repoDir, oracle, options.lockfiles ?? false, options, repoSlug(repoDir), options.envDir);
+  const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-candidate-env-'));
+  try {
+    const oracleDir = path.join(scratch, 'oracle');
+    await exportOracle(gitDir, oracle, oracleDir, options.signal);
+    return await buildEnvironment(conn, request, oracleDir);
+  } finally {
+    await fs.rm(scratch, { recursive: true, force: true });
+  }
+}
+
 /**
  * Runs the stage on every candidate waiting after mining (in file order within one environment
  * key); `records` is updated in place and written after each candidate.
@@ -94,11 +132,7 @@ export async function runEnvStage(
     for (const r of records) {
       if (r.stage !== 'mine' || r.outcome !== 'pending') continue;
       throwIfAborted(options.signal);
-      const set = await oracleDependencies(repoDir, r.oracle, manifest.options.lockfiles);
-      const plan = environmentPlan(set);
-      const baseImage = options.baseImage ?? `python:${plan.python ?? DEFAULT_PYTHON}-slim`;
-      const request: EnvironmentRequest = { ...options, baseImage, plan, repoSlug: slug, envDir: path.join(out, 'env') };
-      const key = await environmentKey(request, []);
+      const { request, key } = await environmentRequestOf(repoDir, r.oracle, manifest.options.lockfiles, options, slug, path.join(out, 'env'));
       const group = groups.get(key) ?? [];
       group.push({ r, request, key });
       groups.set(key, group);
