@@ -12,7 +12,7 @@ import { throwIfAborted } from '../util/errors';
 import { exportTree, pruneTopLevel } from '../workspace/upstream';
 import type { CandidateRecord, CurationManifest } from './curation-store';
 import { dependencySet, isDependencyFile } from './dependency-set';
-import { buildEnvironment, environmentKey, type EnvironmentRequest, type EnvironmentResult, type PipSource } from './env-image';
+import { buildEnvironment, environmentKey, type AgentRepairHook, type EnvironmentRequest, type EnvironmentResult, type PipSource } from './env-image';
 import { RecordsWriter, sideBySide } from './side-by-side';
 import { DEFAULT_PYTHON, environmentPlan } from './env-plan';
 import { BlobReader } from './git-bulk';
@@ -21,6 +21,8 @@ export interface EnvStageOptions extends PipSource {
   /** FROM this image for every candidate; default python:<X.Y>-slim by requires-python. */
   baseImage?: string;
   maxRepairs: number;
+  /** When the rules give up: the agent's tries at the Dockerfile (--repair-agent, agent-repair.ts). */
+  agentRepair?: AgentRepairHook;
   /** Environments built side by side (candidates of one key always go in turn); default 1. */
   workers?: number;
   signal?: AbortSignal;
@@ -156,12 +158,14 @@ export async function runEnvStage(
         r.envKey = key;
         r.baseImage = request.baseImage;
         r.repairs = result.repairs;
+        if (result.agentRepairs) r.agentRepairs = result.agentRepairs;
+        else delete r.agentRepairs;
         r.stage = 'env';
         if (result.outcome === 'built') {
           r.image = result.image;
           r.outcome = 'pending';
           delete r.reason;
-          r.stages.env = { outcome: 'passed', at, seconds, ...(result.repairs.length ? { reason: repairNote(result) } : {}) };
+          r.stages.env = { outcome: 'passed', at, seconds, ...(result.repairs.length || result.agentRepairs?.length ? { reason: repairNote(result) } : {}) };
         } else {
           r.outcome = 'dropped';
           r.reason = result.reason;
@@ -176,5 +180,9 @@ export async function runEnvStage(
 }
 
 function repairNote(result: EnvironmentResult): string {
-  return `repaired: ${result.repairs.map((x) => `${x.module} → ${x.distribution} (${x.via})`).join('; ')}`;
+  const rules = result.repairs.map((x) => `${x.module} → ${x.distribution} (${x.via})`);
+  const agent = result.agentRepairs
+    ?.filter((a) => a.outcome === 'built')
+    .map((a) => `the Dockerfile by ${a.agent}${a.try > 0 ? ` (try ${a.try})` : ' (shared)'}`);
+  return `repaired: ${[...rules, ...(agent ?? [])].join('; ')}`;
 }
