@@ -50,6 +50,16 @@ suite('Find tasks in a repository', function () {
     assert.match(dropped.description, /^dropped: \d+ changed lines, fewer than --min-changed-lines 1000$/);
     assert.equal(dropped.contextValue, 'candidate-dropped');
     assert.equal(sweci.candidatesDescription(), '1 of 2 spans kept · 5 commits');
+    // As mining went: the view emptied, then showed each span as the walk found it (oldest
+    // first, newest on top, lines still being counted), then the measured list.
+    const snapshots = sweci.candidateSnapshots();
+    let start = snapshots.length - 1;
+    while (start > 0 && snapshots[start].length > 0) start--;
+    const during = snapshots.slice(start, -1).map((rows) => rows.map((r) => `${r.contextValue} ${r.id}`));
+    const found = (c: { id: string }) => `span-found ${c.id}`;
+    const [first, second] = [...mined.candidates].sort((a, b) => a.oracleIndex - b.oracleIndex);
+    assert.deepEqual(during, [[], [found(first)], [found(second), found(first)]]);
+    assert.match(snapshots[start + 1][0].description, /^2 days · 3 commits · counting lines… · ended by \+click$/);
 
     const node = { type: 'candidate', repoDir: mined.dir, candidate: mined.candidates.find((c) => c.oracle === repo.kept.oracle) };
     const targetDir = path.join(scratch, 'task');
