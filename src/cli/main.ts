@@ -367,6 +367,18 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
     .option('--top <n>', `keep the first n candidates, ranked by time span then commits (${100})`)
     .option('--split <name>', "the packed dataset's split: metadata/<name>.csv (default)")
     .option('--workers <n>', 'environments built and candidates tested side by side (1); candidates sharing an environment go in turn')
+    .option('--repair-agent <preset|custom>', 'when the rules give up on an environment, this agent edits its Dockerfile, confined as a loop step (off)')
+    .option('--repair-agent-command <cmd>', "the repair agent's command line, with --repair-agent custom")
+    .option('--repair-agent-model <name>', "the repair agent's model")
+    .option('--agent-repairs <n>', `tries the repair agent gets per environment (${2})`)
+    .option('--sandbox <mode>', 'the repair agent confined with bubblewrap: auto, bubblewrap or off (auto)')
+    .option('--sandbox-readable <paths>', "comma-separated absolute paths the sandboxed repair agent may also read (a custom agent's files)")
+    .option('--api-key-env <NAME>', 'an environment variable holding an API key the repair agent may use; may be repeated', (v: string, p: string[] = []) => [
+      ...p,
+      v,
+    ])
+    .option('--allow-unconfined', 'run the repair agent even where it cannot be confined (recorded)')
+    .option('--config <file>', "settings as JSON with the extension's keys (the repair agent's as sweci.programmer.*); flags win")
     .option('--socket <path>', 'the Docker engine (default DOCKER_HOST, else /var/run/docker.sock)')
     .action((repository: string | undefined, values: CurateValues) => set(commands.curate().then((c) => c.curateCommand(repository, values, signal))));
 

@@ -13,6 +13,7 @@ import { readPytestSettings, type PytestSettings } from '../core/pytest/pytest-s
 import { readRuntimeSettings, type RuntimeSettings } from '../core/runtime/runtime-settings';
 import type { SettingReader } from '../core/util/setting-reader';
 import { readHubSettings, type HubSource } from '../core/download/hub-settings';
+import { readCurateSettings, type CurateSettings } from '../core/curate/curate-settings';
 
 /** sweci.* as the core's parsers read it, for a resource (a task folder) or the window. */
 function sweci(scope?: vscode.Uri): SettingReader {
@@ -28,6 +29,11 @@ export function pytestSettings(scope?: vscode.Uri): PytestSettings {
 export function oracleRoot(context: vscode.ExtensionContext): string {
   const configured = vscode.workspace.getConfiguration('sweci').get<string>('oracleDirectory')?.trim();
   return configured ? path.resolve(configured) : path.join(context.globalStorageUri.fsPath, 'oracles');
+}
+
+/** sweci.curate.*: how the editor builds a candidate task's environment (the CLI's curate flags). */
+export function curateSettings(): CurateSettings {
+  return readCurateSettings(sweci());
 }
 
 /** sweci.runtime and sweci.docker.*, through the core's one parser (the CLI uses it too). */

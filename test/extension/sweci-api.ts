@@ -12,7 +12,7 @@ import type { HostMessage, WebviewMessage } from '../../src/shared/chart-protoco
 import type { IterationViewMessage } from '../../src/shared/iteration-protocol';
 import type { LeaderboardHostMessage, LeaderboardViewMessage } from '../../src/shared/leaderboard-protocol';
 import type { TranscriptHostMessage, TranscriptWebviewMessage } from '../../src/shared/transcript-protocol';
-import type { NonPassedTreeRow, SweciApi } from './test-api';
+import type { CandidateRow, NonPassedTreeRow, SweciApi } from './test-api';
 import type { RenderedMessage, TranscriptRendered, WebviewLog } from './webview-log';
 
 const text = (v: string | vscode.TreeItemLabel | boolean | undefined): string => (typeof v === 'string' ? v : v && typeof v === 'object' ? v.label : '');
@@ -28,12 +28,18 @@ export function sweciApi(
   // The results Test Explorer last received, kept from now on (before the task loads).
   let testResults: PublishedResult[] = [];
   testing.onDidPublish((results) => (testResults = results));
+  const candidateRows = (): CandidateRow[] =>
+    curate.candidates.getChildren().map((node) => {
+      const item = curate.candidates.getTreeItem(node);
+      const id = node.type === 'found' ? node.span.id : node.candidate.id;
+      return { id, label: text(item.label), description: text(item.description), contextValue: item.contextValue ?? '' };
+    });
+  // The Candidate Tasks view's rows at each change, from now on (a search shows spans as it finds them).
+  const candidateSnapshots: CandidateRow[][] = [];
+  curate.candidates.onDidChangeTreeData(() => candidateSnapshots.push(candidateRows()));
   return {
-    candidateRows: () =>
-      curate.candidates.getChildren().map((node) => {
-        const item = curate.candidates.getTreeItem(node);
-        return { id: node.candidate.id, label: text(item.label), description: text(item.description), contextValue: item.contextValue ?? '' };
-      }),
+    candidateRows,
+    candidateSnapshots: () => candidateSnapshots,
     candidatesDescription: () => curate.candidates.describe(),
     checkOutTask: (args) => checkout.run(args),
     refresh: () => controller.runTests(),

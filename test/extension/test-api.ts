@@ -40,6 +40,8 @@ export interface CandidateRow {
 export interface SweciApi {
   /** The Candidate Tasks view, read through its TreeDataProvider, and its description. */
   candidateRows(): CandidateRow[];
+  /** The view's rows each time it changed (oldest first), recorded since activation. */
+  candidateSnapshots(): CandidateRow[][];
   candidatesDescription(): string | undefined;
   checkOutTask(args: CheckoutArgs): Promise<CheckOutResult | undefined>;
   /** Re-runs pytest on the open task (what the view's Refresh does). */

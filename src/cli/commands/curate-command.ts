@@ -25,8 +25,9 @@ import { DEFAULT_SPLIT, runPackStage } from '../../core/curate/pack-stage';
 import { taskIdProblem } from '../../core/task/task-id';
 import { connectDocker, pingEngine, type DockerConnection } from '../../core/runtime/docker/docker-connection';
 import { UserError } from '../../core/util/errors';
+import { repairAgentOf, type RepairAgentValues } from './curate-repair-agent';
 
-export interface CurateValues extends Record<string, unknown> {
+export interface CurateValues extends RepairAgentValues {
   out?: string;
   status?: string;
   format?: string;
@@ -180,6 +181,9 @@ async function laterStages(
     const waiting = records.filter((r) => r.stage === 'mine' && r.outcome === 'pending').length;
     if (waiting > 0) {
       const conn = await engine(values, out, 'env');
+      // Set up before any build: a repair agent that cannot be confined is refused now, not after an hour of builds.
+      const hide = [repoDir, out, ...(isCloneUrl(manifest.source) ? [] : [manifest.source])];
+      const repairer = await repairAgentOf(values, hide);
       progress(`Environment stage: ${plural(waiting, 'candidate')}…`);
       const pip = {
         ...(values.indexUrl ? { indexUrl: values.indexUrl } : {}),
@@ -192,6 +196,7 @@ async function laterStages(
           ...(pip.findLinks ? { findLinks: withoutPassword(pip.findLinks) } : {}),
           maxRepairs: parsed.maxRepairs,
           workers: parsed.workers,
+          ...(repairer ? { repairAgent: repairer.label, agentRepairs: repairer.tries } : {}),
         },
       });
       await runEnvStage(conn, out, repoDir, manifest, records, {
@@ -199,6 +204,7 @@ async function laterStages(
         ...pip,
         maxRepairs: parsed.maxRepairs,
         workers: parsed.workers,
+        ...(repairer ? { agentRepair: repairer.hook } : {}),
         signal,
         onProgress: progress,
       });

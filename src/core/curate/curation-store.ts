@@ -42,6 +42,9 @@ const manifestSchema = z.object({
           findLinks: z.string().optional(),
           maxRepairs: z.number().int(),
           workers: z.number().int().optional(),
+          /** --repair-agent (the agent's label, no secrets) and --agent-repairs. */
+          repairAgent: z.string().optional(),
+          agentRepairs: z.number().int().optional(),
         })
         .optional(),
       filter: z.object({ minGap: z.number().int(), top: z.number().int(), workers: z.number().int().optional() }).optional(),
@@ -97,6 +100,20 @@ const candidateRecordSchema = z.object({
   baseImage: z.string().optional(),
   /** The self-repairs the environment needed, in order. */
   repairs: z.array(z.object({ module: z.string(), distribution: z.string(), via: z.string() })).optional(),
+  /** The agent's tries at the Dockerfile after the rules gave up (--repair-agent), in order. */
+  agentRepairs: z
+    .array(
+      z.object({
+        try: z.number().int(),
+        agent: z.string(),
+        outcome: z.enum(['built', 'failed', 'refused']),
+        reason: z.string().optional(),
+        image: z.string().optional(),
+        log: z.string().optional(),
+        seconds: z.number(),
+      }),
+    )
+    .optional(),
   /** Tests of the oracle that pass on the oracle, and on the base (the filter's runs). */
   oraclePassed: z.number().int().optional(),
   basePassed: z.number().int().optional(),

@@ -33,7 +33,16 @@ export interface EnvironmentRequest extends PipSource {
   envDir: string;
   signal?: AbortSignal;
   onProgress?: (message: string) => void;
+  /** When the rules give up (--repair-agent): the agent's tries at the Dockerfile (agent-repair.ts). */
+  agentRepair?: AgentRepairHook;
 }
+
+export type AgentRepairHook = (
+  conn: DockerConnection,
+  req: EnvironmentRequest,
+  oracleDir: string,
+  failed: Extract<EnvironmentResult, { outcome: 'failed' }>,
+) => Promise<EnvironmentResult>;
 
 export interface Repair {
   module: string;
@@ -42,8 +51,29 @@ export interface Repair {
 }
 
 export type EnvironmentResult =
-  | { outcome: 'built'; image: string; key: string; repairs: Repair[] }
-  | { outcome: 'failed'; code: 'build' | 'collect' | 'repair-limit' | 'repair-failed'; reason: string; key: string; repairs: Repair[] };
+  | { outcome: 'built'; image: string; key: string; repairs: Repair[]; agentRepairs?: AgentRepairTry[] }
+  | {
+      outcome: 'failed';
+      code: 'build' | 'collect' | 'repair-limit' | 'repair-failed' | 'agent-repair';
+      reason: string;
+      key: string;
+      repairs: Repair[];
+      agentRepairs?: AgentRepairTry[];
+    };
+
+/** One try of the agent repair (--repair-agent): what the agent's Dockerfile gave. */
+export interface AgentRepairTry {
+  try: number;
+  agent: string;
+  /** built: its Dockerfile built and collected; failed: it did not; refused: no usable Dockerfile came back. */
+  outcome: 'built' | 'failed' | 'refused';
+  reason?: string;
+  /** The image its Dockerfile was built as (failed ones too, when the build got that far). */
+  image?: string;
+  /** The try's own log (the agent's output), kept beside the environment's Dockerfile; none for a shared repair. */
+  log?: string;
+  seconds: number;
+}
 
 const VENV = '/opt/sweci-env';
 const FIND_LINKS_IN_IMAGE = '/opt/sweci-find-links';
@@ -63,7 +93,7 @@ export function requirementsText(plan: EnvironmentPlan, repairs: readonly Repair
  * image made with the project's system packages keeps them; Debian's python refuses pip into
  * the system one), on PATH, so `python -m pytest` (sweci.docker.python's default) runs in it.
  */
-function dockerfileText(req: Pick<EnvironmentRequest, 'baseImage' | 'indexUrl' | 'findLinks'>, key: string): string {
+export function dockerfileText(req: Pick<EnvironmentRequest, 'baseImage' | 'indexUrl' | 'findLinks'>, key: string): string {
   const pipSource: string[] = [];
   if (req.indexUrl) pipSource.push('--index-url', req.indexUrl);
   else if (req.findLinks) pipSource.push('--no-index');
@@ -111,7 +141,7 @@ export function imageTag(repoSlug: string, key: string): string {
 }
 
 /** The lines of a log that say why it failed: pip's and Docker's errors, else its last lines. */
-function decisiveLines(log: string, max = 6): string {
+export function decisiveLines(log: string, max = 6): string {
   const lines = log
     .split(/\r?\n/)
     // eslint-disable-next-line no-control-regex -- pip colours its errors: the escape sequences go
@@ -129,7 +159,7 @@ interface BuildOutcome {
   log: string;
 }
 
-async function imageExists(conn: DockerConnection, tag: string): Promise<boolean> {
+export async function imageExists(conn: DockerConnection, tag: string): Promise<boolean> {
   try {
     await conn.docker.getImage(tag).inspect();
     return true;
@@ -139,7 +169,7 @@ async function imageExists(conn: DockerConnection, tag: string): Promise<boolean
 }
 
 /** Builds the Dockerfile (with requirements.txt and the wheel folder beside it) as `tag`. */
-async function build(conn: DockerConnection, req: EnvironmentRequest, dockerfile: string, requirements: string, tag: string): Promise<BuildOutcome> {
+export async function build(conn: DockerConnection, req: EnvironmentRequest, dockerfile: string, requirements: string, tag: string): Promise<BuildOutcome> {
   const pack = tar.pack();
   pack.entry({ name: 'Dockerfile' }, dockerfile);
   pack.entry({ name: 'requirements.txt' }, requirements);
@@ -186,7 +216,12 @@ async function build(conn: DockerConnection, req: EnvironmentRequest, dockerfile
 }
 
 /** `python -m pytest tests --collect-only` on the oracle's code in the image, as the harness runs pytest (PYTHONPATH=src:.). */
-async function collect(conn: DockerConnection, image: string, oracleDir: string, signal?: AbortSignal): Promise<{ exitCode: number | null; output: string }> {
+export async function collect(
+  conn: DockerConnection,
+  image: string,
+  oracleDir: string,
+  signal?: AbortSignal,
+): Promise<{ exitCode: number | null; output: string }> {
   const runtime = new DockerRuntime({ connection: conn, image, purpose: 'curate-collect', prestart: false });
   try {
     const res = await runtime.run({
@@ -216,6 +251,17 @@ export async function buildEnvironment(
   req: EnvironmentRequest,
   oracleDir: string,
   failedBuilds: Map<string, string> = new Map(),
+): Promise<EnvironmentResult> {
+  const result = await ruleEnvironment(conn, req, oracleDir, failedBuilds);
+  return result.outcome === 'failed' && req.agentRepair ? req.agentRepair(conn, req, oracleDir, result) : result;
+}
+
+/** The paper's rule-based build and self-repair (missing modules only). */
+async function ruleEnvironment(
+  conn: DockerConnection,
+  req: EnvironmentRequest,
+  oracleDir: string,
+  failedBuilds: Map<string, string>,
 ): Promise<EnvironmentResult> {
   const repairs: Repair[] = [];
   for (;;) {

@@ -12,7 +12,7 @@ import { throwIfAborted } from '../util/errors';
 import { exportTree, pruneTopLevel } from '../workspace/upstream';
 import type { CandidateRecord, CurationManifest } from './curation-store';
 import { dependencySet, isDependencyFile } from './dependency-set';
-import { buildEnvironment, environmentKey, type EnvironmentRequest, type EnvironmentResult, type PipSource } from './env-image';
+import { buildEnvironment, environmentKey, type AgentRepairHook, type EnvironmentRequest, type EnvironmentResult, type PipSource } from './env-image';
 import { RecordsWriter, sideBySide } from './side-by-side';
 import { DEFAULT_PYTHON, environmentPlan } from './env-plan';
 import { BlobReader } from './git-bulk';
@@ -21,6 +21,8 @@ export interface EnvStageOptions extends PipSource {
   /** FROM this image for every candidate; default python:<X.Y>-slim by requires-python. */
   baseImage?: string;
   maxRepairs: number;
+  /** When the rules give up: the agent's tries at the Dockerfile (--repair-agent, agent-repair.ts). */
+  agentRepair?: AgentRepairHook;
   /** Environments built side by side (candidates of one key always go in turn); default 1. */
   workers?: number;
   signal?: AbortSignal;
@@ -67,6 +69,44 @@ async function oracleDependencies(repoDir: string, oracle: string, lockfiles: bo
   }
 }
 
+/** The environment an oracle's configuration asks for, and its key (candidates with one key share an image). */
+export async function environmentRequestOf(
+  repoDir: string,
+  oracle: string,
+  lockfiles: boolean,
+  options: Omit<EnvStageOptions, 'workers'>,
+  slug: string,
+  envDir: string,
+): Promise<{ request: EnvironmentRequest; key: string }> {
+  const plan = environmentPlan(await oracleDependencies(repoDir, oracle, lockfiles));
+  const baseImage = options.baseImage ?? `python:${plan.python ?? DEFAULT_PYTHON}-slim`;
+  const request: EnvironmentRequest = { ...options, baseImage, plan, repoSlug: slug, envDir };
+  return { request, key: await environmentKey(request, []) };
+}
+
+/**
+ * One candidate's environment outside a curation (the editor's Build Environment and Check
+ * Out): the env stage's build, collection and repairs for its oracle, the Dockerfiles kept in
+ * `envDir`. The image is shared by tag with a curation of the same repository folder name.
+ */
+export async function buildCandidateEnvironment(
+  conn: DockerConnection,
+  repoDir: string,
+  oracle: string,
+  options: Omit<EnvStageOptions, 'workers'> & { envDir: string; lockfiles?: boolean },
+): Promise<EnvironmentResult> {
+  const gitDir = await gitDirOf(repoDir);
+  const { request } = await environmentRequestOf(repoDir, oracle, options.lockfiles ?? false, options, repoSlug(repoDir), options.envDir);
+  const scratch = await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-candidate-env-'));
+  try {
+    const oracleDir = path.join(scratch, 'oracle');
+    await exportOracle(gitDir, oracle, oracleDir, options.signal);
+    return await buildEnvironment(conn, request, oracleDir);
+  } finally {
+    await fs.rm(scratch, { recursive: true, force: true });
+  }
+}
+
 /**
  * Runs the stage on every candidate waiting after mining (in file order within one environment
  * key); `records` is updated in place and written after each candidate.
@@ -94,11 +134,7 @@ export async function runEnvStage(
     for (const r of records) {
       if (r.stage !== 'mine' || r.outcome !== 'pending') continue;
       throwIfAborted(options.signal);
-      const set = await oracleDependencies(repoDir, r.oracle, manifest.options.lockfiles);
-      const plan = environmentPlan(set);
-      const baseImage = options.baseImage ?? `python:${plan.python ?? DEFAULT_PYTHON}-slim`;
-      const request: EnvironmentRequest = { ...options, baseImage, plan, repoSlug: slug, envDir: path.join(out, 'env') };
-      const key = await environmentKey(request, []);
+      const { request, key } = await environmentRequestOf(repoDir, r.oracle, manifest.options.lockfiles, options, slug, path.join(out, 'env'));
       const group = groups.get(key) ?? [];
       group.push({ r, request, key });
       groups.set(key, group);
@@ -122,12 +158,14 @@ export async function runEnvStage(
         r.envKey = key;
         r.baseImage = request.baseImage;
         r.repairs = result.repairs;
+        if (result.agentRepairs) r.agentRepairs = result.agentRepairs;
+        else delete r.agentRepairs;
         r.stage = 'env';
         if (result.outcome === 'built') {
           r.image = result.image;
           r.outcome = 'pending';
           delete r.reason;
-          r.stages.env = { outcome: 'passed', at, seconds, ...(result.repairs.length ? { reason: repairNote(result) } : {}) };
+          r.stages.env = { outcome: 'passed', at, seconds, ...(result.repairs.length || result.agentRepairs?.length ? { reason: repairNote(result) } : {}) };
         } else {
           r.outcome = 'dropped';
           r.reason = result.reason;
@@ -142,5 +180,9 @@ export async function runEnvStage(
 }
 
 function repairNote(result: EnvironmentResult): string {
-  return `repaired: ${result.repairs.map((x) => `${x.module} → ${x.distribution} (${x.via})`).join('; ')}`;
+  const rules = result.repairs.map((x) => `${x.module} → ${x.distribution} (${x.via})`);
+  const agent = result.agentRepairs
+    ?.filter((a) => a.outcome === 'built')
+    .map((a) => `the Dockerfile by ${a.agent}${a.try > 0 ? ` (try ${a.try})` : ' (shared)'}`);
+  return `repaired: ${[...rules, ...(agent ?? [])].join('; ')}`;
 }

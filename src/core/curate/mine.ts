@@ -15,7 +15,15 @@ export interface MineOptions {
   /** Cut spans longer than this into windows of at most this many commits (consecutive windows share an end). */
   maxSpanCommits?: number;
   signal?: AbortSignal;
+  /**
+   * Each span (window) as the walk finds it, oldest first, before its lines are counted (one
+   * `git diff-tree` pass at the end): the editor lists candidates as mining proceeds.
+   */
+  onSpan?: (span: FoundSpan) => void;
 }
+
+/** A candidate as the walk finds it: everything but its line counts and its drop. */
+export type FoundSpan = Omit<MinedCandidate, 'changedLines' | 'sourceLines' | 'dropped'>;
 
 export const DEFAULT_MIN_CHANGED_LINES = 1000;
 export const DEFAULT_MIN_SOURCE_LINES = 500;
@@ -67,10 +75,26 @@ export async function mineSpans(dir: string, ref: string, options: MineOptions):
   const reader = new BlobReader(dir);
   let log: LoggedCommit[];
   let walked: Awaited<ReturnType<typeof dependencySets>>;
+  // Spans close as the walk goes (a set that differs from the last ends the one before it).
+  const found: FoundSpan[] = [];
+  let start = 0;
+  const close = (sets: readonly DependencySet[], end: number, next?: DependencySet): void => {
+    for (const [i, j, last] of windowsOf(start, end, options.maxSpanCommits)) {
+      const span = foundSpan(log, sets, next, i, j, last);
+      found.push(span);
+      options.onSpan?.(span);
+    }
+  };
   try {
     log = await firstParentLog(dir, ref, options.signal);
     throwIfAborted(options.signal);
-    walked = await dependencySets(reader, log, options);
+    walked = await dependencySets(reader, log, options, (sets, k) => {
+      if (k > 0 && sets[k] !== sets[k - 1]) {
+        close(sets, k - 1, sets[k]);
+        start = k;
+      }
+    });
+    if (log.length > 0) close(walked.sets, log.length - 1);
   } finally {
     reader.close();
   }
@@ -81,58 +105,17 @@ export async function mineSpans(dir: string, ref: string, options: MineOptions):
     );
   }
 
-  const spans: Array<[number, number]> = [];
-  for (let i = 0; i < log.length;) {
-    let j = i;
-    while (j + 1 < log.length && sets[j + 1] === sets[i]) j++;
-    if (j > i) spans.push([i, j]);
-    i = j + 1;
-  }
-  const windows: Array<[number, number, boolean]> = [];
-  for (const [i, j] of spans) {
-    const max = options.maxSpanCommits;
-    if (max === undefined || j - i + 1 <= max) {
-      windows.push([i, j, true]);
-      continue;
-    }
-    for (let start = i; start < j; start += max - 1) windows.push([start, Math.min(j, start + max - 1), start + max - 1 >= j]);
-  }
-
-  const pairs = windows.map(([i, j]) => ({ base: log[i].sha, oracle: log[j].sha }));
-  const stats = await numstats(dir, pairs, options.signal);
-  const candidates = windows.map(([i, j, last]): MinedCandidate => {
-    const base = log[i];
-    const oracle = log[j];
+  const stats = await numstats(dir, found, options.signal);
+  const candidates = found.map((span): MinedCandidate => {
     let changedLines = 0;
     let sourceLines = 0;
-    for (const e of stats.get(oracle.sha) ?? []) {
+    for (const e of stats.get(span.oracle) ?? []) {
       changedLines += e.lines;
       if (!isTestPath(e.path)) sourceLines += e.lines;
     }
-    const c: MinedCandidate = {
-      id: `${sha12(base.sha)}-${sha12(oracle.sha)}`,
-      base: base.sha,
-      oracle: oracle.sha,
-      baseIndex: i,
-      oracleIndex: j,
-      commits: j - i + 1,
-      baseTime: new Date(base.time * 1000).toISOString(),
-      oracleTime: new Date(oracle.time * 1000).toISOString(),
-      days: Math.round((oracle.time - base.time) / 8640) / 10,
-      changedLines,
-      sourceLines,
-      dependencies: sets[j].entries.length,
-    };
-    if (last && j + 1 < log.length) {
-      const before = new Set(sets[j].entries);
-      const after = new Set(sets[j + 1].entries);
-      c.endedBy = {
-        commit: log[j + 1].sha,
-        added: sets[j + 1].entries.filter((e) => !before.has(e)),
-        removed: sets[j].entries.filter((e) => !after.has(e)),
-      };
-    }
-    if (!hasTests[j]) c.dropped = { code: 'no-tests', reason: 'the oracle has no test files' };
+    const { endedBy, dependencies, ...facts } = span;
+    const c: MinedCandidate = { ...facts, changedLines, sourceLines, dependencies, ...(endedBy ? { endedBy } : {}) };
+    if (!hasTests[span.oracleIndex]) c.dropped = { code: 'no-tests', reason: 'the oracle has no test files' };
     else if (changedLines < options.minChangedLines) {
       c.dropped = { code: 'min-changed-lines', reason: `${changedLines} changed lines, fewer than --min-changed-lines ${options.minChangedLines}` };
     } else if (sourceLines < options.minSourceLines) {
@@ -148,6 +131,50 @@ export async function mineSpans(dir: string, ref: string, options: MineOptions):
   return { tip: log[log.length - 1].sha, commits: log.length, dependencyChanges, candidates, problems };
 }
 
+/** A run of equal sets from i to j (longer than one commit), cut into windows of at most max commits; `last` marks the one that ends the run. */
+function windowsOf(i: number, j: number, max: number | undefined): Array<[number, number, boolean]> {
+  if (j <= i) return [];
+  if (max === undefined || j - i + 1 <= max) return [[i, j, true]];
+  const windows: Array<[number, number, boolean]> = [];
+  for (let start = i; start < j; start += max - 1) windows.push([start, Math.min(j, start + max - 1), start + max - 1 >= j]);
+  return windows;
+}
+
+/** A window's facts from the log and the sets; `next` is the set that ended the run (none at the tip). */
+function foundSpan(
+  log: readonly LoggedCommit[],
+  sets: readonly DependencySet[],
+  next: DependencySet | undefined,
+  i: number,
+  j: number,
+  last: boolean,
+): FoundSpan {
+  const base = log[i];
+  const oracle = log[j];
+  const span: FoundSpan = {
+    id: `${sha12(base.sha)}-${sha12(oracle.sha)}`,
+    base: base.sha,
+    oracle: oracle.sha,
+    baseIndex: i,
+    oracleIndex: j,
+    commits: j - i + 1,
+    baseTime: new Date(base.time * 1000).toISOString(),
+    oracleTime: new Date(oracle.time * 1000).toISOString(),
+    days: Math.round((oracle.time - base.time) / 8640) / 10,
+    dependencies: sets[j].entries.length,
+  };
+  if (last && next && j + 1 < log.length) {
+    const before = new Set(sets[j].entries);
+    const after = new Set(next.entries);
+    span.endedBy = {
+      commit: log[j + 1].sha,
+      added: next.entries.filter((e) => !before.has(e)),
+      removed: sets[j].entries.filter((e) => !after.has(e)),
+    };
+  }
+  return span;
+}
+
 /**
  * Each commit's dependency set, walking the chain once and keeping the tree's paths as blob ids.
  * A set is recomputed only at a commit that touches a dependency file or a file the last set read
@@ -157,6 +184,7 @@ async function dependencySets(
   reader: BlobReader,
   log: readonly LoggedCommit[],
   options: MineOptions,
+  onSet: (sets: readonly DependencySet[], index: number) => void,
 ): Promise<{ sets: DependencySet[]; hasTests: boolean[]; problems: string[] }> {
   // Every dependency file's blobs asked for at once: cat-file answers them in one stream, and
   // the walk below finds them read (only includes elsewhere in the tree wait for a round trip).
@@ -204,6 +232,7 @@ async function dependencySets(
     }
     sets.push(current as DependencySet);
     hasTests.push(tests > 0);
+    onSet(sets, sets.length - 1);
   }
   return { sets, hasTests, problems };
 }

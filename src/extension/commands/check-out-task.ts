@@ -98,6 +98,26 @@ export class CheckOutTaskCommand {
     }
   }
 
+  /**
+   * A git pair whose environment was built for it (Build Environment and Check Out): `prepare`
+   * runs once the folder is chosen (asked for unless given) and returns the image the checkout
+   * then runs its tests in (undefined: it was cancelled or failed, and said so). Errors go to the
+   * caller, which reports them.
+   */
+  async runGitPairInImage(
+    repoPath: string,
+    baseRef: string,
+    targetRef: string,
+    prepare: () => Promise<string | undefined>,
+    targetDir?: string,
+  ): Promise<CheckOutResult | undefined> {
+    const spec = await taskFromGitPair(repoPath, baseRef, targetRef);
+    const dir = targetDir ? path.resolve(targetDir) : await this.pickTargetDir(spec);
+    if (!dir) return undefined;
+    const image = await prepare();
+    return image ? await this.checkOut(spec, dir, !targetDir, image) : undefined;
+  }
+
   private async fromArgs(args: CheckoutArgs): Promise<{ spec: TaskSpec; targetDir: string }> {
     const targetDir = path.resolve(args.targetDir);
     if (args.source === 'swe-bench') return { spec: await resolveSweBenchTask(args.instancesFile, args.instanceId, { repoPath: args.repoPath }), targetDir };
@@ -278,7 +298,7 @@ export class CheckOutTaskCommand {
     return parent ? path.join(parent.dir, spec.id) : undefined;
   }
 
-  private async checkOut(spec: TaskSpec, targetDir: string, open: boolean): Promise<CheckOutResult> {
+  private async checkOut(spec: TaskSpec, targetDir: string, open: boolean, image?: string): Promise<CheckOutResult> {
     const task = taskFolder(targetDir);
     const settings = pytestSettings();
     // Tests execute the task's code: only in a trusted window (a new folder opens under its own trust).
@@ -290,7 +310,7 @@ export class CheckOutTaskCommand {
     try {
       result = await withCancellableProgress(vscode.l10n.t('SWE-CI: checking out {0}', spec.id), async ({ report, signal }) => {
         // Where the tests will run: loading the task's image comes first (only when tests run).
-        if (runTests) env = await this.environments.forSpec(spec, { signal, report });
+        if (runTests) env = await this.environments.forSpec(spec, { signal, report }, image);
         return checkOutTask(spec, {
           ...settings,
           python: env?.python ?? settings.python,

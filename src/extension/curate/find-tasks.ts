@@ -35,11 +35,18 @@ export class FindTasksCommand {
         const repo = await openSourceRepository(repoPath, args?.branch, undefined, signal);
         report(vscode.l10n.t('Mining the first-parent history of {0}…', repo.ref));
         log().info(`Mining ${repo.ref} of ${repo.dir} for candidate tasks`);
+        // The view shows spans as the walk finds them.
+        this.tree.begin(repo.dir, repo.ref);
+        await this.reveal();
         const result = await mineSpans(repo.dir, repo.ref, {
           lockfiles: false,
           minChangedLines: args?.minChangedLines ?? DEFAULT_MIN_CHANGED_LINES,
           minSourceLines: args?.minSourceLines ?? DEFAULT_MIN_SOURCE_LINES,
           signal,
+          onSpan: (span) => {
+            this.tree.found(span);
+            report(vscode.l10n.t('{0} spans found…', this.tree.foundCount()));
+          },
         });
         for (const problem of result.problems) log().warn(problem);
         return { dir: repo.dir, ref: repo.ref, commits: result.commits, candidates: result.candidates };
@@ -47,16 +54,24 @@ export class FindTasksCommand {
       const kept = mined.candidates.filter((c) => !c.dropped).length;
       log().info(`Mined ${mined.commits} commits: ${mined.candidates.length} spans, ${kept} kept`);
       this.tree.show(mined);
-      // The view appears only once there is something to show: a collapsed view's header would
-      // still take rows from the Task view above it (the sidebar e2e check measures them).
-      await vscode.commands.executeCommand('setContext', 'sweci.candidatesShown', true);
-      await vscode.commands.executeCommand('sweci.candidates.focus');
+      await this.reveal();
       return mined;
     } catch (err) {
+      // A failed or cancelled search leaves no half list behind.
+      if (this.tree.isMining()) this.tree.show(undefined);
       showError(vscode.l10n.t('Finding tasks failed'), err);
       if (args) throw err; // programmatic callers want the failure, not only a notification
       return undefined;
     }
+  }
+
+  /**
+   * The view appears only once a search runs: a collapsed view's header would still take rows
+   * from the Task view above it (the sidebar e2e check measures them).
+   */
+  private async reveal(): Promise<void> {
+    await vscode.commands.executeCommand('setContext', 'sweci.candidatesShown', true);
+    await vscode.commands.executeCommand('sweci.candidates.focus');
   }
 
   /** The open folder's repository when there is one; otherwise (or on request) a picked folder. */

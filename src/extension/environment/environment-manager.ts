@@ -94,8 +94,10 @@ export class EnvironmentManager implements vscode.Disposable {
    * An environment for a task being checked out (not yet a folder); the caller adopts or disposes
    * it. Until then it is counted here too, so a window closing mid-checkout removes its containers.
    */
-  async forSpec(spec: TaskSpec, progress: OpenProgress = {}): Promise<TaskEnvironment> {
-    const settings = runtimeSettings();
+  async forSpec(spec: TaskSpec, progress: OpenProgress = {}, image?: string): Promise<TaskEnvironment> {
+    // An image built for this task (a curated candidate's) is where its tests run, whatever sweci.runtime says.
+    const configured = runtimeSettings();
+    const settings = image ? { ...configured, runtime: 'docker' as const, docker: { ...configured.docker, image } } : configured;
     const env = await this.open(settings, { imageArchive: imageArchiveOf(spec) }, pytestSettings().python, progress);
     const dispose = env.dispose.bind(env);
     const loose: TaskEnvironment = {

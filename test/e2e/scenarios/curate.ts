@@ -1,7 +1,7 @@
 // Find Tasks in This Repository… in the real workbench, on a repository built by code opened as
 // the folder: the command offers the open folder's repository, the Candidate Tasks view lists
 // the kept span and the dropped one with its reason, and a candidate's context menu has
-// Check Out on This Machine (the integration test runs it).
+// Build Environment and Check Out above Check Out on This Machine (the integration test runs both).
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -27,6 +27,10 @@ export async function curateScenario(): Promise<string> {
       await kept.click({ button: 'right' });
       const item = page.locator('.context-view .action-item').filter({ hasText: 'Check Out on This Machine' }).first();
       await item.waitFor({ state: 'visible', timeout: 10_000 });
+      const build = page.locator('.context-view .action-item').filter({ hasText: 'Build Environment and Check Out' }).first();
+      await build.waitFor({ state: 'visible', timeout: 10_000 });
+      const [buildBox, checkBox] = [await build.boundingBox(), await item.boundingBox()];
+      if (!buildBox || !checkBox || buildBox.y >= checkBox.y) throw new Error('Build Environment and Check Out is not above Check Out on This Machine');
       const file = await wb.screenshot('curate-context-menu', undefined, { keepHover: true });
       await page.keyboard.press('Escape');
       return file;

@@ -5,7 +5,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { mineSpans, type MineOptions } from '../../../src/core/curate/mine';
+import { mineSpans, type FoundSpan, type MineOptions } from '../../../src/core/curate/mine';
 import { openSourceRepository } from '../../../src/core/curate/source-repository';
 import { History, lines } from './history-fixture';
 
@@ -24,7 +24,13 @@ async function build(h: History): Promise<{ dir: string; sha: Map<number, string
 async function spans(h: History, options: MineOptions = noThresholds): Promise<Array<[number, number, string?]>> {
   const { dir, sha } = await build(h);
   const markOf = new Map([...sha].map(([m, s]) => [s, m]));
-  const result = await mineSpans(dir, 'main', options);
+  const found: FoundSpan[] = [];
+  const result = await mineSpans(dir, 'main', { ...options, onSpan: (span) => found.push(span) });
+  // Every candidate was reported as the walk found it, in order, with the same facts (lines aside).
+  assert.deepEqual(
+    found,
+    result.candidates.map(({ changedLines: _c, sourceLines: _s, dropped: _d, ...span }) => span),
+  );
   return result.candidates.map((c) => {
     const pair: [number, number, string?] = [markOf.get(c.base) as number, markOf.get(c.oracle) as number];
     if (c.dropped) pair.push(c.dropped.code);

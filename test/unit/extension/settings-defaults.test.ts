@@ -11,6 +11,7 @@ import { readLoopSettings } from '../../../src/core/loop/loop-settings';
 import { readPytestSettings } from '../../../src/core/pytest/pytest-settings';
 import { readRuntimeSettings } from '../../../src/core/runtime/runtime-settings';
 import { readHubSettings } from '../../../src/core/download/hub-settings';
+import { readCurateSettings } from '../../../src/core/curate/curate-settings';
 import type { SettingReader } from '../../../src/core/util/setting-reader';
 import { contributedSettings } from './contributed-settings';
 
@@ -23,6 +24,7 @@ const PARSERS: Record<string, (read: SettingReader) => unknown> = {
   model: readModelAccess,
   // With no HF_ENDPOINT: the defaults alone.
   dataset: (read) => readHubSettings(read, {}),
+  curate: readCurateSettings,
   architect: (read) => readAgentSettings('architect', read),
   programmer: (read) => readAgentSettings('programmer', read),
   // A custom agent's own keys are read only when the role is custom (with a command).
