@@ -30,7 +30,7 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'demo/demo-dataset.test.js': 153.0,
   'demo/demo-model.test.js': 8.3,
   'curate/curate-stages.test.js': 195.0,
-  'curate/curate-agent-repair.test.js': 90.0,
+  'curate/curate-agent-repair.test.js': 110,
   'curate/env-plan.test.js': 2.0,
   'download/dataset-download.test.js': 170.0,
   'download/folder-lock.test.js': 2.0,

@@ -254,7 +254,8 @@ async function buildAndCollect(
   await writeFileAtomic(path.join(dir, 'requirements.txt'), requirements);
   if (!(await imageExists(conn, tag))) {
     req.onProgress?.(`building ${tag} (the agent's Dockerfile)`);
-    const built = await build(conn, req, dockerfile, requirements, tag);
+    // The agent wrote its steps: they reach no network, unless pip needs an index (README: Finding tasks).
+    const built = await build(conn, req, dockerfile, requirements, tag, req.indexUrl ? 'host' : 'none');
     await writeFileAtomic(path.join(dir, 'build.log'), built.log);
     if (!built.ok) return { ok: false, reason: `the agent's Dockerfile did not build: ${decisiveLines(built.log)}`, log: built.log.slice(-MAX_LOG_BYTES) };
   }

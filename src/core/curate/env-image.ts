@@ -168,8 +168,20 @@ export async function imageExists(conn: DockerConnection, tag: string): Promise<
   }
 }
 
-/** Builds the Dockerfile (with requirements.txt and the wheel folder beside it) as `tag`. */
-export async function build(conn: DockerConnection, req: EnvironmentRequest, dockerfile: string, requirements: string, tag: string): Promise<BuildOutcome> {
+/**
+ * Builds the Dockerfile (with requirements.txt and the wheel folder beside it) as `tag`. `network`
+ * 'host' lets pip reach an index on this machine's loopback (a local mirror), as pip on the host
+ * would; 'none' is for a Dockerfile someone else wrote (a repair agent's), whose steps must reach
+ * nothing.
+ */
+export async function build(
+  conn: DockerConnection,
+  req: EnvironmentRequest,
+  dockerfile: string,
+  requirements: string,
+  tag: string,
+  network: 'host' | 'none' = 'host',
+): Promise<BuildOutcome> {
   const pack = tar.pack();
   pack.entry({ name: 'Dockerfile' }, dockerfile);
   pack.entry({ name: 'requirements.txt' }, requirements);
@@ -184,8 +196,7 @@ export async function build(conn: DockerConnection, req: EnvironmentRequest, doc
   pack.finalize();
   let log = '';
   try {
-    // Host network: an index on this machine's loopback (a local mirror) is reachable, as pip on the host would reach it.
-    const stream = await conn.docker.buildImage(pack, { t: tag, pull: false, rm: true, forcerm: true, networkmode: 'host' });
+    const stream = await conn.docker.buildImage(pack, { t: tag, pull: false, rm: true, forcerm: true, networkmode: network });
     const abort = (): void => (stream as unknown as { destroy?: () => void }).destroy?.();
     req.signal?.addEventListener('abort', abort, { once: true });
     try {

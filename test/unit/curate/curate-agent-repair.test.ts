@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
+import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -134,5 +135,36 @@ describe('sweci curate --repair-agent', () => {
     const recordsAfter = await fs.readFile(path.join(out, 'curation.jsonl'), 'utf8');
     assert.doesNotMatch(recordsAfter, /^hostile$/m);
     assert.ok(recordsBefore.length > 0);
+  });
+
+  test("the agent's Dockerfile is built with no network: a step that calls the host's loopback reaches nothing", async (t) => {
+    if (!SANDBOX) return missingSandbox(t);
+    const server = net.createServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    let connections = 0;
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (server.address() as net.AddressInfo).port;
+      const out = path.join(tmp, 'out-phone-home');
+      let r = sweci('curate', fx.repo, '--out', out, '--stage', 'mine', ...thresholds);
+      assert.equal(r.code, 0, r.err);
+      r = envWith(out, `python3 ${JSON.stringify(path.join(FIXTURE_AGENTS, 'repair-phone-home.py'))} ${port}`, '--agent-repairs', '1');
+      assert.equal(r.code, 0, r.err);
+      const logs = (await fs.readdir(out, { recursive: true })).filter((f) => f.endsWith('build.log'));
+      // The build's output, without the colour codes Docker puts around a step's stderr.
+      const texts = await Promise.all(logs.map(async (f) => (await fs.readFile(path.join(out, f), 'utf8')).replace(/\x1b\[[0-9;]*m/g, '')));
+      assert.ok(
+        texts.some((l) => /^no network$/m.test(l)),
+        `the agent's step ran in the build and reached nothing:\n${texts.map((l) => l.slice(0, 1500)).join('\n---\n')}`,
+      );
+      assert.ok(!texts.some((l) => /^phoned home$/m.test(l)), 'the step printed that it connected');
+      // spawnSync held this process: a connection made meanwhile waits in the backlog until now.
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(connections, 0, 'nothing reached the listener');
+    } finally {
+      server.close();
+    }
   });
 });
