@@ -138,8 +138,6 @@ if (!standalone) {
   new MutationObserver(() => record && render(record)).observe(document.body, { attributes: true, attributeFilter: ['class'] });
   window.addEventListener('message', (e: MessageEvent) => {
     if (isLeaderboardHostMessage(e.data)) {
-      // Kept with the panel: VS Code hands it back to the extension when it restores the panel after a reload.
-      if (e.data.source) api?.setState({ source: e.data.source });
       render(e.data.record);
     } else console.warn('SWE-CI leaderboard: ignored a malformed message');
   });

@@ -99,6 +99,7 @@ export function sweciApi(
     rankLeaderboard: (source) => leaderboard.open(source),
     leaderboardMessages: () => webviews.messages(LEADERBOARD_VIEW_TYPE) as { posted: LeaderboardHostMessage[]; received: LeaderboardViewMessage[] },
     leaderboardReceive: (message) => webviews.receive(LEADERBOARD_VIEW_TYPE, message),
+    keptForReload: (viewType) => webviews.kept(viewType),
     testItems: () => testing.rows(),
     lastTestResults: () => [...testResults],
     runTestItems: async (ids) => {
