@@ -19,7 +19,7 @@ import * as messages from '../messages';
 import { WebviewHost } from '../webview/webview-host';
 import { firstSchemaIssue } from '../../core/records/schema-problem';
 
-export const LEADERBOARD_VIEW_TYPE = 'sweci.leaderboard';
+const LEADERBOARD_VIEW_TYPE = 'sweci.leaderboard';
 
 export interface LeaderboardPanelDeps {
   extensionUri: vscode.Uri;

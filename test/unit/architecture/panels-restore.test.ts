@@ -11,11 +11,11 @@ import { sourceFiles } from '../helpers/source-files';
 
 const HOST = path.join('src', 'extension', 'webview', 'webview-host.ts');
 
-/** The webview view types the extension names (`export const X_VIEW_TYPE = 'sweci.x'`), by file. */
+/** The webview view types the extension names (`const X_VIEW_TYPE = 'sweci.x'`, exported or not), by file. */
 function viewTypes(): Map<string, string> {
   const found = new Map<string, string>();
   for (const file of sourceFiles(path.join(repoRoot, 'src', 'extension'))) {
-    for (const m of fs.readFileSync(file, 'utf8').matchAll(/export const \w+_VIEW_TYPE = '([\w.]+)'/g)) found.set(m[1], path.relative(repoRoot, file));
+    for (const m of fs.readFileSync(file, 'utf8').matchAll(/^(?:export )?const \w+_VIEW_TYPE = '([\w.]+)'/gm)) found.set(m[1], path.relative(repoRoot, file));
   }
   return found;
 }
