@@ -196,6 +196,7 @@ export class WebviewHost<In extends Message, Out extends Message, Replies extend
         scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, 'dist', this.opts.script)).toString(),
         baseStyleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, 'media', BASE_STYLE)).toString(),
         styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, 'media', this.opts.style)).toString(),
+        ...(vscode.l10n.bundle ? { l10n: vscode.l10n.bundle } : {}),
       },
       this.opts.title,
     );
