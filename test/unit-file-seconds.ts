@@ -136,6 +136,7 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'agents/usage.test.js': 0.1,
   'architecture/core-has-no-vscode.test.js': 0.1,
   'architecture/one-change-feed.test.js': 0.1,
+  'architecture/panels-restore.test.js': 0.1,
   'architecture/settings-through-config.test.js': 0.1,
   'checkout/instance-grading.test.js': 0.1,
   'cli/batch-display.test.js': 0.1,

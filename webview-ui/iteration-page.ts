@@ -2,6 +2,7 @@
 // an iteration, two compared, or an iteration's test report. Recorded text (test ids, messages,
 // requirement.xml, agents' notes) goes in as text, never as HTML. Buttons and links carry
 // data-action / data-arg; iteration-view.ts turns a click on one into a message.
+import * as l10n from '@vscode/l10n';
 import type { IterationPage, PageControl } from '../src/shared/iteration-protocol';
 import { el } from './dom';
 import { nodeIdParts } from './node-id-parts';
@@ -57,7 +58,7 @@ function testList(list: TestList): HTMLElement {
   const ul = el('ul');
   // A long id breaks after a '/' or '::', not inside a name.
   for (const id of list.ids) ul.appendChild(el('li')).append(breakable(link('open-test', '', id), id));
-  if (list.more) ul.append(el('li', { class: 'muted' }, `… ${list.more} more`));
+  if (list.more) ul.append(el('li', { class: 'muted' }, l10n.t('… {0} more', list.more)));
   section.append(ul);
   return section;
 }
@@ -95,7 +96,10 @@ function stepsSection(steps: PageOf<'iteration'>['steps']): HTMLElement {
     return [row([...s.cells, transcript]), ...notes];
   });
   const section = el('section');
-  section.append(el('h2', {}, 'Roles'), table(['Role', 'Who', 'Time', 'Tokens', 'Cost', 'Tries', 'Transcript'], rows, 'steps'));
+  section.append(
+    el('h2', {}, l10n.t('Roles')),
+    table([l10n.t('Role'), l10n.t('Who'), l10n.t('Time'), l10n.t('Tokens'), l10n.t('Cost'), l10n.t('Tries'), l10n.t('Transcript')], rows, 'steps'),
+  );
   return section;
 }
 
@@ -121,7 +125,7 @@ function filesSection(files: PageOf<'iteration'>['files']): HTMLElement {
     } else li.append(link('open-file', f.label, i));
   });
   const section = el('section');
-  section.append(el('h2', {}, 'Files'), ul);
+  section.append(el('h2', {}, l10n.t('Files')), ul);
   return section;
 }
 
@@ -174,18 +178,22 @@ export function reportPage(p: PageOf<'report'>): { nodes: HTMLElement[]; table?:
   if ('missing' in t) return { nodes: [top, muted(t.missing)] };
   const summary = el('p', { class: 'report-summary' });
   t.counts.forEach((c, i) => summary.append(i ? ' · ' : '', el('span', { class: `outcome ${c.outcome}` }, `${c.n} ${c.outcome}`)));
-  if (t.total !== undefined) summary.append(' ', el('span', { class: 'muted' }, `· ${t.total} in tests`));
+  if (t.total !== undefined) summary.append(' ', el('span', { class: 'muted' }, l10n.t('· {0} in tests', t.total)));
   const filter = el('input', {
     id: 'report-filter',
     type: 'search',
-    placeholder: 'Filter by test or message',
-    'aria-label': 'Filter the tests by name or message',
+    placeholder: l10n.t('Filter by test or message'),
+    'aria-label': l10n.t('Filter the tests by name or message'),
   });
-  const outcome = el('select', { id: 'report-outcome', 'aria-label': 'Show the tests with this outcome' });
-  outcome.append(el('option', { value: 'all' }, 'all outcomes'), el('option', { value: 'not-passed' }, 'not passed'));
+  const outcome = el('select', { id: 'report-outcome', 'aria-label': l10n.t('Show the tests with this outcome') });
+  outcome.append(el('option', { value: 'all' }, l10n.t('all outcomes')), el('option', { value: 'not-passed' }, l10n.t('not passed')));
   for (const c of t.counts) outcome.append(el('option', { value: c.outcome }, c.outcome));
   const n = t.rows.length;
-  const count = el('span', { id: 'report-count', class: 'muted', role: 'status' }, `${n} of ${n} tests${t.failing ? `, ${t.failing} failing` : ''}`);
+  const count = el(
+    'span',
+    { id: 'report-count', class: 'muted', role: 'status' },
+    t.failing ? l10n.t('{0} of {1} tests, {2} failing', n, n, t.failing) : l10n.t('{0} of {1} tests', n, n),
+  );
   const bar = el('div', { class: 'report-filter' });
   bar.append(filter, outcome, count);
   const rows = t.rows.map((r) => {

@@ -3,6 +3,8 @@
 // turns clicks on elements with data-action into messages. Its one piece of its own: the test
 // report's filter, kept in the webview's state so it survives a step and a reload.
 import './zod-config';
+import './l10n-config';
+import * as l10n from '@vscode/l10n';
 import * as z from 'zod/mini';
 import { isIterationHostMessage, messageForAction, type IterationPage } from '../src/shared/iteration-protocol';
 import { el } from './dom';
@@ -43,7 +45,7 @@ function wireFilter({ filter, outcome, count, rows }: ReportTable): void {
       row.hidden = !match;
       if (match) shown++;
     });
-    count.textContent = `${shown} of ${rows.length} tests`;
+    count.textContent = l10n.t('{0} of {1} tests', shown, rows.length);
     filterState.text = filter.value;
     filterState.outcome = want;
     api?.setState(filterState);

@@ -3,6 +3,7 @@
 // each γ as a bump chart (Figure 5); the zero-regression rates sorted, with their intervals
 // (Figure 6); and EvoScore against cost per task, the frontier joined. An entry highlighted (its
 // table row hovered or focused, or a point hovered) stands out in every figure.
+import * as l10n from '@vscode/l10n';
 import {
   BarController,
   BarElement,
@@ -380,7 +381,9 @@ export class LeaderboardFigures {
       type: 'bar',
       data: {
         labels: order.map((e) => e.label),
-        datasets: [{ label: 'Zero-regression rate', data: order.map((e) => e.zeroRegressionRate * 100), backgroundColor: colours(), barPercentage: 0.75 }],
+        datasets: [
+          { label: l10n.t('Zero-regression rate'), data: order.map((e) => e.zeroRegressionRate * 100), backgroundColor: colours(), barPercentage: 0.75 },
+        ],
       },
       options: {
         ...this.common(palette, (_d, i) => order[i]?.label),
@@ -427,7 +430,7 @@ export class LeaderboardFigures {
       data: {
         datasets: [
           {
-            label: 'Entries',
+            label: l10n.t('Entries'),
             data: points,
             backgroundColor: colours(),
             borderColor: colours(),
@@ -436,7 +439,7 @@ export class LeaderboardFigures {
             pointHoverRadius: 7,
           },
           {
-            label: 'Cost frontier',
+            label: l10n.t('Cost frontier'),
             data: frontier,
             showLine: true,
             borderColor: palette.foreground,

@@ -1,6 +1,7 @@
 // What the Leaderboard panel draws, worked out from the record: each provider's colour and
 // marker, the cells' wording, and each figure's points. Pure (no DOM, no Chart.js), so the
 // panel and the exported page draw the same and unit tests read it.
+import * as l10n from '@vscode/l10n';
 import type { LeaderboardEntry, LeaderboardRecord } from '../src/shared/leaderboard-record';
 
 export type Marker = 'circle' | 'triangle' | 'rect' | 'rectRot' | 'star' | 'crossRot';
@@ -106,11 +107,14 @@ export function byZeroRegression(record: LeaderboardRecord): LeaderboardEntry[] 
  */
 export function costAxis(record: LeaderboardRecord): { title: string; value: (e: LeaderboardEntry) => number | null; format: (n: number) => string } {
   const agents = record.entries.filter((e) => e.kind === 'agent');
-  if (agents.every((e) => e.costPerTask !== null)) return { title: 'Cost per task ($)', value: (e) => e.costPerTask, format: (n) => `$${n.toFixed(2)}` };
+  if (agents.every((e) => e.costPerTask !== null))
+    return { title: l10n.t('Cost per task ($)'), value: (e) => e.costPerTask, format: (n) => `$${n.toFixed(2)}` };
   const sources = new Set(agents.map((e) => e.tokensPerTask.source));
-  const how = sources.size === 1 && sources.has('wire') ? 'counted by the gateway' : 'as the agents reported them';
+  const counted = sources.size === 1 && sources.has('wire');
   return {
-    title: `Tokens per task, input + output (${how}; some prices unknown)`,
+    title: counted
+      ? l10n.t('Tokens per task, input + output (counted by the gateway; some prices unknown)')
+      : l10n.t('Tokens per task, input + output (as the agents reported them; some prices unknown)'),
     value: (e) => (e.tokensPerTask.source === 'none' ? null : e.tokensPerTask.input + e.tokensPerTask.output),
     format: formatCount,
   };

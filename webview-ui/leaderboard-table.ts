@@ -3,6 +3,7 @@
 // from the one above share a group, shaded alike. Each row is
 // reachable by keyboard (Tab, then Enter opens its experiment), and names its entry in
 // `data-label` for the charts to highlight.
+import * as l10n from '@vscode/l10n';
 import type { LeaderboardRecord } from '../src/shared/leaderboard-record';
 import { el } from './dom';
 import { formatCost, formatCount, formatInterval, formatRate, formatScore, providerOf, type ProviderStyle } from './leaderboard-model';
@@ -49,7 +50,7 @@ export function leaderboardTable(record: LeaderboardRecord, styles: Map<string, 
     if (opts.clickable) {
       row.tabIndex = 0;
       row.setAttribute('role', 'button');
-      row.setAttribute('aria-label', `${e.label}: EvoScore ${formatScore(e.evoScore['1'] ?? 0)}, open its experiment`);
+      row.setAttribute('aria-label', l10n.t('{0}: EvoScore {1}, open its experiment', e.label, formatScore(e.evoScore['1'] ?? 0)));
     }
     const style = styles.get(providerOf(e));
     const name = el('td', { class: 'entry' });
@@ -60,7 +61,13 @@ export function leaderboardTable(record: LeaderboardRecord, styles: Map<string, 
       name.append(
         el(
           'span',
-          { class: 'flag', title: `${e.flaggedTasks} task${e.flaggedTasks === 1 ? '' : 's'} flagged (counted as sweci summarize counts them)` },
+          {
+            class: 'flag',
+            title:
+              e.flaggedTasks === 1
+                ? l10n.t('1 task flagged (counted as sweci summarize counts them)')
+                : l10n.t('{0} tasks flagged (counted as sweci summarize counts them)', e.flaggedTasks),
+          },
           ` ⚑${e.flaggedTasks}`,
         ),
       );
@@ -68,7 +75,10 @@ export function leaderboardTable(record: LeaderboardRecord, styles: Map<string, 
       name.append(
         el(
           'span',
-          { class: 'sub', title: `spread between repeats ${e.spread.betweenRepeats?.toFixed(3) ?? '—'}, between tasks ${e.spread.betweenTasks.toFixed(3)}` },
+          {
+            class: 'sub',
+            title: l10n.t('spread between repeats {0}, between tasks {1}', e.spread.betweenRepeats?.toFixed(3) ?? '—', e.spread.betweenTasks.toFixed(3)),
+          },
           ` ×${e.experiments.length}`,
         ),
       );

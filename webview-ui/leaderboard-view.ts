@@ -4,6 +4,8 @@
 // and nothing is clickable. Rows are reachable by Tab; Enter or a click opens the entry; below
 // the figures, one entry's tasks, each opening its chart.
 import './zod-config';
+import './l10n-config';
+import * as l10n from '@vscode/l10n';
 import type { LeaderboardRecord } from '../src/shared/leaderboard-record';
 import { isLeaderboardHostMessage } from '../src/shared/leaderboard-protocol';
 import { el } from './dom';
@@ -79,9 +81,13 @@ function render(next: LeaderboardRecord): void {
   const styles = providerStyles(next, p);
   const top = next.entries[0];
   const title = el('div', { class: 'title' });
-  title.append(el('h1', {}, 'Leaderboard'));
+  title.append(el('h1', {}, l10n.t('Leaderboard')));
   if (!standalone) {
-    const exportButton = el('button', { type: 'button', title: 'Write this leaderboard as an offline page (leaderboard.html) and its JSON' }, 'Export HTML…');
+    const exportButton = el(
+      'button',
+      { type: 'button', title: l10n.t('Write this leaderboard as an offline page (leaderboard.html) and its JSON') },
+      l10n.t('Export HTML…'),
+    );
     exportButton.addEventListener('click', () => api?.postMessage({ type: 'export-requested' }));
     title.append(exportButton);
   }
@@ -90,9 +96,17 @@ function render(next: LeaderboardRecord): void {
     el(
       'p',
       { class: 'note' },
-      `${next.entries.length} entries · ${next.tasks.length} ${next.tasksPolicy === 'common' ? 'tasks every entry scored' : 'tasks (union: each entry ranked on its own)'} · N = ${next.maxEpoch} · ` +
-        `${next.bootstrap.resamples} bootstrap resamples over ${next.bootstrap.repositories} ${next.bootstrap.repositories === 1 ? 'repository' : 'repositories'} (seed ${next.bootstrap.seed})` +
-        (top ? ` · best at γ=1: ${top.label} (${formatScore(top.evoScore['1'] ?? 0)})` : ''),
+      [
+        l10n.t('{0} entries', next.entries.length),
+        next.tasksPolicy === 'common'
+          ? l10n.t('{0} tasks every entry scored', next.tasks.length)
+          : l10n.t('{0} tasks (union: each entry ranked on its own)', next.tasks.length),
+        l10n.t('N = {0}', next.maxEpoch),
+        next.bootstrap.repositories === 1
+          ? l10n.t('{0} bootstrap resamples over 1 repository (seed {1})', next.bootstrap.resamples, next.bootstrap.seed)
+          : l10n.t('{0} bootstrap resamples over {1} repositories (seed {2})', next.bootstrap.resamples, next.bootstrap.repositories, next.bootstrap.seed),
+        ...(top ? [l10n.t('best at γ=1: {0} ({1})', top.label, formatScore(top.evoScore['1'] ?? 0))] : []),
+      ].join(' · '),
     ),
   );
   table.replaceChildren(leaderboardTable(next, styles, { clickable: !standalone }));
@@ -104,8 +118,8 @@ function render(next: LeaderboardRecord): void {
   // An entry left out of a figure is named; a figure not drawn at all says why in its own place.
   notes.replaceChildren(
     ...next.notes.map((n) => el('li', {}, n)),
-    ...(undated.length && !empty.release ? [el('li', {}, `Not in “EvoScore by release date” (no release date): ${undated.join(', ')}.`)] : []),
-    ...(costless.length && !empty.cost ? [el('li', {}, `Not in “Cost frontier” (no model calls priced or counted): ${costless.join(', ')}.`)] : []),
+    ...(undated.length && !empty.release ? [el('li', {}, l10n.t('Not in “EvoScore by release date” (no release date): {0}.', undated.join(', ')))] : []),
+    ...(costless.length && !empty.cost ? [el('li', {}, l10n.t('Not in “Cost frontier” (no model calls priced or counted): {0}.', costless.join(', ')))] : []),
   );
   notes.hidden = notes.childElementCount === 0;
   figures.render(next, p, styles);
@@ -138,8 +152,6 @@ if (!standalone) {
   new MutationObserver(() => record && render(record)).observe(document.body, { attributes: true, attributeFilter: ['class'] });
   window.addEventListener('message', (e: MessageEvent) => {
     if (isLeaderboardHostMessage(e.data)) {
-      // Kept with the panel: VS Code hands it back to the extension when it restores the panel after a reload.
-      if (e.data.source) api?.setState({ source: e.data.source });
       render(e.data.record);
     } else console.warn('SWE-CI leaderboard: ignored a malformed message');
   });
@@ -147,5 +159,5 @@ if (!standalone) {
 } else if (embedded) {
   const message = { type: 'init', record: JSON.parse(embedded.textContent ?? 'null') as unknown };
   if (isLeaderboardHostMessage(message)) render(message.record);
-  else app.replaceChildren(el('p', { class: 'empty' }, 'This page’s leaderboard record is malformed.'));
+  else app.replaceChildren(el('p', { class: 'empty' }, l10n.t('This page’s leaderboard record is malformed.')));
 }

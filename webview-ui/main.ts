@@ -1,6 +1,8 @@
 // The chart webview: the a(c) line chart, the γ control with the runs table, and the per-test
 // heatmap. Runs inside VS Code (data from the host) or standalone in an exported report.
 import './zod-config';
+import './l10n-config';
+import * as l10n from '@vscode/l10n';
 import type { ChartData, HeatmapData as Heatmap } from '../src/shared/chart-types';
 import { DEFAULT_GAMMA, GAMMA_MAX, GAMMA_MIN, type HostMessage } from '../src/shared/chart-protocol';
 import { createBridge, readReportPayload, type ViewState } from './host-bridge';
@@ -35,39 +37,52 @@ let comparing = false;
 const app = document.getElementById('app') ?? document.body.appendChild(el('div', { id: 'app' }));
 if (bridge.standalone) document.body.classList.add('sweci-standalone');
 const header = el('header');
-const title = el('h1', {}, 'Normalized change a(c) per pytest run');
-const gammaLabel = el('label', { for: 'gamma' }, 'γ');
-const gammaRange = el('input', { id: 'gamma', type: 'range', min: String(GAMMA_MIN), max: String(GAMMA_MAX), step: '0.05', 'aria-label': 'EvoScore γ' });
+const title = el('h1', {}, l10n.t('Normalized change a(c) per pytest run'));
+const gammaLabel = el('label', { for: 'gamma' }, l10n.t('γ'));
+const gammaRange = el('input', {
+  id: 'gamma',
+  type: 'range',
+  min: String(GAMMA_MIN),
+  max: String(GAMMA_MAX),
+  step: '0.05',
+  'aria-label': l10n.t('EvoScore γ'),
+});
 const gammaNumber = el('input', {
   id: 'gamma-number',
   type: 'number',
   min: String(GAMMA_MIN),
   max: String(GAMMA_MAX),
   step: '0.05',
-  'aria-label': 'EvoScore γ value',
+  'aria-label': l10n.t('EvoScore γ value'),
 });
-const exportButton = el('button', { id: 'export', type: 'button' }, 'Export Report…');
+const exportButton = el('button', { id: 'export', type: 'button' }, l10n.t('Export Report…'));
 const status = el('span', { id: 'status', role: 'status' });
 header.append(title, el('span', { class: 'spacer' }), gammaLabel, gammaRange, gammaNumber, ...(bridge.standalone ? [] : [exportButton]), status);
 const chartBox = el('div', { class: 'chart-box' });
-const chartCanvas = el('canvas', { id: 'chart', 'aria-label': 'a(c) per iteration and run', role: 'img' });
+const chartCanvas = el('canvas', { id: 'chart', 'aria-label': l10n.t('a(c) per iteration and run'), role: 'img' });
 chartBox.append(chartCanvas);
 // Clicking a point opens the iteration in VS Code; an exported report has nothing to open.
 const legendNote = el(
   'p',
   { class: 'note' },
-  `▼ tests regressed · ✕ pytest did not run (drawn at the last measured value) · ◆ flagged: the code changes how pytest runs (harness tampering) or passes tests the target never had (inflated) · ⚑ a flagged run (hover it for why) · dashed with hollow squares: human history.${bridge.standalone ? '' : ' Click a point to open that iteration.'}`,
+  bridge.standalone
+    ? l10n.t(
+        '▼ tests regressed · ✕ pytest did not run (drawn at the last measured value) · ◆ flagged: the code changes how pytest runs (harness tampering) or passes tests the target never had (inflated) · ⚑ a flagged run (hover it for why) · dashed with hollow squares: human history.',
+      )
+    : l10n.t(
+        '▼ tests regressed · ✕ pytest did not run (drawn at the last measured value) · ◆ flagged: the code changes how pytest runs (harness tampering) or passes tests the target never had (inflated) · ⚑ a flagged run (hover it for why) · dashed with hollow squares: human history. Click a point to open that iteration.',
+      ),
 );
 const table = el('table', { id: 'runs' });
 const heatHeader = el('div', { class: 'heat-header' });
-const heatSelect = el('select', { id: 'heatmap-run', 'aria-label': 'Run of the heatmap' });
-const heatCompare = el('select', { id: 'heatmap-compare', 'aria-label': 'Compare the heatmap’s run with' });
+const heatSelect = el('select', { id: 'heatmap-run', 'aria-label': l10n.t('Run of the heatmap') });
+const heatCompare = el('select', { id: 'heatmap-compare', 'aria-label': l10n.t('Compare the heatmap’s run with') });
 const heatKey = el('span', { class: 'heat-key' });
-heatHeader.append(el('h2', {}, 'Per-test results'), heatSelect, heatCompare, heatKey);
+heatHeader.append(el('h2', {}, l10n.t('Per-test results')), heatSelect, heatCompare, heatKey);
 const heatInfo = el('div', { class: 'heat-info' });
 const heatBox = el('div', { class: 'heat-box' });
 const heatColumns = el('div', { class: 'heat-columns', 'aria-hidden': 'true' });
-const heatCanvas = el('canvas', { id: 'heatmap', 'aria-label': 'tests × iterations', role: 'img' });
+const heatCanvas = el('canvas', { id: 'heatmap', 'aria-label': l10n.t('tests × iterations'), role: 'img' });
 // Test names beside their rows when each row is one test and tall enough to read.
 const heatNames = el('div', { class: 'heat-names', 'aria-hidden': 'true' });
 const heatGrid = el('div', { class: 'heat-grid' });
@@ -80,11 +95,11 @@ const heatTip = el('div', { class: 'heat-tip', role: 'tooltip', hidden: '' });
 heatBox.append(heatTip);
 const skippedNote = el('p', { class: 'note skipped' });
 skippedNote.hidden = true;
-const empty = el('p', { class: 'empty' }, 'No runs yet. Run an iteration, or Record Human History, and the chart fills in.');
+const empty = el('p', { class: 'empty' }, l10n.t('No runs yet. Run an iteration, or Record Human History, and the chart fills in.'));
 const tableBox = el('div', { class: 'table-box' });
 tableBox.append(table);
 const sequenceView = new SequenceView(palette());
-app.append(header, skippedNote, chartBox, legendNote, el('h2', {}, 'Runs'), tableBox, sequenceView.root, heatHeader, heatInfo, heatBox, empty);
+app.append(header, skippedNote, chartBox, legendNote, el('h2', {}, l10n.t('Runs')), tableBox, sequenceView.root, heatHeader, heatInfo, heatBox, empty);
 
 // --- behaviour ----------------------------------------------------------------------------
 const chart = new LineChart(chartCanvas, palette(), {
@@ -137,7 +152,7 @@ function showChosenHeatmap(): void {
 
 function fillCompareSelect(): void {
   const runs = (data?.runs ?? []).map((s) => s.run).filter((r) => r !== state.heatmapRun);
-  heatCompare.replaceChildren(el('option', { value: '' }, 'compare with…'), ...runs.map((r) => el('option', { value: r }, `vs ${r}`)));
+  heatCompare.replaceChildren(el('option', { value: '' }, l10n.t('compare with…')), ...runs.map((r) => el('option', { value: r }, l10n.t('vs {0}', r))));
   heatCompare.value = state.heatmapCompare ?? '';
 }
 
@@ -175,7 +190,7 @@ function renderKey(p: Palette): void {
     bctx.fillStyle = p.foreground;
     bctx.fillRect(0, 0, 3, 10);
   }
-  if (!comparing) heatKey.append(bar, el('span', {}, 'regressed here'));
+  if (!comparing) heatKey.append(bar, el('span', {}, l10n.t('regressed here')));
 }
 
 function showHeatmap(h: Heatmap, diff: boolean): void {
@@ -205,15 +220,39 @@ function showHeatmap(h: Heatmap, diff: boolean): void {
   const every = Math.ceil(24 / l.cellWidth);
   heatColumns.replaceChildren(
     ...h.columns.map(({ iteration: it }, i) => {
-      const label = el('span', {}, i % every === 0 ? (it === 0 ? 'base' : String(it)) : '');
+      const label = el('span', {}, i % every === 0 ? (it === 0 ? l10n.t('base') : String(it)) : '');
       label.style.width = `${l.cellWidth}px`;
       return label;
     }),
   );
-  const perRow = l.testsPerRow > 1 ? ` (${l.testsPerRow} tests per row, worst shown)` : '';
+  const perRow = l.testsPerRow > 1 ? l10n.t(' ({0} tests per row, worst shown)', l.testsPerRow) : '';
+  const regressions = h.regressions.reduce((n, r) => n + r.tests.length, 0);
   heatInfo.textContent = diff
-    ? `${h.tests.length} tests the target passes × the ${h.columns.length} iterations both runs recorded: ${h.run}${perRow}. The runs differ on ${differingTests(h)} tests; those come first. Hover a cell for its test; click it to open the test at that iteration.`
-    : `${h.tests.length} tests the target passes × ${h.columns.length} pytest runs of ${h.run}${perRow}. ${h.regressions.reduce((n, r) => n + r.tests.length, 0)} regressions; tests that regressed come first, then those that changed. Hover a cell for its test${bridge.standalone ? '' : '; click it to open the test at that iteration'}.`;
+    ? l10n.t(
+        '{0} tests the target passes × the {1} iterations both runs recorded: {2}{3}. The runs differ on {4} tests; those come first. Hover a cell for its test; click it to open the test at that iteration.',
+        h.tests.length,
+        h.columns.length,
+        h.run,
+        perRow,
+        differingTests(h),
+      )
+    : bridge.standalone
+      ? l10n.t(
+          '{0} tests the target passes × {1} pytest runs of {2}{3}. {4} regressions; tests that regressed come first, then those that changed. Hover a cell for its test.',
+          h.tests.length,
+          h.columns.length,
+          h.run,
+          perRow,
+          regressions,
+        )
+      : l10n.t(
+          '{0} tests the target passes × {1} pytest runs of {2}{3}. {4} regressions; tests that regressed come first, then those that changed. Hover a cell for its test; click it to open the test at that iteration.',
+          h.tests.length,
+          h.columns.length,
+          h.run,
+          perRow,
+          regressions,
+        );
 }
 
 /** The cell under a mouse event, in canvas pixels. */
@@ -230,12 +269,12 @@ heatCanvas.addEventListener('mousemove', (e) => {
     return;
   }
   const status = comparing ? diffStatus(hit.status) : hit.status;
-  const at = hit.iteration === 0 ? 'base' : `iteration ${hit.iteration}`;
+  const at = hit.iteration === 0 ? l10n.t('base') : l10n.t('iteration {0}', hit.iteration);
   heatTip.replaceChildren(
     el('div', { class: 'heat-tip-status' }, `${at}: ${status}`),
     ...hit.tests.slice(0, 5).map((t) => el('div', { class: 'heat-tip-test' }, t)),
-    ...(hit.tests.length > 5 ? [el('div', { class: 'heat-tip-more' }, `… and ${hit.tests.length - 5} more`)] : []),
-    ...(bridge.standalone ? [] : [el('div', { class: 'heat-tip-more' }, 'Click to open the test at this iteration.')]),
+    ...(hit.tests.length > 5 ? [el('div', { class: 'heat-tip-more' }, l10n.t('… and {0} more', hit.tests.length - 5))] : []),
+    ...(bridge.standalone ? [] : [el('div', { class: 'heat-tip-more' }, l10n.t('Click to open the test at this iteration.'))]),
   );
   heatTip.hidden = false;
   const box = heatBox.getBoundingClientRect();
@@ -318,10 +357,10 @@ function onHostMessage(msg: HostMessage): void {
       redrawForTheme();
       break;
     case 'reveal-ack':
-      status.textContent = msg.ok ? '' : (msg.message ?? `Could not open iteration ${msg.iteration} of ${msg.run}.`);
+      status.textContent = msg.ok ? '' : (msg.message ?? l10n.t('Could not open iteration {0} of {1}.', msg.iteration, msg.run));
       break;
     case 'export-done':
-      status.textContent = msg.ok ? `Exported to ${msg.folder}` : (msg.message ?? '');
+      status.textContent = msg.ok ? l10n.t('Exported to {0}', msg.folder ?? '') : (msg.message ?? '');
       break;
   }
 }

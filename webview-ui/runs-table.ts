@@ -3,6 +3,7 @@
 // γ with the same metric functions the extension uses. It fits a panel beside
 // the default side bar: headers and text wrap, numbers stay on one line, and a flagged run shows
 // ⚑ beside its scores with the flags explained on hover (named once, under the run).
+import * as l10n from '@vscode/l10n';
 import type { ChartData } from '../src/shared/chart-types';
 import { METRIC_COLUMN_LIST } from '../src/shared/metrics/metric-columns';
 import { RUN_FLAG_LABELS, type RunFlag } from '../src/shared/metrics/run-flags';
@@ -35,7 +36,7 @@ const explained = (flags: readonly RunFlag[]) => flags.map((f) => `⚑ ${RUN_FLA
 function flaggedCell(text: string, flags: readonly RunFlag[], cls?: string): HTMLElement {
   if (!flags.length) return cell('td', text, cls);
   const td = cell('td', `${text} ⚑`, [cls, 'doubt'].filter(Boolean).join(' '));
-  td.title = `Rests on: ${flags.join(', ')}\n${explained(flags)}`;
+  td.title = `${l10n.t('Rests on: {0}', flags.join(', '))}\n${explained(flags)}`;
   return td;
 }
 

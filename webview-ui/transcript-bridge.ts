@@ -2,6 +2,7 @@
 // message checked against the protocol (the transcript with its own schema). In an exported
 // report there is no host: the transcript comes from a JSON script tag, nothing is posted, and a
 // link leads back to the report.
+import * as l10n from '@vscode/l10n';
 import * as z from 'zod/mini';
 import { isTranscriptHostMessage, type TranscriptHostMessage, type TranscriptWebviewMessage } from '../src/shared/transcript-protocol';
 import { transcriptSchema, type Transcript } from '../src/shared/transcript-schema';
@@ -62,7 +63,7 @@ export function readTranscriptPayload(): { payload?: TranscriptPagePayload; prob
     return {
       payload: {
         transcript: t.data,
-        title: typeof raw.title === 'string' ? raw.title : 'Transcript',
+        title: typeof raw.title === 'string' ? raw.title : l10n.t('Transcript'),
         ...(typeof raw.back === 'string' ? { back: raw.back } : {}),
       },
     };

@@ -2,6 +2,7 @@
 // and, built only when it is about to be seen, its body: what the call added to the conversation,
 // the model's text, its reasoning (folded), and each tool call as a person reads it (a command
 // with its output, a file write as a diff, anything else as JSON), then what went wrong.
+import * as l10n from '@vscode/l10n';
 import type { Transcript, TranscriptCall, TranscriptItem } from '../src/shared/transcript-schema';
 import { toolAction } from '../src/shared/tool-actions';
 import { fileChangeAt, type FileChange } from '../src/shared/transcript-edits';
@@ -31,7 +32,7 @@ export function textBlock(text: string, cls: string, firstLines = FIRST_LINES): 
   const pre = el('pre', { class: cls }, lines.length > firstLines ? lines.slice(0, firstLines).join('\n') : text);
   if (lines.length <= firstLines) return pre;
   const box = el('div', { class: 'clipped' });
-  const more = el('button', { type: 'button', class: 'link' }, `Show all ${lines.length} lines`);
+  const more = el('button', { type: 'button', class: 'link' }, l10n.t('Show all {0} lines', lines.length));
   more.addEventListener('click', () => {
     pre.textContent = text;
     more.remove();
@@ -48,10 +49,10 @@ export function callHeader(call: TranscriptCall, total: RunningTotal, bodyId: st
   const head = el('div', { class: 'call-head' });
   const toggle = el(
     'button',
-    { type: 'button', class: 'toggle', 'aria-expanded': 'true', 'aria-controls': bodyId, 'aria-label': `Call ${call.call}: fold` },
+    { type: 'button', class: 'toggle', 'aria-expanded': 'true', 'aria-controls': bodyId, 'aria-label': l10n.t('Call {0}: fold', call.call) },
     '▾',
   );
-  const title = el('span', { class: 'call-no' }, `Call ${call.call}`);
+  const title = el('span', { class: 'call-no' }, l10n.t('Call {0}', call.call));
   head.append(toggle, title);
   if (call.model) head.append(el('span', { class: 'model' }, call.model));
   head.append(el('span', { class: 'figures' }, callFigures(call).join(' · ')));
@@ -69,18 +70,18 @@ export function callHeader(call: TranscriptCall, total: RunningTotal, bodyId: st
 
 function openButtons(ctx: CallContext, call: number, tool: number): HTMLElement[] {
   if (ctx.standalone) return [];
-  const diff = el('button', { type: 'button', class: 'small' }, 'Open in diff editor');
+  const diff = el('button', { type: 'button', class: 'small' }, l10n.t('Open in diff editor'));
   diff.addEventListener('click', () => ctx.post({ type: 'open-diff', call, tool }));
-  const file = el('button', { type: 'button', class: 'small secondary' }, 'Open as written');
+  const file = el('button', { type: 'button', class: 'small secondary' }, l10n.t('Open as written'));
   file.addEventListener('click', () => ctx.post({ type: 'open-file', call, tool }));
   return [diff, file];
 }
 
 function resultBlock(result: Extract<TranscriptItem, { kind: 'tool-result' }> | undefined, cls: string, firstLines = FIRST_LINES): HTMLElement {
-  if (!result) return el('p', { class: 'muted small-note' }, 'No result recorded (the try ended, or the agent did not send one back).');
+  if (!result) return el('p', { class: 'muted small-note' }, l10n.t('No result recorded (the try ended, or the agent did not send one back).'));
   // A command's output ends with a newline: not a line of its own in the panel.
   const output = result.output.replace(/\s+$/, '');
-  if (output === '') return el('p', { class: 'muted small-note' }, result.isError ? 'Failed, with no output.' : 'No output.');
+  if (output === '') return el('p', { class: 'muted small-note' }, result.isError ? l10n.t('Failed, with no output.') : l10n.t('No output.'));
   return textBlock(output, `${cls}${result.isError ? ' error' : ''}`, firstLines);
 }
 
@@ -124,12 +125,15 @@ function itemView(item: TranscriptItem): HTMLElement | undefined {
       return el('div', { class: `msg ${item.role}` }, item.text);
     case 'reasoning': {
       const d = el('details', { class: 'reasoning' });
-      d.append(el('summary', {}, 'Reasoning'), textBlock(item.text, 'reasoning-text'));
+      d.append(el('summary', {}, l10n.t('Reasoning')), textBlock(item.text, 'reasoning-text'));
       return d;
     }
     case 'tool-result': {
       const box = el('div', { class: 'tool orphan' });
-      box.append(el('div', { class: 'tool-head' }, `Result${item.name ? ` of ${item.name}` : ''} (no matching tool call)`), resultBlock(item, 'output'));
+      box.append(
+        el('div', { class: 'tool-head' }, item.name ? l10n.t('Result of {0} (no matching tool call)', item.name) : l10n.t('Result (no matching tool call)')),
+        resultBlock(item, 'output'),
+      );
       return box;
     }
     case 'tool-call':
@@ -163,13 +167,21 @@ export function callBody(ctx: CallContext, call: TranscriptCall, first: boolean)
   // Tool calls the output list did not carry (a record that kept only toolCalls).
   while (tool < call.toolCalls.length) out.push(toolView(ctx, call, tool++));
   if (call.output.length === 0 && call.toolCalls.length === 0 && !call.error && !call.refused)
-    out.push(el('p', { class: 'muted' }, 'The model answered nothing.'));
-  if (call.error) out.push(el('p', { class: 'problem' }, `Error: ${call.error}`));
-  if (call.refused) out.push(el('p', { class: 'problem' }, `Refused by the gateway: ${call.refused}`));
-  if (call.truncated) out.push(el('p', { class: 'warning' }, `Cut in the record: ${call.truncated}`));
+    out.push(el('p', { class: 'muted' }, l10n.t('The model answered nothing.')));
+  if (call.error) out.push(el('p', { class: 'problem' }, l10n.t('Error: {0}', call.error)));
+  if (call.refused) out.push(el('p', { class: 'problem' }, l10n.t('Refused by the gateway: {0}', call.refused)));
+  if (call.truncated) out.push(el('p', { class: 'warning' }, l10n.t('Cut in the record: {0}', call.truncated)));
   if (call.retries)
-    out.push(el('p', { class: 'muted' }, `The gateway tried this call again ${call.retries} time${call.retries === 1 ? '' : 's'} (429, 5xx or a reset).`));
+    out.push(
+      el(
+        'p',
+        { class: 'muted' },
+        call.retries === 1
+          ? l10n.t('The gateway tried this call again 1 time (429, 5xx or a reset).')
+          : l10n.t('The gateway tried this call again {0} times (429, 5xx or a reset).', call.retries),
+      ),
+    );
   if (call.stopReason && !/^(stop|end_turn|tool_calls|tool_use|STOP|completed)$/.test(call.stopReason))
-    out.push(el('p', { class: 'muted' }, `Stopped: ${call.stopReason}`));
+    out.push(el('p', { class: 'muted' }, l10n.t('Stopped: {0}', call.stopReason)));
   return out;
 }

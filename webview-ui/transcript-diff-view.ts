@@ -1,6 +1,7 @@
 // A file change drawn as a diff: removed and added lines on the editor's diff colours, unchanged
 // stretches folded to a line that says how many. One <pre>, one span per line (a long file stays
 // cheap to draw).
+import * as l10n from '@vscode/l10n';
 import type { FileChange } from '../src/shared/transcript-edits';
 import { el } from './dom';
 import { diffHunks, diffStat, lineDiff } from './line-diff';
@@ -14,11 +15,11 @@ export function diffView(change: FileChange): HTMLElement {
   const box = el('div', { class: 'diff' });
   const stat = el('div', { class: 'diff-stat' });
   stat.append(el('span', { class: 'added' }, `+${added}`), ' ', el('span', { class: 'removed' }, `−${removed}`));
-  if (!change.whole) stat.append(el('span', { class: 'muted' }, change.kind === 'patch' ? ' · the patch’s lines' : ' · the edited parts only'));
-  else if (change.against === 'read') stat.append(el('span', { class: 'muted' }, ' · against the file as the agent read it'));
-  else if (change.against === 'write' && change.kind === 'write') stat.append(el('span', { class: 'muted' }, ' · against this try’s previous write'));
+  if (!change.whole) stat.append(el('span', { class: 'muted' }, change.kind === 'patch' ? l10n.t(' · the patch’s lines') : l10n.t(' · the edited parts only')));
+  else if (change.against === 'read') stat.append(el('span', { class: 'muted' }, l10n.t(' · against the file as the agent read it')));
+  else if (change.against === 'write' && change.kind === 'write') stat.append(el('span', { class: 'muted' }, l10n.t(' · against this try’s previous write')));
   // Written without reading it first: new to this try (the transcript cannot say whether it was on disk).
-  else if (change.kind === 'write') stat.append(el('span', { class: 'muted' }, ' · new file'));
+  else if (change.kind === 'write') stat.append(el('span', { class: 'muted' }, l10n.t(' · new file')));
   const pre = el('pre', { class: 'diff-lines' });
   const hunks = diffHunks(lines);
   let drawn = 0;
@@ -28,7 +29,7 @@ export function diffView(change: FileChange): HTMLElement {
     for (const h of hunks) {
       if (drawn >= limit) break;
       if (h.kind === 'folded') {
-        pre.append(el('span', { class: 'l fold' }, `⋯ ${h.count} unchanged line${h.count === 1 ? '' : 's'}\n`));
+        pre.append(el('span', { class: 'l fold' }, `${h.count === 1 ? l10n.t('⋯ 1 unchanged line') : l10n.t('⋯ {0} unchanged lines', h.count)}\n`));
         drawn++;
         continue;
       }
@@ -43,7 +44,7 @@ export function diffView(change: FileChange): HTMLElement {
   draw(FIRST_LINES);
   box.append(stat, pre);
   if (total > drawn) {
-    const more = el('button', { type: 'button', class: 'link' }, `Show all ${total} lines`);
+    const more = el('button', { type: 'button', class: 'link' }, l10n.t('Show all {0} lines', total));
     more.addEventListener('click', () => {
       draw(Infinity);
       more.remove();

@@ -1,13 +1,14 @@
 // The call timeline above the conversation: one bar per call, as wide as its time (or tokens),
 // coloured by what the call did (wrote a file, ran another tool, only answered, failed); a click (or Enter on the focused bar) scrolls to the call. One
 // tab stop: the arrow keys move along the bars.
+import * as l10n from '@vscode/l10n';
 import type { TranscriptCall } from '../src/shared/transcript-schema';
 import { el } from './dom';
 import { callMeasure, timelineLayout, type TimelineMeasure } from './timeline-layout';
 import { callFigures } from './transcript-format';
 
 export class Timeline {
-  readonly root = el('div', { class: 'timeline', role: 'toolbar', 'aria-label': 'Calls, one bar each: click to go to the call' });
+  readonly root = el('div', { class: 'timeline', role: 'toolbar', 'aria-label': l10n.t('Calls, one bar each: click to go to the call') });
   private readonly strip = el('div', { class: 'timeline-strip' });
   private bars: HTMLButtonElement[] = [];
   private calls: readonly TranscriptCall[] = [];
@@ -32,8 +33,13 @@ export class Timeline {
     this.calls = calls;
     this.bars = calls.map((c, i) => {
       const kind = c.error || c.refused ? 'bad' : c.side ? 'side' : writers.has(c.call) ? 'write' : c.toolCalls.length ? 'tool' : 'text';
-      const bar = el('button', { type: 'button', class: `bar bar-${kind}`, tabindex: '-1', 'aria-label': `Call ${c.call}: ${callFigures(c).join(', ')}` });
-      bar.title = `Call ${c.call}${c.model ? ` · ${c.model}` : ''}\n${callFigures(c).join(' · ')}${c.toolCalls.length ? `\n${c.toolCalls.map((t) => t.name).join(', ')}` : ''}`;
+      const bar = el('button', {
+        type: 'button',
+        class: `bar bar-${kind}`,
+        tabindex: '-1',
+        'aria-label': l10n.t('Call {0}: {1}', c.call, callFigures(c).join(', ')),
+      });
+      bar.title = `${c.model ? l10n.t('Call {0} · {1}', c.call, c.model) : l10n.t('Call {0}', c.call)}\n${callFigures(c).join(' · ')}${c.toolCalls.length ? `\n${c.toolCalls.map((t) => t.name).join(', ')}` : ''}`;
       bar.addEventListener('click', () => {
         this.focused = i;
         this.onPick(i);

@@ -5,6 +5,8 @@
 // calls), and the page follows a running try as its calls arrive. Runs inside VS Code (the
 // transcript from the host) or standalone in an exported report (the transcript in the page).
 import './zod-config';
+import './l10n-config';
+import * as l10n from '@vscode/l10n';
 import type { Transcript } from '../src/shared/transcript-schema';
 import { callsWriting, filesWritten } from '../src/shared/tool-actions';
 import { fileChanges } from '../src/shared/transcript-edits';
@@ -26,21 +28,21 @@ const state: TranscriptViewState = { query: saved?.query ?? '', ...(saved?.measu
 const app = document.getElementById('app') ?? document.body.appendChild(el('div', { id: 'app' }));
 if (bridge.standalone) document.body.classList.add('sweci-standalone');
 const header = el('header', { class: 'top' });
-const title = el('h1', {}, 'Transcript');
+const title = el('h1', {}, l10n.t('Transcript'));
 const where = el('span', { class: 'muted where' });
-const liveBadge = el('span', { class: 'live', role: 'status', hidden: '' }, '● Live: the step is running');
-const previous = el('button', { type: 'button', class: 'secondary', title: 'The run’s previous try' }, '‹ Previous try');
-const next = el('button', { type: 'button', class: 'secondary', title: 'The run’s next try' }, 'Next try ›');
-const back = el('a', { class: 'back', hidden: '' }, '← Report');
+const liveBadge = el('span', { class: 'live', role: 'status', hidden: '' }, l10n.t('● Live: the step is running'));
+const previous = el('button', { type: 'button', class: 'secondary', title: l10n.t('The run’s previous try') }, l10n.t('‹ Previous try'));
+const next = el('button', { type: 'button', class: 'secondary', title: l10n.t('The run’s next try') }, l10n.t('Next try ›'));
+const back = el('a', { class: 'back', hidden: '' }, l10n.t('← Report'));
 header.append(back, title, where, liveBadge, el('span', { class: 'spacer' }), ...(bridge.standalone ? [] : [previous, next]));
 const summary = el('p', { class: 'summary' });
 const notes = el('ul', { class: 'notes' });
 const toolbar = el('div', { class: 'toolbar' });
-const search = el('input', { type: 'search', id: 'search', placeholder: 'Search the calls', 'aria-label': 'Search the calls' });
+const search = el('input', { type: 'search', id: 'search', placeholder: l10n.t('Search the calls'), 'aria-label': l10n.t('Search the calls') });
 const matchCount = el('span', { class: 'muted match-count', role: 'status' });
-const measureSelect = el('select', { id: 'measure', 'aria-label': 'Bar width by' });
-measureSelect.append(el('option', { value: 'ms' }, 'bars by time'), el('option', { value: 'tokens' }, 'bars by tokens'));
-const jumpRequirement = el('button', { type: 'button', id: 'jump-requirement', hidden: '' }, 'Jump to the call that wrote requirement.xml');
+const measureSelect = el('select', { id: 'measure', 'aria-label': l10n.t('Bar width by') });
+measureSelect.append(el('option', { value: 'ms' }, l10n.t('bars by time')), el('option', { value: 'tokens' }, l10n.t('bars by tokens')));
+const jumpRequirement = el('button', { type: 'button', id: 'jump-requirement', hidden: '' }, l10n.t('Jump to the call that wrote requirement.xml'));
 toolbar.append(search, matchCount, el('span', { class: 'spacer' }), jumpRequirement, measureSelect);
 const timeline = new Timeline('ms', (i) => scrollToCall(i));
 const files = el('details', { class: 'files', open: '' });
@@ -82,7 +84,7 @@ function render(t: Transcript, isLive: boolean): void {
   searchTexts = undefined;
 
   const role = t.role === 'architect' ? 'Architect' : 'Programmer';
-  title.textContent = `${role} · try ${t.try}`;
+  title.textContent = l10n.t('{0} · try {1}', role, t.try);
   where.textContent = [t.iteration === 0 ? 'base' : `iteration ${t.iteration}`, t.run, t.agent].filter(Boolean).join(' · ');
   document.title = `${title.textContent} · ${where.textContent}`;
   liveBadge.hidden = !isLive;
@@ -129,7 +131,7 @@ function render(t: Transcript, isLive: boolean): void {
     const setFolded = (f: boolean) => {
       body.hidden = f;
       toggle.setAttribute('aria-expanded', String(!f));
-      toggle.setAttribute('aria-label', `Call ${call.call}: ${f ? 'unfold' : 'fold'}`);
+      toggle.setAttribute('aria-label', f ? l10n.t('Call {0}: unfold', call.call) : l10n.t('Call {0}: fold', call.call));
       toggle.textContent = f ? '▸' : '▾';
       if (f) folded.add(call.call);
       else {
@@ -152,7 +154,7 @@ function render(t: Transcript, isLive: boolean): void {
 
 function renderPreamble(t: Transcript): void {
   system.hidden = !t.system;
-  system.replaceChildren(el('summary', {}, 'System prompt'), textBlock(t.system ?? '', 'system-text', 400));
+  system.replaceChildren(el('summary', {}, l10n.t('System prompt')), textBlock(t.system ?? '', 'system-text', 400));
   tools.hidden = t.tools.length === 0;
   const list = el('ul', { class: 'tool-list' });
   for (const tool of t.tools) {
@@ -161,16 +163,22 @@ function renderPreamble(t: Transcript): void {
     if (tool.description) li.append(' ', el('span', { class: 'muted' }, tool.description.split('\n')[0]));
     list.append(li);
   }
-  tools.replaceChildren(el('summary', {}, `Tools offered (${t.tools.length})`), list);
+  tools.replaceChildren(el('summary', {}, l10n.t('Tools offered ({0})', t.tools.length)), list);
   const p = promptParts(t);
   prompt.hidden = p.prompt === undefined && p.reminders.length === 0;
-  prompt.replaceChildren(el('h2', {}, 'Prompt'), textBlock(p.prompt ?? '', 'prompt-text', 6));
+  prompt.replaceChildren(el('h2', {}, l10n.t('Prompt')), textBlock(p.prompt ?? '', 'prompt-text', 6));
   if (p.reminders.length) {
     // What the CLI wrapped around the prompt: folded, so the prompt the harness gave comes first.
     const added = el('details', { class: 'reminders' });
     const lines = p.reminders.reduce((n, r) => n + r.split('\n').length, 0);
     added.append(
-      el('summary', {}, `Added by the CLI: ${p.reminders.length} system reminder${p.reminders.length === 1 ? '' : 's'} (${lines} lines)`),
+      el(
+        'summary',
+        {},
+        p.reminders.length === 1
+          ? l10n.t('Added by the CLI: 1 system reminder ({0} lines)', lines)
+          : l10n.t('Added by the CLI: {0} system reminders ({1} lines)', p.reminders.length, lines),
+      ),
       textBlock(p.reminders.join('\n\n'), 'prompt-text', 400),
     );
     prompt.append(added);
@@ -178,7 +186,7 @@ function renderPreamble(t: Transcript): void {
 }
 
 function callLink(call: number): HTMLAnchorElement {
-  const a = el('a', { href: `#call-${call}` }, `call ${call}`);
+  const a = el('a', { href: `#call-${call}` }, l10n.t('call {0}', call));
   a.addEventListener('click', (e) => {
     e.preventDefault();
     const i = transcript?.calls.findIndex((c) => c.call === call) ?? -1;
@@ -197,7 +205,7 @@ function renderFiles(t: Transcript): void {
     calls.forEach((call, i) => li.append(...(i ? [', '] : []), callLink(call)));
     list.append(li);
   }
-  files.replaceChildren(el('summary', {}, `Files written (${written.size})`), list);
+  files.replaceChildren(el('summary', {}, l10n.t('Files written ({0})', written.size)), list);
   // The call that last wrote requirement.xml: the one the Architect is judged by.
   const last = callsWriting(written, 'requirement.xml').pop();
   jumpRequirement.hidden = last === undefined;
@@ -205,7 +213,7 @@ function renderFiles(t: Transcript): void {
     const i = transcript?.calls.findIndex((c) => c.call === last) ?? -1;
     if (i >= 0) scrollToCall(i);
   };
-  if (last !== undefined) jumpRequirement.textContent = `Jump to the call that wrote requirement.xml (call ${last})`;
+  if (last !== undefined) jumpRequirement.textContent = l10n.t('Jump to the call that wrote requirement.xml (call {0})', last);
 }
 
 function scrollToCall(i: number): void {
@@ -254,7 +262,7 @@ function applySearch(): void {
     searchTexts ??= t.calls.map(callSearchText);
     matching = new Set(matchingCalls(searchTexts, q));
     sections.forEach((s, i) => (s.hidden = !matching!.has(i)));
-    matchCount.textContent = `${matching.size} of ${t.calls.length} call${t.calls.length === 1 ? '' : 's'}`;
+    matchCount.textContent = t.calls.length === 1 ? l10n.t('{0} of 1 call', matching.size) : l10n.t('{0} of {1} calls', matching.size, t.calls.length);
   }
   timeline.mark(matching);
   highlightSoon();

@@ -1,16 +1,18 @@
 // Completion in requirement.xml: the protocol's element names where they belong (a whole
 // requirement as a snippet), and inside <acceptance> the node ids of the non-passed tests.
+import * as l10n from '@vscode/l10n';
 import { CompletionItemKind, InsertTextFormat, type CompletionItem } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { REQUIREMENT_FIELDS } from '../core/requirement/requirement-document';
 import type { RequirementContext } from '../core/requirement/requirement-context';
 import { xmlCursor } from './xml-cursor';
 
-const FIELD_HINTS: Record<(typeof REQUIREMENT_FIELDS)[number], string> = {
-  location: 'The file (and function or class) under app/code to change, e.g. pkg/mod.py::Class.method',
-  description: 'What must change, and why',
-  contract: 'The behaviour the change must have: inputs, outputs, errors',
-  acceptance: 'The tests that must pass afterwards, by node id',
+// Functions: the server configures l10n when it starts (initializationOptions), after this module loads.
+const FIELD_HINTS: Record<(typeof REQUIREMENT_FIELDS)[number], () => string> = {
+  location: () => l10n.t('The file (and function or class) under app/code to change, e.g. pkg/mod.py::Class.method'),
+  description: () => l10n.t('What must change, and why'),
+  contract: () => l10n.t('The behaviour the change must have: inputs, outputs, errors'),
+  acceptance: () => l10n.t('The tests that must pass afterwards, by node id'),
 };
 
 const REQUIREMENT_SNIPPET = [
@@ -40,9 +42,11 @@ export function completionsAt(doc: TextDocument, offset: number, context: Requir
     if (open.length === 0) {
       return [
         {
+          // An element's name, not text: the same in every language.
+          // eslint-disable-next-line sweci/no-inline-ui-string
           label: 'requirements',
           kind: CompletionItemKind.Module,
-          detail: 'The root: 1 to 5 requirements',
+          detail: l10n.t('The root: 1 to 5 requirements'),
           insertTextFormat: InsertTextFormat.Snippet,
           textEdit: { range: range(at), newText: `requirements>\n\t<${REQUIREMENT_SNIPPET.replace(/\n/g, '\n\t')}\n</requirements>` },
         },
@@ -52,9 +56,11 @@ export function completionsAt(doc: TextDocument, offset: number, context: Requir
     if (open.length === 1) {
       return [
         {
+          // An element's name, not text: the same in every language.
+          // eslint-disable-next-line sweci/no-inline-ui-string
           label: 'requirement',
           kind: CompletionItemKind.Class,
-          detail: 'One requirement with its four fields',
+          detail: l10n.t('One requirement with its four fields'),
           insertTextFormat: InsertTextFormat.Snippet,
           textEdit: { range: range(at), newText: REQUIREMENT_SNIPPET },
         },
@@ -63,7 +69,7 @@ export function completionsAt(doc: TextDocument, offset: number, context: Requir
     return REQUIREMENT_FIELDS.map((field, i) => ({
       label: field,
       kind: CompletionItemKind.Field,
-      detail: FIELD_HINTS[field],
+      detail: FIELD_HINTS[field](),
       sortText: String(i),
       insertTextFormat: InsertTextFormat.Snippet,
       textEdit: { range: range(at), newText: `${field}>$0</${field}>` },

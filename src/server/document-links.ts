@@ -1,6 +1,7 @@
 // Links from each <location> to the file it names under app/code, at the function or class when
 // that is found. Only files the task's listing holds are linked, so a path with `..` or one
 // leaving app/code never becomes a link.
+import * as l10n from '@vscode/l10n';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -38,7 +39,11 @@ export async function documentLinks(doc: TextDocument, parsed: RequirementParseR
       links.push({
         range: { start: doc.positionAt(start), end: doc.positionAt(shift + span.contentStart + ref.end) },
         target: pathToFileURL(file).href + (line !== undefined ? `#L${line + 1}` : ''),
-        tooltip: `Open app/code/${ref.file}${ref.symbol ? (line !== undefined ? ` at ${ref.symbol.join('.')} (line ${line + 1})` : ` (${ref.symbol.join('.')} not found in it)`) : ''}`,
+        tooltip: !ref.symbol
+          ? l10n.t('Open app/code/{0}', ref.file)
+          : line !== undefined
+            ? l10n.t('Open app/code/{0} at {1} (line {2})', ref.file, ref.symbol.join('.'), line + 1)
+            : l10n.t('Open app/code/{0} ({1} not found in it)', ref.file, ref.symbol.join('.')),
       });
     }
   }

@@ -1,6 +1,7 @@
 // Hover on a test node id: what the task knows of it (its kind and reason when it is among the
 // non-passed tests). The reason is pytest's text, written by the code under test: it is shown
 // as a code block, never as markdown.
+import * as l10n from '@vscode/l10n';
 import type { Hover, MarkupContent } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { baseNodeId, findNodeIds } from '../core/requirement/node-ids';
@@ -22,15 +23,19 @@ export function describeTest(id: string, context: RequirementContext | undefined
   const parts = [codeSpan(id)];
   const entry = context?.summary.get(id) ?? context?.summary.get(baseNodeId(id));
   if (entry) {
-    parts.push(`**${entry.kind}**${entry.stage ? ` at ${entry.stage} stage` : ''}: does not pass at the current code (app/non-passed/summary.jsonl).`);
+    parts.push(
+      entry.stage
+        ? l10n.t('**{0}** at {1} stage: does not pass at the current code (app/non-passed/summary.jsonl).', entry.kind, entry.stage)
+        : l10n.t('**{0}**: does not pass at the current code (app/non-passed/summary.jsonl).', entry.kind),
+    );
     const reason = entry.reason ?? entry.description;
     if (reason) parts.push(codeBlock(reason.length > MAX_REASON_CHARS ? `${reason.slice(0, MAX_REASON_CHARS)}…` : reason));
   } else if (!context) {
-    parts.push('The task could not be read: nothing is known of this test.');
+    parts.push(l10n.t('The task could not be read: nothing is known of this test.'));
   } else if (context.knownTests.has(id) || context.knownTests.has(baseNodeId(id))) {
-    parts.push('A test function in app/code; it is not among the non-passed tests.');
+    parts.push(l10n.t('A test function in app/code; it is not among the non-passed tests.'));
   } else {
-    parts.push('**Not a known test**: neither among the non-passed tests nor found in app/code’s test files.');
+    parts.push(l10n.t('**Not a known test**: neither among the non-passed tests nor found in app/code’s test files.'));
   }
   return { kind: 'markdown', value: parts.join('\n\n') };
 }

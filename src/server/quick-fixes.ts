@@ -1,5 +1,6 @@
 // Quick fixes for the server's own diagnostics that carry a replacement ("Did you mean …?"):
 // one code action per diagnostic, replacing its range. Anything else in the request is ignored.
+import * as l10n from '@vscode/l10n';
 import { CodeActionKind, type CodeAction, type Diagnostic } from 'vscode-languageserver';
 import { isRecord } from '../core/util/is-record';
 import { DIAGNOSTIC_SOURCE } from './to-lsp';
@@ -11,7 +12,7 @@ export function quickFixes(uri: string, diagnostics: readonly Diagnostic[]): Cod
     if (d.source !== DIAGNOSTIC_SOURCE || !isRecord(d.data) || typeof d.data.replacement !== 'string') continue;
     const replacement = d.data.replacement;
     out.push({
-      title: `Replace with ${replacement}`,
+      title: l10n.t('Replace with {0}', replacement),
       kind: CodeActionKind.QuickFix,
       diagnostics: [d],
       isPreferred: true,

@@ -1,8 +1,17 @@
 // The requirement.xml language server (bundled alone as dist/server.js): diagnostics from the
 // core's one validation, hover on test node ids, completion, and links from locations to code.
 // Every handler is guarded: a document an agent wrote must never take the server down.
+import * as l10n from '@vscode/l10n';
 import * as path from 'node:path';
-import { CodeActionKind, createConnection, ProposedFeatures, TextDocuments, TextDocumentSyncKind, type Connection } from 'vscode-languageserver/node';
+import {
+  CodeActionKind,
+  createConnection,
+  type InitializeResult,
+  ProposedFeatures,
+  TextDocuments,
+  TextDocumentSyncKind,
+  type Connection,
+} from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { fileURLToPath } from 'node:url';
 import type { RequirementContext } from '../core/requirement/requirement-context';
@@ -14,6 +23,8 @@ import { quickFixes } from './quick-fixes';
 import { TaskContexts, taskRootOf } from './task-contexts';
 import { toLspDiagnostic } from './to-lsp';
 import { taskFolder } from '../core/workspace/task-folder';
+import * as z from 'zod/mini';
+import { l10nBundleSchema } from '../shared/l10n-bundle';
 
 const connection: Connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
@@ -82,7 +93,16 @@ function describe(err: unknown): string {
   return err instanceof Error ? (err.stack ?? err.message) : String(err);
 }
 
-connection.onInitialize(() => ({
+// The extension hands over its l10n bundle for VS Code's display language (none: English).
+const initOptionsSchema = z.object({ l10nBundle: z.optional(l10nBundleSchema) });
+
+connection.onInitialize((params) => {
+  const options = initOptionsSchema.safeParse(params.initializationOptions ?? {});
+  if (options.success && options.data.l10nBundle) l10n.config({ contents: options.data.l10nBundle });
+  return initializeResult;
+});
+
+const initializeResult: InitializeResult = {
   capabilities: {
     textDocumentSync: TextDocumentSyncKind.Incremental,
     hoverProvider: true,
@@ -91,7 +111,7 @@ connection.onInitialize(() => ({
     codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
   },
   serverInfo: { name: 'sweci-requirement' },
-}));
+};
 
 documents.onDidChangeContent((e) => schedule(e.document.uri));
 documents.onDidClose((e) => {

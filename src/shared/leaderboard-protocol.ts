@@ -9,7 +9,7 @@ import { guardFor } from './message-schema';
 
 const label = () => z.string().check(z.minLength(1), z.maxLength(500));
 
-/** What a panel ranks: a leaderboard.json, or experiment folders (`folder` or `folder#run`). */
+/** What a panel ranks: a leaderboard.json, or experiment folders (`folder` or `folder#run`); the host keeps it across a window reload. */
 export const leaderboardSourceSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('file'), file: z.string() }),
   z.strictObject({ kind: z.literal('experiments'), experiments: z.array(z.string()) }),
@@ -18,12 +18,11 @@ export type LeaderboardSource = z.infer<typeof leaderboardSourceSchema>;
 
 /**
  * Host → webview: the record to show (`init` after each `ready`, `update` when it was computed
- * again), with what it ranks, which the page keeps in its saved state so that VS Code hands it
- * back with the panel after a window reload.
+ * again). What it ranks stays with the host, which keeps it for a window reload.
  */
 const leaderboardHostMessageSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('init'), record: leaderboardRecordSchema, source: z.optional(leaderboardSourceSchema) }),
-  z.strictObject({ type: z.literal('update'), record: leaderboardRecordSchema, source: z.optional(leaderboardSourceSchema) }),
+  z.strictObject({ type: z.literal('init'), record: leaderboardRecordSchema }),
+  z.strictObject({ type: z.literal('update'), record: leaderboardRecordSchema }),
 ]);
 export type LeaderboardHostMessage = z.infer<typeof leaderboardHostMessageSchema>;
 export const isLeaderboardHostMessage = guardFor(leaderboardHostMessageSchema);

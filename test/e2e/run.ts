@@ -29,6 +29,7 @@ import { exportBrowserScenario } from './scenarios/export-browser';
 import { demoStopScenario } from './scenarios/demo-stop';
 import { downloadScenario } from './scenarios/download';
 import { curateScenario } from './scenarios/curate';
+import { iterationReloadScenario } from './scenarios/iteration-reload';
 
 interface Scenario {
   name: string;
@@ -78,6 +79,7 @@ const scenarios: Scenario[] = [
   { name: 'demo-stop', run: demoStopScenario },
   { name: 'download', run: downloadScenario },
   { name: 'curate', run: curateScenario },
+  { name: 'iteration-reload', run: iterationReloadScenario },
 ];
 
 // A scenario drives a real browser against a real workbench, where a click can land while the

@@ -4,7 +4,6 @@ import * as vscode from 'vscode';
 import type { Features } from '../../src/extension/activate/features';
 import { CHART_VIEW_TYPE } from '../../src/extension/chart/chart-panel';
 import { ITERATION_VIEW_TYPE } from '../../src/extension/inspect/iteration-view';
-import { LEADERBOARD_VIEW_TYPE } from '../../src/extension/leaderboard/leaderboard-panel';
 import type { ShownMessage } from '../../src/extension/messages';
 import type { PublishedResult } from '../../src/extension/testing/test-results';
 import { TRANSCRIPT_VIEW_TYPE } from '../../src/extension/transcript/transcript-panel';
@@ -14,6 +13,9 @@ import type { LeaderboardHostMessage, LeaderboardViewMessage } from '../../src/s
 import type { TranscriptHostMessage, TranscriptWebviewMessage } from '../../src/shared/transcript-protocol';
 import type { CandidateRow, NonPassedTreeRow, SweciApi } from './test-api';
 import type { RenderedMessage, TranscriptRendered, WebviewLog } from './webview-log';
+
+/** The Leaderboard's view type (its module keeps it to itself). */
+const LEADERBOARD_VIEW_TYPE = 'sweci.leaderboard';
 
 const text = (v: string | vscode.TreeItemLabel | boolean | undefined): string => (typeof v === 'string' ? v : v && typeof v === 'object' ? v.label : '');
 
@@ -105,6 +107,7 @@ export function sweciApi(
     rankLeaderboard: (source) => leaderboard.open(source),
     leaderboardMessages: () => webviews.messages(LEADERBOARD_VIEW_TYPE) as { posted: LeaderboardHostMessage[]; received: LeaderboardViewMessage[] },
     leaderboardReceive: (message) => webviews.receive(LEADERBOARD_VIEW_TYPE, message),
+    keptForReload: (viewType) => webviews.kept(viewType),
     testItems: () => testing.rows(),
     lastTestResults: () => [...testResults],
     runTestItems: async (ids) => {

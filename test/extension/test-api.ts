@@ -105,6 +105,8 @@ export interface SweciApi {
   leaderboardMessages(): { posted: LeaderboardHostMessage[]; received: LeaderboardViewMessage[] };
   /** Handles `message` as if the Leaderboard panel's webview had sent it (validated like one). */
   leaderboardReceive(message: unknown): Promise<void>;
+  /** What a panel's host keeps for a window reload (by view type: sweci.leaderboard, sweci.iteration, sweci.transcript). */
+  keptForReload(viewType: string): unknown;
   /** The information, warning and error messages the extension showed, oldest first (the last 50). */
   lastMessages(): { level: 'info' | 'warning' | 'error'; text: string }[];
   /** Test Explorer's items (file → class → test → parametrized case), lines 1-based. */

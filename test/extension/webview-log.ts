@@ -34,6 +34,8 @@ interface ViewLog {
   received: unknown[];
   /** Both ways, in order, by type: `received ready`, `posted init`. */
   order: string[];
+  /** What the host last kept for a window reload. */
+  kept?: unknown;
 }
 
 export interface WebviewLog {
@@ -45,6 +47,8 @@ export interface WebviewLog {
   html(viewType: string): string | undefined;
   /** Hands `message` to the view's host as if its webview had sent it. */
   receive(viewType: string, message: unknown): Promise<void>;
+  /** What the view's host last kept for a window reload (undefined: nothing yet). */
+  kept(viewType: string): unknown;
 }
 
 const keep = (list: unknown[], m: unknown) => {
@@ -64,6 +68,7 @@ export function recordWebviews(): WebviewLog {
   observeWebviews({
     created: (viewType, host) => void (view(viewType).host = host),
     page: (viewType, html) => void (view(viewType).html = html),
+    kept: (viewType, kept) => void (view(viewType).kept = kept),
     posted: (viewType, message) => {
       keep(view(viewType).posted, message);
       keep(view(viewType).order, `posted ${typeOf(message)}`);
@@ -81,6 +86,7 @@ export function recordWebviews(): WebviewLog {
     messages: (viewType) => ({ posted: [...view(viewType).posted], received: [...view(viewType).received] }),
     order: (viewType) => [...view(viewType).order],
     html: (viewType) => view(viewType).html,
+    kept: (viewType) => view(viewType).kept,
     receive: async (viewType, message) => {
       const host = view(viewType).host;
       if (!host) throw new Error(`no webview host for ${viewType}`);

@@ -75,6 +75,8 @@ export interface Workbench {
   runCommand(title: string): Promise<void>;
   /** Waits until no extension is activating and no view shows a progress bar (bounded; never throws). */
   waitForIdle(timeoutMs?: number): Promise<void>;
+  /** Developer: Reload Window, as a person asks for it (the workbench saves its state first); waits for the new workbench. */
+  reloadWindow(): Promise<void>;
   /**
    * Waits for idle (above), saves test-results/e2e/<name>.png and returns its path.
    * With `target` (e.g. `page.locator('.part.sidebar')`) only that element is captured.
@@ -429,6 +431,13 @@ export function workbenchHelpers(page: Page): Omit<Workbench, 'page' | 'server' 
     await page.waitForTimeout(300);
   };
 
+  const reloadWindow = async () => {
+    const reloaded = page.waitForEvent('load', { timeout: 120_000 });
+    await runCommand('Developer: Reload Window');
+    await reloaded;
+    await waitForWorkbench(page);
+  };
+
   const screenshot = async (name: string, target?: Locator, opts: { keepHover?: boolean } = {}) => {
     // Park the mouse over the editor area so no hover tooltip covers the views (unless the
     // tooltip is what the picture is of).
@@ -452,6 +461,7 @@ export function workbenchHelpers(page: Page): Omit<Workbench, 'page' | 'server' 
     foldViews,
     runCommand,
     waitForIdle,
+    reloadWindow,
     screenshot,
   };
 }

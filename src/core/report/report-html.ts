@@ -1,21 +1,11 @@
 // The exported report's HTML: everything inlined (the chart bundle, its CSS, the data as JSON)
 // under a CSP that forbids every network request, so the file renders the same offline; and, as
 // pages beside it, each try's transcript (the Transcript panel's bundle, run the same way).
-import { html, htmlPage, rawHtml, type SafeHtml } from '../util/html';
+import { html, htmlPage, jsonInScript, rawHtml, type SafeHtml } from '../util/html';
 
 /** Inline text may not close its element early: `</script` (or `</style`) is split. */
 function inlineSafe(text: string, tag: 'script' | 'style'): SafeHtml {
   return rawHtml(text.replace(new RegExp(`</(${tag})`, 'gi'), '<\\/$1'));
-}
-
-/** A JSON payload inside <script type="application/json">: `<` escaped so no tag can be formed. */
-function jsonInScript(value: unknown): SafeHtml {
-  return rawHtml(
-    JSON.stringify(value)
-      .replace(/</g, '\\u003c')
-      .replace(/\u2028/g, '\\u2028')
-      .replace(/\u2029/g, '\\u2029'),
-  );
 }
 
 /** A link from the report to one try's transcript page. */

@@ -43,6 +43,16 @@ export function rawHtml(text: string): SafeHtml {
   return new SafeHtml(text);
 }
 
+/** A JSON payload inside <script type="application/json">: `<` escaped so no tag can be formed. */
+export function jsonInScript(value: unknown): SafeHtml {
+  return rawHtml(
+    JSON.stringify(value)
+      .replace(/</g, '\\u003c')
+      .replace(/\u2028/g, '\\u2028')
+      .replace(/\u2029/g, '\\u2029'),
+  );
+}
+
 export interface PageShell {
   title: string;
   /** The Content-Security-Policy, in a meta element before anything it governs. */

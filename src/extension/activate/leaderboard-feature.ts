@@ -17,15 +17,14 @@ import type { ChangeFeed } from '../change-feed';
 import { integritySettings } from '../config';
 import { showError } from '../errors';
 import * as messages from '../messages';
-import { LEADERBOARD_VIEW_TYPE, LeaderboardPanelHost } from '../leaderboard/leaderboard-panel';
+import { LeaderboardPanelHost } from '../leaderboard/leaderboard-panel';
 import { loadLeaderboard } from '../leaderboard/leaderboard-source';
-import { leaderboardSourceSchema, type LeaderboardSource } from '../../shared/leaderboard-protocol';
+import { type LeaderboardSource } from '../../shared/leaderboard-protocol';
 import { entrySummary, SummaryDocuments } from '../leaderboard/summary-document';
 import { log } from '../log';
 import type { TaskController } from '../task-controller';
 import { taskFolder } from '../../core/workspace/task-folder';
 
-const SOURCE_KEY = 'sweci.leaderboard.source';
 /** A task's chart to show when the window opened for it starts (set by a task click in another window). */
 const PENDING_CHART_KEY = 'sweci.leaderboard.pendingChart';
 /** A pending chart older than this was not for this start. */
@@ -112,6 +111,8 @@ export function activateLeaderboard(context: vscode.ExtensionContext, feed: Chan
   };
   const panel = new LeaderboardPanelHost({
     extensionUri: context.extensionUri,
+    memento: context.workspaceState,
+    loaderFor,
     openEntry: async (entry) => {
       const record = panel.record;
       if (!record) return undefined;
@@ -177,9 +178,7 @@ export function activateLeaderboard(context: vscode.ExtensionContext, feed: Chan
     closed: () => feed.watchLeaderboard([], []),
   });
   const open = async (source: LeaderboardSource) => {
-    const record = await panel.show(loaderFor(source), source);
-    await context.workspaceState.update(SOURCE_KEY, source);
-    return record;
+    return panel.show(loaderFor(source), source);
   };
   context.subscriptions.push(
     panel,
@@ -196,23 +195,6 @@ export function activateLeaderboard(context: vscode.ExtensionContext, feed: Chan
     feed.onDidChangeLeaderboard(() =>
       panel.refresh().catch((err: unknown) => log().warn(`Leaderboard: kept the last record; ranking again failed: ${errorMessage(err)}`)),
     ),
-    vscode.window.registerWebviewPanelSerializer(LEADERBOARD_VIEW_TYPE, {
-      // After a window reload: rank what the panel ranked before, afresh. The page's saved state
-      // names it (saved with the panel itself); the workspace's state is the fallback.
-      deserializeWebviewPanel: async (restored, state: unknown) => {
-        const kept = z.object({ source: leaderboardSourceSchema }).safeParse(state);
-        const saved = kept.success ? kept.data.source : leaderboardSourceSchema.safeParse(context.workspaceState.get(SOURCE_KEY)).data;
-        if (!saved) {
-          restored.dispose();
-          return;
-        }
-        try {
-          await panel.restore(restored, loaderFor(saved), saved);
-        } catch (err) {
-          showError(vscode.l10n.t('Open Leaderboard'), err);
-        }
-      },
-    }),
   );
   showPendingChart(context, controller);
   return { panel, open };

@@ -26,6 +26,7 @@ export function activateTranscript(context: vscode.ExtensionContext, controller:
   const documents = new TranscriptDocuments();
   const panel = new TranscriptPanelHost({
     extensionUri: context.extensionUri,
+    memento: context.workspaceState,
     task: () => controller.task(),
     feed,
     runningRun: () => loop.runningRun,

@@ -1,5 +1,5 @@
 // The chart webview's host: one panel (opened or revealed by SWE-CI: Show Chart, restored after
-// a window reload by the serializer), fed with the runs' data and kept live by the change feed
+// a window reload by the webview host), fed with the runs' data and kept live by the change feed
 // (loop events, the runs' records, the sequence's results matrix). The panel, its page and the parsing of every
 // message from the webview are the webview host's (webview/webview-host.ts).
 import * as path from 'node:path';
@@ -58,17 +58,15 @@ export class ChartPanelHost implements vscode.Disposable {
       // init carries the runs in full, read after any update made while the page loaded.
       replacedOnReady: ['update'],
       onMessage: (m) => this.handle(m),
+      // After a window reload: the page restores its own state (γ, hidden series, heatmap run)
+      // through setState; the data is sent afresh (onReady). Nothing more to keep.
+      restore: { restore: () => undefined },
     });
     this.subs.push(
       this.host,
       deps.feed.onDidChangeRuns(() => this.scheduleUpdate()),
       deps.feed.onDidChangeSequence(() => this.scheduleUpdate()),
       vscode.window.onDidChangeActiveColorTheme(() => this.host.post({ type: 'theme-changed' })),
-      vscode.window.registerWebviewPanelSerializer(CHART_VIEW_TYPE, {
-        // After a window reload VS Code recreates the panel; the webview restores its own state
-        // (γ, hidden series, heatmap run) through setState, the data is sent afresh.
-        deserializeWebviewPanel: (panel) => Promise.resolve(this.host.adopt(panel)),
-      }),
     );
     this.scheduleUpdate();
   }

@@ -4,6 +4,7 @@
 // builds its DOM from it (webview-ui/iteration-view.ts). Every message from the webview is parsed
 // (webview/webview-host.ts) and acts only on what the view itself sent.
 import * as vscode from 'vscode';
+import * as z from 'zod/mini';
 import { openTestAt } from './open-test';
 import * as messages from '../messages';
 import { loadComparison, runIterations, stepPair, type Comparison } from '../../core/inspect/comparison';
@@ -28,6 +29,14 @@ type ViewAction = Exclude<IterationViewMessage, { type: 'ready' }>;
 
 type Shown = { kind: 'iteration'; details: IterationDetails; report?: IterationReport } | { kind: 'compare'; comparison: Comparison };
 
+const refSchema = z.strictObject({ run: z.string().check(z.minLength(1)), iteration: z.int().check(z.minimum(0)) });
+/** What the view shows, kept for a window reload: an iteration (or its test report), or two compared. */
+const keptSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('iteration'), at: refSchema, report: z.boolean() }),
+  z.strictObject({ kind: z.literal('compare'), left: refSchema, right: refSchema }),
+]);
+type Kept = z.infer<typeof keptSchema>;
+
 export interface IterationViewDeps {
   context: vscode.ExtensionContext;
   task(): TaskFolder | undefined;
@@ -38,7 +47,7 @@ export interface IterationViewDeps {
 }
 
 export class IterationViewHost implements vscode.Disposable {
-  private readonly host: WebviewHost<IterationViewMessage, IterationHostMessage, Record<never, never>>;
+  private readonly host: WebviewHost<IterationViewMessage, IterationHostMessage, Record<never, never>, Kept>;
   private shownValue: Shown | undefined;
   /** The last page sent, as JSON: a re-read that shows the same is not sent again. */
   private sentJson: string | undefined;
@@ -78,6 +87,8 @@ export class IterationViewHost implements vscode.Disposable {
         this.changed.fire(undefined);
         this.fireCompared([]);
       },
+      // After a window reload: what it showed, read again from the run's records.
+      restore: { kept: { memento: deps.context.workspaceState, schema: keptSchema }, restore: (kept) => this.restore(kept) },
     });
     this.subs.push(
       this.host,
@@ -157,10 +168,20 @@ export class IterationViewHost implements vscode.Disposable {
 
   private present(shown: Shown): void {
     this.shownValue = shown;
+    this.host.keep(keptOf(shown));
     const { left, right } = shown.kind === 'compare' ? shown.comparison : {};
     this.fireCompared(left && right ? [left, right].map(({ run, iteration }) => ({ run, iteration })) : []);
     this.host.show();
     this.render();
+  }
+
+  /** Shows again what was kept, in the panel VS Code brought back after a window reload. */
+  private async restore(kept: Kept): Promise<void> {
+    if (kept.kind === 'iteration') {
+      await this.show(kept.at, { report: kept.report });
+      return;
+    }
+    this.present({ kind: 'compare', comparison: await loadComparison(this.requireTask(), kept.left, kept.right) });
   }
 
   private fireCompared(refs: readonly RevisionRef[]): void {
@@ -285,4 +306,12 @@ export class IterationViewHost implements vscode.Disposable {
     for (const s of this.subs) s.dispose();
     this.changed.dispose();
   }
+}
+
+function keptOf(shown: Shown): Kept {
+  if (shown.kind === 'compare') {
+    const { left, right } = shown.comparison;
+    return { kind: 'compare', left: { run: left.run, iteration: left.iteration }, right: { run: right.run, iteration: right.iteration } };
+  }
+  return { kind: 'iteration', at: { run: shown.details.run, iteration: shown.details.iteration }, report: shown.report !== undefined };
 }

@@ -11,6 +11,7 @@ import { UserError } from '../../core/util/errors';
 import {
   leaderboardViewMessageSchema,
   type LeaderboardHostMessage,
+  leaderboardSourceSchema,
   type LeaderboardSource,
   type LeaderboardViewMessage,
 } from '../../shared/leaderboard-protocol';
@@ -18,10 +19,14 @@ import * as messages from '../messages';
 import { WebviewHost } from '../webview/webview-host';
 import { firstSchemaIssue } from '../../core/records/schema-problem';
 
-export const LEADERBOARD_VIEW_TYPE = 'sweci.leaderboard';
+const LEADERBOARD_VIEW_TYPE = 'sweci.leaderboard';
 
 export interface LeaderboardPanelDeps {
   extensionUri: vscode.Uri;
+  /** The workspace's state: what the panel ranks is kept there, to rank it again after a window reload. */
+  memento: vscode.Memento;
+  /** Computes a source's record (and follows what it ranks): the panel restored after a reload ranks again with it. */
+  loaderFor(source: LeaderboardSource): () => Promise<LeaderboardRecord>;
   /** An entry was clicked: open its experiment; returns why it could not. */
   openEntry(entry: LeaderboardEntry): Promise<string | undefined>;
   /** A task in an entry's row was clicked: open that task's chart for the entry's run; returns why it could not. */
@@ -33,7 +38,7 @@ export interface LeaderboardPanelDeps {
 }
 
 export class LeaderboardPanelHost implements vscode.Disposable {
-  private readonly host: WebviewHost<LeaderboardViewMessage, LeaderboardHostMessage, Record<never, never>>;
+  private readonly host: WebviewHost<LeaderboardViewMessage, LeaderboardHostMessage, Record<never, never>, LeaderboardSource>;
   private current: LeaderboardRecord | undefined;
   private load: (() => Promise<LeaderboardRecord>) | undefined;
   /** What the record ranks, handed to the page to keep (undefined: a record handed in whole). */
@@ -63,6 +68,11 @@ export class LeaderboardPanelHost implements vscode.Disposable {
         this.ranked = undefined;
         deps.closed?.();
       },
+      // After a window reload: rank what the panel ranked before, afresh (a record handed in whole is not kept; its panel closes).
+      restore: {
+        kept: { memento: deps.memento, schema: leaderboardSourceSchema },
+        restore: (source) => this.restore(deps.loaderFor(source), source),
+      },
     });
   }
 
@@ -82,24 +92,19 @@ export class LeaderboardPanelHost implements vscode.Disposable {
     this.load = load;
     this.ranked = source;
     this.current = record;
+    if (source) this.host.keep(source);
     this.host.show();
     // A page still loading gets the record as its init instead (onReady).
     this.send('update');
     return record;
   }
 
-  /** Takes over a panel VS Code restored after a window reload and fills it from `load`; a failure closes it and throws. */
-  async restore(panel: vscode.WebviewPanel, load: () => Promise<LeaderboardRecord>, source: LeaderboardSource): Promise<void> {
-    this.host.adopt(panel);
-    try {
-      this.current = await this.loaded(load);
-      this.load = load;
-      this.ranked = source;
-      this.send('init');
-    } catch (err) {
-      panel.dispose();
-      throw err;
-    }
+  /** Fills the panel VS Code restored after a window reload (the host adopted it) from `load`; a failure throws (the host closes it). */
+  private async restore(load: () => Promise<LeaderboardRecord>, source: LeaderboardSource): Promise<void> {
+    this.current = await this.loaded(load);
+    this.load = load;
+    this.ranked = source;
+    this.send('init');
   }
 
   /** Loads again with the loader the panel was opened with and sends the record as an update, where the panel is (nothing when closed). */
@@ -126,7 +131,7 @@ export class LeaderboardPanelHost implements vscode.Disposable {
   }
 
   private message(type: 'init' | 'update'): LeaderboardHostMessage | undefined {
-    return this.current && { type, record: this.current, ...(this.ranked ? { source: this.ranked } : {}) };
+    return this.current && { type, record: this.current };
   }
 
   private async handle(m: Exclude<LeaderboardViewMessage, { type: 'ready' }>): Promise<void> {

@@ -43,6 +43,8 @@ export function activateRequirementLanguage(context: vscode.ExtensionContext, fe
       const options: LanguageClientOptions = {
         documentSelector: [{ scheme: 'file', pattern: REQUIREMENT_PATTERN }],
         outputChannel: log(),
+        // The server's text (hover, completion, links, quick fixes) in VS Code's display language.
+        ...(vscode.l10n.bundle ? { initializationOptions: { l10nBundle: vscode.l10n.bundle } } : {}),
       };
       const started = new LanguageClient('sweci.requirement', 'SWE-CI requirement.xml', server, options);
       client = started;

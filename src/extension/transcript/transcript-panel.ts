@@ -4,6 +4,7 @@
 // live while the step runs). The webview asks for a file change by call and tool index; the
 // host finds it in the transcript it sent and opens it in the diff editor.
 import * as vscode from 'vscode';
+import * as z from 'zod/mini';
 import * as messages from '../messages';
 import { findTry, listTries, loadTranscript, type TryLocation, type TryRef } from '../../core/inspect/transcript-tries';
 import type { Transcript } from '../../shared/transcript-schema';
@@ -22,8 +23,18 @@ export const TRANSCRIPT_VIEW_TYPE = 'sweci.transcript';
 /** What the webview asks for (its `ready` is the host's). */
 type PanelAction = Exclude<TranscriptWebviewMessage, { type: 'ready' }>;
 
+/** The try shown, kept for a window reload. */
+const keptSchema = z.strictObject({
+  run: z.string().check(z.minLength(1)),
+  iteration: z.int().check(z.minimum(0)),
+  role: z.enum(['architect', 'programmer']),
+  try: z.int().check(z.minimum(1)),
+});
+
 export interface TranscriptPanelDeps {
   extensionUri: vscode.Uri;
+  /** The workspace's state: the try shown is kept there, to show it again after a window reload. */
+  memento: vscode.Memento;
   task(): TaskFolder | undefined;
   feed: ChangeFeed;
   /** The run whose step is running in this window, if any. */
@@ -32,7 +43,7 @@ export interface TranscriptPanelDeps {
 }
 
 export class TranscriptPanelHost implements vscode.Disposable {
-  private readonly host: WebviewHost<TranscriptWebviewMessage, TranscriptHostMessage, Record<never, never>>;
+  private readonly host: WebviewHost<TranscriptWebviewMessage, TranscriptHostMessage, Record<never, never>, TryRef>;
   private readonly subs: vscode.Disposable[] = [];
   private shownTry: TryLocation | undefined;
   private transcript: Transcript | undefined;
@@ -61,6 +72,14 @@ export class TranscriptPanelHost implements vscode.Disposable {
         this.shownTry = undefined;
         this.transcript = undefined;
       },
+      // After a window reload: the try it showed, read where it is now; one gone closes the panel.
+      restore: {
+        kept: { memento: deps.memento, schema: keptSchema },
+        restore: async (ref) => {
+          const why = await this.show(ref);
+          if (why) throw new Error(why);
+        },
+      },
     });
     const refresh = () => this.scheduleRefresh();
     this.subs.push(this.host, deps.feed.onDidChangeRuns(refresh), deps.feed.onDidChangeCalls(refresh));
@@ -82,6 +101,7 @@ export class TranscriptPanelHost implements vscode.Disposable {
     this.shownTry = at;
     this.transcript = transcript;
     this.sentJson = undefined;
+    this.host.keep({ run: at.run, iteration: at.iteration, role: at.role, try: at.try });
     this.host.show();
     await this.send();
     return undefined;

@@ -3,12 +3,16 @@
 // parses every message the webview sends against the protocol's schema before anything acts on
 // it, posts typed messages back (a reply carrying its request's id) and disposes of it all. It
 // owns the page's `ready` handshake: a new page gets the panel's onReady messages first, and
-// what was posted before the page was ready waits for it (page-queue.ts). All four panels (the
-// chart, the iteration view, the Transcript panel, the Leaderboard) are built on it.
+// what was posted before the page was ready waits for it (page-queue.ts). It also brings its
+// panel back after Developer: Reload Window: it registers the view type's serializer, keeps what
+// the panel shows in the workspace's state (keep) and hands it back to the panel's restore. All
+// four panels (the chart, the iteration view, the Transcript panel, the Leaderboard) are built on
+// it, so each comes back the same way.
 import * as vscode from 'vscode';
 import type * as z from 'zod/mini';
 import { BASE_STYLE } from '../../core/report/panel-assets';
 import { errorMessage } from '../../core/util/errors';
+import { showError } from '../errors';
 import { log } from '../log';
 import { PageQueue } from './page-queue';
 import { makeNonce, webviewPage } from './webview-page';
@@ -30,6 +34,8 @@ export interface WebviewObserver {
    * for a refused one says the observer understood it (it is then not logged as malformed).
    */
   received?(viewType: string, message: unknown, accepted: boolean): boolean | void;
+  /** What the panel keeps for a window reload changed. */
+  kept?(viewType: string, kept: unknown): void;
 }
 
 let observer: WebviewObserver | undefined;
@@ -39,7 +45,19 @@ export function observeWebviews(next: WebviewObserver | undefined): void {
   observer = next;
 }
 
-export interface WebviewHostOptions<In extends Message, Out extends Message, Replies extends Partial<Record<In['type'], Out['type']>>> {
+/** How a panel comes back after a window reload (VS Code recreates it and asks the view type's serializer). */
+export interface PanelRestore<Kept> {
+  /**
+   * What the panel shows, kept in `memento` (the workspace's state) by the host's keep() and read
+   * back through `schema` (a value of another version, or edited by hand, is not trusted). With
+   * nothing readable kept the restored panel closes. Without this, restore gets undefined.
+   */
+  kept?: { memento: vscode.Memento; schema: z.ZodMiniType<Kept> };
+  /** Fills the panel (the host has adopted it) with what was kept; a failure closes it and is shown. */
+  restore(kept: Kept): Promise<void> | void;
+}
+
+export interface WebviewHostOptions<In extends Message, Out extends Message, Replies extends Partial<Record<In['type'], Out['type']>>, Kept = undefined> {
   extensionUri: vscode.Uri;
   viewType: string;
   /** The panel's title until the panel sets one (setTitle); also names the view in the log. */
@@ -65,17 +83,58 @@ export interface WebviewHostOptions<In extends Message, Out extends Message, Rep
   preserveFocus?: boolean;
   /** Called when the panel closes. */
   onDidClose?(): void;
+  /** Every panel comes back after a window reload; this says with what. */
+  restore: PanelRestore<Kept>;
 }
 
-export class WebviewHost<In extends Message, Out extends Message, Replies extends Partial<Record<In['type'], Out['type']>>> implements vscode.Disposable {
+export class WebviewHost<In extends Message, Out extends Message, Replies extends Partial<Record<In['type'], Out['type']>>, Kept = undefined>
+  implements vscode.Disposable
+{
   private panel: vscode.WebviewPanel | undefined;
   private panelSubs: vscode.Disposable[] = [];
+  private readonly serializer: vscode.Disposable;
   private readonly queue = new PageQueue<Out>((m) => this.deliver(m));
   /** Counts the pages' `ready`s: a page that reloads while onReady runs makes that run's messages moot. */
   private readies = 0;
 
-  constructor(private readonly opts: WebviewHostOptions<In, Out, Replies>) {
+  constructor(private readonly opts: WebviewHostOptions<In, Out, Replies, Kept>) {
     observer?.created?.(opts.viewType, this);
+    // Registered at activation (the manifest's onWebviewPanel:<viewType> activates the extension
+    // for a panel to restore), so VS Code finds it when it brings the panel back.
+    this.serializer = vscode.window.registerWebviewPanelSerializer(opts.viewType, {
+      deserializeWebviewPanel: (panel) => this.restore(panel),
+    });
+  }
+
+  /** Keeps what the panel shows, for the panel to show it again after a window reload. */
+  keep(kept: Kept): void {
+    const memento = this.opts.restore.kept?.memento;
+    if (!memento) return;
+    void memento.update(keptKey(this.opts.viewType), kept);
+    observer?.kept?.(this.opts.viewType, kept);
+  }
+
+  /** A panel VS Code brought back after a window reload: adopted, then filled with what was kept. */
+  private async restore(panel: vscode.WebviewPanel): Promise<void> {
+    const { kept } = this.opts.restore;
+    let value: Kept | undefined;
+    if (kept) {
+      const parsed = kept.schema.safeParse(kept.memento.get(keptKey(this.opts.viewType)));
+      if (!parsed.success) {
+        log().info(`${this.opts.title}: nothing kept to show after the reload; closed the panel`);
+        panel.dispose();
+        return;
+      }
+      value = parsed.data;
+    }
+    this.adopt(panel);
+    try {
+      // Without `kept` the panel's restore takes undefined (Kept's default).
+      await this.opts.restore.restore(value as Kept);
+    } catch (err) {
+      if (this.panel === panel) panel.dispose();
+      showError(this.opts.title, err);
+    }
   }
 
   get isOpen(): boolean {
@@ -98,7 +157,7 @@ export class WebviewHost<In extends Message, Out extends Message, Replies extend
   }
 
   /** Takes over a panel (one VS Code restored after a window reload), closing any other. */
-  adopt(panel: vscode.WebviewPanel): void {
+  private adopt(panel: vscode.WebviewPanel): void {
     const old = this.panel;
     if (old && old !== panel) {
       this.panel = undefined;
@@ -137,6 +196,7 @@ export class WebviewHost<In extends Message, Out extends Message, Replies extend
         scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, 'dist', this.opts.script)).toString(),
         baseStyleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, 'media', BASE_STYLE)).toString(),
         styleUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(root, 'media', this.opts.style)).toString(),
+        ...(vscode.l10n.bundle ? { l10n: vscode.l10n.bundle } : {}),
       },
       this.opts.title,
     );
@@ -202,9 +262,14 @@ export class WebviewHost<In extends Message, Out extends Message, Replies extend
   }
 
   dispose(): void {
+    this.serializer.dispose();
     this.panel?.dispose();
     for (const s of this.panelSubs.splice(0)) s.dispose();
   }
+}
+
+function keptKey(viewType: string): string {
+  return `sweci.panel.${viewType}`;
 }
 
 function isReady(message: Message): message is Ready {

@@ -1,9 +1,12 @@
 // The webviews' page: one external script (carrying the nonce) and two stylesheets from the
-// extension (the one every webview shares, then the panel's own) under a strict CSP, around an empty element the script builds the panel in. The
+// extension (the one every webview shares, then the panel's own) under a strict CSP, around an
+// empty element the script builds the panel in, with the display language's translations as
+// JSON (a data element: nothing runs it). The
 // host builds no panel's content: it sends data. The nonce and the CSP are made here and nowhere
 // else. No VS Code API, so unit tests render it.
 import { randomBytes } from 'node:crypto';
-import { html, htmlPage } from '../../core/util/html';
+import { html, htmlPage, jsonInScript } from '../../core/util/html';
+import { L10N_ELEMENT_ID, type L10nBundle } from '../../shared/l10n-bundle';
 
 export function makeNonce(): string {
   return randomBytes(18)
@@ -23,16 +26,20 @@ export interface WebviewResources {
   /** media/webview-base.css, which every panel shares. */
   baseStyleUri: string;
   styleUri: string;
+  /** The translations for the display language (vscode.l10n.bundle); none: the page's English. */
+  l10n?: L10nBundle;
 }
 
 /** Every panel's page: `#app`, which the panel's script fills from what its host sends. */
 export function webviewPage(r: WebviewResources, title: string): string {
+  // Before the script, which reads it as it loads (webview-ui/l10n-config.ts).
+  const l10n = r.l10n ? html`<script type="application/json" id="${L10N_ELEMENT_ID}">${jsonInScript(r.l10n)}</script>\n` : '';
   return htmlPage({
     title,
     csp: webviewCsp(r.cspSource, r.nonce),
     head: html`<link rel="stylesheet" href="${r.baseStyleUri}">
 <link rel="stylesheet" href="${r.styleUri}">`,
     body: html`<div id="app"></div>
-<script nonce="${r.nonce}" src="${r.scriptUri}"></script>`,
+${l10n}<script nonce="${r.nonce}" src="${r.scriptUri}"></script>`,
   });
 }

@@ -119,6 +119,11 @@ export async function transcriptScenario(): Promise<string> {
     await page.mouse.move(900, 700);
     await page.waitForTimeout(1500);
     shots.push(await wb.screenshot('transcript-programmer'));
+
+    // Developer: Reload Window: VS Code brings the panel back and the host the try it showed.
+    await wb.reloadWindow();
+    await checkProgrammer(await transcriptFrame(page, /Programmer · try 1/, 120_000));
+    shots.push(await wb.screenshot('transcript-reload'));
   });
 
   // The same try in the exported report, in a plain browser page: offline, the same bundle.

@@ -67,13 +67,20 @@ export class LspClient {
     });
   }
 
-  static async start(): Promise<LspClient> {
+  /** Starts the server; `initializationOptions` as the extension gives them (its l10n bundle). */
+  static async start(initializationOptions?: unknown): Promise<LspClient> {
     const proc = spawn(process.execPath, [SERVER_BUNDLE, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
     const conn = createProtocolConnection(new StreamMessageReader(proc.stdout), new StreamMessageWriter(proc.stdin));
     const client = new LspClient(proc, conn);
     proc.stderr.on('data', (d: Buffer) => client.stderr.push(d.toString()));
     conn.listen();
-    const init = await conn.sendRequest(InitializeRequest.type, { processId: process.pid, rootUri: null, capabilities: {}, workspaceFolders: null });
+    const init = await conn.sendRequest(InitializeRequest.type, {
+      processId: process.pid,
+      rootUri: null,
+      capabilities: {},
+      workspaceFolders: null,
+      ...(initializationOptions === undefined ? {} : { initializationOptions }),
+    });
     client.capabilities = init.capabilities;
     await conn.sendNotification(InitializedNotification.type, {});
     return client;

@@ -318,3 +318,34 @@ describe('requirement.xml language server', () => {
     assert.equal(client.stderr.join(''), '');
   });
 });
+
+describe('requirement.xml language server in another display language', () => {
+  const PASSING = 'A test function in app/code; it is not among the non-passed tests.';
+  const text = doc(requirement({ acceptance: 'tests/test_calc.py::test_passing' }));
+
+  const hoverWith = async (initializationOptions: unknown): Promise<string> => {
+    const task = await makeRequirementTask();
+    const client = await LspClient.start(initializationOptions);
+    try {
+      const uri = fileUri(task.requirementFile);
+      await client.open(uri, text);
+      const r = rangeOf(text, 'tests/test_calc.py::test_passing');
+      const h = await client.hover(uri, { line: r.start.line, character: r.start.character + 3 });
+      assert.ok(h, 'no hover');
+      return (h.contents as { value: string }).value;
+    } finally {
+      await client.stop();
+      await task.dispose();
+    }
+  };
+
+  test('its text comes from the bundle the extension hands over at start (initializationOptions)', async () => {
+    const value = await hoverWith({ l10nBundle: { [PASSING]: 'Eine Testfunktion in app/code; nicht unter den nicht bestandenen Tests.' } });
+    assert.match(value, /Eine Testfunktion in app\/code/);
+    assert.ok(!value.includes(PASSING));
+  });
+
+  test('a malformed bundle is ignored: the English', async () => {
+    assert.ok((await hoverWith({ l10nBundle: { [PASSING]: 42 } })).includes(PASSING));
+  });
+});

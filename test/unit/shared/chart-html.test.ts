@@ -27,6 +27,24 @@ test('the webview CSP allows only the nonce’d script and the webview’s own s
   assert.match(page, /<body>/, 'the page body carries no marks');
 });
 
+test('a display language’s translations ride in the page as JSON nothing runs, and cannot close their element', () => {
+  const resources = {
+    cspSource: 'vscode-webview://abc',
+    nonce: 'N0NCE',
+    scriptUri: 'vscode-webview://abc/dist/webview.js',
+    baseStyleUri: 'vscode-webview://abc/media/webview-base.css',
+    styleUri: 'vscode-webview://abc/media/chart.css',
+  };
+  const bundle = { Runs: 'Läufe', 'Exported to {0}': '</script><script>alert(1)</script> {0}' };
+  const page = webviewPage({ ...resources, l10n: bundle }, 'SWE-CI Chart');
+  const m = /<script type="application\/json" id="sweci-l10n">([^<]*)<\/script>\n<script nonce="N0NCE"/.exec(page);
+  assert.ok(m, 'the bundle before the page’s script, which reads it first');
+  assert.deepEqual(JSON.parse(m[1]), bundle);
+  assert.equal(page.match(/<script/g)?.length, 2, 'no script element made by the bundle');
+  // English: no element at all (l10n.t gives the English it is called with).
+  assert.ok(!webviewPage(resources, 'SWE-CI Chart').includes('sweci-l10n'));
+});
+
 test('nonces are long, alphanumeric and new each time', () => {
   const a = makeNonce();
   assert.match(a, /^[A-Za-z0-9]{16,}$/);

@@ -23,11 +23,8 @@ test('the host sends a record only as the schema has it', () => {
   assert.ok(isLeaderboardHostMessage({ type: 'update', record }));
   assert.ok(!isLeaderboardHostMessage({ type: 'show', record }));
   assert.ok(!isLeaderboardHostMessage({ type: 'init' }));
-  // What it ranks rides along, as a file or experiment folders, and nothing else.
-  assert.ok(isLeaderboardHostMessage({ type: 'update', record, source: { kind: 'file', file: '/w/leaderboard.json' } }));
-  assert.ok(isLeaderboardHostMessage({ type: 'init', record, source: { kind: 'experiments', experiments: ['/w/opus', '/w/gpt#human-history'] } }));
-  assert.ok(!isLeaderboardHostMessage({ type: 'init', record, source: { kind: 'file' } }));
-  assert.ok(!isLeaderboardHostMessage({ type: 'init', record, source: { kind: 'url', url: 'https://example.com' } }));
+  // What it ranks stays with the host (kept for a window reload): the page is sent the record only.
+  assert.ok(!isLeaderboardHostMessage({ type: 'init', record, source: { kind: 'file', file: '/w/leaderboard.json' } }));
   // A field the record does not name, a rate above 1, a γ key that is not a number: refused.
   assert.ok(!isLeaderboardHostMessage({ type: 'init', record: { ...record, extra: 1 } }));
   const [first, ...rest] = record.entries;
