@@ -43,6 +43,8 @@ let release: () => Promise<void> = () => Promise.resolve();
 let tmp: string;
 let env: TaskEnvironment;
 let pristine: string;
+/** What no step may read: the oracle, the dataset's archive (set in before). */
+let secrets: string[] = [];
 let n = 0;
 
 /**
@@ -165,6 +167,7 @@ function suite(engine: EngineKind): void {
       });
       const demo = await demoDatasetFixture(path.join(tmp, 'dataset'), { python: PYTHON, imageArchive: demoImageArchive() });
       const [spec] = await readDatasetTasks(demo.datasetDir, 'default');
+      secrets = [path.join(tmp, 'oracle'), spec.source.kind === 'dataset' ? spec.source.zipPath : demo.datasetDir];
       const docker = { ...DEFAULT_RUNTIME_SETTINGS.docker, agentImage: HOSTILE_IMAGE };
       const settings = engine === 'podman' ? podmanSettings({ docker }) : { ...DEFAULT_RUNTIME_SETTINGS, runtime: 'docker' as const, docker };
       env = await openTaskEnvironment(settings, { imageArchive: imageArchiveOf(spec) }, { hostPython: PYTHON });
@@ -233,6 +236,17 @@ function suite(engine: EngineKind): void {
       const seen = await fs.readFile(path.join(taskFolder(taskDir).run('forge').iterationDir(2), 'architect-try-1.log'), 'utf8');
       assert.match(seen, /^architect sees /m);
       assert.doesNotMatch(seen, /^architect sees .*(\.claude|notes-for-the-architect|\.stolen)/m, 'the second Architect finds none of it');
+    });
+
+    test("an agent in a container reads neither the oracle, the dataset nor the task's records", async () => {
+      const taskDir = await task();
+      const secret = [...secrets, taskFolder(taskDir).taskFile, path.join(taskDir, '.sweci')];
+      const snoop = inContainer(`python ${AGENTS_IN_IMAGE}/snoop.py`, { env: { SWECI_SNOOP_PATHS: secret.join(path.delimiter) } });
+      await loop(taskDir, 'snoop', { architect: architect(), programmer: snoop });
+      const log = await fs.readFile(path.join(taskFolder(taskDir).run('snoop').iterationDir(1), 'programmer-try-1.log'), 'utf8');
+      for (const p of secret) assert.ok(log.includes(`unreadable: ${p}\n`), `the agent could read ${p}:\n${log}`);
+      assert.doesNotMatch(log, /^readable: /m);
+      assert.doesNotMatch(log, /^found: /m, 'the agent found an oracle, dataset or task file');
     });
 
     test(`600 forked sleepers in an agent's container reach the process limit (${DEFAULT_STEP_LIMITS.processes}), and the try says so`, async () => {

@@ -19,7 +19,8 @@ export interface PodmanPreflightOptions {
   limits: StepLimits;
   cpus: number;
   env?: NodeJS.ProcessEnv;
-  /** For tests: /etc/subuid's and /etc/subgid's text, and whether cgroup v2 is mounted. */
+  /** For tests: who runs SWE-CI, /etc/subuid's and /etc/subgid's text, and whether cgroup v2 is mounted. */
+  user?: { uid: number; names: string[] };
   subuid?: string;
   subgid?: string;
   cgroupV2?: boolean;
@@ -59,7 +60,7 @@ export function checkPodmanHost(opts: PodmanPreflightOptions): PodmanHost {
   const env = opts.env ?? process.env;
   const podman = findTrustedProgram('podman', env.PATH ?? '');
   if (!podman) throw new UserError(`--runtime podman needs Podman, and there is no podman on PATH. ${INSTALL}`);
-  const { names, uid } = whoAmI();
+  const { names, uid } = opts.user ?? whoAmI();
   const rootless = uid !== 0;
   if (!rootless) return { podman, rootless };
   if (!findTrustedProgram('newuidmap', env.PATH ?? '') || !findTrustedProgram('newgidmap', env.PATH ?? '')) {
