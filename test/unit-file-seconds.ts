@@ -50,6 +50,7 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'runtime/docker-least-privilege.test.js': 180.0,
   'runtime/podman-batch.test.js': 600.0,
   'runtime/podman-preflight.test.js': 5.0,
+  'runtime/runtime-probe.test.js': 8.0,
   'agents/cli-driver.test.js': 57.0,
   'agents/agent-keys.test.js': 20.0,
   'cli/experiment-secrets.test.js': 120.0,
