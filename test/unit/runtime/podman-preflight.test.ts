@@ -99,6 +99,7 @@ test('an image archive that is not a `docker save`: refused before Podman loads 
   await pipeline(pack as unknown as Readable, createGzip(), (await fs.open(archive, 'w')).createWriteStream());
   await assert.rejects(
     openTaskEnvironment(podmanSettings(), { imageArchive: archive }, { hostPython: 'python3' }),
-    (e: unknown) => e instanceof UserError && /no manifest\.json \(it is not the output of `docker save`\)/.test(e.message) && /Download the task again/.test(e.message),
+    (e: unknown) =>
+      e instanceof UserError && /no manifest\.json \(it is not the output of `docker save`\)/.test(e.message) && /Download the task again/.test(e.message),
   );
 });
