@@ -18,6 +18,9 @@
 #   - .vscode-test/agents        the real agent CLIs of scripts/agent-clis.txt, pinned, from npm
 #   - a Docker engine and the demo task's image archive (scripts/docker-setup.sh):
 #     the Docker tests run against a real engine, never skipped.
+#   - Podman and what rootless Podman needs (uidmap, slirp4netns, fuse-overlayfs,
+#     catatonit), configured for this machine, and a user with subordinate ids for the
+#     rootless tests (scripts/podman-setup.sh).
 set -euo pipefail
 
 CODE_SERVER_VERSION=4.139.1
@@ -46,6 +49,11 @@ APT_NEEDS=(
   "/usr/sbin/slurmd:slurm-wlm"
   "/usr/bin/sbatch:slurm-wlm"
   "/usr/sbin/munged:munge"
+  "podman:podman"              # --runtime podman (scripts/podman-setup.sh configures it)
+  "newuidmap:uidmap"           # rootless Podman maps subordinate ids with newuidmap/newgidmap
+  "slirp4netns:slirp4netns"    # rootless Podman's network for agents whose network is open
+  "fuse-overlayfs:fuse-overlayfs"
+  "catatonit:catatonit"        # the init of Podman's containers (HostConfig.Init)
 )
 
 cd "$ROOT"
@@ -161,5 +169,6 @@ fi
 
 # ---------------------------------------------------------------------------
 bash "$ROOT/scripts/docker-setup.sh"
+bash "$ROOT/scripts/podman-setup.sh"
 
 step "done"

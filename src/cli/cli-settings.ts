@@ -27,6 +27,8 @@ export const FLAG_KEYS: Record<string, string> = {
   'docker.cpus': '--cpus',
   'docker.socketPath': '--socket',
   'docker.imageBudgetGb': '--image-budget-gb',
+  'podman.root': '--podman-root',
+  'podman.runroot': '--podman-runroot',
   'loop.maxIterations': '--max-iterations',
   'architect.agent': '--architect',
   'programmer.agent': '--programmer',
@@ -110,7 +112,7 @@ export function addPytestOptions(cmd: Command): Command {
 
 export function addRuntimeOptions(cmd: Command, runtimeDefault: string): Command {
   return cmd
-    .option('--runtime <where>', `where the task runs: auto, docker or local (${runtimeDefault})`)
+    .option('--runtime <where>', `where the task runs: auto, docker, podman or local (${runtimeDefault})`)
     .option('--sandbox <mode>', 'local runs confined with bubblewrap: auto, bubblewrap or off (auto)')
     .option('--sandbox-readable <paths>', "comma-separated absolute paths a sandboxed agent or pytest may also read (a custom agent's files)")
     .option('--sandbox-writable <paths>', 'comma-separated absolute folders a sandboxed agent or pytest may also write')
@@ -124,6 +126,8 @@ export function addRuntimeOptions(cmd: Command, runtimeDefault: string): Command
     .addOption(new Option('--memory-mb <MiB>', 'read no more: use --max-memory-mb').hideHelp())
     .option('--cpus <n>', 'CPU limit of each container (0: no limit)')
     .option('--socket <path>', 'the Docker engine (default DOCKER_HOST, else /var/run/docker.sock)')
+    .option('--podman-root <dir>', "Podman's image store (--runtime podman; default: Podman's own for this user; node-local disk on a cluster)")
+    .option('--podman-runroot <dir>', "Podman's run state (--runtime podman; default: Podman's own for this user)")
     .option(
       '--image-budget-gb <GB>',
       'task images SWE-CI loaded may take this many GB in the engine; past it the least recently used unheld ones are removed (0: no budget)',

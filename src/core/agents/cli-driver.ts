@@ -123,7 +123,7 @@ export class CliAgentDriver implements AgentDriver {
       role: req.role,
       env: { ...req.env, ...(req.keys ?? {}) },
       confined,
-      inContainer: this.runtime.kind === 'docker',
+      inContainer: this.runtime.isolation === 'container',
       access: this.access,
       callsFile: req.callsFile ?? callsFileBeside(req.logFile),
       ...(req.at ? { at: req.at } : {}),

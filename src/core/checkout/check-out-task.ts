@@ -142,7 +142,7 @@ async function ensureTargetReport(
   }
   if (outcome.kind === 'did-not-run') {
     const hint =
-      opts.runtime.kind === 'docker'
+      opts.runtime.isolation === 'container'
         ? `check that the image (${opts.runtime.description}) has the packages the project needs and that sweci.docker.python (${opts.python}) names its interpreter.`
         : `check the Python interpreter setting (sweci.python = ${opts.python}) has the packages the project needs.`;
     throw new TargetDidNotRunError(

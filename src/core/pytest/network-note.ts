@@ -14,12 +14,12 @@ const NO_NETWORK = [
  * A sentence for a run whose code had no network and whose output shows it tried to reach one;
  * undefined otherwise. It names the setting that gives the tests this machine's network.
  */
-export function networkNote(output: string, offNetwork: boolean, route: 'local' | 'docker'): string | undefined {
+export function networkNote(output: string, offNetwork: boolean, route: 'local' | 'container'): string | undefined {
   if (!offNetwork) return undefined;
   const seen = NO_NETWORK.map((n) => ({ what: n.what, count: output.match(n.pattern)?.length ?? 0 })).filter((n) => n.count > 0);
   if (seen.length === 0) return undefined;
   const errors = seen.map((n) => `"${n.what}" ×${n.count}`).join(', ');
-  if (route === 'docker') {
+  if (route === 'container') {
     return (
       `The tests ran in a container with no network (sweci.docker.network is false) and pytest's output shows them trying to reach one (${errors}). ` +
       `If the project's tests need the internet, set sweci.docker.network to true.`

@@ -179,7 +179,7 @@ export async function runPytest(runtime: Runtime, o: RunPytestOptions): Promise<
     extraEnv: o.env,
     format,
     ...(format !== 'junit' ? { reportPluginDir: runtime.pathIn(mounts, await copyReportPlugin(outDir)) } : {}),
-    pathDelimiter: runtime.kind === 'docker' ? ':' : o.pathDelimiter,
+    pathDelimiter: runtime.isolation === 'container' ? ':' : o.pathDelimiter,
     ...(o.nodeIds?.length ? { nodeIds: o.nodeIds } : {}),
     ...(o.continueOnCollectionErrors ? { continueOnCollectionErrors: true } : {}),
   });
@@ -212,7 +212,7 @@ export async function runPytest(runtime: Runtime, o: RunPytestOptions): Promise<
   const offline = networkNote(
     output,
     o.confine !== undefined && isConfined(runtime, o.confine) && offNetwork(o.confine),
-    runtime.kind === 'docker' ? 'docker' : 'local',
+    runtime.isolation === 'container' ? 'container' : 'local',
   );
   const base = { output, format, command, invocation, durationMs: result.durationMs, ...(offline ? { networkNote: offline } : {}) };
   const notRun = (reason: string, tampering?: string): PytestRun => ({

@@ -1,11 +1,11 @@
 // Where a task's commands run, as the user configured it: one parser for the extension's
-// settings (`sweci.runtime`, `sweci.docker.*`) and the command line's options, so both mean
+// settings (`sweci.runtime`, `sweci.docker.*`, `sweci.podman.*`) and the command line's options, so both mean
 // the same by the same words.
 import { UserError } from '../util/errors';
 import { readChoice, readCount, readFlag, readPathList, readText, settingName, type SettingLabel, type SettingReader } from '../util/setting-reader';
 import { DEFAULT_SANDBOX_USER, DEFAULT_STEP_LIMITS, readSandboxUser, readStepLimits, type SandboxUser, type StepLimits } from './step-limits';
 
-export const RUNTIME_CHOICES = ['auto', 'docker', 'local'] as const;
+export const RUNTIME_CHOICES = ['auto', 'docker', 'podman', 'local'] as const;
 export type RuntimeChoice = (typeof RUNTIME_CHOICES)[number];
 
 /** Local confinement: bubblewrap when it works here (auto), always (an error without it), or never. */
@@ -39,6 +39,18 @@ export interface DockerSettings {
 }
 
 /**
+ * Where Podman keeps its images and its run state. Podman runs as whoever runs SWE-CI (rootless
+ * for a user, rootful for root); a cluster points both at node-local disk. The image, interpreter,
+ * CPUs and networks of sweci.docker.* hold for Podman's containers too.
+ */
+export interface PodmanSettings {
+  /** Podman's --root (the image store); empty: Podman's own default for this user. */
+  root: string;
+  /** Podman's --runroot (state of running containers); empty: Podman's own default. */
+  runroot: string;
+}
+
+/**
  * Settings that are read no more, and the one that took their place: containers are held by the
  * same limits as sandboxed steps. A value left in settings would otherwise be silently ignored.
  */
@@ -56,6 +68,7 @@ export interface RuntimeSettings {
   /** What each sandboxed step and each container may use (sweci.limits.*). */
   limits: StepLimits;
   docker: DockerSettings;
+  podman: PodmanSettings;
 }
 
 export const DEFAULT_RUNTIME_SETTINGS: RuntimeSettings = {
@@ -66,6 +79,7 @@ export const DEFAULT_RUNTIME_SETTINGS: RuntimeSettings = {
   sandboxUser: DEFAULT_SANDBOX_USER,
   limits: DEFAULT_STEP_LIMITS,
   docker: { image: '', socketPath: '', python: 'python', network: false, agentImage: '', agentNetwork: 'bridge', cpus: 0, imageBudgetGb: 0 },
+  podman: { root: '', runroot: '' },
 };
 
 export function readRuntimeSettings(read: SettingReader, label: SettingLabel = settingName): RuntimeSettings {
@@ -96,6 +110,10 @@ export function readRuntimeSettings(read: SettingReader, label: SettingLabel = s
       cpus: readCount(read, label, 'docker.cpus', d.cpus, 'CPUs'),
       imageBudgetGb: readCount(read, label, 'docker.imageBudgetGb', d.imageBudgetGb, 'GB'),
     },
+    podman: {
+      root: readPodmanFolder(read, label, 'podman.root'),
+      runroot: readPodmanFolder(read, label, 'podman.runroot'),
+    },
   };
 }
 
@@ -106,4 +124,11 @@ function readAgentNetwork(read: SettingReader, label: SettingLabel, fallback: st
     `${label('docker.agentNetwork')} must be "bridge", "host" or "container:<name>", not ${JSON.stringify(v)}. "host" lets agent containers reach a model server on this machine's loopback.`,
     { setting: 'docker.agentNetwork' },
   );
+}
+
+/** An absolute folder (Podman resolves a relative one against wherever it was started). */
+function readPodmanFolder(read: SettingReader, label: SettingLabel, key: string): string {
+  const v = readText(read, label, key, '').trim();
+  if (v === '' || v.startsWith('/')) return v;
+  throw new UserError(`${label(key)} must be an absolute folder, not ${JSON.stringify(v)}. Leave it empty for Podman's own default.`, { setting: key });
 }

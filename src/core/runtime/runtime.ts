@@ -1,5 +1,5 @@
-// Where commands run. The local runtime spawns processes on this machine; the Docker runtime
-// runs each command in a fresh container from the task's image. Callers say which host paths a
+// Where commands run. The local runtime spawns processes on this machine; the Docker and Podman
+// runtimes run each command in a fresh container from the task's image. Callers say which host paths a
 // command needs (mounts) and use `pathIn` for the paths they hand it, so one call site serves both.
 import type { Mount } from './mounts';
 import type { Confinement } from './sandbox';
@@ -7,7 +7,10 @@ import type { Confinement } from './sandbox';
 export type { Mount } from './mounts';
 export type { Confinement } from './sandbox';
 
-export type RuntimeKind = 'local' | 'docker';
+export type RuntimeKind = 'local' | ContainerEngineKind;
+
+/** The container engines a task may run in (one more module each: docker/, podman/). */
+export type ContainerEngineKind = 'docker' | 'podman';
 
 /**
  * How a command is kept from what it must not see: a container, a local sandbox (bubblewrap),
@@ -73,7 +76,7 @@ export interface RunResult {
 
 export interface Runtime {
   readonly kind: RuntimeKind;
-  /** One line for views, logs and records: "local", or "docker · <image>". */
+  /** One line for views, logs and records: "local", "docker · <image>" or "podman · <image>". */
   readonly description: string;
   readonly isolation: Isolation;
   /** Where `hostPath` appears to a command run with `mounts` (locally: the path itself). */

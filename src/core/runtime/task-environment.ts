@@ -1,7 +1,8 @@
 // Opens where a task's commands run, from the user's settings and what the task has: its
 // image.tar.gz, or the environment recorded when it was checked out. The one place that
-// decides local or Docker; the extension and the CLI both call it (no runtime is made by hand
-// at a call site).
+// decides local, Docker or Podman; the extension and the CLI both call it (no runtime is made by
+// hand at a call site). A container engine is a connection that speaks Docker's API (Podman's
+// is a service of ours, podman/); everything after the connection is the same code.
 import { throwIfAborted, UserError } from '../util/errors';
 import type { EnvironmentRecord } from '../workspace/environment-record';
 import { connectDocker, engineAnswers, pingEngine, type DockerConnection } from './docker/docker-connection';
@@ -17,6 +18,9 @@ import { LocalRuntime } from './local-runtime';
 import type { Runtime } from './runtime';
 import type { RuntimeSettings } from './runtime-settings';
 import { findBubblewrap } from './sandbox';
+import type { ContainerEngineKind } from './runtime';
+import { checkPodmanHost } from './podman/podman-preflight';
+import { acquirePodman } from './podman/podman-service';
 
 export interface TaskEnvironment {
   /** Where pytest runs. */
@@ -51,7 +55,7 @@ export interface OpenEnvironmentOptions {
 
 /** One line for the Task view, the status bar and logs: "docker · image" or "local". */
 export function describeEnvironment(record: EnvironmentRecord): string {
-  if (record.runtime === 'docker') return `docker · ${record.image ?? '?'}`;
+  if (record.runtime === 'docker' || record.runtime === 'podman') return `${record.runtime} · ${record.image ?? '?'}`;
   return record.isolation === 'none' ? 'local · not isolated' : record.isolation === 'sandbox' ? 'local · sandboxed' : 'local';
 }
 
@@ -90,10 +94,12 @@ export async function openHostRuntime(
 export async function openTaskEnvironment(settings: RuntimeSettings, task: TaskImageSource, opts: OpenEnvironmentOptions): Promise<TaskEnvironment> {
   const host = await openHostRuntime(settings);
   const named = settings.docker.image;
-  // A task checked out with Docker keeps its image even when the dataset folder moved.
-  const recordedImage = task.recorded?.runtime === 'docker' ? task.recorded.image : undefined;
+  const engine: ContainerEngineKind = settings.runtime === 'podman' ? 'podman' : 'docker';
+  // A task checked out with an engine keeps its image there even when the dataset folder moved.
+  const recordedImage = task.recorded?.runtime === engine ? task.recorded.image : undefined;
   const hasImage = Boolean(named || task.imageArchive || recordedImage);
   if (settings.runtime === 'local') return local(opts.hostPython, host);
+  if (settings.runtime === 'podman') return openPodman(settings, host, task, { named, recordedImage }, opts);
   const conn = connectDocker({ socketPath: settings.docker.socketPath });
   if (settings.runtime === 'auto') {
     if (!hasImage) return local(opts.hostPython, host);
@@ -109,12 +115,63 @@ export async function openTaskEnvironment(settings: RuntimeSettings, task: TaskI
     await pingEngine(conn);
   }
   throwIfAborted(opts.signal);
+  return openDocker(conn, settings, host, imageSource(task, engine, named, recordedImage), opts);
+}
+
+/** The task's image as the engine should get it: named, the archive (known from its record), or the recorded one. */
+function imageSource(
+  task: TaskImageSource,
+  engine: ContainerEngineKind,
+  named: string,
+  recordedImage: string | undefined,
+): Pick<EnsureImageOptions, 'archive' | 'known' | 'image'> {
   const recorded = task.recorded;
   const known =
-    !named && task.imageArchive && recorded?.runtime === 'docker' && recorded.archive && recorded.image && recorded.imageId
+    !named && task.imageArchive && recorded?.runtime === engine && recorded.archive && recorded.image && recorded.imageId
       ? { archive: recorded.archive, reference: recorded.image, id: recorded.imageId }
       : undefined;
-  return openDocker(conn, settings, host, { archive: task.imageArchive, known, image: named || (task.imageArchive ? undefined : recordedImage) }, opts);
+  return { archive: task.imageArchive, known, image: named || (task.imageArchive ? undefined : recordedImage) };
+}
+
+/**
+ * Podman, rootless as a user or rootful as root: checked (podman-preflight.ts), its API service
+ * started or shared (podman-service.ts), then the same containers as Docker's. `auto` never picks
+ * it: Podman is asked for by name.
+ */
+async function openPodman(
+  settings: RuntimeSettings,
+  host: LocalRuntime,
+  task: TaskImageSource,
+  image: { named: string; recordedImage: string | undefined },
+  opts: OpenEnvironmentOptions,
+): Promise<TaskEnvironment> {
+  if (!image.named && !task.imageArchive && !image.recordedImage) {
+    await host.dispose();
+    throw new UserError(
+      'sweci.runtime is "podman", but this task has no image.tar.gz and sweci.docker.image names none. Name an image Podman has, or set sweci.runtime to "local".',
+    );
+  }
+  let service: Awaited<ReturnType<typeof acquirePodman>>;
+  try {
+    const podmanHost = checkPodmanHost({ limits: settings.limits, cpus: settings.docker.cpus });
+    service = await acquirePodman(settings.podman, podmanHost, opts.signal);
+  } catch (err) {
+    await host.dispose();
+    throw err;
+  }
+  try {
+    const env = await openDocker(service.connection, settings, host, imageSource(task, 'podman', image.named, image.recordedImage), opts);
+    return {
+      ...env,
+      dispose: async () => {
+        await env.dispose();
+        await service.release();
+      },
+    };
+  } catch (err) {
+    await service.release();
+    throw err;
+  }
 }
 
 async function openDocker(
@@ -188,7 +245,7 @@ async function dockerRuntimes(
     agents,
     record: {
       schema: 1,
-      runtime: 'docker',
+      runtime: conn.engine?.kind ?? 'docker',
       image: image.reference,
       imageId: image.id,
       ...(image.archive ? { archive: image.archive } : {}),

@@ -15,7 +15,7 @@ export async function unconfinedCause(
 ): Promise<string | undefined> {
   const agentsHere = roles.some((r) => r.kind !== 'human' && r.runIn !== 'container');
   // pytest runs here with the local runtime, and with auto when the task has no image.
-  const pytestHere = runtime.runtime !== 'docker';
+  const pytestHere = runtime.runtime !== 'docker' && runtime.runtime !== 'podman';
   if (!agentsHere && !pytestHere) return undefined;
   const who = agentsHere ? 'the agents' : 'pytest (the code under test)';
   if (runtime.sandbox === 'off') return `sweci.sandbox is off (--sandbox off), so ${who} would run unconfined`;

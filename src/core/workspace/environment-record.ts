@@ -7,7 +7,7 @@ import type { TaskFolder } from './task-folder';
 
 export const environmentRecordSchema = z.object({
   schema: z.literal(1),
-  runtime: z.enum(['docker', 'local']),
+  runtime: z.enum(['docker', 'podman', 'local']),
   /** The image the tests run in (a tag, or an id). */
   image: z.string().optional(),
   /** `sha256:…` of that image, as the engine reported it. */

@@ -69,7 +69,7 @@ export class LoopStatusBar implements vscode.Disposable {
     if (generation !== this.generation) return;
     this.parts = parts;
     this.runtime = this.environments.description?.description ?? (state.environment ? describeEnvironment(state.environment) : undefined);
-    this.docker = !!this.runtime?.startsWith('docker');
+    this.docker = !!this.runtime && /^(docker|podman) /.test(this.runtime);
     this.render();
   }
 

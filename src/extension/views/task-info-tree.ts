@@ -185,7 +185,7 @@ function runtimeRow(state: TaskState, inUse: EnvironmentManager['description']):
     inUse?.note,
     vscode.l10n.t('Set by sweci.runtime and sweci.docker.image.'),
   ].filter(Boolean);
-  const docker = description.startsWith('docker');
+  const docker = description.startsWith('docker') || description.startsWith('podman');
   return {
     id: 'runtime',
     label: vscode.l10n.t('Runtime'),

@@ -4,7 +4,8 @@
 // else: not a TCP service on this machine's loopback, not a Docker engine's TCP port (a listener
 // on every address stands in for one), not a non-loopback address of this machine, not an abstract
 // Unix socket, and a port it binds is not this machine's. The command's exit status is its own,
-// and no forwarder outlives the step. Run as root, with the default settings.
+// and no forwarder outlives the step. Run as root, with the default settings. The container tests
+// run against Docker and against Podman (its Docker-compatible service, as --runtime podman uses).
 import assert from 'node:assert/strict';
 import { promises as fs, readdirSync, readFileSync } from 'node:fs';
 import * as http from 'node:http';
@@ -19,6 +20,7 @@ import type { Runtime, CommandRequest, RunResult } from '../../../src/core/runti
 import { FORWARDER_MARK } from '../../../src/core/runtime/gateway-forwarder';
 import { missingSandbox } from '../helpers/require-sandbox';
 import { DEMO_IMAGE, dockerForTests, ourContainers } from '../helpers/docker';
+import { ENGINES, podmanForTests } from '../helpers/podman';
 import type { DockerConnection } from '../../../src/core/runtime/docker/docker-connection';
 
 const PYTHON = process.env.SWECI_PYTHON ?? 'python3';
@@ -385,45 +387,52 @@ describe("a confined agent step's network", () => {
     });
   });
 
-  describe('in a container', () => {
-    let conn: DockerConnection;
-    let rt: DockerRuntime;
-    before(async () => {
-      conn = await dockerForTests();
-      // As task-environment.ts makes the agents' runtime: the network on (the bridge) for open agents.
-      rt = new DockerRuntime({ connection: conn, image: DEMO_IMAGE, purpose: 'agent', network: true });
-    });
-    after(async () => {
-      await rt?.dispose();
-      if (conn) assert.deepEqual(await ourContainers(conn), [], 'every container is removed');
-    });
+  for (const engine of ENGINES)
+    describe(`in a container (${engine})`, () => {
+      let conn: DockerConnection;
+      let rt: DockerRuntime;
+      let release: () => Promise<void> = () => Promise.resolve();
+      before(async () => {
+        if (engine === 'podman') {
+          const service = await podmanForTests();
+          conn = service.connection;
+          release = () => service.release();
+        } else conn = await dockerForTests();
+        // As task-environment.ts makes the agents' runtime: the network on (the bridge) for open agents.
+        rt = new DockerRuntime({ connection: conn, image: DEMO_IMAGE, purpose: 'agent', network: true });
+      });
+      after(async () => {
+        await rt?.dispose();
+        if (conn) assert.deepEqual(await ourContainers(conn), [], 'every container is removed');
+        await release();
+      });
 
-    test('with the gateway it reaches an HTTP server on a Unix socket of this machine through its own loopback port (streamed, concurrent, half-closed), and nothing else; its exit code is its own; no forwarder is left', async () => {
-      host.peak = 0;
-      const app = await freshApp('docker-gateway');
-      assertConfinedToGateway(host, await probe(rt, host, app, '/app', { kind: 'gateway', socket: host.socket, port: GATEWAY_PORT }));
-    });
+      test('with the gateway it reaches an HTTP server on a Unix socket of this machine through its own loopback port (streamed, concurrent, half-closed), and nothing else; its exit code is its own; no forwarder is left', async () => {
+        host.peak = 0;
+        const app = await freshApp(`${engine}-gateway`);
+        assertConfinedToGateway(host, await probe(rt, host, app, '/app', { kind: 'gateway', socket: host.socket, port: GATEWAY_PORT }));
+      });
 
-    test("with no network ('none') it reaches neither the gateway nor anything else; with 'open' it has the bridge", async () => {
-      const app = await freshApp('docker-none');
-      const none = await probe(rt, host, app, '/app', { kind: 'none' });
-      assert.equal(none.result.exitCode, 37);
-      assert.equal(typeof none.found.stream, 'string');
-      for (const outcome of Object.values(none.found.engine)) assert.notEqual(outcome, 'connected');
-      const open = await probe(rt, host, app, '/app', { kind: 'open' });
-      assert.ok(
-        Object.values(open.found.engine).includes('connected'),
-        `an open agent container still has the bridge (sweci.docker.agentNetwork): ${JSON.stringify(open.found.engine)}`,
-      );
-    });
+      test("with no network ('none') it reaches neither the gateway nor anything else; with 'open' it has the bridge", async () => {
+        const app = await freshApp(`${engine}-none`);
+        const none = await probe(rt, host, app, '/app', { kind: 'none' });
+        assert.equal(none.result.exitCode, 37);
+        assert.equal(typeof none.found.stream, 'string');
+        for (const outcome of Object.values(none.found.engine)) assert.notEqual(outcome, 'connected');
+        const open = await probe(rt, host, app, '/app', { kind: 'open' });
+        assert.ok(
+          Object.values(open.found.engine).includes('connected'),
+          `an open agent container still has the bridge (sweci.docker.agentNetwork): ${JSON.stringify(open.found.engine)}`,
+        );
+      });
 
-    test('through the forwarder a command ends as it would without it', async () => {
-      const app = await freshApp('docker-status');
-      const open = await statuses(rt, app, '/app', { kind: 'open' });
-      const gateway = await statuses(rt, app, '/app', { kind: 'gateway', socket: host.socket, port: GATEWAY_PORT });
-      assert.deepEqual(gateway, open);
-      assert.equal(open[1].exitCode, 3);
-      assert.deepEqual(forwarders(), []);
+      test('through the forwarder a command ends as it would without it', async () => {
+        const app = await freshApp(`${engine}-status`);
+        const open = await statuses(rt, app, '/app', { kind: 'open' });
+        const gateway = await statuses(rt, app, '/app', { kind: 'gateway', socket: host.socket, port: GATEWAY_PORT });
+        assert.deepEqual(gateway, open);
+        assert.equal(open[1].exitCode, 3);
+        assert.deepEqual(forwarders(), []);
+      });
     });
-  });
 });

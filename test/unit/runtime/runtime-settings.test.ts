@@ -39,13 +39,17 @@ test('values are read, trimmed and converted (the CLI passes text)', () => {
   assert.equal(from({}).docker.imageBudgetGb, 0, 'no budget unless one is set');
   assert.equal(s.docker.network, true);
   assert.equal(s.docker.python, 'python', 'an empty interpreter falls back to python');
+  const p = from({ runtime: 'podman', 'podman.root': ' /scratch/podman ', 'podman.runroot': '/tmp/podman-run' });
+  assert.deepEqual([p.runtime, p.podman.root, p.podman.runroot], ['podman', '/scratch/podman', '/tmp/podman-run']);
+  assert.deepEqual(from({}).podman, { root: '', runroot: '' }, "Podman's own defaults unless set");
 });
 
 test('bad values name the setting, or the option the caller calls it', () => {
   assert.throws(
-    () => from({ runtime: 'podman' }),
-    (e: unknown) => e instanceof UserError && /sweci\.runtime must be one of auto, docker, local, not "podman"/.test(e.message),
+    () => from({ runtime: 'apptainer' }),
+    (e: unknown) => e instanceof UserError && /sweci\.runtime must be one of auto, docker, podman, local, not "apptainer"/.test(e.message),
   );
+  assert.throws(() => from({ 'podman.root': 'store' }), /sweci\.podman\.root must be an absolute folder, not "store"/);
   assert.throws(() => from({ sandbox: 'firejail' }), /sweci\.sandbox must be one of auto, bubblewrap, off, not "firejail"/);
   assert.throws(() => from({ 'limits.memoryMb': -1 }), /The setting sweci\.limits\.memoryMb must be a number of MiB, 0 or more/);
   assert.throws(() => from({ 'docker.network': 'yes' }), /sweci\.docker\.network must be true or false/);

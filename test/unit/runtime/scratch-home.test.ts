@@ -14,6 +14,7 @@ import { DEFAULT_STEP_LIMITS } from '../../../src/core/runtime/step-limits';
 import type { Runtime } from '../../../src/core/runtime/runtime';
 import { missingSandbox } from '../helpers/require-sandbox';
 import { DEMO_IMAGE, dockerForTests } from '../helpers/docker';
+import { ENGINES, podmanForTests } from '../helpers/podman';
 import { filesHolding } from '../helpers/list-tree';
 
 const PYTHON = process.env.SWECI_PYTHON ?? 'python3';
@@ -97,24 +98,27 @@ describe("a confined agent's private home is a size-limited copy in memory", () 
     await assertHostUntouched(home);
   });
 
-  test('in a container: the same', async () => {
-    const conn = await dockerForTests();
-    const home = await prepareHome('docker');
-    const runtime = new DockerRuntime({
-      connection: conn,
-      image: DEMO_IMAGE,
-      purpose: 'test',
-      limits: { ...DEFAULT_STEP_LIMITS, tmpMb: HOME_MB },
-      prestart: false,
+  for (const engine of ENGINES)
+    test(`in a container (${engine}): the same`, async () => {
+      const podman = engine === 'podman' ? await podmanForTests() : undefined;
+      const conn = podman?.connection ?? (await dockerForTests());
+      const home = await prepareHome(engine);
+      const runtime = new DockerRuntime({
+        connection: conn,
+        image: DEMO_IMAGE,
+        purpose: 'test',
+        limits: { ...DEFAULT_STEP_LIMITS, tmpMb: HOME_MB },
+        prestart: false,
+      });
+      try {
+        const said = await runStep(runtime, home, 'python');
+        assert.deepEqual(said, ['seed {"endpoint":"prepared"}', 'owner True', 'filled ENOSPC'], said.join('\n'));
+      } finally {
+        await runtime.dispose();
+        await podman?.release();
+      }
+      await assertHostUntouched(home);
     });
-    try {
-      const said = await runStep(runtime, home, 'python');
-      assert.deepEqual(said, ['seed {"endpoint":"prepared"}', 'owner True', 'filled ENOSPC'], said.join('\n'));
-    } finally {
-      await runtime.dispose();
-    }
-    await assertHostUntouched(home);
-  });
 
   test('a plain local process (no confinement) uses the folder itself', async () => {
     const home = await prepareHome('plain');

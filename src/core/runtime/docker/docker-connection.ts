@@ -3,6 +3,7 @@
 import Docker from 'dockerode';
 import { DockerUnavailableError, ENGINE_HINT, isConnectionError, unavailable } from './docker-errors';
 import { errorMessage } from '../../util/errors';
+import type { ContainerEngineKind } from '../runtime';
 
 export interface DockerConnectionSettings {
   /** A unix socket (or Windows named pipe); empty: DOCKER_HOST, else the default socket. */
@@ -13,7 +14,37 @@ export interface DockerConnection {
   docker: Docker;
   /** Where the engine is, for messages: a socket path or a DOCKER_HOST URL. */
   address: string;
+  /** What answers there when it is not Docker's own engine: Podman's Docker-compatible service (podman/). */
+  engine?: EngineTraits;
 }
+
+/**
+ * How an engine that speaks Docker's API differs from Docker's: the same calls, a few settings
+ * and words of its own. One object per engine module, so the container code stays one.
+ */
+export interface EngineTraits {
+  kind: ContainerEngineKind;
+  /** Its name in messages: "Podman". */
+  name: string;
+  /** The user namespace containers get (HostConfig.UsernsMode), e.g. rootless Podman's keep-id. */
+  usernsMode?: string;
+  /**
+   * Rlimits every container gets besides the hold's own: what an engine would otherwise raise past
+   * what this machine allows (Podman, as root where root may not raise them, refuses every start).
+   */
+  ulimits?: { Name: string; Soft: number; Hard: number }[];
+  /** Whether an image archive is sent decompressed (Podman 4.3 cannot read a gzipped `docker save`). */
+  loadsPlainTar: boolean;
+  /** Peak bytes a load takes on the store's disk, in unpacked sizes of the archive (Docker: 2). */
+  loadPeakFactor: number;
+  /** The fix for a failure the engine reports, when it is one this machine's set-up causes. */
+  fixFor(message: string): string | undefined;
+  /** What to do when it does not answer (Docker's ENGINE_HINT otherwise). */
+  hint: string;
+}
+
+/** The engine's name for messages: "Docker" unless it is another engine. */
+export const engineName = (conn: Pick<DockerConnection, 'engine'>): string => conn.engine?.name ?? 'Docker';
 
 const DEFAULT_SOCKET = process.platform === 'win32' ? '//./pipe/docker_engine' : '/var/run/docker.sock';
 

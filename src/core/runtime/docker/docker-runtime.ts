@@ -9,7 +9,9 @@
 // critical path, the next container for the same mounts is started as soon as one is used, and
 // waits idle until the next command; it is used only if its mounts still point at the same
 // folders (none is started ahead for a mount inside another: nestedInBind). Every container
-// carries our labels, so one left by a crash is removed next time.
+// carries our labels, so one left by a crash is removed next time. Podman's Docker-compatible
+// service is driven by this same code (podman/podman-service.ts); the connection's EngineTraits
+// say what differs (its name, rootless Podman's user namespace, fixes for its failures).
 import { promises as fs } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
@@ -17,7 +19,7 @@ import type Docker from 'dockerode';
 import { UserError } from '../../util/errors';
 import { assertValidMounts, mapToMount, type Mount } from '../mounts';
 import { containerSeedPath, scratchFillPrefix, type ScratchSeed } from '../scratch-folders';
-import type { CommandRequest, RunResult, Runtime } from '../runtime';
+import type { CommandRequest, ContainerEngineKind, RunResult, Runtime } from '../runtime';
 import { SpawnError } from '../spawn-error';
 import { TailBuffer } from '../tail-buffer';
 import { chownTrees } from '../hand-over';
@@ -25,7 +27,7 @@ import { harnessIsRoot } from '../sandbox';
 import { DEFAULT_SANDBOX_USER, DEFAULT_STEP_LIMITS, limitReason, type LimitKind, type SandboxUser, type StepLimits } from '../step-limits';
 import { containerHold, containerUser } from './container-hold';
 import { limitReachedIn } from './container-limits';
-import { engineAnswers, type DockerConnection } from './docker-connection';
+import { engineAnswers, engineName, type DockerConnection } from './docker-connection';
 import { DockerUnavailableError, ENGINE_HINT, engineMessage, isConnectionError, statusOf, unavailable } from './docker-errors';
 import { managedLabels } from './container-owner';
 import { GATEWAY_SOCKET_IN_STEP, withGatewayForwarder } from '../gateway-forwarder';
@@ -106,8 +108,10 @@ async function identity(p: string): Promise<string> {
 
 export class DockerRuntime implements Runtime {
   readonly isolation = 'container' as const;
-  readonly kind = 'docker' as const;
+  readonly kind: ContainerEngineKind;
   readonly description: string;
+  /** "Docker" or "Podman", for messages. */
+  private readonly name: string;
   private readonly docker: Docker;
   private readonly limits: StepLimits;
   private readonly cpus: number;
@@ -136,7 +140,9 @@ export class DockerRuntime implements Runtime {
     this.prestart = opts.prestart ?? true;
     this.orphanGraceMs = opts.orphanGraceMs ?? 2000;
     this.goneWindowMs = opts.engineGoneWindowMs ?? 8000;
-    this.description = `docker · ${opts.image}`;
+    this.kind = opts.connection.engine?.kind ?? 'docker';
+    this.name = engineName(opts.connection);
+    this.description = `${this.kind} · ${opts.image}`;
   }
 
   get image(): string {
@@ -148,7 +154,7 @@ export class DockerRuntime implements Runtime {
   }
 
   async run(req: CommandRequest): Promise<RunResult> {
-    if (this.disposed) throw new Error('This Docker runtime was disposed.');
+    if (this.disposed) throw new Error(`This ${this.name} runtime was disposed.`);
     assertValidMounts(req.mounts ?? []);
     if (req.signal?.aborted) return { exitCode: null, signal: null, stdout: '', stderr: '', timedOut: false, cancelled: true, durationMs: 0 };
     // A confinement that says `none` or `gateway` wins: no network (only `lo`), whatever the runtime says.
@@ -175,7 +181,7 @@ export class DockerRuntime implements Runtime {
           // Twice in a row: the engine is stopping containers (shutting down), or something removes them.
           if (attempt > 0) {
             if (await this.engineGone(err)) throw unavailable(this.opts.connection.address, `running ${req.command}`, err);
-            throw new UserError(`Docker could not keep a container from ${this.opts.image} running: ${err.message}`, { cause: err });
+            throw new UserError(`${this.name} could not keep a container from ${this.opts.image} running: ${err.message}`, { cause: err });
           }
         } finally {
           // A command that ran to its end left a stopped container; otherwise wait for its removal
@@ -239,7 +245,7 @@ export class DockerRuntime implements Runtime {
     const sources = await Promise.all(mounts.map((m) => identity(m.source)));
     const missing = mounts.find((_, i) => sources[i] === 'missing');
     if (missing) {
-      throw new SpawnError(`Cannot run in Docker: ${missing.source} (to be seen at ${missing.target}) does not exist.`, missing.source, 'ENOENT');
+      throw new SpawnError(`Cannot run in ${this.name}: ${missing.source} (to be seen at ${missing.target}) does not exist.`, missing.source, 'ENOENT');
     }
     const candidates = this.idle ? [this.idle] : IDLE_COMMANDS;
     let lastError: unknown;
@@ -256,11 +262,15 @@ export class DockerRuntime implements Runtime {
         if (!/executable file not found|no such file or directory/i.test(engineMessage(err))) break;
       }
     }
-    throw new UserError(`Docker could not start a container from ${this.opts.image}: ${engineMessage(lastError)}`, { cause: lastError });
+    const said = engineMessage(lastError);
+    const fix = this.opts.connection.engine?.fixFor(said);
+    throw new UserError(`${this.name} could not start a container from ${this.opts.image}: ${said}${fix ? ` ${fix}` : ''}`, { cause: lastError });
   }
 
   private async create(mounts: readonly Mount[], network: boolean, idle: string[]): Promise<Docker.Container> {
     try {
+      const hold = containerHold(this.limits, this.cpus, scratchTargets(mounts));
+      hold.Ulimits = [...(hold.Ulimits ?? []), ...(this.opts.connection.engine?.ulimits ?? [])];
       return await this.docker.createContainer({
         Image: this.opts.image,
         Cmd: idle,
@@ -272,8 +282,9 @@ export class DockerRuntime implements Runtime {
         Labels: managedLabels(this.opts.purpose ?? 'command'),
         NetworkDisabled: !network,
         HostConfig: {
-          ...containerHold(this.limits, this.cpus, scratchTargets(mounts)),
+          ...hold,
           Init: true,
+          ...(this.opts.connection.engine?.usernsMode ? { UsernsMode: this.opts.connection.engine.usernsMode } : {}),
           NetworkMode: network ? (this.opts.networkMode ?? 'default') : 'none',
           // A scratch mount's folder is a tmpfs (containerHold); its seed is shown read-only elsewhere.
           Mounts: mounts.map((m, i) =>
@@ -287,11 +298,11 @@ export class DockerRuntime implements Runtime {
       if (await this.engineGone(err)) throw unavailable(this.opts.connection.address, 'creating a container', err);
       if (statusOf(err) === 404) {
         throw new UserError(
-          `The Docker engine at ${this.opts.connection.address} has no image "${this.opts.image}". Check the task out again to load its image.tar.gz, or name an image the engine has in sweci.docker.image.`,
+          `The ${this.name} engine at ${this.opts.connection.address} has no image "${this.opts.image}". Check the task out again to load its image.tar.gz, or name an image the engine has in sweci.docker.image.`,
           { cause: err },
         );
       }
-      throw new UserError(`Docker could not create a container from ${this.opts.image}: ${engineMessage(err)}`, { cause: err });
+      throw new UserError(`${this.name} could not create a container from ${this.opts.image}: ${engineMessage(err)}`, { cause: err });
     }
   }
 
@@ -350,7 +361,7 @@ export class DockerRuntime implements Runtime {
     } catch (err) {
       if (statusOf(err) === 404 || statusOf(err) === 409 || /is not running|no such container/i.test(engineMessage(err))) throw new BoxGone(engineMessage(err));
       if (await this.engineGone(err)) throw unavailable(address, `starting ${req.command}`, err);
-      throw new UserError(`Docker could not run ${req.command} in a container: ${engineMessage(err)}`, { cause: err });
+      throw new UserError(`${this.name} could not run ${req.command} in a container: ${engineMessage(err)}`, { cause: err });
     }
 
     const stdout = new TailBuffer(this.maxOutputChars);
@@ -462,7 +473,7 @@ export class DockerRuntime implements Runtime {
     const suspicious = exitCode === null || exitCode === 126 || exitCode === 137 || exitCode === 143;
     if (!killed && suspicious && reached !== 'memory' && !notFound && (await this.stoppedByEngine(box))) {
       throw new DockerUnavailableError(
-        `The Docker engine at ${address} stopped the container while it ran ${req.command} (the engine was stopped or restarted); the run is lost. ${ENGINE_HINT}`,
+        `The ${this.name} engine at ${address} stopped the container while it ran ${req.command} (the engine was stopped or restarted); the run is lost. ${ENGINE_HINT}`,
       );
     }
     // Nothing the command started may outlive it (a daemon writing into later runs): the run

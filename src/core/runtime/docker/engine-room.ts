@@ -5,7 +5,7 @@
 // size. Only an engine on this machine can be asked: its data root must be a folder here.
 import { promises as fs } from 'node:fs';
 import { assertFreeSpace } from '../../util/free-space';
-import type { DockerConnection } from './docker-connection';
+import { engineName, type DockerConnection } from './docker-connection';
 
 /** Where the engine keeps its images, when that is a folder of this machine; else undefined. */
 export async function localEngineRoot(conn: DockerConnection): Promise<string | undefined> {
@@ -22,10 +22,11 @@ export async function localEngineRoot(conn: DockerConnection): Promise<string | 
 export async function assertRoomToLoad(conn: DockerConnection, file: string, unpackedBytes: number): Promise<void> {
   const root = await localEngineRoot(conn);
   if (!root) return;
+  const factor = conn.engine?.loadPeakFactor ?? 2;
   await assertFreeSpace(
     root,
-    2 * unpackedBytes,
-    `loading ${file} into Docker (twice its unpacked size of ${unpackedBytes} bytes: the engine unpacks the archive, then applies its layers)`,
+    factor * unpackedBytes,
+    `loading ${file} into ${engineName(conn)} (${factor} times its unpacked size of ${unpackedBytes} bytes: the engine unpacks the archive, then applies its layers)`,
     "Nothing was loaded. Free space there (sweci images prune removes the task images SWE-CI loaded; docker image prune others), set sweci.docker.imageBudgetGb so old task images are removed, or move the engine's data-root to a larger disk.",
   );
 }

@@ -6,13 +6,14 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Transform } from 'node:stream';
+import { createGunzip } from 'node:zlib';
 import { AbortError, UserError, errorMessage, throwIfAborted } from '../../util/errors';
-import type { DockerConnection } from './docker-connection';
+import { engineName, type DockerConnection } from './docker-connection';
 import { engineMessage, isConnectionError, isDockerUnavailable, statusOf, unavailable } from './docker-errors';
 import { readImageArchive } from './image-archive';
 import { assertRoomToLoad } from './engine-room';
 import { budgetNote, enforceImageBudget } from './image-budget';
-import { labelLoadedImage, loadedFrom } from './task-images';
+import { digestOf, labelLoadedImage, loadedFrom } from './task-images';
 
 /** An image archive as it was when it was read: unchanged while its size and time are. */
 export interface ArchiveStamp {
@@ -100,7 +101,7 @@ export async function ensureImage(conn: DockerConnection, opts: EnsureImageOptio
   const archive = stamp && { ...stamp, size: info.size };
   const existing = await inspectImage(conn, info.reference);
   // The archive's own image, or the one SWE-CI labelled after loading it.
-  if (existing && (!info.imageId || existing.Id === info.imageId || (owned(existing) && existing.Parent === info.imageId)))
+  if (existing && (!info.imageId || existing.Id === info.imageId || (owned(existing) && digestOf(existing.Parent ?? '') === digestOf(info.imageId))))
     return { reference: info.reference, id: existing.Id, loaded: false, ...(archive ? { archive } : {}), owned: owned(existing) };
 
   throwIfAborted(opts.signal);
@@ -110,14 +111,15 @@ export async function ensureImage(conn: DockerConnection, opts: EnsureImageOptio
   }
   await assertRoomToLoad(conn, opts.archive, info.unpackedSize);
   throwIfAborted(opts.signal);
-  progress(`Loading ${info.reference} into Docker`, 0);
+  const into = engineName(conn);
+  progress(`Loading ${info.reference} into ${into}`, 0);
   await loadArchive(conn, opts.archive, info.size, opts.signal, (fraction) =>
-    progress(`Loading ${info.reference} into Docker (${Math.round(fraction * 100)} %)`, fraction),
+    progress(`Loading ${info.reference} into ${into} (${Math.round(fraction * 100)} %)`, fraction),
   );
   const loaded = await inspectImage(conn, info.reference);
   if (!loaded) {
     throw new UserError(
-      `Docker loaded ${opts.archive} but has no image "${info.reference}" afterwards. Check the archive, or name the image in sweci.docker.image.`,
+      `${into} loaded ${opts.archive} but has no image "${info.reference}" afterwards. Check the archive, or name the image in sweci.docker.image.`,
     );
   }
   // Only a tagged archive's image can be labelled under its own name; an untagged one stays as loaded (never removed by the budget).
@@ -156,10 +158,16 @@ async function loadArchive(
     },
   });
   const source = createReadStream(file);
-  const body = source.pipe(counter);
+  // Counted as read from the file (the share of the archive), sent as the engine reads archives:
+  // decompressed on the way for one that cannot read gzip (Podman 4.3), never unpacked to disk here.
+  const counted = source.pipe(counter);
+  const gunzip = conn.engine?.loadsPlainTar ? createGunzip() : undefined;
+  const body = gunzip ? counted.pipe(gunzip) : counted;
+  counted.on('error', (err) => gunzip?.destroy(err));
   const onAbort = (): void => {
     source.destroy();
-    body.destroy(new AbortError());
+    counted.destroy(new AbortError());
+    gunzip?.destroy(new AbortError());
   };
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
@@ -168,7 +176,8 @@ async function loadArchive(
       conn.docker.modem.followProgress(response, (err: Error | null, events: Array<{ error?: string; errorDetail?: { message?: string } }>) => {
         if (err) return reject(err);
         const failed = events.find((e) => e.error || e.errorDetail);
-        if (failed) return reject(new UserError(`Docker could not load ${file}: ${failed.errorDetail?.message ?? failed.error}. Download the task again.`));
+        if (failed)
+          return reject(new UserError(`${engineName(conn)} could not load ${file}: ${failed.errorDetail?.message ?? failed.error}. Download the task again.`));
         resolve();
       });
     });
@@ -176,9 +185,12 @@ async function loadArchive(
     if (signal?.aborted) throw new AbortError();
     if (err instanceof UserError) throw err;
     if (isConnectionError(err)) throw unavailable(conn.address, `loading ${file}`, err);
-    throw new UserError(`Docker could not load ${file}: ${engineMessage(err)}. Download the task again, or load it by hand with docker load -i.`, {
-      cause: err,
-    });
+    throw new UserError(
+      `${engineName(conn)} could not load ${file}: ${engineMessage(err)}. Download the task again, or load it by hand (docker load -i, or gzip -dc | podman load).`,
+      {
+        cause: err,
+      },
+    );
   } finally {
     signal?.removeEventListener('abort', onAbort);
   }

@@ -39,8 +39,11 @@ export interface TaskImage {
  */
 export function loadedFrom(image: { labels?: Record<string, string> | null; parent?: string | null }): string | undefined {
   const v = image.labels?.[LOADED_FROM_LABEL];
-  return typeof v === 'string' && v !== '' && v === image.parent ? v : undefined;
+  return typeof v === 'string' && v !== '' && image.parent && digestOf(v) === digestOf(image.parent) ? v : undefined;
 }
+
+/** An image id without its algorithm: Docker says `sha256:<hex>`, Podman's parent field only `<hex>`. */
+export const digestOf = (id: string): string => id.replace(/^sha256:/, '');
 
 /**
  * Puts our label on the image just loaded as `reference` (the archive's tag) from the archive's
