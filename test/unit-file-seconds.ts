@@ -46,6 +46,7 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'runtime/docker-task.test.js': 140.0,
   'runtime/image-budget.test.js': 185.0,
   'loop/loop-gateway.test.js': 76.2,
+  'telemetry/otel-traces.test.js': 91.0,
   'history/replay-history.test.js': 72.1,
   'runtime/docker-faults.test.js': 70.9,
   'batch/flagged-summary.test.js': 20.0,

@@ -433,7 +433,12 @@ export async function main(argv: string[]): Promise<number> {
     }
     throw err;
   }
-  return (await result.code) ?? 0;
+  try {
+    return (await result.code) ?? 0;
+  } finally {
+    // A run's last spans leave before the exit, waiting a bounded time for the collector.
+    await (await import('../core/telemetry/tracing.js')).stopTracing();
+  }
 }
 
 /**

@@ -3,6 +3,7 @@
 import type * as vscode from 'vscode';
 import { activateFeatures, releaseEnvironments, startFeatures } from './activate/features';
 import { abortAllSteps } from './progress';
+import { stopTracing } from '../core/telemetry/tracing';
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   await startFeatures(context, activateFeatures(context));
@@ -11,5 +12,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 /** Stops running steps and removes the task's containers before the window goes. */
 export async function deactivate(): Promise<void> {
   abortAllSteps();
-  await releaseEnvironments();
+  // The last spans leave (bounded: a dead collector must not hold the window) while containers go.
+  await Promise.all([releaseEnvironments(), stopTracing()]);
 }

@@ -5,6 +5,7 @@ import type { LoopEvent } from '../loop/loop-types';
 import type { RunSettings } from '../loop/loop-request';
 import type { TaskStatus } from '../records/task-status-file';
 import type { TaskFolder } from '../workspace/task-folder';
+import type { TraceParent } from '../telemetry/tracing';
 
 export interface BatchSettings {
   experimentDir: string;
@@ -20,6 +21,8 @@ export interface BatchSettings {
   replayFrom?: string;
   /** The experiment's cost budget, shared by this process's workers (made by runBatch from `cost.maxCost`). */
   experimentBudget?: Budget;
+  /** The experiment's span, which each task's run goes under (made by runBatch when telemetry is on). */
+  traceParent?: TraceParent;
   /** Also replay each task's human history (run `human-history`), from its cache when it has one. */
   humanHistory: boolean;
   /** Remove a task's image once the task is finished, when SWE-CI loaded it and nothing else holds it (--evict-images). */

@@ -243,7 +243,7 @@ async function loop(folder: TaskFolder, s: BatchSettings, env: TaskEnvironment, 
   const budgets = [await taskBudget(folder, s.run, s.cost?.maxCostPerTask), s.experimentBudget].filter((b) => b !== undefined);
   const replay = s.replayFrom ? await replaySourceFor(s.replayFrom, task.id, folder) : undefined;
   const request = loopRequest(s.settings, env, { secretEnv: s.secretEnv, budgets, ...(replay ? { replay } : {}) });
-  const opts = { ...request, task: folder, run: s.run, signal: s.signal, onEvent };
+  const opts = { ...request, task: folder, run: s.run, signal: s.signal, onEvent, ...(s.traceParent ? { traceParent: s.traceParent } : {}) };
   const result = exists ? await runLoop(opts) : await startRun(opts);
   const progress = progressOf(await readIterationRecords(iterationsFile));
   if (result.reason === 'solved' || result.reason === 'max-iterations') return task.set(result.reason, progress);

@@ -11,6 +11,8 @@ import { batchEmitter, runBatchTask } from './run-batch-task';
 import { checkCostBounds, experimentBudget } from './cost-budgets';
 import type { TaskStatus } from '../records/task-status-file';
 import { plural } from '../util/plural';
+import * as path from 'node:path';
+import { parentOf, startTracing } from '../telemetry/tracing';
 
 export interface ExperimentSource {
   dataset: string;
@@ -83,7 +85,20 @@ export async function runBatch(specs: readonly TaskSpec[], settings: BatchSettin
   if (!Number.isInteger(workers) || workers < 1) throw new UserError(`--workers must be a whole number of 1 or more, not ${workers}.`);
   if (settings.cost) checkCostBounds(settings.cost, settings.settings.model.prices);
   const budget = await experimentBudget(settings.experimentDir, settings.run, settings.cost?.maxCost);
-  const s: BatchSettings = budget ? { ...settings, experimentBudget: budget } : settings;
+  // One experiment span (telemetry on) over every task's run of this call.
+  const tracing = startTracing(settings.settings.telemetry);
+  const span = tracing?.tracer.startSpan(`sweci.experiment ${path.basename(settings.experimentDir)}`, {
+    attributes: { 'sweci.experiment': path.basename(settings.experimentDir), 'sweci.run': settings.run, 'sweci.tasks': specs.length },
+  });
+  const s: BatchSettings = { ...settings, ...(budget ? { experimentBudget: budget } : {}), ...(span ? { traceParent: parentOf(span) } : {}) };
+  try {
+    return await runTasks(specs, s, workers);
+  } finally {
+    span?.end();
+  }
+}
+
+async function runTasks(specs: readonly TaskSpec[], s: BatchSettings, workers: number): Promise<TaskStatus[]> {
   const results = new Array<TaskStatus>(specs.length);
   const emit = batchEmitter(s);
   for (const spec of specs) emit({ type: 'task-status', status: { schema: 1, task: spec.id, state: 'queued', updated: new Date().toISOString() } });

@@ -21,6 +21,8 @@ import { DEFAULT_RETRY, type RetryPolicy } from './retry-policy';
 import { BUDGET_EXHAUSTED, summarize, type CallOutcome, type TryWireSummary } from './try-summary';
 import { forwardUpstream, shownUrl, type UpstreamOutcome } from './upstream-call';
 import { NO_USAGE, tokensOf, type WireUsage } from './wire-usage';
+import { emitCallSpan } from '../telemetry/call-spans';
+import { tryParent } from '../telemetry/tracing';
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
 
@@ -67,6 +69,8 @@ export class GatewayTry {
   private readonly callAborts = new Set<AbortController>();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly outcomes: CallOutcome[] = [];
+  /** The try's span (telemetry on): its model calls' parent, found by the try's calls file. */
+  private readonly traceParent: ReturnType<typeof tryParent>;
   private nextCall = 1;
   private forwarded = 0;
   private tokensSpent = 0;
@@ -87,6 +91,7 @@ export class GatewayTry {
     });
     this.replay = options.replay ? new Map(options.replay.map((c) => [c.call, c])) : undefined;
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.traceParent = tryParent(options.callsFile);
   }
 
   get protocol(): WireProtocol {
@@ -146,7 +151,8 @@ export class GatewayTry {
   }
 
   /** Appends a call's line and draws its bytes from the budgets: the record's bound is checked before the next call. */
-  private record(line: GatewayCall): void {
+  private record(line: GatewayCall, responseModel?: string): void {
+    emitCallSpan(this.traceParent, line, responseModel, this.redact);
     const before = this.calls.bytes;
     this.calls.append(line);
     const added = this.calls.bytes - before;
@@ -295,17 +301,20 @@ export class GatewayTry {
     this.outcomes.push(
       outcome({ ok, empty: ok && isEmptyAnswer(answer), usage, ...(costUsd !== undefined ? { costUsd } : {}), ...(failure ? { failure } : {}) }),
     );
-    this.record({
-      ...base,
-      status: raw.status,
-      usage,
-      ...(costUsd !== undefined ? { costUsd } : {}),
-      ms: performance.now() - started,
-      retries: 0,
-      response: responseOf(answer),
-      raw,
-      replayed: true,
-    });
+    this.record(
+      {
+        ...base,
+        status: raw.status,
+        usage,
+        ...(costUsd !== undefined ? { costUsd } : {}),
+        ms: performance.now() - started,
+        retries: 0,
+        response: responseOf(answer),
+        raw,
+        replayed: true,
+      },
+      answer.model,
+    );
   }
 
   private charge(usage: WireUsage, costUsd: number | undefined): void {
@@ -344,21 +353,24 @@ export class GatewayTry {
     const raw = result.raw;
     const utf8 = raw ? raw.body.toString('utf8') : undefined;
     const encoding = raw && utf8 !== undefined && Buffer.from(utf8, 'utf8').equals(raw.body) ? 'utf8' : 'base64';
-    this.record({
-      ...base,
-      status: result.status,
-      usage,
-      ...(costUsd !== undefined ? { costUsd } : {}),
-      ms: performance.now() - started,
-      ...(result.firstByteMs !== undefined ? { firstByteMs: result.firstByteMs } : {}),
-      retries: result.retries,
-      ...(answer ? { response: responseOf(answer) } : {}),
-      ...(raw && !raw.cut
-        ? { raw: { status: raw.status, contentType: raw.contentType, body: encoding === 'utf8' ? (utf8 ?? '') : raw.body.toString('base64'), encoding } }
-        : {}),
-      ...(failure ? { error: failure } : {}),
-      ...(raw?.cut ? { truncated: 'the answer was over the record cap and was not kept; this call cannot be replayed' } : {}),
-    });
+    this.record(
+      {
+        ...base,
+        status: result.status,
+        usage,
+        ...(costUsd !== undefined ? { costUsd } : {}),
+        ms: performance.now() - started,
+        ...(result.firstByteMs !== undefined ? { firstByteMs: result.firstByteMs } : {}),
+        retries: result.retries,
+        ...(answer ? { response: responseOf(answer) } : {}),
+        ...(raw && !raw.cut
+          ? { raw: { status: raw.status, contentType: raw.contentType, body: encoding === 'utf8' ? (utf8 ?? '') : raw.body.toString('base64'), encoding } }
+          : {}),
+        ...(failure ? { error: failure } : {}),
+        ...(raw?.cut ? { truncated: 'the answer was over the record cap and was not kept; this call cannot be replayed' } : {}),
+      },
+      answer?.model,
+    );
   }
 }
 

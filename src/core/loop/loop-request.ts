@@ -15,6 +15,8 @@ import { readIntegritySettings, type IntegritySettings } from './integrity-setti
 import { readLoopSettings, type LoopSettings } from './loop-settings';
 import type { LoopOptions } from './loop-types';
 import { agentRuntimesOf, setUpRoles, type AgentChoices } from './role-setup';
+import { readTelemetrySettings, type TelemetrySettings } from '../telemetry/telemetry-settings';
+import { startTracing } from '../telemetry/tracing';
 
 /** Everything a run reads from the settings; a role may be `human` (the editor asks the user). */
 export interface RunSettings {
@@ -26,6 +28,8 @@ export interface RunSettings {
   model: ModelAccess;
   loop: LoopSettings;
   integrity: IntegritySettings;
+  /** OpenTelemetry: where spans go (sweci.telemetry.*, OTEL_* variables); off without an endpoint. */
+  telemetry: TelemetrySettings;
 }
 
 /** The one parser of a run's settings; its errors name the setting (or flag) through `label`. */
@@ -37,6 +41,7 @@ export function readRunSettings(read: SettingReader, label: SettingLabel = setti
     model: readModelAccess(read, label),
     loop: readLoopSettings(read, label),
     integrity: readIntegritySettings(read, label),
+    telemetry: readTelemetrySettings(read, process.env, label),
   };
 }
 
@@ -62,6 +67,8 @@ export type LoopRequest = Required<Pick<LoopOptions, 'roles' | 'runtime' | 'agen
 export type RequestEnvironment = Pick<TaskEnvironment, 'tests' | 'python' | 'host' | 'agents'>;
 
 export function loopRequest(settings: RunSettings, env: RequestEnvironment, call: RunCall): LoopRequest {
+  // Telemetry starts with the first run that asks for it, and stays for the process.
+  startTracing(settings.telemetry);
   const model: ModelAccess = {
     ...settings.model,
     ...(call.budgets && call.budgets.length > 0 ? { budgets: call.budgets } : {}),

@@ -6,6 +6,7 @@ import type { Runtime } from '../runtime/runtime';
 import type { AgentRuntimes } from '../agents/cli-driver';
 import type { IterationRecord, RoleKind } from './iteration-record';
 import type { TaskFolder } from '../workspace/task-folder';
+import type { TraceParent } from '../telemetry/tracing';
 
 export type LoopStep = AgentRole | 'pytest';
 
@@ -108,4 +109,6 @@ export interface LoopOptions {
    * pending and the next call continues it.
    */
   stopAfterStep?: AgentRole;
+  /** The span this run's spans go under (an experiment's), when telemetry is on. */
+  traceParent?: TraceParent;
 }

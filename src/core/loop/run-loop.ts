@@ -21,6 +21,7 @@ import { refuseExposingPaths, refuseMissingModels, requireTask } from './run-pre
 import { recoverArchived } from './run-iteration';
 import { listRuns, readRunInfo, type RunInfo, type RunSummary } from './run-store';
 import type { TaskFolder } from '../workspace/task-folder';
+import { tracedListener } from '../telemetry/loop-spans';
 
 export type { CreateRunOptions } from './create-run';
 
@@ -47,7 +48,8 @@ export async function createRun(opts: CreateRunOptions): Promise<RunInfo> {
 }
 
 /** Creates the run and runs the loop, under one lock. */
-export async function startRun(opts: StartRunOptions): Promise<LoopResult> {
+export async function startRun(options: StartRunOptions): Promise<LoopResult> {
+  const opts = traced(options);
   return withTaskLock(opts.task, LOOP_PURPOSE, `run "${opts.run}"`, async () => {
     try {
       await createRunLocked(opts);
@@ -73,8 +75,15 @@ export async function startRun(opts: StartRunOptions): Promise<LoopResult> {
  * Throws a UserError when a step fails every try (the iteration stays pending), an AbortError
  * when cancelled (nothing partial is recorded).
  */
-export async function runLoop(opts: LoopOptions): Promise<LoopResult> {
+export async function runLoop(options: LoopOptions): Promise<LoopResult> {
+  const opts = traced(options);
   return withTaskLock(opts.task, LOOP_PURPOSE, `run "${opts.run}"`, () => runLoopLocked(opts));
+}
+
+/** The call's listener with the run's spans before it, when telemetry is on (one task span per call). */
+function traced<T extends LoopOptions>(opts: T): T {
+  const onEvent = tracedListener({ taskDir: opts.task.root, run: opts.run, ...(opts.traceParent ? { parent: opts.traceParent } : {}) }, opts.onEvent);
+  return onEvent === opts.onEvent ? opts : { ...opts, ...(onEvent ? { onEvent } : {}) };
 }
 
 async function runLoopLocked(options: LoopOptions): Promise<LoopResult> {

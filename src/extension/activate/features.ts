@@ -1,6 +1,7 @@
 // Wires the core engine to thin VS Code views and commands, one feature at a time (activate/*),
 // and hands back what it made. extension.ts activates the product with it; a harness that
 // drives the extension from outside can reach the same views and controllers through it.
+import { setTelemetryWarning } from '../../core/telemetry/tracing';
 import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import { ChangeFeed } from '../change-feed';
@@ -43,6 +44,8 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   activeEnvironments = environments;
   const feed = new ChangeFeed();
   context.subscriptions.push(log(), environments, feed);
+  // A collector that cannot be reached is said once, in the extension's log.
+  setTelemetryWarning((message) => log().warn(message));
 
   const task = activateTask(context, environments, feed);
   const { controller } = task;

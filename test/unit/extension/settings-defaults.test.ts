@@ -10,6 +10,7 @@ import { readIntegritySettings } from '../../../src/core/loop/integrity-settings
 import { readLoopSettings } from '../../../src/core/loop/loop-settings';
 import { readPytestSettings } from '../../../src/core/pytest/pytest-settings';
 import { readRuntimeSettings } from '../../../src/core/runtime/runtime-settings';
+import { readTelemetrySettings } from '../../../src/core/telemetry/telemetry-settings';
 import { readHubSettings } from '../../../src/core/download/hub-settings';
 import { readCurateSettings } from '../../../src/core/curate/curate-settings';
 import type { SettingReader } from '../../../src/core/util/setting-reader';
@@ -22,6 +23,8 @@ const PARSERS: Record<string, (read: SettingReader) => unknown> = {
   integrity: readIntegritySettings,
   sequence: readSequenceSettings,
   model: readModelAccess,
+  // With no OTEL_* variables: the settings alone.
+  telemetry: (read) => readTelemetrySettings(read, {}),
   // With no HF_ENDPOINT: the defaults alone.
   dataset: (read) => readHubSettings(read, {}),
   curate: readCurateSettings,

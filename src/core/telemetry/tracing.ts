@@ -1,0 +1,135 @@
+// The process's tracer, when telemetry is on: OpenTelemetry's own SDK with a batch processor and
+// an OTLP/HTTP exporter (protobuf or JSON). Spans are queued in memory and sent in the
+// background, so a step never waits on the collector; a collector that cannot be reached costs
+// one warning, not one per batch. Off (no endpoint), nothing here is loaded into use and every
+// span helper returns at once.
+import { ROOT_CONTEXT, trace, type Context, type Tracer } from '@opentelemetry/api';
+import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as ProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { envDetector, detectResources, resourceFromAttributes } from '@opentelemetry/resources';
+import { BasicTracerProvider, BatchSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
+import { ExportResultCode } from '@opentelemetry/core';
+import { errorMessage } from '../util/errors';
+import type { TelemetrySettings } from './telemetry-settings';
+
+export interface Tracing {
+  tracer: Tracer;
+  captureContent: boolean;
+  /** Sends what is queued and stops, waiting at most `maxWaitMs`. */
+  shutdown(maxWaitMs?: number): Promise<void>;
+}
+
+/** How long a run's end waits for its last spans to leave (a dead collector must not hold the exit). */
+export const FLUSH_WAIT_MS = 3000;
+
+let current: Tracing | undefined;
+
+/** Where an unreachable collector is reported: stderr for the CLI; the extension sets its log. */
+let warnSink: (message: string) => void = (message) => void process.stderr.write(`warning: ${message}\n`);
+
+export function setTelemetryWarning(sink: (message: string) => void): void {
+  warnSink = sink;
+}
+
+/** The process's tracing, or undefined when telemetry is off. */
+export function activeTracing(): Tracing | undefined {
+  return current;
+}
+
+/** Wraps the exporter: the first failed export is said once, later ones are dropped quietly. */
+class WarnOnce implements SpanExporter {
+  private warned = false;
+  constructor(
+    private readonly inner: SpanExporter,
+    private readonly url: string,
+    private readonly warn: (message: string) => void,
+  ) {}
+  /** Says `why` spans did not reach the collector, the first time only. */
+  failed(why: string): void {
+    if (this.warned) return;
+    this.warned = true;
+    this.warn(`OpenTelemetry: spans could not be sent to ${this.url} (${why}); the run goes on, and further failures are not reported.`);
+  }
+  export(spans: ReadableSpan[], done: Parameters<SpanExporter['export']>[1]): void {
+    this.inner.export(spans, (result) => {
+      if (result.code !== ExportResultCode.SUCCESS) this.failed(result.error ? errorMessage(result.error) : 'export failed');
+      done(result);
+    });
+  }
+  shutdown(): Promise<void> {
+    return this.inner.shutdown();
+  }
+  forceFlush(): Promise<void> {
+    return this.inner.forceFlush?.() ?? Promise.resolve();
+  }
+}
+
+/**
+ * Starts tracing for this process when the settings name an endpoint (once: a later call gets the
+ * tracing already started).
+ */
+export function startTracing(settings: TelemetrySettings, version = ''): Tracing | undefined {
+  if (!settings.tracesUrl) return undefined;
+  if (current) return current;
+  const url = settings.tracesUrl;
+  // Headers and timeout come from OTEL_EXPORTER_OTLP_(TRACES_)HEADERS / _TIMEOUT: the exporter reads them.
+  const exporter = settings.protocol === 'http/json' ? new JsonExporter({ url }) : new ProtoExporter({ url });
+  const resource = resourceFromAttributes({ [ATTR_SERVICE_NAME]: settings.serviceName, ...(version ? { [ATTR_SERVICE_VERSION]: version } : {}) }).merge(
+    detectResources({ detectors: [envDetector] }),
+  );
+  const sender = new WarnOnce(exporter, url, (m) => warnSink(m));
+  const provider = new BasicTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(sender)] });
+  const tracing: Tracing = {
+    tracer: provider.getTracer('sweci', version || undefined),
+    captureContent: settings.captureContent,
+    shutdown: async (maxWaitMs = FLUSH_WAIT_MS) => {
+      if (current === tracing) current = undefined;
+      let timer: NodeJS.Timeout | undefined;
+      const waited = new Promise<'late'>((resolve) => {
+        timer = setTimeout(() => resolve('late'), maxWaitMs);
+        timer.unref();
+      });
+      const ended = await Promise.race([
+        provider.shutdown().then(
+          () => 'sent' as const,
+          () => 'failed' as const,
+        ),
+        waited,
+      ]);
+      clearTimeout(timer);
+      // Exports still retrying would say nothing before the process ends: say it now (once).
+      if (ended === 'late') sender.failed(`the last spans were not sent within ${maxWaitMs / 1000} s`);
+    },
+  };
+  current = tracing;
+  return tracing;
+}
+
+/** Flushes and stops the process's tracing, if any (a run's end: the CLI's exit, the extension's shutdown). */
+export async function stopTracing(maxWaitMs = FLUSH_WAIT_MS): Promise<void> {
+  await current?.shutdown(maxWaitMs);
+}
+
+/** A parent for spans made elsewhere (the loop's for the gateway's, an experiment's for its tasks). */
+export type TraceParent = Context;
+
+export function parentOf(span: Parameters<typeof trace.setSpan>[1]): TraceParent {
+  return trace.setSpan(ROOT_CONTEXT, span);
+}
+
+// Each agent try's span, by the try's calls file: the gateway finds the parent of a model call
+// by the record its try writes (a try is opened with its calls file, nothing else).
+const tryParents = new Map<string, TraceParent>();
+
+export function registerTry(callsFile: string, parent: TraceParent): void {
+  tryParents.set(callsFile, parent);
+}
+
+export function forgetTry(callsFile: string): void {
+  tryParents.delete(callsFile);
+}
+
+export function tryParent(callsFile: string): TraceParent | undefined {
+  return tryParents.get(callsFile);
+}
