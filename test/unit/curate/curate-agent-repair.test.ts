@@ -154,7 +154,8 @@ describe('sweci curate --repair-agent', () => {
       assert.equal(r.code, 0, r.err);
       const logs = (await fs.readdir(out, { recursive: true })).filter((f) => f.endsWith('build.log'));
       // The build's output, without the colour codes Docker puts around a step's stderr.
-      const texts = await Promise.all(logs.map(async (f) => (await fs.readFile(path.join(out, f), 'utf8')).replace(/\x1b\[[0-9;]*m/g, '')));
+      const ansi = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
+      const texts = await Promise.all(logs.map(async (f) => (await fs.readFile(path.join(out, f), 'utf8')).replace(ansi, '')));
       assert.ok(
         texts.some((l) => /^no network$/m.test(l)),
         `the agent's step ran in the build and reached nothing:\n${texts.map((l) => l.slice(0, 1500)).join('\n---\n')}`,

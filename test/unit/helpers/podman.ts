@@ -6,7 +6,9 @@ import { existsSync } from 'node:fs';
 import type { DockerConnection } from '../../../src/core/runtime/docker/docker-connection';
 import { ensureImage } from '../../../src/core/runtime/docker/ensure-image';
 import { checkPodmanHost } from '../../../src/core/runtime/podman/podman-preflight';
-import { acquirePodman, type PodmanService } from '../../../src/core/runtime/podman/podman-service';
+import { acquirePodman } from '../../../src/core/runtime/podman/podman-service';
+
+type PodmanService = Awaited<ReturnType<typeof acquirePodman>>;
 import { DEFAULT_RUNTIME_SETTINGS, type PodmanSettings, type RuntimeSettings } from '../../../src/core/runtime/runtime-settings';
 import { demoImageArchive } from './docker';
 

@@ -11,7 +11,7 @@ import { Readable } from 'node:stream';
 import { after, before, test } from 'node:test';
 import * as tar from 'tar-stream';
 import { checkPodmanHost } from '../../../src/core/runtime/podman/podman-preflight';
-import { serviceUlimits } from '../../../src/core/runtime/podman/podman-service';
+import { serviceUlimits } from '../../../src/core/runtime/podman/service-ulimits';
 import { DEFAULT_STEP_LIMITS } from '../../../src/core/runtime/step-limits';
 import { openTaskEnvironment } from '../../../src/core/runtime/task-environment';
 import { UserError } from '../../../src/core/util/errors';

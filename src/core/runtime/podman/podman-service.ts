@@ -5,7 +5,7 @@
 // what differs. It dies with us (setpriv's parent-death signal), so a crash leaves no service;
 // the containers a crash leaves are removed by their labels next time, as with Docker.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { promises as fs, readFileSync } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import Docker from 'dockerode';
@@ -13,10 +13,11 @@ import { UserError, throwIfAborted } from '../../util/errors';
 import { findTrustedProgram } from '../../util/trusted-program';
 import type { DockerConnection, EngineTraits } from '../docker/docker-connection';
 import { TailBuffer } from '../tail-buffer';
+import { serviceUlimits } from './service-ulimits';
 import type { PodmanSettings } from '../runtime-settings';
 import type { PodmanHost } from './podman-preflight';
 
-export interface PodmanService {
+interface PodmanService {
   connection: DockerConnection;
   /** Lets the service go; the last holder in this process stops it. Safe to call twice. */
   release(): Promise<void>;
@@ -148,32 +149,6 @@ async function startService(settings: PodmanSettings, host: PodmanHost): Promise
     `Podman's API service did not start (${exitedEarly ?? `no answer within ${READY_TIMEOUT_MS / 1000} s`})${said ? `: ${said}` : ''}. ` +
       `Check that \`podman ${podmanGlobalArgs(settings).join(' ')} info\` works as this user, or choose --runtime docker or local.`,
   );
-}
-
-/**
- * The service's own open-files and process limits, given to each container: Podman otherwise sets
- * its defaults (1048576 files, 4194304 processes) whenever a container names any rlimit, and where
- * root may not raise its limits (a VM or container whose init caps them) every start then fails
- * with "error setting rlimit type 7". Within the service's own limits, nothing needs raising.
- * sweci.limits.processes holds the step by its cgroup (pids), as in Docker.
- */
-export function serviceUlimits(pid: number | undefined, read: (file: string) => string = (f) => readFileSync(f, 'utf8')): EngineTraits['ulimits'] {
-  if (!pid) return [];
-  let text: string;
-  try {
-    text = read(`/proc/${pid}/limits`);
-  } catch {
-    return [];
-  }
-  const out: NonNullable<EngineTraits['ulimits']> = [];
-  for (const [label, name] of [
-    ['Max open files', 'nofile'],
-    ['Max processes', 'nproc'],
-  ] as const) {
-    const m = new RegExp(`^${label}\\s+(\\d+)\\s+(\\d+)`, 'm').exec(text);
-    if (m) out.push({ Name: name, Soft: Number(m[1]), Hard: Number(m[2]) });
-  }
-  return out;
 }
 
 async function stopService(running: Running): Promise<void> {
