@@ -21,7 +21,7 @@ import { DEFAULT_RETRY, type RetryPolicy } from './retry-policy';
 import { BUDGET_EXHAUSTED, summarize, type CallOutcome, type TryWireSummary } from './try-summary';
 import { forwardUpstream, shownUrl, type UpstreamOutcome } from './upstream-call';
 import { NO_USAGE, tokensOf, type WireUsage } from './wire-usage';
-import { emitCallSpan } from '../telemetry/call-spans';
+import { emitCallSpan } from './call-spans';
 import { tryParent } from '../telemetry/tracing';
 
 export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;

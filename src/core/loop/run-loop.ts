@@ -21,7 +21,7 @@ import { refuseExposingPaths, refuseMissingModels, requireTask } from './run-pre
 import { recoverArchived } from './run-iteration';
 import { listRuns, readRunInfo, type RunInfo, type RunSummary } from './run-store';
 import type { TaskFolder } from '../workspace/task-folder';
-import { tracedListener } from '../telemetry/loop-spans';
+import { tracedListener } from './loop-spans';
 
 export type { CreateRunOptions } from './create-run';
 

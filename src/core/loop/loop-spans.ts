@@ -7,8 +7,8 @@
 import { SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
 import * as path from 'node:path';
 import { callsFileBeside } from '../agents/model-route';
-import type { LoopEvent, LoopEventListener } from '../loop/loop-types';
-import { activeTracing, forgetTry, parentOf, registerTry, type TraceParent, type Tracing } from './tracing';
+import type { LoopEvent, LoopEventListener } from './loop-types';
+import { activeTracing, forgetTry, parentOf, registerTry, type TraceParent, type Tracing } from '../telemetry/tracing';
 
 export interface LoopTraceScope {
   taskDir: string;

@@ -6,8 +6,8 @@
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import type { GatewayCall } from '../records/gateway-call';
 import type { SecretMask } from '../util/secret-mask';
-import type { WireProtocol } from '../gateway/wire-protocol';
-import { activeTracing, type TraceParent } from './tracing';
+import type { WireProtocol } from './wire-protocol';
+import { activeTracing, type TraceParent } from '../telemetry/tracing';
 
 /** gen_ai.provider.name for each wire protocol (the conventions' well-known values). */
 const PROVIDER: Record<WireProtocol, string> = {
