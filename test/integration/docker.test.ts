@@ -57,7 +57,10 @@ suite('A task in its own Docker environment', function () {
     // The row fits the side bar's default width; the whole description is in its tooltip.
     assert.match(row.description, /^docker · sweci\/demo-env/);
     assert.ok(row.tooltip.split('\n').includes(`docker · ${DEMO_IMAGE}`), row.tooltip);
-    const bar = await until('the status bar to show Docker', () => (sweci.statusBar().text.includes('docker') ? sweci.statusBar() : undefined));
+    // The bar may still show the task an earlier suite left open (its image, maybe Docker too): wait for this task's image.
+    const bar = await until('the status bar to show this task in Docker', () =>
+      sweci.statusBar().tooltip.includes(DEMO_IMAGE) ? sweci.statusBar() : undefined,
+    );
     assert.match(bar.text, /\$\(vm\) docker/);
     assert.match(bar.tooltip, new RegExp(`Runtime: docker · ${DEMO_IMAGE.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     // The image has no pytest-json-report: our plugin streamed the report (the same format), and the view says so.
