@@ -13,10 +13,12 @@
 //
 // Then the shared environment (needs the Docker engine and the set-up's base image; SWECI_BENCH_ENV=0
 // skips it): the curation tests' repository (test/unit/curate/curate-fixture.ts) through every stage
-// with `sweci curate`, where two candidates have the environment of a third. Each such candidate's
-// environment stage (finding the image by its tag, collecting its oracle's tests) plus its filter
-// stage, against its filter stage alone, from the stage times curation.jsonl records. The issue's
-// bound: no rebuild, ≤ 1.1×. Printed with the funnel and each stage's time.
+// with `sweci curate`, where three candidates have the environment of a fourth. Each candidate
+// that shares the image a first one verified: its environment stage (finding the image by its
+// tag) plus its filter stage, against its filter stage alone, from the stage times
+// curation.jsonl records. The issue's bound: no rebuild, ≤ 1.1×. One of the three misses a module
+// in the shared image and goes back to the environment stage (printed apart, not in the ratio).
+// Printed with the funnel and each stage's time.
 import { spawn, spawnSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
@@ -133,10 +135,11 @@ async function sharedEnvironment(tmp: string): Promise<void> {
   const stageSeconds: Record<string, number> = {};
   let log = '';
   try {
-    for (const stage of ['mine', 'env', 'filter', 'pack']) {
+    // env and filter twice: the second time for the candidate the filter sent back.
+    for (const stage of ['mine', 'env', 'filter', 'env', 'filter', 'pack']) {
       const t0 = performance.now();
       const r = spawnSync(process.execPath, [cli, 'curate', fx.repo, '--out', out, '--stage', stage, ...args], { encoding: 'utf8' });
-      stageSeconds[stage] = (performance.now() - t0) / 1000;
+      stageSeconds[stage] = (stageSeconds[stage] ?? 0) + (performance.now() - t0) / 1000;
       if (r.status !== 0) throw new Error(`sweci curate --stage ${stage} exited with ${r.status}: ${r.stderr}`);
       log += r.stderr;
       if (stage === 'pack') process.stdout.write(spawnSync(process.execPath, [cli, 'curate', '--status', out], { encoding: 'utf8' }).stdout);
@@ -157,6 +160,10 @@ async function sharedEnvironment(tmp: string): Promise<void> {
     if (!r.envKey || r.stages.env?.outcome !== 'passed') continue;
     if (!first.has(r.envKey)) {
       first.set(r.envKey, r.id);
+      continue;
+    }
+    if (!r.stages.env.reason?.startsWith('shared:')) {
+      console.log(`sent back ${r.id}: its oracle misses a module in the shared image; env ${r.stages.env.seconds.toFixed(2)} s with its repair`);
       continue;
     }
     const env = r.stages.env.seconds;

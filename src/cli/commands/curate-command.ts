@@ -9,6 +9,7 @@ import {
   mergeMined,
   readManifest,
   readRecords,
+  sentBack,
   STAGES,
   writeManifest,
   writeRecords,
@@ -177,53 +178,61 @@ async function laterStages(
   const records = await readRecords(out);
   const progress = (m: string): void => void process.stderr.write(`${m}\n`);
   const runs = (s: Stage): boolean => stage === s || stage === 'all';
-  if (runs('env')) {
-    const waiting = records.filter((r) => r.stage === 'mine' && r.outcome === 'pending').length;
-    if (waiting > 0) {
-      const conn = await engine(values, out, 'env');
-      // Set up before any build: a repair agent that cannot be confined is refused now, not after an hour of builds.
-      const hide = [repoDir, out, ...(isCloneUrl(manifest.source) ? [] : [manifest.source])];
-      const repairer = await repairAgentOf(values, hide);
-      progress(`Environment stage: ${plural(waiting, 'candidate')}…`);
-      const pip = {
-        ...(values.indexUrl ? { indexUrl: values.indexUrl } : {}),
-        ...(values.findLinks ? { findLinks: isCloneUrl(values.findLinks) ? values.findLinks : path.resolve(values.findLinks) } : {}),
-      };
-      await recordOptions(out, manifest, {
-        env: {
+  // The filter sends a candidate whose oracle run in a shared image misses a module back to the
+  // environment stage (collectIn 'env'): with both stages to run, they run once more for it.
+  for (let round = 0; round < 2; round++) {
+    if (runs('env')) {
+      const waiting = records.filter((r) => r.stage === 'mine' && r.outcome === 'pending').length;
+      if (waiting > 0) {
+        const conn = await engine(values, out, 'env');
+        // Set up before any build: a repair agent that cannot be confined is refused now, not after an hour of builds.
+        const hide = [repoDir, out, ...(isCloneUrl(manifest.source) ? [] : [manifest.source])];
+        const repairer = await repairAgentOf(values, hide);
+        progress(`Environment stage: ${plural(waiting, 'candidate')}…`);
+        const pip = {
+          ...(values.indexUrl ? { indexUrl: values.indexUrl } : {}),
+          ...(values.findLinks ? { findLinks: isCloneUrl(values.findLinks) ? values.findLinks : path.resolve(values.findLinks) } : {}),
+        };
+        await recordOptions(out, manifest, {
+          env: {
+            ...(values.baseImage ? { baseImage: values.baseImage } : {}),
+            ...(pip.indexUrl ? { indexUrl: withoutPassword(pip.indexUrl) } : {}),
+            ...(pip.findLinks ? { findLinks: withoutPassword(pip.findLinks) } : {}),
+            maxRepairs: parsed.maxRepairs,
+            workers: parsed.workers,
+            ...(repairer ? { repairAgent: repairer.label, agentRepairs: repairer.tries } : {}),
+          },
+        });
+        await runEnvStage(conn, out, repoDir, manifest, records, {
           ...(values.baseImage ? { baseImage: values.baseImage } : {}),
-          ...(pip.indexUrl ? { indexUrl: withoutPassword(pip.indexUrl) } : {}),
-          ...(pip.findLinks ? { findLinks: withoutPassword(pip.findLinks) } : {}),
+          ...pip,
           maxRepairs: parsed.maxRepairs,
           workers: parsed.workers,
-          ...(repairer ? { repairAgent: repairer.label, agentRepairs: repairer.tries } : {}),
-        },
-      });
-      await runEnvStage(conn, out, repoDir, manifest, records, {
-        ...(values.baseImage ? { baseImage: values.baseImage } : {}),
-        ...pip,
-        maxRepairs: parsed.maxRepairs,
-        workers: parsed.workers,
-        ...(repairer ? { agentRepair: repairer.hook } : {}),
-        signal,
-        onProgress: progress,
-      });
+          ...(repairer ? { agentRepair: repairer.hook } : {}),
+          signal,
+          onProgress: progress,
+        });
+      }
     }
-  }
-  if (runs('filter')) {
-    const waiting = records.filter((r) => r.stage === 'env' && r.outcome === 'pending').length;
-    if (waiting > 0) {
-      const conn = await engine(values, out, 'filter');
-      progress(`Filter stage: ${plural(waiting, 'candidate')}…`);
-      await recordOptions(out, manifest, { filter: { minGap: parsed.minGap, top: parsed.top, workers: parsed.workers } });
-      await runFilterStage(conn, out, repoDir, records, { minGap: parsed.minGap, top: parsed.top, workers: parsed.workers, signal, onProgress: progress });
-    } else {
-      // Nothing to run: another --top still re-ranks what was filtered (with the --min-gap it was filtered with).
-      const filtered = manifest.stageOptions?.filter;
-      if (filtered && filtered.top !== parsed.top) await recordOptions(out, manifest, { filter: { ...filtered, top: parsed.top } });
-      await rankCandidates(out, records, parsed.top);
+    if (runs('filter')) {
+      const waiting = records.filter((r) => r.stage === 'env' && r.outcome === 'pending').length;
+      if (waiting > 0) {
+        const conn = await engine(values, out, 'filter');
+        progress(`Filter stage: ${plural(waiting, 'candidate')}…`);
+        await recordOptions(out, manifest, { filter: { minGap: parsed.minGap, top: parsed.top, workers: parsed.workers } });
+        await runFilterStage(conn, out, repoDir, records, { minGap: parsed.minGap, top: parsed.top, workers: parsed.workers, signal, onProgress: progress });
+      } else {
+        // Nothing to run: another --top still re-ranks what was filtered (with the --min-gap it was filtered with).
+        const filtered = manifest.stageOptions?.filter;
+        if (filtered && filtered.top !== parsed.top) await recordOptions(out, manifest, { filter: { ...filtered, top: parsed.top } });
+        await rankCandidates(out, records, parsed.top);
+      }
     }
+    if (!(runs('env') && runs('filter') && records.some(sentBack))) break;
   }
+  const back = records.filter(sentBack).length;
+  if (back > 0 && !runs('env'))
+    progress(`${plural(back, 'candidate')} went back to the environment stage, which collects their tests: run --stage env, then --stage filter.`);
   if (runs('pack')) {
     const waiting = records.filter((r) => r.stage === 'filter' && r.outcome === 'pending').length;
     if (waiting > 0 || records.some((r) => r.outcome === 'kept')) {

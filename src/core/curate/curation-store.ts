@@ -98,6 +98,14 @@ const candidateRecordSchema = z.object({
   /** The environment's key before any repair: candidates with the same one share the image. */
   envKey: z.string().optional(),
   baseImage: z.string().optional(),
+  /**
+   * Where the candidate's own oracle tests are collected when its image is shared: `filter` when
+   * the environment stage took an image another candidate's collection verified, and the
+   * filter's oracle run counts as the collection; `env` when that run showed it may not do (a
+   * missing module, no launch) and the environment stage must collect again. Absent: collected
+   * in the environment stage.
+   */
+  collectIn: z.enum(['env', 'filter']).optional(),
   /** The self-repairs the environment needed, in order. */
   repairs: z.array(z.object({ module: z.string(), distribution: z.string(), via: z.string() })).optional(),
   /** The agent's tries at the Dockerfile after the rules gave up (--repair-agent), in order. */
@@ -196,4 +204,9 @@ export function mergeMined(mined: readonly MinedCandidate[], previous: readonly 
       ? { ...rest, stage: 'mine', outcome: 'dropped', reason: dropped.reason, stages: { mine } }
       : { ...rest, stage: 'mine', outcome: 'pending', stages: { mine } };
   });
+}
+
+/** Sent back by the filter stage: the environment stage collects its oracle's tests itself. */
+export function sentBack(r: CandidateRecord): boolean {
+  return r.stage === 'mine' && r.outcome === 'pending' && r.collectIn === 'env';
 }

@@ -12,7 +12,16 @@ import { throwIfAborted } from '../util/errors';
 import { exportTree, pruneTopLevel } from '../workspace/upstream';
 import type { CandidateRecord, CurationManifest } from './curation-store';
 import { dependencySet, isDependencyFile } from './dependency-set';
-import { buildEnvironment, environmentKey, type AgentRepairHook, type EnvironmentRequest, type EnvironmentResult, type PipSource } from './env-image';
+import {
+  buildEnvironment,
+  environmentKey,
+  imageExists,
+  type AgentRepairHook,
+  type EnvironmentRequest,
+  type EnvironmentResult,
+  type PipSource,
+  type Repair,
+} from './env-image';
 import { RecordsWriter, sideBySide } from './side-by-side';
 import { DEFAULT_PYTHON, environmentPlan } from './env-plan';
 import { BlobReader } from './git-bulk';
@@ -139,12 +148,32 @@ export async function runEnvStage(
       group.push({ r, request, key });
       groups.set(key, group);
     }
+    const verified = verifiedImages(records);
     await sideBySide([...groups.values()], options.workers ?? 1, async (group) => {
       for (const { r, request, key } of group) {
         throwIfAborted(options.signal);
         const started = performance.now();
+        const seconds = (): number => Math.round((performance.now() - started) / 10) / 100;
+        r.envKey = key;
+        r.baseImage = request.baseImage;
+        // An image another candidate's collection verified: this oracle's own collection is the
+        // filter's oracle run (filter-stage.ts sends it back here when that run misses a module).
+        const shared = r.collectIn === 'env' ? undefined : verified.get(key);
+        if (shared && (await imageExists(conn, shared.image))) {
+          options.onProgress?.(`environment of ${r.id}: ${shared.image} (verified by ${shared.id}), its tests collected by the filter's oracle run`);
+          r.image = shared.image;
+          r.repairs = shared.repairs;
+          delete r.agentRepairs;
+          r.collectIn = 'filter';
+          r.stage = 'env';
+          r.outcome = 'pending';
+          delete r.reason;
+          const note = shared.repairs.length ? `; ${repairNote({ repairs: shared.repairs })}` : '';
+          r.stages.env = { outcome: 'passed', at: new Date().toISOString(), seconds: seconds(), reason: `shared: the image of ${shared.id}${note}` };
+          await writer.save();
+          continue;
+        }
         options.onProgress?.(`environment of ${r.id} (FROM ${request.baseImage})`);
-        // Every candidate's own oracle is collected, in a shared image too: another oracle may miss another module.
         const oracleDir = path.join(scratch, r.id);
         await exportOracle(gitDir, r.oracle, oracleDir, options.signal);
         let result: EnvironmentResult;
@@ -154,22 +183,27 @@ export async function runEnvStage(
           await fs.rm(oracleDir, { recursive: true, force: true });
         }
         const at = new Date().toISOString();
-        const seconds = Math.round((performance.now() - started) / 10) / 100;
-        r.envKey = key;
-        r.baseImage = request.baseImage;
         r.repairs = result.repairs;
         if (result.agentRepairs) r.agentRepairs = result.agentRepairs;
         else delete r.agentRepairs;
+        delete r.collectIn;
         r.stage = 'env';
         if (result.outcome === 'built') {
           r.image = result.image;
           r.outcome = 'pending';
           delete r.reason;
-          r.stages.env = { outcome: 'passed', at, seconds, ...(result.repairs.length || result.agentRepairs?.length ? { reason: repairNote(result) } : {}) };
+          r.stages.env = {
+            outcome: 'passed',
+            at,
+            seconds: seconds(),
+            ...(result.repairs.length || result.agentRepairs?.length ? { reason: repairNote(result) } : {}),
+          };
+          if (!result.agentRepairs?.length && !verified.has(key)) verified.set(key, { id: r.id, image: result.image, repairs: result.repairs });
         } else {
+          delete r.image;
           r.outcome = 'dropped';
           r.reason = result.reason;
-          r.stages.env = { outcome: 'dropped', code: result.code, reason: result.reason, at, seconds };
+          r.stages.env = { outcome: 'dropped', code: result.code, reason: result.reason, at, seconds: seconds() };
         }
         await writer.save();
       }
@@ -179,7 +213,27 @@ export async function runEnvStage(
   }
 }
 
-function repairNote(result: EnvironmentResult): string {
+/**
+ * Per environment key, an image a candidate's own collection (with the rules' repairs only)
+ * verified, in this run or an earlier one: the key's other candidates share it.
+ */
+function verifiedImages(records: readonly CandidateRecord[]): Map<string, SharedImage> {
+  const verified = new Map<string, SharedImage>();
+  for (const r of records) {
+    if (!r.envKey || !r.image || r.stages.env?.outcome !== 'passed' || r.collectIn === 'filter' || r.agentRepairs?.length) continue;
+    if (!verified.has(r.envKey)) verified.set(r.envKey, { id: r.id, image: r.image, repairs: r.repairs ?? [] });
+  }
+  return verified;
+}
+
+interface SharedImage {
+  /** The candidate whose collection verified it. */
+  id: string;
+  image: string;
+  repairs: Repair[];
+}
+
+function repairNote(result: Pick<EnvironmentResult, 'repairs' | 'agentRepairs'>): string {
   const rules = result.repairs.map((x) => `${x.module} → ${x.distribution} (${x.via})`);
   const agent = result.agentRepairs
     ?.filter((a) => a.outcome === 'built')

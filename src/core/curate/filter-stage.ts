@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { nonPassedIds } from '../gap/non-passed';
+import { missingModules } from './module-providers';
 import { DEFAULT_PYTEST_TIMEOUT_MS, runPytest, type PytestRun } from '../pytest/run-pytest';
 import { passedIds } from '../pytest/test-report';
 import type { DockerConnection } from '../runtime/docker/docker-connection';
@@ -34,7 +35,7 @@ export interface FilterStageOptions {
 export const DEFAULT_MIN_GAP = 5;
 export const DEFAULT_TOP = 100;
 
-type Launch = { ok: true; run: Extract<PytestRun, { kind: 'ran' }> } | { ok: false; reason: string };
+type Launch = { ok: true; run: Extract<PytestRun, { kind: 'ran' }> } | { ok: false; reason: string; run: PytestRun };
 
 async function launch(runtime: DockerRuntime, codeDir: string, reportDir: string, options: FilterStageOptions): Promise<Launch> {
   const run = await runPytest(runtime, {
@@ -46,9 +47,22 @@ async function launch(runtime: DockerRuntime, codeDir: string, reportDir: string
     ...(options.signal ? { signal: options.signal } : {}),
   });
   throwIfAborted(options.signal);
-  if (run.kind !== 'ran') return { ok: false, reason: run.reason };
-  if (run.report.tests.length === 0) return { ok: false, reason: `pytest collected no test (exit ${run.exitCode})` };
+  if (run.kind !== 'ran') return { ok: false, reason: run.reason, run };
+  if (run.report.tests.length === 0) return { ok: false, reason: `pytest collected no test (exit ${run.exitCode})`, run };
   return { ok: true, run };
+}
+
+/**
+ * Whether the oracle's run in a shared image stands for its collection in the environment stage:
+ * pytest ran its tests to the end (exit 0 or 1) and no module was missing. Otherwise the
+ * environment stage collects, and may repair, as for any candidate.
+ */
+function whyCollectAgain(oracle: Launch): string | undefined {
+  const missing = missingModules(oracle.run.output);
+  if (missing.length) return `module ${missing.join(', ')} missing in the shared image`;
+  if (!oracle.ok) return oracle.reason;
+  if (oracle.run.exitCode !== 0 && oracle.run.exitCode !== 1) return `pytest exited with code ${oracle.run.exitCode}`;
+  return undefined;
 }
 
 /** Runs the filter on every candidate whose environment was built; then ranks. `records` is updated in place and written after each candidate. */
@@ -78,10 +92,12 @@ export async function runFilterStage(
       await pruneTopLevel(currentCode, ['test', 'tests']);
       await copyTree(path.join(targetCode, 'tests'), path.join(currentCode, 'tests')).catch(() => undefined);
       const runtime = new DockerRuntime({ connection: conn, image: r.image as string, purpose: 'curate-filter', prestart: false });
-      let verdict: { code?: string; reason?: string; gap?: number; oraclePassed?: number; basePassed?: number };
+      let verdict: { code?: string; reason?: string; gap?: number; oraclePassed?: number; basePassed?: number; collectAgain?: string };
       try {
         const target = await launch(runtime, targetCode, path.join(dir, 'reports-target'), options);
-        if (!target.ok) verdict = { code: 'oracle-launch', reason: `the oracle's tests do not launch on the oracle: ${target.reason}` };
+        const collectAgain = r.collectIn === 'filter' ? whyCollectAgain(target) : undefined;
+        if (collectAgain) verdict = { collectAgain };
+        else if (!target.ok) verdict = { code: 'oracle-launch', reason: `the oracle's tests do not launch on the oracle: ${target.reason}` };
         else {
           const current = await launch(runtime, currentCode, path.join(dir, 'reports-current'), options);
           if (!current.ok) verdict = { code: 'base-launch', reason: `the oracle's tests do not launch on the base: ${current.reason}` };
@@ -99,6 +115,17 @@ export async function runFilterStage(
       } finally {
         await runtime.dispose();
         await fs.rm(dir, { recursive: true, force: true });
+      }
+      if (verdict.collectAgain) {
+        // Back to the environment stage, which collects this oracle's tests itself.
+        options.onProgress?.(`${r.id} goes back to the environment stage: ${verdict.collectAgain}`);
+        r.stage = 'mine';
+        r.outcome = 'pending';
+        r.collectIn = 'env';
+        delete r.image;
+        delete r.stages.env;
+        await writer.save();
+        return;
       }
       const at = new Date().toISOString();
       const seconds = Math.round((performance.now() - started) / 10) / 100;

@@ -6,6 +6,9 @@
 //   C  6→7  a docs-only dependency change (same environment as B): one new test, gap 1.
 //   D  8→9  same environment again; the oracle's conftest imports what the base lacks: the
 //           base's run cannot launch.
+//   E 10→11 same environment again, but the oracle's new test imports othermod (the wheel
+//           other_dist provides it): the filter's oracle run in the shared image misses it, so
+//           the environment stage collects and repairs again. One new function: gap 1.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { History } from './history-fixture';
@@ -36,7 +39,7 @@ export interface CurateFixture {
   repo: string;
   wheels: string;
   /** Each span's base and oracle sha. */
-  spans: Record<'A' | 'B' | 'C' | 'D', { base: string; oracle: string }>;
+  spans: Record<'A' | 'B' | 'C' | 'D' | 'E', { base: string; oracle: string }>;
 }
 
 /** Writes the repository at `<dir>/<name>` (the name makes the image tags unique) and the wheels at `<dir>/wheels`. */
@@ -68,15 +71,27 @@ export async function writeCurateFixture(dir: string, name: string): Promise<Cur
     'src/calc/__init__.py': `${withInc}\n\nnewthing = 1\n`,
     'tests/conftest.py': 'from calc import newthing  # noqa: F401\n',
   }); // 9
+  h.commit('main', { 'pyproject.toml': pyproject([], 'sphinx>=6') }); // 10
+  h.commit('main', {
+    'src/calc/__init__.py': `${withInc}\n\nnewthing = 1\n\n\ndef dec(a):\n    return a - 1\n`,
+    'tests/test_other.py': 'import calc\nimport othermod\n\n\ndef test_dec():\n    assert calc.dec(othermod.VALUE) == 6\n',
+  }); // 11
   const repo = path.join(dir, name);
   const sha = await h.write(repo);
   const wheels = path.join(dir, 'wheels');
   await fs.mkdir(wheels, { recursive: true });
   await writeWheel(wheels, { name: 'fancy_dist', version: '1.0', files: { 'fancymod/__init__.py': 'VALUE = 42\n' } });
+  await writeWheel(wheels, { name: 'other_dist', version: '1.0', files: { 'othermod/__init__.py': 'VALUE = 7\n' } });
   const s = (n: number): string => sha.get(n) as string;
   return {
     repo,
     wheels,
-    spans: { A: { base: s(1), oracle: s(2) }, B: { base: s(3), oracle: s(5) }, C: { base: s(6), oracle: s(7) }, D: { base: s(8), oracle: s(9) } },
+    spans: {
+      A: { base: s(1), oracle: s(2) },
+      B: { base: s(3), oracle: s(5) },
+      C: { base: s(6), oracle: s(7) },
+      D: { base: s(8), oracle: s(9) },
+      E: { base: s(10), oracle: s(11) },
+    },
   };
 }

@@ -2,7 +2,8 @@
 // pytest: a repository built by code, a wheel folder built by code, a base image the set-up built
 // (no registry, no index). A module the tests import but the configuration does not declare is
 // repaired and recorded; a dependency no index has drops its candidate with pip's words;
-// candidates with the same environment share its image. The filter measures each gap with the
+// candidates with the same environment share its image, and a shared image that misses a module
+// one oracle needs goes back for its repair. The filter measures each gap with the
 // product's pytest runner and drops what does not launch or gaps too small. End to end, the packed
 // dataset runs unchanged: `sweci run --human-history` in Docker, then `sweci summarize`.
 import assert from 'node:assert/strict';
@@ -58,7 +59,7 @@ describe('sweci curate: the environment, filter and pack stages', () => {
     // curation.json records how the environments were made.
     assert.deepEqual((await readManifest(out))?.stageOptions, { env: { baseImage: base, findLinks: fx.wheels, maxRepairs: 5, workers: 2 } });
     const status = JSON.parse(r.out) as CurationStatus;
-    assert.equal(status.funnel.environmentBuilt, 3);
+    assert.equal(status.funnel.environmentBuilt, 4);
     assert.deepEqual(status.funnel.drops, { env: { build: 1 } });
 
     const records = await readRecords(out);
@@ -77,12 +78,16 @@ describe('sweci curate: the environment, filter and pack stages', () => {
     assert.deepEqual(b?.repairs, [{ module: 'fancymod', distribution: 'fancy-dist', via: 'wheel fancy_dist-1.0-py3-none-any.whl' }]);
     assert.match(b?.stages.env?.reason ?? '', /repaired: fancymod → fancy-dist/);
     assert.match(b?.image ?? '', new RegExp(`^sweci-curate/${name}:[0-9a-f]{16}$`));
-    // C and D change only a docs extra: the same environment, the same image, the same repair.
-    for (const span of [fx.spans.C, fx.spans.D]) {
+    assert.equal(b?.collectIn, undefined);
+    // C, D and E change only a docs extra: the same environment, the same image, the same repair;
+    // B's collection verified it, so theirs is the filter's oracle run.
+    for (const span of [fx.spans.C, fx.spans.D, fx.spans.E]) {
       const c = byOracle.get(span.oracle);
       assert.equal(c?.image, b?.image);
       assert.equal(c?.envKey, b?.envKey);
       assert.deepEqual(c?.repairs, b?.repairs);
+      assert.equal(c?.collectIn, 'filter');
+      assert.equal(c?.stages.env?.reason, `shared: the image of ${b?.id}; repaired: fancymod → fancy-dist (wheel fancy_dist-1.0-py3-none-any.whl)`);
     }
     // Three environments were written: A's, B's before and after its repair.
     assert.equal((await fs.readdir(path.join(out, 'env'))).length, 3);
@@ -109,7 +114,7 @@ describe('sweci curate: the environment, filter and pack stages', () => {
     assert.equal(r.code, 0, r.err);
     assert.equal(await fs.readFile(path.join(out, 'curation.jsonl'), 'utf8'), before);
     r = sweci('curate', '--status', out);
-    assert.match(r.out, /environment built\s+3\s+dropped: build 1/);
+    assert.match(r.out, /environment built\s+4\s+dropped: build 1/);
   });
 
   test("filter: the oracle's tests on the oracle and the base in the candidate's image; launch failures and small gaps dropped", async () => {
@@ -134,6 +139,36 @@ describe('sweci curate: the environment, filter and pack stages', () => {
     const d = byOracle.get(fx.spans.D.oracle);
     assert.equal(d?.stages.filter?.code, 'base-launch');
     assert.match(d?.reason ?? '', /^the oracle's tests do not launch on the base: /);
+    // E's oracle run in B's image misses othermod: back to the environment stage, which collects
+    // its tests and repairs; then the filter runs in the repaired image.
+    let e = byOracle.get(fx.spans.E.oracle);
+    assert.equal(e?.stage, 'mine');
+    assert.equal(e?.outcome, 'pending');
+    assert.equal(e?.collectIn, 'env');
+    assert.equal(e?.image, undefined);
+    assert.equal(e?.stages.filter, undefined);
+    assert.match(r.err, new RegExp(`${e?.id} goes back to the environment stage: module othermod missing in the shared image`));
+    assert.match(r.err, /1 candidate went back to the environment stage, which collects their tests: run --stage env, then --stage filter\./);
+    r = sweci('curate', fx.repo, '--out', out, '--stage', 'env', '--base-image', base, '--find-links', fx.wheels);
+    assert.equal(r.code, 0, r.err);
+    e = (await readRecords(out)).find((c) => c.oracle === fx.spans.E.oracle);
+    assert.equal(e?.stage, 'env');
+    assert.equal(e?.collectIn, undefined);
+    assert.equal(e?.envKey, b?.envKey);
+    assert.deepEqual(
+      e?.repairs?.map((x) => [x.module, x.distribution]),
+      [
+        ['fancymod', 'fancy-dist'],
+        ['othermod', 'other-dist'],
+      ],
+    );
+    assert.notEqual(e?.image, b?.image);
+    r = sweci('curate', fx.repo, '--out', out, '--stage', 'filter', '--format', 'json');
+    assert.equal(r.code, 0, r.err);
+    assert.deepEqual((JSON.parse(r.out) as CurationStatus).funnel.drops, { env: { build: 1 }, filter: { 'base-launch': 1, 'min-gap': 2 } });
+    e = (await readRecords(out)).find((c) => c.oracle === fx.spans.E.oracle);
+    assert.equal(e?.stages.filter?.code, 'min-gap');
+    assert.equal(e?.gap, 1);
     // Finished: running the stage again changes nothing.
     const before = await fs.readFile(path.join(out, 'curation.jsonl'), 'utf8');
     r = sweci('curate', fx.repo, '--out', out, '--stage', 'filter');
@@ -279,6 +314,6 @@ describe('sweci curate: the environment, filter and pack stages', () => {
     const r = sweci('curate', fx.repo, '--out', out, '--min-changed-lines', '0', '--min-source-lines', '0', '--socket', path.join(tmp, 'nothing.sock'));
     assert.equal(r.code, 1);
     assert.match(r.err, /no engine answered\. Start Docker \(or give --socket\), then run again: the mined candidates wait/);
-    assert.equal((await readRecords(out)).filter((c) => c.outcome === 'pending').length, 4);
+    assert.equal((await readRecords(out)).filter((c) => c.outcome === 'pending').length, 5);
   });
 });
