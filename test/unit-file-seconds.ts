@@ -29,7 +29,7 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'workspace/task-folder.test.js': 0.4,
   'demo/demo-dataset.test.js': 153.0,
   'demo/demo-model.test.js': 8.3,
-  'curate/curate-stages.test.js': 195.0,
+  'curate/curate-stages.test.js': 235.0,
   'curate/curate-agent-repair.test.js': 110,
   'curate/env-plan.test.js': 2.0,
   'download/dataset-download.test.js': 170.0,
