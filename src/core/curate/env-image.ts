@@ -331,7 +331,7 @@ async function ruleEnvironment(
         repairs,
       };
     }
-    const provider = await findProvider(module, isLocal(req.findLinks) ? req.findLinks : undefined);
+    const provider = await findProvider(module, isLocal(req.findLinks) ? req.findLinks : undefined, req.indexUrl);
     repairs.push({ module, ...provider });
     req.onProgress?.(`repair: module ${module} missing, adding ${provider.distribution} (${provider.via})`);
   }

@@ -1,10 +1,11 @@
 // The self-repair's two questions: which module did collection miss, and which distribution
-// provides it. Wheels of the --find-links folder say what they provide (top_level.txt, else the
-// top-level names in RECORD); a short table covers the well-known names that differ from their
-// distribution's; last, the module's own name.
+// provides it. Wheels of the --find-links folder, then of the index (index-providers.ts), say
+// what they provide (top_level.txt, else the top-level names in RECORD); a short table covers
+// the well-known names that differ from their distribution's; last, the module's own name.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import * as yauzl from 'yauzl';
+import { indexProvider } from './index-providers';
+import { wheelTopLevel } from './wheel-top-level';
 import { normalizeName } from './requirement-normalize';
 
 /** Top-level modules whose distribution has another name (import name → distribution). */
@@ -57,65 +58,27 @@ export interface Provider {
   via: string;
 }
 
-/** The top-level names one wheel provides (top_level.txt, else RECORD's first path components). */
-async function wheelTopLevel(file: string): Promise<string[]> {
-  const entries = await readZipEntries(file, (name) => /^[^/]+\.dist-info\/(top_level\.txt|RECORD)$/.test(name));
-  const top = [...entries].find(([n]) => n.endsWith('/top_level.txt'))?.[1];
-  if (top !== undefined) {
-    return top
-      .split(/\r?\n/)
-      .map((l) => l.trim())
-      .filter(Boolean);
-  }
-  const record = [...entries].find(([n]) => n.endsWith('/RECORD'))?.[1] ?? '';
-  const names = new Set<string>();
-  for (const line of record.split(/\r?\n/)) {
-    const p = line.split(',')[0];
-    if (!p || p.includes('.dist-info/') || p.includes('.data/')) continue;
-    const first = p.split('/')[0];
-    names.add(first.endsWith('.py') ? first.slice(0, -3) : first.replace(/\.(cpython|abi3|so|pyd).*$/, ''));
-  }
-  return [...names];
-}
-
-function readZipEntries(file: string, want: (name: string) => boolean): Promise<Map<string, string>> {
-  return new Promise((resolve, reject) => {
-    yauzl.open(file, { lazyEntries: true, autoClose: true }, (err, zip) => {
-      if (err || !zip) return reject(err ?? new Error(`cannot open ${file}`));
-      const out = new Map<string, string>();
-      zip.on('error', reject);
-      zip.on('end', () => resolve(out));
-      zip.on('entry', (entry: yauzl.Entry) => {
-        if (!want(entry.fileName) || entry.uncompressedSize > 4_000_000) return zip.readEntry();
-        zip.openReadStream(entry, (e, stream) => {
-          if (e || !stream) return reject(e ?? new Error(`cannot read ${entry.fileName} in ${file}`));
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('error', reject);
-          stream.on('end', () => {
-            out.set(entry.fileName, Buffer.concat(chunks).toString('utf8'));
-            zip.readEntry();
-          });
-        });
-      });
-      zip.readEntry();
-    });
-  });
-}
-
 /** The distribution named by a wheel's file name (`fancy_dist-1.0-py3-none-any.whl` → fancy-dist). */
 function wheelDistribution(file: string): string {
   return normalizeName(path.basename(file).split('-')[0]);
 }
 
-/** Who provides `module`: a wheel of `findLinks` (a local folder), a known mismatch, or the module's own name. */
-export async function findProvider(module: string, findLinks: string | undefined): Promise<Provider> {
+/**
+ * Who provides `module`: a wheel of `findLinks` (a local folder), a wheel on the index
+ * (`indexUrl`), a known mismatch, or the module's own name. An index that does not answer is
+ * passed over: pip's build then says what is wrong with it.
+ */
+export async function findProvider(module: string, findLinks: string | undefined, indexUrl?: string): Promise<Provider> {
   if (findLinks) {
     const names = await fs.readdir(findLinks).catch(() => [] as string[]);
     for (const name of names.filter((n) => n.endsWith('.whl')).sort()) {
       const provides = await wheelTopLevel(path.join(findLinks, name)).catch(() => [] as string[]);
       if (provides.includes(module)) return { distribution: wheelDistribution(name), via: `wheel ${name}` };
     }
+  }
+  if (indexUrl) {
+    const found = await indexProvider(module, indexUrl).catch(() => undefined);
+    if (found) return found;
   }
   const known = KNOWN_PROVIDERS[module];
   if (known) return { distribution: known, via: 'known mismatch' };

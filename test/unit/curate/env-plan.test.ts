@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { dependencySet } from '../../../src/core/curate/dependency-set';
 import { environmentPlan } from '../../../src/core/curate/env-plan';
@@ -90,5 +92,82 @@ describe('module providers', () => {
     assert.deepEqual(await findProvider('plainmod', wheels), { distribution: 'plain-dist', via: 'wheel plain_dist-2.0-py3-none-any.whl' });
     assert.deepEqual(await findProvider('yaml', wheels), { distribution: 'PyYAML', via: 'known mismatch' });
     assert.deepEqual(await findProvider('Some_Mod', undefined), { distribution: 'some-mod', via: 'module name' });
+  });
+});
+
+describe("module providers on a package index (PEP 503's simple pages, served on loopback)", () => {
+  let dir: string;
+  let server: http.Server;
+  let url: string;
+  const hits: string[] = [];
+  // A simple index built by code: a root page of projects, a page per project linking its
+  // wheels (older first) under /packages/, Basic authentication as a private mirror asks.
+  before(async () => {
+    dir = await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-index-'));
+    const packages = path.join(dir, 'packages');
+    const files: Record<string, string[]> = {
+      'fancy-dist': [
+        path.basename(await writeWheel(packages, { name: 'fancy_dist', version: '0.9', files: { 'oldmod/__init__.py': '' } })),
+        path.basename(await writeWheel(packages, { name: 'fancy_dist', version: '1.0', files: { 'fancymod/__init__.py': 'VALUE = 1\n' } })),
+      ],
+      'plain-dist': [path.basename(await writeWheel(packages, { name: 'plain_dist', version: '2.0', files: { 'plainmod.py': 'X = 1\n' }, noTopLevel: true }))],
+      'no-wheels': [],
+    };
+    server = http.createServer((req, res) => {
+      hits.push(req.url ?? '');
+      if (req.headers.authorization !== `Basic ${Buffer.from('reader:s3cret').toString('base64')}`) return void res.writeHead(401).end();
+      const parts = (req.url ?? '/').split('/').filter(Boolean);
+      if (parts.length === 1 && parts[0] === 'simple')
+        return void res.end(
+          `<html><body>${Object.keys(files)
+            .map((p) => `<a href="${p}/">${p}</a>`)
+            .join('\n')}</body></html>`,
+        );
+      if (parts.length === 2 && parts[0] === 'simple' && files[parts[1]])
+        return void res.end(files[parts[1]].map((f) => `<a href="../../packages/${f}#sha256=0">${f}</a><br/>`).join('\n'));
+      // A large index: 250 projects besides python-fancymod, whose pages are never read.
+      if (parts.length === 1 && parts[0] === 'big')
+        return void res.end(['python-fancymod', ...Array.from({ length: 250 }, (_, i) => `p${i}`)].map((p) => `<a href="/big/${p}/">${p}</a>`).join('\n'));
+      if (parts.length === 2 && parts[0] === 'big' && parts[1] === 'python-fancymod')
+        return void res.end(files['fancy-dist'].map((f) => `<a href="/packages/${f}">${f}</a>`).join('\n'));
+      if (parts.length === 2 && parts[0] === 'packages')
+        return void fs.readFile(path.join(packages, path.basename(parts[1]))).then(
+          (b) => res.end(b),
+          () => res.writeHead(404).end(),
+        );
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `http://reader:s3cret@127.0.0.1:${(server.address() as AddressInfo).port}/simple`;
+  });
+  after(async () => {
+    server.close();
+    await fs.rm(dir, { recursive: true, force: true });
+  });
+
+  test("a module whose distribution has another name is found in the index's newest wheel, credentials from the URL", async () => {
+    assert.deepEqual(await findProvider('fancymod', undefined, url), { distribution: 'fancy-dist', via: 'index wheel fancy_dist-1.0-py3-none-any.whl' });
+    // RECORD when there is no top_level.txt.
+    assert.deepEqual(await findProvider('plainmod', undefined, url), { distribution: 'plain-dist', via: 'index wheel plain_dist-2.0-py3-none-any.whl' });
+    // Only the newest wheel counts: oldmod went away in 1.0.
+    assert.deepEqual(await findProvider('oldmod', undefined, url), { distribution: 'oldmod', via: 'module name' });
+    // One scan: asking again reads no page.
+    const before = hits.length;
+    assert.deepEqual(await findProvider('fancymod', undefined, url), { distribution: 'fancy-dist', via: 'index wheel fancy_dist-1.0-py3-none-any.whl' });
+    assert.equal(hits.length, before);
+  });
+
+  test("on a large index, only the projects the module's name suggests are read", async () => {
+    const from = hits.length;
+    const big = url.replace(/\/simple$/, '/big');
+    assert.deepEqual(await findProvider('fancymod', undefined, big), { distribution: 'python-fancymod', via: 'index wheel fancy_dist-1.0-py3-none-any.whl' });
+    assert.deepEqual(hits.slice(from), ['/big/', '/big/python-fancymod/', `/packages/fancy_dist-1.0-py3-none-any.whl`]);
+  });
+
+  test('an index that refuses or does not answer is passed over: the known table, then the name', async () => {
+    const wrong = url.replace('s3cret', 'nope');
+    assert.deepEqual(await findProvider('fancymod', undefined, wrong), { distribution: 'fancymod', via: 'module name' });
+    assert.deepEqual(await findProvider('yaml', undefined, wrong), { distribution: 'PyYAML', via: 'known mismatch' });
+    assert.deepEqual(await findProvider('fancymod', undefined, 'http://127.0.0.1:9/simple'), { distribution: 'fancymod', via: 'module name' });
   });
 });
