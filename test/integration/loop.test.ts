@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import { taskFolder } from '../../src/core/workspace/task-folder';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -12,6 +14,7 @@ import { readIterationRecords } from '../../src/core/loop/iteration-record';
 import { readRunSummary } from '../../src/core/loop/run-store';
 import { oracleLayout } from '../../src/core/workspace/layout';
 import { agentsDir, api, scriptedAnswers, until } from './helpers';
+import { decodeProtobufSpans, type WireSpan } from '../unit/telemetry/otlp-protobuf';
 
 const cfg = () => vscode.workspace.getConfiguration('sweci');
 const global = vscode.ConfigurationTarget.Global;
@@ -46,6 +49,26 @@ function alive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** An OTLP/HTTP collector on loopback: it keeps the protobuf spans posted to /v1/traces. */
+async function startCollector(): Promise<{ url: string; spans(): WireSpan[]; requests(): number; close(): Promise<void> }> {
+  const bodies: Buffer[] = [];
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      if (req.url === '/v1/traces') bodies.push(Buffer.concat(chunks));
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    spans: () => bodies.flatMap((b) => decodeProtobufSpans(b)),
+    requests: () => bodies.length,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 suite('The CI loop through the commands', function () {
@@ -388,6 +411,50 @@ suite('The CI loop through the commands', function () {
 
     await vscode.commands.executeCommand('sweci.clearApiKey');
     assert.match(sweci.lastMessages().at(-1)?.text ?? '', /No API keys are stored/);
+  });
+
+  test("with sweci.telemetry.otlpEndpoint set, an iteration's spans reach that collector; a new endpoint takes the next run's, none stops them", async () => {
+    const sweci = await api();
+    const first = await startCollector();
+    const second = await startCollector();
+    const fresh = 'otel-it';
+    try {
+      await cfg().update('telemetry.otlpEndpoint', first.url, global);
+      await sweci.setActiveRun(fresh);
+      await vscode.commands.executeCommand('sweci.runIteration');
+      // The batch processor sends within seconds of the spans' end.
+      const spans = await until('the first collector gets the iteration span', () => {
+        const all = first.spans();
+        return all.some((x) => x.name === 'sweci.iteration 1') ? all : undefined;
+      });
+      const iteration = spans.find((x) => x.name === 'sweci.iteration 1');
+      assert.equal(iteration?.attributes['sweci.run'], fresh);
+      assert.equal(iteration?.resource['service.name'], 'sweci');
+      const pytest = spans.find((x) => x.name === 'sweci.pytest' && x.parentSpanId === iteration?.spanId);
+      assert.ok(pytest, `the pytest run is a child of the iteration: ${spans.map((x) => x.name).join(', ')}`);
+      const records = await readIterationRecords(taskFolder(taskDir).run(fresh).iterationsFile);
+      assert.equal(pytest.attributes['sweci.gap'], records[1].gap);
+
+      await cfg().update('telemetry.otlpEndpoint', second.url, global);
+      await vscode.commands.executeCommand('sweci.runIteration');
+      await until('the second collector gets iteration 2', () => second.spans().some((x) => x.name === 'sweci.iteration 2') || undefined);
+      assert.ok(!first.spans().some((x) => x.name === 'sweci.iteration 2'), 'the first collector no longer gets spans');
+
+      // Off for iteration 3, on again for iteration 4: the collector gets 4's spans and none of 3's
+      // (a tracing left running would have sent 3's before 4's).
+      await cfg().update('telemetry.otlpEndpoint', undefined, global);
+      await vscode.commands.executeCommand('sweci.runIteration');
+      await cfg().update('telemetry.otlpEndpoint', second.url, global);
+      await vscode.commands.executeCommand('sweci.runIteration');
+      assert.equal((await readIterationRecords(taskFolder(taskDir).run(fresh).iterationsFile)).length, 5, 'iterations 3 and 4 ran');
+      await until('the second collector gets iteration 4', () => second.spans().some((x) => x.name === 'sweci.iteration 4') || undefined);
+      assert.ok(!second.spans().some((x) => x.name === 'sweci.iteration 3'), 'no span of iteration 3, run with telemetry off');
+    } finally {
+      await cfg().update('telemetry.otlpEndpoint', undefined, global);
+      await sweci.setActiveRun(run);
+      await first.close();
+      await second.close();
+    }
   });
 
   test('a missing agent at the first step leaves no run behind, and the error names the real setting', async () => {

@@ -24,6 +24,7 @@ export interface Tracing {
 export const FLUSH_WAIT_MS = 3000;
 
 let current: Tracing | undefined;
+let currentKey = '';
 
 /** Where an unreachable collector is reported: stderr for the CLI; the extension sets its log. */
 let warnSink: (message: string) => void = (message) => void process.stderr.write(`warning: ${message}\n`);
@@ -65,13 +66,21 @@ class WarnOnce implements SpanExporter {
   }
 }
 
+/** What makes two calls' tracing the same: a change of any of these starts a new one. */
+function tracingKey(settings: TelemetrySettings, version: string): string {
+  return JSON.stringify([settings.tracesUrl, settings.protocol, settings.serviceName, settings.captureContent, version]);
+}
+
 /**
- * Starts tracing for this process when the settings name an endpoint (once: a later call gets the
- * tracing already started).
+ * Tracing for this process as the settings say: started when they name an endpoint, the same one
+ * while they stay the same (a batch's runs share it), and replaced or stopped when they change
+ * (the editor's settings can change between runs; the old tracing sends what it holds first).
  */
 export function startTracing(settings: TelemetrySettings, version = ''): Tracing | undefined {
+  const key = tracingKey(settings, version);
+  if (current && currentKey === key) return current;
+  if (current) void current.shutdown();
   if (!settings.tracesUrl) return undefined;
-  if (current) return current;
   const url = settings.tracesUrl;
   // Headers and timeout come from OTEL_EXPORTER_OTLP_(TRACES_)HEADERS / _TIMEOUT: the exporter reads them.
   const exporter = settings.protocol === 'http/json' ? new JsonExporter({ url }) : new ProtoExporter({ url });
@@ -103,6 +112,7 @@ export function startTracing(settings: TelemetrySettings, version = ''): Tracing
     },
   };
   current = tracing;
+  currentKey = key;
   return tracing;
 }
 

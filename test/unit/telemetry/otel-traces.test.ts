@@ -18,7 +18,7 @@ import type { RoleSetup } from '../../../src/core/loop/loop-types';
 import { startRun } from '../../../src/core/loop/run-loop';
 import { ARCHIVE } from '../../../src/core/loop/run-store';
 import { readTelemetrySettings } from '../../../src/core/telemetry/telemetry-settings';
-import { setTelemetryWarning, startTracing, stopTracing } from '../../../src/core/telemetry/tracing';
+import { activeTracing, setTelemetryWarning, startTracing, stopTracing } from '../../../src/core/telemetry/tracing';
 import { UserError } from '../../../src/core/util/errors';
 import { taskFolder } from '../../../src/core/workspace/task-folder';
 import { chatCompletionsAdapter } from '../../../scripts/stand-in-model/chat-completions';
@@ -299,5 +299,22 @@ describe('telemetry settings', () => {
       () => readTelemetrySettings(none, { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://a:4317', OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }),
       (e: unknown) => e instanceof UserError && /OTEL_EXPORTER_OTLP_PROTOCOL must be http\/protobuf or http\/json/.test(e.message),
     );
+  });
+});
+
+describe("the process's tracing follows the settings", () => {
+  const on = (tracesUrl: string) => ({ tracesUrl, protocol: 'http/protobuf' as const, captureContent: false, serviceName: 'sweci' });
+  after(() => stopTracing(100));
+
+  test('the same settings share one tracing; another endpoint replaces it; none stops it', () => {
+    const a = startTracing(on('http://127.0.0.1:9/v1/traces'));
+    assert.ok(a);
+    assert.equal(startTracing(on('http://127.0.0.1:9/v1/traces')), a, "a batch's runs share it");
+    assert.equal(activeTracing(), a);
+    const b = startTracing(on('http://127.0.0.1:10/v1/traces'));
+    assert.ok(b && b !== a, 'another endpoint: a new tracing');
+    assert.equal(activeTracing(), b);
+    assert.equal(startTracing({ ...on(''), tracesUrl: undefined }), undefined);
+    assert.equal(activeTracing(), undefined, 'no endpoint: stopped');
   });
 });
