@@ -75,6 +75,7 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'scoring/load-chart-data.test.js': 22.4,
   'scoring/run-summary-cache.test.js': 10.0,
   'scoring/run-summary-cache-check.test.js': 4.0,
+  'scoring/experiment-summary-cache.test.js': 12.0,
   'agents/endpoint.test.js': 19.2,
   'pytest/report-plugin-parity.test.js': 15.8,
   'transcript/transcript-loop.test.js': 15.4,

@@ -4,6 +4,7 @@
 // N, through the per-run summary cache: scoring/run-scores.ts), so the terminal and the editor
 // never disagree.
 import type { ChartRunKind, RunMetricsRow } from '../scoring/load-chart-data';
+import { openExperimentCache } from '../scoring/experiment-summary-cache';
 import { loadRunScores } from '../scoring/run-scores';
 import type { UsageExtras } from '../scoring/usage-extras';
 import { evoScore } from '../../shared/metrics/evo-score';
@@ -76,6 +77,8 @@ export async function summarizeExperiment(dir: string, opts: SummaryOptions = {}
   const stopped: ExperimentSummary['stopped'] = [];
   const layout = experimentLayout(dir);
   const taskIds = new Set(await experimentTaskIds(dir));
+  // Every task's runs' caches in one file (scoring/experiment-summary-cache.ts), written once after the look.
+  const cache = openExperimentCache(layout.dir);
   for (const id of taskIds) {
     // The status comes with the runs (from their caches when they hold): read once per task.
     const scores = loadRunScores(layout.task(id), {
@@ -83,6 +86,7 @@ export async function summarizeExperiment(dir: string, opts: SummaryOptions = {}
       ...(maxEpoch ? { maxIterations: maxEpoch } : {}),
       ...(opts.scoring ? { scoring: opts.scoring } : {}),
       statusFile: layout.statusFile(id),
+      store: cache.store(id),
     });
     const status = scores.task.status;
     const runs = scores.runs.filter((r) => (opts.run ? r.run === opts.run : true) && r.lines > 0);
@@ -107,6 +111,7 @@ export async function summarizeExperiment(dir: string, opts: SummaryOptions = {}
       });
     }
   }
+  cache.save();
   // Tasks the batch tried but could not check out have a state and no folder.
   for (const status of await statusesWithoutFolder(dir, taskIds)) unscored.push(status);
   for (const g of groups.values()) {

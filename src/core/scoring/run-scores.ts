@@ -14,7 +14,7 @@ import { errorMessage } from '../util/errors';
 import type { TaskFolder } from '../workspace/task-folder';
 import { readTaskRecordSync } from '../workspace/task-record';
 import { scoredChartRun, scoredIterationsOf } from './load-chart-data';
-import { readSummaryCache, recordsKey, sameKey, sameTaskKey, sameVariant, taskKey, writeSummaryCache } from './run-summary-cache';
+import { readSummaryCache, recordsKey, runCacheFiles, sameKey, sameTaskKey, sameVariant, taskKey, type RunCacheStore } from './run-summary-cache';
 import type { RecordsKey, RunBase, RunSummaryCache, ScoreVariant, ScoredRun, TaskFacts, TaskKey } from './run-summary-cache-schema';
 import { RUN_SUMMARY_CODE } from './run-summary-code';
 import { lineUsageExtras, type UsageExtras } from './usage-extras';
@@ -27,6 +27,8 @@ export interface RunScoresOptions {
   scoring?: ScoringRules;
   /** The task's batch status file (experimentLayout(dir).statusFile(id)); absent outside an experiment (no status). */
   statusFile?: string;
+  /** Where the runs' caches are read and written; default each run's own file (an experiment's look passes its cache's: experiment-summary-cache.ts). */
+  store?: RunCacheStore;
 }
 
 /** One run as scored: the chart's row and series (no points), how many lines it has, and its usage. */
@@ -63,6 +65,7 @@ interface Reading {
 export function loadRunScores(task: TaskFolder, opts: RunScoresOptions = {}): TaskRunScores {
   const gamma = opts.gamma ?? 1;
   const skipped: TaskRunScores['skipped'] = [];
+  const store = opts.store ?? runCacheFiles;
   // The task's files' identity before anything is read: part of every run's key.
   const tkey = taskKey(task, opts.statusFile);
   // Synchronous, reads and writes alike: a look is a few small files per task, which a promise
@@ -77,7 +80,7 @@ export function loadRunScores(task: TaskFolder, opts: RunScoresOptions = {}): Ta
   const readings: Reading[] = [];
   for (const name of names.sort()) {
     try {
-      const reading = readBase(task, name, tkey);
+      const reading = readBase(task, name, tkey, store);
       if (reading) readings.push(reading);
     } catch (err) {
       skipped.push({ run: name, reason: errorMessage(err) });
@@ -105,7 +108,7 @@ export function loadRunScores(task: TaskFolder, opts: RunScoresOptions = {}): Ta
   const runs: RunScore[] = [];
   for (const reading of readings) {
     const cached = reading.cache?.variants.find((v) => sameVariant(v.variant, variant))?.run;
-    const scoredRun = cached ?? scoreRun(task, reading, variant, tkey, facts, factsStable);
+    const scoredRun = cached ?? scoreRun(task, reading, variant, tkey, facts, factsStable, store);
     runs.push({ ...scoredRun, info: reading.base.info, lines: reading.base.lines, usage: reading.base.usage });
   }
   return { maxIterations, runs, skipped, task: facts };
@@ -135,11 +138,11 @@ function readTaskFacts(task: TaskFolder, statusFile: string | undefined): TaskFa
 }
 
 /** The run's base from its cache, or from its records; undefined when the folder holds no run. */
-function readBase(task: TaskFolder, name: string, tkey: TaskKey): Reading | undefined {
+function readBase(task: TaskFolder, name: string, tkey: TaskKey, store: RunCacheStore): Reading | undefined {
   const layout = task.run(name);
   const key = recordsKey(layout, tkey);
   if (key.run === null) return undefined;
-  const cache = readSummaryCache(layout, key);
+  const cache = store.read(layout, key);
   if (cache) return { name, key, base: cache.base, cache, stable: true };
   return readRecords(task, name, key, tkey);
 }
@@ -158,7 +161,15 @@ function readRecords(task: TaskFolder, name: string, key: RecordsKey, tkey: Task
  * The run scored for `variant` from its lines (read now if the cache answered for the base only);
  * the cache gains the variant, with the task's facts as of `tkey` (`factsStable`: they held while read).
  */
-function scoreRun(task: TaskFolder, reading: Reading, variant: ScoreVariant, tkey: TaskKey, facts: TaskFacts, factsStable: boolean): ScoredRun {
+function scoreRun(
+  task: TaskFolder,
+  reading: Reading,
+  variant: ScoreVariant,
+  tkey: TaskKey,
+  facts: TaskFacts,
+  factsStable: boolean,
+  store: RunCacheStore,
+): ScoredRun {
   let current = reading;
   if (!current.records) {
     const again = readRecords(task, reading.name, recordsKey(task.run(reading.name), tkey), tkey);
@@ -171,7 +182,7 @@ function scoreRun(task: TaskFolder, reading: Reading, variant: ScoreVariant, tke
     // The variants the cache held (checked when it was read) stay when they were made from these same records.
     const prior = reading.cache;
     const kept = prior && sameKey(prior.key, current.key) ? prior.variants.filter((v) => !sameVariant(v.variant, variant)) : [];
-    writeSummaryCache(task.run(reading.name), {
+    store.write(task.run(reading.name), {
       schema: 1,
       code: RUN_SUMMARY_CODE,
       key: current.key,

@@ -103,8 +103,16 @@ export function writeSummaryCache(layout: RunLayout, cache: RunSummaryCache): vo
   }
 }
 
-/** A regular file's text (not a link, a FIFO or a device), at most MAX_CACHE_BYTES; undefined for anything else. */
-function readSmallFile(file: string): string | undefined {
+/** Where loadRunScores reads a run's cache and writes it: the run's own file (below), or the experiment's (experiment-summary-cache.ts). */
+export interface RunCacheStore {
+  read(layout: RunLayout, key: RecordsKey): RunSummaryCache | undefined;
+  write(layout: RunLayout, cache: RunSummaryCache): void;
+}
+
+export const runCacheFiles: RunCacheStore = { read: readSummaryCache, write: writeSummaryCache };
+
+/** A regular file's text (not a link, a FIFO or a device), at most `max` bytes; undefined for anything else. */
+export function readSmallFile(file: string, max = MAX_CACHE_BYTES): string | undefined {
   // An absent cache (every run of a cold read) answered without the exception a failed open throws (most of its cost).
   let fd: number;
   try {
@@ -115,7 +123,7 @@ function readSmallFile(file: string): string | undefined {
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile() || st.size > MAX_CACHE_BYTES) return undefined;
+    if (!st.isFile() || st.size > max) return undefined;
     const buf = Buffer.alloc(st.size);
     let total = 0;
     while (total < buf.length) {

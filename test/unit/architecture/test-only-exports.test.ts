@@ -57,6 +57,7 @@ const KEPT: Record<string, Record<string, string>> = {
     CACHE_OBJECTS: "the cache check's tables, which a test holds to runSummaryCacheSchema's objects (names, order, optional)",
   },
   'src/core/loop/run-store.ts': { RoleInfo: 'a record type: record-types.test reads its declaration' },
+  'src/core/scoring/experiment-summary-cache.ts': { ExperimentSummaryCache: 'a record type: record-types.test reads its declaration' },
   // Limits a test must come close to or go over.
   'src/core/pytest/run-pytest.ts': { MAX_REPORT_BYTES: 'a report just under the limit must be read' },
   'src/core/pytest/report-shape.ts': { MAX_REPORT_DEPTH: 'a report nested just under the limit must be read' },

@@ -10,6 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import type { LeaderboardRecord } from '../../../src/shared/leaderboard-record';
 import { leaderboardRecordSchema } from '../../../src/shared/leaderboard-record';
 import { leaderboardCandidates } from '../../../src/core/leaderboard/leaderboard-candidates';
+import { EXPERIMENT_CACHE_FILE } from '../../../src/core/scoring/experiment-summary-cache';
 import { SUMMARY_CACHE_FILE } from '../../../src/core/scoring/run-summary-cache';
 import { batchFixture, type BatchFixture } from '../cli/batch-fixture';
 import { buildLeaderboardExperiments } from '../cli/demo-experiments';
@@ -50,12 +51,17 @@ async function copyOf(dir: string, name: string, edit: (record: Record<string, u
 /** Every file of the experiments (their git objects aside) with its size and time: what a refused command must leave as it was. */
 /**
  * Every file with its size and mtime, every folder by name. The leaderboard writes no record; the
- * one thing reading may leave is a run's summary cache (scoring/run-summary-cache.ts: a copy of
- * what the records say, keyed by them), listed apart so a test can tell it from a write.
+ * one thing reading may leave is a summary cache, a run's (scoring/run-summary-cache.ts: a copy of
+ * what the records say, keyed by them), listed apart so a test can tell it from a write, or an
+ * experiment's (scoring/experiment-summary-cache.ts: the runs' caches in one file).
  */
 async function snapshot(): Promise<string> {
   const entries = (await fs.readdir(fixture.tmp, { recursive: true, withFileTypes: true })).filter(
-    (e) => !e.parentPath.includes(`${path.sep}.git`) && !e.parentPath.startsWith(fixture.demo.datasetDir) && e.name !== SUMMARY_CACHE_FILE,
+    (e) =>
+      !e.parentPath.includes(`${path.sep}.git`) &&
+      !e.parentPath.startsWith(fixture.demo.datasetDir) &&
+      e.name !== SUMMARY_CACHE_FILE &&
+      e.name !== EXPERIMENT_CACHE_FILE,
   );
   const lines = await Promise.all(
     entries.map(async (e) => {

@@ -28,6 +28,7 @@ const RECORDS: Record<string, string> = {
   ClResults: 'src/core/sequence/cl-results.ts',
   GatewayCall: 'src/core/records/gateway-call.ts',
   RunSummaryCache: 'src/core/scoring/run-summary-cache-schema.ts',
+  ExperimentSummaryCache: 'src/core/scoring/experiment-summary-cache.ts',
   CurationManifest: 'src/core/curate/curation-store.ts',
   CandidateRecord: 'src/core/curate/curation-store.ts',
 };

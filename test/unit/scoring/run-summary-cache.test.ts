@@ -383,6 +383,8 @@ const SCORING_SOURCES = [
   'src/core/scoring/run-summary-cache.ts',
   'src/core/scoring/run-summary-cache-check.ts',
   'src/core/scoring/run-summary-cache-schema.ts',
+  // The experiment's file of the runs' caches.
+  'src/core/scoring/experiment-summary-cache.ts',
   'src/core/records/plain-check.ts',
   'src/core/scoring/usage-extras.ts',
   'src/core/loop/iteration-record.ts',
