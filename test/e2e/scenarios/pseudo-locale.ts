@@ -75,6 +75,10 @@ export async function pseudoLocaleScenario(): Promise<string> {
     const taskView = pseudoText(nls, englishNls, 'view.task.name');
     const showChart = `${pseudoText(nls, englishNls, 'command.category')}: ${pseudoText(nls, englishNls, 'command.showChart.title')}`;
     const chartHeading = pseudoText(bundle, englishBundle, 'Normalized change a(c) per pytest run');
+    // The Non-passed view's description (its fixed words between the counts).
+    const passedGap = pseudoText(bundle, englishBundle, '{0} / {1} passed · gap {2}')
+      .split(/\{\d\}/)[2]
+      .trim();
     const noRuns = pseudoText(bundle, englishBundle, 'No runs yet. Run an iteration, or Record Human History, and the chart fills in.');
 
     const languagePacks = [await writeLanguagePackVsix(scratch, LOCALE), await writeLanguagePackVsix(scratch, OTHER_LOCALE)];
@@ -91,6 +95,7 @@ export async function pseudoLocaleScenario(): Promise<string> {
           .catch(async () => {
             throw new Error(`no view is titled ${JSON.stringify(taskView)}; the titles are ${JSON.stringify(await titles.allTextContents())}`);
           });
+        await page.locator('.part.sidebar .pane-header').filter({ hasText: passedGap }).first().waitFor({ timeout: 30_000 });
         // The palette finds the command only by its pseudo title.
         await wb.runCommand(showChart);
         const chart = await frameShowing(page, chartHeading);
