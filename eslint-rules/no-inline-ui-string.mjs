@@ -4,7 +4,8 @@
 // template with letters in its fixed parts when it sits where the UI shows text, namely
 // - an argument of show{Information,Warning,Error}Message (the message and every button),
 //   the title of createWebviewPanel, the name of createOutputChannel, the title of the
-//   extension's withCancellableProgress (progress.ts), the label of new *TreeItem;
+//   extension's withCancellableProgress (progress.ts), the label of new *TreeItem, the text a
+//   MarkdownString (a tooltip, a hover) is given through appendText or appendMarkdown;
 // - an object property named like UI text (label, description, detail, tooltip, title,
 //   placeHolder, prompt, openLabel, saveLabel, validationMessage, aria-label) anywhere, which
 //   covers QuickPick items and options, withProgress's title and input boxes;
@@ -115,6 +116,7 @@ export const noInlineUiString = {
       } else if (name === 'createWebviewPanel') report(node.arguments[1]);
       else if (name === 'createOutputChannel' || name === 'withCancellableProgress' || name === 'showError') report(node.arguments[0]);
       else if (name === 'el') report(node.arguments[2]);
+      else if (name === 'appendText' || name === 'appendMarkdown') report(node.arguments[0]);
       else if (name === 'setAttribute' && node.arguments[0]?.type === 'Literal' && ATTRIBUTES.has(String(node.arguments[0].value))) report(node.arguments[1]);
       else if (node.type === 'NewExpression' && name.endsWith('TreeItem')) report(node.arguments[0]);
     };

@@ -14,6 +14,7 @@ import {
   type ScriptableContext,
   type TooltipItem,
 } from 'chart.js';
+import * as l10n from '@vscode/l10n';
 import type { ChartData, ChartPoint, ChartRun as ChartSeries } from '../src/shared/chart-types';
 import { tooltipStyle, type Palette } from './palette';
 import { formatA, formatDuration, formatTokens } from '../src/shared/metrics/metric-format';
@@ -150,7 +151,7 @@ export class LineChart {
             type: 'linear',
             min: 0,
             max: maxX,
-            title: { display: true, text: 'iteration (0 = base)', color: p.muted },
+            title: { display: true, text: l10n.t('iteration (0 = base)'), color: p.muted },
             ticks: { ...ticks, stepSize: 1, precision: 0 },
             grid,
           },
@@ -158,7 +159,7 @@ export class LineChart {
             type: 'linear',
             min: -1,
             max: 1,
-            title: { display: true, text: 'normalized change a(c)', color: p.muted },
+            title: { display: true, text: l10n.t('normalized change a(c)'), color: p.muted },
             ticks: { ...ticks, stepSize: 0.25, callback: (v) => formatA(Number(v)).replace('+', '') },
             grid,
           },
@@ -181,11 +182,11 @@ export class LineChart {
             callbacks: {
               title: (items: TooltipItem<'line'>[]) => {
                 const xy = items[0]?.raw as XY | undefined;
-                return xy ? (xy.p.iteration === 0 ? 'base' : `iteration ${xy.p.iteration}`) : '';
+                return xy ? (xy.p.iteration === 0 ? l10n.t('base') : l10n.t('iteration {0}', xy.p.iteration)) : '';
               },
               label: (item: TooltipItem<'line'>) => {
                 const xy = item.raw as XY;
-                return `${data.runs[item.datasetIndex].run}: ${xy.p.crashed ? 'pytest did not run' : `a(c) ${formatA(xy.p.a)}`}`;
+                return `${data.runs[item.datasetIndex].run}: ${xy.p.crashed ? l10n.t('pytest did not run') : `a(c) ${formatA(xy.p.a)}`}`;
               },
               afterLabel: (item: TooltipItem<'line'>) => pointDetails((item.raw as XY).p),
             },
@@ -206,16 +207,19 @@ export class LineChart {
 
 export function pointDetails(p: ChartPoint): string[] {
   const lines = [
-    p.passed === null ? `passed — / target ${p.targetPassed}` : `passed ${p.passed} / target ${p.targetPassed}`,
-    p.gap < 0 ? `gap — (pytest did not run${p.pytestError ? `: ${p.pytestError}` : ''})` : `gap ${p.gap}`,
-    `regressions ${p.regressions}`,
-    p.tokensIn + p.tokensOut === 0 ? 'tokens: none recorded' : `tokens ${formatTokens(p.tokensIn)} in · ${formatTokens(p.tokensOut)} out`,
-    `time ${formatDuration(p.timeSec)}`,
+    l10n.t('passed {0} / target {1}', p.passed === null ? '—' : p.passed, p.targetPassed),
+    p.gap < 0 ? (p.pytestError ? l10n.t('gap — (pytest did not run: {0})', p.pytestError) : l10n.t('gap — (pytest did not run)')) : l10n.t('gap {0}', p.gap),
+    l10n.t('regressions {0}', p.regressions),
+    p.tokensIn + p.tokensOut === 0 ? l10n.t('tokens: none recorded') : l10n.t('tokens {0} in · {1} out', formatTokens(p.tokensIn), formatTokens(p.tokensOut)),
+    l10n.t('time {0}', formatDuration(p.timeSec)),
   ];
-  if (p.harnessTampering?.length) lines.push(`harness changed: ${p.harnessTampering.join(', ')}`);
-  if (p.inflated) lines.push(`inflated: ${p.inflated} passed test${p.inflated === 1 ? '' : 's'} the target never had`);
+  if (p.harnessTampering?.length) lines.push(l10n.t('harness changed: {0}', p.harnessTampering.join(', ')));
+  if (p.inflated)
+    lines.push(
+      p.inflated === 1 ? l10n.t('inflated: 1 passed test the target never had') : l10n.t('inflated: {0} passed tests the target never had', p.inflated),
+    );
   const other = (p.flags ?? []).filter((f) => f !== 'harness-tampering' && f !== 'inflated');
-  if (other.length) lines.push(`flagged: ${other.map((f) => RUN_FLAG_LABELS[f]).join('; ')}`);
+  if (other.length) lines.push(l10n.t('flagged: {0}', other.map((f) => RUN_FLAG_LABELS[f]).join('; ')));
   if (p.note) lines.push(p.note);
   if (p.commit) lines.push(p.commit.slice(0, 10));
   return lines;

@@ -30,6 +30,7 @@ import { demoStopScenario } from './scenarios/demo-stop';
 import { downloadScenario } from './scenarios/download';
 import { curateScenario } from './scenarios/curate';
 import { iterationReloadScenario } from './scenarios/iteration-reload';
+import { pseudoLocaleScenario } from './scenarios/pseudo-locale';
 
 interface Scenario {
   name: string;
@@ -80,6 +81,7 @@ const scenarios: Scenario[] = [
   { name: 'download', run: downloadScenario },
   { name: 'curate', run: curateScenario },
   { name: 'iteration-reload', run: iterationReloadScenario },
+  { name: 'pseudo-locale', run: pseudoLocaleScenario },
 ];
 
 // A scenario drives a real browser against a real workbench, where a click can land while the

@@ -18,7 +18,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } from 'playwright-core';
-import { CodeServer, launchChromium, linkExtension, repoRoot, startCodeServer } from './code-server';
+import { CodeServer, launchChromium, linkExtension, repoRoot, sleep, startCodeServer } from './code-server';
 import { makeTestExtension, type TestExtension } from './test-extension';
 
 export interface WorkbenchOptions {
@@ -48,6 +48,12 @@ export interface WorkbenchOptions {
   verbose?: boolean;
   /** false: without VS Code's smoke-test driver, which hides notification toasts (as a person sees it). */
   smokeTestDriver?: boolean;
+  /**
+   * The display language (code-server's --locale), with the language packs (.vsix,
+   * language-pack.ts) that code-server installs as it starts: VS Code resolves a locale only
+   * through an installed pack. The window opens once VS Code has recorded the pack for `locale`.
+   */
+  display?: { locale: string; languagePacks: string[] };
 }
 
 export interface Workbench {
@@ -104,7 +110,7 @@ export async function withWorkbench<T>(opts: WorkbenchOptions, fn: (page: Page, 
 export async function openWorkbench(opts: WorkbenchOptions = {}): Promise<Workbench & { close(): Promise<void> }> {
   const lane = laneStorage.getStore();
   // A lane serves the usual window: the installed test extension, one window at a time.
-  if (lane && (opts.extension ?? 'installed') === 'installed' && !opts.extensionPath && !lane.busy) return lane.openWindow(opts);
+  if (lane && (opts.extension ?? 'installed') === 'installed' && !opts.extensionPath && !opts.display && !lane.busy) return lane.openWindow(opts);
   return openOwnWorkbench(opts);
 }
 
@@ -122,6 +128,7 @@ async function openOwnWorkbench(opts: WorkbenchOptions): Promise<Workbench & { c
     env: opts.env,
     workspaceTrust: opts.workspaceTrust,
     smokeTestDriver: opts.smokeTestDriver,
+    args: opts.display && displayArgs(opts.display),
     onOutput: verbose ? (l) => process.stderr.write(`[code-server] ${l}\n`) : undefined,
   });
   let browser: Browser | undefined;
@@ -132,6 +139,7 @@ async function openOwnWorkbench(opts: WorkbenchOptions): Promise<Workbench & { c
   };
   try {
     if (mode === 'installed') linkExtension(server.extensionsDir, extensionPath);
+    if (opts.display) await waitForLanguagePack(server, opts.display.locale);
     browser = await launchChromium();
     const page = await browser.newPage({ viewport: opts.viewport ?? { width: 1440, height: 900 } });
     if (verbose) {
@@ -146,6 +154,46 @@ async function openOwnWorkbench(opts: WorkbenchOptions): Promise<Workbench & { c
   } catch (err) {
     await close();
     throw err;
+  }
+}
+
+/**
+ * code-server's arguments for a display language. VS Code's server installs the packs as it loads
+ * (install-builtin-extension) and then records them in <user-data>/languagepacks.json, which is
+ * what resolves --locale; `code-server --install-extension` installs without recording them. The
+ * option must be a list: code-server passes one --vscode-option value on as a string, which VS
+ * Code's server cannot take here, and a pack named twice is installed twice at once (the second
+ * fails its rename), so two packs or more.
+ */
+function displayArgs(display: { locale: string; languagePacks: string[] }): string[] {
+  if (display.languagePacks.length < 2)
+    throw new Error('display.languagePacks: give two language packs or more (code-server passes a single one on as a string, which VS Code rejects)');
+  return ['--locale', display.locale, ...display.languagePacks.flatMap((p) => ['--vscode-option', `install-builtin-extension=${p}`])];
+}
+
+/**
+ * Waits until VS Code's server has recorded a language pack for `locale`. code-server loads VS
+ * Code's server with the first request to it, so one is made first; a page loaded before the pack
+ * is recorded would stay English (the window and its extension host take the language then).
+ */
+async function waitForLanguagePack(server: CodeServer, locale: string, timeoutMs = 120_000): Promise<void> {
+  await fetch(server.workbenchUrl()).then(
+    (r) => r.arrayBuffer(),
+    () => undefined,
+  );
+  const file = path.join(server.userDataDir, 'languagepacks.json');
+  const recorded = () => {
+    try {
+      return locale in (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>);
+    } catch {
+      return false;
+    }
+  };
+  const deadline = Date.now() + timeoutMs;
+  while (!recorded()) {
+    if (Date.now() > deadline)
+      throw new Error(`code-server did not install the language pack for ${locale} (${file} does not name it):\n${server.output().slice(-30).join('\n')}`);
+    await sleep(100);
   }
 }
 

@@ -117,7 +117,7 @@ export class NonPassedTreeProvider implements vscode.TreeDataProvider<NonPassedN
     }
     if (entry.tracebackHead) md.appendCodeblock(rel(entry.tracebackHead), 'text');
     else if (entry.kind === 'not-collected') {
-      md.appendText('The target passes this test, but the current run did not collect or execute it.');
+      md.appendText(vscode.l10n.t('The target passes this test, but the current run did not collect or execute it.'));
     }
     return md;
   }
@@ -125,8 +125,9 @@ export class NonPassedTreeProvider implements vscode.TreeDataProvider<NonPassedN
   /** The view's description: passed now / passed by target · gap. */
   describe(): string | undefined {
     const c = this.shownIteration?.data.counts ?? this.state?.counts;
-    const at = this.shownIteration ? `at ${this.shownIteration.label}: ` : '';
-    return c ? `${at}${c.passedNow} / ${c.passedByTarget} passed · gap ${c.gap}` : undefined;
+    if (!c) return undefined;
+    const counts = vscode.l10n.t('{0} / {1} passed · gap {2}', c.passedNow, c.passedByTarget, c.gap);
+    return this.shownIteration ? vscode.l10n.t('at {0}: {1}', this.shownIteration.label, counts) : counts;
   }
 
   /** Flattened (file, entry) pairs in display order; the test API reads the tree through this. */

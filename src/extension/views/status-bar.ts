@@ -64,7 +64,7 @@ export class LoopStatusBar implements vscode.Disposable {
       const last = records[records.length - 1];
       if (last) parts.push(`#${last.iteration}`, formatChange(changeOf(last, records[0])));
     } else if (state.counts) {
-      parts.push(`gap ${state.counts.gap}`);
+      parts.push(vscode.l10n.t('gap {0}', state.counts.gap));
     }
     if (generation !== this.generation) return;
     this.parts = parts;

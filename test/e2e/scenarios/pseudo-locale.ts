@@ -1,0 +1,111 @@
+// The extension in another display language, through VS Code's own mechanism (issue 47): the
+// workbench runs in qps-ploc (a language pack installed as code-server starts makes VS Code resolve
+// it), and the extension folder holds pseudo-localized copies of the English bundle and manifest
+// text, made here by @vscode/l10n-dev. VS Code then loads l10n/bundle.l10n.qps-ploc.json for
+// vscode.l10n.t (which the webview host hands to the pages) and package.nls.qps-ploc.json for the
+// manifest: the Task view's title and rows, a command's title in the palette and the chart
+// page's own text must all show the pseudo text.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Frame, Page } from 'playwright-core';
+import { getL10nPseudoLocalized } from '@vscode/l10n-dev';
+import { repoRoot } from '../../harness/code-server';
+import { writeLanguagePackVsix } from '../../harness/language-pack';
+import { makeTestExtension } from '../../harness/test-extension';
+import { withWorkbench } from '../../harness/workbench';
+import { prepareDemoTask } from '../demo-task';
+
+const LOCALE = 'qps-ploc';
+/** Windows' other pseudo-locale: a second pack, as the workbench needs two (displayArgs). */
+const OTHER_LOCALE = 'qps-plocm';
+
+type Messages = Record<string, string | { message: string; comment: string[] }>;
+
+function readMessages(file: string): Messages {
+  return JSON.parse(fs.readFileSync(file, 'utf8')) as Messages;
+}
+
+/** The pseudo text of `key` in `pseudo`, checked to differ from the English. */
+function pseudoText(pseudo: Messages, english: Messages, key: string): string {
+  const text = (v: Messages[string] | undefined) => (typeof v === 'string' ? v : v?.message);
+  const was = text(english[key]);
+  const now = text(pseudo[key]);
+  if (was === undefined || !now || now === was) throw new Error(`the pseudo bundle has no text of its own for ${JSON.stringify(key)}: ${now}`);
+  return now;
+}
+
+/** The webview frame whose page shows `text`. */
+async function frameShowing(page: Page, text: string, timeoutMs = 60_000): Promise<Frame> {
+  const start = Date.now();
+  for (;;) {
+    for (const f of page.frames()) {
+      const body = await f
+        .locator('body')
+        .innerText({ timeout: 1000 })
+        .catch(() => '');
+      if (body.includes(text)) return f;
+    }
+    if (Date.now() - start > timeoutMs) throw new Error(`no webview shows ${JSON.stringify(text)}`);
+    await page.waitForTimeout(250);
+  }
+}
+
+export async function pseudoLocaleScenario(): Promise<string> {
+  const task = await prepareDemoTask('pseudo-locale');
+  const extension = makeTestExtension();
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-e2e-pseudo-'));
+  try {
+    const englishBundle = readMessages(path.join(repoRoot(), 'l10n', 'bundle.l10n.json'));
+    const englishNls = readMessages(path.join(repoRoot(), 'package.nls.json'));
+    const bundle = getL10nPseudoLocalized(englishBundle);
+    const nls = getL10nPseudoLocalized(englishNls);
+    // The test extension links l10n/ to the repository's: a folder of its own, with the pseudo bundle beside the English.
+    const l10nDir = path.join(extension.path, 'l10n');
+    fs.rmSync(l10nDir, { recursive: true, force: true });
+    fs.mkdirSync(l10nDir);
+    fs.writeFileSync(path.join(l10nDir, 'bundle.l10n.json'), JSON.stringify(englishBundle));
+    fs.writeFileSync(path.join(l10nDir, `bundle.l10n.${LOCALE}.json`), JSON.stringify(bundle));
+    fs.writeFileSync(path.join(extension.path, `package.nls.${LOCALE}.json`), JSON.stringify(nls));
+
+    // What must show: a Task view row (vscode.l10n.t), the view container's and the view's names
+    // and a command's title (package.nls), and the chart page's heading and empty note (@vscode/l10n in the webview).
+    const container = pseudoText(nls, englishNls, 'viewsContainer.sweci.title');
+    const baseRow = pseudoText(bundle, englishBundle, 'Base');
+    const taskView = pseudoText(nls, englishNls, 'view.task.name');
+    const showChart = `${pseudoText(nls, englishNls, 'command.category')}: ${pseudoText(nls, englishNls, 'command.showChart.title')}`;
+    const chartHeading = pseudoText(bundle, englishBundle, 'Normalized change a(c) per pytest run');
+    // The Non-passed view's description (its fixed words between the counts).
+    const passedGap = pseudoText(bundle, englishBundle, '{0} / {1} passed · gap {2}')
+      .split(/\{\d\}/)[2]
+      .trim();
+    const noRuns = pseudoText(bundle, englishBundle, 'No runs yet. Run an iteration, or Record Human History, and the chart fills in.');
+
+    const languagePacks = [await writeLanguagePackVsix(scratch, LOCALE), await writeLanguagePackVsix(scratch, OTHER_LOCALE)];
+    return await withWorkbench(
+      { folder: task.taskDir, name: 'pseudo-locale', extensionPath: extension.path, display: { locale: LOCALE, languagePacks } },
+      async (page, wb) => {
+        await wb.clickActivityBarItem(container);
+        await wb.waitForTreeRow(baseRow, 120_000);
+        const titles = page.locator('.part.sidebar .pane-header .title');
+        await titles
+          .filter({ hasText: taskView })
+          .first()
+          .waitFor({ timeout: 30_000 })
+          .catch(async () => {
+            throw new Error(`no view is titled ${JSON.stringify(taskView)}; the titles are ${JSON.stringify(await titles.allTextContents())}`);
+          });
+        await page.locator('.part.sidebar .pane-header').filter({ hasText: passedGap }).first().waitFor({ timeout: 30_000 });
+        // The palette finds the command only by its pseudo title.
+        await wb.runCommand(showChart);
+        const chart = await frameShowing(page, chartHeading);
+        await chart.getByText(noRuns).waitFor({ timeout: 30_000 });
+        await page.mouse.move(900, 600);
+        return wb.screenshot('pseudo-locale');
+      },
+    );
+  } finally {
+    extension.dispose();
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}
