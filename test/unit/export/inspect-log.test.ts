@@ -12,7 +12,13 @@ import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { readGatewayCalls } from '../../../src/core/records/gateway-call';
 import { HUMAN_HISTORY_RUN } from '../../../src/core/loop/run-name';
-import type { InspectLogHeader, InspectSample, InspectSampleSummary, InspectReduction } from '../../../src/core/export/inspect-log/inspect-log-types';
+import type {
+  InspectLogHeader,
+  InspectLogOverview,
+  InspectSample,
+  InspectSampleSummary,
+  InspectReduction,
+} from '../../../src/core/export/inspect-log/inspect-log-types';
 import type { ExperimentSummary } from '../../../src/core/batch/experiment-summary';
 import { INSPECT_MODEL, INSPECT_RUN, INSPECT_TASKS, buildInspectExperiment, runCli } from '../helpers/inspect-experiment';
 
@@ -89,8 +95,26 @@ describe('sweci export inspect', { timeout: 15 * 60_000 }, () => {
       header.results.scores.map((s) => s.name),
       ['evoscore', 'final_a', 'solved', 'zero_regression'],
     );
-    const listing = JSON.parse(await fs.readFile(path.join(out, 'listing.json'), 'utf8')) as Record<string, InspectLogHeader>;
-    assert.deepEqual(listing[`exp_${INSPECT_RUN}.eval`], header, "listing.json holds each log's header");
+    const listing = JSON.parse(await fs.readFile(path.join(out, 'listing.json'), 'utf8')) as Record<string, InspectLogOverview>;
+    assert.deepEqual(
+      listing[`exp_${INSPECT_RUN}.eval`],
+      {
+        eval_id: header.eval.eval_id,
+        run_id: header.eval.run_id,
+        task: header.eval.task,
+        task_id: header.eval.task_id,
+        task_version: 0,
+        version: 2,
+        status: 'success',
+        invalidated: false,
+        model: INSPECT_MODEL,
+        model_roles: { architect: INSPECT_MODEL, programmer: INSPECT_MODEL },
+        started_at: header.stats.started_at,
+        completed_at: header.stats.completed_at,
+        primary_metric: header.results.scores[0].metrics.mean,
+      },
+      "listing.json holds each log's overview, EvoScore its primary metric",
+    );
 
     const summary = await runCli(tmp, ['summarize', experiment, '--run', INSPECT_RUN, '--format', 'json']);
     assert.equal(summary.code, 0, summary.err);

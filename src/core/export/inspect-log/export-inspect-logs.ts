@@ -1,6 +1,6 @@
 // `sweci export inspect` and the editor's Export Inspect Log…: one Inspect log (`.eval`) per
-// finished run of an experiment, and listing.json, the manifest of the folder's logs that
-// Inspect's viewer reads when the folder is served as it is (`inspect view bundle` writes the same).
+// finished run of an experiment, and listing.json, the overview of the folder's logs that
+// Inspect's viewer reads when the folder is served as it is (Inspect's write_log_listing makes the same).
 // All the logs are written to temp files first and renamed into place only once every one is
 // complete: an export that fails leaves the folder as it was.
 import { promises as fs } from 'node:fs';
@@ -11,7 +11,7 @@ import { UserError, errorMessage } from '../../util/errors';
 import type { ScoringRules } from '../../../shared/metrics/scored-line';
 import { sampleMemberName, writeEvalZip, type EvalMember, type PendingFile } from './eval-zip';
 import { readExperimentRuns, type ExperimentRun } from './experiment-runs';
-import type { InspectEvalSpec, InspectLogHeader, InspectPlan, InspectSampleSummary } from './inspect-log-types';
+import type { InspectEvalSpec, InspectLogHeader, InspectLogOverview, InspectPlan, InspectSampleSummary } from './inspect-log-types';
 import { buildSample, stableId, type BuiltSample } from './inspect-sample';
 import { evalScores, reductions } from './inspect-scores';
 import { roleModel, sumUsage } from './inspect-usage';
@@ -89,7 +89,8 @@ function evalSpec(ctx: LogContext, run: ExperimentRun, evalId: string): InspectE
     run_id: stableId(evalId, 'run'),
     created: run.info.created,
     task: taskSetName(ctx.record),
-    task_id: stableId(ctx.dir, 'task'),
+    // One per run: Inspect's viewer takes logs of one task_id for retries of each other and lists the newest only.
+    task_id: stableId(ctx.dir, run.name, 'task'),
     task_version: 0,
     task_attribs: {},
     task_args: { split: ctx.record.split },
@@ -161,6 +162,26 @@ async function writeRunLog(ctx: LogContext, run: ExperimentRun, file: string): P
   return { pending, header: header! };
 }
 
+/** The header as listing.json lists it (Inspect's to_overview: the first scorer's first metric is the primary one). */
+function overview(header: InspectLogHeader): InspectLogOverview {
+  const primary = Object.values(header.results.scores[0]?.metrics ?? {})[0];
+  return {
+    eval_id: header.eval.eval_id,
+    run_id: header.eval.run_id,
+    task: header.eval.task,
+    task_id: header.eval.task_id,
+    task_version: header.eval.task_version,
+    version: header.version,
+    status: header.status,
+    invalidated: header.invalidated,
+    model: header.eval.model,
+    model_roles: Object.fromEntries(Object.entries(header.eval.model_roles).map(([role, c]) => [role, c.model])),
+    started_at: header.stats.started_at,
+    completed_at: header.stats.completed_at,
+    ...(primary ? { primary_metric: primary } : {}),
+  };
+}
+
 /** listing.json as it is in the folder (other logs' entries kept), or empty when there is none or it is not a manifest. */
 async function readListing(file: string): Promise<Record<string, unknown>> {
   const text = await fs.readFile(file, 'utf8').catch(() => undefined);
@@ -210,7 +231,7 @@ export async function exportInspectLogs(experimentDir: string, opts: InspectExpo
   for (const d of done) await d.pending.commit();
   const listing = path.join(outDir, LISTING_FILE);
   const entries = await readListing(listing);
-  for (const d of done) entries[path.basename(d.file)] = d.header;
+  for (const d of done) entries[path.basename(d.file)] = overview(d.header);
   await writeFileAtomic(listing, JSON.stringify(entries));
   return { logs: done.map(({ run, file, samples }) => ({ run, file, samples })), listing, skipped: read.skipped };
 }

@@ -219,7 +219,7 @@ export interface InspectStats {
   role_usage: Record<string, InspectModelUsage>;
 }
 
-/** header.json: the log without its samples (also the entry of listing.json). */
+/** header.json: the log without its samples. */
 export interface InspectLogHeader {
   version: 2;
   status: 'success';
@@ -233,4 +233,21 @@ export interface InspectLogHeader {
 export interface InspectReduction {
   scorer: string;
   samples: Array<InspectScore & { sample_id: string }>;
+}
+
+/** An entry of listing.json (log/_file.py's LogOverview, what write_log_listing makes of a header): what a viewer lists a log by. */
+export interface InspectLogOverview {
+  eval_id: string;
+  run_id: string;
+  task: string;
+  task_id: string;
+  task_version: number;
+  version: 2;
+  status: 'success';
+  invalidated: false;
+  model: string;
+  model_roles: Record<string, string>;
+  started_at: string;
+  completed_at: string;
+  primary_metric?: { name: string; value: number; params: Record<string, never> };
 }
