@@ -47,6 +47,7 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'runtime/image-budget.test.js': 185.0,
   'loop/loop-gateway.test.js': 76.2,
   'telemetry/otel-traces.test.js': 91.0,
+  'export/inspect-log.test.js': 110.0,
   'history/replay-history.test.js': 72.1,
   'runtime/docker-faults.test.js': 70.9,
   'batch/flagged-summary.test.js': 20.0,

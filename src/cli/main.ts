@@ -9,6 +9,7 @@ import type { AgentsCheckValues } from './commands/agents-command';
 import type { DownloadValues, VerifyValues } from './commands/dataset-command';
 import type { CompareValues } from './commands/compare-command';
 import type { CurateValues } from './commands/curate-command';
+import type { ExportInspectValues } from './commands/export-inspect-command';
 import type { K8sValues } from './commands/k8s-command';
 import type { LeaderboardValues } from './commands/leaderboard-command';
 import type { ReportValues } from './commands/report-command';
@@ -26,6 +27,7 @@ const commands = {
   dataset: () => import('./commands/dataset-command.js'),
   compare: () => import('./commands/compare-command.js'),
   curate: () => import('./commands/curate-command.js'),
+  exportInspect: () => import('./commands/export-inspect-command.js'),
   k8s: () => import('./commands/k8s-command.js'),
   leaderboard: () => import('./commands/leaderboard-command.js'),
   report: () => import('./commands/report-command.js'),
@@ -230,6 +232,17 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
         .option('--wide', 'the table with every column (by default it keeps to 100 characters: the main columns)'),
     ),
   ).action((experiments: string[], values: LeaderboardValues) => set(commands.leaderboard().then((c) => c.leaderboardCommand(experiments, values))));
+
+  const exportCommand = root.command('export').description('results in the formats other tools read: Inspect logs');
+  addScoringOptions(
+    exportCommand
+      .command('inspect')
+      .argument('<experiment-dir>')
+      .description("one Inspect eval log (.eval) per finished run, with listing.json: Inspect's viewer, its VS Code extension and its data frames read them")
+      .option('--out <dir>', 'the folder to write the logs to (made when missing)')
+      .option('--run <name>', 'only this run (default: every finished run)')
+      .option('--gamma <g>', "EvoScore's γ (1)"),
+  ).action((dir: string, values: ExportInspectValues) => set(commands.exportInspect().then((c) => c.exportInspectCommand(dir, values))));
 
   root
     .command('k8s')

@@ -14,6 +14,7 @@ import { runsTableScenario } from './scenarios/runs-table';
 import { dockerScenario } from './scenarios/docker';
 import { batchScenario } from './scenarios/batch';
 import { inspectScenario } from './scenarios/inspect';
+import { inspectLogViewerScenario } from './scenarios/inspect-log-viewer';
 import { gatewayScenario } from './scenarios/gateway';
 import { requirementCompletionScenario, requirementScenario } from './scenarios/requirement';
 import { sidebarScenario } from './scenarios/sidebar';
@@ -62,6 +63,7 @@ const scenarios: Scenario[] = [
   { name: 'leaderboard-real', run: leaderboardRealScenario },
   { name: 'runs-table', run: runsTableScenario },
   { name: 'inspect', run: inspectScenario },
+  { name: 'inspect-log-viewer', run: inspectLogViewerScenario },
   { name: 'gateway', run: gatewayScenario },
   { name: 'requirement', run: requirementScenario },
   { name: 'requirement-completion', run: requirementCompletionScenario },
