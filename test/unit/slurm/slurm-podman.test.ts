@@ -80,8 +80,11 @@ before(async () => {
 
 after(async () => {
   if (kit && !stopped) await stopAndCheck();
-  // The store's images, then its folders (with the fixture's).
-  if (root) spawnSync('podman', ['--root', root, '--runroot', runroot, '--storage-driver', 'overlay', 'rmi', '-a', '-f'], { stdio: 'ignore' });
+  // The store's images, the mounts Podman's overlay driver makes of its own folder (one per podman process), then the store's folders (with the fixture's).
+  if (root) {
+    spawnSync('podman', ['--root', root, '--runroot', runroot, '--storage-driver', 'overlay', 'rmi', '-a', '-f'], { stdio: 'ignore' });
+    for (let i = 0; i < 20 && spawnSync('umount', [path.join(root, 'overlay')], { stdio: 'ignore' }).status === 0; i++);
+  }
   await kit?.dispose();
 });
 
