@@ -14,9 +14,18 @@
 # kill-node, start brings that node back), and waits until every node answers (idle, or busy
 # with jobs), or fails after SWECI_SLURM_START_TIMEOUT seconds showing the logs' tails. Only
 # the export line goes to stdout; progress goes to stderr.
-# stop cancels the cluster's jobs, kills the job steps left on its nodes, then stops exactly
-# the daemons start started, by the pids it recorded in DIR/pids (each checked to still be that
-# daemon of DIR), and waits until they have exited. DIR itself (logs, state) is kept.
+# stop cancels the cluster's jobs, kills the job steps left on its nodes, removes the containers
+# its jobs started that are still there (below), then stops exactly the daemons start started,
+# by the pids it recorded in DIR/pids (each checked to still be that daemon of DIR), and waits
+# until they have exited. DIR itself (logs, state) is kept.
+#
+# Containers: every job step of the cluster runs with SWECI_CONTAINER_SESSION naming the cluster
+# (a TaskProlog exports it), so each container sweci starts in a job carries that session's label.
+# A container outlives a job killed outright (a lost node, a step that did not end in KillWait):
+# Docker's runs under its daemon and Podman's under conmon, neither in the job's process tree.
+# stop removes the ones labelled with this cluster's session from Docker (when it answers) and
+# from each Podman store in use (named on the command lines of the Podman services and conmon
+# processes of root still running; a rootless user's store is left to that user); no other container is touched.
 #
 # Munge: each cluster runs a munged of its own (key, socket, log under DIR/munge), named to
 # Slurm by AuthInfo=socket=…; a system munged and /etc/munge are left alone, and two clusters
@@ -69,6 +78,9 @@ START_TIMEOUT="${SWECI_SLURM_START_TIMEOUT:-60}"
 CRED_EXPIRE="${SWECI_SLURM_CRED_EXPIRE:-10}"
 HOST="$(hostname -s)"
 export SLURM_CONF="$CONF"
+# The container session of this cluster's jobs (SWECI_CONTAINER_SESSION: letters, digits, . _ -).
+SESSION="sweci-slurm-$(printf '%s' "$DIR" | md5sum | cut -c1-12)"
+TASK_PROLOG="$DIR/task-prolog.sh"
 # stop, status and kill-node act on the cluster as start wrote it, whatever the environment says now.
 if [ "$CMD" != start ] && [ -f "$CONF" ]; then
   NODES="$(sed -n 's/^NodeName=n\[1-\([0-9]*\)\].*/\1/p' "$CONF")"
@@ -188,6 +200,61 @@ nodes_ready() {
   done
 }
 
+# The Podman stores in use on this host, one line of global options each (--root R --runroot RR
+# …, empty for the default store): from the command lines of Podman's API services (sweci's) and
+# of conmon, which names its store in the podman command it runs when its container exits.
+podman_stores() {
+  local pid args
+  for pid in $(pgrep -u 0 -x podman 2>/dev/null || true) $(pgrep -u 0 -x conmon 2>/dev/null || true); do
+    mapfile -d '' args <"/proc/$pid/cmdline" 2>/dev/null || continue
+    if [ "$(basename "${args[0]:-}")" = conmon ]; then
+      # … --exit-command /usr/bin/podman --exit-command-arg --root --exit-command-arg R … --exit-command-arg container …
+      local i out=() on=0
+      for ((i = 0; i < ${#args[@]}; i++)); do
+        [ "${args[$i]}" = --exit-command-arg ] || continue
+        local word="${args[$((i + 1))]:-}"
+        [ "$word" = container ] && break
+        out+=("$word")
+      done
+      args=("podman" "${out[@]}" system service)
+    fi
+    [ "$(basename "${args[0]:-}")" = podman ] || continue
+    local opts=() j
+    for ((j = 1; j < ${#args[@]}; j++)); do
+      case "${args[$j]}" in
+        --root | --runroot | --storage-driver) opts+=("${args[$j]}" "${args[$((j + 1))]:-}") && j=$((j + 1)) ;;
+        --root=* | --runroot=* | --storage-driver=*) opts+=("${args[$j]}") ;;
+        system) break ;;
+      esac
+    done
+    echo "${opts[*]:-}"
+  done | sort -u
+}
+
+# Removes the containers labelled with this cluster's session: from Docker, and from each Podman
+# store in use. Prints how many.
+remove_containers() {
+  local removed=0 id session store
+  local label='dev.swe-ci.session'
+  if have docker && docker info >/dev/null 2>&1; then
+    while read -r id session; do
+      [ "$session" = "$SESSION" ] || continue
+      docker rm -f "$id" >/dev/null 2>&1 && removed=$((removed + 1))
+    done < <(docker ps -a --filter "label=$label" --format "{{.ID}} {{.Label \"$label\"}}" 2>/dev/null || true)
+  fi
+  if have podman; then
+    while read -r store; do
+      # shellcheck disable=SC2086 # the store's options, one word each (no spaces in them)
+      while read -r id session; do
+        [ "$session" = "$SESSION" ] || continue
+        # shellcheck disable=SC2086
+        podman $store rm -f "$id" >/dev/null 2>&1 && removed=$((removed + 1))
+      done < <(podman $store ps -a --filter "label=$label" --format "{{.ID}} {{index .Labels \"$label\"}}" 2>/dev/null || true)
+    done < <(podman_stores)
+  fi
+  echo "$removed"
+}
+
 # ---------------------------------------------------------------------------
 write_conf() {
   local memory="${SWECI_SLURM_MEMORY:-}"
@@ -223,6 +290,8 @@ SlurmdTimeout=$SLURMD_TIMEOUT
 # every second, not every 60: the local cluster runs tasks of seconds.
 SchedulerParameters=sched_interval=1
 KillWait=$KILL_WAIT
+# Labels the containers of every job with this cluster's session (stop removes them).
+TaskProlog=$TASK_PROLOG
 NodeName=n[1-$NODES] NodeHostname=$HOST Port=$((PORT + 1))-$last CPUs=$CPUS RealMemory=$memory State=UNKNOWN
 PartitionName=debug Nodes=n[1-$NODES] Default=YES MaxTime=INFINITE State=UP
 EOF
@@ -262,6 +331,9 @@ cmd_start() {
 
   mkdir -p "$MUNGE_DIR" "$DIR/state/ctld" "$DIR/log" "$DIR/pids"
   chmod 700 "$MUNGE_DIR"
+  # slurmd runs it before each task; an `export NAME=value` line it prints is set for the task.
+  printf '#!/bin/sh\necho export SWECI_CONTAINER_SESSION=%s\n' "$SESSION" >"$TASK_PROLOG"
+  chmod 755 "$TASK_PROLOG"
 
   step "munge ($SOCKET)"
   if [ ! -s "$MUNGE_DIR/munge.key" ]; then
@@ -346,6 +418,9 @@ cmd_stop() {
   local node killed=0
   for node in $(node_names); do killed=$((killed + $(kill_steps "$node"))); done
   [ "$killed" -eq 0 ] || skip "killed $killed leftover job processes"
+  local containers
+  containers="$(remove_containers)"
+  [ "$containers" -eq 0 ] || skip "removed $containers containers the jobs left"
 
   step "daemons of $DIR"
   local names=(slurmctld)

@@ -8,6 +8,7 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'agents/real-agents-container.test.js': 78.0,
   'cli/cli-batch.test.js': 114.0,
   'slurm/slurm-run.test.js': 100.0,
+  'slurm/slurm-podman.test.js': 235.0,
   'pytest/report-memory.test.js': 149.0,
   'cli/cli-batch-options.test.js': 109.6,
   'leaderboard/leaderboard-cli.test.js': 115.0,

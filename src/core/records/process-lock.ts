@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { jsonRecordFile } from './record-file';
-import { UserError } from '../util/errors';
+import { UserError, throwIfAborted } from '../util/errors';
 
 export const lockInfoSchema = z.object({
   pid: z.number().int(),
@@ -194,3 +194,47 @@ function held(file: string, info: LockInfo): HeldLock {
     },
   };
 }
+
+export interface WaitForLockOptions {
+  detail?: string;
+  signal?: AbortSignal;
+  /** Called once, when the lock is found held: who holds it (undefined while it is being written). */
+  onWait?: (holder: LockInfo | undefined) => void;
+}
+
+/**
+ * Takes the lock at `file`, waiting while another process (or another task of this one) holds it:
+ * for work that must not run twice at once but that every waiter needs done (an image loaded into
+ * a store). Stale locks are taken over as by acquireLock; aborting `signal` stops the wait.
+ */
+export async function waitForLock(file: string, purpose: string, opts: WaitForLockOptions = {}): Promise<HeldLock> {
+  let told = false;
+  for (;;) {
+    throwIfAborted(opts.signal);
+    let busy = false;
+    let holder: LockInfo | undefined;
+    try {
+      return await acquireLock(file, purpose, opts.detail, (_file, h) => {
+        busy = true;
+        holder = h;
+        return new UserError(`${file} is held`);
+      });
+    } catch (err) {
+      if (!busy) throw err;
+    }
+    if (!told) opts.onWait?.(holder);
+    told = true;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(done, LOCK_POLL_MS);
+      function done(): void {
+        clearTimeout(timer);
+        opts.signal?.removeEventListener('abort', done);
+        resolve();
+      }
+      opts.signal?.addEventListener('abort', done, { once: true });
+    });
+  }
+}
+
+/** How often a waiter looks at a held lock again. */
+const LOCK_POLL_MS = 250;

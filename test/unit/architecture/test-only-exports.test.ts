@@ -43,10 +43,8 @@ const KEPT: Record<string, Record<string, string>> = {
   'src/core/runtime/gateway-forwarder.ts': { FORWARDER_MARK: 'how a test (or `ps`) finds a forwarder process' },
   'src/core/runtime/docker/container-owner.ts': {
     MANAGED_LABEL: "the engine's label tests list the product's containers by",
-    OWNER_LABEL: 'tests forge containers of a dead or foreign owner',
     ROLE_LABEL: 'tests forge and name left-behind containers',
     SESSION_LABEL: "tests forge another session's containers",
-    ownerLabel: 'tests find the containers their own process made',
     processStartTime: 'tests write the owner label of a live process, as the product does',
   },
   'src/core/loop/iteration-line-check.ts': {

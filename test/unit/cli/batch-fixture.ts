@@ -43,9 +43,10 @@ export interface BatchFixture {
   dispose: () => Promise<void>;
 }
 
-export async function batchFixture(): Promise<BatchFixture> {
+/** `imageArchive`: each task's image.tar.gz (a `docker save` of the demo image), for the container runtimes. */
+export async function batchFixture(opts: { imageArchive?: string } = {}): Promise<BatchFixture> {
   const tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-batch-')));
-  const demo = await demoDatasetFixture(path.join(tmp, 'dataset'), { batch: true });
+  const demo = await demoDatasetFixture(path.join(tmp, 'dataset'), { batch: true, ...(opts.imageArchive ? { imageArchive: opts.imageArchive } : {}) });
   const config = await writeScriptedSettings(demo, tmp);
   const sweci: BatchFixture['sweci'] = (...args) => {
     const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', cwd: tmp });

@@ -1,5 +1,6 @@
 // The task lock with real processes: a child node process holds it; a second taker is refused
-// while the child lives and takes it over once the child is killed.
+// while the child lives and takes it over once the child is killed. A waiter (waitForLock, the
+// image load's lock) waits instead, and takes it then.
 import assert from 'node:assert/strict';
 import { taskFolder } from '../../../src/core/workspace/task-folder';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -7,7 +8,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { acquireLock, type LockInfo } from '../../../src/core/records/process-lock';
+import { acquireLock, waitForLock, type LockInfo } from '../../../src/core/records/process-lock';
 import { withTaskLock } from '../../../src/core/workspace/lock';
 import { UserError } from '../../../src/core/util/errors';
 
@@ -163,5 +164,29 @@ describe('task lock', () => {
     const file = taskFolder(dir).lockFile;
     await fs.writeFile(file, JSON.stringify({ pid: 999999, hostname: 'elsewhere', started: 'then', purpose: 'the loop', token: 't' }));
     await assert.rejects(acquireLock(file, 'the loop'), /running the loop on this task \(pid 999999 on elsewhere/);
+  });
+
+  test('waitForLock waits while another process holds the lock (told once who), takes it when that process dies, and stops when aborted', async () => {
+    const file = path.join(await taskDir(), 'load.lock');
+    const child = await holder(file, 'an image load', 'sweci/demo-env:bookworm');
+    const told: (LockInfo | undefined)[] = [];
+    let got = false;
+    const waiting = waitForLock(file, 'an image load', { onWait: (h) => told.push(h) }).then((lock) => {
+      got = true;
+      return lock;
+    });
+    // Told once, while the holder lives: the wait has begun and is still waiting.
+    while (told.length === 0) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(got, false);
+    assert.equal(told[0]?.pid, child.pid);
+    await kill(child);
+    const lock = await waiting;
+    assert.equal(told.length, 1);
+    assert.equal((await readLock(file)).pid, process.pid);
+
+    const abort = new AbortController();
+    const second = waitForLock(file, 'an image load', { signal: abort.signal, onWait: () => abort.abort() });
+    await assert.rejects(second, /cancelled/);
+    await lock.release();
   });
 });

@@ -9,7 +9,7 @@
 // Each ends with every task finished, each iteration.jsonl holding iterations 0..N once each,
 // and no process of the test left running.
 import assert from 'node:assert/strict';
-import { promises as fs, readdirSync, readFileSync } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { RUN } from '../cli/batch-fixture';
@@ -17,7 +17,9 @@ import {
   assertAllFinished,
   assertLinesWhole,
   elementLogs,
+  gate,
   leftovers,
+  readIfThere,
   slurmKit,
   stopAndCheckNothingLeft,
   submittedJob,
@@ -62,71 +64,8 @@ async function taskOf(elementId: string, tasksFile: string): Promise<string> {
   return (await fs.readFile(tasksFile, 'utf8')).split('\n')[index];
 }
 
-function readIfThere(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    return '';
-  }
-}
-
 /** Iterations a task runs here: the fault comes in the second. */
 const ITERATIONS = ['--max-iterations', '3'];
-
-interface Gate {
-  /** A settings file: the fixture's, with the Programmer behind the gate. */
-  config: string;
-  /** Whether `task`'s Programmer is held at its second step (so its first step is recorded). */
-  holds: (task: string) => boolean;
-  /** Opens the gate for every task, now and later. */
-  open: () => Promise<void>;
-}
-
-/**
- * The scripted Programmer behind a gate the test opens: each task's first step runs, its second
- * waits (after saying so in a file naming its folder) until the test writes the release file.
- * Calls are counted per working folder, so each task is held on its own.
- */
-async function gate(name: string): Promise<Gate> {
-  const dir = path.join(kit.fixture.tmp, name);
-  await fs.mkdir(dir, { recursive: true });
-  const release = path.join(dir, 'release');
-  const settings = JSON.parse(await fs.readFile(kit.fixture.config, 'utf8')) as Record<string, unknown>;
-  const programmer = String(settings['sweci.programmer.customCommand']);
-  const script = path.join(dir, 'gated.py');
-  await fs.writeFile(
-    script,
-    [
-      'import hashlib, os, shlex, sys, time',
-      `gate, release = ${JSON.stringify(dir)}, ${JSON.stringify(release)}`,
-      'key = hashlib.sha1(os.getcwd().encode()).hexdigest()[:16]',
-      "calls = os.path.join(gate, 'calls-' + key)",
-      "with open(calls, 'a') as f:",
-      "    f.write('call\\n')",
-      "if open(calls).read().count('call') > 1 and not os.path.exists(release):",
-      "    with open(os.path.join(gate, 'held-' + key), 'w') as f:",
-      '        f.write(os.getcwd())',
-      '    while not os.path.exists(release):',
-      '        time.sleep(0.2)',
-      `command = shlex.split(${JSON.stringify(programmer)})`,
-      'os.execvp(command[0], command + sys.argv[1:])',
-      '',
-    ].join('\n'),
-  );
-  settings['sweci.programmer.customCommand'] = `python3 ${JSON.stringify(script)}`;
-  settings['sweci.sandboxReadablePaths'] = [...(settings['sweci.sandboxReadablePaths'] as string[]), dir];
-  settings['sweci.sandboxWritablePaths'] = [...((settings['sweci.sandboxWritablePaths'] as string[] | undefined) ?? []), dir];
-  const config = path.join(dir, 'settings.json');
-  await fs.writeFile(config, JSON.stringify(settings));
-  return {
-    config,
-    holds: (task) =>
-      readdirSync(dir)
-        .filter((n) => n.startsWith('held-'))
-        .some((n) => readIfThere(path.join(dir, n)).split(path.sep).includes(task)),
-    open: () => fs.writeFile(release, ''),
-  };
-}
 
 const submitted = (experiment: string, config: string, ...more: string[]) => {
   const r = kit.slurm(experiment, '--config', config, ...ITERATIONS, '--submit', ...more);
@@ -138,7 +77,7 @@ test('scancel of a running element, then --only-unfinished: every task finished,
   const experiment = path.join(kit.fixture.tmp, 'exp-cancel');
   // Two tasks on two nodes: one cancelled, one left alone (the dataset's four would only take longer).
   const tasks = kit.fixture.demo.tasks.slice(0, 2).map((t) => t.taskId);
-  const held = await gate('gate-cancel');
+  const held = await gate(kit, 'gate-cancel');
   const job = submitted(experiment, held.config, '--tasks', tasks.join(','), '--max-parallel', '2');
   const tasksFile = path.join(experiment, 'slurm', `${RUN}-1.tasks`);
   // A running element whose task has recorded a step and is held: cancelled mid-task.
@@ -181,7 +120,7 @@ test('scancel of a running element, then --only-unfinished: every task finished,
 test('a lost node: the element that ran there is requeued, finishes on the other node, nothing lost or doubled', async () => {
   const experiment = path.join(kit.fixture.tmp, 'exp-lost');
   const tasks = kit.fixture.demo.tasks.slice(0, 2).map((t) => t.taskId);
-  const held = await gate('gate-lost');
+  const held = await gate(kit, 'gate-lost');
   const job = submitted(experiment, held.config, '--tasks', tasks.join(','), '--max-parallel', '2');
   const tasksFile = path.join(experiment, 'slurm', `${RUN}-1.tasks`);
   let onN1: string | undefined;
@@ -223,7 +162,7 @@ test("the time limit's warning (TERM to the batch shell, as --time and --grace a
   const task = kit.fixture.demo.tasks[0].taskId;
   // Behind the gate: the element is known to be mid-task with a completed step recorded when the
   // warning comes, however slow the machine.
-  const held = await gate('gate-time');
+  const held = await gate(kit, 'gate-time');
 
   // A limit the task never reaches: what sweci must do is what the warning asks, whenever it
   // comes. Waiting for Slurm's own clock would cost whole minutes (--time has minute granularity)

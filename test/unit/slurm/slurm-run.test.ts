@@ -5,7 +5,17 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
-import { stopAndCheckNothingLeft, assertAllFinished, assertLinesWhole, leftovers, slurmKit, submittedJob, waitForArray, type SlurmKit } from './slurm-test-kit';
+import {
+  stopAndCheckNothingLeft,
+  assertAllFinished,
+  assertLinesWhole,
+  leftovers,
+  slurmKit,
+  submittedJob,
+  waitForArray,
+  withoutTimes,
+  type SlurmKit,
+} from './slurm-test-kit';
 
 let kit: SlurmKit;
 
@@ -13,16 +23,6 @@ before(async () => {
   kit = await slurmKit();
 });
 after(() => kit?.dispose());
-
-/** A summary without what differs between two runs of the same agents: its clocks and durations. */
-function withoutTimes(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutTimes);
-  if (value && typeof value === 'object') {
-    const kept = Object.entries(value).filter(([key]) => !/time|_at$|duration|seconds/i.test(key));
-    return Object.fromEntries(kept.map(([key, v]) => [key, withoutTimes(v)]));
-  }
-  return value;
-}
 
 test('sweci slurm --submit --max-parallel 2 scores the demo dataset exactly as sweci run --workers 2 does', async () => {
   const { fixture } = kit;

@@ -23,8 +23,8 @@ export interface SlurmKit {
   dispose: () => Promise<void>;
 }
 
-export async function slurmKit(): Promise<SlurmKit> {
-  const fixture = await batchFixture();
+export async function slurmKit(opts: { imageArchive?: string } = {}): Promise<SlurmKit> {
+  const fixture = await batchFixture(opts);
   // Short: munge's socket path lives under it and must stay under 108 characters.
   const cluster = await startSlurmCluster(path.join(fixture.tmp, 'c'));
   const env = { ...process.env, ...cluster.env };
@@ -161,4 +161,77 @@ export async function stopAndCheckNothingLeft(kit: SlurmKit): Promise<void> {
   await kit.cluster.stop();
   for (const pid of daemons) assert.ok(!isAlive(pid), `daemon ${pid} has exited`);
   assert.deepEqual(processesUnder(kit.fixture.tmp), []);
+}
+
+export function readIfThere(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+export interface Gate {
+  /** A settings file: the fixture's, with the Programmer behind the gate. */
+  config: string;
+  /** Whether `task`'s Programmer is held at its second step (so its first step is recorded). */
+  holds: (task: string) => boolean;
+  /** Opens the gate for every task, now and later. */
+  open: () => Promise<void>;
+}
+
+/**
+ * The scripted Programmer behind a gate the test opens: each task's first step runs, its second
+ * waits (after saying so in a file naming its folder) until the test writes the release file.
+ * Calls are counted per working folder, so each task is held on its own.
+ */
+export async function gate(kit: SlurmKit, name: string): Promise<Gate> {
+  const dir = path.join(kit.fixture.tmp, name);
+  await fs.mkdir(dir, { recursive: true });
+  const release = path.join(dir, 'release');
+  const settings = JSON.parse(await fs.readFile(kit.fixture.config, 'utf8')) as Record<string, unknown>;
+  const programmer = String(settings['sweci.programmer.customCommand']);
+  const script = path.join(dir, 'gated.py');
+  await fs.writeFile(
+    script,
+    [
+      'import hashlib, os, shlex, sys, time',
+      `gate, release = ${JSON.stringify(dir)}, ${JSON.stringify(release)}`,
+      'key = hashlib.sha1(os.getcwd().encode()).hexdigest()[:16]',
+      "calls = os.path.join(gate, 'calls-' + key)",
+      "with open(calls, 'a') as f:",
+      "    f.write('call\\n')",
+      "if open(calls).read().count('call') > 1 and not os.path.exists(release):",
+      "    with open(os.path.join(gate, 'held-' + key), 'w') as f:",
+      '        f.write(os.getcwd())',
+      '    while not os.path.exists(release):',
+      '        time.sleep(0.2)',
+      `command = shlex.split(${JSON.stringify(programmer)})`,
+      'os.execvp(command[0], command + sys.argv[1:])',
+      '',
+    ].join('\n'),
+  );
+  settings['sweci.programmer.customCommand'] = `python3 ${JSON.stringify(script)}`;
+  settings['sweci.sandboxReadablePaths'] = [...(settings['sweci.sandboxReadablePaths'] as string[]), dir];
+  settings['sweci.sandboxWritablePaths'] = [...((settings['sweci.sandboxWritablePaths'] as string[] | undefined) ?? []), dir];
+  const config = path.join(dir, 'settings.json');
+  await fs.writeFile(config, JSON.stringify(settings));
+  return {
+    config,
+    holds: (task) =>
+      readdirSync(dir)
+        .filter((n) => n.startsWith('held-'))
+        .some((n) => readIfThere(path.join(dir, n)).split(path.sep).includes(task)),
+    open: () => fs.writeFile(release, ''),
+  };
+}
+
+/** A summary without what differs between two runs of the same agents: its clocks and durations. */
+export function withoutTimes(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutTimes);
+  if (value && typeof value === 'object') {
+    const kept = Object.entries(value).filter(([key]) => !/time|_at$|duration|seconds/i.test(key));
+    return Object.fromEntries(kept.map(([key, v]) => [key, withoutTimes(v)]));
+  }
+  return value;
 }

@@ -37,6 +37,12 @@ export interface EngineTraits {
   loadsPlainTar: boolean;
   /** Peak bytes a load takes on the store's disk, in unpacked sizes of the archive (Docker: 2). */
   loadPeakFactor: number;
+  /**
+   * A lock file loads into this engine's store wait for: where several processes each run their
+   * own engine on one store (Podman's service per process; Slurm elements on one node), an image
+   * is loaded by one of them and found by the others. None: the engine serializes loads itself.
+   */
+  loadLock?: string;
   /** The fix for a failure the engine reports, when it is one this machine's set-up causes. */
   fixFor(message: string): string | undefined;
   /** What to do when it does not answer (Docker's ENGINE_HINT otherwise). */

@@ -2,7 +2,8 @@
 // (skipped when the engine already has that image under that tag), or a named image the engine
 // must already have. Progress is the share of the archive sent; cancelling stops the upload.
 // Before a load, the image budget makes room for it and the engine's disk is checked; after it,
-// the image is labelled as one SWE-CI loaded (task-images.ts).
+// the image is labelled as one SWE-CI loaded (task-images.ts). Where several processes load into
+// one store (Podman: a service each), a load waits for the store's lock and looks again first.
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { Transform } from 'node:stream';
@@ -14,6 +15,7 @@ import { readImageArchive } from './image-archive';
 import { assertRoomToLoad } from './engine-room';
 import { budgetNote, enforceImageBudget } from './image-budget';
 import { digestOf, labelLoadedImage, loadedFrom } from './task-images';
+import { waitForLock } from '../../records/process-lock';
 
 /** An image archive as it was when it was read: unchanged while its size and time are. */
 export interface ArchiveStamp {
@@ -89,6 +91,7 @@ export async function ensureImage(conn: DockerConnection, opts: EnsureImageOptio
   if (!opts.archive) {
     throw new UserError('This task has no image.tar.gz. Name an image in the sweci.docker.image setting, or set sweci.runtime to "local".');
   }
+  const withArchive = { ...opts, archive: opts.archive };
   const stamp = await stampOf(opts.archive);
   if (opts.known && sameStamp(opts.known.archive, stamp)) {
     // Reading a multi-gigabyte archive to learn its tag again costs seconds per iteration.
@@ -99,11 +102,41 @@ export async function ensureImage(conn: DockerConnection, opts: EnsureImageOptio
   progress('Reading the task image archive');
   const info = await readImageArchive(opts.archive, opts.signal);
   const archive = stamp && { ...stamp, size: info.size };
-  const existing = await inspectImage(conn, info.reference);
   // The archive's own image, or the one SWE-CI labelled after loading it.
-  if (existing && (!info.imageId || existing.Id === info.imageId || (owned(existing) && digestOf(existing.Parent ?? '') === digestOf(info.imageId))))
-    return { reference: info.reference, id: existing.Id, loaded: false, ...(archive ? { archive } : {}), owned: owned(existing) };
+  const present = async (): Promise<EnsuredImage | undefined> => {
+    const existing = await inspectImage(conn, info.reference);
+    if (existing && (!info.imageId || existing.Id === info.imageId || (owned(existing) && digestOf(existing.Parent ?? '') === digestOf(info.imageId))))
+      return { reference: info.reference, id: existing.Id, loaded: false, ...(archive ? { archive } : {}), owned: owned(existing) };
+    return undefined;
+  };
+  const found = await present();
+  if (found) return found;
+  const lockFile = conn.engine?.loadLock;
+  if (!lockFile) return loadFromArchive(conn, withArchive, info, archive);
+  // Another process may be loading this very archive into the same store: one loads, the rest find it.
+  const lock = await waitForLock(lockFile, 'an image load', {
+    detail: info.reference,
+    signal: opts.signal,
+    onWait: (holder) =>
+      progress(
+        `Waiting for another SWE-CI process loading into this ${engineName(conn)} store${holder ? ` (pid ${holder.pid}: ${holder.detail ?? 'an image'})` : ''}`,
+      ),
+  });
+  try {
+    return (await present()) ?? (await loadFromArchive(conn, withArchive, info, archive));
+  } finally {
+    await lock.release();
+  }
+}
 
+/** Loads the archive (room made under the budget first) and labels its image as SWE-CI's. */
+async function loadFromArchive(
+  conn: DockerConnection,
+  opts: EnsureImageOptions & { archive: string },
+  info: Awaited<ReturnType<typeof readImageArchive>>,
+  archive: ArchiveStamp | undefined,
+): Promise<EnsuredImage> {
+  const progress = opts.onProgress ?? (() => undefined);
   throwIfAborted(opts.signal);
   if (opts.budgetBytes && opts.budgetBytes > 0) {
     const made = await enforceImageBudget(conn, opts.budgetBytes, { room: info.unpackedSize });

@@ -4,6 +4,10 @@
 // labels, the image budget) drives Podman unchanged; docker-connection.ts's EngineTraits carry
 // what differs. It dies with us (setpriv's parent-death signal), so a crash leaves no service;
 // the containers a crash leaves are removed by their labels next time, as with Docker.
+// Unlike Docker's daemon, the service is one of our processes, so a signal meant for the whole
+// job (Slurm's scancel signals every process of the job) stops it while we still need it to
+// remove our containers: a service that exits while held is started again on the same socket,
+// and the last release removes every container this process made in the store before it stops.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
@@ -12,6 +16,8 @@ import Docker from 'dockerode';
 import { UserError, throwIfAborted } from '../../util/errors';
 import { findTrustedProgram } from '../../util/trusted-program';
 import type { DockerConnection, EngineTraits } from '../docker/docker-connection';
+import { ownerLabel, OWNER_LABEL } from '../docker/container-owner';
+import { statusOf } from '../docker/docker-errors';
 import { TailBuffer } from '../tail-buffer';
 import { serviceUlimits } from './service-ulimits';
 import type { PodmanSettings } from '../runtime-settings';
@@ -31,11 +37,12 @@ const RLIMIT_FIX =
   'Give Podman an empty default: write "[containers]" and "default_ulimits = []" to /etc/containers/containers.conf.d/50-sweci.conf (scripts/setup.sh does), then try again.';
 
 /** What differs when Podman answers: see EngineTraits. `ulimits`: the service's own (serviceUlimits). */
-export function podmanTraits(rootless: boolean, ulimits: EngineTraits['ulimits'] = []): EngineTraits {
+export function podmanTraits(rootless: boolean, ulimits: EngineTraits['ulimits'] = [], loadLock?: string): EngineTraits {
   return {
     kind: 'podman',
     name: 'Podman',
     ulimits,
+    ...(loadLock ? { loadLock } : {}),
     // Rootless: the user's own uid is the same number inside, so files written to mounts are theirs.
     ...(rootless ? { usernsMode: 'keep-id' } : {}),
     loadsPlainTar: true,
@@ -56,12 +63,27 @@ export function podmanTmpDir(settings: PodmanSettings): string | undefined {
   return settings.root ? path.join(settings.root, 'sweci-tmp') : undefined;
 }
 
+/**
+ * The lock every SWE-CI process loading into this store takes (each runs a service of its own on
+ * it): beside the named store, else one per user for Podman's default store of that user.
+ */
+function loadLockFile(settings: PodmanSettings): string {
+  const tmp = podmanTmpDir(settings);
+  return tmp ? path.join(tmp, 'load.lock') : path.join(os.tmpdir(), `sweci-podman-load-${process.getuid?.() ?? 0}.lock`);
+}
+
 interface Running {
   child: ChildProcess;
   dir: string;
   connection: DockerConnection;
   holders: number;
   exited: Promise<void>;
+  /** Set once we stop it: an exit after that is ours, not one to recover from. */
+  stopping: boolean;
+  /** While the service is started again after an exit it did not ask for. */
+  restarting?: Promise<void>;
+  /** Starts the service again on the same socket; false when it does not answer. */
+  respawn: () => Promise<boolean>;
 }
 
 const services = new Map<string, Promise<Running>>();
@@ -82,6 +104,8 @@ export async function acquirePodman(settings: PodmanSettings, host: PodmanHost, 
     released = true;
     if (--running.holders > 0) return;
     services.delete(key);
+    running.stopping = true;
+    await removeOwnContainers(running);
     await stopService(running);
   };
   try {
@@ -99,6 +123,43 @@ async function startService(settings: PodmanSettings, host: PodmanHost): Promise
   // Short: a unix socket's path must stay under 108 characters.
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-podman-'));
   const socketPath = path.join(dir, 'api.sock');
+  const connection: DockerConnection = {
+    docker: new Docker({ socketPath }),
+    address: `podman ${[...podmanGlobalArgs(settings), 'system service'].join(' ')} (${socketPath})`,
+    engine: podmanTraits(host.rootless, [], loadLockFile(settings)),
+  };
+  const spawned = spawnService(settings, host, dir, socketPath);
+  const running: Running = { ...spawned, dir, connection, holders: 0, stopping: false, respawn: () => Promise.resolve(false) };
+  running.respawn = async () => {
+    await fs.rm(socketPath, { force: true }).catch(() => undefined);
+    const again = spawnService(settings, host, dir, socketPath);
+    Object.assign(running, { child: again.child, exited: again.exited });
+    return (await untilAnswering(running, again.exitReason)) === undefined;
+  };
+  const failure = await untilAnswering(running, spawned.exitReason);
+  if (failure === undefined) {
+    running.connection.engine = podmanTraits(host.rootless, serviceUlimits(running.child.pid), loadLockFile(settings));
+    watch(running);
+    return running;
+  }
+  await stopService(running);
+  const said = spawned.stderr.text().trim().split('\n').slice(-5).join(' ').trim();
+  throw new UserError(
+    `Podman's API service did not start (${failure})${said ? `: ${said}` : ''}. ` +
+      `Check that \`podman ${podmanGlobalArgs(settings).join(' ')} info\` works as this user, or choose --runtime docker or local.`,
+  );
+}
+
+interface Spawned {
+  child: ChildProcess;
+  exited: Promise<void>;
+  stderr: TailBuffer;
+  /** Why it exited, once it has. */
+  exitReason: () => string | undefined;
+}
+
+function spawnService(settings: PodmanSettings, host: PodmanHost, dir: string, socketPath: string): Spawned {
+  const tmp = podmanTmpDir(settings);
   const args = [...podmanGlobalArgs(settings), 'system', 'service', '--time=0', `unix://${socketPath}`];
   const setpriv = findTrustedProgram('setpriv');
   const [command, argv] = setpriv ? [setpriv, ['--pdeathsig', 'TERM', '--', host.podman, ...args]] : [host.podman, args];
@@ -107,14 +168,14 @@ async function startService(settings: PodmanSettings, host: PodmanHost): Promise
   const child = spawn(command, argv, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...(tmp ? { TMPDIR: tmp } : {}) } });
   const stderr = new TailBuffer(8192);
   child.stderr?.setEncoding('utf8').on('data', (c: string) => stderr.append(c));
-  let exitedEarly: string | undefined;
+  let reason: string | undefined;
   const exited = new Promise<void>((resolve) => {
     child.on('error', (err) => {
-      exitedEarly = err.message;
+      reason = err.message;
       resolve();
     });
     child.on('exit', (code, sig) => {
-      exitedEarly ??= `it exited (${sig ?? `code ${code}`})`;
+      reason ??= `it exited (${sig ?? `code ${code}`})`;
       resolve();
     });
   });
@@ -123,32 +184,74 @@ async function startService(settings: PodmanSettings, host: PodmanHost): Promise
   };
   process.once('exit', onExit);
   void exited.then(() => process.removeListener('exit', onExit));
-  const connection: DockerConnection = {
-    docker: new Docker({ socketPath }),
-    address: `podman ${[...podmanGlobalArgs(settings), 'system service'].join(' ')} (${socketPath})`,
-    engine: podmanTraits(host.rootless),
-  };
-  const running: Running = { child, dir, connection, holders: 0, exited };
+  return { child, exited, stderr, exitReason: () => reason };
+}
+
+/** Waits for the service's first answer; undefined once it answers, else why not. */
+async function untilAnswering(running: Pick<Running, 'connection' | 'exited'>, exitReason: () => string | undefined): Promise<string | undefined> {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
-    if (exitedEarly !== undefined) break;
-    const answered = await connection.docker.ping().then(
+    const reason = exitReason();
+    if (reason !== undefined) return reason;
+    const answered = await running.connection.docker.ping().then(
       () => true,
       () => false,
     );
-    if (answered) {
-      running.connection.engine = podmanTraits(host.rootless, serviceUlimits(child.pid));
-      return running;
-    }
-    if (Date.now() > deadline) break;
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 100))]);
+    if (answered) return undefined;
+    if (Date.now() > deadline) return `no answer within ${READY_TIMEOUT_MS / 1000} s`;
+    await Promise.race([running.exited, new Promise((r) => setTimeout(r, 100))]);
   }
-  await stopService(running);
-  const said = stderr.text().trim().split('\n').slice(-5).join(' ').trim();
-  throw new UserError(
-    `Podman's API service did not start (${exitedEarly ?? `no answer within ${READY_TIMEOUT_MS / 1000} s`})${said ? `: ${said}` : ''}. ` +
-      `Check that \`podman ${podmanGlobalArgs(settings).join(' ')} info\` works as this user, or choose --runtime docker or local.`,
-  );
+}
+
+/**
+ * Starts the service again on the same socket when it exits while held (a signal sent to every
+ * process of a job): the containers it ran keep running, and only the service can remove them.
+ * A calls made meanwhile fails as with an engine that went away (the runtime retries removals).
+ */
+function watch(running: Running): void {
+  void running.exited.then(() => {
+    if (running.stopping || running.holders <= 0) return;
+    running.restarting = (async () => {
+      if (await running.respawn()) watch(running);
+    })().finally(() => {
+      running.restarting = undefined;
+    });
+  });
+}
+
+const isRunning = (child: ChildProcess): boolean => child.exitCode === null && child.signalCode === null;
+
+/**
+ * Removes what this process made in the store and still holds (a step stopped by a signal, a
+ * spare, an image hold whose removal failed while the service was away): at the last release,
+ * no task of this process uses the store any more.
+ */
+async function removeOwnContainers(running: Running): Promise<void> {
+  await running.restarting;
+  // The signal that stops us may be stopping the service at this moment too: then once more on a new one.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    if (!isRunning(running.child) && !(await running.respawn())) return;
+    if (await sweep(running.connection.docker)) return;
+    await Promise.race([running.exited, new Promise((r) => setTimeout(r, 10_000))]);
+  }
+}
+
+/** Removes the containers labelled as this process's; false when the service failed under it. */
+async function sweep(docker: Docker): Promise<boolean> {
+  try {
+    const mine = await docker.listContainers({ all: true, filters: { label: [`${OWNER_LABEL}=${ownerLabel()}`] } });
+    for (const c of mine) {
+      await docker
+        .getContainer(c.Id)
+        .remove({ force: true })
+        .catch((err: unknown) => {
+          if (statusOf(err) !== 404) throw err;
+        });
+    }
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function stopService(running: Running): Promise<void> {

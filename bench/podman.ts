@@ -1,0 +1,239 @@
+// Benchmark: what Podman costs against Docker (issue 48), on the demo task with the demo image.
+//
+// 1. Per-iteration harness overhead. One iteration as `sweci run` runs it by default: the
+//    Architect and the Programmer on the host (`true`, so only the harness is measured) and pytest
+//    through DockerRuntime (a fresh container started ahead, the code bind-mounted), once over
+//    Docker's engine and once over SWE-CI's Podman service. Each engine's overhead is its wall
+//    time less its floor: two host `true` and the same pytest command exec'd in a container of
+//    that engine that is already running (what no harness avoids). Docker and Podman alternate
+//    round by round, so a drifting machine affects both alike. Goal: Podman ≤ 1.2 × Docker.
+// 2. Loading the task image: ensureImage (the product's load: the archive gunzipped as a stream
+//    into the service, then labelled) against `gzip -dc image.tar.gz | podman load` by hand, into
+//    the same store of the bench's own, the image removed before each load (not timed); the two
+//    alternate. The service is running for ours (a run starts it once for all its tasks), each
+//    by-hand load is a podman process of its own. Goal: ours ≤ 1.1 × by hand.
+//
+//   npm run compile && node out/bench/podman.js [--iterations N] [--loads N]
+// Runs as root (rootful Podman) on a store under /var/tmp that it removes at the end.
+import { spawn, spawnSync } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import type Docker from 'dockerode';
+import { buildDemoDataset } from '../scripts/demo-dataset';
+import { DEMO_IMAGE, demoImageArchive } from '../scripts/demo-image';
+import { checkOutTask } from '../src/core/checkout/check-out-task';
+import { buildPytestCommand } from '../src/core/pytest/pytest-command';
+import { pytestMounts } from '../src/core/pytest/run-pytest';
+import { connectDocker, pingEngine, type DockerConnection } from '../src/core/runtime/docker/docker-connection';
+import { DockerRuntime } from '../src/core/runtime/docker/docker-runtime';
+import { ensureImage } from '../src/core/runtime/docker/ensure-image';
+import { LocalRuntime } from '../src/core/runtime/local-runtime';
+import { checkPodmanHost } from '../src/core/runtime/podman/podman-preflight';
+import { acquirePodman, podmanGlobalArgs } from '../src/core/runtime/podman/podman-service';
+import { DEFAULT_RUNTIME_SETTINGS, type PodmanSettings } from '../src/core/runtime/runtime-settings';
+import { readDatasetTasks } from '../src/core/task/dataset';
+import { taskFolder } from '../src/core/workspace/task-folder';
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const ms = (x: number): string => `${x.toFixed(0).padStart(6)} ms`;
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { iterations: { type: 'string', default: '8' }, loads: { type: 'string', default: '3' } } });
+  const rounds = Math.max(1, Number(values.iterations));
+  const loads = Math.max(1, Number(values.loads));
+  const store: PodmanSettings = {
+    root: await fs.mkdtemp(path.join('/var/tmp', 'sweci-bench-podman-')),
+    runroot: await fs.mkdtemp(path.join('/run', 'sweci-bp-')),
+  };
+  const tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-bench-podman-')));
+  const docker = connectDocker();
+  await pingEngine(docker);
+  const settings = DEFAULT_RUNTIME_SETTINGS;
+  const service = await acquirePodman(store, checkPodmanHost({ limits: settings.limits, cpus: settings.docker.cpus }));
+  const podman = service.connection;
+  try {
+    await ensureImage(docker, { archive: demoImageArchive() });
+    const overhead = await iterationOverhead(docker, podman, tmp, rounds);
+    const load = await loadTimes(podman, store, loads);
+    console.log(`per-iteration harness overhead (architect and programmer on the host, pytest in a container), demo task, ${rounds} rounds, medians`);
+    console.log(`  ${'engine'.padEnd(8)} ${'wall'.padStart(9)} ${'floor'.padStart(9)} ${'overhead'.padStart(9)}`);
+    for (const [name, o] of Object.entries(overhead)) console.log(`  ${name.padEnd(8)} ${ms(o.wall)} ${ms(o.floor)} ${ms(o.wall - o.floor)}`);
+    const ratio = (overhead.podman.wall - overhead.podman.floor) / (overhead.docker.wall - overhead.docker.floor);
+    console.log(`  ratio podman / docker (overhead): ${ratio.toFixed(2)}   (goal ≤ 1.2)`);
+    console.log(`loading the demo image (${(load.archiveBytes / 1e6).toFixed(0)} MB gzipped) into a Podman store, ${loads} loads each, medians`);
+    console.log(`  ensureImage (ours, with its label): ${ms(load.ours)}`);
+    console.log(`  gzip -dc | podman load (by hand):   ${ms(load.byHand)}`);
+    console.log(`  ratio ours / by hand: ${(load.ours / load.byHand).toFixed(2)}   (goal ≤ 1.1)`);
+  } finally {
+    await podman.docker
+      .listImages()
+      .then((images) =>
+        Promise.all(
+          images.map((i) =>
+            podman.docker
+              .getImage(i.Id)
+              .remove({ force: true })
+              .catch(() => undefined),
+          ),
+        ),
+      )
+      .catch(() => undefined);
+    await service.release();
+    // Podman's overlay driver mounts the store's overlay folder on itself, once per podman process that opened it.
+    for (let i = 0; i < 20 && spawnSync('umount', [path.join(store.root, 'overlay')], { stdio: 'ignore' }).status === 0; i++);
+    await fs.rm(tmp, { recursive: true, force: true });
+    await fs.rm(store.runroot, { recursive: true, force: true });
+    await fs.rm(store.root, { recursive: true, force: true });
+  }
+}
+
+interface Overhead {
+  wall: number;
+  floor: number;
+}
+
+async function iterationOverhead(
+  docker: DockerConnection,
+  podman: DockerConnection,
+  tmp: string,
+  rounds: number,
+): Promise<Record<'docker' | 'podman', Overhead>> {
+  await ensureImage(podman, { archive: demoImageArchive() });
+  const demo = await buildDemoDataset(path.join(tmp, 'dataset'));
+  const [spec] = await readDatasetTasks(demo.datasetDir, 'default');
+  const layout = taskFolder(path.join(tmp, 'task'));
+  await checkOutTask(spec, {
+    python: 'python3',
+    timeoutMs: 600_000,
+    format: 'junit',
+    task: layout,
+    oracleDir: path.join(tmp, 'oracle'),
+    runtime: new LocalRuntime(),
+    runTests: true,
+  });
+  const reportFile = path.join(tmp, 'report', 'raw-report');
+  await fs.mkdir(path.dirname(reportFile), { recursive: true });
+  const host = new LocalRuntime();
+  const mounts = pytestMounts(layout.codeDir, reportFile);
+  const engines = { docker, podman };
+  const setups = await Promise.all(
+    (['docker', 'podman'] as const).map(async (name) => {
+      const conn = engines[name];
+      const tests = new DockerRuntime({ connection: conn, image: DEMO_IMAGE, purpose: 'bench' });
+      const cmd = buildPytestCommand({
+        python: 'python',
+        codeDir: tests.pathIn(mounts, layout.codeDir),
+        reportFile: tests.pathIn(mounts, reportFile),
+        format: 'junit',
+        pathDelimiter: ':',
+      });
+      const floorBox = await startContainer(conn, [`${layout.codeDir}:/app/code`]);
+      const floorCmd = buildPytestCommand({ python: 'python', codeDir: '/app/code', reportFile: '/tmp/floor-report.xml', format: 'junit', pathDelimiter: ':' });
+      return { name, tests, cmd, floorBox, floorCmd };
+    }),
+  );
+  const hostTrue = async () => {
+    const r = await host.run({ command: 'true', args: [], cwd: layout.appDir });
+    if (r.exitCode !== 0) throw new Error('host true failed');
+  };
+  const times = { docker: { wall: [] as number[], exec: [] as number[] }, podman: { wall: [] as number[], exec: [] as number[] } };
+  const hostTimes: number[] = [];
+  try {
+    for (let round = 0; round <= rounds; round++) {
+      for (const s of setups) {
+        let t = performance.now();
+        await hostTrue();
+        await hostTrue();
+        const r = await s.tests.run({ command: s.cmd.command, args: s.cmd.args, cwd: s.cmd.cwd, env: s.cmd.env, mounts });
+        if (r.exitCode !== 1) throw new Error(`pytest in ${s.name} exited ${r.exitCode}: ${r.stderr}`);
+        const wall = performance.now() - t;
+        t = performance.now();
+        await execIn(
+          s.floorBox,
+          [s.floorCmd.command, ...s.floorCmd.args],
+          s.floorCmd.cwd,
+          Object.entries(s.floorCmd.env).map(([k, v]) => `${k}=${v}`),
+        );
+        const exec = performance.now() - t;
+        t = performance.now();
+        await hostTrue();
+        const hostMs = performance.now() - t;
+        // One unmeasured round warms the caches and starts the first containers ahead.
+        if (round > 0) {
+          times[s.name].wall.push(wall);
+          times[s.name].exec.push(exec);
+          hostTimes.push(hostMs);
+        }
+      }
+    }
+  } finally {
+    for (const s of setups) {
+      await s.floorBox.remove({ force: true }).catch(() => undefined);
+      await s.tests.dispose();
+    }
+  }
+  const hostMedian = median(hostTimes);
+  const of = (name: 'docker' | 'podman'): Overhead => ({ wall: median(times[name].wall), floor: 2 * hostMedian + median(times[name].exec) });
+  return { docker: of('docker'), podman: of('podman') };
+}
+
+async function loadTimes(podman: DockerConnection, store: PodmanSettings, loads: number): Promise<{ ours: number; byHand: number; archiveBytes: number }> {
+  const archive = demoImageArchive();
+  const removeAll = async () => {
+    const images = await podman.docker.listImages({ all: true });
+    for (const i of images) await podman.docker.getImage(i.Id).remove({ force: true });
+  };
+  const ours: number[] = [];
+  const byHand: number[] = [];
+  for (let i = 0; i < loads; i++) {
+    await removeAll();
+    let t = performance.now();
+    const loaded = await ensureImage(podman, { archive });
+    if (!loaded.loaded) throw new Error('ensureImage did not load (the image was still there)');
+    ours.push(performance.now() - t);
+    await removeAll();
+    t = performance.now();
+    await new Promise<void>((resolve, reject) => {
+      const args = [...podmanGlobalArgs(store), 'load', '-q'].map((a) => `'${a}'`).join(' ');
+      const child = spawn('sh', ['-c', `gzip -dc '${archive}' | podman ${args}`], { stdio: ['ignore', 'ignore', 'inherit'] });
+      child.on('error', reject);
+      child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`podman load exited ${code}`))));
+    });
+    byHand.push(performance.now() - t);
+  }
+  return { ours: median(ours), byHand: median(byHand), archiveBytes: (await fs.stat(archive)).size };
+}
+
+async function startContainer(conn: DockerConnection, binds: string[]): Promise<Docker.Container> {
+  const c = await conn.docker.createContainer({
+    Image: DEMO_IMAGE,
+    Cmd: ['sleep', 'infinity'],
+    WorkingDir: '/app',
+    Labels: { 'dev.swe-ci.bench': '1' },
+    HostConfig: { Init: true, Binds: binds, Ulimits: conn.engine?.ulimits ?? [] },
+  });
+  await c.start();
+  return c;
+}
+
+async function execIn(c: Docker.Container, cmd: string[], cwd: string, env: string[] = []): Promise<number> {
+  const exec = await c.exec({ Cmd: cmd, WorkingDir: cwd, Env: env, AttachStdout: true, AttachStderr: true });
+  const stream = await exec.start({ hijack: true, stdin: false });
+  stream.resume();
+  await new Promise<void>((resolve) => {
+    stream.on('end', () => resolve());
+    stream.on('close', () => resolve());
+  });
+  return (await exec.inspect()).ExitCode ?? -1;
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});

@@ -1,0 +1,159 @@
+// `sweci slurm --runtime podman` on a real two-node Slurm cluster (issue 48). Each element runs
+// its task's pytest in the task's image under a Podman service of its own, on a store of this
+// file's own that starts empty: the elements and the reference run beside them load the image
+// into it at the same time (one loads, the others wait for the store's load lock and find it).
+// The array scores exactly as `sweci run --runtime podman --workers 2` does. An element cancelled
+// mid-task (scancel signals every process of the job, the Podman service too) leaves no
+// container, and `--only-unfinished` then finishes it with nothing lost or doubled.
+// Three iterations a task (--max-iterations): the containers and the fault are what is tested
+// here; the demo task's full ten would only take longer.
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { promises as fs } from 'node:fs';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import { RUN } from '../cli/batch-fixture';
+import { demoImageArchive } from '../helpers/docker';
+import { isAlive } from '../runtime/process-helpers';
+import {
+  assertAllFinished,
+  assertLinesWhole,
+  gate,
+  leftovers,
+  processesUnder,
+  readIfThere,
+  slurmKit,
+  submittedJob,
+  waitForArray,
+  waitUntil,
+  withoutTimes,
+  type SlurmKit,
+} from './slurm-test-kit';
+
+let kit: SlurmKit;
+let root: string;
+let runroot: string;
+let stopped = false;
+
+const ITERATIONS = ['--max-iterations', '3'];
+const podmanFlags = (): string[] => ['--runtime', 'podman', '--podman-root', root, '--podman-runroot', runroot];
+
+/** `podman` on this file's store. */
+function podman(...args: string[]): string {
+  const r = spawnSync('podman', ['--root', root, '--runroot', runroot, '--storage-driver', 'overlay', ...args], { encoding: 'utf8' });
+  assert.equal(r.status, 0, `podman ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout;
+}
+
+/** Every container in the store (it is this file's alone): id, state and role. */
+function containers(): string[] {
+  return podman('ps', '-a', '--format', '{{.ID}} {{.State}} {{index .Labels "dev.swe-ci.role"}}').trim().split('\n').filter(Boolean);
+}
+
+/**
+ * Podman's monitor of an exec session (conmon with --exec-attach) outlives its container by its
+ * exit delay (300 s by default), holding nothing: not something an element left running.
+ */
+function besidesExecMonitors(processes: string[]): string[] {
+  const present = new Set(podman('ps', '-a', '-q', '--no-trunc').split('\n').filter(Boolean));
+  return processes.filter((p) => {
+    const exec = /\/conmon .*-c ([0-9a-f]{64}) .*--exec-attach/.exec(p);
+    return !(exec && !present.has(exec[1]));
+  });
+}
+
+/** No daemon, element, agent or container process left: the kit's check, less exec monitors (above). */
+async function stopAndCheck(): Promise<void> {
+  stopped = true;
+  const daemons = Object.values(kit.cluster.pids());
+  await kit.cluster.stop();
+  for (const pid of daemons) assert.ok(!isAlive(pid), `daemon ${pid} has exited`);
+  assert.deepEqual(besidesExecMonitors(processesUnder(kit.fixture.tmp)), []);
+}
+
+before(async () => {
+  kit = await slurmKit({ imageArchive: demoImageArchive() });
+  // Short: Podman's run folder holds sockets (paths under 108 characters).
+  root = path.join(kit.fixture.tmp, 'podman');
+  runroot = path.join(kit.fixture.tmp, 'pr');
+});
+
+after(async () => {
+  if (kit && !stopped) await stopAndCheck();
+  // The store's images, the mounts Podman's overlay driver makes of its own folder (one per podman process), then the store's folders (with the fixture's).
+  if (root) {
+    spawnSync('podman', ['--root', root, '--runroot', runroot, '--storage-driver', 'overlay', 'rmi', '-a', '-f'], { stdio: 'ignore' });
+    for (let i = 0; i < 20 && spawnSync('umount', [path.join(root, 'overlay')], { stdio: 'ignore' }).status === 0; i++);
+  }
+  await kit?.dispose();
+});
+
+test('sweci slurm --runtime podman --submit scores the demo dataset exactly as sweci run --runtime podman --workers 2 does', async () => {
+  const { fixture } = kit;
+  const viaSlurm = path.join(fixture.tmp, 'exp-slurm');
+  // As long a name as the other: the scripted agents' token counts follow the prompt, which names the folder.
+  const viaRun = path.join(fixture.tmp, 'exp-local');
+  const submitted = kit.slurm(viaSlurm, ...podmanFlags(), ...ITERATIONS, '--submit', '--max-parallel', '2');
+  assert.equal(submitted.code, 0, submitted.err + submitted.out);
+  const job = submittedJob(submitted.out);
+  const reference = new Promise<{ code: number | null; err: string }>((resolve) => {
+    const child = spawn(process.execPath, fixture.runArgs(viaRun, ...podmanFlags(), ...ITERATIONS, '--workers', '2'), {
+      cwd: fixture.tmp,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('close', (code) => resolve({ code, err }));
+  });
+  await waitForArray(kit, viaSlurm, job, 900);
+  const run = await reference;
+  assert.equal(run.code, 0, run.err);
+
+  const tasks = fixture.demo.tasks.map((t) => t.taskId);
+  assertAllFinished(kit, viaSlurm, tasks);
+  await assertLinesWhole(fixture, viaSlurm, tasks);
+  for (const task of tasks) {
+    const record = JSON.parse(await fs.readFile(path.join(viaSlurm, task, '.sweci', 'environment.json'), 'utf8')) as { runtime: string };
+    assert.equal(record.runtime, 'podman', `${task} ran in Podman`);
+  }
+  const summaries = [viaSlurm, viaRun].map((experiment) => {
+    const r = kit.sweci('summarize', experiment, '--format', 'json');
+    assert.equal(r.code, 0, r.err);
+    return withoutTimes({ ...(JSON.parse(r.out) as object), experiment: undefined });
+  });
+  assert.deepEqual(summaries[0], summaries[1]);
+  assert.ok(JSON.stringify(summaries[0]).length > 50, 'the summary holds scores');
+  // Loaded once into the store, labelled as SWE-CI's, and every container gone with its element.
+  assert.equal(podman('images', '-q', '--filter', 'label=dev.swe-ci.loaded-from').trim().split('\n').filter(Boolean).length, 1);
+  assert.deepEqual(containers(), []);
+  assert.deepEqual(besidesExecMonitors(leftovers(kit, fixture.tmp)), []);
+});
+
+test('a cancelled element leaves no container (its Podman service is signalled with it); --only-unfinished then loses nothing', async () => {
+  const experiment = path.join(kit.fixture.tmp, 'exp-cancel');
+  const task = kit.fixture.demo.tasks[0].taskId;
+  const held = await gate(kit, 'gate-podman');
+  const submit = (...more: string[]): string => {
+    const r = kit.slurm(experiment, '--config', held.config, ...podmanFlags(), ...ITERATIONS, '--tasks', task, '--submit', ...more);
+    assert.equal(r.code, 0, r.err + r.out);
+    return submittedJob(r.out);
+  };
+  const job = submit();
+  const lines = path.join(experiment, task, '.sweci', 'runs', RUN, 'iteration.jsonl');
+  await waitUntil(kit, experiment, `${task} is held after a recorded step`, () => held.holds(task), 600);
+  assert.ok(readIfThere(lines).split('\n').filter(Boolean).length >= 2, 'a completed step was recorded before the cancel');
+  // The element holds containers now (its image's hold, a started spare): what the cancel must not leave.
+  assert.ok(containers().length > 0, 'the element has containers in the store');
+  kit.command('scancel', [`${job}_0`]);
+  await waitForArray(kit, experiment, job, 300);
+  assert.deepEqual(containers(), [], 'the cancelled element removed its containers');
+  assert.deepEqual(besidesExecMonitors(leftovers(kit, kit.fixture.tmp)), []);
+
+  await held.open();
+  const again = submit('--only-unfinished');
+  await waitForArray(kit, experiment, again, 600);
+  assertAllFinished(kit, experiment, [task]);
+  await assertLinesWhole(kit.fixture, experiment, [task]);
+  assert.deepEqual(containers(), []);
+  await stopAndCheck();
+});
