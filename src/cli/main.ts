@@ -19,6 +19,7 @@ import type { SummarizeValues } from './commands/summarize-command';
 import type { TranscriptValues } from './commands/transcript-command';
 import type { ImagesValues } from './commands/images-command';
 import type { CheckoutValues } from './commands/task-commands';
+import type { ExportSweBenchValues, GradeValues } from './commands/swe-bench-command';
 
 /** Each command's module loads when that command runs: `sweci dataset download` does not evaluate Docker's, Slurm's or the agents' code at start-up. */
 const commands = {
@@ -35,6 +36,7 @@ const commands = {
   transcript: () => import('./commands/transcript-command.js'),
   images: () => import('./commands/images-command.js'),
   tasks: () => import('./commands/task-commands.js'),
+  sweBench: () => import('./commands/swe-bench-command.js'),
 };
 
 /** The --architect/--programmer choices, e.g. "claude-code, codex, … or custom". */
@@ -194,6 +196,38 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
     ),
     ' (with --leaderboard)',
   ).action((dirs: string[], values: ReportValues) => set(commands.report().then((c) => c.reportCommand(dirs, values))));
+
+  const exporting = root.command('export').description("an experiment's results in the files other evaluation tools read");
+  exporting
+    .command('swe-bench')
+    .argument('<experiment-dir>', 'an experiment of SWE-bench-style instances (sweci run --sequence, or instances)')
+    .description(
+      "SWE-bench's harness files for each instance whose run finished: predictions.jsonl, logs/run_evaluation/<run-id>/<model>/<instance_id>/report.json and the run summary <model>.<run-id>.json",
+    )
+    .option('--run <name>', "the run to export (default: the experiment's)")
+    .option('-o, --out <dir>', 'a new or empty folder to write to (written whole or not at all)')
+    .option('--model <name>', "model_name_or_path of every prediction (default: the run's name)")
+    .option('--run-id <id>', "the harness's run_id: names the logs folder and the summary (sweci)")
+    .action((dir: string, values: ExportSweBenchValues) => set(commands.sweBench().then((c) => c.exportSweBenchCommand(dir, values))));
+
+  addRuntimeOptions(
+    addPytestOptions(
+      root
+        .command('grade')
+        .description(
+          "grade a predictions file (any tool's: instance_id, model_name_or_path, model_patch) as SWE-bench's harness does, with our confined pytest; writes the harness's reports and run summary",
+        )
+        .option('--predictions <file>', 'the predictions, JSON Lines or a JSON list')
+        .option('--instances <file>', 'the SWE-bench-style instances (.json or .jsonl), or a SWE-Bench-CL sequence file')
+        .option('--repo <dir>', "the clone of the instances' repository")
+        .option('--repos <dir>', 'a folder of clones, by repo name (<name>, <owner>__<name> or <owner>/<name>)')
+        .option('-o, --out <dir>', 'a new or empty folder to write to (written whole or not at all)')
+        .option('--run-id <id>', "the harness's run_id: names the logs folder and the summary (sweci)"),
+    ),
+    'auto',
+  ).action((values: GradeValues) =>
+    set(commands.tasks().then((t) => t.withEnvironments(signal, (ctx) => commands.sweBench().then((c) => c.gradeCommand(values, ctx))))),
+  );
 
   root
     .command('transcript')
