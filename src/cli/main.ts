@@ -110,6 +110,11 @@ function runOptions(command: Command): Command {
           '--evict-images',
           "remove a task's Docker image once the task is finished (one SWE-CI loaded, that no container uses): many tasks on a small disk",
         )
+        .option(
+          '--otlp-endpoint <url>',
+          'send OpenTelemetry traces to this OTLP/HTTP endpoint, e.g. http://localhost:4318 (sweci.telemetry.otlpEndpoint; default OTEL_EXPORTER_OTLP_ENDPOINT; off when neither is set)',
+        )
+        .option('--otel-capture-content', "put the model calls' messages (masked) on the traces (sweci.telemetry.captureContent; off)")
         .option('--json', 'print one JSON event per line instead of the live table')
         .option('--allow-unconfined', 'run even when the agents cannot be confined here (no bubblewrap, --sandbox off); such runs are marked not isolated'),
     ),
