@@ -4,7 +4,6 @@
 // report graded from that iteration's own pytest run. Nothing is run again here.
 import { loadReport } from '../../checkout/report-store';
 import { experimentTaskIds, requireExperiment } from '../../batch/experiment';
-import { readTaskStatus } from '../../batch/task-status';
 import { readRun, ARCHIVE } from '../../loop/run-store';
 import type { SweBenchInstance } from '../../task/swe-bench-instance';
 import { UserError } from '../../util/errors';
@@ -45,15 +44,8 @@ export async function exportExperimentRun(dir: string, opts: { run?: string; mod
     dataset.push(id);
     for (const name of await fs.readdir(task.runsDir).catch(() => [] as string[])) runsSeen.add(name);
     const found = await readRun(task, run);
-    if (!found) {
-      // The batch keeps why a task never got a run (initialisation failed): such an instance is an error, as in the harness.
-      const status = await readTaskStatus(dir, id);
-      if (status?.state === 'init-failed') {
-        predictions.push({ instance_id: id, model_name_or_path: model, model_patch: null });
-        results.set(id, { kind: 'error', reason: `initialisation failed: ${status.reason ?? 'pytest could not run on the base with the test patch'}` });
-      }
-      continue;
-    }
+    // No run (initialisation failed, or not started): no prediction, so incomplete, as in the harness.
+    if (!found) continue;
     const { summary, records } = found;
     const finished = !summary.pending && (summary.solved || summary.iterations >= summary.info.maxIterations);
     const last = records[records.length - 1];

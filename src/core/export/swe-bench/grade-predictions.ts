@@ -17,6 +17,7 @@ import { parseSweBenchClSequences, parseSweBenchInstances, type SweBenchInstance
 import { findInstanceRepo, type InstanceRepoChoice } from '../../task/swe-bench-task';
 import { AbortError, UserError, errorMessage } from '../../util/errors';
 import { gitRunner } from '../../util/git';
+import { userCacheDir } from '../../util/user-cache';
 import { rawReportFileIn } from '../../workspace/layout';
 import { commitTestPatch } from '../../workspace/test-patch';
 import { exportTree } from '../../workspace/upstream';
@@ -77,7 +78,13 @@ async function gradeOne(instance: SweBenchInstance, patch: string, o: GradeOptio
       timeoutMs: o.timeoutMs,
       format: o.format,
       env: o.env,
-      confine: { hide: [...(o.hide ?? []), path.resolve(o.instancesFile), repoOf(instance, o)], addressSpaceLimit: true, network: pytestNetwork(o.network) },
+      // As every run of a task's code: the clone (its history holds the fix), the instances file
+      // (the gold patches), the machine's bytecode seeds; the sandbox shows none of them anyway.
+      confine: {
+        hide: [...(o.hide ?? []), path.resolve(o.instancesFile), repoOf(instance, o), path.resolve(userCacheDir())],
+        addressSpaceLimit: true,
+        network: pytestNetwork(o.network),
+      },
       signal: o.signal,
     });
     if (outcome.kind === 'did-not-run') {
