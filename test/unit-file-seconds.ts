@@ -40,6 +40,7 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'download/batched-append.test.js': 0.5,
   'download/concurrent-resume.test.js': 3.0,
   'cli/cli-sequence.test.js': 104.8,
+  'cli/cli-swe-bench.test.js': 82.0,
   'loop/loop-resume.test.js': 96.3,
   'loop/loop-hostile-code.test.js': 92.5,
   'cli/cli.test.js': 89.9,

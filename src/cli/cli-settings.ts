@@ -49,6 +49,8 @@ export const FLAG_KEYS: Record<string, string> = {
   'sequence.memory': '--memory',
   'sequence.clWeights': '--cl-weights',
   'sequence.matrix': '--matrix',
+  'telemetry.otlpEndpoint': '--otlp-endpoint',
+  'telemetry.captureContent': '--otel-capture-content',
 };
 
 /**

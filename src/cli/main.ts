@@ -20,6 +20,7 @@ import type { SummarizeValues } from './commands/summarize-command';
 import type { TranscriptValues } from './commands/transcript-command';
 import type { ImagesValues } from './commands/images-command';
 import type { CheckoutValues } from './commands/task-commands';
+import type { ExportSweBenchValues, GradeValues } from './commands/swe-bench-command';
 
 /** Each command's module loads when that command runs: `sweci dataset download` does not evaluate Docker's, Slurm's or the agents' code at start-up. */
 const commands = {
@@ -37,6 +38,7 @@ const commands = {
   transcript: () => import('./commands/transcript-command.js'),
   images: () => import('./commands/images-command.js'),
   tasks: () => import('./commands/task-commands.js'),
+  sweBench: () => import('./commands/swe-bench-command.js'),
 };
 
 /** The --architect/--programmer choices, e.g. "claude-code, codex, … or custom". */
@@ -110,6 +112,11 @@ function runOptions(command: Command): Command {
           '--evict-images',
           "remove a task's Docker image once the task is finished (one SWE-CI loaded, that no container uses): many tasks on a small disk",
         )
+        .option(
+          '--otlp-endpoint <url>',
+          'send OpenTelemetry traces to this OTLP/HTTP endpoint, e.g. http://localhost:4318 (sweci.telemetry.otlpEndpoint; default OTEL_EXPORTER_OTLP_ENDPOINT; off when neither is set)',
+        )
+        .option('--otel-capture-content', "put the model calls' messages (masked) on the traces (sweci.telemetry.captureContent; off)")
         .option('--json', 'print one JSON event per line instead of the live table')
         .option('--allow-unconfined', 'run even when the agents cannot be confined here (no bubblewrap, --sandbox off); such runs are marked not isolated'),
     ),
@@ -197,6 +204,40 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
     ' (with --leaderboard)',
   ).action((dirs: string[], values: ReportValues) => set(commands.report().then((c) => c.reportCommand(dirs, values))));
 
+  const exporting = root
+    .command('export')
+    .description("an experiment's results in the files other evaluation tools read: Inspect logs, SWE-bench's harness files");
+  exporting
+    .command('swe-bench')
+    .argument('<experiment-dir>', 'an experiment of SWE-bench-style instances (sweci run --sequence, or instances)')
+    .description(
+      "SWE-bench's harness files for each instance whose run finished: predictions.jsonl, logs/run_evaluation/<run-id>/<model>/<instance_id>/report.json and the run summary <model>.<run-id>.json",
+    )
+    .option('--run <name>', "the run to export (default: the experiment's)")
+    .option('-o, --out <dir>', 'a new or empty folder to write to (written whole or not at all)')
+    .option('--model <name>', "model_name_or_path of every prediction (default: the run's name)")
+    .option('--run-id <id>', "the harness's run_id: names the logs folder and the summary (sweci)")
+    .action((dir: string, values: ExportSweBenchValues) => set(commands.sweBench().then((c) => c.exportSweBenchCommand(dir, values))));
+
+  addRuntimeOptions(
+    addPytestOptions(
+      root
+        .command('grade')
+        .description(
+          "grade a predictions file (any tool's: instance_id, model_name_or_path, model_patch) as SWE-bench's harness does, with our confined pytest; writes the harness's reports and run summary",
+        )
+        .option('--predictions <file>', 'the predictions, JSON Lines or a JSON list')
+        .option('--instances <file>', 'the SWE-bench-style instances (.json or .jsonl), or a SWE-Bench-CL sequence file')
+        .option('--repo <dir>', "the clone of the instances' repository")
+        .option('--repos <dir>', 'a folder of clones, by repo name (<name>, <owner>__<name> or <owner>/<name>)')
+        .option('-o, --out <dir>', 'a new or empty folder to write to (written whole or not at all)')
+        .option('--run-id <id>', "the harness's run_id: names the logs folder and the summary (sweci)"),
+    ),
+    'auto',
+  ).action((values: GradeValues) =>
+    set(commands.tasks().then((t) => t.withEnvironments(signal, (ctx) => commands.sweBench().then((c) => c.gradeCommand(values, ctx))))),
+  );
+
   root
     .command('transcript')
     .argument('<task-dir>', 'a task folder')
@@ -233,9 +274,8 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
     ),
   ).action((experiments: string[], values: LeaderboardValues) => set(commands.leaderboard().then((c) => c.leaderboardCommand(experiments, values))));
 
-  const exportCommand = root.command('export').description('results in the formats other tools read: Inspect logs');
   addScoringOptions(
-    exportCommand
+    exporting
       .command('inspect')
       .argument('<experiment-dir>')
       .description("one Inspect eval log (.eval) per finished run, with listing.json: Inspect's viewer, its VS Code extension and its data frames read them")

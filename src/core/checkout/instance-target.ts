@@ -3,7 +3,7 @@
 // checked against pytest's run on the base with the test patch: collected there, or in a test
 // file that exists but did not import (a new test importing what the base lacks cannot be
 // collected before the fix; SWE-bench has the same blind spot).
-import type { TestCase, TestReport } from '../pytest/test-report';
+import type { TestCase, TestOutcome, TestReport } from '../pytest/test-report';
 import type { SweBenchInstance } from '../task/swe-bench-instance';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
@@ -70,17 +70,23 @@ export function instanceResolution(
   instance: SweBenchInstance,
 ): { resolved: boolean; failToPass: [number, number]; passToPass: [number, number] } {
   const outcome = new Map(report.tests.map((t) => [t.nodeid, t.outcome]));
-  const grade = (ids: readonly string[]) => {
-    let passing = 0;
-    let failing = 0;
-    for (const id of ids) {
-      const o = outcome.get(id);
-      if (o === 'passed' || o === 'xfailed') passing++;
-      else if (o === undefined || o === 'failed' || o === 'error') failing++;
-    }
-    return { pair: [passing, ids.length] as [number, number], failing };
+  const f2p = gradeListed(outcome, instance.failToPass);
+  const p2p = gradeListed(outcome, instance.passToPass);
+  return {
+    resolved: f2p.failure.length === 0 && p2p.failure.length === 0,
+    failToPass: [f2p.success.length, instance.failToPass.length],
+    passToPass: [p2p.success.length, instance.passToPass.length],
   };
-  const f2p = grade(instance.failToPass);
-  const p2p = grade(instance.passToPass);
-  return { resolved: f2p.failing === 0 && p2p.failing === 0, failToPass: f2p.pair, passToPass: p2p.pair };
+}
+
+/** The listed tests that pass and those that fail, by the rule above; the rest are in neither. */
+export function gradeListed(outcome: ReadonlyMap<string, TestOutcome>, ids: readonly string[]): { success: string[]; failure: string[] } {
+  const success: string[] = [];
+  const failure: string[] = [];
+  for (const id of ids) {
+    const o = outcome.get(id);
+    if (o === 'passed' || o === 'xfailed') success.push(id);
+    else if (o === undefined || o === 'failed' || o === 'error') failure.push(id);
+  }
+  return { success, failure };
 }

@@ -11,6 +11,7 @@ import { BasicTracerProvider, BatchSpanProcessor, type ReadableSpan, type SpanEx
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import { ExportResultCode } from '@opentelemetry/core';
 import { errorMessage } from '../util/errors';
+import { collectorUnreachable } from './collector-probe';
 import type { TelemetrySettings } from './telemetry-settings';
 
 export interface Tracing {
@@ -46,6 +47,10 @@ class WarnOnce implements SpanExporter {
     private readonly url: string,
     private readonly warn: (message: string) => void,
   ) {}
+  /** Whether an export has failed: the collector is taken for dead. */
+  get hasFailed(): boolean {
+    return this.warned;
+  }
   /** Says `why` spans did not reach the collector, the first time only. */
   failed(why: string): void {
     if (this.warned) return;
@@ -94,21 +99,23 @@ export function startTracing(settings: TelemetrySettings, version = ''): Tracing
     captureContent: settings.captureContent,
     shutdown: async (maxWaitMs = FLUSH_WAIT_MS) => {
       if (current === tracing) current = undefined;
+      const stopped = provider.shutdown().then(
+        () => 'sent' as const,
+        () => 'failed' as const,
+      );
+      // A collector already seen failing, or one that refuses the connection now, is not waited
+      // for: the exporter would retry until the bound, and a dead endpoint must cost only its warning.
+      if (sender.hasFailed) return;
       let timer: NodeJS.Timeout | undefined;
       const waited = new Promise<'late'>((resolve) => {
         timer = setTimeout(() => resolve('late'), maxWaitMs);
         timer.unref();
       });
-      const ended = await Promise.race([
-        provider.shutdown().then(
-          () => 'sent' as const,
-          () => 'failed' as const,
-        ),
-        waited,
-      ]);
+      const refused = collectorUnreachable(url, maxWaitMs).then((why) => (why === undefined ? new Promise<never>(() => undefined) : why));
+      const ended = await Promise.race([stopped, waited, refused]);
       clearTimeout(timer);
-      // Exports still retrying would say nothing before the process ends: say it now (once).
       if (ended === 'late') sender.failed(`the last spans were not sent within ${maxWaitMs / 1000} s`);
+      else if (ended !== 'sent' && ended !== 'failed') sender.failed(ended);
     },
   };
   current = tracing;

@@ -5,8 +5,11 @@
 // tree, the attributes and what is left out are read from the wire, not from the SDK's memory.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { AgentSettings } from '../../../src/core/agents/agent-driver';
@@ -264,6 +267,20 @@ describe('OpenTelemetry traces of a run through the gateway', { timeout: 10 * 60
     assert.equal(warnings.length, 1, warnings.join('\n'));
     assert.match(warnings[0], /OpenTelemetry: spans could not be sent to http:\/\/127\.0\.0\.1:\d+\/v1\/traces/);
   });
+
+  // The exporter retries a refused export until the exit's bound; a run's end must not wait for it.
+  // Bounded at 600 s here: waiting for the retries would fail the test's own 120 s timeout.
+  test("a run's end does not wait for a collector that refuses the connection; the warning says so", { timeout: 120_000 }, async () => {
+    const closed = await startReceiver();
+    const url = closed.url;
+    await closed.close();
+    const warnings: string[] = [];
+    setTelemetryWarning((m) => warnings.push(m));
+    startTracing({ tracesUrl: url, protocol: 'http/protobuf', captureContent: false, serviceName: 'sweci-dead' })!.tracer.startSpan('the last span').end();
+    await stopTracing(600_000);
+    assert.equal(warnings.length, 1, warnings.join('\n'));
+    assert.match(warnings[0], /could not be sent to .* \(connection refused\)/);
+  });
 });
 
 describe('telemetry settings', () => {
@@ -285,6 +302,20 @@ describe('telemetry settings', () => {
       OTEL_SERVICE_NAME: 'my-evals',
     });
     assert.deepEqual(s, { tracesUrl: 'http://b:4318/custom', protocol: 'http/json', captureContent: false, serviceName: 'my-evals' });
+  });
+  test("sweci run's --otlp-endpoint goes through the same parser: a bad one is refused naming the flag, before anything is written", () => {
+    const cli = path.resolve(__dirname, '../../../src/cli/main.js');
+    const experiment = path.join(os.tmpdir(), `sweci-otlp-flag-${process.pid}`);
+    const r = spawnSync(
+      process.execPath,
+      [cli, 'run', '--otlp-endpoint', 'not a url', '--dataset', experiment, '--experiment', experiment, '--runtime', 'local'],
+      {
+        encoding: 'utf8',
+      },
+    );
+    assert.equal(r.status, 1, r.stderr);
+    assert.match(r.stderr, /--otlp-endpoint must be a URL such as http:\/\/localhost:4318, not "not a url"/);
+    assert.equal(existsSync(experiment), false);
   });
   test('an endpoint that is not a URL is refused, naming where it came from', () => {
     assert.throws(
