@@ -15,6 +15,7 @@ import { activateRequirementLanguage, type RequirementLanguage } from '../requir
 import { activateTesting } from '../testing/test-controller';
 import { activateChart, type ChartFeature } from './chart-feature';
 import { activateCurate, type CurateFeature } from './curate-feature';
+import { activateExport } from './export-feature';
 import { activateLeaderboard, type LeaderboardFeature } from './leaderboard-feature';
 import { activateLoop, type LoopFeature } from './loop-feature';
 import { activateNonPassedFollow } from './non-passed-follow';
@@ -78,6 +79,7 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   activateSequence(context, loop.keys);
   const leaderboard = activateLeaderboard(context, feed, controller);
   const curate = activateCurate(context, task.checkout);
+  activateExport(context, controller);
   return { task, loop, chart, iterationView: inspect.view, transcript, leaderboard, testing, environments, requirementLanguage, curate };
 }
 

@@ -7,7 +7,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import type { ExperimentRecord } from '../../batch/experiment';
 import { writeFileAtomic } from '../../util/fs-atomic';
-import { UserError, errorMessage } from '../../util/errors';
+import { UserError, errorMessage, throwIfAborted } from '../../util/errors';
 import type { ScoringRules } from '../../../shared/metrics/scored-line';
 import { sampleMemberName, writeEvalZip, type EvalMember, type PendingFile } from './eval-zip';
 import { readExperimentRuns, type ExperimentRun } from './experiment-runs';
@@ -25,6 +25,8 @@ export interface InspectExportOptions {
   scoring?: ScoringRules;
   /** Told of each log once it is complete (before the renames). */
   onLog?: (run: string, file: string) => void;
+  /** Stops the export between samples (the editor's Cancel): nothing is written, the folder stays as it was. */
+  signal?: AbortSignal;
 }
 
 export interface InspectExportResult {
@@ -56,6 +58,7 @@ interface LogContext {
   gamma: number;
   maxIterations?: number;
   scoring?: ScoringRules;
+  signal?: AbortSignal;
 }
 
 /** The experiment's settings, as Inspect's eval config (epochs: one) and in the eval's metadata (kept by Inspect's reader). */
@@ -125,6 +128,7 @@ async function writeRunLog(ctx: LogContext, run: ExperimentRun, file: string): P
   async function* members(): AsyncGenerator<EvalMember> {
     yield ['_journal/start.json', { version: 2, eval: spec, plan: logPlan }];
     for (const t of run.tasks) {
+      throwIfAborted(ctx.signal);
       const b = await buildSample(t, evalId);
       built.push({ id: t.id, summary: b.summary, usage: b.usage, metrics: b.sample.scores });
       yield [sampleMemberName(t.id, 1), b.sample];
@@ -214,6 +218,7 @@ export async function exportInspectLogs(experimentDir: string, opts: InspectExpo
     gamma: read.gamma,
     ...(read.maxIterations ? { maxIterations: read.maxIterations } : {}),
     ...(opts.scoring ? { scoring: opts.scoring } : {}),
+    ...(opts.signal ? { signal: opts.signal } : {}),
   };
   const experimentName = safeName(path.basename(read.dir));
   const done: Array<{ run: string; file: string; samples: number; pending: PendingFile; header: InspectLogHeader }> = [];
@@ -227,6 +232,11 @@ export async function exportInspectLogs(experimentDir: string, opts: InspectExpo
   } catch (err) {
     await Promise.all(done.map((d) => d.pending.discard()));
     throw err;
+  }
+  // The last moment a cancel can leave the folder as it was.
+  if (opts.signal?.aborted) {
+    await Promise.all(done.map((d) => d.pending.discard()));
+    throwIfAborted(opts.signal);
   }
   for (const d of done) await d.pending.commit();
   const listing = path.join(outDir, LISTING_FILE);

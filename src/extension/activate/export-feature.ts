@@ -1,0 +1,11 @@
+// Exports of an experiment's records for other tools: Export Inspect Log… (a run row of the
+// Iterations view, the view's menu, or the palette).
+import * as vscode from 'vscode';
+import { exportInspectLogCommand } from '../export/inspect-log-command';
+import type { TaskController } from '../task-controller';
+
+export function activateExport(context: vscode.ExtensionContext, controller: TaskController): void {
+  context.subscriptions.push(
+    vscode.commands.registerCommand('sweci.exportInspectLog', (arg?: unknown) => exportInspectLogCommand(controller.task()?.root, arg)),
+  );
+}
