@@ -135,6 +135,7 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'transcript/read-transcript.test.js': 0.1,
   'util/git-runner.test.js': 0.1,
   'util/argv-tokenizer.test.js': 0.1,
+  'util/stamp-order.test.js': 0.1,
   'agents/model-access.test.js': 0.1,
   'agents/preset-manifest.test.js': 0.1,
   'agents/presets.test.js': 0.1,

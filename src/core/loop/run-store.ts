@@ -11,6 +11,7 @@ import type { RunFlag } from '../../shared/metrics/run-flags';
 import { scoreFlags } from '../../shared/metrics/scored-line';
 import { assertRunName, runBranch, slugifyRunName } from './run-name';
 import type { TaskFolder } from '../workspace/task-folder';
+import { compareStamps } from '../util/stamp-order';
 
 export const DEFAULT_MAX_ITERATIONS = 20;
 
@@ -173,7 +174,7 @@ export async function listRunsWithRecords(task: TaskFolder): Promise<RunWithReco
     const run = await readRun(task, name).catch(() => undefined);
     if (run) out.push(run);
   }
-  return out.sort((a, b) => a.summary.info.created.localeCompare(b.summary.info.created) || a.summary.info.name.localeCompare(b.summary.info.name));
+  return out.sort((a, b) => compareStamps(a.summary.info.created, b.summary.info.created) || a.summary.info.name.localeCompare(b.summary.info.name));
 }
 
 /** A run name not yet used on this task, from a hint such as the agent's label. */

@@ -18,6 +18,7 @@ import { readSummaryCache, recordsKey, runCacheFiles, sameKey, sameTaskKey, same
 import type { RecordsKey, RunBase, RunSummaryCache, ScoreVariant, ScoredRun, TaskFacts, TaskKey } from './run-summary-cache-schema';
 import { RUN_SUMMARY_CODE } from './run-summary-code';
 import { lineUsageExtras, type UsageExtras } from './usage-extras';
+import { compareStamps } from '../util/stamp-order';
 
 export interface RunScoresOptions {
   /** γ for the metrics rows; default 1. */
@@ -94,7 +95,7 @@ export function loadRunScores(task: TaskFolder, opts: RunScoresOptions = {}): Ta
     facts = readTaskFacts(task, opts.statusFile);
     factsStable = sameTaskKey(tkey, taskKey(task, opts.statusFile));
   }
-  readings.sort((a, b) => a.base.info.created.localeCompare(b.base.info.created) || a.base.info.name.localeCompare(b.base.info.name));
+  readings.sort((a, b) => compareStamps(a.base.info.created, b.base.info.created) || a.base.info.name.localeCompare(b.base.info.name));
   const maxIterations = opts.maxIterations ?? scoredIterationsOf(readings.map((r) => r.base));
   const variant: ScoreVariant = {
     maxIterations,
