@@ -1,17 +1,11 @@
 // The process's tracer, when telemetry is on: OpenTelemetry's own SDK with a batch processor and
 // an OTLP/HTTP exporter (protobuf or JSON). Spans are queued in memory and sent in the
 // background, so a step never waits on the collector; a collector that cannot be reached costs
-// one warning, not one per batch. Off (no endpoint), nothing here is loaded into use and every
-// span helper returns at once.
+// one warning, not one per batch. Off (no endpoint), the SDK (otel-sdk.ts) is never loaded and
+// every span helper returns at once.
 import { ROOT_CONTEXT, trace, type Context, type Tracer } from '@opentelemetry/api';
-import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { OTLPTraceExporter as ProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
-import { envDetector, detectResources, resourceFromAttributes } from '@opentelemetry/resources';
-import { BasicTracerProvider, BatchSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
-import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
-import { ExportResultCode } from '@opentelemetry/core';
-import { errorMessage } from '../util/errors';
 import { collectorUnreachable } from './collector-probe';
+import type * as OtelSdk from './otel-sdk';
 import type { TelemetrySettings } from './telemetry-settings';
 
 export interface Tracing {
@@ -39,38 +33,6 @@ export function activeTracing(): Tracing | undefined {
   return current;
 }
 
-/** Wraps the exporter: the first failed export is said once, later ones are dropped quietly. */
-class WarnOnce implements SpanExporter {
-  private warned = false;
-  constructor(
-    private readonly inner: SpanExporter,
-    private readonly url: string,
-    private readonly warn: (message: string) => void,
-  ) {}
-  /** Whether an export has failed: the collector is taken for dead. */
-  get hasFailed(): boolean {
-    return this.warned;
-  }
-  /** Says `why` spans did not reach the collector, the first time only. */
-  failed(why: string): void {
-    if (this.warned) return;
-    this.warned = true;
-    this.warn(`OpenTelemetry: spans could not be sent to ${this.url} (${why}); the run goes on, and further failures are not reported.`);
-  }
-  export(spans: ReadableSpan[], done: Parameters<SpanExporter['export']>[1]): void {
-    this.inner.export(spans, (result) => {
-      if (result.code !== ExportResultCode.SUCCESS) this.failed(result.error ? errorMessage(result.error) : 'export failed');
-      done(result);
-    });
-  }
-  shutdown(): Promise<void> {
-    return this.inner.shutdown();
-  }
-  forceFlush(): Promise<void> {
-    return this.inner.forceFlush?.() ?? Promise.resolve();
-  }
-}
-
 /** What makes two calls' tracing the same: a change of any of these starts a new one. */
 function tracingKey(settings: TelemetrySettings, version: string): string {
   return JSON.stringify([settings.tracesUrl, settings.protocol, settings.serviceName, settings.captureContent, version]);
@@ -87,13 +49,10 @@ export function startTracing(settings: TelemetrySettings, version = ''): Tracing
   if (current) void current.shutdown();
   if (!settings.tracesUrl) return undefined;
   const url = settings.tracesUrl;
-  // Headers and timeout come from OTEL_EXPORTER_OTLP_(TRACES_)HEADERS / _TIMEOUT: the exporter reads them.
-  const exporter = settings.protocol === 'http/json' ? new JsonExporter({ url }) : new ProtoExporter({ url });
-  const resource = resourceFromAttributes({ [ATTR_SERVICE_NAME]: settings.serviceName, ...(version ? { [ATTR_SERVICE_VERSION]: version } : {}) }).merge(
-    detectResources({ detectors: [envDetector] }),
-  );
-  const sender = new WarnOnce(exporter, url, (m) => warnSink(m));
-  const provider = new BasicTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(sender)] });
+  // Loaded only now: the SDK's modules are a good part of a command's start-up, and most runs trace nothing.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const sdk = require('./otel-sdk') as typeof OtelSdk;
+  const { provider, sender } = sdk.otlpPipeline({ ...settings, tracesUrl: url }, version, (m) => warnSink(m));
   const tracing: Tracing = {
     tracer: provider.getTracer('sweci', version || undefined),
     captureContent: settings.captureContent,
