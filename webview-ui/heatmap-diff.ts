@@ -1,10 +1,7 @@
 // Where two runs differ test by test: one heatmap whose cells say which of the two passes each
 // scored test at each iteration both recorded. Pure (unit-tested in node); drawn by heatmap.ts
-// with its own colours (see DIFF_NAMES).
+// with its own colours; outcome-text.ts says what each cell code means.
 import type { HeatmapData as Heatmap } from '../src/shared/chart-types';
-
-/** What each cell code means in a difference heatmap (codes as in a run's heatmap). */
-export const DIFF_NAMES: Record<string, string> = { '0': 'neither passes', '1': 'both pass', '2': 'only the first passes', '3': 'only the second passes' };
 
 function columnOf(h: Heatmap, iteration: number): number {
   return h.columns.findIndex((c) => c.iteration === iteration);

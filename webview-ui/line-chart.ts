@@ -21,8 +21,8 @@ import { formatA, formatDuration, formatTokens } from '../src/shared/metrics/met
 
 Chart.register(LineController, LineElement, PointElement, LinearScale, Legend, Tooltip);
 
-import { RUN_FLAG_LABELS } from '../src/shared/metrics/run-flags';
 import { dodgeCoinciding } from './dodge';
+import { runFlagLabel } from './metric-text';
 import { seriesStyles } from './series-style';
 
 interface XY {
@@ -219,7 +219,7 @@ export function pointDetails(p: ChartPoint): string[] {
       p.inflated === 1 ? l10n.t('inflated: 1 passed test the target never had') : l10n.t('inflated: {0} passed tests the target never had', p.inflated),
     );
   const other = (p.flags ?? []).filter((f) => f !== 'harness-tampering' && f !== 'inflated');
-  if (other.length) lines.push(l10n.t('flagged: {0}', other.map((f) => RUN_FLAG_LABELS[f]).join('; ')));
+  if (other.length) lines.push(l10n.t('flagged: {0}', other.map((f) => runFlagLabel(f)).join('; ')));
   if (p.note) lines.push(p.note);
   if (p.commit) lines.push(p.commit.slice(0, 10));
   return lines;

@@ -7,7 +7,8 @@ import type { ChartData, HeatmapData as Heatmap } from '../src/shared/chart-type
 import { DEFAULT_GAMMA, GAMMA_MAX, GAMMA_MIN, type HostMessage } from '../src/shared/chart-protocol';
 import { createBridge, readReportPayload, type ViewState } from './host-bridge';
 import { drawHeatmap, heatmapHit, opaqueColour, type HeatmapLayout } from './heatmap';
-import { DIFF_NAMES, diffHeatmaps, differingTests } from './heatmap-diff';
+import { diffHeatmaps, differingTests } from './heatmap-diff';
+import { diffOutcomeText, outcomeText } from './outcome-text';
 import { LineChart } from './line-chart';
 import { standalonePalette, themePalette, type Palette } from './palette';
 import { renderRunsTable } from './runs-table';
@@ -158,20 +159,20 @@ function fillCompareSelect(): void {
 
 function renderKey(p: Palette): void {
   heatKey.replaceChildren();
-  const a = state.heatmapRun ?? 'first';
-  const b = state.heatmapCompare ?? 'second';
+  const a = state.heatmapRun ?? l10n.t('first');
+  const b = state.heatmapCompare ?? l10n.t('second');
   const entries: (readonly [string, string])[] = comparing
     ? [
-        ['both pass', p.passed],
-        [`only ${a}`, p.series[0]],
-        [`only ${b}`, p.series[1] ?? p.failed],
-        ['neither', p.missing],
+        [l10n.t('both pass'), p.passed],
+        [l10n.t('only {0}', a), p.series[0]],
+        [l10n.t('only {0}', b), p.series[1] ?? p.failed],
+        [l10n.t('neither'), p.missing],
       ]
     : [
-        ['passed', p.passed],
-        ['failed', p.failed],
-        ['error', p.error],
-        ['missing', p.missing],
+        [outcomeText('passed'), p.passed],
+        [outcomeText('failed'), p.failed],
+        [outcomeText('error'), p.error],
+        [outcomeText('missing'), p.missing],
       ];
   for (const [name, colour] of entries) {
     const swatch = el('canvas', { class: 'swatch', width: '10', height: '10' });
@@ -268,7 +269,9 @@ heatCanvas.addEventListener('mousemove', (e) => {
     heatTip.hidden = true;
     return;
   }
-  const status = comparing ? diffStatus(hit.status) : hit.status;
+  const status = comparing
+    ? diffOutcomeText(DIFF_CODES[hit.status] ?? '0', state.heatmapRun ?? l10n.t('the first'), state.heatmapCompare ?? l10n.t('the second'))
+    : outcomeText(hit.status);
   const at = hit.iteration === 0 ? l10n.t('base') : l10n.t('iteration {0}', hit.iteration);
   heatTip.replaceChildren(
     el('div', { class: 'heat-tip-status' }, `${at}: ${status}`),
@@ -293,16 +296,13 @@ heatCanvas.addEventListener('click', (e) => {
 
 const NAMES_WIDTH = 220;
 
+/** A difference cell's code, from the status name heatmapHit gives it. */
+const DIFF_CODES: Readonly<Record<string, string>> = { missing: '0', passed: '1', failed: '2', error: '3' };
+
 /** A node id without its folders, for the narrow names column (the whole id is in the title). */
 function shortTestName(nodeid: string): string {
   const [file, ...rest] = nodeid.split('::');
   return [file.split('/').pop() ?? file, ...rest].join('::');
-}
-
-/** A comparison cell's meaning, from the status name heatmapHit gives its code. */
-function diffStatus(name: string): string {
-  const code = { missing: '0', passed: '1', failed: '2', error: '3' }[name] ?? '0';
-  return DIFF_NAMES[code].replace('the first', state.heatmapRun ?? 'the first').replace('the second', state.heatmapCompare ?? 'the second');
 }
 
 function renderAll(d: ChartData): void {

@@ -6,19 +6,20 @@
 import * as l10n from '@vscode/l10n';
 import type { ChartData } from '../src/shared/chart-types';
 import { METRIC_COLUMN_LIST } from '../src/shared/metrics/metric-columns';
-import { RUN_FLAG_LABELS, type RunFlag } from '../src/shared/metrics/run-flags';
+import type { RunFlag } from '../src/shared/metrics/run-flags';
+import { RUNS_TABLE_TEXT, runFlagLabel, type RunsTableMetric } from './metric-text';
 import type { Palette } from './palette';
 import { seriesStyles, type SeriesStyle } from './series-style';
 
-/** The metric columns the table shows (metric-columns.ts), in order. */
-const METRICS = METRIC_COLUMN_LIST.flatMap((c) => (c.runsTable ? [{ ...c.runsTable, doubt: c.doubt }] : []));
+/** The metric columns the table shows (metric-columns.ts), in order, with their text in the display language. */
+const METRICS = METRIC_COLUMN_LIST.flatMap((c) => (c.runsTable ? [{ ...c.runsTable, ...RUNS_TABLE_TEXT[c.id as RunsTableMetric], doubt: c.doubt }] : []));
 
 /** Each column's header and what it means (the header's tooltip): the run and its players, then the metrics. */
 function heads(gamma: number): ReadonlyArray<readonly [string, string]> {
   return [
-    ['run', 'The run, drawn in the chart as its swatch shows'],
-    ['who', 'Who played the roles'],
-    ...METRICS.map(({ head, about }) => [typeof head === 'string' ? head : head(gamma), about] as const),
+    [l10n.t('run'), l10n.t('The run, drawn in the chart as its swatch shows')],
+    [l10n.t('who'), l10n.t('Who played the roles')],
+    ...METRICS.map(({ head, about }) => [head(gamma), about()] as const),
   ];
 }
 
@@ -30,7 +31,7 @@ function cell(tag: 'td' | 'th', text: string, cls?: string): HTMLElement {
 }
 
 /** The flags explained, one a line, for a tooltip. */
-const explained = (flags: readonly RunFlag[]) => flags.map((f) => `⚑ ${RUN_FLAG_LABELS[f]}`).join('\n');
+const explained = (flags: readonly RunFlag[]) => flags.map((f) => `⚑ ${runFlagLabel(f)}`).join('\n');
 
 /** A score the flags put in doubt: the score with ⚑, the flags named in its tooltip. */
 function flaggedCell(text: string, flags: readonly RunFlag[], cls?: string): HTMLElement {
@@ -76,9 +77,10 @@ export function renderRunsTable(table: HTMLTableElement, data: ChartData, gamma:
   for (const [h, why] of heads(gamma)) {
     const th = head.appendChild(cell('th', h));
     th.title = why;
-    // A narrow column may break "EvoScore(γ=…)" before its parenthesis.
+    // A narrow column may break "EvoScore(γ=…)" before its parenthesis (in any language).
     const text = th.textContent ?? '';
-    if (text.startsWith('EvoScore(')) th.replaceChildren('EvoScore', document.createElement('wbr'), text.slice('EvoScore'.length));
+    const paren = text.indexOf('(');
+    if (paren > 0) th.replaceChildren(text.slice(0, paren), document.createElement('wbr'), text.slice(paren));
   }
   const body = table.createTBody();
   const styles = seriesStyles(data.runs, palette);
@@ -89,7 +91,7 @@ export function renderRunsTable(table: HTMLTableElement, data: ChartData, gamma:
     // The run: its swatch and name; a flagged run names its flags under it, each explained on hover.
     const name = row.appendChild(cell('td', '', r.flags.length ? 'run flagged' : 'run'));
     name.append(swatch(styles[i], palette.background), document.createTextNode(r.run));
-    const notes = [...(r.flags.length ? [` ⚑ ${r.flags.join(', ')}`] : []), ...(r.pending ? [' (iteration pending)'] : [])];
+    const notes = [...(r.flags.length ? [` ⚑ ${r.flags.join(', ')}`] : []), ...(r.pending ? [` (${l10n.t('iteration pending')})`] : [])];
     for (const n of notes) {
       const sub = document.createElement('span');
       sub.className = 'sub';
@@ -99,7 +101,7 @@ export function renderRunsTable(table: HTMLTableElement, data: ChartData, gamma:
     if (r.flags.length) name.title = explained(r.flags);
     // Who played each role, a line each ("architect: … · programmer: …").
     const who = row.appendChild(cell('td', '', 'who'));
-    const label = r.kind === 'human-history' ? 'upstream developers' : r.label;
+    const label = r.kind === 'human-history' ? l10n.t('upstream developers') : r.label;
     label.split(' · ').forEach((part, k) => who.append(...(k ? [document.createElement('br')] : []), part));
     who.title = label;
     // A score that rests on a flag says so beside the score and beside solved.

@@ -2,6 +2,7 @@
 import { DiagnosticSeverity, type Diagnostic as LspDiagnostic } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic } from '../core/requirement/diagnostic';
+import { diagnosticText } from './diagnostic-text';
 
 export const DIAGNOSTIC_SOURCE = 'sweci';
 
@@ -20,7 +21,7 @@ export function toLspDiagnostic(d: Diagnostic, doc: TextDocument): LspDiagnostic
     severity: d.severity === 'error' ? DiagnosticSeverity.Error : DiagnosticSeverity.Warning,
     code: d.code,
     source: DIAGNOSTIC_SOURCE,
-    message: d.message,
+    message: diagnosticText(d),
     ...(d.replacement !== undefined ? { data: { replacement: d.replacement } satisfies QuickFixData } : {}),
   };
 }

@@ -3,6 +3,7 @@
 // Pure, so the language server and the loop share it.
 import { nearestTestId } from './nearest-test-id';
 import type { Diagnostic } from './diagnostic';
+import { worded } from './diagnostic-wording';
 import { findLocationRefs, locationIsNew } from './location-refs';
 import { baseNodeId, findNodeIds } from './node-ids';
 import { LineIndex } from './positions';
@@ -24,10 +25,10 @@ export function checkRequirementContext(input: string, result: RequirementParseR
   const text = stripBom(input);
   const lines = new LineIndex(text);
   const out: Diagnostic[] = [];
-  const warn = (code: Diagnostic['code'], message: string, start: number, end: number, replacement?: string) => {
+  const warn = (code: Diagnostic['code'], text: ReturnType<typeof worded>, start: number, end: number, replacement?: string) => {
     const r = lines.range(start, end);
     out.push({
-      message,
+      ...text,
       line: r.line,
       column: r.column,
       endLine: r.endLine,
@@ -44,12 +45,7 @@ export function checkRequirementContext(input: string, result: RequirementParseR
       const raw = text.slice(location.contentStart, location.contentEnd);
       for (const ref of findLocationRefs(raw)) {
         if (context.codeFiles.has(ref.file)) continue;
-        warn(
-          'missing-location-file',
-          `Requirement ${item.name}: ${ref.file} does not exist under app/code. If the requirement creates it, write new="true" on <location> or "(new)" after the path.`,
-          location.contentStart + ref.start,
-          location.contentStart + ref.end,
-        );
+        warn('missing-location-file', worded('missingLocationFile', item.name, ref.file), location.contentStart + ref.start, location.contentStart + ref.end);
       }
     }
     const acceptance = item.spans.acceptance;
@@ -61,7 +57,7 @@ export function checkRequirementContext(input: string, result: RequirementParseR
         const near = guesses++ < MAX_GUESSES ? nearestTestId(ref.id, context.knownTests) : undefined;
         warn(
           'unknown-test',
-          `Requirement ${item.name}: ${ref.id} is not a known test (neither in summary.jsonl nor found in app/code's test files).${near ? ` Did you mean ${near}?` : ''}`,
+          near ? worded('unknownTestNear', item.name, ref.id, near) : worded('unknownTest', item.name, ref.id),
           acceptance.contentStart + ref.start,
           acceptance.contentStart + ref.end,
           near,

@@ -1,4 +1,5 @@
 // A problem found in a requirement document, with a position a language server can show.
+import type { Wording } from './diagnostic-wording';
 
 export type DiagnosticSeverity = 'error' | 'warning';
 
@@ -21,7 +22,10 @@ export type DiagnosticCode =
   | 'unknown-test';
 
 export interface Diagnostic {
+  /** In English (the loop, the CLI). */
   message: string;
+  /** What `message` was worded from, for a display in another language (absent: `message` only). */
+  wording?: Wording;
   /** 1-based. */
   line: number;
   /** 1-based. */

@@ -1,5 +1,6 @@
 // Two requirements with the same four fields (whitespace aside) ask for one change twice.
 import type { Diagnostic } from './diagnostic';
+import { worded } from './diagnostic-wording';
 import { REQUIREMENT_FIELDS, type RequirementParseResult } from './requirement-document';
 
 export function duplicateRequirementWarnings(result: RequirementParseResult): Diagnostic[] {
@@ -16,10 +17,9 @@ export function duplicateRequirementWarnings(result: RequirementParseResult): Di
     const r = item.startTag;
     out.push({
       // Two items with one id are told apart by their positions.
-      message:
-        first.name === item.name
-          ? `Requirement ${item.name} (item ${item.index}) repeats requirement ${first.name} (item ${first.index}).`
-          : `Requirement ${item.name} repeats requirement ${first.name}.`,
+      ...(first.name === item.name
+        ? worded('duplicateRequirementAt', item.name, item.index, first.name, first.index)
+        : worded('duplicateRequirement', item.name, first.name)),
       line: r.line,
       column: r.column,
       endLine: r.endLine,

@@ -4,6 +4,7 @@
 // Positions are kept for the language server.
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import type { Diagnostic, DiagnosticCode } from './diagnostic';
+import { worded } from './diagnostic-wording';
 import { LineIndex, type TextRange } from './positions';
 import { errorMessage } from '../util/errors';
 import { isPlaceholder } from './requirement-skeleton';
@@ -78,8 +79,8 @@ export function parseRequirementDocument(input: string): RequirementParseResult 
   const text = stripBom(input);
   const lines = new LineIndex(text);
   // `end` (exclusive) gives the diagnostic a range, not just a point.
-  const diag = (code: DiagnosticCode, severity: Diagnostic['severity'], message: string, offset: number, end?: number): Diagnostic => {
-    const d: Diagnostic = { message, ...lines.at(offset), severity, code };
+  const diag = (code: DiagnosticCode, severity: Diagnostic['severity'], text: ReturnType<typeof worded>, offset: number, end?: number): Diagnostic => {
+    const d: Diagnostic = { ...text, ...lines.at(offset), severity, code };
     if (end !== undefined) {
       const r = lines.range(offset, end);
       d.endLine = r.endLine;
@@ -95,7 +96,7 @@ export function parseRequirementDocument(input: string): RequirementParseResult 
       ok: false,
       errors: [
         {
-          message: 'requirement.xml is empty: it must hold one XML document with 1 to 5 requirements.',
+          ...worded('empty'),
           line: 1,
           column: 1,
           endLine: whole.endLine,
@@ -110,22 +111,14 @@ export function parseRequirementDocument(input: string): RequirementParseResult 
   if (fence) {
     return {
       ok: false,
-      errors: [
-        diag(
-          'markdown-fence',
-          'error',
-          'requirement.xml is wrapped in a Markdown code fence (```): write the bare XML document.',
-          fence[0].length - 3,
-          lineEnd(text, fence[0].length),
-        ),
-      ],
+      errors: [diag('markdown-fence', 'error', worded('markdownFence'), fence[0].length - 3, lineEnd(text, fence[0].length))],
     };
   }
   const valid = XMLValidator.validate(text, { allowBooleanAttributes: true });
   if (valid !== true) {
     const { msg, line, col } = valid.err;
     const at = lines.offsetOf(line || 1, col || 1);
-    const d = diag('not-well-formed', 'error', `Not well-formed XML: ${msg}`, at, errorEnd(text, at));
+    const d = diag('not-well-formed', 'error', worded('notWellFormed', msg), at, errorEnd(text, at));
     // The validator's own position is kept as it was (it may point past the end of a line).
     return { ok: false, errors: [{ ...d, line: line || 1, column: col || 1 }] };
   }
@@ -136,10 +129,10 @@ export function parseRequirementDocument(input: string): RequirementParseResult 
   } catch (err) {
     const message = errorMessage(err);
     // The parser names no position (e.g. nesting too deep): point at the first line.
-    return { ok: false, errors: [diag('not-well-formed', 'error', `Not well-formed XML: ${message}`, 0, Math.max(1, lineEnd(text, 0)))] };
+    return { ok: false, errors: [diag('not-well-formed', 'error', worded('notWellFormed', message), 0, Math.max(1, lineEnd(text, 0)))] };
   }
   if (!root) {
-    return { ok: false, errors: [{ message: 'requirement.xml has no root element.', line: 1, column: 1, severity: 'error', code: 'no-items' }] };
+    return { ok: false, errors: [{ ...worded('noRoot'), line: 1, column: 1, severity: 'error', code: 'no-items' }] };
   }
 
   const warnings: Diagnostic[] = [];
@@ -151,29 +144,13 @@ export function parseRequirementDocument(input: string): RequirementParseResult 
     itemElements = elementChildren(holder).filter(hasAnyField);
   }
   if (itemElements.length === 0 && hasAnyField(holder)) {
-    warnings.push(
-      diag(
-        'root-is-item',
-        'warning',
-        `<${holder.name}> holds the fields itself; it is read as a single requirement. Put each requirement in its own element under the root.`,
-        startTagOf(holder).start,
-        startTagOf(holder).end,
-      ),
-    );
+    warnings.push(diag('root-is-item', 'warning', worded('rootIsItem', holder.name), startTagOf(holder).start, startTagOf(holder).end));
     itemElements = [holder];
   }
   if (itemElements.length === 0) {
     return {
       ok: false,
-      errors: [
-        diag(
-          'no-items',
-          'error',
-          `No requirement found under <${root.name}>: each requirement is an element holding <location>, <description>, <contract> and <acceptance>.`,
-          root.start,
-          startTagEnd(text, root.start),
-        ),
-      ],
+      errors: [diag('no-items', 'error', worded('noItems', root.name), root.start, startTagEnd(text, root.start))],
     };
   }
   if (itemElements.length > MAX_REQUIREMENTS) {
@@ -181,7 +158,7 @@ export function parseRequirementDocument(input: string): RequirementParseResult 
       diag(
         'too-many-items',
         'warning',
-        `${itemElements.length} requirements: the protocol allows at most ${MAX_REQUIREMENTS} per iteration.`,
+        worded('tooManyItems', itemElements.length, MAX_REQUIREMENTS),
         itemElements[MAX_REQUIREMENTS].start,
         startTagEnd(text, itemElements[MAX_REQUIREMENTS].start),
       ),
@@ -196,30 +173,22 @@ export function parseRequirementDocument(input: string): RequirementParseResult 
       const field = fieldName(child.name);
       if (!field) continue;
       if (fields[field]) {
-        warnings.push(diag('duplicate-field', 'warning', `Requirement ${name} has more than one <${field}>; only the first is used.`, child.start, child.end));
+        warnings.push(diag('duplicate-field', 'warning', worded('duplicateField', name, field), child.start, child.end));
         continue;
       }
       const fieldText = textOf(child.children).trim();
       fields[field] = { text: fieldText, ...lines.at(child.start) };
       spans[field] = fieldSpan(text, lines, child);
-      if (fieldText === '') warnings.push(diag('empty-field', 'warning', `Requirement ${name}: <${field}> is empty.`, child.start, child.end));
+      if (fieldText === '') warnings.push(diag('empty-field', 'warning', worded('emptyField', name, field), child.start, child.end));
       else if (isPlaceholder(field, fieldText)) {
-        warnings.push(
-          diag(
-            'placeholder-field',
-            'warning',
-            `Requirement ${name}: <${field}> still holds the skeleton's hint; write yours in its place.`,
-            child.start,
-            child.end,
-          ),
-        );
+        warnings.push(diag('placeholder-field', 'warning', worded('placeholderField', name, field), child.start, child.end));
       }
     }
     const tag = startTagOf(el);
     const missing = REQUIREMENT_FIELDS.filter((f) => !fields[f]);
     if (missing.length > 0) {
       const names = missing.map((m) => `<${m}>`).join(', ');
-      warnings.push(diag('missing-field', 'warning', `Requirement ${name} (<${el.name}>) has no ${names}.`, tag.start, tag.end));
+      warnings.push(diag('missing-field', 'warning', worded('missingField', name, el.name, names), tag.start, tag.end));
     }
     const start = lines.at(el.start);
     const end = lines.at(Math.max(el.start, el.end - 1));

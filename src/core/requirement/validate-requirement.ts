@@ -4,6 +4,7 @@
 import { readAgentFile } from '../util/agent-file';
 import { checkRequirementContext, type RequirementCheckContext } from './check-requirement-context';
 import type { Diagnostic } from './diagnostic';
+import { worded } from './diagnostic-wording';
 import { duplicateRequirementWarnings } from './duplicate-requirements';
 import { parseRequirementDocument, type RequirementParseResult } from './requirement-document';
 
@@ -25,7 +26,7 @@ export interface RequirementValidation {
 export function validateRequirement(text: string, context?: RequirementCheckContext): RequirementValidation {
   if (text.length > MAX_REQUIREMENT_CHARS) {
     const tooLarge: Diagnostic = {
-      message: `requirement.xml has ${text.length} characters; a requirement document is at most ${MAX_REQUIREMENT_CHARS}. Write 1 to 5 short requirements.`,
+      ...worded('tooLarge', text.length, MAX_REQUIREMENT_CHARS),
       line: 1,
       column: 1,
       endLine: 1,

@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import * as messages from '../messages';
 import { describeEnvironment, openTaskEnvironment, type TaskEnvironment } from '../../core/runtime/task-environment';
+import { environmentText } from './environment-text';
 import { readEnvironmentRecord } from '../../core/workspace/environment-record';
 import { readTaskRecord } from '../../core/workspace/materialize';
 import { imageArchiveOf, type TaskSpec } from '../../core/task/task-spec';
@@ -133,10 +134,10 @@ export class EnvironmentManager implements vscode.Disposable {
         progress.report?.(message);
       },
     });
-    const description = describeEnvironment(env.record);
-    log().info(`Runtime: ${description}${env.note ? ` (${env.note})` : ''}`);
+    // The log in English, as the CLI's; the views in the display language.
+    log().info(`Runtime: ${describeEnvironment(env.record)}${env.note ? ` (${env.note})` : ''}`);
     if (env.note) void messages.showWarningMessage(vscode.l10n.t('SWE-CI: {0}', env.note));
-    this.opened = { description, ...(env.note ? { note: env.note } : {}) };
+    this.opened = { description: environmentText(env.record), ...(env.note ? { note: env.note } : {}) };
     this.changed.fire();
     return env;
   }

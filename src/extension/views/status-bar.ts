@@ -1,6 +1,6 @@
 // Status bar: task · run · iteration · a(c), and the step while a loop runs.
 import type { EnvironmentManager } from '../environment/environment-manager';
-import { describeEnvironment } from '../../core/runtime/task-environment';
+import { environmentText } from '../environment/environment-text';
 import * as vscode from 'vscode';
 import { readIterationRecords } from '../../core/loop/iteration-record';
 import { listRuns } from '../../core/loop/run-store';
@@ -68,7 +68,7 @@ export class LoopStatusBar implements vscode.Disposable {
     }
     if (generation !== this.generation) return;
     this.parts = parts;
-    this.runtime = this.environments.description?.description ?? (state.environment ? describeEnvironment(state.environment) : undefined);
+    this.runtime = this.environments.description?.description ?? (state.environment ? environmentText(state.environment) : undefined);
     this.docker = !!this.runtime && /^(docker|podman) /.test(this.runtime);
     this.render();
   }

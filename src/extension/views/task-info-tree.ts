@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { TaskState } from '../../core/checkout/task-state';
 import type { TaskController } from '../task-controller';
 import type { EnvironmentManager } from '../environment/environment-manager';
-import { describeEnvironment } from '../../core/runtime/task-environment';
+import { environmentText } from '../environment/environment-text';
 import type { ReportFormat } from '../../core/pytest/pytest-command';
 import { relativePaths, shortDescription } from './view-text';
 import { summarizeRole, type RoleSummary } from '../../core/agents/agent-summary';
@@ -175,7 +175,7 @@ function reportWriter(format: ReportFormat): string {
 
 /** Where the tests run: the environment in use, else the one recorded at checkout. */
 function runtimeRow(state: TaskState, inUse: EnvironmentManager['description']): InfoRow {
-  const recorded = state.environment ? describeEnvironment(state.environment) : undefined;
+  const recorded = state.environment ? environmentText(state.environment) : undefined;
   const full = inUse?.description ?? recorded ?? vscode.l10n.t('chosen at the first run (sweci.runtime)');
   const description = shortDescription(full, state.task, 28);
   const lines = [

@@ -4,12 +4,17 @@
 // text, made here by @vscode/l10n-dev. VS Code then loads l10n/bundle.l10n.qps-ploc.json for
 // vscode.l10n.t (which the webview host hands to the pages) and package.nls.qps-ploc.json for the
 // manifest: the Task view's title and rows, a command's title in the palette and the chart
-// page's own text must all show the pseudo text.
+// page's own text and its runs table's headings (the metrics' words, English in src/shared) must
+// all show the pseudo text.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { getL10nPseudoLocalized } from '@vscode/l10n-dev';
+import { replayHumanHistory } from '../../../src/core/history/replay-history';
+import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
+import { findBubblewrap } from '../../../src/core/runtime/sandbox';
+import { taskFolder } from '../../../src/core/workspace/task-folder';
 import { repoRoot } from '../../harness/code-server';
 import { writeLanguagePackVsix } from '../../harness/language-pack';
 import { makeTestExtension } from '../../harness/test-extension';
@@ -79,7 +84,17 @@ export async function pseudoLocaleScenario(): Promise<string> {
     const passedGap = pseudoText(bundle, englishBundle, '{0} / {1} passed · gap {2}')
       .split(/\{\d\}/)[2]
       .trim();
-    const noRuns = pseudoText(bundle, englishBundle, 'No runs yet. Run an iteration, or Record Human History, and the chart fills in.');
+    // The runs table (a human-history run, replayed here): a metric's heading and its tooltip.
+    const regressionsHead = pseudoText(bundle, englishBundle, 'regressions');
+    const regressionsAbout = pseudoText(bundle, englishBundle, 'How many times the passed count dropped');
+    const upstream = pseudoText(bundle, englishBundle, 'upstream developers');
+    await replayHumanHistory({
+      python: 'python3',
+      timeoutMs: 120_000,
+      format: 'junit',
+      task: taskFolder(task.taskDir),
+      runtime: new LocalRuntime({ bwrap: await findBubblewrap(), readable: task.sandboxReadable }),
+    });
 
     const languagePacks = [await writeLanguagePackVsix(scratch, LOCALE), await writeLanguagePackVsix(scratch, OTHER_LOCALE)];
     return await withWorkbench(
@@ -99,7 +114,13 @@ export async function pseudoLocaleScenario(): Promise<string> {
         // The palette finds the command only by its pseudo title.
         await wb.runCommand(showChart);
         const chart = await frameShowing(page, chartHeading);
-        await chart.getByText(noRuns).waitFor({ timeout: 30_000 });
+        const head = chart.locator('#runs th').filter({ hasText: regressionsHead });
+        await head.first().waitFor({ timeout: 30_000 });
+        const about = await head.first().getAttribute('title');
+        if (about !== regressionsAbout)
+          throw new Error(`the regressions heading's tooltip reads ${JSON.stringify(about)}, not ${JSON.stringify(regressionsAbout)}`);
+        await chart.locator('#runs td.who').filter({ hasText: upstream }).first().waitFor({ timeout: 30_000 });
+        await chart.locator('#runs').scrollIntoViewIfNeeded();
         await page.mouse.move(900, 600);
         return wb.screenshot('pseudo-locale');
       },

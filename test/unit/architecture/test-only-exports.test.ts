@@ -28,6 +28,9 @@ const KEPT: Record<string, Record<string, string>> = {
   'src/core/agents/agent-settings.ts': { AGENT_CHOICES: "the parser's choices must be package.json's enum" },
   'src/core/pytest/report-stream.ts': { FRAME_PREFIX: "the report plugin's frame prefix (the Python side states it too)" },
   'src/shared/iteration-protocol.ts': { ITERATION_VIEW_ACTIONS: "every clickable action must make a message the view's host accepts" },
+  'src/core/requirement/diagnostic-wording.ts': {
+    DIAGNOSTIC_WORDING: "every wording must have the language server's literal l10n.t call, with the same English",
+  },
   'src/core/gateway/calls-file.ts': { RECORD_SLACK_BYTES: 'how far past its byte bound a calls record may end (the crossing line and the refusal)' },
   // The one-list bootstrap is the reference the batched one (clusterBootstraps) must equal bit for bit.
   'src/core/leaderboard/cluster-bootstrap.ts': {

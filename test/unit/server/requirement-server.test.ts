@@ -345,6 +345,29 @@ describe('requirement.xml language server in another display language', () => {
     assert.ok(!value.includes(PASSING));
   });
 
+  test('its diagnostics are worded from the bundle too; the English without one', async () => {
+    const task = await makeRequirementTask();
+    const empty = doc(requirement({ description: '' }));
+    const diagnosticWith = async (initializationOptions: unknown): Promise<string> => {
+      const client = await LspClient.start(initializationOptions);
+      try {
+        const { message } = only(await client.open(fileUri(task.requirementFile), empty), 'empty-field');
+        return typeof message === 'string' ? message : message.value;
+      } finally {
+        await client.stop();
+      }
+    };
+    try {
+      assert.equal(
+        await diagnosticWith({ l10nBundle: { 'Requirement {0}: <{1}> is empty.': 'Anforderung {0}: <{1}> ist leer.' } }),
+        'Anforderung 1: <description> ist leer.',
+      );
+      assert.equal(await diagnosticWith({}), 'Requirement 1: <description> is empty.');
+    } finally {
+      await task.dispose();
+    }
+  });
+
   test('a malformed bundle is ignored: the English', async () => {
     assert.ok((await hoverWith({ l10nBundle: { [PASSING]: 42 } })).includes(PASSING));
   });

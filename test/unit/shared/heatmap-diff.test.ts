@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { HeatmapData } from '../../../src/shared/chart-types';
-import { DIFF_NAMES, diffHeatmaps, differingTests } from '../../../webview-ui/heatmap-diff';
+import { diffHeatmaps, differingTests } from '../../../webview-ui/heatmap-diff';
+import { diffOutcomeText } from '../../../webview-ui/outcome-text';
 
 const h = (run: string, tests: string[], iterations: number[], rows: string[], notRan: number[] = []): HeatmapData => ({
   run,
@@ -25,7 +26,7 @@ test('cells say which run passes, over the iterations both recorded', () => {
   // t1: both pass throughout. t2: neither at the base, only B at 1, both at 2. t3: neither, neither (B errors), only B at 2.
   assert.equal(d.cells, ['111', '031', '003'].join(''));
   assert.equal(differingTests(d), 2);
-  assert.equal(DIFF_NAMES['3'], 'only the second passes');
+  assert.equal(diffOutcomeText('3', 'the first', 'the second'), 'only the second passes');
 });
 
 test('a column where either pytest did not run compares nothing; a test only one run scores counts as not passed by the other', () => {
