@@ -241,6 +241,13 @@ async function sweep(docker: Docker): Promise<boolean> {
   try {
     const mine = await docker.listContainers({ all: true, filters: { label: [`${OWNER_LABEL}=${ownerLabel()}`] } });
     for (const c of mine) {
+      // Killed first: Podman's forced removal waits out the container's stop timeout (10 s) for a
+      // PID 1 that ignores SIGTERM, and a job being cancelled has only Slurm's KillWait left.
+      if (c.State === 'running')
+        await docker
+          .getContainer(c.Id)
+          .kill({ signal: 'SIGKILL' })
+          .catch(() => undefined);
       await docker
         .getContainer(c.Id)
         .remove({ force: true })
