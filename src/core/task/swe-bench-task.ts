@@ -1,6 +1,7 @@
 // A SWE-bench-style instance as a task: the instances file read and checked, the instance's local
 // clone found (given, or by repo name in a folder of clones), and its base commit resolved there.
-import { existsSync, promises as fs } from 'node:fs';
+import { readGivenFile } from '../util/given-file';
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { UserError } from '../util/errors';
 import { resolveCommit } from './git-refs';
@@ -15,16 +16,7 @@ export interface InstanceRepoChoice {
 }
 
 export async function readSweBenchFile(file: string): Promise<SweBenchInstance[]> {
-  const abs = path.resolve(file);
-  let text: string;
-  try {
-    text = await fs.readFile(abs, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new UserError(
-      code === 'ENOENT' ? `${abs} does not exist. Give a SWE-bench-style instances file (.json or .jsonl).` : `${abs} cannot be read (${code}).`,
-    );
-  }
+  const { abs, text } = await readGivenFile(file, 'a SWE-bench-style instances file (.json or .jsonl)');
   return parseSweBenchInstances(text, abs);
 }
 

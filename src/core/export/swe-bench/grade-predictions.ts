@@ -3,6 +3,7 @@
 // has them, then pytest on the test patch's files (our confined runner, as every run of a
 // task's code), graded by our rule. Each prediction gets its result; an unknown instance, a
 // patch that does not apply or a run where pytest did not run is an error row, never a crash.
+import { readGivenFile } from '../../util/given-file';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -160,14 +161,7 @@ async function cloneObjects(clone: string, signal?: AbortSignal): Promise<string
 
 /** The instances to grade against: a SWE-bench-style instances file, or a SWE-Bench-CL sequence file (every task of every sequence). */
 export async function readGradingInstances(file: string): Promise<SweBenchInstance[]> {
-  const abs = path.resolve(file);
-  const text = await fs.readFile(abs, 'utf8').catch((err: NodeJS.ErrnoException) => {
-    throw new UserError(
-      err.code === 'ENOENT'
-        ? `${abs} does not exist. Give a SWE-bench-style instances file (.json or .jsonl) or a SWE-Bench-CL sequence file.`
-        : `${abs} cannot be read (${err.code}).`,
-    );
-  });
+  const { abs, text } = await readGivenFile(file, 'a SWE-bench-style instances file (.json or .jsonl) or a SWE-Bench-CL sequence file');
   if (!/^\s*\{\s*"sequences"\s*:/.test(text)) return parseSweBenchInstances(text, abs);
   const all = parseSweBenchClSequences(text, abs).flatMap((s) => s.tasks);
   const seen = new Set<string>();

@@ -1,8 +1,7 @@
 // A predictions file as SWE-bench's harness takes it: JSON Lines (one prediction a line) or a
 // JSON list, each { instance_id, model_name_or_path, model_patch }. Any other tool may have made
 // it: each line is checked, and a bad one is refused with its line number before anything runs.
-import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
+import { readGivenFile } from '../../util/given-file';
 import { taskIdProblem } from '../../task/task-id';
 import { UserError, errorMessage } from '../../util/errors';
 import { isRecord } from '../../util/is-record';
@@ -10,14 +9,7 @@ import { modelFolderName, type Prediction } from './harness-files';
 
 /** Reads and checks `file`; every problem names the file and the line (or item). */
 export async function readPredictionsFile(file: string): Promise<Prediction[]> {
-  const abs = path.resolve(file);
-  let text: string;
-  try {
-    text = await fs.readFile(abs, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new UserError(code === 'ENOENT' ? `${abs} does not exist. Give a predictions file (.jsonl or .json).` : `${abs} cannot be read (${code}).`);
-  }
+  const { abs, text } = await readGivenFile(file, 'a predictions file (.jsonl or .json)');
   return parsePredictions(text, abs);
 }
 
