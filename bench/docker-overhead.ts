@@ -15,6 +15,7 @@
 // Budget: ours' overhead ≤ 0.5 × the reference pattern's.
 //
 //   npm run compile && node out/bench/docker-overhead.js [--iterations N] [--only <pattern>]
+import { execIn } from './container-exec';
 import { execFileSync, spawn } from 'node:child_process';
 import { taskFolder } from '../src/core/workspace/task-folder';
 import { promises as fs } from 'node:fs';
@@ -107,12 +108,11 @@ async function main(): Promise<void> {
       await runPytest(tests);
     },
     'exec true': async () => {
-      await execIn(conn.docker, floorBox, ['true'], '/app');
+      await execIn(floorBox, ['true'], '/app');
     },
     'exec pytest': async () => {
       const cmd = pytestInContainer('/tmp/floor-report.xml');
       await execIn(
-        conn.docker,
         floorBox,
         [cmd.command, ...cmd.args],
         cmd.cwd,
@@ -208,17 +208,6 @@ async function startContainer(docker: Docker, binds: string[]): Promise<Docker.C
   return c;
 }
 
-async function execIn(_docker: Docker, c: Docker.Container, cmd: string[], cwd: string, env: string[] = []): Promise<number> {
-  const exec = await c.exec({ Cmd: cmd, WorkingDir: cwd, Env: env, AttachStdout: true, AttachStderr: true });
-  const stream = await exec.start({ hijack: true, stdin: false });
-  stream.resume();
-  await new Promise<void>((resolve) => {
-    stream.on('end', () => resolve());
-    stream.on('close', () => resolve());
-  });
-  return (await exec.inspect()).ExitCode ?? -1;
-}
-
 /** A tar of `names` under `dir`, as the reference sends `/app` into each fresh container. */
 function tarOf(dir: string, names: string[]): Buffer {
   return execFileSync('tar', ['-C', dir, '-cf', '-', ...names], { maxBuffer: 1 << 30 });
@@ -251,7 +240,7 @@ async function referenceIteration(docker: Docker, appDir: string, tmp: string, p
     const c = await startContainer(docker, []);
     try {
       await c.putArchive(tarOf(appDir, step.copyIn), { path: '/app' });
-      await execIn(docker, c, step.cmd, step.cwd, step.env);
+      await execIn(c, step.cmd, step.cwd, step.env);
       if (step.copyOut) await untarInto(await c.getArchive({ path: step.copyOut }), path.join(tmp, 'copied-out'));
     } finally {
       await c.remove({ force: true });

@@ -15,6 +15,7 @@
 //
 //   npm run compile && node out/bench/podman.js [--iterations N] [--loads N]
 // Runs as root (rootful Podman) on a store under /var/tmp that it removes at the end.
+import { execIn } from './container-exec';
 import { spawn, spawnSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
@@ -220,17 +221,6 @@ async function startContainer(conn: DockerConnection, binds: string[]): Promise<
   });
   await c.start();
   return c;
-}
-
-async function execIn(c: Docker.Container, cmd: string[], cwd: string, env: string[] = []): Promise<number> {
-  const exec = await c.exec({ Cmd: cmd, WorkingDir: cwd, Env: env, AttachStdout: true, AttachStderr: true });
-  const stream = await exec.start({ hijack: true, stdin: false });
-  stream.resume();
-  await new Promise<void>((resolve) => {
-    stream.on('end', () => resolve());
-    stream.on('close', () => resolve());
-  });
-  return (await exec.inspect()).ExitCode ?? -1;
 }
 
 main().catch((err: unknown) => {
