@@ -18,6 +18,7 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'curate/mine.test.js': 3.3,
   'architecture/test-only-exports.test.js': 2.5,
   'cli/cli-output-pipe.test.js': 1.9,
+  'cli/stop-signals.test.js': 1.0,
   'leaderboard/leaderboard-statistics.test.js': 0.8,
   'shared/leaderboard-protocol.test.js': 0.7,
   'curate/dependency-set.test.js': 0.6,

@@ -5,6 +5,7 @@ import { AGENT_PRESETS } from '../core/agents/presets';
 import { DEFAULT_GRACE_SECONDS } from '../core/slurm/sbatch-options';
 import { UserError } from '../core/util/errors';
 import { addPytestOptions, addRuntimeOptions, assertNoOptionLikeValues, UsageError } from './cli-settings';
+import { stopOnSignals } from './stop-signals';
 import type { AgentsCheckValues } from './commands/agents-command';
 import type { DownloadValues, VerifyValues } from './commands/dataset-command';
 import type { CompareValues } from './commands/compare-command';
@@ -462,12 +463,7 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
 export async function main(argv: string[]): Promise<number> {
   const abort = new AbortController();
   // Stopped by a user, a job runner or a closed terminal: every process it started stops too.
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
-    process.once(signal, () => {
-      process.stderr.write(`\n${signal}: stopping (running steps are stopped; nothing half-done is recorded)…\n`);
-      abort.abort();
-    });
-  }
+  stopOnSignals(abort);
   const result: { code: Promise<number> | undefined } = { code: undefined };
   const cli = program(abort.signal, result);
   if (argv.length === 0) {
