@@ -18,6 +18,7 @@ import { isAlive } from '../runtime/process-helpers';
 import {
   assertAllFinished,
   assertLinesWhole,
+  elementLogs,
   gate,
   leftovers,
   processesUnder,
@@ -146,7 +147,7 @@ test('a cancelled element leaves no container (its Podman service is signalled w
   assert.ok(containers().length > 0, 'the element has containers in the store');
   kit.command('scancel', [`${job}_0`]);
   await waitForArray(kit, experiment, job, 300);
-  assert.deepEqual(containers(), [], 'the cancelled element removed its containers');
+  assert.deepEqual(containers(), [], `the cancelled element removed its containers; element logs:\n${await elementLogs(experiment)}`);
   assert.deepEqual(besidesExecMonitors(leftovers(kit, kit.fixture.tmp)), []);
 
   await held.open();
