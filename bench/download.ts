@@ -6,7 +6,9 @@
 // that a 50 GB download pays once counted against 273 MB, and per-file costs against a sixth of a
 // real file; at 400 MB both sides fetch what a user fetches (SWECI_BENCH_IMAGE_MB=64 gives the old
 // bench).
-// They run in turn (A B A B …) and the ratio is taken pair by pair; quote the medians. sweci also
+// They run in turn (A B A B …) and the ratio is taken pair by pair; quote the medians. Each pair
+// also prints the CPU each client spent and what the loopback server (in this process) spent
+// serving it: on a loaded machine the ratios follow those more than anything else. sweci also
 // verifies each file's SHA-256 (on a second thread that reads back what was written), which curl does not. Two ratios: the whole process
 // (sweci's Node start-up and its listing of the repository included: a fixed cost that weighs on
 // 1.6 GB and not on 50 GB) and the data files alone. SWECI_BENCH_IMAGE_MB sets the image size
@@ -18,7 +20,7 @@
 //   SWECI_BENCH_CLI=<another build's dist/cli.js> compares an older build the same way.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { promises as fs, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -58,6 +60,21 @@ function run(command: string, args: string[], env: NodeJS.ProcessEnv = process.e
     });
   });
   return { done, kill: () => child.kill('SIGKILL'), transfer: () => (first !== undefined && last !== undefined ? (last - first) / 1000 : NaN) };
+}
+
+/**
+ * Processor seconds, as Linux accounts them (/proc/self/stat, clock ticks of 10 ms): this process's
+ * own (the loopback server; the bench's reading of sweci's events is a few lines) and its waited-for
+ * children's (sweci with its threads, or curl). NaN where there is no /proc.
+ */
+function cpu(): { self: number; children: number } {
+  try {
+    // After the command's ")": utime stime cutime cstime are fields 12 to 15.
+    const f = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ').map(Number);
+    return { self: (f[11] + f[12]) / 100, children: (f[13] + f[14]) / 100 };
+  } catch {
+    return { self: NaN, children: NaN };
+  }
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -102,12 +119,19 @@ async function main(): Promise<void> {
     const transferRatios: number[] = [];
     const a: number[] = [];
     const b: number[] = [];
+    const cpuA: number[] = [];
+    const cpuB: number[] = [];
+    const serverA: number[] = [];
+    const serverB: number[] = [];
     for (let i = -1; i < RUNS; i++) {
       const sweciDir = path.join(tmp, `sweci-${i}`);
       const curlDir = path.join(tmp, `curl-${i}`);
+      const s0 = cpu();
       const sweci = run(process.execPath, sweciArgs(sweciDir), env);
       const ta = await sweci.done;
+      const s1 = cpu();
       const tb = await run('curl', curlArgs(curlDir)).done;
+      const s2 = cpu();
       await fs.rm(sweciDir, { recursive: true, force: true });
       await fs.rm(curlDir, { recursive: true, force: true });
       if (i < 0) continue; // the warm-up pair (page cache, the bundle's first load)
@@ -115,9 +139,14 @@ async function main(): Promise<void> {
       b.push(tb);
       ratios.push(tb / ta);
       transferRatios.push(tb / sweci.transfer());
+      cpuA.push(s1.children - s0.children);
+      cpuB.push(s2.children - s1.children);
+      serverA.push(s1.self - s0.self);
+      serverB.push(s2.self - s1.self);
       console.log(
         `  pair ${i + 1}: sweci ${ta.toFixed(2)} s (data files ${sweci.transfer().toFixed(2)} s), curl ${tb.toFixed(2)} s, ` +
-          `throughput ratio sweci/curl ${(tb / ta).toFixed(3)} whole process, ${(tb / sweci.transfer()).toFixed(3)} data files`,
+          `throughput ratio sweci/curl ${(tb / ta).toFixed(3)} whole process, ${(tb / sweci.transfer()).toFixed(3)} data files; ` +
+          `CPU sweci ${cpuA.at(-1)!.toFixed(2)} s, curl ${cpuB.at(-1)!.toFixed(2)} s, server ${serverA.at(-1)!.toFixed(2)} s and ${serverB.at(-1)!.toFixed(2)} s`,
       );
     }
     const mb = total / 1e6;
@@ -127,6 +156,10 @@ async function main(): Promise<void> {
     console.log(
       `${load()}; throughput ratio sweci/curl, median of pairs: ${median(ratios).toFixed(3)} whole process (min ${Math.min(...ratios).toFixed(3)}, max ${Math.max(...ratios).toFixed(3)}); ` +
         `${median(transferRatios).toFixed(3)} for the data files alone (sweci's start-up, listing and CSV left out; curl's whole run)`,
+    );
+    console.log(
+      `CPU, medians: sweci ${median(cpuA).toFixed(2)} s, curl ${median(cpuB).toFixed(2)} s; the loopback server (this process) ` +
+        `${median(serverA).toFixed(2)} s while sweci fetched, ${median(serverB).toFixed(2)} s while curl did`,
     );
 
     // The resume: stall the file that holds the half-way byte, kill sweci there, run it again.
