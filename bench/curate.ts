@@ -4,7 +4,11 @@
 // (pyproject.toml, setup.cfg, requirement files with an include), the rest changing source and
 // tests. Both sides run in this process, one after the other (A B A B …), so the ratio is taken
 // pair by pair and a machine whose speed drifts moves both alike. Quote the median. The issue's
-// bound: mining ≤ 3× the git log pass.
+// bound: mining ≤ 3× the git log pass. Beside the wall-clock ratio, the CPU ratio: each side's
+// processor seconds (this process's plus those of the git processes it waited for, as Linux
+// accounts them), summed over the pairs. On a loaded shared machine the wall ratio of a pair swings
+// several-fold from one pair to the next; the CPU ratio says what the work costs, and the load
+// average printed with the figures says how much to trust the wall ratio.
 //
 //   npm run compile && npm run bench:curate        (SWECI_BENCH_RUNS pairs, default 7)
 //
@@ -20,7 +24,7 @@
 // in the shared image and goes back to the environment stage (printed apart, not in the ratio).
 // Printed with the funnel and each stage's time.
 import { spawn, spawnSync } from 'node:child_process';
-import { promises as fs } from 'node:fs';
+import { promises as fs, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -33,6 +37,24 @@ import { CURATE_BASE_IMAGE } from '../scripts/demo-image';
 const RUNS = Number(process.env.SWECI_BENCH_RUNS ?? 7);
 const COMMITS = 1500;
 const DEPENDENCY_CHANGES = 100;
+
+/** Processor seconds of this process and of its children it has waited for (Linux; NaN elsewhere). */
+function cpuSeconds(): number {
+  try {
+    // /proc/self/stat: after the command's ")", utime stime cutime cstime are fields 12 to 15, in clock ticks (100 a second).
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+    const ticks = fields.slice(11, 15).reduce((n, f) => n + Number(f), 0);
+    return ticks / 100;
+  } catch {
+    return NaN;
+  }
+}
+
+const load = (): string =>
+  `load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')} on ${os.cpus().length} cores`;
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -100,14 +122,21 @@ async function main(): Promise<void> {
     console.log(
       `funnel: ${first.commits} first-parent commits, ${first.dependencyChanges} dependency changes → ${first.candidates.length} spans → ${passed} over the line thresholds`,
     );
+    console.log(`${RUNS} pairs; ${load()}`);
     const ratios: number[] = [];
     const mined: number[] = [];
     const logged: number[] = [];
+    let minedCpu = 0;
+    let loggedCpu = 0;
     for (let i = 0; i < RUNS; i++) {
+      const c0 = cpuSeconds();
       const t0 = performance.now();
       await mineSpans(dir, 'main', options);
       const a = (performance.now() - t0) / 1000;
+      const c1 = cpuSeconds();
       const b = await gitLog(dir);
+      minedCpu += c1 - c0;
+      loggedCpu += cpuSeconds() - c1;
       mined.push(a);
       logged.push(b);
       ratios.push(a / b);
@@ -118,6 +147,10 @@ async function main(): Promise<void> {
     console.log(`git log --first-parent --numstat  median ${median(logged).toFixed(3)} s`);
     console.log(
       `ratio mine / git log          median ${median(ratios).toFixed(2)}×  (min ${Math.min(...ratios).toFixed(2)}, max ${Math.max(...ratios).toFixed(2)}; bound 3×)`,
+    );
+    console.log(
+      `CPU mine ${((minedCpu * 1000) / RUNS).toFixed(0)} ms, git log ${((loggedCpu * 1000) / RUNS).toFixed(0)} ms a pass (git processes included); ` +
+        `CPU ratio ${(minedCpu / loggedCpu).toFixed(2)}×; ${load()}`,
     );
     if (process.env.SWECI_BENCH_ENV !== '0') await sharedEnvironment(tmp);
   } finally {

@@ -46,15 +46,43 @@ function significantLines(text: string): string {
     .join('\n');
 }
 
+/** What one file's text declares: its entries, the files it includes, its problems. */
+interface FileParse {
+  entries: string[];
+  includes: string[];
+  problems: string[];
+}
+
+/**
+ * Parses kept by file and text. A history's walk recomputes the set at every dependency change,
+ * mostly of one file: the files that did not change are not parsed again.
+ */
+export type DependencyParseCache = Map<string, FileParse>;
+
 /** Reads the set: `read` gives a path's text at the commit, undefined when absent. */
 export async function dependencySet(
   files: readonly string[],
   read: (p: string) => Promise<string | undefined>,
   options: DependencySetOptions,
+  cache?: DependencyParseCache,
 ): Promise<DependencySet> {
   const entries = new Set<string>();
   const consulted = new Set<string>();
   const problems: string[] = [];
+  /** `file`'s text parsed by `parse` (or as it was before): its entries added, its includes returned. */
+  const parsed = (file: string, text: string, parse: (add: Add, problems: string[]) => string[] | void): string[] => {
+    const key = `${file}\0${text}`;
+    let p = cache?.get(key);
+    if (!p) {
+      const found: FileParse = { entries: [], includes: [], problems: [] };
+      found.includes = parse((group, requirement) => void found.entries.push(`${group}|${requirement}`), found.problems) ?? [];
+      cache?.set(key, found);
+      p = found;
+    }
+    for (const e of p.entries) entries.add(e);
+    problems.push(...p.problems);
+    return p.includes;
+  };
   const add = (group: string, requirement: string): void => {
     entries.add(`${group}|${requirement}`);
   };
@@ -73,9 +101,9 @@ export async function dependencySet(
     const text = await readFile(file);
     if (text === undefined) continue;
     if (file === 'pyproject.toml') {
-      for (const more of pyprojectEntries(text, add, problems)) requirementFiles.add(more);
-    } else if (file === 'setup.cfg') setupCfgEntries(text, add);
-    else if (file === 'setup.py') setupPyEntries(text, add);
+      for (const more of parsed(file, text, (record, notes) => pyprojectEntries(text, record, notes))) requirementFiles.add(more);
+    } else if (file === 'setup.cfg') parsed(file, text, (record) => setupCfgEntries(text, record));
+    else if (file === 'setup.py') parsed(file, text, (record) => setupPyEntries(text, record));
     else add(`lock:${file}`, digest(significantLines(text)));
   }
 
@@ -89,7 +117,7 @@ export async function dependencySet(
       add(`requirements:${file}`, 'missing');
       continue;
     }
-    for (const include of requirementsEntries(file, text, add)) {
+    for (const include of parsed(file, text, (record) => requirementsEntries(file, text, record))) {
       if (seen.has(include)) continue;
       seen.add(include);
       queue.push(include);

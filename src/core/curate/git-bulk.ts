@@ -1,6 +1,6 @@
 // History read in bulk: the first-parent chain with each commit's changed paths in one `git log`,
 // blobs through one `git cat-file --batch`, every pair's numstat through one `git diff-tree
-// --stdin`. Never a checkout, never a process per commit.
+// --stdin` fed as pairs are found. Never a checkout, never a process per commit.
 import { spawnGit } from '../util/git';
 import { AbortError } from '../util/errors';
 
@@ -149,17 +149,59 @@ export interface NumstatEntry {
   lines: number;
 }
 
-/** `git diff --numstat base oracle` for every pair, through one `git diff-tree --stdin`; keyed by oracle. */
-export async function numstats(
-  dir: string,
-  pairs: ReadonlyArray<{ base: string; oracle: string }>,
-  signal?: AbortSignal,
-): Promise<Map<string, NumstatEntry[]>> {
+/**
+ * `git diff --numstat base oracle` for every pair, through one `git diff-tree --stdin` started at
+ * once: pairs go in as the walk finds them, so git diffs while the walk goes on and its start-up
+ * is off the path; `result` (after the last pair) gives them keyed by oracle.
+ */
+export class NumstatReader {
+  private readonly child;
+  private readonly out: Buffer[] = [];
+  private readonly done: Promise<void>;
+
+  constructor(dir: string, signal?: AbortSignal) {
+    this.child = spawnGit(dir, ['diff-tree', '--stdin', '-r', '--numstat', '--no-renames', '-z']);
+    const child = this.child;
+    let err = '';
+    child.stdout.on('data', (b: Buffer) => this.out.push(b));
+    child.stderr.setEncoding('utf8').on('data', (s: string) => (err = (err + s).slice(-4000)));
+    child.stdin.on('error', () => undefined); // git exiting early shows as its exit code
+    const abort = (): void => void child.kill('SIGKILL');
+    if (signal?.aborted) abort();
+    else signal?.addEventListener('abort', abort, { once: true });
+    this.done = new Promise<void>((resolve, reject) => {
+      child.on('error', reject);
+      child.on('close', (code) => {
+        signal?.removeEventListener('abort', abort);
+        if (signal?.aborted) return reject(new AbortError());
+        if (code === 0) resolve();
+        else reject(new Error(err.trim() || `git diff-tree exited with ${code}`));
+      });
+    });
+    this.done.catch(() => undefined); // awaited in result(); a mining pass that failed earlier never asks
+  }
+
+  /** Queues one pair: base → oracle. */
+  add(pair: { base: string; oracle: string }): void {
+    // `<oracle> <base>` diffs the oracle against base as if base were its parent: base → oracle.
+    this.child.stdin.write(`${pair.oracle} ${pair.base}\n`);
+  }
+
+  /** Every queued pair's numstat, keyed by oracle, once git has diffed them all. */
+  async result(): Promise<Map<string, NumstatEntry[]>> {
+    this.child.stdin.end();
+    await this.done;
+    return parseNumstats(Buffer.concat(this.out).toString('utf8'));
+  }
+
+  /** Stops git when the pass ends early (result() not called). */
+  close(): void {
+    if (!this.child.stdin.writableEnded) this.child.stdin.end();
+  }
+}
+
+function parseNumstats(out: string): Map<string, NumstatEntry[]> {
   const result = new Map<string, NumstatEntry[]>();
-  if (pairs.length === 0) return result;
-  // `<oracle> <base>` diffs the oracle against base as if base were its parent: base → oracle.
-  const input = pairs.map((p) => `${p.oracle} ${p.base}\n`).join('');
-  const out = (await runGit(dir, ['diff-tree', '--stdin', '-r', '--numstat', '--no-renames', '-z'], input, signal)).toString('utf8');
   let current: NumstatEntry[] | undefined;
   for (const field of out.split('\0')) {
     if (field === '') continue;

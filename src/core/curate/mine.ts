@@ -3,8 +3,8 @@
 // candidate (base = its first commit, oracle = its last); pairs below the line thresholds of
 // `git diff --numstat base oracle` are dropped, each with its reason.
 import { throwIfAborted } from '../util/errors';
-import { BlobReader, firstParentLog, numstats, type LoggedCommit } from './git-bulk';
-import { dependencySet, isDependencyFile, type DependencySet } from './dependency-set';
+import { BlobReader, firstParentLog, NumstatReader, type LoggedCommit } from './git-bulk';
+import { dependencySet, isDependencyFile, type DependencyParseCache, type DependencySet } from './dependency-set';
 import { isPythonTestFile, isTestPath } from './test-paths';
 import { UserError } from '../util/errors';
 
@@ -17,7 +17,7 @@ export interface MineOptions {
   signal?: AbortSignal;
   /**
    * Each span (window) as the walk finds it, oldest first, before its lines are counted (one
-   * `git diff-tree` pass at the end): the editor lists candidates as mining proceeds.
+   * `git diff-tree` pass, done when the walk is): the editor lists candidates as mining proceeds.
    */
   onSpan?: (span: FoundSpan) => void;
 }
@@ -71,8 +71,9 @@ const sha12 = (s: string): string => s.slice(0, 12);
 
 /** Mines `ref` of the repository at `dir` (checked by openRepository). */
 export async function mineSpans(dir: string, ref: string, options: MineOptions): Promise<MineResult> {
-  // cat-file starts beside the log pass: its start-up is not on the path.
+  // cat-file and diff-tree start beside the log pass: their start-up is not on the path.
   const reader = new BlobReader(dir);
+  const numstat = new NumstatReader(dir, options.signal);
   let log: LoggedCommit[];
   let walked: Awaited<ReturnType<typeof dependencySets>>;
   // Spans close as the walk goes (a set that differs from the last ends the one before it).
@@ -82,6 +83,7 @@ export async function mineSpans(dir: string, ref: string, options: MineOptions):
     for (const [i, j, last] of windowsOf(start, end, options.maxSpanCommits)) {
       const span = foundSpan(log, sets, next, i, j, last);
       found.push(span);
+      numstat.add(span);
       options.onSpan?.(span);
     }
   };
@@ -95,17 +97,21 @@ export async function mineSpans(dir: string, ref: string, options: MineOptions):
       }
     });
     if (log.length > 0) close(walked.sets, log.length - 1);
+  } catch (err) {
+    numstat.close();
+    throw err;
   } finally {
     reader.close();
   }
   const { sets, hasTests, problems } = walked;
   if (!hasTests.some(Boolean)) {
+    numstat.close();
     throw new UserError(
       `No tests found on the first-parent chain of ${ref}: no file is named test_*.py, *_test.py or conftest.py, or lies in a test/ or tests/ folder. SWE-CI tasks are measured by pytest; curate a repository with a pytest suite.`,
     );
   }
 
-  const stats = await numstats(dir, found, options.signal);
+  const stats = await numstat.result();
   const candidates = found.map((span): MinedCandidate => {
     let changedLines = 0;
     let sourceLines = 0;
@@ -195,6 +201,7 @@ async function dependencySets(
   const roots = new Set<string>();
   let tests = 0;
   const byKey = new Map<string, DependencySet>();
+  const parses: DependencyParseCache = new Map();
   const sets: DependencySet[] = [];
   const hasTests: boolean[] = [];
   const problems: string[] = [];
@@ -206,7 +213,7 @@ async function dependencySets(
       const had = tree.has(p);
       if (blob === null) tree.delete(p);
       else tree.set(p, blob);
-      if (isPythonTestFile(p) && had !== (blob !== null)) tests += blob === null ? -1 : 1;
+      if (had !== (blob !== null) && isPythonTestFile(p)) tests += blob === null ? -1 : 1;
       if (isDependencyFile(p, options)) {
         touched = true;
         if (blob === null) roots.delete(p);
@@ -220,7 +227,7 @@ async function dependencySets(
         const bytes = await reader.read(blob);
         return bytes?.toString('utf8');
       };
-      const next = await dependencySet([...roots], read, options);
+      const next = await dependencySet([...roots], read, options, parses);
       const key = next.entries.join('\n');
       const known = byKey.get(key);
       if (known) current = known;
