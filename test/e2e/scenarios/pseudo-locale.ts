@@ -4,8 +4,9 @@
 // text, made here by @vscode/l10n-dev. VS Code then loads l10n/bundle.l10n.qps-ploc.json for
 // vscode.l10n.t (which the webview host hands to the pages) and package.nls.qps-ploc.json for the
 // manifest: the Task view's title and rows, a command's title in the palette and the chart
-// page's own text and its runs table's headings (the metrics' words, English in src/shared) must
-// all show the pseudo text.
+// page's own text, its runs table's headings and its worded cells (the metrics' words, which
+// src/shared words through @vscode/l10n) must all show the pseudo text, and the numbers in the
+// cells must read as in English.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -56,6 +57,33 @@ async function frameShowing(page: Page, text: string, timeoutMs = 60_000): Promi
   }
 }
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The runs table's row of the replayed run reads the pseudo words in its worded cells: solved and
+ * zero-regression a pseudo yes or no, tokens the pseudo "none recorded" (the upstream developers
+ * report none), time its numbers with the pseudo units; no English word of a cell is left.
+ */
+async function expectRunCells(
+  chart: Frame,
+  want: { yesNo: readonly string[]; noTokens: string; duration: RegExp; columnOf: (englishHeading: string) => string },
+): Promise<void> {
+  const heads = (await chart.locator('#runs thead th').allTextContents()).map((t) => t.trim());
+  const cells = (await chart.locator('#runs tbody tr').first().locator('td').allTextContents()).map((t) => t.trim());
+  const cell = (englishHeading: string) => {
+    const at = heads.indexOf(want.columnOf(englishHeading));
+    if (at < 0) throw new Error(`the runs table has no ${englishHeading} column in pseudo text: ${JSON.stringify(heads)}`);
+    return cells[at];
+  };
+  const problems = [
+    ...['solved', 'zero-regression'].flatMap((h) => (want.yesNo.includes(cell(h)) ? [] : [`${h} reads ${JSON.stringify(cell(h))}`])),
+    ...(cell('tokens in / out') === want.noTokens ? [] : [`tokens read ${JSON.stringify(cell('tokens in / out'))}`]),
+    ...(want.duration.test(cell('time')) ? [] : [`time reads ${JSON.stringify(cell('time'))}`]),
+    ...cells.filter((c) => /\b(yes|no|none recorded|crashed|min)\b/.test(c)).map((c) => `a cell is English: ${JSON.stringify(c)}`),
+  ];
+  if (problems.length) throw new Error(`the runs table's cells are not in the pseudo-locale: ${problems.join('; ')} (row ${JSON.stringify(cells)})`);
+}
+
 export async function pseudoLocaleScenario(): Promise<string> {
   const task = await prepareDemoTask('pseudo-locale');
   const extension = makeTestExtension();
@@ -88,6 +116,16 @@ export async function pseudoLocaleScenario(): Promise<string> {
     const regressionsHead = pseudoText(bundle, englishBundle, 'regressions');
     const regressionsAbout = pseudoText(bundle, englishBundle, 'How many times the passed count dropped');
     const upstream = pseudoText(bundle, englishBundle, 'upstream developers');
+    // Its cells: the yes/no of solved and zero-regression, no tokens recorded, a duration's unit.
+    const yesNo = [pseudoText(bundle, englishBundle, 'yes'), pseudoText(bundle, englishBundle, 'no')];
+    const noTokens = pseudoText(bundle, englishBundle, 'none recorded');
+    // A duration in any of its three shapes, its numbers as in English.
+    const durationShapes = ['{0} s', '{0} min {1} s', '{0} h {1} min'].map((k) =>
+      escapeRegExp(pseudoText(bundle, englishBundle, k)).replace(/\\\{\d\\\}/g, '\\d+(?:\\.\\d)?'),
+    );
+    const duration = new RegExp(`^(?:${durationShapes.join('|')})$`);
+    const columnOf = (key: string) => pseudoText(bundle, englishBundle, key);
+    const solvedWord = pseudoText(bundle, englishBundle, 'solved');
     await replayHumanHistory({
       python: 'python3',
       timeoutMs: 120_000,
@@ -111,6 +149,13 @@ export async function pseudoLocaleScenario(): Promise<string> {
             throw new Error(`no view is titled ${JSON.stringify(taskView)}; the titles are ${JSON.stringify(await titles.allTextContents())}`);
           });
         await page.locator('.part.sidebar .pane-header').filter({ hasText: passedGap }).first().waitFor({ timeout: 30_000 });
+        // The Iterations view's run row: the replayed run solves, in the pseudo word.
+        await page
+          .locator('.part.sidebar .monaco-list-row')
+          .filter({ hasText: 'human-history' })
+          .filter({ hasText: solvedWord })
+          .first()
+          .waitFor({ timeout: 30_000 });
         // The palette finds the command only by its pseudo title.
         await wb.runCommand(showChart);
         const chart = await frameShowing(page, chartHeading);
@@ -120,6 +165,7 @@ export async function pseudoLocaleScenario(): Promise<string> {
         if (about !== regressionsAbout)
           throw new Error(`the regressions heading's tooltip reads ${JSON.stringify(about)}, not ${JSON.stringify(regressionsAbout)}`);
         await chart.locator('#runs td.who').filter({ hasText: upstream }).first().waitFor({ timeout: 30_000 });
+        await expectRunCells(chart, { yesNo, noTokens, duration, columnOf });
         await chart.locator('#runs').scrollIntoViewIfNeeded();
         await page.mouse.move(900, 600);
         return wb.screenshot('pseudo-locale');
