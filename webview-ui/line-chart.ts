@@ -18,11 +18,11 @@ import * as l10n from '@vscode/l10n';
 import type { ChartData, ChartPoint, ChartRun as ChartSeries } from '../src/shared/chart-types';
 import { tooltipStyle, type Palette } from './palette';
 import { formatA, formatDuration, formatTokens } from '../src/shared/metrics/metric-format';
+import { runFlagLabel } from '../src/shared/metrics/run-flags';
 
 Chart.register(LineController, LineElement, PointElement, LinearScale, Legend, Tooltip);
 
 import { dodgeCoinciding } from './dodge';
-import { runFlagLabel } from './metric-text';
 import { seriesStyles } from './series-style';
 
 interface XY {

@@ -1,18 +1,17 @@
 // The table comparing runs: the run, who played it, then each metric column that has a
-// `runsTable` entry (core/metrics/metric-columns.ts). EvoScore is recomputed there for the chosen
+// `runsTable` entry (src/shared/metrics/metric-columns.ts, which words it through l10n). EvoScore is recomputed there for the chosen
 // γ with the same metric functions the extension uses. It fits a panel beside
 // the default side bar: headers and text wrap, numbers stay on one line, and a flagged run shows
 // ⚑ beside its scores with the flags explained on hover (named once, under the run).
 import * as l10n from '@vscode/l10n';
 import type { ChartData } from '../src/shared/chart-types';
 import { METRIC_COLUMN_LIST } from '../src/shared/metrics/metric-columns';
-import type { RunFlag } from '../src/shared/metrics/run-flags';
-import { RUNS_TABLE_TEXT, runFlagLabel, type RunsTableMetric } from './metric-text';
+import { runFlagLabel, type RunFlag } from '../src/shared/metrics/run-flags';
 import type { Palette } from './palette';
 import { seriesStyles, type SeriesStyle } from './series-style';
 
-/** The metric columns the table shows (metric-columns.ts), in order, with their text in the display language. */
-const METRICS = METRIC_COLUMN_LIST.flatMap((c) => (c.runsTable ? [{ ...c.runsTable, ...RUNS_TABLE_TEXT[c.id as RunsTableMetric], doubt: c.doubt }] : []));
+/** The metric columns the table shows (metric-columns.ts), in order. */
+const METRICS = METRIC_COLUMN_LIST.flatMap((c) => (c.runsTable ? [{ ...c.runsTable, doubt: c.doubt }] : []));
 
 /** Each column's header and what it means (the header's tooltip): the run and its players, then the metrics. */
 function heads(gamma: number): ReadonlyArray<readonly [string, string]> {

@@ -4,7 +4,7 @@
 import { summarizeExperiment, type SummaryGroup, type SummaryOptions } from './experiment-summary';
 import { UserError } from '../util/errors';
 import { METRIC_COLUMN_LIST } from '../../shared/metrics/metric-columns';
-import { RUN_FLAG_LABELS, type FlaggedCount, type RunFlag } from '../../shared/metrics/run-flags';
+import { runFlagLabel, type FlaggedCount, type RunFlag } from '../../shared/metrics/run-flags';
 import { averageMetrics, type RunMetricsRow } from '../../shared/metrics/run-metrics';
 
 export interface CompareSide {
@@ -163,7 +163,7 @@ export function formatComparison(c: ExperimentComparison, format: 'table' | 'jso
       ['A', r.flagsA],
       ['B', r.flagsB],
     ] as const) {
-      if (flags.length) lines.push(`⚑ ${r.task} in ${side}: ${flags.map((fl) => RUN_FLAG_LABELS[fl]).join('; ')}`);
+      if (flags.length) lines.push(`⚑ ${r.task} in ${side}: ${flags.map((fl) => runFlagLabel(fl)).join('; ')}`);
     }
   }
   if (c.onlyA.length) lines.push(`only in A: ${c.onlyA.join(', ')}`);

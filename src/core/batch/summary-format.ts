@@ -4,7 +4,7 @@
 import { stringify } from 'csv-stringify/sync';
 import type { ExperimentSummary, SummaryGroup, SummaryRow } from './experiment-summary';
 import { fixed, METRIC_COLUMN_LIST } from '../../shared/metrics/metric-columns';
-import { RUN_FLAGS, RUN_FLAG_LABELS, flaggedNote, flaggedScore } from '../../shared/metrics/run-flags';
+import { RUN_FLAGS, runFlagLabel, flaggedNote, flaggedScore } from '../../shared/metrics/run-flags';
 import type { RunMetricsAverage } from '../../shared/metrics/run-metrics';
 
 export const SUMMARY_FORMATS = ['table', 'markdown', 'csv', 'json'] as const;
@@ -93,7 +93,7 @@ export function formatSummary(s: ExperimentSummary, format: SummaryFormat): stri
   }
   const flagged = RUN_FLAGS.filter((f) => s.groups.some((g) => g.rows.some((r) => r.flags.includes(f))));
   if (flagged.length > 0) {
-    out.push(`${format === 'markdown' ? '**Flags:** ' : 'flags: '}${flagged.map((f) => `${f} = ${RUN_FLAG_LABELS[f]}`).join('; ')}`, '');
+    out.push(`${format === 'markdown' ? '**Flags:** ' : 'flags: '}${flagged.map((f) => `${f} = ${runFlagLabel(f)}`).join('; ')}`, '');
   }
   if (s.groups.length === 0) out.push('No task of this experiment has a run yet.', '');
   // A run recorded past N (the developers' replay of more commits than N, say) is scored over its

@@ -8,7 +8,7 @@ import { taskFolder } from '../workspace/task-folder';
 import { summarizeExperiment, type ExperimentSummary } from '../batch/experiment-summary';
 import { averageCells, averageLabel, formatSummary, summaryCells, summaryHeader } from '../batch/summary-format';
 import { writeReport } from './export-report';
-import { RUN_FLAG_LABELS, flaggedNote, type RunFlag } from '../../shared/metrics/run-flags';
+import { runFlagLabel, flaggedNote, type RunFlag } from '../../shared/metrics/run-flags';
 import type { ScoringRules } from '../../shared/metrics/scored-line';
 import { html, htmlPage, rawHtml, type SafeHtml } from '../util/html';
 
@@ -63,7 +63,7 @@ export async function writeExperimentReport(opts: ExperimentReportOptions): Prom
 function flagsCell(flags: readonly RunFlag[]): SafeHtml | string {
   return flags.length
     ? joinHtml(
-        flags.map((f) => html`<span class="flag" title="${RUN_FLAG_LABELS[f]}">${f}</span>`),
+        flags.map((f) => html`<span class="flag" title="${runFlagLabel(f)}">${f}</span>`),
         ' ',
       )
     : '–';

@@ -1,11 +1,14 @@
 // Export Report: one self-contained HTML file (the bundled chart script and CSS inlined, the
 // data as JSON) that renders offline, each try's transcript as a page beside it (linked from the
 // report), plus the runs' metrics as CSV and JSON. Written by the
-// extension's Export Report and by `sweci report`.
+// extension's Export Report (in the display language: it passes its bundle) and by `sweci report`.
+// The numbers are the same in every language; the CSV and JSON are data, never translated.
 import { promises as fs } from 'node:fs';
+import * as l10n from '@vscode/l10n';
 import * as path from 'node:path';
 import { loadChartData, loadHeatmap, type ChartData, type HeatmapData } from '../scoring/load-chart-data';
 import { METRIC_COLUMN_LIST } from '../../shared/metrics/metric-columns';
+import type { L10nBundle } from '../../shared/l10n-bundle';
 import type { ScoringRules } from '../../shared/metrics/scored-line';
 import { readPanelAssets } from './panel-assets';
 import { reportHtml, transcriptPageHtml, type TranscriptLink } from './report-html';
@@ -31,6 +34,7 @@ async function writeTranscriptPages(opts: {
   extensionRoot: string;
   runs: string[];
   title: string;
+  l10n?: L10nBundle;
 }): Promise<TranscriptLink[]> {
   const assets = await readPanelAssets(opts.extensionRoot, 'transcript.js', 'transcript.css').catch(() => undefined);
   if (!assets) return [];
@@ -43,8 +47,16 @@ async function writeTranscriptPages(opts: {
       const href = `transcripts/${run}/${at.iteration}-${at.role}-${at.try}.html`;
       const file = path.join(opts.folder, ...href.split('/'));
       await fs.mkdir(path.dirname(file), { recursive: true });
-      const title = `${run} #${at.iteration} ${at.role} try ${at.try} · ${opts.title}`;
-      await fs.writeFile(file, transcriptPageHtml({ title, script: bare, css, payload: { transcript, title, back: '../../report.html' } }));
+      const role = at.role === 'architect' ? l10n.t('architect') : l10n.t('programmer');
+      const title = l10n.t('{0} #{1} {2} try {3} · {4}', run, at.iteration, role, at.try, opts.title);
+      const page = transcriptPageHtml({
+        title,
+        script: bare,
+        css,
+        payload: { transcript, title, back: '../../report.html' },
+        ...(opts.l10n ? { l10n: opts.l10n } : {}),
+      });
+      await fs.writeFile(file, page);
       links.push({ run, iteration: at.iteration, role: at.role, try: at.try, calls: transcript.calls.length, href });
     }
   }
@@ -86,6 +98,8 @@ export async function writeReport(opts: {
   title: string;
   /** sweci.integrity's scoring rules, as the chart applies them. */
   scoring?: ScoringRules;
+  /** The display language's translations, carried by each page (none: English). */
+  l10n?: L10nBundle;
 }): Promise<ExportResult> {
   const data = await loadChartData(opts.task, { gamma: opts.gamma, ...(opts.scoring ? { scoring: opts.scoring } : {}) });
   const heatmaps: HeatmapData[] = [];
@@ -103,7 +117,14 @@ export async function writeReport(opts: {
   const rows = metricsRows(data, opts.gamma);
   await fs.writeFile(
     out.html,
-    reportHtml({ title: opts.title, script: bare, css, payload: { data, gamma: opts.gamma, heatmaps, title: opts.title }, transcripts }),
+    reportHtml({
+      title: opts.title,
+      script: bare,
+      css,
+      payload: { data, gamma: opts.gamma, heatmaps, title: opts.title },
+      transcripts,
+      ...(opts.l10n ? { l10n: opts.l10n } : {}),
+    }),
   );
   await fs.writeFile(out.csv, metricsCsv(rows));
   await fs.writeFile(out.json, JSON.stringify({ exported: new Date().toISOString(), gamma: opts.gamma, runs: rows, chart: data }, null, 2) + '\n');

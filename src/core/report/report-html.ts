@@ -1,7 +1,13 @@
 // The exported report's HTML: everything inlined (the chart bundle, its CSS, the data as JSON)
 // under a CSP that forbids every network request, so the file renders the same offline; and, as
 // pages beside it, each try's transcript (the Transcript panel's bundle, run the same way).
+// Given the display language's bundle, a page carries it as the webviews' pages do, so its script
+// shows the panel's text in that language; the few words written here go through @vscode/l10n,
+// which the extension host configures with the same bundle (the CLI never does: English).
+import * as l10n from '@vscode/l10n';
+import type { L10nBundle } from '../../shared/l10n-bundle';
 import { html, htmlPage, jsonInScript, rawHtml, type SafeHtml } from '../util/html';
+import { l10nElement } from '../util/l10n-element';
 
 /** Inline text may not close its element early: `</script` (or `</style`) is split. */
 function inlineSafe(text: string, tag: 'script' | 'style'): SafeHtml {
@@ -19,6 +25,13 @@ export interface TranscriptLink {
   href: string;
 }
 
+/** A try as the report's list names it: "base Architect", "#2 Programmer try 3". */
+function tryName(l: Pick<TranscriptLink, 'iteration' | 'role' | 'try'>): string {
+  const role = l.role === 'architect' ? l10n.t('Architect') : l10n.t('Programmer');
+  const at = l.iteration === 0 ? l10n.t('base {0}', role) : l10n.t('#{0} {1}', l.iteration, role);
+  return l.try > 1 ? l10n.t('{0} try {1}', at, l.try) : at;
+}
+
 /** The report's list of transcripts, under the chart: one line per try, grouped by run. */
 function transcriptList(links: readonly TranscriptLink[]): SafeHtml | '' {
   if (links.length === 0) return '';
@@ -29,10 +42,10 @@ function transcriptList(links: readonly TranscriptLink[]): SafeHtml | '' {
         .filter((l) => l.run === run)
         .map(
           (l, i) =>
-            html`${i ? ' · ' : ''}<a href="${l.href}">${l.iteration === 0 ? 'base' : `#${l.iteration}`} ${l.role === 'architect' ? 'Architect' : 'Programmer'}${l.try > 1 ? ` try ${l.try}` : ''}</a> <span class="note">(${l.calls} call${l.calls === 1 ? '' : 's'})</span>`,
+            html`${i ? ' · ' : ''}<a href="${l.href}">${tryName(l)}</a> <span class="note">${l.calls === 1 ? l10n.t('(1 call)') : l10n.t('({0} calls)', l.calls)}</span>`,
         )}</li>`,
   );
-  return html`<section id="transcripts"><h2>Transcripts</h2><p class="note">What each agent did in each try: its model calls, tool calls and the files it wrote.</p><ul>${items}</ul></section>`;
+  return html`<section id="transcripts"><h2>${l10n.t('Transcripts')}</h2><p class="note">${l10n.t('What each agent did in each try: its model calls, tool calls and the files it wrote.')}</p><ul>${items}</ul></section>`;
 }
 
 /**
@@ -40,7 +53,16 @@ function transcriptList(links: readonly TranscriptLink[]): SafeHtml | '' {
  * is needed because everything is inline; default-src 'none' still blocks every request, so the
  * file renders the same offline as online.
  */
-export function standalonePage(opts: { title: string; script: string; css: string; payload: unknown; dataId: string; after?: SafeHtml | '' }): string {
+export function standalonePage(opts: {
+  title: string;
+  script: string;
+  css: string;
+  payload: unknown;
+  dataId: string;
+  after?: SafeHtml | '';
+  /** The display language's translations (none: the page's English). */
+  l10n?: L10nBundle;
+}): string {
   return htmlPage({
     title: opts.title,
     csp: "default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'",
@@ -50,17 +72,24 @@ ${inlineSafe(opts.css, 'style')}
     bodyAttrs: { class: 'sweci-standalone' },
     body: html`<div id="app"></div>${opts.after ?? ''}
 <script type="application/json" id="${opts.dataId}">${jsonInScript(opts.payload)}</script>
-<script>
+${l10nElement(opts.l10n)}<script>
 ${inlineSafe(opts.script, 'script')}
 </script>`,
   });
 }
 
-export function reportHtml(opts: { title: string; script: string; css: string; payload: unknown; transcripts?: readonly TranscriptLink[] }): string {
+export function reportHtml(opts: {
+  title: string;
+  script: string;
+  css: string;
+  payload: unknown;
+  transcripts?: readonly TranscriptLink[];
+  l10n?: L10nBundle;
+}): string {
   return standalonePage({ ...opts, dataId: 'sweci-report-data', after: transcriptList(opts.transcripts ?? []) });
 }
 
 /** One try's transcript page (the Transcript panel's bundle, standalone). */
-export function transcriptPageHtml(opts: { title: string; script: string; css: string; payload: unknown }): string {
+export function transcriptPageHtml(opts: { title: string; script: string; css: string; payload: unknown; l10n?: L10nBundle }): string {
   return standalonePage({ ...opts, dataId: 'sweci-transcript-data' });
 }

@@ -5,7 +5,7 @@ import { sweBenchInstanceSchema } from './swe-bench-instance-schema';
 // The schemas describe a task as `.sweci/task.json` keeps it; the types come from them.
 const nonEmpty = z.string().min(1);
 
-export const datasetTaskSourceSchema = z.object({
+const datasetTaskSourceSchema = z.object({
   kind: z.literal('dataset'),
   /** Folder holding `metadata/<split>.csv` and `data/<task_id>/code.zip`. */
   datasetDir: z.string(),
@@ -18,7 +18,7 @@ export const datasetTaskSourceSchema = z.object({
 });
 export type DatasetTaskSource = z.infer<typeof datasetTaskSourceSchema>;
 
-export const gitPairTaskSourceSchema = z.object({
+const gitPairTaskSourceSchema = z.object({
   kind: z.literal('git'),
   /** A local git repository. */
   repoPath: z.string(),
@@ -31,7 +31,7 @@ export const gitPairTaskSourceSchema = z.object({
  * that makes the "target" (the base with the instance's tests). There is no target commit: the
  * target side is the instance's FAIL_TO_PASS and PASS_TO_PASS lists.
  */
-export const sweBenchTaskSourceSchema = z.object({
+const sweBenchTaskSourceSchema = z.object({
   kind: z.literal('swe-bench'),
   /** The local clone of `instance.repo`. */
   repoPath: z.string(),

@@ -57,6 +57,9 @@ export async function exportReportCommand(
     gamma,
     title: vscode.l10n.t('SWE-CI report · {0}', path.basename(task.root)),
     scoring: integritySettings(vscode.Uri.file(task.root)),
+    // The pages in the display language, as the chart panel shows them (activate/features.ts gives
+    // @vscode/l10n the same bundle, for the words the report writes itself).
+    ...(vscode.l10n.bundle ? { l10n: vscode.l10n.bundle } : {}),
   });
   if (!args?.folder) {
     const report = vscode.Uri.file(result.html);

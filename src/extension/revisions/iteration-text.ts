@@ -43,7 +43,7 @@ export function iterationDescription(record: IterationRecord, line0: IterationRe
 
 /** A solved run's word in the Iterations view: never plainly "solved" when its score rests on a flag. */
 export function runSolvedText(scoreFlags: readonly RunFlag[]): string {
-  return flaggedScore('solved', scoreFlags);
+  return flaggedScore(l10n.t('solved'), scoreFlags);
 }
 
 function stepLine(name: string, s: RoleStepRecord | undefined): string | undefined {

@@ -5,8 +5,9 @@
 // host builds no panel's content: it sends data. The nonce and the CSP are made here and nowhere
 // else. No VS Code API, so unit tests render it.
 import { randomBytes } from 'node:crypto';
-import { html, htmlPage, jsonInScript } from '../../core/util/html';
-import { L10N_ELEMENT_ID, type L10nBundle } from '../../shared/l10n-bundle';
+import { html, htmlPage } from '../../core/util/html';
+import { l10nElement } from '../../core/util/l10n-element';
+import type { L10nBundle } from '../../shared/l10n-bundle';
 
 export function makeNonce(): string {
   return randomBytes(18)
@@ -32,14 +33,12 @@ export interface WebviewResources {
 
 /** Every panel's page: `#app`, which the panel's script fills from what its host sends. */
 export function webviewPage(r: WebviewResources, title: string): string {
-  // Before the script, which reads it as it loads (webview-ui/l10n-config.ts).
-  const l10n = r.l10n ? html`<script type="application/json" id="${L10N_ELEMENT_ID}">${jsonInScript(r.l10n)}</script>\n` : '';
   return htmlPage({
     title,
     csp: webviewCsp(r.cspSource, r.nonce),
     head: html`<link rel="stylesheet" href="${r.baseStyleUri}">
 <link rel="stylesheet" href="${r.styleUri}">`,
     body: html`<div id="app"></div>
-${l10n}<script nonce="${r.nonce}" src="${r.scriptUri}"></script>`,
+${l10nElement(r.l10n)}<script nonce="${r.nonce}" src="${r.scriptUri}"></script>`,
   });
 }

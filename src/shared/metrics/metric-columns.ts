@@ -3,7 +3,11 @@
 // summarize` (and the experiment report's index, which shows its numbers), the exported
 // metrics.csv/json and `sweci compare`. A display without an entry here does not show the
 // metric. One entry per field of runMetricsRowSchema (the type below refuses a missing or an
-// extra one); entries are in display order. Pure: the chart webview bundles it.
+// extra one); entries are in display order. Pure: the chart webview bundles it. The runs table's
+// words (headings, tooltips, cells) are literal @vscode/l10n calls, read when shown: the chart
+// page (and an exported report given a bundle) shows them in the display language, and
+// `npm run l10n` collects them; the other displays are the CLI's and stay English.
+import * as l10n from '@vscode/l10n';
 import { evoScore } from './evo-score';
 import { formatA, formatDuration, formatTokens } from './metric-format';
 import type { ReferenceLine, ReferenceSummary } from './reference-summary';
@@ -61,10 +65,10 @@ export interface MetricColumn<K extends MetricId> {
   average?: 'present' | 'rate' | 'mean';
   /** The cell shows a score the flags put in doubt: every display names them beside it (⚑). */
   doubt?: (m: RunMetricsRow) => boolean;
-  /** The chart's runs table: header (a function of the slider's γ), its tooltip, the cell. */
+  /** The chart's runs table: header (of the slider's γ), its tooltip, the cell; each read when shown, in the display language. */
   runsTable?: {
-    head: string | ((gamma: number) => string);
-    about: string;
+    head: (gamma: number) => string;
+    about: () => string;
     cell: (m: RunMetricsRow, view: MetricView) => string;
     cls?: string;
   };
@@ -97,7 +101,7 @@ export type MetricColumns = { [K in MetricId]: MetricColumn<K> };
 export const fixed = (v: number | null, digits = 4): string => (v === null ? '–' : v.toFixed(digits));
 const round = (x: number) => Math.round(x * 1e6) / 1e6;
 const roundOrNull = (x: number | null) => (x === null ? null : round(x));
-const yesNo = (v: boolean) => (v ? 'yes' : 'no');
+const yesNo = (v: boolean) => (v ? l10n.t('yes') : l10n.t('no'));
 const oneZero = (v: boolean) => (v ? '1' : '0');
 /** An average that includes flagged runs says how many: "0.5000 (1 flagged: inflated)". */
 const withNote = (v: string, count: FlaggedCount) => (count.runs ? `${v} (${flaggedNote(count)})` : v);
@@ -116,8 +120,8 @@ export const METRIC_COLUMNS = {
     average: 'present',
     doubt: always,
     runsTable: {
-      head: (gamma) => `EvoScore(γ=${gamma.toFixed(2)})`,
-      about: 'Σ γ^i·a_i / Σ γ^i over the maximum number of iterations (a run that stopped early counts its last value)',
+      head: (gamma) => l10n.t('EvoScore(γ={0})', gamma.toFixed(2)),
+      about: () => l10n.t('Σ γ^i·a_i / Σ γ^i over the maximum number of iterations (a run that stopped early counts its last value)'),
       // γ moves in the webview: recomputed from the run's padded a values.
       cell: (_m, v) => (v.evoA.length ? evoScore(v.evoA, v.gamma).toFixed(3) : '—'),
       cls: 'num',
@@ -129,8 +133,8 @@ export const METRIC_COLUMNS = {
     average: 'present',
     doubt: always,
     runsTable: {
-      head: 'EvoScore(γ=1) ref.',
-      about: 'The reference harness’s own score: the mean of a over N iterations, clamped and padded',
+      head: () => l10n.t('EvoScore(γ=1) ref.'),
+      about: () => l10n.t('The reference harness’s own score: the mean of a over N iterations, clamped and padded'),
       cell: (m) => (m.evoScoreReference === null ? '—' : m.evoScoreReference.toFixed(3)),
       cls: 'num',
     },
@@ -152,7 +156,7 @@ export const METRIC_COLUMNS = {
     compute: (r) => r.summary?.solved === 1,
     average: 'rate',
     doubt: (m) => m.solved,
-    runsTable: { head: 'solved', about: 'Every target test passed at some iteration', cell: (m) => yesNo(m.solved) },
+    runsTable: { head: () => l10n.t('solved'), about: () => l10n.t('Every target test passed at some iteration'), cell: (m) => yesNo(m.solved) },
     summary: {
       head: 'solved',
       reportHead: 'solved',
@@ -174,7 +178,11 @@ export const METRIC_COLUMNS = {
   zeroRegression: {
     compute: (r) => r.summary?.zeroRegression === 1,
     average: 'rate',
-    runsTable: { head: 'zero-regression', about: 'The passed count never dropped from one pytest run to the next', cell: (m) => yesNo(m.zeroRegression) },
+    runsTable: {
+      head: () => l10n.t('zero-regression'),
+      about: () => l10n.t('The passed count never dropped from one pytest run to the next'),
+      cell: (m) => yesNo(m.zeroRegression),
+    },
     summary: { head: 'zero_regression', reportHead: 'zero regression', cell: (m) => oneZero(m.zeroRegression), average: (v) => fixed(v) },
     export: { key: 'zero_regression', value: (m) => m.zeroRegression },
     compare: { head: 'zero_reg', keys: ['zeroRegressionA', 'zeroRegressionB'], cell: (v) => oneZero(v === true), average: (v) => fixed(v) },
@@ -182,7 +190,12 @@ export const METRIC_COLUMNS = {
   regressions: {
     compute: (r) => r.regressions.count,
     average: 'mean',
-    runsTable: { head: 'regressions', about: 'How many times the passed count dropped', cell: (m) => String(m.regressions), cls: 'num' },
+    runsTable: {
+      head: () => l10n.t('regressions'),
+      about: () => l10n.t('How many times the passed count dropped'),
+      cell: (m) => String(m.regressions),
+      cls: 'num',
+    },
     // A crashed iteration (gap −1) is not a comparison point, so the count leaves it out; but it
     // lost every test that passed before it, so the summary shows it beside the count, never a bare 0.
     summary: { head: 'regressions', reportHead: 'regressions', cell: (m) => regressionsCell(m), average: (v) => fixed(v, 2) },
@@ -191,16 +204,16 @@ export const METRIC_COLUMNS = {
   finalA: {
     compute: (r) => r.finalA,
     average: 'present',
-    runsTable: { head: 'final a(c)', about: 'a of the last iteration', cell: (m) => formatA(m.finalA), cls: 'num' },
+    runsTable: { head: () => l10n.t('final a(c)'), about: () => l10n.t('a of the last iteration'), cell: (m) => formatA(m.finalA), cls: 'num' },
     export: { key: 'final_a', value: (m) => roundOrNull(m.finalA) },
   },
   iterations: {
     compute: (r) => Math.max(0, r.lines.length - 1),
     average: 'mean',
     runsTable: {
-      head: 'iterations',
-      about: 'Completed iterations',
-      cell: (m) => String(m.iterations) + (m.crashed ? ` (${m.crashed} crashed)` : ''),
+      head: () => l10n.t('iterations'),
+      about: () => l10n.t('Completed iterations'),
+      cell: (m) => (m.crashed ? l10n.t('{0} ({1} crashed)', m.iterations, m.crashed) : String(m.iterations)),
       cls: 'num wrap',
     },
     summary: { head: 'iterations', reportHead: 'iterations', cell: (m) => String(m.iterations), average: (v) => fixed(v, 2) },
@@ -219,9 +232,9 @@ export const METRIC_COLUMNS = {
     average: 'mean',
     // The runs table shows both counts in one cell.
     runsTable: {
-      head: 'tokens in / out',
-      about: 'Summed over both roles and all iterations, where the agents report them',
-      cell: (m) => (m.tokensIn + m.tokensOut === 0 ? 'none recorded' : `${formatTokens(m.tokensIn)} / ${formatTokens(m.tokensOut)}`),
+      head: () => l10n.t('tokens in / out'),
+      about: () => l10n.t('Summed over both roles and all iterations, where the agents report them'),
+      cell: (m) => (m.tokensIn + m.tokensOut === 0 ? l10n.t('none recorded') : `${formatTokens(m.tokensIn)} / ${formatTokens(m.tokensOut)}`),
       cls: 'num wrap',
     },
     summary: { head: 'tokens_in', reportHead: 'tokens in', cell: (m) => String(m.tokensIn), average: (v) => fixed(v, 0) },
@@ -236,7 +249,7 @@ export const METRIC_COLUMNS = {
   timeSec: {
     compute: (r) => r.usage.timeSec,
     average: 'mean',
-    runsTable: { head: 'time', about: 'Agent time plus pytest time', cell: (m) => formatDuration(m.timeSec), cls: 'num' },
+    runsTable: { head: () => l10n.t('time'), about: () => l10n.t('Agent time plus pytest time'), cell: (m) => formatDuration(m.timeSec), cls: 'num' },
     summary: { head: 'time_s', reportHead: 'time (s)', cell: (m) => m.timeSec.toFixed(1), average: (v) => fixed(v, 1) },
     export: { key: 'time_sec', value: (m) => round(m.timeSec) },
   },

@@ -1,4 +1,6 @@
 // Number formats shared by the chart (tooltips, runs table), the Transcript panel and the metric columns.
+// A duration's units go through @vscode/l10n (English unless a view configured its language).
+import * as l10n from '@vscode/l10n';
 
 /** a(c) signed, three decimals; a value that rounds to 0 is +0.000, never −0.000 (an axis tick a rounding error puts below 0). */
 export function formatA(a: number | null): string {
@@ -14,8 +16,8 @@ export function formatTokens(n: number): string {
 }
 
 export function formatDuration(sec: number): string {
-  if (sec < 60) return `${sec.toFixed(1)} s`;
+  if (sec < 60) return l10n.t('{0} s', sec.toFixed(1));
   const m = Math.floor(sec / 60);
-  if (m < 60) return `${m} min ${Math.round(sec % 60)} s`;
-  return `${Math.floor(m / 60)} h ${m % 60} min`;
+  if (m < 60) return l10n.t('{0} min {1} s', m, Math.round(sec % 60));
+  return l10n.t('{0} h {1} min', Math.floor(m / 60), m % 60);
 }

@@ -1,21 +1,27 @@
 // What an iteration's line says about the trust its score deserves, in one list for every view
 // (summarize, the exported report, the chart's table and points): the integrity flags the loop
 // records, a step that ran without isolation, and an agent that had the open network. Pure: no
-// node imports.
+// node imports. The labels go through @vscode/l10n: translated where a view configured it with the
+// display language's bundle (the webviews, the extension host), the English here everywhere else
+// (the CLI never configures it).
+import * as l10n from '@vscode/l10n';
 
 export const RUN_FLAGS = ['inflated', 'harness-tampering', 'tampered', 'outside-changes', 'oversized', 'not-isolated', 'network-open'] as const;
 export type RunFlag = (typeof RUN_FLAGS)[number];
 
-/** Short words for tables and tooltips. */
-export const RUN_FLAG_LABELS: Readonly<Record<RunFlag, string>> = {
-  inflated: 'inflated (passes the target never had)',
-  'harness-tampering': 'harness tampering (changes how pytest collects or reports)',
-  tampered: 'tests changed (restored before pytest)',
-  'outside-changes': 'changes outside app/code',
-  oversized: 'files too large to commit',
-  'not-isolated': 'not isolated',
-  'network-open': 'an agent had the open network (sweci.agents.network)',
+/** Short words for tables and tooltips: literal l10n.t calls, so that `npm run l10n` collects them. */
+const RUN_FLAG_LABELS: { readonly [F in RunFlag]: () => string } = {
+  inflated: () => l10n.t('inflated (passes the target never had)'),
+  'harness-tampering': () => l10n.t('harness tampering (changes how pytest collects or reports)'),
+  tampered: () => l10n.t('tests changed (restored before pytest)'),
+  'outside-changes': () => l10n.t('changes outside app/code'),
+  oversized: () => l10n.t('files too large to commit'),
+  'not-isolated': () => l10n.t('not isolated'),
+  'network-open': () => l10n.t('an agent had the open network (sweci.agents.network)'),
 };
+
+/** A flag's label (read when shown, so after the view has configured its language). */
+export const runFlagLabel = (flag: RunFlag): string => RUN_FLAG_LABELS[flag]();
 
 /** The fields of an iteration.jsonl line the flags come from. */
 export interface FlaggedLine {

@@ -15,7 +15,7 @@ import tseslint from 'typescript-eslint';
 import { repoRoot } from '../helpers/repo-root';
 
 /** The folders `npm run l10n` exports from (package.json's script names the same). */
-const SOURCES = ['src/extension', 'src/server', 'webview-ui'];
+const SOURCES = ['src/extension', 'src/server', 'src/shared', 'src/core/report', 'webview-ui'];
 
 function typeScriptFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {

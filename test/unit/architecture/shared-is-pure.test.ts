@@ -1,8 +1,8 @@
 // src/shared is what the engine, the extension and the webviews all read: the metrics, the data
 // the views show (as zod/mini schemas) and the webview messages. The webview bundles import it,
-// so it imports no node module and no package but the schema library's browser build, and it
-// never reaches up into src/core, src/extension or src/cli (type-only imports included: they
-// would make the layers circular). webview-ui's own rule, that it imports src/shared and nothing
+// so it imports no node module and no package but the schema library's browser build and
+// @vscode/l10n, and it never reaches up into src/core, src/extension or src/cli (type-only
+// imports included: they would make the layers circular). webview-ui's own rule, that it imports src/shared and nothing
 // else of src/, is an ESLint rule (eslint.config.mjs).
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -10,8 +10,11 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { repoRoot } from '../helpers/repo-root';
 
-/** Packages made for the browser, and small: the webviews' schemas (see docs/ARCHITECTURE.md §7). */
-const BROWSER_PACKAGES = new Set(['zod/mini']);
+/**
+ * Packages made for the browser, and small: the webviews' schemas, and the l10n.t the shared words
+ * (the runs table's, the run flags') go through (see docs/ARCHITECTURE.md §7 and Localization).
+ */
+const BROWSER_PACKAGES = new Set(['zod/mini', '@vscode/l10n']);
 
 const IMPORT =
   /(?:^|\n)\s*(?:import|export)\s+(?:type\s+)?[^;]*?from\s*['"]([^'"]+)['"]|require\s*\(\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]|(?:^|\n)\s*import\s+['"]([^'"]+)['"]/g;
@@ -52,10 +55,11 @@ test('the detector sees node imports, packages and imports from outside src/shar
   assert.equal(problems("export type { X } from '../../extension/x';", here).length, 1);
   assert.equal(problems("import { evoScore } from './evo-score';\nexport * from '../chart-types';", here).length, 0);
   assert.equal(problems("import * as z from 'zod/mini';", here).length, 0);
+  assert.equal(problems("import * as l10n from '@vscode/l10n';", here).length, 0);
   assert.equal(problems("import { z } from 'zod';", here).length, 1, 'full zod is not for the webview bundles');
 });
 
-test('no file under src/shared imports node, a package other than zod/mini, or anything outside src/shared', () => {
+test('no file under src/shared imports node, a package other than zod/mini and @vscode/l10n, or anything outside src/shared', () => {
   const files = sharedFiles(SHARED);
   assert.ok(
     files.some((f) => f.includes(`${path.sep}metrics${path.sep}`)),
