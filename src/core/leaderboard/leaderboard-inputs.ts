@@ -4,7 +4,7 @@
 import { promises as fs } from 'node:fs';
 import { listSchemaIssues } from '../records/schema-problem';
 import * as path from 'node:path';
-import { experimentLayout, experimentTaskIds, requireExperiment, type ExperimentRecord } from '../batch/experiment';
+import { experimentLayout, experimentTaskCandidates, experimentTaskIds, isExperimentTask, requireExperiment, type ExperimentRecord } from '../batch/experiment';
 import { listRuns, readRunSummary } from '../loop/run-store';
 import { cachedRunInfo } from '../scoring/run-scores';
 import { UserError, errorMessage } from '../util/errors';
@@ -143,12 +143,14 @@ export function datasetKey(record: ExperimentRecord): string {
 
 /**
  * Whether some task of the experiment holds `run`, as runNames(dir).has(run) says, without
- * reading every run of every task: the first task whose folder of that name reads as that run
- * answers yes (listRuns would list it); only when none does are all of them listed.
+ * reading every run of every task: the tasks are tried in turn, and the first whose folder of
+ * that name reads as that run answers yes (listRuns would list it); only when none does are all
+ * of them listed. A folder is checked as a task only when it is tried (one stat, not one per task).
  */
 export async function hasRun(dir: string, run: string): Promise<boolean> {
   const layout = experimentLayout(dir);
-  for (const id of await experimentTaskIds(dir)) {
+  for (const id of await experimentTaskCandidates(dir)) {
+    if (!isExperimentTask(layout.dir, id)) continue;
     // The run's summary cache, when it holds, answers without reading the records.
     const task = layout.task(id);
     const info = cachedRunInfo(task, run, layout.statusFile(id)) ?? (await readRunSummary(task, run).catch(() => undefined))?.info;
