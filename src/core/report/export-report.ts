@@ -4,7 +4,8 @@
 // extension's Export Report and by `sweci report`.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { loadChartData, loadHeatmap, type ChartData, type HeatmapData } from '../scoring/load-chart-data';
+import { loadChartData, type ChartData, type HeatmapData } from '../scoring/load-chart-data';
+import { loadHeatmap } from '../scoring/load-heatmap';
 import { METRIC_COLUMN_LIST } from '../../shared/metrics/metric-columns';
 import type { ScoringRules } from '../../shared/metrics/scored-line';
 import { readPanelAssets } from './panel-assets';
