@@ -4,7 +4,7 @@
 // N, through the per-run summary cache: scoring/run-scores.ts), so the terminal and the editor
 // never disagree.
 import type { ChartRunKind, RunMetricsRow } from '../scoring/load-chart-data';
-import { openExperimentCache } from '../scoring/experiment-summary-cache';
+import { openExperimentCache, type ExperimentCache } from '../scoring/experiment-summary-cache';
 import { loadRunScores } from '../scoring/run-scores';
 import type { UsageExtras } from '../scoring/usage-extras';
 import { evoScore } from '../../shared/metrics/evo-score';
@@ -28,6 +28,8 @@ export interface SummaryOptions {
   usage?: boolean;
   /** Each row also carries its task's repository (the leaderboard's cluster; the summary's own output leaves it out). */
   repository?: boolean;
+  /** The experiment's summary cache as this look opened it (the leaderboard asked it about runs first); default opened here. */
+  cache?: ExperimentCache;
 }
 
 export interface SummaryRow {
@@ -78,7 +80,7 @@ export async function summarizeExperiment(dir: string, opts: SummaryOptions = {}
   const layout = experimentLayout(dir);
   const taskIds = new Set(await experimentTaskIds(dir));
   // Every task's runs' caches in one file (scoring/experiment-summary-cache.ts), written once after the look.
-  const cache = openExperimentCache(layout.dir);
+  const cache = opts.cache ?? openExperimentCache(layout.dir);
   for (const id of taskIds) {
     // The status comes with the runs (from their caches when they hold): read once per task.
     const scores = loadRunScores(layout.task(id), {

@@ -87,6 +87,17 @@ export async function writeExperiment(dir: string, record: ExperimentRecord): Pr
 
 /** Task folders of an experiment: subfolders with a .sweci/task.json, by name. */
 export async function experimentTaskIds(dir: string): Promise<string[]> {
+  const root = experimentLayout(dir).dir;
+  // One stat per task, synchronous: a promise each costs more than the stat (the paper's scale has thousands).
+  return (await experimentTaskCandidates(dir)).filter((name) => isExperimentTask(root, name));
+}
+
+/**
+ * The names experimentTaskIds picks its tasks from, in its order, not yet checked: a reader that
+ * needs only the first task with something tries them in turn (isExperimentTask) instead of
+ * checking every folder first.
+ */
+export async function experimentTaskCandidates(dir: string): Promise<string[]> {
   const layout = experimentLayout(dir);
   let names: string[];
   try {
@@ -96,17 +107,14 @@ export async function experimentTaskIds(dir: string): Promise<string[]> {
       throw new UserError(`${layout.dir} does not exist. Give the folder a "sweci run --experiment" wrote.`);
     throw err;
   }
-  const ids: string[] = [];
-  for (const name of names.sort()) {
-    if (name.startsWith('.') || name === 'oracles') continue;
-    // One stat per task, synchronous: a promise each costs more than the stat (the paper's scale has thousands).
-    let ok = false;
-    try {
-      ok = statSync(taskFileOf(path.join(layout.dir, name))).isFile();
-    } catch {
-      ok = false;
-    }
-    if (ok) ids.push(name);
+  return names.sort().filter((name) => !name.startsWith('.') && name !== 'oracles');
+}
+
+/** Whether the candidate `name` of the experiment at `root` (absolute) is a task folder: its .sweci/task.json is a file. */
+export function isExperimentTask(root: string, name: string): boolean {
+  try {
+    return statSync(taskFileOf(path.join(root, name))).isFile();
+  } catch {
+    return false;
   }
-  return ids;
 }

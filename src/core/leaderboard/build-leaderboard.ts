@@ -10,7 +10,7 @@ import { datasetKey, type ResolvedRun } from './leaderboard-inputs';
 import type { LeaderboardEntry, LeaderboardPair, LeaderboardRecord, TasksPolicy } from '../../shared/leaderboard-record';
 import { pairedDifferences } from './paired-difference';
 import { costFrontier, groupsInOrder, rankEntries } from './ranking';
-import { combineSources, runTaskScores, sharedReads, type TaskScore } from './run-task-scores';
+import { combineSources, runTaskScores, sharedReads, type SharedReads, type TaskScore } from './run-task-scores';
 
 export const DEFAULT_GAMMAS = ['0.8', '0.9', '1', '1.1', '1.2'];
 export const DEFAULT_RESAMPLES = 10000;
@@ -23,6 +23,8 @@ export interface LeaderboardOptions {
   tasksPolicy: TasksPolicy;
   maxEpoch?: number;
   scoring: ScoringRules;
+  /** What this look has read already (resolveRuns opened the experiments' caches); default a fresh look. */
+  shared?: SharedReads;
 }
 
 /** One entry while it is built: its repeats' runs and its per-task scores (the repeats' mean). */
@@ -52,7 +54,7 @@ export async function buildLeaderboard(runs: readonly ResolvedRun[], opts: Leade
   // Entries: runs sharing a label are repeats of one entry, in the order first given.
   const drafts = new Map<string, Draft>();
   // The runs are read side by side (reading is mostly waiting on the disk), then taken in order.
-  const shared = sharedReads();
+  const shared = opts.shared ?? sharedReads();
   const read = await Promise.all(runs.map((run) => runTaskScores(run.experiment, run.run, { gammas: gammaValues, maxEpoch, scoring: opts.scoring, shared })));
   for (const [i, run] of runs.entries()) {
     const scores = read[i];

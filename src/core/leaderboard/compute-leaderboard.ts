@@ -5,6 +5,7 @@ import type { ScoringRules } from '../../shared/metrics/scored-line';
 import { UserError } from '../util/errors';
 import { buildLeaderboard, DEFAULT_GAMMAS, DEFAULT_RESAMPLES } from './build-leaderboard';
 import { parseRunArgument, readLeaderboardFile, resolveRuns, type RunArgument } from './leaderboard-inputs';
+import { sharedReads } from './run-task-scores';
 import type { LeaderboardRecord, TasksPolicy } from '../../shared/leaderboard-record';
 
 export interface LeaderboardSource {
@@ -29,8 +30,11 @@ export async function computeLeaderboard(source: LeaderboardSource, opts: Comput
   const requests: RunArgument[] = [...(source.file ? await readLeaderboardFile(path.resolve(source.file)) : []), ...source.experiments.map(parseRunArgument)];
   if (requests.length === 0)
     throw new UserError('A leaderboard needs experiments: give experiment folders (experiment#run for another run) or a leaderboard.json.');
-  const runs = await resolveRuns(requests, !!source.withHuman);
+  // One look: the experiments' summary caches that say which runs exist are the ones the scores are read through.
+  const shared = sharedReads();
+  const runs = await resolveRuns(requests, !!source.withHuman, shared.caches);
   return buildLeaderboard(runs, {
+    shared,
     gammas: opts.gammas ?? DEFAULT_GAMMAS,
     resamples: opts.resamples ?? DEFAULT_RESAMPLES,
     seed: opts.seed ?? 0,

@@ -4,9 +4,10 @@
 import { promises as fs } from 'node:fs';
 import { listSchemaIssues } from '../records/schema-problem';
 import * as path from 'node:path';
-import { experimentLayout, experimentTaskIds, requireExperiment, type ExperimentRecord } from '../batch/experiment';
+import { experimentLayout, experimentTaskCandidates, experimentTaskIds, isExperimentTask, requireExperiment, type ExperimentRecord } from '../batch/experiment';
 import { listRuns, readRunSummary } from '../loop/run-store';
-import { cachedRunInfo } from '../scoring/run-scores';
+import { lookCache, type ExperimentCache } from '../scoring/experiment-summary-cache';
+import { recordsKey, taskKey } from '../scoring/run-summary-cache';
 import { UserError, errorMessage } from '../util/errors';
 import { leaderboardFileSchema, type LeaderboardFile } from '../../shared/leaderboard-record';
 
@@ -69,7 +70,7 @@ export async function readLeaderboardFile(file: string): Promise<RunArgument[]> 
  * Reads each request's experiment and checks its run. `withHuman` adds one human-history run per
  * dataset and split where an experiment holds one (unless it is asked for already).
  */
-export async function resolveRuns(requests: readonly RunArgument[], withHuman: boolean): Promise<ResolvedRun[]> {
+export async function resolveRuns(requests: readonly RunArgument[], withHuman: boolean, caches = new Map<string, ExperimentCache>()): Promise<ResolvedRun[]> {
   const runs: ResolvedRun[] = [];
   const seen = new Set<string>();
   for (const req of requests) {
@@ -79,7 +80,7 @@ export async function resolveRuns(requests: readonly RunArgument[], withHuman: b
     const key = `${experiment}#${run}`;
     if (seen.has(key)) throw new UserError(`${experiment} run ${run} is given twice: give each experiment and run once.`);
     seen.add(key);
-    if (!(await hasRun(experiment, run))) {
+    if (!(await hasRun(experiment, run, caches))) {
       const names = await runNames(experiment);
       throw new UserError(`${experiment} has no run "${run}" (its tasks have: ${[...names].sort().join(', ') || 'no run yet'}).`);
     }
@@ -100,7 +101,7 @@ export async function resolveRuns(requests: readonly RunArgument[], withHuman: b
     for (const r of runs) {
       const dataset = datasetKey(r.record);
       if (datasets.has(dataset) || runs.some((o) => o.kind === 'human-history' && datasetKey(o.record) === dataset)) continue;
-      if (!(await hasRun(r.experiment, HUMAN_HISTORY_RUN))) continue;
+      if (!(await hasRun(r.experiment, HUMAN_HISTORY_RUN, caches))) continue;
       datasets.set(dataset, {
         ...r,
         run: HUMAN_HISTORY_RUN,
@@ -143,15 +144,21 @@ export function datasetKey(record: ExperimentRecord): string {
 
 /**
  * Whether some task of the experiment holds `run`, as runNames(dir).has(run) says, without
- * reading every run of every task: the first task whose folder of that name reads as that run
- * answers yes (listRuns would list it); only when none does are all of them listed.
+ * reading every run of every task: the tasks are tried in turn, and the first whose folder of
+ * that name reads as that run answers yes (listRuns would list it); only when none does are all
+ * of them listed. A folder is checked as a task only when it is tried (one stat, not one per
+ * task). `caches`: the look's experiments' summary caches (experiment-summary-cache.ts), which
+ * answer for a run whose records are as its entry was made from, without reading them.
  */
-export async function hasRun(dir: string, run: string): Promise<boolean> {
+export async function hasRun(dir: string, run: string, caches = new Map<string, ExperimentCache>()): Promise<boolean> {
   const layout = experimentLayout(dir);
-  for (const id of await experimentTaskIds(dir)) {
-    // The run's summary cache, when it holds, answers without reading the records.
+  for (const id of await experimentTaskCandidates(dir)) {
+    if (!isExperimentTask(layout.dir, id)) continue;
     const task = layout.task(id);
-    const info = cachedRunInfo(task, run, layout.statusFile(id)) ?? (await readRunSummary(task, run).catch(() => undefined))?.info;
+    const key = recordsKey(task.run(run), taskKey(task, layout.statusFile(id)));
+    if (key.run === null) continue;
+    // An entry is only made for records that read as that run: listRuns lists it.
+    const info = lookCache(caches, layout.dir).entry(id, run, key)?.base.info ?? (await readRunSummary(task, run).catch(() => undefined))?.info;
     if (info?.name === run) return true;
   }
   return (await runNames(dir)).has(run);

@@ -4,6 +4,7 @@
 import { experimentLayout } from '../batch/experiment';
 import { summarizeExperiment, type ExperimentSummary } from '../batch/experiment-summary';
 import type { ScoringRules } from '../../shared/metrics/scored-line';
+import { lookCache, type ExperimentCache } from '../scoring/experiment-summary-cache';
 import type { TokenSource } from '../scoring/usage-extras';
 import { readTaskRecord } from '../workspace/task-record';
 
@@ -37,14 +38,15 @@ export interface RunScoresOptions {
   shared?: SharedReads;
 }
 
-/** Each experiment's summary and each task's cluster, by folder, as first asked for. */
+/** Each experiment's summary and each task's cluster, by folder, as first asked for, and its summary cache as the look opened it. */
 export interface SharedReads {
   summaries: Map<string, Promise<ExperimentSummary>>;
   clusters: Map<string, Promise<string>>;
+  caches: Map<string, ExperimentCache>;
 }
 
 export function sharedReads(): SharedReads {
-  return { summaries: new Map(), clusters: new Map() };
+  return { summaries: new Map(), clusters: new Map(), caches: new Map() };
 }
 
 function once<T>(memo: Map<string, Promise<T>> | undefined, key: string, read: () => Promise<T>): Promise<T> {
@@ -58,7 +60,14 @@ function once<T>(memo: Map<string, Promise<T>> | undefined, key: string, read: (
 export async function runTaskScores(experiment: string, run: string, opts: RunScoresOptions): Promise<TaskScore[]> {
   // Every run of the experiment is summarized (the rows of one run do not depend on the others), so the next run asked for is there already.
   const summary = await once(opts.shared?.summaries, experiment, () =>
-    summarizeExperiment(experiment, { gammas: opts.gammas, maxEpoch: opts.maxEpoch, scoring: opts.scoring, usage: true, repository: true }),
+    summarizeExperiment(experiment, {
+      gammas: opts.gammas,
+      maxEpoch: opts.maxEpoch,
+      scoring: opts.scoring,
+      usage: true,
+      repository: true,
+      ...(opts.shared ? { cache: lookCache(opts.shared.caches, experiment) } : {}),
+    }),
   );
   const group = summary.groups.find((g) => g.run === run);
   // Each scored task's record, read side by side; the scores keep the summary's order.

@@ -6,7 +6,8 @@
 import { promises as fs } from 'node:fs';
 import * as l10n from '@vscode/l10n';
 import * as path from 'node:path';
-import { loadChartData, loadHeatmap, type ChartData, type HeatmapData } from '../scoring/load-chart-data';
+import { loadChartData, type ChartData, type HeatmapData } from '../scoring/load-chart-data';
+import { loadHeatmap } from '../scoring/load-heatmap';
 import { METRIC_COLUMN_LIST } from '../../shared/metrics/metric-columns';
 import type { L10nBundle } from '../../shared/l10n-bundle';
 import type { ScoringRules } from '../../shared/metrics/scored-line';

@@ -1,21 +1,16 @@
-// The node side of the chart: reads a task's runs (iteration.jsonl, run.json, the archived
-// reports, the oracle's target report) and builds the JSON the webview draws.
+// The node side of the chart: reads a task's runs (iteration.jsonl, run.json) and builds the JSON
+// the webview draws. The per-test heatmap, which reads the archived reports and the oracle's, is
+// load-heatmap.ts: the experiment readers score runs through this module and load none of that.
 import { promises as fs } from 'node:fs';
-import * as path from 'node:path';
-import { loadReport } from '../checkout/report-store';
-import { readIterationRecords, type IterationRecord } from '../loop/iteration-record';
-import { ARCHIVE, DEFAULT_MAX_ITERATIONS, listRunsWithRecords, readRunInfo, readRunSummary, type RunInfo } from '../loop/run-store';
+import type { IterationRecord } from '../loop/iteration-record';
+import { DEFAULT_MAX_ITERATIONS, listRunsWithRecords, readRunSummary, type RunInfo } from '../loop/run-store';
 import { normalizedChange, type Baseline } from '../../shared/metrics/normalized-change';
 import { averageRow, referencePassed, summarize } from '../../shared/metrics/reference-summary';
 import { lineUsage, runMetricsOf } from '../../shared/metrics/run-metrics';
 import { lineFlags, runFlags } from '../../shared/metrics/run-flags';
 import { scoredLines, type ScoringRules } from '../../shared/metrics/scored-line';
-import { buildTransitionMatrix, encodeCells, regressedTests, type ReportTests } from '../../shared/metrics/transitions';
-import { passedIds } from '../pytest/test-report';
-import { UserError, errorMessage } from '../util/errors';
-import { oracleLayout } from '../workspace/layout';
-import { readTaskRecord } from '../workspace/materialize';
-import type { ChartData, ChartPoint, ChartRun, ChartRunKind, HeatmapData } from '../../shared/chart-types';
+import { errorMessage } from '../util/errors';
+import type { ChartData, ChartPoint, ChartRun, ChartRunKind } from '../../shared/chart-types';
 import type { TaskFolder } from '../workspace/task-folder';
 
 export * from '../../shared/chart-types';
@@ -149,35 +144,5 @@ export function scoredChartRun(
     metrics: runMetricsOf(records, { maxIterations, gamma, ...(scoring ? { scoring } : {}) }, summary),
     pending,
     flags: runFlags(records),
-  };
-}
-
-/**
- * The per-test heatmap of `run`: the status of every test the target passes (the oracle's
- * target report) in each iteration's archived report (iter-NNN/report.json; iter-000 = the
- * base). An iteration whose pytest did not run, or whose report is missing, is a column of
- * 'missing' with ran = false.
- */
-export async function loadHeatmap(task: TaskFolder, run: string): Promise<HeatmapData> {
-  const record = await readTaskRecord(task);
-  if (!record) throw new UserError(`${task.root} is not a SWE-CI task folder (no .sweci/task.json).`);
-  const targetFile = oracleLayout(record.oracleDir).targetReportFile;
-  const target = await loadReport(targetFile);
-  if (!target) throw new UserError(`The target's report is missing (${targetFile}). Check the task out again to rebuild its oracle.`);
-  if (!(await readRunInfo(task, run))) throw new UserError(`There is no run "${run}" in ${task.root}.`);
-  const layout = task.run(run);
-  const records = await readIterationRecords(layout.iterationsFile);
-  const columns: Array<{ iteration: number; report: ReportTests | undefined }> = [];
-  for (const r of records) {
-    const report = r.gap < 0 ? undefined : await loadReport(path.join(layout.iterationDir(r.iteration), ARCHIVE.report)).catch(() => undefined);
-    columns.push({ iteration: r.iteration, report });
-  }
-  const matrix = buildTransitionMatrix(passedIds(target), columns);
-  return {
-    run,
-    tests: matrix.tests,
-    columns: matrix.columns,
-    cells: encodeCells(matrix.cells),
-    regressions: regressedTests(matrix),
   };
 }

@@ -14,7 +14,7 @@ import { errorMessage } from '../util/errors';
 import type { TaskFolder } from '../workspace/task-folder';
 import { readTaskRecordSync } from '../workspace/task-record';
 import { scoredChartRun, scoredIterationsOf } from './load-chart-data';
-import { readSummaryCache, recordsKey, runCacheFiles, sameKey, sameTaskKey, sameVariant, taskKey, type RunCacheStore } from './run-summary-cache';
+import { recordsKey, runCacheFiles, sameKey, sameTaskKey, sameVariant, taskKey, type RunCacheStore } from './run-summary-cache';
 import type { RecordsKey, RunBase, RunSummaryCache, ScoreVariant, ScoredRun, TaskFacts, TaskKey } from './run-summary-cache-schema';
 import { RUN_SUMMARY_CODE } from './run-summary-code';
 import { lineUsageExtras, type UsageExtras } from './usage-extras';
@@ -113,17 +113,6 @@ export function loadRunScores(task: TaskFolder, opts: RunScoresOptions = {}): Ta
     runs.push({ ...scoredRun, info: reading.base.info, lines: reading.base.lines, usage: reading.base.usage });
   }
   return { maxIterations, runs, skipped, task: facts };
-}
-
-/**
- * The run's info when its summary cache holds for the records as they are, else undefined (no
- * record is read): a cache is only written for records that read as that run, so a hit means
- * listRuns lists it.
- */
-export function cachedRunInfo(task: TaskFolder, name: string, statusFile?: string): RunInfo | undefined {
-  const layout = task.run(name);
-  const key = recordsKey(layout, taskKey(task, statusFile));
-  return key.run === null ? undefined : readSummaryCache(layout, key)?.base.info;
 }
 
 /** The task's facts, read now: a task.json that does not read as a record is a null task (its reader says why). */

@@ -1,6 +1,8 @@
-// The per-run summary cache: `.sweci/runs/<run>/summary-cache.json`, what the experiment readers
-// (summarize, leaderboard, report, compare) compute from a run's records, kept so the next look
-// reads one small file instead of parsing and checking every iteration.jsonl line again.
+// The per-run summary cache: what the experiment readers (summarize, leaderboard, report,
+// compare) compute from a run's records, kept so the next look reads it instead of parsing and
+// checking every iteration.jsonl line again. Those readers keep it as an entry of the experiment's
+// file (experiment-summary-cache.ts); a run scored alone keeps it in
+// `.sweci/runs/<run>/summary-cache.json`, which the experiment's look also reads on a miss.
 //
 // It also keeps what those readers need of the task itself, so a warm look opens no other file:
 // the repository task.json names (the leaderboard's cluster) and the task's batch status

@@ -9,7 +9,8 @@ import { CHART_REPLIES, DEFAULT_GAMMA, webviewMessageSchema, type HostMessage, t
 import { log } from '../log';
 import type { ChangeFeed } from '../change-feed';
 import type { TaskController } from '../task-controller';
-import { loadChartData, loadHeatmap, type ChartData } from '../../core/scoring/load-chart-data';
+import { loadChartData, type ChartData } from '../../core/scoring/load-chart-data';
+import { loadHeatmap } from '../../core/scoring/load-heatmap';
 import { listRuns } from '../../core/loop/run-store';
 import { sequenceData, type SequenceData } from '../../core/sequence/sequence-data';
 import { summarizeSequence } from '../../core/sequence/sequence-summary';

@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { writeLeaderboardExperiments } from '../helpers/leaderboard-experiments';
 import { cli } from './batch-fixture';
+import { EXPERIMENT_CACHE_FILE, type ExperimentSummaryCache } from '../../../src/core/scoring/experiment-summary-cache';
 import { SUMMARY_CACHE_FILE } from '../../../src/core/scoring/run-summary-cache';
 
 const PIPE_BUFFER = 65536;
@@ -53,9 +54,18 @@ test('sweci summarize into a reader that stops after 100 bytes ends with its own
     );
     assert.equal(r.stdout.trim(), '0', await fs.readFile(err, 'utf8'));
     assert.doesNotMatch(await fs.readFile(err, 'utf8'), /EPIPE|Unhandled/);
-    // The command went on past the closed pipe: every run's summary cache was written.
-    const caches = (await fs.readdir(experiments[0], { recursive: true })).filter((f) => f.endsWith(SUMMARY_CACHE_FILE));
-    assert.equal(caches.length, 200, 'both runs of every task cached');
+    // The command went on past the closed pipe: the experiment's summary cache, written once at
+    // the end of the look, holds every run (and the look wrote no run's own cache).
+    const cache = JSON.parse(await fs.readFile(path.join(experiments[0], EXPERIMENT_CACHE_FILE), 'utf8')) as ExperimentSummaryCache;
+    assert.equal(
+      cache.tasks.reduce((n, t) => n + t.runs.length, 0),
+      200,
+      'both runs of every task cached',
+    );
+    assert.deepEqual(
+      (await fs.readdir(experiments[0], { recursive: true })).filter((f) => f.endsWith(SUMMARY_CACHE_FILE)),
+      [],
+    );
   } finally {
     await fs.rm(tmp, { recursive: true, force: true });
   }
