@@ -94,6 +94,34 @@ suite('Export Inspect Log', function () {
     assert.equal(header.results.scores.find((s) => s.name === 'evoscore')?.metrics.mean?.value, group.average.evoScore);
   });
 
+  test("Export Inspect Log scores EvoScore at the chart's γ, as the views show it", async () => {
+    const sweci = await api();
+    sweci.showChart();
+    // As the chart's γ slider sends it (the host keeps it for the workspace).
+    await sweci.chartReceive({ type: 'gamma-changed', gamma: 0.5 });
+    try {
+      const out = path.join(fixture.tmp, 'inspect-gamma');
+      const result = await vscode.commands.executeCommand<InspectExportResult | undefined>('sweci.exportInspectLog', { experiment, run: RUN, folder: out });
+      assert.ok(result, 'the command wrote the logs');
+      const zip = readZip(result.logs[0].file);
+      const summary = fixture.sweci('summarize', experiment, '--run', RUN, '--gamma', '0.5', '--format', 'json');
+      assert.equal(summary.code, 0, summary.err);
+      const parsed = JSON.parse(summary.out) as ExperimentSummary;
+      const at = parsed.gammas.indexOf(0.5);
+      assert.ok(at > 0, 'sweci summarize scores at γ = 0.5 too');
+      for (const row of parsed.groups[0].rows) {
+        const evo = (zip[`samples/${row.task}_epoch_1.json`] as InspectSample).scores.evoscore;
+        assert.equal(evo?.metadata?.gamma, 0.5, row.task);
+        const atHalf = row.evo[at];
+        assert.notEqual(atHalf, undefined, `sweci summarize --gamma 0.5 gives ${row.task}'s EvoScore at 0.5`);
+        assert.equal(evo?.value, atHalf, row.task);
+      }
+      assert.equal((zip['header.json'] as InspectLogHeader).eval.config.gamma, 0.5);
+    } finally {
+      await sweci.chartReceive({ type: 'gamma-changed', gamma: 1 });
+    }
+  });
+
   test('Export Inspect Log on bad input says what to do and writes nothing', async () => {
     const sweci = await api();
     const out = path.join(fixture.tmp, 'inspect-bad');

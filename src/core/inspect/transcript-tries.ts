@@ -2,7 +2,7 @@
 // (`<role>-try-<N>.calls.jsonl`), in a completed iteration's archive or, while the iteration is in
 // progress, in pending/. Read by the Transcript panel (its quick pick, Previous/Next, the live
 // try), the Iterations view and the exported report. Pure reading.
-import { promises as fs } from 'node:fs';
+import { promises as fs, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { AgentRole } from '../agents/agent-driver';
 import { readJournal } from '../loop/journal';
@@ -85,6 +85,31 @@ export async function listTries(task: TaskFolder, run: string): Promise<TryLocat
   const pending = await pendingIteration(layout.pendingDir);
   if (pending !== undefined && !out.some((t) => t.iteration === pending)) {
     for (const t of triesIn(await names(layout.pendingDir), logs)) out.push({ run, iteration: pending, ...t, dir: layout.pendingDir, pending: true });
+  }
+  return out.sort(compareTries);
+}
+
+const namesSync = (dir: string): string[] => {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+};
+
+/**
+ * The tries of the run's completed iterations (none of pending/), in order, synchronously and with
+ * the run's info already read: for a reader of every run of an experiment (the Inspect export).
+ */
+export function listArchivedTriesSync(task: TaskFolder, info: RunInfo): TryLocation[] {
+  const layout = task.run(info.name);
+  const logs = rolesWithEventLogs(info);
+  const out: TryLocation[] = [];
+  for (const entry of namesSync(layout.dir).sort()) {
+    const iteration = iterationOfDirName(entry);
+    if (iteration === undefined) continue;
+    const dir = path.join(layout.dir, entry);
+    for (const t of triesIn(namesSync(dir), logs)) out.push({ run: info.name, iteration, ...t, dir, pending: false });
   }
   return out.sort(compareTries);
 }

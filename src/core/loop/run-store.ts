@@ -1,6 +1,6 @@
 // Where a run lives on disk: .sweci/runs/<run>/ with run.json, iteration.jsonl,
 // one iter-NNN/ archive per completed iteration, and pending/ for the iteration in progress.
-import { existsSync, promises as fs } from 'node:fs';
+import { existsSync, promises as fs, readdirSync } from 'node:fs';
 import type { AgentRole, AgentSettings } from '../agents/agent-driver';
 import { SecretMask } from '../util/secret-mask';
 import { z } from 'zod';
@@ -12,6 +12,7 @@ import { scoreFlags } from '../../shared/metrics/scored-line';
 import { assertRunName, runBranch, slugifyRunName } from './run-name';
 import type { TaskFolder } from '../workspace/task-folder';
 import { compareStamps } from '../util/stamp-order';
+import { errorMessage } from '../util/errors';
 
 export const DEFAULT_MAX_ITERATIONS = 20;
 
@@ -175,6 +176,32 @@ export async function listRunsWithRecords(task: TaskFolder): Promise<RunWithReco
     if (run) out.push(run);
   }
   return out.sort((a, b) => compareStamps(a.summary.info.created, b.summary.info.created) || a.summary.info.name.localeCompare(b.summary.info.name));
+}
+
+/**
+ * listRunsWithRecords, synchronously, with the folders that hold a run that cannot be read and why
+ * (an export reads every run of thousands of tasks: a promise per small file costs more than the read).
+ */
+export function listRunsWithRecordsSync(task: TaskFolder): { runs: RunWithRecords[]; unreadable: Array<{ run: string; reason: string }> } {
+  let names: string[];
+  try {
+    names = readdirSync(task.runsDir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { runs: [], unreadable: [] };
+    throw err;
+  }
+  const runs: RunWithRecords[] = [];
+  const unreadable: Array<{ run: string; reason: string }> = [];
+  for (const name of names.sort()) {
+    try {
+      const run = readRunSync(task, name);
+      if (run) runs.push(run);
+    } catch (err) {
+      unreadable.push({ run: name, reason: errorMessage(err) });
+    }
+  }
+  runs.sort((a, b) => compareStamps(a.summary.info.created, b.summary.info.created) || a.summary.info.name.localeCompare(b.summary.info.name));
+  return { runs, unreadable };
 }
 
 /** A run name not yet used on this task, from a hint such as the agent's label. */

@@ -3,7 +3,7 @@
 // load-heatmap.ts: the experiment readers score runs through this module and load none of that.
 import { promises as fs } from 'node:fs';
 import type { IterationRecord } from '../loop/iteration-record';
-import { DEFAULT_MAX_ITERATIONS, listRunsWithRecords, readRunSummary, type RunInfo } from '../loop/run-store';
+import { DEFAULT_MAX_ITERATIONS, listRunsWithRecords, listRunsWithRecordsSync, readRunSummary, type RunInfo, type RunWithRecords } from '../loop/run-store';
 import { normalizedChange, type Baseline } from '../../shared/metrics/normalized-change';
 import { averageRow, referencePassed, summarize } from '../../shared/metrics/reference-summary';
 import { lineUsage, runMetricsOf } from '../../shared/metrics/run-metrics';
@@ -29,10 +29,15 @@ export async function loadChartData(task: TaskFolder, opts: ChartDataOptions = {
   return (await loadChartRuns(task, opts)).data;
 }
 
+/** A task's runs as the chart draws them, with each run's lines as scored and its run.json, by run. */
+export interface ChartRuns {
+  data: ChartData;
+  lines: Map<string, IterationRecord[]>;
+  infos: Map<string, RunInfo>;
+}
+
 /** loadChartData, with each run's lines as scored, by run (for a reader that needs more of them than the chart shows). */
-export async function loadChartRuns(task: TaskFolder, opts: ChartDataOptions = {}): Promise<{ data: ChartData; lines: Map<string, IterationRecord[]> }> {
-  const gamma = opts.gamma ?? 1;
-  const loaded: Array<{ info: RunInfo; records: IterationRecord[]; pending: boolean }> = [];
+export async function loadChartRuns(task: TaskFolder, opts: ChartDataOptions = {}): Promise<ChartRuns> {
   const skipped: ChartData['skipped'] = [];
   // The lines as listing the runs read them (each iteration.jsonl is read once).
   const listing = await listRunsWithRecords(task);
@@ -42,6 +47,20 @@ export async function loadChartRuns(task: TaskFolder, opts: ChartDataOptions = {
     if (listed.has(name)) continue;
     await readRunSummary(task, name).catch((err) => skipped.push({ run: name, reason: errorMessage(err) }));
   }
+  return chartRunsOf(listing, skipped, opts);
+}
+
+/** loadChartRuns, synchronously: for a reader of every run of thousands of tasks (the Inspect export), where a promise per small file costs more than the read. */
+export function loadChartRunsSync(task: TaskFolder, opts: ChartDataOptions = {}): ChartRuns {
+  const { runs, unreadable } = listRunsWithRecordsSync(task);
+  return chartRunsOf(runs, unreadable, opts);
+}
+
+/** The runs listed (and those that could not be read) scored as the chart scores them. */
+function chartRunsOf(listing: readonly RunWithRecords[], unreadable: ChartData['skipped'], opts: ChartDataOptions): ChartRuns {
+  const gamma = opts.gamma ?? 1;
+  const loaded: Array<{ info: RunInfo; records: IterationRecord[]; pending: boolean }> = [];
+  const skipped: ChartData['skipped'] = [...unreadable];
   for (const { summary, records: lines } of listing) {
     try {
       const records = scoredLines(lines, opts.scoring);
@@ -62,7 +81,11 @@ export async function loadChartRuns(task: TaskFolder, opts: ChartDataOptions = {
     average: averageRow(loaded.map(({ records }) => summarize(records, maxIterations))),
     skipped,
   };
-  return { data, lines: new Map(loaded.map(({ info, records }) => [info.name, records])) };
+  return {
+    data,
+    lines: new Map(loaded.map(({ info, records }) => [info.name, records])),
+    infos: new Map(loaded.map(({ info }) => [info.name, info])),
+  };
 }
 
 /** N: the largest loop maxIterations; a human-history run counts with its replayed commits. */

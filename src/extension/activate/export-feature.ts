@@ -4,8 +4,9 @@ import * as vscode from 'vscode';
 import { exportInspectLogCommand } from '../export/inspect-log-command';
 import type { TaskController } from '../task-controller';
 
-export function activateExport(context: vscode.ExtensionContext, controller: TaskController): void {
+/** `gamma`: the γ the views show (the chart's), for the logs' EvoScore. */
+export function activateExport(context: vscode.ExtensionContext, controller: TaskController, gamma: () => number): void {
   context.subscriptions.push(
-    vscode.commands.registerCommand('sweci.exportInspectLog', (arg?: unknown) => exportInspectLogCommand(controller.task()?.root, arg)),
+    vscode.commands.registerCommand('sweci.exportInspectLog', (arg?: unknown) => exportInspectLogCommand(controller.task()?.root, gamma(), arg)),
   );
 }

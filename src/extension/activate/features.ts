@@ -79,7 +79,8 @@ export function activateFeatures(context: vscode.ExtensionContext): Features {
   activateSequence(context, loop.keys);
   const leaderboard = activateLeaderboard(context, feed, controller);
   const curate = activateCurate(context, task.checkout);
-  activateExport(context, controller);
+  // The γ the chart shows (its slider, kept per workspace): the exported EvoScore is the one the views show.
+  activateExport(context, controller, () => chart.chart.gamma);
   return { task, loop, chart, iterationView: inspect.view, transcript, leaderboard, testing, environments, requirementLanguage, curate };
 }
 

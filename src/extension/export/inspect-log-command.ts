@@ -80,7 +80,8 @@ function targetOf(arg: unknown, taskRoot: string | undefined): { experiment?: st
   return { ...given, ...(experiment ? { experiment } : {}) };
 }
 
-export async function exportInspectLogCommand(taskRoot: string | undefined, arg?: unknown): Promise<InspectExportResult | undefined> {
+/** `gamma`: the γ the views show (the chart's slider), for the logs' EvoScore, as Export Report uses it. */
+export async function exportInspectLogCommand(taskRoot: string | undefined, gamma: number, arg?: unknown): Promise<InspectExportResult | undefined> {
   const what = vscode.l10n.t('Export Inspect Log');
   try {
     const target = targetOf(arg, taskRoot);
@@ -96,6 +97,7 @@ export async function exportInspectLogCommand(taskRoot: string | undefined, arg?
         try {
           return await exportInspectLogs(experiment, {
             outDir: folder,
+            gamma,
             scoring: integritySettings(vscode.Uri.file(experiment)),
             signal: abort.signal,
             onLog: (run) => progress.report({ message: vscode.l10n.t('run {0} done', run) }),

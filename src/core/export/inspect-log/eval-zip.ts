@@ -1,13 +1,12 @@
 // An Inspect log's `.eval` file: a zip of JSON members, deflated (Inspect's recorder,
 // log/_recorders/eval.py, writes _journal/start.json first, then samples/<id>_epoch_<n>.json,
-// summaries.json, reductions.json, and header.json last). Written with yazl (already the
-// project's zip writer) into a temp file beside the target; `commit` renames it into place, so a
-// reader never sees half a log, and `discard` leaves nothing behind.
+// summaries.json, reductions.json, and header.json last). Written by deflated-zip.ts into a temp
+// file beside the target; `commit` renames it into place, so a reader never sees half a log, and
+// `discard` leaves nothing behind.
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, promises as fs } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { pipeline } from 'node:stream/promises';
-import { ZipFile } from 'yazl';
+import { DeflatedZipWriter } from './deflated-zip';
 
 export interface PendingFile {
   file: string;
@@ -29,16 +28,20 @@ export function sampleMemberName(id: string, epoch: number): string {
  */
 export async function writeEvalZip(file: string, members: AsyncIterable<EvalMember>, mtime: Date): Promise<PendingFile> {
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  const zip = new ZipFile();
-  const written = pipeline(zip.outputStream, createWriteStream(tmp));
   const discard = () => fs.rm(tmp, { force: true });
+  const handle = await fs.open(tmp, 'wx');
   try {
-    for await (const [name, value] of members) zip.addBuffer(Buffer.from(JSON.stringify(value), 'utf8'), name, { compress: true, mtime });
-    zip.end();
-    await written;
+    const zip = new DeflatedZipWriter(handle, mtime);
+    for await (const [name, value] of members) await zip.add(name, Buffer.from(JSON.stringify(value), 'utf8'));
+    await zip.finish();
   } catch (err) {
-    (zip.outputStream as NodeJS.ReadableStream & { destroy(): void }).destroy();
-    await written.catch(() => undefined);
+    await handle.close().catch(() => undefined);
+    await discard();
+    throw err;
+  }
+  try {
+    await handle.close();
+  } catch (err) {
     await discard();
     throw err;
   }

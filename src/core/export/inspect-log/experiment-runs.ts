@@ -4,10 +4,11 @@
 import * as path from 'node:path';
 import { experimentLayout, experimentTaskIds, requireExperiment, type ExperimentRecord } from '../../batch/experiment';
 import type { IterationRecord } from '../../loop/iteration-record';
-import { readRunInfo, type RunInfo } from '../../loop/run-store';
-import { loadChartRuns } from '../../scoring/load-chart-data';
+import type { RunInfo } from '../../loop/run-store';
+import { loadChartRunsSync } from '../../scoring/load-chart-data';
 import { UserError } from '../../util/errors';
-import { readTaskRecord } from '../../workspace/materialize';
+import { readTaskRecordSync } from '../../workspace/task-record';
+import type { TaskRecord } from '../../workspace/task-record-schema';
 import type { ScoringRules } from '../../../shared/metrics/scored-line';
 import type { SampleSource } from './inspect-sample';
 
@@ -57,14 +58,22 @@ export async function readExperimentRuns(dir: string, opts: ReadRunsOptions = {}
   const byRun = new Map<string, Collected>();
   for (const id of await experimentTaskIds(root)) {
     const task = layout.task(id);
-    const { data, lines } = await loadChartRuns(task, {
+    // Synchronous reads, a turn of the event loop per task: an experiment is thousands of small
+    // files, where a promise each cost more than reading them (the editor stays responsive between tasks).
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const { data, lines, infos } = loadChartRunsSync(task, {
       gamma,
       ...(record.maxIterations ? { maxIterations: record.maxIterations } : {}),
       ...(opts.scoring ? { scoring: opts.scoring } : {}),
     });
-    const taskRecord = await readTaskRecord(task).catch(() => undefined);
+    let taskRecord: TaskRecord | undefined;
+    try {
+      taskRecord = readTaskRecordSync(task);
+    } catch {
+      taskRecord = undefined;
+    }
     for (const run of data.runs) {
-      const info = await readRunInfo(task, run.run);
+      const info = infos.get(run.run);
       if (!info) continue;
       let c = byRun.get(run.run);
       if (!c) byRun.set(run.run, (c = { info, tasks: [], pending: [], empty: [] }));

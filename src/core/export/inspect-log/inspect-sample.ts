@@ -3,7 +3,7 @@
 // scored, the scores, and the usage. The sample summary (summaries.json) is made from it.
 import { createHash } from 'node:crypto';
 import type { AgentRole } from '../../agents/agent-driver';
-import { listTries } from '../../inspect/transcript-tries';
+import { listArchivedTriesSync } from '../../inspect/transcript-tries';
 import type { IterationRecord } from '../../loop/iteration-record';
 import type { RunInfo } from '../../loop/run-store';
 import { readTryTranscript } from '../../transcript/read-transcript';
@@ -48,7 +48,7 @@ function sampleInput(src: SampleSource): string {
 
 /** The iterations as spans, each with what it scored and, inside, each agent try's model calls; the tries' messages in order. */
 async function conversation(src: SampleSource, uuid: string): Promise<{ messages: InspectMessage[]; events: InspectEvent[] }> {
-  const tries = (await listTries(src.task, src.info.name)).filter((t) => !t.pending);
+  const tries = listArchivedTriesSync(src.task, src.info);
   const messages: InspectMessage[] = [];
   const events: InspectEvent[] = [];
   const first = Date.parse(src.lines[1]?.started_at ?? src.lines[0]?.started_at ?? '');
