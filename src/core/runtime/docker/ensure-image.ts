@@ -1,11 +1,10 @@
 // Makes the task's image available in the engine: loaded once from the task's image.tar.gz
-// (skipped when the engine has the image SWE-CI loaded from that very file, found by its label
-// without reading the archive), or a named image the engine must already have. A load reads the
+// (skipped when the engine has the image SWE-CI loaded from an archive of the same content, found
+// by its label: the archive's digest, read once per file), or a named image the engine must already have. A load reads the
 // archive once: the engine gets the stream, and its tag and image id are parsed on the way. Progress is the share of the archive sent; cancelling stops the upload.
 // Before a load, the image budget makes room for it and the engine's disk is checked; after it,
 // the image is labelled as one SWE-CI loaded (task-images.ts). Where several processes load into
 // one store (Podman: a service each), a load waits for the store's lock and looks again first.
-import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
@@ -20,13 +19,10 @@ import { assertRoomToLoad } from './engine-room';
 import { budgetNote, enforceImageBudget } from './image-budget';
 import { ARCHIVE_LABEL, labelLoadedImage, loadedFrom } from './task-images';
 import { waitForLock } from '../../records/process-lock';
+import { archiveDigest, type ArchiveStamp } from './archive-digest';
 
 /** An image archive as it was when it was read: unchanged while its size and time are. */
-export interface ArchiveStamp {
-  path: string;
-  size: number;
-  mtimeMs: number;
-}
+export type { ArchiveStamp };
 
 export interface EnsureImageOptions {
   /** The task's image.tar.gz, when it has one. */
@@ -106,13 +102,15 @@ export async function ensureImage(conn: DockerConnection, opts: EnsureImageOptio
     if (existing?.Id === opts.known.id)
       return { reference: opts.known.reference, id: existing.Id, loaded: false, archive: opts.known.archive, owned: owned(existing) };
   }
-  // The image SWE-CI loaded from this very file (its label says which), found without reading the archive.
-  const present = async (): Promise<EnsuredImage | undefined> => (stamp ? await loadedFromArchive(conn, stamp) : undefined);
   progress(LOOKING_FOR_IMAGE);
+  // The image SWE-CI loaded from this archive's content (its label holds the digest): another
+  // task's copy of the same archive finds it too. The digest is read once per file (archive-digest.ts).
+  const digest = stamp ? await archiveDigest(stamp, opts.signal) : undefined;
+  const present = async (): Promise<EnsuredImage | undefined> => (stamp && digest ? await loadedFromArchive(conn, stamp, digest) : undefined);
   const found = await present();
   if (found) return found;
   const lockFile = conn.engine?.loadLock;
-  if (!lockFile) return loadFromArchive(conn, withArchive, stamp);
+  if (!lockFile) return loadFromArchive(conn, withArchive, stamp, digest);
   // Another process may be loading this very archive into the same store: one loads, the rest find it.
   const lock = await waitForLock(lockFile, 'an image load', {
     detail: opts.archive,
@@ -123,24 +121,16 @@ export async function ensureImage(conn: DockerConnection, opts: EnsureImageOptio
       ),
   });
   try {
-    return (await present()) ?? (await loadFromArchive(conn, withArchive, stamp));
+    return (await present()) ?? (await loadFromArchive(conn, withArchive, stamp, digest));
   } finally {
     await lock.release();
   }
 }
 
-/** Which archive file an image came from, as its label holds it: the file's path, size and time. */
-export function archiveKey(stamp: ArchiveStamp): string {
-  return createHash('sha256')
-    .update(JSON.stringify([stamp.path, stamp.size, stamp.mtimeMs]))
-    .digest('hex')
-    .slice(0, 32);
-}
-
-async function loadedFromArchive(conn: DockerConnection, stamp: ArchiveStamp): Promise<EnsuredImage | undefined> {
+async function loadedFromArchive(conn: DockerConnection, stamp: ArchiveStamp, digest: string): Promise<EnsuredImage | undefined> {
   let images: Awaited<ReturnType<DockerConnection['docker']['listImages']>>;
   try {
-    images = await conn.docker.listImages({ filters: { label: [`${ARCHIVE_LABEL}=${archiveKey(stamp)}`] } });
+    images = await conn.docker.listImages({ filters: { label: [`${ARCHIVE_LABEL}=${digest}`] } });
   } catch (err) {
     if (isConnectionError(err)) throw unavailable(conn.address, `looking for the image of ${stamp.path}`, err);
     throw err;
@@ -158,10 +148,15 @@ async function loadedFromArchive(conn: DockerConnection, stamp: ArchiveStamp): P
  * Loads the archive (room made under the budget first) and labels its image as SWE-CI's. What the
  * archive holds (its tag, its image id) is read from the same stream the engine loads.
  */
-async function loadFromArchive(conn: DockerConnection, opts: EnsureImageOptions & { archive: string }, stamp: ArchiveStamp | undefined): Promise<EnsuredImage> {
+async function loadFromArchive(
+  conn: DockerConnection,
+  opts: EnsureImageOptions & { archive: string },
+  stamp: ArchiveStamp | undefined,
+  digest: string | undefined,
+): Promise<EnsuredImage> {
   const progress = opts.onProgress ?? (() => undefined);
   throwIfAborted(opts.signal);
-  if (!stamp) throw new UserError(`Cannot read the image archive ${opts.archive}: it does not exist or cannot be read. Download the task again.`);
+  if (!stamp || !digest) throw new UserError(`Cannot read the image archive ${opts.archive}: it does not exist or cannot be read. Download the task again.`);
   const unpacked = await gzipSizeHint(opts.archive, stamp.size);
   if (opts.budgetBytes && opts.budgetBytes > 0) {
     const made = await enforceImageBudget(conn, opts.budgetBytes, { room: unpacked });
@@ -186,7 +181,7 @@ async function loadFromArchive(conn: DockerConnection, opts: EnsureImageOptions 
   if (info.tags.length === 0 || !info.imageId) return { reference: info.reference, id: loaded.Id, loaded: true, archive, owned: false };
   progress(`Labelling ${info.reference} as a task image SWE-CI loaded`);
   try {
-    const id = await labelLoadedImage(conn, info.reference, loaded.Id, archiveKey(stamp));
+    const id = await labelLoadedImage(conn, info.reference, loaded.Id, digest);
     return { reference: info.reference, id, loaded: true, archive, owned: true };
   } catch (err) {
     if (isDockerUnavailable(err)) throw err;
