@@ -111,7 +111,7 @@ function runOptions(command: Command): Command {
         .option('--max-iteration-mb <MiB>', "an iteration's new or changed files together; past it the largest are left out (100; 0: no limit)")
         .option(
           '--evict-images',
-          "remove a task's Docker image once the task is finished (one SWE-CI loaded, that no container uses): many tasks on a small disk",
+          "remove a task's image from Docker or Podman once the task is finished (one SWE-CI loaded, that no container uses): many tasks on a small disk",
         )
         .option(
           '--otlp-endpoint <url>',
@@ -380,10 +380,13 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
 
   const images = root
     .command('images')
-    .description("the task images SWE-CI loaded into Docker (from tasks' image.tar.gz): list them, or prune them down to the image budget");
+    .description("the task images SWE-CI loaded into Docker or Podman (from tasks' image.tar.gz): list them, or prune them down to the image budget");
   const imageOptions = (command: Command): Command =>
     command
+      .option('--runtime <engine>', 'the engine the images are in: docker or podman (docker; auto means docker)')
       .option('--socket <path>', 'the Docker engine (default DOCKER_HOST, else /var/run/docker.sock)')
+      .option('--podman-root <dir>', "with --runtime podman: Podman's image store (default: Podman's own for this user)")
+      .option('--podman-runroot <dir>', "with --runtime podman: Podman's run state (default: Podman's own for this user)")
       .option('--image-budget-gb <GB>', 'the image budget (sweci.docker.imageBudgetGb; 0: none)')
       .option('--config <file>', "settings as JSON with the extension's keys; flags win")
       .option('--json', 'print it as JSON');

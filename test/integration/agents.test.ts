@@ -1,7 +1,11 @@
 // In the real extension host: SWE-CI: Check Agents with the roles configured in settings, played
 // by scripted agents (real programs run by the real driver): a verdict and a table row per role,
-// in one read-only document that each check refreshes (no untitled buffer to save).
+// in one read-only document that each check refreshes (no untitled buffer to save). Below the
+// agents, which runtimes answer on this machine and why the others do not.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { agentsDir, api, until } from './helpers';
@@ -25,7 +29,15 @@ suite('Check Agents', function () {
 
   teardown(async () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    for (const key of ['architect.agent', 'architect.customCommand', 'programmer.agent', 'programmer.customCommand'])
+    for (const key of [
+      'architect.agent',
+      'architect.customCommand',
+      'programmer.agent',
+      'programmer.customCommand',
+      'docker.socketPath',
+      'podman.root',
+      'podman.runroot',
+    ])
       await cfg().update(key, undefined, global);
   });
 
@@ -61,5 +73,40 @@ suite('Check Agents', function () {
       vscode.workspace.textDocuments.filter((d) => d.isUntitled).map((d) => d.uri.toString()),
       [],
     );
+  });
+
+  test('the runtimes on this machine: each that answers says as what, one that does not says why', async function () {
+    // Podman's service starts on an empty store: slower than the agents' check on a loaded machine.
+    this.timeout(300_000);
+    // Podman on a store of this test's own (its service is started and stopped by the check); Docker at a socket that is not there.
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-it-probe-'));
+    const store = { root: path.join(tmp, 'podman'), runroot: path.join(tmp, 'pr') };
+    const missing = path.join(tmp, 'no-docker.sock');
+    try {
+      await cfg().update('architect.agent', 'custom', global);
+      await cfg().update('architect.customCommand', `python3 ${path.join(agentsDir, 'check.py')}`, global);
+      await cfg().update('programmer.agent', 'human', global);
+      await cfg().update('docker.socketPath', missing, global);
+      await cfg().update('podman.root', store.root, global);
+      await cfg().update('podman.runroot', store.runroot, global);
+      await vscode.commands.executeCommand('sweci.checkAgents');
+      // This check's result: the only one naming this test's missing socket.
+      const text = await until('the Check Agents result with the runtimes', () => (checkResult()?.includes(missing) ? checkResult() : undefined), 240_000);
+      assert.match(
+        text,
+        /\n## Runtimes on this machine \(sweci\.runtime: auto\)\n\n\| Runtime \| Answers \| Where and as what, or why not \|\n\|---\|---\|---\|\n/,
+        text,
+      );
+      const row = (runtime: string) => text.split('\n').find((l) => l.startsWith(`| ${runtime} |`)) ?? assert.fail(`no ${runtime} row:\n${text}`);
+      assert.ok(row('docker').startsWith('| docker | ✗ | ') && row('docker').includes(missing), row('docker'));
+      assert.match(row('podman'), /^\| podman \| ✓ \| Podman \d+\.\d+\.\d+ \(rootful, as root\) \|$/);
+      assert.match(row('local'), /^\| local \| ✓ \| (sandboxed with bubblewrap|not isolated: .*) \|$/);
+      // The agents' verdict is the agents' alone: a runtime that does not answer fails nothing.
+      assert.match(text, /: The architect's agent can run\./);
+    } finally {
+      spawnSync('podman', ['--root', store.root, '--runroot', store.runroot, '--storage-driver', 'overlay', 'rmi', '-a', '-f'], { stdio: 'ignore' });
+      for (let i = 0; i < 20 && spawnSync('umount', [path.join(store.root, 'overlay')], { stdio: 'ignore' }).status === 0; i++);
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });

@@ -1,9 +1,10 @@
 // sweci images list | prune: the task images SWE-CI loaded into the engine (labelled when it
 // loaded them), how much they take against sweci.docker.imageBudgetGb, and removing them: down
 // to the budget, or every one no container uses. Images SWE-CI did not load are not shown.
-import { connectDocker, pingEngine, type DockerConnection } from '../../core/runtime/docker/docker-connection';
+// The engine is Docker's, or with --runtime podman the Podman store --podman-root names.
 import { enforceImageBudget, GB, removeUnusedTaskImages, type BudgetOutcome } from '../../core/runtime/docker/image-budget';
 import { listTaskImages, type TaskImage } from '../../core/runtime/docker/task-images';
+import { imageEngineKind, openImageEngine, type ImageEngine } from '../../core/runtime/image-engine';
 import { readRuntimeSettings } from '../../core/runtime/runtime-settings';
 import { UserError } from '../../core/util/errors';
 import { formatBytes } from '../../core/util/free-space';
@@ -13,24 +14,38 @@ import { cliSettings } from '../cli-settings';
 
 export interface ImagesValues extends Record<string, unknown> {
   socket?: string;
+  runtime?: string;
+  podmanRoot?: string;
+  podmanRunroot?: string;
   imageBudgetGb?: string;
   config?: string;
   all?: boolean;
   json?: boolean;
 }
 
-async function open(values: ImagesValues): Promise<{ conn: DockerConnection; budgetBytes: number }> {
+/** Runs `use` on the engine the flags (or the --config file) name, and lets it go after; `check` refuses first. */
+async function withEngine(
+  values: ImagesValues,
+  use: (engine: ImageEngine, budgetBytes: number) => Promise<number>,
+  check: (budgetBytes: number) => void = () => undefined,
+): Promise<number> {
   const file = values.config ? { path: values.config, settings: await readSettingsFile(values.config) } : undefined;
   const settings = cliSettings(values, file);
-  const docker = readRuntimeSettings(settings.read, settings.label).docker;
-  const conn = connectDocker({ socketPath: docker.socketPath });
-  await pingEngine(conn);
-  return { conn, budgetBytes: docker.imageBudgetGb * GB };
+  const runtime = readRuntimeSettings(settings.read, settings.label);
+  check(runtime.docker.imageBudgetGb * GB);
+  const engine = await openImageEngine(runtime, imageEngineKind(runtime.runtime));
+  try {
+    return await use(engine, runtime.docker.imageBudgetGb * GB);
+  } finally {
+    await engine.release();
+  }
 }
 
 const nameOf = (i: TaskImage): string => i.tags[0] ?? i.id.slice(0, 19);
 const when = (d: Date): string => d.toISOString().replace(/\.\d+Z$/, 'Z');
 const inUse = (i: TaskImage): string => (i.containers > 0 ? `yes (${plural(i.containers, 'container')})` : 'no');
+
+const engineJson = (engine: ImageEngine) => ({ runtime: engine.kind, engine: engine.conn.address });
 
 function asJson(i: TaskImage) {
   return { id: i.id, tags: i.tags, tasks: i.tasks, size: i.size, loaded: i.loaded.toISOString(), lastUsed: i.lastUsed.toISOString(), containers: i.containers };
@@ -53,17 +68,21 @@ function table(images: readonly TaskImage[]): string[] {
 const budgetText = (budgetBytes: number): string =>
   budgetBytes > 0 ? `budget ${formatBytes(budgetBytes)}` : 'no budget (sweci.docker.imageBudgetGb, --image-budget-gb)';
 
-export async function imagesListCommand(values: ImagesValues): Promise<number> {
-  const { conn, budgetBytes } = await open(values);
+export function imagesListCommand(values: ImagesValues): Promise<number> {
+  return withEngine(values, (engine, budgetBytes) => list(engine, budgetBytes, values));
+}
+
+async function list(engine: ImageEngine, budgetBytes: number, values: ImagesValues): Promise<number> {
+  const { conn } = engine;
   // Most recently used first: the ones a budget removes next are at the bottom.
   const images = (await listTaskImages(conn)).sort((a, b) => b.lastUsed.getTime() - a.lastUsed.getTime());
   const total = images.reduce((n, i) => n + i.size, 0);
   if (values.json) {
-    process.stdout.write(`${JSON.stringify({ engine: conn.address, budget: budgetBytes, total, images: images.map(asJson) }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ ...engineJson(engine), budget: budgetBytes, total, images: images.map(asJson) }, null, 2)}\n`);
     return 0;
   }
   if (images.length === 0) {
-    process.stdout.write(`No task images SWE-CI loaded are in the engine at ${conn.address}.\n`);
+    process.stdout.write(`No task images SWE-CI loaded are in ${engine.where}.\n`);
     return 0;
   }
   const lines = [...table(images), '', `${plural(images.length, 'task image')} SWE-CI loaded, ${formatBytes(total)}; ${budgetText(budgetBytes)}.`];
@@ -71,18 +90,27 @@ export async function imagesListCommand(values: ImagesValues): Promise<number> {
   return 0;
 }
 
-export async function imagesPruneCommand(values: ImagesValues): Promise<number> {
-  const { conn, budgetBytes } = await open(values);
-  if (!values.all && budgetBytes <= 0) {
-    throw new UserError(
-      'sweci images prune needs a budget to prune down to: --image-budget-gb <GB> (or sweci.docker.imageBudgetGb in a --config file), or --all to remove every task image SWE-CI loaded that no container uses.',
-    );
-  }
+export function imagesPruneCommand(values: ImagesValues): Promise<number> {
+  return withEngine(
+    values,
+    (engine, budgetBytes) => prune(engine, budgetBytes, values),
+    (budgetBytes) => {
+      if (!values.all && budgetBytes <= 0) {
+        throw new UserError(
+          'sweci images prune needs a budget to prune down to: --image-budget-gb <GB> (or sweci.docker.imageBudgetGb in a --config file), or --all to remove every task image SWE-CI loaded that no container uses.',
+        );
+      }
+    },
+  );
+}
+
+async function prune(engine: ImageEngine, budgetBytes: number, values: ImagesValues): Promise<number> {
+  const { conn } = engine;
   const outcome: BudgetOutcome = values.all ? await removeUnusedTaskImages(conn) : await enforceImageBudget(conn, budgetBytes);
   const left = await listTaskImages(conn);
   if (values.json) {
     process.stdout.write(
-      `${JSON.stringify({ engine: conn.address, budget: values.all ? null : budgetBytes, removed: outcome.removed.map(asJson), left: left.map(asJson), total: outcome.total, over: outcome.over }, null, 2)}\n`,
+      `${JSON.stringify({ ...engineJson(engine), budget: values.all ? null : budgetBytes, removed: outcome.removed.map(asJson), left: left.map(asJson), total: outcome.total, over: outcome.over }, null, 2)}\n`,
     );
     return 0;
   }

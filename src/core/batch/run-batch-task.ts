@@ -25,8 +25,8 @@ import type { BatchEvent, BatchSettings } from './batch-types';
 import { experimentLayout } from './experiment';
 import { readTaskStatus, writeTaskStatus } from './task-status';
 import { FINISHED_STATES, type TaskState, type TaskStatus } from '../records/task-status-file';
-import { connectDocker } from '../runtime/docker/docker-connection';
 import { evictTaskImage } from '../runtime/docker/image-budget';
+import { openImageEngine } from '../runtime/image-engine';
 import { agentsMask } from '../loop/role-setup';
 import type { SecretMask } from '../util/secret-mask';
 
@@ -153,11 +153,16 @@ async function runLocked(spec: TaskSpec, s: BatchSettings, task: TaskProgress): 
  */
 async function evictImage(folder: TaskFolder, s: BatchSettings, task: TaskProgress): Promise<void> {
   const record = await readEnvironmentRecord(folder).catch(() => undefined);
-  if (record?.runtime !== 'docker' || !record.imageId) return;
-  const conn = connectDocker({ socketPath: s.settings.runtime.docker.socketPath });
+  if ((record?.runtime !== 'docker' && record?.runtime !== 'podman') || !record.imageId) return;
   try {
-    const removed = await evictTaskImage(conn, record.imageId);
-    if (removed) task.activity(`removed its image ${record.image ?? record.imageId} (--evict-images)`);
+    // Podman: the store this run names (a record does not say which store its image went to).
+    const engine = await openImageEngine(s.settings.runtime, record.runtime, s.signal);
+    try {
+      const removed = await evictTaskImage(engine.conn, record.imageId);
+      if (removed) task.activity(`removed its image ${record.image ?? record.imageId} (--evict-images)`);
+    } finally {
+      await engine.release();
+    }
   } catch (err) {
     task.activity(`could not remove its image ${record.image ?? record.imageId}: ${errorMessage(err)}`);
   }

@@ -55,3 +55,12 @@ async function probeLocal(): Promise<RuntimeProbe> {
 export function formatRuntimeProbes(probes: readonly RuntimeProbe[]): string {
   return ['Runtimes:', ...probes.map((p) => `  ${p.answers ? '✓' : '✗'} ${p.runtime.padEnd(6)}  ${p.detail}`)].join('\n');
 }
+
+/** The same as a Markdown table, for the editor's Check Agents document. */
+export function runtimeProbesTable(probes: readonly RuntimeProbe[]): string {
+  return [
+    '| Runtime | Answers | Where and as what, or why not |',
+    '|---|---|---|',
+    ...probes.map((p) => `| ${p.runtime} | ${p.answers ? '✓' : '✗'} | ${p.detail.replace(/\s+/g, ' ').replace(/\|/g, '\\|')} |`),
+  ].join('\n');
+}

@@ -1,7 +1,8 @@
 // A new user's first step on the demo: the Iterations view's welcome sends them to Check Agents,
 // and with the demo's own workspace settings (the demo's agent and its stand-in model, as `npm run
 // demo` writes and starts them) the one Check Agents document, rendered as its Markdown preview, says both agents are
-// ready. Run twice, it is refreshed in place: one tab, no untitled buffer.
+// ready, and under them which runtimes answer here. Run twice, it is refreshed in place: one tab,
+// no untitled buffer.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
@@ -59,6 +60,12 @@ export async function checkAgentsScenario(): Promise<string> {
       for (const line of [/architect \(custom: demo-agent\.py.*\): ready/, /programmer \(custom: demo-agent\.py.*\): ready/]) {
         await preview.getByText(line).first().waitFor({ timeout: 15_000 });
       }
+      // Under the agents, the runtimes of this machine: the local one always answers.
+      await preview.locator('h2', { hasText: /^Runtimes on this machine/ }).waitFor({ timeout: 15_000 });
+      await preview
+        .locator('td', { hasText: /^local$/ })
+        .first()
+        .waitFor({ timeout: 15_000 });
       if (
         (await page
           .locator('.editor-instance .view-lines')

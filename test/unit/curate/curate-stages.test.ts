@@ -8,12 +8,14 @@
 // dataset runs unchanged: `sweci run --human-history` in Docker, then `sweci summarize`.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { promises as fs } from 'node:fs';
+import { createReadStream, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { after, before, describe, test } from 'node:test';
+import { createGunzip } from 'node:zlib';
 import { readManifest, readRecords } from '../../../src/core/curate/curation-store';
-import { readImageArchive } from '../../../src/core/runtime/docker/image-archive';
+import { scanImageTar } from '../../../src/core/runtime/docker/image-archive';
 import { readDatasetTasks } from '../../../src/core/task/dataset';
 import { experimentLayout } from '../../../src/core/batch/experiment';
 import { readIterationRecords } from '../../../src/core/loop/iteration-record';
@@ -197,7 +199,9 @@ describe('sweci curate: the environment, filter and pack stages', () => {
     assert.equal(task.repo, name);
     assert.ok(task.source.kind === 'dataset' && task.source.imagePath);
     // image.tar.gz is a gzipped docker save of the candidate's image, named by its tag.
-    const archive = await readImageArchive(task.source.imagePath);
+    const scan = scanImageTar(task.source.imagePath);
+    await pipeline(createReadStream(task.source.imagePath), createGunzip(), scan.input);
+    const archive = await scan.info;
     assert.equal(archive.reference, b?.image);
     // code.zip holds the repository with both commits.
     const unpacked = path.join(tmp, 'unpacked');

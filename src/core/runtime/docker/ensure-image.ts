@@ -1,28 +1,28 @@
 // Makes the task's image available in the engine: loaded once from the task's image.tar.gz
-// (skipped when the engine already has that image under that tag), or a named image the engine
-// must already have. Progress is the share of the archive sent; cancelling stops the upload.
+// (skipped when the engine has the image SWE-CI loaded from an archive of the same content, found
+// by its label: the archive's digest, read once per file), or a named image the engine must already have. A load reads the
+// archive once: the engine gets the stream, and its tag and image id are parsed on the way. Progress is the share of the archive sent; cancelling stops the upload.
 // Before a load, the image budget makes room for it and the engine's disk is checked; after it,
 // the image is labelled as one SWE-CI loaded (task-images.ts). Where several processes load into
 // one store (Podman: a service each), a load waits for the store's lock and looks again first.
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { Transform } from 'node:stream';
+import * as path from 'node:path';
+import { Transform, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { AbortError, UserError, errorMessage, throwIfAborted } from '../../util/errors';
 import { engineName, type DockerConnection } from './docker-connection';
 import { engineMessage, isConnectionError, isDockerUnavailable, statusOf, unavailable } from './docker-errors';
-import { readImageArchive } from './image-archive';
+import { archiveFailure, gzipSizeHint, scanImageTar, type ImageTarInfo } from './image-archive';
 import { assertRoomToLoad } from './engine-room';
 import { budgetNote, enforceImageBudget } from './image-budget';
-import { digestOf, labelLoadedImage, loadedFrom } from './task-images';
+import { ARCHIVE_LABEL, labelLoadedImage, loadedFrom } from './task-images';
 import { waitForLock } from '../../records/process-lock';
+import { archiveDigest, type ArchiveStamp } from './archive-digest';
 
 /** An image archive as it was when it was read: unchanged while its size and time are. */
-export interface ArchiveStamp {
-  path: string;
-  size: number;
-  mtimeMs: number;
-}
+export type { ArchiveStamp };
 
 export interface EnsureImageOptions {
   /** The task's image.tar.gz, when it has one. */
@@ -76,6 +76,9 @@ async function inspectImage(conn: DockerConnection, reference: string): Promise<
   }
 }
 
+/** The progress line when what an earlier run learnt does not hold: the engine is asked again. */
+const LOOKING_FOR_IMAGE = 'Looking for the image SWE-CI loaded from the task image archive';
+
 export async function ensureImage(conn: DockerConnection, opts: EnsureImageOptions): Promise<EnsuredImage> {
   const progress = opts.onProgress ?? (() => undefined);
   if (opts.image) {
@@ -99,23 +102,18 @@ export async function ensureImage(conn: DockerConnection, opts: EnsureImageOptio
     if (existing?.Id === opts.known.id)
       return { reference: opts.known.reference, id: existing.Id, loaded: false, archive: opts.known.archive, owned: owned(existing) };
   }
-  progress('Reading the task image archive');
-  const info = await readImageArchive(opts.archive, opts.signal);
-  const archive = stamp && { ...stamp, size: info.size };
-  // The archive's own image, or the one SWE-CI labelled after loading it.
-  const present = async (): Promise<EnsuredImage | undefined> => {
-    const existing = await inspectImage(conn, info.reference);
-    if (existing && (!info.imageId || existing.Id === info.imageId || (owned(existing) && digestOf(existing.Parent ?? '') === digestOf(info.imageId))))
-      return { reference: info.reference, id: existing.Id, loaded: false, ...(archive ? { archive } : {}), owned: owned(existing) };
-    return undefined;
-  };
+  progress(LOOKING_FOR_IMAGE);
+  // The image SWE-CI loaded from this archive's content (its label holds the digest): another
+  // task's copy of the same archive finds it too. The digest is read once per file (archive-digest.ts).
+  const digest = stamp ? await archiveDigest(stamp, opts.signal) : undefined;
+  const present = async (): Promise<EnsuredImage | undefined> => (stamp && digest ? await loadedFromArchive(conn, stamp, digest) : undefined);
   const found = await present();
   if (found) return found;
   const lockFile = conn.engine?.loadLock;
-  if (!lockFile) return loadFromArchive(conn, withArchive, info, archive);
+  if (!lockFile) return loadFromArchive(conn, withArchive, stamp, digest);
   // Another process may be loading this very archive into the same store: one loads, the rest find it.
   const lock = await waitForLock(lockFile, 'an image load', {
-    detail: info.reference,
+    detail: opts.archive,
     signal: opts.signal,
     onWait: (holder) =>
       progress(
@@ -123,32 +121,56 @@ export async function ensureImage(conn: DockerConnection, opts: EnsureImageOptio
       ),
   });
   try {
-    return (await present()) ?? (await loadFromArchive(conn, withArchive, info, archive));
+    return (await present()) ?? (await loadFromArchive(conn, withArchive, stamp, digest));
   } finally {
     await lock.release();
   }
 }
 
-/** Loads the archive (room made under the budget first) and labels its image as SWE-CI's. */
+async function loadedFromArchive(conn: DockerConnection, stamp: ArchiveStamp, digest: string): Promise<EnsuredImage | undefined> {
+  let images: Awaited<ReturnType<DockerConnection['docker']['listImages']>>;
+  try {
+    images = await conn.docker.listImages({ filters: { label: [`${ARCHIVE_LABEL}=${digest}`] } });
+  } catch (err) {
+    if (isConnectionError(err)) throw unavailable(conn.address, `looking for the image of ${stamp.path}`, err);
+    throw err;
+  }
+  for (const image of images) {
+    const tag = (image.RepoTags ?? []).find((t) => t !== '<none>:<none>');
+    // Ours only while it still holds the archive's tag: a later load of another archive may have taken it.
+    if (tag && loadedFrom({ labels: image.Labels, parent: image.ParentId }))
+      return { reference: tag, id: image.Id, loaded: false, archive: stamp, owned: true };
+  }
+  return undefined;
+}
+
+/**
+ * Loads the archive (room made under the budget first) and labels its image as SWE-CI's. What the
+ * archive holds (its tag, its image id) is read from the same stream the engine loads.
+ */
 async function loadFromArchive(
   conn: DockerConnection,
   opts: EnsureImageOptions & { archive: string },
-  info: Awaited<ReturnType<typeof readImageArchive>>,
-  archive: ArchiveStamp | undefined,
+  stamp: ArchiveStamp | undefined,
+  digest: string | undefined,
 ): Promise<EnsuredImage> {
   const progress = opts.onProgress ?? (() => undefined);
   throwIfAborted(opts.signal);
+  if (!stamp || !digest) throw new UserError(`Cannot read the image archive ${opts.archive}: it does not exist or cannot be read. Download the task again.`);
+  const unpacked = await gzipSizeHint(opts.archive, stamp.size);
   if (opts.budgetBytes && opts.budgetBytes > 0) {
-    const made = await enforceImageBudget(conn, opts.budgetBytes, { room: info.unpackedSize });
+    const made = await enforceImageBudget(conn, opts.budgetBytes, { room: unpacked });
     if (made.removed.length > 0) progress(budgetNote(made.removed));
   }
-  await assertRoomToLoad(conn, opts.archive, info.unpackedSize);
+  await assertRoomToLoad(conn, opts.archive, unpacked);
   throwIfAborted(opts.signal);
   const into = engineName(conn);
-  progress(`Loading ${info.reference} into ${into}`, 0);
-  await loadArchive(conn, opts.archive, info.size, opts.signal, (fraction) =>
-    progress(`Loading ${info.reference} into ${into} (${Math.round(fraction * 100)} %)`, fraction),
+  const what = `the task image (${path.basename(path.dirname(opts.archive))})`;
+  progress(`Loading ${what} into ${into}`, 0);
+  const info = await loadArchive(conn, opts.archive, stamp.size, opts.signal, (fraction) =>
+    progress(`Loading ${what} into ${into} (${Math.round(fraction * 100)} %)`, fraction),
   );
+  const archive = stamp;
   const loaded = await inspectImage(conn, info.reference);
   if (!loaded) {
     throw new UserError(
@@ -156,17 +178,32 @@ async function loadFromArchive(
     );
   }
   // Only a tagged archive's image can be labelled under its own name; an untagged one stays as loaded (never removed by the budget).
-  if (info.tags.length === 0 || !info.imageId) return { reference: info.reference, id: loaded.Id, loaded: true, ...(archive ? { archive } : {}), owned: false };
+  if (info.tags.length === 0 || !info.imageId) return { reference: info.reference, id: loaded.Id, loaded: true, archive, owned: false };
   progress(`Labelling ${info.reference} as a task image SWE-CI loaded`);
   try {
-    const id = await labelLoadedImage(conn, info.reference, loaded.Id);
-    return { reference: info.reference, id, loaded: true, ...(archive ? { archive } : {}), owned: true };
+    const id = await labelLoadedImage(conn, info.reference, loaded.Id, digest);
+    return { reference: info.reference, id, loaded: true, archive, owned: true };
   } catch (err) {
     if (isDockerUnavailable(err)) throw err;
     // An engine that cannot build (no classic builder): the task still runs, its image outside the budget.
     progress(`${errorMessage(err)} It is left as loaded, outside sweci.docker.imageBudgetGb.`);
-    return { reference: info.reference, id: loaded.Id, loaded: true, ...(archive ? { archive } : {}), owned: false };
+    return { reference: info.reference, id: loaded.Id, loaded: true, archive, owned: false };
   }
+}
+
+/** Passes a stream through, writing each chunk to `side` as well, at the pace of the slower of the two. */
+function teeTo(side: Writable, onEnd: () => void): Transform {
+  return new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      if (side.write(chunk)) cb(null, chunk);
+      else side.once('drain', () => cb(null, chunk));
+    },
+    flush(cb) {
+      side.end();
+      onEnd();
+      cb();
+    },
+  });
 }
 
 async function loadArchive(
@@ -175,7 +212,7 @@ async function loadArchive(
   size: number,
   signal: AbortSignal | undefined,
   onFraction: (fraction: number) => void,
-): Promise<void> {
+): Promise<ImageTarInfo> {
   let sent = 0;
   let lastReported = -1;
   const counter = new Transform({
@@ -193,15 +230,52 @@ async function loadArchive(
   const source = createReadStream(file);
   // Counted as read from the file (the share of the archive), sent as the engine reads archives:
   // decompressed on the way for one that cannot read gzip (Podman 4.3), never unpacked to disk here.
+  // The tar also goes through scanImageTar on the way, which learns the archive's image from it:
+  // the archive is decompressed once (by us, or beside the engine when it takes gzip).
   const counted = source.pipe(counter);
-  const gunzip = conn.engine?.loadsPlainTar ? createGunzip() : undefined;
-  const body = gunzip ? counted.pipe(gunzip) : counted;
-  counted.on('error', (err) => gunzip?.destroy(err));
-  const onAbort = (): void => {
+  const plain = conn.engine?.loadsPlainTar === true;
+  const gunzip = createGunzip();
+  const scan = scanImageTar(file);
+  let stopping = false;
+  let archiveErr: UserError | undefined;
+  let sideFed = false;
+  const side: Writable = plain ? scan.input : gunzip;
+  const tee = teeTo(side, () => (sideFed = true));
+  const body = plain ? counted.pipe(gunzip).pipe(tee) : counted.pipe(tee);
+  const sideDone: Promise<ImageTarInfo> = plain
+    ? scan.info
+    : pipeline(gunzip, scan.input).then(
+        () => scan.info,
+        (err: unknown) => {
+          scan.info.catch(() => undefined);
+          throw err instanceof UserError ? err : archiveFailure(file, err);
+        },
+      );
+  // An archive that is not a docker save stops the load: the engine is left with nothing.
+  sideDone.catch((err: unknown) => {
+    if (stopping) return;
+    archiveErr ??= err instanceof UserError ? err : archiveFailure(file, err);
+    tee.destroy(archiveErr);
+  });
+  if (plain)
+    gunzip.on('error', (err) => {
+      if (!stopping) archiveErr ??= archiveFailure(file, err);
+      scan.input.destroy(err);
+      tee.destroy(err);
+    });
+  counted.on('error', (err) => {
+    gunzip.destroy(err);
+    tee.destroy(err);
+  });
+  const stop = (err: Error): void => {
+    stopping = true;
     source.destroy();
-    counted.destroy(new AbortError());
-    gunzip?.destroy(new AbortError());
+    counted.destroy(err);
+    gunzip.destroy(err);
+    scan.input.destroy(err);
+    tee.destroy(err);
   };
+  const onAbort = (): void => stop(new AbortError());
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
     const response = await conn.docker.loadImage(body, { quiet: true });
@@ -214,8 +288,13 @@ async function loadArchive(
         resolve();
       });
     });
+    return await sideDone;
   } catch (err) {
     if (signal?.aborted) throw new AbortError();
+    // The whole tar went to the parser: what it says of the archive comes first (truncated, not a docker save).
+    if (sideFed) await sideDone.catch(() => undefined);
+    if (!archiveErr) stop(new Error('the load stopped'));
+    if (archiveErr) throw archiveErr;
     if (err instanceof UserError) throw err;
     if (isConnectionError(err)) throw unavailable(conn.address, `loading ${file}`, err);
     throw new UserError(

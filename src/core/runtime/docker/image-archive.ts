@@ -1,14 +1,12 @@
 // A task's environment as SWE-CI ships it: `data/<task_id>/image.tar.gz`, a gzipped
 // `docker save`. Its manifest.json names the image (RepoTags[0], as the reference reads it) and
-// its config blob, whose sha256 is the image id. Reading the whole archive once also proves it
-// is complete before the engine is asked to load it.
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { Transform } from 'node:stream';
+// its config blob, whose sha256 is the image id. A load reads it from the very stream it sends
+// the engine (scanImageTar), so the archive is decompressed once.
+import { open } from 'node:fs/promises';
+import { Transform, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createGunzip } from 'node:zlib';
 import * as tar from 'tar-stream';
-import { AbortError, UserError, errorMessage } from '../../util/errors';
+import { UserError, errorMessage } from '../../util/errors';
 
 export interface ImageArchiveInfo {
   /** What to run: RepoTags[0], or the image id when the archive carries no tag. */
@@ -39,14 +37,27 @@ function corrupt(file: string, why: string, cause?: unknown): UserError {
   );
 }
 
-/** Reads the archive to its end; throws a UserError naming the file when it is not a complete image archive. */
-export async function readImageArchive(file: string, signal?: AbortSignal): Promise<ImageArchiveInfo> {
-  let size: number;
-  try {
-    size = (await stat(file)).size;
-  } catch (err) {
-    throw new UserError(`Cannot read the image archive ${file}: ${errorMessage(err)}.`, { cause: err });
-  }
+/** What the tar inside an image archive says: its manifest's image, and its own size. */
+export type ImageTarInfo = Omit<ImageArchiveInfo, 'size'>;
+
+/** Why reading an archive failed, in words a user can act on. */
+export function archiveFailure(file: string, err: unknown): UserError {
+  const code = (err as NodeJS.ErrnoException).code;
+  const why =
+    code === 'Z_BUF_ERROR' || /unexpected end/i.test(errorMessage(err))
+      ? 'it ends early (truncated)'
+      : code?.startsWith('Z_')
+        ? 'it is not valid gzip data'
+        : 'it is not a valid tar archive';
+  return corrupt(file, why, err);
+}
+
+/**
+ * A parser for the (decompressed) tar of an archive: write the tar into `input`; `info` settles
+ * when it ends, with the manifest's image, or with a UserError naming the file. It reads the
+ * stream it is given and nothing else, so a load can feed it the very bytes it sends the engine.
+ */
+export function scanImageTar(file: string): { input: Writable; info: Promise<ImageTarInfo> } {
   let manifestText: string | undefined;
   const extract = tar.extract();
   extract.on('entry', (header, stream, next) => {
@@ -74,19 +85,16 @@ export async function readImageArchive(file: string, signal?: AbortSignal): Prom
       cb(null, chunk);
     },
   });
-  try {
-    await pipeline(createReadStream(file), createGunzip(), counter, extract, { signal });
-  } catch (err) {
-    if (signal?.aborted) throw new AbortError();
-    const code = (err as NodeJS.ErrnoException).code;
-    const why =
-      code === 'Z_BUF_ERROR' || /unexpected end/i.test(errorMessage(err))
-        ? 'it ends early (truncated)'
-        : code?.startsWith('Z_')
-          ? 'it is not valid gzip data'
-          : 'it is not a valid tar archive';
-    throw corrupt(file, why, err);
-  }
+  const info = pipeline(counter, extract).then(
+    () => manifestInfo(file, manifestText, unpackedSize),
+    (err: unknown) => {
+      throw err instanceof UserError ? err : archiveFailure(file, err);
+    },
+  );
+  return { input: counter, info };
+}
+
+function manifestInfo(file: string, manifestText: string | undefined, unpackedSize: number): ImageTarInfo {
   if (manifestText === undefined) throw corrupt(file, 'it has no manifest.json (it is not the output of `docker save`)');
   let manifest: unknown;
   try {
@@ -101,5 +109,28 @@ export async function readImageArchive(file: string, signal?: AbortSignal): Prom
   const imageId = hex ? `sha256:${hex}` : undefined;
   const reference = tags[0] ?? imageId;
   if (!reference) throw corrupt(file, 'its manifest.json names neither a tag nor a config');
-  return { reference, tags, ...(imageId ? { imageId } : {}), size, unpackedSize };
+  return { reference, tags, ...(imageId ? { imageId } : {}), unpackedSize };
+}
+
+/**
+ * The tar's size as the gzip trailer gives it, before anything is read: ISIZE holds it modulo
+ * 4 GiB (and only the last member's), so this is the smallest size that fits it and is not below
+ * the file's own. Exact under 4 GiB; a lower bound above. Refuses a file that is not gzip.
+ */
+export async function gzipSizeHint(file: string, size: number): Promise<number> {
+  const fh = await open(file, 'r').catch((err: unknown) => {
+    throw new UserError(`Cannot read the image archive ${file}: ${errorMessage(err)}.`, { cause: err });
+  });
+  try {
+    const head = Buffer.alloc(2);
+    const tail = Buffer.alloc(4);
+    await fh.read(head, 0, 2, 0);
+    if (size < 18 || head[0] !== 0x1f || head[1] !== 0x8b) throw corrupt(file, 'it is not valid gzip data');
+    await fh.read(tail, 0, 4, size - 4);
+    const modulo = tail.readUInt32LE(0);
+    const wrap = 2 ** 32;
+    return modulo >= size ? modulo : modulo + Math.ceil((size - modulo) / wrap) * wrap;
+  } finally {
+    await fh.close();
+  }
 }

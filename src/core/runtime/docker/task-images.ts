@@ -14,6 +14,8 @@ import { forgetImageUse, readImageUse } from './image-use';
 
 /** On an image SWE-CI loaded from an image.tar.gz: the id of the image the archive holds. */
 export const LOADED_FROM_LABEL = 'dev.swe-ci.loaded-from';
+/** On an image SWE-CI loaded: the content digest of the archive it came from (archive-digest.ts), so it is found again without loading it. */
+export const ARCHIVE_LABEL = 'dev.swe-ci.archive';
 
 export interface TaskImage {
   /** `sha256:…` */
@@ -50,9 +52,10 @@ export const digestOf = (id: string): string => id.replace(/^sha256:/, '');
  * image `sourceId`; returns the labelled image's id. The engine's build cache gives the same
  * image when the same archive is labelled again (two processes loading one archive at once).
  */
-export async function labelLoadedImage(conn: DockerConnection, reference: string, sourceId: string): Promise<string> {
+export async function labelLoadedImage(conn: DockerConnection, reference: string, sourceId: string, archiveDigest?: string): Promise<string> {
   const pack = tar.pack();
-  pack.entry({ name: 'Dockerfile' }, `FROM ${sourceId}\nLABEL ${JSON.stringify(LOADED_FROM_LABEL)}=${JSON.stringify(sourceId)}\n`);
+  const archive = archiveDigest ? ` ${JSON.stringify(ARCHIVE_LABEL)}=${JSON.stringify(archiveDigest)}` : '';
+  pack.entry({ name: 'Dockerfile' }, `FROM ${sourceId}\nLABEL ${JSON.stringify(LOADED_FROM_LABEL)}=${JSON.stringify(sourceId)}${archive}\n`);
   pack.finalize();
   let id: string | undefined;
   try {

@@ -1,0 +1,44 @@
+// The engine whose task images `sweci images` and `sweci run --evict-images` look at: Docker's
+// engine, or the Podman store the settings name, reached through its API service as a run
+// reaches it. The task images and the budget (docker/task-images.ts, docker/image-budget.ts)
+// are the same code on both: only opening the engine differs.
+import { UserError } from '../util/errors';
+import { connectDocker, pingEngine, type DockerConnection } from './docker/docker-connection';
+import { checkPodmanHost } from './podman/podman-preflight';
+import { acquirePodman } from './podman/podman-service';
+import type { ContainerEngineKind } from './runtime';
+import type { PodmanSettings, RuntimeSettings } from './runtime-settings';
+
+export interface ImageEngine {
+  kind: ContainerEngineKind;
+  conn: DockerConnection;
+  /** Where the images are, for messages: "the Docker engine at /var/run/docker.sock", "Podman's store /x". */
+  where: string;
+  /** Lets the engine go (Podman: its service stops when nothing else of this process holds it). */
+  release(): Promise<void>;
+}
+
+/** The engine `runtime` names; `auto` means Docker, as a run's auto never picks Podman. */
+export function imageEngineKind(runtime: RuntimeSettings['runtime']): ContainerEngineKind {
+  if (runtime === 'podman') return 'podman';
+  if (runtime === 'local') {
+    throw new UserError(
+      'The local runtime has no image store: task images are loaded into Docker or Podman. Name one with --runtime docker (the default) or --runtime podman (with --podman-root and --podman-runroot for a store of your own).',
+    );
+  }
+  return 'docker';
+}
+
+export const podmanStoreName = (podman: PodmanSettings): string => (podman.root ? `Podman's store ${podman.root}` : "Podman's default store for this user");
+
+export async function openImageEngine(settings: RuntimeSettings, kind: ContainerEngineKind, signal?: AbortSignal): Promise<ImageEngine> {
+  if (kind === 'docker') {
+    const conn = connectDocker({ socketPath: settings.docker.socketPath });
+    await pingEngine(conn);
+    return { kind, conn, where: `the Docker engine at ${conn.address}`, release: () => Promise.resolve() };
+  }
+  // No container of a step runs here: the limits a rootless user on cgroup v1 cannot hold do not matter.
+  const host = checkPodmanHost({ limits: { ...settings.limits, memoryMb: 0, processes: 0 }, cpus: 0 });
+  const service = await acquirePodman(settings.podman, host, signal);
+  return { kind, conn: service.connection, where: podmanStoreName(settings.podman), release: () => service.release() };
+}

@@ -1,0 +1,276 @@
+// The task images and the image budget on Podman (issue 48): a real Podman store of this file's
+// own (a temp folder, as a cluster's node-local store), reached through the product's API service.
+// Tasks opened with `--runtime podman` load their image.tar.gz into the store labelled as
+// SWE-CI's; the budget removes the least recently used ones; `sweci images list/prune
+// --runtime podman --podman-root … --podman-runroot …` list and prune that store (never an image a
+// container uses, never one SWE-CI did not load); `sweci run --evict-images` removes a finished
+// task's image from it. The task archives are tiny `docker save` archives built here by code.
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { promises as fs } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { after, before, describe, test } from 'node:test';
+import * as tar from 'tar-stream';
+import type { DockerConnection } from '../../../src/core/runtime/docker/docker-connection';
+import { listTaskImages } from '../../../src/core/runtime/docker/task-images';
+import { checkPodmanHost } from '../../../src/core/runtime/podman/podman-preflight';
+import { acquirePodman } from '../../../src/core/runtime/podman/podman-service';
+import { DEFAULT_RUNTIME_SETTINGS, type PodmanSettings, type RuntimeSettings } from '../../../src/core/runtime/runtime-settings';
+import { openTaskEnvironment } from '../../../src/core/runtime/task-environment';
+import { batchFixture, cli, type BatchFixture } from '../cli/batch-fixture';
+import { demoImageArchive } from '../helpers/docker';
+import { PYTHON } from '../loop/demo-fixture';
+
+// Read before this file points the user cache at its own folder (the demo archive lives there).
+const DEMO_ARCHIVE = demoImageArchive();
+const PREFIX = `localhost/sweci-podman-images-${process.pid}`;
+
+let tmp: string;
+let store: PodmanSettings;
+let conn: DockerConnection;
+let releaseService: () => Promise<void>;
+const made: string[] = [];
+
+/** `podman` on this file's store; `input`: its standard input. */
+function podmanWith(input: Buffer | undefined, ...args: string[]): string {
+  const r = spawnSync('podman', ['--root', store.root, '--runroot', store.runroot, '--storage-driver', 'overlay', ...args], { encoding: 'utf8', input });
+  assert.equal(r.status, 0, `podman ${args.join(' ')}: ${r.stderr}`);
+  return r.stdout;
+}
+
+const podman = (...args: string[]): string => podmanWith(undefined, ...args);
+
+function tarOf(files: Record<string, string | Buffer>): Promise<Buffer> {
+  const pack = tar.pack();
+  for (const [name, body] of Object.entries(files)) pack.entry({ name, mtime: new Date(0) }, body);
+  pack.finalize();
+  const chunks: Buffer[] = [];
+  return new Promise((resolve, reject) => {
+    pack.on('data', (c: Buffer) => chunks.push(c));
+    pack.on('end', () => resolve(Buffer.concat(chunks)));
+    pack.on('error', reject);
+  });
+}
+
+const sha256 = (b: Buffer | string): string => createHash('sha256').update(b).digest('hex');
+
+/**
+ * A task's data/<task>/image.tar.gz: a `docker save` of a one-layer image whose single file
+ * names the task (so each is a distinct image), `filler` bytes making it that much larger.
+ */
+async function taskArchive(task: string, filler = 0): Promise<{ archive: string; tag: string }> {
+  const tag = `${PREFIX}/${task}:v1`;
+  const layer = await tarOf({ mark: `${tag}\n`, filler: Buffer.alloc(filler, task.charCodeAt(0)) });
+  const diffId = sha256(layer);
+  const config = JSON.stringify({
+    architecture: 'amd64',
+    os: 'linux',
+    created: '2026-01-01T00:00:00Z',
+    config: { Cmd: ['/mark'] },
+    rootfs: { type: 'layers', diff_ids: [`sha256:${diffId}`] },
+    history: [{ created: '2026-01-01T00:00:00Z', created_by: 'podman-images.test.ts' }],
+  });
+  const configName = `${sha256(config)}.json`;
+  const manifest = JSON.stringify([{ Config: configName, RepoTags: [tag], Layers: [`${diffId}/layer.tar`] }]);
+  const archive = path.join(tmp, 'data', task, 'image.tar.gz');
+  await fs.mkdir(path.dirname(archive), { recursive: true });
+  await fs.writeFile(archive, gzipSync(await tarOf({ [`${diffId}/layer.tar`]: layer, [configName]: config, 'manifest.json': manifest })));
+  return { archive, tag };
+}
+
+const settings = (budgetGb: number): RuntimeSettings => ({
+  ...DEFAULT_RUNTIME_SETTINGS,
+  runtime: 'podman',
+  podman: store,
+  docker: { ...DEFAULT_RUNTIME_SETTINGS.docker, imageBudgetGb: budgetGb },
+});
+
+/** Opens the task in Podman as a run does, and closes it again: one use of its image. */
+async function use(archive: string, budgetGb: number): Promise<string[]> {
+  const said: string[] = [];
+  const env = await openTaskEnvironment(settings(budgetGb), { imageArchive: archive }, { hostPython: PYTHON, onProgress: (m) => said.push(m) });
+  assert.equal(env.record.runtime, 'podman');
+  await env.dispose();
+  return said;
+}
+
+const present = (tag: string): boolean => podman('images', '--format', '{{.Repository}}:{{.Tag}}').split('\n').includes(tag);
+const ours = async (): Promise<string[]> => (await listTaskImages(conn)).flatMap((i) => i.tags).sort();
+const storeFlags = (): string[] => ['--runtime', 'podman', '--podman-root', store.root, '--podman-runroot', store.runroot];
+
+function sweci(...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cli, ...args], { cwd: tmp, env: process.env });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('close', (code) => resolve({ code, out, err }));
+  });
+}
+
+describe('task images and the image budget on a Podman store of its own', () => {
+  before(async () => {
+    tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-podman-images-')));
+    // Short: Podman's run folder holds sockets (paths under 108 characters).
+    store = { root: path.join(tmp, 'podman'), runroot: path.join(tmp, 'pr') };
+    // The record of last use goes to this user's cache: this test's own.
+    process.env.XDG_CACHE_HOME = path.join(tmp, 'cache');
+    const s = DEFAULT_RUNTIME_SETTINGS;
+    const service = await acquirePodman(store, checkPodmanHost({ limits: s.limits, cpus: s.docker.cpus })).catch((err: Error) => {
+      throw new Error(`This test needs Podman: run "bash scripts/setup.sh". ${err.message}`);
+    });
+    conn = service.connection;
+    releaseService = () => service.release();
+  });
+
+  after(async () => {
+    for (const id of made)
+      await conn?.docker
+        .getContainer(id)
+        .remove({ force: true })
+        .catch(() => undefined);
+    await releaseService?.();
+    if (store) {
+      // The store's images, the mounts Podman's overlay driver makes of its own folder, then the folders.
+      spawnSync('podman', ['--root', store.root, '--runroot', store.runroot, '--storage-driver', 'overlay', 'rmi', '-a', '-f'], { stdio: 'ignore' });
+      for (let i = 0; i < 20 && spawnSync('umount', [path.join(store.root, 'overlay')], { stdio: 'ignore' }).status === 0; i++);
+    }
+    if (tmp) await fs.rm(tmp, { recursive: true, force: true });
+  });
+
+  test('a task opened in Podman loads its image labelled as ours; the budget removes the least recently used', async () => {
+    const [a, b, c] = [await taskArchive('lru-a', 200_000), await taskArchive('lru-b', 200_000), await taskArchive('lru-c', 200_000)];
+    await use(a.archive, 0);
+    assert.deepEqual(await ours(), [a.tag]);
+    const size = (await listTaskImages(conn))[0].size;
+    assert.ok(size >= 200_000, `the image's size is counted (${size})`);
+    const budget = (n: number) => (n * size) / 1e9;
+
+    // Room for two: a, then b, then a again; c's load removes b, used longest ago, though a was loaded first.
+    await use(b.archive, budget(2.5));
+    await use(a.archive, budget(2.5));
+    const said = await use(c.archive, budget(2.5));
+    assert.ok(
+      said.some((m) => /^Removed 1 least recently used task image/.test(m)),
+      said.join('\n'),
+    );
+    assert.deepEqual(await ours(), [a.tag, c.tag].sort());
+    assert.equal(present(b.tag), false);
+    // Removing ours by its tag took the loaded image under it too: nothing of b is left in the store.
+    assert.doesNotMatch(podman('images', '-a', '--format', '{{.ID}} {{.Repository}}'), /lru-b/);
+    const ids = podman('images', '-a', '-q', '--no-trunc').trim().split('\n').filter(Boolean);
+    assert.equal(ids.length, 4, `a and c, each loaded and labelled:\n${podman('images', '-a')}`);
+    for (const t of [a.tag, c.tag]) podman('rmi', t);
+    assert.equal(podman('images', '-a', '-q').trim(), '', 'the labelled image and the loaded one under it both went');
+  });
+
+  test('sweci images list and prune --runtime podman: the store named, ours only, never one a container uses', async () => {
+    const [x, y, z] = [await taskArchive('cli-x'), await taskArchive('cli-y'), await taskArchive('cli-z')];
+    for (const t of [x, y, z]) await use(t.archive, 0);
+    // One SWE-CI did not load (loaded by hand), and a container (never started) holding z.
+    const foreign = await taskArchive('cli-foreign');
+    // As a person loads one by hand: Podman 4.3 reads no gzipped docker save.
+    podmanWith(gunzipSync(await fs.readFile(foreign.archive)), 'load');
+    const container = await conn.docker.createContainer({ Image: z.tag, Cmd: ['/mark'], name: `sweci-podman-images-${process.pid}-busy` });
+    made.push(container.id);
+    const tiny = (await listTaskImages(conn)).find((i) => i.tags.includes(x.tag))?.size ?? assert.fail('x is not listed');
+
+    const list = await sweci('images', 'list', ...storeFlags(), '--image-budget-gb', String((1.5 * tiny) / 1e9));
+    assert.equal(list.code, 0, list.err);
+    const lines = list.out.trim().split('\n');
+    assert.match(lines[0], /^IMAGE\s+TASK\s+SIZE\s+LAST USED\s+IN USE$/);
+    assert.deepEqual(
+      lines.slice(1, 4).map((l) => l.split(/\s+/)[0]),
+      [z.tag, y.tag, x.tag],
+      'most recently used first',
+    );
+    assert.match(lines[1], new RegExp(`^${z.tag}\\s+cli-z\\s+[\\d.]+ kB\\s+\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ\\s+yes \\(1 container\\)$`));
+    assert.match(lines[3], /cli-x .* no$/);
+    assert.ok(!list.out.includes(foreign.tag), 'an image SWE-CI did not load is not listed');
+    assert.match(lines.at(-1) ?? '', /^3 task images SWE-CI loaded, [\d.]+ kB; budget [\d.]+ kB\.$/);
+
+    const json = await sweci('images', 'list', ...storeFlags(), '--json');
+    assert.equal(json.code, 0, json.err);
+    const listed = JSON.parse(json.out) as { runtime: string; images: Array<{ tags: string[]; tasks: string[]; containers: number }> };
+    assert.equal(listed.runtime, 'podman');
+    assert.deepEqual(listed.images.map((i) => [i.tags[0], i.tasks, i.containers]).sort(), [
+      [x.tag, ['cli-x'], 0],
+      [y.tag, ['cli-y'], 0],
+      [z.tag, ['cli-z'], 1],
+    ]);
+
+    // Docker's engine (the default) has none of them: the flags chose the store.
+    const viaDocker = await sweci('images', 'list', '--json');
+    assert.equal(viaDocker.code, 0, viaDocker.err);
+    assert.ok(!viaDocker.out.includes(PREFIX), 'listed from Docker: only Podman has them');
+
+    const pruned = await sweci('images', 'prune', ...storeFlags(), '--image-budget-gb', String((2.5 * tiny) / 1e9));
+    assert.equal(pruned.code, 0, pruned.err);
+    assert.match(pruned.out, new RegExp(`^removed ${x.tag} `, 'm'));
+    assert.match(pruned.out, /Removed 1 task image \([\d.]+ kB\); 2 task images left/);
+    assert.deepEqual([present(x.tag), present(y.tag), present(z.tag)], [false, true, true]);
+
+    const all = await sweci('images', 'prune', ...storeFlags(), '--all', '--json');
+    assert.equal(all.code, 0, all.err);
+    const result = JSON.parse(all.out) as { removed: Array<{ tags: string[] }>; left: Array<{ tags: string[]; containers: number }> };
+    assert.deepEqual(
+      result.removed.map((i) => i.tags[0]),
+      [y.tag],
+    );
+    assert.deepEqual(
+      result.left.map((i) => [i.tags[0], i.containers]),
+      [[z.tag, 1]],
+    );
+    assert.equal(present(z.tag), true, 'in use: kept');
+    assert.equal(present(foreign.tag), true, 'not ours: kept');
+    assert.match(
+      (await sweci('images', 'prune', ...storeFlags(), '--all')).out,
+      /Nothing to remove; 1 task image left .*\n1 image in use by containers stayed: prune again once their tasks are closed\./,
+    );
+
+    await container.remove({ force: true });
+    made.splice(made.indexOf(container.id), 1);
+    for (const tag of [z.tag, foreign.tag]) podman('rmi', tag);
+    const empty = await sweci('images', 'list', ...storeFlags());
+    assert.equal(empty.code, 0, empty.err);
+    assert.equal(empty.out, `No task images SWE-CI loaded are in Podman's store ${store.root}.\n`);
+  });
+
+  test('sweci images --runtime local is refused with what to name instead', async () => {
+    const r = await sweci('images', 'list', '--runtime', 'local');
+    assert.equal(r.code, 1);
+    assert.match(r.err, /local runtime has no image store.*--runtime docker.*--runtime podman/);
+  });
+
+  describe('sweci run --runtime podman --evict-images', () => {
+    let batch: BatchFixture;
+    before(async () => {
+      batch = await batchFixture();
+    });
+    after(async () => {
+      await batch?.dispose();
+    });
+
+    test("a finished task's image is removed from the store; without the flag it stays", async () => {
+      const task = batch.demo.tasks[0].taskId;
+      const shipped = path.join(batch.demo.datasetDir, 'data', task, 'image.tar.gz');
+      await fs.link(DEMO_ARCHIVE, shipped).catch(() => fs.copyFile(DEMO_ARCHIVE, shipped));
+      const run = (experiment: string, ...more: string[]) =>
+        sweci(...batch.runArgs(path.join(batch.tmp, experiment), '--tasks', task, '--max-iterations', '1', ...storeFlags(), '--json', ...more).slice(1));
+      const kept = await run('kept');
+      assert.equal(kept.code, 0, kept.err);
+      const images = await listTaskImages(conn);
+      assert.equal(images.length, 1, 'the demo image was loaded into the store and labelled');
+      assert.deepEqual(images[0].tasks, [task]);
+
+      const evicted = await run('evicted', '--evict-images');
+      assert.equal(evicted.code, 0, evicted.err);
+      assert.match(evicted.out, /removed its image .* \(--evict-images\)/);
+      assert.deepEqual(await listTaskImages(conn), []);
+    });
+  });
+});
