@@ -4,7 +4,7 @@
 // running container and one SWE-CI did not load stay; a load that does not fit is refused with
 // both numbers; `sweci images list/prune`; and `sweci run --evict-images`.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createWriteStream, promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -19,6 +19,7 @@ import { DEFAULT_RUNTIME_SETTINGS, type RuntimeSettings } from '../../../src/cor
 import { openTaskEnvironment } from '../../../src/core/runtime/task-environment';
 import { batchFixture, cli, type BatchFixture } from '../cli/batch-fixture';
 import { SpareEngine, buildImage, demoImageArchive } from '../helpers/docker';
+import { runCli, type CliResult } from '../helpers/cli-process';
 import { PYTHON } from '../loop/demo-fixture';
 
 // Read before this file points the user cache at its own folder (the demo archive lives there).
@@ -77,16 +78,7 @@ const present = async (tag: string): Promise<boolean> =>
 
 const ours = async (): Promise<string[]> => (await listTaskImages(conn)).flatMap((i) => i.tags).sort();
 
-function sweci(...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli, ...args], { cwd: tmp, env: process.env });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('close', (code) => resolve({ code, out, err }));
-  });
-}
+const sweci = (...args: string[]): Promise<CliResult> => runCli(cli, tmp, ...args);
 
 describe('image budget (a Docker engine of its own)', () => {
   before(async () => {

@@ -6,7 +6,7 @@
 // container uses, never one SWE-CI did not load); `sweci run --evict-images` removes a finished
 // task's image from it. The task archives are tiny `docker save` archives built here by code.
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
@@ -22,6 +22,7 @@ import { DEFAULT_RUNTIME_SETTINGS, type PodmanSettings, type RuntimeSettings } f
 import { openTaskEnvironment } from '../../../src/core/runtime/task-environment';
 import { batchFixture, cli, type BatchFixture } from '../cli/batch-fixture';
 import { demoImageArchive } from '../helpers/docker';
+import { runCli, type CliResult } from '../helpers/cli-process';
 import { PYTHON } from '../loop/demo-fixture';
 
 // Read before this file points the user cache at its own folder (the demo archive lives there).
@@ -101,16 +102,7 @@ const present = (tag: string): boolean => podman('images', '--format', '{{.Repos
 const ours = async (): Promise<string[]> => (await listTaskImages(conn)).flatMap((i) => i.tags).sort();
 const storeFlags = (): string[] => ['--runtime', 'podman', '--podman-root', store.root, '--podman-runroot', store.runroot];
 
-function sweci(...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli, ...args], { cwd: tmp, env: process.env });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('close', (code) => resolve({ code, out, err }));
-  });
-}
+const sweci = (...args: string[]): Promise<CliResult> => runCli(cli, tmp, ...args);
 
 describe('task images and the image budget on a Podman store of its own', () => {
   before(async () => {
