@@ -201,7 +201,8 @@ async function loadTimes(podman: DockerConnection, store: PodmanSettings, loads:
     await removeAll();
     t = performance.now();
     await new Promise<void>((resolve, reject) => {
-      const args = [...podmanGlobalArgs(store), 'load', '-q'].map((a) => `'${a}'`).join(' ');
+      // A load starts no container: no OCI runtime to name.
+      const args = [...podmanGlobalArgs(store, {}), 'load', '-q'].map((a) => `'${a}'`).join(' ');
       const child = spawn('sh', ['-c', `gzip -dc '${archive}' | podman ${args}`], { stdio: ['ignore', 'ignore', 'inherit'] });
       child.on('error', reject);
       child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`podman load exited ${code}`))));

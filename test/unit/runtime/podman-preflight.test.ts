@@ -64,6 +64,19 @@ test('rootless on cgroup v1 with limits: refused (Podman would ignore them), unl
   assert.equal(checkPodmanHost({ limits: DEFAULT_STEP_LIMITS, cpus: 2 }).rootless, process.getuid?.() !== 0, 'this machine, as whoever runs the tests');
 });
 
+test('a hybrid cgroup host: Podman is given runc (crun refuses there), or refused with how to install it', () => {
+  const root = { user: { uid: 0, names: ['root', '0'] } };
+  assert.equal(checkPodmanHost({ limits: NO_LIMITS, cpus: 0, ...root, hybridCgroups: false }).ociRuntime, undefined);
+  const runc = checkPodmanHost({ limits: NO_LIMITS, cpus: 0, ...root, hybridCgroups: true }).ociRuntime;
+  assert.ok(runc && path.basename(runc) === 'runc', `runc found in PATH or the sbin folders: ${runc}`);
+  const ids = { user: USER, subuid: 'alice:100000:65536', subgid: 'alice:100000:65536', cgroupV2: false };
+  assert.equal(checkPodmanHost({ limits: NO_LIMITS, cpus: 0, ...ids, hybridCgroups: true }).ociRuntime, runc, 'rootless too');
+  assert.throws(
+    () => checkPodmanHost({ limits: NO_LIMITS, cpus: 0, ...root, hybridCgroups: true, runcSearchPath: tmp }),
+    (e: unknown) => e instanceof UserError && /hybrid cgroups/.test(e.message) && /apt-get install runc/.test(e.message),
+  );
+});
+
 test("the containers get the service's own open-files and process limits (Podman's defaults would be raised past them)", () => {
   const limits = [
     'Limit                     Soft Limit           Hard Limit           Units     ',

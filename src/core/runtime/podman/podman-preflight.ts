@@ -2,6 +2,9 @@
 // fix: the podman program; as a user (rootless), subordinate ids and newuidmap to map them; and,
 // where limits are asked for, a cgroup tree that rootless Podman can hold containers in (on
 // cgroup v1 it ignores --memory and --pids-limit with a warning: a step would run unlimited).
+// On a hybrid cgroup host (v1 controllers, plus a v2 tree that holds a controller of its own),
+// crun, Podman's default OCI runtime on Debian, refuses every container ("cgroups in hybrid mode
+// not supported"); runc runs them there (Docker uses it too), so Podman is told to use runc.
 import { existsSync, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import { UserError } from '../../util/errors';
@@ -13,17 +16,25 @@ export interface PodmanHost {
   podman: string;
   /** True when SWE-CI runs as a user: Podman is then rootless. */
   rootless: boolean;
+  /** The OCI runtime Podman must use here instead of its default (runc on a hybrid cgroup host). */
+  ociRuntime?: string;
 }
 
 export interface PodmanPreflightOptions {
   limits: StepLimits;
   cpus: number;
   env?: NodeJS.ProcessEnv;
-  /** For tests: who runs SWE-CI, /etc/subuid's and /etc/subgid's text, and whether cgroup v2 is mounted. */
+  /**
+   * For tests: who runs SWE-CI, /etc/subuid's and /etc/subgid's text, whether cgroup v2 is mounted
+   * (unified), and whether the host is hybrid with a controller in its v2 tree.
+   */
   user?: { uid: number; names: string[] };
   subuid?: string;
   subgid?: string;
   cgroupV2?: boolean;
+  hybridCgroups?: boolean;
+  /** For tests: where runc is looked for (else PATH and the sbin folders, where Debian puts it). */
+  runcSearchPath?: string;
 }
 
 const INSTALL = 'Install it (Debian/Ubuntu: apt-get install podman uidmap slirp4netns fuse-overlayfs catatonit), or choose --runtime docker or local.';
@@ -56,13 +67,33 @@ const readOr = (file: string): string => {
   }
 };
 
+/** cgroup v1 controllers with a v2 tree beside them that holds a controller (hugetlb, say): crun refuses such a host. */
+function hybridWithV2Controllers(): boolean {
+  if (existsSync('/sys/fs/cgroup/cgroup.controllers')) return false;
+  return readOr('/sys/fs/cgroup/unified/cgroup.controllers').trim() !== '';
+}
+
+/** runc where crun cannot run containers (a hybrid cgroup host); undefined where Podman's default does. */
+function ociRuntimeFor(opts: PodmanPreflightOptions, path: string): string | undefined {
+  if (!(opts.hybridCgroups ?? hybridWithV2Controllers())) return undefined;
+  // A user's PATH often lacks the sbin folders; Podman itself looks there for its runtimes.
+  const runc = findTrustedProgram('runc', opts.runcSearchPath ?? [path, '/usr/local/sbin', '/usr/sbin', '/sbin'].join(':'));
+  if (runc) return runc;
+  throw new UserError(
+    'This machine has hybrid cgroups (cgroup v1 with a v2 tree that holds a controller), where crun, the OCI runtime Podman uses by default, refuses to start containers. ' +
+      'Install runc (Debian/Ubuntu: apt-get install runc), which SWE-CI then has Podman use here, or choose --runtime docker or local.',
+  );
+}
+
 export function checkPodmanHost(opts: PodmanPreflightOptions): PodmanHost {
   const env = opts.env ?? process.env;
   const podman = findTrustedProgram('podman', env.PATH ?? '');
   if (!podman) throw new UserError(`--runtime podman needs Podman, and there is no podman on PATH. ${INSTALL}`);
   const { names, uid } = opts.user ?? whoAmI();
   const rootless = uid !== 0;
-  if (!rootless) return { podman, rootless };
+  const ociRuntime = ociRuntimeFor(opts, env.PATH ?? '');
+  const found = { podman, rootless, ...(ociRuntime ? { ociRuntime } : {}) };
+  if (!rootless) return found;
   if (!findTrustedProgram('newuidmap', env.PATH ?? '') || !findTrustedProgram('newgidmap', env.PATH ?? '')) {
     throw new UserError(`Rootless Podman needs newuidmap and newgidmap, and they are not on PATH. Install them (Debian/Ubuntu: apt-get install uidmap).`);
   }
@@ -84,5 +115,5 @@ export function checkPodmanHost(opts: PodmanPreflightOptions): PodmanHost {
         'or, knowing steps then run unlimited, set --max-memory-mb 0 --max-processes 0 --cpus 0 (sweci.limits.memoryMb, sweci.limits.processes, sweci.docker.cpus).',
     );
   }
-  return { podman, rootless };
+  return found;
 }

@@ -53,9 +53,16 @@ export function podmanTraits(rootless: boolean, ulimits: EngineTraits['ulimits']
   };
 }
 
-/** Podman's global options for the configured store (the store SWE-CI names uses the overlay driver). */
-export function podmanGlobalArgs(settings: PodmanSettings): string[] {
-  return [...(settings.root ? ['--root', settings.root, '--storage-driver', 'overlay'] : []), ...(settings.runroot ? ['--runroot', settings.runroot] : [])];
+/**
+ * Podman's global options for the configured store (the store SWE-CI names uses the overlay
+ * driver) and, where the preflight chose one, the OCI runtime.
+ */
+export function podmanGlobalArgs(settings: PodmanSettings, host: Pick<PodmanHost, 'ociRuntime'>): string[] {
+  return [
+    ...(host.ociRuntime ? ['--runtime', host.ociRuntime] : []),
+    ...(settings.root ? ['--root', settings.root, '--storage-driver', 'overlay'] : []),
+    ...(settings.runroot ? ['--runroot', settings.runroot] : []),
+  ];
 }
 
 /** Where Podman spools an archive while loading it: beside the store when one is named (node-local disk). */
@@ -125,7 +132,7 @@ async function startService(settings: PodmanSettings, host: PodmanHost): Promise
   const socketPath = path.join(dir, 'api.sock');
   const connection: DockerConnection = {
     docker: new Docker({ socketPath }),
-    address: `podman ${[...podmanGlobalArgs(settings), 'system service'].join(' ')} (${socketPath})`,
+    address: `podman ${[...podmanGlobalArgs(settings, host), 'system service'].join(' ')} (${socketPath})`,
     engine: podmanTraits(host.rootless, [], loadLockFile(settings)),
   };
   const spawned = spawnService(settings, host, dir, socketPath);
@@ -146,7 +153,7 @@ async function startService(settings: PodmanSettings, host: PodmanHost): Promise
   const said = spawned.stderr.text().trim().split('\n').slice(-5).join(' ').trim();
   throw new UserError(
     `Podman's API service did not start (${failure})${said ? `: ${said}` : ''}. ` +
-      `Check that \`podman ${podmanGlobalArgs(settings).join(' ')} info\` works as this user, or choose --runtime docker or local.`,
+      `Check that \`podman ${podmanGlobalArgs(settings, host).join(' ')} info\` works as this user, or choose --runtime docker or local.`,
   );
 }
 
@@ -160,7 +167,7 @@ interface Spawned {
 
 function spawnService(settings: PodmanSettings, host: PodmanHost, dir: string, socketPath: string): Spawned {
   const tmp = podmanTmpDir(settings);
-  const args = [...podmanGlobalArgs(settings), 'system', 'service', '--time=0', `unix://${socketPath}`];
+  const args = [...podmanGlobalArgs(settings, host), 'system', 'service', '--time=0', `unix://${socketPath}`];
   const setpriv = findTrustedProgram('setpriv');
   const [command, argv] = setpriv ? [setpriv, ['--pdeathsig', 'TERM', '--', host.podman, ...args]] : [host.podman, args];
   // Its own folder as working directory: conmon writes an `oom` file into the working directory of
