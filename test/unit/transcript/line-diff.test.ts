@@ -63,10 +63,24 @@ test('hunks keep three lines around each change and fold the long unchanged runs
 });
 
 test('a large rewrite beyond the search bound is all removed then all added, still both sides', () => {
-  const before = Array.from({ length: 3000 }, (_, i) => `old ${i}`).join('\n');
-  const after = Array.from({ length: 3000 }, (_, i) => `new ${i}`).join('\n');
-  const started = Date.now();
-  const d = lineDiff(before, after);
-  assert.ok(Date.now() - started < 2000, 'bounded time');
-  assert.deepEqual(diffStat(d), { added: 3000, removed: 3000 });
+  // Every other line changed: the shortest diff keeps the unchanged half, and it needs one removal
+  // and one addition per changed line. Within the bound (4000 edits) that is what comes out;
+  // beyond it the search stops and the whole middle is removed, then added. No clock: the shape
+  // says the search was cut off.
+  const alternate = (lines: number) => {
+    const before = Array.from({ length: lines }, (_, i) => `line ${i}`);
+    const after = before.map((l, i) => (i % 2 ? `new ${i}` : l));
+    return lineDiff(before.join('\n'), after.join('\n'));
+  };
+  const within = alternate(3000);
+  assert.deepEqual(diffStat(within), { added: 1500, removed: 1500 }, 'within the bound: the shortest diff');
+  assert.deepEqual(sides(within), {
+    before: Array.from({ length: 3000 }, (_, i) => `line ${i}`),
+    after: Array.from({ length: 3000 }, (_, i) => (i % 2 ? `new ${i}` : `line ${i}`)),
+  });
+  const beyond = alternate(5000);
+  // The first line is common (set aside as the head); the other 4999 differ as a block.
+  assert.deepEqual(diffStat(beyond), { added: 4999, removed: 4999 }, 'beyond the bound: all removed, then all added');
+  assert.deepEqual(beyond.map((l) => l.kind).join(''), 'same' + 'del'.repeat(4999) + 'add'.repeat(4999));
+  assert.deepEqual(sides(beyond).after[4999], 'new 4999');
 });
