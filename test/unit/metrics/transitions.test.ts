@@ -84,23 +84,21 @@ test('cells round-trip through the JSON string form', () => {
   assert.throws(() => decodeCells('12x'), /Not a test status code at 2/);
 });
 
-test('5,000 tests × 20 iterations build and encode quickly', () => {
+// How fast this is at scale is bench:chart's to measure; here, that it is right at that scale.
+test('5,000 tests × 20 iterations build, encode and decode', () => {
   const ids = Array.from({ length: 5000 }, (_, i) => `tests/test_m.py::test_${i}`);
   const cols = Array.from({ length: 21 }, (_, c) => ({
     iteration: c,
     report: c === 7 ? undefined : { tests: ids.map((nodeid, i) => ({ nodeid, outcome: (i + c) % 5 === 0 ? 'failed' : 'passed' })) },
   }));
-  const started = performance.now();
   const big = buildTransitionMatrix(ids, cols);
   const text = encodeCells(big.cells);
   const back = decodeCells(text);
   const regressed = regressedTests(big);
-  const ms = performance.now() - started;
   assert.equal(big.cells.length, 5000 * 21);
   assert.equal(text.length, 5000 * 21);
   assert.deepEqual(back, big.cells);
   assert.ok(regressed.length > 0);
-  assert.ok(ms < 2000, `${ms.toFixed(0)} ms`);
 });
 
 test('the heatmap and the iteration records share one definition of a regressed test', () => {

@@ -275,7 +275,6 @@ function assertConfinedToGateway(host: Host, run: Awaited<ReturnType<typeof prob
     Array.from({ length: CONCURRENT }, (_, i) => `slow ${i}`),
   );
   assert.ok(host.peak >= CONCURRENT, `the ${CONCURRENT} requests were at the gateway at once (peak ${host.peak})`);
-  assert.ok(found.concurrent.ms < (HOLD_MS * CONCURRENT) / 2, `concurrent, not one after another: ${found.concurrent.ms} ms`);
   assert.equal(found.halfClose, 'echo:hello', 'a request whose sender half-closed is answered');
   assert.notEqual(found.hostLoopback, 'connected', "a TCP service on this machine's loopback is not reachable");
   for (const [address, outcome] of Object.entries(found.engine)) assert.notEqual(outcome, 'connected', `the engine's TCP port at ${address} is not reachable`);
