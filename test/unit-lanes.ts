@@ -1,13 +1,17 @@
 // Which lane each unit test file runs in, and in what order (the plan of test/run-unit-tests.ts,
 // kept apart so a test can check it). The pool runs two files at a time. Beside it, one at a time,
-// the serial lane runs every file that uses the Docker engine: they share the one engine and its
+// the serial lane runs every file that uses the machine's shared Docker engine: they share its
 // demo image (docker-task removes the image to load it again, which would pull it from under
-// another file's containers; docker-faults starts and stops engines of its own). Once its own
-// files are done it takes the pool's (test/run-unit-tests.ts). A file is a Docker file when it reaches test/unit/helpers/docker
-// through its own requires, so a new one lands there without a list to keep. The solo lane runs
-// last, alone: the sandbox and language-server fuzz files measure kills and answer times, which a
-// loaded machine would make flaky. Each lane starts its longest files first (by
-// UNIT_FILE_SECONDS), so no long file starts near the end and holds the tier up alone.
+// another file's containers) and its containers (a run's start removes every stopped container
+// of SWE-CI's, whoever made it, so another file's container killed at a limit could go before
+// that file has read why). Once its own files are done it takes the pool's
+// (test/run-unit-tests.ts). A file is a shared-engine file when it reaches
+// test/unit/helpers/docker through its own requires, so a new one lands there without a list to
+// keep. A file that starts an engine of its own (helpers/spare-engine) or a Podman store in its
+// own folder, and only reads the demo image's archive, shares nothing of that engine: it runs in
+// the pool. The solo lane runs last, alone: the sandbox and language-server fuzz files measure
+// kills and answer times, which a loaded machine would make flaky. Each lane starts its longest
+// files first (by UNIT_FILE_SECONDS), so no long file starts near the end and holds the tier up alone.
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { UNIT_FILE_SECONDS } from './unit-file-seconds';

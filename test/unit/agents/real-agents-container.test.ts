@@ -7,7 +7,8 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { readRequests, runFlags, sweciIn } from '../../harness/real-clis';
-import { buildImage, DEMO_IMAGE, dockerForTests } from '../helpers/docker';
+import { DEMO_IMAGE, dockerForTests } from '../helpers/docker';
+import { buildImage } from '../helpers/build-image';
 import { repoRoot } from '../helpers/repo-root';
 import { assertConformingRun, startConformanceBench, stopConformanceBench, type ConformanceBench } from './conforming-run';
 

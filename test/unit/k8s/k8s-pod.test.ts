@@ -13,7 +13,8 @@ import type { DemoDataset } from '../../../scripts/demo-dataset';
 import { demoDatasetFixture } from '../../harness/demo-dataset-fixture';
 import { k8sJobManifest } from '../../../src/core/k8s/k8s-manifest';
 import type { DockerConnection } from '../../../src/core/runtime/docker/docker-connection';
-import { buildImage, DEMO_IMAGE, dockerForTests } from '../helpers/docker';
+import { DEMO_IMAGE, dockerForTests } from '../helpers/docker';
+import { buildImage } from '../helpers/build-image';
 import { fixturesDir, repoRoot } from '../helpers/repo-root';
 
 const POD_IMAGE = 'sweci/pod-test:test';

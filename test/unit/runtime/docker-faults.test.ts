@@ -1,7 +1,9 @@
-// What goes wrong with Docker, against real engines: the engine stops under a run (a second
-// engine of our own, stopped and started again), pytest killed by the memory limit and by the
-// timeout, corrupt and truncated image archives, and no engine at all. Each gives one clear
-// message, loses nothing, and leaves no container behind.
+// What goes wrong with Docker, against a real engine of this file's own (a second dockerd,
+// helpers/spare-engine.ts): the engine stops under a run (stopped and started again), pytest
+// killed by the memory limit and by the timeout, corrupt and truncated image archives, and no
+// engine at all. Each gives one clear message, loses nothing, and leaves no container behind.
+// Nothing here needs the machine's shared engine, so the file runs in the unit tier's pool
+// (test/unit-lanes.ts) and not one at a time with the files that do.
 import { after, before, describe, test } from 'node:test';
 import { taskFolder } from '../../../src/core/workspace/task-folder';
 import assert from 'node:assert/strict';
@@ -13,7 +15,6 @@ import { checkOutTask } from '../../../src/core/checkout/check-out-task';
 import { readIterationRecords } from '../../../src/core/loop/iteration-record';
 import { createRun, runLoop } from '../../../src/core/loop/run-loop';
 import { runPytest } from '../../../src/core/pytest/run-pytest';
-import type { DockerConnection } from '../../../src/core/runtime/docker/docker-connection';
 import { isDockerUnavailable } from '../../../src/core/runtime/docker/docker-errors';
 import { DockerRuntime } from '../../../src/core/runtime/docker/docker-runtime';
 import { ensureImage } from '../../../src/core/runtime/docker/ensure-image';
@@ -23,10 +24,11 @@ import { DEFAULT_RUNTIME_SETTINGS, type RuntimeSettings } from '../../../src/cor
 import { openTaskEnvironment } from '../../../src/core/runtime/task-environment';
 import { readDatasetTasks } from '../../../src/core/task/dataset';
 import { UserError } from '../../../src/core/util/errors';
-import { DEMO_IMAGE, SpareEngine, demoImageArchive, dockerForTests, ourContainers } from '../helpers/docker';
+import { DEMO_IMAGE, demoImageArchive } from '../../../scripts/demo-image';
+import { ourContainers } from '../helpers/containers';
+import { SpareEngine } from '../helpers/spare-engine';
 import { PYTHON, scripted } from '../loop/demo-fixture';
 
-let conn: DockerConnection;
 let tmp: string;
 let engine: SpareEngine;
 
@@ -58,14 +60,13 @@ async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 
 
 describe('Docker faults (real engines)', () => {
   before(async () => {
-    conn = await dockerForTests();
     tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-docker-faults-')));
     engine = await SpareEngine.create();
     await ensureImage(engine.connection, { archive: demoImageArchive() });
   });
 
   after(async () => {
-    assert.deepEqual(await ourContainers(conn), [], 'no container of ours may remain on the main engine');
+    assert.deepEqual(await ourContainers(engine.connection), [], 'no container of ours may remain');
     await engine.dispose();
     await fs.rm(tmp, { recursive: true, force: true });
   });
@@ -152,17 +153,17 @@ describe('Docker faults (real engines)', () => {
   });
 
   test('pytest killed by the memory limit is recorded as not run, and its container is gone', async () => {
-    const rt = new DockerRuntime({ connection: conn, image: DEMO_IMAGE, limits: { ...DEFAULT_STEP_LIMITS, memoryMb: 128 }, purpose: 'fault' });
+    const rt = new DockerRuntime({ connection: engine.connection, image: DEMO_IMAGE, limits: { ...DEFAULT_STEP_LIMITS, memoryMb: 128 }, purpose: 'fault' });
     const code = await project('memory', 'x = []\nwhile True:\n    x.append(bytearray(10**7))');
     const outcome = await pytestIn(rt, code);
     assert.equal(outcome.kind, 'did-not-run');
     assert.match(outcome.kind === 'did-not-run' ? outcome.reason : '', /memory limit/);
     await rt.dispose();
-    assert.deepEqual(await ourContainers(conn), []);
+    assert.deepEqual(await ourContainers(engine.connection), []);
   });
 
   test('pytest killed by the timeout is recorded as not run, and its container is gone', async () => {
-    const rt = new DockerRuntime({ connection: conn, image: DEMO_IMAGE, purpose: 'fault' });
+    const rt = new DockerRuntime({ connection: engine.connection, image: DEMO_IMAGE, purpose: 'fault' });
     const code = await project('timeout', 'import time\ntime.sleep(120)');
     const started = Date.now();
     const outcome = await pytestIn(rt, code, { timeoutMs: 3000 });
@@ -171,7 +172,7 @@ describe('Docker faults (real engines)', () => {
     // Well under the test's 120 s sleep, however slow the engine: killed, not waited for.
     assert.ok(Date.now() - started < 90_000);
     await rt.dispose();
-    assert.deepEqual(await ourContainers(conn), []);
+    assert.deepEqual(await ourContainers(engine.connection), []);
   });
 
   test('cancelling the image load stops it: nothing is loaded, and the next checkout loads it whole', async () => {
@@ -223,7 +224,7 @@ describe('Docker faults (real engines)', () => {
     for (const [name, bytes, why] of cases) {
       const file = path.join(tmp, name);
       await fs.writeFile(file, bytes);
-      await assert.rejects(openTaskEnvironment(docker(), { imageArchive: file }, { hostPython: PYTHON }), (err: unknown) => {
+      await assert.rejects(openTaskEnvironment(docker({ socketPath: engine.socket }), { imageArchive: file }, { hostPython: PYTHON }), (err: unknown) => {
         assert.ok(err instanceof UserError, String(err));
         assert.ok(err.message.includes(file), err.message);
         assert.match(err.message, why);

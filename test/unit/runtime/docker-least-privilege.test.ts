@@ -26,7 +26,8 @@ import { openTaskEnvironment, type TaskEnvironment } from '../../../src/core/run
 import { readDatasetTasks } from '../../../src/core/task/dataset';
 import { imageArchiveOf } from '../../../src/core/task/task-spec';
 import { UserError } from '../../../src/core/util/errors';
-import { AGENTS_IN_IMAGE, DEMO_IMAGE, buildImage, demoImageArchive, dockerForTests, ourContainers } from '../helpers/docker';
+import { AGENTS_IN_IMAGE, DEMO_IMAGE, demoImageArchive, dockerForTests, ourContainers } from '../helpers/docker';
+import { buildImage } from '../helpers/build-image';
 import { ENGINES, podmanForTests, podmanSettings, type EngineKind } from '../helpers/podman';
 import { AGENTS_DIR, PYTHON } from '../loop/demo-fixture';
 import { ALLOCATE_10_GIB, FORGE_REPORT, FORGERY_TRIGGERS, FORK_600_SLEEPERS } from '../helpers/hostile-code';

@@ -18,7 +18,9 @@ import { listTaskImages } from '../../../src/core/runtime/docker/task-images';
 import { DEFAULT_RUNTIME_SETTINGS, type RuntimeSettings } from '../../../src/core/runtime/runtime-settings';
 import { openTaskEnvironment } from '../../../src/core/runtime/task-environment';
 import { batchFixture, cli, type BatchFixture } from '../cli/batch-fixture';
-import { SpareEngine, buildImage, demoImageArchive } from '../helpers/docker';
+import { demoImageArchive } from '../../../scripts/demo-image';
+import { buildImage } from '../helpers/build-image';
+import { SpareEngine } from '../helpers/spare-engine';
 import { runCli, type CliResult } from '../helpers/cli-process';
 import { PYTHON } from '../loop/demo-fixture';
 

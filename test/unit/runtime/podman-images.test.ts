@@ -21,7 +21,7 @@ import { acquirePodman } from '../../../src/core/runtime/podman/podman-service';
 import { DEFAULT_RUNTIME_SETTINGS, type PodmanSettings, type RuntimeSettings } from '../../../src/core/runtime/runtime-settings';
 import { openTaskEnvironment } from '../../../src/core/runtime/task-environment';
 import { batchFixture, cli, type BatchFixture } from '../cli/batch-fixture';
-import { demoImageArchive } from '../helpers/docker';
+import { demoImageArchive } from '../../../scripts/demo-image';
 import { runCli, type CliResult } from '../helpers/cli-process';
 import { PYTHON } from '../loop/demo-fixture';
 

@@ -13,7 +13,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { RUN } from '../cli/batch-fixture';
-import { demoImageArchive } from '../helpers/docker';
+import { demoImageArchive } from '../../../scripts/demo-image';
 import { isAlive } from '../runtime/process-helpers';
 import {
   assertAllFinished,

@@ -1,6 +1,6 @@
 // The unit tier's plan (test/unit-lanes.ts) on the real compiled test tree: every file runs once,
-// every Docker file is in the serial lane (one at a time, so none overlaps another), and each
-// lane starts its longest files first.
+// every file of the shared Docker engine is in the serial lane (one at a time, so none overlaps
+// another), one with an engine of its own is not, and each lane starts its longest files first.
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import * as path from 'node:path';
@@ -28,17 +28,16 @@ describe('the unit tier plan', () => {
 
   test('the files that reach the Docker helper, directly or through a fixture, are the serial lane, one at a time', () => {
     assert.equal(serial.concurrency, 1);
-    for (const known of [
-      'runtime/docker-task.test.js',
-      'runtime/docker-faults.test.js',
-      'agents/real-agents-container.test.js',
-      'pytest/report-plugin-parity.test.js',
-    ]) {
+    for (const known of ['runtime/docker-task.test.js', 'agents/real-agents-container.test.js', 'pytest/report-plugin-parity.test.js']) {
       assert.ok(serial.files.includes(known), `${known} uses the engine`);
     }
     for (const file of [...pool.files, ...solo.files]) assert.equal(isDocker(file), false, `${file} uses the engine outside the serial lane`);
     for (const plain of ['runtime/runtime-settings.test.js', 'agents/prompts.test.js', 'agents/real-agents.test.js'])
       assert.equal(isDocker(plain), false, `${plain} only names Docker`);
+    // An engine or a Podman store of the file's own (helpers/spare-engine.ts, a store in its temp
+    // folder) touches nothing of the shared engine: those files run in the pool, beside it.
+    for (const own of ['runtime/docker-faults.test.js', 'runtime/image-budget.test.js', 'runtime/podman-images.test.js', 'slurm/slurm-podman.test.js'])
+      assert.ok(pool.files.includes(own), `${own} uses an engine of its own`);
     // One at a time: no two serial files overlap, whatever their lengths.
     const runs = simulateLane(serial);
     for (let i = 1; i < runs.length; i++) assert.ok(runs[i].start >= runs[i - 1].end);
