@@ -32,6 +32,7 @@ import { downloadScenario } from './scenarios/download';
 import { curateScenario } from './scenarios/curate';
 import { iterationReloadScenario } from './scenarios/iteration-reload';
 import { pseudoLocaleScenario } from './scenarios/pseudo-locale';
+import { longestFirst } from './scenario-seconds';
 
 interface Scenario {
   name: string;
@@ -142,7 +143,8 @@ async function main(): Promise<number> {
   process.env.SWECI_TEST_FIXTURE_CACHE = fixtureCache;
   process.on('exit', () => fs.rmSync(fixtureCache, { recursive: true, force: true }));
   const outcomes: Array<'passed' | 'flaky' | 'failed'> = [];
-  const queue = [...selected];
+  // The longest first, so the lanes end close together (scenario-seconds.ts).
+  const queue = longestFirst(selected);
   const started = Date.now();
   const n = jobs();
   const lanes = Array.from({ length: Math.min(n, selected.length) }, () => new WorkbenchLane());
