@@ -105,6 +105,9 @@ async function copyPrepared(template: PreparedTask, name: string): Promise<Prepa
   for (const suffix of TASK_SUFFIXES) fs.rmSync(`${to}${suffix}`, { recursive: true, force: true });
   await copyTaskAs(from, to);
   const moved = (p: string) => (p.startsWith(from) ? to + p.slice(from.length) : p);
+  // The copy's record names the copy's oracle, or the extension would read the template's.
+  const record = JSON.parse(fs.readFileSync(path.join(to, '.sweci', 'task.json'), 'utf8')) as { oracleDir?: string };
+  if (record.oracleDir !== moved(template.oracleDir)) throw new Error(`the copy of the demo task in ${to} names the oracle ${record.oracleDir}`);
   return {
     ...template,
     taskDir: to,
