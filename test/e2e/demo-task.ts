@@ -15,6 +15,7 @@ import { buildDemoDataset } from '../../scripts/demo-dataset';
 import { demoImageArchive } from '../../scripts/demo-image';
 import { demoAgentSettings, demoModelUrl, startDemoModel } from '../../scripts/demo-agents';
 import type { ModelServer } from '../../scripts/stand-in-model/model-server';
+import { copyTaskAs, TASK_SUFFIXES } from './task-copy';
 
 export interface PreparedTask {
   taskDir: string;
@@ -45,19 +46,86 @@ const SCRIPTED_AGENTS = path.resolve(__dirname, '../../../test/fixtures/agents')
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-e2e-'));
 process.on('exit', () => fs.rmSync(scratch, { recursive: true, force: true }));
 const datasets: Partial<Record<'plain' | 'docker', Promise<Awaited<ReturnType<typeof buildDemoDataset>>>>> = {};
+/** The plain checkout, made once and copied to each scenario (task-copy.ts). */
+let checkedOut: Promise<PreparedTask> | undefined;
+/** Runs recorded the same way by several scenarios, by key: made once into a copy of the checkout. */
+const recorded = new Map<string, Promise<PreparedTask>>();
 
 /**
- * Checks the demo task out into a new folder named `name`: on this machine, or (docker: true)
+ * The demo task checked out into a new folder named `name`: on this machine, or (docker: true)
  * from a dataset that ships the demo image, in its container, as the extension's default settings do.
+ * On this machine the task is checked out once per tier and copied (the integration tests cover
+ * checking out through the command).
  */
 export async function prepareDemoTask(name: string, opts: { docker?: boolean } = {}): Promise<PreparedTask> {
+  if (opts.docker) return checkOutDemoTask(name, { docker: true });
+  return copyPrepared(
+    await once(
+      () => (checkedOut ??= checkOutDemoTask('checked-out')),
+      () => (checkedOut = undefined),
+    ),
+    name,
+  );
+}
+
+/**
+ * The demo task with runs that several scenarios record alike (`key` names what `record` does):
+ * recorded once per tier by the real loop, and copied to each scenario's folder `name`. For the
+ * scenarios that show recorded runs, not the ones that test running them.
+ */
+export async function recordedDemoTask(name: string, key: string, record: (task: PreparedTask) => Promise<void>): Promise<PreparedTask> {
+  const made = once(
+    () => {
+      let template = recorded.get(key);
+      if (!template) {
+        template = prepareDemoTask(`recorded-${key}`).then(async (task) => {
+          await record(task);
+          return task;
+        });
+        recorded.set(key, template);
+      }
+      return template;
+    },
+    () => recorded.delete(key),
+  );
+  return copyPrepared(await made, name);
+}
+
+/** `get()`'s promise; a failed one is forgotten (`forget`), so a scenario's retry makes it again. */
+function once<T>(get: () => Promise<T>, forget: () => void): Promise<T> {
+  const p = get();
+  p.catch(forget);
+  return p;
+}
+
+async function copyPrepared(template: PreparedTask, name: string): Promise<PreparedTask> {
+  const from = template.taskDir;
+  const to = path.join(scratch, name);
+  // A scenario run again (after a failed try) starts from nothing.
+  for (const suffix of TASK_SUFFIXES) fs.rmSync(`${to}${suffix}`, { recursive: true, force: true });
+  await copyTaskAs(from, to);
+  const moved = (p: string) => (p.startsWith(from) ? to + p.slice(from.length) : p);
+  // The copy's record names the copy's oracle, or the extension would read the template's.
+  const record = JSON.parse(fs.readFileSync(path.join(to, '.sweci', 'task.json'), 'utf8')) as { oracleDir?: string };
+  if (record.oracleDir !== moved(template.oracleDir)) throw new Error(`the copy of the demo task in ${to} names the oracle ${record.oracleDir}`);
+  return {
+    ...template,
+    taskDir: to,
+    oracleDir: moved(template.oracleDir),
+    programmerEnv: Object.fromEntries(Object.entries(template.programmerEnv).map(([k, v]) => [k, moved(v)])),
+    sandboxReadable: template.sandboxReadable.map(moved),
+  };
+}
+
+/** Checks the demo task out into the folder `name` (see prepareDemoTask). */
+async function checkOutDemoTask(name: string, opts: { docker?: boolean } = {}): Promise<PreparedTask> {
   const kind = opts.docker ? 'docker' : 'plain';
   datasets[kind] ??= buildDemoDataset(path.join(scratch, `dataset-${kind}`), opts.docker ? { imageArchive: demoImageArchive() } : {});
   const demo = await datasets[kind];
   const spec = (await readDatasetTasks(demo.datasetDir, demo.split)).find((t) => t.id === demo.taskId)!;
   const taskDir = path.join(scratch, name);
   // A scenario run again (after a failed try) starts from nothing.
-  for (const left of [taskDir, `${taskDir}.oracle`, `${taskDir}.scripted`]) fs.rmSync(left, { recursive: true, force: true });
+  for (const suffix of TASK_SUFFIXES) fs.rmSync(`${taskDir}${suffix}`, { recursive: true, force: true });
   const env = await openTaskEnvironment(
     { ...DEFAULT_RUNTIME_SETTINGS, runtime: opts.docker ? 'docker' : 'local' },
     { imageArchive: imageArchiveOf(spec) },

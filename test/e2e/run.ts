@@ -32,6 +32,7 @@ import { downloadScenario } from './scenarios/download';
 import { curateScenario } from './scenarios/curate';
 import { iterationReloadScenario } from './scenarios/iteration-reload';
 import { pseudoLocaleScenario } from './scenarios/pseudo-locale';
+import { longestFirst } from './scenario-seconds';
 
 interface Scenario {
   name: string;
@@ -142,14 +143,17 @@ async function main(): Promise<number> {
   process.env.SWECI_TEST_FIXTURE_CACHE = fixtureCache;
   process.on('exit', () => fs.rmSync(fixtureCache, { recursive: true, force: true }));
   const outcomes: Array<'passed' | 'flaky' | 'failed'> = [];
-  const queue = [...selected];
+  // The longest first, so the lanes end close together (scenario-seconds.ts).
+  const queue = longestFirst(selected);
   const started = Date.now();
   const n = jobs();
   const lanes = Array.from({ length: Math.min(n, selected.length) }, () => new WorkbenchLane());
+  const laneEnds: string[] = [];
   const worker = async (lane: WorkbenchLane) => {
     try {
       for (let s = queue.shift(); s; s = queue.shift()) outcomes.push(await runScenario(s, lane));
     } finally {
+      laneEnds.push(((Date.now() - started) / 60_000).toFixed(1));
       await lane.close();
     }
   };
@@ -160,6 +164,13 @@ async function main(): Promise<number> {
   const sum = (k: 'servers' | 'browsers' | 'windows') => lanes.reduce((t, l) => t + l.started[k], 0);
   console.log(`e2e: ${selected.length - failed} passed (${flaky} flaky), ${failed} failed; ${n} at a time, ${minutes} min`);
   console.log(`e2e: ${sum('windows')} shared-server windows on ${sum('servers')} code-servers and ${sum('browsers')} browsers`);
+  // How evenly the lanes shared the work (scenario-seconds.ts orders them so they end together).
+  console.log(
+    `e2e: the lanes ran out of scenarios at ${laneEnds.join(', ')} min; load ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   return failed ? 1 : 0;
 }
 

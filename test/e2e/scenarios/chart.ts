@@ -4,21 +4,9 @@ import * as fs from 'node:fs';
 import { taskFolder } from '../../../src/core/workspace/task-folder';
 import * as path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
-import type { AgentSettings } from '../../../src/core/agents/agent-driver';
-import { replayHumanHistory } from '../../../src/core/history/replay-history';
-import type { RoleSetup } from '../../../src/core/loop/loop-types';
 import { startRun } from '../../../src/core/loop/run-loop';
-import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
-import { findBubblewrap } from '../../../src/core/runtime/sandbox';
 import { SCREENSHOT_DIR, waitForWorkbench, withBrowserContext, withWorkbench } from '../../harness/workbench';
-import { prepareDemoTask } from '../demo-task';
-
-const agents = path.resolve(__dirname, '../../../../test/fixtures/agents');
-
-function scripted(script: string, env: Record<string, string> = {}): RoleSetup {
-  const settings: AgentSettings = { kind: 'custom', command: `python3 ${path.join(agents, script)}`, promptVia: 'stdin', timeoutSec: 120, maxTries: 2, env };
-  return { settings };
-}
+import { SCRIPTED_PYTEST, scriptedAndHumanTask, scriptedRole, scriptedRuntime } from '../scripted-runs';
 
 /** Distinct colours on a canvas: more than one means something was drawn. */
 export async function canvasColours(frame: Frame | Page, selector: string): Promise<number> {
@@ -94,25 +82,14 @@ function exportedReport(taskDir: string): string | undefined {
 }
 
 export async function chartScenario(): Promise<string> {
-  const task = await prepareDemoTask('chart');
-  // Confined as users run it (bubblewrap when it works here).
-  const runtime = new LocalRuntime({ bwrap: await findBubblewrap(), readable: task.sandboxReadable });
-  const pytest = { python: 'python3', timeoutMs: 120_000, format: 'junit' as const };
-  const env = task.programmerEnv;
-  await startRun({
-    task: taskFolder(task.taskDir),
-    run: 'scripted-agents',
-    roles: { architect: scripted('architect.py'), programmer: scripted('programmer.py', env) },
-    runtime,
-    pytest,
-    iterations: 4,
-  });
-  await replayHumanHistory({ ...pytest, task: taskFolder(task.taskDir), runtime });
+  const task = await scriptedAndHumanTask('chart');
+  const runtime = await scriptedRuntime(task);
+  const pytest = SCRIPTED_PYTEST;
   // A run whose score is inflated (a code-owned table grew a parametrized target test): its row is flagged.
   await startRun({
     task: taskFolder(task.taskDir),
     run: 'table-grower',
-    roles: { architect: scripted('architect.py'), programmer: scripted('grow-table.py') },
+    roles: { architect: scriptedRole('architect.py'), programmer: scriptedRole('grow-table.py') },
     runtime,
     pytest,
     iterations: 1,

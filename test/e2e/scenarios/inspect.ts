@@ -2,24 +2,10 @@
 // Next with its key, the iteration's code changes in the multi-file diff editor, its test report
 // as a table, and the developers' last commit compared with the agent's first iteration.
 import * as path from 'node:path';
-import { taskFolder } from '../../../src/core/workspace/task-folder';
 import type { Frame, Locator, Page } from 'playwright-core';
-import type { AgentSettings } from '../../../src/core/agents/agent-driver';
-import { replayHumanHistory } from '../../../src/core/history/replay-history';
-import type { RoleSetup } from '../../../src/core/loop/loop-types';
-import { startRun } from '../../../src/core/loop/run-loop';
-import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
-import { findBubblewrap } from '../../../src/core/runtime/sandbox';
 import { withWorkbench } from '../../harness/workbench';
 import { canvasColours, chartFrame } from './chart';
-import { prepareDemoTask } from '../demo-task';
-
-const agents = path.resolve(__dirname, '../../../../test/fixtures/agents');
-
-function scripted(script: string, env: Record<string, string> = {}): RoleSetup {
-  const settings: AgentSettings = { kind: 'custom', command: `python3 ${path.join(agents, script)}`, promptVia: 'stdin', timeoutSec: 120, maxTries: 2, env };
-  return { settings };
-}
+import { scriptedAndHumanTask } from '../scripted-runs';
 
 /** The iteration view's frame (a webview is an iframe in an iframe), once it shows `heading`. */
 export async function iterationFrame(page: Page, heading: RegExp, timeoutMs = 30_000): Promise<Frame> {
@@ -42,18 +28,7 @@ async function clickRow(page: Page, row: Locator): Promise<void> {
 }
 
 export async function inspectScenario(): Promise<string> {
-  const task = await prepareDemoTask('inspect');
-  const runtime = new LocalRuntime({ bwrap: await findBubblewrap(), readable: task.sandboxReadable });
-  const pytest = { python: 'python3', timeoutMs: 120_000, format: 'junit' as const };
-  await startRun({
-    task: taskFolder(task.taskDir),
-    run: 'scripted-agents',
-    roles: { architect: scripted('architect.py'), programmer: scripted('programmer.py', task.programmerEnv) },
-    runtime,
-    pytest,
-    iterations: 4,
-  });
-  await replayHumanHistory({ ...pytest, task: taskFolder(task.taskDir), runtime });
+  const task = await scriptedAndHumanTask('inspect');
 
   return withWorkbench({ folder: task.taskDir, name: 'inspect', viewport: { width: 1500, height: 960 } }, async (page, wb) => {
     await wb.openSweciView();
