@@ -20,7 +20,7 @@
 // else runs here, so the overhead's CPU counts this process (the harness) and Podman's service,
 // not dockerd.
 //
-//   npm run compile && node out/bench/podman.js [--iterations N] [--loads N]
+//   npm run compile && node out/bench/podman.js [--iterations N] [--loads N] [--only overhead|load]
 // Runs as root (rootful Podman) on a store under /var/tmp that it removes at the end.
 import { execIn } from './container-exec';
 import { spawn, spawnSync } from 'node:child_process';
@@ -98,7 +98,9 @@ const selfCpuMs = (): number => {
 };
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { iterations: { type: 'string', default: '8' }, loads: { type: 'string', default: '3' } } });
+  const { values } = parseArgs({
+    options: { iterations: { type: 'string', default: '8' }, loads: { type: 'string', default: '3' }, only: { type: 'string' } },
+  });
   const rounds = Math.max(1, Number(values.iterations));
   const loads = Math.max(1, Number(values.loads));
   const store: PodmanSettings = {
@@ -116,33 +118,37 @@ async function main(): Promise<void> {
   const podman = service.connection;
   const group = serviceGroup(store.runroot);
   try {
-    const loadBefore = load();
-    await ensureImage(docker, { archive });
-    const overhead = await iterationOverhead(docker, podman, group, tmp, archive, rounds);
-    const loadMid = load();
-    const loaded = await loadTimes(podman, group, store, archive, loads);
-    console.log(
-      `per-iteration harness overhead (architect and programmer on the host, pytest in a container), demo task, ${rounds} rounds, medians; load average ${loadBefore} → ${loadMid}`,
-    );
-    console.log(
-      `  ${'engine'.padEnd(8)} ${'wall'.padStart(9)} ${'floor'.padStart(9)} ${'overhead'.padStart(9)} ${'harness cpu'.padStart(12)} ${'engine cpu'.padStart(11)}`,
-    );
-    for (const [name, o] of Object.entries(overhead))
+    if (values.only !== 'load') {
+      const loadBefore = load();
+      await ensureImage(docker, { archive });
+      const overhead = await iterationOverhead(docker, podman, group, tmp, archive, rounds);
       console.log(
-        `  ${name.padEnd(8)} ${ms(o.wall)} ${ms(o.floor)} ${ms(o.wall - o.floor)} ${ms(o.selfCpu).padStart(12)} ${(o.engineCpu === undefined ? 'shared' : ms(o.engineCpu)).padStart(11)}`,
+        `per-iteration harness overhead (architect and programmer on the host, pytest in a container), demo task, ${rounds} rounds, medians; load average ${loadBefore} → ${load()}`,
       );
-    const ratio = (overhead.podman.wall - overhead.podman.floor) / (overhead.docker.wall - overhead.docker.floor);
-    console.log(`  ratio podman / docker (overhead, wall): ${ratio.toFixed(2)}   (goal ≤ 1.2)`);
-    console.log(`  ratio podman / docker (harness cpu per iteration): ${(overhead.podman.selfCpu / overhead.docker.selfCpu).toFixed(2)}`);
-    console.log(
-      `loading the demo image (${(loaded.archiveBytes / 1e6).toFixed(0)} MB gzipped) into a Podman store, ${loads} loads each, medians; load average ${loadMid} → ${load()}`,
-    );
-    console.log(`  ${''.padEnd(36)} ${'wall'.padStart(9)} ${'cpu'.padStart(9)}`);
-    console.log(`  ${'ensureImage (ours, with its label)'.padEnd(36)} ${ms(loaded.ours.wall)} ${ms(loaded.ours.cpu)}`);
-    console.log(`  ${'gzip -dc | podman load (by hand)'.padEnd(36)} ${ms(loaded.byHand.wall)} ${ms(loaded.byHand.cpu)}`);
-    console.log(
-      `  ratio ours / by hand: wall ${(loaded.ours.wall / loaded.byHand.wall).toFixed(2)}   (goal ≤ 1.1), cpu ${(loaded.ours.cpu / loaded.byHand.cpu).toFixed(2)}`,
-    );
+      console.log(
+        `  ${'engine'.padEnd(8)} ${'wall'.padStart(9)} ${'floor'.padStart(9)} ${'overhead'.padStart(9)} ${'harness cpu'.padStart(12)} ${'engine cpu'.padStart(11)}`,
+      );
+      for (const [name, o] of Object.entries(overhead))
+        console.log(
+          `  ${name.padEnd(8)} ${ms(o.wall)} ${ms(o.floor)} ${ms(o.wall - o.floor)} ${ms(o.selfCpu).padStart(12)} ${(o.engineCpu === undefined ? 'shared' : ms(o.engineCpu)).padStart(11)}`,
+        );
+      const ratio = (overhead.podman.wall - overhead.podman.floor) / (overhead.docker.wall - overhead.docker.floor);
+      console.log(`  ratio podman / docker (overhead, wall): ${ratio.toFixed(2)}   (goal ≤ 1.2)`);
+      console.log(`  ratio podman / docker (harness cpu per iteration): ${(overhead.podman.selfCpu / overhead.docker.selfCpu).toFixed(2)}`);
+    }
+    if (values.only !== 'overhead') {
+      const loadBefore = load();
+      const loaded = await loadTimes(podman, group, store, archive, loads);
+      console.log(
+        `loading the demo image (${(loaded.archiveBytes / 1e6).toFixed(0)} MB gzipped) into a Podman store, ${loads} loads each, medians; load average ${loadBefore} → ${load()}`,
+      );
+      console.log(`  ${''.padEnd(36)} ${'wall'.padStart(9)} ${'cpu'.padStart(9)}`);
+      console.log(`  ${'ensureImage (ours, with its label)'.padEnd(36)} ${ms(loaded.ours.wall)} ${ms(loaded.ours.cpu)}`);
+      console.log(`  ${'gzip -dc | podman load (by hand)'.padEnd(36)} ${ms(loaded.byHand.wall)} ${ms(loaded.byHand.cpu)}`);
+      console.log(
+        `  ratio ours / by hand: wall ${(loaded.ours.wall / loaded.byHand.wall).toFixed(2)}   (goal ≤ 1.1), cpu ${(loaded.ours.cpu / loaded.byHand.cpu).toFixed(2)}`,
+      );
+    }
   } finally {
     await podman.docker
       .listImages()
