@@ -33,6 +33,18 @@ after(async () => {
   for (const child of held) child.kill('SIGKILL');
   // A test that failed leaves the processes it found: they are not to outlive the test either.
   for (const socket of sockets) for (const pid of processesMatching(socket)) process.kill(pid, 'SIGKILL');
+  // Rootless Podman's pause process (catatonit) holds the user namespace for every podman of the
+  // store's temp folder, and is meant to outlive them: this test's store goes, so does its own.
+  for (const pid of processesMatching('catatonit')) {
+    const environ = ((): string => {
+      try {
+        return readFileSync(`/proc/${pid}/environ`, 'utf8');
+      } catch {
+        return '';
+      }
+    })();
+    if (environ.split('\0').some((v) => v.startsWith(`TMPDIR=${tmp}/`))) process.kill(pid, 'SIGKILL');
+  }
   await fs.rm(tmp, { recursive: true, force: true });
 });
 
