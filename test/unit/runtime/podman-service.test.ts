@@ -46,6 +46,8 @@ after(async () => {
     if (environ.split('\0').some((v) => v.startsWith(`TMPDIR=${tmp}/`))) process.kill(pid, 'SIGKILL');
   }
   await fs.rm(tmp, { recursive: true, force: true });
+  // The crashed holder could not remove its service's socket folder.
+  for (const socket of sockets) await fs.rm(path.dirname(socket), { recursive: true, force: true });
 });
 
 interface Holder {
