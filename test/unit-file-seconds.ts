@@ -63,6 +63,7 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'runtime/podman-batch.test.js': 240.0,
   'runtime/podman-images.test.js': 88.0,
   'runtime/podman-preflight.test.js': 5.0,
+  'runtime/podman-service.test.js': 30.0,
   'runtime/runtime-probe.test.js': 8.0,
   'agents/cli-driver.test.js': 68.0,
   'agents/agent-keys.test.js': 10.0,

@@ -7,15 +7,16 @@
 // task's image from it. The task archives are tiny `docker save` archives built here by code.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { promises as fs } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { promises as fs, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import * as tar from 'tar-stream';
 import type { DockerConnection } from '../../../src/core/runtime/docker/docker-connection';
-import { listTaskImages } from '../../../src/core/runtime/docker/task-images';
+import { ensureImage } from '../../../src/core/runtime/docker/ensure-image';
+import { ARCHIVE_LABEL, listTaskImages } from '../../../src/core/runtime/docker/task-images';
 import { checkPodmanHost } from '../../../src/core/runtime/podman/podman-preflight';
 import { acquirePodman } from '../../../src/core/runtime/podman/podman-service';
 import { DEFAULT_RUNTIME_SETTINGS, type PodmanSettings, type RuntimeSettings } from '../../../src/core/runtime/runtime-settings';
@@ -60,11 +61,12 @@ const sha256 = (b: Buffer | string): string => createHash('sha256').update(b).di
 
 /**
  * A task's data/<task>/image.tar.gz: a `docker save` of a one-layer image whose single file
- * names the task (so each is a distinct image), `filler` bytes making it that much larger.
+ * names the task (so each is a distinct image), `filler` bytes making it that much larger (given
+ * as bytes: that much larger gzipped too).
  */
-async function taskArchive(task: string, filler = 0): Promise<{ archive: string; tag: string }> {
+async function taskArchive(task: string, filler: number | Buffer = 0): Promise<{ archive: string; tag: string }> {
   const tag = `${PREFIX}/${task}:v1`;
-  const layer = await tarOf({ mark: `${tag}\n`, filler: Buffer.alloc(filler, task.charCodeAt(0)) });
+  const layer = await tarOf({ mark: `${tag}\n`, filler: typeof filler === 'number' ? Buffer.alloc(filler, task.charCodeAt(0)) : filler });
   const diffId = sha256(layer);
   const config = JSON.stringify({
     architecture: 'amd64',
@@ -104,6 +106,9 @@ const storeFlags = (): string[] => ['--runtime', 'podman', '--podman-root', stor
 
 const sweci = (...args: string[]): Promise<CliResult> => runCli(cli, tmp, ...args);
 
+/** Bytes this process has read through read(2) and its kind so far (Linux's /proc/self/io). */
+const bytesRead = (): number => Number(/^rchar: (\d+)$/m.exec(readFileSync('/proc/self/io', 'utf8'))?.[1]);
+
 describe('task images and the image budget on a Podman store of its own', () => {
   before(async () => {
     tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-podman-images-')));
@@ -132,6 +137,27 @@ describe('task images and the image budget on a Podman store of its own', () => 
       for (let i = 0; i < 20 && spawnSync('umount', [path.join(store.root, 'overlay')], { stdio: 'ignore' }).status === 0; i++);
     }
     if (tmp) await fs.rm(tmp, { recursive: true, force: true });
+  });
+
+  test('a first load into a store with no task image of ours reads the archive once: its digest is hashed on the way', async () => {
+    assert.deepEqual(await ours(), []);
+    // Incompressible: the archive is as large as what it holds, and its reads dwarf the API's answers.
+    const t = await taskArchive('one-pass', randomBytes(8 << 20));
+    const size = (await fs.stat(t.archive)).size;
+    const before = bytesRead();
+    const loaded = await ensureImage(conn, { archive: t.archive });
+    const read = bytesRead() - before;
+    assert.equal(loaded.loaded, true);
+    assert.ok(read < 1.5 * size, `${read} bytes read for a ${size}-byte archive: one pass, not a digest pass and then the load`);
+    const labelled = await conn.docker.listImages({ filters: { label: [`${ARCHIVE_LABEL}=${sha256(await fs.readFile(t.archive))}`] } });
+    assert.deepEqual(
+      labelled.flatMap((i) => i.RepoTags ?? []),
+      [t.tag],
+      'labelled with the archive’s sha256',
+    );
+    const again = await ensureImage(conn, { archive: t.archive });
+    assert.deepEqual([again.loaded, again.id], [false, loaded.id], 'found by the digest remembered from the load');
+    podman('rmi', t.tag);
   });
 
   test('a task opened in Podman loads its image labelled as ours; the budget removes the least recently used', async () => {

@@ -7,15 +7,26 @@ import { promises as fs } from 'node:fs';
 import { assertFreeSpace } from '../../util/free-space';
 import { engineName, type DockerConnection } from './docker-connection';
 
+/**
+ * Each engine's root once found: the engine's info costs a second per load on Podman (its service
+ * asks conmon, the OCI runtime and the network tools for their versions), and the root of a running
+ * engine does not move.
+ */
+const knownRoots = new WeakMap<DockerConnection['docker'], string>();
+
 /** Where the engine keeps its images, when that is a folder of this machine; else undefined. */
 export async function localEngineRoot(conn: DockerConnection): Promise<string | undefined> {
   // A DOCKER_HOST over TCP (or ssh) is another machine: a folder of the same name here says nothing.
   if (conn.address.startsWith('DOCKER_HOST=') && !conn.address.startsWith('DOCKER_HOST=unix://')) return undefined;
+  const known = knownRoots.get(conn.docker);
+  if (known) return known;
   const info = (await conn.docker.info().catch(() => undefined)) as { DockerRootDir?: unknown } | undefined;
   const root = typeof info?.DockerRootDir === 'string' ? info.DockerRootDir : undefined;
   if (!root) return undefined;
   const st = await fs.stat(root).catch(() => undefined);
-  return st?.isDirectory() ? root : undefined;
+  if (!st?.isDirectory()) return undefined;
+  knownRoots.set(conn.docker, root);
+  return root;
 }
 
 /** Refuses, with the bytes needed and free, a load of `file` (`unpackedBytes` of tar) that would not fit. */

@@ -1,10 +1,12 @@
 // Makes the task's image available in the engine: loaded once from the task's image.tar.gz
 // (skipped when the engine has the image SWE-CI loaded from an archive of the same content, found
 // by its label: the archive's digest, read once per file), or a named image the engine must already have. A load reads the
-// archive once: the engine gets the stream, and its tag and image id are parsed on the way. Progress is the share of the archive sent; cancelling stops the upload.
+// archive once: the engine gets the stream, and its tag, image id and (on a first load) digest are
+// learnt on the way. Progress is the share of the archive sent; cancelling stops the upload.
 // Before a load, the image budget makes room for it and the engine's disk is checked; after it,
 // the image is labelled as one SWE-CI loaded (task-images.ts). Where several processes load into
 // one store (Podman: a service each), a load waits for the store's lock and looks again first.
+import { createHash, type Hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
@@ -19,7 +21,7 @@ import { assertRoomToLoad } from './engine-room';
 import { budgetNote, enforceImageBudget } from './image-budget';
 import { ARCHIVE_LABEL, labelLoadedImage, loadedFrom } from './task-images';
 import { waitForLock } from '../../records/process-lock';
-import { archiveDigest, type ArchiveStamp } from './archive-digest';
+import { archiveDigest, knownArchiveDigest, rememberArchiveDigest, type ArchiveStamp } from './archive-digest';
 
 /** An image archive as it was when it was read: unchanged while its size and time are. */
 export type { ArchiveStamp };
@@ -104,9 +106,18 @@ export async function ensureImage(conn: DockerConnection, opts: EnsureImageOptio
   }
   progress(LOOKING_FOR_IMAGE);
   // The image SWE-CI loaded from this archive's content (its label holds the digest): another
-  // task's copy of the same archive finds it too. The digest is read once per file (archive-digest.ts).
-  const digest = stamp ? await archiveDigest(stamp, opts.signal) : undefined;
-  const present = async (): Promise<EnsuredImage | undefined> => (stamp && digest ? await loadedFromArchive(conn, stamp, digest) : undefined);
+  // task's copy of the same archive finds it too. The digest is read once per file (archive-digest.ts),
+  // and before the load only when the engine holds a task image SWE-CI loaded at all: otherwise
+  // the load hashes the archive in the pass that sends it.
+  let digest = stamp ? await knownArchiveDigest(stamp) : undefined;
+  const present = async (): Promise<EnsuredImage | undefined> => {
+    if (!stamp) return undefined;
+    if (!digest) {
+      if (!(await holdsLoadedImages(conn, stamp))) return undefined;
+      digest = await archiveDigest(stamp, opts.signal);
+    }
+    return loadedFromArchive(conn, stamp, digest);
+  };
   const found = await present();
   if (found) return found;
   const lockFile = conn.engine?.loadLock;
@@ -124,6 +135,16 @@ export async function ensureImage(conn: DockerConnection, opts: EnsureImageOptio
     return (await present()) ?? (await loadFromArchive(conn, withArchive, stamp, digest));
   } finally {
     await lock.release();
+  }
+}
+
+/** Whether the engine has any image carrying the archive label (one of them may be this archive's). */
+async function holdsLoadedImages(conn: DockerConnection, stamp: ArchiveStamp): Promise<boolean> {
+  try {
+    return (await conn.docker.listImages({ filters: { label: [ARCHIVE_LABEL] } })).length > 0;
+  } catch (err) {
+    if (isConnectionError(err)) throw unavailable(conn.address, `looking for the image of ${stamp.path}`, err);
+    throw err;
   }
 }
 
@@ -156,7 +177,7 @@ async function loadFromArchive(
 ): Promise<EnsuredImage> {
   const progress = opts.onProgress ?? (() => undefined);
   throwIfAborted(opts.signal);
-  if (!stamp || !digest) throw new UserError(`Cannot read the image archive ${opts.archive}: it does not exist or cannot be read. Download the task again.`);
+  if (!stamp) throw new UserError(`Cannot read the image archive ${opts.archive}: it does not exist or cannot be read. Download the task again.`);
   const unpacked = await gzipSizeHint(opts.archive, stamp.size);
   if (opts.budgetBytes && opts.budgetBytes > 0) {
     const made = await enforceImageBudget(conn, opts.budgetBytes, { room: unpacked });
@@ -167,10 +188,12 @@ async function loadFromArchive(
   const into = engineName(conn);
   const what = `the task image (${path.basename(path.dirname(opts.archive))})`;
   progress(`Loading ${what} into ${into}`, 0);
-  const info = await loadArchive(conn, opts.archive, stamp.size, opts.signal, (fraction) =>
+  const hash = digest ? undefined : createHash('sha256');
+  const info = await loadArchive(conn, opts.archive, stamp.size, opts.signal, hash, (fraction) =>
     progress(`Loading ${what} into ${into} (${Math.round(fraction * 100)} %)`, fraction),
   );
   const archive = stamp;
+  digest ??= await streamedDigest(stamp, hash, info.bytesRead, opts.signal);
   const loaded = await inspectImage(conn, info.reference);
   if (!loaded) {
     throw new UserError(
@@ -189,6 +212,17 @@ async function loadFromArchive(
     progress(`${errorMessage(err)} It is left as loaded, outside sweci.docker.imageBudgetGb.`);
     return { reference: info.reference, id: loaded.Id, loaded: true, archive, owned: false };
   }
+}
+
+/**
+ * The digest of the archive just sent, hashed on the way: what was loaded. Remembered for the
+ * file while it is unchanged; read apart only if the load did not take the whole file.
+ */
+async function streamedDigest(stamp: ArchiveStamp, hash: Hash | undefined, bytesRead: number, signal?: AbortSignal): Promise<string> {
+  if (!hash || bytesRead !== stamp.size) return archiveDigest(stamp, signal);
+  const digest = hash.digest('hex');
+  if (sameStamp(stamp, await stampOf(stamp.path))) await rememberArchiveDigest(stamp, digest);
+  return digest;
 }
 
 /** Passes a stream through, writing each chunk to `side` as well, at the pace of the slower of the two. */
@@ -211,13 +245,15 @@ async function loadArchive(
   file: string,
   size: number,
   signal: AbortSignal | undefined,
+  hash: Hash | undefined,
   onFraction: (fraction: number) => void,
-): Promise<ImageTarInfo> {
+): Promise<ImageTarInfo & { bytesRead: number }> {
   let sent = 0;
   let lastReported = -1;
   const counter = new Transform({
     transform(chunk: Buffer, _enc, cb) {
       sent += chunk.length;
+      hash?.update(chunk);
       const fraction = size > 0 ? Math.min(1, sent / size) : 1;
       // Report in 2 % steps: a notification per chunk would flood the UI.
       if (fraction - lastReported >= 0.02 || fraction === 1) {
@@ -288,7 +324,7 @@ async function loadArchive(
         resolve();
       });
     });
-    return await sideDone;
+    return { ...(await sideDone), bytesRead: sent };
   } catch (err) {
     if (signal?.aborted) throw new AbortError();
     // The whole tar went to the parser: what it says of the archive comes first (truncated, not a docker save).

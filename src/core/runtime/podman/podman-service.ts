@@ -4,6 +4,9 @@
 // labels, the image budget) drives Podman unchanged; docker-connection.ts's EngineTraits carry
 // what differs. It dies with us (setpriv's parent-death signal), so a crash leaves no service;
 // the containers a crash leaves are removed by their labels next time, as with Docker.
+// It runs in a process group of its own, and every stop signals the whole group: a rootless
+// podman re-executes itself inside a user namespace, and that child is not killed with an outer
+// podman that is (it was once left running with parent 1).
 // Unlike Docker's daemon, the service is one of our processes, so a signal meant for the whole
 // job (Slurm's scancel signals every process of the job) stops it while we still need it to
 // remove our containers: a service that exits while held is started again on the same socket,
@@ -19,6 +22,7 @@ import type { DockerConnection, EngineTraits } from '../docker/docker-connection
 import { ownerLabel, OWNER_LABEL } from '../docker/container-owner';
 import { statusOf } from '../docker/docker-errors';
 import { TailBuffer } from '../tail-buffer';
+import { signalProcessGroup, untilProcessGroupGone } from '../kill-tree';
 import { serviceUlimits } from './service-ulimits';
 import type { PodmanSettings } from '../runtime-settings';
 import type { PodmanHost } from './podman-preflight';
@@ -89,6 +93,8 @@ interface Running {
   stopping: boolean;
   /** While the service is started again after an exit it did not ask for. */
   restarting?: Promise<void>;
+  /** Stops every process of the current service (see Spawned.end). */
+  end: () => Promise<boolean>;
   /** Starts the service again on the same socket; false when it does not answer. */
   respawn: () => Promise<boolean>;
 }
@@ -138,9 +144,11 @@ async function startService(settings: PodmanSettings, host: PodmanHost): Promise
   const spawned = spawnService(settings, host, dir, socketPath);
   const running: Running = { ...spawned, dir, connection, holders: 0, stopping: false, respawn: () => Promise.resolve(false) };
   running.respawn = async () => {
+    // What is left of the one that exited (its user-namespace child, when only the outer podman was killed).
+    await running.end();
     await fs.rm(socketPath, { force: true }).catch(() => undefined);
     const again = spawnService(settings, host, dir, socketPath);
-    Object.assign(running, { child: again.child, exited: again.exited });
+    Object.assign(running, { child: again.child, exited: again.exited, end: again.end });
     return (await untilAnswering(running, again.exitReason)) === undefined;
   };
   const failure = await untilAnswering(running, spawned.exitReason);
@@ -163,7 +171,15 @@ interface Spawned {
   stderr: TailBuffer;
   /** Why it exited, once it has. */
   exitReason: () => string | undefined;
+  /**
+   * Stops every process of the service: SIGTERM to its group, SIGKILL to what is left after
+   * STOP_GRACE_MS. True once none lives (false only for a process that does not die even then).
+   */
+  end: () => Promise<boolean>;
 }
+
+/** How long the service may take to stop on SIGTERM before the rest of its group is killed. */
+const STOP_GRACE_MS = 10_000;
 
 function spawnService(settings: PodmanSettings, host: PodmanHost, dir: string, socketPath: string): Spawned {
   const tmp = podmanTmpDir(settings);
@@ -172,7 +188,15 @@ function spawnService(settings: PodmanSettings, host: PodmanHost, dir: string, s
   const [command, argv] = setpriv ? [setpriv, ['--pdeathsig', 'TERM', '--', host.podman, ...args]] : [host.podman, args];
   // Its own folder as working directory: conmon writes an `oom` file into the working directory of
   // whoever started it when a container is killed for memory (seen in the task's folder otherwise).
-  const child = spawn(command, argv, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...(tmp ? { TMPDIR: tmp } : {}) } });
+  // Detached: the service leads a process group that holds every process of it, so that one signal
+  // reaches them all (and a terminal's ^C reaches only us: we stop it once our containers are removed).
+  const child = spawn(command, argv, {
+    cwd: dir,
+    detached: true,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, ...(tmp ? { TMPDIR: tmp } : {}) },
+  });
+  const group = child.pid;
   const stderr = new TailBuffer(8192);
   child.stderr?.setEncoding('utf8').on('data', (c: string) => stderr.append(c));
   let reason: string | undefined;
@@ -186,12 +210,26 @@ function spawnService(settings: PodmanSettings, host: PodmanHost, dir: string, s
       resolve();
     });
   });
+  // We exit without having stopped it: nothing can wait any more, but the whole group is told to go.
+  // A crash runs no handler: then setpriv's parent-death signal reaches the outer podman, which passes it on.
   const onExit = (): void => {
-    child.kill('SIGTERM');
+    if (group !== undefined) signalProcessGroup(group, 'SIGTERM');
   };
   process.once('exit', onExit);
-  void exited.then(() => process.removeListener('exit', onExit));
-  return { child, exited, stderr, exitReason: () => reason };
+  let ending: Promise<boolean> | undefined;
+  const end = (): Promise<boolean> =>
+    (ending ??= (async () => {
+      if (group === undefined) return true;
+      signalProcessGroup(group, 'SIGTERM');
+      let gone = await untilProcessGroupGone(group, STOP_GRACE_MS);
+      if (!gone) {
+        signalProcessGroup(group, 'SIGKILL');
+        gone = await untilProcessGroupGone(group, STOP_GRACE_MS);
+      }
+      if (gone) process.removeListener('exit', onExit);
+      return gone;
+    })());
+  return { child, exited, stderr, exitReason: () => reason, end };
 }
 
 /** Waits for the service's first answer; undefined once it answers, else why not. */
@@ -269,11 +307,7 @@ async function sweep(docker: Docker): Promise<boolean> {
 }
 
 async function stopService(running: Running): Promise<void> {
-  if (running.child.exitCode === null && running.child.signalCode === null) {
-    running.child.kill('SIGTERM');
-    const timer = setTimeout(() => running.child.kill('SIGKILL'), 10_000);
-    await running.exited;
-    clearTimeout(timer);
-  }
+  // The group, not the process we spawned: its exit does not mean the rest of it has gone.
+  if (await running.end()) await running.exited;
   await fs.rm(running.dir, { recursive: true, force: true }).catch(() => undefined);
 }
