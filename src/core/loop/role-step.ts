@@ -55,13 +55,24 @@ export async function runRoleStep(ctx: RoleStepContext): Promise<StepDone> {
 function why(result: AgentRunResult, timeoutSec: number): string | undefined {
   if (result.timedOut) return `did not finish within ${timeoutSec} s and was stopped`;
   // What the wire saw decides, whatever the CLI printed or exited: a swallowed error, an empty answer.
-  if (result.wire?.failure) return `its model calls failed: ${result.wire.failure}`;
+  if (result.wire?.failure) {
+    // No call at all: the CLI most likely died first, and how it ended is the reason to read.
+    const ended = result.wire.modelCalls === 0 ? howItFailed(result) : undefined;
+    return `its model calls failed: ${result.wire.failure}${ended ? ` (it ${ended})` : ''}`;
+  }
   const limit = result.limitReached ? `: ${result.limitReached}` : '';
   if (result.exitCode === null) return `was killed by a signal${limit}`;
   if (result.exitCode !== 0) return `exited with code ${result.exitCode}${result.reportedError ? ` (${result.reportedError})` : ''}${limit}`;
   // Exit 0 is no proof of work: the CLI's own output may say the model call failed.
   if (result.reportedError) return `exited 0 but ${result.reportedError}`;
   return undefined;
+}
+
+/** How a CLI that did not end well ended, with the line of its output that says why; undefined after exit 0. */
+function howItFailed(result: AgentRunResult): string | undefined {
+  const said = result.reportedError ?? result.lastWords;
+  if (result.exitCode === 0) return undefined;
+  return `${result.exitCode === null ? 'was killed by a signal' : `exited with code ${result.exitCode}`}${said ? `: ${said}` : ''}`;
 }
 
 /**

@@ -270,6 +270,20 @@ describe('the model gateway through the loop: a confined agent reaches only its 
     assert.match(error.message, /try 1: its model calls failed: diverged at call 1: \$\.messages\[0\]\.content/);
   });
 
+  test('a CLI that dies before its first model call: the try says how it ended, not only that no call was made', async (t) => {
+    if (!SANDBOX) return missingSandbox(t);
+    mode = 'ok';
+    // list-then-die.py lists the models through the gateway, then exits with code 3 and an error line.
+    const { error, events } = await failingRun('died-first', { architect: agent({ script: 'list-then-die.py' }), programmer: agent() });
+    assert.ok(error instanceof UserError, String(error));
+    const finished = events.flatMap((e) => (e.type === 'step-finished' && e.step === 'architect' ? [e] : []));
+    assert.equal(finished.length, 1);
+    assert.match(
+      finished[0].message ?? '',
+      /^its model calls failed: the agent made no model call \(only GET \/v1\/models\) \(it exited with code 3: .*cannot load its settings \(scripted\)\)$/,
+    );
+  });
+
   test('a step that made no model call replays as it is, and its log says so; a try the recording does not have is still refused', async (t) => {
     if (!SANDBOX) return missingSandbox(t);
     mode = 'ok';
