@@ -10,7 +10,8 @@
 // keep. A file that starts an engine of its own (helpers/spare-engine) or a Podman store in its
 // own folder, and only reads the demo image's archive, shares nothing of that engine: it runs in
 // the pool. The solo lane runs last, alone: the sandbox and language-server fuzz files measure
-// kills and answer times, which a loaded machine would make flaky. Each lane starts its longest
+// kills and answer times, which a loaded machine would make flaky, and docker-least-privilege
+// exhausts processes and memory on purpose, which would starve a file beside it. Each lane starts its longest
 // files first (by UNIT_FILE_SECONDS), so no long file starts near the end and holds the tier up alone.
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -21,7 +22,10 @@ export const DEFAULT_SECONDS = 30;
 
 /** Files that must run one at a time beside the pool for a reason other than Docker (a fixed port, say). */
 const SERIAL_TOO: RegExp[] = [];
-const SOLO = [/^runtime\/sandbox\./, /^server\/requirement-server-fuzz\./];
+// docker-least-privilege exhausts the machine on purpose (600 forked sleepers, a 10 GiB
+// allocation): beside it a fork elsewhere can fail ("sh: 1: Cannot fork" in real-agents' qwen
+// replay, twice, each time while it ran), so it runs alone too.
+const SOLO = [/^runtime\/sandbox\./, /^server\/requirement-server-fuzz\./, /^runtime\/docker-least-privilege\./];
 const DOCKER_HELPER = 'unit/helpers/docker.js';
 
 export interface LanePlan {
