@@ -54,6 +54,7 @@ APT_NEEDS=(
   "slirp4netns:slirp4netns"    # rootless Podman's network for agents whose network is open
   "fuse-overlayfs:fuse-overlayfs"
   "catatonit:catatonit"        # the init of Podman's containers (HostConfig.Init)
+  "/usr/sbin/runc:runc"         # Podman's runtime on a hybrid cgroup host, where crun refuses (podman-preflight.ts)
 )
 
 cd "$ROOT"
