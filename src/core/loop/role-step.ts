@@ -70,8 +70,8 @@ function why(result: AgentRunResult, timeoutSec: number): string | undefined {
 
 /** How a CLI that did not end well ended, with the line of its output that says why; undefined after exit 0. */
 function howItFailed(result: AgentRunResult): string | undefined {
-  const said = result.reportedError ?? result.lastWords;
   if (result.exitCode === 0) return undefined;
+  const said = result.reportedError ?? result.lastWords;
   return `${result.exitCode === null ? 'was killed by a signal' : `exited with code ${result.exitCode}`}${said ? `: ${said}` : ''}`;
 }
 
