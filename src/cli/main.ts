@@ -383,7 +383,7 @@ function program(signal: AbortSignal, result: { code: Promise<number> | undefine
     .description("the task images SWE-CI loaded into Docker or Podman (from tasks' image.tar.gz): list them, or prune them down to the image budget");
   const imageOptions = (command: Command): Command =>
     command
-      .option('--runtime <engine>', 'the engine the images are in: docker or podman (docker; auto means docker)')
+      .option('--runtime <engine>', 'the engine the images are in: docker or podman (auto: Docker when its engine answers, else Podman, as a run chooses)')
       .option('--socket <path>', 'the Docker engine (default DOCKER_HOST, else /var/run/docker.sock)')
       .option('--podman-root <dir>', "with --runtime podman: Podman's image store (default: Podman's own for this user)")
       .option('--podman-runroot <dir>', "with --runtime podman: Podman's run state (default: Podman's own for this user)")

@@ -3,7 +3,7 @@
 // reaches it. The task images and the budget (docker/task-images.ts, docker/image-budget.ts)
 // are the same code on both: only opening the engine differs.
 import { UserError } from '../util/errors';
-import { connectDocker, pingEngine, type DockerConnection } from './docker/docker-connection';
+import { connectDocker, engineAnswers, pingEngine, type DockerConnection } from './docker/docker-connection';
 import { checkPodmanHost } from './podman/podman-preflight';
 import { acquirePodman } from './podman/podman-service';
 import type { ContainerEngineKind } from './runtime';
@@ -18,9 +18,9 @@ export interface ImageEngine {
   release(): Promise<void>;
 }
 
-/** The engine `runtime` names; `auto` means Docker, as a run's auto never picks Podman. */
-export function imageEngineKind(runtime: RuntimeSettings['runtime']): ContainerEngineKind {
-  if (runtime === 'podman') return 'podman';
+/** The engine `runtime` names; `auto`: the one a run would load into (Docker's when it answers, else Podman). */
+export function imageEngineKind(runtime: RuntimeSettings['runtime']): ContainerEngineKind | 'auto' {
+  if (runtime === 'podman' || runtime === 'auto') return runtime;
   if (runtime === 'local') {
     throw new UserError(
       'The local runtime has no image store: task images are loaded into Docker or Podman. Name one with --runtime docker (the default) or --runtime podman (with --podman-root and --podman-runroot for a store of your own).',
@@ -29,9 +29,24 @@ export function imageEngineKind(runtime: RuntimeSettings['runtime']): ContainerE
   return 'docker';
 }
 
+/** `auto` as a run chooses (task-environment.ts): Docker's engine when it answers, else Podman when it can run here. */
+async function openAutoEngine(settings: RuntimeSettings, signal?: AbortSignal): Promise<ImageEngine> {
+  const conn = connectDocker({ socketPath: settings.docker.socketPath });
+  if (await engineAnswers(conn)) return openImageEngine(settings, 'docker', signal);
+  try {
+    return await openImageEngine(settings, 'podman', signal);
+  } catch (err) {
+    if (!(err instanceof UserError)) throw err;
+    throw new UserError(
+      `No Docker engine answered at ${conn.address}, and Podman cannot run here: ${err.message} Start Docker's engine (or name its socket with --socket), or install Podman.`,
+    );
+  }
+}
+
 export const podmanStoreName = (podman: PodmanSettings): string => (podman.root ? `Podman's store ${podman.root}` : "Podman's default store for this user");
 
-export async function openImageEngine(settings: RuntimeSettings, kind: ContainerEngineKind, signal?: AbortSignal): Promise<ImageEngine> {
+export async function openImageEngine(settings: RuntimeSettings, kind: ContainerEngineKind | 'auto', signal?: AbortSignal): Promise<ImageEngine> {
+  if (kind === 'auto') return openAutoEngine(settings, signal);
   if (kind === 'docker') {
     const conn = connectDocker({ socketPath: settings.docker.socketPath });
     await pingEngine(conn);

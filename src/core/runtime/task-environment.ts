@@ -19,8 +19,10 @@ import type { Runtime } from './runtime';
 import type { RuntimeSettings } from './runtime-settings';
 import { findBubblewrap } from './sandbox';
 import type { ContainerEngineKind } from './runtime';
-import { checkPodmanHost } from './podman/podman-preflight';
+import { checkPodmanHost, type PodmanHost } from './podman/podman-preflight';
 import { acquirePodman } from './podman/podman-service';
+
+type PodmanService = Awaited<ReturnType<typeof acquirePodman>>;
 
 export interface TaskEnvironment {
   /** Where pytest runs. */
@@ -94,28 +96,55 @@ export async function openHostRuntime(
 export async function openTaskEnvironment(settings: RuntimeSettings, task: TaskImageSource, opts: OpenEnvironmentOptions): Promise<TaskEnvironment> {
   const host = await openHostRuntime(settings);
   const named = settings.docker.image;
-  const engine: ContainerEngineKind = settings.runtime === 'podman' ? 'podman' : 'docker';
   // A task checked out with an engine keeps its image there even when the dataset folder moved.
-  const recordedImage = task.recorded?.runtime === engine ? task.recorded.image : undefined;
-  const hasImage = Boolean(named || task.imageArchive || recordedImage);
+  const recordedIn = (engine: ContainerEngineKind) => (task.recorded?.runtime === engine ? task.recorded.image : undefined);
+  const hasImageFor = (engine: ContainerEngineKind) => Boolean(named || task.imageArchive || recordedIn(engine));
   if (settings.runtime === 'local') return local(opts.hostPython, host);
-  if (settings.runtime === 'podman') return openPodman(settings, host, task, { named, recordedImage }, opts);
+  if (settings.runtime === 'podman') return openPodman(settings, host, task, { named, recordedImage: recordedIn('podman') }, opts);
   const conn = connectDocker({ socketPath: settings.docker.socketPath });
-  if (settings.runtime === 'auto') {
-    if (!hasImage) return local(opts.hostPython, host);
-    if (!(await engineAnswers(conn))) {
-      return local(opts.hostPython, host, `The task has a Docker image, but no Docker engine answered at ${conn.address}: running on this machine.`);
-    }
-  } else {
-    if (!hasImage) {
-      throw new UserError(
-        'sweci.runtime is "docker", but this task has no image.tar.gz and sweci.docker.image names none. Name an image the engine has, or set sweci.runtime to "local" or "auto".',
-      );
-    }
-    await pingEngine(conn);
+  if (settings.runtime === 'auto') return openAuto(conn, settings, host, task, { named, recordedIn, hasImageFor }, opts);
+  if (!hasImageFor('docker')) {
+    throw new UserError(
+      'sweci.runtime is "docker", but this task has no image.tar.gz and sweci.docker.image names none. Name an image the engine has, or set sweci.runtime to "local" or "auto".',
+    );
   }
+  await pingEngine(conn);
   throwIfAborted(opts.signal);
-  return openDocker(conn, settings, host, imageSource(task, engine, named, recordedImage), opts);
+  return openDocker(conn, settings, host, imageSource(task, 'docker', named, recordedIn('docker')), opts);
+}
+
+/**
+ * `auto` with a task that has an image: Docker's engine when it answers, else Podman when it can
+ * run here (a compute node or laptop with no Docker daemon), else this machine with a note of why.
+ * Once an engine is chosen, its errors are the run's: only "not there" falls through.
+ */
+async function openAuto(
+  conn: DockerConnection,
+  settings: RuntimeSettings,
+  host: LocalRuntime,
+  task: TaskImageSource,
+  image: { named: string; recordedIn: (engine: ContainerEngineKind) => string | undefined; hasImageFor: (engine: ContainerEngineKind) => boolean },
+  opts: OpenEnvironmentOptions,
+): Promise<TaskEnvironment> {
+  if (!image.hasImageFor('docker') && !image.hasImageFor('podman')) return local(opts.hostPython, host);
+  const dockerAnswers = image.hasImageFor('docker') && (await engineAnswers(conn));
+  throwIfAborted(opts.signal);
+  if (dockerAnswers) return openDocker(conn, settings, host, imageSource(task, 'docker', image.named, image.recordedIn('docker')), opts);
+  const noDocker = image.hasImageFor('docker') ? `no Docker engine answered at ${conn.address}` : 'its image is in Podman, not Docker';
+  let podman: { host: PodmanHost; service: PodmanService };
+  try {
+    podman = await startPodman(settings, opts.signal);
+  } catch (err) {
+    if (!(err instanceof UserError)) {
+      await host.dispose();
+      throw err;
+    }
+    // The reason, not its remedies: the note is a line in the Task view.
+    const why = /^(.*?[.:])(\s|$)/.exec(err.message)?.[1].replace(/[.:]$/, '') ?? err.message;
+    return local(opts.hostPython, host, `The task has a container image, but ${noDocker} and Podman cannot run here (${why}): running on this machine.`);
+  }
+  const env = await openInPodman(podman.service, settings, host, imageSource(task, 'podman', image.named, image.recordedIn('podman')), opts);
+  return { ...env, note: `The task has a container image and ${noDocker}: running in Podman (${podman.host.rootless ? 'rootless' : 'rootful, as root'}).` };
 }
 
 /** The task's image as the engine should get it: named, the archive (known from its record), or the recorded one. */
@@ -133,10 +162,15 @@ function imageSource(
   return { archive: task.imageArchive, known, image: named || (task.imageArchive ? undefined : recordedImage) };
 }
 
+/** Podman checked here (podman-preflight.ts) and its API service started or shared (podman-service.ts). */
+async function startPodman(settings: RuntimeSettings, signal: AbortSignal | undefined): Promise<{ host: PodmanHost; service: PodmanService }> {
+  const host = checkPodmanHost({ limits: settings.limits, cpus: settings.docker.cpus });
+  return { host, service: await acquirePodman(settings.podman, host, signal) };
+}
+
 /**
- * Podman, rootless as a user or rootful as root: checked (podman-preflight.ts), its API service
- * started or shared (podman-service.ts), then the same containers as Docker's. `auto` never picks
- * it: Podman is asked for by name.
+ * Podman, rootless as a user or rootful as root: the same containers as Docker's, through its
+ * API service. Asked for by name, or `auto`'s choice where no Docker engine answers.
  */
 async function openPodman(
   settings: RuntimeSettings,
@@ -151,16 +185,26 @@ async function openPodman(
       'sweci.runtime is "podman", but this task has no image.tar.gz and sweci.docker.image names none. Name an image Podman has, or set sweci.runtime to "local".',
     );
   }
-  let service: Awaited<ReturnType<typeof acquirePodman>>;
+  let service: PodmanService;
   try {
-    const podmanHost = checkPodmanHost({ limits: settings.limits, cpus: settings.docker.cpus });
-    service = await acquirePodman(settings.podman, podmanHost, opts.signal);
+    service = (await startPodman(settings, opts.signal)).service;
   } catch (err) {
     await host.dispose();
     throw err;
   }
+  return openInPodman(service, settings, host, imageSource(task, 'podman', image.named, image.recordedImage), opts);
+}
+
+/** The task's runtimes over a started Podman service, which they let go when disposed. */
+async function openInPodman(
+  service: PodmanService,
+  settings: RuntimeSettings,
+  host: LocalRuntime,
+  source: Pick<EnsureImageOptions, 'archive' | 'known' | 'image'>,
+  opts: OpenEnvironmentOptions,
+): Promise<TaskEnvironment> {
   try {
-    const env = await openDocker(service.connection, settings, host, imageSource(task, 'podman', image.named, image.recordedImage), opts);
+    const env = await openDocker(service.connection, settings, host, source, opts);
     return {
       ...env,
       dispose: async () => {

@@ -88,7 +88,7 @@ function ociRuntimeFor(opts: PodmanPreflightOptions, path: string): string | und
 export function checkPodmanHost(opts: PodmanPreflightOptions): PodmanHost {
   const env = opts.env ?? process.env;
   const podman = findTrustedProgram('podman', env.PATH ?? '');
-  if (!podman) throw new UserError(`--runtime podman needs Podman, and there is no podman on PATH. ${INSTALL}`);
+  if (!podman) throw new UserError(`Podman is not installed here: there is no podman on PATH. ${INSTALL}`);
   const { names, uid } = opts.user ?? whoAmI();
   const rootless = uid !== 0;
   const ociRuntime = ociRuntimeFor(opts, env.PATH ?? '');
