@@ -269,7 +269,7 @@ describe('DockerRuntime (real engine)', () => {
 });
 
 describe('containers left behind (real engine)', () => {
-  test("the next start removes containers of a process that died and stopped ones; a live owner's running container stays", async () => {
+  test("the next start removes containers of a process that died and its own stopped ones; a live owner's stay, stopped or not", async () => {
     const conn = await dockerForTests();
     const make = async (owner: string, start: boolean): Promise<string> => {
       const c = await conn.docker.createContainer({
@@ -290,18 +290,24 @@ describe('containers left behind (real engine)', () => {
     // Created but not started yet: a live owner may be starting it this very moment.
     const starting = await make(ownerLabel(), false);
     const otherHost = await make(`another-host|4194999|1`, true);
+    // Another live process (a second window, say) whose container has just ended: it is that process's to read and remove.
+    const other = spawn('sleep', ['600'], { stdio: 'ignore' });
+    const othersStopped = await make(`${os.hostname()}|${other.pid}|${processStartTime(other.pid!)}`, true);
+    await conn.docker.getContainer(othersStopped).kill();
     try {
       const removed = await removeStaleContainers(conn.docker);
       const left = new Set((await listManagedContainers(conn.docker)).map((c) => c.id));
       assert.equal(left.has(dead), false, "a dead owner's container is removed");
       assert.equal(left.has(reused), false, 'a reused pid is not taken for the owner');
-      assert.equal(left.has(stopped), false, 'a stopped container is litter, whoever made it');
+      assert.equal(left.has(stopped), false, "this process's own stopped container is litter");
+      assert.equal(left.has(othersStopped), true, "another live process's stopped container stays: it may not have read why it ended");
       assert.equal(left.has(starting), true, "a live owner's container that is being started stays");
       assert.equal(left.has(mine), true, "a live owner's running container stays");
       assert.equal(left.has(otherHost), true, "another host's containers are not judged");
       assert.ok(removed >= 3);
     } finally {
-      for (const id of [dead, reused, mine, stopped, starting, otherHost])
+      other.kill();
+      for (const id of [dead, reused, mine, stopped, starting, otherHost, othersStopped])
         await conn.docker
           .getContainer(id)
           .remove({ force: true })

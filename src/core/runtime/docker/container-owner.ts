@@ -85,16 +85,19 @@ export function managedLabels(role: string): Record<string, string> {
 }
 
 /**
- * Removes containers left by our processes that died, and stopped ones of anyone (a container
- * is used once and never restarted, so a stopped one is only litter, e.g. after the engine
- * restarted under a run). Returns how many.
+ * Removes containers left by our processes that died, and this process's own stopped ones (a
+ * container is used once and never restarted, so a stopped one is litter, e.g. after the engine
+ * restarted under a run). Another live process's stopped container stays: it is that process's
+ * to read (why it ended, a limit it hit) and then remove, which a second window or CLI starting
+ * a run must not take from it. Returns how many.
  */
 export async function removeStaleContainers(docker: Docker): Promise<number> {
   const list = await docker.listContainers({ all: true, filters: { label: [MANAGED_LABEL] } });
   let removed = 0;
   for (const c of list) {
+    const owner = c.Labels?.[OWNER_LABEL];
     const stopped = c.State === 'exited' || c.State === 'dead';
-    if (!stopped && !ownerIsGone(c.Labels?.[OWNER_LABEL])) continue;
+    if (!ownerIsGone(owner) && !(stopped && owner === ownerLabel())) continue;
     try {
       await docker.getContainer(c.Id).remove({ force: true });
       removed++;
