@@ -110,6 +110,8 @@ async function main(): Promise<number> {
   const files = testFiles(UNIT_DIR);
   const testRoot = path.dirname(UNIT_DIR);
   const [pool, serial, solo] = planLanes(files.map(relative), (file) => usesDocker(path.join(UNIT_DIR, file), testRoot)) as [LanePlan, LanePlan, LanePlan];
+  // Which lanes run (test/run-all-tests.ts runs the solo lane apart, once nothing else runs).
+  const wanted = new Set((process.env.SWECI_UNIT_LANES ?? 'pool,serial,solo').split(','));
   const work = mkdtempSync(path.join(os.tmpdir(), 'sweci-unit-'));
   // Fixtures built once for the whole tier and copied to each file that asks (the demo dataset:
   // test/harness/demo-dataset-fixture.ts); removed with the rest of the work folder.
@@ -119,15 +121,25 @@ async function main(): Promise<number> {
   const started = Date.now();
   const next = { index: 0 };
   try {
-    const poolQueue = [...pool.files];
-    const [a, b] = await Promise.all([runLane(pool, poolQueue, next, work, extra), runLane(serial, [...serial.files], next, work, extra, poolQueue)]);
-    console.log(`\n── ${solo.name} (alone) ──`);
-    const c = stopping ? { failed: solo.files, seconds: 0 } : await runLane(solo, [...solo.files], next, work, extra);
+    const idle: LaneResult = { failed: [], seconds: 0 };
+    const poolQueue = wanted.has('pool') ? [...pool.files] : [];
+    const [a, b] = await Promise.all([
+      runLane(pool, poolQueue, next, work, extra),
+      wanted.has('serial') ? runLane(serial, [...serial.files], next, work, extra, poolQueue) : idle,
+    ]);
+    let c = idle;
+    if (wanted.has('solo')) {
+      console.log(`\n── ${solo.name} (alone) ──`);
+      c = stopping ? { failed: solo.files, seconds: 0 } : await runLane(solo, [...solo.files], next, work, extra);
+    }
     const minutes = ((Date.now() - started) / 60_000).toFixed(1);
     console.log(`\nslowest files:\n${slowestFiles(work, 8).join('\n')}`);
-    console.log(
-      `unit tier: ${pool.files.length} files two at a time (${a.seconds.toFixed(0)} s), ${serial.files.length} in the serial lane beside them, then the pool's rest (${b.seconds.toFixed(0)} s), ${solo.files.length} alone (${c.seconds.toFixed(0)} s); ${minutes} min`,
-    );
+    const parts = [
+      ...(wanted.has('pool') ? [`${pool.files.length} files two at a time (${a.seconds.toFixed(0)} s)`] : []),
+      ...(wanted.has('serial') ? [`${serial.files.length} in the serial lane beside them, then the pool's rest (${b.seconds.toFixed(0)} s)`] : []),
+      ...(wanted.has('solo') ? [`${solo.files.length} alone (${c.seconds.toFixed(0)} s)`] : []),
+    ];
+    console.log(`unit tier${wanted.size < 3 ? ` (lanes: ${[...wanted].join(', ')})` : ''}: ${parts.join(', ')}; ${minutes} min`);
     const failed = [...a.failed, ...b.failed, ...c.failed];
     if (stopping) failed.push('(the tier was stopped by a signal)');
     if (failed.length > 0) console.log(`failed or not run:\n${failed.map((f) => `  ${f}`).join('\n')}`);

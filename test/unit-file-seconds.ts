@@ -31,6 +31,7 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'loop/harness-tampering.test.js': 0.5,
   'report/leaderboard-html.test.js': 0.5,
   'shared/leaderboard-model.test.js': 0.5,
+  'testing/run-all-tests.test.js': 0.5,
   'testing/unit-lanes.test.js': 0.5,
   'workspace/task-folder.test.js': 0.4,
   'demo/demo-dataset.test.js': 112.0,
