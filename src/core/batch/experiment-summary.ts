@@ -12,7 +12,7 @@ import type { RunFlag } from '../../shared/metrics/run-flags';
 import type { ScoringRules } from '../../shared/metrics/scored-line';
 import { averageMetrics, type RunMetricsAverage } from '../../shared/metrics/run-metrics';
 import { promises as fs } from 'node:fs';
-import { experimentLayout, experimentTaskIds, readExperiment } from './experiment';
+import { experimentLayout, experimentTasks, readExperiment, type ExperimentRecord } from './experiment';
 import { readTaskStatus } from './task-status';
 import { type TaskState } from '../records/task-status-file';
 
@@ -28,6 +28,8 @@ export interface SummaryOptions {
   usage?: boolean;
   /** Each row also carries its task's repository (the leaderboard's cluster; the summary's own output leaves it out). */
   repository?: boolean;
+  /** The experiment's record as this look read it (the leaderboard's resolveRuns did); default read here. */
+  record?: ExperimentRecord;
   /** The experiment's summary cache as this look opened it (the leaderboard asked it about runs first); default opened here. */
   cache?: ExperimentCache;
 }
@@ -71,25 +73,22 @@ export interface ExperimentSummary {
 }
 
 export async function summarizeExperiment(dir: string, opts: SummaryOptions = {}): Promise<ExperimentSummary> {
-  const experiment = await readExperiment(dir);
+  const experiment = opts.record ?? (await readExperiment(dir));
   const gammas = [1, ...(opts.gammas ?? []).filter((g) => g !== 1)];
   const maxEpoch = opts.maxEpoch ?? experiment?.maxIterations;
   const groups = new Map<string, SummaryGroup>();
   const unscored: ExperimentSummary['unscored'] = [];
   const stopped: ExperimentSummary['stopped'] = [];
   const layout = experimentLayout(dir);
-  const taskIds = new Set(await experimentTaskIds(dir));
+  // Each task with task.json's identity from the stat that found it: the runs' keys take it as is.
+  const tasks = await experimentTasks(dir);
+  const taskIds = new Set(tasks.map((t) => t.id));
   // Every task's runs' caches in one file (scoring/experiment-summary-cache.ts), written once after the look.
   const cache = opts.cache ?? openExperimentCache(layout.dir);
-  for (const id of taskIds) {
+  const scoring = { gamma: 1, ...(maxEpoch ? { maxIterations: maxEpoch } : {}), ...(opts.scoring ? { scoring: opts.scoring } : {}) };
+  for (const { id, taskFile } of tasks) {
     // The status comes with the runs (from their caches when they hold): read once per task.
-    const scores = loadRunScores(layout.task(id), {
-      gamma: 1,
-      ...(maxEpoch ? { maxIterations: maxEpoch } : {}),
-      ...(opts.scoring ? { scoring: opts.scoring } : {}),
-      statusFile: layout.statusFile(id),
-      store: cache.store(id),
-    });
+    const scores = loadRunScores(layout.task(id), { ...scoring, statusFile: layout.statusFile(id), taskFile, store: cache.store(id) });
     const status = scores.task.status;
     const runs = scores.runs.filter((r) => (opts.run ? r.run === opts.run : true) && r.lines > 0);
     if (runs.length === 0) {

@@ -3,12 +3,13 @@
 //   <E>/<task_id>/              a normal task folder (opens in the extension: chart, iterations, diffs)
 //   <E>/oracles/<task_id>/      each task's oracle, outside its task folder and hidden from agents
 //   <E>/.sweci-batch/<task_id>.json   the task's batch state (one writer: the worker holding <task_id>.lock)
-import { promises as fs, statSync } from 'node:fs';
+import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { jsonRecordFile } from '../records/record-file';
 import { UserError, errorMessage } from '../util/errors';
-import { EXPERIMENT_FILE, taskFileOf } from '../workspace/layout';
+import { regularFileIdentity } from '../util/file-identity';
+import { EXPERIMENT_FILE, joinName, taskFileOf } from '../workspace/layout';
 import { oracleFolderName } from '../workspace/oracle-name';
 import { taskFolder, type TaskFolder } from '../workspace/task-folder';
 
@@ -34,9 +35,9 @@ export function experimentLayout(dir: string): ExperimentLayout {
     file: path.join(root, EXPERIMENT_FILE),
     statusDir,
     oraclesDir,
-    task: (id) => taskFolder(path.join(root, id)),
+    task: (id) => taskFolder(joinName(root, id)),
     oracleDir: (id) => path.join(oraclesDir, oracleFolderName(id)),
-    statusFile: (id) => path.join(statusDir, `${id}.json`),
+    statusFile: (id) => joinName(statusDir, `${id}.json`),
     lockFile: (id) => path.join(statusDir, `${id}.lock`),
   };
 }
@@ -87,15 +88,31 @@ export async function writeExperiment(dir: string, record: ExperimentRecord): Pr
 
 /** Task folders of an experiment: subfolders with a .sweci/task.json, by name. */
 export async function experimentTaskIds(dir: string): Promise<string[]> {
+  return (await experimentTasks(dir)).map((t) => t.id);
+}
+
+/** A task folder of an experiment, and its task.json's identity (util/file-identity.ts) as the stat that found it took it. */
+export interface ExperimentTask {
+  id: string;
+  taskFile: string;
+}
+
+/** experimentTaskIds's tasks, each with task.json's identity: a reader keyed on it (scoring/run-scores.ts) stats it no second time. */
+export async function experimentTasks(dir: string): Promise<ExperimentTask[]> {
   const root = experimentLayout(dir).dir;
+  const tasks: ExperimentTask[] = [];
   // One stat per task, synchronous: a promise each costs more than the stat (the paper's scale has thousands).
-  return (await experimentTaskCandidates(dir)).filter((name) => isExperimentTask(root, name));
+  for (const id of await experimentTaskCandidates(dir)) {
+    const taskFile = regularFileIdentity(taskFileOf(joinName(root, id)));
+    if (taskFile !== undefined) tasks.push({ id, taskFile });
+  }
+  return tasks;
 }
 
 /**
  * The names experimentTaskIds picks its tasks from, in its order, not yet checked: a reader that
- * needs only the first task with something tries them in turn (isExperimentTask) instead of
- * checking every folder first.
+ * needs only the first task with something tries them in turn (a regular task.json: util/
+ * file-identity.ts) instead of checking every folder first.
  */
 export async function experimentTaskCandidates(dir: string): Promise<string[]> {
   const layout = experimentLayout(dir);
@@ -108,13 +125,4 @@ export async function experimentTaskCandidates(dir: string): Promise<string[]> {
     throw err;
   }
   return names.sort().filter((name) => !name.startsWith('.') && name !== 'oracles');
-}
-
-/** Whether the candidate `name` of the experiment at `root` (absolute) is a task folder: its .sweci/task.json is a file. */
-export function isExperimentTask(root: string, name: string): boolean {
-  try {
-    return statSync(taskFileOf(path.join(root, name))).isFile();
-  } catch {
-    return false;
-  }
 }

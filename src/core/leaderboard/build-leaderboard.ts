@@ -55,7 +55,9 @@ export async function buildLeaderboard(runs: readonly ResolvedRun[], opts: Leade
   const drafts = new Map<string, Draft>();
   // The runs are read side by side (reading is mostly waiting on the disk), then taken in order.
   const shared = opts.shared ?? sharedReads();
-  const read = await Promise.all(runs.map((run) => runTaskScores(run.experiment, run.run, { gammas: gammaValues, maxEpoch, scoring: opts.scoring, shared })));
+  const read = await Promise.all(
+    runs.map((run) => runTaskScores(run.experiment, run.run, { gammas: gammaValues, maxEpoch, scoring: opts.scoring, record: run.record, shared })),
+  );
   for (const [i, run] of runs.entries()) {
     const scores = read[i];
     const draft: Draft = drafts.get(run.label) ?? { runs: [], repeats: [], scores: new Map<string, TaskScore>() };

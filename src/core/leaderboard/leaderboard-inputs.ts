@@ -4,11 +4,12 @@
 import { promises as fs } from 'node:fs';
 import { listSchemaIssues } from '../records/schema-problem';
 import * as path from 'node:path';
-import { experimentLayout, experimentTaskCandidates, experimentTaskIds, isExperimentTask, requireExperiment, type ExperimentRecord } from '../batch/experiment';
+import { experimentLayout, experimentTaskCandidates, experimentTaskIds, requireExperiment, type ExperimentRecord } from '../batch/experiment';
 import { listRuns, readRunSummary } from '../loop/run-store';
 import { lookCache, type ExperimentCache } from '../scoring/experiment-summary-cache';
 import { recordsKey, taskKey } from '../scoring/run-summary-cache';
 import { UserError, errorMessage } from '../util/errors';
+import { regularFileIdentity } from '../util/file-identity';
 import { leaderboardFileSchema, type LeaderboardFile } from '../../shared/leaderboard-record';
 
 /** One experiment and run as asked for, before it is read. */
@@ -153,9 +154,11 @@ export function datasetKey(record: ExperimentRecord): string {
 export async function hasRun(dir: string, run: string, caches = new Map<string, ExperimentCache>()): Promise<boolean> {
   const layout = experimentLayout(dir);
   for (const id of await experimentTaskCandidates(dir)) {
-    if (!isExperimentTask(layout.dir, id)) continue;
+    // The stat that finds the task gives task.json's key too.
     const task = layout.task(id);
-    const key = recordsKey(task.run(run), taskKey(task, layout.statusFile(id)));
+    const taskFile = regularFileIdentity(task.taskFile);
+    if (taskFile === undefined) continue;
+    const key = recordsKey(task.run(run), taskKey(task, layout.statusFile(id), taskFile));
     if (key.run === null) continue;
     // An entry is only made for records that read as that run: listRuns lists it.
     const info = lookCache(caches, layout.dir).entry(id, run, key)?.base.info ?? (await readRunSummary(task, run).catch(() => undefined))?.info;

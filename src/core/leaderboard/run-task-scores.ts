@@ -1,8 +1,8 @@
 // One run's numbers per task, as `sweci summarize` computes them (summarizeExperiment with the
 // same N and scoring rules, usage included: cached tokens, dollars, where the token counts come
 // from), plus each task's repository (the bootstrap's cluster).
-import { experimentLayout } from '../batch/experiment';
-import { summarizeExperiment, type ExperimentSummary } from '../batch/experiment-summary';
+import { experimentLayout, type ExperimentRecord } from '../batch/experiment';
+import { summarizeExperiment, type ExperimentSummary, type SummaryRow } from '../batch/experiment-summary';
 import type { ScoringRules } from '../../shared/metrics/scored-line';
 import { lookCache, type ExperimentCache } from '../scoring/experiment-summary-cache';
 import type { TokenSource } from '../scoring/usage-extras';
@@ -34,6 +34,8 @@ export interface RunScoresOptions {
   gammas: readonly number[];
   maxEpoch: number;
   scoring: ScoringRules;
+  /** The experiment's record as the look read it (resolveRuns): not read again. */
+  record?: ExperimentRecord;
   /** What one leaderboard has read already, shared by its runs: an experiment with two ranked runs is read once. */
   shared?: SharedReads;
 }
@@ -66,43 +68,53 @@ export async function runTaskScores(experiment: string, run: string, opts: RunSc
       scoring: opts.scoring,
       usage: true,
       repository: true,
+      ...(opts.record ? { record: opts.record } : {}),
       ...(opts.shared ? { cache: lookCache(opts.shared.caches, experiment) } : {}),
     }),
   );
   const group = summary.groups.find((g) => g.run === run);
-  // Each scored task's record, read side by side; the scores keep the summary's order.
+  // The scored tasks, in the summary's order.
   const scored = (group?.rows ?? []).flatMap((row) => {
     // summarize puts γ = 1 first, then the others in the order given.
     const evo = opts.gammas.map((g) => row.evo[summary.gammas.indexOf(g)]);
     return evo.some((v) => v === null) ? [] : [{ row, evo: evo as number[] }];
   });
-  return Promise.all(
-    scored.map(async ({ row, evo }): Promise<TaskScore> => {
-      // The summary has task.json's repository (from the runs' caches when they hold); when it
-      // could not read the record, the record is read here, and its error says what is wrong.
-      const cluster = await once(opts.shared?.clusters, `${experiment}\0${row.task}`, async () => {
-        const repo = row.repository !== undefined ? row.repository : (await readTaskRecord(experimentLayout(experiment).task(row.task)))?.task.repo;
-        return repo ? `repo:${repo}` : `task:${row.task}`;
-      });
-      const usage = row.usage ?? { cached: 0, cost: null, source: 'none' as const };
-      const m = row.metrics;
-      return {
-        task: row.task,
-        cluster,
-        evo,
-        solved: m.solved ? 1 : 0,
-        zeroRegression: m.zeroRegression ? 1 : 0,
-        iterations: m.iterations,
-        tokensIn: m.tokensIn,
-        tokensOut: m.tokensOut,
-        cached: usage.cached,
-        cost: usage.cost,
-        source: usage.source,
-        wallSeconds: m.timeSec,
-        flagged: m.scoreFlags.length > 0,
-      };
-    }),
-  );
+  // The summary has task.json's repository (from the runs' caches when they hold): the cluster
+  // without a promise per task (thousands at the paper's scale). When it could not read the
+  // record, the record is read here, and its error says what is wrong.
+  const clusterOf = (repo: string | null | undefined, task: string) => (repo ? `repo:${repo}` : `task:${task}`);
+  const scores: TaskScore[] = [];
+  for (const { row, evo } of scored) {
+    const cluster =
+      row.repository !== undefined
+        ? clusterOf(row.repository, row.task)
+        : await once(opts.shared?.clusters, `${experiment}\0${row.task}`, async () =>
+            clusterOf((await readTaskRecord(experimentLayout(experiment).task(row.task)))?.task.repo, row.task),
+          );
+    scores.push(taskScore(row, evo, cluster));
+  }
+  return scores;
+}
+
+/** A summary row as the leaderboard counts it. */
+function taskScore(row: SummaryRow, evo: number[], cluster: string): TaskScore {
+  const usage = row.usage ?? { cached: 0, cost: null, source: 'none' as const };
+  const m = row.metrics;
+  return {
+    task: row.task,
+    cluster,
+    evo,
+    solved: m.solved ? 1 : 0,
+    zeroRegression: m.zeroRegression ? 1 : 0,
+    iterations: m.iterations,
+    tokensIn: m.tokensIn,
+    tokensOut: m.tokensOut,
+    cached: usage.cached,
+    cost: usage.cost,
+    source: usage.source,
+    wallSeconds: m.timeSec,
+    flagged: m.scoreFlags.length > 0,
+  };
 }
 
 export { combineSources, lineUsageExtras } from '../scoring/usage-extras';

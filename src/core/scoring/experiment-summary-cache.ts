@@ -115,12 +115,15 @@ export function openExperimentCache(experimentDir: string): ExperimentCache {
       return entry && sameKey(entry.key, key) ? entry : undefined;
     },
     save(): void {
+      // Entries read but not used (a run or a task gone, a key that no longer holds) are dropped;
+      // a look that used every entry as read and no other (every warm look) writes nothing.
+      let usedRuns = 0;
+      for (const runs of used.values()) usedRuns += runs.size;
+      if (!changed && usedRuns === heldRuns) return;
       // By task as looked at, each task's runs by name: the same caches make the same file.
       const tasks = [...used]
         .filter(([, runs]) => runs.size > 0)
         .map(([task, runs]) => ({ task, runs: [...runs.keys()].sort().map((name) => runs.get(name)!) }));
-      // Entries read but not used (a run or a task gone, a key that no longer holds) are dropped.
-      if (!changed && tasks.reduce((n, t) => n + t.runs.length, 0) === heldRuns) return;
       const value: ExperimentSummaryCache = { schema: 1, code: RUN_SUMMARY_CODE, tasks };
       const body = sealJson(experimentCacheSchema, isExperimentCache, value, EXPERIMENT_CACHE_FILE);
       try {

@@ -28,6 +28,8 @@ export interface RunScoresOptions {
   scoring?: ScoringRules;
   /** The task's batch status file (experimentLayout(dir).statusFile(id)); absent outside an experiment (no status). */
   statusFile?: string;
+  /** task.json's identity as the caller's stat took it just before (batch/experiment.ts's experimentTasks): not stat'ed again. */
+  taskFile?: string;
   /** Where the runs' caches are read and written; default each run's own file (an experiment's look passes its cache's: experiment-summary-cache.ts). */
   store?: RunCacheStore;
 }
@@ -68,7 +70,7 @@ export function loadRunScores(task: TaskFolder, opts: RunScoresOptions = {}): Ta
   const skipped: TaskRunScores['skipped'] = [];
   const store = opts.store ?? runCacheFiles;
   // The task's files' identity before anything is read: part of every run's key.
-  const tkey = taskKey(task, opts.statusFile);
+  const tkey = taskKey(task, opts.statusFile, opts.taskFile);
   // Synchronous, reads and writes alike: a look is a few small files per task, which a promise
   // each would outweigh (thousands of runs cold took seconds more).
   let names: string[];

@@ -24,11 +24,13 @@
 //    damaged, edited so the digest fails, not the schema's shape, too large, another key) is
 //    ignored, the records are read, and the cache written again.
 // Only this module writes it (temp file + rename, no fsync: a cache lost in a crash is rebuilt).
-import { constants as fsc, closeSync, fstatSync, lstatSync, openSync, readSync, statSync } from 'node:fs';
+import { constants as fsc, closeSync, fstatSync, lstatSync, openSync, readSync } from 'node:fs';
 import * as path from 'node:path';
-import { journalFile } from '../loop/journal';
+import { JOURNAL_FILE } from '../loop/journal';
 import { sealJson, unsealJson } from '../records/sealed-json';
+import { fileIdentity as fileKey } from '../util/file-identity';
 import { writeFileAtomicSync } from '../util/fs-atomic';
+import { under } from '../workspace/layout';
 import type { RunLayout, TaskFolder } from '../workspace/task-folder';
 import { isRunSummaryCache } from './run-summary-cache-check';
 import { MAX_VARIANTS, runSummaryCacheSchema, type RecordsKey, type RunSummaryCache, type ScoreVariant, type TaskKey } from './run-summary-cache-schema';
@@ -42,19 +44,18 @@ export function cacheFile(layout: RunLayout): string {
   return path.join(layout.dir, SUMMARY_CACHE_FILE);
 }
 
-function fileKey(file: string): string | null {
-  const st = statSync(file, { bigint: true, throwIfNoEntry: false });
-  return st ? `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}` : null;
-}
-
-/** The task's files' identity now; `statusFile` is the batch status's path, absent outside an experiment. */
-export function taskKey(task: TaskFolder, statusFile: string | undefined): TaskKey {
-  return { task: fileKey(task.taskFile), status: statusFile === undefined ? null : fileKey(statusFile) };
+/**
+ * The task's files' identity now; `statusFile` is the batch status's path, absent outside an
+ * experiment. `taskFile`: task.json's identity as the caller's stat just took it (the one that
+ * found the task: batch/experiment.ts's experimentTasks), instead of a second stat of it.
+ */
+export function taskKey(task: TaskFolder, statusFile: string | undefined, taskFile?: string): TaskKey {
+  return { task: taskFile ?? fileKey(task.taskFile), status: statusFile === undefined ? null : fileKey(statusFile) };
 }
 
 /** The run's records' identity now, with the task's (a missing pending/ is a null journal, not an error). */
 export function recordsKey(layout: RunLayout, task: TaskKey): RecordsKey {
-  return { run: fileKey(layout.runFile), lines: fileKey(layout.iterationsFile), journal: fileKey(journalFile(layout.pendingDir)), ...task };
+  return { run: fileKey(layout.runFile), lines: fileKey(layout.iterationsFile), journal: fileKey(under(layout.pendingDir, JOURNAL_FILE)), ...task };
 }
 
 export function sameTaskKey(a: TaskKey, b: TaskKey): boolean {

@@ -50,6 +50,19 @@ export function under(dir: string, ...names: string[]): string {
   return (dir.endsWith(path.sep) ? dir : dir + path.sep) + names.join(path.sep);
 }
 
+/** A name path.join would keep as it is: one segment, not `.` or `..`, no separator. */
+function isPlainName(name: string): boolean {
+  return name !== '' && name !== '.' && name !== '..' && !name.includes('/') && !name.includes(path.sep);
+}
+
+/**
+ * path.join(dir, name) for a normalized `dir`: a plain name (a folder listing's, nearly always) is
+ * appended without path.join's normalizing pass (an experiment's look joins thousands).
+ */
+export function joinName(dir: string, name: string): string {
+  return isPlainName(name) ? under(dir, name) : path.join(dir, name);
+}
+
 /** `<root>/.sweci/task.json`: a task folder's record, which makes a folder a task folder. */
 export function taskFileOf(root: string): string {
   return under(root, '.sweci', 'task.json');
@@ -64,27 +77,62 @@ export function rawReportFileIn(dir: string): string {
   return under(dir, 'pytest-out', 'raw-report');
 }
 
+/**
+ * A task folder's paths, each made when it is asked for: an experiment's look makes thousands of
+ * task folders and asks each for two or three paths (building all of them up front was a fifth
+ * of a warm look's work).
+ */
+export class TaskPaths implements TaskLayout {
+  constructor(readonly root: string) {}
+  get appDir(): string {
+    return path.join(this.root, 'app');
+  }
+  get codeDir(): string {
+    return under(this.appDir, 'code');
+  }
+  get nonPassedDir(): string {
+    return under(this.appDir, 'non-passed');
+  }
+  get summaryFile(): string {
+    return under(this.appDir, 'non-passed', 'summary.jsonl');
+  }
+  get requirementFile(): string {
+    return under(this.appDir, 'requirement.xml');
+  }
+  get memoryDir(): string {
+    return under(this.appDir, 'memory');
+  }
+  get sweciDir(): string {
+    return path.join(this.root, '.sweci');
+  }
+  get taskFile(): string {
+    return taskFileOf(this.root);
+  }
+  get historyDir(): string {
+    return under(this.sweciDir, 'history.git');
+  }
+  get scoringCodeDir(): string {
+    return under(this.sweciDir, 'scoring', 'code');
+  }
+  get workingGitStaging(): string {
+    return under(this.sweciDir, 'working-git.tmp');
+  }
+  get discardDir(): string {
+    return under(this.sweciDir, 'discard');
+  }
+  get environmentFile(): string {
+    return under(this.sweciDir, 'environment.json');
+  }
+  get reportsDir(): string {
+    return under(this.sweciDir, 'reports');
+  }
+  get agentHomeDir(): string {
+    return under(this.sweciDir, 'agent-home');
+  }
+}
+
 export function taskLayout(root: string): TaskLayout {
-  const appDir = path.join(root, 'app');
-  const sweciDir = path.join(root, '.sweci');
-  return {
-    root,
-    appDir,
-    codeDir: under(appDir, 'code'),
-    nonPassedDir: under(appDir, 'non-passed'),
-    summaryFile: under(appDir, 'non-passed', 'summary.jsonl'),
-    requirementFile: under(appDir, 'requirement.xml'),
-    memoryDir: under(appDir, 'memory'),
-    sweciDir,
-    taskFile: taskFileOf(root),
-    historyDir: under(sweciDir, 'history.git'),
-    scoringCodeDir: under(sweciDir, 'scoring', 'code'),
-    workingGitStaging: under(sweciDir, 'working-git.tmp'),
-    discardDir: under(sweciDir, 'discard'),
-    environmentFile: under(sweciDir, 'environment.json'),
-    reportsDir: under(sweciDir, 'reports'),
-    agentHomeDir: under(sweciDir, 'agent-home'),
-  };
+  return Object.freeze(new TaskPaths(root));
 }
 
 /** The oracle: target code and its report, kept outside the workspace. */

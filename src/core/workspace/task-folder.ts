@@ -2,7 +2,7 @@
 // the reports. Made once where a task is opened and passed through the core, so no other module
 // builds a path of a task by hand.
 import * as path from 'node:path';
-import { rawReportFileIn, taskLayout, under, type TaskLayout } from './layout';
+import { joinName, rawReportFileIn, TaskPaths, under, type TaskLayout } from './layout';
 
 /** `.sweci/runs/<run>/`: run.json, iteration.jsonl, one iter-NNN/ archive per completed iteration, pending/. */
 export interface RunLayout {
@@ -72,41 +72,54 @@ function reportFiles(dir: string, name: string): Readonly<ReportFiles> {
   });
 }
 
+/** A task folder's paths, each made when asked for (layout.ts's TaskPaths says why). */
+class Folder extends TaskPaths implements TaskFolder {
+  get runsDir(): string {
+    return under(this.sweciDir, 'runs');
+  }
+  get lockFile(): string {
+    return under(this.sweciDir, 'lock');
+  }
+  get oversizedPathspec(): string {
+    return under(this.sweciDir, 'oversized.pathspec');
+  }
+  get current(): Readonly<ReportFiles> {
+    return reportFiles(this.reportsDir, 'current');
+  }
+  get base(): Readonly<ReportFiles> {
+    return reportFiles(this.reportsDir, 'base');
+  }
+  get currentRawReportFile(): string {
+    return rawReportFileIn(this.reportsDir);
+  }
+  get selectedRawReportFile(): string {
+    return under(this.reportsDir, 'selected-out', 'raw-report');
+  }
+  get oldBytecodeSeedDir(): string {
+    return under(this.sweciDir, 'bytecode-seed');
+  }
+  run(name: string): RunLayout {
+    // The name is joined (it is not checked here); the files under it are plain names.
+    const dir = joinName(this.runsDir, name);
+    return {
+      run: name,
+      dir,
+      runFile: under(dir, 'run.json'),
+      iterationsFile: under(dir, 'iteration.jsonl'),
+      pendingDir: under(dir, 'pending'),
+      lockFile: under(dir, 'lock'),
+      iterationDir: (iteration: number) => under(dir, iterationDirName(iteration)),
+    };
+  }
+  exportDir(now = new Date(), kind: 'export' | 'leaderboard' = 'export'): string {
+    const stamp = now.toISOString().replace(/[:.]/g, '-').replace(/Z$/, '');
+    return path.join(this.reportsDir, `${kind}-${stamp}`);
+  }
+}
+
 /** The task folder at `root`. Reads nothing: the folder may not exist yet (a checkout makes it). */
 export function taskFolder(root: string): TaskFolder {
-  const layout = taskLayout(root);
-  const runsDir = under(layout.sweciDir, 'runs');
-  // Object.assign, not a spread: V8 builds a spread of this many fields about five times slower,
-  // which an experiment's thousands of tasks feel.
-  return Object.freeze(
-    Object.assign({}, layout, {
-      runsDir,
-      lockFile: under(layout.sweciDir, 'lock'),
-      oversizedPathspec: under(layout.sweciDir, 'oversized.pathspec'),
-      current: reportFiles(layout.reportsDir, 'current'),
-      base: reportFiles(layout.reportsDir, 'base'),
-      currentRawReportFile: rawReportFileIn(layout.reportsDir),
-      selectedRawReportFile: under(layout.reportsDir, 'selected-out', 'raw-report'),
-      run(name: string): RunLayout {
-        // The name is joined (it is not checked here); the files under it are plain names.
-        const dir = path.join(runsDir, name);
-        return {
-          run: name,
-          dir,
-          runFile: under(dir, 'run.json'),
-          iterationsFile: under(dir, 'iteration.jsonl'),
-          pendingDir: under(dir, 'pending'),
-          lockFile: under(dir, 'lock'),
-          iterationDir: (iteration: number) => under(dir, iterationDirName(iteration)),
-        };
-      },
-      oldBytecodeSeedDir: under(layout.sweciDir, 'bytecode-seed'),
-      exportDir(now = new Date(), kind = 'export'): string {
-        const stamp = now.toISOString().replace(/[:.]/g, '-').replace(/Z$/, '');
-        return path.join(layout.reportsDir, `${kind}-${stamp}`);
-      },
-    }),
-  );
+  return Object.freeze(new Folder(root));
 }
 
 /** Any task folder's root, for paths that are read relative to it. */

@@ -111,6 +111,30 @@ describe('the experiment’s summary cache', () => {
     assert.deepStrictEqual(await truth(experiment), s2, 'the records’ own summary');
   });
 
+  test('task.json edited to the same size, its mtime put back, is what the summary reads: the stat that finds a task keys its entries', async () => {
+    await summarizeExperiment(experiment, OPTS);
+    const s1 = await summarizeExperiment(experiment, OPTS);
+    const run = s1.groups[0].run;
+    const id = tasks[3];
+    const repo = row(s1, run, id).repository;
+    assert.ok(typeof repo === 'string' && repo.length > 1, 'the fixture task names its repository');
+    const file = experimentLayout(experiment).task(id).taskFile;
+    const mtime = Math.floor(Date.now() / 1000) - 3600;
+    fs.utimesSync(file, mtime, mtime);
+    await summarizeExperiment(experiment, OPTS);
+    const st = fs.statSync(file, { bigint: true });
+    // Another repository of the same length, written in place.
+    const moved = repo.slice(0, -1) + (repo.endsWith('x') ? 'y' : 'x');
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(JSON.stringify(repo), JSON.stringify(moved)));
+    fs.utimesSync(file, mtime, mtime);
+    const now = fs.statSync(file, { bigint: true });
+    assert.deepStrictEqual([now.size, now.mtimeNs, now.ino], [st.size, st.mtimeNs, st.ino], 'same size, mtime and file');
+    const s2 = await summarizeExperiment(experiment, OPTS);
+    assert.equal(row(s2, run, id).repository, moved, 'the edited task.json is what is read');
+    assert.deepStrictEqual(await summarizeExperiment(experiment, OPTS), s2, 'and what is kept');
+    assert.deepStrictEqual(await truth(experiment), s2, 'the records’ own summary');
+  });
+
   test('a forged cache is refused and written again from the records', async () => {
     const honestSummary = await summarizeExperiment(experiment, OPTS);
     await summarizeExperiment(other, OPTS);

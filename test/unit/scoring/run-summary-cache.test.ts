@@ -381,6 +381,8 @@ const SCORING_SOURCES = [
   'src/core/scoring/load-chart-data.ts',
   'src/core/scoring/run-scores.ts',
   'src/core/scoring/run-summary-cache.ts',
+  // The records' identity the key is made of.
+  'src/core/util/file-identity.ts',
   'src/core/scoring/run-summary-cache-check.ts',
   'src/core/scoring/run-summary-cache-schema.ts',
   // The experiment's file of the runs' caches.

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
+import { experimentLayout } from '../../../src/core/batch/experiment';
 import { iterationOfDirName, taskFolder } from '../../../src/core/workspace/task-folder';
 
 // The paths on disk are a format: folders checked out by earlier versions must still open.
@@ -52,6 +53,15 @@ test("a run's layout sits in .sweci/runs/<run>", () => {
   assert.equal(iterationOfDirName('iter-007'), 7);
   assert.equal(iterationOfDirName('iter-1234'), 1234);
   for (const other of ['iter-7', 'iter-07x', 'pending', 'iter--01']) assert.equal(iterationOfDirName(other), undefined, other);
+});
+
+test('a run or task name that is not one plain segment is joined as path.join joins it', () => {
+  const root = path.join(path.sep, 'work', 'task');
+  const runs = path.join(root, '.sweci', 'runs');
+  for (const name of ['claude-1', '..', '.', '', 'a/b', '../x', 'a//b', 'x/', '.hidden', '..x'])
+    assert.equal(taskFolder(root).run(name).dir, path.join(runs, name), JSON.stringify(name));
+  const experiment = experimentLayout(path.join(path.sep, 'work', 'runs'));
+  for (const id of ['repo__task-1', '..', '.', 'a/b', '../x']) assert.equal(experiment.task(id).root, path.join(experiment.dir, id), JSON.stringify(id));
 });
 
 test('a task folder cannot be changed on its way through the core', () => {
