@@ -10,6 +10,9 @@ import { ensureHistory, exportIndex, historyRunner, readStoreHead } from '../wor
 import { rebuildWorkingRepo } from '../workspace/working-repo';
 import type { TaskFolder } from '../workspace/task-folder';
 
+/** Entries noneTooLarge looks at before it asks git instead. */
+const WALK_AT_MOST = 20_000;
+
 export interface HeadInfo {
   sha: string;
   /** e.g. refs/heads/sweci/run-1; undefined when HEAD is detached. */
@@ -150,14 +153,18 @@ export class CodeRepo {
    * limit and all of them together under the total, so the changed ones are too. Then the commit
    * needs no `git status` first (one process fewer between the Programmer and pytest). Every
    * file counts but `.git` entries (git never adds one), ignored ones included: an upper bound.
-   * Synchronous: a few ms for a few thousand files, less than starting git under load.
+   * Synchronous: a few ms for a few thousand files, less than starting git under load; past
+   * WALK_AT_MOST entries it stops and leaves it to git (an agent's million files must not hold
+   * the editor's event loop).
    */
   private noneTooLarge(fileLimit: number, totalLimit: number): boolean {
     if (fileLimit <= 0 && totalLimit <= 0) return true;
     let total = 0;
+    let entries = 0;
     const fits = (dir: string): boolean => {
       for (const e of readdirSync(dir, { withFileTypes: true })) {
         if (e.name === '.git') continue;
+        if (++entries > WALK_AT_MOST) return false;
         const p = path.join(dir, e.name);
         if (e.isDirectory()) {
           if (!fits(p)) return false;
