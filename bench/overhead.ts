@@ -62,7 +62,14 @@ interface Sample {
   processes: number;
   /** Harness phases: before the architect, architect→programmer, programmer→pytest, pytest step minus pytest, commit+archive+line. */
   phases: number[];
+  /** This process's CPU time (user + system, ms): the harness's own work, which load stretches far less than wall time. */
+  cpu: number;
 }
+
+const cpuMs = (): number => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
 
 async function main(): Promise<void> {
   const loadBefore = load();
@@ -87,6 +94,7 @@ async function main(): Promise<void> {
     let mark = performance.now();
     let agents = 0;
     let processesAtStart = runtime.spentMs;
+    let cpuAtStart = cpuMs();
     const t: Record<string, number> = {};
     const onEvent = (e: LoopEvent): void => {
       const now = performance.now();
@@ -105,7 +113,9 @@ async function main(): Promise<void> {
           t['pytest-end'] - t['pytest-start'] - t['pytest-process'],
           now - t['pytest-end'],
         ];
-        samples.push({ total: now - mark, agents, processes, phases });
+        const cpu = cpuMs();
+        samples.push({ total: now - mark, agents, processes, phases, cpu: cpu - cpuAtStart });
+        cpuAtStart = cpu;
         mark = now;
         agents = 0;
         processesAtStart = runtime.spentMs;
@@ -113,6 +123,7 @@ async function main(): Promise<void> {
     };
     mark = performance.now();
     processesAtStart = runtime.spentMs;
+    cpuAtStart = cpuMs();
     await runLoop({ task: taskFolder(taskDir), run: 'bench', roles, runtime, pytest, onEvent });
 
     const measured = samples.slice(1);
@@ -122,15 +133,18 @@ async function main(): Promise<void> {
     );
     console.log(`load average (1, 5, 15 min) ${loadBefore} at the start, ${load()} at the end; ${os.cpus().length} cores`);
     console.log(`${measured.length} iterations after 1 warm-up. overhead = iteration wall time − agent time − time inside processes (pytest).\n`);
-    console.log(`${'iter'.padEnd(6)}${pad('wall ms', 9)}${pad('pytest ms', 11)}${pad('agents ms', 11)}${pad('overhead ms', 13)}`);
+    console.log(`${'iter'.padEnd(6)}${pad('wall ms', 9)}${pad('pytest ms', 11)}${pad('agents ms', 11)}${pad('overhead ms', 13)}${pad('cpu ms', 9)}`);
     measured.forEach((s, i) => {
       console.log(
-        `${String(i + 2).padEnd(6)}${pad(s.total.toFixed(0), 9)}${pad(s.processes.toFixed(0), 11)}${pad(s.agents.toFixed(1), 11)}${pad(overhead[i].toFixed(1), 13)}`,
+        `${String(i + 2).padEnd(6)}${pad(s.total.toFixed(0), 9)}${pad(s.processes.toFixed(0), 11)}${pad(s.agents.toFixed(1), 11)}${pad(overhead[i].toFixed(1), 13)}${pad(s.cpu.toFixed(1), 9)}`,
       );
     });
     const names = ['start→architect', 'architect→programmer', 'programmer→pytest', 'pytest step − pytest', 'commit+archive+line'];
     console.log('\nMedian harness time by phase (ms):');
     names.forEach((n, i) => console.log(`  ${n.padEnd(22)}${pad(median(measured.map((s) => s.phases[i])).toFixed(1), 8)}`));
+    console.log(
+      `  ${"this process's CPU".padEnd(22)}${pad(median(measured.map((s) => s.cpu)).toFixed(1), 8)}  (user + system; git's and pytest's own not included)`,
+    );
     const med = median(overhead);
     const ok = med < BUDGET_MS;
     console.log(

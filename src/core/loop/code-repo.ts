@@ -2,13 +2,16 @@
 // between iterations, and putting the tree back after an agent's failed try. Everything goes
 // through the task's history store (history-store.ts) with app/code as its work tree; the
 // working repository app/code/.git is made again from it before anyone uses it (syncWorkingRepo).
-import { promises as fs } from 'node:fs';
+import { lstatSync, promises as fs, readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import type { GitRunner } from '../util/git';
 import { treeSignature } from '../util/tree-signature';
 import { ensureHistory, exportIndex, historyRunner, readStoreHead } from '../workspace/history-store';
 import { rebuildWorkingRepo } from '../workspace/working-repo';
 import type { TaskFolder } from '../workspace/task-folder';
+
+/** Entries noneTooLarge looks at before it asks git instead. */
+const WALK_AT_MOST = 20_000;
 
 export interface HeadInfo {
   sha: string;
@@ -112,16 +115,19 @@ export class CodeRepo {
    * except what is too large, which keeps its committed version (or stays out): a file larger
    * than `limits.file` bytes, and, once the changed files together pass `limits.total` bytes, the
    * largest ones that do not fit (the small ones, ordinary code, go in first). 0: no limit.
-   * Returns the commit, the paths it changed and the files left out. `exportTo`: that folder
-   * becomes exactly the commit's tree too (see exportIndex), written while git commits.
+   * Returns the commit, the paths it changed (undefined when no file could be too large: then no
+   * `git status` is asked) and the files left out. `exportTo`: that folder becomes exactly the
+   * commit's tree too (see exportIndex), written while git commits.
    */
   async commitAll(
     message: string,
     limits: { file?: number; total?: number } = {},
     exportTo?: string,
-  ): Promise<{ sha: string; changed: string[]; oversized: string[] }> {
-    const changed = await this.changedPaths();
-    const oversized = await this.tooLarge(changed, limits.file ?? 0, limits.total ?? 0);
+  ): Promise<{ sha: string; changed?: string[]; oversized: string[] }> {
+    const fileLimit = limits.file ?? 0;
+    const totalLimit = limits.total ?? 0;
+    const changed = this.noneTooLarge(fileLimit, totalLimit) ? undefined : await this.changedPaths();
+    const oversized = changed ? await this.tooLarge(changed, fileLimit, totalLimit) : [];
     if (oversized.length > 0) {
       // Pathspecs from a file: any number of them, any characters in the names.
       const list = this.task.oversizedPathspec;
@@ -131,7 +137,7 @@ export class CodeRepo {
       } finally {
         await fs.rm(list, { force: true });
       }
-    } else if (changed.length > 0) await this.git.raw(['add', '--all', '--', '.']);
+    } else if (changed === undefined || changed.length > 0) await this.git.raw(['add', '--all', '--', '.']);
     // The index now holds the commit's tree, and `git commit` only reads it (no hook runs). --quiet:
     // no summary, whose diffstat nobody reads.
     const committing = this.git.raw(['commit', '--quiet', '--no-verify', '--allow-empty', '-m', message]);
@@ -139,7 +145,42 @@ export class CodeRepo {
     this.built = undefined;
     // Left out of the commit, and not left behind either (named in the line's `oversized`).
     if (oversized.length > 0) await this.dropFromWorkTree(oversized);
-    return { sha: (await this.head()).sha, changed: changed.filter((p) => !oversized.includes(p)), oversized };
+    return { sha: (await this.head()).sha, ...(changed ? { changed: changed.filter((p) => !oversized.includes(p)) } : {}), oversized };
+  }
+
+  /**
+   * Whether no file in app/code can be too large, whatever changed: each file is under the file
+   * limit and all of them together under the total, so the changed ones are too. Then the commit
+   * needs no `git status` first (one process fewer between the Programmer and pytest). Every
+   * file counts but `.git` entries (git never adds one), ignored ones included: an upper bound.
+   * Synchronous: a few ms for a few thousand files, less than starting git under load; past
+   * WALK_AT_MOST entries it stops and leaves it to git (an agent's million files must not hold
+   * the editor's event loop).
+   */
+  private noneTooLarge(fileLimit: number, totalLimit: number): boolean {
+    if (fileLimit <= 0 && totalLimit <= 0) return true;
+    let total = 0;
+    let entries = 0;
+    const fits = (dir: string): boolean => {
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        if (e.name === '.git') continue;
+        if (++entries > WALK_AT_MOST) return false;
+        const p = path.join(dir, e.name);
+        if (e.isDirectory()) {
+          if (!fits(p)) return false;
+        } else if (e.isFile()) {
+          const size = lstatSync(p).size;
+          total += size;
+          if ((fileLimit > 0 && size > fileLimit) || (totalLimit > 0 && total > totalLimit)) return false;
+        }
+      }
+      return true;
+    };
+    try {
+      return fits(this.codeDir);
+    } catch {
+      return false; // something moved or cannot be read: git status and the sizes of what changed decide
+    }
   }
 
   /** A tracked file gets its committed version back; a new one is removed. */

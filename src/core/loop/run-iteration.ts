@@ -180,7 +180,8 @@ async function testAndCommit(ctx: IterationContext, j: Journal): Promise<Iterati
       const made = await repo.commitAll(message, sizeLimits(ctx.opts), scoring);
       j.commit = made.sha;
       j.oversized = made.oversized;
-      unchanged = made.changed.length === 0;
+      // Known only when git status was asked (see commitAll); otherwise the diff says it.
+      unchanged = made.changed?.length === 0;
       exported = true;
     }
     journaling = writeJournal(layout.pendingDir, j);

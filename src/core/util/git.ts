@@ -78,8 +78,16 @@ export function spawnGit(dir: string, args: readonly string[]): ChildProcessWith
 
 /** What a `gitRunner` offers: simple-git's `raw`, which CodeRepo and the scoring checkout use. */
 export interface GitRunner {
-  /** git's stdout; rejects with git's stderr when it exits non-zero, with an AbortError when cancelled. */
-  raw(args: readonly string[]): Promise<string>;
+  /**
+   * git's stdout; rejects with git's stderr when it exits non-zero, with an AbortError when
+   * cancelled. `input`: written to git's standard input (closed otherwise).
+   */
+  raw(args: readonly string[], input?: string): Promise<string>;
+}
+
+export interface GitRunnerOptions extends Omit<GitRunOptions, 'unsafe' | 'userConfig'> {
+  /** More `-c key=value` settings after the fixed ones (constant, reviewed values only). */
+  config?: readonly string[];
 }
 
 /**
@@ -87,14 +95,17 @@ export interface GitRunner {
  * every git that prints nothing (a checkout, a diff into a file); the loop runs several of those
  * per iteration. Only for constant, reviewed arguments (no simple-git guard runs here).
  */
-export function gitRunner(dir: string, options: Omit<GitRunOptions, 'unsafe' | 'userConfig'> = {}): GitRunner {
+export function gitRunner(dir: string, options: GitRunnerOptions = {}): GitRunner {
   const env = gitEnv(options);
-  const config = FIXED_CONFIG.flatMap((c) => ['-c', c]);
+  const config = [...FIXED_CONFIG, ...(options.config ?? [])].flatMap((c) => ['-c', c]);
   return {
-    raw: (args) =>
+    raw: (args, input) =>
       new Promise<string>((resolve, reject) => {
         if (options.signal?.aborted) return reject(new AbortError());
-        const child = spawn(harnessTool('git'), [...config, ...args], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+        const child = spawn(harnessTool('git'), [...config, ...args], { cwd: dir, env, stdio: ['pipe', 'pipe', 'pipe'] });
+        // git may exit before reading it all (an error): that is git's error to report, not a pipe's.
+        child.stdin.on('error', () => undefined);
+        child.stdin.end(input);
         const out: Buffer[] = [];
         const err: Buffer[] = [];
         child.stdout.on('data', (b: Buffer) => out.push(b));

@@ -32,6 +32,13 @@ const IDENTITY = {
   GIT_COMMITTER_EMAIL: SWECI_AUTHOR_EMAIL,
 };
 
+/**
+ * `git commit` and `git fetch` start `git maintenance run --auto` before they exit, a process of
+ * its own each time. The store never collects garbage on its own (gc.auto 0, set at its making)
+ * and app/code/.git is made again every iteration: that check can only ever say no.
+ */
+export const NO_AUTO_MAINTENANCE = ['maintenance.auto=false'];
+
 export interface HistoryGitOptions {
   signal?: AbortSignal;
   env?: Readonly<Record<string, string>>;
@@ -44,6 +51,7 @@ export interface HistoryGitOptions {
 export function historyRunner(task: TaskFolder, options: HistoryGitOptions = {}): GitRunner {
   return gitRunner(task.codeDir, {
     signal: options.signal,
+    config: NO_AUTO_MAINTENANCE,
     env: { ...IDENTITY, GIT_DIR: task.historyDir, GIT_WORK_TREE: task.codeDir, ...options.env },
   });
 }

@@ -6,7 +6,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { gitRunner } from '../util/git';
-import { HISTORY_EXCLUDES, SWECI_AUTHOR_EMAIL, SWECI_AUTHOR_NAME, historyRunner, readStoreHead } from './history-store';
+import { HISTORY_EXCLUDES, NO_AUTO_MAINTENANCE, SWECI_AUTHOR_EMAIL, SWECI_AUTHOR_NAME, historyRunner, readStoreHead, type StoreHead } from './history-store';
 import type { TaskFolder } from './task-folder';
 
 const WORKING_CONFIG = [
@@ -53,7 +53,8 @@ async function initStaging(sweciDir: string, staging: string, branch: string, si
 export async function rebuildWorkingRepo(task: TaskFolder, signal?: AbortSignal): Promise<void> {
   const { codeDir, historyDir, sweciDir, workingGitStaging: staging } = task;
   // The store's HEAD from its files; git only when they are not the plain case.
-  const ref = (await readStoreHead(historyDir))?.ref ?? (await historyRunner(task, { signal }).raw(['symbolic-ref', '--quiet', 'HEAD'])).trim();
+  const head = await readStoreHead(historyDir);
+  const ref = head?.ref ?? (await historyRunner(task, { signal }).raw(['symbolic-ref', '--quiet', 'HEAD'])).trim();
   const branch = ref.replace(/^refs\/heads\//, '');
   // Built in .sweci (out of the agent's reach while it runs), then moved in with one rename.
   await fs.rm(staging, { recursive: true, force: true });
@@ -65,9 +66,12 @@ export async function rebuildWorkingRepo(task: TaskFolder, signal?: AbortSignal)
     await fs.writeFile(path.join(staging, 'config'), config + WORKING_CONFIG);
     await fs.mkdir(path.join(staging, 'info'), { recursive: true });
     await fs.writeFile(path.join(staging, 'info', 'exclude'), HISTORY_EXCLUDES.join('\n') + '\n');
-    const git = gitRunner(codeDir, { signal, env: { GIT_DIR: staging, GIT_WORK_TREE: codeDir } });
-    // --update-head-ok: HEAD already names this (still unborn) branch.
-    await git.raw(['fetch', '--no-tags', '--update-head-ok', '--', historyDir, `+${ref}:${ref}`]);
+    if (head && !(await exists(path.join(historyDir, 'shallow')))) await packBranch(task, head, staging, signal);
+    else {
+      const git = gitRunner(codeDir, { signal, env: { GIT_DIR: staging, GIT_WORK_TREE: codeDir }, config: NO_AUTO_MAINTENANCE });
+      // --update-head-ok: HEAD already names this (still unborn) branch.
+      await git.raw(['fetch', '--no-tags', '--update-head-ok', '--', historyDir, `+${ref}:${ref}`]);
+    }
     // The store's index is this branch's commit with app/code's stat data (the harness never
     // leaves anything staged): `git status` in app/code shows what changed since the commit.
     await fs.copyFile(path.join(historyDir, 'index'), path.join(staging, 'index')).catch(() => undefined);
@@ -77,4 +81,26 @@ export async function rebuildWorkingRepo(task: TaskFolder, signal?: AbortSignal)
   } finally {
     await fs.rm(staging, { recursive: true, force: true });
   }
+}
+
+/**
+ * The branch's history as one pack written straight into `staging`, and its ref as a file: one
+ * git process, where a fetch from the store starts seven (fetch, a shell, upload-pack,
+ * pack-objects, unpack-objects or index-pack, rev-list, maintenance). The same objects (what the
+ * branch reaches, nothing of another run) and the same ref; pack-objects writes the .idx itself.
+ */
+async function packBranch(task: TaskFolder, head: StoreHead, staging: string, signal?: AbortSignal): Promise<void> {
+  const packDir = path.join(staging, 'objects', 'pack');
+  await fs.mkdir(packDir, { recursive: true });
+  await historyRunner(task, { signal }).raw(['pack-objects', '--revs', '--delta-base-offset', '-q', path.join(packDir, 'pack')], `${head.sha}\n`);
+  const refFile = path.join(staging, ...head.ref.split('/'));
+  await fs.mkdir(path.dirname(refFile), { recursive: true });
+  await fs.writeFile(refFile, `${head.sha}\n`);
+}
+
+async function exists(p: string): Promise<boolean> {
+  return fs.lstat(p).then(
+    () => true,
+    () => false,
+  );
 }
