@@ -1,6 +1,6 @@
-// The unit tier in lanes (test/unit-lanes.ts says which file runs where and why): the pool two
+// The unit tier in lanes (test/unit-lanes.ts says which file runs where and why): the pool three
 // files at a time and, beside it, the serial lane (the Docker files) one at a time, which takes
-// the pool's files once its own are done (so three run until the pool is empty); then the solo
+// the pool's files once its own are done (so four run until the pool is empty); then the solo
 // lane alone. Each file runs in a `node --test` of its own, taken in the plan's order (longest
 // first), and its output is printed whole when it ends, so two files never interleave.
 // Fixtures many files need are built once per tier (SWECI_TEST_FIXTURE_CACHE).
@@ -135,7 +135,7 @@ async function main(): Promise<number> {
     const minutes = ((Date.now() - started) / 60_000).toFixed(1);
     console.log(`\nslowest files:\n${slowestFiles(work, 8).join('\n')}`);
     const parts = [
-      ...(wanted.has('pool') ? [`${pool.files.length} files two at a time (${a.seconds.toFixed(0)} s)`] : []),
+      ...(wanted.has('pool') ? [`${pool.files.length} files ${pool.concurrency} at a time (${a.seconds.toFixed(0)} s)`] : []),
       ...(wanted.has('serial') ? [`${serial.files.length} in the serial lane beside them, then the pool's rest (${b.seconds.toFixed(0)} s)`] : []),
       ...(wanted.has('solo') ? [`${solo.files.length} alone (${c.seconds.toFixed(0)} s)`] : []),
     ];

@@ -1,31 +1,39 @@
 // Which lane each unit test file runs in, and in what order (the plan of test/run-unit-tests.ts,
-// kept apart so a test can check it). The pool runs two files at a time. Beside it, one at a time,
-// the serial lane runs every file that uses the machine's shared Docker engine: they share its
-// demo image (docker-task removes the image to load it again, which would pull it from under
-// another file's containers) and its containers (a run's start removes every stopped container
-// of SWE-CI's, whoever made it, so another file's container killed at a limit could go before
-// that file has read why). Once its own files are done it takes the pool's
+// kept apart so a test can check it). The pool runs POOL_CONCURRENCY files at a time. Beside it,
+// one at a time, the serial lane runs every file that uses the machine's shared Docker engine:
+// they share its demo image (docker-task removes the image to load it again, which would pull it
+// from under another file's containers). Once its own files are done it takes the pool's
 // (test/run-unit-tests.ts). A file is a shared-engine file when it reaches
 // test/unit/helpers/docker through its own requires, so a new one lands there without a list to
 // keep. A file that starts an engine of its own (helpers/spare-engine) or a Podman store in its
 // own folder, and only reads the demo image's archive, shares nothing of that engine: it runs in
 // the pool. The solo lane runs last, alone: the sandbox and language-server fuzz files measure
-// kills and answer times, which a loaded machine would make flaky, and docker-least-privilege
-// exhausts processes and memory on purpose, which would starve a file beside it. Each lane starts its longest
-// files first (by UNIT_FILE_SECONDS), so no long file starts near the end and holds the tier up alone.
+// kills and answer times, which a loaded machine would make flaky, and docker-exhaustion
+// exhausts processes and memory on purpose, which would starve a file beside it. Each lane
+// starts its longest files first (by UNIT_FILE_SECONDS), so no long file starts near the end and
+// holds the tier up alone.
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { UNIT_FILE_SECONDS } from './unit-file-seconds';
+
+/**
+ * Files the pool runs at once: three, with the serial lane's one beside them, on 2 cores. The
+ * files wait on Docker, Slurm and child processes more than they compute (with two, a quiet tier
+ * used about half of the machine's CPU time), and the tier lasts about its files' work divided
+ * by the runners.
+ */
+export const POOL_CONCURRENCY = 3;
 
 /** What a file not in UNIT_FILE_SECONDS is taken to last: more than most, so a new file starts early. */
 export const DEFAULT_SECONDS = 30;
 
 /** Files that must run one at a time beside the pool for a reason other than Docker (a fixed port, say). */
 const SERIAL_TOO: RegExp[] = [];
-// docker-least-privilege exhausts the machine on purpose (600 forked sleepers, a 10 GiB
-// allocation): beside it a fork elsewhere can fail ("sh: 1: Cannot fork" in real-agents' qwen
-// replay, twice, each time while it ran), so it runs alone too.
-const SOLO = [/^runtime\/sandbox\./, /^server\/requirement-server-fuzz\./, /^runtime\/docker-least-privilege\./];
+// docker-exhaustion exhausts the machine on purpose (600 forked sleepers, a 10 GiB allocation):
+// beside it a fork elsewhere can fail ("sh: 1: Cannot fork" in real-agents' qwen replay, twice,
+// each time while it ran, when these tests were part of docker-least-privilege), so it runs
+// alone too. The rest of the least-privilege tests exhaust nothing: the serial lane.
+const SOLO = [/^runtime\/sandbox\./, /^server\/requirement-server-fuzz\./, /^runtime\/docker-exhaustion\./];
 const DOCKER_HELPER = 'unit/helpers/docker.js';
 
 export interface LanePlan {
@@ -68,7 +76,7 @@ export function planLanes(files: string[], isDocker: (file: string) => boolean, 
   const serial = files.filter((f) => !solo.includes(f) && (isDocker(f) || SERIAL_TOO.some((re) => re.test(f))));
   const pool = files.filter((f) => !solo.includes(f) && !serial.includes(f));
   return [
-    { name: 'pool', concurrency: 2, files: longestFirst(pool, seconds) },
+    { name: 'pool', concurrency: POOL_CONCURRENCY, files: longestFirst(pool, seconds) },
     { name: 'serial lane', concurrency: 1, files: longestFirst(serial, seconds) },
     { name: 'solo lane', concurrency: 1, files: longestFirst(solo, seconds) },
   ];

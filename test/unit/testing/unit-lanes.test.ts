@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import * as path from 'node:path';
 import { describe, test } from 'node:test';
-import { DEFAULT_SECONDS, estimateSeconds, laneSeconds, planLanes, simulateLane, usesDocker } from '../../unit-lanes';
+import { DEFAULT_SECONDS, estimateSeconds, laneSeconds, planLanes, POOL_CONCURRENCY, simulateLane, usesDocker } from '../../unit-lanes';
 
 const UNIT_DIR = path.join(__dirname, '..');
 const TEST_ROOT = path.dirname(UNIT_DIR);
@@ -45,7 +45,9 @@ describe('the unit tier plan', () => {
   });
 
   test('the timing files, and the file that exhausts the machine on purpose, run alone', () => {
-    assert.deepEqual([...solo.files].sort(), ['runtime/docker-least-privilege.test.js', 'runtime/sandbox.test.js', 'server/requirement-server-fuzz.test.js']);
+    assert.deepEqual([...solo.files].sort(), ['runtime/docker-exhaustion.test.js', 'runtime/sandbox.test.js', 'server/requirement-server-fuzz.test.js']);
+    // The least-privilege tests that exhaust nothing share the engine as any other: the serial lane.
+    assert.ok(serial.files.includes('runtime/docker-least-privilege.test.js'));
     assert.equal(solo.concurrency, 1);
   });
 
@@ -67,9 +69,10 @@ describe('the unit tier plan', () => {
     assert.deepEqual(plan[0].files, ['loop/loop-demo.test.js', 'a/new.test.js', 'util/tiny.test.js']);
   });
 
-  test('two at a time, longest first: the pool ends within its longest file of an even split', () => {
+  test('POOL_CONCURRENCY at a time, longest first: the pool ends within its longest file of an even split', () => {
+    assert.equal(pool.concurrency, POOL_CONCURRENCY);
     const total = pool.files.reduce((s, f) => s + estimateSeconds(f), 0);
     const longest = Math.max(...pool.files.map(estimateSeconds));
-    assert.ok(laneSeconds(pool) <= total / 2 + longest);
+    assert.ok(laneSeconds(pool) <= total / POOL_CONCURRENCY + longest);
   });
 });
