@@ -6,8 +6,9 @@ import { UserError } from '../util/errors';
 import { connectDocker, pingEngine, type DockerConnection } from './docker/docker-connection';
 import { checkPodmanHost } from './podman/podman-preflight';
 import { acquirePodman } from './podman/podman-service';
+import { podmanStoreName } from './podman/podman-store';
 import type { ContainerEngineKind } from './runtime';
-import type { PodmanSettings, RuntimeSettings } from './runtime-settings';
+import type { RuntimeSettings } from './runtime-settings';
 
 export interface ImageEngine {
   kind: ContainerEngineKind;
@@ -28,8 +29,6 @@ export function imageEngineKind(runtime: RuntimeSettings['runtime']): ContainerE
   }
   return 'docker';
 }
-
-export const podmanStoreName = (podman: PodmanSettings): string => (podman.root ? `Podman's store ${podman.root}` : "Podman's default store for this user");
 
 export async function openImageEngine(settings: RuntimeSettings, kind: ContainerEngineKind, signal?: AbortSignal): Promise<ImageEngine> {
   if (kind === 'docker') {
