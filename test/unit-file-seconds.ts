@@ -61,7 +61,7 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'loop/loop-least-privilege.test.js': 64.0,
   'runtime/docker-least-privilege.test.js': 180.0,
   'runtime/podman-batch.test.js': 240.0,
-  'runtime/podman-images.test.js': 88.0,
+  'runtime/podman-images.test.js': 100.0,
   'runtime/podman-preflight.test.js': 5.0,
   'runtime/podman-service.test.js': 30.0,
   'runtime/runtime-probe.test.js': 8.0,
