@@ -76,8 +76,8 @@ async function podmanLoad(settings: PodmanSettings, host: PodmanHost, body: Read
     try {
       const { code, error } = await exited;
       if (signal?.aborted) throw new AbortError();
-      const early = fedError();
-      if (early) throw early;
+      const failed = fedError();
+      if (failed) throw failed;
       if (error) throw new UserError(`Could not start ${host.podman} to load ${file}: ${error.message}.`, { cause: error });
       if (code !== 0) {
         // Its last words; bounded, should a process it left hold the pipe open.
