@@ -64,7 +64,7 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'runtime/docker-exhaustion.test.js': 75.0,
   'runtime/podman-batch.test.js': 147.0,
   'runtime/auto-runtime.test.js': 3.0,
-  'runtime/podman-images.test.js': 52.0,
+  'runtime/podman-images.test.js': 60.0,
   'runtime/podman-preflight.test.js': 5.0,
   'runtime/podman-service.test.js': 30.0,
   'runtime/runtime-probe.test.js': 8.0,

@@ -6,8 +6,9 @@ import { UserError } from '../util/errors';
 import { connectDocker, engineAnswers, pingEngine, type DockerConnection } from './docker/docker-connection';
 import { checkPodmanHost } from './podman/podman-preflight';
 import { acquirePodman } from './podman/podman-service';
+import { podmanStoreName } from './podman/podman-store';
 import type { ContainerEngineKind } from './runtime';
-import type { PodmanSettings, RuntimeSettings } from './runtime-settings';
+import type { RuntimeSettings } from './runtime-settings';
 
 export interface ImageEngine {
   kind: ContainerEngineKind;
@@ -29,6 +30,7 @@ export function imageEngineKind(runtime: RuntimeSettings['runtime']): ContainerE
   return 'docker';
 }
 
+<<<<<<< HEAD
 /** `auto` as a run chooses (task-environment.ts): Docker's engine when it answers, else Podman when it can run here. */
 async function openAutoEngine(settings: RuntimeSettings, signal?: AbortSignal): Promise<ImageEngine> {
   const conn = connectDocker({ socketPath: settings.docker.socketPath });
@@ -47,6 +49,9 @@ export const podmanStoreName = (podman: PodmanSettings): string => (podman.root 
 
 export async function openImageEngine(settings: RuntimeSettings, kind: ContainerEngineKind | 'auto', signal?: AbortSignal): Promise<ImageEngine> {
   if (kind === 'auto') return openAutoEngine(settings, signal);
+=======
+export async function openImageEngine(settings: RuntimeSettings, kind: ContainerEngineKind, signal?: AbortSignal): Promise<ImageEngine> {
+>>>>>>> podman-load
   if (kind === 'docker') {
     const conn = connectDocker({ socketPath: settings.docker.socketPath });
     await pingEngine(conn);

@@ -1,5 +1,6 @@
 // The task images and the image budget on Podman (issue 48): a real Podman store of this file's
-// own (a temp folder, as a cluster's node-local store), reached through the product's API service.
+// own (a temp folder, as a cluster's node-local store), reached through the product's API service
+// and loaded into by the product's `podman load` processes.
 // Tasks opened with `--runtime podman` load their image.tar.gz into the store labelled as
 // SWE-CI's; the budget removes the least recently used ones; `sweci images list/prune
 // --runtime podman --podman-root … --podman-runroot …` list and prune that store (never an image a
@@ -8,7 +9,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { promises as fs, readFileSync } from 'node:fs';
+import { promises as fs, readdirSync, readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -25,6 +26,8 @@ import { batchFixture, cli, type BatchFixture } from '../cli/batch-fixture';
 import { demoImageArchive } from '../../../scripts/demo-image';
 import { runCli, type CliResult } from '../helpers/cli-process';
 import { PYTHON } from '../loop/demo-fixture';
+import { isAbortError, UserError } from '../../../src/core/util/errors';
+import { processesMatching } from './process-helpers';
 
 // Read before this file points the user cache at its own folder (the demo archive lives there).
 const DEMO_ARCHIVE = demoImageArchive();
@@ -104,10 +107,29 @@ const present = (tag: string): boolean => podman('images', '--format', '{{.Repos
 const ours = async (): Promise<string[]> => (await listTaskImages(conn)).flatMap((i) => i.tags).sort();
 const storeFlags = (): string[] => ['--runtime', 'podman', '--podman-root', store.root, '--podman-runroot', store.runroot];
 
+/** The `podman load` processes on this file's store (the service's command line says `system service` there). */
+const loadsRunning = (): number[] => processesMatching(`--runroot ${store.runroot} load`);
+/** What loads left in the store's temporary folder (a folder of its own per load). */
+const spoolsLeft = async (): Promise<string[]> => (await fs.readdir(path.join(store.root, 'sweci-tmp'))).filter((n) => n.startsWith('sweci-load-'));
+
 const sweci = (...args: string[]): Promise<CliResult> => runCli(cli, tmp, ...args);
 
-/** Bytes this process has read through read(2) and its kind so far (Linux's /proc/self/io). */
-const bytesRead = (): number => Number(/^rchar: (\d+)$/m.exec(readFileSync('/proc/self/io', 'utf8'))?.[1]);
+/**
+ * Bytes this process's threads have read through read(2) and its kind so far (Linux's
+ * /proc/self/task/<tid>/io). Thread by thread: /proc/self/io also counts what every child this
+ * process reaped read, and the `podman load` a load runs reads its own spool of the archive.
+ */
+const bytesRead = (): number =>
+  readdirSync('/proc/self/task').reduce((sum, tid) => {
+    const io = ((): string => {
+      try {
+        return readFileSync(`/proc/self/task/${tid}/io`, 'utf8');
+      } catch {
+        return ''; // a thread that ended meanwhile
+      }
+    })();
+    return sum + Number(/^rchar: (\d+)$/m.exec(io)?.[1] ?? 0);
+  }, 0);
 
 describe('task images and the image budget on a Podman store of its own', () => {
   before(async () => {
@@ -158,6 +180,49 @@ describe('task images and the image budget on a Podman store of its own', () => 
     const again = await ensureImage(conn, { archive: t.archive });
     assert.deepEqual([again.loaded, again.id], [false, loaded.id], 'found by the digest remembered from the load');
     podman('rmi', t.tag);
+  });
+
+  test('the archive goes to a `podman load` of its own on the store; cancelled while it is sent, that process is killed and leaves no image and no spool', async () => {
+    const t = await taskArchive('cancelled', randomBytes(8 << 20));
+    const controller = new AbortController();
+    let seen: number[] | undefined;
+    const loading = ensureImage(conn, {
+      archive: t.archive,
+      signal: controller.signal,
+      onProgress: (_message, fraction) => {
+        // Half the archive read: its tar is going into podman's standard input, which cannot have ended.
+        if (fraction === undefined || fraction < 0.5 || seen) return;
+        seen = loadsRunning();
+        controller.abort();
+      },
+    });
+    await assert.rejects(loading, (e: unknown) => isAbortError(e));
+    assert.equal(seen?.length, 1, `one podman load on the store while the archive was sent: ${JSON.stringify(seen)}`);
+    assert.deepEqual(loadsRunning(), [], 'cancelled: the podman load is gone by the time ensureImage settles');
+    assert.equal(podman('images', '-a', '-q'), '', 'nothing loaded');
+    assert.deepEqual(await spoolsLeft(), [], 'its spool folder removed');
+  });
+
+  test('a disk that fills under the load: refused saying to free space or use a larger disk, and nothing is loaded', async () => {
+    const t = await taskArchive('full-disk', randomBytes(8 << 20));
+    // Podman spools the archive in the store's sweci-tmp: there, a disk smaller than the archive.
+    // The store's own disk has room, so the check before the load lets it go.
+    const spool = path.join(store.root, 'sweci-tmp');
+    const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', spool], { encoding: 'utf8' });
+    assert.equal(mounted.status, 0, `cannot mount a tmpfs: ${mounted.stderr}`);
+    try {
+      await assert.rejects(ensureImage(conn, { archive: t.archive }), (e: unknown) => {
+        assert.ok(e instanceof UserError, String(e));
+        assert.match(e.message, /^Podman ran out of disk space loading .*full-disk\/image\.tar\.gz into Podman's store /);
+        assert.match(e.message, /no space left on device\. Nothing was loaded\. Free space on that disk \(sweci images prune --runtime podman/);
+        assert.match(e.message, /--podman-root \(sweci\.podman\.root\) at a larger disk/);
+        return true;
+      });
+      assert.equal(podman('images', '-a', '-q'), '', 'nothing loaded');
+      assert.deepEqual(await spoolsLeft(), [], 'its spool folder removed');
+    } finally {
+      spawnSync('umount', ['-l', spool], { stdio: 'ignore' });
+    }
   });
 
   test('a task opened in Podman loads its image labelled as ours; the budget removes the least recently used', async () => {

@@ -1,5 +1,6 @@
 // One way to reach the engine for the extension and the CLI: an explicit socket path, else
 // DOCKER_HOST, else the platform's default socket (dockerode's own rules).
+import type { Readable } from 'node:stream';
 import Docker from 'dockerode';
 import { DockerUnavailableError, ENGINE_HINT, isConnectionError, unavailable } from './docker-errors';
 import { errorMessage } from '../../util/errors';
@@ -33,8 +34,8 @@ export interface EngineTraits {
    * what this machine allows (Podman, as root where root may not raise them, refuses every start).
    */
   ulimits?: { Name: string; Soft: number; Hard: number }[];
-  /** Whether an image archive is sent decompressed (Podman 4.3 cannot read a gzipped `docker save`). */
-  loadsPlainTar: boolean;
+  /** How an image archive goes into this engine, when not through the API's load as into Docker's (api-load.ts). */
+  loader?: ArchiveLoader;
   /** Peak bytes a load takes on the store's disk, in unpacked sizes of the archive (Docker: 2). */
   loadPeakFactor: number;
   /**
@@ -47,6 +48,21 @@ export interface EngineTraits {
   fixFor(message: string): string | undefined;
   /** What to do when it does not answer (Docker's ENGINE_HINT otherwise). */
   hint: string;
+}
+
+/**
+ * Puts an image archive into an engine: the one step of a load that differs between engines
+ * (ensure-image.ts reads the archive, hashes it, learns its image and labels it, for every engine).
+ */
+export interface ArchiveLoader {
+  /** Whether it takes the tar decompressed (Podman 4.3 reads no gzipped `docker save`); else the file's gzip as it is. */
+  plainTar: boolean;
+  /**
+   * Loads `body` (the bytes of the archive `file`, as `plainTar` says) and resolves once the engine
+   * holds its image. When `body` is destroyed with an error or `signal` aborts, the load stops, and
+   * the promise settles once nothing of it runs any more.
+   */
+  load(body: Readable, file: string, signal?: AbortSignal): Promise<void>;
 }
 
 /** The engine's name for messages: "Docker" unless it is another engine. */

@@ -30,7 +30,8 @@ interface ManifestEntry {
 
 const MAX_MANIFEST_BYTES = 1 << 20;
 
-function corrupt(file: string, why: string, cause?: unknown): UserError {
+/** Refuses `file` as an image archive, saying `why` and what to do. */
+export function unusableArchive(file: string, why: string, cause?: unknown): UserError {
   return new UserError(
     `${file} is not a usable image archive: ${why}. Download the task again (the archive may be truncated), or name an image the engine has in the sweci.docker.image setting.`,
     cause !== undefined ? { cause, detail: errorMessage(cause) } : undefined,
@@ -49,7 +50,7 @@ export function archiveFailure(file: string, err: unknown): UserError {
       : code?.startsWith('Z_')
         ? 'it is not valid gzip data'
         : 'it is not a valid tar archive';
-  return corrupt(file, why, err);
+  return unusableArchive(file, why, err);
 }
 
 /**
@@ -95,20 +96,20 @@ export function scanImageTar(file: string): { input: Writable; info: Promise<Ima
 }
 
 function manifestInfo(file: string, manifestText: string | undefined, unpackedSize: number): ImageTarInfo {
-  if (manifestText === undefined) throw corrupt(file, 'it has no manifest.json (it is not the output of `docker save`)');
+  if (manifestText === undefined) throw unusableArchive(file, 'it has no manifest.json (it is not the output of `docker save`)');
   let manifest: unknown;
   try {
     manifest = JSON.parse(manifestText);
   } catch (err) {
-    throw corrupt(file, 'its manifest.json is not valid JSON', err);
+    throw unusableArchive(file, 'its manifest.json is not valid JSON', err);
   }
   const first = Array.isArray(manifest) ? (manifest[0] as ManifestEntry | undefined) : undefined;
-  if (!first || typeof first !== 'object') throw corrupt(file, 'its manifest.json lists no image');
+  if (!first || typeof first !== 'object') throw unusableArchive(file, 'its manifest.json lists no image');
   const tags = Array.isArray(first.RepoTags) ? first.RepoTags.filter((t): t is string => typeof t === 'string' && t.length > 0) : [];
   const hex = typeof first.Config === 'string' ? /([a-f0-9]{64})(?:\.json)?$/.exec(first.Config)?.[1] : undefined;
   const imageId = hex ? `sha256:${hex}` : undefined;
   const reference = tags[0] ?? imageId;
-  if (!reference) throw corrupt(file, 'its manifest.json names neither a tag nor a config');
+  if (!reference) throw unusableArchive(file, 'its manifest.json names neither a tag nor a config');
   return { reference, tags, ...(imageId ? { imageId } : {}), unpackedSize };
 }
 
@@ -125,7 +126,7 @@ export async function gzipSizeHint(file: string, size: number): Promise<number> 
     const head = Buffer.alloc(2);
     const tail = Buffer.alloc(4);
     await fh.read(head, 0, 2, 0);
-    if (size < 18 || head[0] !== 0x1f || head[1] !== 0x8b) throw corrupt(file, 'it is not valid gzip data');
+    if (size < 18 || head[0] !== 0x1f || head[1] !== 0x8b) throw unusableArchive(file, 'it is not valid gzip data');
     await fh.read(tail, 0, 4, size - 4);
     const modulo = tail.readUInt32LE(0);
     const wrap = 2 ** 32;

@@ -2,7 +2,8 @@
 // on a socket in a private folder, started when a task first needs it and stopped when the last
 // task of this process lets it go. Through it the Docker route's code (containers, exec, limits,
 // labels, the image budget) drives Podman unchanged; docker-connection.ts's EngineTraits carry
-// what differs. It dies with us (setpriv's parent-death signal), so a crash leaves no service;
+// what differs, among them how an image archive goes in: a `podman load` of its own
+// (podman-load.ts), not the service. It dies with us (setpriv's parent-death signal), so a crash leaves no service;
 // the containers a crash leaves are removed by their labels next time, as with Docker.
 // It runs in a process group of its own, and every stop signals the whole group: a rootless
 // podman re-executes itself inside a user namespace, and that child is not killed with an outer
@@ -11,19 +12,20 @@
 // job (Slurm's scancel signals every process of the job) stops it while we still need it to
 // remove our containers: a service that exits while held is started again on the same socket,
 // and the last release removes every container this process made in the store before it stops.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import Docker from 'dockerode';
 import { UserError, throwIfAborted } from '../../util/errors';
-import { findTrustedProgram } from '../../util/trusted-program';
 import type { DockerConnection, EngineTraits } from '../docker/docker-connection';
 import { ownerLabel, OWNER_LABEL } from '../docker/container-owner';
 import { statusOf } from '../docker/docker-errors';
 import { TailBuffer } from '../tail-buffer';
 import { signalProcessGroup, untilProcessGroupGone } from '../kill-tree';
 import { serviceUlimits } from './service-ulimits';
+import { podmanGlobalArgs, podmanTmpDir, spawnPodman } from './podman-store';
+import { podmanLoader } from './podman-load';
 import type { PodmanSettings } from '../runtime-settings';
 import type { PodmanHost } from './podman-preflight';
 
@@ -41,37 +43,21 @@ const RLIMIT_FIX =
   'Give Podman an empty default: write "[containers]" and "default_ulimits = []" to /etc/containers/containers.conf.d/50-sweci.conf (scripts/setup.sh does), then try again.';
 
 /** What differs when Podman answers: see EngineTraits. `ulimits`: the service's own (serviceUlimits). */
-export function podmanTraits(rootless: boolean, ulimits: EngineTraits['ulimits'] = [], loadLock?: string): EngineTraits {
+export function podmanTraits(settings: PodmanSettings, host: PodmanHost, ulimits: EngineTraits['ulimits'] = []): EngineTraits {
   return {
     kind: 'podman',
     name: 'Podman',
     ulimits,
-    ...(loadLock ? { loadLock } : {}),
+    loadLock: loadLockFile(settings),
     // Rootless: the user's own uid is the same number inside, so files written to mounts are theirs.
-    ...(rootless ? { usernsMode: 'keep-id' } : {}),
-    loadsPlainTar: true,
+    ...(host.rootless ? { usernsMode: 'keep-id' } : {}),
+    // Archives go to a `podman load` of their own on the same store, not to the service (podman-load.ts says why).
+    loader: podmanLoader(settings, host),
     // Podman 4.3 spools a streamed archive twice in its temporary folder, then stores it.
     loadPeakFactor: 3,
     fixFor: (message) => (/error setting rlimit/i.test(message) ? RLIMIT_FIX : undefined),
     hint: 'Check that Podman works here (podman info), or choose --runtime docker or local.',
   };
-}
-
-/**
- * Podman's global options for the configured store (the store SWE-CI names uses the overlay
- * driver) and, where the preflight chose one, the OCI runtime.
- */
-export function podmanGlobalArgs(settings: PodmanSettings, host: Pick<PodmanHost, 'ociRuntime'>): string[] {
-  return [
-    ...(host.ociRuntime ? ['--runtime', host.ociRuntime] : []),
-    ...(settings.root ? ['--root', settings.root, '--storage-driver', 'overlay'] : []),
-    ...(settings.runroot ? ['--runroot', settings.runroot] : []),
-  ];
-}
-
-/** Where Podman spools an archive while loading it: beside the store when one is named (node-local disk). */
-export function podmanTmpDir(settings: PodmanSettings): string | undefined {
-  return settings.root ? path.join(settings.root, 'sweci-tmp') : undefined;
 }
 
 /**
@@ -139,7 +125,7 @@ async function startService(settings: PodmanSettings, host: PodmanHost): Promise
   const connection: DockerConnection = {
     docker: new Docker({ socketPath }),
     address: `podman ${[...podmanGlobalArgs(settings, host), 'system service'].join(' ')} (${socketPath})`,
-    engine: podmanTraits(host.rootless, [], loadLockFile(settings)),
+    engine: podmanTraits(settings, host),
   };
   const spawned = spawnService(settings, host, dir, socketPath);
   const running: Running = { ...spawned, dir, connection, holders: 0, stopping: false, respawn: () => Promise.resolve(false) };
@@ -153,7 +139,7 @@ async function startService(settings: PodmanSettings, host: PodmanHost): Promise
   };
   const failure = await untilAnswering(running, spawned.exitReason);
   if (failure === undefined) {
-    running.connection.engine = podmanTraits(host.rootless, serviceUlimits(running.child.pid), loadLockFile(settings));
+    running.connection.engine = podmanTraits(settings, host, serviceUlimits(running.child.pid));
     watch(running);
     return running;
   }
@@ -184,15 +170,11 @@ const STOP_GRACE_MS = 10_000;
 function spawnService(settings: PodmanSettings, host: PodmanHost, dir: string, socketPath: string): Spawned {
   const tmp = podmanTmpDir(settings);
   const args = [...podmanGlobalArgs(settings, host), 'system', 'service', '--time=0', `unix://${socketPath}`];
-  const setpriv = findTrustedProgram('setpriv');
-  const [command, argv] = setpriv ? [setpriv, ['--pdeathsig', 'TERM', '--', host.podman, ...args]] : [host.podman, args];
   // Its own folder as working directory: conmon writes an `oom` file into the working directory of
   // whoever started it when a container is killed for memory (seen in the task's folder otherwise).
-  // Detached: the service leads a process group that holds every process of it, so that one signal
-  // reaches them all (and a terminal's ^C reaches only us: we stop it once our containers are removed).
-  const child = spawn(command, argv, {
+  // A group of its own: a terminal's ^C reaches only us, and we stop it once our containers are removed.
+  const child = spawnPodman(host, args, {
     cwd: dir,
-    detached: true,
     stdio: ['ignore', 'ignore', 'pipe'],
     env: { ...process.env, ...(tmp ? { TMPDIR: tmp } : {}) },
   });
