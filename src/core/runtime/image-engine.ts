@@ -30,7 +30,6 @@ export function imageEngineKind(runtime: RuntimeSettings['runtime']): ContainerE
   return 'docker';
 }
 
-<<<<<<< HEAD
 /** `auto` as a run chooses (task-environment.ts): Docker's engine when it answers, else Podman when it can run here. */
 async function openAutoEngine(settings: RuntimeSettings, signal?: AbortSignal): Promise<ImageEngine> {
   const conn = connectDocker({ socketPath: settings.docker.socketPath });
@@ -45,13 +44,8 @@ async function openAutoEngine(settings: RuntimeSettings, signal?: AbortSignal): 
   }
 }
 
-export const podmanStoreName = (podman: PodmanSettings): string => (podman.root ? `Podman's store ${podman.root}` : "Podman's default store for this user");
-
 export async function openImageEngine(settings: RuntimeSettings, kind: ContainerEngineKind | 'auto', signal?: AbortSignal): Promise<ImageEngine> {
   if (kind === 'auto') return openAutoEngine(settings, signal);
-=======
-export async function openImageEngine(settings: RuntimeSettings, kind: ContainerEngineKind, signal?: AbortSignal): Promise<ImageEngine> {
->>>>>>> podman-load
   if (kind === 'docker') {
     const conn = connectDocker({ socketPath: settings.docker.socketPath });
     await pingEngine(conn);
