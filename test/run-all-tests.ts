@@ -21,7 +21,8 @@ interface Job {
   after: string[];
 }
 
-const ROOT = path.resolve(__dirname, '..');
+// out/test → the repository.
+const ROOT = path.resolve(__dirname, '..', '..');
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const node = (script: string): string[] => [process.execPath, path.join(__dirname, script)];
 

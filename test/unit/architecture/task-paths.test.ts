@@ -24,12 +24,24 @@ const ALLOWED: Record<string, string> = {
   'src/core/loop/run-store.ts': "an iteration archive's file names (ARCHIVE), which are not the task's layout",
 };
 
+/** A task folder's fields, own or getters up its prototype chain (its paths are made when asked for). */
+function fieldNames(folder: object): string[] {
+  const names = new Set<string>();
+  for (let o: object | null = folder; o && o !== Object.prototype; o = Object.getPrototypeOf(o) as object | null) {
+    for (const [key, d] of Object.entries(Object.getOwnPropertyDescriptors(o))) {
+      if (key !== 'constructor' && (d.get || ('value' in d && typeof d.value !== 'function'))) names.add(key);
+    }
+  }
+  return [...names];
+}
+
 /** Every path the layout gives, relative to the task folder, with `/`. */
 function layoutPaths(): string[] {
   const sample = taskFolder(path.resolve(path.sep, 'task'));
   const picks: ((t: TaskFolder) => string)[] = [];
   const fields = (t: TaskFolder) => t as unknown as Record<string, unknown>;
-  for (const [key, value] of Object.entries(fields(sample))) {
+  for (const key of fieldNames(sample)) {
+    const value = fields(sample)[key];
     if (typeof value === 'string' && key !== 'root') picks.push((t) => fields(t)[key] as string);
     else if (value !== null && typeof value === 'object') {
       for (const sub of Object.keys(value)) picks.push((t) => (fields(t)[key] as Record<string, string>)[sub]);

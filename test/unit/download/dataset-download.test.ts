@@ -220,6 +220,13 @@ describe('sweci dataset download', () => {
     });
     const firstDone = collect(first);
     await atStall;
+    // The first download books a finished file (its manifest, then the CSV of complete tasks)
+    // while it fetches the next: before the snapshot, its CSV must say the first task is complete,
+    // which it does once the bookkeeping of the files before the stalled one is done.
+    for (let i = 0; !(await readDatasetTasks(into, 'default').catch(() => [])).some((t) => t.id === ds.taskIds[0]); i++) {
+      assert.ok(i < 600, 'the first download never listed its first complete task');
+      await new Promise((r) => setTimeout(r, 100));
+    }
     const before = new Map<string, string>();
     for (const f of hub.files()) {
       const at = path.join(into, f.path);

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import * as os from 'node:os';
 import type Docker from 'dockerode';
+import { statusOf } from './docker-errors';
 
 export const MANAGED_LABEL = 'dev.swe-ci.managed';
 export const OWNER_LABEL = 'dev.swe-ci.owner';
@@ -89,7 +90,7 @@ export function managedLabels(role: string): Record<string, string> {
  * container is used once and never restarted, so a stopped one is litter, e.g. after the engine
  * restarted under a run). Another live process's stopped container stays: it is that process's
  * to read (why it ended, a limit it hit) and then remove, which a second window or CLI starting
- * a run must not take from it. Returns how many.
+ * a run must not take from it. Returns how many are gone.
  */
 export async function removeStaleContainers(docker: Docker): Promise<number> {
   const list = await docker.listContainers({ all: true, filters: { label: [MANAGED_LABEL] } });
@@ -98,14 +99,45 @@ export async function removeStaleContainers(docker: Docker): Promise<number> {
     const owner = c.Labels?.[OWNER_LABEL];
     const stopped = c.State === 'exited' || c.State === 'dead';
     if (!ownerIsGone(owner) && !(stopped && owner === ownerLabel())) continue;
-    try {
-      await docker.getContainer(c.Id).remove({ force: true });
-      removed++;
-    } catch {
-      // Already gone, or being removed by someone else.
-    }
+    if (await removeForGood(docker, c.Id)) removed++;
   }
   return removed;
+}
+
+/**
+ * Removes a container; true once it is gone, whoever removed it. Another SWE-CI process starting
+ * a run may be removing it too (409, or 404 when it finished first), and a loaded engine may fail
+ * a kill it then completes: this waits until it is gone and tries once more, so what the caller
+ * returns is true of the engine.
+ */
+async function removeForGood(docker: Docker, id: string): Promise<boolean> {
+  const remove = () =>
+    docker
+      .getContainer(id)
+      .remove({ force: true })
+      .then(
+        () => true,
+        (err: unknown) => statusOf(err) === 404,
+      );
+  if (await remove()) return true;
+  await untilRemoved(docker, id, 30_000);
+  return remove();
+}
+
+/** Waits, up to `ms`, until the engine no longer knows the container. */
+async function untilRemoved(docker: Docker, id: string, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    const known = await docker
+      .getContainer(id)
+      .inspect()
+      .then(
+        () => true,
+        (err: unknown) => statusOf(err) !== 404,
+      );
+    if (!known) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
 }
 
 /**
