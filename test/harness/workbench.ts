@@ -360,8 +360,9 @@ export function workbenchHelpers(page: Page): Omit<Workbench, 'page' | 'server' 
 
   const clickActivityBarItem = async (label: string) => {
     const item = page.locator(`.part.activitybar .action-item:has(a[aria-label*="${cssString(label)}"])`).first();
-    // Contributed containers appear once the extension host has scanned extensions.
-    await item.waitFor({ state: 'visible', timeout: 60_000 });
+    // Contributed containers appear once the extension host has scanned extensions: as long as
+    // the page's own load may take (seen past 60 s with the machine 15 times oversubscribed).
+    await item.waitFor({ state: 'visible', timeout: 120_000 });
     // Clicking the item of the container already shown would hide the side bar. A click that
     // lands while the workbench is still restoring its layout can leave the side bar hidden (seen
     // under load): look again and click again, as a person would, for up to 30 s.

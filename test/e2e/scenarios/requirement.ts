@@ -103,15 +103,17 @@ export async function requirementCompletionScenario(): Promise<string> {
     const focused = (await page.locator('.suggest-widget .monaco-list-row.focused').first().textContent()) ?? '';
     await page.keyboard.press('Enter');
     await page.keyboard.press('Control+S');
-    const line = () => fs.readFileSync(layout.requirementFile, 'utf8').split('\n')[before.length - 1];
+    // A read while the editor writes the file can find it short (truncated, not yet written): no line yet.
+    const line = () => fs.readFileSync(layout.requirementFile, 'utf8').split('\n')[before.length - 1] ?? '';
     // Saving takes a moment to reach the disk: wait while the line is still as the file was
-    // written (empty) or as typed, never the completion.
+    // written (empty) or as typed, never the completion (a state, for up to a minute).
     const inserted = () =>
       line()
         .trim()
         .replace(/^<acceptance>/, '')
         .replace(/<\/acceptance>$/, '');
-    for (let i = 0; i < 50 && (inserted() === '' || inserted() === typed); i++) await page.waitForTimeout(200);
+    const saveDeadline = Date.now() + 60_000;
+    while ((inserted() === '' || inserted() === typed) && Date.now() < saveDeadline) await page.waitForTimeout(200);
     const got = line().trim();
     if (!ids.includes(inserted())) throw new Error(`Enter on the completion list (focused: "${focused.trim()}") gave "${got}", not a non-passed node id`);
     return shot;
@@ -129,13 +131,22 @@ export async function quickOpen(page: Page, relative: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     await page.keyboard.press('Control+P');
     const input = page.locator('.quick-input-widget input');
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
-    await input.fill(relative);
+    // The widget can close again before it is typed into (focus taken by a view that refreshes,
+    // seen under load): that is a failed attempt, as a list that never shows the file is.
+    const filled = await input
+      .waitFor({ state: 'visible', timeout: 10_000 })
+      .then(() => input.fill(relative, { timeout: 10_000 }))
+      .then(
+        () => true,
+        () => false,
+      );
     const row = page.locator('.quick-input-widget .monaco-list-row.focused').filter({ hasText: name }).first();
-    const listed = await row.waitFor({ timeout: 15_000 }).then(
-      () => true,
-      () => false,
-    );
+    const listed =
+      filled &&
+      (await row.waitFor({ timeout: 15_000 }).then(
+        () => true,
+        () => false,
+      ));
     if (listed) {
       await page.keyboard.press('Enter');
       const opened = await tab.waitFor({ timeout: 10_000 }).then(
