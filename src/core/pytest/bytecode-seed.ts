@@ -21,6 +21,7 @@ import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { userCacheDir } from '../util/user-cache';
 import { isSameOrInside } from '../util/paths';
+import { executablesOnPath } from '../util/trusted-program';
 import type { Mount } from '../runtime/mounts';
 
 const COMPLETE = '.complete';
@@ -53,9 +54,20 @@ async function stillChecked(seed: string): Promise<readonly string[] | undefined
   return undefined;
 }
 
-/** Seeds are kept per interpreter and runtime (a container's standard library is not this machine's), and per version of what a seed holds. */
+/** Seeds are kept per interpreter (seedInterpreter) and runtime (a container's standard library is not this machine's), and per version of what a seed holds. */
 export function seedKey(runtimeDescription: string, python: string): string {
   return createHash('sha256').update(`2\0${runtimeDescription}\0${python}`).digest('hex').slice(0, 16);
+}
+
+/**
+ * The interpreter a seed is kept for. On this host, a bare name is the file PATH finds for it: a
+ * virtual environment's own bin/python3, not the interpreter it links to (its packages, and so its
+ * folders, differ), so two interpreters that are both `python3` never share a seed, whose folders
+ * would then not cover the second one's. In a container, the name (the image resolves it).
+ */
+export function seedInterpreter(python: string, onHost: boolean, searchPath = process.env.PATH ?? ''): string {
+  if (!onHost || python.includes('/')) return python;
+  return executablesOnPath(python, searchPath)[0] ?? python;
 }
 
 type Build = (dir: string) => Promise<string | undefined>;

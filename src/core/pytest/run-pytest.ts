@@ -13,7 +13,7 @@ import { hasJsonReport } from './detect-json-report';
 import { copyReportPlugin } from './report-plugin';
 import { readAgentFile } from '../util/agent-file';
 import { emptyFolder } from '../util/discard';
-import { ensureSeed, fillFromSeed, seedKey, seedMounts } from './bytecode-seed';
+import { ensureSeed, fillFromSeed, seedInterpreter, seedKey, seedMounts } from './bytecode-seed';
 import { parseJsonReport } from './parse-json-report';
 import { parseJunitXml } from './parse-junit';
 import { ReportStreamReader } from './report-stream';
@@ -309,7 +309,7 @@ function isConfined(runtime: Runtime, confine: Confinement | undefined): boolean
  * A seed that cannot be had only leaves the run compiling everything.
  */
 async function seedPrefix(runtime: Runtime, o: RunPytestOptions, seeds: string, mounts: readonly Mount[], pycacheDir: string): Promise<Mount[]> {
-  const key = seedKey(runtime.description, o.python);
+  const key = seedKey(runtime.description, seedInterpreter(o.python, runtime.isolation !== 'container'));
   const build = (dir: string) => seedRun(runtime, o, dir);
   await fs.promises.mkdir(pycacheDir, { recursive: true });
   if (!isConfined(runtime, o.confine)) {
@@ -329,7 +329,9 @@ type SeedRunOptions = Pick<RunPytestOptions, 'python' | 'env' | 'confine' | 'sig
  * it while the task is materialised), so no pytest run waits for it. Nothing to do when it exists.
  */
 export async function prepareBytecodeSeed(runtime: Runtime, o: SeedRunOptions & { bytecodeSeedDir: string }): Promise<void> {
-  await ensureSeed(o.bytecodeSeedDir, seedKey(runtime.description, o.python), (dir) => seedRun(runtime, o, dir));
+  await ensureSeed(o.bytecodeSeedDir, seedKey(runtime.description, seedInterpreter(o.python, runtime.isolation !== 'container')), (dir) =>
+    seedRun(runtime, o, dir),
+  );
 }
 
 /**

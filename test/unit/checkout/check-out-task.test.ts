@@ -18,7 +18,7 @@ import { TestRepo } from '../task/git-fixture';
 import { writeZip } from '../task/zip-fixture';
 import { listTree } from '../helpers/list-tree';
 import { ObservedRuntime } from '../helpers/observed-runtime';
-import { machineSeedStore, seedKey } from '../../../src/core/pytest/bytecode-seed';
+import { machineSeedStore, seedInterpreter, seedKey } from '../../../src/core/pytest/bytecode-seed';
 import { isSameOrInside } from '../../../src/core/util/paths';
 
 type CheckOutOptions = Parameters<typeof checkOutTask>[1];
@@ -101,7 +101,7 @@ describe('checkOutTask', () => {
     assert.equal(seeding(first).length, 1, 'one seed build');
     assert.equal(pytestRuns(first)[0], seeding(first)[0], "the seed is built before the target's run, which starts from it");
     assert.equal(pytestRuns(first).length, 3, 'the seed, the target, the base');
-    await fs.access(path.join(machineSeedStore(), seedKey(runtime.description, 'python3'), '.complete'));
+    await fs.access(path.join(machineSeedStore(), seedKey(runtime.description, seedInterpreter('python3', true)), '.complete'));
 
     const second = new ObservedRuntime(runtime);
     await checkOutTask(spec, { ...options('seed-b'), runtime: second });

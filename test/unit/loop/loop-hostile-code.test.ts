@@ -8,7 +8,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { machineSeedStore, seedKey } from '../../../src/core/pytest/bytecode-seed';
+import { machineSeedStore, seedInterpreter, seedKey } from '../../../src/core/pytest/bytecode-seed';
 import { runCurrentTests } from '../../../src/core/checkout/run-current-tests';
 import { prepareBytecodeSeed } from '../../../src/core/pytest/run-pytest';
 import { pytestConfinement } from '../../../src/core/runtime/task-confinement';
@@ -416,7 +416,7 @@ describe('code under test that tries to change its score', () => {
     assert.equal(two.gap, zero.gap, "the honest code's real score: the planted bytecode was not loaded");
 
     // The seed kept the real module: no run wrote to it.
-    const seeds = path.join(machineSeedStore(), seedKey(runtime.description, pytestSettings.python));
+    const seeds = path.join(machineSeedStore(), seedKey(runtime.description, seedInterpreter(pytestSettings.python, true)));
     const seeded = (await fs.readdir(seeds, { recursive: true })).filter((f) => /_pytest\/reports\.cpython-\d+\.pyc$/.test(f));
     assert.equal(seeded.length, 1, `one seed holds pytest's reports module: ${JSON.stringify(seeded)}`);
     const names = spawnSync(
@@ -455,7 +455,7 @@ describe('code under test that tries to change its score', () => {
     if (!SANDBOX) return missingSandbox(t, 'bubblewrap cannot run here: the seed is only out of reach of confined runs');
     const task = await world.task();
     const store = machineSeedStore();
-    const key = seedKey(runtime.description, pytestSettings.python);
+    const key = seedKey(runtime.description, seedInterpreter(pytestSettings.python, true));
     // A forged _pytest/reports.pyc (every failure a pass), stamped with the real source's size and
     // mtime, written to every place the seed could be known by: the prefix Python shows it
     // (PYTHONPYCACHEPREFIX, where the seed's folders are), the store under the real home (its path

@@ -5,7 +5,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { ensureSeed, fillFromSeed, machineSeedStore, seedKey, seedMounts } from '../../../src/core/pytest/bytecode-seed';
+import { ensureSeed, fillFromSeed, machineSeedStore, seedInterpreter, seedKey, seedMounts } from '../../../src/core/pytest/bytecode-seed';
 
 let tmp: string;
 
@@ -61,6 +61,24 @@ describe('the bytecode seed', () => {
 
     assert.notEqual(seedKey('docker · img:1', 'python3'), key, "a container's seed is its own");
     assert.notEqual(seedKey('local · sandboxed', '/opt/venv/bin/python'), key);
+  });
+
+  test("two interpreters both called python3 on this host (a virtual environment first on PATH, then not) keep seeds of their own; in a container the name is the image's", async () => {
+    const bins = ['venv', 'machine'].map((d) => path.join(tmp, 'interpreters', d, 'bin'));
+    for (const bin of bins) {
+      await fs.mkdir(bin, { recursive: true });
+      await fs.writeFile(path.join(bin, 'python3'), '#!/bin/sh\n', { mode: 0o755 });
+    }
+    const [venvFirst, machineOnly] = [bins.join(path.delimiter), bins[1]];
+    assert.equal(seedInterpreter('python3', true, venvFirst), path.join(bins[0], 'python3'));
+    assert.equal(seedInterpreter('python3', true, machineOnly), path.join(bins[1], 'python3'));
+    const key = (searchPath: string) => seedKey('local · sandboxed', seedInterpreter('python3', true, searchPath));
+    assert.notEqual(key(venvFirst), key(machineOnly), 'a seed of one does not stand for the other');
+    assert.equal(key(venvFirst), key(venvFirst));
+    // A path is the user's as given; a name in a container is resolved by the image, not this PATH.
+    assert.equal(seedInterpreter('/opt/venv/bin/python', true, venvFirst), '/opt/venv/bin/python');
+    assert.equal(seedInterpreter('python3', false, venvFirst), 'python3');
+    assert.equal(seedInterpreter('python-none', true, venvFirst), 'python-none', 'not found: the name');
   });
 
   test('a seed left half-built is built again; a build that could not run leaves no seed and an empty prefix', async () => {
