@@ -18,6 +18,8 @@
 #   - .vscode-test/agents        the real agent CLIs of scripts/agent-clis.txt, pinned, from npm
 #   - a Docker engine and the demo task's image archive (scripts/docker-setup.sh):
 #     the Docker tests run against a real engine, never skipped.
+#   - /opt/sweci-test-python: this machine's python3 with pytest and what it requires, and no
+#     other package (scripts/test-python.py), for the suite's local pytest runs.
 #   - Podman and what rootless Podman needs (uidmap, slirp4netns, fuse-overlayfs,
 #     catatonit), configured for this machine, and a user with subordinate ids for the
 #     rootless tests (scripts/podman-setup.sh).
@@ -167,6 +169,17 @@ else
   echo "$agent_specs" >"$AGENTS_MARKER"
   skip "installed: $agent_specs"
 fi
+
+# ---------------------------------------------------------------------------
+# The suite's local pytest runs use this Python (test/harness/test-python.ts puts it first on PATH):
+# this machine's interpreter with pytest and its dependencies only, no plugin the machine happens to have.
+TEST_PYTHON=/opt/sweci-test-python
+step "a Python for the suite's pytest runs ($TEST_PYTHON: pytest and its dependencies only)"
+if ! test_python_out="$(python3 "$ROOT/scripts/test-python.py" "$TEST_PYTHON" 2>&1)"; then
+  printf '%s\n' "$test_python_out" >&2
+  die "could not make $TEST_PYTHON (python3 must have pytest: python3 -m pytest --version)"
+fi
+skip "$test_python_out"
 
 # ---------------------------------------------------------------------------
 bash "$ROOT/scripts/docker-setup.sh"

@@ -12,6 +12,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
+import { useTestPython } from './harness/test-python';
 
 interface Job {
   name: string;
@@ -72,6 +73,8 @@ function runJob(job: Job, t0: number): Promise<{ code: number; ms: number }> {
 }
 
 async function main(): Promise<number> {
+  // Every job's local pytest runs use the suite's Python (test/harness/test-python.ts).
+  useTestPython();
   // Stopped, it passes the signal to the jobs running, waits for them and starts no other.
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {

@@ -11,6 +11,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { laneSeconds, planLanes, usesDocker, type LanePlan } from './unit-lanes';
+import { useTestPython } from './harness/test-python';
 
 const UNIT_DIR = path.join(__dirname, 'unit');
 const TIMES_REPORTER = path.join(__dirname, 'unit-file-times.js');
@@ -106,6 +107,8 @@ function slowestFiles(work: string, count: number): string[] {
 }
 
 async function main(): Promise<number> {
+  // The files' local pytest runs use the suite's Python (test/harness/test-python.ts).
+  useTestPython();
   const extra = process.argv.slice(2);
   const files = testFiles(UNIT_DIR);
   const testRoot = path.dirname(UNIT_DIR);

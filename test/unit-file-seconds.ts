@@ -32,6 +32,7 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'report/leaderboard-html.test.js': 0.5,
   'shared/leaderboard-model.test.js': 0.5,
   'testing/run-all-tests.test.js': 0.5,
+  'testing/test-python.test.js': 0.5,
   'testing/unit-lanes.test.js': 0.5,
   'workspace/task-folder.test.js': 0.4,
   'demo/demo-dataset.test.js': 150.0,

@@ -33,6 +33,7 @@ import { curateScenario } from './scenarios/curate';
 import { iterationReloadScenario } from './scenarios/iteration-reload';
 import { pseudoLocaleScenario } from './scenarios/pseudo-locale';
 import { longestFirst } from './scenario-seconds';
+import { useTestPython } from '../harness/test-python';
 
 interface Scenario {
   name: string;
@@ -130,6 +131,8 @@ function jobs(): number {
 }
 
 async function main(): Promise<number> {
+  // The workbenches' local pytest runs use the suite's Python (test/harness/test-python.ts).
+  useTestPython();
   const only = process.env.SWECI_E2E_ONLY;
   // One name, or several separated by commas.
   const names = only?.split(',').map((n) => n.trim());

@@ -20,8 +20,11 @@ import * as path from 'node:path';
 import { runTests } from '@vscode/test-electron';
 import { repoRoot } from '../harness/code-server';
 import { makeTestExtension } from '../harness/test-extension';
+import { useTestPython } from '../harness/test-python';
 
 async function main(): Promise<number> {
+  // The extension host's local pytest runs use the suite's Python (test/harness/test-python.ts).
+  useTestPython();
   const root = repoRoot();
   const extensionTestsPath = path.join(root, 'out', 'test', 'integration', 'index.js');
   let testExtension;

@@ -1,0 +1,19 @@
+// The suite's Python: scripts/setup.sh makes /opt/sweci-test-python (scripts/test-python.py), this
+// machine's interpreter with pytest and what pytest requires, and no other package. The test
+// runners put its bin first on PATH, so `python3` in every local pytest run of the suite is that
+// one: plugins the machine's Python happens to carry (hypothesis's and pytest-benchmark's here,
+// about one CPU-second per pytest start) neither slow the suite nor change what it sees. A
+// machine without it runs the suite with its own python3, as before.
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+
+export const TEST_PYTHON_DIR = '/opt/sweci-test-python';
+
+/** Puts the suite's Python first on `env`'s PATH when setup made it; whether it did. */
+export function useTestPython(env: NodeJS.ProcessEnv = process.env): boolean {
+  const bin = path.join(TEST_PYTHON_DIR, 'bin');
+  if (!existsSync(path.join(bin, 'python3'))) return false;
+  const rest = (env.PATH ?? '').split(path.delimiter).filter((p) => p !== '' && p !== bin);
+  env.PATH = [bin, ...rest].join(path.delimiter);
+  return true;
+}

@@ -1,0 +1,33 @@
+// The suite's Python (test/harness/test-python.ts, made by scripts/setup.sh): first on PATH for
+// the test runners, the machine's interpreter and pytest, and no pytest plugin of its own.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { TEST_PYTHON_DIR, useTestPython } from '../../harness/test-python';
+
+const run = (env: NodeJS.ProcessEnv, args: string[]) => execFileSync('python3', args, { env, encoding: 'utf8' }).trim();
+
+test('setup made the suite Python: python3 on the runners PATH is it, with the machine pytest and no plugin that loads itself', () => {
+  const bin = path.join(TEST_PYTHON_DIR, 'bin');
+  const machine = {
+    ...process.env,
+    PATH: (process.env.PATH ?? '')
+      .split(path.delimiter)
+      .filter((p) => p !== bin)
+      .join(path.delimiter),
+  };
+  const suite = { ...machine };
+  assert.ok(useTestPython(suite), `${TEST_PYTHON_DIR} is missing: run bash scripts/setup.sh`);
+  assert.equal(suite.PATH!.split(path.delimiter)[0], bin);
+  // Put first once, however often it is asked.
+  useTestPython(suite);
+  assert.equal(suite.PATH!.split(path.delimiter).filter((p) => p === bin).length, 1);
+
+  assert.equal(run(suite, ['-c', 'import sys; print(sys.prefix)']), TEST_PYTHON_DIR);
+  const plugins = run(suite, ['-c', "import importlib.metadata as m, json; print(json.dumps(sorted(e.name for e in m.entry_points(group='pytest11'))))"]);
+  assert.deepEqual(JSON.parse(plugins), [], 'no pytest plugin is installed in the suite Python');
+  // The same interpreter and pytest as the machine's python3.
+  const version = ['-c', 'import sys, pytest; print(sys.version, pytest.__version__)'];
+  assert.equal(run(suite, version), run(machine, version));
+});
