@@ -9,6 +9,7 @@ import { promises as fs } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { classify, type NonPassedEntry } from '../src/core/gap/non-passed';
+import { machineSeedStore } from '../src/core/pytest/bytecode-seed';
 import { runPytest } from '../src/core/pytest/run-pytest';
 import type { TestReport } from '../src/core/pytest/test-report';
 import { LocalRuntime } from '../src/core/runtime/local-runtime';
@@ -145,7 +146,9 @@ export async function buildDemoRepo(repo: string): Promise<string[]> {
 }
 
 async function runTests(python: string, codeDir: string, reportFile: string): Promise<{ report: TestReport; exitCode: number }> {
-  const run = await runPytest(new LocalRuntime(), { python, codeDir, reportFile, format: 'auto', timeoutMs: 300_000 });
+  // With this machine's bytecode seed, as the loop runs pytest: each run would otherwise compile
+  // pytest and the standard library into its fresh bytecode folder (about a third of its CPU time).
+  const run = await runPytest(new LocalRuntime(), { python, codeDir, reportFile, format: 'auto', timeoutMs: 300_000, bytecodeSeedDir: machineSeedStore() });
   if (run.kind !== 'ran') {
     throw new Error(`The demo's pytest run in ${codeDir} did not complete: ${run.reason}\n${run.output}`);
   }

@@ -1,4 +1,5 @@
-// The headless CLI as a user runs it: a real process, real git, real pytest.
+// The headless CLI as a user runs it: a real process, real git, real pytest. In the task image
+// (Docker): cli-docker.test.ts.
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
@@ -6,27 +7,17 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { TestRepo } from '../task/git-fixture';
-import { DEMO_IMAGE, dockerForTests } from '../helpers/docker';
+import { cli, libRepo, sweciWithCache } from './cli-fixture';
 
-const cli = path.resolve(__dirname, '../../../src/cli/main.js');
 let tmp: string;
 let repo: TestRepo;
 
-function sweci(...args: string[]) {
-  const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', env: { ...process.env, XDG_CACHE_HOME: path.join(tmp, 'cache') } });
-  return { code: r.status, out: r.stdout, err: r.stderr };
-}
+const sweci = (...args: string[]) => sweciWithCache(tmp, ...args);
 
 describe('sweci CLI', () => {
   before(async () => {
     tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-cli-')));
-    repo = await TestRepo.create(path.join(tmp, 'lib'));
-    await repo.commit('base', {
-      'src/lib/__init__.py': '',
-      'src/lib/core.py': 'def add(a, b):\n    return a - b\n',
-      'tests/test_core.py': 'from lib.core import add\n\ndef test_add():\n    assert add(1, 2) == 3\n',
-    });
-    await repo.commit('target', { 'src/lib/core.py': 'def add(a, b):\n    return a + b\n' });
+    repo = await libRepo(path.join(tmp, 'lib'));
   });
   after(async () => {
     await fs.rm(tmp, { recursive: true, force: true });
@@ -138,34 +129,6 @@ describe('sweci CLI', () => {
       await new Promise((r) => setTimeout(r, 500));
       assert.equal((await fs.stat(beat)).size, size, `after ${signal}, nothing writes any more`);
     }
-  });
-
-  test('checkout --runtime docker --image runs in the image; test reuses the recorded runtime; --runtime local overrides', async () => {
-    await dockerForTests();
-    const into = path.join(tmp, 'task-docker');
-    const co = sweci('checkout', '--repo', repo.dir, '--base', 'HEAD~1', '--target', 'HEAD', '--into', into, '--runtime', 'docker', '--image', DEMO_IMAGE);
-    assert.equal(co.code, 0, co.err);
-    assert.match(co.err, new RegExp(`runtime: docker · ${DEMO_IMAGE}`));
-    assert.match(co.out, /pytest ran: gap 1/);
-    const recorded = JSON.parse(await fs.readFile(path.join(into, '.sweci', 'environment.json'), 'utf8')) as { runtime: string; image: string };
-    assert.deepEqual([recorded.runtime, recorded.image], ['docker', DEMO_IMAGE]);
-    const again = sweci('test', into);
-    assert.equal(again.code, 0, again.err);
-    assert.match(again.err, /runtime: docker/);
-    assert.match(again.out, /gap 1/);
-    const onHost = sweci('test', into, '--runtime', 'local', '--format', 'junit');
-    assert.equal(onHost.code, 0, onHost.err);
-    assert.match(onHost.err, /runtime: local/);
-    const bad = sweci('test', into, '--max-memory-mb', 'lots');
-    assert.equal(bad.code, 1);
-    assert.match(bad.err, /^error: --max-memory-mb must be a number of MiB/m);
-    // The container limit that --max-memory-mb replaced is refused, not silently ignored.
-    const gone = sweci('test', into, '--memory-mb', '512');
-    assert.equal(gone.code, 1);
-    assert.match(gone.err, /^error: --memory-mb is no longer read: containers and sandboxed steps share --max-memory-mb/m);
-    const noEngine = sweci('test', into, '--socket', path.join(tmp, 'none.sock'));
-    assert.equal(noEngine.code, 1);
-    assert.match(noEngine.err, /^error: The Docker engine at .*none\.sock did not answer.*Start Docker/m);
   });
 
   test('when pytest does not run, test and status say why (the first error line) and where its output is', async () => {

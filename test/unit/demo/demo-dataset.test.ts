@@ -20,6 +20,7 @@ import { materializeTask } from '../../../src/core/workspace/materialize';
 import { oracleLayout } from '../../../src/core/workspace/layout';
 import { exportTree, pruneTopLevel } from '../../../src/core/workspace/upstream';
 import { classify } from '../../../src/core/gap/non-passed';
+import { machineSeedStore } from '../../../src/core/pytest/bytecode-seed';
 import { runPytest } from '../../../src/core/pytest/run-pytest';
 import { passedIds, type TestReport } from '../../../src/core/pytest/test-report';
 import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
@@ -33,7 +34,15 @@ let jsonRun: { status: number | null; stdout: string; stderr: string };
 const SCRIPT = path.resolve(__dirname, '../../../scripts/demo-dataset.js');
 
 async function pytest(codeDir: string, reportFile: string): Promise<{ report: TestReport; exitCode: number }> {
-  const run = await runPytest(new LocalRuntime(), { python: PYTHON, codeDir, reportFile, format: 'junit', timeoutMs: 120_000 });
+  // With this machine's bytecode seed, as the loop and the builder run pytest (not what is checked here).
+  const run = await runPytest(new LocalRuntime(), {
+    python: PYTHON,
+    codeDir,
+    reportFile,
+    format: 'junit',
+    timeoutMs: 120_000,
+    bytecodeSeedDir: machineSeedStore(),
+  });
   assert.equal(run.kind, 'ran', run.kind === 'did-not-run' ? `${run.reason}\n${run.output}` : '');
   if (run.kind !== 'ran') throw new Error('unreachable');
   return { report: run.report, exitCode: run.exitCode };
@@ -53,7 +62,11 @@ describe('demo dataset', () => {
     // Built by the script with --json (the batch suite below calls buildDemoDataset itself): one
     // build serves the dataset's checks and the script's --json output.
     const out = path.join(tmp, 'dataset');
-    const r = spawnSync(process.execPath, [SCRIPT, '--json', out], { encoding: 'utf8', env: { ...process.env, SWECI_PYTHON: PYTHON } });
+    // A cache folder of its own: the test below finds the bytecode seed the build's pytest runs used.
+    const r = spawnSync(process.execPath, [SCRIPT, '--json', out], {
+      encoding: 'utf8',
+      env: { ...process.env, SWECI_PYTHON: PYTHON, XDG_CACHE_HOME: path.join(tmp, 'cache') },
+    });
     jsonRun = { status: r.status, stdout: r.stdout, stderr: r.stderr };
     assert.equal(r.status, 0, r.stderr);
     demo = JSON.parse(r.stdout) as DemoDataset;
@@ -100,6 +113,13 @@ describe('demo dataset', () => {
     assert.equal(jsonRun.status, 0, jsonRun.stderr);
     assert.equal((JSON.parse(jsonRun.stdout) as DemoDataset).datasetDir, path.join(tmp, 'dataset'));
     assert.match(jsonRun.stderr, new RegExp(`${DEMO_TASK_ID}: gap \\d+, 10 developer commits`));
+  });
+
+  test("the build's pytest runs use this machine's bytecode seed (not each compiling pytest again)", async () => {
+    const seeds = path.join(tmp, 'cache', 'swe-ci', 'bytecode-seeds');
+    const built = await fs.readdir(seeds).catch(() => []);
+    assert.equal(built.length, 1, `one seed in ${seeds}`);
+    await fs.access(path.join(seeds, built[0], '.complete'));
   });
 
   test('shas are deterministic', async () => {

@@ -4,15 +4,12 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
-import { DockerRuntime } from '../../../src/core/runtime/docker/docker-runtime';
-import type { Runtime } from '../../../src/core/runtime/runtime';
-import { DEMO_IMAGE, dockerForTests } from '../helpers/docker';
 import { firstErrorLine } from '../../../src/core/pytest/pytest-error-line';
 import { runPytest } from '../../../src/core/pytest/run-pytest';
 import { hasJsonReport } from '../../../src/core/pytest/detect-json-report';
-import { reportPluginDir } from '../../../src/core/pytest/report-plugin';
 import { waitDead } from '../runtime/process-helpers';
 import { CALC_SRC, MIXED_TESTS, PYTHON, listTree, makeProject, removeProject } from './python-project';
+import { checkReferenceLike } from './reference-like';
 
 const posix = process.platform !== 'win32';
 const rt = new LocalRuntime();
@@ -240,84 +237,11 @@ describe('runPytest with real pytest (JUnit)', () => {
   });
 });
 
-// What the reference's run sees and does: the cache provider on, bytecode on, none of this
-// process's environment, and (our addition) nothing written into the code folder.
-const REFERENCE_LIKE = {
-  'pytest.ini': '[pytest]\naddopts = --lf\n',
-  'tests/test_ref.py': [
-    'import os, sys',
-    '',
-    'def test_cache_fixture(cache):',
-    '    cache.set("sweci/k", 1)',
-    '    assert cache.get("sweci/k", None) == 1',
-    '',
-    'def test_bytecode_is_on():',
-    '    assert sys.dont_write_bytecode is False',
-    '',
-    'def test_plain():',
-    '    assert True',
-    '',
-    'def test_user_env():',
-    '    assert os.environ.get("SWECI_USER_VAR") == "yes"',
-    '',
-    'def test_no_host_variable():',
-    '    assert "SWECI_HOST_ONLY" not in os.environ',
-    '',
-  ].join('\n'),
-};
-
 describe('pytest runs as the reference runs it, and leaves the code folder as it was', () => {
-  const hostVars = { PYTEST_ADDOPTS: '-k plain', PYTHONDONTWRITEBYTECODE: '1', SWECI_HOST_ONLY: 'leak' };
-
-  async function check(runtime: Runtime, python: string, format: 'builtin' | 'junit'): Promise<void> {
-    const root = project(REFERENCE_LIKE);
-    const files = (dir: string) => listTree(dir).filter((p) => fs.statSync(path.join(dir, p)).isFile());
-    const before = files(root);
-    const reportFile = path.join(`${root}-out`, 'report.xml');
-    made.push(path.dirname(reportFile));
-    Object.assign(process.env, hostVars);
-    let run;
-    try {
-      run = await runPytest(runtime, { python, codeDir: root, reportFile, format, env: { SWECI_USER_VAR: 'yes' } });
-    } finally {
-      for (const k of Object.keys(hostVars)) delete process.env[k];
-    }
-    assert.equal(run.format, format);
-    assert.equal(run.kind, 'ran', run.kind === 'did-not-run' ? `${run.reason}\n${run.output}` : '');
-    // Every test ran (PYTEST_ADDOPTS did not deselect, --lf did not fail) and passed.
-    assert.equal(run.report.summary.passed, 5, run.output);
-    assert.equal(run.report.summary.total ?? run.report.tests.length, 5);
-    // (A plugin of the interpreter may make folders of its own, e.g. pytest-benchmark's empty
-    // .benchmarks; git keeps no empty folder.)
-    assert.deepEqual(files(root), before, 'no file was written into the code folder');
-    assert.deepEqual(
-      listTree(root).filter((p) => /(^|\/)(\.pytest_cache|__pycache__)(\/|$)/.test(p)),
-      [],
-      'no cache or bytecode in the code folder',
-    );
-    assert.ok(fs.existsSync(path.join(path.dirname(reportFile), 'pycache')), 'bytecode went beside the report');
-    assert.ok(fs.existsSync(path.join(path.dirname(reportFile), 'pytest-cache')), 'the cache went beside the report');
-    // A second run starts from a fresh cache, as the reference's fresh container does.
-    const again = await runPytest(runtime, { python, codeDir: root, reportFile, format, env: { SWECI_USER_VAR: 'yes' } });
-    assert.equal(again.kind === 'ran' && again.report.summary.passed, 5);
-    // Our plugin's folder (the extension's own, or read-only in a container) is left as shipped.
-    assert.deepEqual(fs.readdirSync(reportPluginDir()), ['sweci_pytest_report.py']);
-  }
-
+  // In the task image (Docker): run-pytest-docker.test.ts.
   test('locally, with our report plugin and with JUnit', async () => {
-    await check(rt, PYTHON, 'builtin');
-    await check(rt, PYTHON, 'junit');
-  });
-
-  test('in the task image (Docker)', async () => {
-    const conn = await dockerForTests();
-    const docker = new DockerRuntime({ connection: conn, image: DEMO_IMAGE, purpose: 'pytest-test' });
-    try {
-      await check(docker, 'python', 'builtin');
-      await check(docker, 'python', 'junit');
-    } finally {
-      await docker.dispose();
-    }
+    await checkReferenceLike(rt, PYTHON, 'builtin', made);
+    await checkReferenceLike(rt, PYTHON, 'junit', made);
   });
 
   test('a report folder that holds the code is refused before anything is deleted', async () => {

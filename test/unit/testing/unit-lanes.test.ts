@@ -39,6 +39,14 @@ describe('the unit tier plan', () => {
     // folder) touches nothing of the shared engine: those files run in the pool, beside it.
     for (const own of ['runtime/docker-faults.test.js', 'runtime/image-budget.test.js', 'runtime/podman-images.test.js', 'slurm/slurm-podman.test.js'])
       assert.ok(pool.files.includes(own), `${own} uses an engine of its own`);
+    // A file whose Docker tests are a file of their own runs in the pool; that file, in the serial lane.
+    for (const [local, docker] of [
+      ['pytest/run-pytest.test.js', 'pytest/run-pytest-docker.test.js'],
+      ['cli/cli.test.js', 'cli/cli-docker.test.js'],
+    ]) {
+      assert.ok(pool.files.includes(local), `${local} has no test of the shared engine`);
+      assert.ok(serial.files.includes(docker), `${docker} uses the engine`);
+    }
     // One at a time: no two serial files overlap, whatever their lengths.
     const runs = simulateLane(serial);
     for (let i = 1; i < runs.length; i++) assert.ok(runs[i].start >= runs[i - 1].end);
