@@ -11,7 +11,8 @@ import { DEFAULT_RUNTIME_SETTINGS } from '../../src/core/runtime/runtime-setting
 import { openTaskEnvironment } from '../../src/core/runtime/task-environment';
 import { readDatasetTasks } from '../../src/core/task/dataset';
 import { oracleLayout } from '../../src/core/workspace/layout';
-import { buildDemoDataset } from '../../scripts/demo-dataset';
+import type { DemoDataset } from '../../scripts/demo-dataset';
+import { demoDatasetFixture } from '../harness/demo-dataset-fixture';
 import { demoImageArchive } from '../../scripts/demo-image';
 import { demoAgentSettings, demoModelUrl, startDemoModel } from '../../scripts/demo-agents';
 import type { ModelServer } from '../../scripts/stand-in-model/model-server';
@@ -45,7 +46,7 @@ export function demoSettings(model: ModelServer): Record<string, unknown> {
 const SCRIPTED_AGENTS = path.resolve(__dirname, '../../../test/fixtures/agents');
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-e2e-'));
 process.on('exit', () => fs.rmSync(scratch, { recursive: true, force: true }));
-const datasets: Partial<Record<'plain' | 'docker', Promise<Awaited<ReturnType<typeof buildDemoDataset>>>>> = {};
+const datasets: Partial<Record<'plain' | 'docker', Promise<DemoDataset>>> = {};
 /** The plain checkout, made once and copied to each scenario (task-copy.ts). */
 let checkedOut: Promise<PreparedTask> | undefined;
 /** Runs recorded the same way by several scenarios, by key: made once into a copy of the checkout. */
@@ -120,7 +121,8 @@ async function copyPrepared(template: PreparedTask, name: string): Promise<Prepa
 /** Checks the demo task out into the folder `name` (see prepareDemoTask). */
 async function checkOutDemoTask(name: string, opts: { docker?: boolean } = {}): Promise<PreparedTask> {
   const kind = opts.docker ? 'docker' : 'plain';
-  datasets[kind] ??= buildDemoDataset(path.join(scratch, `dataset-${kind}`), opts.docker ? { imageArchive: demoImageArchive() } : {});
+  // The tier's demo dataset (run.ts's fixture cache: built once, the docker one with the image linked in).
+  datasets[kind] ??= demoDatasetFixture(path.join(scratch, `dataset-${kind}`), opts.docker ? { imageArchive: demoImageArchive() } : {});
   const demo = await datasets[kind];
   const spec = (await readDatasetTasks(demo.datasetDir, demo.split)).find((t) => t.id === demo.taskId)!;
   const taskDir = path.join(scratch, name);

@@ -27,6 +27,23 @@ export async function scriptedRuntime(task: PreparedTask): Promise<LocalRuntime>
 }
 
 /**
+ * The demo task in the folder `name` with the run `scripted-agents` of `iterations` iterations,
+ * recorded once per tier for every scenario that asks for as many.
+ */
+export function scriptedAgentsTask(name: string, iterations: number): Promise<PreparedTask> {
+  return recordedDemoTask(name, `scripted-agents-${iterations}`, async (task) => {
+    await startRun({
+      task: taskFolder(task.taskDir),
+      run: 'scripted-agents',
+      roles: { architect: scriptedRole('architect.py'), programmer: scriptedRole('programmer.py', task.programmerEnv) },
+      runtime: await scriptedRuntime(task),
+      pytest: SCRIPTED_PYTEST,
+      iterations,
+    });
+  });
+}
+
+/**
  * The demo task in the folder `name` with the run `scripted-agents` (four iterations) and then
  * the developers' history replayed.
  */

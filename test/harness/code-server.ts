@@ -261,6 +261,9 @@ export async function startCodeServer(opts: StartCodeServerOptions = {}): Promis
     '--disable-getting-started-override',
     '--ignore-last-opened',
     ...(opts.smokeTestDriver === false ? [] : ['--vscode-option', 'enable-smoke-test-driver']),
+    // Every message between the workbench and its extension host would be deflated by one side and
+    // inflated by the other (permessage-deflate): CPU spent on a loopback socket, where bytes are free.
+    ...(process.env.SWECI_CS_COMPRESS === '1' ? [] : ['--vscode-option', 'disable-websocket-compression']),
     ...(opts.args ?? []),
   ];
 

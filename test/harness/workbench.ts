@@ -207,6 +207,12 @@ interface ServerKind {
 const laneStorage = new AsyncLocalStorage<WorkbenchLane>();
 
 /**
+ * Asks code-server for its files as they are: a window's fresh context caches nothing, so each
+ * window would have code-server gzip the workbench's 19 MB of scripts again and chromium unzip them.
+ */
+const IDENTITY_ENCODING: Record<string, string> = process.env.SWECI_CS_COMPRESS === '1' ? {} : { 'Accept-Encoding': 'identity' };
+
+/**
  * Servers a lane keeps at once: the two usual kinds (with and without the smoke-test driver) and
  * one more. A server of an unusual kind (its own env, workspace trust) is the first to go.
  */
@@ -260,7 +266,7 @@ export class WorkbenchLane {
     try {
       server = await this.serverFor(opts);
       server.resetUserData(opts.settings);
-      context = await this.newContext({ viewport: opts.viewport ?? { width: 1440, height: 900 } });
+      context = await this.newContext({ viewport: opts.viewport ?? { width: 1440, height: 900 }, extraHTTPHeaders: IDENTITY_ENCODING });
       const browser = context.browser()!;
       const page = await context.newPage();
       watchPage(page, opts);

@@ -7,7 +7,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { buildDemoDataset, type DemoDataset } from '../../scripts/demo-dataset';
+import type { DemoDataset } from '../../scripts/demo-dataset';
+import { demoDatasetFixture } from '../harness/demo-dataset-fixture';
 import { readIterationRecords } from '../../src/core/loop/iteration-record';
 import { HUMAN_HISTORY_RUN } from '../../src/core/loop/run-name';
 import { oracleLayout } from '../../src/core/workspace/layout';
@@ -28,7 +29,8 @@ suite('A task in its own Docker environment', function () {
     taskDir = vscode.workspace.workspaceFolders![0].uri.fsPath;
     // The checkout suite (before this one in name order) leaves its task here: start empty.
     for (const name of fs.readdirSync(taskDir)) fs.rmSync(path.join(taskDir, name), { recursive: true, force: true });
-    demo = await buildDemoDataset(fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-it-docker-')), { imageArchive: demoImageArchive() });
+    // The tier's demo dataset (built once, index.ts's fixture cache), with the demo image linked in.
+    demo = await demoDatasetFixture(fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-it-docker-')), { imageArchive: demoImageArchive() });
   });
 
   suiteTeardown(async () => {

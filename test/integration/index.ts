@@ -15,6 +15,31 @@ function findTests(dir: string): string[] {
   return out.sort();
 }
 
+/**
+ * Prints each top-level suite's time with its hooks (suiteSetup builds fixtures, which the spec
+ * reporter's per-test times leave out), so the log shows where the tier's time goes.
+ */
+function timeSuites(runner: Mocha.Runner): void {
+  const started = new Map<Mocha.Suite, number>();
+  const hooks = new Map<Mocha.Suite, number>();
+  runner.on('suite', (suite) => started.set(suite, Date.now()));
+  runner.on('hook end', (hook) => {
+    const top = topSuite(hook.parent);
+    if (top) hooks.set(top, (hooks.get(top) ?? 0) + (hook.duration ?? 0));
+  });
+  runner.on('suite end', (suite) => {
+    const t0 = started.get(suite);
+    if (t0 === undefined || !suite.parent?.root) return;
+    const s = (ms: number) => (ms / 1000).toFixed(1);
+    console.log(`  (suite "${suite.title}": ${s(Date.now() - t0)} s, ${s(hooks.get(suite) ?? 0)} s of it in hooks)`);
+  });
+}
+
+function topSuite(suite: Mocha.Suite | undefined): Mocha.Suite | undefined {
+  while (suite?.parent && !suite.parent.root) suite = suite.parent;
+  return suite?.parent ? suite : undefined;
+}
+
 export async function run(): Promise<void> {
   await showScriptedAgents();
   const mocha = new Mocha({
@@ -37,6 +62,7 @@ export async function run(): Promise<void> {
       });
       runner.on('pass', () => passed++);
       runner.on('fail', () => failed++);
+      timeSuites(runner);
     } catch (err) {
       // A test file failed to load (syntax error, missing module, ...).
       console.error(err);

@@ -2,35 +2,12 @@
 // webview host (webview-host.ts) hands the panel what it kept (run, iteration, test report) and
 // the page its own state (the report's filter). Opened on an iteration's test report from the
 // Iterations view, filtered, reloaded: the same report, the same filter.
-import * as path from 'node:path';
-import { taskFolder } from '../../../src/core/workspace/task-folder';
-import type { AgentSettings } from '../../../src/core/agents/agent-driver';
-import type { RoleSetup } from '../../../src/core/loop/loop-types';
-import { startRun } from '../../../src/core/loop/run-loop';
-import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
-import { findBubblewrap } from '../../../src/core/runtime/sandbox';
 import { withWorkbench } from '../../harness/workbench';
-import { prepareDemoTask } from '../demo-task';
+import { scriptedAgentsTask } from '../scripted-runs';
 import { iterationFrame } from './inspect';
 
-const agents = path.resolve(__dirname, '../../../../test/fixtures/agents');
-
-function scripted(script: string, env: Record<string, string> = {}): RoleSetup {
-  const settings: AgentSettings = { kind: 'custom', command: `python3 ${path.join(agents, script)}`, promptVia: 'stdin', timeoutSec: 120, maxTries: 2, env };
-  return { settings };
-}
-
 export async function iterationReloadScenario(): Promise<string> {
-  const task = await prepareDemoTask('iteration-reload');
-  const runtime = new LocalRuntime({ bwrap: await findBubblewrap(), readable: task.sandboxReadable });
-  await startRun({
-    task: taskFolder(task.taskDir),
-    run: 'scripted-agents',
-    roles: { architect: scripted('architect.py'), programmer: scripted('programmer.py', task.programmerEnv) },
-    runtime,
-    pytest: { python: 'python3', timeoutMs: 120_000, format: 'junit' as const },
-    iterations: 2,
-  });
+  const task = await scriptedAgentsTask('iteration-reload', 2);
 
   return withWorkbench({ folder: task.taskDir, name: 'iteration-reload' }, async (page, wb) => {
     await wb.openSweciView();

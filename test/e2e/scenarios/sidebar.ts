@@ -1,23 +1,10 @@
 // The SWE-CI side bar at VS Code's default width, as a person first sees it: no row of the Task,
 // Non-Passed Tests or Iterations views may be cut off ("…"); details live in tooltips.
-import * as path from 'node:path';
 import { taskFolder } from '../../../src/core/workspace/task-folder';
 import type { Page } from 'playwright-core';
-import type { AgentSettings } from '../../../src/core/agents/agent-driver';
 import { replayHumanHistory } from '../../../src/core/history/replay-history';
-import type { RoleSetup } from '../../../src/core/loop/loop-types';
-import { startRun } from '../../../src/core/loop/run-loop';
-import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
-import { findBubblewrap } from '../../../src/core/runtime/sandbox';
 import { withWorkbench } from '../../harness/workbench';
-import { prepareDemoTask } from '../demo-task';
-
-const agents = path.resolve(__dirname, '../../../../test/fixtures/agents');
-
-function scripted(script: string, env: Record<string, string> = {}): RoleSetup {
-  const settings: AgentSettings = { kind: 'custom', command: `python3 ${path.join(agents, script)}`, promptVia: 'stdin', timeoutSec: 120, maxTries: 2, env };
-  return { settings };
-}
+import { SCRIPTED_PYTEST, scriptedAgentsTask, scriptedRuntime } from '../scripted-runs';
 
 /** The side bar's visible tree rows whose label or description does not fit, with their view. */
 export async function cutRows(page: Page): Promise<{ view: string; row: string }[]> {
@@ -48,18 +35,10 @@ async function taskViewFit(page: Page): Promise<{ shown: number; needed: number 
 }
 
 export async function sidebarScenario(): Promise<string> {
-  const task = await prepareDemoTask('sidebar');
-  const runtime = new LocalRuntime({ bwrap: await findBubblewrap(), readable: task.sandboxReadable });
-  const pytest = { python: 'python3', timeoutMs: 120_000, format: 'junit' as const };
-  await startRun({
-    task: taskFolder(task.taskDir),
-    run: 'scripted-agents',
-    roles: { architect: scripted('architect.py'), programmer: scripted('programmer.py', task.programmerEnv) },
-    runtime,
-    pytest,
-    iterations: 2,
-  });
-  await replayHumanHistory({ ...pytest, task: taskFolder(task.taskDir), runtime });
+  // The scripted agents' two iterations as iteration-reload records them (once per tier), then the developers' history.
+  const task = await scriptedAgentsTask('sidebar', 2);
+  const runtime = await scriptedRuntime(task);
+  await replayHumanHistory({ ...SCRIPTED_PYTEST, task: taskFolder(task.taskDir), runtime });
 
   // VS Code's own default layout: the window of a 1366×768 laptop, the side bar as it opens.
   return withWorkbench({ folder: task.taskDir, name: 'sidebar', viewport: { width: 1366, height: 768 } }, async (page, wb) => {
