@@ -102,6 +102,19 @@ describe("what each preset writes into its agent's home", () => {
     assert.deepEqual([s.env.OPENAI_BASE_URL, s.env.OPENAI_API_KEY, s.env.OPENAI_MODEL], ['http://127.0.0.1:9/v1', 'sk-secret-value', 'm-1']);
   });
 
+  test('qwen and gemini start once: the variable their own second start sets, and the heap it would give itself (half the memory)', () => {
+    const half = Math.floor(os.totalmem() / (1024 * 1024) / 2);
+    for (const [preset, variable] of [
+      ['qwen', 'QWEN_CODE_NO_RELAUNCH'],
+      ['gemini', 'GEMINI_CLI_NO_RELAUNCH'],
+    ] as const)
+      for (const endpoint of [e(preset), undefined]) {
+        const env = presetSetup(preset, { ...ctx, ...(endpoint ? { endpoint } : {}), confined: true }).env;
+        assert.equal(env[variable], 'true', `${preset}: ${variable}`);
+        assert.equal(env.NODE_OPTIONS, `--max-old-space-size=${half}`, `${preset}: its heap`);
+      }
+  });
+
   test('opencode: told its folder; a provider in opencode.json naming the key variable; shell denied unless confined', () => {
     const s = presetSetup('opencode', { ...ctx, endpoint: e('opencode'), confined: false });
     assert.equal(s.env.PWD, '/t/app');

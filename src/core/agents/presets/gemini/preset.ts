@@ -4,6 +4,7 @@ import { geminiStream } from './events';
 import { parseGeminiUsage } from './usage';
 import { geminiError } from './error';
 import { FILE_EDITS_ONLY, jsonFile, modelArgs, type AgentPreset, type PresetSetup } from '../agent-preset';
+import { singleStartEnv } from '../single-start';
 
 export const gemini: AgentPreset<'gemini'> = {
   id: 'gemini',
@@ -30,7 +31,7 @@ export const gemini: AgentPreset<'gemini'> = {
     promptVia: 'stdin',
   }),
   setup: (ctx) => {
-    const env: Record<string, string> = { GEMINI_CLI_TRUST_WORKSPACE: 'true' };
+    const env: Record<string, string> = { GEMINI_CLI_TRUST_WORKSPACE: 'true', ...singleStartEnv('GEMINI_CLI_NO_RELAUNCH') };
     const files: PresetSetup['files'] = [];
     if (ctx.endpoint) {
       env.GOOGLE_GEMINI_BASE_URL = ctx.endpoint.url;

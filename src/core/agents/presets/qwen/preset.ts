@@ -4,6 +4,7 @@ import { qwenStream } from './events';
 import { parseQwenUsage } from './usage';
 import { qwenError } from './error';
 import { FILE_EDITS_ONLY, jsonFile, modelArgs, type AgentPreset, type PresetSetup } from '../agent-preset';
+import { singleStartEnv } from '../single-start';
 
 export const qwen: AgentPreset<'qwen'> = {
   id: 'qwen',
@@ -30,7 +31,7 @@ export const qwen: AgentPreset<'qwen'> = {
     promptVia: 'stdin',
   }),
   setup: (ctx) => {
-    const env: Record<string, string> = {};
+    const env: Record<string, string> = singleStartEnv('QWEN_CODE_NO_RELAUNCH');
     const files: PresetSetup['files'] = [];
     if (ctx.endpoint) {
       env.OPENAI_BASE_URL = ctx.endpoint.url;
