@@ -7,16 +7,19 @@
 //    time less its floor: two host `true` and the same pytest command exec'd in a container of
 //    that engine that is already running (what no harness avoids). Docker and Podman alternate
 //    round by round, so a drifting machine affects both alike. Goal: Podman ≤ 1.2 × Docker.
+//    Beside it, each engine's own cost per container with no harness at all, `run --rm` of the
+//    same image through its CLI, alternating: how much of Podman's gap is Podman's.
 // 2. Loading the task image: ensureImage (the product's load: the archive gunzipped as a stream
 //    into a `podman load` process of its own, then labelled through the service) against
 //    `gzip -dc image.tar.gz | podman load` by hand, into the same store of the bench's own, the
 //    image removed before each load (not timed); the two alternate. The service is running for
 //    ours (a run starts it once for all its tasks). Each of ours is a first load (the archive's
-//    digest forgotten before it). Goal: ours ≤ 1.1 × by hand.
+//    digest forgotten before it). The order alternates A B B A, so neither always follows the
+//    removal of the other's image. Goal: ours ≤ 1.1 × by hand.
 //
 // Beside each wall time, CPU time (user + system, every process involved: this one, the podman
 // load it reaped, and the Podman service's process group; by hand, gzip and podman as their
-// shell reaped them), since
+// shell reaped them), and of it the `podman load` process's own (the same work in both), since
 // the machine is shared and its load is printed too. Docker's engine is shared with whatever
 // else runs here, so the overhead's CPU counts this process (the harness) and Podman's service,
 // not dockerd.
@@ -140,9 +143,15 @@ async function main(): Promise<void> {
         console.log(
           `  ${name.padEnd(8)} ${ms(o.wall)} ${ms(o.floor)} ${ms(o.wall - o.floor)} ${ms(o.selfCpu).padStart(12)} ${(o.engineCpu === undefined ? 'shared' : ms(o.engineCpu)).padStart(11)}`,
         );
-      const ratio = (overhead.podman.wall - overhead.podman.floor) / (overhead.docker.wall - overhead.docker.floor);
-      console.log(`  ratio podman / docker (overhead, wall): ${ratio.toFixed(2)}   (goal ≤ 1.2)`);
+      const [dockerOver, podmanOver] = [overhead.docker.wall - overhead.docker.floor, overhead.podman.wall - overhead.podman.floor];
+      console.log(`  ratio podman / docker (overhead, wall): ${(podmanOver / dockerOver).toFixed(2)}   (goal ≤ 1.2)`);
       console.log(`  ratio podman / docker (harness cpu per iteration): ${(overhead.podman.selfCpu / overhead.docker.selfCpu).toFixed(2)}`);
+      // What each engine itself costs per container, with no harness: its CLI's `run --rm` of the same image.
+      const byHand = runRmTimes(store, rounds);
+      console.log(
+        `  by hand, \`run --rm <image> true\` (${rounds} each, alternating, medians): docker ${ms(byHand.docker)}, podman ${ms(byHand.podman)}; Podman's own extra per container ${ms(byHand.podman - byHand.docker)}`,
+      );
+      console.log(`  Podman's overhead over Docker's in the harness: ${ms(podmanOver - dockerOver)} (its containers are started ahead, off the iteration)`);
     }
     if (values.only !== 'overhead') {
       const loadBefore = load();
@@ -150,9 +159,9 @@ async function main(): Promise<void> {
       console.log(
         `loading the demo image (${(loaded.archiveBytes / 1e6).toFixed(0)} MB gzipped) into a Podman store, ${loads} loads each, medians; load average ${loadBefore} → ${load()}`,
       );
-      console.log(`  ${''.padEnd(36)} ${'wall'.padStart(9)} ${'cpu'.padStart(9)}`);
-      console.log(`  ${'ensureImage (ours, with its label)'.padEnd(36)} ${ms(loaded.ours.wall)} ${ms(loaded.ours.cpu)}`);
-      console.log(`  ${'gzip -dc | podman load (by hand)'.padEnd(36)} ${ms(loaded.byHand.wall)} ${ms(loaded.byHand.cpu)}`);
+      console.log(`  ${''.padEnd(36)} ${'wall'.padStart(9)} ${'cpu'.padStart(9)} ${'podman cpu'.padStart(10)}`);
+      console.log(`  ${'ensureImage (ours, with its label)'.padEnd(36)} ${ms(loaded.ours.wall)} ${ms(loaded.ours.cpu)} ${ms(loaded.ours.podmanCpu)}`);
+      console.log(`  ${'gzip -dc | podman load (by hand)'.padEnd(36)} ${ms(loaded.byHand.wall)} ${ms(loaded.byHand.cpu)} ${ms(loaded.byHand.podmanCpu)}`);
       console.log(
         `  ratio ours / by hand: wall ${(loaded.ours.wall / loaded.byHand.wall).toFixed(2)}   (goal ≤ 1.1), cpu ${(loaded.ours.cpu / loaded.byHand.cpu).toFixed(2)}`,
       );
@@ -289,6 +298,8 @@ async function iterationOverhead(
 interface Timed {
   wall: number;
   cpu: number;
+  /** Of that CPU, the `podman load` process's own. */
+  podmanCpu: number;
 }
 
 async function loadTimes(
@@ -304,31 +315,74 @@ async function loadTimes(
   };
   const ours: Timed[] = [];
   const byHand: Timed[] = [];
-  for (let i = 0; i < loads; i++) {
+  const loadOurs = async (): Promise<void> => {
     await removeAll();
     await fs.rm(path.join(process.env.XDG_CACHE_HOME ?? '', 'swe-ci', 'archive-digest'), { recursive: true, force: true });
-    let t = performance.now();
-    const [cpu0, engine0] = [selfAndReapedCpuMs(), groupCpuMs(group)];
+    const t = performance.now();
+    const [cpu0, engine0, own0] = [selfAndReapedCpuMs(), groupCpuMs(group), selfCpuMs()];
     const loaded = await ensureImage(podman, { archive });
     if (!loaded.loaded) throw new Error('ensureImage did not load (the image was still there)');
-    ours.push({ wall: performance.now() - t, cpu: selfAndReapedCpuMs() - cpu0 + groupCpuMs(group) - engine0 });
+    const cpu = selfAndReapedCpuMs() - cpu0;
+    // What this process reaped meanwhile is the load's podman; the rest is ours.
+    ours.push({ wall: performance.now() - t, cpu: cpu + groupCpuMs(group) - engine0, podmanCpu: cpu - (selfCpuMs() - own0) });
+  };
+  // GNU time's figures for the podman of a load by hand (its shell reaps gzip too).
+  const timeFile = path.join(path.dirname(store.root), `${path.basename(store.root)}.time`);
+  const loadByHand = async (): Promise<void> => {
     await removeAll();
-    t = performance.now();
+    const t = performance.now();
     // The shell prints its own stat once it has reaped gzip and podman: their CPU is its cutime and cstime.
     const stat = await new Promise<string>((resolve, reject) => {
       // A load starts no container: no OCI runtime to name.
       const args = [...podmanGlobalArgs(store, {}), 'load', '-q'].map((a) => `'${a}'`).join(' ');
-      const child = spawn('sh', ['-c', `gzip -dc '${archive}' | podman ${args} >/dev/null && cat /proc/$$/stat`], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const child = spawn('sh', ['-c', `gzip -dc '${archive}' | /usr/bin/time -f '%U %S' -o '${timeFile}' podman ${args} >/dev/null && cat /proc/$$/stat`], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
       let out = '';
       child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
       child.on('error', reject);
       child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`podman load exited ${code}`))));
     });
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    byHand.push({ wall: performance.now() - t, cpu: (Number(f[13]) + Number(f[14])) * TICK_MS });
+    const [user, system] = (await fs.readFile(timeFile, 'utf8')).trim().split(/\s+/).map(Number);
+    byHand.push({ wall: performance.now() - t, cpu: (Number(f[13]) + Number(f[14])) * TICK_MS, podmanCpu: (user + system) * 1000 });
+  };
+  // A B B A: neither always goes first after a removal (which leaves the disk busy a while).
+  for (let i = 0; i < loads; i++) {
+    if (i % 2 === 0) {
+      await loadOurs();
+      await loadByHand();
+    } else {
+      await loadByHand();
+      await loadOurs();
+    }
   }
-  const med = (xs: Timed[]): Timed => ({ wall: median(xs.map((x) => x.wall)), cpu: median(xs.map((x) => x.cpu)) });
+  await fs.rm(timeFile, { force: true });
+  const med = (xs: Timed[]): Timed => ({
+    wall: median(xs.map((x) => x.wall)),
+    cpu: median(xs.map((x) => x.cpu)),
+    podmanCpu: median(xs.map((x) => x.podmanCpu)),
+  });
   return { ours: med(ours), byHand: med(byHand), archiveBytes: (await fs.stat(archive)).size };
+}
+
+/** Median wall ms of `docker run --rm <demo image> true` and of the same through podman on the bench's store, alternating. */
+function runRmTimes(store: PodmanSettings, rounds: number): { docker: number; podman: number } {
+  const podmanArgs = podmanGlobalArgs(store, checkPodmanHost({ limits: DEFAULT_RUNTIME_SETTINGS.limits, cpus: 0 }));
+  const times = { docker: [] as number[], podman: [] as number[] };
+  const once = (name: 'docker' | 'podman', args: string[]): void => {
+    const t = performance.now();
+    const r = spawnSync(name, [...args, 'run', '--rm', '--network', 'none', DEMO_IMAGE, 'true'], { stdio: 'ignore' });
+    if (r.status !== 0) throw new Error(`${name} run --rm exited ${r.status}`);
+    times[name].push(performance.now() - t);
+  };
+  // One unmeasured round of each warms the caches.
+  for (let round = 0; round <= rounds; round++) {
+    once('docker', []);
+    once('podman', podmanArgs);
+    if (round === 0) times.docker.length = times.podman.length = 0;
+  }
+  return { docker: median(times.docker), podman: median(times.podman) };
 }
 
 async function startContainer(conn: DockerConnection, binds: string[]): Promise<Docker.Container> {

@@ -72,6 +72,7 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'runtime/podman-images.test.js': 60.0,
   'runtime/podman-preflight.test.js': 5.0,
   'runtime/podman-service.test.js': 30.0,
+  'runtime/podman-stop.test.js': 15.0,
   'runtime/runtime-probe.test.js': 8.0,
   'agents/cli-driver.test.js': 85.0,
   'agents/agent-keys.test.js': 11.0,
