@@ -19,10 +19,10 @@ test('setup made the suite Python: python3 on the runners PATH is it, with the m
   };
   const suite = { ...machine };
   assert.ok(useTestPython(suite), `${TEST_PYTHON_DIR} is missing: run bash scripts/setup.sh`);
-  assert.equal(suite.PATH!.split(path.delimiter)[0], bin);
+  assert.equal(suite.PATH.split(path.delimiter)[0], bin);
   // Put first once, however often it is asked.
   useTestPython(suite);
-  assert.equal(suite.PATH!.split(path.delimiter).filter((p) => p === bin).length, 1);
+  assert.equal(suite.PATH.split(path.delimiter).filter((p) => p === bin).length, 1);
 
   assert.equal(run(suite, ['-c', 'import sys; print(sys.prefix)']), TEST_PYTHON_DIR);
   const plugins = run(suite, ['-c', "import importlib.metadata as m, json; print(json.dumps(sorted(e.name for e in m.entry_points(group='pytest11'))))"]);
