@@ -5,6 +5,7 @@
 // about one CPU-second per pytest start) neither slow the suite nor change what it sees. A
 // machine without it runs the suite with its own python3, as before.
 import { existsSync } from 'node:fs';
+import { executablesOnPath } from '../../src/core/util/trusted-program';
 import * as path from 'node:path';
 
 export const TEST_PYTHON_DIR = '/opt/sweci-test-python';
@@ -16,4 +17,14 @@ export function useTestPython(env: NodeJS.ProcessEnv = process.env): boolean {
   const rest = (env.PATH ?? '').split(path.delimiter).filter((p) => p !== '' && p !== bin);
   env.PATH = [bin, ...rest].join(path.delimiter);
   return true;
+}
+
+/**
+ * The machine's own python3, plugins and all: the first on PATH past the suite's. For what was
+ * recorded with it (the report-parity references list the fixtures of every plugin it loads).
+ */
+export function machinePython(env: NodeJS.ProcessEnv = process.env): string {
+  const bin = path.join(TEST_PYTHON_DIR, 'bin');
+  const rest = (env.PATH ?? '').split(path.delimiter).filter((p) => p !== bin);
+  return executablesOnPath('python3', rest.join(path.delimiter))[0] ?? 'python3';
 }
