@@ -44,17 +44,25 @@ async function chooseTwoTasks(page: Page, wb: Workbench, taskIds: string[], into
   const rows = picker.locator('.monaco-list-row');
   await rows.filter({ hasText: '..' }).first().waitFor({ timeout: 15_000 });
   await input.fill(`${into}/`);
-  await page.waitForFunction(
-    (want) => {
-      const widget = document.querySelector('.quick-input-widget');
-      const value = widget?.querySelector('input')?.value;
-      const names = [...(widget?.querySelectorAll('.monaco-list-row') ?? [])].map((r) => r.textContent?.trim());
-      return value === want && names.includes('..') && !names.includes('hub');
-    },
-    `${into}/`,
-    // The dialog lists the typed folder through the server: seen taking over 15 s at load 15.
-    { timeout: 60_000 },
-  );
+  // Every quick input the page holds, as it is now (a window of a shared code-server may hold
+  // more than one, only one of them shown: each is looked at, not just the first in the page).
+  const dialogs = () =>
+    page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('.quick-input-widget')].map((w) => ({
+        shown: w.offsetParent !== null && getComputedStyle(w).display !== 'none',
+        value: w.querySelector('input')?.value,
+        names: [...w.querySelectorAll('.monaco-list-row')].map((r) => r.textContent?.trim() ?? ''),
+      })),
+    );
+  const want = `${into}/`;
+  const inTypedFolder = (d: { shown: boolean; value?: string; names: string[] }) =>
+    d.shown && d.value === want && d.names.includes('..') && !d.names.includes('hub');
+  // The dialog lists the typed folder through the server: seen taking over 15 s at load 15.
+  const deadline = Date.now() + 60_000;
+  for (let seen = await dialogs(); !seen.some(inTypedFolder); seen = await dialogs()) {
+    if (Date.now() > deadline) throw new Error(`the folder dialog never listed ${want}: ${JSON.stringify(seen)}`);
+    await page.waitForTimeout(250);
+  }
   await picker.locator('.monaco-button, .quick-input-action a').filter({ hasText: 'Download Here' }).first().click();
   await picker.getByText(/Choose the folder for 2 tasks/).waitFor({ state: 'hidden', timeout: 15_000 });
 }
