@@ -180,6 +180,17 @@ function skeletonArgs(destinations: readonly string[]): string[] {
   return byDepth([...parents]).flatMap((p) => ['--perms', '0755', '--dir', p]);
 }
 
+/**
+ * The readable paths inside no other one, shortest first. A folder shown read-only shows all it
+ * holds, and a bind inside it would need its mount point made there: for a link (a virtual
+ * environment's bin/python3 in its own folder, pointing at the interpreter it was made from) that
+ * is the link's target, not shown yet, and bubblewrap refuses the whole command.
+ */
+function outermost(paths: readonly string[]): string[] {
+  const sorted = byDepth(paths);
+  return sorted.filter((p, i) => !sorted.slice(0, i).some((q) => q !== p && isSameOrInside(q, p)));
+}
+
 /** Shortest first: a path bound later covers what an enclosing one showed. */
 function byDepth(paths: readonly string[]): string[] {
   return [...new Set(paths.map((p) => path.resolve(p)))].sort((a, b) => a.length - b.length);
@@ -202,7 +213,7 @@ export async function bubblewrapCommand(
   args.push(...skeletonArgs([...(confine.readable ?? []), ...(confine.writable ?? []), ...(hold.groupView ?? []).map((v) => v.target)]));
   // Its own limits and usage, to read (memory.max or memory.limit_in_bytes, pids.max), never to change.
   for (const v of hold.groupView ?? []) args.push('--ro-bind', v.source, v.target);
-  for (const p of byDepth(confine.readable ?? [])) {
+  for (const p of outermost(confine.readable ?? [])) {
     const kind = await kindOf(p);
     if (kind !== 'missing') args.push('--ro-bind', p, p);
   }

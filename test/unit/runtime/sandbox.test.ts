@@ -2,7 +2,7 @@
 // allow-list, as root: no home, no capabilities, no engine socket), and that nothing it starts
 // outlives it. Skipped (with the reason) where bubblewrap cannot run.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -196,6 +196,24 @@ describe('the bubblewrap sandbox', () => {
       confine: { hide: [] },
     });
     assert.equal(r.stdout.trim(), '42', r.stderr);
+    assert.match(r.stderr, /Read-only file system/, 'shown read-only');
+  });
+
+  test('an interpreter of a virtual environment outside the system folders runs confined: the environment shown read-only, with the interpreter it links to', async (t) => {
+    if (!bwrap) return missingSandbox(t);
+    const p = await layout('venv');
+    const venv = path.join(tmp, 'venv');
+    const made = spawnSync(PYTHON, ['-m', 'venv', '--without-pip', venv], { encoding: 'utf8' });
+    assert.equal(made.status, 0, made.stderr);
+    const r = await new LocalRuntime({ bwrap }).run({
+      command: path.join(venv, 'bin', 'python3'),
+      args: ['-c', `import sys; print(sys.prefix); open(${JSON.stringify(path.join(venv, 'x'))}, 'w')`],
+      cwd: p.work,
+      cleanEnv: true,
+      mounts: [{ source: p.work, target: '/app' }],
+      confine: { hide: [] },
+    });
+    assert.equal(r.stdout.trim(), venv, r.stderr);
     assert.match(r.stderr, /Read-only file system/, 'shown read-only');
   });
 
