@@ -9,13 +9,17 @@ import { executablesOnPath } from '../../src/core/util/trusted-program';
 import * as path from 'node:path';
 
 export const TEST_PYTHON_DIR = '/opt/sweci-test-python';
+const TEST_PYTHON_BIN = path.join(TEST_PYTHON_DIR, 'bin');
+
+/** `env`'s PATH entries without the suite's Python (and without empty ones). */
+function pathWithoutTestPython(env: NodeJS.ProcessEnv): string[] {
+  return (env.PATH ?? '').split(path.delimiter).filter((p) => p !== '' && p !== TEST_PYTHON_BIN);
+}
 
 /** Puts the suite's Python first on `env`'s PATH when setup made it; whether it did. */
 export function useTestPython(env: NodeJS.ProcessEnv = process.env): boolean {
-  const bin = path.join(TEST_PYTHON_DIR, 'bin');
-  if (!existsSync(path.join(bin, 'python3'))) return false;
-  const rest = (env.PATH ?? '').split(path.delimiter).filter((p) => p !== '' && p !== bin);
-  env.PATH = [bin, ...rest].join(path.delimiter);
+  if (!existsSync(path.join(TEST_PYTHON_BIN, 'python3'))) return false;
+  env.PATH = [TEST_PYTHON_BIN, ...pathWithoutTestPython(env)].join(path.delimiter);
   return true;
 }
 
@@ -24,7 +28,5 @@ export function useTestPython(env: NodeJS.ProcessEnv = process.env): boolean {
  * recorded with it (the report-parity references list the fixtures of every plugin it loads).
  */
 export function machinePython(env: NodeJS.ProcessEnv = process.env): string {
-  const bin = path.join(TEST_PYTHON_DIR, 'bin');
-  const rest = (env.PATH ?? '').split(path.delimiter).filter((p) => p !== bin);
-  return executablesOnPath('python3', rest.join(path.delimiter))[0] ?? 'python3';
+  return executablesOnPath('python3', pathWithoutTestPython(env).join(path.delimiter))[0] ?? 'python3';
 }
