@@ -10,9 +10,10 @@
 // comes and is printed whole when the job ends, so two jobs never interleave.
 // SWECI_TEST_SERIAL=1 runs the jobs one after another, in the order above (the old `npm test`).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { useTestPython } from './harness/test-python';
+import { digestOfLog } from './harness/failure-digest';
 
 interface Job {
   name: string;
@@ -48,8 +49,10 @@ let stopping = false;
 const minutes = (ms: number): string => `${(ms / 60_000).toFixed(1)} min`;
 const stamp = (t0: number): string => `[${minutes(Date.now() - t0).padStart(8)}]`;
 
+const logOf = (job: Job): string => path.join(LOG_DIR, `${job.name.replace(/\W+/g, '-').replace(/-$/, '')}.log`);
+
 function runJob(job: Job, t0: number): Promise<{ code: number; ms: number }> {
-  const log = path.join(LOG_DIR, `${job.name.replace(/\W+/g, '-').replace(/-$/, '')}.log`);
+  const log = logOf(job);
   const out = createWriteStream(log);
   const started = Date.now();
   console.log(`${stamp(t0)} ${job.name}: started (output in ${path.relative(ROOT, log)})`);
@@ -107,6 +110,11 @@ async function main(): Promise<number> {
     console.log(`  ${r.code ? '✗' : '✓'} ${job.name.padEnd(18)} ${minutes(r.ms)}`);
   }
   const failed = jobs.filter((j) => results.get(j.name)!.code !== 0);
+  // Last, so that the end of the output (all CI may show) says what failed and why.
+  for (const job of failed) {
+    const log = existsSync(logOf(job)) ? readFileSync(logOf(job), 'utf8') : '(no log: the job never started)';
+    console.log(`\n✗ ${job.name}: what failed (whole output in ${path.relative(ROOT, logOf(job))})\n${digestOfLog(log).join('\n')}`);
+  }
   if (stopping) console.log('(stopped by a signal)');
   return failed.length > 0 || stopping ? 1 : 0;
 }

@@ -12,6 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { laneSeconds, planLanes, usesDocker, type LanePlan } from './unit-lanes';
 import { useTestPython } from './harness/test-python';
+import { FAILURE_DIGEST_MARK, failingTests } from './harness/failure-digest';
 
 const UNIT_DIR = path.join(__dirname, 'unit');
 const TIMES_REPORTER = path.join(__dirname, 'unit-file-times.js');
@@ -35,6 +36,8 @@ interface LaneResult {
 
 let stopping = false;
 const running = new Set<ChildProcess>();
+/** Each failed file's failing tests and their messages, for the digest at the tier's end. */
+const digests = new Map<string, string[]>();
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   // Stopped, the tier passes the signal to the files running (a terminal's ^C reaches them
   // anyway), waits for them to end and starts no other.
@@ -83,7 +86,10 @@ async function runLane(lane: LanePlan, queue: string[], next: { index: number },
       const { code, output } = await runFile(file, next.index++, work, extra);
       const took = ((Date.now() - t0) / 1000).toFixed(0);
       process.stdout.write(`\n── ${file} (${lane.name}, ${took} s${code ? ', FAILED' : ''}) ──\n${output}`);
-      if (code) failed.push(file);
+      if (code) {
+        failed.push(file);
+        digests.set(file, failingTests(output) ?? output.trimEnd().split('\n').slice(-15));
+      }
     }
   };
   await Promise.all(Array.from({ length: lane.concurrency }, worker));
@@ -145,7 +151,11 @@ async function main(): Promise<number> {
     console.log(`unit tier${wanted.size < 3 ? ` (lanes: ${[...wanted].join(', ')})` : ''}: ${parts.join(', ')}; ${minutes} min`);
     const failed = [...a.failed, ...b.failed, ...c.failed];
     if (stopping) failed.push('(the tier was stopped by a signal)');
-    if (failed.length > 0) console.log(`failed or not run:\n${failed.map((f) => `  ${f}`).join('\n')}`);
+    if (failed.length > 0) {
+      console.log(`failed or not run:\n${failed.map((f) => `  ${f}`).join('\n')}`);
+      console.log(FAILURE_DIGEST_MARK);
+      for (const f of failed) console.log([`${f}:`, ...(digests.get(f) ?? ['  (not run)'])].join('\n'));
+    }
     return failed.length > 0 ? 1 : 0;
   } finally {
     rmSync(work, { recursive: true, force: true });

@@ -34,6 +34,7 @@ import { iterationReloadScenario } from './scenarios/iteration-reload';
 import { pseudoLocaleScenario } from './scenarios/pseudo-locale';
 import { longestFirst } from './scenario-seconds';
 import { useTestPython } from '../harness/test-python';
+import { FAILURE_DIGEST_MARK } from '../harness/failure-digest';
 
 interface Scenario {
   name: string;
@@ -98,6 +99,9 @@ const scenarios: Scenario[] = [
 // scenarios of a lane share its code-server and chromium (WorkbenchLane, one window at a time,
 // each starting from fresh settings, storage and extension host), which saves starting them for
 // every window. A retry starts the lane's server and browser afresh.
+/** Each failed scenario and the start of why, for the digest at the tier's end. */
+const failures: string[] = [];
+
 async function runScenario(s: Scenario, lane: WorkbenchLane): Promise<'passed' | 'flaky' | 'failed'> {
   let firstFailure: string | undefined;
   for (let attempt = 1; attempt <= 2; attempt++) {
@@ -117,7 +121,10 @@ async function runScenario(s: Scenario, lane: WorkbenchLane): Promise<'passed' |
       if (attempt === 1) {
         firstFailure = why.split('\n')[0];
         console.error(`✘ ${s.name} (first try, running it again): ${why}`);
-      } else console.error(`✘ ${s.name}: ${why}`);
+      } else {
+        console.error(`✘ ${s.name}: ${why}`);
+        failures.push(`✘ ${s.name}: ${why.split('\n').slice(0, 6).join('\n    ')}`);
+      }
     }
   }
   return 'failed';
@@ -174,6 +181,7 @@ async function main(): Promise<number> {
       .map((l) => l.toFixed(1))
       .join(' ')}`,
   );
+  if (failed) console.log([FAILURE_DIGEST_MARK, ...failures].join('\n'));
   return failed ? 1 : 0;
 }
 
