@@ -34,6 +34,7 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'testing/run-all-tests.test.js': 0.5,
   'testing/test-python.test.js': 0.5,
   'testing/failure-digest.test.js': 0.5,
+  'testing/list-tree.test.js': 1,
   'testing/unit-lanes.test.js': 0.5,
   'workspace/task-folder.test.js': 0.4,
   // Its pytest runs with the bytecode seed: 435 s against 578 s when both ran at once (load 23 to 30).

@@ -2,10 +2,27 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 
+/**
+ * A path in a task's discard bin (`.sweci/discard`, util/discard.ts): the harness deletes what is
+ * there in the background, so it may vanish while a test walks the tree. Only there is a path that
+ * is gone no error.
+ */
+export const inDiscardBin = (p: string): boolean => /(^|\/)\.sweci\/discard(\/|$)/.test(p.split(path.sep).join('/'));
+
+/** `op`'s result, or undefined when `p` is in a discard bin and was deleted meanwhile. */
+async function unlessSettled<T>(p: string, op: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await op();
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' && inDiscardBin(p)) return undefined;
+    throw err;
+  }
+}
+
 export async function listTree(dir: string, filesOnly = false): Promise<string[]> {
   const out: string[] = [];
   const walk = async (d: string, rel: string): Promise<void> => {
-    for (const e of await fs.readdir(d, { withFileTypes: true })) {
+    for (const e of (await unlessSettled(d, () => fs.readdir(d, { withFileTypes: true }))) ?? []) {
       const r = rel ? `${rel}/${e.name}` : e.name;
       if (!filesOnly || !e.isDirectory()) out.push(r);
       if (e.isDirectory()) await walk(path.join(d, e.name), r);
@@ -20,8 +37,9 @@ export async function filesHolding(dir: string, needle: string): Promise<string[
   const found: string[] = [];
   for (const rel of await listTree(dir, true)) {
     const p = path.join(dir, rel);
-    const st = await fs.lstat(p);
-    if (st.isFile() && (await fs.readFile(p)).includes(needle)) found.push(p);
+    const st = await unlessSettled(p, () => fs.lstat(p));
+    const bytes = st?.isFile() ? await unlessSettled(p, () => fs.readFile(p)) : undefined;
+    if (bytes?.includes(needle)) found.push(p);
   }
   return found;
 }
