@@ -35,6 +35,7 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'testing/test-python.test.js': 0.5,
   'testing/failure-digest.test.js': 0.5,
   'testing/list-tree.test.js': 1,
+  'util/page-loads.test.js': 0.1,
   'testing/unit-lanes.test.js': 0.5,
   'workspace/task-folder.test.js': 0.4,
   // Its pytest runs with the bytecode seed: 435 s against 578 s when both ran at once (load 23 to 30).

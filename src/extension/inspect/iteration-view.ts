@@ -18,6 +18,7 @@ import { comparisonContent, iterationContent, iterationTitle, type ShownPage } f
 import { reportContent } from './report-page';
 import { archivedRequirementUri, type RevisionRef } from '../revisions/revision-content';
 import { errorMessage } from '../../core/util/errors';
+import { PageLoads } from '../../core/util/page-loads';
 import { WebviewHost } from '../webview/webview-host';
 import type { TaskFolder } from '../../core/workspace/task-folder';
 
@@ -49,6 +50,8 @@ export interface IterationViewDeps {
 export class IterationViewHost implements vscode.Disposable {
   private readonly host: WebviewHost<IterationViewMessage, IterationHostMessage, Record<never, never>, Kept>;
   private shownValue: Shown | undefined;
+  /** Which load's result may still be shown (loads end in any order). */
+  private readonly loads = new PageLoads<Shown>();
   /** The last page sent, as JSON: a re-read that shows the same is not sent again. */
   private sentJson: string | undefined;
   private selection: RevisionRef | undefined;
@@ -109,8 +112,11 @@ export class IterationViewHost implements vscode.Disposable {
   /** Shows an iteration; with `report`, its test report. */
   async show(ref: RevisionRef, opts: { report?: boolean } = {}): Promise<IterationDetails> {
     const dir = this.requireTask();
+    const load = this.loads.request();
     const details = await loadIterationDetails(dir, ref.run, ref.iteration);
     const report = opts.report ? await loadIterationReport(dir, details) : undefined;
+    // Asked for something else meanwhile (Next pressed twice): that one is shown instead.
+    if (!load.current()) return details;
     this.present({ kind: 'iteration', details, ...(report ? { report } : {}) });
     void this.deps.reveal(ref);
     this.changed.fire(ref);
@@ -136,7 +142,10 @@ export class IterationViewHost implements vscode.Disposable {
     const [li, ri] = await Promise.all([runIterations(dir, left.run), runIterations(dir, right.run)]);
     const next = stepPair({ iterations: li, at: left }, { iterations: ri, at: right }, direction);
     if (typeof next === 'string') return next;
-    this.present({ kind: 'compare', comparison: await loadComparison(dir, next.left, next.right) });
+    const load = this.loads.request();
+    const stepped = await loadComparison(dir, next.left, next.right);
+    if (!load.current()) return undefined;
+    this.present({ kind: 'compare', comparison: stepped });
     this.changed.fire(undefined);
     return undefined;
   }
@@ -152,9 +161,12 @@ export class IterationViewHost implements vscode.Disposable {
   async compareWithSelected(ref: RevisionRef): Promise<Comparison | string> {
     if (!this.selection) return 'Choose Select for Compare on an iteration or a run first.';
     const dir = this.requireTask();
+    const load = this.loads.request();
     const comparison = await loadComparison(dir, this.selection, ref);
-    this.present({ kind: 'compare', comparison });
-    this.changed.fire(undefined);
+    if (load.current()) {
+      this.present({ kind: 'compare', comparison });
+      this.changed.fire(undefined);
+    }
     // Used: the mark and the status bar item go.
     await this.selectForCompare(undefined);
     return comparison;
@@ -181,7 +193,9 @@ export class IterationViewHost implements vscode.Disposable {
       await this.show(kept.at, { report: kept.report });
       return;
     }
-    this.present({ kind: 'compare', comparison: await loadComparison(this.requireTask(), kept.left, kept.right) });
+    const load = this.loads.request();
+    const comparison = await loadComparison(this.requireTask(), kept.left, kept.right);
+    if (load.current()) this.present({ kind: 'compare', comparison });
   }
 
   private fireCompared(refs: readonly RevisionRef[]): void {
@@ -220,15 +234,20 @@ export class IterationViewHost implements vscode.Disposable {
     const shown = this.shown;
     const dir = this.deps.task();
     if (!shown || !dir) return;
+    // The user may step while this reads: then what they stepped to stays (never this older page).
+    const load = this.loads.reload(shown);
     try {
+      let fresh: Shown;
       if (shown.kind === 'iteration') {
         const details = await loadIterationDetails(dir, shown.details.run, shown.details.iteration);
         const report = shown.report && (await loadIterationReport(dir, details));
-        this.shownValue = { kind: 'iteration', details, ...(report ? { report } : {}) };
+        fresh = { kind: 'iteration', details, ...(report ? { report } : {}) };
       } else {
         const { left, right } = shown.comparison;
-        this.shownValue = { kind: 'compare', comparison: await loadComparison(dir, left, right) };
+        fresh = { kind: 'compare', comparison: await loadComparison(dir, left, right) };
       }
+      if (!load.current(this.shownValue)) return;
+      this.shownValue = fresh;
       this.render();
     } catch (err) {
       log().warn(`Iteration view: ${errorMessage(err)}`);
