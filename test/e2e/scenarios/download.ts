@@ -51,7 +51,9 @@ async function chooseTwoTasks(page: Page, wb: Workbench, taskIds: string[], into
       [...document.querySelectorAll<HTMLElement>('.quick-input-widget')].map((w) => ({
         shown: w.offsetParent !== null && getComputedStyle(w).display !== 'none',
         value: w.querySelector('input')?.value,
-        names: [...w.querySelectorAll('.monaco-list-row')].map((r) => r.textContent?.trim() ?? ''),
+        // Each row's label: a row the list reuses can still hold the last picker's description
+        // and separator ("..Tests run with… recently used" was seen for the '..' row).
+        names: [...w.querySelectorAll('.monaco-list-row')].map((r) => (r.querySelector('.label-name') ?? r).textContent?.trim() ?? ''),
       })),
     );
   const want = `${into}/`;
