@@ -112,8 +112,9 @@ async function main(): Promise<number> {
   const failed = jobs.filter((j) => results.get(j.name)!.code !== 0);
   // Last, so that the end of the output (all CI may show) says what failed and why.
   for (const job of failed) {
-    const log = existsSync(logOf(job)) ? readFileSync(logOf(job), 'utf8') : '(no log: the job never started)';
-    console.log(`\n✗ ${job.name}: what failed (whole output in ${path.relative(ROOT, logOf(job))})\n${digestOfLog(log).join('\n')}`);
+    const file = logOf(job);
+    const log = existsSync(file) ? readFileSync(file, 'utf8') : '(no log: the job never started)';
+    console.log(`\n✗ ${job.name}: what failed (whole output in ${path.relative(ROOT, file)})\n${digestOfLog(log).join('\n')}`);
   }
   if (stopping) console.log('(stopped by a signal)');
   return failed.length > 0 || stopping ? 1 : 0;
