@@ -24,8 +24,13 @@
 // else runs here, so the overhead's CPU counts this process (the harness) and Podman's service,
 // not dockerd.
 //
-//   npm run compile && node out/bench/podman.js [--iterations N] [--loads N] [--only overhead|load]
-// Runs as root (rootful Podman) on a store under /var/tmp that it removes at the end.
+//   npm run compile && node out/bench/podman.js [--iterations N] [--loads N] [--only overhead|load] [--store-on DIR]
+// Runs as root (rootful Podman) on a store under /var/tmp (or DIR) that it removes at the end.
+// Both loads spool in the store's own temp folder (as SWE-CI's does). On ext4, a load's system
+// time is mostly the inode allocator skipping inodes deleted in the last minutes (`perf`:
+// `recently_deleted` under `ext4_create`), so after each removal it varies by a factor of three
+// with how many were deleted and where; `--store-on /dev/shm` (a tmpfs) compares the two loads'
+// own work without that.
 import { execIn } from './container-exec';
 import { spawn, spawnSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
@@ -46,7 +51,7 @@ import { ensureImage } from '../src/core/runtime/docker/ensure-image';
 import { LocalRuntime } from '../src/core/runtime/local-runtime';
 import { checkPodmanHost } from '../src/core/runtime/podman/podman-preflight';
 import { acquirePodman } from '../src/core/runtime/podman/podman-service';
-import { podmanGlobalArgs } from '../src/core/runtime/podman/podman-store';
+import { podmanGlobalArgs, podmanTmpDir } from '../src/core/runtime/podman/podman-store';
 import { DEFAULT_RUNTIME_SETTINGS, type PodmanSettings } from '../src/core/runtime/runtime-settings';
 import { readDatasetTasks } from '../src/core/task/dataset';
 import { taskFolder } from '../src/core/workspace/task-folder';
@@ -110,12 +115,17 @@ const selfAndReapedCpuMs = (): number => {
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { iterations: { type: 'string', default: '8' }, loads: { type: 'string', default: '3' }, only: { type: 'string' } },
+    options: {
+      iterations: { type: 'string', default: '8' },
+      loads: { type: 'string', default: '3' },
+      only: { type: 'string' },
+      'store-on': { type: 'string', default: '/var/tmp' },
+    },
   });
   const rounds = Math.max(1, Number(values.iterations));
   const loads = Math.max(1, Number(values.loads));
   const store: PodmanSettings = {
-    root: await fs.mkdtemp(path.join('/var/tmp', 'sweci-bench-podman-')),
+    root: await fs.mkdtemp(path.join(values['store-on'], 'sweci-bench-podman-')),
     runroot: await fs.mkdtemp(path.join('/run', 'sweci-bp-')),
   };
   const tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-bench-podman-')));
@@ -328,6 +338,9 @@ async function loadTimes(
   };
   // GNU time's figures for the podman of a load by hand (its shell reaps gzip too).
   const timeFile = path.join(path.dirname(store.root), `${path.basename(store.root)}.time`);
+  // Where ours spools (podman-load.ts): the same folder, so both write the same disk.
+  const spool = podmanTmpDir(store) ?? '/var/tmp';
+  await fs.mkdir(spool, { recursive: true, mode: 0o700 });
   const loadByHand = async (): Promise<void> => {
     await removeAll();
     const t = performance.now();
@@ -337,6 +350,7 @@ async function loadTimes(
       const args = [...podmanGlobalArgs(store, {}), 'load', '-q'].map((a) => `'${a}'`).join(' ');
       const child = spawn('sh', ['-c', `gzip -dc '${archive}' | /usr/bin/time -f '%U %S' -o '${timeFile}' podman ${args} >/dev/null && cat /proc/$$/stat`], {
         stdio: ['ignore', 'pipe', 'inherit'],
+        env: { ...process.env, TMPDIR: spool },
       });
       let out = '';
       child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
