@@ -105,6 +105,20 @@ test('rootless: the outer podman killed while held, then released: no process of
   assert.deepEqual(processesMatching(h.socket), [], 'released: every process of the service has gone (the first one’s user-namespace child too)');
 });
 
+test('rootless: many containers created at once on one service all are made (keep-id reads the subordinate ids)', CAP, async () => {
+  const h = await holdService();
+  h.child.stdin!.write('creates 16\n');
+  const line = await h.lines.next();
+  assert.ok(!line.done, 'the holder exited while creating (its error is above)');
+  const result = JSON.parse(line.value) as { usernsMode?: string; made: number; failed: string[] };
+  assert.equal(result.usernsMode, 'keep-id', 'rootless: the user’s own uid inside');
+  // Two creates at once in Podman 4.3's service once failed one of them about /etc/subuid.
+  assert.deepEqual(result.failed, []);
+  assert.equal(result.made, 16 * 20);
+  h.child.stdin!.write('release\n');
+  assert.deepEqual(await h.lines.next(), { done: false, value: 'released' });
+});
+
 test('rootless: the holder killed (a crash): its service goes with it', CAP, async () => {
   const h = await holdService();
   assert.ok(processesMatching(h.socket).length >= 2);

@@ -30,6 +30,12 @@ export interface EngineTraits {
   /** The user namespace containers get (HostConfig.UsernsMode), e.g. rootless Podman's keep-id. */
   usernsMode?: string;
   /**
+   * Containers are created one at a time (createContainerOn): rootless Podman 4.3's service reads
+   * the subordinate ids for keep-id through libsubid, whose state is shared, and of two creates at
+   * once one can fail with "keep-id requires additional UIDs or GIDs".
+   */
+  oneCreateAtATime?: boolean;
+  /**
    * Rlimits every container gets besides the hold's own: what an engine would otherwise raise past
    * what this machine allows (Podman, as root where root may not raise them, refuses every start).
    */
@@ -112,4 +118,17 @@ export async function engineAnswers(conn: DockerConnection, timeoutMs = 2000): P
   } catch {
     return false;
   }
+}
+
+const lastCreate = new WeakMap<Docker, Promise<unknown>>();
+
+/** Creates a container on `conn`, after the creates before it where the engine needs that (EngineTraits.oneCreateAtATime). */
+export function createContainerOn(conn: DockerConnection, spec: Docker.ContainerCreateOptions): Promise<Docker.Container> {
+  if (!conn.engine?.oneCreateAtATime) return conn.docker.createContainer(spec);
+  const created = (lastCreate.get(conn.docker) ?? Promise.resolve()).then(() => conn.docker.createContainer(spec));
+  lastCreate.set(
+    conn.docker,
+    created.catch(() => undefined),
+  );
+  return created;
 }

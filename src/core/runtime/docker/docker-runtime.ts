@@ -27,7 +27,7 @@ import { harnessIsRoot } from '../sandbox';
 import { DEFAULT_SANDBOX_USER, DEFAULT_STEP_LIMITS, limitReason, type LimitKind, type SandboxUser, type StepLimits } from '../step-limits';
 import { containerHold, containerUser } from './container-hold';
 import { limitReachedIn } from './container-limits';
-import { engineAnswers, engineName, type DockerConnection } from './docker-connection';
+import { createContainerOn, engineAnswers, engineName, type DockerConnection } from './docker-connection';
 import { DockerUnavailableError, ENGINE_HINT, engineMessage, isConnectionError, statusOf, unavailable } from './docker-errors';
 import { managedLabels } from './container-owner';
 import { GATEWAY_SOCKET_IN_STEP, withGatewayForwarder } from '../gateway-forwarder';
@@ -271,7 +271,7 @@ export class DockerRuntime implements Runtime {
     try {
       const hold = containerHold(this.limits, this.cpus, scratchTargets(mounts));
       hold.Ulimits = [...(hold.Ulimits ?? []), ...(this.opts.connection.engine?.ulimits ?? [])];
-      return await this.docker.createContainer({
+      return await createContainerOn(this.opts.connection, {
         Image: this.opts.image,
         Cmd: idle,
         Entrypoint: [],

@@ -7,7 +7,7 @@
 // listed or removed here.
 import * as tar from 'tar-stream';
 import { UserError } from '../../util/errors';
-import type { DockerConnection } from './docker-connection';
+import { createContainerOn, type DockerConnection } from './docker-connection';
 import { engineMessage, isConnectionError, statusOf, unavailable } from './docker-errors';
 import { managedLabels } from './container-owner';
 import { forgetImageUse, readImageUse } from './image-use';
@@ -147,7 +147,7 @@ export async function removeTaskImage(conn: DockerConnection, image: Pick<TaskIm
  * container carries our labels, so one left by a crash is removed as any other of ours.
  */
 export async function holdImage(conn: DockerConnection, image: string): Promise<() => Promise<void>> {
-  const container = await conn.docker.createContainer({
+  const container = await createContainerOn(conn, {
     Image: image,
     Cmd: ['sweci-image-hold'],
     Entrypoint: [],

@@ -50,7 +50,7 @@ export function podmanTraits(settings: PodmanSettings, host: PodmanHost, ulimits
     ulimits,
     loadLock: loadLockFile(settings),
     // Rootless: the user's own uid is the same number inside, so files written to mounts are theirs.
-    ...(host.rootless ? { usernsMode: 'keep-id' } : {}),
+    ...(host.rootless ? { usernsMode: 'keep-id', oneCreateAtATime: true } : {}),
     // Archives go to a `podman load` of their own on the same store, not to the service (podman-load.ts says why).
     loader: podmanLoader(settings, host),
     // Podman 4.3 spools a streamed archive twice in its temporary folder, then stores it.
