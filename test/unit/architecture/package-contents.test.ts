@@ -7,6 +7,13 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { repoRoot } from '../helpers/repo-root';
 
+function sourceFiles(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.ts'))
+    .map((e) => path.join(e.parentPath, e.name));
+}
+
 test('the packaged extension holds its bundles, webview assets and every referenced image', () => {
   const vsce = path.join(repoRoot, 'node_modules', '.bin', 'vsce');
   const r = spawnSync(vsce, ['ls', '--no-dependencies'], { cwd: repoRoot, encoding: 'utf8' });
@@ -18,6 +25,11 @@ test('the packaged extension holds its bundles, webview assets and every referen
       .filter(Boolean),
   );
 
+  // Every panel's bundle, as the panels name it (`script: 'x.js'`): one left out was once only found by a user.
+  const panelBundles = sourceFiles(path.join(repoRoot, 'src', 'extension')).flatMap((f) =>
+    [...fs.readFileSync(f, 'utf8').matchAll(/\bscript: '([\w-]+\.js)'/g)].map((m) => `dist/${m[1]}`),
+  );
+  assert.ok(panelBundles.length >= 4, `the panels' bundles were found: ${panelBundles.join(', ')}`);
   const manifest = fs.readFileSync(path.join(repoRoot, 'package.json'), 'utf8');
   const readme = fs.readFileSync(path.join(repoRoot, 'README.md'), 'utf8');
   const needed = new Set([
@@ -29,6 +41,7 @@ test('the packaged extension holds its bundles, webview assets and every referen
     'dist/extension.js',
     'dist/webview.js',
     'dist/cli.js',
+    ...panelBundles,
     'media/chart.css',
     // What every webview's page and exported page loads before its own stylesheet.
     'media/webview-base.css',
