@@ -23,6 +23,7 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'architecture/test-only-exports.test.js': 10.0,
   'cli/cli-output-pipe.test.js': 14.0,
   'cli/stop-signals.test.js': 1.0,
+  'cli/code-cache.test.js': 5.0,
   'leaderboard/leaderboard-statistics.test.js': 0.8,
   'shared/leaderboard-protocol.test.js': 0.7,
   'curate/dependency-set.test.js': 0.6,

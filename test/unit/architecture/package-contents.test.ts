@@ -40,7 +40,9 @@ test('the packaged extension holds its bundles, webview assets and every referen
     'README.md',
     'dist/extension.js',
     'dist/webview.js',
+    // `sweci` and the bundle it runs.
     'dist/cli.js',
+    'dist/cli-main.js',
     ...panelBundles,
     'media/chart.css',
     // What every webview's page and exported page loads before its own stylesheet.
