@@ -6,7 +6,8 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { readExperiment } from '../batch/experiment';
-import { HUMAN_HISTORY_RUN, hasRun } from './leaderboard-inputs';
+import { HUMAN_HISTORY_RUN } from '../loop/run-name';
+import { hasRun } from './leaderboard-inputs';
 
 export interface LeaderboardCandidate {
   /** As `sweci leaderboard` takes it: the folder, or folder#human-history. */

@@ -5,6 +5,7 @@ import { promises as fs } from 'node:fs';
 import { listSchemaIssues } from '../records/schema-problem';
 import * as path from 'node:path';
 import { experimentLayout, experimentTaskCandidates, experimentTaskIds, requireExperiment, type ExperimentRecord } from '../batch/experiment';
+import { HUMAN_HISTORY_RUN } from '../loop/run-name';
 import { listRuns, readRunSummary } from '../loop/run-store';
 import { lookCache, type ExperimentCache } from '../scoring/experiment-summary-cache';
 import { recordsKey, taskKey } from '../scoring/run-summary-cache';
@@ -33,9 +34,6 @@ export interface ResolvedRun {
   provider: string | null;
   released: string | null;
 }
-
-/** The run the human-history replay records into (`sweci run --human-history`). */
-export const HUMAN_HISTORY_RUN = 'human-history';
 
 /** "runs/opus#human-history" → the folder and the run; the last # splits them. */
 export function parseRunArgument(arg: string): RunArgument {
