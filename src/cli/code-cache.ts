@@ -11,6 +11,7 @@ import * as fs from 'node:fs';
 import Module from 'node:module';
 import * as path from 'node:path';
 import * as vm from 'node:vm';
+import { ownedAndClosed } from '../core/util/user-cache';
 
 /** What happened to the cache when the bundle was compiled. */
 export type CacheOutcome = 'used' | 'none' | 'rejected' | 'untrusted';
@@ -36,31 +37,23 @@ export function codeCacheFile(dir: string, bundle: string, command: string): str
   return path.join(dir, `${key}.bin`);
 }
 
-/** Ours, and writable by no one else. */
-function closed(st: fs.Stats): boolean {
-  const uid = process.getuid?.();
-  return (uid === undefined || st.uid === uid) && (st.mode & 0o022) === 0;
-}
-
 function trustedFolder(dir: string): boolean {
   return [dir, path.dirname(dir)].every((d) => {
     const st = fs.lstatSync(d, { throwIfNoEntry: false });
-    return st !== undefined && st.isDirectory() && closed(st);
+    return st !== undefined && st.isDirectory() && ownedAndClosed(st);
   });
 }
 
 /** The cache's bytes; undefined when there is none, 'untrusted' when it or its folders are not this user's alone. */
 function readCache(file: string): Buffer | 'untrusted' | undefined {
-  if (!fs.existsSync(file)) return undefined;
-  if (!trustedFolder(path.dirname(file))) return 'untrusted';
   let fd: number | undefined;
   try {
     fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
     const st = fs.fstatSync(fd);
-    if (!st.isFile() || !closed(st)) return 'untrusted';
+    if (!st.isFile() || !ownedAndClosed(st) || !trustedFolder(path.dirname(file))) return 'untrusted';
     return fs.readFileSync(fd);
-  } catch {
-    return 'untrusted';
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : 'untrusted';
   } finally {
     if (fd !== undefined) fs.closeSync(fd);
   }

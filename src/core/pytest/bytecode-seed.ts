@@ -19,7 +19,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { userCacheDir } from '../util/user-cache';
+import { ownedAndClosed, userCacheDir } from '../util/user-cache';
 import { isSameOrInside } from '../util/paths';
 import { executablesOnPath } from '../util/trusted-program';
 import type { Mount } from '../runtime/mounts';
@@ -178,14 +178,6 @@ async function copyEntries(from: string, entries: readonly string[], to: string)
     );
   }
   await Promise.all(files.map((f) => fs.copyFile(path.join(from, f), path.join(to, f))));
-}
-
-const me = (): number | undefined => process.getuid?.();
-
-/** Ours, and no one else may write it (a folder of the store or the seed, or a file of it). */
-function ownedAndClosed(st: { uid: number; mode: number }): boolean {
-  const uid = me();
-  return (uid === undefined || st.uid === uid) && (st.mode & 0o022) === 0;
 }
 
 /**
