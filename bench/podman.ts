@@ -24,13 +24,15 @@
 // else runs here, so the overhead's CPU counts this process (the harness) and Podman's service,
 // not dockerd.
 //
-//   npm run compile && node out/bench/podman.js [--iterations N] [--loads N] [--only overhead|load] [--store-on DIR]
+//   npm run compile && node out/bench/podman.js [--iterations N] [--loads N] [--only overhead|load]
+//       [--store-on DIR] [--store-fs auto|as-is|journaled-ext4]
 // Runs as root (rootful Podman) on a store under /var/tmp (or DIR) that it removes at the end.
-// Both loads spool in the store's own temp folder (as SWE-CI's does). On ext4, a load's system
-// time is mostly the inode allocator skipping inodes deleted in the last minutes (`perf`:
-// `recently_deleted` under `ext4_create`), so after each removal it varies by a factor of three
-// with how many were deleted and where; `--store-on /dev/shm` (a tmpfs) compares the two loads'
-// own work without that.
+// Both loads spool in the store's own temp folder (as SWE-CI's does). On an ext4 without a
+// journal, a load's system time is mostly the inode allocator skipping inodes deleted in the last
+// minutes (`perf`: `recently_deleted` under `ext4_create`), so it grows with every removal before
+// it (store-filesystem.ts); there (`--store-fs auto`, the default) the store goes on a journaled
+// ext4 of the bench's own, loop-mounted in DIR, as nearly every disk is. `as-is` keeps DIR's own
+// filesystem; `--store-on /dev/shm` (a tmpfs) compares the two loads' own work with no disk.
 import { execIn } from './container-exec';
 import { spawn, spawnSync } from 'node:child_process';
 import { promises as fs } from 'node:fs';
@@ -55,6 +57,7 @@ import { podmanGlobalArgs, podmanTmpDir } from '../src/core/runtime/podman/podma
 import { DEFAULT_RUNTIME_SETTINGS, type PodmanSettings } from '../src/core/runtime/runtime-settings';
 import { readDatasetTasks } from '../src/core/task/dataset';
 import { taskFolder } from '../src/core/workspace/task-folder';
+import { mountJournaledExt4, storeFilesystem } from './store-filesystem';
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -120,12 +123,44 @@ async function main(): Promise<void> {
       loads: { type: 'string', default: '3' },
       only: { type: 'string' },
       'store-on': { type: 'string', default: '/var/tmp' },
+      'store-fs': { type: 'string', default: 'auto' },
     },
   });
   const rounds = Math.max(1, Number(values.iterations));
   const loads = Math.max(1, Number(values.loads));
+  const storeFs = values['store-fs'];
+  if (!['auto', 'as-is', 'journaled-ext4'].includes(storeFs)) throw new Error(`--store-fs is auto, as-is or journaled-ext4, not "${storeFs}"`);
+  const disk = storeFilesystem(values['store-on']);
+  let storeOn = values['store-on'];
+  let ownFs: { dir: string; release(): void } | undefined;
+  if (storeFs === 'journaled-ext4' || (storeFs === 'auto' && disk.unjournaledExt4)) {
+    const made = mountJournaledExt4(storeOn, 8);
+    if ('why' in made) {
+      if (storeFs === 'journaled-ext4') throw new Error(`--store-fs journaled-ext4: ${made.why}`);
+      console.log(
+        `note: ${disk.description} has no journal, and no journaled ext4 could be made for the store (${made.why}): each load's time grows with the deletes before it`,
+      );
+    } else {
+      ownFs = made;
+      storeOn = made.dir;
+    }
+  }
+  console.log(
+    ownFs
+      ? `Podman store on a journaled ext4 of the bench's own (loop-mounted in ${values['store-on']}, which is on ${disk.description})`
+      : `Podman store on ${disk.description}`,
+  );
+  try {
+    await measure(storeOn, values.only, rounds, loads);
+  } finally {
+    ownFs?.release();
+  }
+}
+
+/** The two halves, with the bench's store under `storeOn`; removes all it made. */
+async function measure(storeOn: string, only: string | undefined, rounds: number, loads: number): Promise<void> {
   const store: PodmanSettings = {
-    root: await fs.mkdtemp(path.join(values['store-on'], 'sweci-bench-podman-')),
+    root: await fs.mkdtemp(path.join(storeOn, 'sweci-bench-podman-')),
     runroot: await fs.mkdtemp(path.join('/run', 'sweci-bp-')),
   };
   const tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-bench-podman-')));
@@ -139,7 +174,7 @@ async function main(): Promise<void> {
   const podman = service.connection;
   const group = serviceGroup(store.runroot);
   try {
-    if (values.only !== 'load') {
+    if (only !== 'load') {
       const loadBefore = load();
       await ensureImage(docker, { archive });
       const overhead = await iterationOverhead(docker, podman, group, tmp, archive, rounds);
@@ -163,7 +198,7 @@ async function main(): Promise<void> {
       );
       console.log(`  Podman's overhead over Docker's in the harness: ${ms(podmanOver - dockerOver)} (its containers are started ahead, off the iteration)`);
     }
-    if (values.only !== 'overhead') {
+    if (only !== 'overhead') {
       const loadBefore = load();
       const loaded = await loadTimes(podman, group, store, archive, loads);
       console.log(
@@ -174,6 +209,9 @@ async function main(): Promise<void> {
       console.log(`  ${'gzip -dc | podman load (by hand)'.padEnd(36)} ${ms(loaded.byHand.wall)} ${ms(loaded.byHand.cpu)} ${ms(loaded.byHand.podmanCpu)}`);
       console.log(
         `  ratio ours / by hand: wall ${(loaded.ours.wall / loaded.byHand.wall).toFixed(2)}   (goal ≤ 1.1), cpu ${(loaded.ours.cpu / loaded.byHand.cpu).toFixed(2)}`,
+      );
+      console.log(
+        `  each load in the order run (podman load's own cpu): ${loaded.sequence.map(([who, t]) => `${who} ${(t.podmanCpu / 1000).toFixed(1)} s`).join(', ')}`,
       );
     }
   } finally {
@@ -318,7 +356,7 @@ async function loadTimes(
   store: PodmanSettings,
   archive: string,
   loads: number,
-): Promise<{ ours: Timed; byHand: Timed; archiveBytes: number }> {
+): Promise<{ ours: Timed; byHand: Timed; archiveBytes: number; sequence: Array<readonly [string, Timed]> }> {
   const removeAll = async () => {
     const images = await podman.docker.listImages({ all: true });
     for (const i of images) await podman.docker.getImage(i.Id).remove({ force: true });
@@ -377,7 +415,15 @@ async function loadTimes(
     cpu: median(xs.map((x) => x.cpu)),
     podmanCpu: median(xs.map((x) => x.podmanCpu)),
   });
-  return { ours: med(ours), byHand: med(byHand), archiveBytes: (await fs.stat(archive)).size };
+  return {
+    ours: med(ours),
+    byHand: med(byHand),
+    archiveBytes: (await fs.stat(archive)).size,
+    // In the order they ran: A B B A …
+    sequence: ours
+      .map((o, i) => (i % 2 === 0 ? [['ours', o] as const, ['by hand', byHand[i]] as const] : [['by hand', byHand[i]] as const, ['ours', o] as const]))
+      .flat(),
+  };
 }
 
 /** Median wall ms of `docker run --rm <demo image> true` and of the same through podman on the bench's store, alternating. */
