@@ -100,9 +100,55 @@ export async function withWorkbench<T>(opts: WorkbenchOptions, fn: (page: Page, 
   } catch (err) {
     const file = await wb.screenshot(`${opts.name ?? 'workbench'}-failure`).catch(() => undefined);
     if (file) console.error(`screenshot of the failure: ${file}`);
+    const logs = keepWindowLogs(wb.server, `${opts.name ?? 'workbench'}-failure-logs`);
+    if (logs) console.error(`the window's extension host logs: ${logs.folder}\n${logs.tail}`);
     throw err;
   } finally {
     await wb.close();
+  }
+}
+
+/** Lines of the extension's own log printed with a failure (CI keeps the output, not the files). */
+const LOG_TAIL_LINES = 40;
+
+/**
+ * Copies the newest extension host's logs (the window that failed: a server serves one window at
+ * a time) to test-results/e2e/<name>/, the SWE-CI log among them, and returns that log's last
+ * lines. A failure that passes on its retry is then still explained. Never throws.
+ */
+function keepWindowLogs(server: CodeServer, name: string): { folder: string; tail: string } | undefined {
+  try {
+    const logs = path.join(server.userDataDir, 'logs');
+    const hosts = fs
+      .readdirSync(logs)
+      .flatMap((session) => fs.readdirSync(path.join(logs, session)).map((d) => path.join(logs, session, d)))
+      .filter((d) => /^exthost\d*$/.test(path.basename(d)))
+      .map((d) => ({ d, t: fs.statSync(d).mtimeMs }))
+      .sort((a, b) => b.t - a.t);
+    if (hosts.length === 0) return undefined;
+    const folder = path.join(SCREENSHOT_DIR, name);
+    fs.rmSync(folder, { recursive: true, force: true });
+    fs.cpSync(hosts[0].d, folder, { recursive: true });
+    const lastLines = (file: string | undefined, keep: (line: string) => boolean = () => true): string[] =>
+      file && fs.existsSync(path.join(folder, file))
+        ? fs
+            .readFileSync(path.join(folder, file), 'utf8')
+            .split('\n')
+            .filter((l) => l.trim() && keep(l))
+            .slice(-LOG_TAIL_LINES)
+        : [];
+    const ours = lastLines(
+      fs.readdirSync(folder, { recursive: true, encoding: 'utf8' }).find((f) => /swe-ci-vscode/.test(path.dirname(f)) && f.endsWith('.log')),
+    );
+    // What the extension host itself reported as errors (a provider or command that threw).
+    const hostErrors = lastLines('remoteexthost.log', (l) => /\[error\]/.test(l));
+    const tail = [
+      ours.length ? `the SWE-CI log's last lines:\n${ours.join('\n')}` : '(the SWE-CI log is empty)',
+      ...(hostErrors.length ? [`the extension host's errors:\n${hostErrors.join('\n')}`] : []),
+    ].join('\n');
+    return { folder, tail };
+  } catch {
+    return undefined;
   }
 }
 
