@@ -15,6 +15,7 @@ import { readRunSummary } from '../../src/core/loop/run-store';
 import { oracleLayout } from '../../src/core/workspace/layout';
 import { agentsDir, api, scriptedAnswers, until } from './helpers';
 import { decodeProtobufSpans, type WireSpan } from '../unit/telemetry/otlp-protobuf';
+import { processTag } from '../unit/runtime/process-helpers';
 
 const cfg = () => vscode.workspace.getConfiguration('sweci');
 const global = vscode.ConfigurationTarget.Global;
@@ -240,18 +241,30 @@ suite('The CI loop through the commands', function () {
   });
 
   test('Stop kills a hanging agent and records nothing', async () => {
-    await cfg().update('architect.customCommand', `python3 ${path.join(agentsDir, 'hang.py')}`, global);
-    const before = fs.readFileSync(taskFolder(taskDir).run(run).iterationsFile, 'utf8');
-    const pending = vscode.commands.executeCommand('sweci.runIteration');
-    await until('the hanging agent', () => pidsOf('fixtures/agents/hang.py').length > 0 || undefined, 90_000);
-    // From the Stop (the agent's start-up is the machine's business): the agent never ends by itself.
-    const stoppedAt = Date.now();
-    await vscode.commands.executeCommand('sweci.stop');
-    await pending;
-    assert.ok(Date.now() - stoppedAt < 60_000, 'Stop ends the step at once');
-    await until('the agent process tree to be gone', () => pidsOf('fixtures/agents/hang.py').length === 0 || undefined, 10_000);
-    assert.equal(fs.readFileSync(taskFolder(taskDir).run(run).iterationsFile, 'utf8'), before, 'nothing partial is recorded');
-    await cfg().update('architect.customCommand', `python3 ${path.join(agentsDir, 'architect.py')}`, global);
+    // Its own tag on the command line: the unit tier's hanging agents run beside this window.
+    const tag = processTag('it-stop');
+    const mine = () => pidsOf(tag);
+    await cfg().update('architect.customCommand', `python3 ${path.join(agentsDir, 'hang.py')} ${tag}`, global);
+    let settled = false;
+    const pending = Promise.resolve(vscode.commands.executeCommand('sweci.runIteration')).finally(() => (settled = true));
+    try {
+      const before = fs.readFileSync(taskFolder(taskDir).run(run).iterationsFile, 'utf8');
+      await until('the hanging agent', () => mine().length > 0 || undefined, 90_000);
+      // From the Stop (the agent's start-up is the machine's business): the agent never ends by itself.
+      const stoppedAt = Date.now();
+      await vscode.commands.executeCommand('sweci.stop');
+      await pending;
+      assert.ok(Date.now() - stoppedAt < 60_000, 'Stop ends the step at once');
+      await until('the agent process tree to be gone', () => mine().length === 0 || undefined, 30_000);
+      assert.equal(fs.readFileSync(taskFolder(taskDir).run(run).iterationsFile, 'utf8'), before, 'nothing partial is recorded');
+    } finally {
+      // A failure above must not leave the hanging agent to the tests after this one.
+      if (!settled) {
+        await vscode.commands.executeCommand('sweci.stop');
+        await pending.catch(() => undefined);
+      }
+      await cfg().update('architect.customCommand', `python3 ${path.join(agentsDir, 'architect.py')}`, global);
+    }
   });
 
   test('one step at a time: Run Architect, Run Programmer, then Run Tests records the iteration', async () => {

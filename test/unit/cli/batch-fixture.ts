@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import type { DemoDataset } from '../../../scripts/demo-dataset';
 import { demoDatasetFixture } from '../../harness/demo-dataset-fixture';
 import { writeScriptedSettings } from '../helpers/scripted-settings';
+import { processTag } from '../runtime/process-helpers';
 
 export const cli = path.resolve(__dirname, '../../../src/cli/main.js');
 export const RUN = 'scripted';
@@ -34,6 +35,8 @@ export interface BatchFixture {
   demo: DemoDataset;
   /** The scripted agents' settings file, for --config. */
   config: string;
+  /** The word on the scripted agents' command lines: what finds this fixture's agents, and no one else's. */
+  tag: string;
   sweci: (...args: string[]) => { code: number | null; out: string; err: string };
   lines: (experiment: string, task: string) => Promise<Line[]>;
   /** node's arguments for `sweci run` of the whole dataset into `experiment` with the scripted agents. */
@@ -47,7 +50,8 @@ export interface BatchFixture {
 export async function batchFixture(opts: { imageArchive?: string } = {}): Promise<BatchFixture> {
   const tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), 'sweci-batch-')));
   const demo = await demoDatasetFixture(path.join(tmp, 'dataset'), { batch: true, ...(opts.imageArchive ? { imageArchive: opts.imageArchive } : {}) });
-  const config = await writeScriptedSettings(demo, tmp);
+  const tag = processTag('batch');
+  const config = await writeScriptedSettings(demo, tmp, { tag });
   const sweci: BatchFixture['sweci'] = (...args) => {
     const r = spawnSync(process.execPath, [cli, ...args], { encoding: 'utf8', cwd: tmp });
     return { code: r.status, out: r.stdout, err: r.stderr };
@@ -71,6 +75,7 @@ export async function batchFixture(opts: { imageArchive?: string } = {}): Promis
     tmp,
     demo,
     config,
+    tag,
     sweci,
     lines: async (experiment, task) => {
       const text = await fs.readFile(path.join(experiment, task, '.sweci', 'runs', RUN, 'iteration.jsonl'), 'utf8');

@@ -19,6 +19,7 @@ let fixture: BatchFixture;
 let tmp: string;
 let demo: DemoDataset;
 let config: string;
+let tag: string;
 let sweci: BatchFixture['sweci'];
 let lines: BatchFixture['lines'];
 let runArgs: BatchFixture['runArgs'];
@@ -29,7 +30,7 @@ let only: string[];
 describe('sweci run over a dataset', () => {
   before(async () => {
     fixture = await batchFixture();
-    ({ tmp, demo, config, sweci, lines, runArgs } = fixture);
+    ({ tmp, demo, config, tag, sweci, lines, runArgs } = fixture);
     tasks = demo.tasks.slice(1);
     only = ['--tasks', tasks.map((t) => t.taskId).join(',')];
   });
@@ -59,7 +60,7 @@ describe('sweci run over a dataset', () => {
     });
     assert.equal(await exited, 130, `a stopped batch exits 130\n${stderr}`);
     assert.ok(recorded >= 3);
-    assert.deepEqual(await waitNoneMatching(agents, 5000), [], 'no agent outlives the stop');
+    assert.deepEqual(await waitNoneMatching([agents, tag]), [], 'no agent outlives the stop');
     const states = await Promise.all(
       tasks.map(
         async (t) => JSON.parse(await fs.readFile(path.join(broken, '.sweci-batch', `${t.taskId}.json`), 'utf8').catch(() => '{}')) as { state?: string },

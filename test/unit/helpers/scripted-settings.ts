@@ -9,10 +9,12 @@ import { repoRoot } from './repo-root';
 
 export const FIXTURE_AGENTS = path.join(repoRoot, 'test', 'fixtures', 'agents');
 
-const scriptCommand = (script: string) => `python3 ${JSON.stringify(script)}`;
-
-/** Writes `<dir>/<name>` with the scripted agents; `programmer` replaces the Programmer's script (then without the answers). */
-export async function writeScriptedSettings(demo: DemoDataset, dir: string, opts: { name?: string; programmer?: string } = {}): Promise<string> {
+/**
+ * Writes `<dir>/<name>` with the scripted agents; `programmer` replaces the Programmer's script (then
+ * without the answers); `tag` (a test's process tag) is an extra word on both commands.
+ */
+export async function writeScriptedSettings(demo: DemoDataset, dir: string, opts: { name?: string; programmer?: string; tag?: string } = {}): Promise<string> {
+  const scriptCommand = (script: string) => ['python3', script, ...(opts.tag ? [opts.tag] : [])].map((w, i) => (i === 0 ? w : JSON.stringify(w))).join(' ');
   const settings: Record<string, unknown> = {
     'sweci.architect.agent': 'custom',
     'sweci.architect.customCommand': scriptCommand(path.join(FIXTURE_AGENTS, 'architect.py')),

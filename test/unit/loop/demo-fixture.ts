@@ -102,13 +102,15 @@ export interface ScriptOptions {
   env?: Record<string, string>;
   timeoutSec?: number;
   maxTries?: number;
+  /** Extra words on the command line (a test's process tag). */
+  args?: string[];
 }
 
 /** A role played by a python script through the real CLI driver (custom command, prompt on stdin). */
 export function pythonScript(file: string, extra: ScriptOptions = {}): RoleSetup {
   const settings: AgentSettings = {
     kind: 'custom',
-    command: `${PYTHON} ${JSON.stringify(file)}`,
+    command: [PYTHON, file, ...(extra.args ?? [])].map((w, i) => (i === 0 ? w : JSON.stringify(w))).join(' '),
     promptVia: 'stdin',
     timeoutSec: extra.timeoutSec ?? 60,
     maxTries: extra.maxTries ?? 2,

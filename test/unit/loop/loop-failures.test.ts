@@ -15,10 +15,9 @@ import { runCurrentTests } from '../../../src/core/checkout/run-current-tests';
 import { UserError } from '../../../src/core/util/errors';
 import { createDriver } from '../../../src/core/agents/cli-driver';
 import { oracleLayout } from '../../../src/core/workspace/layout';
-import { waitDead, waitNoneMatching } from '../runtime/process-helpers';
+import { processTag, waitDead, waitNoneMatching } from '../runtime/process-helpers';
 import { missingSandbox } from '../helpers/require-sandbox';
 import {
-  AGENTS_DIR,
   DemoWorld,
   SANDBOX,
   exists,
@@ -150,14 +149,18 @@ describe('the loop when things go wrong', () => {
     const task = await world.task();
     const pids: number[] = [];
     const events: LoopEvent[] = [];
+    const tag = processTag('hang-timeout');
+    let output = '';
     const opts = loopOptions(
       task,
       'hang',
-      { architect: scripted('hang.py', { timeoutSec: 1, maxTries: 2 }), programmer: scripted('programmer.py') },
+      { architect: scripted('hang.py', { timeoutSec: 1, maxTries: 2, args: [tag] }), programmer: scripted('programmer.py') },
       {
         onEvent: (e) => {
           events.push(e);
-          if (e.type === 'agent-output') for (const m of e.chunk.matchAll(/(?:pid|child)=(\d+)/g)) pids.push(Number(m[1]));
+          if (e.type !== 'agent-output') return;
+          output += e.chunk;
+          for (const m of e.chunk.matchAll(/(?:pid|child)=(\d+)/g)) pids.push(Number(m[1]));
         },
       },
     );
@@ -173,8 +176,10 @@ describe('the loop when things go wrong', () => {
     assert.equal(pids.length, 4, 'two tries, each an agent and its child');
     // In a sandbox the printed pids are its own namespace's: look for the processes themselves.
     if (!SANDBOX) for (const pid of pids) assert.ok(await waitDead(pid), `process ${pid} left running`);
-    assert.deepEqual(await waitNoneMatching(path.join(AGENTS_DIR, 'hang.py')), [], 'no agent left running');
-    assert.deepEqual(await waitNoneMatching('while True: time.sleep(60)'), [], "no agent's child left running");
+    // The tag reached the agent's command line (and so its child's): the search below can find them.
+    assert.match(output, new RegExp(`args=${tag}\\b`));
+    assert.deepEqual(await waitNoneMatching([tag, 'hang.py']), [], 'no agent left running');
+    assert.deepEqual(await waitNoneMatching([tag, 'while True: time.sleep(60)']), [], "no agent's child left running");
     assert.equal((await lines(task, 'hang')).length, 1, 'nothing recorded after line 0');
     const layout = taskFolder(task.taskDir).run('hang');
     assert.ok(await exists(path.join(layout.pendingDir, 'architect-try-2.log')));

@@ -13,9 +13,8 @@ import { listRuns } from '../../../src/core/loop/run-store';
 import { AbortError, UserError } from '../../../src/core/util/errors';
 import { loadReport } from '../../../src/core/checkout/report-store';
 import { runCurrentTests } from '../../../src/core/checkout/run-current-tests';
-import { waitDead, waitNoneMatching } from '../runtime/process-helpers';
+import { processesMatching, processTag, waitDead, waitNoneMatching } from '../runtime/process-helpers';
 import {
-  AGENTS_DIR,
   DemoWorld,
   SANDBOX,
   exists,
@@ -63,18 +62,23 @@ describe('cancel, crash and resume', () => {
     const abort = new AbortController();
     const pids: number[] = [];
     const events: LoopEvent[] = [];
+    const tag = processTag('resume-abort');
+    let seenRunning: number[] = [];
     const first = startRun(
       loopOptions(
         task,
         'r',
-        { architect: scripted('architect.py'), programmer: scripted('hang.py') },
+        { architect: scripted('architect.py'), programmer: scripted('hang.py', { args: [tag] }) },
         {
           signal: abort.signal,
           onEvent: (e) => {
             events.push(e);
             if (e.type === 'agent-output' && e.role === 'programmer') {
               for (const m of e.chunk.matchAll(/(?:pid|child)=(\d+)/g)) pids.push(Number(m[1]));
-              if (pids.length >= 2) abort.abort();
+              if (pids.length >= 2 && !abort.signal.aborted) {
+                seenRunning = processesMatching(tag);
+                abort.abort();
+              }
             }
           },
         },
@@ -83,8 +87,9 @@ describe('cancel, crash and resume', () => {
     await assert.rejects(first, (e: unknown) => e instanceof AbortError);
     // In a sandbox the printed pids are its own namespace's: look for the processes themselves.
     if (!SANDBOX) for (const pid of pids) assert.ok(await waitDead(pid), `process ${pid} left running`);
-    assert.deepEqual(await waitNoneMatching(path.join(AGENTS_DIR, 'hang.py')), [], 'no agent left running');
-    assert.deepEqual(await waitNoneMatching('while True: time.sleep(60)'), [], "no agent's child left running");
+    assert.ok(seenRunning.length >= 2, `the tag finds the agent and its child while they run (found ${seenRunning.length})`);
+    assert.deepEqual(await waitNoneMatching([tag, 'hang.py']), [], 'no agent left running');
+    assert.deepEqual(await waitNoneMatching([tag, 'while True: time.sleep(60)']), [], "no agent's child left running");
     const last = events[events.length - 1];
     assert.equal(last.type === 'loop-finished' && last.reason, 'cancelled');
     assert.equal((await lines(task, 'r')).length, 1, 'no partial line');

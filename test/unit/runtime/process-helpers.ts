@@ -1,5 +1,15 @@
 // Process liveness for tests that check a tree was really killed.
+import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
+
+/**
+ * A word unique to one test, given to its agents as an extra argument (and passed on to what they
+ * start) so that the test looks for its own processes only: the tiers run side by side, and another
+ * test's agent from the same script file is not this test's leftover.
+ */
+export function processTag(label: string): string {
+  return `sweci-tag-${label}-${randomBytes(6).toString('hex')}`;
+}
 
 /** True if pid is a live process. A zombie (killed, not yet reaped) counts as dead. */
 export function isAlive(pid: number): boolean {
@@ -32,8 +42,9 @@ export async function waitDead(pid: number, timeoutMs = WAIT_CAP_MS): Promise<bo
   return !isAlive(pid);
 }
 
-/** Live processes (zombies excluded) whose command line contains `needle`, by host pid. */
-export function processesMatching(needle: string): number[] {
+/** Live processes (zombies excluded) whose command line contains `needle` (every one of them, if several), by host pid. */
+export function processesMatching(needle: string | string[]): number[] {
+  const needles = typeof needle === 'string' ? [needle] : needle;
   const found: number[] = [];
   for (const name of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
@@ -43,7 +54,7 @@ export function processesMatching(needle: string): number[] {
     } catch {
       continue;
     }
-    if (cmdline.includes(needle) && isAlive(Number(name))) found.push(Number(name));
+    if (needles.every((n) => cmdline.includes(n)) && isAlive(Number(name))) found.push(Number(name));
   }
   return found;
 }
@@ -52,7 +63,7 @@ export function processesMatching(needle: string): number[] {
  * Waits until no live process's command line contains `needle` (pids printed inside a sandbox
  * are its namespace's, so the host is searched by command line instead). Returns the survivors.
  */
-export async function waitNoneMatching(needle: string, timeoutMs = WAIT_CAP_MS): Promise<number[]> {
+export async function waitNoneMatching(needle: string | string[], timeoutMs = WAIT_CAP_MS): Promise<number[]> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (processesMatching(needle).length === 0) return [];
