@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { RUN } from '../cli/batch-fixture';
 import { demoImageArchive } from '../../../scripts/demo-image';
-import { isAlive } from '../runtime/process-helpers';
+import { isAlive, waitDead } from '../runtime/process-helpers';
 import {
   assertAllFinished,
   assertLinesWhole,
@@ -79,8 +79,31 @@ before(async () => {
   runroot = path.join(kit.fixture.tmp, 'pr');
 });
 
+/**
+ * Ends what is still under the fixture's folder once the check above is done: the exec monitors,
+ * which at the end of their exit delay run a cleanup that writes into the store, and would do so
+ * while the folder is being removed (ENOTEMPTY).
+ */
+async function endExecMonitors(): Promise<void> {
+  for (let left = processesUnder(kit.fixture.tmp); left.length > 0; left = processesUnder(kit.fixture.tmp)) {
+    const pids = left.map((p) => Number(p.split(' ')[0]));
+    for (const pid of pids) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone already
+      }
+    }
+    for (const pid of pids) assert.ok(await waitDead(pid), `process ${pid} under the fixture's folder ends when killed`);
+  }
+}
+
 after(async () => {
-  if (kit && !stopped) await stopAndCheck();
+  try {
+    if (kit && !stopped) await stopAndCheck();
+  } finally {
+    if (kit) await endExecMonitors();
+  }
   // The store's images, the mounts Podman's overlay driver makes of its own folder (one per podman process), then the store's folders (with the fixture's).
   if (root) {
     spawnSync('podman', ['--root', root, '--runroot', runroot, '--storage-driver', 'overlay', 'rmi', '-a', '-f'], { stdio: 'ignore' });
