@@ -32,8 +32,10 @@ const SERIAL_TOO: RegExp[] = [];
 // docker-exhaustion exhausts the machine on purpose (600 forked sleepers, a 10 GiB allocation):
 // beside it a fork elsewhere can fail ("sh: 1: Cannot fork" in real-agents' qwen replay, twice,
 // each time while it ran, when these tests were part of docker-least-privilege), so it runs
-// alone too. The rest of the least-privilege tests exhaust nothing: the serial lane.
-const SOLO = [/^runtime\/sandbox\./, /^server\/requirement-server-fuzz\./, /^runtime\/docker-exhaustion\./];
+// alone too. loop-exhaustion does the same through the sandbox: in the pool, its allocation
+// once took longer than its step's 120 s to reach 8 GiB (the suite held the machine's memory).
+// The rest of the least-privilege tests exhaust nothing.
+const SOLO = [/^runtime\/sandbox\./, /^server\/requirement-server-fuzz\./, /^runtime\/docker-exhaustion\./, /^loop\/loop-exhaustion\./];
 const DOCKER_HELPER = 'unit/helpers/docker.js';
 
 export interface LanePlan {

@@ -1,7 +1,8 @@
 // Least privilege (issue 29), through the real loop as CI and cluster pods run it: as root, with
 // default settings. Scripted hostile agents and a hostile package under test try to become root
-// on the host, to exhaust the machine, to read the harness's environment, and to leave something
-// in app/ for the other role. Each test fails on a harness that lets them.
+// on the host, to read the harness's environment, and to leave something in app/ for the other
+// role. Each test fails on a harness that lets them. Exhausting the machine (processes, memory)
+// is loop-exhaustion.test.ts, which the unit tier runs alone.
 import assert from 'node:assert/strict';
 import { taskFolder } from '../../../src/core/workspace/task-folder';
 import { randomBytes } from 'node:crypto';
@@ -12,16 +13,10 @@ import { readIterationRecords } from '../../../src/core/loop/iteration-record';
 import { startRun } from '../../../src/core/loop/run-loop';
 
 import { harnessIsRoot } from '../../../src/core/runtime/sandbox';
-import { DEFAULT_STEP_LIMITS, limitReason } from '../../../src/core/runtime/step-limits';
-import { UserError } from '../../../src/core/util/errors';
+import { DEFAULT_STEP_LIMITS } from '../../../src/core/runtime/step-limits';
 import { missingSandbox } from '../helpers/require-sandbox';
 import { filesHolding } from '../helpers/list-tree';
-import { ALLOCATE_10_GIB, FORK_600_SLEEPERS } from '../helpers/hostile-code';
 import { AGENTS_DIR, DemoWorld, SANDBOX, exists, loopOptions, pythonScript, scripted } from './demo-fixture';
-
-/** "memory limit 8 GiB reached", as the records say it (without the setting's name). */
-const MEMORY_REACHED = limitReason('memory', DEFAULT_STEP_LIMITS).replace(/ \(.*\)$/, '');
-const MEMORY_LIMIT = MEMORY_REACHED.replace(/^memory limit (.*) reached$/, '$1');
 
 let world: DemoWorld;
 let scripts: string;
@@ -63,8 +58,6 @@ describe('least privilege: a confined agent and the code under test', () => {
       "init = glob.glob('code/src/*/__init__.py')[0]",
       "open(init, 'a').write('\\n' + " + JSON.stringify(probe.join('\n')) + " + '\\nsweci_probe(\"code\", ' + repr(os.environ['PROOF']) + ')\\n')",
     ]);
-    await script('fork-bomb.py', FORK_600_SLEEPERS);
-    await script('allocate.py', ALLOCATE_10_GIB);
     // Prints what it sees of MYSECRET everywhere it can; as the Architect it then writes requirement.xml.
     await script('environment.py', [
       'import os, subprocess, sys',
@@ -131,33 +124,6 @@ describe('least privilege: a confined agent and the code under test', () => {
     // Handed back: the harness's own folders are its user's again after the step.
     const st = await fs.stat(path.join(taskFolder(task.taskDir).codeDir, 'README.md'));
     assert.equal(st.uid, process.getuid?.());
-  });
-
-  test(`600 forked sleepers reach the process limit (${DEFAULT_STEP_LIMITS.processes}), and the try says so`, async (t) => {
-    if (!SANDBOX) return missingSandbox(t, 'bubblewrap cannot run here: the loop is not isolated');
-    const task = await world.task();
-    const err = await startRun(loopOptions(task, 'fork', { architect: once('fork-bomb.py'), programmer: scripted('programmer.py') }, { iterations: 1 })).then(
-      () => assert.fail('the step should fail'),
-      (e: unknown) => e,
-    );
-    assert.ok(err instanceof UserError, String(err));
-    assert.match(err.message, new RegExp(`process limit ${DEFAULT_STEP_LIMITS.processes} reached`));
-    const log = await fs.readFile(path.join(taskFolder(task.taskDir).run('fork').pendingDir, 'architect-try-1.log'), 'utf8');
-    const started = Number(/^started (\d+)$/m.exec(log)?.[1]);
-    assert.ok(started < 600 && started > 0, `stopped below 600 children: ${started}`);
-  });
-
-  test(`a 10 GiB allocation is stopped at the memory limit (${MEMORY_LIMIT}), named as the reason`, async (t) => {
-    if (!SANDBOX) return missingSandbox(t, 'bubblewrap cannot run here: the loop is not isolated');
-    const task = await world.task();
-    const err = await startRun(loopOptions(task, 'memory', { architect: once('allocate.py'), programmer: scripted('programmer.py') }, { iterations: 1 })).then(
-      () => assert.fail('the step should fail'),
-      (e: unknown) => e,
-    );
-    assert.ok(err instanceof UserError, String(err));
-    assert.match(err.message, new RegExp(MEMORY_REACHED));
-    const log = await fs.readFile(path.join(taskFolder(task.taskDir).run('memory').pendingDir, 'architect-try-1.log'), 'utf8');
-    assert.doesNotMatch(log, /^allocated/m);
   });
 
   test("a variable of the harness's environment that the user did not name reaches no agent and no archived file", async (t) => {

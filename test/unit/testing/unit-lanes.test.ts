@@ -52,8 +52,13 @@ describe('the unit tier plan', () => {
     for (let i = 1; i < runs.length; i++) assert.ok(runs[i].start >= runs[i - 1].end);
   });
 
-  test('the timing files, and the file that exhausts the machine on purpose, run alone', () => {
-    assert.deepEqual([...solo.files].sort(), ['runtime/docker-exhaustion.test.js', 'runtime/sandbox.test.js', 'server/requirement-server-fuzz.test.js']);
+  test('the timing files, and the files that exhaust the machine on purpose, run alone', () => {
+    assert.deepEqual([...solo.files].sort(), [
+      'loop/loop-exhaustion.test.js',
+      'runtime/docker-exhaustion.test.js',
+      'runtime/sandbox.test.js',
+      'server/requirement-server-fuzz.test.js',
+    ]);
     // The least-privilege tests that exhaust nothing share the engine as any other: the serial lane.
     assert.ok(serial.files.includes('runtime/docker-least-privilege.test.js'));
     assert.equal(solo.concurrency, 1);
