@@ -38,30 +38,30 @@ describe('exhausting the machine: a confined agent', () => {
     await world.dispose();
   });
 
-  test(`600 forked sleepers reach the process limit (${DEFAULT_STEP_LIMITS.processes}), and the try says so`, async (t) => {
-    if (!SANDBOX) return missingSandbox(t, 'bubblewrap cannot run here: the loop is not isolated');
+  /** Runs `script` as the Architect of a one-iteration run: the step must fail; its error and its try's log. */
+  async function failedArchitect(run: string, script: string): Promise<{ message: string; log: string }> {
     const task = await world.task();
-    const err = await startRun(loopOptions(task, 'fork', { architect: once('fork-bomb.py'), programmer: scripted('programmer.py') }, { iterations: 1 })).then(
+    const err = await startRun(loopOptions(task, run, { architect: once(script), programmer: scripted('programmer.py') }, { iterations: 1 })).then(
       () => assert.fail('the step should fail'),
       (e: unknown) => e,
     );
     assert.ok(err instanceof UserError, String(err));
-    assert.match(err.message, new RegExp(`process limit ${DEFAULT_STEP_LIMITS.processes} reached`));
-    const log = await fs.readFile(path.join(taskFolder(task.taskDir).run('fork').pendingDir, 'architect-try-1.log'), 'utf8');
+    const log = await fs.readFile(path.join(taskFolder(task.taskDir).run(run).pendingDir, 'architect-try-1.log'), 'utf8');
+    return { message: err.message, log };
+  }
+
+  test(`600 forked sleepers reach the process limit (${DEFAULT_STEP_LIMITS.processes}), and the try says so`, async (t) => {
+    if (!SANDBOX) return missingSandbox(t, 'bubblewrap cannot run here: the loop is not isolated');
+    const { message, log } = await failedArchitect('fork', 'fork-bomb.py');
+    assert.match(message, new RegExp(`process limit ${DEFAULT_STEP_LIMITS.processes} reached`));
     const started = Number(/^started (\d+)$/m.exec(log)?.[1]);
     assert.ok(started < 600 && started > 0, `stopped below 600 children: ${started}`);
   });
 
   test(`a 10 GiB allocation is stopped at the memory limit (${MEMORY_LIMIT}), named as the reason`, async (t) => {
     if (!SANDBOX) return missingSandbox(t, 'bubblewrap cannot run here: the loop is not isolated');
-    const task = await world.task();
-    const err = await startRun(loopOptions(task, 'memory', { architect: once('allocate.py'), programmer: scripted('programmer.py') }, { iterations: 1 })).then(
-      () => assert.fail('the step should fail'),
-      (e: unknown) => e,
-    );
-    assert.ok(err instanceof UserError, String(err));
-    assert.match(err.message, new RegExp(MEMORY_REACHED));
-    const log = await fs.readFile(path.join(taskFolder(task.taskDir).run('memory').pendingDir, 'architect-try-1.log'), 'utf8');
+    const { message, log } = await failedArchitect('memory', 'allocate.py');
+    assert.match(message, new RegExp(MEMORY_REACHED));
     assert.doesNotMatch(log, /^allocated/m);
   });
 });
