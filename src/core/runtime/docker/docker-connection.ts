@@ -42,6 +42,11 @@ export interface EngineTraits {
   ulimits?: { Name: string; Soft: number; Hard: number }[];
   /** How an image archive goes into this engine, when not through the API's load as into Docker's (api-load.ts). */
   loader?: ArchiveLoader;
+  /**
+   * The store's folder on this machine when SWE-CI named it (Podman's --root): room for a load is
+   * checked there without asking the engine, whose info costs Podman about a second.
+   */
+  storageRoot?: string;
   /** Peak bytes a load takes on the store's disk, in unpacked sizes of the archive (Docker: 2). */
   loadPeakFactor: number;
   /**

@@ -20,13 +20,18 @@ export async function localEngineRoot(conn: DockerConnection): Promise<string | 
   if (conn.address.startsWith('DOCKER_HOST=') && !conn.address.startsWith('DOCKER_HOST=unix://')) return undefined;
   const known = knownRoots.get(conn.docker);
   if (known) return known;
-  const info = (await conn.docker.info().catch(() => undefined)) as { DockerRootDir?: unknown } | undefined;
-  const root = typeof info?.DockerRootDir === 'string' ? info.DockerRootDir : undefined;
+  const root = conn.engine?.storageRoot ?? (await infoRoot(conn));
   if (!root) return undefined;
   const st = await fs.stat(root).catch(() => undefined);
   if (!st?.isDirectory()) return undefined;
   knownRoots.set(conn.docker, root);
   return root;
+}
+
+/** The data root the engine reports (Docker's info; Podman's when its store is its default). */
+async function infoRoot(conn: DockerConnection): Promise<string | undefined> {
+  const info = (await conn.docker.info().catch(() => undefined)) as { DockerRootDir?: unknown } | undefined;
+  return typeof info?.DockerRootDir === 'string' ? info.DockerRootDir : undefined;
 }
 
 /** Refuses, with the bytes needed and free, a load of `file` (`unpackedBytes` of tar) that would not fit. */

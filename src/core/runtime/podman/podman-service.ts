@@ -49,6 +49,7 @@ export function podmanTraits(settings: PodmanSettings, host: PodmanHost, ulimits
     name: 'Podman',
     ulimits,
     loadLock: loadLockFile(settings),
+    ...(settings.root ? { storageRoot: settings.root } : {}),
     // Rootless: the user's own uid is the same number inside, so files written to mounts are theirs.
     ...(host.rootless ? { usernsMode: 'keep-id', oneCreateAtATime: true } : {}),
     // Archives go to a `podman load` of their own on the same store, not to the service (podman-load.ts says why).
