@@ -52,24 +52,34 @@ function containers(): string[] {
 }
 
 /**
- * Podman's monitor of an exec session (conmon with --exec-attach) outlives its container by its
- * exit delay (300 s by default), holding nothing: not something an element left running.
+ * Podman's housekeeping of an exec session whose container is gone, which is nothing an element
+ * left running: its monitor (conmon with --exec-attach) outlives the container by its exit delay
+ * (300 s by default), holding nothing; the cleanup it runs when the container goes (`podman
+ * container cleanup --exec <session> <container>`) ends by itself, and is waited for (60 s at
+ * most: one that stays is returned, and fails the check). Everything else under `list` is
+ * returned at once.
  */
-function besidesExecMonitors(processes: string[]): string[] {
-  const present = new Set(podman('ps', '-a', '-q', '--no-trunc').split('\n').filter(Boolean));
-  return processes.filter((p) => {
-    const exec = /\/conmon .*-c ([0-9a-f]{64}) .*--exec-attach/.exec(p);
-    return !(exec && !present.has(exec[1]));
-  });
+async function besidesExecHousekeeping(list: () => string[]): Promise<string[]> {
+  for (let waited = 0; ; waited += 500) {
+    const present = new Set(podman('ps', '-a', '-q', '--no-trunc').split('\n').filter(Boolean));
+    const gone = (re: RegExp, p: string): boolean => {
+      const m = re.exec(p);
+      return m !== null && !present.has(m[1]);
+    };
+    const left = list().filter((p) => !gone(/\/conmon .*-c ([0-9a-f]{64}) .*--exec-attach/, p));
+    const cleaning = left.filter((p) => gone(/\/podman .* container cleanup .*--exec [0-9a-f]{64} ([0-9a-f]{64})/, p));
+    if (cleaning.length === 0 || waited >= 60_000) return left;
+    await new Promise((r) => setTimeout(r, 500));
+  }
 }
 
-/** No daemon, element, agent or container process left: the kit's check, less exec monitors (above). */
+/** No daemon, element, agent or container process left: the kit's check, less Podman's exec housekeeping (above). */
 async function stopAndCheck(): Promise<void> {
   stopped = true;
   const daemons = Object.values(kit.cluster.pids());
   await kit.cluster.stop();
   for (const pid of daemons) assert.ok(!isAlive(pid), `daemon ${pid} has exited`);
-  assert.deepEqual(besidesExecMonitors(processesUnder(kit.fixture.tmp)), []);
+  assert.deepEqual(await besidesExecHousekeeping(() => processesUnder(kit.fixture.tmp)), []);
 }
 
 before(async () => {
@@ -150,7 +160,7 @@ test('sweci slurm --runtime podman --submit scores the demo dataset exactly as s
   // Loaded once into the store, labelled as SWE-CI's, and every container gone with its element.
   assert.equal(podman('images', '-q', '--filter', 'label=dev.swe-ci.loaded-from').trim().split('\n').filter(Boolean).length, 1);
   assert.deepEqual(containers(), []);
-  assert.deepEqual(besidesExecMonitors(leftovers(kit, fixture.tmp)), []);
+  assert.deepEqual(await besidesExecHousekeeping(() => leftovers(kit, fixture.tmp)), []);
 });
 
 test('a cancelled element leaves no container (its Podman service is signalled with it); --only-unfinished then loses nothing', async () => {
@@ -171,7 +181,7 @@ test('a cancelled element leaves no container (its Podman service is signalled w
   kit.command('scancel', [`${job}_0`]);
   await waitForArray(kit, experiment, job, 300);
   assert.deepEqual(containers(), [], `the cancelled element removed its containers; element logs:\n${await elementLogs(experiment)}`);
-  assert.deepEqual(besidesExecMonitors(leftovers(kit, kit.fixture.tmp)), []);
+  assert.deepEqual(await besidesExecHousekeeping(() => leftovers(kit, kit.fixture.tmp)), []);
 
   await held.open();
   const again = submit('--only-unfinished');
