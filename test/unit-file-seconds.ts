@@ -242,5 +242,4 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'util/url-password.test.js': 0.1,
   'export/deflated-zip.test.js': 6.0,
   'report/report-l10n.test.js': 2.0,
-  'runtime/engine-room.test.js': 1.0,
 };

@@ -15,7 +15,9 @@ import * as path from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import * as tar from 'tar-stream';
+import Docker from 'dockerode';
 import type { DockerConnection } from '../../../src/core/runtime/docker/docker-connection';
+import { assertRoomToLoad } from '../../../src/core/runtime/docker/engine-room';
 import { ensureImage } from '../../../src/core/runtime/docker/ensure-image';
 import { ARCHIVE_LABEL, listTaskImages } from '../../../src/core/runtime/docker/task-images';
 import { checkPodmanHost } from '../../../src/core/runtime/podman/podman-preflight';
@@ -201,6 +203,23 @@ describe('task images and the image budget on a Podman store of its own', () => 
     assert.deepEqual(loadsRunning(), [], 'cancelled: the podman load is gone by the time ensureImage settles');
     assert.equal(podman('images', '-a', '-q'), '', 'nothing loaded');
     assert.deepEqual(await spoolsLeft(), [], 'its spool folder removed');
+  });
+
+  test("a load that cannot fit the named store's disk is refused naming its folder, with nothing asked of Podman first", async () => {
+    // The store SWE-CI named is its own folder: Podman's info (about a second: its service asks
+    // conmon, the OCI runtime and the network tools their versions) is not needed to find it.
+    // This service's traits, with a socket nothing listens on: a question to Podman finds no answer.
+    const silent: DockerConnection = { ...conn, docker: new Docker({ socketPath: path.join(tmp, 'nobody-listens.sock') }) };
+    const archive = path.join(tmp, 'room', 'image.tar.gz');
+    await assert.rejects(assertRoomToLoad(silent, archive, 1e15), (e: Error) => {
+      assert.match(e.message, /needs [\d.]+ [kMGTP]?B \(3000000000000000 bytes\) and (\S+) has /);
+      assert.equal(/and (\S+) has /.exec(e.message)?.[1], store.root);
+      assert.match(e.message, /Nothing was loaded\./);
+      return true;
+    });
+    // Podman's default store: only Podman knows its folder, so it is asked; silent, no room is claimed.
+    const { storageRoot: _named, ...unnamed } = conn.engine!;
+    await assertRoomToLoad({ ...silent, docker: new Docker({ socketPath: path.join(tmp, 'nobody-listens.sock') }), engine: unnamed }, archive, 1e15);
   });
 
   test('a disk that fills under the load: refused saying to free space or use a larger disk, and nothing is loaded', async () => {
