@@ -22,6 +22,13 @@ export class TaskController implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
   private readonly disposables: vscode.Disposable[] = [this.changed];
   private testRun: Promise<void> | undefined;
+  private loadedOnce: () => void = () => undefined;
+  /**
+   * Settles once the task has been read the first time. A view's first list waits for it: the
+   * workbench shows the SWE-CI view before the task is read, and an empty first answer could be
+   * kept when the change that follows comes while the workbench still waits for that answer.
+   */
+  readonly firstLoad = new Promise<void>((resolve) => (this.loadedOnce = resolve));
 
   constructor(
     private readonly environments: EnvironmentManager,
@@ -50,17 +57,21 @@ export class TaskController implements vscode.Disposable {
   }
 
   async reload(): Promise<TaskState | undefined> {
-    const dir = this.task();
     try {
-      this.state = dir ? await loadTaskState(dir) : undefined;
-    } catch (err) {
-      this.state = undefined;
-      showError(vscode.l10n.t('SWE-CI could not read the task'), err);
+      const dir = this.task();
+      try {
+        this.state = dir ? await loadTaskState(dir) : undefined;
+      } catch (err) {
+        this.state = undefined;
+        showError(vscode.l10n.t('SWE-CI could not read the task'), err);
+      }
+      this.feed.watch(dir?.root);
+      await this.updateContext();
+      this.changed.fire(this.state);
+      return this.state;
+    } finally {
+      this.loadedOnce();
     }
-    this.feed.watch(dir?.root);
-    await this.updateContext();
-    this.changed.fire(this.state);
-    return this.state;
   }
 
   /**

@@ -27,8 +27,10 @@ export class NonPassedTreeProvider implements vscode.TreeDataProvider<NonPassedN
   /** An iteration the view shows instead of the current code (it follows the iteration view). */
   private shownIteration: { label: string; data: IterationNonPassed } | undefined;
   private readonly sub: vscode.Disposable;
+  private readonly firstLoad: Promise<void>;
 
   constructor(controller: TaskController) {
+    this.firstLoad = controller.firstLoad;
     this.sub = controller.onDidChange((state) => {
       this.state = state;
       this.render();
@@ -63,8 +65,12 @@ export class NonPassedTreeProvider implements vscode.TreeDataProvider<NonPassedN
     this.changed.fire(undefined);
   }
 
-  getChildren(node?: NonPassedNode): NonPassedNode[] {
-    if (!node) return this.roots;
+  /** The files, once the task has been read (TaskController.firstLoad says why); a file's tests. */
+  getChildren(node?: NonPassedNode): NonPassedNode[] | Promise<NonPassedNode[]> {
+    return node ? this.children(node) : this.firstLoad.then(() => this.roots);
+  }
+
+  private children(node: NonPassedNode): NonPassedNode[] {
     return node.type === 'file' ? node.entries.map((entry) => ({ type: 'test' as const, entry })) : [];
   }
 
@@ -133,9 +139,9 @@ export class NonPassedTreeProvider implements vscode.TreeDataProvider<NonPassedN
   /** Flattened (file, entry) pairs in display order; the test API reads the tree through this. */
   flatten(): { file: string; item: vscode.TreeItem; entry: NonPassedEntry }[] {
     const out: { file: string; item: vscode.TreeItem; entry: NonPassedEntry }[] = [];
-    for (const root of this.getChildren()) {
+    for (const root of this.roots) {
       if (root.type !== 'file') continue;
-      for (const child of this.getChildren(root)) {
+      for (const child of this.children(root)) {
         if (child.type === 'test') out.push({ file: root.file, item: this.getTreeItem(child), entry: child.entry });
       }
     }
