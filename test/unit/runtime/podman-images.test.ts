@@ -209,9 +209,9 @@ describe('task images and the image budget on a Podman store of its own', () => 
     // The store SWE-CI named is its own folder: Podman's info (about a second: its service asks
     // conmon, the OCI runtime and the network tools their versions) is not needed to find it.
     // This service's traits, with a socket nothing listens on: a question to Podman finds no answer.
-    const silent: DockerConnection = { ...conn, docker: new Docker({ socketPath: path.join(tmp, 'nobody-listens.sock') }) };
+    const silent = (engine = conn.engine): DockerConnection => ({ ...conn, docker: new Docker({ socketPath: path.join(tmp, 'nobody-listens.sock') }), engine });
     const archive = path.join(tmp, 'room', 'image.tar.gz');
-    await assert.rejects(assertRoomToLoad(silent, archive, 1e15), (e: Error) => {
+    await assert.rejects(assertRoomToLoad(silent(), archive, 1e15), (e: Error) => {
       assert.match(e.message, /needs [\d.]+ [kMGTP]?B \(3000000000000000 bytes\) and (\S+) has /);
       assert.equal(/and (\S+) has /.exec(e.message)?.[1], store.root);
       assert.match(e.message, /Nothing was loaded\./);
@@ -219,7 +219,7 @@ describe('task images and the image budget on a Podman store of its own', () => 
     });
     // Podman's default store: only Podman knows its folder, so it is asked; silent, no room is claimed.
     const { storageRoot: _named, ...unnamed } = conn.engine!;
-    await assertRoomToLoad({ ...silent, docker: new Docker({ socketPath: path.join(tmp, 'nobody-listens.sock') }), engine: unnamed }, archive, 1e15);
+    await assertRoomToLoad(silent(unnamed), archive, 1e15);
   });
 
   test('a disk that fills under the load: refused saying to free space or use a larger disk, and nothing is loaded', async () => {

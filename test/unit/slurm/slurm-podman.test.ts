@@ -23,6 +23,7 @@ import {
   leftovers,
   processesUnder,
   readIfThere,
+  sleep,
   slurmKit,
   submittedJob,
   waitForArray,
@@ -69,7 +70,7 @@ async function besidesExecHousekeeping(list: () => string[]): Promise<string[]> 
     const left = list().filter((p) => !gone(/\/conmon .*-c ([0-9a-f]{64}) .*--exec-attach/, p));
     const cleaning = left.filter((p) => gone(/\/podman .* container cleanup .*--exec [0-9a-f]{64} ([0-9a-f]{64})/, p));
     if (cleaning.length === 0 || waited >= 60_000) return left;
-    await new Promise((r) => setTimeout(r, 500));
+    await sleep(500);
   }
 }
 
