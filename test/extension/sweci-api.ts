@@ -73,7 +73,7 @@ export function sweciApi(
       }
       return out;
     },
-    taskInfoRows: () => info.getChildren().map((row) => ({ label: row.label, description: row.description ?? '', tooltip: row.tooltip ?? '' })),
+    taskInfoRows: () => info.shownRows.map((row) => ({ label: row.label, description: row.description ?? '', tooltip: row.tooltip ?? '' })),
     statusBar: () => statusBar.shown,
     releaseEnvironment: () => environments.release(),
     lastMessages,

@@ -32,11 +32,13 @@ export class TaskInfoTreeProvider implements vscode.TreeDataProvider<InfoRow>, v
   private readonly sub: vscode.Disposable;
   /** Whether bubblewrap can confine here; unknown until asked once. */
   private sandbox: boolean | undefined;
+  private readonly firstLoad: Promise<void>;
 
   constructor(
     controller: TaskController,
     private readonly environments: EnvironmentManager,
   ) {
+    this.firstLoad = controller.firstLoad;
     this.sub = vscode.Disposable.from(
       controller.onDidChange((state) => this.render(state)),
       environments.onDidChange(() => this.render(controller.current)),
@@ -56,8 +58,14 @@ export class TaskInfoTreeProvider implements vscode.TreeDataProvider<InfoRow>, v
     this.changed.fire(undefined);
   }
 
-  getChildren(row?: InfoRow): InfoRow[] {
-    return row ? [] : this.rows;
+  /** The rows once the task has been read (TaskController.firstLoad: the view is shown before that). */
+  getChildren(row?: InfoRow): InfoRow[] | Promise<InfoRow[]> {
+    return row ? [] : this.firstLoad.then(() => this.rows);
+  }
+
+  /** The rows as drawn now. */
+  get shownRows(): readonly InfoRow[] {
+    return this.rows;
   }
 
   getTreeItem(row: InfoRow): vscode.TreeItem {
