@@ -79,6 +79,11 @@ export interface Workbench {
   widenSideBar(width: number): Promise<void>;
   /** Runs a command from the command palette by its title (e.g. 'SWE-CI: Show Log'). */
   runCommand(title: string): Promise<void>;
+  /**
+   * Runs a command from the palette and clicks the first row of the Quick Pick it shows that
+   * holds `item`; when that pick closes before the click lands, the command is run again.
+   */
+  runCommandAndPick(title: string, item: string | RegExp, timeoutMs?: number): Promise<void>;
   /** Waits until no extension is activating and no view shows a progress bar (bounded; never throws). */
   waitForIdle(timeoutMs?: number): Promise<void>;
   /** Developer: Reload Window, as a person asks for it (the workbench saves its state first); waits for the new workbench. */
@@ -495,6 +500,26 @@ export function workbenchHelpers(page: Page): Omit<Workbench, 'page' | 'server' 
     }
   };
 
+  // A Quick Pick closes when it loses focus, and under load something can take it between the row
+  // showing and the click (once: a webview of the iteration view finishing its load). Its rows stay
+  // in the page, hidden, so the click would wait on them for good: run the command again instead.
+  const runCommandAndPick = async (title: string, item: string | RegExp, timeoutMs = 30_000) => {
+    const row = page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: item }).first();
+    for (let attempt = 1; ; attempt++) {
+      await runCommand(title);
+      try {
+        await row.waitFor({ state: 'visible', timeout: timeoutMs });
+        await row.click({ timeout: 10_000 });
+        return;
+      } catch (err) {
+        if (attempt === 3) throw new Error(`"${title}" never let its row ${String(item)} be clicked: ${(err as Error).message}`);
+        console.error(`runCommandAndPick "${title}": attempt ${attempt} failed (the pick closed or never listed ${String(item)}); trying again`);
+        await page.keyboard.press('Escape');
+        await page.waitForTimeout(500);
+      }
+    }
+  };
+
   const widenSideBar = async (width: number) => {
     const box = await sideBar.boundingBox();
     if (!box) return;
@@ -561,6 +586,7 @@ export function workbenchHelpers(page: Page): Omit<Workbench, 'page' | 'server' 
     widenSideBar,
     foldViews,
     runCommand,
+    runCommandAndPick,
     waitForIdle,
     reloadWindow,
     screenshot,

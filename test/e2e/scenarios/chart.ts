@@ -152,10 +152,7 @@ export async function chartScenario(): Promise<string> {
               .first()
               .waitFor({ timeout: 15_000 });
             // Export Report from the palette, default folder (the first choice).
-            await wb.runCommand('SWE-CI: Export Report');
-            const first = page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: 'in the task folder' }).first();
-            await first.waitFor({ timeout: 10_000 });
-            await first.click();
+            await wb.runCommandAndPick('SWE-CI: Export Report', 'in the task folder', 10_000);
             const start = Date.now();
             while (!exportedReport(task.taskDir)) {
               if (Date.now() - start > 30_000) throw new Error('Export Report wrote no report.html');

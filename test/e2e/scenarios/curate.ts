@@ -14,11 +14,8 @@ export async function curateScenario(): Promise<string> {
     const repo = await curateRepository(path.join(scratch, 'toy'));
     return await withWorkbench({ folder: repo.dir, name: 'curate', viewport: { width: 1400, height: 860 } }, async (page, wb) => {
       await wb.openSweciView();
-      await wb.runCommand('SWE-CI: Find Tasks in This Repository');
       // The open folder's repository is the first choice.
-      const choice = page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: repo.dir }).first();
-      await choice.waitFor({ state: 'visible', timeout: 30_000 });
-      await choice.click();
+      await wb.runCommandAndPick('SWE-CI: Find Tasks in This Repository', repo.dir);
       await wb.foldViews('Task', 'Non-passed tests', 'Iterations');
       const kept = await wb.waitForTreeRow(`${repo.kept.base.slice(0, 7)} → ${repo.kept.oracle.slice(0, 7)}`);
       await wb.waitForTreeRow(/dropped: \d+ changed lines, fewer than --min-changed-lines 1000/);

@@ -78,10 +78,7 @@ export async function demoToastScenario(): Promise<string> {
         await transcriptCostAndReplay(page, wb, task, model);
 
         // Export Report: in the browser there is no file manager, so the toast offers the Explorer, and it works.
-        await wb.runCommand('SWE-CI: Export Report');
-        const first = page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: 'in the task folder' }).first();
-        await first.waitFor({ timeout: 10_000 });
-        await first.click();
+        await wb.runCommandAndPick('SWE-CI: Export Report', 'in the task folder', 10_000);
         const written = page.locator('.notification-toast').filter({ hasText: 'SWE-CI report written to' }).first();
         await written.waitFor({ timeout: 30_000 });
         if ((await written.getByRole('button', { name: 'Reveal Folder' }).count()) > 0)
@@ -144,10 +141,7 @@ async function transcriptCostAndReplay(page: Page, wb: Workbench, task: Prepared
   await wb.screenshot('demo-iteration-calls');
 
   // Replay Run: the run again, every model call answered from its recording.
-  await wb.runCommand('SWE-CI: Replay Run…');
-  const pick = page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: run }).first();
-  await pick.waitFor({ timeout: 15_000 });
-  await pick.click();
+  await wb.runCommandAndPick('SWE-CI: Replay Run…', run, 15_000);
   const replay = `${run}-replay-1`;
   // Its end, in the words of any run's end ("<run>-replay-1: iteration #1 recorded · gap …", or solved, or stopped at the maximum).
   const done = page

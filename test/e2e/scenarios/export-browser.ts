@@ -12,7 +12,7 @@ import type { RoleSetup } from '../../../src/core/loop/loop-types';
 import { startRun } from '../../../src/core/loop/run-loop';
 import { LocalRuntime } from '../../../src/core/runtime/local-runtime';
 import { findBubblewrap } from '../../../src/core/runtime/sandbox';
-import { SCREENSHOT_DIR, withWorkbench } from '../../harness/workbench';
+import { SCREENSHOT_DIR, withWorkbench, type Workbench } from '../../harness/workbench';
 import { prepareDemoTask } from '../demo-task';
 import { canvasColours } from './chart';
 
@@ -24,11 +24,8 @@ function scripted(script: string, env: Record<string, string> = {}): RoleSetup {
 }
 
 /** Export Report from the palette into the task folder; the toast that says where it went. */
-async function exportReport(page: Page, runCommand: (title: string) => Promise<void>) {
-  await runCommand('SWE-CI: Export Report');
-  const first = page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: 'in the task folder' }).first();
-  await first.waitFor({ timeout: 10_000 });
-  await first.click();
+async function exportReport(page: Page, wb: Workbench) {
+  await wb.runCommandAndPick('SWE-CI: Export Report', 'in the task folder', 10_000);
   const toast = page.locator('.notification-toast').filter({ hasText: 'SWE-CI report written to' }).last();
   await toast.waitFor({ timeout: 30_000 });
   return toast;
@@ -49,7 +46,7 @@ export async function exportBrowserScenario(): Promise<string> {
   return withWorkbench({ folder: task.taskDir, name: 'export-browser', smokeTestDriver: false }, async (page, wb) => {
     await wb.openSweciView();
     await wb.waitForTreeRow('scripted-agents');
-    let toast = await exportReport(page, (t) => wb.runCommand(t));
+    let toast = await exportReport(page, wb);
     for (const label of ['Open in Browser', 'Download', 'Show in Explorer']) await toast.getByRole('button', { name: label }).waitFor({ timeout: 5_000 });
     if ((await toast.getByRole('button', { name: 'Reveal Folder' }).count()) > 0)
       throw new Error('the web toast offers Reveal Folder, which does nothing there');

@@ -236,10 +236,7 @@ export async function pseudoLocaleScenario(): Promise<string> {
         await page.mouse.move(900, 600);
         const shot = await wb.screenshot('pseudo-locale');
         // The editor's Export Report writes the report in the display language.
-        await wb.runCommand(exportReport);
-        const here = page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: inTaskFolder }).first();
-        await here.waitFor({ timeout: 30_000 });
-        await here.click();
+        await wb.runCommandAndPick(exportReport, inTaskFolder);
         // Written once metrics.json, its last file, is there (the toast may already be folded into the bell).
         const reports = path.dirname(taskFolder(task.taskDir).exportDir());
         for (const start = Date.now(); !exportedFolders(reports).some((d) => fs.existsSync(path.join(reports, d, 'metrics.json')));) {
