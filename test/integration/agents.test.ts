@@ -3,12 +3,12 @@
 // in one read-only document that each check refreshes (no untitled buffer to save). Below the
 // agents, which runtimes answer on this machine and why the others do not.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { agentsDir, api, until } from './helpers';
+import { emptyPodmanStore } from '../unit/helpers/podman';
 
 const cfg = () => vscode.workspace.getConfiguration('sweci');
 const global = vscode.ConfigurationTarget.Global;
@@ -104,8 +104,7 @@ suite('Check Agents', function () {
       // The agents' verdict is the agents' alone: a runtime that does not answer fails nothing.
       assert.match(text, /: The architect's agent can run\./);
     } finally {
-      spawnSync('podman', ['--root', store.root, '--runroot', store.runroot, '--storage-driver', 'overlay', 'rmi', '-a', '-f'], { stdio: 'ignore' });
-      for (let i = 0; i < 20 && spawnSync('umount', [path.join(store.root, 'overlay')], { stdio: 'ignore' }).status === 0; i++);
+      await emptyPodmanStore(store, tmp);
       fs.rmSync(tmp, { recursive: true, force: true });
     }
   });

@@ -15,6 +15,7 @@ import { openTaskEnvironment } from '../../../src/core/runtime/task-environment'
 import { cli } from '../cli/batch-fixture';
 import { runCli } from '../helpers/cli-process';
 import { PYTHON } from '../loop/demo-fixture';
+import { emptyPodmanStore } from '../helpers/podman';
 
 let tmp: string;
 let store: PodmanSettings;
@@ -59,10 +60,7 @@ describe('auto with no Docker engine', () => {
   });
 
   after(async () => {
-    if (store) {
-      spawnSync('podman', ['--root', store.root, '--runroot', store.runroot, '--storage-driver', 'overlay', 'rmi', '-a', '-f'], { stdio: 'ignore' });
-      for (let i = 0; i < 20 && spawnSync('umount', [path.join(store.root, 'overlay')], { stdio: 'ignore' }).status === 0; i++);
-    }
+    if (store && tmp) await emptyPodmanStore(store, tmp);
     if (tmp) await fs.rm(tmp, { recursive: true, force: true });
   });
 

@@ -30,6 +30,7 @@ import { runCli, type CliResult } from '../helpers/cli-process';
 import { PYTHON } from '../loop/demo-fixture';
 import { isAbortError, UserError } from '../../../src/core/util/errors';
 import { processesMatching } from './process-helpers';
+import { emptyPodmanStore } from '../helpers/podman';
 
 // Read before this file points the user cache at its own folder (the demo archive lives there).
 const DEMO_ARCHIVE = demoImageArchive();
@@ -155,11 +156,7 @@ describe('task images and the image budget on a Podman store of its own', () => 
         .remove({ force: true })
         .catch(() => undefined);
     await releaseService?.();
-    if (store) {
-      // The store's images, the mounts Podman's overlay driver makes of its own folder, then the folders.
-      spawnSync('podman', ['--root', store.root, '--runroot', store.runroot, '--storage-driver', 'overlay', 'rmi', '-a', '-f'], { stdio: 'ignore' });
-      for (let i = 0; i < 20 && spawnSync('umount', [path.join(store.root, 'overlay')], { stdio: 'ignore' }).status === 0; i++);
-    }
+    if (store && tmp) await emptyPodmanStore(store, tmp);
     if (tmp) await fs.rm(tmp, { recursive: true, force: true });
   });
 

@@ -42,6 +42,29 @@ export async function waitDead(pid: number, timeoutMs = WAIT_CAP_MS): Promise<bo
   return !isAlive(pid);
 }
 
+/** Processes whose command line, cwd or open files name `folder`. */
+export function processesUnder(folder: string): string[] {
+  const found: string[] = [];
+  for (const pid of fs.readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    if (Number(pid) === process.pid) continue;
+    try {
+      const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
+      const link = (p: string) => {
+        try {
+          return fs.readlinkSync(p);
+        } catch {
+          return '';
+        }
+      };
+      const places = [link(`/proc/${pid}/cwd`), ...fs.readdirSync(`/proc/${pid}/fd`).map((fd) => link(`/proc/${pid}/fd/${fd}`))];
+      if (cmdline.includes(folder) || places.some((f) => f === folder || f.startsWith(folder + '/'))) found.push(`${pid} ${cmdline}`);
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return found;
+}
+
 /** Live processes (zombies excluded) whose command line contains `needle` (every one of them, if several), by host pid. */
 export function processesMatching(needle: string | string[]): number[] {
   const needles = typeof needle === 'string' ? [needle] : needle;

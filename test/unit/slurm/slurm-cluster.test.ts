@@ -2,12 +2,12 @@
 // scripts/slurm-cluster.sh): a job array runs one element per node, user namespaces work inside
 // a job (bubblewrap needs them), a killed node takes its job with it, and stop leaves no daemon.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startSlurmCluster, type SlurmCluster } from '../../harness/slurm-cluster';
-import { isAlive } from '../runtime/process-helpers';
+import { isAlive, processesUnder } from '../runtime/process-helpers';
 
 let cluster: SlurmCluster;
 let dir: string;
@@ -21,27 +21,6 @@ async function waitFor(what: string, ok: () => boolean, seconds: number): Promis
     if (Date.now() > deadline) throw new Error(`not within ${seconds} s: ${what}\nsqueue:\n${slurm('squeue', [])}\nsinfo -N:\n${slurm('sinfo', ['-N'])}`);
     await new Promise((r) => setTimeout(r, 250));
   }
-}
-
-/** Processes whose command line or open files name `folder`: what a stopped cluster must not leave. */
-function processesUnder(folder: string): string[] {
-  const found: string[] = [];
-  for (const pid of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
-    try {
-      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
-      const files = readdirSync(`/proc/${pid}/fd`).map((fd) => {
-        try {
-          return readlinkSync(`/proc/${pid}/fd/${fd}`);
-        } catch {
-          return '';
-        }
-      });
-      if (cmdline.includes(folder) || files.some((f) => f.startsWith(folder + '/'))) found.push(`${pid} ${cmdline}`);
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return found;
 }
 
 before(async () => {

@@ -14,14 +14,13 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { RUN } from '../cli/batch-fixture';
 import { demoImageArchive } from '../../../scripts/demo-image';
-import { isAlive, waitDead } from '../runtime/process-helpers';
+import { isAlive, processesUnder } from '../runtime/process-helpers';
 import {
   assertAllFinished,
   assertLinesWhole,
   elementLogs,
   gate,
   leftovers,
-  processesUnder,
   readIfThere,
   sleep,
   slurmKit,
@@ -31,6 +30,7 @@ import {
   withoutTimes,
   type SlurmKit,
 } from './slurm-test-kit';
+import { emptyPodmanStore } from '../helpers/podman';
 
 let kit: SlurmKit;
 let root: string;
@@ -90,35 +90,12 @@ before(async () => {
   runroot = path.join(kit.fixture.tmp, 'pr');
 });
 
-/**
- * Ends what is still under the fixture's folder once the check above is done: the exec monitors,
- * which at the end of their exit delay run a cleanup that writes into the store, and would do so
- * while the folder is being removed (ENOTEMPTY).
- */
-async function endExecMonitors(): Promise<void> {
-  for (let left = processesUnder(kit.fixture.tmp); left.length > 0; left = processesUnder(kit.fixture.tmp)) {
-    const pids = left.map((p) => Number(p.split(' ')[0]));
-    for (const pid of pids) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // gone already
-      }
-    }
-    for (const pid of pids) assert.ok(await waitDead(pid), `process ${pid} under the fixture's folder ends when killed`);
-  }
-}
-
 after(async () => {
   try {
     if (kit && !stopped) await stopAndCheck();
   } finally {
-    if (kit) await endExecMonitors();
-  }
-  // The store's images, the mounts Podman's overlay driver makes of its own folder (one per podman process), then the store's folders (with the fixture's).
-  if (root) {
-    spawnSync('podman', ['--root', root, '--runroot', runroot, '--storage-driver', 'overlay', 'rmi', '-a', '-f'], { stdio: 'ignore' });
-    for (let i = 0; i < 20 && spawnSync('umount', [path.join(root, 'overlay')], { stdio: 'ignore' }).status === 0; i++);
+    // The exec monitors the check lets pass, the store, then the store's folders (with the fixture's).
+    if (kit) await emptyPodmanStore({ root, runroot }, kit.fixture.tmp);
   }
   await kit?.dispose();
 });

@@ -3,11 +3,11 @@
 // environment (elements inherit the submitter's), waiting for an array to end with the element
 // logs at hand when it does not, and the checks every case ends with.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { promises as fs, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { promises as fs, readdirSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import assert from 'node:assert/strict';
 import { batchFixture, cli, RUN, type BatchFixture } from '../cli/batch-fixture';
-import { isAlive } from '../runtime/process-helpers';
+import { isAlive, processesUnder } from '../runtime/process-helpers';
 import { startSlurmCluster, type SlurmCluster } from '../../harness/slurm-cluster';
 
 export interface SlurmKit {
@@ -115,29 +115,6 @@ export async function assertLinesWhole(fixture: BatchFixture, experiment: string
       `${task}: ${RUN}'s iteration.jsonl holds each iteration once`,
     );
   }
-}
-
-/** Processes whose command line, cwd or open files name `folder`. */
-export function processesUnder(folder: string): string[] {
-  const found: string[] = [];
-  for (const pid of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
-    if (Number(pid) === process.pid) continue;
-    try {
-      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
-      const link = (p: string) => {
-        try {
-          return readlinkSync(p);
-        } catch {
-          return '';
-        }
-      };
-      const places = [link(`/proc/${pid}/cwd`), ...readdirSync(`/proc/${pid}/fd`).map((fd) => link(`/proc/${pid}/fd/${fd}`))];
-      if (cmdline.includes(folder) || places.some((f) => f === folder || f.startsWith(folder + '/'))) found.push(`${pid} ${cmdline}`);
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  return found;
 }
 
 const parentOf = (pid: string) => /^\d+ \(.*\) \S+ (\d+)/.exec(readFileSync(`/proc/${pid}/stat`, 'utf8'))?.[1] ?? '';
