@@ -7,6 +7,7 @@ export class LoopbackNamespace {
   private constructor(readonly name: string) {}
 
   static create(prefix = 'sweci-test'): LoopbackNamespace {
+    removeOrphans(prefix);
     const name = `${prefix}-${process.pid}-${Date.now().toString(36)}`;
     execFileSync('ip', ['netns', 'add', name]);
     execFileSync('ip', ['netns', 'exec', name, 'ip', 'link', 'set', 'lo', 'up']);
@@ -28,6 +29,25 @@ export class LoopbackNamespace {
       execFileSync('ip', ['netns', 'delete', this.name]);
     } catch {
       // already gone
+    }
+  }
+}
+
+/**
+ * Deletes the namespaces of `prefix` whose test process has gone without deleting them (a run
+ * killed at its timeout): each would stay until the machine restarts. Their names carry that pid.
+ */
+function removeOrphans(prefix: string): void {
+  const listed = execFileSync('ip', ['netns', 'list'], { encoding: 'utf8' });
+  for (const [, name, pid] of listed.matchAll(new RegExp(`^(${prefix}-(\\d+)-[0-9a-z]+)\\b`, 'gm'))) {
+    try {
+      process.kill(Number(pid), 0);
+    } catch {
+      try {
+        execFileSync('ip', ['netns', 'delete', name]);
+      } catch {
+        // another test's sweep deleted it first
+      }
     }
   }
 }
