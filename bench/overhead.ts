@@ -20,6 +20,7 @@ import { createRun, runLoop } from '../src/core/loop/run-loop';
 import { LocalRuntime } from '../src/core/runtime/local-runtime';
 import { findBubblewrap } from '../src/core/runtime/sandbox';
 import { ObservedRuntime } from '../test/unit/helpers/observed-runtime';
+import { useTestPython } from '../test/harness/test-python';
 import { readDatasetTasks } from '../src/core/task/dataset';
 
 const ITERATIONS = 11; // the first is a warm-up
@@ -30,6 +31,10 @@ const load = (): string =>
     .loadavg()
     .map((l) => l.toFixed(2))
     .join(' ');
+// The suite's Python where setup made it, as the tests run: a machine's pytest plugins (this kind
+// has pytest-benchmark's, which runs three gits and `file` in every pytest run) would load the
+// machine beside the loop it measures. SWECI_PYTHON names another.
+const SUITE_PYTHON = !process.env.SWECI_PYTHON && useTestPython();
 const PYTHON = process.env.SWECI_PYTHON ?? 'python3';
 
 const REQUIREMENT =
@@ -132,6 +137,7 @@ async function main(): Promise<void> {
       `Loop overhead benchmark: demo task, instant in-process agents, local runtime (${bwrap ? 'sandboxed' : 'not sandboxed'}); node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu'}`,
     );
     console.log(`load average (1, 5, 15 min) ${loadBefore} at the start, ${load()} at the end; ${os.cpus().length} cores`);
+    console.log(`python: ${PYTHON}${SUITE_PYTHON ? " (the suite's, first on PATH)" : ''}`);
     console.log(`${measured.length} iterations after 1 warm-up. overhead = iteration wall time − agent time − time inside processes (pytest).\n`);
     console.log(`${'iter'.padEnd(6)}${pad('wall ms', 9)}${pad('pytest ms', 11)}${pad('agents ms', 11)}${pad('overhead ms', 13)}${pad('cpu ms', 9)}`);
     measured.forEach((s, i) => {
