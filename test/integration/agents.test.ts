@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { agentsDir, api, until } from './helpers';
-import { emptyPodmanStore } from '../unit/helpers/podman';
+import { emptyPodmanStore } from '../unit/helpers/podman-store';
 
 const cfg = () => vscode.workspace.getConfiguration('sweci');
 const global = vscode.ConfigurationTarget.Global;

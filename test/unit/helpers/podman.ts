@@ -2,9 +2,7 @@
 // (podman-service.ts) on a store of the tests' own (loaded once per machine, shared by the test
 // files; Podman locks its store). Never skipped: without Podman these tests fail and say how to
 // get it (scripts/setup.sh).
-import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import * as path from 'node:path';
 import type { DockerConnection } from '../../../src/core/runtime/docker/docker-connection';
 import { ensureImage } from '../../../src/core/runtime/docker/ensure-image';
 import { checkPodmanHost } from '../../../src/core/runtime/podman/podman-preflight';
@@ -13,7 +11,6 @@ import { acquirePodman } from '../../../src/core/runtime/podman/podman-service';
 type PodmanService = Awaited<ReturnType<typeof acquirePodman>>;
 import { DEFAULT_RUNTIME_SETTINGS, type PodmanSettings, type RuntimeSettings } from '../../../src/core/runtime/runtime-settings';
 import { demoImageArchive } from './docker';
-import { processesUnder, waitDead } from '../runtime/process-helpers';
 
 /** The tests' store: node-local, short run folder (unix socket paths). Root's; a user passes its own. */
 export const PODMAN_TEST_STORE: PodmanSettings = {
@@ -52,28 +49,4 @@ export const ENGINES: readonly EngineKind[] = ['docker', 'podman'];
 export interface TestEngine {
   conn: DockerConnection;
   release: () => Promise<void>;
-}
-
-/**
- * Empties a Podman store a test made under `folder`, so that removing the folder removes it all.
- * First every process still naming the folder ends: Podman's exec monitors outlive their container
- * and, at the end of their exit delay, run a cleanup that makes the store again (and mounts its
- * overlay folder on itself) after the folder was removed; on this machine ten folders and their
- * mounts were left that way. Then the store's images, then the overlay driver's mounts of its own
- * folder (one per podman process that found it unmounted).
- */
-export async function emptyPodmanStore(store: PodmanSettings, folder: string): Promise<void> {
-  for (let left = processesUnder(folder); left.length > 0; left = processesUnder(folder)) {
-    const pids = left.map((p) => Number(p.split(' ')[0]));
-    for (const pid of pids) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // gone already
-      }
-    }
-    for (const pid of pids) if (!(await waitDead(pid))) throw new Error(`process ${pid} under ${folder} did not end when killed`);
-  }
-  spawnSync('podman', ['--root', store.root, '--runroot', store.runroot, '--storage-driver', 'overlay', 'rmi', '-a', '-f'], { stdio: 'ignore' });
-  for (let i = 0; i < 20 && spawnSync('umount', [path.join(store.root, 'overlay')], { stdio: 'ignore' }).status === 0; i++);
 }

@@ -15,7 +15,7 @@ import { openTaskEnvironment } from '../../../src/core/runtime/task-environment'
 import { cli } from '../cli/batch-fixture';
 import { runCli } from '../helpers/cli-process';
 import { PYTHON } from '../loop/demo-fixture';
-import { emptyPodmanStore } from '../helpers/podman';
+import { emptyPodmanStore } from '../helpers/podman-store';
 
 let tmp: string;
 let store: PodmanSettings;

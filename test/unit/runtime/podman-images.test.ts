@@ -30,7 +30,7 @@ import { runCli, type CliResult } from '../helpers/cli-process';
 import { PYTHON } from '../loop/demo-fixture';
 import { isAbortError, UserError } from '../../../src/core/util/errors';
 import { processesMatching } from './process-helpers';
-import { emptyPodmanStore } from '../helpers/podman';
+import { emptyPodmanStore } from '../helpers/podman-store';
 
 // Read before this file points the user cache at its own folder (the demo archive lives there).
 const DEMO_ARCHIVE = demoImageArchive();

@@ -30,7 +30,7 @@ import {
   withoutTimes,
   type SlurmKit,
 } from './slurm-test-kit';
-import { emptyPodmanStore } from '../helpers/podman';
+import { emptyPodmanStore } from '../helpers/podman-store';
 
 let kit: SlurmKit;
 let root: string;
