@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import { recordsSignature, StampPoll, stamps } from '../../../src/extension/records-signature';
 import { taskFolder } from '../../../src/core/workspace/task-folder';
 import { CALLS_SUFFIX } from '../../../src/core/agents/model-route';
@@ -15,8 +15,18 @@ function write(file: string, text: string, append = false): void {
   else fs.writeFileSync(file, text);
 }
 
-test('a task without records has a signature, and it is stable while nothing is written', async () => {
+const made: string[] = [];
+const tempDir = (): string => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-sig-'));
+  made.push(dir);
+  return dir;
+};
+after(() => {
+  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test('a task without records has a signature, and it is stable while nothing is written', async () => {
+  const dir = tempDir();
   const first = await recordsSignature(dir);
   assert.deepEqual(await recordsSignature(dir), first);
   write(taskFolder(dir).run('a').iterationsFile, '{"iteration":0}\n');
@@ -24,7 +34,7 @@ test('a task without records has a signature, and it is stable while nothing is 
 });
 
 test('an appended iteration or a new run moves the runs side only; a new pytest run moves the task side only', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-sig-'));
+  const dir = tempDir();
   const task = taskFolder(dir);
   write(task.taskFile, '{}');
   write(task.run('a').runFile, '{}');
@@ -55,7 +65,7 @@ test('an appended iteration or a new run moves the runs side only; a new pytest 
 });
 
 test('StampPoll hands over a reading that moved, never the baseline, and nothing after dispose', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-sig-'));
+  const dir = tempDir();
   const file = path.join(dir, 'leaderboard.json');
   const moves: Array<[string, string]> = [];
   let reads = 0;

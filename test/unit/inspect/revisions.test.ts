@@ -27,8 +27,9 @@ const line = (iteration: number, commit: string): IterationRecord => ({
   outside_changes: [],
 });
 
-test('iterationRevision resolves a loop run to the history store, with the iteration before it', async () => {
+test('iterationRevision resolves a loop run to the history store, with the iteration before it', async (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-rev-'));
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const human = { kind: 'human' as const, label: 'human' };
   await writeRunInfo(taskFolder(dir), {
     schema: 1,

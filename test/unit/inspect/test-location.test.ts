@@ -24,15 +24,19 @@ const SOURCE = [
   '    pass',
 ].join('\n');
 
-test('testLocation strips parameters and refuses ids that leave the code folder', async () => {
-  const code = fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-loc-'));
-  fs.mkdirSync(path.join(code, 'tests'));
+test('testLocation strips parameters and refuses ids that leave the code folder', async (t) => {
+  // The code folder inside one of the test's own: the file beside it is not written into /tmp.
+  const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-loc-'));
+  t.after(() => fs.rmSync(parent, { recursive: true, force: true }));
+  const code = path.join(parent, 'code');
+  fs.mkdirSync(path.join(code, 'tests'), { recursive: true });
   fs.writeFileSync(path.join(code, 'tests', 'test_m.py'), SOURCE);
-  fs.writeFileSync(path.join(path.dirname(code), 'secret.py'), 'def test_x(): pass\n');
+  fs.writeFileSync(path.join(parent, 'secret.py'), 'def test_x(): pass\n');
   assert.deepEqual(await testLocation(code, 'tests/test_m.py::test_param[1-::x]'), { file: 'tests/test_m.py', line: 14 });
   assert.deepEqual(await testLocation(code, 'tests/test_m.py::TestB::test_x'), { file: 'tests/test_m.py', line: 10 });
   assert.deepEqual(await testLocation(code, 'tests/test_m.py'), { file: 'tests/test_m.py', line: 0 });
-  assert.equal(await testLocation(code, `../${path.basename(path.dirname(code))}/secret.py::test_x`), undefined);
+  // A file that is there, one folder up: refused all the same.
+  assert.equal(await testLocation(code, '../secret.py::test_x'), undefined);
   assert.equal(await testLocation(code, '/etc/passwd::x'), undefined);
   // A method inside its own class, not the first of that name; a missing one points at its class.
   assert.deepEqual(await testLocation(code, 'tests/test_m.py::TestA::test_x'), { file: 'tests/test_m.py', line: 6 });

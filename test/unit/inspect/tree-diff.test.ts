@@ -5,11 +5,16 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import { diffRevisions, readFileAt } from '../../../src/core/inspect/tree-diff';
 import type { Revision } from '../../../src/core/inspect/revisions';
 
 const git = (cwd: string, ...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, encoding: 'utf8' }).trim();
+
+const made: string[] = [];
+after(() => {
+  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
+});
 
 function repo(files: Record<string, string | Buffer>): {
   dir: string;
@@ -18,6 +23,7 @@ function repo(files: Record<string, string | Buffer>): {
   head: string;
 } {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-tree-'));
+  made.push(dir);
   git(dir, 'init', '-q', '-b', 'main');
   const write = (fs_: Record<string, string | Buffer | null>) => {
     for (const [p, c] of Object.entries(fs_)) {

@@ -2,7 +2,7 @@
 // each test (a copy is a complete task: its task.json points at the shared, read-only oracle).
 import { execFile } from 'node:child_process';
 import { taskFolder } from '../../../src/core/workspace/task-folder';
-import { promises as fs } from 'node:fs';
+import { promises as fs, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
@@ -34,6 +34,8 @@ export const AGENTS_DIR = path.join(fixturesDir, 'agents');
  * this process's with their copies of the answers and their counters.
  */
 export const SCRIPTED_DIR = path.join(os.tmpdir(), `sweci-scripted-${process.pid}`);
+// Removed with the process (a file's own tests may use it to the end); it was left behind before.
+process.once('exit', () => rmSync(SCRIPTED_DIR, { recursive: true, force: true }));
 export const runtime = new LocalRuntime({ orphanGraceMs: 500, bwrap: SANDBOX, readable: [AGENTS_DIR], writable: [SCRIPTED_DIR] });
 export const pytestSettings = { python: PYTHON, timeoutMs: 120_000, format: 'junit' as const };
 

@@ -53,8 +53,12 @@ test('leaderboard.html is self-contained, forbids every request and embeds the r
 
 test('a record the schema refuses writes nothing', async (t) => {
   const root = assets('', '');
-  const folder = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-lb-out-')), 'out');
-  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'sweci-lb-out-'));
+  const folder = path.join(parent, 'out');
+  t.after(() => {
+    fs.rmSync(root, { recursive: true, force: true });
+    fs.rmSync(parent, { recursive: true, force: true });
+  });
   const record = leaderboardFixture();
   record.entries[0].solvedRate = 2;
   await assert.rejects(writeLeaderboardReport({ record, folder, assetRoot: root }));
