@@ -501,8 +501,8 @@ export function workbenchHelpers(page: Page): Omit<Workbench, 'page' | 'server' 
   };
 
   // A Quick Pick closes when it loses focus, and under load something can take it between the row
-  // showing and the click (once: a webview of the iteration view finishing its load). Its rows stay
-  // in the page, hidden, so the click would wait on them for good: run the command again instead.
+  // showing and the click (seen once, on demo-toast's Replay Run pick). Its rows stay in the page,
+  // hidden, so the click would wait on them for good: run the command again instead.
   const runCommandAndPick = async (title: string, item: string | RegExp, timeoutMs = 30_000) => {
     const row = page.locator('.quick-input-widget .monaco-list-row').filter({ hasText: item }).first();
     for (let attempt = 1; ; attempt++) {
