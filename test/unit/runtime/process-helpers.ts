@@ -42,6 +42,15 @@ export async function waitDead(pid: number, timeoutMs = WAIT_CAP_MS): Promise<bo
   return !isAlive(pid);
 }
 
+/** Where a /proc link points ('' once its process is gone). */
+const linkTarget = (p: string): string => {
+  try {
+    return fs.readlinkSync(p);
+  } catch {
+    return '';
+  }
+};
+
 /** Processes whose command line, cwd or open files name `folder`. */
 export function processesUnder(folder: string): string[] {
   const found: string[] = [];
@@ -49,14 +58,7 @@ export function processesUnder(folder: string): string[] {
     if (Number(pid) === process.pid) continue;
     try {
       const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
-      const link = (p: string) => {
-        try {
-          return fs.readlinkSync(p);
-        } catch {
-          return '';
-        }
-      };
-      const places = [link(`/proc/${pid}/cwd`), ...fs.readdirSync(`/proc/${pid}/fd`).map((fd) => link(`/proc/${pid}/fd/${fd}`))];
+      const places = [linkTarget(`/proc/${pid}/cwd`), ...fs.readdirSync(`/proc/${pid}/fd`).map((fd) => linkTarget(`/proc/${pid}/fd/${fd}`))];
       if (cmdline.includes(folder) || places.some((f) => f === folder || f.startsWith(folder + '/'))) found.push(`${pid} ${cmdline}`);
     } catch {
       // the process ended while we looked
