@@ -1,11 +1,14 @@
 // The unit tier in lanes (test/unit-lanes.ts says which file runs where and why): the pool three
 // files at a time and, beside it, the serial lane (the Docker files) one at a time, which takes
 // the pool's files once its own are done (so four run until the pool is empty); then the solo
-// lane alone. Each file runs in a `node --test` of its own, taken in the plan's order (longest
-// first), and its output is printed whole when it ends, so two files never interleave.
+// lane alone. Each file runs in a node process of its own, taken in the plan's order (longest
+// first), and its output is printed whole when it ends, so two files never interleave. The file
+// is run directly, not under `node --test`, which would start a second node process for it: on
+// a machine where a process costs much (a VM whose page tables the host keeps), that was 232 node
+// starts and forks of the tier's, about 80 CPU-s.
 // Fixtures many files need are built once per tier (SWECI_TEST_FIXTURE_CACHE).
 // At the end it names the slowest files, so a file that grows slow is seen.
-// Usage: node out/test/run-unit-tests.js [node --test options, e.g. --test-name-pattern=…]
+// Usage: node out/test/run-unit-tests.js [node:test options, e.g. --test-name-pattern=…]
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
@@ -47,10 +50,9 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-/** One file in a `node --test` of its own; its output, whole, once it has ended. */
+/** One file in a node process of its own; its output, whole, once it has ended. */
 function runFile(file: string, index: number, work: string, extra: string[]): Promise<{ code: number; output: string }> {
   const args = [
-    '--test',
     '--test-reporter=spec',
     '--test-reporter-destination=stdout',
     `--test-reporter=${TIMES_REPORTER}`,
