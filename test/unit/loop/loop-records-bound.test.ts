@@ -19,7 +19,7 @@ import { readIterationRecords } from '../../../src/core/loop/iteration-record';
 import type { RoleSetup } from '../../../src/core/loop/loop-types';
 import { startRun } from '../../../src/core/loop/run-loop';
 import { ARCHIVE } from '../../../src/core/loop/run-store';
-import { readGatewayCalls } from '../../../src/core/records/gateway-call';
+import { parseGatewayCalls, type GatewayCall } from '../../../src/core/records/gateway-call';
 import { DiskNearlyFullError, freeBytes } from '../../../src/core/util/free-space';
 import { taskFolder } from '../../../src/core/workspace/task-folder';
 import { chatCompletionsAdapter } from '../../../scripts/stand-in-model/chat-completions';
@@ -48,11 +48,11 @@ function flooder(): RoleSetup {
 
 const both = () => ({ architect: flooder(), programmer: flooder() });
 
-/** Every line of a calls record parses, and the file ends with a whole line. */
-async function wholeRecord(file: string): Promise<number> {
+/** Every line of a calls record parses, and the file ends with a whole line: its calls. Read once (at the cap it is 256 MiB). */
+async function wholeRecord(file: string): Promise<GatewayCall[]> {
   const text = await fs.readFile(file, 'utf8');
   assert.ok(text.endsWith('\n'), `${file} ends with a whole line`);
-  return (await readGatewayCalls(file)).length;
+  return parseGatewayCalls(text, file);
 }
 
 describe('calls records bounded in bytes, through the loop', { timeout: 10 * 60_000 }, () => {
@@ -86,14 +86,14 @@ describe('calls records bounded in bytes, through the loop', { timeout: 10 * 60_
     );
     const file = path.join(taskFolder(task.taskDir).run('r').pendingDir, ARCHIVE.agentCalls('architect', 1));
     const size = (await fs.stat(file)).size;
-    const lines = await wholeRecord(file);
+    const calls = await wholeRecord(file);
+    const lines = calls.length;
     t.diagnostic(`bytes at the cap: ${size} (${lines} lines, ${(size / lines / 1e6).toFixed(2)} MB each) in ${seconds.toFixed(1)} s for the whole run`);
     assert.ok(size >= DEFAULT_MODEL_ACCESS.maxCallsBytesPerTry, `${size} bytes: the bound was reached`);
     assert.ok(size < DEFAULT_MODEL_ACCESS.maxCallsBytesPerTry + RECORD_CAP_BYTES + 64 * 1024, `${size} bytes: one line past the bound, and one small refusal`);
     const log = await fs.readFile(path.join(taskFolder(task.taskDir).run('r').pendingDir, ARCHIVE.agentLog('architect', 1)), 'utf8');
     // The gateway's stop ends the agent at once: the harness's footer says why.
     assert.match(log, /^# stopped: budget exhausted: calls record per try \(268435456 bytes\)$/m);
-    const calls = await readGatewayCalls(file);
     assert.equal(calls[calls.length - 1].refused, 'budget exhausted: calls record per try (268435456 bytes)', 'the refused call is the last line');
     assert.equal(calls[calls.length - 1].request, undefined, 'without its 2 MB body');
   });
@@ -121,7 +121,7 @@ describe('calls records bounded in bytes, through the loop', { timeout: 10 * 60_
       assert.ok((await freeBytes(mount))! >= 64 * 1024 * 1024 - RECORD_CAP_BYTES, 'the floor held');
       const run = taskFolder(taskDir).run('r');
       const file = path.join(run.pendingDir, ARCHIVE.agentCalls('architect', 1));
-      const lines = await wholeRecord(file);
+      const lines = (await wholeRecord(file)).length;
       t.diagnostic(`${lines} whole lines before the floor; ${(await freeBytes(mount))! / 1e6} MB left free`);
       assert.ok(lines >= 1);
       // The run's own records are whole: its lines, its run.json.
