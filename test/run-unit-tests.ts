@@ -4,8 +4,8 @@
 // lane alone. Each file runs in a node process of its own, taken in the plan's order (longest
 // first), and its output is printed whole when it ends, so two files never interleave. The file
 // is run directly, not under `node --test`, which would start a second node process for it: on
-// a machine where a process costs much (a VM whose page tables the host keeps), that was 232 node
-// starts and forks of the tier's, about 80 CPU-s.
+// a machine where a process costs much (a paravirtualized VM, where page faults go through the
+// hypervisor), that was 232 node starts a tier, about 80 CPU-s.
 // Fixtures many files need are built once per tier (SWECI_TEST_FIXTURE_CACHE).
 // At the end it names the slowest files, so a file that grows slow is seen.
 // Usage: node out/test/run-unit-tests.js [node:test options, e.g. --test-name-pattern=…]
