@@ -156,6 +156,7 @@ export const UNIT_FILE_SECONDS: Readonly<Record<string, number>> = {
   'task/csv-metadata.test.js': 0.1,
   'transcript/read-transcript.test.js': 0.1,
   'util/git-runner.test.js': 0.1,
+  'util/process-launcher.test.js': 2,
   'util/argv-tokenizer.test.js': 0.1,
   'util/stamp-order.test.js': 0.1,
   'agents/model-access.test.js': 0.1,

@@ -4,8 +4,8 @@
 // the harness's own git and file work after the step meets files of its own user again.
 // chown never follows links (-h, and -R does not descend through them), and a set-user-ID or
 // set-group-ID bit a step left is cleared by the kernel when root changes the owner.
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { launch } from '../util/process-launcher';
 import { findTrustedProgram } from '../util/trusted-program';
 
 let chownPath: string | undefined;
@@ -16,12 +16,14 @@ export async function chownTrees(dirs: readonly string[], uid: number, gid: numb
   if (present.length === 0) return;
   chownPath ??= findTrustedProgram('chown') ?? '/bin/chown';
   const chown = chownPath;
-  await new Promise<void>((resolve, reject) => {
-    execFile(chown, ['-R', '-h', `${uid}:${gid}`, '--', ...present], { maxBuffer: 1024 * 1024 }, (err, _out, stderr) => {
-      // A file removed while walking is no failure; anything else would leave the step without its folders.
-      if (err && !/No such file or directory/.test(String(stderr))) {
-        reject(new Error(`Could not give ${present.join(', ')} to ${uid}:${gid}: ${String(stderr).trim() || err.message}`));
-      } else resolve();
-    });
-  });
+  const r = await launch({ file: chown, args: ['-R', '-h', `${uid}:${gid}`, '--', ...present], cwd: '/', env: processEnv() });
+  const stderr = r.stderr.toString('utf8');
+  // A file removed while walking is no failure; anything else would leave the step without its folders.
+  if (r.code !== 0 && !/No such file or directory/.test(stderr)) {
+    throw new Error(`Could not give ${present.join(', ')} to ${uid}:${gid}: ${stderr.trim() || `chown exited with ${r.code ?? r.signal}`}`);
+  }
+}
+
+function processEnv(): Record<string, string> {
+  return Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined));
 }

@@ -2,7 +2,7 @@
 // and `gitRunner`, the same git with the same settings spawned directly for the loop's hot path.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { simpleGit, type SimpleGit, type SimpleGitOptions } from 'simple-git';
-import { AbortError } from './errors';
+import { launch } from './process-launcher';
 import { harnessTool } from './trusted-program';
 
 export interface GitRunOptions {
@@ -91,7 +91,8 @@ export interface GitRunnerOptions extends Omit<GitRunOptions, 'unsafe' | 'userCo
 }
 
 /**
- * git spawned directly with gitAt's binary, config and environment. simple-git waits 50 ms after
+ * git started directly with gitAt's binary, config and environment, through the process launcher
+ * (a node fork costs this thread far more than git's own start). simple-git waits 50 ms after
  * every git that prints nothing (a checkout, a diff into a file); the loop runs several of those
  * per iteration. Only for constant, reviewed arguments (no simple-git guard runs here).
  */
@@ -99,32 +100,12 @@ export function gitRunner(dir: string, options: GitRunnerOptions = {}): GitRunne
   const env = gitEnv(options);
   const config = [...FIXED_CONFIG, ...(options.config ?? [])].flatMap((c) => ['-c', c]);
   return {
-    raw: (args, input) =>
-      new Promise<string>((resolve, reject) => {
-        if (options.signal?.aborted) return reject(new AbortError());
-        const child = spawn(harnessTool('git'), [...config, ...args], { cwd: dir, env, stdio: ['pipe', 'pipe', 'pipe'] });
-        // git may exit before reading it all (an error): that is git's error to report, not a pipe's.
-        child.stdin.on('error', () => undefined);
-        child.stdin.end(input);
-        const out: Buffer[] = [];
-        const err: Buffer[] = [];
-        child.stdout.on('data', (b: Buffer) => out.push(b));
-        child.stderr.on('data', (b: Buffer) => err.push(b));
-        const abort = (): void => {
-          child.kill('SIGKILL');
-        };
-        options.signal?.addEventListener('abort', abort, { once: true });
-        child.on('error', (e) => {
-          options.signal?.removeEventListener('abort', abort);
-          reject(e);
-        });
-        child.on('close', (code, signal) => {
-          options.signal?.removeEventListener('abort', abort);
-          if (options.signal?.aborted) return reject(new AbortError());
-          if (code === 0) return resolve(Buffer.concat(out).toString('utf8'));
-          const message = Buffer.concat(err).toString('utf8').trim();
-          reject(new Error(message || `git ${args[0] ?? ''} exited with ${code ?? signal}`));
-        });
-      }),
+    raw: async (args, input) => {
+      const file = harnessTool('git');
+      const r = await launch({ file, args: [...config, ...args], cwd: dir, env, input, signal: options.signal });
+      if (r.code === 0) return r.stdout.toString('utf8');
+      const message = r.stderr.toString('utf8').trim();
+      throw new Error(message || `git ${args[0] ?? ''} exited with ${r.code ?? r.signal}`);
+    },
   };
 }
