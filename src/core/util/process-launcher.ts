@@ -1,10 +1,10 @@
-// Starts the harness's short-lived programs (the loop's gits) from a small Python process instead
-// of from this one. Node starts a child with a full fork(): the kernel copies this process's page
-// tables and the thread waits for the child's exec. That costs about 0.05 ms per MB of this
-// process's memory (10 ms for a 100 MB CLI, more in an editor's extension host), and on a
-// paravirtualized VM several times that, every time, on the thread that runs the loop. Python's
-// subprocess uses vfork, whatever Python's own size: a git then costs 2-3 ms to start, and this
-// thread only writes one line and reads one back.
+// Starts the harness's short-lived programs (the loop's gits, the sandbox's chowns) from a small
+// Python process instead of from this one. On Linux, node starts a child with a full fork(): the
+// kernel copies this process's page tables and the thread waits for the child's exec. The cost
+// grows with this process's memory (on a 2-core paravirtualized VM: 5 ms at 40 MB, 10 ms at
+// 100 MB, 27 ms at 450 MB, which an editor's extension host can reach), every time, on the thread
+// that runs the loop. Python's subprocess uses vfork whatever Python's size: a git then costs
+// 2-3 ms to start, and this thread only writes one line and reads one back.
 //
 // The launcher is started once per process, when first used, and stays (it keeps no process
 // alive: it ends when this one does, as its input closes). Without a trusted python3, or once the
@@ -266,10 +266,14 @@ class Launcher {
 
 let shared: Launcher | 'none' | undefined;
 
-/** The process-wide launcher, started on first use; undefined when there is none to use. */
+/**
+ * The process-wide launcher, started on first use; undefined when there is none to use. Linux
+ * only: elsewhere node already starts children without a fork (posix_spawn on macOS), and a
+ * macOS `python3` may be the stub that offers to install the developer tools.
+ */
 function launcher(): Launcher | undefined {
   if (shared === undefined) {
-    const python = findTrustedProgram('python3');
+    const python = process.platform === 'linux' ? findTrustedProgram('python3') : undefined;
     shared = python ? new Launcher(python, () => (shared = 'none')) : 'none';
   }
   return shared === 'none' ? undefined : shared;
