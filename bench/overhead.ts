@@ -5,10 +5,11 @@
 // subtracted from each iteration's wall time. Goals: median ≤ 100 ms per iteration on a quiet
 // machine, ≤ 150 ms at load 3 (the exit status holds it to 150 ms). It prints the load average it
 // ran at (before and after), since other work on the machine stretches every figure, and what
-// starting a process costs this node here: the loop starts about ten (git, chown, the sandbox)
-// per iteration, and node forks its whole address space to start one, which on a paravirtualized
-// VM (page faults and TLB flushes go through the hypervisor) costs several times what it does on
-// bare metal, so the same code measures far apart on two machines.
+// starting a process costs this node here: node forks its whole address space to start one,
+// which on a paravirtualized VM (page faults and TLB flushes go through the hypervisor) costs
+// several times what it does on bare metal, so the same code measures far apart on two
+// machines. The loop starts about ten programs an iteration; its gits and chowns go through the
+// process launcher (core/util/process-launcher.ts), the sandbox's shell is still forked here.
 //
 //   npm run compile && node out/bench/overhead.js
 import { spawn } from 'node:child_process';
